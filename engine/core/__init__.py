@@ -1,0 +1,1 @@
+"""Pieces shared by every ruleset: errors, dice, state helpers, phases, grids, commands."""

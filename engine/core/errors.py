@@ -1,0 +1,46 @@
+"""Typed errors. Players see ``str(error)``; it must say what is wrong and what would be legal."""
+from __future__ import annotations
+
+
+class UmpireError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class RuleError(UmpireError):
+    """An action the rules forbid. Nothing changes when this is raised.
+
+    ``legal`` optionally lists short human hints of what is allowed instead
+    (e.g. ``["0507", "0608"]`` for reachable hexes).
+    """
+
+    def __init__(self, message: str, legal: list[str] | None = None):
+        self.message = message
+        self.legal = list(legal or [])
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        if not self.legal:
+            return self.message
+        shown = ", ".join(self.legal[:12])
+        more = f" (+{len(self.legal) - 12} more)" if len(self.legal) > 12 else ""
+        return f"{self.message} Legal: {shown}{more}."
+
+
+class NotYourTurn(RuleError):
+    """The side named in the action is not the one the game waits for."""
+
+
+class CommandSyntaxError(UmpireError):
+    """A command line that cannot be parsed (``/move unit:`` with no value, unknown command...)."""
+
+
+class ScenarioError(UmpireError):
+    """A data or scenario file that does not validate. Names the file, the entry and the problem."""
+
+    def __init__(self, file: str, entry: str, problem: str):
+        self.file, self.entry, self.problem = file, entry, problem
+        super().__init__(f"{file}: {entry}: {problem}")
+
+
+class DiceExhausted(UmpireError):
+    """A fixed dice sequence ran out: the test or ``--dice`` list supplied too few dice."""

@@ -1,0 +1,97 @@
+"""Driving a ruleset: checked application, replay of an action log, autoplay.
+
+All pure. The seed is never part of the state: the server keeps it secret until the game ends,
+and the dice of action *n* are ``seeded(seed, n)`` (see :mod:`engine.core.dice`).
+Action index 0 is the setup; the first player action has index 1.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .dice import Dice, SeededSource, seeded
+from .errors import RuleError
+from .ruleset import Ruleset
+from .state import state_hash
+
+MAX_AUTOPLAY_ACTIONS = 50_000
+
+
+def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+    """Apply one action through the ruleset with the checks every game shares."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise RuleError("An action needs a type.")
+    for key, value in action.items():
+        if not isinstance(value, str):
+            raise RuleError(f"Option {key!r} must be text, not {type(value).__name__}.")
+    ruleset.require_turn(state, action)
+    new_state, events = ruleset.apply(state, action, dice)
+    rolls_in_log = sum(1 for e in events if e.get("type") == "roll")
+    visible_rolls = sum(1 for r in dice.rolled if not r.get("hidden"))
+    if rolls_in_log != visible_rolls:
+        raise AssertionError(f"{ruleset.name}: {visible_rolls} dice rolled but "
+                             f"{rolls_in_log} roll events emitted for {action}")
+    return new_state, events
+
+
+def new_game(ruleset: Ruleset, scenario: dict, seed: str | bytes | int) -> tuple[dict, list[dict]]:
+    return ruleset.setup(scenario, seeded(seed, 0))
+
+
+@dataclass
+class Replay:
+    states: list[dict] = field(default_factory=list)   # state after setup, then after each action
+    events: list[list[dict]] = field(default_factory=list)
+
+
+def replay(ruleset: Ruleset, scenario: dict, seed, actions: list[dict],
+           keep_states: bool = False, dice_indices: list[int] | None = None) -> tuple[dict, Replay]:
+    """Rebuild a game from its log. ``dice_indices[i]`` is the dice stream of ``actions[i]``
+    (the store's never-reused ``seq``; after an undo it is not simply ``i + 1``)."""
+    indices = dice_indices if dice_indices is not None else range(1, len(actions) + 1)
+    if len(indices) != len(actions):
+        raise ValueError("one dice index per action")
+    state, events = new_game(ruleset, scenario, seed)
+    log = Replay([state] if keep_states else [], [events])
+    for index, action in zip(indices, actions):
+        state, events = apply_action(ruleset, state, action, seeded(seed, index))
+        if keep_states:
+            log.states.append(state)
+        log.events.append(events)
+    return state, log
+
+
+class _Chooser:
+    """Picks autoplay moves from a stream separate from the game's dice."""
+
+    def __init__(self, seed):
+        self._source = SeededSource(f"autoplay:{seed}", 0)
+
+    def pick(self, items: list):
+        return items[self._source.draw(len(items)) - 1]
+
+
+def autoplay(ruleset: Ruleset, scenario: dict, seed, max_actions: int = MAX_AUTOPLAY_ACTIONS,
+             on_action=None) -> tuple[dict, list[dict]]:
+    """Play every side with random legal actions until the game ends.
+
+    ``on_action(index, side, action, events, state)`` is called after each action.
+    Returns the final state and the action log. Raises if the game does not end in time.
+    """
+    state, _ = new_game(ruleset, scenario, seed)
+    chooser = _Chooser(seed)
+    actions: list[dict] = []
+    while not ruleset.result(state):
+        if len(actions) >= max_actions:
+            raise RuntimeError(f"{ruleset.name}: no result after {max_actions} actions")
+        waiting = ruleset.awaiting(state)
+        side = waiting[0]
+        legal = ruleset.legal_actions(state, side)
+        if not legal:
+            raise RuntimeError(f"{ruleset.name}: {side} has no legal action in phase "
+                               f"{state.get('phase')} (hash {state_hash(state)[:12]})")
+        action = chooser.pick(legal)
+        state, events = apply_action(ruleset, state, action, seeded(seed, len(actions) + 1))
+        actions.append(action)
+        if on_action:
+            on_action(len(actions), side, action, events, state)
+    return state, actions

@@ -1,0 +1,175 @@
+"""The contract every game implements. The service, local table, bot and renderer use only this.
+
+A ruleset is a subclass of :class:`Ruleset` registered in :mod:`engine.registry`.
+
+Actions are flat dicts of strings: ``{"type": "move", "side": "spanish", "unit": "sp-cav-2",
+"to": "0507"}``. ``type`` is the command name as typed (``/move`` -> ``"move"``,
+``/end-phase`` -> ``"end-phase"``); every other key is a command option and every value is a
+string, so an action parsed from ``/move unit:sp-cav-2 to:0507`` compares equal to the one
+``legal_actions`` offered.
+
+Agreement law (property-tested for every ruleset): every action in ``legal_actions(state, side)``
+applies without error, and ``apply`` refuses every action not in that list with a
+:class:`~engine.core.errors.RuleError` saying why. The usual way to get this for free is to write
+one ``check(state, action)`` that raises ``RuleError`` and have ``legal_actions`` filter
+generated candidates through it.
+"""
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import Dice
+from .errors import NotYourTurn, RuleError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a command. ``kind`` tells front ends how to present it:
+
+    ``unit`` (an own unit id), ``target`` (an enemy unit id), ``hex`` (a cell label such as
+    ``0507`` or a square such as ``C4``), ``card``, ``choice`` (a fixed word), ``number``, ``text``.
+    """
+
+    name: str
+    kind: str
+    description: str
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    description: str
+    options: tuple[Option, ...] = ()
+    # Translations of the description, by Discord locale ("de").
+    description_i18n: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    description: str
+
+
+class Ruleset(abc.ABC):
+    name: str = ""                # "tenochtitlan"
+    title: str = ""               # "Siege of Tenochtitlan"
+    sides: tuple[str, ...] = ()   # ("spanish", "aztec")
+    side_titles: dict[str, str] = {}
+    commands: tuple[Command, ...] = ()
+    default_scenario: str = ""
+
+    # ----- setup -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def scenarios(self) -> list[Scenario]:
+        """The packaged scenarios of this game."""
+
+    @abc.abstractmethod
+    def load_scenario(self, name_or_path: str) -> dict:
+        """Read and validate a packaged scenario by name, or a scenario file by path.
+
+        Raises :class:`~engine.core.errors.ScenarioError` naming file, entry and problem.
+        This is the one place a ruleset reads files (its own data); the result is plain data.
+        """
+
+    @abc.abstractmethod
+    def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        """The initial state (and events, e.g. decks shuffled) for a validated scenario."""
+
+    # ----- play ----------------------------------------------------------------------------
+    def awaiting(self, state: dict) -> list[str]:
+        """Sides the game waits for now (empty when the game is over)."""
+        if state.get("result"):
+            return []
+        return list(state.get("awaiting") or [state["active"]])
+
+    @abc.abstractmethod
+    def legal_actions(self, state: dict, side: str) -> list[dict]:
+        """Every action ``side`` may take now, complete (also feeds autocomplete and autoplay)."""
+
+    @abc.abstractmethod
+    def apply(self, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        """Check and resolve one action. Returns a new state and the events it caused.
+
+        Must not mutate ``state``. Raises ``RuleError`` (state unchanged) when illegal.
+        Events are dicts with a ``type``; dice rolls are ``roll`` events made by ``dice.roll``.
+        An event with ``"private": side`` is shown only to that side (drawn secret cards).
+        """
+
+    def result(self, state: dict) -> dict | None:
+        return state.get("result")
+
+    # ----- presentation (no rules are decided here) -----------------------------------------
+    def view(self, state: dict, side: str | None) -> dict:
+        """The state as ``side`` may see it (``None``: a spectator). Hides others' secrets."""
+        return state
+
+    def describe(self, state: dict, key: str, value: str) -> str:
+        """A human label for an action option value ("Spanish Cavalry 2 at 0507")."""
+        return value
+
+    def describe_action(self, state: dict, action: dict) -> str:
+        """One line for an action, used by autocomplete and the log."""
+        parts = [f"/{action['type']}"]
+        parts += [f"{k}:{self.describe(state, k, v)}" for k, v in action.items()
+                  if k not in ("type", "side")]
+        return " ".join(parts)
+
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        """One human line for an event, or None to leave it out of summaries."""
+        return None
+
+    def header(self, state: dict) -> dict[str, str]:
+        """Ordered facts for the turn post and the picture: Turn, Phase, Active, Card, ..."""
+        return {"Turn": str(state.get("turn")), "Phase": str(state.get("phase")),
+                "Active": self.side_titles.get(state.get("active"), str(state.get("active")))}
+
+    @abc.abstractmethod
+    def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
+        """What the renderer draws; see :mod:`renderer.scene` for the format."""
+
+    @abc.abstractmethod
+    def rules_summary(self, locale: str = "en") -> str:
+        """A short Markdown summary of the rules for ``/game rules``."""
+
+    # ----- helpers for subclasses ----------------------------------------------------------
+    def require_turn(self, state: dict, action: dict) -> None:
+        side = action.get("side")
+        if state.get("result"):
+            raise RuleError("The game is over.")
+        if side not in self.sides:
+            raise RuleError(f"Unknown side {side!r}.", list(self.sides))
+        waiting = self.awaiting(state)
+        if side not in waiting:
+            names = ", ".join(self.side_titles.get(s, s) for s in waiting)
+            raise NotYourTurn(f"It is not {self.side_titles.get(side, side)}'s turn to act; "
+                              f"the game waits for {names}.")
+
+    def refuse_unknown(self, state: dict, action: dict) -> None:
+        """Raise the best explanation for an action that is not in the legal list."""
+        legal = self.legal_actions(state, action.get("side", ""))
+        same = [a for a in legal if a["type"] == action.get("type")]
+        if not same:
+            kinds = sorted({"/" + a["type"] for a in legal})
+            raise RuleError(f"/{action.get('type')} is not possible now.", kinds)
+        raise RuleError(f"That /{action['type']} is not legal now.",
+                        [self.describe_action(state, a) for a in same])
+
+
+def find_legal(legal: list[dict], action: dict) -> dict | None:
+    for candidate in legal:
+        if candidate == action:
+            return candidate
+    return None
+
+
+def jsonable(value: Any) -> bool:  # small guard used by tests
+    import json
+    try:
+        json.dumps(value)
+        return True
+    except TypeError:
+        return False

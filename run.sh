@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Sets up a virtual environment in .venv (once), then either runs the tests (`run.sh test`)
+# or starts Umpire (`run.sh [bot.py arguments]`): the Discord bot when DISCORD_TOKEN is set,
+# otherwise the local table in this terminal.
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.umpire-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e '.[test,bench]'
+  touch "$stamp"
+fi
+if [ "${1:-}" = "test" ]; then
+  shift
+  exec .venv/bin/python -m pytest "$@"
+fi
+exec .venv/bin/python bot.py "$@"
