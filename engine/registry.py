@@ -40,3 +40,9 @@ def get_ruleset(name: str) -> Ruleset:
         module = importlib.import_module(module_name)
         _cache[name] = getattr(module, class_name)()
     return _cache[name]
+
+
+def register(name: str, target: str) -> None:
+    """Add a game (``"module:Class"``); tests use this for fixture games."""
+    RULESETS[name] = target
+    _cache.pop(name, None)
