@@ -23,6 +23,10 @@ def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tup
     for key, value in action.items():
         if not isinstance(value, str):
             raise RuleError(f"Option {key!r} must be text, not {type(value).__name__}.")
+    if action.get("side") == "referee":
+        if not action["type"].startswith("ref-"):
+            raise RuleError("A referee may only use referee actions (ref-place, ref-remove, ref-phase).")
+        return ruleset.referee_edit(state, action)
     ruleset.require_turn(state, action)
     new_state, events = ruleset.apply(state, action, dice)
     rolls_in_log = sum(1 for e in events if e.get("type") == "roll")

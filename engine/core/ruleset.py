@@ -135,6 +135,50 @@ class Ruleset(abc.ABC):
     def rules_summary(self, locale: str = "en") -> str:
         """A short Markdown summary of the rules for ``/game rules``."""
 
+    # ----- referee edits ------------------------------------------------------------------
+    def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
+        """Apply a referee's correction (``/ref place``, ``/ref remove``, ``/ref phase``).
+
+        Referee actions have ``side: "referee"`` and types ``ref-place`` (``unit``, ``to``),
+        ``ref-remove`` (``unit``) and ``ref-phase`` (``phase``, optional ``value`` = active
+        side). They go into the action log like any other action, so replay reproduces them.
+        This default works for states keeping units in ``state["units"][id]["at"]``;
+        rulesets with other layouts override it.
+        """
+        from .state import clone
+        state = clone(state)
+        kind = action["type"]
+        units = state.get("units")
+        if kind in ("ref-place", "ref-remove") and not isinstance(units, dict):
+            raise RuleError("This game does not support placing or removing units by referee.")
+        if kind == "ref-place":
+            unit = units.get(action.get("unit", ""))
+            if unit is None:
+                raise RuleError(f"No unit {action.get('unit')!r}.", sorted(units)[:20])
+            old = unit.get("at")
+            unit["at"] = action["to"]
+            return state, [{"type": "referee", "what": "place", "unit": action["unit"],
+                            "from": old, "to": action["to"]}]
+        if kind == "ref-remove":
+            if action.get("unit") not in units:
+                raise RuleError(f"No unit {action.get('unit')!r}.", sorted(units)[:20])
+            removed = units.pop(action["unit"])
+            state.setdefault("eliminated", [])
+            if isinstance(state["eliminated"], list):
+                state["eliminated"].append(action["unit"])
+            return state, [{"type": "referee", "what": "remove", "unit": action["unit"],
+                            "from": removed.get("at")}]
+        if kind == "ref-phase":
+            state["phase"] = action["phase"]
+            if action.get("value"):
+                if action["value"] not in self.sides:
+                    raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))
+                state["active"] = action["value"]
+            state["awaiting"] = [state["active"]]
+            return state, [{"type": "referee", "what": "phase", "phase": state["phase"],
+                            "active": state["active"]}]
+        raise RuleError(f"Unknown referee action {kind!r}.", ["ref-place", "ref-remove", "ref-phase"])
+
     # ----- helpers for subclasses ----------------------------------------------------------
     def require_turn(self, state: dict, action: dict) -> None:
         side = action.get("side")
