@@ -241,44 +241,69 @@ def reachable(grid: HexMap, start: int, points: int, enter_cost: list[int],
       point when it does not enter enemy ZOC (two road hexes per movement point).
     ``points`` is in whole movement points; costs returned are in half points.
     """
-    # Specialised Dijkstra (not ``dijkstra`` above): this is the hot path of legal_actions.
+    # Step costs are small positive integers, so a bucket queue (Dial's algorithm) over flat
+    # lists replaces the heap: this is the hot path of every hex game's legal_actions.
+    size = len(grid.hexes)
     adjacent = grid.adjacent
     budget = points * 2
-    check_zoc = bool(enemy_zoc) and not ignore_zoc
-    start_in_zoc = check_zoc and start in enemy_zoc
-    best = {start: 0}
+    blocked = bytearray(size)
+    for i in enemy:
+        blocked[i] = 1
+    zoc = bytearray(size)
+    if not ignore_zoc:
+        for i in enemy_zoc:
+            zoc[i] = 1
+    stop = bytearray(size)
+    for i in stops:
+        stop[i] = 1
+    road: dict[int, set[int]] = {}
+    for a, b in road_links:
+        road.setdefault(a, set()).add(b)
+    start_in_zoc = zoc[start]
+    best = [UNREACHABLE] * size
     parent: dict[int, int] = {}
-    dead_end: set[int] = set()
-    frontier = [(0, start)]
-    pop, push = heapq.heappop, heapq.heappush
-    while frontier:
-        cost, node = pop(frontier)
-        if cost > best[node] or node in dead_end:
-            continue
-        from_start = node == start
-        for nxt in adjacent[node]:
-            if nxt in enemy:
+    go_on = bytearray(size)
+    best[start] = 0
+    go_on[start] = 1
+    touched = [start]
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for cost in range(budget + 1):
+        for node in buckets[cost]:
+            if best[node] != cost or not go_on[node]:
                 continue
-            in_zoc = check_zoc and nxt in enemy_zoc
-            if in_zoc and from_start and start_in_zoc:
-                continue
-            if road_links and not in_zoc and (node, nxt) in road_links:
-                new_cost, go_on = cost + 1, True
-            else:
-                whole = enter_cost[nxt]
-                if whole >= UNREACHABLE:
+            road_next = road.get(node, ()) if road else ()
+            leaving_zoc_start = start_in_zoc and node == start
+            for nxt in adjacent[node]:
+                if blocked[nxt]:
                     continue
-                new_cost, go_on = cost + 2 * whole, not (in_zoc or nxt in stops)
-            if new_cost > budget:
-                continue
-            old = best.get(nxt, UNREACHABLE)
-            if new_cost < old or (new_cost == old and go_on and nxt in dead_end):
-                best[nxt] = new_cost
-                parent[nxt] = node
-                if go_on:
-                    dead_end.discard(nxt)
-                    push(frontier, (new_cost, nxt))
+                in_zoc = zoc[nxt]
+                if in_zoc:
+                    if leaving_zoc_start:
+                        continue
+                    whole = enter_cost[nxt]
+                    if whole >= UNREACHABLE:
+                        continue
+                    new_cost, may_continue = cost + 2 * whole, 0
+                elif nxt in road_next:
+                    new_cost, may_continue = cost + 1, 1
                 else:
-                    dead_end.add(nxt)
-    ends = {n: c for n, c in best.items() if n != start and n not in friends}
+                    whole = enter_cost[nxt]
+                    if whole >= UNREACHABLE:
+                        continue
+                    new_cost, may_continue = cost + 2 * whole, not stop[nxt]
+                if new_cost > budget:
+                    continue
+                old = best[nxt]
+                if new_cost < old:
+                    if old == UNREACHABLE:
+                        touched.append(nxt)
+                    best[nxt] = new_cost
+                    parent[nxt] = node
+                    go_on[nxt] = may_continue
+                    buckets[new_cost].append(nxt)
+                elif new_cost == old and may_continue and not go_on[nxt]:
+                    parent[nxt] = node
+                    go_on[nxt] = 1
+    ends = {n: best[n] for n in touched if n != start and n not in friends}
     return ends, parent
