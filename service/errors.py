@@ -1,0 +1,35 @@
+"""Errors the service raises on purpose. ``str(error)`` is written for the player who caused it.
+
+Rule violations stay :class:`engine.core.errors.RuleError` (raised unchanged through the
+service); these are about the game as a whole: which game, whether it runs, whose seat.
+"""
+from __future__ import annotations
+
+from engine.core.errors import UmpireError
+
+
+class ServiceError(UmpireError):
+    """Something the player asked for that the service cannot do; the message says why."""
+
+
+class GameNotFound(ServiceError):
+    def __init__(self, game_id):
+        self.game_id = game_id
+        super().__init__(f"There is no game #{game_id}.")
+
+
+class GameNotActive(ServiceError):
+    """The game is in the lobby, paused by a referee, or finished: no moves now."""
+
+
+class StaleVersion(ServiceError):
+    """The game moved on since the board the player clicked was posted."""
+
+    def __init__(self, game_id, expected: int, current: int):
+        self.game_id, self.expected, self.current = game_id, expected, current
+        super().__init__(f"That board is out of date (it shows version {expected}, the game is "
+                         f"at version {current}). Use the latest board post.")
+
+
+class NotSeated(ServiceError):
+    """The player is not seated on the side they tried to act for."""

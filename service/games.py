@@ -1,0 +1,863 @@
+"""GameService: the one door between the front ends (Discord cogs, local table) and the games.
+
+It loads a game, applies an action through the engine under the game's lock, stores the result
+in one transaction and renders pictures off the event loop. Contract: "GameService API" in
+``docs/architecture.md``; storage details in ``docs/storage.md``.
+
+Versions: ``GameInfo.version`` grows by one with every change of the game's state (an accepted
+action, an undo) and never goes back, so a button posted at version *v* can never match again
+once anything happened, not even after an undo.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from engine import registry
+from engine.core.dice import Dice, SeededSource, seeded
+from engine.core.errors import DiceExhausted, RuleError, UmpireError
+from engine.core.game import new_game
+from engine.core.ruleset import Ruleset
+from engine.core.state import clone, state_hash
+
+from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
+from .replay import (SERVICE_ACTIONS, VerifyReport, apply_logged, replay_rows, seed_hash,
+                     undo_blockers, verify_log)
+from .store import Store, VersionConflict, dumps
+
+__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport"]
+
+FLARE_COLOR = "#ff8c00"
+TIMEOUT_ACTIONS = ("referee", "forfeit")
+
+
+@dataclass
+class GameInfo:
+    id: int
+    ruleset: str
+    scenario: str
+    status: str                 # lobby | active | paused | finished
+    version: int
+    state: dict                 # the full state, secrets included: show players view() instead
+    seed_hash: str
+    seed: str | None            # None until the game is finished
+    creator_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    settings: dict
+    result: dict | None
+    created_at: float
+    updated_at: float
+    flag: str | None = None     # why a referee is needed ("timeout:aztec"), else None
+
+    @property
+    def awaiting(self) -> list[str]:
+        if self.state.get("result"):
+            return []
+        return list(self.state.get("awaiting") or [self.state.get("active")])
+
+    @property
+    def turn(self) -> int | None:
+        return self.state.get("turn")
+
+
+@dataclass
+class Outcome:
+    game: GameInfo
+    action: dict
+    events: list[dict]
+    version: int
+    seq: int
+    turn_ended: bool            # the active side or the turn changed (post a new board)
+    game_over: bool
+
+
+@dataclass
+class ActionRecord:
+    seq: int
+    version: int
+    side: str
+    actor: str
+    action: dict
+    events: list[dict]
+    state_hash: str
+    live: bool
+    created_at: float
+    undone_by: str | None = None
+    undone_at: float | None = None
+    turn: int | None = None     # turn, phase and active side when the action was taken
+    phase: str | None = None
+    active: str | None = None
+
+
+class _OverrideSource:
+    """The local table's ``--dice``: typed-in dice first, then the seed's dice."""
+
+    def __init__(self, queue: list[int], fallback: SeededSource):
+        self.queue = list(queue)
+        self.fallback = fallback
+        self.used_override = False
+
+    def draw(self, sides: int) -> int:
+        if not self.queue:
+            return self.fallback.draw(sides)
+        value = self.queue[0]
+        if not 1 <= value <= sides:
+            raise DiceExhausted(f"The next --dice value {value} is not a face of a d{sides}.")
+        self.queue.pop(0)
+        self.used_override = True
+        return value
+
+
+def _validate_settings(settings: dict | None) -> dict:
+    settings = dict(settings or {})
+    clock = settings.get("clock")
+    if clock is None:
+        return settings
+    if not isinstance(clock, dict):
+        raise ServiceError("settings['clock'] must be an object with initial, increment, cap, "
+                           "on_timeout and remind_every.")
+    clock = dict(clock)
+    for key in ("initial", "increment", "cap", "remind_every"):
+        value = clock.get(key)
+        if value is not None and (not isinstance(value, (int, float)) or value < 0):
+            raise ServiceError(f"Clock setting {key!r} must be a number of seconds ≥ 0, "
+                               f"not {value!r}.")
+    clock.setdefault("increment", 0)
+    clock.setdefault("on_timeout", "referee")
+    if clock["on_timeout"] not in TIMEOUT_ACTIONS:
+        raise ServiceError(f"Clock setting 'on_timeout' must be 'referee' or 'forfeit', "
+                           f"not {clock['on_timeout']!r}.")
+    if clock.get("initial") is not None and clock.get("cap") is not None \
+            and clock["cap"] < clock["initial"]:
+        raise ServiceError("The clock's cap cannot be smaller than its initial allowance.")
+    settings["clock"] = clock
+    return settings
+
+
+def _user_id(actor: str) -> int | None:
+    kind, _, rest = str(actor).partition(":")
+    if kind == "user" and rest.strip().lstrip("-").isdigit():
+        return int(rest)
+    return None
+
+
+class GameService:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 dice_override: Iterable[int] | None = None):
+        self.store = store
+        self._clock = clock
+        self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, dict]] = {}   # game id -> (version, state)
+
+    @classmethod
+    async def open(cls, path, clock: Callable[[], float] = time.time,
+                   dice_override: Iterable[int] | None = None, *,
+                   synchronous: str = "FULL") -> "GameService":
+        store = await Store.open(path, synchronous=synchronous)
+        return cls(store, clock=clock, dice_override=dice_override)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    # ----- helpers -----------------------------------------------------------------------
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    @staticmethod
+    def _ruleset(name: str) -> Ruleset:
+        try:
+            return registry.get_ruleset(name)
+        except registry.UnknownGame as exc:
+            raise ServiceError(str(exc)) from None
+        except (ImportError, AttributeError) as exc:
+            raise ServiceError(f"The game {name!r} is not available on this server ({exc}).") from None
+
+    async def _row(self, game_id: int) -> dict:
+        try:
+            key = int(game_id)
+        except (TypeError, ValueError):
+            raise GameNotFound(game_id) from None
+        row = await self.store.game(key)
+        if row is None:
+            raise GameNotFound(game_id)
+        return row
+
+    async def _load(self, game_id: int) -> tuple[dict, dict]:
+        """The game row and its current state (the snapshot, or a replay if the snapshot is
+        missing or does not match the log: the log is the truth)."""
+        row = await self._row(game_id)
+        cached = self._cache.get(row["id"])
+        if cached and cached[0] == row["version"]:
+            return row, cached[1]
+        snap = await self.store.snapshot(row["id"])
+        state = None
+        if snap is not None and snap["version"] == row["version"]:
+            state = json.loads(snap["state_json"])
+            if state_hash(state) != snap["state_hash"]:
+                state = None
+        if state is not None:
+            live = await self.store.fetchone(
+                "SELECT state_hash FROM actions WHERE game_id = ? AND live = 1 "
+                "ORDER BY seq DESC LIMIT 1", (row["id"],))
+            if live is not None and live["state_hash"] != snap["state_hash"]:
+                state = None
+        if state is None:
+            rows = await self.store.actions(row["id"], include_undone=False)
+            state = await asyncio.to_thread(self._replay_state, row, rows)
+            await self.store.repair_snapshot(row["id"], row["version"], dumps(state),
+                                             state_hash(state), self._clock())
+        self._cache[row["id"]] = (row["version"], state)
+        return row, state
+
+    def _replay_state(self, row: dict, rows: list[dict]) -> dict:
+        ruleset = self._ruleset(row["ruleset"])
+        return replay_rows(ruleset, json.loads(row["scenario_json"]), row["seed"], rows).state
+
+    def _info(self, row: dict, state: dict) -> GameInfo:
+        return GameInfo(
+            id=row["id"], ruleset=row["ruleset"], scenario=row["scenario"], status=row["status"],
+            version=row["version"], state=clone(state), seed_hash=row["seed_hash"],
+            seed=row["seed"] if row["status"] == "finished" else None,
+            creator_id=row["creator_id"], guild_id=row["guild_id"],
+            channel_id=row["channel_id"], thread_id=row["thread_id"],
+            settings=json.loads(row["settings_json"] or "{}"),
+            result=json.loads(row["result_json"]) if row["result_json"] else None,
+            created_at=row["created_at"], updated_at=row["updated_at"], flag=row["flag"])
+
+    async def _game_info(self, game_id: int) -> GameInfo:
+        row, state = await self._load(game_id)
+        return self._info(row, state)
+
+    @staticmethod
+    def _awaiting(ruleset: Ruleset, state: dict) -> list[str]:
+        return ruleset.awaiting(state)
+
+    # ----- games -------------------------------------------------------------------------
+    async def create_game(self, ruleset: str, scenario: str = "", *, creator_id: int | None = None,
+                          guild_id: int | None = None, channel_id: int | None = None,
+                          settings: dict | None = None, seed: str | int | None = None) -> GameInfo:
+        rules = self._ruleset(ruleset)
+        settings = _validate_settings(settings)
+        scenario_data = await asyncio.to_thread(rules.load_scenario,
+                                                scenario or rules.default_scenario)
+        seed = str(seed) if seed is not None else secrets.token_hex(16)
+        state, setup_events = await asyncio.to_thread(new_game, rules, scenario_data, seed)
+        now = self._clock()
+        fields = {"ruleset": rules.name or ruleset, "scenario": str(state.get("scenario") or scenario
+                                                                    or rules.default_scenario),
+                  "scenario_json": dumps(scenario_data), "seed": seed,
+                  "seed_hash": seed_hash(seed), "status": "lobby", "version": 0,
+                  "setup_events": dumps(setup_events), "guild_id": guild_id,
+                  "channel_id": channel_id, "creator_id": creator_id,
+                  "settings_json": dumps(settings), "created_at": now, "updated_at": now}
+        if fields["ruleset"] != ruleset:
+            fields["ruleset"] = ruleset   # the registry name is what get_ruleset understands
+        game_id = await self.store.insert_game(fields, dumps(state), state_hash(state))
+        return await self._game_info(game_id)
+
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        row = await self._row(game_id)
+        await self.store.update_game(row["id"], thread_id=thread_id, updated_at=self._clock())
+
+    async def start_game(self, game_id: int) -> GameInfo:
+        async with self._lock(int(game_id)):
+            row, state = await self._load(game_id)
+            if row["status"] != "lobby":
+                raise GameNotActive(f"Game #{row['id']} has already started "
+                                    f"(it is {row['status']}).")
+            now = self._clock()
+            settings = json.loads(row["settings_json"])
+            clocks = []
+            clock = settings.get("clock")
+            if clock:
+                awaiting = self._awaiting(self._ruleset(row["ruleset"]), state)
+                for side in self._ruleset(row["ruleset"]).sides:
+                    clocks.append({"side": side, "remaining": clock.get("initial"),
+                                   "started_at": now if side in awaiting else None,
+                                   "last_reminder_at": None})
+            await self.store.put_clocks(row["id"], clocks,
+                                        {"status": "active", "updated_at": now})
+        return await self._game_info(game_id)
+
+    async def get_game(self, game_id: int) -> GameInfo:
+        return await self._game_info(game_id)
+
+    async def find_by_thread(self, thread_id: int) -> GameInfo | None:
+        rows = await self.store.games(thread_id=thread_id)
+        if not rows:
+            return None
+        return await self._game_info(rows[-1]["id"])
+
+    async def list_games(self, guild_id: int | None = None,
+                         status: str | None = None) -> list[GameInfo]:
+        return [await self._game_info(r["id"])
+                for r in await self.store.games(guild_id=guild_id, status=status)]
+
+    async def resign(self, game_id: int, side: str, *, actor: str = "resign") -> GameInfo:
+        """``side`` gives up; with two sides the other wins. Logged like an action; the seed
+        is revealed."""
+        out = await self._act(game_id, {"type": "resign", "side": side}, actor=actor,
+                              expected_version=None, allow_paused=True, check_seat=False)
+        return out.game
+
+    # ----- play --------------------------------------------------------------------------
+    async def act(self, game_id: int, action: dict, *, actor: str,
+                  expected_version: int | None = None) -> Outcome:
+        """Apply ``action`` (which names its ``side``). A ``user:<id>`` actor must be seated on
+        that side; referee actions (``side: "referee"``) are also accepted while paused."""
+        return await self._act(game_id, action, actor=actor, expected_version=expected_version,
+                               allow_paused=False, check_seat=True)
+
+    async def _act(self, game_id, action, *, actor, expected_version, allow_paused,
+                   check_seat) -> Outcome:
+        if not isinstance(action, dict):
+            raise RuleError("An action needs a type.")
+        action = dict(action)
+        async with self._lock(int(game_id) if str(game_id).isdigit() else -1):
+            row, state = await self._load(game_id)
+            if expected_version is not None and int(expected_version) != row["version"]:
+                raise StaleVersion(row["id"], int(expected_version), row["version"])
+            side = action.get("side")
+            referee = side == "referee"
+            self._require_playable(row, allow_paused=allow_paused or referee)
+            ruleset = self._ruleset(row["ruleset"])
+            if check_seat and not referee:
+                await self._require_seat(row, ruleset, actor, side)
+            settings = json.loads(row["settings_json"])
+            now = self._clock()
+            if not referee and await self._clock_expired(row, settings, side, now):
+                await self._handle_timeout(row, state, ruleset, settings, side, now)
+                raise GameNotActive(f"{ruleset.side_titles.get(side, side)}'s clock has run out; "
+                                    f"the action was not played.")
+            seq = await self.store.max_seq(row["id"]) + 1
+            source = None
+            if self._dice_queue:
+                source = _OverrideSource(self._dice_queue, SeededSource(row["seed"], seq))
+                dice = Dice(source)
+            else:
+                dice = seeded(row["seed"], seq)
+            new_state, events = await asyncio.to_thread(apply_logged, ruleset, state, action, dice)
+            version = await self._commit(row, ruleset, settings, state, new_state, action, events,
+                                         dice, seq, actor, now,
+                                         fixed=bool(source and source.used_override))
+            if source is not None:
+                self._dice_queue = source.queue
+            row = await self._row(row["id"])
+            turn_ended = (new_state.get("turn"), new_state.get("active")) != \
+                         (state.get("turn"), state.get("active")) or bool(ruleset.result(new_state))
+            return Outcome(game=self._info(row, new_state), action=action, events=events,
+                           version=version, seq=seq, turn_ended=turn_ended,
+                           game_over=bool(ruleset.result(new_state)))
+
+    async def _commit(self, row, ruleset, settings, state, new_state, action, events, dice, seq,
+                      actor, now, fixed=False) -> int:
+        result = ruleset.result(new_state)
+        fields: dict[str, Any] = {}
+        if result:
+            fields = {"status": "finished", "result_json": dumps(result), "flag": None}
+        clocks = await self._clock_changes(row, ruleset, settings, self._awaiting(ruleset, new_state),
+                                           now, increment=True,
+                                           running=row["status"] == "active" and not result)
+        record = {"seq": seq, "side": str(action.get("side")), "actor": str(actor),
+                  "action_json": dumps(action), "events_json": dumps(events),
+                  "dice_json": dumps([r["value"] for r in dice.rolled]),
+                  "dice_source": "fixed" if fixed else "seed",
+                  "state_hash": state_hash(new_state), "turn": state.get("turn"),
+                  "phase": state.get("phase"), "active": state.get("active")}
+        try:
+            version = await self.store.commit_change(
+                row["id"], row["version"], now=now, state_json=dumps(new_state),
+                state_hash=record["state_hash"], game_fields=fields, action=record, clocks=clocks)
+        except VersionConflict as conflict:
+            raise StaleVersion(row["id"], row["version"], conflict.current) from None
+        self._cache[row["id"]] = (version, new_state)
+        return version
+
+    def _require_playable(self, row: dict, allow_paused: bool = False) -> None:
+        status = row["status"]
+        if status == "active" or (status == "paused" and allow_paused):
+            return
+        if status == "lobby":
+            raise GameNotActive(f"Game #{row['id']} has not started yet; use /game start.")
+        if status == "paused":
+            why = " (a clock ran out)" if (row["flag"] or "").startswith("timeout") else ""
+            raise GameNotActive(f"Game #{row['id']} is paused by the referee{why}; "
+                                f"nothing can be played until it resumes.")
+        raise GameNotActive(f"Game #{row['id']} is over.")
+
+    async def _require_seat(self, row: dict, ruleset: Ruleset, actor: str, side) -> None:
+        user = _user_id(actor)
+        if user is None:
+            return
+        sides = await self._sides_of(row["id"], user)
+        if side in sides:
+            return
+        title = ruleset.side_titles.get(side, side)
+        if sides:
+            mine = ", ".join(ruleset.side_titles.get(s, s) for s in sides)
+            raise NotSeated(f"You play {mine}, not {title}.")
+        raise NotSeated(f"You have no seat in this game, so you cannot act for {title}; "
+                        f"use /game join.")
+
+    async def legal_actions(self, game_id: int, side: str) -> list[dict]:
+        row, state = await self._load(game_id)
+        if row["status"] != "active":
+            return []
+        ruleset = self._ruleset(row["ruleset"])
+        return await asyncio.to_thread(ruleset.legal_actions, state, side)
+
+    async def view(self, game_id: int, side: str | None) -> dict:
+        row, state = await self._load(game_id)
+        return self._ruleset(row["ruleset"]).view(clone(state), side)
+
+    async def undo(self, game_id: int, *, actor: str, side: str | None = None,
+                   referee: bool = False) -> GameInfo:
+        """Take back the last live action. Players: only their own side's, in the same turn and
+        phase, and only if it rolled no die and revealed nothing. Referees: always (the log is
+        replayed without it). The action stays in the audit log with ``live = 0``."""
+        async with self._lock(int(game_id)):
+            row, state = await self._load(game_id)
+            if row["status"] == "finished":
+                raise GameNotActive(f"Game #{row['id']} is over and its seed is public; "
+                                    "it cannot be rewound.")
+            self._require_playable(row, allow_paused=referee)
+            ruleset = self._ruleset(row["ruleset"])
+            live = await self.store.actions(row["id"], include_undone=False)
+            if not live:
+                raise ServiceError("There is nothing to undo.")
+            last = live[-1]
+            if not referee:
+                self._check_player_undo(row, ruleset, state, last, side)
+                await self._require_seat(row, ruleset, actor, last["side"])
+            rows = live[:-1]
+            new_state = await asyncio.to_thread(self._replay_state, row, rows)
+            now = self._clock()
+            settings = json.loads(row["settings_json"])
+            clocks = await self._clock_changes(row, ruleset, settings,
+                                               self._awaiting(ruleset, new_state), now,
+                                               increment=False,
+                                               running=row["status"] == "active")
+            try:
+                version = await self.store.commit_change(
+                    row["id"], row["version"], now=now, state_json=dumps(new_state),
+                    state_hash=state_hash(new_state), undo_seq=last["seq"],
+                    undone_by=str(actor), clocks=clocks)
+            except VersionConflict as conflict:
+                raise StaleVersion(row["id"], row["version"], conflict.current) from None
+            self._cache[row["id"]] = (version, new_state)
+        return await self._game_info(game_id)
+
+    @staticmethod
+    def _check_player_undo(row, ruleset, state, last, side) -> None:
+        action = json.loads(last["action_json"])
+        title = ruleset.side_titles.get(last["side"], last["side"])
+        if last["side"] == "referee" or action.get("type") in SERVICE_ACTIONS:
+            raise ServiceError("Only a referee can take back that action.")
+        if side is not None and side != last["side"]:
+            raise ServiceError(f"You can only undo your own side's last action; the last action "
+                               f"was {title}'s.")
+        if (state.get("turn"), state.get("phase"), state.get("active")) != \
+                (last["turn"], last["phase"], last["active"]):
+            raise ServiceError("That action was in an earlier phase or turn; only a referee can "
+                               "take it back now.")
+        blockers = undo_blockers(json.loads(last["events_json"]))
+        if blockers:
+            raise ServiceError(f"That action cannot be taken back by a player ({', '.join(blockers)})"
+                               f"; ask a referee.")
+
+    async def history(self, game_id: int, since_version: int = 0,
+                      include_undone: bool = False) -> list[ActionRecord]:
+        row = await self._row(game_id)
+        rows = await self.store.actions(row["id"], include_undone=include_undone)
+        return [self._record(r) for r in rows if r["version"] > since_version]
+
+    @staticmethod
+    def _record(r: dict) -> ActionRecord:
+        return ActionRecord(seq=r["seq"], version=r["version"], side=r["side"], actor=r["actor"],
+                            action=json.loads(r["action_json"]),
+                            events=json.loads(r["events_json"]), state_hash=r["state_hash"],
+                            live=bool(r["live"]), created_at=r["created_at"],
+                            undone_by=r["undone_by"], undone_at=r["undone_at"], turn=r["turn"],
+                            phase=r["phase"], active=r["active"])
+
+    async def changes_since(self, game_id: int, side: str) -> list[str]:
+        """Human lines for everything that happened since ``side`` last acted (everything, if
+        it never did). Other sides' private events are left out."""
+        row, state = await self._load(game_id)
+        ruleset = self._ruleset(row["ruleset"])
+        live = await self.store.actions(row["id"], include_undone=False)
+        last_own = max((i for i, r in enumerate(live) if r["side"] == side), default=-1)
+        lines: list[str] = []
+        for r in live[last_own + 1:]:
+            who = "Referee" if r["side"] == "referee" else ruleset.side_titles.get(r["side"], r["side"])
+            lines.append(f"{who}: {ruleset.describe_action(state, json.loads(r['action_json']))}")
+            for event in json.loads(r["events_json"]):
+                if event.get("private") and event.get("private") != side:
+                    continue
+                text = describe_event(ruleset, state, event)
+                if text:
+                    lines.append(f"  {text}")
+        return lines
+
+    # ----- pictures ----------------------------------------------------------------------
+    @staticmethod
+    def _renderer():
+        try:
+            import renderer
+        except ImportError as exc:
+            raise ServiceError(f"Pictures are not available: the renderer cannot be loaded ({exc}).") from None
+        if not hasattr(renderer, "render_png"):
+            raise ServiceError("Pictures are not available: the renderer is not installed yet.")
+        return renderer
+
+    @staticmethod
+    def _visible(events: list[dict], viewer: str | None) -> list[dict]:
+        return [e for e in events if not e.get("private") or e.get("private") == viewer]
+
+    @staticmethod
+    def _last_segment(rows: list[dict]) -> list[dict]:
+        """The trailing actions taken in the same player-turn as the last one."""
+        if not rows:
+            return []
+        key = (rows[-1]["turn"], rows[-1]["active"])
+        start = len(rows)
+        while start > 0 and (rows[start - 1]["turn"], rows[start - 1]["active"]) == key:
+            start -= 1
+        return rows[start:]
+
+    async def render(self, game_id: int, viewer: str | None = None, at_version: int | None = None,
+                     flares: Iterable[str] = ()) -> bytes:
+        """The board PNG: now, or after the live actions up to ``at_version``; the arrows and
+        dice are those of the last player-turn; ``flares`` are cell labels to mark."""
+        row, state = await self._load(game_id)
+        ruleset = self._ruleset(row["ruleset"])
+        renderer = self._renderer()
+        live = await self.store.actions(row["id"], include_undone=False)
+        if at_version is not None and int(at_version) != row["version"]:
+            if int(at_version) < 0 or int(at_version) > row["version"]:
+                raise ServiceError(f"Version {at_version} does not exist; the game is at "
+                                   f"version {row['version']}.")
+            live = [r for r in live if r["version"] <= int(at_version)]
+            state = await asyncio.to_thread(self._replay_state, row, live)
+        events = [e for r in self._last_segment(live) for e in json.loads(r["events_json"])]
+        return await asyncio.to_thread(self._draw, renderer, ruleset, state, events, viewer,
+                                       tuple(flares))
+
+    def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
+        scene = self._scene(ruleset, state, events, viewer, flares)
+        return renderer.render_png(scene)
+
+    def _scene(self, ruleset, state, events, viewer, flares=()) -> dict:
+        scene = ruleset.scene(state, self._visible(events, viewer), viewer)
+        if flares:
+            scene = dict(scene)
+            scene["markers"] = list(scene.get("markers") or []) + [
+                {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares]
+        return scene
+
+    async def _turn_frames(self, row: dict) -> tuple[Ruleset, list[tuple[int, dict, list[dict]]]]:
+        """(turn, state at the end of it, its events) for every turn played so far."""
+        ruleset = self._ruleset(row["ruleset"])
+        live = await self.store.actions(row["id"], include_undone=False)
+
+        def build():
+            replayed = replay_rows(ruleset, json.loads(row["scenario_json"]), row["seed"], live,
+                                   keep_states=True)
+            frames: list[tuple[int, dict, list[dict]]] = []
+            for index, r in enumerate(live):
+                after = replayed.states[index + 1]
+                events = replayed.events[index + 1]
+                if frames and frames[-1][0] == r["turn"]:
+                    frames[-1] = (r["turn"], after, frames[-1][2] + events)
+                else:
+                    frames.append((r["turn"], after, list(events)))
+            return replayed.states[0], frames
+
+        setup_state, frames = await asyncio.to_thread(build)
+        return ruleset, [(0, setup_state, [])] + frames
+
+    async def render_turn(self, game_id: int, turn: int, viewer: str | None = None) -> bytes:
+        """The board as it stood after turn ``turn`` (with that turn's moves and dice)."""
+        row, state = await self._load(game_id)
+        renderer = self._renderer()
+        ruleset, frames = await self._turn_frames(row)
+        turn = int(turn)
+        for number, frame_state, events in reversed(frames):
+            if number == turn:
+                return await asyncio.to_thread(self._draw, renderer, ruleset, frame_state,
+                                               events, viewer)
+        played = [n for n, _, _ in frames if n]
+        raise ServiceError(f"Turn {turn} has not been played; turns so far: "
+                           f"{', '.join(map(str, played)) or 'none'}.")
+
+    async def render_animation(self, game_id: int, viewer: str | None = None) -> bytes:
+        """An animated picture of the game: the setup, then one frame per turn."""
+        row, _ = await self._load(game_id)
+        renderer = self._renderer()
+        if not hasattr(renderer, "render_animation"):
+            raise ServiceError("Replays are not available: the renderer cannot animate yet.")
+        ruleset, frames = await self._turn_frames(row)
+
+        def build():
+            scenes = [self._scene(ruleset, s, events, viewer) for _, s, events in frames]
+            return renderer.render_animation(scenes)
+
+        return await asyncio.to_thread(build)
+
+    # ----- audit -------------------------------------------------------------------------
+    async def verify(self, game_id: int, seed: str | None = None) -> VerifyReport:
+        """Replay every logged action with the seed (the stored one, or ``seed`` to check a
+        revealed seed) and compare every die and state hash with the log."""
+        row = await self._row(game_id)
+        ruleset = self._ruleset(row["ruleset"])
+        rows = await self.store.actions(row["id"], include_undone=True)
+        snap = await self.store.snapshot(row["id"])
+        return await asyncio.to_thread(
+            verify_log, ruleset, json.loads(row["scenario_json"]),
+            str(seed) if seed is not None else row["seed"], row["seed_hash"],
+            json.loads(row["setup_events"]), rows, snap["state_hash"] if snap else None)
+
+    # ----- seats and referees ------------------------------------------------------------
+    async def seat(self, game_id: int, side: str, user_id: int) -> None:
+        row = await self._row(game_id)
+        ruleset = self._ruleset(row["ruleset"])
+        if side not in ruleset.sides:
+            raise ServiceError(f"{ruleset.title or row['ruleset']} has no side {side!r}; sides: "
+                               f"{', '.join(ruleset.sides)}.")
+        await self.store.seat(row["id"], side, int(user_id))
+
+    async def unseat(self, game_id: int, user_id: int) -> None:
+        row = await self._row(game_id)
+        await self.store.unseat(row["id"], int(user_id))
+
+    async def seats(self, game_id: int) -> dict[str, list[int]]:
+        row = await self._row(game_id)
+        out: dict[str, list[int]] = {side: [] for side in self._ruleset(row["ruleset"]).sides}
+        for seat in await self.store.seats(row["id"]):
+            out.setdefault(seat["side"], []).append(seat["user_id"])
+        return out
+
+    async def _sides_of(self, game_id: int, user_id: int) -> list[str]:
+        return [s["side"] for s in await self.store.seats(game_id) if s["user_id"] == int(user_id)]
+
+    async def sides_of(self, game_id: int, user_id: int) -> list[str]:
+        row = await self._row(game_id)
+        return await self._sides_of(row["id"], user_id)
+
+    async def set_guild_config(self, guild_id: int, referee_role_id: int | None = None,
+                               locale: str | None = None) -> None:
+        """Arguments left at None keep their stored value."""
+        fields = {k: v for k, v in (("referee_role_id", referee_role_id), ("locale", locale))
+                  if v is not None}
+        await self.store.set_guild_config(int(guild_id), **fields)
+
+    async def guild_config(self, guild_id: int) -> dict:
+        row = await self.store.guild_config(int(guild_id))
+        return row or {"guild_id": int(guild_id), "referee_role_id": None, "locale": None}
+
+    # ----- posts -------------------------------------------------------------------------
+    async def record_post(self, game_id: int, kind: str, channel_id: int | None,
+                          message_id: int, version: int) -> None:
+        row = await self._row(game_id)
+        await self.store.record_post(row["id"], kind, channel_id, int(message_id), int(version),
+                                     self._clock())
+
+    async def posts(self, game_id: int, kind: str | None = None) -> list[dict]:
+        row = await self._row(game_id)
+        return await self.store.posts(row["id"], kind)
+
+    async def post(self, message_id: int) -> dict | None:
+        """The recorded post (game_id, kind, channel_id, message_id, version) or None."""
+        return await self.store.post(int(message_id))
+
+    # ----- slow turns --------------------------------------------------------------------
+    async def _clock_changes(self, row: dict, ruleset: Ruleset, settings: dict,
+                             awaiting_after: list[str], now: float, *, increment: bool,
+                             running: bool) -> list[dict]:
+        """Clock rows to write with a change of state: a side that stops being awaited is
+        charged the time it took (and, if ``increment``, gets the increment up to the cap); a
+        side that starts being awaited starts its clock. Only awaited sides' clocks run."""
+        clock = settings.get("clock")
+        if not clock:
+            return []
+        stored = {c["side"]: c for c in await self.store.clocks(row["id"])}
+        changes = []
+        for side in ruleset.sides:
+            c = dict(stored.get(side) or {"side": side, "remaining": clock.get("initial"),
+                                          "started_at": None, "last_reminder_at": None})
+            was_running = c["started_at"] is not None
+            should_run = running and side in awaiting_after
+            if was_running and not should_run:
+                if c["remaining"] is not None:
+                    c["remaining"] = c["remaining"] - (now - c["started_at"])
+                    if increment:
+                        c["remaining"] += clock.get("increment") or 0
+                    if clock.get("cap") is not None:
+                        c["remaining"] = min(c["remaining"], clock["cap"])
+                c["started_at"] = None
+            elif should_run and not was_running:
+                c["started_at"] = now
+                c["last_reminder_at"] = None
+            else:
+                continue
+            changes.append(c)
+        return changes
+
+    @staticmethod
+    def _left(c: dict, now: float) -> float | None:
+        if c["remaining"] is None:
+            return None
+        if c["started_at"] is None:
+            return c["remaining"]
+        return c["remaining"] - (now - c["started_at"])
+
+    async def _clock_expired(self, row: dict, settings: dict, side, now: float) -> bool:
+        if (settings.get("clock") or {}).get("initial") is None:
+            return False
+        for c in await self.store.clocks(row["id"]):
+            if c["side"] == side:
+                left = self._left(c, now)
+                return left is not None and c["started_at"] is not None and left <= 0
+        return False
+
+    async def clocks(self, game_id: int) -> dict[str, float]:
+        """Seconds left per side as of now ({} without a time control)."""
+        row = await self._row(game_id)
+        now = self._clock()
+        return {c["side"]: self._left(c, now) for c in await self.store.clocks(row["id"])
+                if c["remaining"] is not None}
+
+    async def set_clock(self, game_id: int, side: str, seconds: float) -> dict[str, float]:
+        """A referee sets a side's remaining time (e.g. after a timeout)."""
+        async with self._lock(int(game_id)):
+            row, state = await self._load(game_id)
+            ruleset = self._ruleset(row["ruleset"])
+            if side not in ruleset.sides:
+                raise ServiceError(f"Unknown side {side!r}; sides: {', '.join(ruleset.sides)}.")
+            now = self._clock()
+            stored = {c["side"]: c for c in await self.store.clocks(row["id"])}
+            c = dict(stored.get(side) or {"side": side, "started_at": None, "last_reminder_at": None})
+            c["remaining"] = float(seconds)
+            if c["started_at"] is not None:
+                c["started_at"] = now
+            await self.store.put_clocks(row["id"], [c])
+        return await self.clocks(game_id)
+
+    async def due_reminders(self) -> list[tuple[GameInfo, str]]:
+        """(game, side) for each awaited side whose last reminder (or turn start) is at least
+        ``remind_every`` ago; each is marked so the next one comes an interval later."""
+        now = self._clock()
+        due = []
+        for c in await self.store.running_clocks():
+            row = await self.store.game(c["game_id"])
+            every = (json.loads(row["settings_json"]).get("clock") or {}).get("remind_every")
+            if not every:
+                continue
+            since = c["last_reminder_at"] if c["last_reminder_at"] is not None else c["started_at"]
+            if now - since < every:
+                continue
+            async with self._lock(row["id"]):
+                fresh = {x["side"]: x for x in await self.store.clocks(row["id"])}.get(c["side"])
+                if fresh is None or fresh["started_at"] != c["started_at"] \
+                        or fresh["last_reminder_at"] != c["last_reminder_at"]:
+                    continue    # the turn moved on or someone else reminded meanwhile
+                await self.store.put_clocks(row["id"], [{**fresh, "last_reminder_at": now}])
+            due.append((await self._game_info(row["id"]), c["side"]))
+        return due
+
+    async def check_timeouts(self) -> list[tuple[GameInfo, str, str]]:
+        """(game, side, what_happened) for every clock that ran out; what_happened is
+        ``"referee"`` (paused and flagged for the referee) or ``"forfeit"`` (the side lost)."""
+        now = self._clock()
+        out = []
+        for c in await self.store.running_clocks():
+            left = self._left(c, now)
+            if left is None or left > 0:
+                continue
+            async with self._lock(c["game_id"]):
+                row, state = await self._load(c["game_id"])
+                settings = json.loads(row["settings_json"])
+                if row["status"] != "active" or not await self._clock_expired(
+                        row, settings, c["side"], now):
+                    continue
+                ruleset = self._ruleset(row["ruleset"])
+                what = await self._handle_timeout(row, state, ruleset, settings, c["side"], now)
+            out.append((await self._game_info(row["id"]), c["side"], what))
+        return out
+
+    async def _handle_timeout(self, row, state, ruleset, settings, side, now) -> str:
+        """Called under the game's lock with the side's clock at or below zero."""
+        what = settings["clock"].get("on_timeout", "referee")
+        if what == "forfeit":
+            action = {"type": "forfeit", "side": side}
+            seq = await self.store.max_seq(row["id"]) + 1
+            dice = seeded(row["seed"], seq)
+            new_state, events = apply_logged(ruleset, state, action, dice)
+            await self._commit(row, ruleset, settings, state, new_state, action, events, dice,
+                               seq, "clock", now)
+            return what
+        clocks = await self._clock_changes(row, ruleset, settings, [], now, increment=False,
+                                           running=False)
+        for c in clocks:
+            if c["side"] == side and c["remaining"] is not None:
+                c["remaining"] = min(c["remaining"], 0.0)
+        await self.store.put_clocks(row["id"], clocks, {"status": "paused",
+                                                        "flag": f"timeout:{side}",
+                                                        "updated_at": now})
+        return what
+
+    async def pause(self, game_id: int, paused: bool = True) -> GameInfo:
+        """Referee pause: clocks stop and player actions are refused; ``paused=False`` resumes.
+        A side whose clock ran out resumes with one increment (or, without increments, the
+        initial allowance) so the game does not time out again at once."""
+        async with self._lock(int(game_id)):
+            row, state = await self._load(game_id)
+            if row["status"] in ("lobby", "finished"):
+                raise GameNotActive(f"Game #{row['id']} is {'not started' if row['status'] == 'lobby' else 'over'}; "
+                                    "there is nothing to pause.")
+            ruleset = self._ruleset(row["ruleset"])
+            settings = json.loads(row["settings_json"])
+            now = self._clock()
+            if paused and row["status"] == "active":
+                clocks = await self._clock_changes(row, ruleset, settings, [], now,
+                                                   increment=False, running=False)
+                await self.store.put_clocks(row["id"], clocks, {"status": "paused",
+                                                                "updated_at": now})
+            elif not paused and row["status"] == "paused":
+                clocks = await self._clock_changes(row, ruleset, settings,
+                                                   self._awaiting(ruleset, state), now,
+                                                   increment=False, running=True)
+                clock = settings.get("clock") or {}
+                grace = clock.get("increment") or clock.get("initial")
+                for c in clocks:
+                    if c["remaining"] is not None and c["remaining"] <= 0 and grace:
+                        c["remaining"] = float(grace)
+                await self.store.put_clocks(row["id"], clocks, {"status": "active", "flag": None,
+                                                                "updated_at": now})
+        return await self._game_info(game_id)
+
+
+def describe_event(ruleset: Ruleset, state: dict, event: dict) -> str | None:
+    """The ruleset's line for an event; dice always get a line even if the ruleset is silent."""
+    try:
+        text = ruleset.describe_event(state, event)
+    except (KeyError, TypeError, ValueError, UmpireError):
+        text = None
+    if text is None and event.get("type") == "roll":
+        text = f"🎲 {event.get('purpose', 'roll')}: {event.get('value')} (d{event.get('sides', 6)})"
+    if text is None and event.get("type") in SERVICE_ACTIONS:
+        text = event.get("reason")
+    if text is None and event.get("type") == "referee":
+        detail = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type",))
+        text = f"Referee: {detail}"
+    return text

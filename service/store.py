@@ -1,0 +1,401 @@
+"""SQLite storage for many games in one file (aiosqlite, WAL, ordered migrations).
+
+The store knows tables, not rules. Its one promise that matters: an accepted action, its
+events, the new snapshot, the game's version bump and its clock changes land in ONE
+transaction, guarded by ``UPDATE games SET version = version + 1 WHERE id = ? AND version = ?``;
+if that guard matches no row another writer got there first and nothing is written
+(:class:`VersionConflict`). See ``docs/storage.md``.
+
+All statements on the shared connection go through one :class:`asyncio.Lock`, so a coroutine
+can never read another coroutine's half-finished transaction on the same connection. Other
+processes are kept apart by SQLite itself (``BEGIN IMMEDIATE`` + ``busy_timeout``).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Iterable
+
+import aiosqlite
+
+# Ordered and append-only: a released migration is never edited, a change is a new entry.
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (1, [
+        """CREATE TABLE games (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            ruleset       TEXT NOT NULL,
+            scenario      TEXT NOT NULL,
+            scenario_json TEXT NOT NULL,
+            seed          TEXT NOT NULL,
+            seed_hash     TEXT NOT NULL,
+            status        TEXT NOT NULL
+                          CHECK (status IN ('lobby', 'active', 'paused', 'finished')),
+            version       INTEGER NOT NULL DEFAULT 0,
+            setup_events  TEXT NOT NULL DEFAULT '[]',
+            guild_id      INTEGER,
+            channel_id    INTEGER,
+            thread_id     INTEGER,
+            creator_id    INTEGER,
+            settings_json TEXT NOT NULL DEFAULT '{}',
+            result_json   TEXT,
+            flag          TEXT,
+            created_at    REAL NOT NULL,
+            updated_at    REAL NOT NULL
+        )""",
+        "CREATE INDEX games_thread ON games (thread_id)",
+        "CREATE INDEX games_guild ON games (guild_id, status)",
+        """CREATE TABLE actions (
+            game_id        INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq            INTEGER NOT NULL,
+            version        INTEGER NOT NULL,
+            side           TEXT NOT NULL,
+            actor          TEXT NOT NULL,
+            action_json    TEXT NOT NULL,
+            events_json    TEXT NOT NULL,
+            dice_json      TEXT NOT NULL DEFAULT '[]',
+            dice_source    TEXT NOT NULL DEFAULT 'seed',
+            state_hash     TEXT NOT NULL,
+            turn           INTEGER,
+            phase          TEXT,
+            active         TEXT,
+            live           INTEGER NOT NULL DEFAULT 1,
+            undone_by      TEXT,
+            undone_at      REAL,
+            undone_version INTEGER,
+            created_at     REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+        """CREATE TABLE snapshots (
+            game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            version    INTEGER NOT NULL,
+            state_json TEXT NOT NULL,
+            state_hash TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, version)
+        )""",
+        """CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            side    TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            PRIMARY KEY (game_id, side, user_id)
+        )""",
+        """CREATE TABLE guild_config (
+            guild_id        INTEGER PRIMARY KEY,
+            referee_role_id INTEGER,
+            locale          TEXT
+        )""",
+        """CREATE TABLE clocks (
+            game_id          INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            side             TEXT NOT NULL,
+            remaining        REAL,
+            started_at       REAL,
+            last_reminder_at REAL,
+            PRIMARY KEY (game_id, side)
+        )""",
+        """CREATE TABLE posts (
+            game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind       TEXT NOT NULL,
+            channel_id INTEGER,
+            message_id INTEGER NOT NULL UNIQUE,
+            version    INTEGER NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX posts_game ON posts (game_id, kind)",
+    ]),
+]
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+class VersionConflict(Exception):
+    """The guarded version bump matched no row: another writer changed the game first."""
+
+    def __init__(self, game_id: int, expected: int, current: int | None):
+        self.game_id, self.expected, self.current = game_id, expected, current
+        super().__init__(f"game {game_id}: expected version {expected}, found {current}")
+
+
+def _dict(row: aiosqlite.Row | None) -> dict | None:
+    return dict(row) if row is not None else None
+
+
+class Store:
+    """One SQLite file, opened once per process. Use :meth:`open`, then :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str):
+        self._db = db
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL",
+                   busy_timeout_ms: int = 10_000) -> "Store":
+        """Open (creating if needed) and migrate. ``synchronous="FULL"`` makes every commit
+        durable across power loss; ``NORMAL`` (the local table) still survives a killed process."""
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError("synchronous must be FULL or NORMAL")
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute(f"PRAGMA synchronous = {synchronous}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        store = cls(db, path)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    # ----- low level ---------------------------------------------------------------------
+    @asynccontextmanager
+    async def transaction(self):
+        """``async with store.transaction() as db:`` — all or nothing, writers serialised."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
+        async with self._lock:
+            async with self._db.execute(sql, tuple(params)) as cursor:
+                return [dict(r) for r in await cursor.fetchall()]
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
+        async with self._lock:
+            async with self._db.execute(sql, tuple(params)) as cursor:
+                return _dict(await cursor.fetchone())
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """One statement in its own transaction; returns the number of rows changed."""
+        async with self.transaction() as db:
+            cursor = await db.execute(sql, tuple(params))
+            return cursor.rowcount
+
+    # ----- migrations --------------------------------------------------------------------
+    async def schema_version(self) -> int:
+        row = await self.fetchone(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+        if row is None:
+            return 0
+        row = await self.fetchone("SELECT MAX(version) AS v FROM schema_version")
+        return int(row["v"] or 0)
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than the file, each in its own transaction."""
+        async with self.transaction() as db:
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                             "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL "
+                             "DEFAULT CURRENT_TIMESTAMP)")
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise RuntimeError(f"{self.path} has schema version {current}, newer than this "
+                               f"program ({SCHEMA_VERSION}); upgrade Umpire.")
+        for number, statements in MIGRATIONS:
+            if number <= current:
+                continue
+            async with self.transaction() as db:
+                for statement in statements:
+                    await db.execute(statement)
+                await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+        return await self.schema_version()
+
+    # ----- games -------------------------------------------------------------------------
+    async def insert_game(self, fields: dict, state_json: str, state_hash: str) -> int:
+        """A new game row and its version-0 snapshot, together."""
+        columns = ", ".join(fields)
+        marks = ", ".join("?" for _ in fields)
+        async with self.transaction() as db:
+            cursor = await db.execute(f"INSERT INTO games ({columns}) VALUES ({marks})",
+                                      tuple(fields.values()))
+            game_id = cursor.lastrowid
+            await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
+                             "created_at) VALUES (?, 0, ?, ?, ?)",
+                             (game_id, state_json, state_hash, fields["created_at"]))
+        return game_id
+
+    async def game(self, game_id: int) -> dict | None:
+        return await self.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def games(self, guild_id: int | None = None, status: str | None = None,
+                    thread_id: int | None = None) -> list[dict]:
+        where, params = [], []
+        for column, value in (("guild_id", guild_id), ("status", status),
+                              ("thread_id", thread_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        sql = "SELECT * FROM games" + (" WHERE " + " AND ".join(where) if where else "")
+        return await self.fetchall(sql + " ORDER BY id", params)
+
+    async def update_game(self, game_id: int, **fields) -> None:
+        """Fields that are not game state (thread, status of a pause, flag, settings)."""
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        await self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
+
+    # ----- the log -----------------------------------------------------------------------
+    async def commit_change(self, game_id: int, expected_version: int, *, now: float,
+                            state_json: str, state_hash: str, game_fields: dict | None = None,
+                            action: dict | None = None, undo_seq: int | None = None,
+                            undone_by: str | None = None,
+                            clocks: list[dict] | None = None) -> int:
+        """Write one change of game state atomically and return the new version.
+
+        ``action``: a new action row (without ``game_id``/``version``); ``undo_seq``: the
+        action taken back. Either way: version bump (guarded), snapshot replaced, game fields
+        and clock rows written. Raises :class:`VersionConflict` and writes nothing if the game
+        is no longer at ``expected_version``.
+        """
+        new_version = expected_version + 1
+        async with self.transaction() as db:
+            sets = ["version = version + 1", "updated_at = ?"]
+            params: list[Any] = [now]
+            for key, value in (game_fields or {}).items():
+                sets.append(f"{key} = ?")
+                params.append(value)
+            cursor = await db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                (*params, game_id, expected_version))
+            if cursor.rowcount != 1:
+                async with db.execute("SELECT version FROM games WHERE id = ?",
+                                      (game_id,)) as c:
+                    row = await c.fetchone()
+                raise VersionConflict(game_id, expected_version, row[0] if row else None)
+            if action is not None:
+                row = {**action, "game_id": game_id, "version": new_version, "created_at": now}
+                columns = ", ".join(row)
+                await db.execute(f"INSERT INTO actions ({columns}) VALUES "
+                                 f"({', '.join('?' for _ in row)})", tuple(row.values()))
+            if undo_seq is not None:
+                cursor = await db.execute(
+                    "UPDATE actions SET live = 0, undone_by = ?, undone_at = ?, "
+                    "undone_version = ? WHERE game_id = ? AND seq = ? AND live = 1",
+                    (undone_by, now, new_version, game_id, undo_seq))
+                if cursor.rowcount != 1:
+                    raise VersionConflict(game_id, expected_version, None)
+            await db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+            await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
+                             "created_at) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, new_version, state_json, state_hash, now))
+            for clock in clocks or ():
+                await self._put_clock(db, game_id, clock)
+        return new_version
+
+    async def actions(self, game_id: int, include_undone: bool = True) -> list[dict]:
+        sql = "SELECT * FROM actions WHERE game_id = ?"
+        if not include_undone:
+            sql += " AND live = 1"
+        return await self.fetchall(sql + " ORDER BY seq", (game_id,))
+
+    async def max_seq(self, game_id: int) -> int:
+        row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?",
+                                  (game_id,))
+        return int(row["m"] or 0)
+
+    async def snapshot(self, game_id: int) -> dict | None:
+        return await self.fetchone("SELECT * FROM snapshots WHERE game_id = ? "
+                                   "ORDER BY version DESC LIMIT 1", (game_id,))
+
+    async def repair_snapshot(self, game_id: int, version: int, state_json: str,
+                              state_hash: str, now: float) -> None:
+        """Replace the cache after a replay, only if the game is still at ``version``."""
+        async with self.transaction() as db:
+            async with db.execute("SELECT version FROM games WHERE id = ?", (game_id,)) as c:
+                row = await c.fetchone()
+            if row is None or row[0] != version:
+                return
+            await db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+            await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
+                             "created_at) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, version, state_json, state_hash, now))
+
+    # ----- seats -------------------------------------------------------------------------
+    async def seat(self, game_id: int, side: str, user_id: int) -> None:
+        await self.execute("INSERT OR IGNORE INTO seats (game_id, side, user_id) VALUES (?, ?, ?)",
+                           (game_id, side, user_id))
+
+    async def unseat(self, game_id: int, user_id: int) -> int:
+        return await self.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?",
+                                  (game_id, user_id))
+
+    async def seats(self, game_id: int) -> list[dict]:
+        return await self.fetchall("SELECT side, user_id FROM seats WHERE game_id = ? "
+                                   "ORDER BY rowid", (game_id,))
+
+    # ----- guild config ------------------------------------------------------------------
+    async def set_guild_config(self, guild_id: int, **fields) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO guild_config (guild_id) VALUES (?)",
+                             (guild_id,))
+            for key, value in fields.items():
+                await db.execute(f"UPDATE guild_config SET {key} = ? WHERE guild_id = ?",
+                                 (value, guild_id))
+
+    async def guild_config(self, guild_id: int) -> dict | None:
+        return await self.fetchone("SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,))
+
+    # ----- clocks ------------------------------------------------------------------------
+    @staticmethod
+    async def _put_clock(db, game_id: int, clock: dict) -> None:
+        await db.execute(
+            "INSERT INTO clocks (game_id, side, remaining, started_at, last_reminder_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, side) DO UPDATE SET "
+            "remaining = excluded.remaining, started_at = excluded.started_at, "
+            "last_reminder_at = excluded.last_reminder_at",
+            (game_id, clock["side"], clock.get("remaining"), clock.get("started_at"),
+             clock.get("last_reminder_at")))
+
+    async def put_clocks(self, game_id: int, clocks: list[dict],
+                         game_fields: dict | None = None) -> None:
+        async with self.transaction() as db:
+            for clock in clocks:
+                await self._put_clock(db, game_id, clock)
+            if game_fields:
+                sets = ", ".join(f"{k} = ?" for k in game_fields)
+                await db.execute(f"UPDATE games SET {sets} WHERE id = ?",
+                                 (*game_fields.values(), game_id))
+
+    async def clocks(self, game_id: int) -> list[dict]:
+        return await self.fetchall("SELECT * FROM clocks WHERE game_id = ? ORDER BY rowid",
+                                   (game_id,))
+
+    async def running_clocks(self) -> list[dict]:
+        """Clocks that are ticking in games that are being played."""
+        return await self.fetchall(
+            "SELECT clocks.* FROM clocks JOIN games ON games.id = clocks.game_id "
+            "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL "
+            "ORDER BY clocks.game_id, clocks.rowid")
+
+    # ----- posts -------------------------------------------------------------------------
+    async def record_post(self, game_id: int, kind: str, channel_id: int | None,
+                          message_id: int, version: int, now: float) -> None:
+        await self.execute(
+            "INSERT INTO posts (game_id, kind, channel_id, message_id, version, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET "
+            "game_id = excluded.game_id, kind = excluded.kind, channel_id = excluded.channel_id, "
+            "version = excluded.version", (game_id, kind, channel_id, message_id, version, now))
+
+    async def posts(self, game_id: int, kind: str | None = None) -> list[dict]:
+        if kind is None:
+            return await self.fetchall("SELECT * FROM posts WHERE game_id = ? ORDER BY rowid",
+                                       (game_id,))
+        return await self.fetchall("SELECT * FROM posts WHERE game_id = ? AND kind = ? "
+                                   "ORDER BY rowid", (game_id, kind))
+
+    async def post(self, message_id: int) -> dict | None:
+        return await self.fetchone("SELECT * FROM posts WHERE message_id = ?", (message_id,))
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
