@@ -398,4 +398,5 @@ class Store:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON keeping key order (actions read back as typed; hashes use canonical JSON)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,434 @@
+"""The local table: ``python bot.py local``. Hot-seat play in a terminal with exactly the
+commands players type in Discord, plus ``--script`` (JSON Lines, for tests and tools) and
+``--autoplay``. Everything goes through :class:`service.games.GameService`, so the table
+stores its games in SQLite like the bot does. See ``docs/local-table.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from engine import registry
+from engine.core.commands import format_command, parse_command
+from engine.core.errors import UmpireError
+from engine.core.game import MAX_AUTOPLAY_ACTIONS
+
+from .errors import ServiceError
+from .games import GameService, describe_event
+
+DEFAULT_GAME = "tenochtitlan"
+# Games named in the project plan whose rules are not written yet.
+PLANNED = {"siege": "SIEGE", "tactical-table-war": "Tactical Table War"}
+TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
+
+HELP = """Commands (the same grammar as in Discord):
+  /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
+  /options [side]   the legal actions now, with the exact command to type
+  /state            the full game state as JSON
+  /board            write the board picture now
+  /log [n]          the last n actions (default 10)
+  /undo             take back your last action (same phase, no dice rolled, nothing revealed);
+                    'referee /undo' takes back any last action
+  /help             this text
+  /quit             leave (the game stays in the database)"""
+
+
+class TableError(Exception):
+    """Bad command-line arguments; exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bot.py local", description="Umpire's local table.")
+    p.add_argument("--game", default=DEFAULT_GAME,
+                   help="tenochtitlan, rivet-wars, pocket-tactics, siege, tactical-table-war")
+    p.add_argument("--scenario", default="", help="a packaged scenario name or a scenario file")
+    p.add_argument("--seed", default=None, help="the game's seed (default: random, printed)")
+    p.add_argument("--dice", default=None,
+                   help="dice to use first, in order, e.g. 6,1,4 (then the seed's dice)")
+    p.add_argument("--out", default=None, help="directory for board pictures (and the database)")
+    p.add_argument("--script", default=None, metavar="FILE|-",
+                   help="read '<side> <command>' lines, print one JSON object per line")
+    p.add_argument("--autoplay", action="store_true",
+                   help="play every side with random legal actions from the seed")
+    p.add_argument("--db", default=None, help="SQLite file (default: in --out or a temp dir)")
+    p.add_argument("--max-actions", type=int, default=MAX_AUTOPLAY_ACTIONS,
+                   help=argparse.SUPPRESS)
+    return p
+
+
+def parse_dice(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        values = [int(v) for v in text.replace(" ", "").split(",") if v]
+    except ValueError:
+        raise TableError(f"--dice takes numbers separated by commas, e.g. 6,1,4; got {text!r}.") from None
+    if not values or any(v < 1 for v in values):
+        raise TableError(f"--dice needs at least one die of 1 or more; got {text!r}.")
+    return values
+
+
+def _chooser(seed):
+    """The same move picker as engine autoplay, so the table's autoplay matches it."""
+    try:
+        from engine.core.game import _Chooser
+        return _Chooser(seed)
+    except ImportError:  # pragma: no cover - the engine keeps this helper
+        from engine.core.dice import SeededSource
+
+        class _Pick:
+            def __init__(self):
+                self._source = SeededSource(f"autoplay:{seed}", 0)
+
+            def pick(self, items):
+                return items[self._source.draw(len(items)) - 1]
+        return _Pick()
+
+
+class Table:
+    def __init__(self, svc: GameService, game_id: int, out_dir: Path | None, stdout: TextIO,
+                 stderr: TextIO):
+        self.svc = svc
+        self.game_id = game_id
+        self.out_dir = out_dir
+        self.stdout = stdout
+        self.stderr = stderr
+        self.render_note_shown = False
+
+    async def info(self):
+        return await self.svc.get_game(self.game_id)
+
+    @property
+    def ruleset(self):
+        return registry.get_ruleset(self._ruleset_name)
+
+    async def setup(self):
+        info = await self.info()
+        self._ruleset_name = info.ruleset
+        return info
+
+    def title(self, side: str) -> str:
+        if side == "referee":
+            return "Referee"
+        return self.ruleset.side_titles.get(side, side)
+
+    # ----- one line of input ---------------------------------------------------------------
+    def split_side(self, line: str, awaiting: list[str]) -> tuple[str | None, str]:
+        line = line.strip()
+        if line.startswith("/"):
+            return None, line
+        word, _, rest = line.partition(" ")
+        side = word.lower()
+        if side not in self.ruleset.sides and side != "referee":
+            raise ServiceError(f"Start with a command (/move ...) or a side and a command "
+                               f"(aztec /move ...); sides: {', '.join(self.ruleset.sides)}, "
+                               f"referee. Got {word!r}.")
+        return side, rest.strip()
+
+    async def execute(self, line: str) -> dict:
+        """Run one line; the result is the JSON object the script mode prints."""
+        info = await self.info()
+        result: dict = {"input": line.strip()}
+        try:
+            side, text = self.split_side(line, info.awaiting)
+            result["side"] = side
+            name = text[1:].split(" ", 1)[0].lower() if text.startswith("/") else ""
+            if name in TABLE_COMMANDS:
+                result.update(await self.table_command(name, text, side, info))
+            else:
+                result.update(await self.play(text, side, info))
+        except UmpireError as exc:
+            info = await self.info()
+            result.update(ok=False, error=str(exc), events=[], state_hash=_hash(info.state),
+                          version=info.version)
+        return result
+
+    async def play(self, text: str, side: str | None, info) -> dict:
+        action = parse_command(text)
+        if side is None:
+            waiting = info.awaiting
+            if len(waiting) != 1:
+                names = ", ".join(waiting) or "nobody (the game is over)"
+                raise ServiceError(f"Say which side acts (e.g. {waiting[0] if waiting else 'red'} "
+                                   f"{text}); the game waits for {names}.")
+            side = waiting[0]
+        action["side"] = side
+        out = await self.svc.act(self.game_id, action, actor="table")
+        result = {"ok": True, "side": side, "action": action, "events": out.events,
+                  "state_hash": _hash(out.game.state), "version": out.version,
+                  "turn": out.game.state.get("turn"), "phase": out.game.state.get("phase"),
+                  "awaiting": out.game.awaiting, "turn_ended": out.turn_ended,
+                  "game_over": out.game_over}
+        if out.game_over:
+            result["result"] = out.game.result
+            result["seed"] = out.game.seed
+        if out.turn_ended:
+            board = await self.write_board(out.game)
+            if board:
+                result["board"] = board
+        return result
+
+    async def table_command(self, name: str, text: str, side: str | None, info) -> dict:
+        words = text.split()[1:]
+        base = {"ok": True, "command": name, "events": [], "state_hash": _hash(info.state),
+                "version": info.version}
+        if name == "help":
+            commands = [f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options)
+                        + f"  {c.description}" for c in self.ruleset.commands]
+            return {**base, "text": HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)}
+        if name == "state":
+            return {**base, "state": info.state}
+        if name == "options":
+            who = words[0].lower() if words else side or (info.awaiting[:1] or [None])[0]
+            if who is None:
+                return {**base, "side": None, "options": []}
+            legal = await self.svc.legal_actions(self.game_id, who)
+            return {**base, "side": who, "options": [
+                {"command": format_command(a), "label": self.ruleset.describe_action(info.state, a)}
+                for a in legal]}
+        if name == "board":
+            board = await self.write_board(info, force=True)
+            if not board:
+                raise ServiceError("No board picture could be written (see the note above).")
+            return {**base, "board": board}
+        if name == "log":
+            count = int(words[0]) if words and words[0].isdigit() else 10
+            records = await self.svc.history(self.game_id)
+            lines = []
+            for r in records[-count:]:
+                lines.append(f"#{r.seq} turn {r.turn} {self.title(r.side)}: "
+                             f"{self.ruleset.describe_action(info.state, r.action)}")
+                lines += [f"    {t}" for t in (describe_event(self.ruleset, info.state, e)
+                                               for e in r.events) if t]
+            return {**base, "log": lines}
+        if name == "undo":
+            after = await self.svc.undo(self.game_id, actor="table",
+                                        side=None if side == "referee" else side,
+                                        referee=side == "referee")
+            return {**base, "state_hash": _hash(after.state), "version": after.version,
+                    "undone": True, "awaiting": after.awaiting}
+        if name == "quit":
+            return {**base, "quit": True}
+        raise ServiceError(f"Unknown table command /{name}.")  # pragma: no cover
+
+    async def write_board(self, info, force: bool = False) -> str | None:
+        if self.out_dir is None:
+            return None
+        try:
+            png = await self.svc.render(self.game_id)
+        except (ServiceError, OSError, ValueError, KeyError) as exc:
+            if not self.render_note_shown or force:
+                print(f"(no board picture: {exc})", file=self.stderr)
+                self.render_note_shown = True
+            return None
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        state = info.state
+        who = (info.awaiting[:1] or ["end"])[0]
+        path = self.out_dir / f"turn{int(state.get('turn') or 0):02d}-{who}.png"
+        path.write_bytes(png)
+        (self.out_dir / "board.png").write_bytes(png)
+        return str(path)
+
+    # ----- modes -------------------------------------------------------------------------
+    async def run_script(self, lines) -> int:
+        for line in lines:
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            result = await self.execute(line)
+            self.emit(result)
+            if result.get("quit"):
+                break
+        return 0
+
+    async def run_autoplay(self, seed: str, max_actions: int) -> int:
+        chooser = _chooser(seed)
+        count = 0
+        info = await self.info()
+        while not info.result:
+            if count >= max_actions:
+                self.emit({"type": "error", "ok": False,
+                           "error": f"no result after {max_actions} actions"})
+                return 1
+            side = info.awaiting[0]
+            legal = await self.svc.legal_actions(self.game_id, side)
+            if not legal:
+                self.emit({"type": "error", "ok": False,
+                           "error": f"{side} has no legal action in phase {info.state.get('phase')}"})
+                return 1
+            action = chooser.pick(legal)
+            out = await self.svc.act(self.game_id, action, actor="table")
+            count += 1
+            self.emit({"type": "action", "ok": True, "n": count, "side": side, "action": action,
+                       "events": out.events, "turn": out.game.state.get("turn"),
+                       "state_hash": _hash(out.game.state)})
+            if out.turn_ended:
+                await self.write_board(out.game)
+            info = out.game
+        result = info.result or {}
+        self.emit({"type": "game_over", "winner": result.get("winner"),
+                   "reason": result.get("reason"), "turns": info.state.get("turn"),
+                   "actions": count, "state_hash": _hash(info.state), "game_id": info.id,
+                   "seed": info.seed})
+        return 0
+
+    async def run_interactive(self, input_fn=input) -> int:
+        info = await self.info()
+        self.say(f"{self.ruleset.title} — scenario {info.scenario}. Sides: "
+                 f"{', '.join(self.title(s) for s in self.ruleset.sides)}.")
+        self.say(f"Seed hash {info.seed_hash} (the seed is shown when the game ends).")
+        if self.out_dir:
+            self.say(f"Board pictures go to {self.out_dir}/ after each turn.")
+        self.say("Type /help for commands, /options for what you can do now.")
+        await self.write_board(info)
+        while True:
+            info = await self.info()
+            if info.result:
+                self.say(f"Game over: {info.result.get('reason')}. Winner: "
+                         f"{self.title(info.result['winner']) if info.result.get('winner') else 'none (draw)'}.")
+                self.say(f"The seed was {info.seed!r}; check every die with: python bot.py "
+                         f"verify --db {self.svc.store.path} --game {info.id}")
+                return 0
+            waiting = " / ".join(self.title(s) for s in info.awaiting)
+            prompt = (f"[turn {info.state.get('turn')} · {info.state.get('phase')} · "
+                      f"{waiting} to act] {'/'.join(info.awaiting)}> ")
+            try:
+                line = input_fn(prompt)
+            except EOFError:
+                self.say("")
+                return 0
+            if not line.strip():
+                continue
+            result = await self.execute(line)
+            self.show(result, info)
+            if result.get("quit"):
+                self.say(f"Left the table. The game is saved as #{info.id} in {self.svc.store.path}.")
+                return 0
+
+    def show(self, result: dict, before) -> None:
+        if not result.get("ok"):
+            self.say(f"✗ {result.get('error')}")
+            return
+        if "text" in result:
+            self.say(result["text"])
+        elif "state" in result:
+            self.say(json.dumps(result["state"], indent=2, ensure_ascii=False))
+        elif "options" in result:
+            options = result["options"]
+            self.say(f"{len(options)} legal action(s) for {self.title(result['side'] or '-')}:")
+            for o in options:
+                extra = f"   ({o['label']})" if o["label"] != o["command"] else ""
+                self.say(f"  {o['command']}{extra}")
+        elif "log" in result:
+            self.say("\n".join(result["log"]) or "Nothing played yet.")
+        elif result.get("undone"):
+            self.say("Undone.")
+        elif "action" in result:
+            state = before.state
+            for event in result["events"]:
+                text = describe_event(self.ruleset, state, event)
+                if text:
+                    self.say(f"  {text}")
+            if result.get("turn_ended") and not result.get("game_over"):
+                self.say(f"Now: turn {result['turn']}, {result['phase']}, "
+                         f"{' / '.join(self.title(s) for s in result['awaiting'])} to act.")
+        if result.get("board"):
+            self.say(f"Board picture: {result['board']}")
+
+    def emit(self, obj: dict) -> None:
+        print(json.dumps(obj, ensure_ascii=False, sort_keys=False), file=self.stdout, flush=True)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stdout, flush=True)
+
+
+def _hash(state: dict) -> str:
+    from engine.core.state import state_hash
+    return state_hash(state)
+
+
+def _check_game(name: str) -> str | None:
+    """None if the game can be played here, else the message to print."""
+    if name in PLANNED and name not in registry.RULESETS:
+        return (f"{PLANNED[name]} ({name}) is not supported yet: its rules are not written. "
+                f"Playable now: {', '.join(registry.available()) or 'none'}.")
+    if name not in registry.RULESETS:
+        known = sorted(set(registry.RULESETS) | set(PLANNED))
+        return f"Unknown game {name!r}. Games: {', '.join(known)}."
+    try:
+        registry.get_ruleset(name)
+    except (ImportError, AttributeError) as exc:
+        return (f"{name} is not supported yet: its rules cannot be loaded ({exc}). "
+                f"Playable now: {', '.join(registry.available()) or 'none'}.")
+    return None
+
+
+async def _run(args, dice, seed: str, db_path: Path, out_dir: Path | None, stdout, stderr,
+               input_fn) -> int:
+    synchronous = "NORMAL"   # a killed table loses nothing committed; power loss may
+    svc = await GameService.open(db_path, dice_override=dice, synchronous=synchronous)
+    try:
+        info = await svc.create_game(args.game, args.scenario, seed=seed)
+        info = await svc.start_game(info.id)
+        table = Table(svc, info.id, out_dir, stdout, stderr)
+        await table.setup()
+        if args.autoplay:
+            return await table.run_autoplay(seed, args.max_actions)
+        if args.script is not None:
+            if args.script == "-":
+                return await table.run_script(sys.stdin)
+            with open(args.script, encoding="utf-8") as handle:
+                return await table.run_script(handle)
+        return await table.run_interactive(input_fn)
+    finally:
+        await svc.close()
+
+
+def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
+         stderr: TextIO | None = None, input_fn=input) -> int:
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv or []))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    problem = _check_game(args.game)
+    if problem:
+        print(problem, file=stderr)
+        return 2
+    try:
+        dice = parse_dice(args.dice)
+    except TableError as exc:
+        print(exc, file=stderr)
+        return 2
+    if args.script is not None and args.script != "-" and not Path(args.script).is_file():
+        print(f"--script: no file {args.script!r}.", file=stderr)
+        return 2
+    seed = str(args.seed) if args.seed is not None else str(secrets.randbelow(10**9))
+    out_dir = Path(args.out) if args.out else None
+    interactive = not args.autoplay and args.script is None
+    if out_dir is None and interactive:
+        out_dir = Path(tempfile.mkdtemp(prefix="umpire-table-"))
+    if args.db:
+        db_path = Path(args.db)
+    elif out_dir is not None:
+        db_path = out_dir / "table.sqlite3"
+    else:
+        db_path = Path(tempfile.mkdtemp(prefix="umpire-table-")) / "table.sqlite3"
+    if args.seed is None:
+        print(f"seed {seed} (pass --seed {seed} to replay this game); database {db_path}",
+              file=stderr)
+    try:
+        return asyncio.run(_run(args, dice, seed, db_path, out_dir, stdout, stderr, input_fn))
+    except UmpireError as exc:   # a scenario that does not load, an unknown scenario name
+        print(f"Cannot start: {exc}", file=stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nInterrupted; everything played so far is saved in " + str(db_path), file=stderr)
+        return 130
