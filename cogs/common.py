@@ -1,0 +1,217 @@
+"""What every cog shares: error handling, finding the game of a thread, seats and sides,
+turning events into lines, and posting boards.
+
+Public messages (the thread) never carry hidden information: they are built from
+``service.view(game, None)`` and skip events marked ``"private"``. Anything a side may see
+alone goes to that player in an ephemeral reply.
+"""
+from __future__ import annotations
+
+import io
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import discord
+
+from engine.core.errors import RuleError, UmpireError
+from engine.core.ruleset import Ruleset
+from engine.registry import get_ruleset
+from service.errors import (GameNotActive, GameNotFound, NotSeated, ServiceError,
+                            StaleVersion)
+
+from .i18n import locale_of, t
+
+log = logging.getLogger("umpire.discord")
+
+MAX_MESSAGE = 1900          # leave room under Discord's 2000-character limit
+MAX_EMBED_TEXT = 3900       # embed descriptions may hold 4096
+
+
+class Refusal(Exception):
+    """A player-caused refusal decided in the cogs (not seated, not a referee, no game here).
+    ``key`` names a message in :mod:`cogs.i18n`; it is rendered in the player's language."""
+
+    def __init__(self, key: str, **params: Any):
+        self.key, self.params = key, params
+        super().__init__(key)
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def user_actor(user: discord.abc.Snowflake) -> str:
+    return f"user:{user.id}"
+
+
+def same_id(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and str(a) == str(b)
+
+
+async def send(interaction: discord.Interaction, content: str | None = None, *,
+               ephemeral: bool = True, **kwargs: Any) -> discord.Message | None:
+    """Answer an interaction whether or not it was deferred already."""
+    kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        return None
+    return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
+
+
+class Guard:
+    """``async with Guard(interaction):`` around a command body.
+
+    Defers first (the body may touch the database or render), turns player-caused errors into a
+    short ephemeral message saying why, and anything unexpected into a logged error with
+    context plus a polite apology. The service applies an action in one transaction, so an
+    exception anywhere leaves the game as it was.
+    """
+
+    def __init__(self, interaction: discord.Interaction, *, defer: bool = True,
+                 ephemeral: bool = True, context: str = ""):
+        self.interaction = interaction
+        self.defer = defer
+        self.ephemeral = ephemeral
+        self.context = context
+
+    async def __aenter__(self) -> "Guard":
+        if self.defer and not self.interaction.response.is_done():
+            await self.interaction.response.defer(ephemeral=self.ephemeral, thinking=True)
+        return self
+
+    async def __aexit__(self, kind, error, traceback) -> bool:
+        if error is None or not isinstance(error, Exception):
+            return False
+        lang = locale_of(self.interaction)
+        message = player_message(error, lang)
+        if message is None:
+            interaction = self.interaction
+            command = getattr(interaction.command, "qualified_name", None) or \
+                (interaction.data or {}).get("custom_id")
+            log.error("unexpected error in %s (user %s, channel %s, guild %s)%s",
+                      command, interaction.user.id if interaction.user else None,
+                      interaction.channel_id, interaction.guild_id,
+                      f" [{self.context}]" if self.context else "",
+                      exc_info=(kind, error, traceback))
+            message = t(lang, "oops")
+        try:
+            await send(self.interaction, clip(message), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not deliver an error message", exc_info=True)
+        return True
+
+
+def player_message(error: Exception, lang: str) -> str | None:
+    """The text for an error the player caused, or None for a bug."""
+    if isinstance(error, Refusal):
+        return t(lang, error.key, **error.params)
+    if isinstance(error, StaleVersion):
+        return t(lang, "stale", expected=error.expected, current=error.current)
+    if isinstance(error, GameNotActive):
+        return t(lang, "not_active", why=str(error))
+    if isinstance(error, GameNotFound):
+        return t(lang, "no_game_id", why=str(error))
+    if isinstance(error, NotSeated):
+        return t(lang, "not_seated_side", why=str(error))
+    if isinstance(error, RuleError):
+        return t(lang, "illegal", why=str(error))
+    if isinstance(error, (ServiceError, UmpireError)):
+        return t(lang, "refused", why=str(error))
+    return None
+
+
+# ----- events and labels -----------------------------------------------------------------------
+
+def _describes_events(ruleset: Ruleset) -> bool:
+    return type(ruleset).describe_event is not Ruleset.describe_event
+
+
+def event_lines(ruleset: Ruleset, state: dict, events: Iterable[dict],
+                side: str | None = None) -> list[str]:
+    """Human lines for events as ``side`` may see them (None: the public).
+
+    Every die is shown. Events private to another side are skipped. A ruleset that does not
+    describe events at all still gets a plain rendering so nothing happens silently; one that
+    does and returns None for an event means "leave it out".
+    """
+    lines = []
+    own_words = _describes_events(ruleset)
+    for event in events:
+        owner = event.get("private")
+        if owner is not None and owner != side:
+            continue
+        prefix = "🔒 " if owner is not None else ""
+        if event.get("type") == "roll":
+            sides = event.get("sides", 6)
+            die = "" if sides == 6 else f" (d{sides})"
+            lines.append(f"{prefix}🎲 {event.get('purpose', 'die')}: **{event.get('value')}**{die}")
+            continue
+        text = None
+        try:
+            text = ruleset.describe_event(state, event)
+        except Exception:  # a presentation bug must not lose the post
+            log.exception("describe_event failed for %s", event)
+        if text is None and not own_words:
+            details = ", ".join(f"{k} {v}" for k, v in event.items()
+                                if k not in ("type", "private") and not isinstance(v, (dict, list)))
+            text = f"{event.get('type')}: {details}" if details else str(event.get("type"))
+        if text:
+            lines.append(prefix + text)
+    return lines
+
+
+def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
+    try:
+        return ruleset.describe_action(state, action)
+    except Exception:
+        log.exception("describe_action failed for %s", action)
+        from engine.core.commands import format_command
+        return format_command(action)
+
+
+def describe_value(ruleset: Ruleset, state: dict, key: str, value: str) -> str:
+    try:
+        return ruleset.describe(state, key, value)
+    except Exception:
+        log.exception("describe failed for %s=%s", key, value)
+        return value
+
+
+def side_title(ruleset: Ruleset, side: str | None) -> str:
+    if side is None:
+        return "—"
+    return ruleset.side_titles.get(side, side)
+
+
+def secrets_of(public: dict, mine: dict) -> dict:
+    """What a side's view shows that the public view does not: its hidden information,
+    found generically by comparing the two views key by key."""
+    return {key: value for key, value in mine.items() if public.get(key) != value}
+
+
+def format_secrets(secrets: dict, limit: int = 900) -> str:
+    lines = []
+    for key, value in secrets.items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        lines.append(f"**{key}**: {clip(shown, 300)}")
+    return clip("\n".join(lines), limit)
+
+
+@dataclass
+class GameHere:
+    info: Any
+    ruleset: Ruleset
+
+
+def mention_list(user_ids: Iterable[Any]) -> str:
+    return " ".join(f"<@{uid}>" for uid in user_ids)
+
+
+def png_file(data: bytes, name: str = "board.png") -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+def ruleset_of(info) -> Ruleset:
+    return get_ruleset(info.ruleset)

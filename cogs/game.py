@@ -1,0 +1,352 @@
+"""``/game ...`` (lobby, status, pictures, log, rules, verify) and ``/umpire config``."""
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import registry
+
+from .common import (Guard, Refusal, clip, describe_action, event_lines, mention_list, png_file,
+                     ruleset_of, same_id, send, side_title, MAX_EMBED_TEXT)
+from .i18n import locale_of, t
+
+log = logging.getLogger("umpire.discord")
+
+HOUR = 3600
+# Time controls offered by /game new: (start allowance, increment per turn, cap, reminder every).
+TIME_CONTROLS = {
+    "live": None,
+    "daily": (24 * HOUR, 24 * HOUR, 72 * HOUR, 12 * HOUR),
+    "slow": (72 * HOUR, 12 * HOUR, 120 * HOUR, 24 * HOUR),
+}
+
+
+def playable_rulesets() -> list:
+    """Every registered game that loads; a game under construction that fails to import is
+    left out instead of breaking the bot."""
+    found = []
+    for name in list(registry.RULESETS):
+        try:
+            found.append(registry.get_ruleset(name))
+        except ImportError as error:   # still being written, or its module is missing
+            log.info("ruleset %s is not available: %s", name, error)
+        except Exception:
+            log.warning("ruleset %s fails to load", name, exc_info=True)
+    return found
+
+
+def clock_settings(time_control: str, on_timeout: str) -> dict:
+    control = TIME_CONTROLS.get(time_control)
+    if control is None:
+        return {}
+    initial, increment, cap, remind = control
+    return {"clock": {"initial": initial, "increment": increment, "cap": cap,
+                      "on_timeout": on_timeout, "remind_every": remind}}
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(name="game", description="Start, join and follow wargames",
+                              guild_only=True)
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def presenter(self):
+        return self.bot.presenter
+
+    @property
+    def service(self):
+        return self.bot.presenter.service
+
+    # ----- lobby ------------------------------------------------------------------------------
+    @game.command(name="new", description="Open a new game in a thread of this channel")
+    @app_commands.describe(ruleset="The game to play", scenario="The scenario (default: the "
+                           "game's standard one)", time_control="Clocks per side",
+                           on_timeout="What happens when a clock runs out")
+    @app_commands.choices(
+        time_control=[app_commands.Choice(name="live (no clock)", value="live"),
+                      app_commands.Choice(name="daily (24h + 24h, max 72h)", value="daily"),
+                      app_commands.Choice(name="slow (72h + 12h, max 120h)", value="slow")],
+        on_timeout=[app_commands.Choice(name="referee decides", value="referee"),
+                    app_commands.Choice(name="forfeit", value="forfeit")])
+    async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str = "",
+                  time_control: str = "live", on_timeout: str = "referee") -> None:
+        async with Guard(interaction, ephemeral=False):
+            lang = locale_of(interaction)
+            try:
+                game_rules = registry.get_ruleset(ruleset)
+            except Exception:
+                names = ", ".join(r.name for r in playable_rulesets())
+                raise Refusal("unknown_ruleset", name=ruleset, names=names) from None
+            channel = interaction.channel
+            parent = channel.parent if isinstance(channel, discord.Thread) else channel
+            info = await self.service.create_game(
+                game_rules.name, scenario or game_rules.default_scenario,
+                creator_id=interaction.user.id, guild_id=interaction.guild_id,
+                channel_id=parent.id, settings=clock_settings(time_control, on_timeout))
+            thread = await parent.create_thread(
+                name=clip(f"#{info.id} {game_rules.title}", 90),
+                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+            await self.service.set_thread(info.id, thread.id)
+            sides = ", ".join(f"`{s}` ({side_title(game_rules, s)})" for s in game_rules.sides)
+            await thread.send(t(lang, "lobby", user=f"<@{interaction.user.id}>",
+                                title=game_rules.title, scenario=info.scenario, sides=sides),
+                              allowed_mentions=discord.AllowedMentions.none())
+            await send(interaction, t(lang, "created", id=info.id, thread=thread.mention),
+                       ephemeral=False)
+
+    @new.autocomplete("ruleset")
+    async def new_ruleset(self, interaction: discord.Interaction, current: str):
+        current = current.lower()
+        return [app_commands.Choice(name=clip(f"{r.title} ({r.name})", 100), value=r.name)
+                for r in playable_rulesets()
+                if current in r.name.lower() or current in r.title.lower()][:25]
+
+    @new.autocomplete("scenario")
+    async def new_scenario(self, interaction: discord.Interaction, current: str):
+        try:
+            game_rules = registry.get_ruleset(interaction.namespace.ruleset or "")
+            scenarios = game_rules.scenarios()
+        except Exception:
+            return []
+        current = current.lower()
+        return [app_commands.Choice(name=clip(f"{s.title} — {s.description}", 100), value=s.name)
+                for s in scenarios
+                if current in s.name.lower() or current in s.title.lower()][:25]
+
+    @game.command(name="join", description="Take a seat on a side of this thread's game")
+    @app_commands.describe(side="The side you will play")
+    async def join(self, interaction: discord.Interaction, side: str) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            if side not in here.ruleset.sides:
+                raise Refusal("unknown_side", side=side, sides=", ".join(here.ruleset.sides))
+            if here.info.status == "finished":
+                raise Refusal("not_running", status=here.info.status)
+            await self.service.seat(here.info.id, side, interaction.user.id)
+            public = await self.presenter.public_lang(interaction.guild_id)
+            await self.presenter.announce(here.info, t(public, "joined", user=f"<@{interaction.user.id}>",
+                                                       side=side_title(here.ruleset, side)))
+            await send(interaction, t(lang, "you_joined", side=side_title(here.ruleset, side)))
+
+    @join.autocomplete("side")
+    async def join_side(self, interaction: discord.Interaction, current: str):
+        try:
+            info = await self.service.find_by_thread(interaction.channel_id)
+            if info is None:
+                return []
+            game_rules = ruleset_of(info)
+            seats = await self.service.seats(info.id)
+        except Exception:
+            log.exception("side autocomplete failed")
+            return []
+        lang = locale_of(interaction)
+        return [app_commands.Choice(
+                    name=clip(f"{side_title(game_rules, s)} — "
+                              f"{t(lang, 'seated_count', count=len(seats.get(s, [])))}", 100),
+                    value=s)
+                for s in game_rules.sides if current.lower() in s.lower()
+                or current.lower() in side_title(game_rules, s).lower()][:25]
+
+    @game.command(name="start", description="Start the game (creator or referee)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            await self.presenter.require_referee(interaction, here.info)
+            seats = await self.service.seats(here.info.id)
+            empty = [side_title(here.ruleset, s) for s in here.ruleset.sides if not seats.get(s)]
+            if empty:
+                raise Refusal("empty_sides", sides=", ".join(empty))
+            info = await self.service.start_game(here.info.id)
+            public = await self.presenter.public_lang(interaction.guild_id)
+            await self.presenter.announce(info, t(public, "started", hash=info.seed_hash))
+            await self.presenter.post_board(info, lang=public, mention=True)
+            await send(interaction, t(lang, "ok"))
+
+    # ----- following the game --------------------------------------------------------------
+    @game.command(name="status", description="Where the game stands, your clock and options")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            info, game_rules = here.info, here.ruleset
+            public_state = await self.service.view(info.id, None)
+            seats = await self.service.seats(info.id)
+            lines = [f"**{game_rules.title}** #{info.id} — {t(lang, 'status_' + info.status)}"]
+            for key, value in game_rules.header(public_state).items():
+                lines.append(f"{key}: {value}")
+            for side in game_rules.sides:
+                lines.append(f"{side_title(game_rules, side)}: "
+                             f"{mention_list(seats.get(side, [])) or t(lang, 'empty_seat')}")
+            if info.status == "active":
+                awaited = game_rules.awaiting(info.state)
+                lines.append(t(lang, "waiting_for", sides=", ".join(
+                    side_title(game_rules, s) for s in awaited)))
+            clocks = await self.service.clocks(info.id)
+            for side, seconds in (clocks or {}).items():
+                lines.append(t(lang, "clock_left", side=side_title(game_rules, side),
+                               time=format_duration(seconds)))
+            result = info.result or info.state.get("result")
+            if result:
+                winner = result.get("winner")
+                lines.append(t(lang, "game_over", winner=side_title(game_rules, winner) if winner
+                               else t(lang, "nobody"), reason=result.get("reason", "")))
+            mine = await self.service.sides_of(info.id, interaction.user.id)
+            for side in mine:
+                changes = await self.service.changes_since(info.id, side)
+                if changes:
+                    lines.append(t(lang, "since_last") + " (" + side_title(game_rules, side) + ")")
+                    lines += [f"• {c}" for c in changes[-10:]]
+            lines.append(t(lang, "board_link", link=await self.presenter.board_link(info)))
+            await send(interaction, clip("\n".join(lines)))
+
+    @game.command(name="board", description="Post the board now, or as it stood after a turn")
+    @app_commands.describe(turn="Show the board as it stood after this turn")
+    async def board(self, interaction: discord.Interaction,
+                    turn: app_commands.Range[int, 0, 10000] | None = None) -> None:
+        async with Guard(interaction, ephemeral=False):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            if turn is None:
+                if here.info.status == "lobby":
+                    raise Refusal("not_running", status=here.info.status)
+                await self.presenter.post_board(here.info)
+                await send(interaction, t(lang, "board_posted"), ephemeral=False)
+                return
+            png = await self.service.render_turn(here.info.id, turn, viewer=None)
+            await send(interaction, t(lang, "board_after", turn=turn), ephemeral=False,
+                       file=png_file(png, f"turn-{turn}.png"))
+
+    @game.command(name="log", description="Recent actions and events, every die shown")
+    @app_commands.describe(count="How many actions to show (default 10)")
+    async def log_(self, interaction: discord.Interaction,
+                   count: app_commands.Range[int, 1, 50] = 10) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            records = await self.service.history(here.info.id)
+            state = await self.service.view(here.info.id, None)
+            lines = []
+            for record in records[-count:]:
+                lines.append(f"`v{record.version}` **{side_title(here.ruleset, record.side)}**: "
+                             f"{describe_action(here.ruleset, state, record.action)}")
+                lines += [f"  {line}" for line in
+                          event_lines(here.ruleset, state, record.events, None)]
+            text = "\n".join(lines) or t(lang, "log_empty")
+            embed = discord.Embed(title=t(lang, "log_title", id=here.info.id),
+                                  description=clip(text[-MAX_EMBED_TEXT:], MAX_EMBED_TEXT))
+            await send(interaction, embed=embed)
+
+    @game.command(name="resign", description="Give up: the other side wins")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            sides = await self.service.sides_of(here.info.id, interaction.user.id)
+            if not sides:
+                raise Refusal("not_seated")
+            info = await self.service.resign(here.info.id, sides[0])
+            public = await self.presenter.public_lang(interaction.guild_id)
+            await self.presenter.announce(info, t(public, "resigned", user=f"<@{interaction.user.id}>",
+                                                  side=side_title(here.ruleset, sides[0])))
+            await self.presenter.post_board(info, lang=public)
+            await send(interaction, t(lang, "ok"))
+
+    @game.command(name="rules", description="A summary of this game's rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            summary = here.ruleset.rules_summary(lang)
+            embed = discord.Embed(title=here.ruleset.title, description=clip(summary, MAX_EMBED_TEXT))
+            await send(interaction, embed=embed)
+
+    @game.command(name="list", description="Games in this server")
+    @app_commands.describe(status="Only games with this status")
+    @app_commands.choices(status=[app_commands.Choice(name=s, value=s)
+                                  for s in ("lobby", "active", "paused", "finished")])
+    async def list_(self, interaction: discord.Interaction, status: str | None = None) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            infos = await self.service.list_games(guild_id=interaction.guild_id, status=status)
+            lines = []
+            for info in infos[-30:]:
+                try:
+                    title = ruleset_of(info).title
+                except Exception:
+                    title = info.ruleset
+                where = f"<#{info.thread_id}>" if info.thread_id else ""
+                lines.append(f"#{info.id} {title} ({info.scenario}) — "
+                             f"{t(lang, 'status_' + info.status)} {where}")
+            await send(interaction, clip("\n".join(lines) or t(lang, "no_games")))
+
+    @game.command(name="replay", description="An animated picture of the game so far")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction, ephemeral=False):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            data = await self.service.render_animation(here.info.id)
+            name = "replay.webp" if data[:4] == b"RIFF" else "replay.gif"
+            await send(interaction, t(lang, "replay", id=here.info.id), ephemeral=False,
+                       file=png_file(data, name))
+
+    @game.command(name="verify", description="Replay the log with the revealed seed and check "
+                                             "every die")
+    async def verify(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction, ephemeral=False):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            report = await self.service.verify(here.info.id)
+            key = "verify_ok" if report.ok else "verify_bad"
+            text = t(lang, key, actions=report.actions, dice=report.dice,
+                     hash=str(report.final_hash)[:16])
+            if not report.ok:
+                text += "\n" + "\n".join(f"• {p}" for p in list(report.problems)[:10])
+            await send(interaction, clip(text), ephemeral=False)
+
+
+class ConfigCog(commands.Cog):
+    umpire = app_commands.Group(name="umpire", description="Server settings for Umpire",
+                                guild_only=True,
+                                default_permissions=discord.Permissions(manage_guild=True))
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @umpire.command(name="config", description="Set the referee role and the language of "
+                                               "public posts")
+    @app_commands.describe(referee_role="Members of this role may referee every game",
+                           language="Language of public posts in game threads")
+    @app_commands.choices(language=[app_commands.Choice(name="English", value="en"),
+                                    app_commands.Choice(name="Deutsch", value="de")])
+    async def config(self, interaction: discord.Interaction,
+                     referee_role: discord.Role | None = None, language: str | None = None) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            permissions = getattr(interaction.user, "guild_permissions", None)
+            if permissions is None or not permissions.manage_guild:
+                raise Refusal("need_manage_guild")
+            service = self.bot.presenter.service
+            await service.set_guild_config(interaction.guild_id,
+                                           referee_role_id=referee_role.id if referee_role else None,
+                                           locale=language)
+            await send(interaction, t(lang, "config_saved",
+                                      role=referee_role.mention if referee_role else "—",
+                                      language=language or "—"))
+
+
+def format_duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}h {rest // 60:02d}m"
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(GameCog(bot))
+    await bot.add_cog(ConfigCog(bot))

@@ -1,0 +1,370 @@
+"""English and German: replies by the interaction's locale (``t``), command names and
+descriptions through discord.py's :class:`~discord.app_commands.Translator`.
+
+Game data (unit names, rule texts from a ruleset) stays as the ruleset wrote it; a ruleset can
+add translations of its command descriptions with ``Command.description_i18n``.
+"""
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+log = logging.getLogger("umpire.discord")
+
+LANGUAGES = ("en", "de")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "oops": "Sorry, something went wrong on our side. The game is unchanged; please try "
+                "again, and tell the bot's operator if it keeps happening.",
+        "illegal": "Not allowed: {why}",
+        "refused": "That did not work: {why}",
+        "stale": "That board is out of date (it shows version {expected}, the game is at "
+                 "version {current}). Nothing was done; use the latest board.",
+        "stale_pointer": "That board is out of date; nothing was done. The current board: {link}",
+        "not_active": "No moves now: {why}",
+        "no_game_id": "{why}",
+        "no_game_here": "There is no game in this channel. Use the game's thread, or start one "
+                        "with /game new (see /game list).",
+        "not_seated": "You have no seat in this game. Join a side with /game join.",
+        "not_seated_side": "{why}",
+        "not_your_turn": "It is not your turn. The game waits for {waiting}.",
+        "not_running": "The game is not running (it is {status}).",
+        "not_referee": "Only a referee (the game's creator or the server's referee role) may "
+                       "do that.",
+        "need_manage_guild": "You need the Manage Server permission to change Umpire's settings.",
+        "unknown_ruleset": "There is no game called {name!r}. Games: {names}.",
+        "unknown_side": "There is no side {side!r}. Sides: {sides}.",
+        "empty_sides": "Nobody plays {sides} yet; every side needs a player (/game join).",
+        "member_not_seated": "{user} has no seat in this game.",
+        "bad_syntax": "I cannot read that action: {why}",
+        "bad_hex": "{hex!r} is not a cell label (like 0507 or C4).",
+        "undo_refused": "{why} A referee can still take it back with /ref undo.",
+        "ok": "Done.",
+        "done": "Done: {action}",
+        "only_you": "Only you can see this:",
+        "since_last": "Since you last acted:",
+        "legal_now": "You can do now:",
+        "nothing_now": "Nothing to do for you right now.",
+        "more": "…and {count} more (type in /act to filter).",
+        "result": "Result",
+        "created": "Game #{id} is open in {thread}.",
+        "lobby": "{user} opened **{title}** (scenario {scenario}). Sides: {sides}. Take a seat "
+                 "with /game join, then the creator or a referee runs /game start.",
+        "joined": "{user} plays {side}.",
+        "you_joined": "You play {side}.",
+        "seated_count": "{count} seated",
+        "started": "The game has started. Hash of the secret dice seed: `{hash}` — when the "
+                   "game ends the seed is revealed and /game verify checks every die.",
+        "waiting_for": "Waiting for: {sides}",
+        "your_move": "{people}, your move.",
+        "game_over": "Game over. Winner: {winner} ({reason}).",
+        "nobody": "nobody",
+        "seed_revealed": "Dice seed: `{seed}` (check it with /game verify).",
+        "paused": "The game is paused by the referee.",
+        "version_footer": "Version {version} · buttons act on this version only",
+        "board_posted": "Board posted.",
+        "board_after": "The board after turn {turn}:",
+        "board_link": "Current board: {link}",
+        "clock_left": "Clock {side}: {time} left",
+        "empty_seat": "(empty)",
+        "log_title": "Game #{id}: recent actions",
+        "log_empty": "Nothing has happened yet.",
+        "resigned": "{user} resigns for {side}.",
+        "no_games": "No games here yet. Start one with /game new.",
+        "replay": "Game #{id} so far:",
+        "verify_ok": "Verified: {actions} actions and {dice} dice replay exactly from the "
+                     "revealed seed (final state {hash}…).",
+        "verify_bad": "Verification FAILED ({actions} actions, {dice} dice):",
+        "config_saved": "Saved. Referee role: {role}; language of public posts: {language}.",
+        "flare": "🔶 {user} marks {hex}.",
+        "flare_done": "Flare at {hex}.",
+        "undone_by": "↩️ {user} took back {side}'s last action.",
+        "undo_ok": "Your last action was taken back.",
+        "undo_requested": "{user} asks a referee to take back the last action (/ref undo).",
+        "ref_undo": "{referee} took back the last action (it stays in the audit log).",
+        "ref_place": "{referee} placed {unit} on {to}.",
+        "ref_remove": "{referee} removed {unit}.",
+        "ref_phase": "{referee} set the phase to {phase} (active: {side}).",
+        "ref_seat": "{referee} seated {user} on {side}.",
+        "ref_kick": "{referee} removed {user} from the game.",
+        "ref_paused": "{referee} paused the game; clocks are stopped.",
+        "ref_resumed": "{referee} resumed the game.",
+        "ref_clock": "{referee} set {side}'s clock to {hours} h.",
+        "reminder": "⏰ {people}: {side} is to move ({time} left on the clock). Board: {link}",
+        "timeout_referee": "⌛ {side}'s clock ran out. The game is paused for the referee.",
+        "timeout_forfeit": "⌛ {side}'s clock ran out; {side} forfeits.",
+        "button_end": "End phase",
+        "button_undo": "Undo request",
+        "button_opts": "Show my options",
+        "status_lobby": "waiting for players",
+        "status_active": "running",
+        "status_paused": "paused",
+        "status_finished": "finished",
+    },
+    "de": {
+        "oops": "Entschuldigung, bei uns ist etwas schiefgegangen. Die Partie ist unverändert; "
+                "bitte versuche es noch einmal und sag dem Betreiber Bescheid, wenn es wieder "
+                "passiert.",
+        "illegal": "Nicht erlaubt: {why}",
+        "refused": "Das ging nicht: {why}",
+        "stale": "Dieses Brett ist veraltet (es zeigt Stand {expected}, die Partie ist bei "
+                 "Stand {current}). Es wurde nichts ausgeführt; nimm das neueste Brett.",
+        "stale_pointer": "Dieses Brett ist veraltet; es wurde nichts ausgeführt. Aktuelles "
+                         "Brett: {link}",
+        "not_active": "Gerade keine Züge: {why}",
+        "no_game_id": "{why}",
+        "no_game_here": "In diesem Kanal läuft keine Partie. Nutze den Thread der Partie oder "
+                        "starte eine mit /game new (siehe /game list).",
+        "not_seated": "Du spielst in dieser Partie nicht mit. Tritt einer Seite mit /game join "
+                      "bei.",
+        "not_seated_side": "{why}",
+        "not_your_turn": "Du bist nicht am Zug. Die Partie wartet auf {waiting}.",
+        "not_running": "Die Partie läuft nicht (Status: {status}).",
+        "not_referee": "Das darf nur ein Schiedsrichter (wer die Partie erstellt hat oder die "
+                       "Schiedsrichter-Rolle des Servers).",
+        "need_manage_guild": "Dafür brauchst du die Berechtigung „Server verwalten“.",
+        "unknown_ruleset": "Es gibt kein Spiel namens {name!r}. Spiele: {names}.",
+        "unknown_side": "Es gibt keine Seite {side!r}. Seiten: {sides}.",
+        "empty_sides": "Für {sides} spielt noch niemand; jede Seite braucht einen Spieler "
+                       "(/game join).",
+        "member_not_seated": "{user} spielt in dieser Partie nicht mit.",
+        "bad_syntax": "Diese Aktion kann ich nicht lesen: {why}",
+        "bad_hex": "{hex!r} ist keine Feldbezeichnung (wie 0507 oder C4).",
+        "undo_refused": "{why} Ein Schiedsrichter kann es noch mit /ref undo zurücknehmen.",
+        "ok": "Erledigt.",
+        "done": "Ausgeführt: {action}",
+        "only_you": "Nur für dich sichtbar:",
+        "since_last": "Seit deiner letzten Aktion:",
+        "legal_now": "Jetzt möglich:",
+        "nothing_now": "Für dich gibt es gerade nichts zu tun.",
+        "more": "…und {count} weitere (in /act tippen zum Filtern).",
+        "result": "Ergebnis",
+        "created": "Partie #{id} ist in {thread} eröffnet.",
+        "lobby": "{user} hat **{title}** eröffnet (Szenario {scenario}). Seiten: {sides}. "
+                 "Setz dich mit /game join an den Tisch; dann startet der Ersteller oder ein "
+                 "Schiedsrichter mit /game start.",
+        "joined": "{user} spielt {side}.",
+        "you_joined": "Du spielst {side}.",
+        "seated_count": "{count} Spieler",
+        "started": "Die Partie hat begonnen. Hash des geheimen Würfel-Seeds: `{hash}` — am "
+                   "Ende wird der Seed veröffentlicht und /game verify prüft jeden Wurf.",
+        "waiting_for": "Am Zug: {sides}",
+        "your_move": "{people}, ihr seid am Zug.",
+        "game_over": "Partie beendet. Sieger: {winner} ({reason}).",
+        "nobody": "niemand",
+        "seed_revealed": "Würfel-Seed: `{seed}` (prüfen mit /game verify).",
+        "paused": "Die Partie ist vom Schiedsrichter angehalten.",
+        "version_footer": "Stand {version} · Knöpfe wirken nur auf diesen Stand",
+        "board_posted": "Brett gepostet.",
+        "board_after": "Das Brett nach Zug {turn}:",
+        "board_link": "Aktuelles Brett: {link}",
+        "clock_left": "Uhr {side}: noch {time}",
+        "empty_seat": "(frei)",
+        "log_title": "Partie #{id}: letzte Aktionen",
+        "log_empty": "Bisher ist nichts passiert.",
+        "resigned": "{user} gibt für {side} auf.",
+        "no_games": "Hier gibt es noch keine Partien. Starte eine mit /game new.",
+        "replay": "Partie #{id} bisher:",
+        "verify_ok": "Geprüft: {actions} Aktionen und {dice} Würfe lassen sich aus dem "
+                     "veröffentlichten Seed exakt nachspielen (Endstand {hash}…).",
+        "verify_bad": "Prüfung FEHLGESCHLAGEN ({actions} Aktionen, {dice} Würfe):",
+        "config_saved": "Gespeichert. Schiedsrichter-Rolle: {role}; Sprache öffentlicher "
+                        "Beiträge: {language}.",
+        "flare": "🔶 {user} markiert {hex}.",
+        "flare_done": "Markierung auf {hex}.",
+        "undone_by": "↩️ {user} hat die letzte Aktion von {side} zurückgenommen.",
+        "undo_ok": "Deine letzte Aktion wurde zurückgenommen.",
+        "undo_requested": "{user} bittet einen Schiedsrichter, die letzte Aktion zurückzunehmen "
+                          "(/ref undo).",
+        "ref_undo": "{referee} hat die letzte Aktion zurückgenommen (sie bleibt im "
+                    "Prüfprotokoll).",
+        "ref_place": "{referee} hat {unit} auf {to} gesetzt.",
+        "ref_remove": "{referee} hat {unit} entfernt.",
+        "ref_phase": "{referee} hat die Phase auf {phase} gesetzt (am Zug: {side}).",
+        "ref_seat": "{referee} hat {user} auf {side} gesetzt.",
+        "ref_kick": "{referee} hat {user} aus der Partie genommen.",
+        "ref_paused": "{referee} hat die Partie angehalten; die Uhren stehen.",
+        "ref_resumed": "{referee} hat die Partie fortgesetzt.",
+        "ref_clock": "{referee} hat die Uhr von {side} auf {hours} h gestellt.",
+        "reminder": "⏰ {people}: {side} ist am Zug (noch {time} auf der Uhr). Brett: {link}",
+        "timeout_referee": "⌛ Die Uhr von {side} ist abgelaufen. Die Partie wartet auf den "
+                           "Schiedsrichter.",
+        "timeout_forfeit": "⌛ Die Uhr von {side} ist abgelaufen; {side} verliert.",
+        "button_end": "Phase beenden",
+        "button_undo": "Rücknahme anfragen",
+        "button_opts": "Meine Optionen",
+        "status_lobby": "wartet auf Spieler",
+        "status_active": "läuft",
+        "status_paused": "angehalten",
+        "status_finished": "beendet",
+    },
+}
+
+# Command, group and option names shown to German clients (Discord still sends the English
+# name to the bot, so nothing else changes). Names must be lowercase, 1-32 characters.
+DE_NAMES = {
+    "game": "partie", "new": "neu", "join": "beitreten", "start": "starten", "status": "status",
+    "board": "brett", "log": "protokoll", "resign": "aufgeben", "rules": "regeln",
+    "list": "liste", "replay": "wiederholung", "verify": "pruefen", "ref": "schiri",
+    "undo": "zuruecknehmen", "place": "setzen", "remove": "entfernen", "phase": "phase",
+    "seat": "platzieren", "kick": "rauswerfen", "pause": "anhalten", "clock": "uhr",
+    "umpire": "umpire", "config": "einstellungen", "act": "aktion", "flare": "markieren",
+    "move": "bewegen", "attack": "angreifen", "fire": "feuern", "end-phase": "phase-beenden",
+    "deploy": "aufstellen", "rally": "sammeln", "retreat": "rueckzug", "advance": "vorruecken",
+    "play": "ausspielen", "discard": "abwerfen", "draw": "ziehen", "reserve": "reserve",
+    "pass": "passen",
+    # options
+    "ruleset": "spiel", "scenario": "szenario", "time_control": "bedenkzeit",
+    "on_timeout": "bei_zeitablauf", "side": "seite", "turn": "zug", "count": "anzahl",
+    "unit": "einheit", "to": "nach", "target": "ziel", "with": "mit", "card": "karte",
+    "choice": "wahl", "hex": "feld", "die": "wuerfel", "value": "wert", "faction": "fraktion",
+    "tile": "plaettchen", "action": "aktion", "member": "mitglied", "paused": "angehalten",
+    "hours": "stunden", "referee_role": "schiri_rolle", "language": "sprache",
+}
+
+DE_TEXT = {
+    "Start, join and follow wargames": "Kriegsspiele starten, beitreten und verfolgen",
+    "Open a new game in a thread of this channel": "Eine neue Partie in einem Thread dieses "
+                                                   "Kanals eröffnen",
+    "The game to play": "Das Spiel",
+    "The scenario (default: the game's standard one)": "Das Szenario (sonst das Standardszenario)",
+    "Clocks per side": "Bedenkzeit je Seite",
+    "What happens when a clock runs out": "Was passiert, wenn eine Uhr abläuft",
+    "Take a seat on a side of this thread's game": "Einer Seite der Partie in diesem Thread "
+                                                   "beitreten",
+    "The side you will play": "Die Seite, die du spielst",
+    "Start the game (creator or referee)": "Die Partie starten (Ersteller oder Schiedsrichter)",
+    "Where the game stands, your clock and options": "Stand der Partie, deine Uhr und Optionen",
+    "Post the board now, or as it stood after a turn": "Das Brett jetzt zeigen oder wie es nach "
+                                                       "einem Zug stand",
+    "Show the board as it stood after this turn": "Das Brett nach diesem Zug zeigen",
+    "Recent actions and events, every die shown": "Letzte Aktionen und Ereignisse mit allen "
+                                                  "Würfen",
+    "How many actions to show (default 10)": "Wie viele Aktionen (Standard 10)",
+    "Give up: the other side wins": "Aufgeben: die andere Seite gewinnt",
+    "A summary of this game's rules": "Eine Zusammenfassung der Regeln",
+    "Games in this server": "Partien auf diesem Server",
+    "Only games with this status": "Nur Partien mit diesem Status",
+    "An animated picture of the game so far": "Ein animiertes Bild der bisherigen Partie",
+    "Replay the log with the revealed seed and check every die": "Das Protokoll mit dem "
+        "veröffentlichten Seed nachspielen und jeden Wurf prüfen",
+    "Server settings for Umpire": "Server-Einstellungen für Umpire",
+    "Set the referee role and the language of public posts": "Schiedsrichter-Rolle und "
+        "Sprache öffentlicher Beiträge festlegen",
+    "Members of this role may referee every game": "Mitglieder dieser Rolle leiten jede Partie",
+    "Language of public posts in game threads": "Sprache öffentlicher Beiträge in Partie-Threads",
+    "Referee tools for the game in this thread": "Schiedsrichter-Werkzeuge für diese Partie",
+    "Take back the last action (it stays in the audit log)": "Die letzte Aktion zurücknehmen "
+        "(sie bleibt im Prüfprotokoll)",
+    "Put a unit on a cell": "Eine Einheit auf ein Feld setzen",
+    "Unit id": "Einheiten-Kennung",
+    "Cell label, e.g. 0507": "Feld, z. B. 0507",
+    "Take a unit off the board": "Eine Einheit vom Brett nehmen",
+    "Set the phase (and optionally the active side)": "Die Phase (und wahlweise die Seite am "
+                                                      "Zug) setzen",
+    "Phase name": "Name der Phase",
+    "The side whose turn it becomes": "Die Seite, die an den Zug kommt",
+    "Seat a member on a side": "Ein Mitglied auf eine Seite setzen",
+    "Who": "Wer",
+    "Which side": "Welche Seite",
+    "Remove a member from every seat of this game": "Ein Mitglied aus der Partie nehmen",
+    "Pause (clocks stop, no moves) or resume the game": "Partie anhalten (Uhren stehen, keine "
+                                                        "Züge) oder fortsetzen",
+    "True to pause, False to resume": "True zum Anhalten, False zum Fortsetzen",
+    "Set a side's remaining time in hours": "Die Restzeit einer Seite in Stunden setzen",
+    "Time left, in hours": "Restzeit in Stunden",
+    "Take any legal action (pick from the list)": "Eine beliebige erlaubte Aktion ausführen "
+                                                  "(aus der Liste wählen)",
+    "The action, e.g. /move unit:a1 to:0507": "Die Aktion, z. B. /move unit:a1 to:0507",
+    "Take back your last action (same phase, before any die or secret)": "Deine letzte Aktion "
+        "zurücknehmen (gleiche Phase, vor Würfeln oder Geheimnissen)",
+    "Mark a hex on the next picture": "Ein Feld auf dem nächsten Bild markieren",
+    "The cell to mark, e.g. 0507 or C4": "Das Feld, z. B. 0507 oder C4",
+    "Move a unit": "Eine Einheit bewegen",
+    "Attack an enemy unit": "Eine feindliche Einheit angreifen",
+    "Fire at an enemy unit": "Auf eine feindliche Einheit feuern",
+    "End the current phase": "Die aktuelle Phase beenden",
+    "Deploy a unit": "Eine Einheit aufstellen",
+    "Rally a unit": "Eine Einheit sammeln",
+    "Retreat a unit": "Eine Einheit zurückziehen",
+    "Advance after combat": "Nach dem Kampf vorrücken",
+    "Place a tile or piece": "Ein Plättchen oder eine Figur setzen",
+    "Play a card": "Eine Karte ausspielen",
+    "Discard a card": "Eine Karte abwerfen",
+    "Draw a card": "Eine Karte ziehen",
+    "Put a unit into reserve": "Eine Einheit in die Reserve stellen",
+    "Pass": "Passen",
+    "Your unit": "Deine Einheit",
+    "Destination": "Ziel",
+    "Destination hex": "Zielfeld",
+    "Enemy unit": "Feindliche Einheit",
+    "The enemy unit": "Die feindliche Einheit",
+    "Your attacking unit": "Deine angreifende Einheit",
+    "Your firing unit": "Deine feuernde Einheit",
+    "A second unit joining the attack": "Eine zweite Einheit greift mit an",
+    "The unit to deploy": "Die aufzustellende Einheit",
+    "Where it enters": "Wo sie ins Spiel kommt",
+    "The unit to rally": "Die zu sammelnde Einheit",
+    "The retreating unit": "Die zurückweichende Einheit",
+    "Where it retreats to": "Wohin sie zurückweicht",
+    "The advancing unit": "Die vorrückende Einheit",
+    "Where it advances to": "Wohin sie vorrückt",
+    "What to place": "Was gesetzt wird",
+    "Where to place it": "Wohin",
+    "The card": "Die Karte",
+    "Your choice": "Deine Wahl",
+    "Its target": "Ihr Ziel",
+    "The unit": "Die Einheit",
+    "live (no clock)": "live (ohne Uhr)",
+    "daily (24h + 24h, max 72h)": "täglich (24 h + 24 h, max. 72 h)",
+    "slow (72h + 12h, max 120h)": "langsam (72 h + 12 h, max. 120 h)",
+    "referee decides": "Schiedsrichter entscheidet",
+    "forfeit": "Partie verloren",
+    "lobby": "wartet", "active": "läuft", "finished": "beendet",
+    "Move a unit one hex": "Eine Einheit ein Feld bewegen",
+    "Fire at an adjacent enemy": "Auf einen benachbarten Feind feuern",
+}
+
+NAME_LOCATIONS = (Where.command_name, Where.group_name, Where.parameter_name)
+
+
+def normalise_locale(locale) -> str:
+    text = str(getattr(locale, "value", locale) or "")
+    return "de" if text.lower().startswith("de") else "en"
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    return normalise_locale(interaction.locale)
+
+
+def t(lang: str, key: str, **params) -> str:
+    catalog = MESSAGES.get(lang) or MESSAGES["en"]
+    template = catalog.get(key) or MESSAGES["en"].get(key)
+    if template is None:
+        log.error("missing message %r", key)
+        return key
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.exception("bad parameters for message %r", key)
+        return template
+
+
+class UmpireTranslator(app_commands.Translator):
+    """German names and descriptions for the command tree (Discord shows them to clients set
+    to German; the English names stay what the bot receives)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if locale is not discord.Locale.german:
+            return None
+        given = string.extras.get("i18n") or {}
+        if "de" in given:
+            return given["de"]
+        if context.location in NAME_LOCATIONS:
+            return DE_NAMES.get(string.message)
+        return DE_TEXT.get(string.message)

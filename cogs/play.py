@@ -1,0 +1,305 @@
+"""Play commands, built from the rulesets' declared commands instead of written per game.
+
+Every standard command name from docs/architecture.md gets a slash command; so does any other
+command a registered ruleset declares (unless the name is taken by the bot). Options are the
+union of what the rulesets declare for that name, every one a string with autocomplete fed by
+``legal_actions`` for the caller's side, filtered by the options already typed and labelled by
+``ruleset.describe``. ``/act`` offers every legal action as one choice, so any ruleset-specific
+action works even without its own command.
+"""
+from __future__ import annotations
+
+import inspect
+import logging
+from dataclasses import dataclass, field
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine.core.commands import format_command, parse_command
+from engine.core.errors import CommandSyntaxError
+
+from .buttons import undo_for_player
+from .common import Guard, Refusal, clip, describe_action, describe_value
+from .game import playable_rulesets
+from .i18n import locale_of
+
+log = logging.getLogger("umpire.discord")
+
+RESERVED = {"game", "ref", "umpire", "act", "undo", "flare"}
+MAX_CHOICES = 25
+
+# The standard names (docs/architecture.md) and the options they take when no ruleset declares
+# them: (option, description, required).
+STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
+    "move": ("Move a unit", (("unit", "Your unit", True), ("to", "Destination", True))),
+    "attack": ("Attack an enemy unit", (("unit", "Your attacking unit", True),
+                                        ("target", "The enemy unit", True),
+                                        ("with", "A second unit joining the attack", False))),
+    "fire": ("Fire at an enemy unit", (("unit", "Your firing unit", True),
+                                       ("target", "The enemy unit", True))),
+    "end-phase": ("End the current phase", ()),
+    "deploy": ("Deploy a unit", (("unit", "The unit to deploy", True),
+                                 ("to", "Where it enters", True))),
+    "rally": ("Rally a unit", (("unit", "The unit to rally", True),)),
+    "retreat": ("Retreat a unit", (("unit", "The retreating unit", True),
+                                   ("to", "Where it retreats to", True))),
+    "advance": ("Advance after combat", (("unit", "The advancing unit", True),
+                                         ("to", "Where it advances to", True))),
+    "place": ("Place a tile or piece", (("tile", "What to place", False),
+                                        ("hex", "Where to place it", False))),
+    "play": ("Play a card", (("card", "The card", True), ("choice", "Your choice", False),
+                             ("target", "Its target", False))),
+    "discard": ("Discard a card", (("card", "The card", True),)),
+    "draw": ("Draw a card", ()),
+    "reserve": ("Put a unit into reserve", (("unit", "The unit", True),)),
+    "pass": ("Pass", ()),
+}
+
+
+@dataclass
+class PlayOption:
+    name: str
+    description: str
+    required: bool
+
+
+@dataclass
+class PlayCommand:
+    name: str
+    description: str
+    options: dict[str, PlayOption] = field(default_factory=dict)
+    description_i18n: dict[str, str] = field(default_factory=dict)
+
+
+def collect_commands(rulesets=None) -> list[PlayCommand]:
+    """Merge the standard commands with every registered ruleset's declared commands.
+    An option is required only if every declaration of the command requires it."""
+    found: dict[str, PlayCommand] = {}
+    required_everywhere: dict[tuple[str, str], bool] = {}
+    declared_by: dict[str, int] = {}
+    for name, (description, options) in STANDARD.items():
+        command = found[name] = PlayCommand(name, description)
+        for option, text, required in options:
+            command.options[option] = PlayOption(option, text, required)
+    for ruleset in (playable_rulesets() if rulesets is None else rulesets):
+        for declared in ruleset.commands:
+            name = declared.name
+            if name in RESERVED or not _valid_name(name):
+                continue
+            command = found.setdefault(name, PlayCommand(name, declared.description))
+            if declared_by.get(name, 0) == 0:
+                # The first ruleset declaring a command defines it; the standard defaults
+                # only apply to names nobody declares.
+                command.description = declared.description or command.description
+                command.options = {}
+            declared_by[name] = declared_by.get(name, 0) + 1
+            for lang, text in declared.description_i18n.items():
+                command.description_i18n.setdefault(lang, text)
+            names = set()
+            for option in declared.options:
+                names.add(option.name)
+                if option.name not in command.options:
+                    command.options[option.name] = PlayOption(option.name, option.description,
+                                                              option.required)
+                key = (name, option.name)
+                required_everywhere[key] = required_everywhere.get(key, True) and option.required
+            for option_name in command.options:
+                if option_name not in names:
+                    required_everywhere[(name, option_name)] = False
+    for command in found.values():
+        for option in command.options.values():
+            option.required = required_everywhere.get((command.name, option.name), option.required)
+    return list(found.values())
+
+
+def _valid_name(name: str) -> bool:
+    return 1 <= len(name) <= 32 and all(c.islower() or c.isdigit() or c in "-_" for c in name)
+
+
+def _param_name(option: str) -> str:
+    """A Python name for an option (``with`` is a keyword); renamed back for Discord."""
+    return option + "_" if not option.isidentifier() or option in ("with", "from", "in", "as",
+                                                                   "is", "for", "if", "type") \
+        else option.replace("-", "_")
+
+
+class PlayCog(commands.Cog):
+    def __init__(self, bot):
+        self.bot = bot
+        self.play_commands: list[app_commands.Command] = []
+
+    @property
+    def presenter(self):
+        return self.bot.presenter
+
+    @property
+    def service(self):
+        return self.bot.presenter.service
+
+    # ----- building the commands -----------------------------------------------------------
+    def build(self, specs: list[PlayCommand]) -> list[app_commands.Command]:
+        built = []
+        for spec in specs:
+            built.append(self._build_one(spec))
+        self.play_commands = built
+        return built
+
+    def _build_one(self, spec: PlayCommand) -> app_commands.Command:
+        options = sorted(spec.options.values(), key=lambda o: not o.required)
+        renames = {_param_name(o.name): o.name for o in options}
+
+        async def callback(interaction: discord.Interaction, **values) -> None:
+            typed = {renames[k]: str(v).strip() for k, v in values.items()
+                     if v is not None and str(v).strip()}
+            async with Guard(interaction, context=f"/{spec.name} {typed}"):
+                await self.presenter.play(interaction, spec.name, typed)
+
+        parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                        annotation=discord.Interaction)]
+        for option in options:
+            parameters.append(inspect.Parameter(
+                _param_name(option.name), inspect.Parameter.KEYWORD_ONLY, annotation=
+                str if option.required else (str | None),
+                default=inspect.Parameter.empty if option.required else None))
+        callback.__signature__ = inspect.Signature(parameters)
+        callback.__name__ = callback.__qualname__ = "play_" + spec.name.replace("-", "_")
+        callback.__discord_app_commands_param_description__ = {
+            _param_name(o.name): clip(o.description or o.name, 100) for o in options}
+        callback.__discord_app_commands_param_rename__ = {
+            param: option for param, option in renames.items() if param != option}
+        description = app_commands.locale_str(clip(spec.description or spec.name, 100),
+                                              i18n=dict(spec.description_i18n))
+        callback.__discord_app_commands_guild_only__ = True
+        command = app_commands.Command(name=spec.name, description=description, callback=callback)
+        for option in options:
+            command.autocomplete(_param_name(option.name))(self._completer(spec.name, option.name))
+        return command
+
+    def _completer(self, command_name: str, option_name: str):
+        async def complete(interaction: discord.Interaction, current: str):
+            return await self.complete_option(interaction, command_name, option_name, current)
+        return complete
+
+    # ----- autocomplete ----------------------------------------------------------------------
+    async def _caller_legal(self, interaction: discord.Interaction):
+        """(ruleset, view, legal actions) for the caller's awaited sides; None if nothing."""
+        info = await self.service.find_by_thread(interaction.channel_id)
+        if info is None or info.status != "active":
+            return None
+        from .common import ruleset_of
+        ruleset = ruleset_of(info)
+        sides = await self.service.sides_of(info.id, interaction.user.id)
+        awaited = ruleset.awaiting(info.state)
+        results = []
+        for side in sides:
+            if side in awaited:
+                view = await self.service.view(info.id, side)
+                legal = await self.service.legal_actions(info.id, side)
+                results.append((side, view, legal))
+        return info, ruleset, results
+
+    async def complete_option(self, interaction: discord.Interaction, command_name: str,
+                              option_name: str, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            found = await self._caller_legal(interaction)
+            if not found:
+                return []
+            info, ruleset, per_side = found
+            filled = {key.rstrip("_"): str(value) for key, value in interaction.namespace
+                      if value not in (None, "") and key.rstrip("_") != option_name}
+            needle = (current or "").lower()
+            choices: dict[str, str] = {}
+            for side, view, legal in per_side:
+                for action in legal:
+                    if action.get("type") != command_name or option_name not in action:
+                        continue
+                    if any(action.get(k) != v for k, v in filled.items()):
+                        continue
+                    value = action[option_name]
+                    if value in choices:
+                        continue
+                    label = describe_value(ruleset, view, option_name, value)
+                    if needle and needle not in label.lower() and needle not in value.lower():
+                        continue
+                    choices[value] = label
+            return [app_commands.Choice(name=clip(label, 100), value=value)
+                    for value, label in list(choices.items())[:MAX_CHOICES] if len(value) <= 100]
+        except Exception:
+            log.exception("autocomplete of /%s %s failed", command_name, option_name)
+            return []
+
+    # ----- /act, /undo, /flare -----------------------------------------------------------------
+    @app_commands.command(name="act", description="Take any legal action (pick from the list)")
+    @app_commands.describe(action="The action, e.g. /move unit:a1 to:0507")
+    @app_commands.guild_only()
+    async def act(self, interaction: discord.Interaction, action: str) -> None:
+        async with Guard(interaction, context=f"/act {action}"):
+            try:
+                parsed = parse_command(action)
+            except CommandSyntaxError as error:
+                raise Refusal("bad_syntax", why=str(error)) from None
+            kind = parsed.pop("type")
+            await self.presenter.play(interaction, kind, parsed)
+
+    @act.autocomplete("action")
+    async def act_complete(self, interaction: discord.Interaction, current: str):
+        try:
+            found = await self._caller_legal(interaction)
+            if not found:
+                return []
+            info, ruleset, per_side = found
+            needle = (current or "").lower()
+            choices = []
+            seen = set()
+            for side, view, legal in per_side:
+                for action in legal:
+                    value = format_command(action)
+                    if value in seen or len(value) > 100:
+                        continue
+                    label = describe_action(ruleset, view, action)
+                    if needle and needle not in label.lower() and needle not in value.lower():
+                        continue
+                    seen.add(value)
+                    choices.append(app_commands.Choice(name=clip(label, 100), value=value))
+                    if len(choices) >= MAX_CHOICES:
+                        return choices
+            return choices
+        except Exception:
+            log.exception("autocomplete of /act failed")
+            return []
+
+    @app_commands.command(name="undo", description="Take back your last action (same phase, "
+                                                   "before any die or secret)")
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction, context="/undo"):
+            here = await self.presenter.game_here(interaction)
+            await undo_for_player(interaction, self.presenter, here)
+
+    @app_commands.command(name="flare", description="Mark a hex on the next picture")
+    @app_commands.describe(hex="The cell to mark, e.g. 0507 or C4")
+    @app_commands.guild_only()
+    async def flare(self, interaction: discord.Interaction, hex: str) -> None:
+        async with Guard(interaction, ephemeral=False, context=f"/flare {hex}"):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            label = hex.strip().upper()
+            if not label or len(label) > 8 or not label.isalnum():
+                raise Refusal("bad_hex", hex=hex)
+            self.presenter.flares.setdefault(here.info.id, [])
+            if label not in self.presenter.flares[here.info.id]:
+                self.presenter.flares[here.info.id].append(label)
+            from .i18n import t
+            await self.presenter.post_board(here.info, note=t(lang, "flare", hex=label,
+                                                              user=f"<@{interaction.user.id}>"))
+            from .common import send
+            await send(interaction, t(lang, "flare_done", hex=label), ephemeral=False)
+
+
+async def setup(bot) -> None:
+    cog = PlayCog(bot)
+    await bot.add_cog(cog)
+    for command in cog.build(collect_commands()):
+        bot.tree.add_command(command)

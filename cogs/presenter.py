@@ -1,0 +1,320 @@
+"""The one object cogs and buttons go through: find the game of a thread, decide who may act,
+apply through the service, and post what happened (action lines, dice, the board).
+
+Kept off the gateway's critical path: everything here awaits the service, which runs the
+database in aiosqlite's thread and rendering in ``asyncio.to_thread``.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from engine.core.errors import RuleError
+from service.errors import StaleVersion
+
+from .common import (GameHere, Refusal, clip, describe_action, event_lines, format_secrets,
+                     mention_list, png_file, ruleset_of, same_id, secrets_of, send, side_title,
+                     user_actor, MAX_EMBED_TEXT)
+from .i18n import locale_of, normalise_locale, t
+
+log = logging.getLogger("umpire.discord")
+
+
+class Presenter:
+    def __init__(self, bot: discord.Client, service, settings):
+        self.bot = bot
+        self.service = service
+        self.settings = settings
+        # The latest board post per game, so new versions can refresh its buttons and stale
+        # clicks can point at it. Rebuilt as boards are posted; after a restart an old board's
+        # click is still refused (its version is old) and points at the thread instead.
+        self.current_post: dict[Any, tuple[int, int]] = {}
+        # /flare marks: shown on the next picture only, then cleared.
+        self.flares: dict[Any, list[str]] = {}
+
+    # ----- lookups --------------------------------------------------------------------------
+    async def game_here(self, interaction: discord.Interaction) -> GameHere:
+        info = await self.service.find_by_thread(interaction.channel_id)
+        if info is None:
+            raise Refusal("no_game_here")
+        return GameHere(info, ruleset_of(info))
+
+    async def public_lang(self, guild_id: int | None) -> str:
+        if guild_id is not None:
+            try:
+                config = await self.service.guild_config(guild_id)
+            except Exception:
+                log.exception("guild_config failed")
+                config = None
+            locale = _field(config, "locale")
+            if locale:
+                return normalise_locale(locale)
+            guild = self.bot.get_guild(guild_id)
+            if guild is not None:
+                return normalise_locale(str(guild.preferred_locale))
+        return "en"
+
+    async def thread_of(self, info) -> discord.abc.Messageable | None:
+        channel_id = info.thread_id or info.channel_id
+        if channel_id is None:
+            return None
+        channel = self.bot.get_channel(int(channel_id))
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(int(channel_id))
+            except discord.HTTPException:
+                log.warning("cannot reach channel %s of game %s", channel_id, info.id)
+                return None
+        return channel
+
+    async def latest_board(self, info) -> tuple[int, int] | None:
+        """(channel id, message id) of the game's newest board post: remembered, or after a
+        restart read from the posts the service recorded."""
+        post = self.current_post.get(info.id)
+        if post is None:
+            try:
+                posts = await self.service.posts(info.id, "turn")
+            except Exception:
+                log.exception("posts failed for game %s", info.id)
+                posts = []
+            if posts:
+                last = posts[-1]
+                post = (int(last["channel_id"]), int(last["message_id"]))
+                self.current_post[info.id] = post
+        return post
+
+    async def board_link(self, info) -> str:
+        post = await self.latest_board(info)
+        if post and info.guild_id:
+            return f"https://discord.com/channels/{info.guild_id}/{post[0]}/{post[1]}"
+        target = info.thread_id or info.channel_id
+        return f"<#{target}>" if target else f"#{info.id}"
+
+    async def is_referee(self, interaction: discord.Interaction, info) -> bool:
+        user = interaction.user
+        if same_id(info.creator_id, user.id):
+            return True
+        roles = {str(role.id) for role in getattr(user, "roles", [])}
+        names = {role.name for role in getattr(user, "roles", [])}
+        if interaction.guild_id is not None:
+            config = await self.service.guild_config(interaction.guild_id)
+            role_id = _field(config, "referee_role_id")
+            if role_id is not None and str(role_id) in roles:
+                return True
+        configured = self.settings.referee_role if self.settings else None
+        return bool(configured) and (configured in roles or configured in names)
+
+    async def require_referee(self, interaction: discord.Interaction, info) -> None:
+        if not await self.is_referee(interaction, info):
+            raise Refusal("not_referee")
+
+    async def acting_side(self, interaction: discord.Interaction, here: GameHere,
+                          action_type: str | None = None, options: dict | None = None) -> str:
+        """The side the caller acts for now: one they are seated on and the game awaits.
+        With team play several users share a side; with hot-seat one user holds several."""
+        info, ruleset = here.info, here.ruleset
+        mine = await self.service.sides_of(info.id, interaction.user.id)
+        if not mine:
+            raise Refusal("not_seated")
+        if info.status != "active":
+            raise Refusal("not_running", status=info.status)
+        awaited = ruleset.awaiting(info.state)
+        candidates = [side for side in mine if side in awaited]
+        if not candidates:
+            seats = await self.service.seats(info.id)
+            waiting = ", ".join(f"{side_title(ruleset, s)} {mention_list(seats.get(s, []))}".strip()
+                                for s in awaited) or "—"
+            raise Refusal("not_your_turn", waiting=waiting)
+        if len(candidates) > 1 and action_type:
+            wanted = dict(options or {}, type=action_type)
+            for side in candidates:
+                legal = await self.service.legal_actions(info.id, side)
+                if any(all(a.get(k) == v for k, v in wanted.items()) for a in legal):
+                    return side
+        return candidates[0]
+
+    # ----- acting ---------------------------------------------------------------------------
+    async def play(self, interaction: discord.Interaction, action_type: str, options: dict,
+                   expected_version: int | None = None, here: GameHere | None = None) -> None:
+        """Apply one action for the caller and post it. The interaction is already deferred."""
+        lang = locale_of(interaction)
+        here = here or await self.game_here(interaction)
+        side = await self.acting_side(interaction, here, action_type, options)
+        action = {"type": action_type, "side": side, **options}
+        try:
+            changes = await self.service.changes_since(here.info.id, side)
+        except Exception:
+            log.exception("changes_since failed")
+            changes = []
+        before = here.info.state
+        outcome = await self.service.act(here.info.id, action, actor=user_actor(interaction.user),
+                                         expected_version=expected_version)
+        await self.publish(outcome, before, interaction.user, here.ruleset)
+        mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)
+        private = [line for line in mine if line.startswith("🔒")]
+        text = t(lang, "done", action=describe_action(here.ruleset, before, action))
+        if private:
+            text += "\n" + t(lang, "only_you") + "\n" + "\n".join(private)
+        if changes:
+            text += "\n" + t(lang, "since_last") + "\n" + "\n".join(f"• {c}" for c in changes[-10:])
+        await send(interaction, clip(text), ephemeral=True)
+
+    async def publish(self, outcome, before: dict, user, ruleset) -> None:
+        """Post an applied action to the game's thread; a new board when the turn or phase
+        moved or the game ended, else refresh the current board's buttons."""
+        info = outcome.game
+        channel = await self.thread_of(info)
+        if channel is None:
+            return
+        lang = await self.public_lang(info.guild_id)
+        public_state = await self.service.view(info.id, None)
+        lines = event_lines(ruleset, public_state, outcome.events, None)
+        who = f"<@{user.id}>" if user is not None else ""
+        head = f"**{side_title(ruleset, outcome.action.get('side'))}** {who}: " \
+               f"{describe_action(ruleset, before, outcome.action)}"
+        text = clip("\n".join([head, *lines]))
+        has_dice = any(e.get("type") == "roll" for e in outcome.events)
+        if has_dice:
+            embed = discord.Embed(title=t(lang, "result"), description=clip(text, MAX_EMBED_TEXT),
+                                  colour=discord.Colour.dark_red())
+            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        state = info.state
+        moved_on = outcome.turn_ended or outcome.game_over or any(
+            before.get(key) != state.get(key) for key in ("turn", "phase", "active", "awaiting"))
+        if moved_on:
+            await self.post_board(info, lang=lang, mention=True)
+        else:
+            await self.refresh_buttons(info, lang)
+
+    async def post_board(self, info, *, lang: str | None = None, mention: bool = False,
+                         note: str | None = None) -> discord.Message | None:
+        """The turn post: header facts, who is awaited, the public picture, and buttons."""
+        channel = await self.thread_of(info)
+        if channel is None:
+            return None
+        lang = lang or await self.public_lang(info.guild_id)
+        ruleset = ruleset_of(info)
+        public_state = await self.service.view(info.id, None)
+        embed = discord.Embed(title=f"{ruleset.title} — #{info.id}", colour=discord.Colour.blurple())
+        try:
+            header = ruleset.header(public_state)
+        except Exception:
+            log.exception("header failed for game %s", info.id)
+            header = {}
+        for key, value in list(header.items())[:20]:
+            embed.add_field(name=clip(str(key), 250), value=clip(str(value) or "—", 1000), inline=True)
+        seats = await self.service.seats(info.id)
+        awaited = ruleset.awaiting(info.state) if info.status == "active" else []
+        content = None
+        result = info.result or info.state.get("result")
+        if result:
+            winner = result.get("winner")
+            embed.description = t(lang, "game_over", winner=side_title(ruleset, winner) if winner
+                                  else t(lang, "nobody"), reason=result.get("reason", ""))
+            if info.seed:
+                embed.description += "\n" + t(lang, "seed_revealed", seed=info.seed)
+        elif awaited:
+            people = " ".join(mention_list(seats.get(s, [])) for s in awaited).strip()
+            embed.description = t(lang, "waiting_for", sides=", ".join(
+                side_title(ruleset, s) for s in awaited))
+            if mention and people:
+                content = t(lang, "your_move", people=people)
+        elif info.status == "paused":
+            embed.description = t(lang, "paused")
+        if note:
+            embed.description = (embed.description or "") + "\n" + note
+        embed.set_footer(text=t(lang, "version_footer", version=info.version))
+        flares = tuple(self.flares.pop(info.id, ()))
+        png = await self.service.render(info.id, viewer=None, flares=flares)
+        embed.set_image(url="attachment://board.png")
+        from .buttons import board_view
+        view = None if result else board_view(info.id, info.version, lang)
+        kwargs = {"view": view} if view is not None else {}
+        message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
+                                     allowed_mentions=discord.AllowedMentions(
+                                         users=True, roles=False, everyone=False))
+        self.current_post[info.id] = (message.channel.id, message.id)
+        try:
+            await self.service.record_post(info.id, "turn", message.channel.id, message.id,
+                                           info.version)
+        except Exception:
+            log.exception("record_post failed for game %s", info.id)
+        return message
+
+    async def refresh_buttons(self, info, lang: str) -> None:
+        """Keep the current board's buttons at the game's version, so End phase on the live
+        board works after a move while older boards stay refused."""
+        post = await self.latest_board(info)
+        if not post:
+            return
+        from .buttons import board_view
+        channel = self.bot.get_channel(post[0])
+        if channel is None:
+            return
+        try:
+            await channel.get_partial_message(post[1]).edit(view=board_view(info.id, info.version,
+                                                                             lang))
+        except discord.HTTPException:
+            log.warning("could not refresh buttons of game %s", info.id, exc_info=True)
+            return
+        try:
+            await self.service.record_post(info.id, "turn", post[0], post[1], info.version)
+        except Exception:
+            log.exception("record_post failed for game %s", info.id)
+
+    async def announce(self, info, text: str) -> None:
+        channel = await self.thread_of(info)
+        if channel is not None:
+            await channel.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+
+    # ----- what a player may see alone -----------------------------------------------------
+    async def my_options(self, interaction: discord.Interaction, here: GameHere,
+                         stale_version: int | None = None) -> None:
+        lang = locale_of(interaction)
+        info, ruleset = here.info, here.ruleset
+        mine = await self.service.sides_of(info.id, interaction.user.id)
+        if not mine:
+            raise Refusal("not_seated")
+        public_view = await self.service.view(info.id, None)
+        parts: list[str] = []
+        if stale_version is not None and stale_version != info.version:
+            parts.append(t(lang, "stale_pointer", link=await self.board_link(info)))
+        files = []
+        for side in mine:
+            view = await self.service.view(info.id, side)
+            parts.append(f"__**{side_title(ruleset, side)}**__")
+            secrets = secrets_of(public_view, view)
+            if secrets:
+                parts.append(t(lang, "only_you") + "\n" + format_secrets(secrets))
+            legal = await self.service.legal_actions(info.id, side) if info.status == "active" else []
+            if legal:
+                shown = [f"• {describe_action(ruleset, view, a)}" for a in legal[:20]]
+                if len(legal) > 20:
+                    shown.append(t(lang, "more", count=len(legal) - 20))
+                parts.append(t(lang, "legal_now") + "\n" + "\n".join(shown))
+            else:
+                parts.append(t(lang, "nothing_now"))
+            try:
+                changes = await self.service.changes_since(info.id, side)
+            except Exception:
+                log.exception("changes_since failed")
+                changes = []
+            if changes:
+                parts.append(t(lang, "since_last") + "\n" + "\n".join(f"• {c}" for c in changes[-10:]))
+            if len(files) < 2 and info.status in ("active", "paused"):
+                png = await self.service.render(info.id, viewer=side)
+                files.append(png_file(png, f"{side}.png"))
+        extra = {"files": files} if files else {}
+        await send(interaction, clip("\n".join(parts)), ephemeral=True, **extra)
+
+
+def _field(obj, name: str):
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)

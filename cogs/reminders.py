@@ -1,0 +1,82 @@
+"""Slow turns: reminders that mention only the awaited players, and clocks that run out.
+
+The service decides what is due (once per interval, marked in the database, so a restart does
+not repeat a reminder); this loop only posts.
+"""
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands, tasks
+
+from .common import mention_list, ruleset_of, side_title
+from .i18n import t
+
+log = logging.getLogger("umpire.discord")
+
+CHECK_EVERY_SECONDS = 60
+
+
+class ReminderCog(commands.Cog):
+    def __init__(self, bot):
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.tick.start()
+
+    async def cog_unload(self) -> None:
+        self.tick.cancel()
+
+    @tasks.loop(seconds=CHECK_EVERY_SECONDS)
+    async def tick(self) -> None:
+        try:
+            await self.run_once()
+        except Exception:
+            # One bad game must not stop reminders for every other game.
+            log.exception("reminder pass failed")
+
+    @tick.before_loop
+    async def before_tick(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def run_once(self) -> None:
+        presenter = self.bot.presenter
+        service = presenter.service
+        for info, side in await service.due_reminders():
+            seats = await service.seats(info.id)
+            people = seats.get(side, [])
+            if not people:
+                continue
+            ruleset = ruleset_of(info)
+            lang = await presenter.public_lang(info.guild_id)
+            clocks = await service.clocks(info.id)
+            left = clocks.get(side)
+            from .game import format_duration
+            text = t(lang, "reminder", people=mention_list(people),
+                     side=side_title(ruleset, side),
+                     time=format_duration(left) if left is not None else "—",
+                     link=await presenter.board_link(info))
+            channel = await presenter.thread_of(info)
+            if channel is not None:
+                await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(int(uid)) for uid in people], roles=False,
+                    everyone=False))
+        for info, side, what in await service.check_timeouts():
+            ruleset = ruleset_of(info)
+            lang = await presenter.public_lang(info.guild_id)
+            key = "timeout_forfeit" if what == "forfeit" else "timeout_referee"
+            text = t(lang, key, side=side_title(ruleset, side))
+            if what != "forfeit" and info.creator_id:
+                text += " " + f"<@{info.creator_id}>"
+            channel = await presenter.thread_of(info)
+            if channel is not None:
+                await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(int(info.creator_id))] if info.creator_id else False,
+                    roles=False, everyone=False))
+            if what == "forfeit":
+                await presenter.post_board(info, lang=lang)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(ReminderCog(bot))
