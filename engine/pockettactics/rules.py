@@ -1,0 +1,1189 @@
+"""Pocket Tactics: two players, hex tiles drawn from a bag, one action per turn, the dice duel.
+
+Sides are ``north`` and ``south`` (seats, not factions: each player picks a faction in setup).
+Unit ids are the unit names of ``data/pocket-tactics/factions.json`` (``spearman``, ``troll``);
+the two players must pick different factions, so an id names one figure.
+
+Phases, in order (a scenario may start at any of them):
+
+``faction`` each player picks a faction; then a roll-off decides the player order.
+``army``    each player recruits units up to the points limit (``/recruit``, ``/done``).
+``tiles``   players alternately put terrain tiles into the bag (``/tile``), then it is shuffled.
+``features`` the first player names the central feature (``/central``), each player their own
+            (``/feature``).
+``map``     the first tile goes to the centre (0808) with the central feature; players alternately
+            place the tile they drew next to the map (``/place to:``).
+``home``    each player puts their own feature on a tile as far as possible from every feature
+            already placed (``/place to:``; only the maximal tiles are offered).
+``start``   players alternately deploy up to three starting units on or next to their own
+            feature (``/deploy``, ``/done``); the last player to deploy starts.
+``play``    one action per turn: ``/move``, ``/attack`` (melee), ``/fire`` (ranged),
+            ``/deploy``, ``/reserve``, ``/special``.
+``bonus``, ``reroll`` the combat's choices, made in turn starting with the attacker
+            (``/bonus die: value:``, ``/reroll die:``, ``/pass``); the side awaited is in
+            ``state["awaiting"]``, which may be the defender.
+
+Every interpretation of the rulebook is listed in ``docs/rules/pocket-tactics.md``.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from engine.core import hexgrid
+from engine.core.dice import Dice
+from engine.core.errors import RuleError, ScenarioError
+from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.state import canonical_json, clone
+
+from . import scenario as scenario_module
+from .data import CENTRE, COLUMNS, ROWS, SCENARIO_DIR, SIDES, Catalogue, other, read_json, valid_label
+
+ROLES = ("attacker", "defender")
+SIDE_TITLES = {"north": "North", "south": "South"}
+
+
+def _other_role(role: str) -> str:
+    return "defender" if role == "attacker" else "attacker"
+
+
+def _beats(off: list[int], dfn: list[int]) -> bool:
+    """The rulebook's comparison: highest against highest, ties pass to the next pair, the
+    first unequal pair decides, and an OFF die left without a DEF partner wins."""
+    off, dfn = sorted(off, reverse=True), sorted(dfn, reverse=True)
+    for i, value in enumerate(off):
+        if i >= len(dfn):
+            return True
+        if value != dfn[i]:
+            return value > dfn[i]
+    return False
+
+
+def _hex(lab: str):
+    return hexgrid.parse_label(lab)
+
+
+def _neighbour_labels(lab: str) -> list[str]:
+    return [hexgrid.label(h) for h in hexgrid.neighbours(_hex(lab)) if min(hexgrid.to_offset(h)) >= 0]
+
+
+def _dist(a: str, b: str) -> int:
+    return hexgrid.distance(_hex(a), _hex(b))
+
+
+def _die_ids(dice: dict) -> list[str]:
+    return [f"{kind}{i + 1}" for kind in ("off", "def") for i in range(len(dice[kind]))]
+
+
+def _die_ref(die: str) -> tuple[str, int]:
+    return die[:3], int(die[3:]) - 1
+
+
+class PocketTactics(Ruleset):
+    name = "pocket-tactics"
+    title = "Pocket Tactics"
+    sides = SIDES
+    side_titles = SIDE_TITLES
+    default_scenario = "standard"
+    commands = (
+        Command("faction", "Choose your faction", (Option("faction", "choice", "Faction"),),
+                {"de": "Wähle deine Fraktion"}),
+        Command("recruit", "Add a unit to your army (points limit)", (Option("unit", "choice", "Unit"),),
+                {"de": "Einheit in die Armee aufnehmen (Punktegrenze)"}),
+        Command("done", "Finish recruiting or placing starting units", (),
+                {"de": "Armeeaufbau oder Startaufstellung beenden"}),
+        Command("tile", "Put a terrain tile into the bag", (Option("tile", "choice", "Terrain"),),
+                {"de": "Ein Geländeplättchen in den Beutel legen"}),
+        Command("central", "Name the central feature (or random)", (Option("tile", "choice", "Feature"),),
+                {"de": "Zentrales Merkmal bestimmen (oder zufällig)"}),
+        Command("feature", "Choose your own feature", (Option("tile", "choice", "Feature"),),
+                {"de": "Eigenes Merkmal wählen"}),
+        Command("place", "Place the drawn tile or your feature", (Option("to", "hex", "Where"),),
+                {"de": "Gezogenes Plättchen oder eigenes Merkmal platzieren"}),
+        Command("deploy", "Put a unit from your reserve on the map",
+                (Option("unit", "unit", "Unit"), Option("to", "hex", "Where")),
+                {"de": "Einheit aus der Reserve stationieren"}),
+        Command("move", "Move a unit", (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination")),
+                {"de": "Einheit bewegen"}),
+        Command("attack", "Melee attack an adjacent enemy",
+                (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy")),
+                {"de": "Nahkampfangriff auf benachbarten Feind"}),
+        Command("fire", "Ranged attack", (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy")),
+                {"de": "Fernangriff"}),
+        Command("reserve", "Return a unit to the reserve through a feature", (Option("unit", "unit", "Unit"),),
+                {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
+        Command("special", "Use a unit's special ability",
+                (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination (teleport)", False),
+                 Option("with", "unit", "Ally (bless)", False)),
+                {"de": "Sonderfähigkeit einer Einheit nutzen"}),
+        Command("bonus", "Raise one of your combat dice by a bonus",
+                (Option("die", "choice", "Die (off1, def2, ...)"), Option("value", "number", "Bonus")),
+                {"de": "Einen eigenen Kampfwürfel um einen Bonus erhöhen"}),
+        Command("reroll", "Re-roll one of your combat dice", (Option("die", "choice", "Die"),),
+                {"de": "Einen eigenen Kampfwürfel neu würfeln"}),
+        Command("pass", "Use no more bonuses / re-rolls in this combat phase", (),
+                {"de": "Keine weiteren Boni / Neuwürfe in dieser Kampfphase"}),
+    )
+
+    def __init__(self):
+        self.cat = Catalogue.load()
+
+    # ======================================================================================
+    # scenarios and setup
+    # ======================================================================================
+    def scenarios(self) -> list[Scenario]:
+        out = []
+        for path in sorted(SCENARIO_DIR.glob("*.json")):
+            data = read_json(path)
+            out.append(Scenario(path.stem, str(data.get("title", path.stem)), str(data.get("description", ""))))
+        return out
+
+    def load_scenario(self, name_or_path: str) -> dict:
+        name = name_or_path or self.default_scenario
+        path = SCENARIO_DIR / f"{name}.json"
+        if not path.exists():
+            path = Path(name)
+            if not path.exists():
+                known = ", ".join(s.name for s in self.scenarios())
+                raise ScenarioError(name, "scenario", f"no such scenario or file; packaged: {known}")
+        data = read_json(path)
+        data.setdefault("name", path.stem)
+        return self.scenario_from_data(data, str(path))
+
+    def scenario_from_data(self, data: dict, source: str = "<scenario>") -> dict:
+        """Validate scenario data that is already in memory (tests build positions this way)."""
+        if not isinstance(data, dict):
+            raise ScenarioError(source, "file", "the top level must be a JSON object")
+        return scenario_module.validate(self.cat, data, source)
+
+    def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        sc = scenario
+        state = {
+            "game": self.name, "scenario": sc["name"], "turn": sc.get("turn", 1),
+            "phase": sc.get("phase") or "faction", "active": sc.get("active") or "north",
+            "awaiting": [], "result": None,
+            "points": sc["points"], "tiles_per_player": sc["tiles_per_player"], "start_units": sc["start_units"],
+            "factions": dict(sc["factions"]), "order": sc.get("order"),
+            "units": clone(sc["units"]) if sc.get("units") is not None else {},
+            "army_done": list(SIDES) if sc.get("units") is not None else [],
+            "tile_choices": clone(sc.get("tile_choices") or {s: [] for s in SIDES}),
+            "bag": clone(sc.get("bag")), "drawn": sc.get("drawn"),
+            "central": sc.get("central"), "own_features": dict(sc["own_features"]),
+            "tiles": clone(sc["map"]) if sc.get("map") else {},
+            "homes": dict(sc.get("homes") or {}),
+            "control": clone(sc.get("control") or {}),
+            "map_done": bool(sc.get("map")) and sc.get("phase") not in scenario_module.MAP_PHASES,
+            "start": {"placed": {s: 0 for s in SIDES}, "done": [], "next": None, "last": None},
+            "combat": None,
+        }
+        if sc.get("start"):
+            state["start"].update(clone(sc["start"]))
+        events: list[dict] = []
+        if sc.get("map") and sc.get("phase") is None:
+            # a ready map with nothing else said: place starting units next
+            state["phase"] = "start" if all(state["factions"].values()) else "faction"
+        if state["phase"] in ("play", "bonus", "reroll") and state["order"] is None:
+            state["order"] = [state["active"], other(state["active"])]
+        if sc.get("combat"):
+            state["combat"] = self._new_combat_record(state, sc["combat"])
+        self._continue(state, events, dice)
+        return state, events
+
+    # ======================================================================================
+    # phase flow
+    # ======================================================================================
+    def _wait(self, state: dict, phase: str, side: str) -> None:
+        state["phase"], state["active"], state["awaiting"] = phase, side, [side]
+
+    def _continue(self, state: dict, events: list, dice: Dice) -> None:
+        """Advance through setup steps that need nobody's decision (roll-off, shuffle, draw)
+        until some side must act, and set ``phase``/``active``/``awaiting`` for it."""
+        while True:
+            phase = state["phase"]
+            if phase == "faction":
+                missing = [s for s in SIDES if not state["factions"].get(s)]
+                if missing:
+                    return self._wait(state, "faction", missing[0])
+                if not state["order"]:
+                    self._roll_off(state, events, dice)
+                state["phase"] = "army"
+            elif phase == "army":
+                todo = [s for s in state["order"] if s not in state["army_done"]]
+                if todo:
+                    return self._wait(state, "army", todo[0])
+                state["phase"] = "start" if state["map_done"] else "tiles"
+            elif phase == "tiles":
+                chosen = sum(len(v) for v in state["tile_choices"].values())
+                if chosen < 2 * state["tiles_per_player"]:
+                    return self._wait(state, "tiles", state["order"][chosen % 2])
+                if state["bag"] is None:
+                    pool = [t for s in state["order"] for t in state["tile_choices"][s]]
+                    state["bag"] = dice.shuffle(pool, "tile bag", events)
+                state["phase"] = "features"
+            elif phase == "features":
+                if not state["central"]:
+                    return self._wait(state, "features", state["order"][0])
+                missing = [s for s in state["order"] if not state["own_features"].get(s)]
+                if missing:
+                    return self._wait(state, "features", missing[0])
+                state["phase"] = "map"
+            elif phase == "map":
+                if not state["tiles"]:
+                    terrain = state["drawn"] or state["bag"].pop(0)
+                    state["drawn"] = None
+                    state["tiles"][CENTRE] = {"terrain": terrain, "feature": state["central"]}
+                    state["control"][CENTRE] = None
+                    events.append({"type": "reveal", "what": "tile", "terrain": terrain})
+                    events.append({"type": "tile_placed", "at": CENTRE, "terrain": terrain,
+                                   "feature": state["central"], "side": None})
+                    continue
+                if state["drawn"] is None and state["bag"]:
+                    state["drawn"] = state["bag"].pop(0)
+                    events.append({"type": "reveal", "what": "tile", "terrain": state["drawn"]})
+                if state["drawn"] is not None:
+                    if not self._tile_spots(state):
+                        # the table edge is full: the tile goes back out of the game
+                        events.append({"type": "tile_discarded", "terrain": state["drawn"]})
+                        state["drawn"] = None
+                        continue
+                    return self._wait(state, "map", state["order"][(len(state["tiles"]) - 1) % 2])
+                state["phase"] = "home"
+            elif phase == "home":
+                missing = [s for s in state["order"] if s not in state["homes"]]
+                if missing and self._home_spots(state):
+                    return self._wait(state, "home", missing[0])
+                state["map_done"] = True
+                state["phase"] = "start"
+            elif phase == "start":
+                st = state["start"]
+                if st["next"] is None:
+                    st["next"] = state["order"][0]
+                for side in (st["next"], other(st["next"])):
+                    if self._can_place_start(state, side):
+                        return self._wait(state, "start", side)
+                first = st["last"] or state["order"][0]
+                state["phase"], state["active"], state["turn"] = "play", first, 1
+                events.append({"type": "game_started", "side": first})
+                self._begin_turn(state, events)
+                return
+            elif phase == "play":
+                if state["awaiting"] != [state["active"]]:
+                    self._begin_turn(state, events)
+                return
+            elif phase in ("bonus", "reroll"):
+                return self._combat_next(state, events, dice)
+            else:  # pragma: no cover - phases are validated on load
+                raise RuleError(f"Unknown phase {phase!r}.")
+
+    def _roll_off(self, state: dict, events: list, dice: Dice) -> None:
+        while True:
+            n = dice.roll("roll-off: north", events, side="north")
+            s = dice.roll("roll-off: south", events, side="south")
+            if n != s:
+                break
+            events.append({"type": "roll_off_tie", "value": n})
+        first = "north" if n > s else "south"
+        state["order"] = [first, other(first)]
+        events.append({"type": "order", "first": first, "north": n, "south": s})
+
+    # ======================================================================================
+    # geometry and map helpers
+    # ======================================================================================
+    def _kind(self, state: dict, lab: str) -> str:
+        tile = state["tiles"][lab]
+        return tile.get("feature") or tile["terrain"]
+
+    def _spec(self, state: dict, lab: str) -> dict:
+        return self.cat.tile(self._kind(state, lab))
+
+    def _occupant(self, state: dict) -> dict[str, str]:
+        return {u["at"]: uid for uid, u in state["units"].items() if u["status"] == "map"}
+
+    def _uspec(self, state: dict, uid: str) -> dict:
+        return self.cat.units[state["units"][uid]["type"]]
+
+    def _tile_spots(self, state: dict) -> list[str]:
+        spots = set()
+        for lab in state["tiles"]:
+            for n in _neighbour_labels(lab):
+                if n not in state["tiles"] and valid_label(n):
+                    spots.add(n)
+        return sorted(spots)
+
+    def _home_spots(self, state: dict) -> list[str]:
+        features = [lab for lab, t in state["tiles"].items() if t.get("feature")]
+        free = [lab for lab, t in state["tiles"].items() if not t.get("feature")]
+        if not free:
+            return []
+        score = {lab: min((_dist(lab, f) for f in features), default=0) for lab in free}
+        best = max(score.values())
+        return sorted(lab for lab in free if score[lab] == best)
+
+    def _can_enter(self, state: dict, uid: str, lab: str, occupied) -> bool:
+        if lab not in state["tiles"] or lab in occupied:
+            return False
+        return not self._spec(state, lab)["flyers_only"] or self._uspec(state, uid)["flying"] > 0
+
+    def _hazard_applies(self, state: dict, uid: str, lab: str) -> bool:
+        return bool(self._spec(state, lab)["hazard"]) and self._kind(state, lab) not in self._uspec(state, uid)["preferred"]
+
+    def _start_spots(self, state: dict, side: str, uid: str) -> list[str]:
+        home = state["homes"].get(side)
+        if home is None:
+            return []
+        occupied = self._occupant(state)
+        return sorted(lab for lab in [home] + _neighbour_labels(home) if self._can_enter(state, uid, lab, occupied))
+
+    def _can_place_start(self, state: dict, side: str) -> bool:
+        st = state["start"]
+        if side in st["done"] or st["placed"][side] >= state["start_units"]:
+            return False
+        return any(self._start_spots(state, side, uid) for uid, u in state["units"].items()
+                   if u["side"] == side and u["status"] == "reserve")
+
+    def _deploy_spots(self, state: dict, side: str, uid: str) -> list[str]:
+        occupied = self._occupant(state)
+        spots = set()
+        for lab, owner in state["control"].items():
+            if owner == side and lab in state["tiles"]:
+                spots.update(n for n in _neighbour_labels(lab) if self._can_enter(state, uid, n, occupied))
+        return sorted(spots)
+
+    def _destinations(self, state: dict, uid: str) -> dict[str, list[str]]:
+        """Every tile the unit may end a move on, with one path to it.
+
+        A move is one step plus the unit's fast/flying bonus steps. A step goes to an adjacent
+        free tile, or jumps over an adjacent unit (an ally; any unit for flyers) to a free tile
+        next to it; only one jump per move. Non-flyers stop on entering a tile that stops
+        movement or whose hazard applies to them; flyers pass over anything but empty space.
+        """
+        unit, spec = state["units"][uid], self._uspec(state, uid)
+        start = unit["at"]
+        flyer = spec["flying"] > 0
+        occupied = {lab for lab in self._occupant(state) if lab != start}
+        friends = {u["at"] for v, u in state["units"].items()
+                   if u["status"] == "map" and v != uid and (flyer or u["side"] == unit["side"])}
+        steps = 1 + spec["fast"] + spec["flying"]
+        seen: dict[tuple[str, bool], list[str]] = {(start, False): [start]}
+        frontier = [(start, False)]
+        for _ in range(steps):
+            nxt = []
+            for here, jumped in frontier:
+                path = seen[(here, jumped)]
+                if here != start and not flyer and (self._spec(state, here)["stops"]
+                                                    or self._hazard_applies(state, uid, here)):
+                    continue
+                for n in _neighbour_labels(here):
+                    if n != start and self._can_enter(state, uid, n, occupied) and (n, jumped) not in seen:
+                        seen[(n, jumped)] = path + [n]
+                        nxt.append((n, jumped))
+                if not jumped:
+                    for over in _neighbour_labels(here):
+                        if over not in friends:
+                            continue
+                        for n in _neighbour_labels(over):
+                            if n in (here, start) or (n, True) in seen:
+                                continue
+                            if self._can_enter(state, uid, n, occupied) and not self._spec(state, n)["no_jump_in"]:
+                                seen[(n, True)] = path + [n]
+                                nxt.append((n, True))
+            frontier = nxt
+        out: dict[str, list[str]] = {}
+        for (lab, _), path in sorted(seen.items(), key=lambda kv: (len(kv[1]), kv[0])):
+            if lab != start and lab not in out:
+                out[lab] = path
+        return out
+
+    def _flyer(self, state: dict, uid: str) -> bool:
+        return self._uspec(state, uid)["flying"] > 0
+
+    def _sight_clear(self, state: dict, uid: str, tid: str) -> bool:
+        a, b = state["units"][uid]["at"], state["units"][tid]["at"]
+        side = state["units"][uid]["side"]
+        flyer = self._flyer(state, uid) or self._flyer(state, tid)
+        occupant = self._occupant(state)
+
+        def blocks(h) -> bool:
+            col, row = hexgrid.to_offset(h)
+            lab = f"{col + 1:02d}{row + 1:02d}" if col >= 0 and row >= 0 else None
+            if lab is None or lab not in state["tiles"]:
+                return True          # empty space always blocks
+            if flyer:
+                return False
+            if self._spec(state, lab)["blocks_sight"]:
+                return True
+            other_unit = occupant.get(lab)
+            return other_unit is not None and state["units"][other_unit]["side"] != side
+
+        return hexgrid.line_clear(_hex(a), _hex(b), blocks, edge_rule="both")
+
+    def _reach(self, state: dict, uid: str) -> int:
+        return 1 + self._uspec(state, uid)["ranged"]
+
+    # ======================================================================================
+    # legal actions
+    # ======================================================================================
+    def legal_actions(self, state: dict, side: str) -> list[dict]:
+        if state.get("result") or side not in self.awaiting(state):
+            return []
+        phase = state["phase"]
+        a = lambda kind, **kw: {"type": kind, "side": side, **kw}  # noqa: E731
+        if phase == "faction":
+            taken = {f for f in state["factions"].values() if f}
+            return [a("faction", faction=f) for f in self.cat.factions if f not in taken]
+        if phase == "army":
+            faction = self.cat.factions[state["factions"][side]]
+            mine = [uid for uid, u in state["units"].items() if u["side"] == side]
+            left = state["points"] - sum(self.cat.units[u]["points"] for u in mine)
+            out = [a("recruit", unit=uid) for uid, spec in faction["units"].items()
+                   if uid not in state["units"] and spec["points"] <= left]
+            if mine:
+                out.append(a("done"))
+            return out
+        if phase == "tiles":
+            return [a("tile", tile=t) for t in self.cat.terrains]
+        if phase == "features":
+            taken = {state["central"], *state["own_features"].values()}
+            if not state["central"]:
+                return [a("central", tile=f) for f in self.cat.features] + [a("central", tile="random")]
+            return [a("feature", tile=f) for f in self.cat.features if f not in taken]
+        if phase == "map":
+            return [a("place", to=lab) for lab in self._tile_spots(state)]
+        if phase == "home":
+            return [a("place", to=lab) for lab in self._home_spots(state)]
+        if phase == "start":
+            out = [a("deploy", unit=uid, to=lab) for uid, u in sorted(state["units"].items())
+                   if u["side"] == side and u["status"] == "reserve"
+                   for lab in self._start_spots(state, side, uid)]
+            return out + [a("done")]
+        if phase == "play":
+            return self._turn_actions(state, side)
+        if phase in ("bonus", "reroll"):
+            return self._combat_actions(state, side)
+        return []
+
+    def _turn_actions(self, state: dict, side: str) -> list[dict]:
+        out: list[dict] = []
+        occupant = self._occupant(state)
+        for uid in sorted(state["units"]):
+            unit = state["units"][uid]
+            if unit["side"] != side:
+                continue
+            if unit["status"] == "reserve":
+                out += [{"type": "deploy", "side": side, "unit": uid, "to": lab}
+                        for lab in self._deploy_spots(state, side, uid)]
+                continue
+            if unit["status"] != "map":
+                continue
+            spec = self._uspec(state, uid)
+            out += [{"type": "move", "side": side, "unit": uid, "to": lab}
+                    for lab in sorted(self._destinations(state, uid))]
+            if spec["off"] > 0:
+                for tid in sorted(state["units"]):
+                    target = state["units"][tid]
+                    if target["side"] == side or target["status"] != "map":
+                        continue
+                    d = _dist(unit["at"], target["at"])
+                    if d == 1 and self._can_enter(state, uid, target["at"], set()):
+                        out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
+                    if spec["ranged"] and d <= self._reach(state, uid) and (d == 1 or self._sight_clear(state, uid, tid)):
+                        out.append({"type": "fire", "side": side, "unit": uid, "target": tid})
+            if self._can_reserve(state, uid, occupant):
+                out.append({"type": "reserve", "side": side, "unit": uid})
+            if spec["special"] == "teleport":
+                out += [{"type": "special", "side": side, "unit": uid, "to": lab}
+                        for lab in self._deploy_spots(state, side, uid)]
+            elif spec["special"] == "bless":
+                for n in _neighbour_labels(unit["at"]):
+                    ally = occupant.get(n)
+                    if ally and state["units"][ally]["side"] == side and not state["units"][ally]["blessing"]:
+                        out.append({"type": "special", "side": side, "unit": uid, "with": ally})
+        return out
+
+    def _can_reserve(self, state: dict, uid: str, occupant: dict) -> bool:
+        unit = state["units"][uid]
+        if state["tiles"][unit["at"]].get("feature"):
+            return True
+        for n in _neighbour_labels(unit["at"]):
+            ally = occupant.get(n)
+            if ally and state["units"][ally]["side"] == unit["side"] and state["tiles"][n].get("feature"):
+                return True
+        return False
+
+    def _combat_actions(self, state: dict, side: str) -> list[dict]:
+        c = state["combat"]
+        role = c["chooser"]
+        mine = c["dice"][role]
+        out = []
+        if state["phase"] == "bonus":
+            seen = set()
+            for die in _die_ids(mine):
+                kind, i = _die_ref(die)
+                if mine[kind][i] >= 6:
+                    continue
+                for b in c["bonuses"][role]:
+                    if b["kind"] in (kind, "any") and (die, b["value"]) not in seen:
+                        seen.add((die, b["value"]))
+                        out.append({"type": "bonus", "side": side, "die": die, "value": str(b["value"])})
+        else:
+            out = [{"type": "reroll", "side": side, "die": die} for die in _die_ids(mine)]
+        return out + [{"type": "pass", "side": side}]
+
+    # ======================================================================================
+    # apply
+    # ======================================================================================
+    def apply(self, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        self.require_turn(state, action)
+        if action not in self.legal_actions(state, action["side"]):
+            self._explain_refusal(state, action)
+        state = clone(state)
+        events: list[dict] = []
+        side, kind = action["side"], action["type"]
+        handler = getattr(self, "_do_" + kind.replace("-", "_"))
+        handler(state, action, side, events, dice)
+        if not state.get("result"):
+            self._continue(state, events, dice)
+        if state.get("result"):
+            state["awaiting"] = []
+        return state, events
+
+    def _explain_refusal(self, state: dict, action: dict) -> None:
+        units, uid = state["units"], action.get("unit")
+        kind, side = action.get("type"), action.get("side")
+        if state["phase"] == "play" and kind in ("move", "attack", "fire", "reserve", "special", "deploy"):
+            if uid not in units:
+                raise RuleError(f"There is no unit {uid!r}.", sorted(u for u, v in units.items() if v["side"] == side))
+            if units[uid]["side"] != side:
+                raise RuleError(f"{uid} is not your unit.")
+            if kind == "deploy" and units[uid]["status"] != "reserve":
+                raise RuleError(f"{uid} is not in your reserve.")
+            if kind != "deploy" and units[uid]["status"] != "map":
+                raise RuleError(f"{uid} is not on the map ({units[uid]['status']}).")
+            to = action.get("to")
+            if kind in ("move", "deploy") and to is not None:
+                if to not in state["tiles"]:
+                    raise RuleError(f"{to} is not a tile of the map (empty spaces cannot be entered).")
+                if to in self._occupant(state):
+                    raise RuleError(f"{to} is occupied by {self._occupant(state)[to]}.")
+                if kind == "deploy":
+                    raise RuleError(f"{to} is not next to a feature you control.",
+                                    self._deploy_spots(state, side, uid))
+                raise RuleError(f"{uid} cannot reach {to} this turn.", sorted(self._destinations(state, uid)))
+            target = action.get("target")
+            if kind in ("attack", "fire") and target is not None:
+                if target not in units or units[target]["side"] == side or units[target]["status"] != "map":
+                    raise RuleError(f"{target!r} is not an enemy unit on the map.")
+                d = _dist(units[uid]["at"], units[target]["at"])
+                if kind == "attack":
+                    raise RuleError(f"A melee attack needs an adjacent enemy; {target} is {d} tiles away.")
+                if not self._uspec(state, uid)["ranged"]:
+                    raise RuleError(f"{uid} has no ranged attack.")
+                if d > self._reach(state, uid):
+                    raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.")
+                raise RuleError(f"{uid} has no line of sight to {target}.")
+            if kind == "reserve":
+                raise RuleError(f"{uid} is neither on a feature nor next to a feature held by an ally.")
+        self.refuse_unknown(state, action)
+
+    # ----- setup actions --------------------------------------------------------------------
+    def _do_faction(self, state, action, side, events, dice):
+        state["factions"][side] = action["faction"]
+        events.append({"type": "faction_chosen", "side": side, "faction": action["faction"]})
+
+    def _do_recruit(self, state, action, side, events, dice):
+        uid = action["unit"]
+        state["units"][uid] = {"side": side, "type": uid, "status": "reserve", "at": None, "by": None, "blessing": 0}
+        events.append({"type": "recruited", "side": side, "unit": uid})
+
+    def _do_done(self, state, action, side, events, dice):
+        if state["phase"] == "army":
+            state["army_done"].append(side)
+            events.append({"type": "army_done", "side": side})
+        else:
+            state["start"]["done"].append(side)
+            state["start"]["next"] = other(side)
+            events.append({"type": "start_done", "side": side})
+
+    def _do_tile(self, state, action, side, events, dice):
+        state["tile_choices"][side].append(action["tile"])
+        events.append({"type": "tile_chosen", "side": side, "terrain": action["tile"]})
+
+    def _do_central(self, state, action, side, events, dice):
+        feature = action["tile"]
+        if feature == "random":
+            names = list(self.cat.features)
+            feature = names[dice.roll("random central feature", events, sides=len(names)) - 1]
+        state["central"] = feature
+        events.append({"type": "central_chosen", "side": side, "feature": feature})
+
+    def _do_feature(self, state, action, side, events, dice):
+        state["own_features"][side] = action["tile"]
+        events.append({"type": "feature_chosen", "side": side, "feature": action["tile"]})
+
+    def _do_place(self, state, action, side, events, dice):
+        to = action["to"]
+        if state["phase"] == "map":
+            state["tiles"][to] = {"terrain": state["drawn"], "feature": None}
+            events.append({"type": "tile_placed", "side": side, "at": to, "terrain": state["drawn"], "feature": None})
+            state["drawn"] = None
+        else:
+            feature = state["own_features"][side]
+            state["tiles"][to]["feature"] = feature
+            state["homes"][side] = to
+            state["control"][to] = side
+            events.append({"type": "feature_placed", "side": side, "at": to, "feature": feature})
+
+    # ----- turn actions ---------------------------------------------------------------------
+    def _do_deploy(self, state, action, side, events, dice):
+        uid, to = action["unit"], action["to"]
+        unit = state["units"][uid]
+        unit["status"], unit["at"] = "map", to
+        events.append({"type": "deployed", "side": side, "unit": uid, "to": to})
+        self._take_control(state, uid, to, events)
+        if state["phase"] == "start":
+            st = state["start"]
+            st["placed"][side] += 1
+            st["last"], st["next"] = side, other(side)
+        else:
+            self._end_turn(state, events)
+
+    def _do_move(self, state, action, side, events, dice):
+        uid, to = action["unit"], action["to"]
+        path = self._destinations(state, uid)[to]
+        events.append({"type": "moved", "side": side, "unit": uid, "from": path[0], "to": to, "path": path})
+        self._enter(state, uid, to, path[0], events, dice)
+        self._end_turn(state, events)
+
+    def _do_reserve(self, state, action, side, events, dice):
+        uid = action["unit"]
+        unit = state["units"][uid]
+        at = unit["at"]
+        lost = state["tiles"][at].get("feature") and state["control"].get(at) == side
+        unit["status"], unit["at"] = "reserve", None
+        events.append({"type": "to_reserve", "side": side, "unit": uid, "from": at})
+        if state["tiles"][at].get("feature"):
+            # going into the feature one stands on gives up its control
+            state["control"][at] = None
+            if lost:
+                events.append({"type": "control", "at": at, "side": None, "was": side})
+        self._end_turn(state, events)
+
+    def _do_special(self, state, action, side, events, dice):
+        uid = action["unit"]
+        spec = self._uspec(state, uid)
+        if spec["special"] == "bless":
+            ally = action["with"]
+            state["units"][ally]["blessing"] = 1
+            events.append({"type": "blessed", "side": side, "unit": uid, "with": ally})
+        else:
+            to = action["to"]
+            origin = state["units"][uid]["at"]
+            if self._test(state, uid, "off", "teleport", events, dice):
+                events.append({"type": "teleported", "side": side, "unit": uid, "from": origin, "to": to})
+                self._enter(state, uid, to, origin, events, dice)
+            else:
+                events.append({"type": "action_failed", "side": side, "unit": uid, "why": "teleport OFF test failed"})
+        self._end_turn(state, events)
+
+    def _do_attack(self, state, action, side, events, dice):
+        self._start_combat(state, action, side, events, dice, "melee")
+
+    def _do_fire(self, state, action, side, events, dice):
+        self._start_combat(state, action, side, events, dice, "ranged")
+
+    # ----- entering tiles, hazards, tests -------------------------------------------------------
+    def _test(self, state, uid, kind, why, events, dice) -> bool:
+        """The 5+ test: roll the unit's OFF or DEF dice; one 5 or 6 passes (no dice: fails)."""
+        n = self._uspec(state, uid)[kind]
+        values = [dice.roll(f"{uid} {kind.upper()} 5+ test ({why})", events, side=state["units"][uid]["side"])
+                  for _ in range(n)]
+        passed = any(v >= 5 for v in values)
+        events.append({"type": "test", "unit": uid, "kind": kind, "why": why, "dice": values, "passed": passed})
+        return passed
+
+    def _capture(self, state, uid, by, events, reason) -> None:
+        unit = state["units"][uid]
+        events.append({"type": "captured", "unit": uid, "by": by, "from": unit["at"], "reason": reason})
+        unit.update(status="captured", at=None, by=by, blessing=0)
+
+    def _take_control(self, state, uid, lab, events) -> None:
+        side = state["units"][uid]["side"]
+        if state["tiles"][lab].get("feature") and state["control"].get(lab) != side:
+            events.append({"type": "control", "at": lab, "side": side, "was": state["control"].get(lab)})
+            state["control"][lab] = side
+
+    def _enter(self, state, uid, dest, origin, events, dice, water_tested=False) -> bool:
+        """Put a moving unit on ``dest`` and resolve the tile's hazard. False if it did not stay."""
+        unit = state["units"][uid]
+        unit["at"] = dest
+        hazard = self._spec(state, dest)["hazard"] if self._hazard_applies(state, uid, dest) else None
+        if hazard == "drown" and not water_tested:
+            value = dice.roll(f"{uid} water test at {dest}", events, side=unit["side"])
+            if value <= 3:
+                events.append({"type": "hazard", "unit": uid, "at": dest, "hazard": "drown", "dice": [value],
+                               "passed": False})
+                self._capture(state, uid, other(unit["side"]), events, "drowned")
+                return False
+            events.append({"type": "hazard", "unit": uid, "at": dest, "hazard": "drown", "dice": [value],
+                           "passed": True})
+        elif hazard == "def-test":
+            if not self._test(state, uid, "def", f"hazard at {dest}", events, dice):
+                self._capture(state, uid, other(unit["side"]), events, "hazard")
+                return False
+        elif hazard == "off-test":
+            if not self._test(state, uid, "off", f"hazard at {dest}", events, dice):
+                unit["at"] = origin
+                events.append({"type": "action_failed", "unit": uid, "why": f"OFF test at {dest} failed",
+                               "back_to": origin})
+                return False
+        self._take_control(state, uid, dest, events)
+        return True
+
+    # ----- combat -----------------------------------------------------------------------------
+    def _bonuses(self, state, uid, enemy) -> list[dict]:
+        spec, unit = self._uspec(state, uid), state["units"][uid]
+        out = [dict(b, source="card") for b in spec["bonus"]]
+        out += [dict(b, source=self._kind(state, unit["at"])) for b in self._spec(state, unit["at"])["bonus"]]
+        if spec["bane"] and spec["bane"] in self._uspec(state, enemy)["types"]:
+            out.append({"kind": "off", "value": 1, "source": f"bane of {spec['bane']}"})
+        if unit["blessing"]:
+            out.append({"kind": "any", "value": 1, "source": "blessing"})
+        return out
+
+    def _rerolls(self, state, uid) -> int:
+        unit = state["units"][uid]
+        support = sum(1 for n in _neighbour_labels(unit["at"])
+                      for v in state["units"].values()
+                      if v["status"] == "map" and v["at"] == n and v["side"] == unit["side"])
+        preferred = 1 if self._kind(state, unit["at"]) in self._uspec(state, uid)["preferred"] else 0
+        return support + preferred
+
+    def _new_combat_record(self, state, sc: dict) -> dict:
+        att, dfd = sc["attacker"], sc["defender"]
+        c = {"attacker": att, "defender": dfd, "kind": sc["kind"],
+             "from": state["units"][att]["at"], "to": state["units"][dfd]["at"],
+             "water_tested": sc.get("water_tested", False), "dice": clone(sc["dice"]),
+             "bonuses": clone(sc.get("bonuses") or {"attacker": self._bonuses(state, att, dfd),
+                                                     "defender": self._bonuses(state, dfd, att)}),
+             "rerolls": clone(sc.get("rerolls") or {"attacker": self._rerolls(state, att),
+                                                    "defender": self._rerolls(state, dfd)}),
+             "passed": list(sc.get("passed", [])), "next": sc.get("next", "attacker"), "chooser": None}
+        for role in ROLES:
+            c["bonuses"][role] = [dict(b, source=b.get("source", "scenario")) for b in c["bonuses"][role]]
+            # a blessing lasts for one combat, used or not
+            state["units"][c[role]]["blessing"] = 0
+        return c
+
+    def _start_combat(self, state, action, side, events, dice, kind) -> None:
+        att, dfd = action["unit"], action["target"]
+        units = state["units"]
+        a_at, d_at = units[att]["at"], units[dfd]["at"]
+        events.append({"type": "attack_declared", "side": side, "unit": att, "target": dfd, "kind": kind,
+                       "from": a_at, "to": d_at})
+        water_tested = False
+        if self._spec(state, d_at)["hazard"] == "drown" and self._kind(state, d_at) not in self._uspec(state, att)["preferred"]:
+            value = dice.roll(f"{att} water test before attacking {dfd}", events, side=side)
+            passed = value >= 4
+            events.append({"type": "hazard", "unit": att, "at": d_at, "hazard": "drown", "dice": [value],
+                           "passed": passed, "before": "attack"})
+            if not passed:
+                if kind == "melee":
+                    self._capture(state, att, other(side), events, "drowned")
+                else:
+                    events.append({"type": "action_failed", "unit": att, "why": "water test failed"})
+                self._end_turn(state, events)
+                return
+            water_tested = True
+        aspec, dspec = self._uspec(state, att), self._uspec(state, dfd)
+        counter = kind == "melee" or _dist(a_at, d_at) <= self._reach(state, dfd)
+        rolled = {"attacker": {"off": [], "def": []}, "defender": {"off": [], "def": []}}
+        for role, uid, spec, side_of in (("attacker", att, aspec, side), ("defender", dfd, dspec, other(side))):
+            for k in ("off", "def"):
+                if k == "off" and role == "defender" and not counter:
+                    events.append({"type": "no_counter", "unit": dfd, "why": "attacker out of its range"})
+                    continue
+                rolled[role][k] = [dice.roll(f"{uid} {k.upper()}", events, side=side_of, role=role, die=f"{k}{i + 1}")
+                                   for i in range(spec[k])]
+        state["combat"] = self._new_combat_record(
+            state, {"attacker": att, "defender": dfd, "kind": kind, "dice": rolled, "water_tested": water_tested})
+        events.append({"type": "combat_rolled", "attacker": att, "defender": dfd, "dice": clone(rolled)})
+        state["phase"] = "bonus"
+
+    def _has_choice(self, c: dict, role: str, step: str) -> bool:
+        if role in c["passed"]:
+            return False
+        mine = c["dice"][role]
+        if step == "bonus":
+            return any(mine[k][i] < 6 and any(b["kind"] in (k, "any") for b in c["bonuses"][role])
+                       for k in ("off", "def") for i in range(len(mine[k])))
+        return c["rerolls"][role] > 0 and bool(mine["off"] or mine["def"])
+
+    def _combat_next(self, state, events, dice) -> None:
+        c = state["combat"]
+        while True:
+            step = state["phase"]
+            for role in (c["next"], _other_role(c["next"])):
+                if self._has_choice(c, role, step):
+                    c["chooser"] = role
+                    state["awaiting"] = [state["units"][c[role]]["side"]]
+                    return
+            if step == "bonus":
+                state["phase"] = "reroll"
+                c["passed"], c["next"] = [], "attacker"
+                continue
+            self._resolve_combat(state, events, dice)
+            return
+
+    def _do_bonus(self, state, action, side, events, dice):
+        c = state["combat"]
+        role = c["chooser"]
+        kind, i = _die_ref(action["die"])
+        value = int(action["value"])
+        pool = c["bonuses"][role]
+        # a bonus tied to the die's kind is spent before an "any" bonus of the same value
+        fitting = [b for b in pool if b["value"] == value and b["kind"] in (kind, "any")]
+        used = min(fitting, key=lambda b: b["kind"] == "any")
+        pool.remove(used)
+        old = c["dice"][role][kind][i]
+        c["dice"][role][kind][i] = min(6, old + value)
+        events.append({"type": "bonus", "side": side, "unit": c[role], "die": action["die"], "from": old,
+                       "to": c["dice"][role][kind][i], "value": value, "source": used["source"]})
+        c["next"] = _other_role(role)
+
+    def _do_reroll(self, state, action, side, events, dice):
+        c = state["combat"]
+        role = c["chooser"]
+        kind, i = _die_ref(action["die"])
+        old = c["dice"][role][kind][i]
+        new = dice.roll(f"{c[role]} re-roll {action['die']}", events, side=side, role=role, die=action["die"])
+        c["dice"][role][kind][i] = new
+        c["rerolls"][role] -= 1
+        events.append({"type": "reroll", "side": side, "unit": c[role], "die": action["die"], "from": old, "to": new})
+        c["next"] = _other_role(role)
+
+    def _do_pass(self, state, action, side, events, dice):
+        c = state["combat"]
+        c["passed"].append(c["chooser"])
+        events.append({"type": "pass", "side": side, "step": state["phase"]})
+        c["next"] = _other_role(c["chooser"])
+
+    def _resolve_combat(self, state, events, dice) -> None:
+        c = state["combat"]
+        att, dfd = c["attacker"], c["defender"]
+        a, d = c["dice"]["attacker"], c["dice"]["defender"]
+        attack_hits = _beats(a["off"], d["def"])
+        counter_hits = _beats(d["off"], a["def"])
+        side = state["units"][att]["side"]
+        events.append({"type": "combat", "attacker": att, "defender": dfd, "kind": c["kind"],
+                       "from": c["from"], "to": c["to"],
+                       "attack": {"off": sorted(a["off"], reverse=True), "def": sorted(d["def"], reverse=True),
+                                  "hit": attack_hits},
+                       "counter": {"off": sorted(d["off"], reverse=True), "def": sorted(a["def"], reverse=True),
+                                   "hit": counter_hits}})
+        if attack_hits:
+            self._capture(state, dfd, side, events, "defeated")
+        if counter_hits:
+            self._capture(state, att, other(side), events, "defeated")
+        state["combat"] = None
+        state["phase"] = "play"
+        if attack_hits and not counter_hits and c["kind"] == "melee":
+            events.append({"type": "moved", "side": side, "unit": att, "from": c["from"], "to": c["to"],
+                           "path": [c["from"], c["to"]], "advance": True})
+            self._enter(state, att, c["to"], c["from"], events, dice, water_tested=c["water_tested"])
+        self._end_turn(state, events)
+
+    # ----- turn end and victory -------------------------------------------------------------------
+    def _end_turn(self, state, events) -> None:
+        state["phase"], state["combat"] = "play", None
+        features = [lab for lab, t in state["tiles"].items() if t.get("feature")]
+        owners = {state["control"].get(lab) for lab in features}
+        if features and len(owners) == 1 and None not in owners:
+            winner = owners.pop()
+            state["result"] = {"winner": winner, "reason": f"{SIDE_TITLES[winner]} controls every feature"}
+            events.append({"type": "game_over", **state["result"]})
+            return
+        state["active"] = other(state["active"])
+        state["turn"] += 1
+        events.append({"type": "turn_started", "turn": state["turn"], "side": state["active"]})
+        self._begin_turn(state, events)
+
+    def _begin_turn(self, state, events) -> None:
+        side = state["active"]
+        state["awaiting"] = [side]
+        if not self._turn_actions(state, side):
+            winner = other(side)
+            state["result"] = {"winner": winner,
+                               "reason": f"{SIDE_TITLES[side]} can neither activate nor deploy a unit"}
+            state["awaiting"] = []
+            events.append({"type": "game_over", **state["result"]})
+
+    # ======================================================================================
+    # presentation
+    # ======================================================================================
+    def view(self, state: dict, side: str | None) -> dict:
+        shown = clone(state)
+        if shown.get("bag") is not None:
+            shown["bag"] = sorted(shown["bag"])  # the contents are public, the order is not
+        return shown
+
+    def _unit_name(self, state, uid) -> str:
+        spec = self.cat.units.get(uid)
+        return spec["title"] if spec else uid
+
+    def describe(self, state: dict, key: str, value: str) -> str:
+        if key in ("unit", "target", "with") and value in state.get("units", {}):
+            u = state["units"][value]
+            where = u["at"] if u["status"] == "map" else u["status"]
+            return f"{self._unit_name(state, value)} ({SIDE_TITLES[u['side']]}, {where})"
+        if key == "unit" and value in self.cat.units:
+            spec = self.cat.units[value]
+            return f"{spec['title']} ({spec['points']} pts, OFF {spec['off']} DEF {spec['def']})"
+        if key == "to" and value in state.get("tiles", {}):
+            t = state["tiles"][value]
+            kind = self.cat.tile(t["terrain"])["title"]
+            feat = f"{self.cat.features[t['feature']]['title']} on " if t.get("feature") else ""
+            return f"{value} ({feat}{kind})"
+        if key == "tile":
+            if value in self.cat.terrains:
+                return self.cat.terrains[value]["title"]
+            if value in self.cat.features:
+                return self.cat.features[value]["title"]
+        if key == "faction" and value in self.cat.factions:
+            return self.cat.factions[value]["title"]
+        if key == "die" and state.get("combat"):
+            c = state["combat"]
+            kind, i = _die_ref(value)
+            return f"{kind.upper()} die {i + 1} (shows {c['dice'][c['chooser']][kind][i]})"
+        if key == "value":
+            return f"+{value}"
+        return value
+
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        t = event.get("type")
+        n = lambda uid: self._unit_name(state, uid)  # noqa: E731
+        if t == "roll":
+            return f"🎲 {event['purpose']}: {event['value']}"
+        if t == "order":
+            return (f"Roll-off North {event['north']} : South {event['south']} — "
+                    f"{SIDE_TITLES[event['first']]} goes first.")
+        if t == "faction_chosen":
+            return f"{SIDE_TITLES[event['side']]} plays {self.cat.factions[event['faction']]['title']}."
+        if t == "recruited":
+            return f"{SIDE_TITLES[event['side']]} recruits {n(event['unit'])}."
+        if t == "tile_chosen":
+            return f"{SIDE_TITLES[event['side']]} puts {self.cat.terrains[event['terrain']]['title']} into the bag."
+        if t == "shuffle":
+            return f"The {event['purpose']} is shuffled ({event['count']} tiles)."
+        if t == "reveal" and event.get("what") == "tile":
+            return f"Drawn from the bag: {self.cat.terrains[event['terrain']]['title']}."
+        if t == "central_chosen":
+            return f"Central feature: {self.cat.features[event['feature']]['title']}."
+        if t == "feature_chosen":
+            return f"{SIDE_TITLES[event['side']]} chooses {self.cat.features[event['feature']]['title']} as own feature."
+        if t == "tile_placed":
+            feat = f" with {self.cat.features[event['feature']]['title']}" if event.get("feature") else ""
+            return f"{self.cat.terrains[event['terrain']]['title']}{feat} placed at {event['at']}."
+        if t == "feature_placed":
+            return f"{SIDE_TITLES[event['side']]} places {self.cat.features[event['feature']]['title']} at {event['at']}."
+        if t == "deployed":
+            return f"{n(event['unit'])} deployed at {event['to']}."
+        if t == "moved":
+            verb = "advances" if event.get("advance") else "moves"
+            return f"{n(event['unit'])} {verb} {' → '.join(event['path'])}."
+        if t == "to_reserve":
+            return f"{n(event['unit'])} returns to the reserve from {event['from']}."
+        if t == "blessed":
+            return f"{n(event['unit'])} blesses {n(event['with'])} (+1 to any die in its next combat)."
+        if t == "teleported":
+            return f"{n(event['unit'])} teleports {event['from']} → {event['to']}."
+        if t == "test":
+            res = "passed" if event["passed"] else "failed"
+            dice = ", ".join(map(str, event["dice"])) or "no dice"
+            return f"{n(event['unit'])} {event['kind'].upper()} 5+ test ({event['why']}): {dice} — {res}."
+        if t == "hazard":
+            res = "safe" if event["passed"] else "fails"
+            return f"{n(event['unit'])} water test at {event['at']}: {event['dice'][0]} — {res}."
+        if t == "captured":
+            return f"{n(event['unit'])} is {event['reason']} and captured by {SIDE_TITLES[event['by']]}."
+        if t == "action_failed":
+            return f"{n(event['unit'])}: action failed ({event['why']})."
+        if t == "attack_declared":
+            return f"{n(event['unit'])} attacks {n(event['target'])} ({event['kind']}, {event['from']} → {event['to']})."
+        if t == "no_counter":
+            return f"{n(event['unit'])} cannot reach the attacker and rolls no OFF dice."
+        if t == "combat_rolled":
+            d = event["dice"]
+            return (f"{n(event['attacker'])} OFF {d['attacker']['off']} DEF {d['attacker']['def']} vs "
+                    f"{n(event['defender'])} OFF {d['defender']['off']} DEF {d['defender']['def']}.")
+        if t == "bonus":
+            return f"{n(event['unit'])}: +{event['value']} ({event['source']}) on {event['die']}: {event['from']} → {event['to']}."
+        if t == "reroll":
+            return f"{n(event['unit'])} re-rolls {event['die']}: {event['from']} → {event['to']}."
+        if t == "pass":
+            return f"{SIDE_TITLES[event['side']]} passes ({event['step']})."
+        if t == "combat":
+            return f"{n(event['attacker'])} vs {n(event['defender'])}: {self._combat_text(event)}"
+        if t == "control":
+            who = SIDE_TITLES[event["side"]] if event["side"] else "nobody"
+            return f"Feature at {event['at']} now held by {who}."
+        if t == "game_started":
+            return f"Starting units placed; {SIDE_TITLES[event['side']]} begins."
+        if t == "game_over":
+            return f"Game over: {event['reason']}."
+        return None
+
+    @staticmethod
+    def _combat_text(event: dict) -> str:
+        def part(p):
+            off = ",".join(map(str, p["off"])) or "–"
+            dfn = ",".join(map(str, p["def"])) or "–"
+            return f"{off} vs {dfn} {'hit' if p['hit'] else 'miss'}"
+        return f"attack {part(event['attack'])}; counter {part(event['counter'])}"
+
+    def header(self, state: dict) -> dict[str, str]:
+        out = {"Turn": str(state.get("turn")), "Phase": state.get("phase", ""),
+               "Active": SIDE_TITLES.get(state.get("active"), str(state.get("active")))}
+        if state.get("awaiting") and state["awaiting"] != [state.get("active")]:
+            out["Awaiting"] = ", ".join(SIDE_TITLES[s] for s in state["awaiting"])
+        for s in SIDES:
+            f = state["factions"].get(s)
+            if f:
+                out[SIDE_TITLES[s]] = self.cat.factions[f]["title"]
+        if state["phase"] == "army":
+            out["Points"] = str(state["points"])
+        if state.get("drawn"):
+            out["Tile in hand"] = self.cat.terrains[state["drawn"]]["title"]
+        if state.get("bag"):
+            out["Bag"] = str(len(state["bag"]))
+        c = state.get("combat")
+        if c:
+            out["Combat"] = f"{self._unit_name(state, c['attacker'])} vs {self._unit_name(state, c['defender'])}"
+        if state.get("result"):
+            w = state["result"].get("winner")
+            out["Result"] = f"{SIDE_TITLES.get(w, 'draw')}: {state['result']['reason']}"
+        return out
+
+    def _color(self, state, side) -> str:
+        f = state["factions"].get(side)
+        return self.cat.factions[f]["color"] if f else ("#555555" if side == "north" else "#999999")
+
+    def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
+        tiles = state.get("tiles", {})
+        cells = []
+        for lab in sorted(tiles):
+            t = tiles[lab]
+            cell = {"at": lab, "fill": self.cat.terrains[t["terrain"]]["fill"]}
+            if t.get("feature"):
+                f = self.cat.features[t["feature"]]
+                cell["icon"], cell["text"] = f["icon"], f["title"]
+            cells.append(cell)
+        homes = [{"cells": [lab], "outline": self._color(state, s), "label": f"{SIDE_TITLES[s]} home"}
+                 for s, lab in sorted(state.get("homes", {}).items())]
+        key = hashlib.sha256(canonical_json([cells, homes]).encode()).hexdigest()[:16]
+        pieces, markers, objectives = [], [], []
+        for uid, u in sorted(state["units"].items()):
+            if u["status"] != "map":
+                continue
+            spec = self.cat.units[uid]
+            piece = {"at": u["at"], "id": uid, "color": self._color(state, u["side"]), "text_color": "#ffffff",
+                     "title": spec["short"], "values": f"{spec['off']}/{spec['def']}"}
+            if u.get("blessing"):
+                piece["badge"] = "+1"
+            pieces.append(piece)
+        for lab, owner in sorted(state.get("control", {}).items()):
+            if lab not in tiles:
+                continue
+            name = self.cat.features[tiles[lab]["feature"]]["title"] if tiles[lab].get("feature") else lab
+            objectives.append({"at": lab, "name": name, "owner": owner,
+                               "color": self._color(state, owner) if owner else "#ffffff"})
+            if owner:
+                markers.append({"at": lab, "kind": "flag", "color": self._color(state, owner)})
+        for a in self.legal_actions(state, (state.get("awaiting") or [None])[0]) if state["phase"] in ("map", "home") else []:
+            markers.append({"at": a["to"], "kind": "highlight", "color": "#ffff66"})
+        arrows = []
+        for e in events:
+            if e.get("type") == "moved" and len(e["path"]) > 1:
+                arrows.append({"path": list(e["path"]), "color": self._color(state, e["side"]), "kind": "move"})
+            elif e.get("type") == "combat":
+                arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
+                               "text": self._combat_text(e)})
+            elif e.get("type") == "attack_declared" and not any(x.get("type") == "combat" for x in events):
+                arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
+                               "text": "combat pending"})
+        notes = []
+        for s in SIDES:
+            reserve = [self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
+                       if v["side"] == s and v["status"] == "reserve"]
+            captured = [self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
+                        if v["status"] == "captured" and v["by"] == s]
+            notes.append(f"{SIDE_TITLES[s]} reserve: {', '.join(reserve) or '—'}; captured: {', '.join(captured) or '—'}")
+        c = state.get("combat")
+        if c:
+            for role in ROLES:
+                d = c["dice"][role]
+                notes.append(f"{role} {self.cat.units[c[role]]['short']}: OFF {d['off']} DEF {d['def']} "
+                             f"bonuses {[('+%d %s' % (b['value'], b['kind'])) for b in c['bonuses'][role]]} "
+                             f"re-rolls {c['rerolls'][role]}")
+        legend = [{"color": self._color(state, s),
+                   "text": f"{SIDE_TITLES[s]}: {self.cat.factions[state['factions'][s]]['title']}"
+                   if state["factions"].get(s) else SIDE_TITLES[s]} for s in SIDES]
+        return {"map_key": f"pocket-tactics/{key}", "grid": {"kind": "hex", "columns": COLUMNS, "rows": ROWS},
+                "title": self.title, "cells": cells, "regions": homes, "objectives": objectives,
+                "pieces": pieces, "markers": markers, "arrows": arrows,
+                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes}
+
+    def rules_summary(self, locale: str = "en") -> str:
+        if locale.startswith("de"):
+            return (
+                "**Pocket Tactics** — zwei Spieler (Nord, Süd).\n"
+                "**Aufbau:** Fraktion wählen, Auswurf um die Reihenfolge, Armee bis zur Punktegrenze (50). "
+                "Je sechs Geländeplättchen in den Beutel; zentrales Merkmal auf das erste Plättchen in 0808; "
+                "gezogene Plättchen reihum angrenzend anlegen; eigenes Merkmal so weit wie möglich von allen "
+                "Merkmalen. Bis zu drei Starteinheiten auf/neben das eigene Merkmal; wer zuletzt stellt, beginnt.\n"
+                "**Zug (eine Aktion):** `/move` (auf ein freies Nachbarfeld, ein Sprung über einen Verbündeten; "
+                "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde), `/attack` (Nahkampf), "
+                "`/fire` (Fernkampf mit Reichweite und Sichtlinie), `/deploy` (neben ein kontrolliertes Merkmal), "
+                "`/reserve`, `/special`.\n"
+                "**Kampf:** alle OFF/DEF-Würfel zugleich; reihum `/bonus` (ein Würfel, max. 6), dann `/reroll` "
+                "(je angrenzender Verbündeter und bevorzugtes Gelände), `/pass`. Höchste OFF gegen höchste DEF, "
+                "Gleichstand → nächstes Paar, übrige OFF trifft. Beide können fallen; Besiegte nimmt der Sieger.\n"
+                "**Gefahren:** Wasser 1–3 ertrinkt; 5+-Tests. **Sieg:** Gegner kann keine Einheit aktivieren oder "
+                "stationieren, oder man kontrolliert alle Merkmale.")
+        return (
+            "**Pocket Tactics** — two players (North, South).\n"
+            "**Setup:** choose factions, roll off for order, recruit up to the points limit (50). Six terrain "
+            "tiles each go into the bag; the central feature sits on the first tile at 0808; drawn tiles are "
+            "placed in turn next to the map; your own feature goes as far as possible from every feature. Deploy "
+            "up to three starting units on or next to it; the last to deploy starts.\n"
+            "**Turn (one action):** `/move` (to a free adjacent tile, one jump over an ally; fast/flying units get "
+            "bonus moves, flyers jump enemies too), `/attack` (melee), `/fire` (ranged, range and line of sight), "
+            "`/deploy` (next to a feature you control), `/reserve`, `/special`.\n"
+            "**Combat:** all OFF/DEF dice at once; in turn `/bonus` (one die, max 6), then `/reroll` (one per "
+            "adjacent ally, one on preferred terrain), `/pass`. Highest OFF vs highest DEF, ties go to the next "
+            "pair, a spare OFF die hits. Both may fall; the victor keeps the captured unit.\n"
+            "**Hazards:** water drowns on 1–3; 5+ tests. **Victory:** the opponent can neither activate nor "
+            "deploy a unit, or you control every feature.")
+
+    # ----- referee edits --------------------------------------------------------------------
+    def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
+        if action["type"] == "ref-place":
+            uid, to = action.get("unit"), action.get("to")
+            if uid not in state["units"]:
+                raise RuleError(f"No unit {uid!r}.", sorted(state["units"]))
+            if to not in state["tiles"] or to in self._occupant(state):
+                raise RuleError(f"{to!r} is not a free tile of the map.")
+            state = clone(state)
+            unit = state["units"][uid]
+            old = unit["at"]
+            unit.update(status="map", at=to, by=None)
+            return state, [{"type": "referee", "what": "place", "unit": uid, "from": old, "to": to}]
+        if action["type"] == "ref-remove":
+            uid = action.get("unit")
+            if uid not in state["units"]:
+                raise RuleError(f"No unit {uid!r}.", sorted(state["units"]))
+            state = clone(state)
+            unit = state["units"][uid]
+            old = unit["at"]
+            unit.update(status="reserve", at=None, by=None)
+            return state, [{"type": "referee", "what": "remove", "unit": uid, "from": old}]
+        return super().referee_edit(state, action)
