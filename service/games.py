@@ -93,6 +93,7 @@ class ActionRecord:
     turn: int | None = None     # turn, phase and active side when the action was taken
     phase: str | None = None
     active: str | None = None
+    label: str | None = None    # "/move unit:Red r1 at 0101 to:0201", as it read when played
 
 
 class _OverrideSource:
@@ -373,7 +374,8 @@ class GameService:
                   "dice_json": dumps([r["value"] for r in dice.rolled]),
                   "dice_source": "fixed" if fixed else "seed",
                   "state_hash": state_hash(new_state), "turn": state.get("turn"),
-                  "phase": state.get("phase"), "active": state.get("active")}
+                  "phase": state.get("phase"), "active": state.get("active"),
+                  "label": describe_action(ruleset, state, action)}
         try:
             version = await self.store.commit_change(
                 row["id"], row["version"], now=now, state_json=dumps(new_state),
@@ -488,7 +490,7 @@ class GameService:
                             events=json.loads(r["events_json"]), state_hash=r["state_hash"],
                             live=bool(r["live"]), created_at=r["created_at"],
                             undone_by=r["undone_by"], undone_at=r["undone_at"], turn=r["turn"],
-                            phase=r["phase"], active=r["active"])
+                            phase=r["phase"], active=r["active"], label=r.get("label"))
 
     async def changes_since(self, game_id: int, side: str) -> list[str]:
         """Human lines for everything that happened since ``side`` last acted (everything, if
@@ -500,7 +502,8 @@ class GameService:
         lines: list[str] = []
         for r in live[last_own + 1:]:
             who = "Referee" if r["side"] == "referee" else ruleset.side_titles.get(r["side"], r["side"])
-            lines.append(f"{who}: {ruleset.describe_action(state, json.loads(r['action_json']))}")
+            label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
+            lines.append(f"{who}: {label}")
             for event in json.loads(r["events_json"]):
                 if event.get("private") and event.get("private") != side:
                     continue
@@ -845,6 +848,16 @@ class GameService:
                 await self.store.put_clocks(row["id"], clocks, {"status": "active", "flag": None,
                                                                 "updated_at": now})
         return await self._game_info(game_id)
+
+
+def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
+    if action.get("type") in SERVICE_ACTIONS and action.get("side") != "referee":
+        return "/game resign" if action["type"] == "resign" else "(clock ran out)"
+    try:
+        return ruleset.describe_action(state, action)
+    except (KeyError, TypeError, ValueError, AttributeError, UmpireError):
+        from engine.core.commands import format_command
+        return format_command(action)
 
 
 def describe_event(ruleset: Ruleset, state: dict, event: dict) -> str | None:

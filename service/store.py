@@ -104,6 +104,9 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
         )""",
         "CREATE INDEX posts_game ON posts (game_id, kind)",
     ]),
+    # The human line for an action, written with the state it was played on (unit names and
+    # positions as they were then), so logs and summaries need no replay.
+    (2, ["ALTER TABLE actions ADD COLUMN label TEXT"]),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -203,7 +203,7 @@ class Table:
             lines = []
             for r in records[-count:]:
                 lines.append(f"#{r.seq} turn {r.turn} {self.title(r.side)}: "
-                             f"{self.ruleset.describe_action(info.state, r.action)}")
+                             f"{r.label or self.ruleset.describe_action(info.state, r.action)}")
                 lines += [f"    {t}" for t in (describe_event(self.ruleset, info.state, e)
                                                for e in r.events) if t]
             return {**base, "log": lines}
