@@ -813,7 +813,7 @@ class GameService:
                                            running=False)
         for c in clocks:
             if c["side"] == side and c["remaining"] is not None:
-                c["remaining"] = min(c["remaining"], 0.0)
+                c["remaining"] = max(c["remaining"], 0.0)
         await self.store.put_clocks(row["id"], clocks, {"status": "paused",
                                                         "flag": f"timeout:{side}",
                                                         "updated_at": now})
