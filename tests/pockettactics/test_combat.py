@@ -1,0 +1,220 @@
+"""Combat: the worked example, bonus and re-roll phases, comparison, ranged attacks, water."""
+import pytest
+
+from engine.core.errors import RuleError
+
+from .helpers import act, legal, of, position
+
+
+def test_worked_example_from_the_rulebook():
+    # attacker OFF 2 DEF 2 rolls OFF 6,1 DEF 3,1; defender OFF 1 DEF 2 rolls OFF 3 DEF 4,2
+    state = position({"spearman": "0808", "slinger": "0809"})
+    state, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
+    combat = of(events, "combat")[0]
+    assert combat["attack"] == {"off": [6, 1], "def": [4, 2], "hit": True}      # the 6 beats the 4
+    assert combat["counter"] == {"off": [3], "def": [3, 1], "hit": False}       # 3 ties 3, the 1 is left
+    assert state["units"]["slinger"]["status"] == "captured"
+    assert state["units"]["slinger"]["by"] == "north"
+    assert state["units"]["spearman"]["status"] == "map"
+    rolls = [(e["purpose"], e["value"]) for e in of(events, "roll")]
+    assert rolls == [("spearman OFF", 6), ("spearman OFF", 1), ("spearman DEF", 3), ("spearman DEF", 1),
+                     ("slinger OFF", 3), ("slinger DEF", 4), ("slinger DEF", 2)]
+
+
+def test_worked_example_as_pending_combat_from_a_scenario():
+    state = position({"spearman": "0808", "slinger": "0809"}, phase="bonus",
+                     combat={"attacker": "spearman", "defender": "slinger", "kind": "melee",
+                             "dice": {"attacker": {"off": [6, 1], "def": [3, 1]},
+                                      "defender": {"off": [3], "def": [4, 2]}},
+                             "bonuses": {"attacker": [], "defender": [{"kind": "def", "value": 1}]}})
+    assert state["awaiting"] == ["south"] and state["phase"] == "bonus"
+    state, events = act(state, "/pass")
+    combat = of(events, "combat")[0]
+    assert combat["attack"]["hit"] and not combat["counter"]["hit"]
+
+
+def test_both_units_can_fall():
+    state = position({"spearman": "0808", "lizard": "0809"})
+    # spearman OFF 5,1 DEF 2,1 ; lizard OFF 4,1 DEF 3,3 (+1 OFF bonus left unused by passing)
+    state, _ = act(state, "/attack unit:spearman target:lizard", dice=[5, 1, 2, 1, 4, 1, 3, 3])
+    assert state["phase"] == "bonus" and state["awaiting"] == ["south"]
+    state, events = act(state, "/pass")
+    assert {e["unit"] for e in of(events, "captured")} == {"spearman", "lizard"}
+    assert state["units"]["spearman"]["by"] == "south" and state["units"]["lizard"]["by"] == "north"
+
+
+def test_all_ties_with_equal_dice_fail_and_spare_off_die_hits():
+    state = position({"champion": "0808", "slinger": "0809"})
+    # champion OFF 4,4,2 vs slinger DEF 4,4 -> the spare 2 hits; slinger OFF 3 vs DEF 3,3 -> miss
+    state, _ = act(state, "/attack unit:champion target:slinger", dice=[4, 4, 2, 3, 3, 3, 4, 4])
+    assert state["awaiting"] == ["north"]          # champion has +1 OFF: attacker decides first
+    state, events = act(state, "/pass")
+    combat = of(events, "combat")[0]
+    assert combat["attack"]["hit"] and not combat["counter"]["hit"]
+
+
+def test_bonus_phase_alternates_starting_with_attacker_and_caps_at_six():
+    # lizard (+1 OFF card, +1 OFF bane of beast) attacks the eagle (no bonus) in a forest (+1 DEF)
+    state = position({"lizard": "0808", "eagle": "0809"}, active="south",
+                     tiles={"0809": {"terrain": "grass", "feature": "forest"}})
+    state, events = act(state, "/attack unit:lizard target:eagle", dice=[6, 3, 2, 2, 1, 4])
+    assert state["awaiting"] == ["south"]
+    assert "/bonus die:off1 value:1" not in legal(state)          # a 6 cannot be raised
+    state, events = act(state, "/bonus die:off2 value:1")
+    assert of(events, "bonus")[0]["to"] == 4
+    assert state["awaiting"] == ["north"]                          # the defender's turn now
+    state, events = act(state, "/bonus die:def1 value:1")          # forest: 4 -> 5
+    assert state["awaiting"] == ["south"]
+    state, events = act(state, "/bonus die:off2 value:1")          # 4 -> 5
+    combat = of(events, "combat")[0]
+    assert combat["attack"] == {"off": [6, 5], "def": [5], "hit": True}
+
+
+def test_a_passing_player_lets_the_other_continue():
+    state = position({"lizard": "0808", "eagle": "0809"}, active="south",
+                     tiles={"0809": {"terrain": "grass", "feature": "forest"}})
+    state, _ = act(state, "/attack unit:lizard target:eagle", dice=[3, 3, 2, 2, 1, 4])
+    state, _ = act(state, "/pass")
+    assert state["awaiting"] == ["north"]
+    state, _ = act(state, "/pass")
+    assert state["phase"] == "play" and state["active"] == "north"
+
+
+def test_rerolls_from_support_and_preferred_terrain():
+    # spearman on highland (preferred) with two adjacent allies: 3 re-rolls; slinger none
+    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809"},
+                     tiles={"0808": {"terrain": "grass", "feature": "highland"}})
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
+    assert state["combat"]["rerolls"] == {"attacker": 3, "defender": 0}
+    assert state["phase"] == "bonus"                              # highland gives +1 OFF
+    state, _ = act(state, "/pass")
+    assert state["phase"] == "reroll" and state["awaiting"] == ["north"]
+    state, events = act(state, "/reroll die:off1", dice=[6])
+    assert of(events, "reroll")[0] == {"type": "reroll", "side": "north", "unit": "spearman", "die": "off1",
+                                       "from": 1, "to": 6}
+    assert state["combat"]["rerolls"]["attacker"] == 2
+    state, events = act(state, "/pass")
+    assert of(events, "combat")[0]["attack"]["hit"]
+
+
+def test_reroll_turns_alternate():
+    state = position({"spearman": "0808", "archer": "0807", "slinger": "0809", "goblin": "0910"})
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
+    assert state["combat"]["rerolls"] == {"attacker": 1, "defender": 1}
+    assert state["phase"] == "reroll" and state["awaiting"] == ["north"]
+    state, _ = act(state, "/reroll die:off2", dice=[2])
+    assert state["awaiting"] == ["south"]
+    state, events = act(state, "/reroll die:def2", dice=[1])
+    assert of(events, "combat")
+
+
+def test_ranged_attack_target_out_of_its_range_rolls_no_off():
+    state = position({"archer": "0806", "troll": "0808"})
+    state, events = act(state, "/fire unit:archer target:troll", dice=[1, 1, 1, 1, 1])
+    assert of(events, "no_counter")
+    state, events = act(state, "/pass")                 # the archer's +1 OFF stays unused
+    assert of(events, "combat")[0]["counter"]["off"] == []
+    assert state["units"]["archer"]["at"] == "0806"
+
+
+def test_ranged_target_within_its_own_range_shoots_back():
+    state = position({"archer": "0806", "slinger": "0808"})
+    state, events = act(state, "/fire unit:archer target:slinger", dice=[1, 1, 6, 3, 3])
+    state, events = act(state, "/pass")
+    assert of(events, "combat")[0]["counter"] == {"off": [6], "def": [1], "hit": True}
+
+
+def test_ranged_range_limit():
+    state = position({"archer": "0805", "troll": "0808"})         # 3 tiles: archer reaches 1+2
+    assert "/fire unit:archer target:troll" in legal(state)
+    state = position({"archer": "0805", "troll": "0809"})         # 4 tiles
+    assert "/fire unit:archer target:troll" not in legal(state)
+    with pytest.raises(RuleError, match="4 tiles away; archer reaches 3"):
+        act(state, "/fire unit:archer target:troll")
+
+
+def test_line_of_sight_blocked_by_feature_enemy_and_empty_space():
+    clear = position({"archer": "0806", "troll": "0808"})
+    assert "/fire unit:archer target:troll" in legal(clear)
+    forest = position({"archer": "0806", "troll": "0808"}, tiles={"0807": {"terrain": "grass", "feature": "forest"}})
+    assert "/fire unit:archer target:troll" not in legal(forest)
+    lake = position({"archer": "0806", "troll": "0808"}, tiles={"0807": {"terrain": "grass", "feature": "lake"}})
+    assert "/fire unit:archer target:troll" in legal(lake)               # water does not block
+    enemy = position({"archer": "0806", "goblin": "0807", "troll": "0808"})
+    assert "/fire unit:archer target:troll" not in legal(enemy)
+    friend = position({"archer": "0806", "spearman": "0807", "troll": "0808"})
+    assert "/fire unit:archer target:troll" in legal(friend)
+    hole = position({"archer": "0806", "troll": "0808"}, tiles={"0807": None})
+    assert "/fire unit:archer target:troll" not in legal(hole)
+
+
+def test_flyers_ignore_blocking_features_and_units_but_not_empty_space():
+    forest = {"0807": {"terrain": "grass", "feature": "forest"}}
+    state = position({"archer": "0806", "goblin": "0807", "wyvern": "0808"}, tiles=forest)
+    assert "/fire unit:archer target:wyvern" in legal(state)            # the target flies
+    state = position({"archer": "0806", "wyvern": "0808"}, tiles={"0807": None})
+    assert "/fire unit:archer target:wyvern" not in legal(state)
+
+
+def test_line_along_a_hexside_blocks_only_if_both_sides_block():
+    # the line 0808 -> 0907 runs exactly along the side shared by 0807 and 0908
+    from engine.core import hexgrid
+    line = hexgrid.sight_line(hexgrid.parse_label("0808"), hexgrid.parse_label("0907"))
+    assert [tuple(sorted(hexgrid.label(h) for h in pair)) for pair in line.edges] == [("0807", "0908")]
+    f = {"terrain": "grass", "feature": "forest"}
+    one = position({"archer": "0808", "troll": "0907"}, tiles={"0807": f})
+    both = position({"archer": "0808", "troll": "0907"}, tiles={"0807": f, "0908": f})
+    assert "/fire unit:archer target:troll" in legal(one)
+    assert "/fire unit:archer target:troll" not in legal(both)
+
+
+def test_melee_winner_advances_onto_the_tile():
+    state = position({"spearman": "0808", "slinger": "0809"})
+    state, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
+    assert state["units"]["spearman"]["at"] == "0809"
+    assert any(e.get("advance") for e in of(events, "moved"))
+
+
+def test_attacking_into_water_needs_the_water_test_first():
+    water = {"0809": "water"}
+    state = position({"spearman": "0808", "troll": "0809"}, tiles=water)
+    failed, events = act(state, "/attack unit:spearman target:troll", dice=[3])
+    assert failed["units"]["spearman"]["status"] == "captured" and not of(events, "combat")
+    passed, events = act(state, "/attack unit:spearman target:troll", dice=[4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    assert of(events, "combat_rolled") and of(events, "hazard")[0]["passed"]
+    assert passed["combat"]["rerolls"]["defender"] == 1       # the troll prefers water
+
+
+def test_ranged_attack_into_water_failing_the_test_only_fails_the_action():
+    state = position({"archer": "0806", "troll": "0808"}, tiles={"0808": "water"})
+    state, events = act(state, "/fire unit:archer target:troll", dice=[2])
+    assert state["units"]["archer"]["status"] == "map" and of(events, "action_failed")
+    assert state["active"] == "south"
+
+
+def test_attacker_preferring_water_skips_the_test():
+    state = position({"troll": "0808", "spearman": "0809"}, active="south", tiles={"0809": "water"})
+    state, events = act(state, "/attack unit:troll target:spearman", dice=[6, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    assert of(events, "combat") and not of(events, "hazard")
+
+
+def test_bless_adds_a_one_time_bonus():
+    state = position({"druid": "0807", "spearman": "0808", "slinger": "0809", "goblin": "0911"})
+    state, events = act(state, "/special unit:druid with:spearman")
+    assert state["units"]["spearman"]["blessing"] == 1
+    state, _ = act(state, "/move unit:goblin to:0910")
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[4, 1, 1, 1, 1, 4, 2])
+    assert state["units"]["spearman"]["blessing"] == 0
+    assert "/bonus die:off1 value:1" in legal(state)
+    state, events = act(state, "/bonus die:off1 value:1")
+    assert of(events, "bonus")[0]["source"] == "blessing"
+
+
+def test_a_unit_with_no_off_dice_cannot_attack_and_out_of_turn_choice_is_refused():
+    state = position({"spearman": "0808", "slinger": "0809"})
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
+    assert state["phase"] == "play"  # no bonus or re-roll for anyone: resolved at once
+    state = position({"lizard": "0808", "eagle": "0809"}, active="south")
+    state, _ = act(state, "/attack unit:lizard target:eagle", dice=[3, 3, 2, 2, 1, 4])
+    with pytest.raises(RuleError):
+        act(state, "/pass", side="north")
