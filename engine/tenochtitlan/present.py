@@ -1,0 +1,293 @@
+"""Presentation of Tenochtitlan states: event lines, header, the renderer scene, rules summary.
+
+No rules are decided here; everything is read from the state and the data.
+"""
+from __future__ import annotations
+
+from .data import board_for, cards_by_id, terrain_chart, unit_types
+
+COLORS = {"spanish": "#b03a2e", "aztec": "#1f6f8b"}
+TEXT = {"spanish": "#ffffff", "aztec": "#ffffff"}
+TLAXCALAN_COLOR = "#d68910"
+PHASE_TITLES = {"setup": "Setup", "draw": "Draw card", "movement": "Movement",
+                "defensive-fire": "Defensive fire", "combat": "Combat", "rally": "Rally"}
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def place_name(board, i: int) -> str:
+    for name, j in board.objectives.items():
+        if i == j:
+            return name
+    for name, j in board.villages.items():
+        if i == j:
+            return name
+    for name, j in board.forts.items():
+        if i == j:
+            return name
+    if board.causeway_of[i]:
+        return board.causeways[board.causeway_of[i]]["title"]
+    return terrain_chart()["types"][board.terrain[i]]["title"]
+
+
+def card_text(card: dict) -> str:
+    text = f"{card['title']}: move {card['move']}, attack {card['attack']}"
+    special = card.get("special")
+    if special:
+        text += "; " + special_text(special)
+    return text
+
+
+def special_text(special: dict) -> str:
+    classes = ", ".join(c for c in special.get("classes", []))
+    kind = special["kind"]
+    if kind == "attack_bonus":
+        text = f"+{special['bonus']} to attacks with {classes}"
+    elif kind == "movement_bonus":
+        text = f"+{special['bonus']} movement for {classes}"
+    elif kind == "return_unit":
+        where = {"default": "next to a friend", "city": "in Tenochtitlan",
+                 "village": "at a village"}[special.get("where", "default")]
+        text = f"return one eliminated unit ({classes}) {where}"
+    elif kind == "mandatory_attack":
+        text = "you must attack if you can"
+    else:
+        text = "no enemy defensive fire"
+    if special.get("requires") == "aqueduct":
+        text += " (if you control the aqueduct)"
+    return text
+
+
+def unit_name(state: dict, uid: str) -> str:
+    tname = state.get("roster", {}).get(uid)
+    t = unit_types().get(tname)
+    return f"{t['title']} {uid.rsplit('-', 1)[-1]}" if t else uid
+
+
+def describe_event(ruleset, state: dict, e: dict) -> str | None:
+    kind = e.get("type")
+    name = lambda uid: unit_name(state, uid)  # noqa: E731
+    side = lambda s: ruleset.side_titles.get(s, s)  # noqa: E731
+    cards = cards_by_id()
+    if kind == "roll":
+        return None
+    if kind == "placed":
+        return f"{name(e['unit'])} placed at {e['to']}."
+    if kind == "returned":
+        return f"{name(e['unit'])} returns to play at {e['to']}."
+    if kind == "card_drawn":
+        return f"{side(e['side'])} draw {card_text(cards[e['card']])}."
+    if kind == "reshuffled":
+        return f"The {side(e['side'])} deck is reshuffled."
+    if kind == "moved":
+        return f"{name(e['unit'])} moves {' → '.join(e['path'])}."
+    if kind == "attack":
+        who = " + ".join(name(a) for a in e["attackers"])
+        face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
+        parts = f"{e['base']}"
+        if e["combined"]:
+            parts += "+1"
+        if e["bonus"]:
+            parts += f"+{e['bonus']}"
+        verb = "fires at" if e.get("defensive") else "attacks"
+        outcome = {"none": "no effect", "retreat": "disorganised and must retreat",
+                   "eliminated": "eliminated"}[e["result"]]
+        line = (f"{who} {verb} {name(e['target'])} at {e['at']}: {parts}+{face}{e['roll']}={e['total']} "
+                f"vs defence {e['defence']} (retreat at {e['defence'] + 1}, eliminated at "
+                f"{e['defence'] + 2}): {outcome}.")
+        if e.get("note"):
+            line = line[:-1] + f" ({e['note']})."
+        return line
+    if kind == "evade_offered":
+        return f"{name(e['unit'])} may retreat before combat."
+    if kind == "evaded":
+        return f"{name(e['unit'])} retreats before combat {e['from']} → {e['to']}."
+    if kind == "stood":
+        return f"{name(e['unit'])} stands and fights."
+    if kind == "retreated":
+        return f"{name(e['unit'])} retreats {e['from']} → {e['to']}."
+    if kind == "disorganised":
+        return f"{name(e['unit'])} is disorganised."
+    if kind == "held_fort":
+        return f"{name(e['unit'])} holds the fort at {e['at']} without retreating."
+    if kind == "eliminated":
+        return f"{name(e['unit'])} is eliminated at {e['at']} ({e['reason']})."
+    if kind == "advance_offered":
+        return f"{', '.join(name(u) for u in e['units'])} may advance into {e['to']}."
+    if kind == "advanced":
+        return f"{name(e['unit'])} advances {e['from']} → {e['to']}."
+    if kind == "extra_melee":
+        return f"{name(e['unit'])} may make one more melee attack."
+    if kind == "no_advance":
+        return f"No advance into {e['to']}."
+    if kind == "rallied":
+        return f"{name(e['unit'])} rallies."
+    if kind == "control":
+        board = board_for(state["map"])
+        i = board.idx(e["at"])
+        where = place_name(board, i) if i is not None else e["at"]
+        return f"{side(e['side'])} take control of {where} ({e['at']})."
+    if kind == "game_over":
+        winner = side(e["winner"]) if e.get("winner") else "Nobody"
+        return f"Game over: {winner} win — {e['reason']}."
+    if kind == "turn_started":
+        return f"Turn {e['turn']} begins."
+    if kind == "setup_done":
+        return f"{side(e['side'])} setup complete."
+    if kind == "phase_skipped":
+        return None
+    if kind == "phase_started":
+        return None
+    if kind == "shuffle":
+        return None
+    return None
+
+
+def header(ruleset, state: dict) -> dict[str, str]:
+    out = {}
+    if state["phase"] == "setup":
+        out["Turn"] = f"Setup / {state.get('last_turn', 24)}"
+    else:
+        out["Turn"] = f"{state['turn']} / {state.get('last_turn', 24)}"
+    out["Phase"] = PHASE_TITLES.get(state["phase"], state["phase"])
+    out["Active"] = ruleset.side_titles.get(state["active"], state["active"])
+    card = cards_by_id().get(state.get("card") or "")
+    out["Card"] = card_text(card) if card else "—"
+    if card and state["phase"] != "setup":
+        out["Used"] = f"moved {len(state['moved'])}/{card['move']}, attacked {state['attacks_used']}/{card['attack']}"
+    pending = state.get("pending")
+    if pending:
+        out["Waiting"] = f"{ruleset.side_titles[pending['side']]}: {pending['kind']}"
+    if state.get("result"):
+        winner = state["result"].get("winner")
+        out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
+    return out
+
+
+def _static(board) -> dict:
+    chart = terrain_chart()
+    types = chart["types"]
+    names = {}
+    for name, i in board.villages.items():
+        names[i] = name
+    for name, i in board.objectives.items():
+        names[i] = name
+    for name, i in board.forts.items():
+        names.setdefault(i, name)
+    cells = []
+    for i, lab in enumerate(board.grid.labels):
+        t = types[board.terrain[i]]
+        cell = {"at": lab, "fill": t.get("fill", "#999999")}
+        icon = "fort" if board.fort[i] else t.get("icon")
+        if icon:
+            cell["icon"] = icon
+        if i in names:
+            cell["text"] = names[i]
+        cells.append(cell)
+    lines = []
+    for road in board.roads:
+        for a, b in zip(road, road[1:]):
+            lines.append({"from": a, "to": b, "color": "#7a5c3a", "width": 4, "kind": "road"})
+    for cw in board.causeways.values():
+        hexes = [board.label(i) for i in cw["hexes"]]
+        ends = []
+        for end in (cw["hexes"][0], cw["hexes"][-1]):
+            for n in board.grid.adjacent[end]:
+                if board.medium[n] == "land" and board.causeway_of[n] is None:
+                    ends.append((end, n))
+                    break
+        for a, b in zip(hexes, hexes[1:]):
+            lines.append({"from": a, "to": b, "color": "#e8d7a8", "width": 9, "kind": "causeway"})
+        for a, b in ends:
+            lines.append({"from": board.label(a), "to": board.label(b), "color": "#e8d7a8",
+                          "width": 9, "kind": "causeway"})
+    aq = [board.label(i) for i in board.aqueduct]
+    for a, b in zip(aq, aq[1:]):
+        lines.append({"from": a, "to": b, "color": "#3d7ea6", "width": 3, "kind": "aqueduct"})
+    canal = [i for i in range(len(board.grid)) if board.terrain[i] == "canal"]
+    for i in canal:
+        for n in board.grid.adjacent[i]:
+            if n > i and (board.terrain[n] == "canal" or board.terrain[n] == "city-bridge"):
+                lines.append({"from": board.label(i), "to": board.label(n), "color": "#2c6e99",
+                              "width": 5, "kind": "canal"})
+    city = [board.label(i) for i in range(len(board.grid)) if board.city[i]]
+    regions = [{"cells": city, "outline": "#5b3a1a", "label": "Tenochtitlan"}] if city else []
+    return {"cells": cells, "lines": lines, "regions": regions}
+
+
+_static_cache: dict[str, dict] = {}
+
+
+def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
+    board = board_for(state["map"])
+    static = _static_cache.get(board.key)
+    if static is None:
+        static = _static_cache[board.key] = _static(board)
+    types = unit_types()
+    pieces = []
+    for uid, u in sorted(state["units"].items()):
+        t = types[u["type"]]
+        color = TLAXCALAN_COLOR if t.get("tlaxcalan") else COLORS[u["side"]]
+        pieces.append({"at": u["at"], "id": uid, "color": color, "text_color": TEXT[u["side"]],
+                       "title": f"{t['short']} {uid.rsplit('-', 1)[-1]}",
+                       "values": f"{t['attack']}-{t['defence']}-{t['movement']}",
+                       "flipped": bool(u["disorganised"])})
+    objectives = []
+    for name, i in board.objectives.items():
+        lab = board.label(i)
+        owner = state["control"].get(lab)
+        objectives.append({"at": lab, "name": name, "owner": owner,
+                           "color": COLORS.get(owner, "#777777")})
+    arrows = []
+    for e in events:
+        kind = e.get("type")
+        if kind == "moved":
+            color = COLORS[types[state["roster"][e["unit"]]]["side"]] if e["unit"] in state["roster"] else "#222222"
+            arrows.append({"path": list(e["path"]), "color": color, "kind": "move"})
+        elif kind in ("retreated", "evaded", "advanced"):
+            arrows.append({"path": [e["from"], e["to"]], "color": "#555555", "kind": "move"})
+        elif kind == "attack":
+            face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
+            extra = ("+1" if e["combined"] else "") + (f"+{e['bonus']}" if e["bonus"] else "")
+            text = f"{e['base']}{extra}+{face}{e['roll']}={e['total']} vs {e['defence']}: {e['result']}"
+            for src in e["from"]:
+                arrows.append({"path": [src, e["at"]], "color": "#111111", "kind": "attack",
+                               "text": text})
+    notes = []
+    decks = state.get("decks", {})
+    notes.append("Decks: " + ", ".join(
+        f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}" for s, d in decks.items()))
+    if state.get("eliminated"):
+        notes.append("Eliminated: " + ", ".join(unit_name(state, u) for u in state["eliminated"]))
+    return {
+        "map_key": board.key,
+        "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
+        "title": "Siege of Tenochtitlan",
+        **static,
+        "objectives": objectives,
+        "pieces": pieces,
+        "arrows": arrows,
+        "header": [[k, v] for k, v in header(ruleset, state).items()],
+        "legend": [{"color": COLORS["spanish"], "text": "Spanish"},
+                   {"color": TLAXCALAN_COLOR, "text": "Tlaxcalan allies"},
+                   {"color": COLORS["aztec"], "text": "Aztec"}],
+        "notes": notes,
+    }
+
+
+SUMMARY_EN = """**Siege of Tenochtitlan** — Spanish (with Tlaxcalan allies and brigantines) against the Aztecs, 24 turns.
+**Setup:** Aztecs first: units in Tenochtitlan or on causeways (at most 2 per causeway), canoes on lake hexes next to the city or in the canal. Then the Spanish: brigantines on the southern lake; land units in three connected groups of at least 4, each within 3 hexes of a different village, not in the city or on a causeway.
+**Turn:** draw a card (move and attack limits, special rule) → movement → enemy defensive fire (up to 3 bowmen/artillery/arquebusiers/crossbowmen/brigantines) → combat → rally.
+**Movement:** movement factor vs terrain costs; through friends, not enemies; one unit per hex; entering an enemy ZOC stops; no ZOC to ZOC; roads: 2 hexes per point outside enemy ZOC. Disorganised units cannot move and have no ZOC.
+**Combat:** one or two units (the second adds +1) against one enemy in range (ranged fire needs line of sight; units that moved attack only adjacent; a unit in an enemy ZOC attacks only those units). Attack factor + 1d6 ≥ defence + 1: disorganised and retreat 2 hexes; ≥ defence + 2: eliminated. Only the highest terrain bonus counts. A faster defender may retreat before a melee. Infantry and cavalry may advance into the vacated hex.
+**Win:** Spanish: control Sacred Precinct, Tlatelolco Market, Xoloc, Dock Area, Chapultepec Springs and a whole causeway with its village. Aztecs: prevent that until the end of turn 24, or reduce the Spanish to 6 units (Tlaxcalans not counted)."""
+
+SUMMARY_DE = """**Siege of Tenochtitlan** — Spanier (mit Tlaxcalteken und Brigantinen) gegen Azteken, 24 Spielzüge.
+**Aufbau:** Zuerst die Azteken: Einheiten in Tenochtitlan oder auf Dämmen (höchstens 2 je Damm), Kanus auf Seefeldern neben der Stadt oder im Kanal. Dann die Spanier: Brigantinen auf dem südlichen See; Landeinheiten in drei zusammenhängenden Gruppen zu mindestens 4, jede höchstens 3 Felder von einem anderen Dorf, nicht in der Stadt oder auf einem Damm.
+**Zug:** Karte ziehen (Bewegungs- und Angriffslimit, Sonderregel) → Bewegung → feindliches Defensivfeuer (bis zu 3 Bogenschützen/Artillerie/Arkebusiere/Armbrustschützen/Brigantinen) → Kampf → Neuordnung.
+**Bewegung:** Bewegungsfaktor gegen Geländekosten; durch eigene, nicht durch feindliche Einheiten; am Ende eine Einheit je Feld; Betreten einer feindlichen ZOC beendet die Bewegung; nicht von ZOC zu ZOC; Straßen: 2 Felder je Punkt außerhalb feindlicher ZOC. Desorganisierte Einheiten bewegen sich nicht und haben keine ZOC.
+**Kampf:** eine oder zwei Einheiten (die zweite gibt +1) gegen einen Feind in Reichweite (Fernkampf braucht Sichtlinie; bewegte Einheiten greifen nur benachbart an; eine Einheit in feindlicher ZOC greift nur diese Einheiten an). Angriffsfaktor + 1W6 ≥ Verteidigung + 1: desorganisiert und 2 Felder Rückzug; ≥ Verteidigung + 2: eliminiert. Nur der höchste Geländebonus zählt. Ein schnellerer Verteidiger darf vor dem Nahkampf ausweichen. Infanterie und Kavallerie dürfen in das freie Feld vorrücken.
+**Sieg:** Spanier: Kontrolle über Sacred Precinct, Tlatelolco-Markt, Xoloc, Dock Area, Chapultepec-Quellen und einen ganzen Damm samt Dorf. Azteken: das bis zum Ende von Zug 24 verhindern, oder die Spanier auf 6 Einheiten (ohne Tlaxcalteken) bringen."""
+
+
+def rules_summary(locale: str = "en") -> str:
+    return SUMMARY_DE if str(locale).lower().startswith("de") else SUMMARY_EN

@@ -1,0 +1,1109 @@
+"""Siege of Tenochtitlan (Aztecs vs Spanish, 1521): the complete ruleset.
+
+Every clause is listed in ``docs/rules/tenochtitlan.md`` with the test that checks it and the
+interpretation chosen. Data (map, terrain chart, units, cards) lives in ``data/tenochtitlan``.
+
+Shape of the state (plain JSON)::
+
+    game, scenario, turn, phase, active, awaiting, result      (engine/core/state.py)
+    map            packaged map name or an inline map object
+    last_turn      24
+    roster         unit id -> type (every unit of the game, on the map or not)
+    units          unit id -> {type, side, at, disorganised}   (units on the map)
+    pool           unit ids still to be placed in the setup phase
+    eliminated     unit ids in the eliminated box
+    card           the active side's card in play (None before the draw)
+    decks, discards  side -> card ids (deck top first; the order is hidden by ``view``)
+    moved, attacked, fired, no_attack   unit ids, reset at each draw phase
+    attacks_used   attacking units counted against the card this turn
+    extra_melee    unit that advanced after a retreat before combat and may melee again
+    returned       whether this turn's card already returned a unit
+    pending        a decision owed by one side: evade / retreat / advance (or None)
+    control        hex -> side, for objectives, villages, causeways and the aqueduct
+    aztec_wins_at  the Spanish collapse threshold (6)
+
+Legal actions and ``apply`` share one generator (``_candidates``), narrowed by action type
+and unit in ``apply``, so the two cannot disagree.
+"""
+from __future__ import annotations
+
+import functools
+
+from engine.core import hexgrid
+from engine.core.dice import Dice
+from engine.core.errors import RuleError
+from engine.core.hexgrid import UNREACHABLE
+from engine.core.phases import TurnCycle
+from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.state import clone
+
+from . import present
+from .data import SIDES, WATER_CLASSES, board_for, card_decks, cards_by_id, unit_types
+from .scenarios import PHASES, packaged_names, read_scenario
+
+DEFENSIVE_FIRE_CLASSES = frozenset({"bowmen", "artillery", "arquebusiers", "crossbowmen", "brigantine"})
+ARTILLERY_CLASSES = frozenset({"artillery", "brigantine"})
+ADVANCE_CLASSES = frozenset({"infantry", "cavalry"})
+MAX_DEFENSIVE_FIRERS = 3
+OTHER = {"spanish": "aztec", "aztec": "spanish"}
+
+
+def cycle_for(state: dict) -> TurnCycle:
+    return _cycle(state.get("last_turn", 24))
+
+
+@functools.lru_cache(maxsize=None)
+def _cycle(last_turn: int) -> TurnCycle:
+    return TurnCycle(phases=PHASES, sides=SIDES, reactive_phases=frozenset({"defensive-fire"}),
+                     last_turn=last_turn)
+
+
+@functools.lru_cache(maxsize=200_000)
+def _sight(a: tuple, b: tuple) -> hexgrid.SightLine:
+    return hexgrid.sight_line(a, b)
+
+
+def los_clear(board, a: int, b: int, occupied, through_units: bool) -> bool:
+    """Ranged line of sight. Terrain (and forts) that blocks, and units unless the shooter is
+    artillery, block when the line crosses them. A line running exactly along a hexside is
+    blocked only when the hexes on *both* sides block (``edge_rule="both"``)."""
+    line = _sight(board.grid.hexes[a], board.grid.hexes[b])
+    index = board.grid.index
+
+    def blocks(h) -> bool:
+        i = index.get(h)
+        if i is None:
+            return False
+        return board.blocks[i] or (not through_units and i in occupied)
+
+    for h in line.crossed:
+        if blocks(h):
+            return False
+    for first, second in line.edges:
+        if blocks(first) and blocks(second):
+            return False
+    return True
+
+
+class Pos:
+    """A read-only analysis of one state (occupancy, zones of control, the card in play)."""
+
+    def __init__(self, state: dict):
+        self.state = state
+        self.board = board_for(state["map"])
+        self.types = unit_types()
+        self.units = state["units"]
+        self.at: dict[int, str] = {}
+        idx = self.board.grid.by_label
+        for uid, u in self.units.items():
+            self.at[idx[u["at"]]] = uid
+        self._zoc: dict[str, frozenset] = {}
+        card_id = state.get("card")
+        self.card = cards_by_id().get(card_id) if card_id else None
+
+    # units
+    def where(self, uid: str) -> int:
+        return self.board.grid.by_label[self.units[uid]["at"]]
+
+    def utype(self, uid: str) -> dict:
+        return self.types[self.units[uid]["type"]]
+
+    def cls(self, uid: str) -> str:
+        return self.utype(uid)["class"]
+
+    def side_units(self, side: str) -> list[str]:
+        return sorted(uid for uid, u in self.units.items() if u["side"] == side)
+
+    def zoc(self, side: str) -> frozenset:
+        """Hexes in the zone of control of ``side``'s good-order (not disorganised) units."""
+        if side not in self._zoc:
+            adjacent = self.board.grid.adjacent
+            hexes = set()
+            for i, uid in self.at.items():
+                u = self.units[uid]
+                if u["side"] == side and not u["disorganised"]:
+                    hexes.update(adjacent[i])
+            self._zoc[side] = frozenset(hexes)
+        return self._zoc[side]
+
+    def exerting(self, i: int, side: str) -> list[str]:
+        """``side``'s good-order units whose zone of control covers hex ``i``."""
+        out = []
+        for n in self.board.grid.adjacent[i]:
+            uid = self.at.get(n)
+            if uid and self.units[uid]["side"] == side and not self.units[uid]["disorganised"]:
+                out.append(uid)
+        return out
+
+    def dist(self, a: int, b: int) -> int:
+        hexes = self.board.grid.hexes
+        return hexgrid.distance(hexes[a], hexes[b])
+
+    # cards
+    def special(self, kind: str) -> dict | None:
+        """The card's special rule of ``kind`` if the card in play has it and it applies."""
+        card = self.card
+        if not card or not card.get("special") or card["special"]["kind"] != kind:
+            return None
+        special = card["special"]
+        if special.get("requires") == "aqueduct":
+            control = self.state["control"]
+            if not any(control.get(self.board.label(i)) == card["side"] for i in self.board.aqueduct):
+                return None
+        return special
+
+    def movement(self, uid: str) -> int:
+        t = self.utype(uid)
+        bonus = self.special("movement_bonus")
+        extra = bonus["bonus"] if bonus and t["class"] in bonus["classes"] and \
+            self.units[uid]["side"] == self.state["active"] else 0
+        return t["movement"] + extra
+
+    def attack_bonus(self, attackers: list[str]) -> int:
+        bonus = self.special("attack_bonus")
+        if bonus and any(self.cls(a) in bonus["classes"] for a in attackers):
+            return bonus["bonus"]
+        return 0
+
+    def move_limit(self) -> int:
+        return self.card["move"] if self.card else 0
+
+    def attack_limit(self) -> int:
+        return self.card["attack"] if self.card else 0
+
+
+def _unit_number(uid: str) -> str:
+    return uid.rsplit("-", 1)[-1]
+
+
+class Tenochtitlan(Ruleset):
+    name = "tenochtitlan"
+    title = "Siege of Tenochtitlan"
+    sides = SIDES
+    side_titles = {"spanish": "Spanish", "aztec": "Aztec"}
+    default_scenario = "standard"
+    commands = (
+        Command("place", "Place a unit (setup) or return an eliminated unit (card)",
+                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Hex")),
+                {"de": "Einheit aufstellen oder eliminierte Einheit zurückbringen"}),
+        Command("move", "Move a unit", (Option("unit", "unit", "Your unit"),
+                                        Option("to", "hex", "Destination hex")),
+                {"de": "Einheit bewegen"}),
+        Command("fire", "Defensive fire at an enemy unit", (Option("unit", "unit", "Your unit"),
+                                                            Option("target", "target", "Enemy unit")),
+                {"de": "Defensivfeuer auf eine feindliche Einheit"}),
+        Command("attack", "Attack an enemy unit (with: a second unit for a combined attack)",
+                (Option("unit", "unit", "Attacking unit"), Option("target", "target", "Enemy unit"),
+                 Option("with", "unit", "Second unit of a combined attack", required=False)),
+                {"de": "Angreifen (with: zweite Einheit für einen kombinierten Angriff)"}),
+        Command("retreat", "Retreat a unit (forced, or before combat)",
+                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Destination hex")),
+                {"de": "Einheit zurückziehen"}),
+        Command("advance", "Advance after combat into the vacated hex",
+                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Vacated hex")),
+                {"de": "Nach dem Kampf vorrücken"}),
+        Command("pass", "Decline: stand and fight instead of retreating, or do not advance",
+                (), {"de": "Verzichten: stehen bleiben oder nicht vorrücken"}),
+        Command("rally", "Rally a disorganised unit", (Option("unit", "unit", "Your unit"),),
+                {"de": "Desorganisierte Einheit neu ordnen"}),
+        Command("end-phase", "End the current phase", (), {"de": "Phase beenden"}),
+    )
+
+    # ----- scenarios and setup ---------------------------------------------------------------
+    def scenarios(self) -> list[Scenario]:
+        out = []
+        for name in packaged_names():
+            sc = read_scenario(name)
+            out.append(Scenario(name, sc["title"], sc["description"]))
+        return out
+
+    def load_scenario(self, name_or_path: str) -> dict:
+        return read_scenario(name_or_path or self.default_scenario)
+
+    def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        types = unit_types()
+        events: list[dict] = [{"type": "scenario", "name": scenario["name"]}]
+        roster = {uid: u["type"] for uid, u in scenario["units"].items()}
+        roster.update(scenario["eliminated"])
+        units = {}
+        pool = []
+        moved, attacked, fired, no_attack = [], [], [], []
+        for uid, u in sorted(scenario["units"].items()):
+            if u["at"] is None:
+                pool.append(uid)
+                continue
+            units[uid] = {"type": u["type"], "side": types[u["type"]]["side"], "at": u["at"],
+                          "disorganised": u["disorganised"]}
+            for key, lst in (("moved", moved), ("attacked", attacked), ("fired", fired),
+                             ("no_attack", no_attack)):
+                if u[key]:
+                    lst.append(uid)
+        decks = {}
+        for side in SIDES:
+            if side in scenario["decks"]:
+                decks[side] = list(scenario["decks"][side])
+            else:
+                decks[side] = dice.shuffle(scenario["unused_cards"][side], f"shuffle the {side} deck",
+                                           events)
+        board = board_for(scenario["map"])
+        control = {board.label(i): "aztec" for i in board.control_hexes}
+        control.update(scenario["control"])
+        state = {
+            "game": self.name, "scenario": scenario["name"], "turn": scenario["turn"],
+            "phase": scenario["phase"], "active": scenario["active"], "awaiting": [],
+            "result": None, "map": scenario["map"], "last_turn": scenario["last_turn"],
+            "roster": roster, "units": units, "pool": pool,
+            "eliminated": sorted(scenario["eliminated"]), "card": scenario["card"],
+            "decks": decks, "discards": {s: list(v) for s, v in scenario["discards"].items()},
+            "moved": moved, "attacked": attacked, "fired": fired, "no_attack": no_attack,
+            "attacks_used": scenario["attacks_used"], "extra_melee": scenario["extra_melee"],
+            "returned": scenario["returned"], "pending": None, "control": control,
+            "aztec_wins_at": scenario["aztec_wins_at"],
+        }
+        for uid, u in units.items():
+            self._occupy(state, board, u["at"], u["side"], None)
+        if state["phase"] == "setup":
+            self._next_setup_side(state, events, dice, start=True)
+        elif state["phase"] == "draw" and state["card"] is None:
+            self._enter(state, "draw", events, dice)
+        self._settle(state, events, dice)
+        return state, events
+
+    # ----- whose decision ----------------------------------------------------------------------
+    def awaiting(self, state: dict) -> list[str]:
+        if state.get("result"):
+            return []
+        return list(state.get("awaiting") or [])
+
+    # ----- legal actions -------------------------------------------------------------------------
+    def legal_actions(self, state: dict, side: str) -> list[dict]:
+        if state.get("result") or side not in self.awaiting(state):
+            return []
+        return self._candidates(state, side)
+
+    def _candidates(self, state: dict, side: str, kind: str | None = None,
+                    unit: str | None = None) -> list[dict]:
+        """Every legal action of ``side`` (optionally only of one type / one unit)."""
+        pos = Pos(state)
+        pending = state.get("pending")
+        out: list[dict] = []
+
+        def want(k: str) -> bool:
+            return kind is None or kind == k
+
+        if pending:
+            if pending["side"] != side:
+                return []
+            if pending["kind"] in ("evade", "retreat") and want("retreat"):
+                out += [{"type": "retreat", "side": side, "unit": pending["unit"], "to": lab}
+                        for lab in pending["options"]]
+            if pending["kind"] == "advance" and want("advance"):
+                out += [{"type": "advance", "side": side, "unit": uid, "to": pending["to"]}
+                        for uid in pending["units"]]
+            if pending["kind"] in ("evade", "advance") and want("pass"):
+                out.append({"type": "pass", "side": side})
+            return out
+        phase = state["phase"]
+        if phase == "setup":
+            if want("place"):
+                out += self._setup_places(pos, side, unit)
+            return out
+        if phase == "draw":
+            if want("place"):
+                out += self._return_places(pos, side, unit)
+        elif phase == "movement":
+            if want("move"):
+                for uid in ([unit] if unit else pos.side_units(side)):
+                    if uid in pos.units and pos.units[uid]["side"] == side:
+                        out += [{"type": "move", "side": side, "unit": uid, "to": lab}
+                                for lab in self._move_options(pos, uid)]
+        elif phase == "defensive-fire":
+            if want("fire"):
+                out += self._fire_actions(pos, side, unit)
+        elif phase == "combat":
+            if want("attack"):
+                out += self._attack_actions(pos, side, unit)
+        elif phase == "rally":
+            if want("rally"):
+                out += self._rally_actions(pos, side, unit)
+        if want("end-phase") and self._may_end_phase(pos, side):
+            out.append({"type": "end-phase", "side": side})
+        return out
+
+    def _may_end_phase(self, pos: Pos, side: str) -> bool:
+        state = pos.state
+        if state["phase"] == "combat" and state["attacks_used"] == 0 and pos.special("mandatory_attack"):
+            return not self._attack_actions(pos, side, None, first_only=True)
+        return True
+
+    # --- setup placement
+    def _setup_places(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
+        state = pos.state
+        if side != state["active"]:
+            return []
+        pool = [u for u in state["pool"] if unit is None or u == unit]
+        types = pos.types
+        by_kind: dict[str, list[str]] = {}
+        out = []
+        for uid in pool:
+            t = types[state["roster"][uid]]
+            if t["side"] != side:
+                continue
+            kind = "water" if t["class"] in WATER_CLASSES else "land"
+            if kind not in by_kind:
+                by_kind[kind] = self._setup_hexes(pos, side, kind)
+            out += [{"type": "place", "side": side, "unit": uid, "to": lab} for lab in by_kind[kind]]
+        return out
+
+    def _setup_hexes(self, pos: Pos, side: str, kind: str) -> list[str]:
+        board, state = pos.board, pos.state
+        n = len(board.grid)
+        free = [i for i in range(n) if i not in pos.at]
+        if side == "aztec":
+            if kind == "water":
+                # Canoes: lake hexes next to Tenochtitlan, or the canal.
+                return [board.label(i) for i in free if board.medium[i] == "water" and (
+                    board.city[i] or any(board.city[j] and board.medium[j] != "water"
+                                         for j in board.grid.adjacent[i]))]
+            per_causeway: dict[str, int] = {}
+            for i, uid in pos.at.items():
+                name = board.causeway_of[i]
+                if name and pos.units[uid]["side"] == "aztec":
+                    per_causeway[name] = per_causeway.get(name, 0) + 1
+            out = []
+            for i in free:
+                if board.medium[i] == "water":
+                    continue
+                name = board.causeway_of[i]
+                if board.city[i] or (name and per_causeway.get(name, 0) < 2):
+                    out.append(board.label(i))
+            return out
+        if kind == "water":
+            return [board.label(i) for i in free if i in board.brigantine_setup]
+        return self._spanish_land_hexes(pos, free)
+
+    def _spanish_land_hexes(self, pos: Pos, free: list[int]) -> list[str]:
+        """Hexes where a Spanish land unit may be placed so that the three-group rule can still
+        be met with the units left: at most three connected groups, each wholly within 3 hexes
+        of its own (different) village, and enough units left to bring each group to four."""
+        board, state = pos.board, pos.state
+        types = pos.types
+        placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
+                  and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        left = sum(1 for uid in state["pool"] if types[state["roster"][uid]]["side"] == "spanish"
+                   and types[state["roster"][uid]]["class"] not in WATER_CLASSES) - 1
+        hexes = board.grid.hexes
+        villages = list(board.villages.values())
+        near = {v: {i for i in range(len(hexes)) if hexgrid.distance(hexes[i], hexes[v]) <= 3}
+                for v in villages}
+        allowed = set().union(*near.values()) if near else set()
+        groups = self._groups(board, placed)
+        out = []
+        for i in free:
+            if i not in allowed or board.medium[i] != "land" or board.city[i] or board.causeway_of[i]:
+                continue
+            touching = [g for g in groups if any(j in board.grid.adjacent[i] for j in g)]
+            merged = set().union({i}, *touching)
+            new_groups = [g for g in groups if g not in touching] + [merged]
+            if self._groups_feasible(new_groups, near, left):
+                out.append(board.label(i))
+        return out
+
+    @staticmethod
+    def _groups(board, placed: list[int]) -> list[set]:
+        remaining = set(placed)
+        groups = []
+        while remaining:
+            seed = remaining.pop()
+            group, stack = {seed}, [seed]
+            while stack:
+                x = stack.pop()
+                for n in board.grid.adjacent[x]:
+                    if n in remaining:
+                        remaining.discard(n)
+                        group.add(n)
+                        stack.append(n)
+            groups.append(group)
+        return groups
+
+    @staticmethod
+    def _groups_feasible(groups: list[set], near: dict, left: int) -> bool:
+        if len(groups) > 3:
+            return False
+        options = [[v for v, area in near.items() if g <= area] for g in groups]
+        if any(not o for o in options):
+            return False
+
+        def assign(k: int, used: frozenset) -> bool:
+            if k == len(options):
+                return True
+            return any(assign(k + 1, used | {v}) for v in options[k] if v not in used)
+
+        if not assign(0, frozenset()):
+            return False
+        need = sum(max(0, 4 - len(g)) for g in groups) + 4 * (3 - len(groups))
+        return need <= left
+
+    def spanish_setup_valid(self, state: dict) -> bool:
+        """The finished Spanish setup obeys the three-group rule (used by tests and checks)."""
+        pos = Pos(state)
+        board, types = pos.board, pos.types
+        placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
+                  and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        hexes = board.grid.hexes
+        near = {v: {i for i in range(len(hexes)) if hexgrid.distance(hexes[i], hexes[v]) <= 3}
+                for v in board.villages.values()}
+        groups = self._groups(board, placed)
+        return len(groups) == 3 and self._groups_feasible(groups, near, 0)
+
+    # --- returning eliminated units (card special)
+    def _return_places(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
+        state = pos.state
+        if side != state["active"] or state.get("returned"):
+            return []
+        special = pos.special("return_unit")
+        if not special:
+            return []
+        out = []
+        cache: dict[str, list[str]] = {}
+        for uid in state["eliminated"]:
+            if unit is not None and uid != unit:
+                continue
+            t = pos.types[state["roster"][uid]]
+            if t["side"] != side or t["class"] not in special["classes"]:
+                continue
+            kind = "water" if t["class"] in WATER_CLASSES else "land"
+            if kind not in cache:
+                cache[kind] = self._return_hexes(pos, side, kind, special.get("where", "default"))
+            out += [{"type": "place", "side": side, "unit": uid, "to": lab} for lab in cache[kind]]
+        return out
+
+    def _return_hexes(self, pos: Pos, side: str, kind: str, where: str) -> list[str]:
+        board = pos.board
+        enemy_zoc = pos.zoc(OTHER[side])
+        hexes = board.grid.hexes
+        villages = list(board.villages.values())
+        out = []
+        for i in range(len(hexes)):
+            if i in pos.at or i in enemy_zoc:
+                continue
+            if (board.medium[i] == "water") != (kind == "water"):
+                continue
+            if where == "default":
+                ok = any((uid := pos.at.get(n)) and pos.units[uid]["side"] == side
+                         and not pos.units[uid]["disorganised"] for n in board.grid.adjacent[i])
+            elif where == "city":
+                ok = board.city[i]
+            else:
+                ok = any(hexgrid.distance(hexes[i], hexes[v]) <= 1 for v in villages)
+            if ok:
+                out.append(board.label(i))
+        return out
+
+    # --- movement
+    def _move_options(self, pos: Pos, uid: str) -> dict[str, list[str]]:
+        """Destination label -> path (labels) for a unit that may move now."""
+        state, board = pos.state, pos.board
+        u = pos.units[uid]
+        if u["side"] != state["active"] or u["disorganised"] or uid in state["moved"]:
+            return {}
+        if len(state["moved"]) >= pos.move_limit():
+            return {}
+        cls = pos.cls(uid)
+        start = pos.where(uid)
+        side = u["side"]
+        enemy, friends = set(), set()
+        for i, other in pos.at.items():
+            (friends if pos.units[other]["side"] == side else enemy).add(i)
+        friends.discard(start)
+        if cls == "canoe":
+            cost = board.cost_canoe
+        elif cls == "brigantine":
+            cost = list(board.cost_brigantine)
+            # A brigantine crosses a causeway (never a bridge) only where a friendly land unit
+            # stands on or next to that causeway hex, paying the higher crossing cost.
+            for name, cw in board.causeways.items():
+                for i in cw["hexes"]:
+                    if board.bridge[i]:
+                        continue
+                    if any((o := pos.at.get(j)) and pos.units[o]["side"] == side
+                           and pos.cls(o) not in WATER_CLASSES
+                           for j in (i, *board.grid.adjacent[i])):
+                        cost[i] = board.brigantine_causeway_cost
+        else:
+            cost = board.cost_land
+        water = cls in WATER_CLASSES
+        ends, parent = hexgrid.reachable(
+            board.grid, start, pos.movement(uid), cost, enemy=enemy, friends=friends,
+            enemy_zoc=pos.zoc(OTHER[side]), stops=frozenset() if water else board.stops,
+            ignore_zoc=water, road_links=frozenset() if water else board.road_links)
+        out = {}
+        for i in sorted(ends):
+            if water and board.medium[i] != "water":
+                continue   # water units pass causeways and bridges but never stop on them
+            out[board.label(i)] = [board.label(j) for j in hexgrid.path_to(parent, start, i)]
+        return out
+
+    # --- combat and defensive fire
+    def _targets(self, pos: Pos, uid: str, defensive: bool) -> list[str]:
+        """Enemy units ``uid`` may attack on its own now (range, line of sight, ZOC, moved)."""
+        state, board = pos.state, pos.board
+        u = pos.units[uid]
+        cls = pos.cls(uid)
+        rng = pos.utype(uid)["range"]
+        a = pos.where(uid)
+        enemy_side = OTHER[u["side"]]
+        melee_only = False
+        if not defensive:
+            if uid in state["moved"] and cls != "brigantine":
+                melee_only = True          # moved units only attack adjacent enemies
+            if uid in state["attacked"] and uid == state.get("extra_melee"):
+                melee_only = True          # the extra attack after an advance is melee only
+        restrict = None
+        if cls not in WATER_CLASSES and a in pos.zoc(enemy_side):
+            restrict = set(pos.exerting(a, enemy_side))
+        out = []
+        for b, tid in pos.at.items():
+            if pos.units[tid]["side"] != enemy_side:
+                continue
+            d = pos.dist(a, b)
+            if d > rng or (d > 1 and melee_only):
+                continue
+            if restrict is not None and tid not in restrict:
+                continue
+            if d > 1 and not los_clear(board, a, b, pos.at, cls in ARTILLERY_CLASSES):
+                continue
+            out.append(tid)
+        return sorted(out)
+
+    def _may_attack(self, pos: Pos, uid: str) -> bool:
+        state = pos.state
+        u = pos.units[uid]
+        if u["side"] != state["active"] or u["disorganised"] or uid in state["no_attack"]:
+            return False
+        return uid not in state["attacked"] or uid == state.get("extra_melee")
+
+    def _attack_actions(self, pos: Pos, side: str, unit: str | None, first_only: bool = False) -> list[dict]:
+        state = pos.state
+        if side != state["active"]:
+            return []
+        remaining = pos.attack_limit() - state["attacks_used"]
+        if remaining <= 0:
+            return []
+        attackers = [uid for uid in pos.side_units(side) if self._may_attack(pos, uid)]
+        targets = {uid: self._targets(pos, uid, False) for uid in attackers}
+        out = []
+        for uid in attackers:
+            if unit is not None and uid != unit:
+                continue
+            for tid in targets[uid]:
+                out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
+                if first_only:
+                    return out
+                if remaining >= 2:
+                    for other in attackers:
+                        if other != uid and tid in targets[other]:
+                            out.append({"type": "attack", "side": side, "unit": uid,
+                                        "target": tid, "with": other})
+        return out
+
+    def _fire_actions(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
+        state = pos.state
+        if side == state["active"] or len(state["fired"]) >= MAX_DEFENSIVE_FIRERS:
+            return []
+        if pos.special("no_defensive_fire"):
+            return []
+        out = []
+        for uid in pos.side_units(side):
+            if unit is not None and uid != unit:
+                continue
+            u = pos.units[uid]
+            if u["disorganised"] or uid in state["fired"] or pos.cls(uid) not in DEFENSIVE_FIRE_CLASSES:
+                continue
+            out += [{"type": "fire", "side": side, "unit": uid, "target": tid}
+                    for tid in self._targets(pos, uid, True)]
+        return out
+
+    def _rally_actions(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
+        if side != pos.state["active"]:
+            return []
+        zoc = pos.zoc(OTHER[side])
+        return [{"type": "rally", "side": side, "unit": uid} for uid in pos.side_units(side)
+                if (unit is None or uid == unit) and pos.units[uid]["disorganised"]
+                and pos.where(uid) not in zoc]
+
+    def _retreat_options(self, pos: Pos, uid: str, attackers_at: list[int]) -> list[str]:
+        """Hexes two hexes away, further from every attacker, empty, outside enemy ZOC, reached
+        through hexes the unit may enter (friends may be passed, enemies not)."""
+        board = pos.board
+        cls = pos.cls(uid)
+        side = pos.units[uid]["side"]
+        start = pos.where(uid)
+        zoc = pos.zoc(OTHER[side])
+        if cls == "canoe":
+            cost = board.cost_canoe
+        elif cls == "brigantine":
+            cost = board.cost_brigantine
+        else:
+            cost = board.cost_land
+        water = cls in WATER_CLASSES
+        out = set()
+        for mid in board.grid.adjacent[start]:
+            if cost[mid] >= UNREACHABLE:
+                continue
+            occupant = pos.at.get(mid)
+            if occupant and pos.units[occupant]["side"] != side:
+                continue
+            for dest in board.grid.adjacent[mid]:
+                if dest == start or dest in pos.at or dest in zoc or cost[dest] >= UNREACHABLE:
+                    continue
+                if pos.dist(start, dest) != 2:
+                    continue
+                if water and board.medium[dest] != "water":
+                    continue
+                if any(pos.dist(dest, a) <= pos.dist(start, a) for a in attackers_at):
+                    continue
+                out.add(dest)
+        return sorted(board.label(i) for i in out)
+
+    # ----- apply ---------------------------------------------------------------------------------
+    def apply(self, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        side = action.get("side", "")
+        kind = action.get("type", "")
+        unit = action.get("unit")
+        legal = self._candidates(state, side, kind, unit if isinstance(unit, str) else None) \
+            if side in self.awaiting(state) else []
+        if action not in legal:
+            self._refuse(state, action, legal)
+        state = clone(state)
+        events: list[dict] = []
+        handler = getattr(self, "_do_" + kind.replace("-", "_"))
+        handler(state, action, events, dice)
+        self._settle(state, events, dice)
+        return state, events
+
+    def _refuse(self, state: dict, action: dict, legal: list[dict]) -> None:
+        side = action.get("side", "")
+        kind = action.get("type", "")
+        if side not in self.awaiting(state):
+            waiting = ", ".join(self.side_titles.get(s, s) for s in self.awaiting(state)) or "nobody"
+            raise RuleError(f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.")
+        everything = self._candidates(state, side)
+        kinds = sorted({"/" + a["type"] for a in everything})
+        if not any(a["type"] == kind for a in everything):
+            pending = state.get("pending")
+            what = f"a decision ({pending['kind']})" if pending else f"the {state['phase']} phase"
+            raise RuleError(f"/{kind} is not possible during {what}.", kinds)
+        extra = set(action) - {"type", "side", "unit", "to", "target", "with"}
+        if extra:
+            raise RuleError(f"/{kind} has no option {', '.join(sorted(extra))}.")
+        pos = Pos(state)
+        unit = action.get("unit")
+        reason = None
+        if kind in ("move", "attack", "fire", "rally", "retreat", "advance") and unit is not None:
+            if unit not in pos.units:
+                reason = f"There is no unit {unit!r} on the map."
+            elif pos.units[unit]["side"] != side:
+                reason = f"{self._name(state, unit)} is not yours."
+            elif kind in ("move", "attack", "fire") and pos.units[unit]["disorganised"]:
+                reason = f"{self._name(state, unit)} is disorganised and may not {kind} until rallied."
+            elif kind == "move" and unit in state["moved"]:
+                reason = f"{self._name(state, unit)} has already moved this turn."
+            elif kind == "move" and len(state["moved"]) >= pos.move_limit():
+                reason = f"The card allows {pos.move_limit()} units to move and they have moved."
+            elif kind == "attack" and unit in state["attacked"] and unit != state.get("extra_melee"):
+                reason = f"{self._name(state, unit)} has already attacked this turn."
+            elif kind == "attack" and unit in state["no_attack"]:
+                reason = f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
+            elif kind == "attack" and state["attacks_used"] + (2 if action.get("with") else 1) > pos.attack_limit():
+                reason = (f"The card allows {pos.attack_limit()} attacking units and "
+                          f"{state['attacks_used']} have attacked.")
+            elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES:
+                reason = "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and Brigantines give defensive fire."
+            elif kind == "fire" and len(state["fired"]) >= MAX_DEFENSIVE_FIRERS:
+                reason = "Three units have already given defensive fire."
+            elif kind == "rally" and not pos.units[unit]["disorganised"]:
+                reason = f"{self._name(state, unit)} is not disorganised."
+            elif kind == "rally" and pos.where(unit) in pos.zoc(OTHER[side]):
+                reason = f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
+        if kind in ("attack", "fire") and reason is None and unit in pos.units:
+            target = action.get("target")
+            if target not in pos.units or pos.units[target]["side"] == side:
+                reason = f"{target!r} is not an enemy unit on the map."
+            elif kind == "attack" and action.get("with") is not None and action["with"] not in pos.units:
+                reason = f"There is no unit {action['with']!r} for a combined attack."
+            else:
+                d = pos.dist(pos.where(unit), pos.where(target))
+                rng = pos.utype(unit)["range"]
+                if d > rng:
+                    reason = f"{self._name(state, target)} is {d} hexes away; range is {rng}."
+                elif d > 1 and kind == "attack" and unit in state["moved"] and pos.cls(unit) != "brigantine":
+                    reason = "A unit that moved this turn may only attack an adjacent enemy."
+                elif d > 1 and not los_clear(pos.board, pos.where(unit), pos.where(target), pos.at,
+                                             pos.cls(unit) in ARTILLERY_CLASSES):
+                    reason = f"The line of sight to {self._name(state, target)} is blocked."
+                elif pos.cls(unit) not in WATER_CLASSES and pos.where(unit) in pos.zoc(OTHER[side]):
+                    reason = (f"{self._name(state, unit)} is in an enemy zone of control and may only "
+                              f"attack the units exerting it.")
+        if kind == "end-phase" and state["phase"] == "combat" and not any(
+                a["type"] == "end-phase" for a in everything):
+            reason = "The card in play demands an attack and one is possible."
+        same = [a for a in legal if a["type"] == kind] or [a for a in everything if a["type"] == kind]
+        hints = [self.describe_action(state, a) for a in same]
+        if reason:
+            raise RuleError(reason, hints)
+        raise RuleError(f"That /{kind} is not legal now.", hints)
+
+    # --- action handlers (the action is already known to be legal)
+    def _do_place(self, state, action, events, dice):
+        uid, lab, side = action["unit"], action["to"], action["side"]
+        board = board_for(state["map"])
+        t = unit_types()[state["roster"][uid]]
+        state["units"][uid] = {"type": state["roster"][uid], "side": t["side"], "at": lab,
+                               "disorganised": False}
+        if state["phase"] == "setup":
+            state["pool"].remove(uid)
+            events.append({"type": "placed", "unit": uid, "to": lab})
+            self._occupy(state, board, lab, side, events)
+            if not any(unit_types()[state["roster"][u]]["side"] == side for u in state["pool"]):
+                events.append({"type": "setup_done", "side": side})
+                self._next_setup_side(state, events, dice)
+        else:
+            state["eliminated"].remove(uid)
+            state["returned"] = True
+            events.append({"type": "returned", "unit": uid, "to": lab})
+            self._occupy(state, board, lab, side, events)
+
+    def _next_setup_side(self, state, events, dice, start=False):
+        types = unit_types()
+        order = ["aztec", "spanish"]
+        begin = order.index(state["active"]) if start else order.index(state["active"]) + 1
+        for side in order[begin:]:
+            if any(types[state["roster"][u]]["side"] == side for u in state["pool"]):
+                state["active"] = side
+                state["awaiting"] = [side]
+                if not start or side != order[begin]:
+                    events.append({"type": "setup_started", "side": side})
+                return
+        state["pool"] = []
+        cycle = cycle_for(state)
+        events += cycle.start(state)
+        self._enter(state, "draw", events, dice)
+
+    def _do_move(self, state, action, events, dice):
+        pos = Pos(state)
+        uid, lab = action["unit"], action["to"]
+        path = self._move_options(pos, uid)[lab]
+        unit = state["units"][uid]
+        events.append({"type": "moved", "unit": uid, "from": unit["at"], "to": lab, "path": path})
+        unit["at"] = lab
+        state["moved"].append(uid)
+        board = pos.board
+        if board.no_attack[board.idx(lab)]:
+            state["no_attack"].append(uid)
+        self._occupy(state, board, lab, unit["side"], events)
+
+    def _do_fire(self, state, action, events, dice):
+        state["fired"].append(action["unit"])
+        self._start_attack(state, [action["unit"]], action["target"], True, events, dice)
+
+    def _do_attack(self, state, action, events, dice):
+        attackers = [action["unit"]] + ([action["with"]] if action.get("with") else [])
+        for uid in attackers:
+            if uid == state.get("extra_melee") and uid in state["attacked"]:
+                state["extra_melee"] = None
+            if uid not in state["attacked"]:
+                state["attacked"].append(uid)
+        state["attacks_used"] += len(attackers)
+        self._start_attack(state, attackers, action["target"], False, events, dice)
+
+    def _start_attack(self, state, attackers, target, defensive, events, dice):
+        pos = Pos(state)
+        t_at = pos.where(target)
+        ranged = any(pos.dist(pos.where(a), t_at) > 1 for a in attackers)
+        bonus = 0 if defensive else pos.attack_bonus(attackers)
+        context = {"attackers": attackers, "target": target, "ranged": ranged, "bonus": bonus,
+                   "defensive": defensive}
+        defender = pos.units[target]
+        if not defensive and not ranged and not defender["disorganised"]:
+            fastest = max(pos.movement(a) for a in attackers)
+            if pos.utype(target)["movement"] > fastest:
+                options = self._retreat_options(pos, target, [pos.where(a) for a in attackers])
+                if options:
+                    state["pending"] = {"kind": "evade", "side": defender["side"], "unit": target,
+                                        "options": options, "attack": context}
+                    events.append({"type": "evade_offered", "unit": target, "attackers": attackers,
+                                   "options": options})
+                    return
+        self._resolve(state, context, events, dice)
+
+    def _resolve(self, state, context, events, dice):
+        pos = Pos(state)
+        attackers, target = context["attackers"], context["target"]
+        board = pos.board
+        t_at = pos.where(target)
+        defender = pos.units[target]
+        base = pos.utype(attackers[0])["attack"]
+        combined = 1 if len(attackers) > 1 else 0
+        attack = base + combined + context["bonus"]
+        roll = dice.roll(f"attack on {target}", events)
+        total = attack + roll
+        terrain = board.defence[t_at]
+        defence = pos.utype(target)["defence"] + terrain
+        result = "none"
+        if total >= defence + 2:
+            result = "eliminated"
+        elif total >= defence + 1:
+            result = "retreat"
+        note = None
+        artillery_only = all(pos.cls(a) in ARTILLERY_CLASSES for a in attackers)
+        if result == "eliminated" and context["ranged"] and artillery_only and not defender["disorganised"]:
+            result, note = "retreat", "ranged artillery cannot eliminate a unit in good order"
+        event = {"type": "attack", "attackers": attackers, "target": target,
+                 "from": [pos.units[a]["at"] for a in attackers], "at": defender["at"],
+                 "base": base, "combined": combined, "bonus": context["bonus"], "roll": roll,
+                 "total": total, "defence": defence, "terrain": terrain, "result": result,
+                 "defensive": context["defensive"], "ranged": context["ranged"]}
+        if note:
+            event["note"] = note
+        events.append(event)
+        if result == "none":
+            return
+        if result == "eliminated":
+            self._eliminate(state, target, "attack", events)
+            self._offer_advance(state, attackers, t_at, False, events)
+            return
+        if defender["disorganised"]:
+            self._eliminate(state, target, "disorganised unit forced to retreat", events)
+            self._offer_advance(state, attackers, t_at, False, events)
+            return
+        defender["disorganised"] = True
+        events.append({"type": "disorganised", "unit": target})
+        if board.fort[t_at]:
+            events.append({"type": "held_fort", "unit": target, "at": defender["at"]})
+            return
+        pos = Pos(state)
+        options = self._retreat_options(pos, target, [pos.where(a) for a in attackers])
+        if not options:
+            self._eliminate(state, target, "no retreat possible", events)
+            self._offer_advance(state, attackers, t_at, False, events)
+            return
+        state["pending"] = {"kind": "retreat", "side": defender["side"], "unit": target,
+                            "options": options, "attack": context}
+
+    def _eliminate(self, state, uid, reason, events):
+        unit = state["units"].pop(uid)
+        state["eliminated"].append(uid)
+        state["eliminated"].sort()
+        if state.get("extra_melee") == uid:
+            state["extra_melee"] = None
+        events.append({"type": "eliminated", "unit": uid, "at": unit["at"], "reason": reason})
+
+    def _offer_advance(self, state, attackers, vacated, evaded, events):
+        pos = Pos(state)
+        board = pos.board
+        if vacated in pos.at or board.medium[vacated] == "water":
+            return
+        candidates = []
+        for a in attackers:
+            if a not in pos.units or pos.cls(a) not in ADVANCE_CLASSES:
+                continue
+            here = pos.where(a)
+            if vacated not in board.grid.adjacent[here]:
+                continue
+            if here in pos.zoc(OTHER[pos.units[a]["side"]]):
+                continue
+            candidates.append(a)
+        if candidates:
+            side = pos.units[candidates[0]]["side"]
+            state["pending"] = {"kind": "advance", "side": side, "units": candidates,
+                                "to": board.label(vacated), "evaded": evaded}
+            events.append({"type": "advance_offered", "units": candidates, "to": board.label(vacated)})
+
+    def _do_retreat(self, state, action, events, dice):
+        pending = state["pending"]
+        state["pending"] = None
+        board = board_for(state["map"])
+        uid, lab = action["unit"], action["to"]
+        unit = state["units"][uid]
+        origin = board.idx(unit["at"])
+        events.append({"type": "retreated" if pending["kind"] == "retreat" else "evaded",
+                       "unit": uid, "from": unit["at"], "to": lab})
+        unit["at"] = lab
+        if pending["kind"] == "evade":
+            unit["disorganised"] = True
+            events.append({"type": "disorganised", "unit": uid})
+        self._occupy(state, board, lab, unit["side"], events)
+        attackers = [a for a in pending["attack"]["attackers"] if a in state["units"]]
+        self._offer_advance(state, attackers, origin, pending["kind"] == "evade", events)
+
+    def _do_pass(self, state, action, events, dice):
+        pending = state["pending"]
+        state["pending"] = None
+        if pending["kind"] == "evade":
+            events.append({"type": "stood", "unit": pending["unit"]})
+            self._resolve(state, pending["attack"], events, dice)
+        else:
+            events.append({"type": "no_advance", "to": pending["to"]})
+
+    def _do_advance(self, state, action, events, dice):
+        pending = state["pending"]
+        state["pending"] = None
+        board = board_for(state["map"])
+        uid, lab = action["unit"], action["to"]
+        unit = state["units"][uid]
+        events.append({"type": "advanced", "unit": uid, "from": unit["at"], "to": lab})
+        unit["at"] = lab
+        if board.no_attack[board.idx(lab)] and uid not in state["no_attack"]:
+            state["no_attack"].append(uid)
+        self._occupy(state, board, lab, unit["side"], events)
+        if pending["evaded"] and state["phase"] == "combat":
+            state["extra_melee"] = uid
+            events.append({"type": "extra_melee", "unit": uid})
+
+    def _do_rally(self, state, action, events, dice):
+        state["units"][action["unit"]]["disorganised"] = False
+        events.append({"type": "rallied", "unit": action["unit"]})
+
+    def _do_end_phase(self, state, action, events, dice):
+        events.append({"type": "phase_ended", "phase": state["phase"], "side": action["side"]})
+        events += cycle_for(state).advance(
+            state, on_enter=lambda s, p, e: self._enter(s, p, e, dice))
+
+    # ----- phase machinery ----------------------------------------------------------------------
+    def _enter(self, state, phase, events, dice):
+        if phase != "draw":
+            return
+        for key in ("moved", "attacked", "fired", "no_attack"):
+            state[key] = []
+        state["attacks_used"] = 0
+        state["extra_melee"] = None
+        state["returned"] = False
+        cards = cards_by_id()
+        if state.get("card"):
+            old = state["card"]
+            state["discards"][cards[old]["side"]].append(old)
+            state["card"] = None
+        side = state["active"]
+        if not state["decks"][side]:
+            if not state["discards"][side]:
+                events.append({"type": "no_card", "side": side})
+                return
+            state["decks"][side] = dice.shuffle(state["discards"][side], f"reshuffle the {side} deck", events)
+            state["discards"][side] = []
+            events.append({"type": "reshuffled", "side": side})
+        card = state["decks"][side].pop(0)
+        state["card"] = card
+        events.append({"type": "card_drawn", "side": side, "card": card})
+
+    def _has_choice(self, state: dict, side: str) -> bool:
+        return any(a["type"] != "end-phase" for a in self._candidates(state, side))
+
+    def _settle(self, state, events, dice):
+        """Check victory; skip phases in which the acting side has nothing to decide."""
+        for _ in range(5000):
+            self._check_victory(state, events)
+            if state["result"]:
+                state["awaiting"] = []
+                state["pending"] = None
+                return
+            if state.get("pending"):
+                state["awaiting"] = [state["pending"]["side"]]
+                return
+            if state["phase"] == "setup":
+                state["awaiting"] = [state["active"]]
+                return
+            cycle = cycle_for(state)
+            actor = cycle.actor(state)
+            state["awaiting"] = [actor]
+            if self._has_choice(state, actor):
+                return
+            events.append({"type": "phase_skipped", "phase": state["phase"], "side": actor})
+            events += cycle.advance(state, on_enter=lambda s, p, e: self._enter(s, p, e, dice))
+        raise AssertionError("phase loop did not settle")
+
+    def _occupy(self, state, board, lab, side, events):
+        control = state["control"]
+        if lab in control and control[lab] != side:
+            control[lab] = side
+            if events is not None:
+                events.append({"type": "control", "at": lab, "side": side})
+
+    def spanish_goal(self, state: dict) -> tuple[bool, list[str]]:
+        """Whether the Spanish hold every objective and a whole causeway with its village."""
+        board = board_for(state["map"])
+        control = state["control"]
+        missing = [name for name, i in board.objectives.items() if control.get(board.label(i)) != "spanish"]
+        causeway_ok = False
+        for cw in board.causeways.values():
+            village = board.label(board.villages[cw["village"]])
+            if control.get(village) == "spanish" and all(control.get(board.label(i)) == "spanish"
+                                                         for i in cw["hexes"]):
+                causeway_ok = True
+        if not causeway_ok:
+            missing.append("a causeway and its village")
+        return not missing, missing
+
+    def _check_victory(self, state, events):
+        if state.get("result") or state["phase"] == "setup":
+            return
+        types = unit_types()
+        spanish = sum(1 for u in state["units"].values()
+                      if u["side"] == "spanish" and not types[u["type"]].get("tlaxcalan"))
+        result = None
+        if spanish <= state["aztec_wins_at"]:
+            result = {"winner": "aztec",
+                      "reason": f"only {spanish} Spanish units (without Tlaxcalans) remain on the map"}
+        elif self.spanish_goal(state)[0]:
+            result = {"winner": "spanish",
+                      "reason": "the Spanish control every objective and a causeway with its village"}
+        elif state.get("turn_limit_reached"):
+            result = {"winner": "aztec",
+                      "reason": f"the Spanish did not win by the end of turn {state['last_turn']}"}
+        if result:
+            state["result"] = result
+            events.append({"type": "game_over", **result})
+
+    # ----- presentation ---------------------------------------------------------------------------
+    def view(self, state: dict, side: str | None) -> dict:
+        shown = clone(state)
+        # Nobody may know the order of a face-down deck, only its size.
+        shown["decks"] = {s: len(d) for s, d in state["decks"].items()}
+        return shown
+
+    def _name(self, state: dict, uid: str) -> str:
+        tname = state.get("roster", {}).get(uid) or state["units"].get(uid, {}).get("type")
+        t = unit_types().get(tname)
+        if not t:
+            return uid
+        return f"{t['title']} {_unit_number(uid)}"
+
+    def describe(self, state: dict, key: str, value: str) -> str:
+        if key in ("unit", "target", "with") and value in state.get("roster", {}):
+            unit = state["units"].get(value)
+            where = f" at {unit['at']}" if unit else (" (eliminated)" if value in state["eliminated"] else "")
+            name = self._name(state, value)
+            side = unit_types()[state["roster"][value]]["side"]
+            if side == "spanish" and not name.startswith("Spanish") and not unit_types()[state["roster"][value]].get("tlaxcalan"):
+                name = "Spanish " + name
+            if side == "aztec" and not name.startswith("Aztec"):
+                name = "Aztec " + name
+            return name + where
+        if key == "to":
+            board = board_for(state["map"])
+            i = board.idx(value)
+            if i is not None:
+                return f"{value} ({present.place_name(board, i)})"
+        return value
+
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        return present.describe_event(self, state, event)
+
+    def header(self, state: dict) -> dict[str, str]:
+        return present.header(self, state)
+
+    def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
+        return present.scene(self, state, events, viewer)
+
+    def rules_summary(self, locale: str = "en") -> str:
+        return present.rules_summary(locale)
