@@ -1,0 +1,199 @@
+"""The local table (``python bot.py local``) and ``python bot.py verify``, with the skirmish game."""
+import io
+import json
+import sqlite3
+
+import pytest
+
+from engine import registry
+from engine.core.game import autoplay
+from engine.core.state import state_hash
+from service import table, verify
+
+# Red r1 walks next to blue b2 (at 0604), blue only ends phases; then red is in its fire phase.
+WALK = ["0201", "0302", "0402", "0503", "0504"]
+
+
+def walk_script() -> list[str]:
+    lines = []
+    for turn, to in enumerate(WALK, start=1):
+        lines.append(f"red /move unit:r1 to:{to}")
+        lines.append("red /end-phase")
+        if turn < len(WALK):
+            lines += ["red /end-phase", "blue /end-phase", "blue /end-phase"]
+    return lines
+
+
+def run(argv, tmp_path, script_lines=None):
+    if script_lines is not None:
+        path = tmp_path / "script.txt"
+        path.write_text("\n".join(script_lines) + "\n")
+        argv = [*argv, "--script", str(path)]
+    out, err = io.StringIO(), io.StringIO()
+    code = table.main(argv, stdout=out, stderr=err)
+    lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    return code, lines, err.getvalue()
+
+
+def test_script_mode_prints_one_json_object_per_command(tmp_path):
+    code, lines, _ = run(["--game", "skirmish", "--seed", "5", "--db", str(tmp_path / "t.db")],
+                         tmp_path, [
+        "# comments and blank lines are skipped", "",
+        "red /move unit:r1 to:0201",
+        "red /move unit:r2 to:0505",
+        "blue /end-phase",
+        "red /move unit:",
+        "green /end-phase",
+        "/state",
+        "red /options",
+        "red /undo",
+        "/end-phase",
+    ])
+    assert code == 0 and len(lines) == 9
+    for obj in lines:
+        assert isinstance(obj["ok"], bool) and isinstance(obj["events"], list)
+        assert all("type" in e for e in obj["events"]) and len(obj["state_hash"]) == 64
+        assert obj["ok"] or obj["error"]
+    moved, illegal, wrong_side, syntax, unknown, state, options, undo, end = lines
+    assert moved["ok"] and moved["events"][0] == {"type": "moved", "unit": "r1", "from": "0101",
+                                                  "to": "0201"}
+    assert not illegal["ok"] and "not legal" in illegal["error"] and "0202" in illegal["error"]
+    assert illegal["state_hash"] == moved["state_hash"]
+    assert not wrong_side["ok"] and "not Blue's turn" in wrong_side["error"]
+    assert not syntax["ok"] and "has no value" in syntax["error"]
+    assert not unknown["ok"] and "sides: red, blue" in unknown["error"]
+    assert state["state"]["units"]["r1"]["at"] == "0201"
+    assert state["state_hash"] == moved["state_hash"]
+    assert {"command": "/move unit:r2 to:0202", "label": "/move unit:Red r2 at 0102 to:0202"} \
+        in options["options"]
+    assert undo["ok"] and undo["state_hash"] != moved["state_hash"]
+    assert end["ok"] and end["side"] == "red" and end["events"][0]["type"] == "phase_started"
+
+
+def test_script_from_stdin(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("red /end-phase\nred /end-phase\n"))
+    out = io.StringIO()
+    assert table.main(["--game", "skirmish", "--seed", "1", "--script", "-",
+                       "--db", str(tmp_path / "t.db")], stdout=out, stderr=io.StringIO()) == 0
+    last = json.loads(out.getvalue().splitlines()[-1])
+    assert last["turn_ended"] and last["awaiting"] == ["blue"]
+
+
+def test_autoplay_is_the_same_game_for_the_same_seed(tmp_path):
+    runs = [run(["--game", "skirmish", "--seed", seed, "--autoplay",
+                 "--db", str(tmp_path / f"{n}.db")], tmp_path)
+            for n, seed in enumerate(["7", "7", "8"])]
+    (code_a, a, _), (code_b, b, _), (_, c, _) = runs
+    assert code_a == code_b == 0
+    assert a == b
+    over = a[-1]
+    assert over["type"] == "game_over" and over["actions"] == len(a) - 1
+    assert over["turns"] >= 1 and over["seed"] == "7"
+    assert all(line["type"] == "action" and line["events"] is not None for line in a[:-1])
+    assert c[-1]["state_hash"] != over["state_hash"]
+    # Through the service and its database, the game is exactly the engine's autoplay.
+    ruleset = registry.get_ruleset("skirmish")
+    final, actions = autoplay(ruleset, ruleset.load_scenario("standard"), 7)
+    assert over["state_hash"] == state_hash(final)
+    assert [line["action"] for line in a[:-1]] == actions
+
+
+def test_dice_are_used_in_order_and_verify_flags_them(tmp_path):
+    db = tmp_path / "t.db"
+    code, lines, _ = run(["--game", "skirmish", "--seed", "1", "--dice", "6,1",
+                          "--db", str(db)], tmp_path,
+                         walk_script() + ["red /fire unit:r1 target:b2"])
+    fire = lines[-1]
+    assert fire["ok"], fire
+    assert [e["value"] for e in fire["events"] if e["type"] == "roll"] == [6]
+    assert any(e.get("result") == "eliminated" for e in fire["events"])
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("sys.stdout", out)
+        assert verify.main(["--db", str(db), "--game", "1"]) == 1
+    assert "typed in by hand" in out.getvalue()
+
+
+def test_bad_dice_are_refused(tmp_path):
+    code, _, err = run(["--game", "skirmish", "--dice", "6,x"], tmp_path)
+    assert code == 2 and "--dice" in err
+
+
+@pytest.mark.parametrize("name", ["siege", "tactical-table-war"])
+def test_planned_games_say_not_supported_yet(tmp_path, name):
+    code, _, err = run(["--game", name], tmp_path)
+    assert code == 2 and "not supported yet" in err
+
+
+def test_a_game_whose_rules_do_not_import_is_not_supported_yet(tmp_path):
+    registry.register("half-written", "engine.no_such_module:Rules")
+    try:
+        code, _, err = run(["--game", "half-written", "--autoplay"], tmp_path)
+    finally:
+        registry.RULESETS.pop("half-written")
+    assert code == 2 and "not supported yet" in err
+
+
+def test_unknown_games_and_scenarios_are_explained(tmp_path):
+    code, _, err = run(["--game", "chess"], tmp_path)
+    assert code == 2 and "Unknown game 'chess'" in err and "tenochtitlan" in err
+    code, _, err = run(["--game", "skirmish", "--scenario", "nope", "--autoplay"], tmp_path)
+    assert code == 2 and "unknown scenario" in err
+
+
+def test_the_default_game_is_tenochtitlan():
+    assert table.build_parser().parse_args([]).game == "tenochtitlan"
+
+
+def test_hot_seat_play(tmp_path):
+    typed = iter(["/options", "/move unit:r1 to:0201", "/move unit:r1 to:0302", "/end-phase",
+                  "/end-phase", "blue /log", "/quit"])
+    out = io.StringIO()
+    code = table.main(["--game", "skirmish", "--seed", "3", "--out", str(tmp_path / "boards")],
+                      stdout=out, stderr=io.StringIO(), input_fn=lambda prompt: next(typed))
+    text = out.getvalue()
+    assert code == 0
+    assert "legal action(s) for Red" in text and "/move unit:r1 to:0201" in text
+    assert "✗ That /move is not legal now." in text          # r1 already moved
+    assert "Now: turn 1, move, Blue to act." in text
+    assert "#1 turn 1 Red: /move unit:Red r1 at 0101 to:0201" in text
+    assert "The game is saved as #1" in text
+    assert (tmp_path / "boards" / "table.sqlite3").exists()
+
+
+def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
+    try:
+        import renderer
+        renderer.render_png
+    except (ImportError, AttributeError):
+        pytest.skip("renderer.render_png is not written yet")
+    typed = iter(["/end-phase", "/end-phase", "/quit"])
+    out = io.StringIO()
+    table.main(["--game", "skirmish", "--seed", "3", "--out", str(tmp_path)], stdout=out,
+               stderr=io.StringIO(), input_fn=lambda prompt: next(typed))
+    assert f"Board picture: {tmp_path / 'turn01-blue.png'}" in out.getvalue()
+    assert (tmp_path / "turn01-blue.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, capsys):
+    db = tmp_path / "t.db"
+    code, lines, _ = run(["--game", "skirmish", "--seed", "42", "--autoplay", "--db", str(db)],
+                         tmp_path)
+    assert code == 0
+    game_id = lines[-1]["game_id"]
+    assert verify.main(["--db", str(db), "--game", str(game_id), "--seed", "42"]) == 0
+    report = capsys.readouterr().out
+    assert report.count("OK:") == 1 and lines[-1]["state_hash"] in report
+    assert verify.main(["--db", str(db), "--game", str(game_id), "--seed", "41"]) == 1
+    assert "does not match the seed hash" in capsys.readouterr().out
+    with sqlite3.connect(db) as conn:
+        seq, events = conn.execute("SELECT seq, events_json FROM actions WHERE events_json "
+                                   "LIKE '%\"roll\"%' ORDER BY seq LIMIT 1").fetchone()
+        events = json.loads(events)
+        roll = next(e for e in events if e["type"] == "roll")
+        roll["value"] = roll["value"] % 6 + 1
+        conn.execute("UPDATE actions SET events_json = ? WHERE seq = ?", (json.dumps(events), seq))
+    assert verify.main(["--db", str(db), "--game", str(game_id)]) == 1
+    assert f"Action #{seq}" in capsys.readouterr().out
+    assert verify.main(["--db", str(db), "--game", "99"]) == 2
+    assert verify.main(["--db", str(tmp_path / "none.db"), "--game", "1"]) == 2
