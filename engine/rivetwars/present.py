@@ -1,0 +1,297 @@
+"""What players see of Rivet Wars: filtered views, labels, event lines, header, the scene.
+
+No rule is decided here. Hidden information (hands of action cards, secret missions, deck
+order) is removed for everyone but its owner.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from engine.core import squaregrid
+from engine.core.state import clone
+
+from . import data
+from .board import seg_label, seg_of_square, squares_of
+
+COLORS = {"allies": "#2e6fb5", "bismark": "#b0322b"}
+TERRITORY_FILL = {"allies": "#b9c9b0", "bismark": "#c9b9a8", None: "#a89a7a"}
+WALKWAY_FILL = "#d2b07a"
+ICON = {"bunker": "bunker", "objective": "objective", "wire": "wire", "tanktrap": "tanktrap",
+        "minefield": "mine", "deploy": "deploy"}
+PHASE_TITLES = {"card": "Cards", "deploy": "Deployment", "combat": "Combat", "move": "Movement", "rally": "Rally"}
+
+
+def _side_title(rs, side):
+    return rs.side_titles.get(side, str(side))
+
+
+def view(rs, state, side):
+    shown = clone(state)
+    shown["hand_counts"] = {s: len(state["hands"][s]) for s in rs.sides}
+    shown["secret_counts"] = {s: len(state["secrets"][s]) for s in rs.sides}
+    for s in rs.sides:
+        if s != side:
+            shown["hands"][s] = []
+            shown["secrets"][s] = []
+    shown["decks"] = {"action": len(state["decks"]["action"]), "secret": len(state["decks"]["secret"]),
+                      "action_discard": list(state["decks"]["action_discard"]),
+                      "secret_discard": list(state["decks"]["secret_discard"])}
+    return shown
+
+
+def _unit_name(rs, state, utype):
+    from .rules import roster
+    return roster(state)[utype]["name"]
+
+
+def describe(rs, state, key, value):
+    from .rules import roster
+    units = state.get("units", {})
+    if key in ("unit", "target") and value in units:
+        u = units[value]
+        hp = rs.hp(state, value)
+        plugs = "".join(f"+{_unit_name(rs, state, p)}" for p in u["plugins"])
+        return (f"{_side_title(rs, u['side'])} {_unit_name(rs, state, u['type'])}{plugs} {value} in "
+                f"{seg_label(seg_of_square(squaregrid.parse_label(u['at'])))} ({hp - u['damage']}/{hp} hp)")
+    if key == "unit" and value in roster(state):
+        spec = roster(state)[value]
+        cost = f"{spec['cost']} pts" + (f" + {spec['rivets']} rivets" if spec["rivets"] else "")
+        return f"{spec['name']} ({cost})"
+    if key == "card":
+        card = data.cards()["action"].get(value) or data.cards()["secret"].get(value)
+        if card:
+            return f"{card['name']} ({value})"
+    if key == "to" and value in units:
+        return f"onto {describe(rs, state, 'unit', value)}"
+    if key == "to" and isinstance(value, str):
+        kinds = state.get("terrain", {}).get(value.upper(), [])
+        extra = f" ({', '.join(kinds)})" if kinds else ""
+        return f"{value}{extra}"
+    if key == "choice":
+        return f"weapon {value}"
+    return value
+
+
+def describe_event(rs, state, event):
+    t = event.get("type")
+    side = _side_title(rs, event.get("side"))
+    if t == "initiative":
+        if event.get("reason") == "mission":
+            return f"The mission sets the order: {', '.join(_side_title(rs, s) for s in event['order'])}."
+        rolls = ", ".join(f"{_side_title(rs, s)} rolled {v}" for s, v in event.get("rolls", {}).items())
+        return f"Initiative: {rolls}; {_side_title(rs, event['order'][0])} goes first."
+    if t == "initiative_tie":
+        return f"Initiative tied at {event['value']}; rolled again."
+    if t == "attack":
+        dice = " ".join(str(v) for v in event["dice"])
+        prec = f" +{event['precision']}" if event.get("precision") else ""
+        return (f"{event['by']} attacks {event['target']} ({event['kind']}): dice [{dice}]{prec} -> "
+                f"{'hit, 1 damage' if event['hit'] else 'miss'}.")
+    if t == "eliminated":
+        return f"{event['unit']} is eliminated."
+    if t == "vp":
+        return f"{side} +{event['vp']} VP ({event['why']}), total {event['total']}."
+    if t == "moved":
+        return f"{event['unit']} moves to {event['segment']} ({event['to']})."
+    if t == "retreated":
+        return f"{event['unit']} is pushed back to {event['segment']}."
+    if t == "deployed":
+        return f"{side} deploys {event['unit']} in {event['segment']}."
+    if t == "plugged":
+        return f"{side} plugs {_unit_name(rs, state, event['unit'])} into {event['host']}."
+    if t == "deviation":
+        if event.get("card") is None:
+            return f"Deviation ({event['why']}): no card to draw, stays on {event['from']}."
+        where = event["to"] or "off the map"
+        return f"Deviation ({event['why']}): card {event['card']} shows {event['direction']}: {event['from']} -> {where}."
+    if t == "gas_placed":
+        return f"{event['unit']} lays a gas cloud on {event['at']}."
+    if t == "gas_drift":
+        return f"Gas cloud drifts from {event['from']} to {event['to'] or 'off the map'}."
+    if t == "gas_removed":
+        return f"Gas cloud on {event['at']} disperses."
+    if t == "flag_placed":
+        return f"{side} takes control of the objective {event['at']} (flag)."
+    if t == "flag_removed":
+        return f"{side}'s flag on {event['at']} is taken down."
+    if t == "captured":
+        return f"{side} holds the objective {event['at']}."
+    if t == "played":
+        card = data.cards()["action"][event["card"]]
+        target = event.get("unit") or event.get("to") or ""
+        return f"{side} plays {card['name']}{' on ' + target if target else ''}."
+    if t == "discarded":
+        return f"{side} discards an action card."
+    if t == "cards_drawn":
+        return f"{side} draws {event['count']} {'action card' if event['deck'] == 'action' else 'secret mission'}(s)."
+    if t == "card_drawn":
+        card = data.cards()[event["deck"]][event["card"]]
+        return f"You draw {card['name']}."
+    if t == "reveal":
+        card = data.cards()["secret"].get(event["card"])
+        return f"{side} reveals the completed secret mission {card['name'] if card else event['card']}."
+    if t == "wire_destroyed":
+        return f"{event['unit']} flattens the barbed wire in {event['at']}."
+    if t == "tank_shock":
+        return f"{event['unit']} drives into {event['at']}: tank shock with {event['dice']} dice."
+    if t == "no_retreat":
+        return f"{event['unit']} has nowhere to fall back and is lost."
+    if t == "paradrop":
+        return f"{side} paratroopers jump over {event['at']}."
+    if t == "paradrop_lost":
+        return f"A paratrooper drifts off the map and is lost."
+    if t == "resources":
+        return (f"{side} has {event['points']} deployment points and {event['rivets']} rivets"
+                + (f", {event['infantry_points']} infantry-only points" if event.get("infantry_points") else "")
+                + (f", {event['free_units']} free infantry" if event.get("free_units") else "") + ".")
+    if t == "points_lost":
+        return f"{side} loses {event['points']} unspent deployment points."
+    if t == "attack_lost":
+        return f"The attack is lost: {event['why']}."
+    if t == "repaired":
+        return f"{event['unit']} is repaired."
+    if t == "tied":
+        return "Victory points are tied: play goes on until a round ends with a leader."
+    if t == "game_over":
+        winner = _side_title(rs, event["winner"]) if event.get("winner") else "Nobody"
+        return f"Game over: {winner} wins ({event['reason']})."
+    if t == "escalation_bonus":
+        return f"Escalation: {side} gains {event['bonus']}."
+    return None
+
+
+def header(rs, state):
+    out = {"Round": str(state.get("turn")), "Phase": PHASE_TITLES.get(state.get("phase"), str(state.get("phase"))),
+           "Active": _side_title(rs, state.get("active"))}
+    victory = state["mission"]["victory"]
+    out["VP"] = " / ".join(f"{_side_title(rs, s)} {state['vp'][s]}/{victory[s]}" for s in rs.sides)
+    out["Rivets"] = " / ".join(f"{_side_title(rs, s)} {state['rivets'][s]}" for s in rs.sides)
+    if state.get("phase") == "deploy":
+        side = state["active"]
+        out["Points"] = str(state["points"][side]) + (f" (+{state['infantry_points'][side]} infantry)"
+                                                      if state["infantry_points"][side] else "")
+    if state.get("pending"):
+        out["Waiting"] = f"{_side_title(rs, state['pending']['side'])}: {state['pending']['kind']}"
+    return out
+
+
+def _static(rs, state):
+    from .rules import board
+    b = board(state)
+    territory = state["mission"]["territory_of"]
+    deploy = {label: side for side, labels in state["mission"]["deploy"].items() for label in labels}
+    cells = []
+    for seg in b.segments():
+        label = seg_label(seg)
+        kinds = list(state["terrain"].get(label, []))
+        if label in deploy:
+            kinds.append("deploy")
+        for i, square in enumerate(squares_of(seg)):
+            cell = {"at": squaregrid.label(square),
+                    "fill": WALKWAY_FILL if square in b.walkways else TERRITORY_FILL[territory.get(label)]}
+            if i < len(kinds):
+                cell["icon"] = ICON[kinds[i]]
+            if i == 0:
+                cell["text"] = label
+            cells.append(cell)
+    edges = []
+    for y in range(b.rows):
+        for x in range(b.columns):
+            if x % 2 == 1 and x + 1 < b.columns:
+                edges.append({"at": squaregrid.label((x, y)), "to": squaregrid.label((x + 1, y)),
+                              "color": "#222222", "width": 5 if (x + 1) % 6 == 0 else 3})
+            if y % 2 == 1 and y + 1 < b.rows:
+                edges.append({"at": squaregrid.label((x, y)), "to": squaregrid.label((x, y + 1)),
+                              "color": "#222222", "width": 5 if (y + 1) % 6 == 0 else 3})
+    return b, cells, edges
+
+
+def scene(rs, state, events, viewer):
+    from .rules import roster
+    b, cells, edges = _static(rs, state)
+    key = hashlib.sha256(json.dumps(cells, sort_keys=True).encode()).hexdigest()[:12]
+    pieces = []
+    occ_slots: dict[str, int] = {}
+    for uid in sorted(state["units"]):
+        u = state["units"][uid]
+        spec = roster(state)[u["type"]]
+        title = spec["name"].split()[-1][:8] + "".join("+" + roster(state)[p]["name"].split()[-1][:5] for p in u["plugins"])
+        hp = rs.hp(state, uid)
+        piece = {"at": u["at"], "id": uid, "color": COLORS[u["side"]], "text_color": "#ffffff", "title": title,
+                 "values": f"A{spec['armour']} M{spec['move']} H{hp}"}
+        if u["damage"]:
+            piece["badge"] = str(u["damage"])
+        pieces.append(piece)
+        occ_slots[u["at"]] = 1
+    objectives = []
+    markers = []
+    for label, kinds in sorted(state["terrain"].items()):
+        if "objective" in kinds:
+            seg = b.parse_seg(label)
+            owner = state["flags"].get(label)
+            first = squaregrid.label(squares_of(seg)[0])
+            objectives.append({"at": first, "name": label, "owner": owner,
+                               "color": COLORS.get(owner, "#777777")})
+            if owner:
+                markers.append({"at": first, "kind": "flag", "color": COLORS[owner]})
+    for cloud in state["clouds"]:
+        seg = b.parse_seg(cloud["at"])
+        left = max(0, 2 - (state["turn"] - cloud["placed"]))
+        for i, square in enumerate(squares_of(seg)):
+            m = {"at": squaregrid.label(square), "kind": "gas", "color": "#9acd32"}
+            if i == 0:
+                m["text"] = str(left)
+            markers.append(m)
+    arrows = []
+    for e in events:
+        if e.get("private") and e["private"] != viewer:
+            continue
+        if e.get("type") in ("moved", "retreated") and e.get("from") and e.get("to"):
+            arrows.append({"path": [e["from"], e["to"]], "color": "#222222", "kind": "move"})
+        if e.get("type") == "attack_declared":
+            seg = b.parse_seg(e["at"])
+            arrows.append({"path": [e["from"], squaregrid.label(squares_of(seg)[0])], "color": "#000000",
+                           "kind": "attack", "text": e["weapon"]})
+    notes = []
+    for s in rs.sides:
+        notes.append(f"{_side_title(rs, s)}: {len(state['hands'][s])} action card(s), "
+                     f"{len(state['secrets'][s])} secret mission(s)")
+    if viewer in rs.sides:
+        hand = [data.cards()["action"][c]["name"] for c in state["hands"][viewer]]
+        secrets = [data.cards()["secret"][c]["name"] for c in state["secrets"][viewer]]
+        notes.append(f"Your hand: {', '.join(hand) or '-'}; your secret missions: {', '.join(secrets) or '-'}")
+    if state.get("result"):
+        notes.append(describe_event(rs, state, {"type": "game_over", **state["result"]}))
+    return {"map_key": f"rivet-wars/{state['mission']['tiles'].replace(' ', '')}/{key}",
+            "grid": {"kind": "square", "columns": b.columns, "rows": b.rows},
+            "title": f"{rs.title} - {state['mission'].get('title') or state['scenario']}",
+            "cells": cells, "edges": edges, "objectives": objectives, "pieces": pieces, "markers": markers,
+            "arrows": arrows, "header": [[k, v] for k, v in header(rs, state).items()],
+            "legend": [{"color": COLORS[s], "text": _side_title(rs, s)} for s in rs.sides],
+            "notes": notes}
+
+
+SUMMARY_EN = """**Rivet Wars: Eastern Front** — Allies against the Bismark.
+The map is made of segments (2x2 squares, named by their top-left square, e.g. `C3`); movement and range count segments, at most one diagonal each.
+Each round starts with an initiative roll (ties re-rolled). On your turn:
+1. **Cards**: `/discard` one action card if you like, `/end-phase` draws one (hand of 3; not on the game's very first turn) and secret missions up to 2.
+2. **Deployment**: `/deploy unit:<type> to:<deployment segment>` (plug-ins `to:<own unit>` in your territory); unspent points are lost, rivets are kept; heroes once per game.
+3. **Combat**: activate segment by segment; each unit attacks once per attack on its card (`/attack unit to:<segment>`, snipers `target:<unit>`) or uses an [Action] (`/rush`); `/advance` is Quick Advance. Dice from the attack chart against the target's armour; any 5+ deals exactly 1 damage. Targets follow the defender's square priority.
+4. **Movement**: `/move unit to:<adjacent segment>`, one segment per point, one diagonal per activation, never into enemy segments; `/regroup` inside a segment.
+5. **Rally**: objectives you hold (unit at the end of your turn, or your flag) score, completed secret missions score, loot scores at once.
+Reach the mission's victory points first; the round is always finished, and a tie plays on."""
+
+SUMMARY_DE = """**Rivet Wars: Eastern Front** — Alliierte gegen Bismark.
+Das Spielfeld besteht aus Segmenten (2x2 Felder, benannt nach dem Feld oben links, z. B. `C3`); Bewegung und Reichweite zählen Segmente, höchstens eine Diagonale.
+Jede Runde beginnt mit dem Initiativewurf (bei Gleichstand neu). In deinem Zug:
+1. **Karten**: mit `/discard` eine Action!-Karte abwerfen, `/end-phase` zieht eine (max. 3; nicht im allerersten Zug) und Geheime Missionen bis 2.
+2. **Aufstellung**: `/deploy unit:<Typ> to:<Aufstellungssegment>` (Aufstecker `to:<eigene Einheit>` im eigenen Gebiet); übrige Punkte verfallen, Rivets bleiben; Helden einmal pro Spiel.
+3. **Kampf**: Segment für Segment aktivieren; jede Einheit greift so oft an wie ihre Karte sagt (`/attack unit to:<Segment>`, Scharfschützen `target:<Einheit>`) oder nutzt eine [Aktion] (`/rush`); `/advance` ist Schneller Vorstoß. Würfel laut Angriffsübersicht gegen die Rüstung; jede 5+ macht genau 1 Schaden. Ziele nach der Zielrangfolge des Verteidigers.
+4. **Bewegung**: `/move unit to:<Nachbarsegment>`, ein Segment pro Punkt, eine Diagonale pro Aktivierung, nie in Segmente mit Feinden; `/regroup` innerhalb des Segments.
+5. **Sammeln**: gehaltene strategische Ziele (Einheit am Zugende oder eigene Flagge), erfüllte Geheime Missionen und Beute bringen Siegpunkte.
+Wer zuerst die Siegpunkte der Mission erreicht, gewinnt; die Runde wird zu Ende gespielt, bei Gleichstand geht es weiter."""
+
+
+def rules_summary(locale="en"):
+    return SUMMARY_DE if str(locale).lower().startswith("de") else SUMMARY_EN
