@@ -1,0 +1,127 @@
+"""Setup: factions, roll-off, army points, the tile bag, features, map building, starting units."""
+import pytest
+
+from engine.core import hexgrid
+from engine.core.dice import fixed
+from engine.core.errors import RuleError
+
+from .helpers import RS, act, legal, of
+
+
+def fresh(**data):
+    state, events = RS.setup(RS.scenario_from_data(data, "test"), fixed([]))
+    return state
+
+
+def test_factions_then_roll_off_decides_order():
+    state = fresh()
+    assert state["phase"] == "faction" and state["awaiting"] == ["north"]
+    state, _ = act(state, "/faction faction:horde")
+    assert "/faction faction:horde" not in legal(state)         # the two players differ
+    state, events = act(state, "/faction faction:clans", dice=[3, 3, 2, 5])   # a tie is rolled again
+    assert state["order"] == ["south", "north"]
+    assert of(events, "order")[0] == {"type": "order", "first": "south", "north": 2, "south": 5}
+    assert state["phase"] == "army" and state["awaiting"] == ["south"]
+
+
+def test_army_building_respects_points():
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"], points=22)
+    assert "/done" not in legal(state)                            # at least one unit
+    state, _ = act(state, "/recruit unit:champion")               # 14 points
+    assert sorted(legal(state)) == ["/done", "/recruit unit:eagle", "/recruit unit:spearman"]
+    with pytest.raises(RuleError):
+        act(state, "/recruit unit:archer")                        # 9 > 8 left
+    state, _ = act(state, "/done")
+    assert state["awaiting"] == ["south"]
+    assert state["units"]["champion"] == {"side": "north", "type": "champion", "status": "reserve", "at": None,
+                                          "by": None, "blessing": 0}
+
+
+def test_tile_bag_central_feature_and_map_building():
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["south", "north"],
+                  armies={"north": ["spearman"], "south": ["goblin"]}, tiles_per_player=2)
+    assert state["phase"] == "tiles" and state["awaiting"] == ["south"]
+    state, _ = act(state, "/tile tile:water")
+    assert state["awaiting"] == ["north"]
+    state, _ = act(state, "/tile tile:grass")
+    state, _ = act(state, "/tile tile:sand")
+    state, events = act(state, "/tile tile:marsh", dice=[1, 1, 1])   # Fisher-Yates of 4 tiles: 3 draws
+    assert of(events, "shuffle")[0]["count"] == 4
+    # pool in player order (south's water, sand, then north's grass, marsh), every draw picks index 0
+    assert state["bag"] == ["sand", "grass", "marsh", "water"]
+    assert state["phase"] == "features" and state["awaiting"] == ["south"]
+    state, events = act(state, "/central tile:random", dice=[3])
+    assert state["central"] == list(RS.cat.features)[2]
+    state, _ = act(state, "/feature tile:forest")
+    assert "/feature tile:forest" not in legal(state)
+    state, events = act(state, "/feature tile:city")
+    # first tile drawn and placed at the centre with the central feature
+    assert state["tiles"]["0808"] == {"terrain": "sand", "feature": state["central"]}
+    assert state["drawn"] == "grass" and state["phase"] == "map" and state["awaiting"] == ["south"]
+    spots = sorted(c.split(":")[1] for c in legal(state))
+    assert spots == sorted(hexgrid.label(h) for h in hexgrid.neighbours(hexgrid.parse_label("0808")))
+    state, _ = act(state, "/place to:0809")
+    assert state["awaiting"] == ["north"] and state["drawn"] == "marsh"
+    with pytest.raises(RuleError):
+        act(state, "/place to:0811")                              # not next to the map
+    state, _ = act(state, "/place to:0810")
+    state, _ = act(state, "/place to:0807")
+    assert state["phase"] == "home" and state["awaiting"] == ["south"]
+
+
+def test_own_features_go_as_far_as_possible():
+    line = {"0806": "grass", "0807": "grass", "0808": {"terrain": "grass", "feature": "village"},
+            "0809": "grass", "0810": "grass", "0811": "water"}
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                  armies={"north": ["spearman"], "south": ["goblin"]}, map=line, phase="home",
+                  own_features={"north": "forest", "south": "city"})
+    assert legal(state) == ["/place to:0811"]                     # 3 from the centre
+    state, _ = act(state, "/place to:0811")
+    assert state["tiles"]["0811"]["feature"] == "forest" and state["control"]["0811"] == "north"
+    assert legal(state) == ["/place to:0806"]                     # 2 from the centre, 5 from 0811
+    state, _ = act(state, "/place to:0806")
+    assert state["phase"] == "start" and state["homes"] == {"north": "0811", "south": "0806"}
+
+
+def test_starting_units_alternate_and_last_to_place_starts():
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                  map={"0805": {"terrain": "grass", "feature": "village"}, "0806": "grass", "0807": "grass",
+                       "0808": "grass", "0809": "grass", "0810": "grass",
+                       "0811": {"terrain": "grass", "feature": "village"}},
+                  homes={"north": "0805", "south": "0811"},
+                  armies={"north": ["spearman", "archer", "rider", "druid"], "south": ["goblin", "troll"]})
+    assert state["phase"] == "start" and state["awaiting"] == ["north"]
+    assert sorted(c for c in legal(state) if "spearman" in c) == [
+        "/deploy unit:spearman to:0805", "/deploy unit:spearman to:0806"]    # on or next to the own feature
+    state, _ = act(state, "/deploy unit:spearman to:0805")
+    assert state["awaiting"] == ["south"]
+    state, _ = act(state, "/deploy unit:goblin to:0810")
+    state, _ = act(state, "/deploy unit:archer to:0806")
+    state, _ = act(state, "/deploy unit:troll to:0811")
+    # north has no free tile left on or next to 0805: south's turn again, south has nothing left
+    assert state["phase"] == "play" and state["active"] == "south"        # south placed last
+    assert state["turn"] == 1
+
+
+def test_a_player_may_stop_placing_early():
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                  map={"0805": {"terrain": "grass", "feature": "village"}, "0806": "grass", "0807": "grass",
+                       "0808": "grass", "0809": "grass", "0810": "grass",
+                       "0811": {"terrain": "grass", "feature": "village"}},
+                  homes={"north": "0805", "south": "0811"},
+                  armies={"north": ["spearman", "archer"], "south": ["goblin", "troll"]})
+    state, _ = act(state, "/deploy unit:spearman to:0805")
+    state, _ = act(state, "/done")
+    state, _ = act(state, "/deploy unit:archer to:0806")
+    assert state["phase"] == "play" and state["active"] == "north"
+    assert state["units"]["troll"]["status"] == "reserve"
+
+
+def test_starting_units_ignore_hazards():
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                  map={"0805": {"terrain": "grass", "feature": "village"}, "0806": "lava",
+                       "0811": {"terrain": "grass", "feature": "village"}},
+                  homes={"north": "0805", "south": "0811"},
+                  armies={"north": ["spearman"], "south": ["goblin"]})
+    state, events = act(state, "/deploy unit:spearman to:0806")
+    assert state["units"]["spearman"]["at"] == "0806" and not of(events, "roll")
