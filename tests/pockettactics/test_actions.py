@@ -1,0 +1,83 @@
+"""Turn actions besides moving and attacking: deploy, reserve, specials; and victory."""
+import pytest
+
+from engine.core.errors import RuleError
+
+from .helpers import act, legal, of, position
+
+
+def test_deploy_from_reserve_next_to_a_controlled_feature():
+    state = position({"spearman": "0808", "archer": "reserve", "goblin": "0810"})
+    spots = sorted(c.split("to:")[1] for c in legal(state) if c.startswith("/deploy unit:archer"))
+    assert spots == ["0706", "0806", "0906"]                     # the tiles around the north home 0805
+    state, events = act(state, "/deploy unit:archer to:0806")
+    assert state["units"]["archer"] == {"side": "north", "type": "archer", "status": "map", "at": "0806",
+                                        "by": None, "blessing": 0}
+    assert state["active"] == "south"
+
+
+def test_deploy_only_next_to_features_you_control_and_ignores_hazards():
+    state = position({"spearman": "0808", "archer": "reserve", "goblin": "0810"},
+                     control={"0805": "south"}, tiles={"0806": "water"})
+    assert not [c for c in legal(state) if c.startswith("/deploy")]
+    with pytest.raises(RuleError, match="not next to a feature you control"):
+        act(state, "/deploy unit:archer to:0809")
+    state = position({"spearman": "0808", "archer": "reserve", "goblin": "0810"}, tiles={"0806": "water"})
+    state, events = act(state, "/deploy unit:archer to:0806")
+    assert state["units"]["archer"]["at"] == "0806" and not of(events, "roll")
+
+
+def test_captured_units_cannot_be_deployed():
+    state = position({"spearman": "0808", "archer": "captured", "goblin": "0810"})
+    assert state["units"]["archer"]["by"] == "south"
+    assert not [c for c in legal(state) if "archer" in c]
+
+
+def test_return_to_reserve_from_a_feature_loses_control():
+    state = position({"spearman": "0805", "goblin": "0810"})
+    assert "/reserve unit:spearman" in legal(state)
+    state, events = act(state, "/reserve unit:spearman")
+    assert state["units"]["spearman"]["status"] == "reserve" and state["control"]["0805"] is None
+    assert of(events, "control")[0]["side"] is None
+
+
+def test_return_to_reserve_through_a_feature_held_by_an_ally():
+    state = position({"spearman": "0805", "archer": "0806", "rider": "0808", "goblin": "0810"})
+    assert "/reserve unit:archer" in legal(state)
+    assert "/reserve unit:rider" not in legal(state)
+    state, _ = act(state, "/reserve unit:archer")
+    assert state["units"]["archer"]["status"] == "reserve" and state["control"]["0805"] == "north"
+    with pytest.raises(RuleError, match="neither on a feature"):
+        act(position({"rider": "0808", "goblin": "0810"}), "/reserve unit:rider")
+
+
+def test_teleport_needs_an_off_test():
+    state = position({"shaman": "0807", "spearman": "0806"}, active="south")
+    assert "/special unit:shaman to:0711" in legal(state)       # next to the south home 0811
+    failed, events = act(state, "/special unit:shaman to:0711", dice=[4])
+    assert failed["units"]["shaman"]["at"] == "0807" and of(events, "action_failed")
+    moved, events = act(state, "/special unit:shaman to:0711", dice=[5])
+    assert moved["units"]["shaman"]["at"] == "0711"
+
+
+def test_victory_when_one_player_controls_every_feature():
+    state = position({"spearman": "0810", "goblin": "0806"})
+    state, events = act(state, "/move unit:spearman to:0811")
+    assert state["result"] == {"winner": "north", "reason": "North controls every feature"}
+    assert state["awaiting"] == []
+
+
+def test_victory_when_the_opponent_can_neither_activate_nor_deploy():
+    # south's last unit falls; its reserve is empty: north wins at once
+    state = position({"spearman": "0808", "slinger": "0809", "goblin": "captured"})
+    state, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
+    assert state["result"]["winner"] == "north"
+    assert "South can neither activate nor deploy" in state["result"]["reason"]
+
+
+def test_a_reserve_without_a_controlled_feature_cannot_deploy():
+    # south has only a reserve unit and has lost its home: it can neither activate nor deploy
+    state = position({"spearman": "0807", "goblin": "reserve"}, control={"0811": "north"},
+                     tiles={"0808": {"terrain": "grass", "feature": "village"}})
+    state, _ = act(state, "/move unit:spearman to:0707")
+    assert state["result"] == {"winner": "north", "reason": "South can neither activate nor deploy a unit"}
