@@ -25,11 +25,13 @@ from .games import GameService, describe_event
 DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
 PLANNED = {"siege": "SIEGE", "tactical-table-war": "Tactical Table War"}
+MAX_LISTED = 40   # longer option lists are grouped in the terminal (script mode gets them all)
 TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
 
 HELP = """Commands (the same grammar as in Discord):
   /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
-  /options [side]   the legal actions now, with the exact command to type
+  /options [side] [words]   the legal actions now, with the exact command to type;
+                    words narrow the list (/options az-bowmen-1, /options 0507)
   /state            the full game state as JSON
   /board            write the board picture now
   /log [n]          the last n actions (default 10)
@@ -185,13 +187,20 @@ class Table:
         if name == "state":
             return {**base, "state": info.state}
         if name == "options":
-            who = words[0].lower() if words else side or (info.awaiting[:1] or [None])[0]
+            who = side
+            if words and words[0].lower() in self.ruleset.sides:
+                who, words = words[0].lower(), words[1:]
+            who = who or (info.awaiting[:1] or [None])[0]
             if who is None:
                 return {**base, "side": None, "options": []}
             legal = await self.svc.legal_actions(self.game_id, who)
-            return {**base, "side": who, "options": [
-                {"command": format_command(a), "label": self.ruleset.describe_action(info.state, a)}
-                for a in legal]}
+            options = [{"command": format_command(a),
+                        "label": self.ruleset.describe_action(info.state, a)} for a in legal]
+            # Any further words narrow the list: /options az-bowmen-1, /options move 0507
+            needles = [w.lower() for w in words]
+            options = [o for o in options
+                       if all(n in (o["command"] + " " + o["label"]).lower() for n in needles)]
+            return {**base, "side": who, "options": options}
         if name == "board":
             board = await self.write_board(info, force=True)
             if not board:
@@ -321,6 +330,16 @@ class Table:
         elif "options" in result:
             options = result["options"]
             self.say(f"{len(options)} legal action(s) for {self.title(result['side'] or '-')}:")
+            if len(options) > MAX_LISTED:
+                groups: dict[str, int] = {}
+                for o in options:
+                    head = " ".join(o["command"].split()[:2])
+                    groups[head] = groups.get(head, 0) + 1
+                for head, count in groups.items():
+                    self.say(f"  {head} …  ({count} ways)" if count > 1 else f"  {head}")
+                example = next(iter(groups)).split()[-1].partition(":")[2] or "move"
+                self.say(f"Narrow it down, e.g. /options {example}")
+                return
             for o in options:
                 extra = f"   ({o['label']})" if o["label"] != o["command"] else ""
                 self.say(f"  {o['command']}{extra}")
