@@ -46,15 +46,16 @@ def test_script_mode_prints_one_json_object_per_command(tmp_path):
         "green /end-phase",
         "/state",
         "red /options",
+        "/options red r2 0202",
         "red /undo",
         "/end-phase",
     ])
-    assert code == 0 and len(lines) == 9
+    assert code == 0 and len(lines) == 10
     for obj in lines:
         assert isinstance(obj["ok"], bool) and isinstance(obj["events"], list)
         assert all("type" in e for e in obj["events"]) and len(obj["state_hash"]) == 64
         assert obj["ok"] or obj["error"]
-    moved, illegal, wrong_side, syntax, unknown, state, options, undo, end = lines
+    moved, illegal, wrong_side, syntax, unknown, state, options, narrowed, undo, end = lines
     assert moved["ok"] and moved["events"][0] == {"type": "moved", "unit": "r1", "from": "0101",
                                                   "to": "0201"}
     assert not illegal["ok"] and "not legal" in illegal["error"] and "0202" in illegal["error"]
@@ -66,6 +67,8 @@ def test_script_mode_prints_one_json_object_per_command(tmp_path):
     assert state["state_hash"] == moved["state_hash"]
     assert {"command": "/move unit:r2 to:0202", "label": "/move unit:Red r2 at 0102 to:0202"} \
         in options["options"]
+    assert narrowed["options"] == [{"command": "/move unit:r2 to:0202",
+                                    "label": "/move unit:Red r2 at 0102 to:0202"}]
     assert undo["ok"] and undo["state_hash"] != moved["state_hash"]
     assert end["ok"] and end["side"] == "red" and end["events"][0]["type"] == "phase_started"
 
