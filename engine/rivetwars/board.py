@@ -26,6 +26,7 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 }
 
 
+@lru_cache(maxsize=4096)
 def seg_label(seg: Seg) -> str:
     return squaregrid.label((seg[0] * SEGMENT_SQUARES, seg[1] * SEGMENT_SQUARES))
 
@@ -79,6 +80,9 @@ class Board:
         return [seg_label(s) for s in self.segments()]
 
     def parse_seg(self, text: str) -> Seg | None:
+        return _parse_seg(self, text)
+
+    def _parse_seg_uncached(self, text: str) -> Seg | None:
         """The segment named ``text`` (its top-left square), or None if that names none here."""
         try:
             x, y = squaregrid.parse_label(text)
@@ -100,6 +104,11 @@ class Board:
 
     def neighbours(self, seg: Seg) -> list[Seg]:
         return [n for n in squaregrid.neighbours8(seg) if self.on_board(n)]
+
+
+@lru_cache(maxsize=8192)
+def _parse_seg(board: "Board", text: str) -> Seg | None:
+    return board._parse_seg_uncached(text)
 
 
 def parse_tile_grid(text: str) -> list[list[str]]:

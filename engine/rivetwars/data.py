@@ -53,6 +53,7 @@ def tiles() -> dict:
     return faces
 
 
+@lru_cache(maxsize=1)
 def tile_faces() -> tuple:
     return tuple((k, tuple(v)) for k, v in sorted(tiles().items()))
 

@@ -44,15 +44,37 @@ def _merged_roster(overrides_json: str) -> dict:
 
 
 def roster(state: dict) -> dict:
-    return _merged_roster(json.dumps(state.get("roster") or {}, sort_keys=True))
+    overrides = state.get("roster")
+    if not overrides:
+        return data.base_roster()
+    return _merged_roster(json.dumps(overrides, sort_keys=True))
+
+
+_BOARDS: dict[str, Board] = {}
 
 
 def board(state: dict) -> Board:
-    return build_board(state["mission"]["tiles"], data.tile_faces())
+    tiles = state["mission"]["tiles"]
+    found = _BOARDS.get(tiles)
+    if found is None:
+        found = _BOARDS[tiles] = build_board(tiles, data.tile_faces())
+    return found
 
 
+@lru_cache(maxsize=4096)
 def sq(text: str):
     return squaregrid.parse_label(text)
+
+
+@lru_cache(maxsize=4096)
+def sqlabel(square) -> str:
+    return squaregrid.label(square)
+
+
+def fast_clone(state: dict) -> dict:
+    # States are plain JSON by contract; a JSON round trip copies them several times faster
+    # than deepcopy, which matters for autoplay over whole missions.
+    return json.loads(json.dumps(state))
 
 
 class RivetWars(Ruleset):
@@ -152,7 +174,7 @@ class RivetWars(Ruleset):
             if start:
                 for label in scn["terrain"].get("objective", []):
                     units.append({"type": start["unit"], "side": start["side"],
-                                  "at": squaregrid.label(squares_of(board(state).parse_seg(label))[0])})
+                                  "at": sqlabel(squares_of(board(state).parse_seg(label))[0])})
         for unit in units:
             uid = unit.get("id") or self._new_id(state, unit["type"])
             state["units"][uid] = {"type": unit["type"], "side": roster(state)[unit["type"]]["side"],
@@ -310,7 +332,7 @@ class RivetWars(Ruleset):
     def _free_square(self, state, label, occ, mover=None) -> str | None:
         seg = board(state).parse_seg(label)
         for s in squares_of(seg):
-            lab = squaregrid.label(s)
+            lab = sqlabel(s)
             if lab not in occ["squares"] or occ["squares"][lab] == mover:
                 return lab
         return None
@@ -653,7 +675,7 @@ class RivetWars(Ruleset):
         seg = board(state).parse_seg(label)
         out = []
         for dx, dy in data.cards()["priority"][side]:
-            lab = squaregrid.label((seg[0] * 2 + dx, seg[1] * 2 + dy))
+            lab = sqlabel((seg[0] * 2 + dx, seg[1] * 2 + dy))
             if lab in occ["squares"]:
                 out.append(occ["squares"][lab])
         return out
@@ -979,7 +1001,7 @@ class RivetWars(Ruleset):
                     if u["side"] != side or uid in state["regrouped"] or (unit and uid != unit):
                         continue
                     for s in squares_of(self.seg(state, uid)):
-                        lab = squaregrid.label(s)
+                        lab = sqlabel(s)
                         other_uid = occ["squares"].get(lab)
                         if lab != u["at"] and (other_uid is None or state["units"][other_uid]["side"] == side):
                             add("regroup", unit=uid, to=lab)
@@ -1074,7 +1096,7 @@ class RivetWars(Ruleset):
         legal = self._legal(state, side, only=kind, unit=unit) if side in self.awaiting(state) else []
         if action not in legal:
             self.refuse_unknown(state, action)
-        state = clone(state)
+        state = fast_clone(state)
         events: list[dict] = []
         if kind == "end-phase":
             self._end_phase(state, events, dice)
