@@ -1,0 +1,191 @@
+"""Movement: costs, friends and enemies, stacking, ZOC, disorganisation, roads, media, limits."""
+import pytest
+
+from engine.core.errors import RuleError
+
+from .helpers import act, build, destinations, grid_map, legal, of_type
+
+# A land strip (column 02) between lake columns; a canoe in column 03 at row r exerts ZOC on
+# 02(r-1) and 02(r).
+STRIP = ["L.L"] * 8
+
+
+def strip(*, terrain=STRIP, roads=None, **units):
+    spec_map = grid_map(*terrain)
+    if roads:
+        spec_map["roads"] = roads
+    return build({"map": spec_map, "units": units})
+
+
+def inf(at, **kw):
+    return {"type": "sp-infantry", "at": at, **kw}
+
+
+def test_movement_factor_and_terrain_costs():
+    terrain = list(STRIP)
+    terrain[2] = "LhL"                       # hills at 0203 cost 2
+    state = strip(terrain=terrain, i=inf("0201"))
+    assert destinations(state, "i") == {"0202", "0203"}      # 1, then 1+2 = 3 = MF
+    state = strip(i=inf("0201"))
+    assert destinations(state, "i") == {"0202", "0203", "0204"}
+
+
+def test_friends_may_be_passed_but_not_ended_on():
+    state = strip(i=inf("0201"), f={"type": "sp-infantry", "at": "0202"})
+    assert "0202" not in destinations(state, "i")
+    assert "0204" in destinations(state, "i")
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/move unit:i to:0202")
+
+
+def test_enemies_block_movement():
+    # A disorganised canoe has no ZOC, so only its hex blocks the way.
+    terrain = list(STRIP)
+    state = strip(terrain=terrain, i=inf("0201"),
+                  w={"type": "az-warriors", "at": "0203", "disorganised": True})
+    assert destinations(state, "i") == {"0202"}
+
+
+def test_entering_enemy_zoc_ends_the_move():
+    free = strip(i=inf("0201"))
+    assert "0204" in destinations(free, "i")
+    state = strip(i=inf("0201"), c={"type": "az-canoe", "at": "0304"})   # ZOC on 0203, 0204
+    assert destinations(state, "i") == {"0202", "0203"}
+
+
+def test_no_move_directly_from_zoc_to_zoc():
+    state = strip(i=inf("0203"), c={"type": "az-canoe", "at": "0304"})
+    assert "0204" not in destinations(state, "i")
+    assert destinations(state, "i") == {"0202", "0201"}
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/move unit:i to:0204")
+
+
+def test_units_may_leave_a_zoc_next_turn():
+    state = strip(i=inf("0203"), c={"type": "az-canoe", "at": "0304"})
+    state, events = act(state, "spanish", "/move unit:i to:0201")
+    assert state["units"]["i"]["at"] == "0201" and of_type(events, "moved")
+
+
+def test_disorganised_units_cannot_move():
+    state = strip(i=inf("0201", disorganised=True), j=inf("0208"))
+    assert destinations(state, "i") == set()
+    with pytest.raises(RuleError, match="disorganised"):
+        act(state, "spanish", "/move unit:i to:0202")
+
+
+def test_disorganised_units_have_no_zoc():
+    state = strip(i=inf("0201"), c={"type": "az-canoe", "at": "0304", "disorganised": True})
+    assert "0204" in destinations(state, "i")
+
+
+ROAD = [["0201", "0202", "0203", "0204", "0205", "0206", "0207", "0208"]]
+
+
+def test_roads_cost_half_a_point_per_hex():
+    state = strip(roads=ROAD, i=inf("0201"))
+    assert "0207" in destinations(state, "i")                # 6 road hexes for 3 points
+    assert "0208" not in destinations(state, "i")
+
+
+def test_roads_ignore_terrain_that_stops_movement():
+    terrain = list(STRIP)
+    terrain[2] = "LwL"                        # marsh at 0203 stops movement off the road
+    off_road = strip(terrain=terrain, i=inf("0201"))
+    assert destinations(off_road, "i") == {"0202", "0203"}
+    on_road = strip(terrain=terrain, roads=ROAD, i=inf("0201"))
+    assert "0207" in destinations(on_road, "i")
+
+
+def test_road_bonus_lost_when_entering_enemy_zoc():
+    state = strip(roads=ROAD, i=inf("0201"), c={"type": "az-canoe", "at": "0305"})  # ZOC 0204/0205
+    # 0202 and 0203 by road (1 point), 0204 in ZOC costs a full point and stops the move.
+    assert destinations(state, "i") == {"0202", "0203", "0204"}
+
+
+def test_one_move_per_unit_and_card_move_limit():
+    state = build({"map": grid_map(*["........"] * 6), "card": "sp-council",    # move 2
+                   "units": {"a": inf("0101"), "b": inf("0301"), "c": inf("0501"),
+                             "w": {"type": "az-warriors", "at": "0806"}}})
+    state, _ = act(state, "spanish", "/move unit:a to:0102")
+    with pytest.raises(RuleError, match="already moved"):
+        act(state, "spanish", "/move unit:a to:0103")
+    state, _ = act(state, "spanish", "/move unit:b to:0302")
+    # The card's limit of two units is used up: no unit may move any more.
+    assert legal(state, "spanish", "move") == []
+    # Nothing left to decide in the Spanish movement phase, so the game moved on.
+    assert (state["active"], state["phase"]) != ("spanish", "movement")
+
+
+def test_no_half_hexes_off_the_map():
+    state = strip(i=inf("0201"))
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/move unit:i to:0209")
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/move unit:i to:0901")
+
+
+def test_land_units_stay_on_land():
+    state = strip(i=inf("0201"))
+    assert all(lab[:2] == "02" for lab in destinations(state, "i"))
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/move unit:i to:0101")
+
+
+# Water map: lake on both sides of a causeway (column 03) with a bridge at 0303.
+WATER = ["LL=LL", "LL=LL", "LLbLL", "LL=LL", "LL=LL", "..v.."]
+
+
+def water(**units):
+    m = grid_map(*WATER, causeways={"c": {"hexes": ["0301", "0302", "0303", "0304", "0305"],
+                                          "village": "V"}}, villages={"V": "0306"})
+    active = "aztec" if any(u["type"].startswith("az") for u in units.values()
+                            if u.pop("mover", False)) else "spanish"
+    return build({"map": m, "units": units, "active": active})
+
+
+def test_water_units_stay_on_water_but_canoes_cross_causeways_and_bridges():
+    state = water(c={"type": "az-canoe", "at": "0202", "mover": True})
+    dest = destinations(state, "c")
+    assert {"0402", "0403", "0404"} <= dest                      # across the causeway/bridge
+    assert not dest & {"0301", "0302", "0303", "0304", "0305"}   # never stopping on it
+    assert not dest & {"0106", "0206", "0306"}                   # never on land
+
+
+def test_canoes_and_brigantines_ignore_zoc():
+    state = water(c={"type": "az-canoe", "at": "0102", "mover": True},
+                  i={"type": "sp-infantry", "at": "0302"})
+    # 0202 is in the infantry's ZOC; the canoe goes on through it.
+    assert "0201" in destinations(state, "c") and "0104" in destinations(state, "c")
+    assert {"0402", "0401"} & destinations(state, "c")
+
+
+def test_brigantines_never_cross_bridges_and_need_a_friend_to_cross_a_causeway():
+    alone = water(b={"type": "sp-brigantine", "at": "0203"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(alone, "b"))
+    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
+    # The infantry stands next to causeway hex 0305: the brigantine may cross there only.
+    crossed = {lab for lab in destinations(helped, "b") if lab[:2] in ("04", "05")}
+    assert crossed and "0405" in crossed
+
+
+def test_brigantine_causeway_crossing_costs_three_points():
+    # From 0203: 0204 (1) + causeway 0305 (3) + 0405 (1) = 5 <= 6; one hex further west costs 6+.
+    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
+    assert "0405" in destinations(helped, "b")
+    far = water(b={"type": "sp-brigantine", "at": "0101"}, i={"type": "sp-infantry", "at": "0306"})
+    # 0101 -> 0205 is 4 hexes of lake; the crossing (3) would bring it to 7 > 6.
+    assert not {lab for lab in destinations(far, "b") if lab[:2] in ("04", "05")}
+
+
+def test_terrain_forbidding_attack_on_entry():
+    def after_move(row2):
+        m = grid_map("....", row2, "....")
+        state = build({"map": m, "units": {"i": inf("0201"), "j": inf("0303"),
+                                           "w": {"type": "az-warriors", "at": "0203"}}})
+        state, _ = act(state, "spanish", "/move unit:i to:0202")
+        state, _ = act(state, "spanish", "/end-phase")
+        assert state["phase"] == "combat"
+        return {a["unit"] for a in legal(state, "spanish", "attack")}
+    assert after_move("....") == {"i", "j"}
+    assert after_move(".w..") == {"j"}          # marsh at 0202: no attack in the turn it is entered
