@@ -125,3 +125,26 @@ def test_starting_units_ignore_hazards():
                   armies={"north": ["spearman"], "south": ["goblin"]})
     state, events = act(state, "/deploy unit:spearman to:0806")
     assert state["units"]["spearman"]["at"] == "0806" and not of(events, "roll")
+
+
+def test_a_drawn_tile_with_no_place_left_on_the_table_is_set_aside():
+    full = {f"{c:02d}{r:02d}": "grass" for c in range(1, 16) for r in range(1, 16)}
+    full["0808"] = {"terrain": "grass", "feature": "village"}
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                  armies={"north": ["spearman"], "south": ["goblin"]}, phase="map", map=full,
+                  bag=["water"], central="village", own_features={"north": "forest", "south": "city"},
+                  tile_choices={"north": ["water"], "south": ["grass"]}, tiles_per_player=1)
+    assert state["phase"] == "home" and state["drawn"] is None
+
+
+def test_referee_can_place_and_remove_units():
+    from engine.core.game import apply_action
+    from .helpers import position
+    state = position({"spearman": "0808", "goblin": "reserve"})
+    state, events = apply_action(RS, state, {"type": "ref-place", "side": "referee", "unit": "goblin", "to": "0810"},
+                                 fixed([]))
+    assert state["units"]["goblin"]["status"] == "map" and state["units"]["goblin"]["at"] == "0810"
+    with pytest.raises(RuleError):
+        apply_action(RS, state, {"type": "ref-place", "side": "referee", "unit": "goblin", "to": "0808"}, fixed([]))
+    state, _ = apply_action(RS, state, {"type": "ref-remove", "side": "referee", "unit": "goblin"}, fixed([]))
+    assert state["units"]["goblin"]["status"] == "reserve"

@@ -1,0 +1,82 @@
+"""What players read and see: event lines with dice, header, view, scene, rules summary."""
+from engine.core.dice import fixed
+
+from .helpers import RS, act, position
+
+
+def test_combat_events_show_the_dice():
+    state = position({"spearman": "0808", "slinger": "0809"})
+    after, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
+    lines = [RS.describe_event(after, e) for e in events]
+    assert "🎲 spearman OFF: 6" in lines
+    assert "Clan Spearman vs Goblin Slinger: attack 6,1 vs 4,2 hit; counter 3 vs 3,1 miss" in lines
+    assert "Goblin Slinger is defeated and captured by North." in lines
+
+
+def test_describe_options():
+    state = position({"spearman": "0808", "slinger": "0809"})
+    assert RS.describe(state, "unit", "spearman") == "Clan Spearman (North, 0808)"
+    assert RS.describe(state, "to", "0805") == "0805 (Village on Grassland)"
+    assert RS.describe_action(state, {"type": "move", "side": "north", "unit": "spearman", "to": "0809"}) == \
+        "/move unit:Clan Spearman (North, 0808) to:0809 (Grassland)"
+
+
+def test_header_and_view():
+    state = position({"spearman": "0808", "slinger": "0809"})
+    header = RS.header(state)
+    assert header["Turn"] == "1" and header["Active"] == "North" and header["North"] == "Highland Clans"
+    data = {"factions": {"north": "clans", "south": "horde"}, "order": ["north", "south"],
+            "armies": {"north": ["spearman"], "south": ["goblin"]}, "phase": "map",
+            "map": {"0808": {"terrain": "grass", "feature": "village"}},
+            "bag": ["water", "grass", "sand"], "central": "village",
+            "own_features": {"north": "forest", "south": "city"},
+            "tile_choices": {"north": ["grass", "water"], "south": ["sand", "marsh"]}, "tiles_per_player": 2}
+    state, _ = RS.setup(RS.scenario_from_data(data), fixed([]))
+    assert state["bag"] == ["grass", "sand"]                      # water was drawn
+    assert RS.view(state, "north")["bag"] == ["grass", "sand"] and RS.header(state)["Tile in hand"] == "Water"
+    hidden = dict(state, bag=["sand", "grass"])
+    assert RS.view(hidden, None)["bag"] == ["grass", "sand"]     # the order is not shown
+
+
+def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
+    state = position({"spearman": "0808", "slinger": "0809", "archer": "reserve"},
+                     tiles={"0807": "water", "0806": {"terrain": "grass", "feature": "forest"}})
+    after, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
+    scene = RS.scene(after, events, None)
+    assert scene["grid"] == {"kind": "hex", "columns": 15, "rows": 15}
+    cells = {c["at"]: c for c in scene["cells"]}
+    assert cells["0807"]["fill"] == RS.cat.terrains["water"]["fill"]
+    assert cells["0806"]["icon"] == "forest" and cells["0805"]["icon"] == "village"
+    piece = next(p for p in scene["pieces"] if p["id"] == "spearman")
+    assert piece["at"] == "0809" and piece["color"] == RS.cat.factions["clans"]["color"]
+    assert piece["title"] == "Spear" and piece["values"] == "2/2"
+    flags = {m["at"]: m["color"] for m in scene["markers"] if m["kind"] == "flag"}
+    assert flags == {"0805": RS.cat.factions["clans"]["color"], "0811": RS.cat.factions["horde"]["color"]}
+    attack = next(a for a in scene["arrows"] if a["kind"] == "attack")
+    assert attack["path"] == ["0808", "0809"] and "6,1 vs 4,2 hit" in attack["text"]
+    move = next(a for a in scene["arrows"] if a["kind"] == "move")
+    assert move["path"] == ["0808", "0809"]
+    assert any("North reserve: Archer" in n and "captured: Sling" in n for n in scene["notes"])
+    # the static layer's key changes with the map only
+    assert RS.scene(state, [], None)["map_key"] == scene["map_key"]
+    other = position({"spearman": "0808", "slinger": "0809"})
+    assert RS.scene(other, [], None)["map_key"] != scene["map_key"]
+
+
+def test_scene_renders_when_the_renderer_is_present():
+    import importlib
+    try:
+        renderer = importlib.import_module("renderer")
+        render_png = renderer.render_png
+    except (ImportError, AttributeError):
+        import pytest
+        pytest.skip("renderer.render_png not built yet")
+    state = position({"spearman": "0808", "slinger": "0809"})
+    png = render_png(RS.scene(state, [], None))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_rules_summary_in_english_and_german():
+    en, de = RS.rules_summary("en"), RS.rules_summary("de")
+    assert "Pocket Tactics" in en and "/bonus" in en and "bonus moves" in en
+    assert "Würfel" in de and "Merkmal" in de and de != en

@@ -1,0 +1,76 @@
+"""Scenario files: the packaged ones load, any position can be set up, bad files are named."""
+import json
+
+import pytest
+
+from engine.core.errors import ScenarioError
+
+from .helpers import RS, scenario
+
+
+def test_packaged_scenarios_load_and_set_up():
+    names = [s.name for s in RS.scenarios()]
+    assert {"standard", "big-battle", "river-crossing", "skirmish"} <= set(names)
+    from engine.core.dice import seeded
+    phases = {}
+    for name in names:
+        state, _ = RS.setup(RS.load_scenario(name), seeded("x", 0))
+        phases[name] = state["phase"]
+    assert phases["standard"] == "faction" and phases["skirmish"] == "play"
+    assert RS.load_scenario("big-battle")["points"] == 80
+    assert RS.load_scenario("")["name"] == "standard"
+
+
+def test_scenario_file_by_path(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(scenario({"spearman": "0808", "goblin": "0810", "troll": "captured"})))
+    sc = RS.load_scenario(str(path))
+    from engine.core.dice import fixed
+    state, _ = RS.setup(sc, fixed([]))
+    assert state["units"]["troll"]["status"] == "captured" and state["units"]["troll"]["by"] == "north"
+    assert state["phase"] == "play" and state["awaiting"] == ["north"]
+
+
+@pytest.mark.parametrize("change, entry, problem", [
+    ({"factions": {"north": "elves", "south": "horde"}}, "factions.north", "unknown faction"),
+    ({"factions": {"north": "horde", "south": "horde"}}, "factions", "different factions"),
+    ({"units": {"spearman": {"at": "0808"}, "goblin": {"at": "0808"}}}, "units.goblin.at", "one unit per tile"),
+    ({"units": {"spearman": {"at": "1212"}}}, "units.spearman.at", "not a tile of the map"),
+    ({"units": {"spearman": {"at": "x"}}}, "units.spearman.at", "hex label"),
+    ({"units": {"dragon": {"at": "0808"}}}, "units.dragon", "not a unit of the chosen factions"),
+    ({"phase": "lunch"}, "phase", "unknown phase"),
+    ({"homes": {"north": "0806"}}, "homes.north", "not a feature tile"),
+    ({"map": {"0808": {"terrain": "ice"}}}, "map.0808", "needs a terrain"),
+    ({"points": 0}, "points", "whole number"),
+    ({"armies": {"north": ["spearman", "champion", "archer", "rider", "druid", "eagle"], "south": []}},
+     "armies.north", "more than the 50 allowed"),
+    ({"phase": "bonus"}, "combat", "needs the pending combat"),
+    ({"colour": "red"}, "colour", "unknown key"),
+])
+def test_bad_scenarios_name_file_entry_and_problem(change, entry, problem):
+    data = scenario({"spearman": "0808", "goblin": "0810"})
+    data.update(change)
+    with pytest.raises(ScenarioError) as info:
+        RS.scenario_from_data(data, "bad.json")
+    assert info.value.file == "bad.json" and info.value.entry == entry and problem in info.value.problem
+
+
+def test_unknown_scenario_and_broken_json(tmp_path):
+    with pytest.raises(ScenarioError, match="no such scenario"):
+        RS.load_scenario("nope")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ScenarioError, match="not valid JSON"):
+        RS.load_scenario(str(bad))
+
+
+def test_position_mid_map_building():
+    from engine.core.dice import fixed
+    data = {"factions": {"north": "clans", "south": "horde"}, "order": ["north", "south"],
+            "armies": {"north": ["spearman"], "south": ["goblin"]}, "phase": "map",
+            "map": {"0808": {"terrain": "grass", "feature": "village"}, "0809": "water"},
+            "bag": ["sand"], "drawn": "marsh", "central": "village",
+            "own_features": {"north": "forest", "south": "city"},
+            "tile_choices": {"north": ["grass", "water"], "south": ["sand", "marsh"]}, "tiles_per_player": 2}
+    state, _ = RS.setup(RS.scenario_from_data(data), fixed([]))
+    assert state["phase"] == "map" and state["awaiting"] == ["south"] and state["drawn"] == "marsh"
