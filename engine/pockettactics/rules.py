@@ -478,16 +478,15 @@ class PocketTactics(Ruleset):
             spec = self._uspec(state, uid)
             out += [{"type": "move", "side": side, "unit": uid, "to": lab}
                     for lab in sorted(self._destinations(state, uid))]
-            if spec["off"] > 0:
-                for tid in sorted(state["units"]):
-                    target = state["units"][tid]
-                    if target["side"] == side or target["status"] != "map":
-                        continue
-                    d = _dist(unit["at"], target["at"])
-                    if d == 1 and self._can_enter(state, uid, target["at"], set()):
-                        out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
-                    if spec["ranged"] and d <= self._reach(state, uid) and (d == 1 or self._sight_clear(state, uid, tid)):
-                        out.append({"type": "fire", "side": side, "unit": uid, "target": tid})
+            for tid in sorted(state["units"]):
+                target = state["units"][tid]
+                if target["side"] == side or target["status"] != "map":
+                    continue
+                d = _dist(unit["at"], target["at"])
+                if d == 1 and self._can_enter(state, uid, target["at"], set()):
+                    out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
+                if spec["ranged"] and d <= self._reach(state, uid) and (d == 1 or self._sight_clear(state, uid, tid)):
+                    out.append({"type": "fire", "side": side, "unit": uid, "target": tid})
             if self._can_reserve(state, uid, occupant):
                 out.append({"type": "reserve", "side": side, "unit": uid})
             if spec["special"] == "teleport":

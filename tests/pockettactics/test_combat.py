@@ -210,7 +210,7 @@ def test_bless_adds_a_one_time_bonus():
     assert of(events, "bonus")[0]["source"] == "blessing"
 
 
-def test_a_unit_with_no_off_dice_cannot_attack_and_out_of_turn_choice_is_refused():
+def test_combat_without_choices_resolves_at_once_and_only_the_awaited_side_chooses():
     state = position({"spearman": "0808", "slinger": "0809"})
     state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
     assert state["phase"] == "play"  # no bonus or re-roll for anyone: resolved at once
@@ -218,3 +218,17 @@ def test_a_unit_with_no_off_dice_cannot_attack_and_out_of_turn_choice_is_refused
     state, _ = act(state, "/attack unit:lizard target:eagle", dice=[3, 3, 2, 2, 1, 4])
     with pytest.raises(RuleError):
         act(state, "/pass", side="north")
+
+
+def test_melee_advance_meets_the_tiles_hazard():
+    state = position({"spearman": "0808", "slinger": "0809"}, tiles={"0809": "lava"})
+    # the combat (worked example dice), then the spearman's DEF 5+ test on entering the lava: 2, 3 fails
+    state, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2, 2, 3])
+    assert state["units"]["slinger"]["by"] == "north"
+    assert state["units"]["spearman"]["status"] == "captured" and state["units"]["spearman"]["by"] == "south"
+
+
+def test_melee_is_refused_when_not_adjacent():
+    state = position({"spearman": "0808", "slinger": "0810"})
+    with pytest.raises(RuleError, match="needs an adjacent enemy"):
+        act(state, "/attack unit:spearman target:slinger")
