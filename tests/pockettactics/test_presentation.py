@@ -80,3 +80,15 @@ def test_rules_summary_in_english_and_german():
     en, de = RS.rules_summary("en"), RS.rules_summary("de")
     assert "Pocket Tactics" in en and "/bonus" in en and "bonus moves" in en
     assert "Würfel" in de and "Merkmal" in de and de != en
+
+
+def test_every_test_named_in_the_rules_doc_exists():
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "rules" / "pocket-tactics.md").read_text()
+    refs = set(re.findall(r"(test_\w+\.py)::(test_\w+)", text))
+    assert len(refs) > 40
+    for file, name in refs:
+        source = (root / "tests" / "pockettactics" / file).read_text()
+        assert f"def {name}(" in source, f"{file}::{name} named in the docs does not exist"

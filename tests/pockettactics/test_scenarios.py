@@ -74,3 +74,15 @@ def test_position_mid_map_building():
             "tile_choices": {"north": ["grass", "water"], "south": ["sand", "marsh"]}, "tiles_per_player": 2}
     state, _ = RS.setup(RS.scenario_from_data(data), fixed([]))
     assert state["phase"] == "map" and state["awaiting"] == ["south"] and state["drawn"] == "marsh"
+
+
+def test_examples_in_the_scenario_docs_load():
+    import re
+    from pathlib import Path
+    from engine.core.dice import fixed
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "pocket-tactics.md").read_text()
+    blocks = [b for b in re.findall(r"```json\n(.*?)```", text, re.S) if b.lstrip().startswith("{")]
+    assert len(blocks) == 2
+    for block in blocks:
+        state, _ = RS.setup(RS.scenario_from_data(json.loads(block), "docs"), fixed([]))
+        assert state["awaiting"]
