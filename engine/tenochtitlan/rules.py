@@ -690,6 +690,9 @@ class Tenochtitlan(Ruleset):
             raise RuleError(f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.")
         everything = self._candidates(state, side)
         kinds = sorted({"/" + a["type"] for a in everything})
+        if kind == "end-phase" and state["phase"] == "combat" and not state.get("pending") \
+                and not any(a["type"] == "end-phase" for a in everything):
+            raise RuleError("The card in play demands an attack and one is possible.", kinds)
         if not any(a["type"] == kind for a in everything):
             pending = state.get("pending")
             what = f"a decision ({pending['kind']})" if pending else f"the {state['phase']} phase"
@@ -745,9 +748,6 @@ class Tenochtitlan(Ruleset):
                 elif pos.cls(unit) not in WATER_CLASSES and pos.where(unit) in pos.zoc(OTHER[side]):
                     reason = (f"{self._name(state, unit)} is in an enemy zone of control and may only "
                               f"attack the units exerting it.")
-        if kind == "end-phase" and state["phase"] == "combat" and not any(
-                a["type"] == "end-phase" for a in everything):
-            reason = "The card in play demands an attack and one is possible."
         same = [a for a in legal if a["type"] == kind] or [a for a in everything if a["type"] == kind]
         hints = [self.describe_action(state, a) for a in same]
         if reason:
