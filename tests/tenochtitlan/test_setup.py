@@ -1,0 +1,108 @@
+"""Setup: Aztecs first (city, causeways at most 2 each, canoes by the city or in the canal),
+then Spanish (brigantines on the southern lake, three groups by three villages)."""
+import random
+
+import pytest
+
+from engine.core import hexgrid
+from engine.core.errors import NotYourTurn, RuleError
+from engine.core.game import new_game
+from engine.tenochtitlan.data import packaged_map
+
+from .helpers import RULES, act, build, legal
+
+BOARD = packaged_map("standard")
+CITY_LAND = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.city[i] and BOARD.medium[i] != "water"}
+CAUSEWAY = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.causeway_of[i]}
+CANAL = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.terrain[i] == "canal"}
+LAKE_BY_CITY = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.terrain[i] == "lake"
+                and any(BOARD.label(j) in CITY_LAND for j in BOARD.grid.adjacent[i])}
+
+
+def standard():
+    return new_game(RULES, RULES.load_scenario("standard"), 7)[0]
+
+
+def test_aztecs_set_up_first():
+    state = standard()
+    assert (state["phase"], state["awaiting"]) == ("setup", ["aztec"])
+    assert RULES.legal_actions(state, "spanish") == []
+    with pytest.raises(NotYourTurn):
+        act(state, "spanish", "/place unit:sp-infantry-1 to:0408")
+
+
+def test_aztec_land_units_go_in_the_city_or_on_causeways_and_canoes_by_the_city():
+    state = standard()
+    places = legal(state, "aztec", "place")
+    warriors = {a["to"] for a in places if a["unit"] == "az-warriors-1"}
+    canoes = {a["to"] for a in places if a["unit"] == "az-canoe-1"}
+    assert warriors == CITY_LAND | CAUSEWAY
+    assert canoes == LAKE_BY_CITY | CANAL
+    with pytest.raises(RuleError):
+        act(state, "aztec", "/place unit:az-warriors-1 to:0408")    # Tlacopan: outside the city
+
+
+def test_at_most_two_aztec_units_per_causeway():
+    state = standard()
+    state, _ = act(state, "aztec", "/place unit:az-warriors-1 to:1204")
+    state, _ = act(state, "aztec", "/place unit:az-warriors-2 to:1202")
+    north = set(BOARD.causeways["north"]["hexes"])
+    assert not {a["to"] for a in legal(state, "aztec", "place")} & {BOARD.label(i) for i in north}
+    with pytest.raises(RuleError):
+        act(state, "aztec", "/place unit:az-warriors-3 to:1203")
+    assert {a["to"] for a in legal(state, "aztec", "place") if a["unit"] == "az-warriors-3"} >= {"1211"}
+
+
+def _place_all(state, side, rng):
+    while state["phase"] == "setup" and state["awaiting"] == [side]:
+        action = rng.choice(legal(state, side))
+        state, _ = act(state, side, f"/place unit:{action['unit']} to:{action['to']}")
+    return state
+
+
+def test_spanish_brigantines_on_the_southern_lake_and_land_units_by_villages():
+    state = _place_all(standard(), "aztec", random.Random(1))
+    assert (state["phase"], state["awaiting"]) == ("setup", ["spanish"])
+    places = legal(state, "spanish", "place")
+    brig = {a["to"] for a in places if a["unit"] == "sp-brigantine-1"}
+    assert brig and all(BOARD.terrain[BOARD.idx(x)] == "lake" and int(x[2:]) >= 13 for x in brig)
+    land = {a["to"] for a in places if a["unit"] == "sp-infantry-1"}
+    villages = [BOARD.grid.hexes[i] for i in BOARD.villages.values()]
+    for lab in land:
+        assert lab not in CITY_LAND and lab not in CAUSEWAY
+        assert min(hexgrid.distance(hexgrid.parse_label(lab), v) for v in villages) <= 3
+
+
+def test_spanish_groups_rule_refuses_a_fourth_group():
+    state = _place_all(standard(), "aztec", random.Random(2))
+    for unit, to in (("sp-infantry-1", "1101"), ("sp-infantry-2", "0408"), ("sp-infantry-3", "0619")):
+        state, _ = act(state, "spanish", f"/place unit:{unit} to:{to}")
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/place unit:sp-cavalry-1 to:2309")   # Texcoco: a fourth group
+    state, _ = act(state, "spanish", "/place unit:sp-cavalry-1 to:1001")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_setup_always_completes_within_the_rules(seed):
+    rng = random.Random(seed)
+    state = _place_all(standard(), "aztec", rng)
+    state = _place_all(state, "spanish", rng)
+    assert state["phase"] != "setup" and state["turn"] == 1 and state["active"] == "spanish"
+    assert RULES.spanish_setup_valid(state)
+    per_causeway = {}
+    for unit in state["units"].values():
+        name = BOARD.causeway_of[BOARD.idx(unit["at"])]
+        if unit["side"] == "aztec" and name:
+            per_causeway[name] = per_causeway.get(name, 0) + 1
+    assert all(n <= 2 for n in per_causeway.values())
+
+
+def test_historical_scenario_starts_ready_and_obeys_the_setup_rules():
+    state = new_game(RULES, RULES.load_scenario("historical"), 3)[0]
+    assert state["phase"] == "movement" and state["turn"] == 1 and state["card"]
+    assert RULES.spanish_setup_valid(state)
+    for unit in state["units"].values():
+        if unit["side"] == "aztec" and unit["type"] != "az-canoe":
+            assert unit["at"] in CITY_LAND | CAUSEWAY
+        if unit["type"] == "az-canoe":
+            assert unit["at"] in LAKE_BY_CITY | CANAL
