@@ -1044,10 +1044,10 @@ class PocketTactics(Ruleset):
                "Active": SIDE_TITLES.get(state.get("active"), str(state.get("active")))}
         if state.get("awaiting") and state["awaiting"] != [state.get("active")]:
             out["Awaiting"] = ", ".join(SIDE_TITLES[s] for s in state["awaiting"])
-        for s in SIDES:
-            f = state["factions"].get(s)
-            if f:
-                out[SIDE_TITLES[s]] = self.cat.factions[f]["title"]
+        if state["phase"] in ("faction", "army"):
+            for s in SIDES:
+                f = state["factions"].get(s)
+                out[SIDE_TITLES[s]] = self.cat.factions[f]["title"] if f else "choosing"
         if state["phase"] == "army":
             out["Points"] = str(state["points"])
         if state.get("drawn"):
@@ -1076,7 +1076,7 @@ class PocketTactics(Ruleset):
                 f = self.cat.features[t["feature"]]
                 cell["icon"], cell["text"] = f["icon"], f["title"]
             cells.append(cell)
-        homes = [{"cells": [lab], "outline": self._color(state, s), "label": f"{SIDE_TITLES[s]} home"}
+        homes = [{"cells": [lab], "outline": self._color(state, s)}
                  for s, lab in sorted(state.get("homes", {}).items())]
         key = hashlib.sha256(canonical_json([cells, homes]).encode()).hexdigest()[:16]
         pieces, markers, objectives = [], [], []
@@ -1109,22 +1109,24 @@ class PocketTactics(Ruleset):
             elif e.get("type") == "attack_declared" and not any(x.get("type") == "combat" for x in events):
                 arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
                                "text": "combat pending"})
-        notes = []
-        for s in SIDES:
-            reserve = [self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
-                       if v["side"] == s and v["status"] == "reserve"]
-            captured = [self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
-                        if v["status"] == "captured" and v["by"] == s]
-            notes.append(f"{SIDE_TITLES[s]} reserve: {', '.join(reserve) or '—'}; captured: {', '.join(captured) or '—'}")
+        def names(side, status):
+            return ", ".join(self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
+                             if v["status"] == status and (v["side"] if status == "reserve" else v["by"]) == side) or "–"
+        notes = [f"Reserve N: {names('north', 'reserve')} · S: {names('south', 'reserve')}   "
+                 f"Captured by N: {names('north', 'captured')} · S: {names('south', 'captured')}"]
         c = state.get("combat")
         if c:
+            parts = []
             for role in ROLES:
                 d = c["dice"][role]
-                notes.append(f"{role} {self.cat.units[c[role]]['short']}: OFF {d['off']} DEF {d['def']} "
-                             f"bonuses {[('+%d %s' % (b['value'], b['kind'])) for b in c['bonuses'][role]]} "
-                             f"re-rolls {c['rerolls'][role]}")
+                bonus = " ".join(f"+{b['value']}{b['kind']}" for b in c["bonuses"][role]) or "none"
+                off = ",".join(map(str, d["off"])) or "–"
+                dfn = ",".join(map(str, d["def"])) or "–"
+                parts.append(f"{self.cat.units[c[role]]['short']} OFF {off} DEF {dfn} "
+                             f"[{bonus}; {c['rerolls'][role]} rr]")
+            notes.append(" vs ".join(parts))
         legend = [{"color": self._color(state, s),
-                   "text": f"{SIDE_TITLES[s]}: {self.cat.factions[state['factions'][s]]['title']}"
+                   "text": f"{SIDE_TITLES[s][0]} {self.cat.factions[state['factions'][s]]['title']}"
                    if state["factions"].get(s) else SIDE_TITLES[s]} for s in SIDES]
         return {"map_key": f"pocket-tactics/{key}", "grid": {"kind": "hex", "columns": COLUMNS, "rows": ROWS},
                 "title": self.title, "cells": cells, "regions": homes, "objectives": objectives,

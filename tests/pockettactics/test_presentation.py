@@ -24,7 +24,7 @@ def test_describe_options():
 def test_header_and_view():
     state = position({"spearman": "0808", "slinger": "0809"})
     header = RS.header(state)
-    assert header["Turn"] == "1" and header["Active"] == "North" and header["North"] == "Highland Clans"
+    assert header["Turn"] == "1" and header["Active"] == "North" and header["Phase"] == "play"
     data = {"factions": {"north": "clans", "south": "horde"}, "order": ["north", "south"],
             "armies": {"north": ["spearman"], "south": ["goblin"]}, "phase": "map",
             "map": {"0808": {"terrain": "grass", "feature": "village"}},
@@ -56,24 +56,39 @@ def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
     assert attack["path"] == ["0808", "0809"] and "6,1 vs 4,2 hit" in attack["text"]
     move = next(a for a in scene["arrows"] if a["kind"] == "move")
     assert move["path"] == ["0808", "0809"]
-    assert any("North reserve: Archer" in n and "captured: Sling" in n for n in scene["notes"])
+    assert "Reserve N: Archer" in scene["notes"][0] and "Captured by N: Sling" in scene["notes"][0]
+    assert [e["text"] for e in scene["legend"]] == ["N Highland Clans", "S Marsh Horde"]
     # the static layer's key changes with the map only
     assert RS.scene(state, [], None)["map_key"] == scene["map_key"]
     other = position({"spearman": "0808", "slinger": "0809"})
     assert RS.scene(other, [], None)["map_key"] != scene["map_key"]
 
 
-def test_scene_renders_when_the_renderer_is_present():
+def test_scene_renders_terrain_and_pieces_where_they_are():
+    import io
     import importlib
     try:
         renderer = importlib.import_module("renderer")
         render_png = renderer.render_png
+        from renderer.layout import cell_center
     except (ImportError, AttributeError):
         import pytest
         pytest.skip("renderer.render_png not built yet")
-    state = position({"spearman": "0808", "slinger": "0809"})
-    png = render_png(RS.scene(state, [], None))
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    from PIL import Image
+    state = position({"spearman": "0808", "slinger": "0809"}, tiles={"0707": "water", "0909": "lava"})
+    scene = RS.scene(state, [], None)
+    image = Image.open(io.BytesIO(render_png(scene))).convert("RGB")
+    def near(label, colour, dx=0.0):
+        # most pixels of a small box around the point (text and outlines aside) show the colour
+        x, y = cell_center(scene["grid"], label)
+        box = [image.getpixel((int(x + dx + i), int(y + j))) for i in range(-6, 7, 3) for j in range(-6, 7, 3)]
+        hits = sum(all(abs(a - b) <= 8 for a, b in zip(p, colour)) for p in box)
+        return hits >= len(box) // 3
+    hexrgb = lambda h: tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))  # noqa: E731
+    assert near("0707", hexrgb(RS.cat.terrains["water"]["fill"]), dx=-25)
+    assert near("0909", hexrgb(RS.cat.terrains["lava"]["fill"]), dx=-25)
+    assert near("0808", hexrgb(RS.cat.factions["clans"]["color"]))      # the spearman's counter
+    assert near("0809", hexrgb(RS.cat.factions["horde"]["color"]))
 
 
 def test_rules_summary_in_english_and_german():
