@@ -216,10 +216,10 @@ def scene(rs, state, events, viewer):
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         spec = roster(state)[u["type"]]
-        title = spec["name"].split()[-1][:8] + "".join("+" + roster(state)[p]["name"].split()[-1][:5] for p in u["plugins"])
+        title = spec.get("short", spec["name"][:5]) + "".join("+" + roster(state)[p].get("short", "P") for p in u["plugins"])
         hp = rs.hp(state, uid)
         piece = {"at": u["at"], "id": uid, "color": COLORS[u["side"]], "text_color": "#ffffff", "title": title,
-                 "values": f"A{spec['armour']} M{spec['move']} H{hp}"}
+                 "values": f"{hp - u['damage']}/{hp}"}
         if u["damage"]:
             piece["badge"] = str(u["damage"])
         pieces.append(piece)

@@ -1,0 +1,69 @@
+"""What players see: labels, event lines, header, scene and the picture."""
+import io
+
+import pytest
+
+from tests.rivetwars.util import RS, act, make, of, unit
+
+
+def test_describe_names_units_types_cards_and_segments():
+    state = make(terrain={"bunker": ["C9"]}, units=[unit("wolverine", "E5", id="w", damage=1, plugins=["patston"])])
+    assert RS.describe(state, "unit", "w") == "Allies M2 Wolverine+General G. Patston w in E5 (4/5 hp)"
+    assert RS.describe(state, "unit", "hammer") == "Hammer 65-pounder (3 pts + 1 rivets)"
+    assert RS.describe(state, "card", "ac01") == "Reinforcements (ac01)"
+    assert RS.describe(state, "to", "C9") == "C9 (bunker)"
+
+
+def test_event_lines_show_the_dice():
+    state = make(units=[unit("rifleman", "E9", id="r"), unit("panzerfaust", "E5", id="p")])
+    state, events = act(state, "attack", dice=[5, 2], unit="r", to="E5")
+    lines = [RS.describe_event(state, e) for e in events]
+    assert "r attacks p (single): dice [5 2] -> hit, 1 damage." in lines
+    assert "p is eliminated." in lines
+
+
+def test_header_shows_round_phase_active_and_victory_points():
+    state = make(vp={"allies": 2, "bismark": 1})
+    header = RS.header(state)
+    assert header["Round"] == "1" and header["Phase"] == "Combat" and header["Active"] == "Allies"
+    assert header["VP"] == "Allies 2/6 / Bismark 1/6"
+
+
+def test_scene_draws_squares_segments_units_flags_and_gas():
+    state = make(terrain={"objective": ["E5"]}, flags={"E5": "bismark"},
+                 units=[unit("rifleman", "A9", id="r", damage=0), unit("wolverine", "C9", id="w", damage=3)],
+                 clouds=[{"at": "I5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 1}])
+    scene = RS.scene(state, [], None)
+    assert scene["grid"] == {"kind": "square", "columns": 18, "rows": 12}
+    assert len(scene["cells"]) == 18 * 12
+    pieces = {p["id"]: p for p in scene["pieces"]}
+    assert pieces["w"]["at"] == "C9" and pieces["w"]["badge"] == "3" and "badge" not in pieces["r"]
+    assert {m["at"] for m in scene["markers"] if m["kind"] == "gas"} == {"I5", "J5", "I6", "J6"}
+    assert {"at": "E5", "kind": "flag", "color": "#b0322b"} in scene["markers"]
+    borders = {(e["at"], e["to"]) for e in scene["edges"]}
+    assert ("B1", "C1") in borders and ("A2", "A3") in borders and ("A1", "B1") not in borders
+
+
+def test_the_picture_shows_units_in_their_squares():
+    renderer = pytest.importorskip("renderer")
+    from PIL import Image
+    state = make(units=[unit("rifleman", "E5", id="r"), unit("panzerfaust", "I1", id="p")])
+    scene = RS.scene(state, [], None)
+    image = Image.open(io.BytesIO(renderer.render_png(scene))).convert("RGB")
+
+    def near(colour, label):
+        x, y = renderer.cell_center(scene["grid"], label)
+        cell = renderer.layout_for(scene["grid"]).cell
+        target = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        for dx in range(-cell // 3, cell // 3 + 1, 3):
+            for dy in range(-cell // 3, cell // 3 + 1, 3):
+                px = image.getpixel((int(x + dx), int(y + dy)))
+                if sum(abs(a - b) for a, b in zip(px, target)) < 40:
+                    return True
+        return False
+    assert near("#2e6fb5", "E5") and near("#b0322b", "I1")
+    assert not near("#2e6fb5", "C5") and not near("#b0322b", "C5")
+
+
+def test_rules_summary_in_english_and_german():
+    assert "segment" in RS.rules_summary("en") and "Segment" in RS.rules_summary("de")
