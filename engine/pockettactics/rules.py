@@ -1025,6 +1025,16 @@ class PocketTactics(Ruleset):
         if t == "control":
             who = SIDE_TITLES[event["side"]] if event["side"] else "nobody"
             return f"Feature at {event['at']} now held by {who}."
+        if t == "tile_discarded":
+            return f"No room left on the table: {self.cat.terrains[event['terrain']]['title']} is set aside."
+        if t == "army_done":
+            return f"{SIDE_TITLES[event['side']]} has finished recruiting."
+        if t == "start_done":
+            return f"{SIDE_TITLES[event['side']]} places no more starting units."
+        if t == "roll_off_tie":
+            return f"Roll-off tied at {event['value']}; rolling again."
+        if t == "turn_started":
+            return f"Turn {event['turn']}: {SIDE_TITLES[event['side']]}."
         if t == "game_started":
             return f"Starting units placed; {SIDE_TITLES[event['side']]} begins."
         if t == "game_over":

@@ -107,3 +107,13 @@ def test_every_test_named_in_the_rules_doc_exists():
     for file, name in refs:
         source = (root / "tests" / "pockettactics" / file).read_text()
         assert f"def {name}(" in source, f"{file}::{name} named in the docs does not exist"
+
+
+def test_every_event_of_whole_games_has_a_line():
+    from engine.core.game import autoplay
+    missing = set()
+    for seed in range(4):
+        autoplay(RS, RS.load_scenario("standard"), f"lines-{seed}",
+                 on_action=lambda i, s, a, events, st: missing.update(
+                     e["type"] for e in events if RS.describe_event(st, e) is None))
+    assert missing == set()
