@@ -81,3 +81,15 @@ def test_a_reserve_without_a_controlled_feature_cannot_deploy():
                      tiles={"0808": {"terrain": "grass", "feature": "village"}})
     state, _ = act(state, "/move unit:spearman to:0707")
     assert state["result"] == {"winner": "north", "reason": "South can neither activate nor deploy a unit"}
+
+
+def test_bad_commands_say_what_is_wrong_and_what_is_legal():
+    state = position({"spearman": "0808", "goblin": "0810"})
+    with pytest.raises(RuleError, match="no unit 'dragon'"):
+        act(state, "/move unit:dragon to:0809")
+    with pytest.raises(RuleError, match="goblin is not your unit"):
+        act(state, "/move unit:goblin to:0809")
+    with pytest.raises(RuleError, match="cannot reach 0805 this turn. Legal: 0708"):
+        act(state, "/move unit:spearman to:0805")
+    with pytest.raises(RuleError, match=r"/bonus is not possible now. Legal: /move"):
+        act(state, "/bonus die:off1 value:1")
