@@ -188,27 +188,29 @@ def _static(board) -> dict:
         for a, b in zip(road, road[1:]):
             lines.append({"from": a, "to": b, "color": "#7a5c3a", "width": 4, "kind": "road"})
     for cw in board.causeways.values():
-        hexes = [board.label(i) for i in cw["hexes"]]
         ends = []
         for end in (cw["hexes"][0], cw["hexes"][-1]):
             for n in board.grid.adjacent[end]:
                 if board.medium[n] == "land" and board.causeway_of[n] is None:
                     ends.append((end, n))
                     break
-        for a, b in zip(hexes, hexes[1:]):
-            lines.append({"from": a, "to": b, "color": "#e8d7a8", "width": 9, "kind": "causeway"})
+        for a, b in zip(cw["hexes"], cw["hexes"][1:]):
+            kind = "bridge" if board.bridge[a] or board.bridge[b] else "causeway"
+            lines.append({"from": board.label(a), "to": board.label(b), "color": "#e8d7a8", "width": 9,
+                          "kind": kind})
         for a, b in ends:
             lines.append({"from": board.label(a), "to": board.label(b), "color": "#e8d7a8",
                           "width": 9, "kind": "causeway"})
     aq = [board.label(i) for i in board.aqueduct]
     for a, b in zip(aq, aq[1:]):
         lines.append({"from": a, "to": b, "color": "#3d7ea6", "width": 3, "kind": "aqueduct"})
-    canal = [i for i in range(len(board.grid)) if board.terrain[i] == "canal"]
-    for i in canal:
-        for n in board.grid.adjacent[i]:
-            if n > i and (board.terrain[n] == "canal" or board.terrain[n] == "city-bridge"):
-                lines.append({"from": board.label(i), "to": board.label(n), "color": "#2c6e99",
-                              "width": 5, "kind": "canal"})
+    # A canal bridge carries the street across the water to the city hexes on either bank.
+    for i in range(len(board.grid)):
+        if board.terrain[i] == "city-bridge":
+            banks = [n for n in board.grid.adjacent[i] if board.city[n] and board.medium[n] == "land"]
+            for n in banks:
+                lines.append({"from": board.label(i), "to": board.label(n), "color": "#e8d7a8",
+                              "width": 7, "kind": "bridge"})
     city = [board.label(i) for i in range(len(board.grid)) if board.city[i]]
     regions = [{"cells": city, "outline": "#5b3a1a", "label": "Tenochtitlan"}] if city else []
     return {"cells": cells, "lines": lines, "regions": regions}

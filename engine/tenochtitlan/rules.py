@@ -28,6 +28,7 @@ and unit in ``apply``, so the two cannot disagree.
 from __future__ import annotations
 
 import functools
+import json
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
@@ -170,6 +171,24 @@ class Pos:
 
     def attack_limit(self) -> int:
         return self.card["attack"] if self.card else 0
+
+
+_AREAS: dict[str, dict[int, set]] = {}
+
+
+def _village_areas(board) -> dict[int, set]:
+    """Village hex -> the hexes within 3 of it (where a Spanish setup group may stand)."""
+    key = board.key
+    if key not in _AREAS:
+        hexes = board.grid.hexes
+        _AREAS[key] = {v: {i for i in range(len(hexes)) if hexgrid.distance(hexes[i], hexes[v]) <= 3}
+                       for v in board.villages.values()}
+    return _AREAS[key]
+
+
+def fast_clone(state: dict) -> dict:
+    """A deep copy of plain JSON data (several times faster than copy.deepcopy)."""
+    return json.loads(json.dumps(state))
 
 
 def _unit_number(uid: str) -> str:
@@ -392,10 +411,7 @@ class Tenochtitlan(Ruleset):
                   and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
         left = sum(1 for uid in state["pool"] if types[state["roster"][uid]]["side"] == "spanish"
                    and types[state["roster"][uid]]["class"] not in WATER_CLASSES) - 1
-        hexes = board.grid.hexes
-        villages = list(board.villages.values())
-        near = {v: {i for i in range(len(hexes)) if hexgrid.distance(hexes[i], hexes[v]) <= 3}
-                for v in villages}
+        near = _village_areas(board)
         allowed = set().union(*near.values()) if near else set()
         groups = self._groups(board, placed)
         out = []
@@ -450,9 +466,7 @@ class Tenochtitlan(Ruleset):
         board, types = pos.board, pos.types
         placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
                   and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
-        hexes = board.grid.hexes
-        near = {v: {i for i in range(len(hexes)) if hexgrid.distance(hexes[i], hexes[v]) <= 3}
-                for v in board.villages.values()}
+        near = _village_areas(board)
         groups = self._groups(board, placed)
         return len(groups) == 3 and self._groups_feasible(groups, near, 0)
 
@@ -501,14 +515,23 @@ class Tenochtitlan(Ruleset):
         return out
 
     # --- movement
-    def _move_options(self, pos: Pos, uid: str) -> dict[str, list[str]]:
-        """Destination label -> path (labels) for a unit that may move now."""
+    def _move_options(self, pos: Pos, uid: str) -> list[str]:
+        """Destination labels of a unit that may move now."""
+        return sorted(self._reach(pos, uid)[0])
+
+    def _move_path(self, pos: Pos, uid: str, lab: str) -> list[str]:
+        ends, parent, start = self._reach(pos, uid)
+        board = pos.board
+        return [board.label(j) for j in hexgrid.path_to(parent, start, ends[lab])]
+
+    def _reach(self, pos: Pos, uid: str) -> tuple[dict[str, int], dict[int, int], int]:
+        """(destination label -> hex index, parent links, start index) for a unit that may move."""
         state, board = pos.state, pos.board
         u = pos.units[uid]
         if u["side"] != state["active"] or u["disorganised"] or uid in state["moved"]:
-            return {}
+            return {}, {}, 0
         if len(state["moved"]) >= pos.move_limit():
-            return {}
+            return {}, {}, 0
         cls = pos.cls(uid)
         start = pos.where(uid)
         side = u["side"]
@@ -537,12 +560,11 @@ class Tenochtitlan(Ruleset):
             board.grid, start, pos.movement(uid), cost, enemy=enemy, friends=friends,
             enemy_zoc=pos.zoc(OTHER[side]), stops=frozenset() if water else board.stops,
             ignore_zoc=water, road_links=frozenset() if water else board.road_links)
-        out = {}
-        for i in sorted(ends):
-            if water and board.medium[i] != "water":
-                continue   # water units pass causeways and bridges but never stop on them
-            out[board.label(i)] = [board.label(j) for j in hexgrid.path_to(parent, start, i)]
-        return out
+        labels = board.grid.labels
+        medium = board.medium
+        # Water units pass causeways and bridges but never stop on them.
+        out = {labels[i]: i for i in ends if not water or medium[i] == "water"}
+        return out, parent, start
 
     # --- combat and defensive fire
     def _targets(self, pos: Pos, uid: str, defensive: bool) -> list[str]:
@@ -675,7 +697,7 @@ class Tenochtitlan(Ruleset):
             if side in self.awaiting(state) else []
         if action not in legal:
             self._refuse(state, action, legal)
-        state = clone(state)
+        state = fast_clone(state)
         events: list[dict] = []
         handler = getattr(self, "_do_" + kind.replace("-", "_"))
         handler(state, action, events, dice)
@@ -793,7 +815,7 @@ class Tenochtitlan(Ruleset):
     def _do_move(self, state, action, events, dice):
         pos = Pos(state)
         uid, lab = action["unit"], action["to"]
-        path = self._move_options(pos, uid)[lab]
+        path = self._move_path(pos, uid, lab)
         unit = state["units"][uid]
         events.append({"type": "moved", "unit": uid, "from": unit["at"], "to": lab, "path": path})
         unit["at"] = lab
@@ -997,6 +1019,9 @@ class Tenochtitlan(Ruleset):
         events.append({"type": "card_drawn", "side": side, "card": card})
 
     def _has_choice(self, state: dict, side: str) -> bool:
+        if state["phase"] == "movement" and not state.get("pending"):
+            pos = Pos(state)
+            return side == state["active"] and any(self._reach(pos, uid)[0] for uid in pos.side_units(side))
         return any(a["type"] != "end-phase" for a in self._candidates(state, side))
 
     def _settle(self, state, events, dice):
