@@ -253,6 +253,9 @@ def scene(rs, state, events, viewer):
             seg = b.parse_seg(e["at"])
             arrows.append({"path": [e["from"], squaregrid.label(squares_of(seg)[0])], "color": "#000000",
                            "kind": "attack", "text": e["weapon"]})
+        if e.get("type") == "attack" and arrows and arrows[-1]["kind"] == "attack":
+            dice = "".join(str(v) for v in e["dice"])
+            arrows[-1]["text"] += f" {dice}{'!' if e['hit'] else ''}"
     notes = []
     for s in rs.sides:
         notes.append(f"{_side_title(rs, s)}: {len(state['hands'][s])} action card(s), "

@@ -141,3 +141,19 @@ def test_reinforced_defence_removes_dice_down_to_one():
     state = make(units=[unit("rifleman", "E9", id="r"), unit("tanken", "E5", id="baron"), unit("dragoon", "F6", id="d")])
     state, events = act(state, "attack", dice=[6], unit="r", to="E5")
     assert of(events, "attack")[0]["target"] == "d" and len(of(events, "attack")[0]["dice"]) == 1
+
+
+def test_a_deviated_attack_can_hit_friendly_units():
+    state = make(units=[unit("hammer", "E11", id="h"), unit("panzerfaust", "E5", id="aim"), unit("rifleman", "E3", id="own")],
+                 decks={"action": ["ac01"], "secret": []})
+    state, events = act(state, "attack", dice=[5, 1], unit="h", to="E5")
+    assert "own" not in state["units"] and state["vp"] == {"allies": 0, "bismark": 0}
+
+
+def test_a_shocked_unit_with_nowhere_to_go_is_lost():
+    state = make(phase="move", active="bismark",
+                 units=[unit("sturmpanzer", "C1", id="tank"), unit("rifleman", "A1", id="r"),
+                        unit("panzerfaust", "A3"), unit("panzerfaust", "C3")])
+    state, events = act(state, "move", unit="tank", to="A1", dice=[1, 1])
+    assert of(events, "no_retreat") and "r" not in state["units"]
+    assert state["units"]["tank"]["at"] == "A1" and state["awaiting"] == ["bismark"]
