@@ -47,16 +47,29 @@ def _other_role(role: str) -> str:
     return "defender" if role == "attacker" else "attacker"
 
 
-def _beats(off: list[int], dfn: list[int]) -> bool:
-    """The rulebook's comparison: highest against highest, ties pass to the next pair, the
-    first unequal pair decides, and an OFF die left without a DEF partner wins."""
+def _duel(off: list[int], dfn: list[int]) -> tuple[bool, str]:
+    """The rulebook's comparison, with the reason in words: highest against highest, ties pass
+    to the next pair, the first unequal pair decides, and an OFF die left without a DEF partner
+    wins; all ties (or DEF dice left over) fail."""
     off, dfn = sorted(off, reverse=True), sorted(dfn, reverse=True)
+    if not off:
+        return False, "no OFF dice"
+    ties = []
     for i, value in enumerate(off):
         if i >= len(dfn):
-            return True
+            return True, "; ".join(ties + [f"OFF {value} left over"])
         if value != dfn[i]:
-            return value > dfn[i]
-    return False
+            word = "beats" if value > dfn[i] else "is beaten by"
+            return value > dfn[i], "; ".join(ties + [f"{value} {word} {dfn[i]}"])
+        ties.append(f"{value} ties {dfn[i]}")
+    rest = dfn[len(off):]
+    if rest:
+        ties.append(f"DEF {','.join(map(str, rest))} left over")
+    return False, "; ".join(ties)
+
+
+def _beats(off: list[int], dfn: list[int]) -> bool:
+    return _duel(off, dfn)[0]
 
 
 def _hex(lab: str):
@@ -870,15 +883,15 @@ class PocketTactics(Ruleset):
         c = state["combat"]
         att, dfd = c["attacker"], c["defender"]
         a, d = c["dice"]["attacker"], c["dice"]["defender"]
-        attack_hits = _beats(a["off"], d["def"])
-        counter_hits = _beats(d["off"], a["def"])
+        attack_hits, attack_why = _duel(a["off"], d["def"])
+        counter_hits, counter_why = _duel(d["off"], a["def"])
         side = state["units"][att]["side"]
         events.append({"type": "combat", "attacker": att, "defender": dfd, "kind": c["kind"],
                        "from": c["from"], "to": c["to"],
                        "attack": {"off": sorted(a["off"], reverse=True), "def": sorted(d["def"], reverse=True),
-                                  "hit": attack_hits},
+                                  "hit": attack_hits, "why": attack_why},
                        "counter": {"off": sorted(d["off"], reverse=True), "def": sorted(a["def"], reverse=True),
-                                   "hit": counter_hits}})
+                                   "hit": counter_hits, "why": counter_why}})
         if attack_hits:
             self._capture(state, dfd, side, events, "defeated")
         if counter_hits:
@@ -1046,7 +1059,8 @@ class PocketTactics(Ruleset):
         def part(p):
             off = ",".join(map(str, p["off"])) or "–"
             dfn = ",".join(map(str, p["def"])) or "–"
-            return f"{off} vs {dfn} {'hit' if p['hit'] else 'miss'}"
+            why = f" ({p['why']})" if p.get("why") else ""
+            return f"{off} vs {dfn} {'hit' if p['hit'] else 'miss'}{why}"
         return f"attack {part(event['attack'])}; counter {part(event['counter'])}"
 
     def header(self, state: dict) -> dict[str, str]:

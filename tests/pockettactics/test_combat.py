@@ -11,8 +11,8 @@ def test_worked_example_from_the_rulebook():
     state = position({"spearman": "0808", "slinger": "0809"})
     state, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
     combat = of(events, "combat")[0]
-    assert combat["attack"] == {"off": [6, 1], "def": [4, 2], "hit": True}      # the 6 beats the 4
-    assert combat["counter"] == {"off": [3], "def": [3, 1], "hit": False}       # 3 ties 3, the 1 is left
+    assert combat["attack"] == {"off": [6, 1], "def": [4, 2], "hit": True, "why": "6 beats 4"}
+    assert combat["counter"] == {"off": [3], "def": [3, 1], "hit": False, "why": "3 ties 3; DEF 1 left over"}
     assert state["units"]["slinger"]["status"] == "captured"
     assert state["units"]["slinger"]["by"] == "north"
     assert state["units"]["spearman"]["status"] == "map"
@@ -51,6 +51,8 @@ def test_all_ties_with_equal_dice_fail_and_spare_off_die_hits():
     state, events = act(state, "/pass")
     combat = of(events, "combat")[0]
     assert combat["attack"]["hit"] and not combat["counter"]["hit"]
+    assert combat["attack"]["why"] == "4 ties 4; 4 ties 4; OFF 2 left over"
+    assert combat["counter"]["why"] == "3 ties 3; DEF 3 left over"
 
 
 def test_bonus_phase_alternates_starting_with_attacker_and_caps_at_six():
@@ -67,7 +69,7 @@ def test_bonus_phase_alternates_starting_with_attacker_and_caps_at_six():
     assert state["awaiting"] == ["south"]
     state, events = act(state, "/bonus die:off2 value:1")          # 4 -> 5
     combat = of(events, "combat")[0]
-    assert combat["attack"] == {"off": [6, 5], "def": [5], "hit": True}
+    assert combat["attack"]["off"] == [6, 5] and combat["attack"]["def"] == [5] and combat["attack"]["hit"]
 
 
 def test_a_passing_player_lets_the_other_continue():
@@ -121,7 +123,7 @@ def test_ranged_target_within_its_own_range_shoots_back():
     state = position({"archer": "0806", "slinger": "0808"})
     state, events = act(state, "/fire unit:archer target:slinger", dice=[1, 1, 6, 3, 3])
     state, events = act(state, "/pass")
-    assert of(events, "combat")[0]["counter"] == {"off": [6], "def": [1], "hit": True}
+    assert of(events, "combat")[0]["counter"] == {"off": [6], "def": [1], "hit": True, "why": "6 beats 1"}
 
 
 def test_ranged_range_limit():

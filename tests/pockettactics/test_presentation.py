@@ -9,7 +9,8 @@ def test_combat_events_show_the_dice():
     after, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
     lines = [RS.describe_event(after, e) for e in events]
     assert "🎲 spearman OFF: 6" in lines
-    assert "Clan Spearman vs Goblin Slinger: attack 6,1 vs 4,2 hit; counter 3 vs 3,1 miss" in lines
+    assert ("Clan Spearman vs Goblin Slinger: attack 6,1 vs 4,2 hit (6 beats 4); "
+            "counter 3 vs 3,1 miss (3 ties 3; DEF 1 left over)") in lines
     assert "Goblin Slinger is defeated and captured by North." in lines
 
 

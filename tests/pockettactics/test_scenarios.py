@@ -86,3 +86,34 @@ def test_examples_in_the_scenario_docs_load():
     for block in blocks:
         state, _ = RS.setup(RS.scenario_from_data(json.loads(block), "docs"), fixed([]))
         assert state["awaiting"]
+
+
+def test_data_files_are_validated(tmp_path):
+    import shutil
+    from engine.pockettactics.data import DATA_DIR, Catalogue
+    cat = Catalogue.load()
+    assert len(cat.factions) >= 2 and all(len(f["units"]) == 6 for f in cat.factions.values())
+    for name in ("factions.json", "terrain.json"):
+        shutil.copy(DATA_DIR / name, tmp_path / name)
+    factions = json.loads((tmp_path / "factions.json").read_text())
+    factions["factions"]["clans"]["units"]["spearman"]["off"] = 4
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    with pytest.raises(ScenarioError) as info:
+        Catalogue.load(tmp_path)
+    assert info.value.entry == "factions.clans.units.spearman.off" and "0-3" in info.value.problem
+    factions["factions"]["clans"]["units"]["spearman"]["off"] = 2
+    factions["factions"]["clans"]["units"]["spearman"]["preferred"] = ["volcano"]
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    with pytest.raises(ScenarioError, match="preferred"):
+        Catalogue.load(tmp_path)
+    del factions["factions"]["clans"]["units"]["spearman"]
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    with pytest.raises(ScenarioError, match="six units"):
+        Catalogue.load(tmp_path)
+    terrain = json.loads((tmp_path / "terrain.json").read_text())
+    terrain["terrains"]["water"]["hazard"] = "sharks"
+    (tmp_path / "terrain.json").write_text(json.dumps(terrain))
+    shutil.copy(DATA_DIR / "factions.json", tmp_path / "factions.json")
+    with pytest.raises(ScenarioError) as info:
+        Catalogue.load(tmp_path)
+    assert info.value.entry == "terrains.water.hazard"
