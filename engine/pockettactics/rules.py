@@ -180,7 +180,9 @@ class PocketTactics(Ruleset):
             "units": clone(sc["units"]) if sc.get("units") is not None else {},
             "army_done": list(SIDES) if sc.get("units") is not None else [],
             "tile_choices": clone(sc.get("tile_choices") or {s: [] for s in SIDES}),
-            "bag": clone(sc.get("bag")), "drawn": sc.get("drawn"),
+            "bag": clone(sc.get("bag")) if sc.get("bag") is not None else (
+                [] if sc.get("phase") in ("features", "map") else None),
+            "drawn": sc.get("drawn"),
             "central": sc.get("central"), "own_features": dict(sc["own_features"]),
             "tiles": clone(sc["map"]) if sc.get("map") else {},
             "homes": dict(sc.get("homes") or {}),

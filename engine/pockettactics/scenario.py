@@ -190,6 +190,14 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
         fail("own_features", f"side -> feature id ({', '.join(cat.features)})")
     out["own_features"] = {s: own.get(s) for s in SIDES}
 
+    if phase in ("features", "map") and not (out["bag"] or drawn or out["map"]):
+        fail("bag", f"phase {phase} needs the tiles still in the bag (or a map)")
+    if phase in ("home", "start") and out["map"] is None:
+        fail("map", f"phase {phase} needs the map")
+    if phase in ("army", "tiles", "features", "map", "home", "start", "play", "bonus", "reroll") \
+            and not complete_factions:
+        fail("factions", f"phase {phase} needs both factions")
+
     # ----- turn, starting placement, combat ----------------------------------------------------
     active = data.get("active")
     if active is not None and active not in SIDES:

@@ -46,6 +46,10 @@ def test_scenario_file_by_path(tmp_path):
      "armies.north", "more than the 50 allowed"),
     ({"phase": "bonus"}, "combat", "needs the pending combat"),
     ({"colour": "red"}, "colour", "unknown key"),
+    ({"phase": "map", "map": None, "homes": None, "units": None}, "bag", "needs the tiles still in the bag"),
+    ({"phase": "home", "map": None, "homes": None, "units": None}, "map", "needs the map"),
+    ({"phase": "start", "homes": {"north": "0805"}}, "homes", "own feature"),
+    ({"factions": {"north": "clans"}, "units": None, "phase": "army"}, "factions", "needs both factions"),
 ])
 def test_bad_scenarios_name_file_entry_and_problem(change, entry, problem):
     data = scenario({"spearman": "0808", "goblin": "0810"})
