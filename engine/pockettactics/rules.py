@@ -452,7 +452,7 @@ class PocketTactics(Ruleset):
             left = state["points"] - sum(self.cat.units[u]["points"] for u in mine)
             out = [a("recruit", unit=uid) for uid, spec in faction["units"].items()
                    if uid not in state["units"] and spec["points"] <= left]
-            if mine:
+            if mine or not out:       # an army needs a unit, unless none fits the points
                 out.append(a("done"))
             return out
         if phase == "tiles":

@@ -33,6 +33,8 @@ def test_army_building_respects_points():
         act(state, "/recruit unit:archer")                        # 9 > 8 left
     state, _ = act(state, "/done")
     assert state["awaiting"] == ["south"]
+    tiny = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"], points=5)
+    assert legal(tiny) == ["/done"]                               # nothing fits 5 points
     assert state["units"]["champion"] == {"side": "north", "type": "champion", "status": "reserve", "at": None,
                                           "by": None, "blessing": 0}
 
