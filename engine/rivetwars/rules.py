@@ -807,9 +807,16 @@ class RivetWars(Ruleset):
         ab = self.abilities(state, uid, occ)
         spec = self.spec(state, uid)
         points = spec["move"] + ab.get("movement_bonus", 0)
-        if ab.get("runner") and sq(state["units"][uid]["at"]) in board(state).walkways:
+        if ab.get("runner") and self._on_walkway(state, uid):
             points += ab["runner"]
         return points + state["effects"]["march"].get(uid, 0)
+
+    def _on_walkway(self, state, uid) -> bool:
+        # Bunkers and objectives count as walkways for the whole segment they lie in.
+        if sq(state["units"][uid]["at"]) in board(state).walkways:
+            return True
+        kinds = state["terrain"].get(self.seg_name(state, uid), [])
+        return "bunker" in kinds or "objective" in kinds
 
     def _steps(self, state, uid, diag_used, occ) -> list[str]:
         unit = state["units"][uid]

@@ -93,3 +93,10 @@ def test_a_segment_holds_at_most_four_units():
     units = [unit("rifleman", sq) for sq in ("C7", "D7", "C8", "D8")] + [unit("rifleman", "A7", id="r")]
     state = make(phase="move", units=units)
     assert "C7" not in moves(state, "r")
+
+
+def test_bunkers_and_objectives_count_as_walkways_for_runners():
+    for kind in ("bunker", "objective"):
+        state = make(phase="move", terrain={kind: ["A9"]}, units=[unit("rifleman", "A9", id="r")])   # A9 is mud
+        state, _ = act(state, "move", unit="r", to="A7")
+        assert moves(state, "r")

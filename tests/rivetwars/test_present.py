@@ -67,3 +67,14 @@ def test_the_picture_shows_units_in_their_squares():
 
 def test_rules_summary_in_english_and_german():
     assert "segment" in RS.rules_summary("en") and "Segment" in RS.rules_summary("de")
+
+
+def test_the_rules_document_names_only_existing_tests():
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "rules" / "rivet-wars.md").read_text()
+    refs = set(re.findall(r"`(test_\w+\.py)::(test_\w+)`", doc))
+    assert len(refs) > 80
+    for file, name in refs:
+        assert f"def {name}(" in (root / "tests" / "rivetwars" / file).read_text(), (file, name)
