@@ -1134,7 +1134,7 @@ class PocketTactics(Ruleset):
                                "text": self._combat_text(e)})
             elif e.get("type") == "attack_declared" and not any(x.get("type") == "combat" for x in events):
                 arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
-                               "text": "combat pending"})
+                               "text": "combat pending" if state.get("combat") else "attack failed"})
         def names(side, status):
             return ", ".join(self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
                              if v["status"] == status and (v["side"] if status == "reserve" else v["by"]) == side) or "–"
