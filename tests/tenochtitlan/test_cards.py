@@ -120,3 +120,11 @@ def test_card_may_name_where_the_unit_returns():
                    "units": {"w": u("az-warriors", "0808"), "i": u("sp-infantry", "0102")}})
     # City hexes 0101..0401, minus the Spanish infantry's ZOC (0101, 0201 are next to 0102).
     assert {a["to"] for a in legal(state, "aztec", "place")} == {"0301", "0401"}
+
+
+def test_chapultepec_springs_count_as_part_of_the_aqueduct():
+    units = {"i": u("sp-infantry", "0208"), "w": u("az-eagle", "0209"), "s": u("sp-infantry", "0312")}
+    state = build({"phase": "combat", "card": "sp-aqueduct", "units": units})
+    assert state["control"]["0312"] == "spanish"          # the infantry stands on the springs
+    _, events = act(state, "spanish", "/attack unit:i target:w", dice=[1])
+    assert of_type(events, "attack")[0]["bonus"] == 1

@@ -350,3 +350,21 @@ def test_forts_help_only_the_unit_defending_in_them():
     state, events = act(state, "spanish", "/attack unit:i target:w", dice=[1])
     event = attack_event(events)
     assert (event["base"], event["total"], event["defence"]) == (3, 4, 4)
+
+
+def test_no_retreat_before_combat_when_no_hex_is_free():
+    state = fight({"i": u("sp-infantry", "0201"), "j": u("az-jaguar", "0202"),
+                   "e": u("sp-infantry", "0203", disorganised=True)}, terrain=STRIP)
+    state, events = act(state, "spanish", "/attack unit:i target:j", dice=[1])
+    assert not of_type(events, "evade_offered") and of_type(events, "attack")
+
+
+def test_brigantines_count_as_artillery_in_combat():
+    lake = ["LLLLLLLL"] * 4 + ["........"] * 4
+    state = fight({"b": u("sp-brigantine", "0404"), "f": u("sp-infantry", "0405", disorganised=True),
+                   "w": u("az-warriors", "0406")}, terrain=lake)
+    # Fires over the friendly unit in 0405 like artillery ...
+    assert {x["target"] for x in legal(state, "spanish", "attack")} == {"w"}
+    # ... and at range cannot eliminate a unit in good order.
+    state, events = act(state, "spanish", "/attack unit:b target:w", dice=[6])
+    assert attack_event(events)["result"] == "retreat" and "w" in state["units"]
