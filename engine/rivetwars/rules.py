@@ -1102,6 +1102,10 @@ class RivetWars(Ruleset):
             raise RuleError(f"There is no unit {unit!r} on the board.", own)
         legal = self._legal(state, side, only=kind, unit=unit) if side in self.awaiting(state) else []
         if action not in legal:
+            reason = self._explain(state, action) if side in self.awaiting(state) else None
+            if reason:
+                same = [self.describe_action(state, a) for a in legal if a["type"] == kind]
+                raise RuleError(reason, same)
             self.refuse_unknown(state, action)
         state = fast_clone(state)
         events: list[dict] = []
@@ -1129,6 +1133,61 @@ class RivetWars(Ruleset):
             self._retreat(state, action, events, dice)
         self._settle(state, events, dice)
         return state, events
+
+    def _explain(self, state, action) -> str | None:
+        """Why a refused move, deploy or attack is illegal, in the player's terms (None: no
+        specific reason known; the generic refusal lists what is legal)."""
+        kind, side = action.get("type"), action.get("side")
+        uid, to = action.get("unit"), str(action.get("to", "")).upper()
+        phase_of = {"move": "move", "advance": "combat", "rush": "combat", "attack": "combat", "deploy": "deploy"}
+        if kind not in phase_of or state.get("pending"):
+            return None
+        if state["phase"] != phase_of[kind]:
+            return f"/{kind} belongs to the {phase_of[kind]} phase; this is the {state['phase']} phase."
+        b = board(state)
+        occ = self.occupancy(state)
+        if kind == "deploy":
+            spec = roster(state).get(uid or "")
+            if spec is None or spec["side"] != side:
+                return f"{uid!r} is not one of your unit types."
+            if self._pool_left(state, side, uid) <= 0:
+                return f"No {spec['name']} is left to deploy (box count, or a hero already used)."
+            if not self._affordable(state, side, uid):
+                return (f"{spec['name']} costs {spec['cost']} points and {spec['rivets']} rivets; you have "
+                        f"{state['points'][side]} points and {state['rivets'][side]} rivets.")
+            if not spec.get("plugin"):
+                if to not in state["mission"]["deploy"][side]:
+                    return f"{to} is not one of your deployment segments ({', '.join(state['mission']['deploy'][side])})."
+                problem = self._enter_problem(state, uid, side, to, occ)
+                if problem:
+                    return f"{spec['name']} cannot be deployed in {to}: {problem}."
+            return None
+        unit = state["units"].get(uid)
+        if unit is None or unit["side"] != side:
+            return f"{uid!r} is not one of your units."
+        if uid in state["spent"]:
+            return f"{uid} has already been activated this phase (its segment's activation is over)."
+        if kind == "attack":
+            if "to" in action and b.parse_seg(to) is None:
+                return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
+            if "to" in action and any(state["units"][u]["side"] == side for u in occ["segs"].get(to, [])):
+                return f"{to} holds one of your own units; only segments without friendly units may be attacked."
+            return None
+        if b.parse_seg(to) is None:
+            return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
+        here = self.seg(state, uid)
+        there = b.parse_seg(to)
+        if max(abs(here[0] - there[0]), abs(here[1] - there[1])) != 1:
+            return f"{to} is not next to {uid}'s segment {seg_label(here)}; move one segment at a time."
+        ust = state["ust"].get(uid) or {}
+        if ust.get("diag") and here[0] != there[0] and here[1] != there[1]:
+            return f"{uid} has already made its one diagonal step in this activation."
+        if kind == "move" and uid in state["no_move"]:
+            return f"{uid} used Quick Advance this turn and cannot move in the movement phase."
+        problem = self._enter_problem(state, unit["type"], side, to, occ, uid)
+        if problem and not (problem == "enemy units there" and self.abilities(state, uid, occ).get("tank_shock")):
+            return f"{uid} cannot enter {to}: {problem}."
+        return None
 
     def _end_phase(self, state, events, dice):
         side = state["active"]

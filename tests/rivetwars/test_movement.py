@@ -100,3 +100,21 @@ def test_bunkers_and_objectives_count_as_walkways_for_runners():
         state = make(phase="move", terrain={kind: ["A9"]}, units=[unit("rifleman", "A9", id="r")])   # A9 is mud
         state, _ = act(state, "move", unit="r", to="A7")
         assert moves(state, "r")
+
+
+def test_refusals_say_why_and_change_nothing():
+    import copy
+    import pytest
+    from engine.core.errors import RuleError
+    state = make(phase="move", terrain={"wire": ["C7"]},
+                 units=[unit("rifleman", "A9", id="r"), unit("panzerfaust", "A7", id="p")])
+    before = copy.deepcopy(state)
+    for to, words in (("A7", "enemy units there"), ("C7", "barbed wire"), ("E9", "not next to"),
+                      ("B9", "not a segment")):
+        with pytest.raises(RuleError, match=words):
+            act(state, "move", unit="r", to=to)
+    with pytest.raises(RuleError, match="not one of your units"):
+        act(state, "move", unit="p", to="A5")
+    with pytest.raises(RuleError, match="combat phase"):
+        act(state, "attack", unit="r", to="A7")
+    assert state == before

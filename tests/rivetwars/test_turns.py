@@ -131,3 +131,15 @@ def test_plug_ins_go_into_a_free_socket_of_an_own_unit_in_own_territory():
     assert state["units"]["home"]["plugins"] == ["patston"]
     assert not [a for a in legal(state, "deploy") if a["unit"] == "hacksaw"]   # the only socket is taken
     assert RS.hp(state, "home") == 5      # the general adds his hit point to the fused unit
+
+
+def test_deployment_refusals_say_why():
+    import pytest
+    from engine.core.errors import RuleError
+    state = make(phase="deploy", terrain={"bunker": ["C11"]})
+    for opts, words in (({"unit": "rifleman", "to": "E11"}, "not one of your deployment segments"),
+                        ({"unit": "hammer", "to": "I11"}, "costs 3 points and 1 rivets"),
+                        ({"unit": "rocket-bike", "to": "C11"}, "only infantry may enter a bunker"),
+                        ({"unit": "panzerfaust", "to": "I11"}, "not one of your unit types")):
+        with pytest.raises(RuleError, match=words):
+            act(state, "deploy", **opts)
