@@ -27,7 +27,8 @@ MISSION_KEYS = ("title", "title_de", "tiles", "resources", "cards", "victory", "
                 "start_on_objectives", "round_vp", "objective_vp", "infantry_points", "escalation",
                 "paratroopers", "terrain", "deploy", "territory", "round_limit")
 POSITION_KEYS = ("units", "turn", "active", "phase", "order", "hands", "secrets", "vp", "rivets",
-                 "points", "flags", "clouds", "decks", "heroes_used", "first_turn", "escalation_vp")
+                 "points", "flags", "clouds", "decks", "heroes_used", "first_turn", "escalation_vp",
+                 "spent", "no_move")
 
 
 def _read(path: Path, name: str) -> dict:
@@ -324,6 +325,11 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, f"decks.{deck}", f"unknown card {cid!r}")
     if "turn" in scn and (not isinstance(scn["turn"], int) or scn["turn"] < 1):
         raise ScenarioError(file, "turn", "must be a round number >= 1")
+    ids = {u.get("id") for u in (scn.get("units") or []) if isinstance(u, dict)}
+    for key in ("spent", "no_move"):
+        for uid in scn.get(key) or []:
+            if uid not in ids:
+                raise ScenarioError(file, key, f"{uid!r} is not the id of a unit in 'units'")
     for key in ("heroes_used",):
         for t in scn.get(key) or []:
             if t not in roster:

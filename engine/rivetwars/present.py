@@ -88,6 +88,17 @@ def describe_event(rs, state, event):
         prec = f" +{event['precision']}" if event.get("precision") else ""
         return (f"{event['by']} attacks {event['target']} ({event['kind']}): dice [{dice}]{prec} -> "
                 f"{'hit, 1 damage' if event['hit'] else 'miss'}.")
+    if t == "attack_declared":
+        aim = event.get("target") or event["at"]
+        return f"{event['unit']} attacks {aim} with {event['weapon']}."
+    if t == "regrouped":
+        return f"{event['unit']} regroups to {event['to']}" + (f", swapping with {event['swapped']}." if event.get("swapped") else ".")
+    if t == "turn_started":
+        return f"Round {event['turn']} begins."
+    if t == "side_started":
+        return f"{side}'s turn."
+    if t == "phase_started":
+        return f"{side}: {PHASE_TITLES.get(event['phase'], event['phase'])} phase."
     if t == "eliminated":
         return f"{event['unit']} is eliminated."
     if t == "vp":

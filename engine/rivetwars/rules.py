@@ -202,6 +202,8 @@ class RivetWars(Ruleset):
             state["decks"]["secret"] = dice.shuffle([c for c in card_data["secret"] if c not in held],
                                                     "shuffle secret missions", events)
         state["turn"] = scn.get("turn", 1)
+        state["spent"] = list(scn.get("spent") or [])
+        state["no_move"] = list(scn.get("no_move") or [])
         if "phase" in scn:
             state["order"] = list(scn.get("order") or [scn.get("active") or SIDES[0],
                                                         other(scn.get("active") or SIDES[0])])

@@ -92,3 +92,11 @@ def test_roster_has_every_unit_of_the_box_with_its_count():
                 "tanken": 1, "mg08": 2, "dragoon": 3, "sturmpanzer": 1}
     assert {k: v["count"] for k, v in roster.items()} == expected
     assert len(data.cards()["action"]) == 24 and len(data.cards()["secret"]) == 10
+
+
+def test_a_scenario_can_mark_units_already_activated():
+    state = make(phase="move", units=[unit("rifleman", "A9", id="r1"), unit("parman", "C9", id="p")],
+                 spent=["r1"], no_move=["p"])
+    assert not [a for a in RS.legal_actions(state, "allies") if a["type"] == "move"]
+    with pytest.raises(ScenarioError, match="not the id of a unit"):
+        RS.build_scenario({"mission": "mission-1", "spent": ["ghost"]})
