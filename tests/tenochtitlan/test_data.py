@@ -118,3 +118,18 @@ def test_a_scenario_can_set_up_any_position():
     assert state["decks"]["spanish"] == ["sp-night", "sp-council"] and state["eliminated"] == ["t"]
     # A unit standing on a hex controls it, whatever the file said about that hex.
     assert state["control"] == {"0101": "aztec"}
+
+
+def test_documented_scenario_examples_load():
+    import re
+    from pathlib import Path
+
+    from engine.core.dice import fixed
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "tenochtitlan.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        state, _ = RULES.setup(normalise(json.loads(block), "doc"), fixed([1] * 60))
+        assert state["units"] and state["result"] is None
+    python = re.findall(r"```python\n(.*?)```", text, re.S)
+    exec(compile(python[0], "doc", "exec"), {})

@@ -106,3 +106,20 @@ def test_historical_scenario_starts_ready_and_obeys_the_setup_rules():
             assert unit["at"] in CITY_LAND | CAUSEWAY
         if unit["type"] == "az-canoe":
             assert unit["at"] in LAKE_BY_CITY | CANAL
+
+
+def test_spanish_groups_need_four_units_each_and_stay_out_of_city_and_causeways():
+    units = {f"az-warriors-{n}": {"type": "az-warriors", "at": lab}
+             for n, lab in enumerate(["1208", "1207"], start=1)}
+    kinds = ["sp-infantry"] * 3 + ["sp-cavalry"] * 2 + ["tlaxcalan"] * 4 + ["sp-arquebusiers"] * 3
+    units.update({f"s{n}": {"type": kind, "at": None} for n, kind in enumerate(kinds)})   # 12 land units
+    state = build({"phase": "setup", "active": "spanish", "units": units})
+    for lab in ("1204", "1207", "1202"):
+        with pytest.raises(RuleError):
+            act(state, "spanish", f"/place unit:s0 to:{lab}")        # causeway or city
+    for n, lab in enumerate(["1001", "1101", "1201", "1301"]):      # group of four by Tepeyac
+        state, _ = act(state, "spanish", f"/place unit:s{n} to:{lab}")
+    # A fifth unit there would leave 7 units for two groups of at least 4.
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/place unit:s4 to:0901")
+    assert "0901" not in {a["to"] for a in legal(state, "spanish", "place")}
