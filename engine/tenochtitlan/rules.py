@@ -1089,6 +1089,72 @@ class Tenochtitlan(Ruleset):
             state["result"] = result
             events.append({"type": "game_over", **result})
 
+    # ----- referee corrections ---------------------------------------------------------------------
+    def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
+        """``ref-place`` (also brings an eliminated unit back), ``ref-remove`` and ``ref-phase``,
+        checked against this game's map and then re-synchronised (control, whose decision,
+        victory). No phase is skipped automatically here: a referee edit rolls no dice."""
+        kind = action.get("type")
+        state = fast_clone(state)
+        board = board_for(state["map"])
+        events: list[dict] = []
+        if kind == "ref-place":
+            uid, lab = action.get("unit", ""), action.get("to", "")
+            if uid not in state["roster"]:
+                raise RuleError(f"No unit {uid!r}.", sorted(state["roster"])[:20])
+            i = board.idx(lab)
+            if i is None:
+                raise RuleError(f"{lab!r} is not a hex of this map.")
+            t = unit_types()[state["roster"][uid]]
+            if (board.medium[i] == "water") != (t["class"] in WATER_CLASSES):
+                raise RuleError(f"A {t['title']} cannot stand on {board.terrain[i]}.")
+            holder = next((o for o, u in state["units"].items() if u["at"] == lab and o != uid), None)
+            if holder:
+                raise RuleError(f"{lab} already holds {self._name(state, holder)}.")
+            unit = state["units"].get(uid)
+            old = unit["at"] if unit else None
+            if unit is None:
+                state["units"][uid] = {"type": state["roster"][uid], "side": t["side"], "at": lab,
+                                       "disorganised": False}
+                if uid in state["eliminated"]:
+                    state["eliminated"].remove(uid)
+                if uid in state["pool"]:
+                    state["pool"].remove(uid)
+            else:
+                unit["at"] = lab
+            self._occupy(state, board, lab, t["side"], events)
+            events.insert(0, {"type": "referee", "what": "place", "unit": uid, "from": old, "to": lab})
+        elif kind == "ref-remove":
+            uid = action.get("unit", "")
+            if uid not in state["units"]:
+                raise RuleError(f"No unit {uid!r} on the map.", sorted(state["units"])[:20])
+            removed = state["units"].pop(uid)
+            state["eliminated"] = sorted(state["eliminated"] + [uid])
+            events.append({"type": "referee", "what": "remove", "unit": uid, "from": removed["at"]})
+        elif kind == "ref-phase":
+            phase = action.get("phase", "")
+            if phase not in PHASES:
+                raise RuleError(f"Unknown phase {phase!r}.", list(PHASES))
+            if action.get("value"):
+                if action["value"] not in self.sides:
+                    raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))
+                state["active"] = action["value"]
+            state["phase"] = phase
+            state["pending"] = None
+            events.append({"type": "referee", "what": "phase", "phase": phase, "active": state["active"]})
+        else:
+            raise RuleError(f"Unknown referee action {kind!r}.", ["ref-place", "ref-remove", "ref-phase"])
+        if state.get("pending"):
+            # The offered choices were computed for the old position; the referee's edit ends them.
+            events.append({"type": "decision_dropped", "kind": state["pending"]["kind"]})
+            state["pending"] = None
+        if state["phase"] != "setup":
+            state["awaiting"] = [cycle_for(state).actor(state)]
+        self._check_victory(state, events)
+        if state["result"]:
+            state["awaiting"] = []
+        return state, events
+
     # ----- presentation ---------------------------------------------------------------------------
     def view(self, state: dict, side: str | None) -> dict:
         shown = clone(state)

@@ -109,3 +109,19 @@ def test_game_ends_after_turn_24():
     state = build({**spec, "turn": 23})
     state, _ = act(state, "aztec", "/end-phase")
     assert state["result"] is None and state["turn"] == 24
+
+
+def test_referee_edits_are_checked_and_resynchronised():
+    from engine.core.dice import fixed
+    from engine.core.game import apply_action
+    state = build({"map": grid_map(*OPEN), "phase": "combat", "eliminated": {"t": "tlaxcalan"},
+                   "units": {"i": u("sp-infantry", "0404"), "w": u("az-warriors", "0405")}})
+    ref = {"side": "referee"}
+    with pytest.raises(RuleError):
+        apply_action(RULES, state, {**ref, "type": "ref-place", "unit": "i", "to": "0405"}, fixed([]))
+    state, events = apply_action(RULES, state, {**ref, "type": "ref-place", "unit": "t", "to": "0101"}, fixed([]))
+    assert state["units"]["t"]["at"] == "0101" and "t" not in state["eliminated"]
+    state, _ = apply_action(RULES, state, {**ref, "type": "ref-remove", "unit": "w"}, fixed([]))
+    assert "w" in state["eliminated"]
+    state, _ = apply_action(RULES, state, {**ref, "type": "ref-phase", "phase": "defensive-fire"}, fixed([]))
+    assert state["awaiting"] == ["aztec"]                       # the reactive side acts in that phase
