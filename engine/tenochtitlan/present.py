@@ -131,8 +131,22 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
         return f"Game over: {winner} win — {e['reason']}."
     if kind == "turn_started":
         return f"Turn {e['turn']} begins."
+    if kind == "setup_started":
+        return f"{side(e['side'])} now set up their units."
+    if kind == "turn_limit":
+        return f"Turn {e['turn']} was the last turn."
     if kind == "setup_done":
         return f"{side(e['side'])} setup complete."
+    if kind == "referee":
+        if e["what"] == "place":
+            return f"Referee: {name(e['unit'])} placed at {e['to']}."
+        if e["what"] == "remove":
+            return f"Referee: {name(e['unit'])} removed from {e['from']}."
+        return f"Referee: phase set to {PHASE_TITLES.get(e['phase'], e['phase'])}, {side(e['active'])} active."
+    if kind == "decision_dropped":
+        return f"The pending {e['kind']} decision was cancelled by the referee."
+    if kind == "no_card":
+        return f"{side(e['side'])} have no card to draw."
     if kind == "phase_skipped":
         return None
     if kind == "phase_started":
@@ -145,7 +159,7 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
 def header(ruleset, state: dict) -> dict[str, str]:
     out = {}
     if state["phase"] == "setup":
-        out["Turn"] = f"Setup / {state.get('last_turn', 24)}"
+        out["Turn"] = "Setup"
     else:
         out["Turn"] = f"{state['turn']} / {state.get('last_turn', 24)}"
     out["Phase"] = PHASE_TITLES.get(state["phase"], state["phase"])
