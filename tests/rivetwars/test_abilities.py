@@ -1,5 +1,5 @@
 """Special abilities (rulebook p. 32) and terrain effects on combat."""
-from tests.rivetwars.util import RS, act, legal, make, of, unit
+from tests.rivetwars.util import act, legal, make, of, unit
 
 GAS = [3, 2, 1, 0, 0]
 

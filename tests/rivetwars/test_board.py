@@ -4,7 +4,7 @@ from engine.core.errors import ScenarioError
 from engine.rivetwars import data
 from engine.rivetwars.board import deviation_step, seg_range
 from engine.rivetwars.rules import board
-from tests.rivetwars.util import RS, act, legal, make, unit
+from tests.rivetwars.util import RS, legal, make, unit
 
 
 def test_segments_are_named_by_their_top_left_square():

@@ -1,4 +1,4 @@
-from tests.rivetwars.util import RS, act, legal, make, of, unit
+from tests.rivetwars.util import act, legal, make, of, unit
 
 
 def test_attack_only_a_segment_in_range_without_friendly_units():

@@ -1,6 +1,6 @@
 from engine.rivetwars.rules import board
 from engine.core import squaregrid
-from tests.rivetwars.util import RS, act, legal, make, of, unit
+from tests.rivetwars.util import act, legal, make, of, unit
 
 
 def moves(state, uid):

@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from tests.rivetwars.util import RS, act, make, of, unit
+from tests.rivetwars.util import RS, act, make, unit
 
 
 def test_describe_names_units_types_cards_and_segments():
