@@ -441,8 +441,7 @@ class GameService:
             if not referee:
                 self._check_player_undo(row, ruleset, state, last, side)
                 await self._require_seat(row, ruleset, actor, last["side"])
-            rows = live[:-1]
-            new_state = await asyncio.to_thread(self._replay_state, row, rows)
+            new_state = await self._state_before(row, live)
             now = self._clock()
             settings = json.loads(row["settings_json"])
             clocks = await self._clock_changes(row, ruleset, settings,
@@ -458,6 +457,17 @@ class GameService:
                 raise StaleVersion(row["id"], row["version"], conflict.current) from None
             self._cache[row["id"]] = (version, new_state)
         return await self._game_info(game_id)
+
+    async def _state_before(self, row: dict, live: list[dict]) -> dict:
+        """The state the last live action was played on: the snapshot of the version before it
+        when it is still kept and agrees with the log, else a replay without that action."""
+        if len(live) >= 2:
+            snap = await self.store.snapshot_at(row["id"], live[-1]["version"] - 1)
+            if snap is not None and snap["state_hash"] == live[-2]["state_hash"]:
+                state = json.loads(snap["state_json"])
+                if state_hash(state) == snap["state_hash"]:
+                    return state
+        return await asyncio.to_thread(self._replay_state, row, live[:-1])
 
     @staticmethod
     def _check_player_undo(row, ruleset, state, last, side) -> None:

@@ -110,6 +110,9 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+# Recent versions' states are kept so an undo (the state at the undone action's version - 1)
+# rarely needs a replay; older ones are deleted in the same transaction.
+SNAPSHOTS_KEPT = 16
 
 
 class VersionConflict(Exception):
@@ -287,7 +290,8 @@ class Store:
                     (undone_by, now, new_version, game_id, undo_seq))
                 if cursor.rowcount != 1:
                     raise VersionConflict(game_id, expected_version, None)
-            await db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version <= ?",
+                             (game_id, new_version - SNAPSHOTS_KEPT))
             await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
                              "created_at) VALUES (?, ?, ?, ?, ?)",
                              (game_id, new_version, state_json, state_hash, now))
@@ -309,6 +313,10 @@ class Store:
     async def snapshot(self, game_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM snapshots WHERE game_id = ? "
                                    "ORDER BY version DESC LIMIT 1", (game_id,))
+
+    async def snapshot_at(self, game_id: int, version: int) -> dict | None:
+        return await self.fetchone("SELECT * FROM snapshots WHERE game_id = ? AND version = ?",
+                                   (game_id, version))
 
     async def repair_snapshot(self, game_id: int, version: int, state_json: str,
                               state_hash: str, now: float) -> None:

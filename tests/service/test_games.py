@@ -237,8 +237,8 @@ async def test_replaying_the_log_gives_the_snapshot(svc, db_path):
     replayed = replay_rows(ruleset, ruleset.load_scenario("standard"), "auto", rows)
     assert state_hash(replayed.state) == state_hash(info.state)
     with sqlite3.connect(db_path) as db:
-        stored = db.execute("SELECT state_hash FROM snapshots WHERE game_id = ?",
-                            (info.id,)).fetchone()[0]
+        stored = db.execute("SELECT state_hash FROM snapshots WHERE game_id = ? "
+                            "ORDER BY version DESC LIMIT 1", (info.id,)).fetchone()[0]
     assert stored == state_hash(info.state)
 
 
@@ -331,3 +331,25 @@ async def test_an_action_with_a_non_text_option_is_refused_without_a_trace(svc, 
         await svc.act(game.id, {"type": "move", "side": "red", "unit": 1, "to": "0201"},
                       actor="table")
     assert (await svc.get_game(game.id)).version == 0
+
+
+async def test_undo_uses_recent_snapshots_and_falls_back_to_replay(svc, db_path):
+    from service.store import SNAPSHOTS_KEPT
+    info, ruleset = await autoplayed(svc, seed="undo", limit=SNAPSHOTS_KEPT + 10)
+    with sqlite3.connect(db_path) as db:
+        kept = db.execute("SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (info.id,)).fetchone()
+    assert kept[0] == SNAPSHOTS_KEPT
+
+    async def check():
+        now = await svc.get_game(info.id)
+        rows = await svc.store.actions(info.id, include_undone=False)
+        expected = replay_rows(ruleset, ruleset.load_scenario("standard"), "undo", rows).state
+        assert state_hash(now.state) == state_hash(expected)
+
+    for _ in range(3):
+        await svc.undo(info.id, actor="referee:1", referee=True)
+        await check()
+    with sqlite3.connect(db_path) as db:       # only the current snapshot left: must replay
+        db.execute("DELETE FROM snapshots WHERE version < (SELECT MAX(version) FROM snapshots)")
+    await svc.undo(info.id, actor="referee:1", referee=True)
+    await check()

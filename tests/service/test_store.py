@@ -57,13 +57,13 @@ async def test_each_accepted_action_writes_action_events_and_snapshot_together(s
     with sqlite3.connect(db_path) as db:
         db.row_factory = sqlite3.Row
         action = db.execute("SELECT * FROM actions").fetchone()
-        snap = db.execute("SELECT * FROM snapshots").fetchall()
+        snap = db.execute("SELECT * FROM snapshots ORDER BY version").fetchall()
         version = db.execute("SELECT version FROM games").fetchone()[0]
     assert json.loads(action["events_json"]) == out.events
     assert action["version"] == version == out.version == 1
-    assert [s["version"] for s in snap] == [1]
-    assert json.loads(snap[0]["state_json"])["units"]["r1"]["at"] == "0201"
-    assert snap[0]["state_hash"] == action["state_hash"]
+    assert [s["version"] for s in snap] == [0, 1]      # the latest is the cache
+    assert json.loads(snap[-1]["state_json"])["units"]["r1"]["at"] == "0201"
+    assert snap[-1]["state_hash"] == action["state_hash"]
 
 
 async def test_a_refused_action_writes_nothing(svc, game, db_path):
