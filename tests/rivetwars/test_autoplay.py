@@ -28,7 +28,7 @@ def test_replay_reproduces_an_autoplayed_game():
     assert state_hash(replayed) == state_hash(state)
 
 
-@pytest.mark.parametrize("mission", ["mission-4", "mission-8", "mission-10"])
+@pytest.mark.parametrize("mission", ["mission-4", "mission-8", "mission-9", "mission-10"])
 def test_legal_actions_agree_with_apply(mission):
     rng = random.Random(mission)
     scenario = RS.load_scenario(mission)
