@@ -39,7 +39,7 @@ from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
 
 from . import present
-from .data import SIDES, WATER_CLASSES, board_for, card_decks, cards_by_id, unit_types
+from .data import SIDES, WATER_CLASSES, board_for, cards_by_id, unit_types
 from .scenarios import PHASES, packaged_names, read_scenario
 
 DEFENSIVE_FIRE_CLASSES = frozenset({"bowmen", "artillery", "arquebusiers", "crossbowmen", "brigantine"})
