@@ -768,9 +768,14 @@ class RivetWars(Ruleset):
         here = self.seg(state, uid)
         dist = seg_range(here, board(state).parse_seg(target_seg))
 
+        deviated = bool(weapon.get("deviation"))
+
         def in_reach(t):
+            # A deviated attack is resolved "as if the new segment had been the target": its
+            # distance no longer matters, but a range of 0 still means that kind of target
+            # (ground or air) cannot be attacked at all.
             r = self._range(state, uid, weapon, t, occ, ab)
-            return r > 0 and dist <= r
+            return r > 0 and (deviated or dist <= r)
 
         if weapon.get("area"):
             for t in list(present_units):
@@ -875,7 +880,9 @@ class RivetWars(Ruleset):
             kinds.remove("wire")
             events.append({"type": "wire_destroyed", "at": label, "unit": uid})
         if "minefield" in kinds and not infantry:
-            if self._roll_attack(state, f"minefield {label}", uid, MINE_DICE, 0, events, dice, "mine"):
+            # Reinforced Defence reduces "the dice rolled against your unit", mines included.
+            n = max(1, MINE_DICE - self._defence(state, uid, self.occupancy(state)))
+            if self._roll_attack(state, f"minefield {label}", uid, n, 0, events, dice, "mine"):
                 self._damage(state, uid, None, events)
         for cloud in list(state["clouds"]):
             if cloud["at"] == label and uid in state["units"]:

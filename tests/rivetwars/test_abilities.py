@@ -157,3 +157,13 @@ def test_a_shocked_unit_with_nowhere_to_go_is_lost():
     state, events = act(state, "move", unit="tank", to="A1", dice=[1, 1])
     assert of(events, "no_retreat") and "r" not in state["units"]
     assert state["units"]["tank"]["at"] == "A1" and state["awaiting"] == ["bismark"]
+
+
+def test_a_deviated_attack_lands_even_beyond_the_weapons_range():
+    # Hammer ground range 4: E11 -> E3 is 4 away; card ac01 (F) moves the shell on to E1, 5 away.
+    # The rulebook resolves the action against the new segment "as if it had been the target".
+    state = make(units=[unit("hammer", "E11", id="h"), unit("panzerfaust", "E3", id="aim"),
+                        unit("panzerfaust", "E1", id="far")], decks={"action": ["ac01"], "secret": []})
+    state, events = act(state, "attack", dice=[5, 1], unit="h", to="E3")
+    assert of(events, "deviation")[0]["to"] == "E1"
+    assert [e["target"] for e in of(events, "attack")] == ["far"] and "far" not in state["units"]

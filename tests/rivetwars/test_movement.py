@@ -118,3 +118,14 @@ def test_refusals_say_why_and_change_nothing():
     with pytest.raises(RuleError, match="combat phase"):
         act(state, "attack", unit="r", to="A7")
     assert state == before
+
+
+def test_reinforced_defence_also_reduces_the_minefields_dice():
+    # Baron Tanken (cavalry) carries Reinforced Defence (-1) as an advantage: he and the dragoon
+    # activated with him roll against the mines with one die instead of two.
+    state = make(phase="move", active="bismark", terrain={"minefield": ["E7", "G7"]},
+                 units=[unit("tanken", "E5", id="baron"), unit("dragoon", "F5", id="d")])
+    state, events = act(state, "move", unit="baron", to="E7", dice=[6])
+    assert len(of(events, "attack")[0]["dice"]) == 1 and state["units"]["baron"]["damage"] == 1
+    state, events = act(state, "move", unit="d", to="G7", dice=[2])     # left Tanken's segment: still -1
+    assert len(of(events, "attack")[0]["dice"]) == 1
