@@ -213,16 +213,33 @@ class RivetWars(Ruleset):
                 self._enter_deploy(state, events)
             state["awaiting"] = [state["active"]]
             return state, events
+        # Without a phase the game starts at the very beginning of a turn, so the start-of-turn
+        # steps (gas drift and gas attacks, flags, paratroopers) run: by default the first turn
+        # of round 1, or the turn of ``active`` in round ``turn``.
+        start_side = scn.get("active")
         if scn.get("order"):
             state["order"] = list(scn["order"])
+        elif start_side:
+            state["order"] = [start_side, other(start_side)]
         elif mission.get("first"):
             state["order"] = [mission["first"], other(mission["first"])]
             events.append({"type": "initiative", "order": state["order"], "reason": "mission"})
         else:
             self._roll_initiative(state, dice, events)
         turn = state["turn"]
-        events += CYCLE.start(state)
+        started = CYCLE.start(state)
         state["turn"] = turn
+        if start_side:
+            state["active"] = start_side
+            state["awaiting"] = [start_side]
+        for event in started:
+            event["side"] = state["active"]
+            if "turn" in event:
+                event["turn"] = turn
+        events += started
+        if "first_turn" not in scn:
+            # Only the game's very first turn draws no action card.
+            state["first_turn"] = turn == 1 and state["active"] == state["order"][0]
         self._on_enter(state, "card", events, dice)
         self._settle(state, events, dice)
         return state, events

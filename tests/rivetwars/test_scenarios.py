@@ -100,3 +100,19 @@ def test_a_scenario_can_mark_units_already_activated():
     assert not [a for a in RS.legal_actions(state, "allies") if a["type"] == "move"]
     with pytest.raises(ScenarioError, match="not the id of a unit"):
         RS.build_scenario({"mission": "mission-1", "spent": ["ghost"]})
+
+
+def test_a_scenario_without_phase_starts_the_active_sides_turn_with_its_start_of_turn_steps():
+    from engine.core.dice import fixed
+    raw = {"mission": "mission-3", "terrain": {"objective": ["I5"]}, "active": "bismark", "turn": 3,
+           "units": [{"type": "rifleman", "at": "E7", "id": "r"}, {"type": "panzerfaust", "at": "I5"}],
+           "clouds": [{"at": "E5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 2}],
+           "decks": {"action": ["ac01", "ac02"], "secret": ["sm01", "sm02"]}}
+    dice = fixed([5, 1, 1])            # the gas attack on the rifleman the cloud drifts onto
+    state, events = RS.setup(RS.build_scenario(raw), dice)
+    # ac01 shows F; seen from the Bismark (facing south) the cloud drifts E5 -> E7
+    assert [e["to"] for e in events if e["type"] == "gas_drift"] == ["E7"] and "r" not in state["units"]
+    assert state["flags"] == {"I5": "bismark"}
+    assert state["turn"] == 3 and state["active"] == "bismark" and state["order"] == ["bismark", "allies"]
+    assert state["hands"]["bismark"] == ["ac02"]        # not the game's first turn: an action card is drawn
+    assert dice.source.remaining == 0
