@@ -1,0 +1,1 @@
+"""Pocket Tactics: tile-bag maps and the dice duel (see rules.py)."""
