@@ -20,6 +20,8 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "rivet-wars"
 TERRAIN_KINDS = ("bunker", "objective", "wire", "tanktrap", "minefield")
 TOKENS_IN_BOX = 6
 PHASES = ("card", "deploy", "combat", "move")
+CARD_TIMINGS = ("deploy", "combat", "move", "any", "reaction")
+REACTION_EFFECTS = ("take-cover",)
 CLASSES = ("infantry", "cavalry", "vehicle", "artillery")
 ABILITIES = ("movement_bonus", "runner", "tank_shock", "precision", "rush", "range_ground",
              "range_air", "sniper", "quick_advance", "reinforced_defence", "gas_immune")
@@ -74,6 +76,11 @@ def cards() -> dict:
     for card in data["action_cards"]:
         if card.get("deviation") not in ("F", "FR", "R", "BR", "B", "BL", "L", "FL"):
             raise ScenarioError("cards.json", card.get("id", "?"), "deviation must be F, FR, R, BR, B, BL, L or FL")
+        if card.get("when") not in CARD_TIMINGS:
+            raise ScenarioError("cards.json", card.get("id", "?"), f"when must be one of {', '.join(CARD_TIMINGS)}")
+        if (card.get("when") == "reaction") != (card.get("effect") in REACTION_EFFECTS):
+            raise ScenarioError("cards.json", card.get("id", "?"),
+                                f"only {', '.join(REACTION_EFFECTS)} is played as a reaction, and always so")
     return {"action": {c["id"]: c for c in data["action_cards"]},
             "secret": {c["id"]: c for c in data["secret_missions"]},
             "priority": {s: [tuple(p) for p in data["target_priority"][s]] for s in SIDES}}

@@ -160,6 +160,13 @@ def describe_event(rs, state, event):
         return f"{side} loses {event['points']} unspent deployment points."
     if t == "attack_lost":
         return f"The attack is lost: {event['why']}."
+    if t == "reaction_window":
+        return (f"{side} may answer the attack on {event['at']} with a reaction card "
+                f"(/play a reaction card, or /pass).")
+    if t == "passed":
+        return f"{side} plays no reaction card."
+    if t == "covered":
+        return f"{event['unit']} takes cover: Reinforced Defence (-1) until the end of this phase."
     if t == "repaired":
         return f"{event['unit']} is repaired."
     if t == "tied":

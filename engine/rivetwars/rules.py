@@ -25,6 +25,7 @@ CYCLE = TurnCycle(phases=("card", "deploy", "combat", "move", "rally"), sides=SI
 SEGMENT_CAPACITY = 4
 INFANTRY_ONLY = ("bunker", "objective", "tanktrap")
 MINE_DICE = 2
+BARRAGE_DICE = 2
 HIT = 5
 ACTION_HAND = 3
 SECRET_HAND = 2
@@ -109,10 +110,12 @@ class RivetWars(Ruleset):
         Command("regroup", "Movement: move a unit to another square of its segment (swapping)",
                 (Option("unit", "unit", "Your unit"), Option("to", "hex", "Square in the same segment")),
                 {"de": "Bewegung: innerhalb des Segments umgruppieren"}),
-        Command("play", "Play an action card",
+        Command("play", "Play an action card (a reaction card when the game waits for your reaction)",
                 (Option("card", "card", "Action card"), Option("unit", "unit", "Your unit", False),
                  Option("to", "hex", "Target segment", False)),
-                {"de": "Action!-Karte spielen"}),
+                {"de": "Action!-Karte spielen (Reaktionskarte, wenn das Spiel auf deine Reaktion wartet)"}),
+        Command("pass", "Let the enemy attack go ahead without playing a reaction card",
+                description_i18n={"de": "Den feindlichen Angriff ohne Reaktionskarte geschehen lassen"}),
         Command("place", "Paratroopers: choose the drop segment", (Option("to", "hex", "Segment"),),
                 {"de": "Fallschirmjäger: Absprungsegment wählen"}),
         Command("retreat", "Tank shock: move your shocked unit to an adjacent segment",
@@ -155,7 +158,7 @@ class RivetWars(Ruleset):
                  "decks": {"action": [], "action_discard": [], "secret": [], "secret_discard": []},
                  "first_turn": bool(scn.get("first_turn", "phase" not in scn)), "discarded": False,
                  "flags": dict(scn.get("flags") or {}), "clouds": [], "act": None, "spent": [],
-                 "ust": {}, "no_move": [], "regrouped": [], "effects": {"precision": {}, "dig_in": {}, "march": {}},
+                 "ust": {}, "no_move": [], "regrouped": [], "effects": {"precision": {}, "dig_in": {}, "march": {}, "cover": {}},
                  "kills": [], "pending": None, "escalation_vp": {s: 0 for s in SIDES}, "overtime": False,
                  "awaiting": []}
         for key in ("vp", "rivets", "points", "escalation_vp"):
@@ -416,6 +419,7 @@ class RivetWars(Ruleset):
         state["ust"] = {}
         state["effects"]["precision"] = {}
         state["effects"]["march"] = {}
+        state["effects"]["cover"] = {}
 
     def _start_turn(self, state, events, dice):
         side = state["active"]
@@ -637,6 +641,8 @@ class RivetWars(Ruleset):
             value += 1
         if uid in state["effects"]["dig_in"]:
             value += 1
+        if uid in state["effects"].get("cover", {}):
+            value += 1
         return value
 
     def dice_against(self, state, chart, uid, occ) -> int:
@@ -747,8 +753,6 @@ class RivetWars(Ruleset):
 
     def _resolve_attack(self, state, uid, action, events, dice):
         side = state["units"][uid]["side"]
-        occ = self.occupancy(state)
-        ab = self.abilities(state, uid, occ)
         weapons = dict(self.weapons(state, uid))
         key = action.get("choice") or next(iter(weapons))
         weapon = weapons[key]
@@ -756,8 +760,6 @@ class RivetWars(Ruleset):
         ust.setdefault("attacks", {k: w["attacks"] for k, w in weapons.items()})
         ust["attacks"][key] -= 1
         ust["mode"] = "attack"
-        precision = ab.get("precision", 0) + state["effects"]["precision"].get(uid, 0)
-        desc = uid
         if "target" in action:
             target_seg = self.seg_name(state, action["target"])
         else:
@@ -769,7 +771,44 @@ class RivetWars(Ruleset):
             if target_seg is None:
                 events.append({"type": "attack_lost", "unit": uid, "why": "deviated off the map"})
                 return
+        strike = {"kind": "attack", "unit": uid, "weapon": key, "at": target_seg}
+        if "target" in action:
+            strike["target"] = action["target"]
+        if not self._open_reaction(state, target_seg, strike, events):
+            self._strike(state, strike, events, dice)
+
+    def _open_reaction(self, state, label, strike, events) -> bool:
+        """Pause an attack of the active side before its dice so the defender may answer with a
+        reaction card. The pause depends only on public facts (the defender has units in the
+        segment and holds at least one action card), so it tells nothing about the hand."""
+        defender = other(state["active"])
+        if state["phase"] != "combat" or not state["hands"][defender]:
+            return False
+        if not any(state["units"][u]["side"] == defender for u in self.occupancy(state)["segs"].get(label, [])):
+            return False
+        state["pending"] = {"kind": "reaction", "side": defender, "segment": label, "strike": strike}
+        events.append({"type": "reaction_window", "side": defender, "at": label})
+        return True
+
+    def _resume_strike(self, state, events, dice):
+        strike = state["pending"]["strike"]
+        state["pending"] = None
+        if strike["kind"] == "barrage":
+            self._barrage(state, strike["side"], strike["at"], events, dice)
+        else:
+            self._strike(state, strike, events, dice)
+
+    def _strike(self, state, strike, events, dice):
+        """Roll an attack whose target segment is final (after deviation and reactions)."""
+        uid, key, target_seg = strike["unit"], strike["weapon"], strike["at"]
+        if uid not in state["units"]:
+            return
+        side = state["units"][uid]["side"]
         occ = self.occupancy(state)
+        ab = self.abilities(state, uid, occ)
+        weapon = dict(self.weapons(state, uid))[key]
+        precision = ab.get("precision", 0) + state["effects"]["precision"].get(uid, 0)
+        desc = uid
         present_units = occ["segs"].get(target_seg, [])
         if not present_units:
             events.append({"type": "attack_lost", "unit": uid, "why": f"no unit in {target_seg}"})
@@ -784,7 +823,6 @@ class RivetWars(Ruleset):
             return
         here = self.seg(state, uid)
         dist = seg_range(here, board(state).parse_seg(target_seg))
-
         deviated = bool(weapon.get("deviation"))
 
         def in_reach(t):
@@ -803,8 +841,8 @@ class RivetWars(Ruleset):
                 if n > 0 and in_reach(t) and self._roll_attack(state, desc, t, n, precision, events, dice, "area"):
                     self._damage(state, t, side, events)
             return
-        if "target" in action:
-            queue = [action["target"]]
+        if "target" in strike:
+            queue = [strike["target"]]
         else:
             owner_side = other(side)
             queue = self._priority(state, target_seg, owner_side, occ)
@@ -978,6 +1016,10 @@ class RivetWars(Ruleset):
             if pend["kind"] == "paradrop":
                 for label in board(state).labels():
                     add("place", to=label)
+            elif pend["kind"] == "reaction":
+                add("pass")
+                if only in (None, "play"):
+                    out += self._reaction_plays(state, side, pend)
             else:
                 occ = self.occupancy(state)
                 for uid in pend["units"]:
@@ -1081,6 +1123,17 @@ class RivetWars(Ruleset):
         spec = roster(state)[utype]
         return spec["class"] == "infantry" and not spec.get("hero") and not spec.get("plugin")
 
+    def _reaction_plays(self, state, side, pend) -> list[dict]:
+        out = []
+        occ = self.occupancy(state)
+        mine = [u for u in occ["segs"].get(pend["segment"], []) if state["units"][u]["side"] == side]
+        for card in state["hands"][side]:
+            if data.cards()["action"][card]["effect"] != "take-cover":
+                continue
+            for uid in mine:
+                out.append({"type": "play", "side": side, "card": card, "unit": uid})
+        return out
+
     def _card_plays(self, state, side) -> list[dict]:
         out = []
         phase = state["phase"]
@@ -1152,7 +1205,13 @@ class RivetWars(Ruleset):
         elif kind == "regroup":
             self._regroup(state, action, events)
         elif kind == "play":
+            reacting = bool(state.get("pending"))
             self._play(state, action, events, dice)
+            if reacting:
+                self._resume_strike(state, events, dice)
+        elif kind == "pass":
+            events.append({"type": "passed", "side": side})
+            self._resume_strike(state, events, dice)
         elif kind == "place":
             self._paradrop(state, action, events, dice)
         elif kind == "retreat":
@@ -1325,18 +1384,24 @@ class RivetWars(Ruleset):
             events.append({"type": "repaired", "unit": uid, "damage": state["units"][uid]["damage"]})
         elif effect == "dig-in":
             state["effects"]["dig_in"][uid] = side
+        elif effect == "take-cover":
+            state["effects"]["cover"][uid] = side
+            events.append({"type": "covered", "side": side, "unit": uid})
         elif effect == "barrage":
             target = self._deviate(state, action["to"], side, events, dice, "barrage")
             if target is None:
                 events.append({"type": "attack_lost", "unit": None, "why": "barrage deviated off the map"})
                 return
-            occ = self.occupancy(state)
-            for t in list(occ["segs"].get(target, [])):
-                if t in state["units"]:
-                    occ = self.occupancy(state)
-                    n = max(1, 2 - self._defence(state, t, occ))
-                    if self._roll_attack(state, "barrage", t, n, 0, events, dice, "barrage"):
-                        self._damage(state, t, side, events)
+            strike = {"kind": "barrage", "side": side, "at": target}
+            if not self._open_reaction(state, target, strike, events):
+                self._barrage(state, side, target, events, dice)
+
+    def _barrage(self, state, side, target, events, dice):
+        for t in list(self.occupancy(state)["segs"].get(target, [])):
+            if t in state["units"]:
+                n = max(1, BARRAGE_DICE - self._defence(state, t, self.occupancy(state)))
+                if self._roll_attack(state, "barrage", t, n, 0, events, dice, "barrage"):
+                    self._damage(state, t, side, events)
 
     def _paradrop(self, state, action, events, dice):
         pend = state["pending"]

@@ -141,3 +141,47 @@ def test_drawn_cards_travel_only_in_private_events():
                 assert e["type"] != "card_drawn"
     autoplay(RS, RS.load_scenario("mission-3"), 5, on_action=check)
     assert seen_private
+
+
+def test_a_reaction_card_is_played_in_the_opponents_combat_phase_before_the_dice():
+    cover = card_of("take-cover")
+    state = make(**M3, active="bismark", hands={"allies": [cover]},
+                 units=[unit("panzerfaust", "E3", id="p"), unit("rifleman", "E5", id="r"),
+                        unit("rifleman", "F5", id="r2")])
+    assert not [a for a in legal(state, "play", side="allies") if a["card"] == cover]   # not the Allies' turn
+    state, events = act(state, "attack", unit="p", to="E5")        # paused before any die is rolled
+    assert state["awaiting"] == ["allies"] and of(events, "reaction_window") and not of(events, "roll")
+    assert {(a["type"], a.get("unit")) for a in legal(state, side="allies")} == {
+        ("pass", None), ("play", "r"), ("play", "r2")}
+    state, events = act(state, "play", side="allies", card=cover, unit="r", dice=[6])
+    assert of(events, "covered") and len(of(events, "attack")[0]["dice"]) == 1    # 2 dice - 1
+    assert state["awaiting"] == ["bismark"] and cover in state["decks"]["action_discard"]
+    # a card with another timing cannot be played as a reaction, nor the reaction card in your own turn
+    own = make(**M3, hands={"allies": [cover]}, units=[unit("rifleman", "E5")])
+    assert not legal(own, "play")
+
+
+def test_the_reaction_pause_depends_only_on_public_facts():
+    units = [unit("panzerfaust", "E3", id="p"), unit("rifleman", "E5", id="r")]
+    # a hand without a reaction card still pauses (hand sizes are public), offering only /pass
+    state = make(**M3, active="bismark", hands={"allies": [card_of("reinforcements")]}, units=units)
+    state, _ = act(state, "attack", unit="p", to="E5")
+    assert [a["type"] for a in legal(state, side="allies")] == ["pass"]
+    state, events = act(state, "pass", side="allies", dice=[1, 1])      # the full two dice
+    assert of(events, "passed") and len(of(events, "attack")[0]["dice"]) == 2
+    # an empty hand: no pause at all
+    state = make(**M3, active="bismark", units=units)
+    state, events = act(state, "attack", unit="p", to="E5", dice=[1, 1])
+    assert not of(events, "reaction_window") and state["awaiting"] == ["bismark"]
+
+
+def test_a_barrage_pauses_for_the_defenders_reaction_after_it_deviates():
+    card = card_of("barrage")
+    state = make(**M3, hands={"allies": [card], "bismark": [card_of("take-cover")]},
+                 decks={"action": ["ac01"], "secret": []},
+                 units=[unit("rifleman", "A11"), unit("panzerfaust", "E5", id="p1"), unit("panzerfaust", "E3", id="p2")])
+    state, events = act(state, "play", card=card, to="E5")
+    assert of(events, "deviation")[0]["to"] == "E3" and state["pending"]["segment"] == "E3"
+    assert {a.get("unit") for a in legal(state, "play", side="bismark")} == {"p2"}
+    state, events = act(state, "play", side="bismark", card=card_of("take-cover"), unit="p2", dice=[6])
+    assert len(of(events, "attack")[0]["dice"]) == 1 and "p2" not in state["units"]
