@@ -10,11 +10,12 @@ from __future__ import annotations
 import sys
 
 
-def create_bot():
+def create_bot(**overrides):
     """A fully configured bot that reads its settings (database path included) from the
-    environment; used by ``main`` and by the test harness."""
+    environment; used by ``main`` and by the test harness (which may pass ``clock`` and
+    ``dice_override``)."""
     from cogs.runtime import create_bot as _create
-    return _create()
+    return _create(**overrides)
 
 
 def main(argv: list[str]) -> int:

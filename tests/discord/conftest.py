@@ -1,0 +1,225 @@
+"""A harness over SimCord: the real bot (``bot.create_bot()``), real discord.py, a fake Discord
+REST API and gateway in memory, a real SQLite file. Players are SimCord members who type slash
+commands, pick autocomplete choices and click buttons exactly as a client would.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, field
+
+import aiosqlite
+import discord
+import pytest
+import simcord
+import simcord.interactions as simcord_interactions
+
+import bot as bot_module
+from engine import registry
+
+registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
+
+
+@pytest.fixture(autouse=True)
+def pragma_cursors_closed(monkeypatch):
+    """SimCord keeps each awaited future alive in a reference cycle (its callback record
+    holds the handle) until the cyclic GC runs, so a cursor the store leaves unread stays
+    open and SQLite refuses the next COMMIT ("SQL statements in progress"). Only the PRAGMA
+    statements in ``Store.open`` return rows nobody reads; drain and close them here. Plain
+    asyncio frees them at once, so production is unaffected."""
+    original = aiosqlite.Connection.execute
+
+    def execute(self, sql, parameters=None):
+        if not str(sql).lstrip().upper().startswith("PRAGMA"):
+            return original(self, sql, parameters)
+
+        async def drained():
+            cursor = await original(self, sql, parameters)
+            await cursor.fetchall()
+            await cursor.close()
+            return cursor
+        return drained()
+
+    monkeypatch.setattr(aiosqlite.Connection, "execute", execute)
+
+
+class FakeClock:
+    """Service time the test controls (clocks, reminders)."""
+
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    guild: object
+    channel: object
+    alice: object         # red
+    bob: object           # blue
+    carol: object         # red too (team play)
+    dave: object          # spectator
+    clock: FakeClock
+    db: str
+    bots: list = field(default_factory=list)
+
+    @property
+    def bot(self):
+        return self.env.bot
+
+    @property
+    def service(self):
+        return self.env.bot.presenter.service
+
+    @property
+    def thread(self):
+        threads = self.channel.threads
+        assert threads, "no game thread was opened"
+        return threads[-1]
+
+    def public(self) -> list[discord.Message]:
+        """Everything a spectator can read: the channel and every thread of it."""
+        messages = list(self.channel.history(viewer=self.dave))
+        for thread in self.channel.threads:
+            messages += thread.history(viewer=self.dave)
+        return messages
+
+    def public_text(self) -> str:
+        return "\n".join(message_text(m) for m in self.public())
+
+    def boards(self) -> list[discord.Message]:
+        return [m for m in self.thread.history(viewer=self.dave)
+                if m.components and any(att.filename == "board.png" for att in m.attachments)]
+
+    async def new_game(self, creator=None, **options):
+        creator = creator or self.alice
+        return await creator.slash(self.channel, "game new", ruleset="skirmish", **options)
+
+    async def started_game(self, **options):
+        await self.new_game(**options)
+        await self.alice.slash(self.thread, "game join", side="red")
+        await self.bob.slash(self.thread, "game join", side="blue")
+        result = await self.alice.slash(self.thread, "game start")
+        assert not reply_text(result).startswith(("Not", "Sorry")), reply_text(result)
+        return await self.game()
+
+    async def game(self):
+        return await self.service.find_by_thread(self.thread.id)
+
+    async def restart(self):
+        """A new bot instance on the same database file, like a process restart."""
+        old = self.env.bot
+        new = make_bot(self.clock)
+        await self.env.restart_bot(new)
+        await old.close_service()
+        self.bots.append(new)
+
+
+def message_text(message) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+        parts += [f"{f.name} {f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+def reply_text(result) -> str:
+    """The text of an interaction's reply (the deferred response's follow-up, or the
+    response itself)."""
+    messages = []
+    if result.response is not None:
+        messages.append(result.response.message)
+    messages += [f.message for f in result.followups]
+    return "\n".join(message_text(m) for m in messages)
+
+
+def make_bot(clock, dice=None):
+    return bot_module.create_bot(clock=clock, dice_override=dice)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path, monkeypatch):
+    path = str(tmp_path / "umpire.sqlite3")
+    monkeypatch.setenv("UMPIRE_DB", path)
+    monkeypatch.delenv("UMPIRE_DEV_GUILD", raising=False)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("UMPIRE_REFEREE_ROLE", raising=False)
+    return path
+
+
+@pytest.fixture
+def dice():
+    """Fixed dice the service hands out in order (then the seeded dice)."""
+    return [6] * 40
+
+
+@pytest.fixture
+async def table(db_path, clock, dice):
+    bot = make_bot(clock, dice)
+    env = simcord.Env(bot)
+    await env.start()
+    bots = [bot]
+    try:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("wargames")
+        people = [guild.add_member(env.create_user(name)) for name in
+                  ("alice", "bob", "carol", "dave")]
+        yield Table(env, guild, channel, *people, clock=clock, db=db_path, bots=bots)
+    finally:
+        await env.shutdown()
+        for each in bots:
+            await each.close_service()
+    env._raise_errors_since(env._errors_acknowledged)
+
+
+@pytest.fixture
+def german(monkeypatch):
+    """Interactions arrive with a German client locale (SimCord always sends en-US)."""
+    original = simcord_interactions.base_payload
+
+    def payload(*args, **kwargs):
+        record, data = original(*args, **kwargs)
+        data["locale"] = "de"
+        return record, data
+
+    monkeypatch.setattr(simcord_interactions, "base_payload", payload)
+
+
+async def click_together(env: simcord.Env, clicks: list[tuple[object, discord.Message, str]]):
+    """Several members click buttons in the same instant: every INTERACTION_CREATE is
+    delivered before the bot gets to run any of them (SimCord's actors would settle in
+    between, which is not what "at once" means)."""
+    from simcord.actors import _find_component, _visible_message
+    from simcord.backend import serializers
+    from simcord.enums import ComponentType, InteractionType
+
+    records = []
+    env._begin_operation("click_together")
+    try:
+        for actor, message, label in clicks:
+            stored = _visible_message(actor, message)
+            button = _find_component(stored.components, types=(ComponentType.BUTTON,),
+                                     custom_id=None, label=label)
+            record, payload = simcord_interactions.base_payload(
+                env.backend, type=InteractionType.MESSAGE_COMPONENT,
+                channel_id=stored.channel_id, guild_id=actor.guild.id, user_id=actor.id,
+                data={"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON})
+            payload["message"] = dict(serializers.message_payload(env.backend, stored))
+            record.source_message_id = stored.id
+            records.append(record)
+            env.backend.emit("INTERACTION_CREATE", payload)
+        await env._settle_internal(dispatch="INTERACTION_CREATE")
+    finally:
+        env._end_operation()
+    return [simcord.InteractionResult(env, record) for record in records]
