@@ -23,6 +23,7 @@ PHASES = ("card", "deploy", "combat", "move")
 CARD_TIMINGS = ("deploy", "combat", "move", "any", "reaction")
 REACTION_EFFECTS = ("take-cover",)
 CLASSES = ("infantry", "cavalry", "vehicle", "artillery")
+ARMOUR_NAMES = ("infantry", "light", "medium", "heavy", "air")
 ABILITIES = ("movement_bonus", "runner", "tank_shock", "precision", "rush", "range_ground",
              "range_air", "sniper", "quick_advance", "reinforced_defence", "gas_immune")
 MISSION_KEYS = ("title", "title_de", "tiles", "resources", "cards", "victory", "first",

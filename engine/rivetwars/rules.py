@@ -1184,6 +1184,8 @@ class RivetWars(Ruleset):
             reason = self._explain(state, action) if side in self.awaiting(state) else None
             if reason:
                 same = [self.describe_action(state, a) for a in legal if a["type"] == kind]
+                if not same:
+                    same = sorted({"/" + a["type"] for a in self._legal(state, side)})
                 raise RuleError(reason, same)
             self.refuse_unknown(state, action)
         state = fast_clone(state)
@@ -1224,8 +1226,13 @@ class RivetWars(Ruleset):
         specific reason known; the generic refusal lists what is legal)."""
         kind, side = action.get("type"), action.get("side")
         uid, to = action.get("unit"), str(action.get("to", "")).upper()
+        waiting = self._explain_waiting(state, action)
+        if waiting is not None or state.get("pending"):
+            return waiting
+        if kind in ("play", "discard", "pass", "place", "retreat", "regroup"):
+            return self._explain_other(state, action)
         phase_of = {"move": "move", "advance": "combat", "rush": "combat", "attack": "combat", "deploy": "deploy"}
-        if kind not in phase_of or state.get("pending"):
+        if kind not in phase_of:
             return None
         if state["phase"] != phase_of[kind]:
             return f"/{kind} belongs to the {phase_of[kind]} phase; this is the {state['phase']} phase."
@@ -1240,6 +1247,16 @@ class RivetWars(Ruleset):
             if not self._affordable(state, side, uid):
                 return (f"{spec['name']} costs {spec['cost']} points and {spec['rivets']} rivets; you have "
                         f"{state['points'][side]} points and {state['rivets'][side]} rivets.")
+            if spec.get("plugin"):
+                host = state["units"].get(action.get("to"))
+                if host is None or host["side"] != side:
+                    return (f"{spec['name']} is a plug-in: deploy it onto one of your units (to:<unit id>) "
+                            f"that has a free socket and stands in your territory.")
+                if len(host["plugins"]) >= roster(state)[host["type"]].get("sockets", 0):
+                    return f"{action['to']} has no free socket."
+                if self.territory(state, self.seg_name(state, action["to"])) != side:
+                    return f"{action['to']} is not in your territory; plug-ins join units in your own territory."
+                return None
             if not spec.get("plugin"):
                 if to not in state["mission"]["deploy"][side]:
                     return f"{to} is not one of your deployment segments ({', '.join(state['mission']['deploy'][side])})."
@@ -1257,7 +1274,7 @@ class RivetWars(Ruleset):
                 return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
             if "to" in action and any(state["units"][u]["side"] == side for u in occ["segs"].get(to, [])):
                 return f"{to} holds one of your own units; only segments without friendly units may be attacked."
-            return None
+            return self._explain_attack(state, action, occ)
         if b.parse_seg(to) is None:
             return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
         here = self.seg(state, uid)
@@ -1265,6 +1282,17 @@ class RivetWars(Ruleset):
         if max(abs(here[0] - there[0]), abs(here[1] - there[1])) != 1:
             return f"{to} is not next to {uid}'s segment {seg_label(here)}; move one segment at a time."
         ust = state["ust"].get(uid) or {}
+        if kind in ("advance", "rush"):
+            ability = {"advance": "quick_advance", "rush": "rush"}[kind]
+            title = {"advance": "Quick Advance", "rush": "Rush"}[kind]
+            total = self.abilities(state, uid, occ).get(ability, 0)
+            if not total:
+                return f"{uid} has no {title} (its own, a plug-in's, or an advantage in its segment)."
+            if ust.get("mode") not in (None, kind):
+                return (f"{uid} has already {'attacked' if ust.get('mode') == 'attack' else 'acted'} this "
+                        f"activation; {title} must come first" + (" and replaces the attack." if kind == "rush" else "."))
+            if ust.get(f"{kind}_left", total) <= 0:
+                return f"{uid} has used all {total} segment(s) of its {title}."
         if ust.get("diag") and here[0] != there[0] and here[1] != there[1]:
             return f"{uid} has already made its one diagonal step in this activation."
         if kind == "move" and uid in state["no_move"]:
@@ -1272,6 +1300,124 @@ class RivetWars(Ruleset):
         problem = self._enter_problem(state, unit["type"], side, to, occ, uid)
         if problem and not (problem == "enemy units there" and self.abilities(state, uid, occ).get("tank_shock")):
             return f"{uid} cannot enter {to}: {problem}."
+        return None
+
+    def _explain_waiting(self, state, action) -> str | None:
+        """Refusals while the game waits for one decision (a reaction, a retreat, a drop)."""
+        pend = state.get("pending")
+        kind = action.get("type")
+        if not pend:
+            return None
+        asks = {"reaction": "/play a reaction card (Take Cover!) on one of your units in "
+                            f"{pend.get('segment')}, or /pass",
+                "retreat": "/retreat each shocked unit to an adjacent segment",
+                "paradrop": "/place the paratroopers' drop segment"}[pend["kind"]]
+        if pend["kind"] == "reaction" and kind == "play":
+            spec = data.cards()["action"].get(action.get("card", ""))
+            if action.get("card") not in state["hands"][action.get("side")]:
+                return f"{action.get('card')!r} is not in your hand."
+            if spec["effect"] != "take-cover":
+                return f"{spec['name']} is not a reaction card; only a reaction card can answer an attack."
+            return (f"Take Cover! goes on one of your units in the attacked segment {pend['segment']}; "
+                    f"{action.get('unit')!r} is not one of them.")
+        if pend["kind"] == "retreat" and kind == "retreat":
+            if action.get("unit") not in pend["units"]:
+                return f"{action.get('unit')!r} was not pushed out; these must retreat: {', '.join(pend['units'])}."
+            return (f"{action.get('to')!r} is not a segment next to {pend['from']} that "
+                    f"{action.get('unit')} could enter.")
+        if pend["kind"] == "paradrop" and kind == "place":
+            return f"{action.get('to')!r} is not a segment of this map (segments: A1, C1, ..., A3, ...)."
+        return f"The game is waiting for {self.side_titles[pend['side']]}: {asks}."
+
+    def _explain_other(self, state, action) -> str | None:
+        kind, side = action.get("type"), action.get("side")
+        phase = state["phase"]
+        card = action.get("card")
+        if kind == "pass":
+            return "There is no enemy attack to answer; /pass is for reactions."
+        if kind == "place":
+            return "/place is for mission 9's paratroopers at the start of their side's turn."
+        if kind == "retreat":
+            return "/retreat answers a tank shock; no unit of yours has been pushed out."
+        if kind == "discard":
+            if phase != "card":
+                return f"Action cards are discarded in the card phase; this is the {phase} phase."
+            if state["discarded"]:
+                return "You have already discarded one action card this card phase."
+            return f"{card!r} is not in your hand ({', '.join(state['hands'][side]) or 'empty'})."
+        if kind == "regroup":
+            if phase != "move":
+                return f"/regroup belongs to the move phase; this is the {phase} phase."
+            uid = action.get("unit")
+            unit = state["units"].get(uid)
+            if unit is None or unit["side"] != side:
+                return f"{uid!r} is not one of your units."
+            if uid in state["regrouped"]:
+                return f"{uid} has already regrouped this movement phase."
+            square = board(state).parse_square(str(action.get("to", "")))
+            if square is None or seg_of_square(square) != self.seg(state, uid):
+                return (f"{action.get('to')!r} is not a square of {uid}'s segment {self.seg_name(state, uid)}; "
+                        f"regrouping stays inside the segment.")
+            return f"{uid} already stands on {action.get('to')}."
+        if kind == "play":
+            spec = data.cards()["action"].get(card or "")
+            if card not in state["hands"][side]:
+                return f"{card!r} is not in your hand ({', '.join(state['hands'][side]) or 'empty'})."
+            if spec["when"] == "reaction":
+                return f"{spec['name']} is a reaction card: it is played when an enemy attack is about to roll."
+            if phase not in ("deploy", "combat", "move") or spec["when"] not in ("any", phase):
+                titles = {"deploy": "deployment", "combat": "combat", "move": "movement", "card": "card"}
+                when = "deployment, combat or movement" if spec["when"] == "any" else titles[spec["when"]]
+                return f"{spec['name']} is played in your {when} phase; this is the {titles[phase]} phase."
+            return None
+        return None
+
+    def _explain_attack(self, state, action, occ) -> str | None:
+        uid = action["unit"]
+        side = state["units"][uid]["side"]
+        weapons = dict(self.weapons(state, uid))
+        if not weapons:
+            return f"{uid} has no weapon."
+        key = action.get("choice")
+        if key is None and len(weapons) > 1:
+            return f"{uid} has several weapons: add choice: {' or '.join(weapons)}."
+        key = key or next(iter(weapons))
+        if key not in weapons:
+            return f"{uid} has no weapon {key!r}; its weapons: {', '.join(weapons)}."
+        weapon = weapons[key]
+        ust = state["ust"].get(uid) or {}
+        if ust.get("mode") == "rush":
+            return f"{uid} has used Rush as its [Action] this activation and cannot attack."
+        if (ust.get("attacks") or {}).get(key, weapon["attacks"]) <= 0:
+            return f"{uid} has made all {weapon['attacks']} attack(s) of its {key} this phase."
+        ab = self.abilities(state, uid, occ)
+        area = weapon.get("area") or weapon.get("gas")
+        if "target" in action:
+            if not ab.get("sniper") or area:
+                return f"Only a sniper's single attacks name a target unit; attack a segment with to:<segment>."
+            target = state["units"].get(action["target"])
+            if target is None or target["side"] == side:
+                return f"{action['target']!r} is not an enemy unit on the board."
+            label = self.seg_name(state, action["target"])
+        else:
+            if ab.get("sniper") and not area:
+                return f"{uid} is a sniper: name the enemy unit with target:<unit id>."
+            label = str(action.get("to", "")).upper()
+        enemies = [u for u in occ["segs"].get(label, []) if state["units"][u]["side"] != side]
+        if not enemies:
+            return f"{label} holds no enemy unit."
+        first = action.get("target") or (enemies[0] if area else self._priority(state, label, other(side), occ)[0])
+        dist = seg_range(self.seg(state, uid), board(state).parse_seg(label))
+        kind = "air" if self.is_air(state, first) else "ground"
+        reach = self._range(state, uid, weapon, first, occ, ab)
+        if reach <= 0:
+            return f"{key} cannot attack {kind} targets (range 0)."
+        if dist > reach:
+            return f"{label} is {dist} segments away; {uid}'s {key} reaches {reach} against {kind} targets."
+        if self.dice_against(state, weapon["dice"], first, occ) <= 0:
+            armour = data.ARMOUR_NAMES[self.spec(state, first)["armour"] - 1]
+            lead = "" if action.get("target") or area else "first in the defender's target priority, "
+            return f"{first} ({lead}armour {armour}) cannot be harmed by {key}: 0 dice."
         return None
 
     def _end_phase(self, state, events, dice):

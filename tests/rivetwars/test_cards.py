@@ -185,3 +185,33 @@ def test_a_barrage_pauses_for_the_defenders_reaction_after_it_deviates():
     assert {a.get("unit") for a in legal(state, "play", side="bismark")} == {"p2"}
     state, events = act(state, "play", side="bismark", card=card_of("take-cover"), unit="p2", dice=[6])
     assert len(of(events, "attack")[0]["dice"]) == 1 and "p2" not in state["units"]
+
+
+def test_refusals_of_cards_reactions_and_attacks_say_why_and_list_what_is_legal():
+    from engine.core.errors import RuleError
+
+    def refused(state, words, **action):
+        with pytest.raises(RuleError, match=words) as info:
+            act(state, **action)
+        assert info.value.legal          # what is legal instead
+        return info.value
+    state = make(**M3, hands={"allies": [card_of("reinforcements")]},
+                 units=[unit("rifleman", "E9", id="r"), unit("sturmpanzer", "E5", id="t"),
+                        unit("panzerfaust", "Q9", id="far"), unit("wolverine", "A9", id="w", plugins=["hacksaw"])])
+    refused(state, "played in your deployment phase; this is the combat phase", kind="play",
+            card=card_of("reinforcements"))
+    refused(state, "not in your hand", kind="play", card=card_of("barrage"))
+    refused(state, "discarded in the card phase", kind="discard", card=card_of("reinforcements"))
+    refused(state, "no enemy attack to answer", kind="pass")
+    refused(state, "cannot be harmed by rifle: 0 dice", kind="attack", unit="r", to="E5")
+    refused(state, "Q9 is 6 segments away; r's rifle reaches 2", kind="attack", unit="r", to="Q9")
+    refused(state, "several weapons: add choice: cannon or hacksaw", kind="attack", unit="w", to="E5")
+    refused(state, "no Quick Advance", kind="advance", unit="r", to="E7")
+    reaction = make(**M3, active="bismark", hands={"allies": [card_of("take-cover"), card_of("reinforcements")]},
+                    units=[unit("panzerfaust", "E3", id="p"), unit("rifleman", "E5", id="r"), unit("rifleman", "A11", id="x")])
+    reaction, _ = act(reaction, "attack", unit="p", to="E5")
+    refused(reaction, "not a reaction card", kind="play", side="allies", card=card_of("reinforcements"), unit="r")
+    refused(reaction, "in the attacked segment E5; 'x' is not one of them", kind="play", side="allies",
+            card=card_of("take-cover"), unit="x")
+    err = refused(reaction, "waiting for Allies: /play a reaction card", kind="end-phase", side="allies")
+    assert "/pass" in err.legal
