@@ -151,7 +151,7 @@ def describe_event(rs, state, event):
     if t == "paradrop":
         return f"{side} paratroopers jump over {event['at']}."
     if t == "paradrop_lost":
-        return f"A paratrooper drifts off the map and is lost."
+        return f"A paratrooper is lost: {event.get('why', 'drifted off the map')}."
     if t == "resources":
         return (f"{side} has {event['points']} deployment points and {event['rivets']} rivets"
                 + (f", {event['infantry_points']} infantry-only points" if event.get("infantry_points") else "")

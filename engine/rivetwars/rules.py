@@ -26,6 +26,7 @@ SEGMENT_CAPACITY = 4
 INFANTRY_ONLY = ("bunker", "objective", "tanktrap")
 MINE_DICE = 2
 BARRAGE_DICE = 2
+PARADROP_DRAWS = 40
 HIT = 5
 ACTION_HAND = 3
 SECRET_HAND = 2
@@ -1561,14 +1562,20 @@ class RivetWars(Ruleset):
                 break
             at = chosen
             landed = None
-            for _attempt in range(40):
+            # Each card deviates from the last forbidden segment; the cap only matters when the
+            # action deck and its discards are both empty (the drift then never moves on).
+            for _attempt in range(PARADROP_DRAWS):
                 at = self._deviate(state, at, side, events, dice, "paratrooper")
                 if at is None:
-                    events.append({"type": "paradrop_lost", "side": side, "unit_type": utype})
+                    events.append({"type": "paradrop_lost", "side": side, "unit_type": utype,
+                                   "why": "drifted off the map"})
                     break
                 if self._enter_problem(state, utype, side, at, self.occupancy(state)) is None:
                     landed = at
                     break
+            else:
+                events.append({"type": "paradrop_lost", "side": side, "unit_type": utype,
+                               "why": f"no segment it may enter after {PARADROP_DRAWS} cards"})
             if landed:
                 uid = self._new_id(state, utype)
                 square = self._free_square(state, landed, self.occupancy(state))

@@ -169,3 +169,13 @@ def test_mission_10_scores_are_taken_at_the_end_of_each_round():
     state, events = act(state, "end-phase", dice=[1, 6])
     assert state["escalation_vp"] == {"allies": 3, "bismark": 7}
     assert state["active"] == "bismark" and state["phase"] == "deploy" and state["free_units"]["bismark"] == 3
+
+
+def test_mission_9_a_paratrooper_that_cannot_land_anywhere_is_reported_lost():
+    # No action card left to draw: the drop stays on the wire segment, which riflemen may not enter.
+    state = make(mission="mission-9", terrain={"wire": ["I9"]}, phase="move", active="bismark",
+                 order=["bismark", "allies"], paratroopers={"side": "allies", "unit": "rifleman", "count": 1},
+                 decks={"action": [], "secret": []})
+    state, _ = act(state, "end-phase")
+    state, events = act(state, "place", to="I9")
+    assert "no segment it may enter" in of(events, "paradrop_lost")[0]["why"] and not of(events, "deployed")
