@@ -38,7 +38,7 @@ from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
 
-from . import present
+from . import present, setup_groups
 from .data import SIDES, WATER_CLASSES, board_for, cards_by_id, unit_types
 from .scenarios import PHASES, packaged_names, read_scenario
 
@@ -171,19 +171,6 @@ class Pos:
 
     def attack_limit(self) -> int:
         return self.card["attack"] if self.card else 0
-
-
-_AREAS: dict[str, dict[int, set]] = {}
-
-
-def _village_areas(board) -> dict[int, set]:
-    """Village hex -> the hexes within 3 of it (where a Spanish setup group may stand)."""
-    key = board.key
-    if key not in _AREAS:
-        hexes = board.grid.hexes
-        _AREAS[key] = {v: {i for i in range(len(hexes)) if hexgrid.distance(hexes[i], hexes[v]) <= 3}
-                       for v in board.villages.values()}
-    return _AREAS[key]
 
 
 def fast_clone(state: dict) -> dict:
@@ -402,73 +389,24 @@ class Tenochtitlan(Ruleset):
         return self._spanish_land_hexes(pos, free)
 
     def _spanish_land_hexes(self, pos: Pos, free: list[int]) -> list[str]:
-        """Hexes where a Spanish land unit may be placed so that the three-group rule can still
-        be met with the units left: at most three connected groups, each wholly within 3 hexes
-        of its own (different) village, and enough units left to bring each group to four."""
+        """Hexes where a Spanish land unit may be placed: eligible for the three-group rule and
+        leaving a setup that can still be completed (``setup_groups`` shows why this can never
+        get stuck)."""
         board, state = pos.board, pos.state
         types = pos.types
         placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
                   and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        others = set(pos.at) - set(placed)
         left = sum(1 for uid in state["pool"] if types[state["roster"][uid]]["side"] == "spanish"
                    and types[state["roster"][uid]]["class"] not in WATER_CLASSES) - 1
-        near = _village_areas(board)
-        allowed = set().union(*near.values()) if near else set()
-        groups = self._groups(board, placed)
-        out = []
-        for i in free:
-            if i not in allowed or board.medium[i] != "land" or board.city[i] or board.causeway_of[i]:
-                continue
-            touching = [g for g in groups if any(j in board.grid.adjacent[i] for j in g)]
-            merged = set().union({i}, *touching)
-            new_groups = [g for g in groups if g not in touching] + [merged]
-            if self._groups_feasible(new_groups, near, left):
-                out.append(board.label(i))
-        return out
-
-    @staticmethod
-    def _groups(board, placed: list[int]) -> list[set]:
-        remaining = set(placed)
-        groups = []
-        while remaining:
-            seed = remaining.pop()
-            group, stack = {seed}, [seed]
-            while stack:
-                x = stack.pop()
-                for n in board.grid.adjacent[x]:
-                    if n in remaining:
-                        remaining.discard(n)
-                        group.add(n)
-                        stack.append(n)
-            groups.append(group)
-        return groups
-
-    @staticmethod
-    def _groups_feasible(groups: list[set], near: dict, left: int) -> bool:
-        if len(groups) > 3:
-            return False
-        options = [[v for v, area in near.items() if g <= area] for g in groups]
-        if any(not o for o in options):
-            return False
-
-        def assign(k: int, used: frozenset) -> bool:
-            if k == len(options):
-                return True
-            return any(assign(k + 1, used | {v}) for v in options[k] if v not in used)
-
-        if not assign(0, frozenset()):
-            return False
-        need = sum(max(0, 4 - len(g)) for g in groups) + 4 * (3 - len(groups))
-        return need <= left
+        return [board.label(i) for i in setup_groups.offered_hexes(board, placed, others, left)]
 
     def spanish_setup_valid(self, state: dict) -> bool:
         """The finished Spanish setup obeys the three-group rule (used by tests and checks)."""
         pos = Pos(state)
-        board, types = pos.board, pos.types
         placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
-                  and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
-        near = _village_areas(board)
-        groups = self._groups(board, placed)
-        return len(groups) == 3 and self._groups_feasible(groups, near, 0)
+                  and pos.types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        return setup_groups.legal_setup(pos.board, placed)
 
     # --- returning eliminated units (card special)
     def _return_places(self, pos: Pos, side: str, unit: str | None) -> list[dict]:

