@@ -1070,12 +1070,14 @@ class PocketTactics(Ruleset):
         return None
 
     @staticmethod
-    def _combat_text(event: dict) -> str:
+    def _combat_text(event: dict, short: bool = False) -> str:
         def part(p):
             off = ",".join(map(str, p["off"])) or "–"
             dfn = ",".join(map(str, p["def"])) or "–"
-            why = f" ({p['why']})" if p.get("why") else ""
+            why = f" ({p['why']})" if p.get("why") and not short else ""
             return f"{off} vs {dfn} {'hit' if p['hit'] else 'miss'}{why}"
+        if short:   # the picture's arrow label: both duels, no explanations
+            return f"{part(event['attack'])} · {part(event['counter'])}"
         return f"attack {part(event['attack'])}; counter {part(event['counter'])}"
 
     def header(self, state: dict) -> dict[str, str]:
@@ -1144,7 +1146,7 @@ class PocketTactics(Ruleset):
                 arrows.append({"path": list(e["path"]), "color": self._color(state, e["side"]), "kind": "move"})
             elif e.get("type") == "combat":
                 arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
-                               "text": self._combat_text(e)})
+                               "text": self._combat_text(e, short=True)})
             elif e.get("type") == "attack_declared" and not any(x.get("type") == "combat" for x in events):
                 arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
                                "text": "combat pending" if state.get("combat") else "attack failed"})
