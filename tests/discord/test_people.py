@@ -1,0 +1,149 @@
+"""Hidden information, referees, slow turns and languages."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cogs.i18n import MESSAGES, UmpireTranslator, t
+
+from .conftest import message_text, reply_text
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "ace"   # the skirmish fixture's secret card of Red
+
+
+async def test_hidden_information_only_in_its_owners_ephemeral_messages(table):
+    await table.started_game()
+    thread = table.thread
+    # Play a little so boards, results and logs are posted.
+    await table.alice.slash(thread, "move", unit="r1", to="0201")
+    await table.alice.slash(thread, "end-phase")
+    board = table.boards()[-1]
+    mine = await table.alice.click(board, label="Show my options")
+    assert mine.ephemeral
+    assert SECRET in reply_text(mine), "Red sees its own secret card"
+    assert "Only you can see this" in reply_text(mine)
+    theirs = await table.bob.click(board, label="Show my options")
+    assert theirs.ephemeral and SECRET not in reply_text(theirs)
+    await table.alice.slash(thread, "game status")
+    await table.dave.slash(thread, "game log")
+    await table.dave.slash(thread, "game board")
+    # Nothing a spectator can read carries it: every public message, embed and field...
+    public = table.public_text()
+    assert SECRET not in public
+    # ...and no non-ephemeral message body the bot sent to Discord at all.
+    for request in table.env.http_requests:
+        body = request.json or {}
+        if isinstance(body, dict) and not (body.get("flags", 0) & 64) and \
+                not ((body.get("data") or {}).get("flags", 0) & 64):
+            assert SECRET not in json.dumps(body), request.path
+
+
+async def test_referee_undo_place_and_pause_are_announced(table):
+    await table.started_game()
+    thread = table.thread
+    await table.alice.slash(thread, "move", unit="r1", to="0201")
+    refused = await table.bob.slash(thread, "ref undo")
+    assert "Only a referee" in reply_text(refused)
+    undone = await table.alice.slash(thread, "ref undo")       # alice created the game
+    assert reply_text(undone) == "Done.", reply_text(undone)
+    assert (await table.game()).state["units"]["r1"]["at"] == "0101"
+    placed = await table.alice.slash(thread, "ref place", unit="b1", to="0303")
+    assert reply_text(placed) == "Done.", reply_text(placed)
+    assert (await table.game()).state["units"]["b1"]["at"] == "0303"
+    await table.alice.slash(thread, "ref pause", paused=True)
+    blocked = await table.alice.slash(thread, "move", unit="r1", to="0201")
+    assert "not running" in reply_text(blocked) or "paused" in reply_text(blocked)
+    await table.alice.slash(thread, "ref pause", paused=False)
+    public = table.public_text()
+    for phrase in ("took back the last action", "placed b1 on 0303", "paused the game",
+                   "resumed the game"):
+        assert phrase in public, phrase
+    history = await table.service.history((await table.game()).id, include_undone=True)
+    assert [r.live for r in history][:1] == [False], "the undone move stays in the audit log"
+
+
+async def test_referee_role_from_umpire_config(table):
+    await table.new_game()
+    role = table.guild.create_role("Umpires")
+    admin_role = table.guild.create_role("Admins", permissions=__import__("discord").Permissions(
+        manage_guild=True))
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[admin_role])
+    referee = table.guild.add_member(table.env.create_user("frank"), roles=[role])
+    denied = await table.bob.slash(table.thread, "ref kick", member=table.alice)
+    assert "Only a referee" in reply_text(denied)
+    saved = await admin.slash(table.channel, "umpire config", referee_role=role)
+    assert "Saved" in reply_text(saved), reply_text(saved)
+    await table.alice.slash(table.thread, "game join", side="red")
+    kicked = await referee.slash(table.thread, "ref kick", member=table.alice)
+    assert reply_text(kicked) == "Done.", reply_text(kicked)
+    assert (await table.service.seats((await table.game()).id))["red"] == []
+    assert "removed" in table.public_text()
+
+
+async def test_reminders_mention_only_the_awaited_player_once_per_interval(table):
+    await table.started_game(time_control="daily")
+    table.clock.advance(13 * 3600)              # daily games remind every 12 hours
+    await table.env.advance_time(61)            # the reminder loop runs once a minute
+    reminders = [m for m in table.thread.history() if "⏰" in m.content]
+    assert len(reminders) == 1
+    assert f"<@{table.alice.id}>" in reminders[0].content
+    assert f"<@{table.bob.id}>" not in reminders[0].content
+    assert "h" in reminders[0].content and "left" in reminders[0].content
+    await table.env.advance_time(61)
+    assert len([m for m in table.thread.history() if "⏰" in m.content]) == 1, "no spam"
+    table.clock.advance(12 * 3600)
+    await table.env.advance_time(61)
+    assert len([m for m in table.thread.history() if "⏰" in m.content]) == 2
+
+
+async def test_what_changed_since_you_last_acted(table):
+    await table.started_game()
+    thread = table.thread
+    await table.alice.slash(thread, "move", unit="r1", to="0201")
+    await table.alice.slash(thread, "end-phase")
+    await table.alice.slash(thread, "end-phase")
+    result = await table.bob.slash(thread, "move", unit="b1", to="0505")
+    text = reply_text(result)
+    assert "Since you last acted" in text and "r1" in text
+
+
+async def test_german_replies(table, german):
+    await table.started_game()
+    early = await table.bob.slash(table.thread, "move", unit="b1", to="0505")
+    assert "Du bist nicht am Zug" in reply_text(early)
+    done = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+    assert reply_text(done).startswith("Ausgeführt")
+    status = await table.dave.slash(table.thread, "game status")
+    assert "läuft" in reply_text(status)
+
+
+def test_every_message_exists_in_both_languages():
+    assert set(MESSAGES["en"]) == set(MESSAGES["de"])
+    assert t("de", "ok") == "Erledigt." and t("en", "ok") == "Done."
+
+
+def test_bot_py_commands_prints_the_tree_as_json_with_german_localisations():
+    out = subprocess.run([sys.executable, "bot.py", "commands"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, check=True)
+    tree = json.loads(out.stdout)
+    by_name = {command["name"]: command for command in tree}
+    for name in ("game", "ref", "umpire", "move", "attack", "fire", "end-phase", "deploy",
+                 "rally", "retreat", "advance", "place", "play", "discard", "reserve", "pass",
+                 "act", "undo", "flare"):
+        assert name in by_name, name
+    move = by_name["move"]
+    assert move["name_localizations"]["de"] == "bewegen"
+    assert move["description_localizations"]["de"]
+    assert all(option["autocomplete"] for option in move["options"])
+    game = {sub["name"]: sub for sub in by_name["game"]["options"]}
+    assert set(game) >= {"new", "join", "start", "status", "board", "log", "resign", "rules",
+                         "list", "replay", "verify"}
+    assert by_name["game"]["name_localizations"]["de"] == "partie"
+    ref = {sub["name"] for sub in by_name["ref"]["options"]}
+    assert ref >= {"undo", "place", "remove", "phase", "seat", "kick", "pause"}
+    assert by_name["attack"]["options"][2]["name"] == "with"
