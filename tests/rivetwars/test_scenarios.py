@@ -7,7 +7,7 @@ import pytest
 from engine.core.dice import seeded
 from engine.core.errors import ScenarioError
 from engine.rivetwars import data
-from tests.rivetwars.util import RS, make, unit
+from tests.rivetwars.util import RS, act, make, unit
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "rivet-wars.md"
 
@@ -116,3 +116,21 @@ def test_a_scenario_without_phase_starts_the_active_sides_turn_with_its_start_of
     assert state["turn"] == 3 and state["active"] == "bismark" and state["order"] == ["bismark", "allies"]
     assert state["hands"]["bismark"] == ["ac02"]        # not the game's first turn: an action card is drawn
     assert dice.source.remaining == 0
+
+
+def test_captain_parman_matches_the_card_printed_in_the_rulebook():
+    # The rulebook's example card: ground range 1, air range 0, Advantage: Quick Advance (3),
+    # one attack rolling 3 2 1 0 0 dice against the five armour classes.
+    parman = data.base_roster()["parman"]
+    assert parman["hero"] and parman["class"] == "infantry"
+    assert parman["abilities"] == [{"name": "quick_advance", "x": 3, "advantage": True}]
+    (pistol,) = parman["weapons"]
+    assert (pistol["ground"], pistol["air"], pistol["attacks"], pistol["dice"]) == (1, 0, 1, [3, 2, 1, 0, 0])
+
+
+def test_both_bismark_plug_ins_fit_on_the_sturmpanzer():
+    res = {"allies": {"points": 4, "rivets": 0}, "bismark": {"points": 9, "rivets": 3}}
+    state = make(phase="deploy", active="bismark", resources=res, units=[unit("sturmpanzer", "E1", id="t")])
+    state, _ = act(state, "deploy", unit="cyclops", to="t")
+    state, _ = act(state, "deploy", unit="romler", to="t")
+    assert state["units"]["t"]["plugins"] == ["cyclops", "romler"]
