@@ -19,6 +19,7 @@ SIDES = ("allies", "bismark")
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "rivet-wars"
 TERRAIN_KINDS = ("bunker", "objective", "wire", "tanktrap", "minefield")
 TOKENS_IN_BOX = 6
+GAS_MARKERS = 5
 PHASES = ("card", "deploy", "combat", "move")
 CARD_TIMINGS = ("deploy", "combat", "move", "any", "reaction")
 REACTION_EFFECTS = ("take-cover",)
@@ -319,6 +320,8 @@ def _validate_position(file, scn, board, roster):
     for label, side in (scn.get("flags") or {}).items():
         if label not in scn["terrain"].get("objective", []) or side not in SIDES:
             raise ScenarioError(file, f"flags.{label}", "flags stand on objective segments and belong to a side")
+    if len(scn.get("clouds") or []) > GAS_MARKERS:
+        raise ScenarioError(file, "clouds", f"the box holds only {GAS_MARKERS} gas markers")
     for i, cloud in enumerate(scn.get("clouds") or []):
         if board.parse_seg(str(cloud.get("at", ""))) is None or cloud.get("owner") not in SIDES:
             raise ScenarioError(file, f"clouds[{i}]", "a cloud needs at (a segment) and owner (a side)")

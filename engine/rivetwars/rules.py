@@ -27,6 +27,7 @@ INFANTRY_ONLY = ("bunker", "objective", "tanktrap")
 MINE_DICE = 2
 BARRAGE_DICE = 2
 PARADROP_DRAWS = 40
+GAS_MARKERS = data.GAS_MARKERS
 HIT = 5
 ACTION_HAND = 3
 SECRET_HAND = 2
@@ -725,7 +726,7 @@ class RivetWars(Ruleset):
         left = ust.get("attacks") or {k: w["attacks"] for k, w in weapons}
         out = []
         for key, weapon in weapons:
-            if left.get(key, 0) <= 0:
+            if left.get(key, 0) <= 0 or (weapon.get("gas") and len(state["clouds"]) >= GAS_MARKERS):
                 continue
             extra = {"choice": key} if len(weapons) > 1 else {}
             for label, uids in sorted(occ["segs"].items()):
@@ -1391,6 +1392,8 @@ class RivetWars(Ruleset):
             return f"{uid} has used Rush as its [Action] this activation and cannot attack."
         if (ust.get("attacks") or {}).get(key, weapon["attacks"]) <= 0:
             return f"{uid} has made all {weapon['attacks']} attack(s) of its {key} this phase."
+        if weapon.get("gas") and len(state["clouds"]) >= GAS_MARKERS:
+            return f"All {GAS_MARKERS} gas markers of the box are on the board; no new cloud can be laid."
         ab = self.abilities(state, uid, occ)
         area = weapon.get("area") or weapon.get("gas")
         if "target" in action:

@@ -167,3 +167,16 @@ def test_a_deviated_attack_lands_even_beyond_the_weapons_range():
     state, events = act(state, "attack", dice=[5, 1], unit="h", to="E3")
     assert of(events, "deviation")[0]["to"] == "E1"
     assert [e["target"] for e in of(events, "attack")] == ["far"] and "far" not in state["units"]
+
+
+def test_no_gas_attack_while_all_five_gas_markers_are_on_the_board():
+    from engine.core.errors import RuleError
+    import pytest
+    clouds = [{"at": at, "owner": "bismark", "dice": GAS, "placed": 1} for at in ("A1", "C1", "G1", "I1", "K1")]
+    state = make(active="bismark", clouds=clouds,
+                 units=[unit("sturmpanzer", "E1", id="tank", plugins=["cyclops"]), unit("rifleman", "E5", id="r")])
+    assert {a["choice"] for a in legal(state, "attack")} == {"cannon"}
+    with pytest.raises(RuleError, match="All 5 gas markers"):
+        act(state, "attack", unit="tank", to="E5", choice="gas-projector")
+    with pytest.raises(Exception, match="only 5 gas markers"):
+        make(clouds=clouds + [{"at": "M1", "owner": "bismark", "dice": GAS, "placed": 1}])
