@@ -74,43 +74,38 @@ class PlayCommand:
 
 
 def collect_commands(rulesets=None) -> list[PlayCommand]:
-    """Merge the standard commands with every registered ruleset's declared commands.
-    An option is required only if every declaration of the command requires it."""
-    found: dict[str, PlayCommand] = {}
-    required_everywhere: dict[tuple[str, str], bool] = {}
-    declared_by: dict[str, int] = {}
-    for name, (description, options) in STANDARD.items():
-        command = found[name] = PlayCommand(name, description)
-        for option, text, required in options:
-            command.options[option] = PlayOption(option, text, required)
+    """The standard commands plus every registered ruleset's declared commands.
+
+    A name nobody declares keeps its standard options. A declared name takes the union of the
+    options its declarations list; an option is required only if every declaration of that
+    command lists it as required (so no game is asked for an option it does not use)."""
+    declarations: dict[str, list] = {}
     for ruleset in (playable_rulesets() if rulesets is None else rulesets):
         for declared in ruleset.commands:
-            name = declared.name
-            if name in RESERVED or not _valid_name(name):
-                continue
-            command = found.setdefault(name, PlayCommand(name, declared.description))
-            if declared_by.get(name, 0) == 0:
-                # The first ruleset declaring a command defines it; the standard defaults
-                # only apply to names nobody declares.
-                command.description = declared.description or command.description
-                command.options = {}
-            declared_by[name] = declared_by.get(name, 0) + 1
+            if declared.name not in RESERVED and _valid_name(declared.name):
+                declarations.setdefault(declared.name, []).append(declared)
+    found: dict[str, PlayCommand] = {}
+    for name, (description, options) in STANDARD.items():
+        if name not in declarations:
+            command = found[name] = PlayCommand(name, description)
+            for option, text, required in options:
+                command.options[option] = PlayOption(option, text, required)
+    for name, declared_list in declarations.items():
+        standard_description = STANDARD.get(name, ("",))[0]
+        first = declared_list[0]
+        # A standard name keeps its standard description so its translation applies.
+        command = found[name] = PlayCommand(name, standard_description or first.description)
+        for declared in declared_list:
             for lang, text in declared.description_i18n.items():
                 command.description_i18n.setdefault(lang, text)
-            names = set()
             for option in declared.options:
-                names.add(option.name)
                 if option.name not in command.options:
                     command.options[option.name] = PlayOption(option.name, option.description,
-                                                              option.required)
-                key = (name, option.name)
-                required_everywhere[key] = required_everywhere.get(key, True) and option.required
-            for option_name in command.options:
-                if option_name not in names:
-                    required_everywhere[(name, option_name)] = False
-    for command in found.values():
+                                                              True)
         for option in command.options.values():
-            option.required = required_everywhere.get((command.name, option.name), option.required)
+            option.required = all(
+                any(o.name == option.name and o.required for o in declared.options)
+                for declared in declared_list)
     return list(found.values())
 
 

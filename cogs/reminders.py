@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from .common import mention_list, ruleset_of, side_title
+from .health import beat
 from .i18n import t
 
 log = logging.getLogger("umpire.discord")
@@ -30,6 +31,10 @@ class ReminderCog(commands.Cog):
 
     @tasks.loop(seconds=CHECK_EVERY_SECONDS)
     async def tick(self) -> None:
+        try:
+            beat()
+        except OSError:
+            log.warning("cannot write the heartbeat file", exc_info=True)
         try:
             await self.run_once()
         except Exception:

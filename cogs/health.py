@@ -1,0 +1,61 @@
+"""The container health check: ``python -m cogs.health``.
+
+Healthy means the bot's event loop is alive (the reminder loop touched the heartbeat file
+recently, so the gateway is not blocked) and the database opens and answers. Exit 0 or 1.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+HEARTBEAT_ENV = "UMPIRE_HEARTBEAT"
+MAX_SILENCE_SECONDS = 300
+
+
+def heartbeat_path() -> Path | None:
+    value = os.environ.get(HEARTBEAT_ENV, "").strip()
+    return Path(value) if value else None
+
+
+def beat() -> None:
+    """Called by the running bot once a minute."""
+    path = heartbeat_path()
+    if path is not None:
+        path.write_text(str(time.time()))
+
+
+def check(database: str, heartbeat: Path | None, now: float | None = None) -> list[str]:
+    problems = []
+    now = time.time() if now is None else now
+    if heartbeat is not None:
+        try:
+            age = now - heartbeat.stat().st_mtime
+        except OSError:
+            problems.append(f"no heartbeat file at {heartbeat}")
+        else:
+            if age > MAX_SILENCE_SECONDS:
+                problems.append(f"no heartbeat for {int(age)} s")
+    try:
+        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+        try:
+            connection.execute("SELECT COUNT(*) FROM games").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        problems.append(f"database {database}: {error}")
+    return problems
+
+
+def main() -> int:
+    database = os.environ.get("UMPIRE_DB", "umpire.sqlite3")
+    problems = check(database, heartbeat_path())
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
