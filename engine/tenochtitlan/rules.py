@@ -593,8 +593,9 @@ class Tenochtitlan(Ruleset):
                 and pos.where(uid) not in zoc]
 
     def _retreat_options(self, pos: Pos, uid: str, attackers_at: list[int]) -> list[str]:
-        """Hexes two hexes away, further from every attacker, empty, outside enemy ZOC, reached
-        through hexes the unit may enter (friends may be passed, enemies not)."""
+        """Hexes two steps away, each step farther from every attacker (the rule's "2 hexes away
+        from the attacker": the unit ends two hexes farther off than it stood), empty, outside
+        enemy ZOC, reached through a hex the unit may enter (friends may be passed, enemies not)."""
         board = pos.board
         cls = pos.cls(uid)
         side = pos.units[uid]["side"]
@@ -614,14 +615,14 @@ class Tenochtitlan(Ruleset):
             occupant = pos.at.get(mid)
             if occupant and pos.units[occupant]["side"] != side:
                 continue
+            if any(pos.dist(mid, a) <= pos.dist(start, a) for a in attackers_at):
+                continue
             for dest in board.grid.adjacent[mid]:
-                if dest == start or dest in pos.at or dest in zoc or cost[dest] >= UNREACHABLE:
-                    continue
-                if pos.dist(start, dest) != 2:
+                if dest in pos.at or dest in zoc or cost[dest] >= UNREACHABLE:
                     continue
                 if water and board.medium[dest] != "water":
                     continue
-                if any(pos.dist(dest, a) <= pos.dist(start, a) for a in attackers_at):
+                if any(pos.dist(dest, a) <= pos.dist(mid, a) for a in attackers_at):
                     continue
                 out.add(dest)
         return sorted(board.label(i) for i in out)
@@ -689,6 +690,15 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} is not disorganised."
             elif kind == "rally" and pos.where(unit) in pos.zoc(OTHER[side]):
                 reason = f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
+            elif kind == "retreat" and state.get("pending") and unit == state["pending"].get("unit"):
+                reason = (f"{self._name(state, unit)} must retreat two hexes, each step farther from "
+                          f"the attackers, to an empty hex outside enemy zones of control "
+                          f"(friends may be passed).")
+            elif kind == "advance" and state.get("pending") and state["pending"]["kind"] == "advance":
+                reason = (f"Only {', '.join(self._name(state, x) for x in state['pending']['units'])} "
+                          f"may advance, and only into the vacated hex {state['pending']['to']}; "
+                          f"an attacking infantry or cavalry unit next to it and outside enemy "
+                          f"zones of control.")
         if kind in ("attack", "fire") and reason is None and unit in pos.units:
             target = action.get("target")
             if target not in pos.units or pos.units[target]["side"] == side:

@@ -368,3 +368,22 @@ def test_brigantines_count_as_artillery_in_combat():
     # ... and at range cannot eliminate a unit in good order.
     state, events = act(state, "spanish", "/attack unit:b target:w", dice=[6])
     assert attack_event(events)["result"] == "retreat" and "w" in state["units"]
+
+
+def test_retreat_ends_two_hexes_farther_from_every_attacker():
+    # Read "2 hexes away from the attacker" as: each of the two steps takes the unit farther from
+    # every attacker, so it ends two hexes farther off than it stood.
+    state = fight({"i": u("sp-infantry", "0404"), "w": u("az-warriors", "0405"), "x": u("sp-infantry", "0101")})
+    state, _ = act(state, "spanish", "/attack unit:i target:w", dice=[2])
+    here, attacker = hexgrid.parse_label("0405"), hexgrid.parse_label("0404")
+    expected = {hexgrid.label(h) for h in hexgrid.within(here, 2)
+                if hexgrid.distance(h, here) == 2 and hexgrid.distance(h, attacker) == 3}
+    assert set(state["pending"]["options"]) == expected and len(expected) == 5
+    sideways = next(hexgrid.label(h) for h in hexgrid.within(here, 2)
+                    if hexgrid.distance(h, here) == 2 and hexgrid.distance(h, attacker) == 2)
+    with pytest.raises(RuleError, match="each step farther from the attackers"):
+        act(state, "aztec", f"/retreat unit:w to:{sideways}")
+    # Attacked from two opposite sides, no hex lies farther from both: the unit is eliminated.
+    pincer = fight({"i": u("sp-infantry", "0404"), "j": u("sp-infantry", "0406"), "w": u("az-warriors", "0405")})
+    state, events = act(pincer, "spanish", "/attack unit:i target:w with:j", dice=[1])
+    assert "w" in state["eliminated"] and of_type(events, "eliminated")[0]["reason"] == "no retreat possible"
