@@ -82,4 +82,6 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here) -> 
         from .common import send
         await send(interaction, t(lang, "undo_ok"), ephemeral=True)
         return
+    public = await presenter.public_lang(info.guild_id)
+    await presenter.announce(info, t(public, "undo_requested", user=f"<@{interaction.user.id}>"))
     raise Refusal("undo_refused", why=str(last_error))

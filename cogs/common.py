@@ -63,22 +63,23 @@ async def send(interaction: discord.Interaction, content: str | None = None, *,
 class Guard:
     """``async with Guard(interaction):`` around a command body.
 
-    Defers first (the body may touch the database or render), turns player-caused errors into a
+    Defers first, ephemerally (the body may touch the database or render), turns player-caused errors into a
     short ephemeral message saying why, and anything unexpected into a logged error with
     context plus a polite apology. The service applies an action in one transaction, so an
     exception anywhere leaves the game as it was.
     """
 
     def __init__(self, interaction: discord.Interaction, *, defer: bool = True,
-                 ephemeral: bool = True, context: str = ""):
+                 context: str = ""):
         self.interaction = interaction
         self.defer = defer
-        self.ephemeral = ephemeral
         self.context = context
 
     async def __aenter__(self) -> "Guard":
         if self.defer and not self.interaction.response.is_done():
-            await self.interaction.response.defer(ephemeral=self.ephemeral, thinking=True)
+            # Always ephemeral: the first follow-up inherits the deferral's visibility, so a
+            # public deferral would make a refusal public. Public results go to the channel.
+            await self.interaction.response.defer(ephemeral=True, thinking=True)
         return self
 
     async def __aexit__(self, kind, error, traceback) -> bool:

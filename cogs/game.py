@@ -75,7 +75,7 @@ class GameCog(commands.Cog):
                     app_commands.Choice(name="forfeit", value="forfeit")])
     async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str = "",
                   time_control: str = "live", on_timeout: str = "referee") -> None:
-        async with Guard(interaction, ephemeral=False):
+        async with Guard(interaction):
             lang = locale_of(interaction)
             try:
                 game_rules = registry.get_ruleset(ruleset)
@@ -96,8 +96,7 @@ class GameCog(commands.Cog):
             await thread.send(t(lang, "lobby", user=f"<@{interaction.user.id}>",
                                 title=game_rules.title, scenario=info.scenario, sides=sides),
                               allowed_mentions=discord.AllowedMentions.none())
-            await send(interaction, t(lang, "created", id=info.id, thread=thread.mention),
-                       ephemeral=False)
+            await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
 
     @new.autocomplete("ruleset")
     async def new_ruleset(self, interaction: discord.Interaction, current: str):
@@ -210,18 +209,20 @@ class GameCog(commands.Cog):
     @app_commands.describe(turn="Show the board as it stood after this turn")
     async def board(self, interaction: discord.Interaction,
                     turn: app_commands.Range[int, 0, 10000] | None = None) -> None:
-        async with Guard(interaction, ephemeral=False):
+        async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             if turn is None:
                 if here.info.status == "lobby":
                     raise Refusal("not_running", status=here.info.status)
                 await self.presenter.post_board(here.info)
-                await send(interaction, t(lang, "board_posted"), ephemeral=False)
+                await send(interaction, t(lang, "board_posted"))
                 return
             png = await self.service.render_turn(here.info.id, turn, viewer=None)
-            await send(interaction, t(lang, "board_after", turn=turn), ephemeral=False,
-                       file=png_file(png, f"turn-{turn}.png"))
+            public = await self.presenter.public_lang(interaction.guild_id)
+            await interaction.channel.send(t(public, "board_after", turn=turn),
+                                           file=png_file(png, f"turn-{turn}.png"))
+            await send(interaction, t(lang, "board_posted"))
 
     @game.command(name="log", description="Recent actions and events, every die shown")
     @app_commands.describe(count="How many actions to show (default 10)")
@@ -251,7 +252,8 @@ class GameCog(commands.Cog):
             sides = await self.service.sides_of(here.info.id, interaction.user.id)
             if not sides:
                 raise Refusal("not_seated")
-            info = await self.service.resign(here.info.id, sides[0])
+            info = await self.service.resign(here.info.id, sides[0],
+                                             actor=f"user:{interaction.user.id}")
             public = await self.presenter.public_lang(interaction.guild_id)
             await self.presenter.announce(info, t(public, "resigned", user=f"<@{interaction.user.id}>",
                                                   side=side_title(here.ruleset, sides[0])))
@@ -288,27 +290,32 @@ class GameCog(commands.Cog):
 
     @game.command(name="replay", description="An animated picture of the game so far")
     async def replay(self, interaction: discord.Interaction) -> None:
-        async with Guard(interaction, ephemeral=False):
+        async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             data = await self.service.render_animation(here.info.id)
             name = "replay.webp" if data[:4] == b"RIFF" else "replay.gif"
-            await send(interaction, t(lang, "replay", id=here.info.id), ephemeral=False,
-                       file=png_file(data, name))
+            public = await self.presenter.public_lang(interaction.guild_id)
+            await interaction.channel.send(t(public, "replay", id=here.info.id),
+                                           file=png_file(data, name))
+            await send(interaction, t(lang, "ok"))
 
     @game.command(name="verify", description="Replay the log with the revealed seed and check "
                                              "every die")
     async def verify(self, interaction: discord.Interaction) -> None:
-        async with Guard(interaction, ephemeral=False):
+        async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             report = await self.service.verify(here.info.id)
             key = "verify_ok" if report.ok else "verify_bad"
-            text = t(lang, key, actions=report.actions, dice=report.dice,
+            public = await self.presenter.public_lang(interaction.guild_id)
+            text = t(public, key, actions=report.actions, dice=report.dice,
                      hash=str(report.final_hash)[:16])
             if not report.ok:
                 text += "\n" + "\n".join(f"• {p}" for p in list(report.problems)[:10])
-            await send(interaction, clip(text), ephemeral=False)
+            await self.presenter.announce(here.info, text)
+            await send(interaction, t(lang, key, actions=report.actions, dice=report.dice,
+                                      hash=str(report.final_hash)[:16]))
 
 
 class ConfigCog(commands.Cog):

@@ -277,7 +277,7 @@ class PlayCog(commands.Cog):
     @app_commands.describe(hex="The cell to mark, e.g. 0507 or C4")
     @app_commands.guild_only()
     async def flare(self, interaction: discord.Interaction, hex: str) -> None:
-        async with Guard(interaction, ephemeral=False, context=f"/flare {hex}"):
+        async with Guard(interaction, context=f"/flare {hex}"):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             label = hex.strip().upper()
@@ -290,7 +290,7 @@ class PlayCog(commands.Cog):
             await self.presenter.post_board(here.info, note=t(lang, "flare", hex=label,
                                                               user=f"<@{interaction.user.id}>"))
             from .common import send
-            await send(interaction, t(lang, "flare_done", hex=label), ephemeral=False)
+            await send(interaction, t(lang, "flare_done", hex=label))
 
 
 async def setup(bot) -> None:

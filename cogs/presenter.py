@@ -148,7 +148,7 @@ class Presenter:
         except Exception:
             log.exception("changes_since failed")
             changes = []
-        before = here.info.state
+        before = await self.service.view(here.info.id, None)   # labels for public posts
         outcome = await self.service.act(here.info.id, action, actor=user_actor(interaction.user),
                                          expected_version=expected_version)
         await self.publish(outcome, before, interaction.user, here.ruleset)

@@ -91,12 +91,14 @@ async def test_complete_game_from_new_to_victory(table):
 
     # The test's fixed dice are not the seed's, and /game verify says exactly that.
     verified = await table.dave.slash(thread, "game verify")
-    assert "FAILED" in reply_text(verified) and "not dice from the seed" in reply_text(verified)
+    assert verified.ephemeral and "FAILED" in reply_text(verified)
+    assert "not dice from the seed" in message_text(table.thread.last_message)
     log = await table.dave.slash(thread, "game log", count=5)
     assert "fire" in reply_text(log)
-    replay = await table.dave.slash(thread, "game replay")
-    data = await replay.followups[0].attachments[0].read() if replay.followups else \
-        await replay.response.attachments[0].read()
+    await table.dave.slash(thread, "game replay")
+    posted = table.thread.last_message
+    assert posted.attachments[0].filename.startswith("replay.")
+    data = await posted.attachments[0].read()
     animation = Image.open(io.BytesIO(data))
     assert getattr(animation, "n_frames", 1) > 1
 
@@ -118,3 +120,37 @@ async def test_seeded_dice_verify_after_the_game(table):
     assert "🎲" in table.public_text()
     verified = await table.dave.slash(table.thread, "game verify")
     assert "Verified" in reply_text(verified), reply_text(verified)
+    assert "Verified" in message_text(table.thread.last_message), "announced in the thread"
+
+
+async def test_refusals_of_public_commands_stay_private(table):
+    result = await table.alice.slash(table.channel, "game new", ruleset="chess")
+    assert result.ephemeral, "a mistyped game name is not announced to the channel"
+    assert "no game called 'chess'" in reply_text(result) and "skirmish" in reply_text(result)
+    assert not table.channel.threads
+    assert all("chess" not in message_text(m) for m in table.public())
+    elsewhere = await table.alice.slash(table.channel, "game board")
+    assert elsewhere.ephemeral and "no game in this channel" in reply_text(elsewhere)
+
+
+async def test_board_after_a_turn_flares_and_rules(table):
+    await table.started_game()
+    thread = table.thread
+    await table.alice.slash(thread, "move", unit="r1", to="0201")
+    for player in (table.alice, table.alice, table.bob, table.bob):
+        await player.slash(thread, "end-phase")
+    await table.dave.slash(thread, "game board", turn=1)
+    past = table.thread.last_message
+    assert "after turn 1" in past.content
+    data = await past.attachments[0].read()
+    assert Image.open(io.BytesIO(data)).format == "PNG"
+    missing = await table.dave.slash(thread, "game board", turn=9)
+    assert missing.ephemeral and "has not been played" in reply_text(missing)
+    flare = await table.bob.slash(thread, "flare", hex="0303")
+    assert "Flare at 0303" in reply_text(flare)
+    board = table.boards()[-1]
+    assert "marks 0303" in message_text(board)
+    rules = await table.dave.slash(thread, "game rules")
+    assert "5+" in reply_text(rules)
+    listing = await table.dave.slash(table.channel, "game list")
+    assert "Skirmish" in reply_text(listing) and "running" in reply_text(listing)

@@ -147,3 +147,22 @@ def test_bot_py_commands_prints_the_tree_as_json_with_german_localisations():
     ref = {sub["name"] for sub in by_name["ref"]["options"]}
     assert ref >= {"undo", "place", "remove", "phase", "seat", "kick", "pause"}
     assert by_name["attack"]["options"][2]["name"] == "with"
+
+
+def test_health_check_needs_a_recent_heartbeat_and_a_database(tmp_path):
+    import sqlite3
+    import time
+
+    from cogs.health import check
+
+    database = tmp_path / "umpire.sqlite3"
+    heartbeat = tmp_path / "beat"
+    assert any("database" in p for p in check(str(database), None))
+    connection = sqlite3.connect(database)
+    connection.execute("CREATE TABLE games (id INTEGER)")
+    connection.close()
+    assert any("heartbeat" in p for p in check(str(database), heartbeat))
+    heartbeat.write_text("now")
+    assert check(str(database), heartbeat) == []
+    assert any("no heartbeat for" in p for p in check(str(database), heartbeat,
+                                                      now=time.time() + 3600))
