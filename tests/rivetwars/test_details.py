@@ -99,15 +99,3 @@ def test_regrouping_activates_nothing():
     state, _ = act(state, "move", unit="r3", to="E7")
     assert "A7" in {a["to"] for a in legal(state, "move") if a["unit"] == "r1"}
 
-
-def test_every_test_named_in_the_rules_doc_exists():
-    import re
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    doc = (root / "docs" / "rules" / "rivet-wars.md").read_text()
-    named = set(re.findall(r"`(test_\w+\.py)::(\w+)`", doc))
-    assert len(named) > 100
-    missing = [f"{f}::{n}" for f, n in sorted(named)
-               if not (root / "tests" / "rivetwars" / f).exists()
-               or f"def {n}(" not in (root / "tests" / "rivetwars" / f).read_text()]
-    assert missing == []
