@@ -795,9 +795,11 @@ class Tenochtitlan(Ruleset):
         context = {"attackers": attackers, "target": target, "ranged": ranged, "bonus": bonus,
                    "defensive": defensive}
         defender = pos.units[target]
-        if not defensive and not ranged and not defender["disorganised"]:
+        # Retreat before combat answers any melee attack, defensive fire included (it "works like
+        # normal combat" and may be melee); movement factors as the card in play modifies them.
+        if not ranged and not defender["disorganised"]:
             fastest = max(pos.movement(a) for a in attackers)
-            if pos.utype(target)["movement"] > fastest:
+            if pos.movement(target) > fastest:
                 options = self._retreat_options(pos, target, [pos.where(a) for a in attackers])
                 if options:
                     state["pending"] = {"kind": "evade", "side": defender["side"], "unit": target,

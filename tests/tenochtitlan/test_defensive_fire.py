@@ -100,3 +100,19 @@ def test_defensive_fire_does_not_use_up_the_units_next_turn():
     # The Spanish turn ends (nothing left to do); in the Aztec turn the bowman acts freely.
     assert state["active"] == "aztec" and state["fired"] == []
     assert [a for a in legal(state, "aztec", "move") if a["unit"] == "b"]
+
+
+def test_a_faster_unit_may_retreat_before_defensive_melee_but_not_before_defensive_ranged_fire():
+    state = position({"b": u("az-bowmen", "0402"), "c": u("sp-cavalry", "0403"),
+                      "w": u("az-warriors", "0808"), "x": u("sp-infantry", "0101")})
+    state, events = act(state, "aztec", "/fire unit:b target:c")          # adjacent: melee
+    assert of_type(events, "evade_offered") and not of_type(events, "roll")
+    assert state["awaiting"] == ["spanish"] and state["pending"]["kind"] == "evade"
+    option = state["pending"]["options"][0]
+    state, events = act(state, "spanish", f"/retreat unit:c to:{option}")
+    assert state["units"]["c"]["at"] == option and state["units"]["c"]["disorganised"]
+    assert "b" in state["fired"] and not of_type(events, "advance_offered")
+    ranged = position({"b": u("az-bowmen", "0401"), "c": u("sp-cavalry", "0403"),
+                       "w": u("az-warriors", "0808"), "x": u("sp-infantry", "0101")})
+    state, events = act(ranged, "aztec", "/fire unit:b target:c", dice=[1])   # 2 hexes: ranged
+    assert not of_type(events, "evade_offered") and of_type(events, "attack")
