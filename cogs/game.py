@@ -125,8 +125,10 @@ class GameCog(commands.Cog):
             here = await self.presenter.game_here(interaction)
             if side not in here.ruleset.sides:
                 raise Refusal("unknown_side", side=side, sides=", ".join(here.ruleset.sides))
-            if here.info.status == "finished":
-                raise Refusal("not_running", status=here.info.status)
+            if here.info.status != "lobby":
+                # Seats of a running game change only through a referee (/ref seat), so a
+                # passer-by cannot take over a side mid-game.
+                raise Refusal("join_closed")
             await self.service.seat(here.info.id, side, interaction.user.id)
             public = await self.presenter.public_lang(interaction.guild_id)
             await self.presenter.announce(here.info, t(public, "joined", user=f"<@{interaction.user.id}>",

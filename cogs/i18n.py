@@ -40,6 +40,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "unknown_side": "There is no side {side!r}. Sides: {sides}.",
         "empty_sides": "Nobody plays {sides} yet; every side needs a player (/game join).",
         "member_not_seated": "{user} has no seat in this game.",
+        "join_closed": "This game has started; only a referee can seat players now "
+                       "(/ref seat).",
         "bad_syntax": "I cannot read that action: {why}",
         "bad_hex": "{hex!r} is not a cell label (like 0507 or C4).",
         "undo_refused": "{why} A referee can still take it back with /ref undo.",
@@ -132,6 +134,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "empty_sides": "Für {sides} spielt noch niemand; jede Seite braucht einen Spieler "
                        "(/game join).",
         "member_not_seated": "{user} spielt in dieser Partie nicht mit.",
+        "join_closed": "Die Partie läuft schon; jetzt kann nur ein Schiedsrichter Spieler "
+                       "setzen (/ref seat).",
         "bad_syntax": "Diese Aktion kann ich nicht lesen: {why}",
         "bad_hex": "{hex!r} ist keine Feldbezeichnung (wie 0507 oder C4).",
         "undo_refused": "{why} Ein Schiedsrichter kann es noch mit /ref undo zurücknehmen.",

@@ -101,10 +101,13 @@ class Table:
         creator = creator or self.alice
         return await creator.slash(self.channel, "game new", ruleset="skirmish", **options)
 
-    async def started_game(self, **options):
+    async def started_game(self, *, also=(), **options):
+        """A started game: alice plays red, bob blue, plus ``also`` [(member, side)]."""
         await self.new_game(**options)
         await self.alice.slash(self.thread, "game join", side="red")
         await self.bob.slash(self.thread, "game join", side="blue")
+        for member, side in also:
+            await member.slash(self.thread, "game join", side=side)
         result = await self.alice.slash(self.thread, "game start")
         assert not reply_text(result).startswith(("Not", "Sorry")), reply_text(result)
         return await self.game()

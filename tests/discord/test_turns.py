@@ -62,16 +62,19 @@ async def test_out_of_turn_wrong_side_and_spectators_are_refused(table):
 
 
 async def test_team_play_any_player_of_the_side_may_act(table):
-    await table.started_game()
-    await table.carol.slash(table.thread, "game join", side="red")
+    await table.started_game(also=[(table.carol, "red")])
+    late = await table.dave.slash(table.thread, "game join", side="red")
+    assert "only a referee can seat" in reply_text(late)
+    seated = await table.alice.slash(table.thread, "ref seat", member=table.dave, side="blue")
+    assert reply_text(seated) == "Done."
+    assert table.dave.id in (await table.service.seats((await table.game()).id))["blue"]
     done = await table.carol.slash(table.thread, "move", unit="r2", to="0202")
     assert reply_text(done).startswith("Done"), reply_text(done)
     assert (await table.game()).state["units"]["r2"]["at"] == "0202"
 
 
 async def test_two_players_clicking_at_once_apply_once(table):
-    await table.started_game()
-    await table.carol.slash(table.thread, "game join", side="red")
+    await table.started_game(also=[(table.carol, "red")])
     before = await table.game()
     board = table.boards()[-1]
     first, second = await click_together(table.env, [(table.alice, board, "End phase"),
