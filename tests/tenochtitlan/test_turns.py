@@ -125,3 +125,22 @@ def test_referee_edits_are_checked_and_resynchronised():
     assert "w" in state["eliminated"]
     state, _ = apply_action(RULES, state, {**ref, "type": "ref-phase", "phase": "defensive-fire"}, fixed([]))
     assert state["awaiting"] == ["aztec"]                       # the reactive side acts in that phase
+
+
+def test_spanish_win_in_play_on_turn_24_by_taking_the_last_objective():
+    # Everything but the Sacred Precinct is already Spanish; its defender is attacked, eliminated,
+    # and the advance into the precinct wins at once, before the turn limit can end the game.
+    control = {lab: "spanish" for lab in STANDARD_OBJECTIVES[1:] + NORTH}
+    state = build({"turn": 24, "card": "sp-caution", "control": control, "aztec_wins_at": 6,
+                   "units": {"i": u("sp-infantry", "1308"), "j": u("sp-infantry", "1207"),
+                             "w": u("az-warriors", "1208"), "b": u("az-bowmen", "0601"),
+                             **{f"s{n}": u("sp-crossbowmen" if n % 2 else "sp-arquebusiers", f"{n + 10:02d}19")
+                                for n in range(1, 8)}}})
+    state, events = act(state, "spanish", "/end-phase")
+    assert state["phase"] == "combat" and state["result"] is None
+    state, events = act(state, "spanish", "/attack unit:i target:w with:j", dice=[6])   # 3+1+6 = 10 >= 4+2+2
+    assert "w" in state["eliminated"] and state["pending"]["kind"] == "advance" and state["result"] is None
+    state, events = act(state, "spanish", "/advance unit:i to:1208")
+    assert state["result"] == {"winner": "spanish",
+                               "reason": "the Spanish control every objective and a causeway with its village"}
+    assert of_type(events, "game_over") and RULES.awaiting(state) == [] and state["turn"] == 24
