@@ -871,7 +871,12 @@ class RivetWars(Ruleset):
         ab = self.abilities(state, uid, occ)
         spec = self.spec(state, uid)
         points = spec["move"] + ab.get("movement_bonus", 0)
-        if ab.get("runner") and self._on_walkway(state, uid):
+        act = state.get("act")
+        if act and uid in act["group"] and "walk" in act:
+            on_walkway = uid in act["walk"]
+        else:
+            on_walkway = self._on_walkway(state, uid)
+        if ab.get("runner") and on_walkway:
             points += ab["runner"]
         return points + state["effects"]["march"].get(uid, 0)
 
@@ -988,7 +993,9 @@ class RivetWars(Ruleset):
         occ = self.occupancy(state)
         group = [u for u in occ["segs"].get(label, []) if state["units"][u]["side"] == side and u not in state["spent"]]
         adv = self._segment_advantages(state, side, label, occ)
-        state["act"] = {"segment": label, "group": group, "adv": adv}
+        # Runner counts the square a unit stands on when its segment is activated.
+        walk = [u for u in group if self._on_walkway(state, u)]
+        state["act"] = {"segment": label, "group": group, "adv": adv, "walk": walk}
         events.append({"type": "activated", "segment": label, "units": group, "advantages": adv})
 
     def _selectable(self, state, side):

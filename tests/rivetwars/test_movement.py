@@ -129,3 +129,13 @@ def test_reinforced_defence_also_reduces_the_minefields_dice():
     assert len(of(events, "attack")[0]["dice"]) == 1 and state["units"]["baron"]["damage"] == 1
     state, events = act(state, "move", unit="d", to="G7", dice=[2])     # left Tanken's segment: still -1
     assert len(of(events, "attack")[0]["dice"]) == 1
+
+
+def test_runner_counts_the_square_held_when_the_segment_was_activated():
+    # D9 is a walkway, C10 is mud. The segment is activated by r_b's move while r_a stands in mud;
+    # regrouping r_a onto the walkway afterwards gives it no Runner bonus.
+    state = make(phase="move", units=[unit("rifleman", "C10", id="r_a"), unit("rifleman", "D9", id="r_b")])
+    state, _ = act(state, "move", unit="r_b", to="C7")
+    state, _ = act(state, "regroup", unit="r_a", to="D9")
+    state, _ = act(state, "move", unit="r_a", to="E9")
+    assert moves(state, "r_a") == set()
