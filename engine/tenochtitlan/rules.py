@@ -699,6 +699,8 @@ class Tenochtitlan(Ruleset):
                           f"may advance, and only into the vacated hex {state['pending']['to']}; "
                           f"an attacking infantry or cavalry unit next to it and outside enemy "
                           f"zones of control.")
+        if kind == "place" and reason is None:
+            reason = self._why_not_place(pos, side, unit, action.get("to"))
         if kind in ("attack", "fire") and reason is None and unit in pos.units:
             target = action.get("target")
             if target not in pos.units or pos.units[target]["side"] == side:
@@ -723,6 +725,50 @@ class Tenochtitlan(Ruleset):
         if reason:
             raise RuleError(reason, hints)
         raise RuleError(f"That /{kind} is not legal now.", hints)
+
+    def _why_not_place(self, pos: Pos, side: str, uid, lab) -> str | None:
+        """Why a /place (setup or a card's return) is refused, in the rule's terms."""
+        state, board = pos.state, pos.board
+        setup = state["phase"] == "setup"
+        if setup and uid not in state["pool"]:
+            return f"{uid!r} is not one of your units waiting to be set up."
+        if not setup and uid not in state["eliminated"]:
+            return f"{uid!r} is not one of your eliminated units."
+        t = pos.types[state["roster"][uid]]
+        if t["side"] != side:
+            return f"{self._name(state, uid)} is not yours."
+        i = board.idx(lab) if isinstance(lab, str) else None
+        if i is None:
+            return f"{lab!r} is not a hex of this map."
+        if i in pos.at:
+            return f"{lab} already holds {self._name(state, pos.at[i])}; one unit per hex."
+        water = t["class"] in WATER_CLASSES
+        if not setup:
+            special = pos.special("return_unit")
+            if not special or state.get("returned"):
+                return "The card in play returns no (further) eliminated unit."
+            if t["class"] not in special["classes"]:
+                return f"The card returns only {', '.join(special['classes'])} units."
+            where = {"default": "an empty hex next to a friendly unit in good order",
+                     "city": "an empty Tenochtitlan hex", "village": "an empty hex at or next to a village"}
+            return (f"The card returns the unit to {where.get(special.get('where', 'default'), 'the hex it names')}, "
+                    f"{'on water' if water else 'on land'}, outside enemy zones of control.")
+        if side == "aztec":
+            if water:
+                return "Canoes set up on lake hexes next to Tenochtitlan or in the canal."
+            name = board.causeway_of[i]
+            if name:
+                return f"The {name} causeway already holds two Aztec units (at most two per causeway)."
+            return "Aztec units set up in Tenochtitlan or on a causeway."
+        if water:
+            return "Brigantines set up on Lake Texcoco outside the causeways (the southern lake)."
+        if board.city[i] or board.causeway_of[i] or board.medium[i] != "land":
+            return "Spanish land units may not set up in Tenochtitlan, on a causeway or on water."
+        if i not in setup_groups.eligible_hexes(board):
+            return "Spanish land units set up within 3 hexes of an Aztec village."
+        return ("A unit there would leave a setup that can no longer end in exactly three groups "
+                "(units on connected hexes) of at least four units, each within 3 hexes of its own "
+                "Aztec village.")
 
     # --- action handlers (the action is already known to be legal)
     def _do_place(self, state, action, events, dice):

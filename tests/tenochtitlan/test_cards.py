@@ -97,6 +97,10 @@ def test_card_returns_an_eliminated_unit_next_to_a_good_order_friend_outside_ene
     zoc = {hexgrid.label(n) for n in hexgrid.neighbours(hexgrid.parse_label("0606"))}
     expected = {hexgrid.label(n) for n in hexgrid.neighbours(here)} - zoc
     assert {a["to"] for a in places} == expected
+    with pytest.raises(RuleError, match="next to a friendly unit in good order"):
+        act(state, "spanish", "/place unit:tx to:0102")           # next to the disorganised unit only
+    with pytest.raises(RuleError, match="returns only infantry"):
+        act(state, "spanish", f"/place unit:cav to:{sorted(expected)[0]}")
     target = sorted(expected)[0]
     state, events = act(state, "spanish", f"/place unit:tx to:{target}")
     assert state["units"]["tx"]["at"] == target and "tx" not in state["eliminated"]

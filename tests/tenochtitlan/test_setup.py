@@ -39,8 +39,10 @@ def test_aztec_land_units_go_in_the_city_or_on_causeways_and_canoes_by_the_city(
     canoes = {a["to"] for a in places if a["unit"] == "az-canoe-1"}
     assert warriors == CITY_LAND | CAUSEWAY
     assert canoes == LAKE_BY_CITY | CANAL
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="in Tenochtitlan or on a causeway"):
         act(state, "aztec", "/place unit:az-warriors-1 to:0408")    # Tlacopan: outside the city
+    with pytest.raises(RuleError, match="lake hexes next to Tenochtitlan or in the canal"):
+        act(state, "aztec", "/place unit:az-canoe-1 to:0101")
 
 
 def test_at_most_two_aztec_units_per_causeway():
@@ -49,7 +51,7 @@ def test_at_most_two_aztec_units_per_causeway():
     state, _ = act(state, "aztec", "/place unit:az-warriors-2 to:1202")
     north = set(BOARD.causeways["north"]["hexes"])
     assert not {a["to"] for a in legal(state, "aztec", "place")} & {BOARD.label(i) for i in north}
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="at most two per causeway"):
         act(state, "aztec", "/place unit:az-warriors-3 to:1203")
     assert {a["to"] for a in legal(state, "aztec", "place") if a["unit"] == "az-warriors-3"} >= {"1211"}
 
@@ -78,7 +80,7 @@ def test_spanish_groups_rule_refuses_a_fourth_group():
     state = _place_all(standard(), "aztec", random.Random(2))
     for unit, to in (("sp-infantry-1", "1101"), ("sp-infantry-2", "0408"), ("sp-infantry-3", "0619")):
         state, _ = act(state, "spanish", f"/place unit:{unit} to:{to}")
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="three groups"):
         act(state, "spanish", "/place unit:sp-cavalry-1 to:2309")   # Texcoco: a fourth group
     state, _ = act(state, "spanish", "/place unit:sp-cavalry-1 to:1001")
 
@@ -115,13 +117,13 @@ def test_spanish_groups_need_four_units_each_and_stay_out_of_city_and_causeways(
     kinds = ["sp-infantry"] * 3 + ["sp-cavalry"] * 2 + ["tlaxcalan"] * 4 + ["sp-arquebusiers"] * 3
     units.update({f"s{n}": {"type": kind, "at": None} for n, kind in enumerate(kinds)})   # 12 land units
     state = build({"phase": "setup", "active": "spanish", "units": units})
-    for lab in ("1204", "1207", "1202"):
-        with pytest.raises(RuleError):
+    for lab in ("1204", "1308", "1202"):
+        with pytest.raises(RuleError, match="may not set up in Tenochtitlan, on a causeway"):
             act(state, "spanish", f"/place unit:s0 to:{lab}")        # causeway or city
     for n, lab in enumerate(["1001", "1101", "1201", "1301"]):      # group of four by Tepeyac
         state, _ = act(state, "spanish", f"/place unit:s{n} to:{lab}")
     # A fifth unit there would leave 7 units for two groups of at least 4.
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="at least four units"):
         act(state, "spanish", "/place unit:s4 to:0901")
     assert "0901" not in {a["to"] for a in legal(state, "spanish", "place")}
 
@@ -168,7 +170,7 @@ def test_spanish_setup_refuses_a_hex_from_which_a_group_of_four_can_never_grow()
     # 0305 is land within 3 hexes of West but cut off by the lake: a group there stays alone.
     assert hexgrid.distance(hexgrid.parse_label("0305"), hexgrid.parse_label("0302")) <= 3
     assert "0305" not in offered and "0301" in offered
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="three groups"):
         act(state, "spanish", "/place unit:s00 to:0305")
     # Filling the map by the offered placements ends in three groups of four by three villages.
     rng = random.Random(5)
