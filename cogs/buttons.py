@@ -8,7 +8,7 @@ import re
 
 import discord
 
-from .common import Guard, Refusal
+from .common import GameHere, Guard, Refusal, player_message, ruleset_of, send
 from .i18n import locale_of, t
 
 KINDS = ("end", "undo", "opts")
@@ -42,7 +42,6 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
         async with Guard(interaction, context=f"button {self.kind} game {self.game_id} "
                                               f"v{self.version}"):
             info = await presenter.service.get_game(self.game_id)
-            from .common import GameHere, ruleset_of
             here = GameHere(info, ruleset_of(info))
             if self.kind == "opts":
                 await presenter.my_options(interaction, here, stale_version=self.version)
@@ -70,7 +69,6 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here) -> 
             after = await presenter.service.undo(info.id, actor=f"user:{interaction.user.id}",
                                                  side=side)
         except Exception as error:  # try the user's other seats before explaining
-            from .common import player_message
             if player_message(error, lang) is None:
                 raise
             last_error = error
@@ -79,7 +77,6 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here) -> 
                                           user=f"<@{interaction.user.id}>",
                                           side=ruleset.side_titles.get(side, side)))
         await presenter.refresh_buttons(after, await presenter.public_lang(info.guild_id))
-        from .common import send
         await send(interaction, t(lang, "undo_ok"), ephemeral=True)
         return
     public = await presenter.public_lang(info.guild_id)

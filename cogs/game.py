@@ -10,7 +10,7 @@ from discord.ext import commands
 from engine import registry
 
 from .common import (Guard, Refusal, clip, describe_action, event_lines, mention_list, png_file,
-                     ruleset_of, same_id, send, side_title, MAX_EMBED_TEXT)
+                     ruleset_of, send, side_title, MAX_EMBED_TEXT)
 from .i18n import locale_of, t
 
 log = logging.getLogger("umpire.discord")

@@ -21,9 +21,10 @@ from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
 
 from .buttons import undo_for_player
-from .common import Guard, Refusal, clip, describe_action, describe_value
+from .common import (Guard, Refusal, clip, describe_action, describe_value, ruleset_of,
+                     send)
 from .game import playable_rulesets
-from .i18n import locale_of
+from .i18n import locale_of, t
 
 log = logging.getLogger("umpire.discord")
 
@@ -183,7 +184,6 @@ class PlayCog(commands.Cog):
         info = await self.service.find_by_thread(interaction.channel_id)
         if info is None or info.status != "active":
             return None
-        from .common import ruleset_of
         ruleset = ruleset_of(info)
         sides = await self.service.sides_of(info.id, interaction.user.id)
         awaited = ruleset.awaiting(info.state)
@@ -286,10 +286,8 @@ class PlayCog(commands.Cog):
             self.presenter.flares.setdefault(here.info.id, [])
             if label not in self.presenter.flares[here.info.id]:
                 self.presenter.flares[here.info.id].append(label)
-            from .i18n import t
             await self.presenter.post_board(here.info, note=t(lang, "flare", hex=label,
                                                               user=f"<@{interaction.user.id}>"))
-            from .common import send
             await send(interaction, t(lang, "flare_done", hex=label))
 
 

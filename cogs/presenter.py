@@ -11,9 +11,7 @@ from typing import Any
 
 import discord
 
-from engine.core.errors import RuleError
-from service.errors import StaleVersion
-
+from .buttons import board_view
 from .common import (GameHere, Refusal, clip, describe_action, event_lines, format_secrets,
                      mention_list, png_file, ruleset_of, same_id, secrets_of, send, side_title,
                      user_actor, MAX_EMBED_TEXT)
@@ -231,7 +229,6 @@ class Presenter:
         flares = tuple(self.flares.pop(info.id, ()))
         png = await self.service.render(info.id, viewer=None, flares=flares)
         embed.set_image(url="attachment://board.png")
-        from .buttons import board_view
         view = None if result else board_view(info.id, info.version, lang)
         kwargs = {"view": view} if view is not None else {}
         message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
@@ -251,7 +248,6 @@ class Presenter:
         post = await self.latest_board(info)
         if not post:
             return
-        from .buttons import board_view
         channel = self.bot.get_channel(post[0])
         if channel is None:
             return

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .common import Guard, Refusal, ruleset_of, side_title, send
+from .common import Guard, Refusal, describe_value, ruleset_of, send, side_title
 from .i18n import locale_of, t
 
 
@@ -154,7 +154,6 @@ class RefereeCog(commands.Cog):
         units = view.get("units")
         if not isinstance(units, dict):
             return []
-        from .common import describe_value
         choices = []
         for unit_id in units:
             label = describe_value(game_rules, view, "unit", unit_id)

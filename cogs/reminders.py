@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from .common import mention_list, ruleset_of, side_title
+from .game import format_duration
 from .health import beat
 from .i18n import t
 
@@ -57,7 +58,6 @@ class ReminderCog(commands.Cog):
             lang = await presenter.public_lang(info.guild_id)
             clocks = await service.clocks(info.id)
             left = clocks.get(side)
-            from .game import format_duration
             text = t(lang, "reminder", people=mention_list(people),
                      side=side_title(ruleset, side),
                      time=format_duration(left) if left is not None else "—",

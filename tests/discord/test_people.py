@@ -6,11 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from cogs.i18n import MESSAGES, t
 
-from cogs.i18n import MESSAGES, UmpireTranslator, t
-
-from .conftest import message_text, reply_text
+from .conftest import reply_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "ace"   # the skirmish fixture's secret card of Red

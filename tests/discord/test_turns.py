@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 
-from .conftest import click_together, message_text, reply_text
+from .conftest import click_together, reply_text
 
 
 async def test_autocomplete_lists_only_legal_options_with_labels(table):
