@@ -1542,7 +1542,7 @@ class RivetWars(Ruleset):
         elif effect == "dig-in":
             state["effects"]["dig_in"][uid] = side
         elif effect == "take-cover":
-            state["effects"]["cover"][uid] = side
+            state["effects"].setdefault("cover", {})[uid] = side     # games saved before reactions lack it
             events.append({"type": "covered", "side": side, "unit": uid})
         elif effect == "barrage":
             target = self._deviate(state, action["to"], side, events, dice, "barrage")
