@@ -28,7 +28,7 @@ class Presenter:
         # The latest board post per game, so new versions can refresh its buttons and stale
         # clicks can point at it. Rebuilt as boards are posted; after a restart an old board's
         # click is still refused (its version is old) and points at the thread instead.
-        self.current_post: dict[Any, tuple[int, int]] = {}
+        self.current_post: dict[Any, tuple[int, int, int]] = {}   # channel, message, version
         # /flare marks: shown on the next picture only, then cleared.
         self.flares: dict[Any, list[str]] = {}
 
@@ -67,7 +67,7 @@ class Presenter:
                 return None
         return channel
 
-    async def latest_board(self, info) -> tuple[int, int] | None:
+    async def latest_board(self, info) -> tuple[int, int, int] | None:
         """(channel id, message id) of the game's newest board post: remembered, or after a
         restart read from the posts the service recorded."""
         post = self.current_post.get(info.id)
@@ -78,8 +78,8 @@ class Presenter:
                 log.exception("posts failed for game %s", info.id)
                 posts = []
             if posts:
-                last = posts[-1]
-                post = (int(last["channel_id"]), int(last["message_id"]))
+                last = max(posts, key=lambda p: (p["version"], p["message_id"]))
+                post = (int(last["channel_id"]), int(last["message_id"]), int(last["version"]))
                 self.current_post[info.id] = post
         return post
 
@@ -184,13 +184,17 @@ class Presenter:
         moved_on = outcome.turn_ended or outcome.game_over or any(
             before.get(key) != state.get(key) for key in ("turn", "phase", "active", "awaiting"))
         if moved_on:
-            await self.post_board(info, lang=lang, mention=True)
+            # Ping only when the game starts waiting for someone else, not on every phase.
+            new_people = any(before.get(key) != state.get(key) for key in ("active", "awaiting"))
+            await self.post_board(info, lang=lang, mention=new_people, happened=[head, *lines])
         else:
             await self.refresh_buttons(info, lang)
 
     async def post_board(self, info, *, lang: str | None = None, mention: bool = False,
-                         note: str | None = None) -> discord.Message | None:
-        """The turn post: header facts, who is awaited, the public picture, and buttons."""
+                         note: str | None = None,
+                         happened: list[str] | None = None) -> discord.Message | None:
+        """The turn post: header facts, who is awaited, what just happened (dice included),
+        the public picture, and buttons."""
         channel = await self.thread_of(info)
         if channel is None:
             return None
@@ -225,6 +229,9 @@ class Presenter:
             embed.description = t(lang, "paused")
         if note:
             embed.description = (embed.description or "") + "\n" + note
+        if happened:
+            embed.description = clip((embed.description or "") + "\n\n" + "\n".join(happened),
+                                     MAX_EMBED_TEXT)
         embed.set_footer(text=t(lang, "version_footer", version=info.version))
         flares = tuple(self.flares.pop(info.id, ()))
         png = await self.service.render(info.id, viewer=None, flares=flares)
@@ -234,7 +241,9 @@ class Presenter:
         message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
                                      allowed_mentions=discord.AllowedMentions(
                                          users=True, roles=False, everyone=False))
-        self.current_post[info.id] = (message.channel.id, message.id)
+        known = self.current_post.get(info.id)
+        if known is None or known[2] <= info.version:
+            self.current_post[info.id] = (message.channel.id, message.id, info.version)
         try:
             await self.service.record_post(info.id, "turn", message.channel.id, message.id,
                                            info.version)
@@ -257,6 +266,7 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not refresh buttons of game %s", info.id, exc_info=True)
             return
+        self.current_post[info.id] = (post[0], post[1], info.version)
         try:
             await self.service.record_post(info.id, "turn", post[0], post[1], info.version)
         except Exception:

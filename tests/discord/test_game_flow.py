@@ -82,6 +82,8 @@ async def test_complete_game_from_new_to_victory(table):
     assert winner in ("red", "blue")
     text = table.public_text()
     assert f"Winner: {winner.title()}" in text
+    final = [m for m in table.thread.history() if m.attachments and m.embeds][-1]
+    assert "🎲" in message_text(final), "the last board shows the deciding die"
     assert info.seed in text, "the seed is revealed when the game ends"
     assert "🎲" in text, "every die is shown in the thread"
     # Every resolved attack was posted as a result with its die.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 
-from .conftest import click_together, reply_text
+from .conftest import click_together, message_text, reply_text
 
 
 async def test_autocomplete_lists_only_legal_options_with_labels(table):
@@ -96,6 +96,7 @@ async def test_a_click_on_an_old_board_is_refused_with_a_pointer(table):
     await table.alice.slash(table.thread, "end-phase")      # a new board for the fire phase
     current = table.boards()[-1]
     assert current.id != old_board.id
+    assert "/end-phase" in message_text(current), "the turn post says what just happened"
     before = await table.game()
     stale = await table.alice.click(old_board, label="End phase")
     assert stale.ephemeral and "out of date" in reply_text(stale)
