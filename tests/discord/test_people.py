@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cogs.i18n import MESSAGES, t
 
 from .conftest import reply_text
@@ -164,3 +166,24 @@ def test_health_check_needs_a_recent_heartbeat_and_a_database(tmp_path):
     assert check(str(database), heartbeat) == []
     assert any("no heartbeat for" in p for p in check(str(database), heartbeat,
                                                       now=time.time() + 3600))
+
+
+@pytest.mark.parametrize("on_timeout", ["referee", "forfeit"])
+async def test_a_clock_that_runs_out_goes_to_the_referee_or_forfeits(table, on_timeout):
+    await table.started_game(time_control="daily", on_timeout=on_timeout)
+    table.clock.advance(25 * 3600)              # daily: 24 hours to start with
+    await table.env.advance_time(61)
+    info = await table.game()
+    text = table.public_text()
+    assert "Red's clock ran out" in text
+    if on_timeout == "forfeit":
+        assert info.status == "finished" and info.result["winner"] == "blue"
+        assert "Winner: Blue" in text
+    else:
+        assert info.status == "paused"
+        assert f"<@{table.alice.id}>" in table.thread.last_message.content, "the referee is called"
+        blocked = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+        assert "paused" in reply_text(blocked) or "not running" in reply_text(blocked)
+        await table.alice.slash(table.thread, "ref pause", paused=False)
+        done = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+        assert reply_text(done).startswith("Done"), reply_text(done)
