@@ -108,6 +108,10 @@ def player_message(error: Exception, lang: str) -> str | None:
     """The text for an error the player caused, or None for a bug."""
     if isinstance(error, Refusal):
         return t(lang, error.key, **error.params)
+    if isinstance(error, discord.Forbidden):
+        # Not the player's fault, but theirs to fix with the server's admins: say what is missing.
+        log.warning("Discord refused an action for lack of permissions: %s", error.text)
+        return t(lang, "missing_permissions", why=error.text or str(error))
     if isinstance(error, StaleVersion):
         return t(lang, "stale", expected=error.expected, current=error.current)
     if isinstance(error, GameNotActive):

@@ -45,6 +45,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bad_syntax": "I cannot read that action: {why}",
         "bad_hex": "{hex!r} is not a cell label (like 0507 or C4).",
         "undo_refused": "{why} A referee can still take it back with /ref undo.",
+        "missing_permissions": "Discord did not let me do that ({why}). I need View Channel, "
+                               "Send Messages, Send Messages in Threads, Create Public Threads, "
+                               "Embed Links, Attach Files and Read Message History here.",
         "ok": "Done.",
         "done": "Done: {action}",
         "only_you": "Only you can see this:",
@@ -139,6 +142,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bad_syntax": "Diese Aktion kann ich nicht lesen: {why}",
         "bad_hex": "{hex!r} ist keine Feldbezeichnung (wie 0507 oder C4).",
         "undo_refused": "{why} Ein Schiedsrichter kann es noch mit /ref undo zurücknehmen.",
+        "missing_permissions": "Discord hat mir das nicht erlaubt ({why}). Ich brauche hier "
+                               "Kanal ansehen, Nachrichten senden, Nachrichten in Threads senden, "
+                               "Öffentliche Threads erstellen, Links einbetten, Dateien anhängen "
+                               "und Nachrichtenverlauf lesen.",
         "ok": "Erledigt.",
         "done": "Ausgeführt: {action}",
         "only_you": "Nur für dich sichtbar:",

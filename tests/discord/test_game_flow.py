@@ -156,3 +156,11 @@ async def test_board_after_a_turn_flares_and_rules(table):
     assert "5+" in reply_text(rules)
     listing = await table.dave.slash(table.channel, "game list")
     assert "Skirmish" in reply_text(listing) and "running" in reply_text(listing)
+
+
+async def test_missing_permissions_are_explained(table):
+    table.env.inject_error("POST", "/channels/*/threads", status=403, code=50013,
+                           message="Missing Permissions")
+    result = await table.alice.slash(table.channel, "game new", ruleset="skirmish")
+    assert result.ephemeral
+    assert "Create Public Threads" in reply_text(result), reply_text(result)

@@ -187,3 +187,11 @@ async def test_a_clock_that_runs_out_goes_to_the_referee_or_forfeits(table, on_t
         await table.alice.slash(table.thread, "ref pause", paused=False)
         done = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
         assert reply_text(done).startswith("Done"), reply_text(done)
+
+
+def test_without_a_token_bot_py_starts_the_local_table_and_says_why(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "UMPIRE_DB": str(tmp_path / "x.db")}
+    out = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, input="",
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert "No DISCORD_TOKEN is configured" in out.stdout
+    assert "local table" in out.stdout
