@@ -195,3 +195,18 @@ def test_without_a_token_bot_py_starts_the_local_table_and_says_why(tmp_path):
                          capture_output=True, text=True, timeout=60, env=env)
     assert "No DISCORD_TOKEN is configured" in out.stdout
     assert "local table" in out.stdout
+
+
+async def test_public_posts_follow_the_servers_language(table):
+    admin_role = table.guild.create_role("Admins", permissions=__import__("discord").Permissions(
+        manage_guild=True))
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[admin_role])
+    await admin.slash(table.channel, "umpire config", language="de")
+    await table.started_game()
+    board = table.boards()[-1]
+    assert "Am Zug: Red" in board.embeds[0].description
+    labels = [button.label for row in board.components for button in row.children]
+    assert labels == ["Phase beenden", "Rücknahme anfragen", "Meine Optionen"]
+    # A player's own replies still follow their client (English here).
+    done = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+    assert reply_text(done).startswith("Done")
