@@ -210,3 +210,35 @@ async def test_public_posts_follow_the_servers_language(table):
     # A player's own replies still follow their client (English here).
     done = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
     assert reply_text(done).startswith("Done")
+
+
+def test_the_command_tree_obeys_discords_limits():
+    """What Discord would reject with a 400 at sync: names, lengths, counts, option order."""
+    import re
+
+    from cogs.runtime import command_tree_payload
+    import asyncio
+
+    tree = asyncio.run(command_tree_payload())
+    assert len(tree) <= 100
+    name_ok = re.compile(r"^[-_\w]{1,32}$")
+
+    def check(item, depth=0):
+        names = [item["name"], *item.get("name_localizations", {}).values()]
+        for name in names:
+            assert name_ok.match(name) and name == name.lower(), name
+        for text in [item["description"], *item.get("description_localizations", {}).values()]:
+            assert 1 <= len(text) <= 100, text
+        options = item.get("options", [])
+        assert len(options) <= 25
+        leaves = [o for o in options if o["type"] not in (1, 2)]
+        required = [o.get("required", False) for o in leaves]
+        assert required == sorted(required, reverse=True), f"{item['name']}: required first"
+        for option in options:
+            assert len(option.get("choices", [])) <= 25
+            for choice in option.get("choices", []):
+                assert 1 <= len(choice["name"]) <= 100
+            check(option, depth + 1)
+
+    for command in tree:
+        check(command)
