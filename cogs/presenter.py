@@ -11,6 +11,8 @@ from typing import Any
 
 import discord
 
+from engine.core.errors import RuleError
+
 from .buttons import board_view
 from .common import (GameHere, Refusal, clip, describe_action, event_lines, format_secrets,
                      mention_list, png_file, ruleset_of, same_id, secrets_of, send, side_title,
@@ -147,8 +149,17 @@ class Presenter:
             log.exception("changes_since failed")
             changes = []
         before = await self.service.view(here.info.id, None)   # labels for public posts
-        outcome = await self.service.act(here.info.id, action, actor=user_actor(interaction.user),
-                                         expected_version=expected_version)
+        try:
+            outcome = await self.service.act(here.info.id, action,
+                                             actor=user_actor(interaction.user),
+                                             expected_version=expected_version)
+        except RuleError as error:
+            if error.legal:
+                raise
+            # The ruleset said why but not what instead: list the commands possible now.
+            legal = await self.service.legal_actions(here.info.id, side)
+            kinds = sorted({"/" + a["type"] for a in legal})
+            raise RuleError(error.message, kinds) from None
         await self.publish(outcome, before, interaction.user, here.ruleset)
         mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)
         private = [line for line in mine if line.startswith("🔒")]

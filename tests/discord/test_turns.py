@@ -159,3 +159,11 @@ async def test_unexpected_errors_apologise_log_and_change_nothing(table, monkeyp
     assert any("/move" in r.getMessage() and r.exc_info for r in caplog.records)
     monkeypatch.undo()
     assert (await table.game()).version == info.version
+
+
+async def test_a_refusal_without_hints_lists_what_is_possible(table):
+    await table.started_game()
+    result = await table.alice.slash(table.thread, "fire", unit="r1", target="b1")
+    assert result.ephemeral
+    text = reply_text(result)
+    assert "Not allowed" in text and "/move" in text and "/end-phase" in text, text
