@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -127,6 +128,38 @@ def _dict(row: aiosqlite.Row | None) -> dict | None:
     return dict(row) if row is not None else None
 
 
+@dataclass(frozen=True)
+class _Done:
+    rowcount: int
+    lastrowid: int | None
+
+
+async def _run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> _Done:
+    """Execute one statement and close its cursor at once: an open cursor (even of a PRAGMA
+    nobody reads) would make SQLite refuse the next COMMIT ("SQL statements in progress")."""
+    cursor = await db.execute(sql, tuple(params))
+    try:
+        if cursor.description is not None:
+            await cursor.fetchall()
+        return _Done(cursor.rowcount, cursor.lastrowid)
+    finally:
+        await cursor.close()
+
+
+class _Transaction:
+    """What ``Store.transaction()`` yields: statements whose cursors are always closed."""
+
+    def __init__(self, db: aiosqlite.Connection):
+        self._db = db
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> _Done:
+        return await _run(self._db, sql, params)
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()):
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+
 class Store:
     """One SQLite file, opened once per process. Use :meth:`open`, then :meth:`close`."""
 
@@ -148,10 +181,10 @@ class Store:
         # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute(f"PRAGMA synchronous = {synchronous}")
-        await db.execute("PRAGMA foreign_keys = ON")
+        await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await _run(db, "PRAGMA journal_mode = WAL")
+        await _run(db, f"PRAGMA synchronous = {synchronous}")
+        await _run(db, "PRAGMA foreign_keys = ON")
         store = cls(db, path)
         await store.migrate()
         return store
@@ -165,13 +198,13 @@ class Store:
     async def transaction(self):
         """``async with store.transaction() as db:`` — all or nothing, writers serialised."""
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await _run(self._db, "BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield _Transaction(self._db)
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await _run(self._db, "ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+            await _run(self._db, "COMMIT")
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
         async with self._lock:
@@ -274,9 +307,7 @@ class Store:
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                 (*params, game_id, expected_version))
             if cursor.rowcount != 1:
-                async with db.execute("SELECT version FROM games WHERE id = ?",
-                                      (game_id,)) as c:
-                    row = await c.fetchone()
+                row = await db.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
                 raise VersionConflict(game_id, expected_version, row[0] if row else None)
             if action is not None:
                 row = {**action, "game_id": game_id, "version": new_version, "created_at": now}
@@ -322,8 +353,7 @@ class Store:
                               state_hash: str, now: float) -> None:
         """Replace the cache after a replay, only if the game is still at ``version``."""
         async with self.transaction() as db:
-            async with db.execute("SELECT version FROM games WHERE id = ?", (game_id,)) as c:
-                row = await c.fetchone()
+            row = await db.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
             if row is None or row[0] != version:
                 return
             await db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))

@@ -191,3 +191,44 @@ async def test_a_file_at_schema_1_is_upgraded_in_place_and_keeps_its_games(db_pa
     columns = {r["name"] for r in await new.fetchall("PRAGMA table_info(actions)")}
     assert "label" in columns
     await new.close()
+
+
+async def test_commits_work_even_if_nothing_is_garbage_collected(db_path, clock, monkeypatch):
+    """Every cursor the store opens is closed explicitly. If one were left to the garbage
+    collector (event-loop harnesses can keep them alive), SQLite would refuse the next COMMIT
+    with "SQL statements in progress"."""
+    import aiosqlite
+    kept = []
+    original = aiosqlite.Connection.execute
+
+    async def keep_alive(self, sql, parameters=None):
+        cursor = await original(self, sql, parameters)
+        kept.append(cursor)
+        return cursor
+    monkeypatch.setattr(aiosqlite.Connection, "execute",
+                        lambda self, sql, parameters=None: _ContextAwaitable(
+                            keep_alive(self, sql, parameters)))
+    svc = await GameService.open(db_path, clock=clock)
+    info = await svc.start_game((await svc.create_game("skirmish", seed="x")).id)
+    await svc.act(info.id, {"type": "end-phase", "side": "red"}, actor="table")
+    await svc.undo(info.id, actor="referee:1", referee=True)
+    assert len(kept) > 10
+    await svc.close()
+
+
+class _ContextAwaitable:
+    """Like aiosqlite's execute() result: awaitable and usable with ``async with``."""
+
+    def __init__(self, coro):
+        self._coro = coro
+        self._cursor = None
+
+    def __await__(self):
+        return self._coro.__await__()
+
+    async def __aenter__(self):
+        self._cursor = await self._coro
+        return self._cursor
+
+    async def __aexit__(self, *exc):
+        await self._cursor.close()
