@@ -21,6 +21,9 @@ CENTRE = "0808"
 HAZARDS = (None, "drown", "def-test", "off-test")
 SPECIALS = (None, "bless", "teleport")
 BONUS_KINDS = ("off", "def", "any")
+# the attack types a combat can have: close combat is declared melee or magic, ranged is its own
+ATTACK_TYPES = ("melee", "magic", "ranged")
+CLOSE_ATTACKS = ("melee", "magic")
 PHASES = ("faction", "army", "tiles", "features", "map", "home", "start", "play", "bonus", "reroll")
 
 
@@ -132,7 +135,11 @@ def _check_bonus(file: str, where: str, bonus) -> list:
         if not isinstance(b, dict) or b.get("kind") not in BONUS_KINDS or not isinstance(b.get("value"), int) \
                 or not 1 <= b["value"] <= 5:
             raise ScenarioError(file, where + ".bonus", f"{b!r}: kind off|def|any and value 1-5")
-    return [{"kind": b["kind"], "value": b["value"]} for b in bonus]
+        only = b.get("attack")
+        if only is not None and (not isinstance(only, list) or not only or set(only) - set(ATTACK_TYPES)):
+            raise ScenarioError(file, where + ".bonus", f"{b!r}: attack must list attack types of {ATTACK_TYPES}")
+    return [dict({"kind": b["kind"], "value": b["value"]}, **({"attack": list(b["attack"])} if b.get("attack") else {}))
+            for b in bonus]
 
 
 def _check_unit(file: str, where: str, spec, kinds: set) -> dict:
@@ -149,6 +156,11 @@ def _check_unit(file: str, where: str, spec, kinds: set) -> dict:
             raise ScenarioError(file, f"{where}.{key}", f"must be a whole number {low}-{high}")
         out[key] = value
     out["bonus"] = _check_bonus(file, where, spec.get("bonus", []))
+    attacks = spec.get("attacks", ["melee"])
+    if not isinstance(attacks, list) or not attacks or set(attacks) - set(CLOSE_ATTACKS) \
+            or len(set(attacks)) != len(attacks):
+        raise ScenarioError(file, where + ".attacks", f"must list close-combat attack types of {CLOSE_ATTACKS}")
+    out["attacks"] = list(attacks)
     preferred = spec.get("preferred", [])
     if not isinstance(preferred, list) or any(p not in kinds for p in preferred):
         raise ScenarioError(file, where + ".preferred", f"must list terrain/feature ids from {sorted(kinds)}")

@@ -33,13 +33,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.core import hexgrid
+from engine.core.commands import format_command
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import canonical_json, clone
 
 from . import scenario as scenario_module
-from .data import CENTRE, COLUMNS, ROWS, SCENARIO_DIR, SIDES, Catalogue, other, read_json, valid_label
+from .data import (CENTRE, CLOSE_ATTACKS, COLUMNS, ROWS, SCENARIO_DIR, SIDES, Catalogue, other, read_json,
+                   valid_label)
 
 ROLES = ("attacker", "defender")
 SIDE_TITLES = {"north": "North", "south": "South"}
@@ -127,9 +129,10 @@ class PocketTactics(Ruleset):
                 {"de": "Einheit aus der Reserve stationieren"}),
         Command("move", "Move a unit", (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination")),
                 {"de": "Einheit bewegen"}),
-        Command("attack", "Melee attack an adjacent enemy",
-                (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy")),
-                {"de": "Nahkampfangriff auf benachbarten Feind"}),
+        Command("attack", "Close-combat attack on an adjacent enemy (melee or magic)",
+                (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy"),
+                 Option("as", "choice", "Attack type melee or magic (only units that know magic choose)", False)),
+                {"de": "Nahkampfangriff auf benachbarten Feind (Nahkampf oder Magie)"}),
         Command("fire", "Ranged attack", (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy")),
                 {"de": "Fernangriff"}),
         Command("reserve", "Return a unit to the reserve through a feature", (Option("unit", "unit", "Unit"),),
@@ -334,14 +337,33 @@ class PocketTactics(Ruleset):
                     spots.add(n)
         return sorted(spots)
 
-    def _home_spots(self, state: dict) -> list[str]:
+    def _tile_steps(self, state: dict, start: str) -> dict[str, int]:
+        """How many tiles away each tile is from ``start``, counted across the map's tiles (a
+        gap in the map is walked around, never crossed)."""
+        steps, frontier = {start: 0}, [start]
+        while frontier:
+            nxt = []
+            for lab in frontier:
+                for n in _neighbour_labels(lab):
+                    if n in state["tiles"] and n not in steps:
+                        steps[n] = steps[lab] + 1
+                        nxt.append(n)
+            frontier = nxt
+        return steps
+
+    def _home_scores(self, state: dict) -> dict[str, int]:
+        """For each tile without a feature: tiles to the nearest feature already placed."""
         features = [lab for lab, t in state["tiles"].items() if t.get("feature")]
         free = [lab for lab, t in state["tiles"].items() if not t.get("feature")]
-        if not free:
+        far = [self._tile_steps(state, f) for f in features]
+        return {lab: min((d.get(lab, 10 ** 6) for d in far), default=0) for lab in free}
+
+    def _home_spots(self, state: dict) -> list[str]:
+        score = self._home_scores(state)
+        if not score:
             return []
-        score = {lab: min((_dist(lab, f) for f in features), default=0) for lab in free}
         best = max(score.values())
-        return sorted(lab for lab in free if score[lab] == best)
+        return sorted(lab for lab in score if score[lab] == best)
 
     def _can_enter(self, state: dict, uid: str, lab: str, occupied) -> bool:
         if lab not in state["tiles"] or lab in occupied:
@@ -512,7 +534,11 @@ class PocketTactics(Ruleset):
                 continue
             d = _dist(unit["at"], target["at"])
             if d == 1 and self._can_enter(state, uid, target["at"], ()):
-                out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
+                if len(spec["attacks"]) == 1:      # nothing to declare: the unit's only attack type
+                    out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
+                else:
+                    out += [{"type": "attack", "side": side, "unit": uid, "target": tid, "as": t}
+                            for t in spec["attacks"]]
             if spec["ranged"] and d <= self._reach(state, uid) and (d == 1 or self._sight_clear(state, uid, tid)):
                 out.append({"type": "fire", "side": side, "unit": uid, "target": tid})
         if self._can_reserve(state, uid, occupant):
@@ -531,11 +557,8 @@ class PocketTactics(Ruleset):
         unit = state["units"][uid]
         if state["tiles"][unit["at"]].get("feature"):
             return True
-        for n in _neighbour_labels(unit["at"]):
-            ally = occupant.get(n)
-            if ally and state["units"][ally]["side"] == unit["side"] and state["tiles"][n].get("feature"):
-                return True
-        return False
+        # "into an occupied feature": the text names no owner, so any unit's feature will do
+        return any(n in occupant and state["tiles"][n].get("feature") for n in _neighbour_labels(unit["at"]))
 
     def _combat_actions(self, state: dict, side: str) -> list[dict]:
         c = state["combat"]
@@ -577,6 +600,21 @@ class PocketTactics(Ruleset):
     def _explain_refusal(self, state: dict, action: dict) -> None:
         units, uid = state["units"], action.get("unit")
         kind, side = action.get("type"), action.get("side")
+        command = next((c for c in self.commands if c.name == kind), None)
+        if command is not None:
+            known = {o.name for o in command.options} | {"type", "side"}
+            extra = sorted(set(action) - known)
+            if extra:
+                raise RuleError(f"/{kind} has no option {extra[0]!r}; its options are "
+                                f"{', '.join(o.name for o in command.options) or 'none'}.")
+            missing = [o.name for o in command.options if o.required and o.name not in action]
+            if missing:
+                raise RuleError(f"/{kind} needs {' and '.join(m + ':' for m in missing)}.",
+                                [format_command(a) for a in self.legal_actions(state, side) if a["type"] == kind])
+        if state["phase"] in ("army", "map", "home", "start", "features", "faction") and command is not None:
+            self._explain_setup(state, action)
+        if state["phase"] in ("bonus", "reroll") and kind in ("bonus", "reroll"):
+            self._explain_combat_choice(state, action)
         if state["phase"] == "play" and kind in ("move", "attack", "fire", "reserve", "special", "deploy"):
             if uid not in units:
                 raise RuleError(f"There is no unit {uid!r}.", sorted(u for u, v in units.items() if v["side"] == side))
@@ -602,15 +640,115 @@ class PocketTactics(Ruleset):
                     raise RuleError(f"{target!r} is not an enemy unit on the map.")
                 d = _dist(units[uid]["at"], units[target]["at"])
                 if kind == "attack":
-                    raise RuleError(f"A melee attack needs an adjacent enemy; {target} is {d} tiles away.")
+                    self._explain_close_attack(state, action, d)
+                    self.refuse_unknown(state, action)
                 if not self._uspec(state, uid)["ranged"]:
                     raise RuleError(f"{uid} has no ranged attack.")
                 if d > self._reach(state, uid):
                     raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.")
                 raise RuleError(f"{uid} has no line of sight to {target}.")
             if kind == "reserve":
-                raise RuleError(f"{uid} is neither on a feature nor next to a feature held by an ally.")
+                raise RuleError(f"{uid} is neither on a feature nor next to an occupied feature; a unit returns to "
+                                f"the reserve from a feature it stands on or by stepping into an adjacent occupied one.")
         self.refuse_unknown(state, action)
+
+    def _explain_setup(self, state: dict, action: dict) -> None:
+        """Say why a setup step is refused (the generic refusal then lists what is legal)."""
+        kind, side, phase = action["type"], action["side"], state["phase"]
+        to = action.get("to")
+        if phase == "faction" and kind == "faction" and action.get("faction") in state["factions"].values():
+            raise RuleError(f"{action['faction']} is already taken; the two players play different factions.",
+                            [a["faction"] for a in self.legal_actions(state, side)])
+        if phase == "army" and kind == "recruit":
+            uid = action.get("unit")
+            faction = state["factions"][side]
+            if uid not in self.cat.factions[faction]["units"]:
+                raise RuleError(f"{uid!r} is not a unit of {self.cat.factions[faction]['title']}.",
+                                sorted(self.cat.factions[faction]["units"]))
+            if uid in state["units"]:
+                raise RuleError(f"{uid} is already in your army (each figure once).")
+            spent = sum(self.cat.units[u]["points"] for u, v in state["units"].items() if v["side"] == side)
+            cost = self.cat.units[uid]["points"]
+            raise RuleError(f"{uid} costs {cost} points; your army has {spent} of {state['points']}, "
+                            f"{state['points'] - spent} left.",
+                            [a["unit"] for a in self.legal_actions(state, side) if a["type"] == "recruit"])
+        if phase == "army" and kind == "done" and not any(v["side"] == side for v in state["units"].values()):
+            raise RuleError("An army needs at least one unit; /recruit one first.")
+        if phase == "features" and kind in ("central", "feature"):
+            feature = action.get("tile")
+            if feature not in self.cat.features and feature != "random":
+                raise RuleError(f"{feature!r} is not a feature; features: {', '.join(self.cat.features)}.")
+            if feature in {state["central"], *state["own_features"].values()}:
+                raise RuleError(f"{feature} is already on the list; the central and the two own features differ.")
+        if phase == "tiles" and kind == "tile" and action.get("tile") not in self.cat.terrains:
+            raise RuleError(f"{action.get('tile')!r} is not a terrain tile (features sit on tiles, they do not "
+                            f"go into the bag); terrains: {', '.join(self.cat.terrains)}.")
+        if phase == "map" and kind == "place" and to is not None:
+            if not valid_label(to):
+                raise RuleError(f"{to!r} is not a place on the table (labels 0101-1515).")
+            if to in state["tiles"]:
+                raise RuleError(f"{to} already holds a tile.")
+            raise RuleError(f"{to} is not next to the map; a drawn tile is placed touching a tile already laid.",
+                            self._tile_spots(state))
+        if phase == "home" and kind == "place" and to is not None:
+            if to not in state["tiles"]:
+                raise RuleError(f"{to!r} is not a tile of the map.")
+            if state["tiles"][to].get("feature"):
+                raise RuleError(f"{to} already holds a feature.")
+            scores = self._home_scores(state)
+            raise RuleError(f"{to} is {scores[to]} tiles from the nearest feature; the farthest tiles are "
+                            f"{max(scores.values())} tiles away, and your feature goes as far as possible.",
+                            self._home_spots(state))
+        if phase == "start" and kind == "deploy":
+            uid = action.get("unit")
+            unit = state["units"].get(uid)
+            if unit is None or unit["side"] != side or unit["status"] != "reserve":
+                raise RuleError(f"{uid!r} is not a unit of your army waiting to be placed.",
+                                sorted(u for u, v in state["units"].items()
+                                       if v["side"] == side and v["status"] == "reserve"))
+            if to in self._occupant(state):
+                raise RuleError(f"{to} is occupied; only one unit per tile.", self._start_spots(state, side, uid))
+            if to in state["tiles"] and not self._can_enter(state, uid, to, ()):
+                raise RuleError(f"{uid} cannot stand on {to} ({self._kind(state, to)}).",
+                                self._start_spots(state, side, uid))
+            raise RuleError(f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
+                            self._start_spots(state, side, uid))
+
+    def _explain_combat_choice(self, state: dict, action: dict) -> None:
+        c = state["combat"]
+        role = c["chooser"]
+        mine = c["dice"][role]
+        die = action.get("die", "")
+        if die not in _die_ids(mine):
+            raise RuleError(f"{die!r} is not one of your dice in this combat.", _die_ids(mine))
+        if action["type"] != "bonus":
+            return
+        kind, i = _die_ref(die)
+        if mine[kind][i] >= 6:
+            raise RuleError(f"{die} already shows 6; a bonus never raises a die above 6.")
+        left = [b for b in c["bonuses"][role] if b["kind"] in (kind, "any")]
+        if not left:
+            raise RuleError(f"You have no bonus left for a {kind.upper()} die "
+                            f"(an OFF bonus raises an OFF die, a DEF bonus a DEF die).")
+        raise RuleError(f"You have no +{action.get('value')} bonus for {die}; left: "
+                        f"{', '.join('+' + str(b['value']) for b in left)}.")
+
+    def _explain_close_attack(self, state: dict, action: dict, distance: int) -> None:
+        uid, target = action["unit"], action["target"]
+        if distance != 1:
+            raise RuleError(f"A close-combat attack needs an adjacent enemy; {target} is {distance} tiles away.")
+        if not self._can_enter(state, uid, state["units"][target]["at"], ()):
+            raise RuleError(f"{uid} cannot enter {state['units'][target]['at']} ({self._kind(state, state['units'][target]['at'])}),"
+                            f" so it cannot attack {target} there in close combat.")
+        types = self._uspec(state, uid)["attacks"]
+        declared = action.get("as")
+        if len(types) == 1 and declared is not None:
+            raise RuleError(f"{uid} knows only {types[0]} attacks; leave out as:.",
+                            [f"/attack unit:{uid} target:{target}"])
+        if len(types) > 1 and declared not in types:
+            said = "did not declare" if declared is None else f"cannot attack as {declared!r}"
+            raise RuleError(f"{uid} {said}: the attacker declares the attack type, as:{' or as:'.join(types)}.",
+                            [f"/attack unit:{uid} target:{target} as:{t}" for t in types])
 
     # ----- setup actions --------------------------------------------------------------------
     def _do_faction(self, state, action, side, events, dice):
@@ -713,7 +851,8 @@ class PocketTactics(Ruleset):
         self._end_turn(state, events)
 
     def _do_attack(self, state, action, side, events, dice):
-        self._start_combat(state, action, side, events, dice, "melee")
+        declared = action.get("as") or self._uspec(state, action["unit"])["attacks"][0]
+        self._start_combat(state, action, side, events, dice, declared)
 
     def _do_fire(self, state, action, side, events, dice):
         self._start_combat(state, action, side, events, dice, "ranged")
@@ -767,10 +906,15 @@ class PocketTactics(Ruleset):
         return True
 
     # ----- combat -----------------------------------------------------------------------------
-    def _bonuses(self, state, uid, enemy) -> list[dict]:
+    def _bonuses(self, state, uid, enemy, attack_type) -> list[dict]:
+        """The bonuses ``uid`` may spend in a combat of ``attack_type`` (a bonus naming attack
+        types counts only in those combats, for attacker and defender alike)."""
         spec, unit = self._uspec(state, uid), state["units"][uid]
-        out = [dict(b, source="card") for b in spec["bonus"]]
-        out += [dict(b, source=self._kind(state, unit["at"])) for b in self._spec(state, unit["at"])["bonus"]]
+        here = self._kind(state, unit["at"])
+        out = [dict(kind=b["kind"], value=b["value"], source="card") for b in spec["bonus"]
+               if attack_type in b.get("attack", (attack_type,))]
+        out += [dict(kind=b["kind"], value=b["value"], source=here) for b in self._spec(state, unit["at"])["bonus"]
+                if attack_type in b.get("attack", (attack_type,))]
         if spec["bane"] and spec["bane"] in self._uspec(state, enemy)["types"]:
             out.append({"kind": "off", "value": 1, "source": f"bane of {spec['bane']}"})
         if unit["blessing"]:
@@ -790,8 +934,8 @@ class PocketTactics(Ruleset):
         c = {"attacker": att, "defender": dfd, "kind": sc["kind"],
              "from": state["units"][att]["at"], "to": state["units"][dfd]["at"],
              "water_tested": sc.get("water_tested", False), "dice": clone(sc["dice"]),
-             "bonuses": clone(sc.get("bonuses") or {"attacker": self._bonuses(state, att, dfd),
-                                                     "defender": self._bonuses(state, dfd, att)}),
+             "bonuses": clone(sc.get("bonuses") or {"attacker": self._bonuses(state, att, dfd, sc["kind"]),
+                                                     "defender": self._bonuses(state, dfd, att, sc["kind"])}),
              "rerolls": clone(sc.get("rerolls") or {"attacker": self._rerolls(state, att),
                                                     "defender": self._rerolls(state, dfd)}),
              "passed": list(sc.get("passed", [])), "next": sc.get("next", "attacker"), "chooser": None}
@@ -814,7 +958,7 @@ class PocketTactics(Ruleset):
             events.append({"type": "hazard", "unit": att, "at": d_at, "hazard": "drown", "dice": [value],
                            "passed": passed, "before": "attack"})
             if not passed:
-                if kind == "melee":
+                if kind in CLOSE_ATTACKS:
                     self._capture(state, att, other(side), events, "drowned")
                 else:
                     events.append({"type": "action_failed", "unit": att, "why": "water test failed"})
@@ -822,7 +966,7 @@ class PocketTactics(Ruleset):
                 return
             water_tested = True
         aspec, dspec = self._uspec(state, att), self._uspec(state, dfd)
-        counter = kind == "melee" or _dist(a_at, d_at) <= self._reach(state, dfd)
+        counter = kind in CLOSE_ATTACKS or _dist(a_at, d_at) <= self._reach(state, dfd)
         rolled = {"attacker": {"off": [], "def": []}, "defender": {"off": [], "def": []}}
         for role, uid, spec, side_of in (("attacker", att, aspec, side), ("defender", dfd, dspec, other(side))):
             for k in ("off", "def"):
@@ -913,7 +1057,7 @@ class PocketTactics(Ruleset):
             self._capture(state, att, other(side), events, "defeated")
         state["combat"] = None
         state["phase"] = "play"
-        if attack_hits and not counter_hits and c["kind"] == "melee":
+        if attack_hits and not counter_hits and c["kind"] in CLOSE_ATTACKS:
             events.append({"type": "moved", "side": side, "unit": att, "from": c["from"], "to": c["to"],
                            "path": [c["from"], c["to"]], "advance": True})
             self._enter(state, att, c["to"], c["from"], events, dice, water_tested=c["water_tested"])
@@ -929,20 +1073,36 @@ class PocketTactics(Ruleset):
             state["result"] = {"winner": winner, "reason": f"{SIDE_TITLES[winner]} controls every feature"}
             events.append({"type": "game_over", **state["result"]})
             return
+        if self._decided(state, events, other(state["active"])):
+            return
         state["active"] = other(state["active"])
         state["turn"] += 1
         events.append({"type": "turn_started", "turn": state["turn"], "side": state["active"]})
-        self._begin_turn(state, events)
+        state["awaiting"] = [state["active"]]
+
+    def _can_act(self, state, side) -> bool:
+        return any(self._unit_actions(state, side))
 
     def _begin_turn(self, state, events) -> None:
         side = state["active"]
         state["awaiting"] = [side]
-        if not any(self._unit_actions(state, side)):
-            winner = other(side)
-            state["result"] = {"winner": winner,
-                               "reason": f"{SIDE_TITLES[side]} can neither activate nor deploy a unit"}
-            state["awaiting"] = []
-            events.append({"type": "game_over", **state["result"]})
+        self._decided(state, events, side)
+
+    def _decided(self, state, events, to_move) -> bool:
+        """A player wins the moment the opponent could neither activate nor deploy a unit; this is
+        checked for both players after every action (and when play starts), so a side that strands
+        itself loses before the other moves. Both stuck at once (both last units fall): a draw."""
+        stuck = [s for s in (to_move, other(to_move)) if not self._can_act(state, s)]
+        if not stuck:
+            return False
+        if len(stuck) == 2:
+            state["result"] = {"winner": None, "reason": "Neither player can activate or deploy a unit"}
+        else:
+            state["result"] = {"winner": other(stuck[0]),
+                               "reason": f"{SIDE_TITLES[stuck[0]]} can neither activate nor deploy a unit"}
+        state["awaiting"] = []
+        events.append({"type": "game_over", **state["result"]})
+        return True
 
     # ======================================================================================
     # presentation

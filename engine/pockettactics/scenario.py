@@ -238,8 +238,8 @@ def _check_combat(cat, combat, units, active, fail) -> dict:
     if units[att]["side"] != active or units[dfd]["side"] == active:
         fail("combat", "the attacker belongs to the active side, the defender to the other")
     kind = combat.get("kind", "melee")
-    if kind not in ("melee", "ranged"):
-        fail("combat.kind", "melee or ranged")
+    if kind not in ("melee", "magic", "ranged"):
+        fail("combat.kind", "melee, magic or ranged")
     dice = combat.get("dice")
     out_dice = {}
     for role, uid in (("attacker", att), ("defender", dfd)):

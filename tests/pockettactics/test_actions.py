@@ -51,6 +51,16 @@ def test_return_to_reserve_through_a_feature_held_by_an_ally():
         act(position({"rider": "0808", "goblin": "0810"}), "/reserve unit:rider")
 
 
+def test_return_to_reserve_through_a_feature_held_by_the_enemy():
+    # the text only asks for an occupied feature: the rider may step into south's village, where
+    # south's goblin stands; the village stays south's
+    state = position({"rider": "0810", "spearman": "0805", "goblin": "0811"})
+    assert "/reserve unit:rider" in legal(state)
+    state, events = act(state, "/reserve unit:rider")
+    assert state["units"]["rider"]["status"] == "reserve" and state["control"]["0811"] == "south"
+    assert not of(events, "control")
+
+
 def test_teleport_needs_an_off_test():
     state = position({"shaman": "0807", "spearman": "0806"}, active="south")
     assert "/special unit:shaman to:0711" in legal(state)       # next to the south home 0811
@@ -76,11 +86,30 @@ def test_victory_when_the_opponent_can_neither_activate_nor_deploy():
 
 
 def test_a_reserve_without_a_controlled_feature_cannot_deploy():
-    # south has only a reserve unit and has lost its home: it can neither activate nor deploy
+    # south has only a reserve unit and has lost its home: it can neither activate nor deploy,
+    # so the position is decided as soon as it is set up, before anybody moves
     state = position({"spearman": "0807", "goblin": "reserve"}, control={"0811": "north"},
                      tiles={"0808": {"terrain": "grass", "feature": "village"}})
-    state, _ = act(state, "/move unit:spearman to:0707")
     assert state["result"] == {"winner": "north", "reason": "South can neither activate nor deploy a unit"}
+    assert state["awaiting"] == []
+
+
+def test_a_player_who_strands_itself_loses_at_once():
+    # north's only unit goes into its own feature: the feature is lost, north can no longer deploy,
+    # and south wins the moment the action ends (south does not need a turn first)
+    state = position({"spearman": "0805", "goblin": "0810", "slinger": "0811"})
+    state, events = act(state, "/reserve unit:spearman")
+    assert state["result"] == {"winner": "south", "reason": "North can neither activate nor deploy a unit"}
+    assert not of(events, "turn_started") and state["awaiting"] == []
+
+
+def test_a_draw_when_neither_player_can_act():
+    # both last units fall in the same combat and both reserves are empty: neither player can act
+    state = position({"spearman": "0808", "lizard": "0809"})
+    state, _ = act(state, "/attack unit:spearman target:lizard", dice=[5, 1, 2, 1, 4, 1, 3, 3])
+    state, events = act(state, "/pass")
+    assert state["result"] == {"winner": None, "reason": "Neither player can activate or deploy a unit"}
+    assert of(events, "game_over")
 
 
 def test_bad_commands_say_what_is_wrong_and_what_is_legal():

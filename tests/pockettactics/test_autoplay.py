@@ -16,7 +16,8 @@ def test_autoplay_finishes_with_the_map_built_from_the_bag(seed):
     placed = []
     state, actions = autoplay(RS, sc, seed, max_actions=5000,
                               on_action=lambda i, s, a, e, st: placed.extend(x for x in e if x["type"] == "tile_placed"))
-    assert state["result"]["winner"] in ("north", "south")
+    result = state["result"]
+    assert result["winner"] in ("north", "south") or result["reason"] == "Neither player can activate or deploy a unit"
     assert len(placed) == 12 and placed[0]["at"] == "0808"      # 2 x 6 tiles from the bag
     assert sum(1 for a in actions if a["type"] == "tile") == 12
 

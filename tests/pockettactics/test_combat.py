@@ -100,13 +100,17 @@ def test_rerolls_from_support_and_preferred_terrain():
 
 
 def test_reroll_turns_alternate():
-    state = position({"spearman": "0808", "archer": "0807", "slinger": "0809", "goblin": "0910"})
+    # the spearman has two re-rolls (archer, rider adjacent), the slinger one (goblin adjacent):
+    # after each re-roll the other player chooses, even while the first still has re-rolls left
+    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809", "goblin": "0910"})
     state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
-    assert state["combat"]["rerolls"] == {"attacker": 1, "defender": 1}
+    assert state["combat"]["rerolls"] == {"attacker": 2, "defender": 1}
     assert state["phase"] == "reroll" and state["awaiting"] == ["north"]
     state, _ = act(state, "/reroll die:off2", dice=[2])
     assert state["awaiting"] == ["south"]
-    state, events = act(state, "/reroll die:def2", dice=[1])
+    state, _ = act(state, "/reroll die:def2", dice=[1])
+    assert state["awaiting"] == ["north"]
+    state, events = act(state, "/reroll die:off1", dice=[1])
     assert of(events, "combat")
 
 
@@ -234,3 +238,66 @@ def test_melee_is_refused_when_not_adjacent():
     state = position({"spearman": "0808", "slinger": "0810"})
     with pytest.raises(RuleError, match="needs an adjacent enemy"):
         act(state, "/attack unit:spearman target:slinger")
+
+
+def test_units_that_know_magic_declare_melee_or_magic():
+    state = position({"druid": "0808", "spearman": "0909", "slinger": "0809"})
+    attacks = sorted(c for c in legal(state) if c.startswith("/attack"))
+    assert attacks == ["/attack unit:druid target:slinger as:magic", "/attack unit:druid target:slinger as:melee",
+                       "/attack unit:spearman target:slinger"]          # the spearman knows only melee
+    with pytest.raises(RuleError, match="druid did not declare: the attacker declares the attack type") as info:
+        act(state, "/attack unit:druid target:slinger")
+    assert "/attack unit:druid target:slinger as:magic" in info.value.legal
+    with pytest.raises(RuleError, match="spearman knows only melee attacks; leave out as:"):
+        act(state, "/attack unit:spearman target:slinger as:magic")
+    with pytest.raises(RuleError, match="cannot attack as 'fire'"):
+        act(state, "/attack unit:druid target:slinger as:fire")
+
+
+def test_magic_passes_walls_and_uses_magic_bonuses():
+    # the slinger stands in a village (+1 DEF against melee and ranged attacks, not against magic);
+    # the druid has +1 DEF on its card and +1 OFF in magic attacks only
+    village = {"0809": {"terrain": "grass", "feature": "village"}}
+    state = position({"druid": "0808", "slinger": "0809"}, tiles=village)
+    dice = [3, 3, 3, 3, 3, 3]                                  # druid OFF, DEF, DEF; slinger OFF, DEF, DEF
+    magic, events = act(state, "/attack unit:druid target:slinger as:magic", dice=dice)
+    assert of(events, "attack_declared")[0]["kind"] == "magic"
+    kinds = lambda role, s: sorted((b["kind"], b["value"], b["source"]) for b in s["combat"]["bonuses"][role])  # noqa
+    assert kinds("attacker", magic) == [("def", 1, "card"), ("off", 1, "card")]
+    assert kinds("defender", magic) == []
+    melee, _ = act(state, "/attack unit:druid target:slinger as:melee", dice=dice)
+    assert kinds("attacker", melee) == [("def", 1, "card")]
+    assert kinds("defender", melee) == [("def", 1, "village")]
+
+
+def test_a_magic_winner_advances_like_a_melee_winner():
+    state = position({"druid": "0808", "slinger": "0809"})
+    # druid OFF 6, DEF 1,1; slinger OFF 1, DEF 2,2: the spell hits, the counter ties 1-1 and misses
+    state, events = act(state, "/attack unit:druid target:slinger as:magic", dice=[6, 1, 1, 1, 2, 2])
+    state, events = act(state, "/pass")                        # the druid's own bonuses stay unused
+    combat = of(events, "combat")[0]
+    assert combat["kind"] == "magic" and combat["attack"]["hit"] and not combat["counter"]["hit"]
+    assert state["units"]["druid"]["at"] == "0809" and state["units"]["slinger"]["by"] == "north"
+
+
+def test_a_bonus_never_raises_a_die_above_six():
+    city = {"0809": {"terrain": "grass", "feature": "city"}}  # +2 DEF for the slinger against melee
+    state = position({"spearman": "0808", "slinger": "0809"}, tiles=city)
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 1, 5, 2])
+    assert state["awaiting"] == ["south"]
+    state, events = act(state, "/bonus die:def1 value:2")
+    assert of(events, "bonus")[0]["from"] == 5 and of(events, "bonus")[0]["to"] == 6
+
+
+def test_a_flying_attacker_shoots_over_features_and_enemies():
+    # from 0806 over an enemy archer in the forest at 0807 to the spearman at 0808 (2 tiles):
+    # the wyvern (flying, ranged 1) may fire; the slinger (ranged 1, not flying) on the same tile may not
+    forest = {"0807": {"terrain": "grass", "feature": "forest"}}
+    flyer = position({"wyvern": "0806", "archer": "0807", "spearman": "0808"}, active="south", tiles=forest)
+    assert "/fire unit:wyvern target:spearman" in legal(flyer)
+    walker = position({"slinger": "0806", "archer": "0807", "spearman": "0808"}, active="south", tiles=forest)
+    assert "/fire unit:slinger target:spearman" not in legal(walker)
+    clear = position({"slinger": "0806", "spearman": "0808"}, active="south")
+    assert "/fire unit:slinger target:spearman" in legal(clear)
+    hole = position({"wyvern": "0806", "spearman": "0808"}, active="south", tiles={"0807": None})
+    assert "/fire unit:wyvern target:spearman" not in legal(hole)      # empty space still blocks

@@ -27,10 +27,17 @@ def test_move_to_any_free_adjacent_tile():
 
 def test_jump_over_one_ally_but_not_two():
     # a line of allies 0807, 0806 north of the spearman: it can land next to 0807 only
-    state = position({"spearman": "0808", "archer": "0807", "rider": "0806"})
+    state = position({"spearman": "0808", "archer": "0807", "rider": "0806", "troll": "reserve"})
     dests = moves(state, "spearman")
     assert "0707" in dests and "0907" in dests              # next to the jumped archer
     assert "0805" not in dests                              # would need a second jump
+    # a fast rider in a corridor 0803-0808: one jump over the archer, but not a second over the spearman
+    from engine.core import hexgrid
+    corridor = {"0803", "0804", "0805", "0806", "0807", "0808", "0809", "0810", "0811"}
+    gaps = {hexgrid.label(h): None for h in hexgrid.within(hexgrid.parse_label("0808"), 5)
+            if hexgrid.label(h) not in corridor}
+    state = position({"rider": "0808", "archer": "0807", "spearman": "0805", "goblin": "0811"}, radius=5, tiles=gaps)
+    assert moves(state, "rider") == ["0806", "0809", "0810"]
 
 
 def test_no_jump_over_enemies_for_walkers_but_flyers_may():
@@ -40,18 +47,18 @@ def test_no_jump_over_enemies_for_walkers_but_flyers_may():
 
 
 def test_empty_spaces_cannot_be_entered():
-    state = position({"spearman": "0808"}, tiles={"0809": None})
+    state = position({"spearman": "0808", "troll": "reserve"}, tiles={"0809": None})
     assert "0809" not in moves(state, "spearman")
     with pytest.raises(RuleError, match="not a tile of the map"):
         act(state, "/move unit:spearman to:0809")
     with pytest.raises(RuleError, match="occupied"):
-        act(position({"spearman": "0808", "archer": "0809"}), "/move unit:spearman to:0809")
+        act(position({"spearman": "0808", "archer": "0809", "troll": "reserve"}), "/move unit:spearman to:0809")
 
 
 def test_fast_units_get_bonus_moves():
-    state = position({"rider": "0808"}, radius=4)            # fast 2: up to three steps
+    state = position({"rider": "0808", "troll": "reserve"}, radius=4)            # fast 2: up to three steps
     assert moves(state, "rider") == within("0808", 3, 4)
-    goblin = position({"goblin": "0808"}, active="south")     # fast 1: up to two steps
+    goblin = position({"goblin": "0808", "spearman": "reserve"}, active="south")     # fast 1: up to two steps
     assert moves(goblin, "goblin") == within("0808", 2, 3)
 
 
@@ -69,7 +76,7 @@ def test_flying_units_get_bonus_moves_over_enemies_and_features():
 
 def test_stopping_features_end_the_move():
     forest = {"terrain": "grass", "feature": "forest"}
-    state = position({"rider": "0808"}, tiles={"0809": forest, "0709": "sand", "0909": "sand",
+    state = position({"rider": "0808", "troll": "reserve"}, tiles={"0809": forest, "0709": "sand", "0909": "sand",
                                                 "0708": "sand", "0908": "sand", "0807": "sand"})
     dests = moves(state, "rider")
     assert sorted(dests) == ["0708", "0709", "0807", "0809", "0908", "0909"]
@@ -77,10 +84,10 @@ def test_stopping_features_end_the_move():
 
 def test_no_jump_in_features_and_flyers_only_crags():
     city = {"terrain": "grass", "feature": "city"}
-    state = position({"spearman": "0808", "archer": "0809"}, tiles={"0810": city})
+    state = position({"spearman": "0808", "archer": "0809", "troll": "reserve"}, tiles={"0810": city})
     assert "0810" not in moves(state, "spearman")           # a jump may not land in a city
     crag = {"terrain": "grass", "feature": "crag"}
-    state = position({"spearman": "0808", "eagle": "0806"}, tiles={"0809": crag})
+    state = position({"spearman": "0808", "eagle": "0806", "troll": "reserve"}, tiles={"0809": crag})
     assert "0809" not in moves(state, "spearman")
     assert "0809" in moves(state, "eagle")
 
@@ -101,13 +108,13 @@ def test_preferred_terrain_ignores_the_hazard():
 
 
 def test_a_feature_cancels_the_terrain_hazard():
-    state = position({"spearman": "0808"}, tiles={"0809": {"terrain": "water", "feature": "village"}})
+    state = position({"spearman": "0808", "troll": "reserve"}, tiles={"0809": {"terrain": "water", "feature": "village"}})
     state, events = act(state, "/move unit:spearman to:0809")
     assert state["units"]["spearman"]["at"] == "0809" and not of(events, "roll")
 
 
 def test_def_test_hazard_defeats_on_failure():
-    state = position({"spearman": "0808"}, tiles={"0809": "lava"})
+    state = position({"spearman": "0808", "troll": "reserve"}, tiles={"0809": "lava"})
     burnt, events = act(state, "/move unit:spearman to:0809", dice=[4, 3])
     assert burnt["units"]["spearman"]["status"] == "captured"
     assert of(events, "test")[0] == {"type": "test", "unit": "spearman", "kind": "def", "why": "hazard at 0809",
@@ -117,7 +124,7 @@ def test_def_test_hazard_defeats_on_failure():
 
 
 def test_off_test_hazard_fails_the_action():
-    state = position({"spearman": "0808"}, tiles={"0809": "marsh"})
+    state = position({"spearman": "0808", "troll": "reserve"}, tiles={"0809": "marsh"})
     stuck, events = act(state, "/move unit:spearman to:0809", dice=[1, 4])
     assert stuck["units"]["spearman"]["at"] == "0808" and of(events, "action_failed")
     assert stuck["active"] == "south"                        # the action is spent
@@ -127,9 +134,9 @@ def test_off_test_hazard_fails_the_action():
 
 def test_hazards_end_a_walkers_move_but_flyers_pass_over():
     # the rider may not continue through the water tile 0809 to 0810 (0810 is reachable around it)
-    state = position({"rider": "0808"}, radius=2, tiles={"0809": "water", "0709": None, "0909": None})
+    state = position({"rider": "0808", "troll": "reserve"}, radius=2, tiles={"0809": "water", "0709": None, "0909": None})
     assert "0810" not in moves(state, "rider")
-    state = position({"eagle": "0808"}, radius=2, tiles={"0809": "water", "0709": None, "0909": None})
+    state = position({"eagle": "0808", "troll": "reserve"}, radius=2, tiles={"0809": "water", "0709": None, "0909": None})
     assert "0810" in moves(state, "eagle")
 
 

@@ -85,6 +85,19 @@ def test_own_features_go_as_far_as_possible():
     assert state["phase"] == "start" and state["homes"] == {"north": "0811", "south": "0806"}
 
 
+def test_feature_distance_counts_tiles_along_the_map():
+    # a U-shaped map: 1008 is only 2 hexes from the centre across the gap, but 8 tiles along the map;
+    # the ends of the U are the farthest places, not the bend (0905, 1005: 4 hexes, 4 and 5 tiles)
+    u = ["0807", "0806", "0805", "0905", "1005", "1006", "1007", "1008"]
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                  armies={"north": ["spearman"], "south": ["goblin"]}, phase="home",
+                  map=dict({lab: "grass" for lab in u}, **{"0808": {"terrain": "grass", "feature": "village"}}),
+                  own_features={"north": "forest", "south": "city"})
+    assert legal(state) == ["/place to:1008"]
+    with pytest.raises(RuleError, match="0905 is 4 tiles from the nearest feature; the farthest tiles are 8"):
+        act(state, "/place to:0905")
+
+
 def test_starting_units_alternate_and_last_to_place_starts():
     state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
                   map={"0805": {"terrain": "grass", "feature": "village"}, "0806": "grass", "0807": "grass",
