@@ -77,8 +77,8 @@ async def test_seed_is_revealed_only_when_the_game_ends_by_resignation(svc, game
 
 async def test_seed_is_revealed_when_the_rules_end_the_game(svc, clock):
     info = await svc.start_game((await svc.create_game("skirmish", seed=11)).id)
-    final, actions = autoplay(registry.get_ruleset("skirmish"), {"name": "standard", **
-                              registry.get_ruleset("skirmish").load_scenario("standard")}, "11")
+    ruleset = registry.get_ruleset("skirmish")
+    final, actions = autoplay(ruleset, ruleset.load_scenario("standard"), "11")
     for action in actions:
         out = await svc.act(info.id, action, actor="table")
     assert out.game_over and out.game.status == "finished" and out.game.seed == "11"
