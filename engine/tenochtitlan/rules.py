@@ -675,6 +675,11 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} has already moved this turn."
             elif kind == "move" and len(state["moved"]) >= pos.move_limit():
                 reason = f"The card allows {pos.move_limit()} units to move and they have moved."
+            elif kind == "move":
+                reason = (f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
+                          f"turn: {pos.movement(unit)} movement points, terrain costs, no enemy hexes, "
+                          f"a stop on entering enemy zones of control or stopping terrain, one unit "
+                          f"per hex at the end.")
             elif kind == "attack" and unit in state["attacked"] and unit != state.get("extra_melee"):
                 reason = f"{self._name(state, unit)} has already attacked this turn."
             elif kind == "attack" and unit in state["no_attack"]:

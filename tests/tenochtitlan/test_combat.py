@@ -147,6 +147,14 @@ def test_units_that_moved_attack_only_adjacent_enemies_but_brigantines_fire_afte
     assert {x["target"] for x in legal(state, "spanish", "attack") if x["unit"] == "a"} == {"v"}
     with pytest.raises(RuleError, match="moved"):
         act(state, "spanish", "/attack unit:a target:w", dice=[1])
+    # With no enemy next to it (so no ZOC restriction), the moved unit still may not fire at range.
+    keep_open = {"x": u("sp-infantry", "0707"), "y": u("az-warriors", "0708")}     # so combat is not skipped
+    alone = fight({"a": u("sp-arquebusiers", "0401", moved=True), "w": u("az-warriors", "0403"), **keep_open})
+    assert not [x for x in legal(alone, "spanish", "attack") if x["unit"] == "a"]
+    with pytest.raises(RuleError, match="moved this turn may only attack an adjacent"):
+        act(alone, "spanish", "/attack unit:a target:w", dice=[1])
+    still = fight({"a": u("sp-arquebusiers", "0401"), "w": u("az-warriors", "0403"), **keep_open})
+    assert [x for x in legal(still, "spanish", "attack") if x["unit"] == "a"]
     lake = ["LLLLLLLL"] * 4 + ["........"] * 4
     brig = fight({"b": u("sp-brigantine", "0402", moved=True), "w": u("az-warriors", "0405")}, terrain=lake)
     assert {x["target"] for x in legal(brig, "spanish", "attack")} == {"w"}
@@ -350,6 +358,12 @@ def test_forts_help_only_the_unit_defending_in_them():
     state, events = act(state, "spanish", "/attack unit:i target:w", dice=[1])
     event = attack_event(events)
     assert (event["base"], event["total"], event["defence"]) == (3, 4, 4)
+
+
+def test_a_disorganised_defender_cannot_retreat_before_combat():
+    state = fight({"i": u("sp-infantry", "0404"), "j": u("az-jaguar", "0405", disorganised=True)})
+    state, events = act(state, "spanish", "/attack unit:i target:j", dice=[1])
+    assert not of_type(events, "evade_offered") and of_type(events, "attack")
 
 
 def test_no_retreat_before_combat_when_no_hex_is_free():

@@ -189,3 +189,18 @@ def test_terrain_forbidding_attack_on_entry():
         return {a["unit"] for a in legal(state, "spanish", "attack")}
     assert after_move("....") == {"i", "j"}
     assert after_move(".w..") == {"j"}          # marsh at 0202: no attack in the turn it is entered
+
+
+def test_canoes_and_brigantines_pass_through_enemy_zoc_down_a_one_hex_channel():
+    channel = grid_map(*([".L."] * 8))
+    canoe = build({"map": channel, "active": "aztec", "card": "az-drums",
+                   "units": {"c": {"type": "az-canoe", "at": "0201"}, "i": inf("0303")}})
+    # 0203 and 0204 lie in the infantry's ZOC; a land unit would stop there, the canoe goes on.
+    assert "0206" in destinations(canoe, "c")
+    brig = build({"map": channel, "units": {"b": {"type": "sp-brigantine", "at": "0201"},
+                                            "w": {"type": "az-warriors", "at": "0303"}}})
+    assert "0207" in destinations(brig, "b")
+    # Starting inside the ZOC and moving to another ZOC hex is no obstacle either.
+    inside = build({"map": channel, "active": "aztec", "card": "az-drums",
+                    "units": {"c": {"type": "az-canoe", "at": "0203"}, "i": inf("0303")}})
+    assert "0204" in destinations(inside, "c")

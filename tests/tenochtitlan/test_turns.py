@@ -74,6 +74,16 @@ def test_spanish_win_with_all_objectives_and_a_causeway_with_its_village():
     assert state["result"]["winner"] == "spanish" and of_type(events, "game_over")
 
 
+def test_spanish_need_the_village_at_the_end_of_their_causeway():
+    control = {lab: "spanish" for lab in STANDARD_OBJECTIVES + NORTH if lab != "1201"}   # not Tepeyac
+    state = build({"units": {"i": u("sp-infantry", "1101"), "w": u("az-warriors", "0808")},
+                   "control": control})
+    assert state["result"] is None
+    assert RULES.spanish_goal(state)[1] == ["a causeway and its village"]
+    state, _ = act(state, "spanish", "/move unit:i to:1201")
+    assert state["result"]["winner"] == "spanish"
+
+
 def test_spanish_need_every_objective():
     control = {lab: "spanish" for lab in STANDARD_OBJECTIVES[1:] + NORTH if lab != "1202"}
     state = build({"units": {"i": u("sp-infantry", "1201"), "w": u("az-warriors", "0808")},
