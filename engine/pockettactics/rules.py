@@ -1064,16 +1064,20 @@ class PocketTactics(Ruleset):
         self._end_turn(state, events)
 
     # ----- turn end and victory -------------------------------------------------------------------
-    def _end_turn(self, state, events) -> None:
-        state["phase"], state["combat"] = "play", None
+    def _holds_every_feature(self, state, events) -> bool:
         features = [lab for lab, t in state["tiles"].items() if t.get("feature")]
         owners = {state["control"].get(lab) for lab in features}
         if features and len(owners) == 1 and None not in owners:
             winner = owners.pop()
             state["result"] = {"winner": winner, "reason": f"{SIDE_TITLES[winner]} controls every feature"}
+            state["awaiting"] = []
             events.append({"type": "game_over", **state["result"]})
-            return
-        if self._decided(state, events, other(state["active"])):
+            return True
+        return False
+
+    def _end_turn(self, state, events) -> None:
+        state["phase"], state["combat"] = "play", None
+        if self._holds_every_feature(state, events) or self._decided(state, events, other(state["active"])):
             return
         state["active"] = other(state["active"])
         state["turn"] += 1
@@ -1086,7 +1090,8 @@ class PocketTactics(Ruleset):
     def _begin_turn(self, state, events) -> None:
         side = state["active"]
         state["awaiting"] = [side]
-        self._decided(state, events, side)
+        if not self._holds_every_feature(state, events):
+            self._decided(state, events, side)
 
     def _decided(self, state, events, to_move) -> bool:
         """A player wins the moment the opponent could neither activate nor deploy a unit; this is
@@ -1343,7 +1348,7 @@ class PocketTactics(Ruleset):
                 "gezogene Plättchen reihum angrenzend anlegen; eigenes Merkmal so weit wie möglich von allen "
                 "Merkmalen. Bis zu drei Starteinheiten auf/neben das eigene Merkmal; wer zuletzt stellt, beginnt.\n"
                 "**Zug (eine Aktion):** `/move` (auf ein freies Nachbarfeld, ein Sprung über einen Verbündeten; "
-                "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde), `/attack` (Nahkampf), "
+                "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
                 "`/fire` (Fernkampf mit Reichweite und Sichtlinie), `/deploy` (neben ein kontrolliertes Merkmal), "
                 "`/reserve`, `/special`.\n"
                 "**Kampf:** alle OFF/DEF-Würfel zugleich; reihum `/bonus` (ein Würfel, max. 6), dann `/reroll` "
@@ -1358,7 +1363,8 @@ class PocketTactics(Ruleset):
             "placed in turn next to the map; your own feature goes as far as possible from every feature. Deploy "
             "up to three starting units on or next to it; the last to deploy starts.\n"
             "**Turn (one action):** `/move` (to a free adjacent tile, one jump over an ally; fast/flying units get "
-            "bonus moves, flyers jump enemies too), `/attack` (melee), `/fire` (ranged, range and line of sight), "
+            "bonus moves, flyers jump enemies too), `/attack` (close combat; units that know magic declare "
+            "`as:melee` or `as:magic`), `/fire` (ranged, range and line of sight), "
             "`/deploy` (next to a feature you control), `/reserve`, `/special`.\n"
             "**Combat:** all OFF/DEF dice at once; in turn `/bonus` (one die, max 6), then `/reroll` (one per "
             "adjacent ally, one on preferred terrain), `/pass`. Highest OFF vs highest DEF, ties go to the next "

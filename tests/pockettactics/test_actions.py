@@ -18,7 +18,7 @@ def test_deploy_from_reserve_next_to_a_controlled_feature():
 
 def test_deploy_only_next_to_features_you_control_and_ignores_hazards():
     state = position({"spearman": "0808", "archer": "reserve", "goblin": "0810"},
-                     control={"0805": "south"}, tiles={"0806": "water"})
+                     control={"0805": None}, tiles={"0806": "water"})
     assert not [c for c in legal(state) if c.startswith("/deploy")]
     with pytest.raises(RuleError, match="not next to a feature you control"):
         act(state, "/deploy unit:archer to:0809")
@@ -73,6 +73,12 @@ def test_teleport_needs_an_off_test():
 def test_victory_when_one_player_controls_every_feature():
     state = position({"spearman": "0810", "goblin": "0806"})
     state, events = act(state, "/move unit:spearman to:0811")
+    assert state["result"] == {"winner": "north", "reason": "North controls every feature"}
+    assert state["awaiting"] == []
+
+
+def test_a_position_where_one_player_holds_every_feature_is_already_won():
+    state = position({"spearman": "0807", "goblin": "0810"}, control={"0811": "north"})
     assert state["result"] == {"winner": "north", "reason": "North controls every feature"}
     assert state["awaiting"] == []
 

@@ -22,7 +22,7 @@ def test_autoplay_finishes_with_the_map_built_from_the_bag(seed):
     assert sum(1 for a in actions if a["type"] == "tile") == 12
 
 
-@pytest.mark.parametrize("name", ["big-battle", "river-crossing", "skirmish"])
+@pytest.mark.parametrize("name", ["big-battle", "core-sets", "river-crossing", "skirmish"])
 def test_autoplay_other_scenarios(name):
     for seed in range(5):
         state, _ = autoplay(RS, RS.load_scenario(name), f"{name}-{seed}", max_actions=5000)

@@ -301,3 +301,27 @@ def test_a_flying_attacker_shoots_over_features_and_enemies():
     assert "/fire unit:slinger target:spearman" in legal(clear)
     hole = position({"wyvern": "0806", "spearman": "0808"}, active="south", tiles={"0807": None})
     assert "/fire unit:wyvern target:spearman" not in legal(hole)      # empty space still blocks
+
+
+def test_dice_are_compared_highest_first_whatever_the_roll_order():
+    # the spearman rolls OFF 1 then 6; the slinger DEF 2 then 4: 6 meets 4 (not 1 meets 2) and hits
+    state = position({"spearman": "0808", "slinger": "0809"})
+    state, events = act(state, "/attack unit:spearman target:slinger", dice=[1, 6, 5, 5, 3, 2, 4])
+    combat = of(events, "combat")[0]
+    assert combat["attack"] == {"off": [6, 1], "def": [4, 2], "hit": True, "why": "6 beats 4"}
+    assert combat["counter"] == {"off": [3], "def": [5, 5], "hit": False, "why": "3 is beaten by 5"}
+
+
+def test_an_off_bonus_raises_only_an_off_die_and_refusals_say_why():
+    # the champion's +1 OFF may not raise a DEF die; a die at 6 cannot be raised; unknown dice are named
+    state = position({"champion": "0808", "slinger": "0809"})
+    state, _ = act(state, "/attack unit:champion target:slinger", dice=[6, 2, 2, 3, 3, 3, 4, 4])
+    assert sorted(legal(state)) == ["/bonus die:off2 value:1", "/bonus die:off3 value:1", "/pass"]
+    with pytest.raises(RuleError, match="no bonus left for a DEF die"):
+        act(state, "/bonus die:def1 value:1")
+    with pytest.raises(RuleError, match="off1 already shows 6"):
+        act(state, "/bonus die:off1 value:1")
+    with pytest.raises(RuleError, match=r"no \+2 bonus for off2; left: \+1"):
+        act(state, "/bonus die:off2 value:2")
+    with pytest.raises(RuleError, match="'off4' is not one of your dice"):
+        act(state, "/bonus die:off4 value:1")

@@ -21,6 +21,14 @@ def test_packaged_scenarios_load_and_set_up():
     assert RS.load_scenario("")["name"] == "standard"
 
 
+def test_core_sets_field_all_six_units_without_recruiting():
+    from engine.core.dice import seeded
+    state, _ = RS.setup(RS.load_scenario("core-sets"), seeded("core", 0))
+    assert state["phase"] == "tiles"                         # roll-off done, no army building
+    for side in ("north", "south"):
+        assert sum(1 for u in state["units"].values() if u["side"] == side and u["status"] == "reserve") == 6
+
+
 def test_scenario_file_by_path(tmp_path):
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(scenario({"spearman": "0808", "goblin": "0810", "troll": "captured"})))

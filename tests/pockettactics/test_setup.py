@@ -163,3 +163,42 @@ def test_referee_can_place_and_remove_units():
         apply_action(RS, state, {"type": "ref-place", "side": "referee", "unit": "goblin", "to": "0808"}, fixed([]))
     state, _ = apply_action(RS, state, {"type": "ref-remove", "side": "referee", "unit": "goblin"}, fixed([]))
     assert state["units"]["goblin"]["status"] == "reserve"
+
+
+def test_setup_refusals_say_why():
+    state = fresh()
+    state, _ = act(state, "/faction faction:horde")
+    with pytest.raises(RuleError, match="horde is already taken"):
+        act(state, "/faction faction:horde")
+    army = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"], points=22)
+    with pytest.raises(RuleError, match="An army needs at least one unit"):
+        act(army, "/done")
+    army, _ = act(army, "/recruit unit:champion")
+    with pytest.raises(RuleError, match="archer costs 9 points; your army has 14 of 22, 8 left") as info:
+        act(army, "/recruit unit:archer")
+    assert sorted(info.value.legal) == ["eagle", "spearman"]
+    with pytest.raises(RuleError, match="champion is already in your army"):
+        act(army, "/recruit unit:champion")
+    with pytest.raises(RuleError, match="'goblin' is not a unit of Highland Clans"):
+        act(army, "/recruit unit:goblin")
+    building = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                     armies={"north": ["spearman"], "south": ["goblin"]}, phase="map",
+                     map={"0808": {"terrain": "grass", "feature": "village"}}, bag=["sand"], drawn="marsh",
+                     central="village", own_features={"north": "forest", "south": "city"},
+                     tile_choices={"north": ["grass"], "south": ["sand"]}, tiles_per_player=1)
+    with pytest.raises(RuleError, match="0811 is not next to the map"):
+        act(building, "/place to:0811")
+    with pytest.raises(RuleError, match="0808 already holds a tile"):
+        act(building, "/place to:0808")
+    with pytest.raises(RuleError, match="/place needs to:"):
+        act(building, "/place")
+    start = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
+                  map={"0805": {"terrain": "grass", "feature": "village"}, "0806": "grass", "0807": "grass",
+                       "0808": "grass", "0809": "grass", "0810": "grass",
+                       "0811": {"terrain": "grass", "feature": "village"}},
+                  homes={"north": "0805", "south": "0811"},
+                  armies={"north": ["spearman"], "south": ["goblin"]})
+    with pytest.raises(RuleError, match=r"Starting units go on or next to your own feature \(0805\)"):
+        act(start, "/deploy unit:spearman to:0808")
+    with pytest.raises(RuleError, match="'goblin' is not a unit of your army"):
+        act(start, "/deploy unit:goblin to:0806")
