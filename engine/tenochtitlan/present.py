@@ -107,6 +107,8 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} retreats {e['from']} → {e['to']}."
     if kind == "disorganised":
         return f"{name(e['unit'])} is disorganised."
+    if kind == "fort_retreat_offered":
+        return f"{name(e['unit'])} may hold the fort or retreat."
     if kind == "held_fort":
         return f"{name(e['unit'])} holds the fort at {e['at']} without retreating."
     if kind == "eliminated":
@@ -294,14 +296,14 @@ SUMMARY_EN = """**Siege of Tenochtitlan** — Spanish (with Tlaxcalan allies and
 **Setup:** Aztecs first: units in Tenochtitlan or on causeways (at most 2 per causeway), canoes on lake hexes next to the city or in the canal. Then the Spanish: brigantines on the southern lake; land units in three connected groups of at least 4, each within 3 hexes of a different village, not in the city or on a causeway.
 **Turn:** draw a card (move and attack limits, special rule) → movement → enemy defensive fire (up to 3 bowmen/artillery/arquebusiers/crossbowmen/brigantines) → combat → rally.
 **Movement:** movement factor vs terrain costs; through friends, not enemies; one unit per hex; entering an enemy ZOC stops; no ZOC to ZOC; roads: 2 hexes per point outside enemy ZOC. Disorganised units cannot move and have no ZOC.
-**Combat:** one or two units (the second adds +1) against one enemy in range (ranged fire needs line of sight; units that moved attack only adjacent; a unit in an enemy ZOC attacks only those units). Attack factor + 1d6 ≥ defence + 1: disorganised and retreat 2 hexes; ≥ defence + 2: eliminated. Only the highest terrain bonus counts. A faster defender may retreat before a melee. Infantry and cavalry may advance into the vacated hex.
+**Combat:** one or two units (the second adds +1) against one enemy in range (ranged fire needs line of sight; units that moved attack only adjacent; a unit in an enemy ZOC attacks only those units). Attack factor + 1d6 ≥ defence + 1: disorganised and retreat 2 hexes, each step farther from the attackers (in a fort: may stay); ≥ defence + 2: eliminated. Only the highest terrain bonus counts. A faster defender may retreat before a melee. Infantry and cavalry may advance into the vacated hex.
 **Win:** Spanish: control Sacred Precinct, Tlatelolco Market, Xoloc, Dock Area, Chapultepec Springs and a whole causeway with its village. Aztecs: prevent that until the end of turn 24, or reduce the Spanish to 6 units (Tlaxcalans not counted)."""
 
 SUMMARY_DE = """**Siege of Tenochtitlan** — Spanier (mit Tlaxcalteken und Brigantinen) gegen Azteken, 24 Spielzüge.
 **Aufbau:** Zuerst die Azteken: Einheiten in Tenochtitlan oder auf Dämmen (höchstens 2 je Damm), Kanus auf Seefeldern neben der Stadt oder im Kanal. Dann die Spanier: Brigantinen auf dem südlichen See; Landeinheiten in drei zusammenhängenden Gruppen zu mindestens 4, jede höchstens 3 Felder von einem anderen Dorf, nicht in der Stadt oder auf einem Damm.
 **Zug:** Karte ziehen (Bewegungs- und Angriffslimit, Sonderregel) → Bewegung → feindliches Defensivfeuer (bis zu 3 Bogenschützen/Artillerie/Arkebusiere/Armbrustschützen/Brigantinen) → Kampf → Neuordnung.
 **Bewegung:** Bewegungsfaktor gegen Geländekosten; durch eigene, nicht durch feindliche Einheiten; am Ende eine Einheit je Feld; Betreten einer feindlichen ZOC beendet die Bewegung; nicht von ZOC zu ZOC; Straßen: 2 Felder je Punkt außerhalb feindlicher ZOC. Desorganisierte Einheiten bewegen sich nicht und haben keine ZOC.
-**Kampf:** eine oder zwei Einheiten (die zweite gibt +1) gegen einen Feind in Reichweite (Fernkampf braucht Sichtlinie; bewegte Einheiten greifen nur benachbart an; eine Einheit in feindlicher ZOC greift nur diese Einheiten an). Angriffsfaktor + 1W6 ≥ Verteidigung + 1: desorganisiert und 2 Felder Rückzug; ≥ Verteidigung + 2: eliminiert. Nur der höchste Geländebonus zählt. Ein schnellerer Verteidiger darf vor dem Nahkampf ausweichen. Infanterie und Kavallerie dürfen in das freie Feld vorrücken.
+**Kampf:** eine oder zwei Einheiten (die zweite gibt +1) gegen einen Feind in Reichweite (Fernkampf braucht Sichtlinie; bewegte Einheiten greifen nur benachbart an; eine Einheit in feindlicher ZOC greift nur diese Einheiten an). Angriffsfaktor + 1W6 ≥ Verteidigung + 1: desorganisiert und 2 Felder Rückzug, jeder Schritt weiter weg von den Angreifern (im Fort: darf stehen bleiben); ≥ Verteidigung + 2: eliminiert. Nur der höchste Geländebonus zählt. Ein schnellerer Verteidiger darf vor dem Nahkampf ausweichen. Infanterie und Kavallerie dürfen in das freie Feld vorrücken.
 **Sieg:** Spanier: Kontrolle über Sacred Precinct, Tlatelolco-Markt, Xoloc, Dock Area, Chapultepec-Quellen und einen ganzen Damm samt Dorf. Azteken: das bis zum Ende von Zug 24 verhindern, oder die Spanier auf 6 Einheiten (ohne Tlaxcalteken) bringen."""
 
 

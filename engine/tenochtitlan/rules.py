@@ -208,8 +208,8 @@ class Tenochtitlan(Ruleset):
         Command("advance", "Advance after combat into the vacated hex",
                 (Option("unit", "unit", "Your unit"), Option("to", "hex", "Vacated hex")),
                 {"de": "Nach dem Kampf vorrücken"}),
-        Command("pass", "Decline: stand and fight instead of retreating, or do not advance",
-                (), {"de": "Verzichten: stehen bleiben oder nicht vorrücken"}),
+        Command("pass", "Decline: stand and fight instead of retreating, hold a fort, or do not advance",
+                (), {"de": "Verzichten: stehen bleiben, das Fort halten oder nicht vorrücken"}),
         Command("rally", "Rally a disorganised unit", (Option("unit", "unit", "Your unit"),),
                 {"de": "Desorganisierte Einheit neu ordnen"}),
         Command("end-phase", "End the current phase", (), {"de": "Phase beenden"}),
@@ -306,7 +306,7 @@ class Tenochtitlan(Ruleset):
             if pending["kind"] == "advance" and want("advance"):
                 out += [{"type": "advance", "side": side, "unit": uid, "to": pending["to"]}
                         for uid in pending["units"]]
-            if pending["kind"] in ("evade", "advance") and want("pass"):
+            if (pending["kind"] in ("evade", "advance") or pending.get("optional")) and want("pass"):
                 out.append({"type": "pass", "side": side})
             return out
         phase = state["phase"]
@@ -896,17 +896,27 @@ class Tenochtitlan(Ruleset):
             self._eliminate(state, target, "attack", events)
             self._offer_advance(state, attackers, t_at, False, events)
             return
-        if defender["disorganised"]:
+        fort = board.fort[t_at]
+        # In a fort the unit need not retreat, so it is never "forced" to: an already
+        # disorganised defender there survives a retreat result.
+        if defender["disorganised"] and not fort:
             self._eliminate(state, target, "disorganised unit forced to retreat", events)
             self._offer_advance(state, attackers, t_at, False, events)
             return
-        defender["disorganised"] = True
-        events.append({"type": "disorganised", "unit": target})
-        if board.fort[t_at]:
-            events.append({"type": "held_fort", "unit": target, "at": defender["at"]})
-            return
+        if not defender["disorganised"]:
+            defender["disorganised"] = True
+            events.append({"type": "disorganised", "unit": target})
         pos = Pos(state)
         options = self._retreat_options(pos, target, [pos.where(a) for a in attackers])
+        if fort:
+            if options:
+                # "Need not retreat": the owner may still choose to (/retreat) or hold (/pass).
+                state["pending"] = {"kind": "retreat", "side": defender["side"], "unit": target,
+                                    "options": options, "attack": context, "optional": True}
+                events.append({"type": "fort_retreat_offered", "unit": target, "options": options})
+            else:
+                events.append({"type": "held_fort", "unit": target, "at": defender["at"]})
+            return
         if not options:
             self._eliminate(state, target, "no retreat possible", events)
             self._offer_advance(state, attackers, t_at, False, events)
@@ -966,6 +976,9 @@ class Tenochtitlan(Ruleset):
         if pending["kind"] == "evade":
             events.append({"type": "stood", "unit": pending["unit"]})
             self._resolve(state, pending["attack"], events, dice)
+        elif pending["kind"] == "retreat":
+            unit = state["units"][pending["unit"]]
+            events.append({"type": "held_fort", "unit": pending["unit"], "at": unit["at"]})
         else:
             events.append({"type": "no_advance", "to": pending["to"]})
 

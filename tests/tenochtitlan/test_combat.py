@@ -347,9 +347,22 @@ def test_fort_defender_is_disorganised_but_does_not_retreat():
     assert event["result"] == "eliminated"
     state = fight({"i": u("sp-infantry", "0404"), "w": u("az-warriors", "0405"), "x": u("sp-infantry", "0101")},
                   map_extra={"forts": {"Fort": "0405"}})
-    state, events = act(state, "spanish", "/attack unit:i target:w", dice=[4])    # 7 = 6+1: retreat result
-    assert state["units"]["w"]["disorganised"] and state["units"]["w"]["at"] == "0405"
-    assert state.get("pending") is None and of_type(events, "held_fort")
+    hit, events = act(state, "spanish", "/attack unit:i target:w", dice=[4])      # 7 = 6+1: retreat result
+    assert hit["units"]["w"]["disorganised"] and hit["units"]["w"]["at"] == "0405"
+    # It need not retreat: its owner holds the fort (/pass) or may still choose to retreat.
+    assert hit["pending"]["kind"] == "retreat" and hit["awaiting"] == ["aztec"]
+    assert {a["type"] for a in legal(hit, "aztec")} == {"retreat", "pass"}
+    held, events = act(hit, "aztec", "/pass")
+    assert held["units"]["w"]["at"] == "0405" and of_type(events, "held_fort") and held["pending"] is None
+    gone, _ = act(hit, "aztec", "/retreat unit:w to:" + hit["pending"]["options"][0])
+    assert gone["units"]["w"]["at"] != "0405"
+    # Already disorganised and hit again: not forced to retreat in the fort, so not eliminated.
+    again = fight({"i": u("sp-infantry", "0404"), "w": u("az-warriors", "0405", disorganised=True),
+                   "x": u("sp-infantry", "0101")}, map_extra={"forts": {"Fort": "0405"}})
+    again, events = act(again, "spanish", "/attack unit:i target:w", dice=[4])
+    assert "w" in again["units"] and not of_type(events, "eliminated")
+    again, events = act(again, "aztec", "/pass")
+    assert again["units"]["w"]["at"] == "0405" and again["units"]["w"]["disorganised"]
 
 
 def test_forts_help_only_the_unit_defending_in_them():
