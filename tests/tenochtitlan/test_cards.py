@@ -132,3 +132,20 @@ def test_chapultepec_springs_count_as_part_of_the_aqueduct():
     assert state["control"]["0312"] == "spanish"          # the infantry stands on the springs
     _, events = act(state, "spanish", "/attack unit:i target:w", dice=[1])
     assert of_type(events, "attack")[0]["bonus"] == 1
+
+
+def test_the_card_just_played_is_reshuffled_with_the_others():
+    # The Spanish draw their last card; at their next draw the deck is empty and every Spanish card
+    # played so far, the last one included, is shuffled into the new deck.
+    state = end_of_spanish_turn(decks={"spanish": ["sp-night"], "aztec": ["az-drums", "az-canoes"]},
+                                discards={"spanish": ["sp-council"]})
+    drawn = []
+    for _ in range(20):
+        side = state["awaiting"][0]
+        state, events = act(state, side, "/end-phase", dice=[1] * 6)
+        drawn += [e["card"] for e in of_type(events, "card_drawn") if e["side"] == "spanish"]
+        if len(drawn) == 2:
+            break
+    assert drawn[0] == "sp-night"
+    assert of_type(events, "reshuffled") and drawn[1] in {"sp-council", "sp-caution", "sp-night"}
+    assert sorted(state["decks"]["spanish"] + [state["card"]]) == ["sp-caution", "sp-council", "sp-night"]
