@@ -128,3 +128,11 @@ def test_bad_commands_say_what_is_wrong_and_what_is_legal():
         act(state, "/move unit:spearman to:0805")
     with pytest.raises(RuleError, match=r"/bonus is not possible now. Legal: /move"):
         act(state, "/bonus die:off1 value:1")
+
+
+def test_teleport_arrival_meets_the_hazard():
+    # 0711 (next to south's village) is lava: after the OFF test (6) the shaman takes the DEF test (2) and burns
+    state = position({"shaman": "0807", "spearman": "0806"}, active="south", tiles={"0711": "lava"})
+    state, events = act(state, "/special unit:shaman to:0711", dice=[6, 2])
+    assert state["units"]["shaman"]["status"] == "captured" and state["units"]["shaman"]["by"] == "north"
+    assert [t["kind"] for t in of(events, "test")] == ["off", "def"]
