@@ -647,6 +647,8 @@ class PocketTactics(Ruleset):
                 if d > self._reach(state, uid):
                     raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.")
                 raise RuleError(f"{uid} has no line of sight to {target}.")
+            if kind == "special":
+                self._explain_special(state, action)
             if kind == "reserve":
                 raise RuleError(f"{uid} is neither on a feature nor next to an occupied feature; a unit returns to "
                                 f"the reserve from a feature it stands on or by stepping into an adjacent occupied one.")
@@ -732,6 +734,28 @@ class PocketTactics(Ruleset):
                             f"(an OFF bonus raises an OFF die, a DEF bonus a DEF die).")
         raise RuleError(f"You have no +{action.get('value')} bonus for {die}; left: "
                         f"{', '.join('+' + str(b['value']) for b in left)}.")
+
+    def _explain_special(self, state: dict, action: dict) -> None:
+        uid, side = action["unit"], action["side"]
+        special = self._uspec(state, uid)["special"]
+        if special is None:
+            raise RuleError(f"{uid} has no special ability.",
+                            sorted(u for u, v in state["units"].items() if v["side"] == side
+                                   and v["status"] == "map" and self._uspec(state, u)["special"]))
+        if special == "bless":
+            ally = action.get("with")
+            if ally is None or "to" in action:
+                raise RuleError(f"{uid} blesses an adjacent ally: /special unit:{uid} with:<ally>.")
+            unit = state["units"].get(ally)
+            if unit is None or unit["side"] != side or unit["status"] != "map" or \
+                    _dist(unit["at"], state["units"][uid]["at"]) != 1:
+                raise RuleError(f"{ally!r} is not an ally next to {uid}.")
+            raise RuleError(f"{ally} is already blessed; a blessing lasts until its next combat.")
+        to = action.get("to")
+        if to is None or "with" in action:
+            raise RuleError(f"{uid} teleports: /special unit:{uid} to:<tile>.")
+        raise RuleError(f"{uid} teleports only to a free tile next to a feature you control.",
+                        self._deploy_spots(state, side, uid))
 
     def _explain_close_attack(self, state: dict, action: dict, distance: int) -> None:
         uid, target = action["unit"], action["target"]

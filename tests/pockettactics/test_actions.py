@@ -136,3 +136,21 @@ def test_teleport_arrival_meets_the_hazard():
     state, events = act(state, "/special unit:shaman to:0711", dice=[6, 2])
     assert state["units"]["shaman"]["status"] == "captured" and state["units"]["shaman"]["by"] == "north"
     assert [t["kind"] for t in of(events, "test")] == ["off", "def"]
+
+
+def test_special_ability_refusals_say_why():
+    state = position({"druid": "0807", "spearman": "0808", "rider": "0706", "goblin": "0811"})
+    with pytest.raises(RuleError, match="spearman has no special ability"):
+        act(state, "/special unit:spearman with:druid")
+    with pytest.raises(RuleError, match="'rider' is not an ally next to druid"):
+        act(state, "/special unit:druid with:rider")
+    with pytest.raises(RuleError, match="druid blesses an adjacent ally"):
+        act(state, "/special unit:druid to:0806")
+    blessed, _ = act(state, "/special unit:druid with:spearman")
+    blessed, _ = act(blessed, "/move unit:goblin to:0810")
+    with pytest.raises(RuleError, match="spearman is already blessed"):
+        act(blessed, "/special unit:druid with:spearman")
+    shaman = position({"shaman": "0807", "spearman": "0806"}, active="south")
+    with pytest.raises(RuleError, match="teleports only to a free tile next to a feature you control") as info:
+        act(shaman, "/special unit:shaman to:0808")
+    assert "0711" in info.value.legal
