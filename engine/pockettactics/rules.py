@@ -135,7 +135,10 @@ class PocketTactics(Ruleset):
                 {"de": "Nahkampfangriff auf benachbarten Feind (Nahkampf oder Magie)"}),
         Command("fire", "Ranged attack", (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy")),
                 {"de": "Fernangriff"}),
-        Command("reserve", "Return a unit to the reserve through a feature", (Option("unit", "unit", "Unit"),),
+        Command("reserve", "Return a unit to the reserve through a feature",
+                (Option("unit", "unit", "Unit"),
+                 Option("to", "hex", "Adjacent occupied feature to step into (leave out: the feature it stands on)",
+                        False)),
                 {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
         Command("special", "Use a unit's special ability",
                 (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination (teleport)", False),
@@ -541,8 +544,10 @@ class PocketTactics(Ruleset):
                             for t in spec["attacks"]]
             if spec["ranged"] and d <= self._reach(state, uid) and (d == 1 or self._sight_clear(state, uid, tid)):
                 out.append({"type": "fire", "side": side, "unit": uid, "target": tid})
-        if self._can_reserve(state, uid, occupant):
+        if state["tiles"][unit["at"]].get("feature"):       # into the feature it stands on
             out.append({"type": "reserve", "side": side, "unit": uid})
+        out += [{"type": "reserve", "side": side, "unit": uid, "to": lab}
+                for lab in self._reserve_gates(state, uid, occupant)]
         if spec["special"] == "teleport":
             out += [{"type": "special", "side": side, "unit": uid, "to": lab}
                     for lab in self._deploy_spots(state, side, uid)]
@@ -553,12 +558,11 @@ class PocketTactics(Ruleset):
                     out.append({"type": "special", "side": side, "unit": uid, "with": ally})
         return out
 
-    def _can_reserve(self, state: dict, uid: str, occupant: dict) -> bool:
-        unit = state["units"][uid]
-        if state["tiles"][unit["at"]].get("feature"):
-            return True
-        # "into an occupied feature": the text names no owner, so any unit's feature will do
-        return any(n in occupant and state["tiles"][n].get("feature") for n in _neighbour_labels(unit["at"]))
+    def _reserve_gates(self, state: dict, uid: str, occupant: dict) -> list[str]:
+        """Adjacent occupied features the unit may step "into" to reach the reserve. The text
+        names no owner, so any unit's feature will do."""
+        return [n for n in _neighbour_labels(state["units"][uid]["at"])
+                if n in occupant and state["tiles"][n].get("feature")]
 
     def _combat_actions(self, state: dict, side: str) -> list[dict]:
         c = state["combat"]
@@ -650,8 +654,15 @@ class PocketTactics(Ruleset):
             if kind == "special":
                 self._explain_special(state, action)
             if kind == "reserve":
-                raise RuleError(f"{uid} is neither on a feature nor next to an occupied feature; a unit returns to "
-                                f"the reserve from a feature it stands on or by stepping into an adjacent occupied one.")
+                at = units[uid]["at"]
+                gates = self._reserve_gates(state, uid, self._occupant(state))
+                ways = ([f"/reserve unit:{uid}"] if state["tiles"][at].get("feature") else []) + \
+                    [f"/reserve unit:{uid} to:{lab}" for lab in gates]
+                if to is None:
+                    raise RuleError(f"{uid} does not stand on a feature; without to: a unit goes into the feature it "
+                                    f"stands on. With to: it steps into an adjacent occupied feature.", ways)
+                raise RuleError(f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
+                                f"feature that a unit occupies.", ways)
         self.refuse_unknown(state, action)
 
     def _explain_setup(self, state: dict, action: dict) -> None:
@@ -847,14 +858,14 @@ class PocketTactics(Ruleset):
         uid = action["unit"]
         unit = state["units"][uid]
         at = unit["at"]
-        lost = state["tiles"][at].get("feature") and state["control"].get(at) == side
         unit["status"], unit["at"] = "reserve", None
-        events.append({"type": "to_reserve", "side": side, "unit": uid, "from": at})
-        if state["tiles"][at].get("feature"):
+        events.append({"type": "to_reserve", "side": side, "unit": uid, "from": at, "via": action.get("to", at)})
+        if "to" not in action:
             # going into the feature one stands on gives up its control
+            was = state["control"].get(at)
             state["control"][at] = None
-            if lost:
-                events.append({"type": "control", "at": at, "side": None, "was": side})
+            if was is not None:
+                events.append({"type": "control", "at": at, "side": None, "was": was})
         self._end_turn(state, events)
 
     def _do_special(self, state, action, side, events, dice):
@@ -1207,7 +1218,8 @@ class PocketTactics(Ruleset):
             verb = "advances" if event.get("advance") else "moves"
             return f"{n(event['unit'])} {verb} {' → '.join(event['path'])}."
         if t == "to_reserve":
-            return f"{n(event['unit'])} returns to the reserve from {event['from']}."
+            via = f" through the feature at {event['via']}" if event.get("via", event["from"]) != event["from"] else ""
+            return f"{n(event['unit'])} returns to the reserve from {event['from']}{via}."
         if t == "blessed":
             return f"{n(event['unit'])} blesses {n(event['with'])} (+1 to any die in its next combat)."
         if t == "teleported":

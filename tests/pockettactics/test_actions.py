@@ -43,22 +43,37 @@ def test_return_to_reserve_from_a_feature_loses_control():
 
 def test_return_to_reserve_through_a_feature_held_by_an_ally():
     state = position({"spearman": "0805", "archer": "0806", "rider": "0808", "goblin": "0810"})
-    assert "/reserve unit:archer" in legal(state)
-    assert "/reserve unit:rider" not in legal(state)
-    state, _ = act(state, "/reserve unit:archer")
+    assert "/reserve unit:archer to:0805" in legal(state)
+    assert not [c for c in legal(state) if c.startswith("/reserve unit:rider")]
+    state, _ = act(state, "/reserve unit:archer to:0805")
     assert state["units"]["archer"]["status"] == "reserve" and state["control"]["0805"] == "north"
-    with pytest.raises(RuleError, match="neither on a feature"):
+    with pytest.raises(RuleError, match="rider does not stand on a feature"):
         act(position({"rider": "0808", "goblin": "0810"}), "/reserve unit:rider")
+    with pytest.raises(RuleError, match="0809 is not an occupied feature next to rider"):
+        act(position({"rider": "0808", "goblin": "0810"}), "/reserve unit:rider to:0809")
 
 
 def test_return_to_reserve_through_a_feature_held_by_the_enemy():
     # the text only asks for an occupied feature: the rider may step into south's village, where
     # south's goblin stands; the village stays south's
     state = position({"rider": "0810", "spearman": "0805", "goblin": "0811"})
-    assert "/reserve unit:rider" in legal(state)
-    state, events = act(state, "/reserve unit:rider")
+    assert "/reserve unit:rider to:0811" in legal(state)
+    state, events = act(state, "/reserve unit:rider to:0811")
     assert state["units"]["rider"]["status"] == "reserve" and state["control"]["0811"] == "south"
     assert not of(events, "control")
+
+
+def test_a_unit_on_a_feature_may_leave_through_a_neighbouring_one_and_keep_its_own():
+    # the spearman holds the village at 0808 and stands next to north's occupied home 0807:
+    # going into its own feature gives 0808 up, stepping into 0807 keeps it
+    tiles = {"0807": {"terrain": "grass", "feature": "forest"}, "0808": {"terrain": "grass", "feature": "village"}}
+    state = position({"spearman": "0808", "archer": "0807", "goblin": "0811"}, tiles=tiles,
+                     homes={"north": "0807", "south": "0811"}, control={"0808": "north"})
+    assert {"/reserve unit:spearman", "/reserve unit:spearman to:0807"} <= set(legal(state))
+    own, _ = act(state, "/reserve unit:spearman")
+    assert own["control"]["0808"] is None
+    through, _ = act(state, "/reserve unit:spearman to:0807")
+    assert through["control"]["0808"] == "north"
 
 
 def test_teleport_needs_an_off_test():
