@@ -32,7 +32,7 @@ import json
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
-from engine.core.errors import RuleError
+from engine.core.errors import RuleError, ScenarioError
 from engine.core.hexgrid import UNREACHABLE
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
@@ -269,6 +269,7 @@ class Tenochtitlan(Ruleset):
         for uid, u in units.items():
             self._occupy(state, board, u["at"], u["side"], None)
         if state["phase"] == "setup":
+            self._check_spanish_setup_possible(state, scenario["name"])
             self._next_setup_side(state, events, dice, start=True)
         elif state["phase"] == "draw" and state["card"] is None:
             self._enter(state, "draw", events, dice)
@@ -400,6 +401,22 @@ class Tenochtitlan(Ruleset):
         left = sum(1 for uid in state["pool"] if types[state["roster"][uid]]["side"] == "spanish"
                    and types[state["roster"][uid]]["class"] not in WATER_CLASSES) - 1
         return [board.label(i) for i in setup_groups.offered_hexes(board, placed, others, left)]
+
+    def _check_spanish_setup_possible(self, state: dict, file: str) -> None:
+        """A setup scenario whose Spanish land units could never form the three groups would
+        leave the Spanish with no legal placement; refuse it when it is loaded instead."""
+        pos = Pos(state)
+        types = pos.types
+        pool = [u for u in state["pool"] if types[state["roster"][u]]["side"] == "spanish"
+                and types[state["roster"][u]]["class"] not in WATER_CLASSES]
+        if not pool:
+            return
+        placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
+                  and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        if not setup_groups.completable(pos.board, placed, set(pos.at) - set(placed), len(pool)):
+            raise ScenarioError(file, "units", (
+                f"the {len(pool)} Spanish land units still to place cannot form three groups of at "
+                f"least four, each within 3 hexes of its own village, on this map"))
 
     def spanish_setup_valid(self, state: dict) -> bool:
         """The finished Spanish setup obeys the three-group rule (used by tests and checks)."""

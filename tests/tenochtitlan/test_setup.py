@@ -177,3 +177,12 @@ def test_spanish_setup_refuses_a_hex_from_which_a_group_of_four_can_never_grow()
     while state["phase"] == "setup":
         state, _ = RULES.apply(state, rng.choice(RULES.legal_actions(state, "spanish")), fixed([]))
     assert RULES.spanish_setup_valid(state)
+
+
+def test_a_setup_scenario_the_spanish_could_never_complete_is_refused_on_load():
+    from engine.core.errors import ScenarioError
+    two_villages = grid_map(*(["........"] * 6), villages={"A": "0202", "B": "0705"})
+    with pytest.raises(ScenarioError, match="cannot form three groups"):
+        _spanish_setup(two_villages, SPANISH_LAND[:12])
+    with pytest.raises(ScenarioError, match="cannot form three groups"):
+        _spanish_setup(POCKET_MAP, SPANISH_LAND[:11])                # 11 units: one group short
