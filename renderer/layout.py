@@ -1,0 +1,159 @@
+"""Where things go on the picture: a pure function of the scene's grid and the cell size.
+
+The picture is a header band (fixed height for a given grid and cell size) above the map. The
+map's position therefore never depends on the header's contents, so tests and games can find
+any cell with :func:`cell_center` from the grid alone.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.core import hexgrid, squaregrid
+
+SQRT3 = math.sqrt(3)
+MIN_WIDTH = 480          # room for the header on tiny maps
+TARGET_WIDTH = 1500      # default pictures are about this wide (Discord shrinks them anyway)
+
+
+class SceneError(ValueError):
+    """A scene the renderer cannot draw; the message names the key, the entry and the problem."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    kind: str              # "hex" or "square"
+    columns: int
+    rows: int
+    cell: int              # hex circumradius or square side, in pixels
+    width: int
+    height: int
+    header_height: int
+    origin_x: float        # where the map's own (0, 0) sits in the picture
+    origin_y: float
+    title_size: int        # header font sizes, scaled with the picture
+    text_size: int
+    header_lines: int      # lines of header pairs and notes under the title
+
+    # ---- cells ----------------------------------------------------------------------------
+    def parse(self, label: str, where: str = "cell") -> tuple[int, int]:
+        """Label -> grid coordinates, checked against the grid's size."""
+        try:
+            if self.kind == "hex":
+                h = hexgrid.parse_label(label)
+                col, row = hexgrid.to_offset(h)
+            else:
+                col, row = squaregrid.parse_label(label)
+                h = (col, row)
+        except (ValueError, TypeError) as exc:
+            raise SceneError(f"{where}: {exc}") from None
+        if not (0 <= col < self.columns and 0 <= row < self.rows):
+            raise SceneError(f"{where}: {label!r} is outside the {self.columns}x{self.rows} "
+                             f"{self.kind} grid.")
+        return h
+
+    def center_of(self, h: tuple[int, int]) -> tuple[float, float]:
+        if self.kind == "hex":
+            x, y = hexgrid.pixel_center(h, self.cell)
+        else:
+            x, y = (h[0] + 0.5) * self.cell, (h[1] + 0.5) * self.cell
+        return self.origin_x + x, self.origin_y + y
+
+    def center(self, label: str, where: str = "cell") -> tuple[float, float]:
+        return self.center_of(self.parse(label, where))
+
+    def corners_of(self, h: tuple[int, int]) -> list[tuple[float, float]]:
+        cx, cy = self.center_of(h)
+        if self.kind == "hex":
+            s = self.cell
+            return [(cx + s * math.cos(math.pi / 3 * i), cy + s * math.sin(math.pi / 3 * i))
+                    for i in range(6)]
+        half = self.cell / 2
+        return [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
+                (cx - half, cy + half)]
+
+    def neighbours_of(self, h: tuple[int, int]) -> list[tuple[int, int]]:
+        """Side-sharing neighbours, in the order of the sides of :meth:`corners_of`."""
+        if self.kind == "hex":
+            q, r = h
+            # side i joins corners i and i+1 (angles 60*i, 60*(i+1) degrees, y downwards)
+            return [(q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1), (q + 1, r - 1)]
+        x, y = h
+        return [(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)]
+
+    def shared_side(self, a: tuple[int, int], b: tuple[int, int]):
+        """The two end points of the side between adjacent cells ``a`` and ``b``, or None."""
+        neighbours = self.neighbours_of(a)
+        if b not in neighbours:
+            return None
+        corners = self.corners_of(a)
+        i = neighbours.index(b)
+        return corners[i], corners[(i + 1) % len(corners)]
+
+    @property
+    def map_width(self) -> float:
+        if self.kind == "hex":
+            return self.cell * (1.5 * self.columns + 0.5)
+        return self.cell * self.columns
+
+    @property
+    def map_height(self) -> float:
+        if self.kind == "hex":
+            return SQRT3 * self.cell * (self.rows + (0.5 if self.columns > 1 else 0))
+        return self.cell * self.rows
+
+
+def _grid_spec(grid) -> tuple[str, int, int]:
+    if not isinstance(grid, dict):
+        raise SceneError("grid: expected {'kind': 'hex'|'square', 'columns': N, 'rows': N}.")
+    kind = grid.get("kind")
+    if kind not in ("hex", "square"):
+        raise SceneError(f"grid.kind: {kind!r} is not a grid kind; use 'hex' or 'square'.")
+    try:
+        columns, rows = int(grid["columns"]), int(grid["rows"])
+    except (KeyError, TypeError, ValueError):
+        raise SceneError("grid: 'columns' and 'rows' must be whole numbers.") from None
+    limit = 99 if kind == "hex" else 26
+    if not (1 <= columns <= limit and 1 <= rows <= 99):
+        raise SceneError(f"grid: {columns}x{rows} is out of range (columns 1..{limit}, rows 1..99).")
+    return kind, columns, rows
+
+
+def default_cell(kind: str, columns: int, rows: int) -> int:
+    """Big cells for small maps (readable on a phone), smaller ones for big maps."""
+    if kind == "hex":
+        return max(24, min(56, round(TARGET_WIDTH / (1.5 * columns + 0.5))))
+    return max(32, min(80, round(TARGET_WIDTH / columns)))
+
+
+@lru_cache(maxsize=256)
+def _layout(kind: str, columns: int, rows: int, cell: int) -> Layout:
+    probe = Layout(kind, columns, rows, cell, 0, 0, 0, 0, 0, 0, 0, 0)
+    margin = max(8, cell // 3)
+    width = max(MIN_WIDTH, math.ceil(probe.map_width) + 2 * margin)
+    # Header text scales with the picture width: Discord shows every picture about 500 px wide.
+    title_size = max(16, min(44, round(width / 34)))
+    text_size = max(13, round(title_size * 0.78))
+    header_lines = 3
+    header_height = round(title_size * 1.5 + header_lines * text_size * 1.3 + title_size * 0.4)
+    height = header_height + margin + math.ceil(probe.map_height) + margin
+    origin_x = (width - probe.map_width) / 2
+    origin_y = header_height + margin
+    return Layout(kind, columns, rows, cell, width, height, header_height, origin_x, origin_y,
+                  title_size, text_size, header_lines)
+
+
+def layout_for(grid: dict, size_hint: int | None = None) -> Layout:
+    """The layout of a picture of ``grid``; ``size_hint`` is the cell size in pixels (hex
+    circumradius or square side), chosen from the grid's size when omitted."""
+    kind, columns, rows = _grid_spec(grid)
+    cell = default_cell(kind, columns, rows) if size_hint is None else int(size_hint)
+    if not 12 <= cell <= 200:
+        raise SceneError(f"size_hint: cell size {cell} px is out of range (12..200).")
+    return _layout(kind, columns, rows, cell)
+
+
+def cell_center(grid: dict, label: str, size_hint: int | None = None) -> tuple[float, float]:
+    """Picture pixel coordinates of the centre of cell ``label`` (``"0507"`` or ``"C4"``)."""
+    return layout_for(grid, size_hint).center(label)

@@ -1,0 +1,288 @@
+"""Small pre-rendered images pasted onto the picture: counters and markers.
+
+Each sprite is drawn once at three times its size and shrunk (smooth edges), then cached by
+its look, so a turn's picture only pastes them. The cache is bounded and guarded by a lock;
+sprites are never modified after they are cached, so threads may paste them concurrently.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+
+from PIL import Image, ImageChops, ImageDraw
+
+from . import fonts
+from .layout import SceneError
+
+SUPER = 3
+MARKER_KINDS = ("gas", "flag", "flare", "smoke", "fire", "control", "ladder", "breach", "highlight")
+MARKER_DEFAULT_COLORS = {"gas": "#b5d334", "flag": "#c0392b", "flare": "#ff2bd6", "smoke": "#8e8e8e",
+                         "fire": "#f06a1d", "control": "#ffffff", "ladder": "#8b5a2b",
+                         "breach": "#e67e22", "highlight": "#ffd400"}
+
+
+# ----- colours -----------------------------------------------------------------------------
+
+def rgb(colour, where: str = "color") -> tuple[int, int, int]:
+    if isinstance(colour, (tuple, list)) and len(colour) >= 3:
+        return tuple(int(c) for c in colour[:3])
+    text = str(colour).strip()
+    if text.startswith("#") and len(text) in (4, 7):
+        try:
+            if len(text) == 4:
+                return tuple(int(ch * 2, 16) for ch in text[1:])
+            return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+        except ValueError:
+            pass
+    raise SceneError(f"{where}: {colour!r} is not a colour; write '#rrggbb'.")
+
+
+def luminance(c) -> float:
+    r, g, b = c
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def contrast_text(c) -> tuple[int, int, int]:
+    return (20, 20, 20) if luminance(c) > 150 else (255, 255, 255)
+
+
+def mix(a, b, t: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
+
+
+def washed(c) -> tuple[int, int, int]:
+    """The colour of a counter's back: desaturated and lighter, still hinting at the side."""
+    grey = round(luminance(c))
+    return mix(mix(c, (grey, grey, grey), 0.7), (235, 235, 235), 0.35)
+
+
+# ----- cache -------------------------------------------------------------------------------
+
+class SpriteCache:
+    def __init__(self, limit: int = 1024):
+        self.limit = limit
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+        self.builds = 0
+        self.hits = 0
+
+    def get(self, key, build):
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return found
+        made = build()   # outside the lock: two threads may build the same sprite; both are equal
+        with self._lock:
+            self.builds += 1
+            self._items[key] = made
+            self._items.move_to_end(key)
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return made
+
+    def clear(self):
+        with self._lock:
+            self._items.clear()
+            self.builds = self.hits = 0
+
+    def __len__(self):
+        return len(self._items)
+
+
+SPRITES = SpriteCache()
+
+
+def _shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return big.resize(size, Image.Resampling.LANCZOS)
+
+
+def _centered_text(draw, xy, text, size, fill, bold=True, stroke=0, stroke_fill=None):
+    draw.text(xy, text, font=fonts.font(size, bold), fill=fill, anchor="mm",
+              stroke_width=stroke, stroke_fill=stroke_fill)
+
+
+# ----- counters ----------------------------------------------------------------------------
+
+def counter(side: int, colour, text_colour, title: str, values: str, flipped: bool,
+            badge: str, symbol: str | None = None, compact: bool = False) -> Image.Image:
+    """A counter of ``side`` pixels (plus a shadow margin), RGBA. ``compact``: one of several
+    counters sharing a cell, drawn with fewer details and bigger values."""
+    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact)
+    return SPRITES.get(key, lambda: _draw_counter(side, colour, text_colour, title, values,
+                                                  flipped, badge, symbol, compact))
+
+
+def counter_margin(side: int) -> int:
+    return max(2, round(side * 0.08))
+
+
+def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact):
+    margin = counter_margin(side)
+    k = side * SUPER
+    m = margin * SUPER
+    img = Image.new("RGBA", (k + 2 * m, k + 2 * m), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    radius = k * 0.12
+    shadow = round(k * 0.05)
+    box = (m, m, m + k - 1, m + k - 1)
+    draw.rounded_rectangle((m + shadow, m + shadow, m + k - 1 + shadow, m + k - 1 + shadow), radius,
+                           fill=(0, 0, 0, 110))
+    face = washed(colour) if flipped else colour
+    ink = text_colour if not flipped else (30, 30, 30)
+    draw.rounded_rectangle(box, radius, fill=face + (255,), outline=(15, 15, 15, 255),
+                           width=max(SUPER, round(k * 0.045)))
+    if flipped:
+        # the back of the counter: a diagonal band with the mark DIS across it
+        band = k * 0.2
+        x0, y0, x1, y1 = m, m, m + k, m + k
+        stripe = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        sd = ImageDraw.Draw(stripe)
+        sd.polygon([(x0, y1 - band), (x1 - band, y0), (x1, y0), (x1, y0 + band), (x0 + band, y1), (x0, y1)],
+                   fill=(255, 255, 255, 255))
+        sd.line([(x0, y1 - band), (x1 - band, y0)], fill=(150, 20, 20, 255), width=max(SUPER, round(k * 0.03)))
+        sd.line([(x0 + band, y1), (x1, y0 + band)], fill=(150, 20, 20, 255), width=max(SUPER, round(k * 0.03)))
+        mask = Image.new("L", img.size, 0)
+        ImageDraw.Draw(mask).rounded_rectangle(box, radius, fill=235)
+        img.paste(stripe, (0, 0), ImageChops.multiply(stripe.getchannel("A"), mask))
+        draw = ImageDraw.Draw(img)
+        draw.rounded_rectangle(box, radius, outline=(15, 15, 15, 255), width=max(SUPER, round(k * 0.045)))
+    inner = k * 0.9
+    cx = m + k / 2
+    if compact or side < 30:
+        # title small on top (when there is room), the factors big below; the band marks the back
+        if side >= 30 and title:
+            size = fonts.fit_size(title, round(k * 0.26), inner, True)
+            _centered_text(draw, (cx, m + k * 0.24), title, size, ink)
+            text_y, text_max = 0.64, 0.4
+        else:
+            text_y, text_max = 0.52, 0.5
+        text = values or title
+        size = fonts.fit_size(text, round(k * text_max), inner, bold=True)
+        _centered_text(draw, (cx, m + k * text_y), text, size, ink,
+                       stroke=SUPER if flipped else 0, stroke_fill=(255, 255, 255))
+    else:
+        title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.17))
+        _centered_text(draw, (cx, m + k * 0.22), fonts.fit(title, title_size, inner, True), title_size, ink)
+        if symbol:
+            _symbol(draw, symbol, cx, m + k * 0.5, k * 0.2, ink)
+        if flipped:
+            _centered_text(draw, (cx, m + k * 0.5), "DIS", round(k * 0.2), (150, 20, 20),
+                           stroke=SUPER, stroke_fill=(255, 255, 255))
+        if values:
+            value_size = fonts.fit_size(values, round(k * (0.3 if (symbol or flipped) else 0.4)), inner, True)
+            _centered_text(draw, (cx, m + k * (0.8 if (symbol or flipped) else 0.64)), values, value_size, ink)
+    if badge:
+        r = k * 0.19
+        bx, by = m + k - r * 0.75, m + r * 0.75
+        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=(214, 39, 40, 255), outline=(255, 255, 255, 255),
+                     width=max(SUPER, round(k * 0.03)))
+        _centered_text(draw, (bx, by), str(badge)[:3], round(r * (1.25 if len(str(badge)) < 2 else 0.95)),
+                       (255, 255, 255))
+    return _shrink(img, (side + 2 * margin, side + 2 * margin))
+
+
+def _symbol(draw, symbol, cx, cy, r, ink):
+    """A small NATO-style unit symbol; unknown names draw nothing rather than fail a picture."""
+    w = max(SUPER, round(r * 0.14))
+    box = (cx - r * 1.5, cy - r, cx + r * 1.5, cy + r)
+    if symbol in ("infantry", "cavalry", "armor", "artillery", "hq", "engineer", "recon"):
+        draw.rectangle(box, outline=ink, width=w)
+    if symbol == "infantry":
+        draw.line([(box[0], box[1]), (box[2], box[3])], fill=ink, width=w)
+        draw.line([(box[0], box[3]), (box[2], box[1])], fill=ink, width=w)
+    elif symbol in ("cavalry", "recon"):
+        draw.line([(box[0], box[3]), (box[2], box[1])], fill=ink, width=w)
+    elif symbol == "armor":
+        draw.rounded_rectangle((cx - r, cy - r * 0.55, cx + r, cy + r * 0.55), r * 0.5, outline=ink, width=w)
+    elif symbol == "artillery":
+        draw.ellipse((cx - r * 0.35, cy - r * 0.35, cx + r * 0.35, cy + r * 0.35), fill=ink)
+    elif symbol == "engineer":
+        draw.line([(cx - r * 0.8, cy + r * 0.3), (cx - r * 0.8, cy - r * 0.3), (cx + r * 0.8, cy - r * 0.3),
+                   (cx + r * 0.8, cy + r * 0.3)], fill=ink, width=w)
+        draw.line([(cx, cy - r * 0.3), (cx, cy + r * 0.3)], fill=ink, width=w)
+    elif symbol == "hq":
+        draw.line([(box[0], box[1]), (box[0], box[3] + r * 0.8)], fill=ink, width=w)
+    elif symbol in ("boat", "ship"):
+        draw.polygon([(cx - r * 1.5, cy - r * 0.2), (cx + r * 1.5, cy - r * 0.2), (cx + r, cy + r * 0.7),
+                      (cx - r, cy + r * 0.7)], fill=ink)
+        if symbol == "ship":
+            draw.line([(cx, cy - r * 0.2), (cx, cy - r * 1.1)], fill=ink, width=w)
+            draw.polygon([(cx, cy - r * 1.1), (cx + r * 0.8, cy - r * 0.45), (cx, cy - r * 0.45)], fill=ink)
+    elif symbol == "hero":
+        pts = []
+        for i in range(10):
+            a = -math.pi / 2 + math.pi / 5 * i
+            d = r * (1.0 if i % 2 == 0 else 0.45)
+            pts.append((cx + d * math.cos(a), cy + d * math.sin(a)))
+        draw.polygon(pts, fill=ink)
+
+
+# ----- markers -----------------------------------------------------------------------------
+
+def marker(kind: str, size: int, colour, text: str) -> Image.Image:
+    if kind not in MARKER_KINDS:
+        raise SceneError(f"markers: {kind!r} is not a marker kind; known: {', '.join(MARKER_KINDS)}.")
+    key = ("marker", kind, size, colour, text)
+    return SPRITES.get(key, lambda: _draw_marker(kind, size, colour, text))
+
+
+def _draw_marker(kind, size, colour, text):
+    k = size * SUPER
+    img = Image.new("RGBA", (k, k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = tuple(colour)
+    ink = (20, 20, 20, 255)
+    w = max(SUPER, round(k * 0.05))
+    if kind in ("gas", "smoke"):
+        # a translucent cloud: pieces under it stay readable
+        puffs = [(0.5, 0.5, 0.3), (0.3, 0.4, 0.2), (0.7, 0.38, 0.21), (0.32, 0.66, 0.2), (0.68, 0.66, 0.2),
+                 (0.5, 0.25, 0.18), (0.5, 0.76, 0.18)]
+        alpha = 115 if kind == "gas" else 105
+        for x, y, r in puffs:
+            d.ellipse(((x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k), fill=c + (alpha,))
+        for x, y, r in puffs[1:]:
+            d.arc(((x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k), 0, 360,
+                  fill=mix(c, (0, 0, 0), 0.45) + (200,), width=w)
+    elif kind == "fire":
+        d.polygon([(0.5 * k, 0.05 * k), (0.8 * k, 0.45 * k), (0.85 * k, 0.75 * k), (0.5 * k, 0.95 * k),
+                   (0.15 * k, 0.75 * k), (0.22 * k, 0.4 * k), (0.35 * k, 0.55 * k)], fill=c + (255,),
+                  outline=ink)
+        d.polygon([(0.5 * k, 0.4 * k), (0.68 * k, 0.7 * k), (0.5 * k, 0.9 * k), (0.32 * k, 0.72 * k)],
+                  fill=(255, 215, 0, 255))
+    elif kind == "flag":
+        d.line([(0.22 * k, 0.05 * k), (0.22 * k, 0.95 * k)], fill=ink, width=w * 2)
+        d.polygon([(0.25 * k, 0.08 * k), (0.92 * k, 0.3 * k), (0.25 * k, 0.55 * k)], fill=c + (255,),
+                  outline=(255, 255, 255, 255), width=w)
+    elif kind == "control":
+        d.ellipse((0.1 * k, 0.1 * k, 0.9 * k, 0.9 * k), fill=c + (255,), outline=ink, width=w * 2)
+        d.ellipse((0.3 * k, 0.3 * k, 0.7 * k, 0.7 * k), outline=(255, 255, 255, 255), width=w)
+    elif kind == "ladder":
+        d.line([(0.3 * k, 0.05 * k), (0.3 * k, 0.95 * k)], fill=c + (255,), width=w * 2)
+        d.line([(0.7 * k, 0.05 * k), (0.7 * k, 0.95 * k)], fill=c + (255,), width=w * 2)
+        for i in range(4):
+            y = (0.18 + i * 0.22) * k
+            d.line([(0.3 * k, y), (0.7 * k, y)], fill=c + (255,), width=w * 2)
+    elif kind == "breach":
+        pts = []
+        for i in range(16):
+            a = math.pi / 8 * i
+            r = 0.47 if i % 2 == 0 else 0.22
+            pts.append(((0.5 + r * math.cos(a)) * k, (0.5 + r * math.sin(a)) * k))
+        d.polygon(pts, fill=c + (255,), outline=ink)
+    elif kind == "flare":
+        for i in range(8):
+            a = math.pi / 4 * i
+            d.line([((0.5 + 0.33 * math.cos(a)) * k, (0.5 + 0.33 * math.sin(a)) * k),
+                    ((0.5 + 0.49 * math.cos(a)) * k, (0.5 + 0.49 * math.sin(a)) * k)],
+                   fill=c + (255,), width=w * 2)
+        d.ellipse((0.2 * k, 0.2 * k, 0.8 * k, 0.8 * k), outline=(255, 255, 255, 255), width=w * 4)
+        d.ellipse((0.2 * k, 0.2 * k, 0.8 * k, 0.8 * k), outline=c + (255,), width=w * 2)
+    if text:
+        size = round(k * (0.22 if kind in ("gas", "smoke", "flare") else 0.55))
+        x, y = (0.8 * k, 0.8 * k) if kind in ("gas", "smoke", "flare") else (0.78 * k, 0.78 * k)
+        _centered_text(d, (x, y), str(text)[:4], size, (255, 255, 255), stroke=max(SUPER, size // 6),
+                       stroke_fill=(0, 0, 0))
+    return _shrink(img, (size, size))
