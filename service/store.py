@@ -181,12 +181,16 @@ class Store:
         # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        await _run(db, "PRAGMA journal_mode = WAL")
-        await _run(db, f"PRAGMA synchronous = {synchronous}")
-        await _run(db, "PRAGMA foreign_keys = ON")
         store = cls(db, path)
-        await store.migrate()
+        try:
+            await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await _run(db, "PRAGMA journal_mode = WAL")
+            await _run(db, f"PRAGMA synchronous = {synchronous}")
+            await _run(db, "PRAGMA foreign_keys = ON")
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:

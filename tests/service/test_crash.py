@@ -47,21 +47,22 @@ PLAYER = textwrap.dedent("""
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
 async def test_killed_in_the_middle_of_play_loses_nothing_committed(tmp_path, clock):
     db = tmp_path / "crash.sqlite3"
-    child = subprocess.Popen([sys.executable, "-c", PLAYER, str(db)], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": ROOT})
     committed = []
     deadline = time.monotonic() + 60
-    try:
-        while len(committed) < 120 and time.monotonic() < deadline:
-            line = child.stdout.readline()
-            if not line:
-                break
-            committed.append(json.loads(line))
-    finally:
-        child.send_signal(signal.SIGKILL)      # mid-play: the child never stops on its own
-        child.wait(10)
-    assert len(committed) >= 120, child.stderr.read()
+    with subprocess.Popen([sys.executable, "-c", PLAYER, str(db)], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, "PYTHONPATH": ROOT}) as child:
+        try:
+            while len(committed) < 120 and time.monotonic() < deadline:
+                line = child.stdout.readline()
+                if not line:
+                    break
+                committed.append(json.loads(line))
+        finally:
+            child.send_signal(signal.SIGKILL)      # mid-play: the child never stops on its own
+            child.wait(10)
+        errors = child.stderr.read()
+    assert len(committed) >= 120, errors
     assert child.returncode == -signal.SIGKILL
 
     svc = await GameService.open(db, clock=clock)
