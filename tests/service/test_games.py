@@ -353,3 +353,16 @@ async def test_undo_uses_recent_snapshots_and_falls_back_to_replay(svc, db_path)
         db.execute("DELETE FROM snapshots WHERE version < (SELECT MAX(version) FROM snapshots)")
     await svc.undo(info.id, actor="referee:1", referee=True)
     await check()
+
+
+async def test_private_information_blocks_player_undo_and_stays_with_its_owner(svc):
+    registry.register("skirmish-peek", "tests.service.peek:PeekSkirmish")
+    info = await svc.start_game((await svc.create_game("skirmish-peek", seed="p")).id)
+    await svc.act(info.id, {"type": "peek", "side": "red"}, actor="table")
+    with pytest.raises(ServiceError, match="a player saw hidden information"):
+        await svc.undo(info.id, actor="table", side="red")
+    assert await svc.changes_since(info.id, "blue") == ["Red: /peek"]
+    assert await svc.changes_since(info.id, None) == ["Red: /peek"]        # a spectator
+    assert (await svc.view(info.id, "blue"))["secret"] == {}
+    await svc.undo(info.id, actor="referee:1", referee=True)                # a referee may
+    assert await svc.history(info.id) == []
