@@ -1,0 +1,299 @@
+"""The renderer, checked by opening its pictures and looking at pixels where things should be."""
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+from PIL import Image
+
+import renderer
+from renderer import SceneError, cell_center, layout_for
+from tests.fixtures.skirmish import Skirmish
+from engine.core.dice import fixed
+
+from . import scenes
+
+RED = (192, 57, 43)
+BLUE = (46, 134, 193)
+FIELD = "#a9c47f"
+
+
+def png_image(scene, **kw) -> Image.Image:
+    data = renderer.render_png(scene, **kw)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def close(a, b, tol=24) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def hex_scene(key="t/hex", **extra) -> dict:
+    scene = {"map_key": key, "grid": {"kind": "hex", "columns": 8, "rows": 6},
+             "cells": [{"at": lab, "fill": FIELD} for lab in scenes.hex_labels(8, 6)]}
+    scene.update(extra)
+    return scene
+
+
+def piece(at, colour="#c0392b", **kw):
+    return {"at": at, "id": at, "color": colour, "text_color": "#ffffff", "title": "Cav", "values": "3-2-4", **kw}
+
+
+def pixels(img, box) -> list:
+    part = img.crop(tuple(round(v) for v in box))
+    flat = getattr(part, "get_flattened_data", None)   # Pillow >= 12.1; getdata before
+    return list(flat() if flat else part.getdata())
+
+
+def test_piece_side_colour_at_its_hex_centre():
+    scene = hex_scene(pieces=[piece("0304"), piece("0605", "#2e86c1")])
+    img = png_image(scene)
+    lay = layout_for(scene["grid"])
+    for label, colour in (("0304", RED), ("0605", BLUE)):
+        x, y = cell_center(scene["grid"], label)
+        # between the title and the factors the counter shows its bare side colour
+        assert close(img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), colour), label
+    x, y = cell_center(scene["grid"], "0505")
+    assert close(img.getpixel((round(x), round(y))), (169, 196, 127))   # empty hex: terrain
+
+
+def test_even_columns_sit_half_a_hex_lower():
+    grid = {"kind": "hex", "columns": 4, "rows": 4}
+    (x1, y1), (x2, y2) = cell_center(grid, "0101"), cell_center(grid, "0201")
+    cell = layout_for(grid).cell
+    assert x2 > x1 and y2 - y1 == pytest.approx(cell * 3 ** 0.5 / 2)
+
+
+def test_flipped_counter_looks_different_from_its_front():
+    front = png_image(hex_scene("t/flip", pieces=[piece("0303")]))
+    back = png_image(hex_scene("t/flip", pieces=[piece("0303", flipped=True)]))
+    scene = hex_scene()
+    lay = layout_for(scene["grid"])
+    x, y = cell_center(scene["grid"], "0303")
+    half = lay.cell * 0.5
+    box = (x - half, y - half, x + half, y + half)
+    a, b = list(pixels(front, box)), list(pixels(back, box))
+    changed = sum(1 for p, q in zip(a, b) if not close(p, q, 40))
+    assert changed > len(a) * 0.4
+    # the back is washed out: far fewer strongly red pixels
+    red_front = sum(1 for p in a if close(p, RED, 30))
+    red_back = sum(1 for p in b if close(p, RED, 30))
+    assert red_back < red_front * 0.2
+    # and carries a white diagonal band
+    assert sum(1 for p in b if min(p) > 235) > len(b) * 0.1
+
+
+def test_move_arrow_pixels_lie_between_its_ends():
+    arrow = {"path": ["0202", "0203", "0204", "0205"], "color": "#ff00ff", "kind": "move"}
+    img = png_image(hex_scene(arrows=[arrow]))
+    grid = {"kind": "hex", "columns": 8, "rows": 6}
+    (x0, y0), (x1, y1) = cell_center(grid, "0202"), cell_center(grid, "0205")
+    hits = 0
+    for t in (0.25, 0.4, 0.5, 0.6, 0.75):
+        px, py = round(x0 + (x1 - x0) * t), round(y0 + (y1 - y0) * t)
+        hits += close(img.getpixel((px, py)), (255, 0, 255), 30)
+    assert hits == 5
+    magenta = [(x, y) for x in range(img.width) for y in range(0, img.height, 2)
+               if close(img.getpixel((x, y)), (255, 0, 255), 30)]
+    assert magenta and all(abs(x - x0) < 25 and y0 - 25 < y < y1 + 25 for x, y in magenta)
+
+
+def test_attack_arrow_is_straight_and_labelled_with_the_dice():
+    attack = {"path": ["0202", "0605"], "color": "#00c000", "kind": "attack", "text": "3+⚄5=8 vs 4"}
+    plain = png_image(hex_scene("t/att"))
+    img = png_image(hex_scene("t/att", arrows=[attack]))
+    grid = {"kind": "hex", "columns": 8, "rows": 6}
+    (x0, y0), (x1, y1) = cell_center(grid, "0202"), cell_center(grid, "0605")
+    green = [(x, y) for x in range(img.width) for y in range(img.height)
+             if close(img.getpixel((x, y)), (0, 192, 0), 30)]
+    assert green
+    # every green pixel sits near the straight line between the two hexes (or the label's frame)
+    dx, dy = x1 - x0, y1 - y0
+    length = (dx * dx + dy * dy) ** 0.5
+    near = [p for p in green if abs(dy * (p[0] - x0) - dx * (p[1] - y0)) / length < 30]
+    assert len(near) > len(green) * 0.6
+    # the label adds dark text on a white box near the arrow's middle
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    cell = layout_for(grid).cell
+    box = (mx - 3 * cell, my - 3 * cell, mx + 3 * cell, my + 3 * cell)
+    dark = lambda im: sum(1 for p in pixels(im, box) if max(p) < 60)
+    assert dark(img) > dark(plain) + 50
+
+
+def test_header_band_shows_the_header_text():
+    scene = hex_scene("t/head", title="Test game",
+                      header=[["Turn", "3 / 24"], ["Phase", "Combat"], ["Active", "Red"], ["Card", "Rain"]])
+    with_text = png_image(scene)
+    without = png_image(hex_scene("t/head"))
+    lay = layout_for(scene["grid"])
+    band = (0, 0, lay.width, lay.header_height)
+    bright = lambda im: sum(1 for p in pixels(im, band) if min(p) > 200)
+    assert bright(without) == 0
+    assert bright(with_text) > 300
+    # the map starts below the band
+    x, y = cell_center(scene["grid"], "0101")
+    assert y - lay.cell > lay.header_height
+
+
+def test_hex_label_is_printed_small_at_the_top_of_each_hex():
+    scene = hex_scene("t/labels")
+    img = png_image(scene)
+    lay = layout_for(scene["grid"])
+    x, y = cell_center(scene["grid"], "0403")
+    top = (x - lay.cell * 0.45, y - lay.cell * 0.86, x + lay.cell * 0.45, y - lay.cell * 0.55)
+    ink = [p for p in pixels(img, top) if max(p) < 120]
+    assert len(ink) > 15
+    middle = (x - lay.cell * 0.3, y - lay.cell * 0.2, x + lay.cell * 0.3, y + lay.cell * 0.2)
+    assert not [p for p in pixels(img, middle) if max(p) < 120]
+
+
+def test_objectives_are_outlined_in_their_controller_colour():
+    scene = hex_scene("t/obj", objectives=[{"at": "0303", "name": "Town", "owner": "red", "color": "#c0392b"},
+                                           {"at": "0603", "name": "Hill"}],
+                      pieces=[piece("0303", "#2e86c1")])
+    img = png_image(scene)
+    lay = layout_for(scene["grid"])
+    for label, colour in (("0303", RED), ("0603", (255, 255, 255))):
+        x, y = cell_center(scene["grid"], label)
+        # on the inset outline, left of the centre, beside any counter on the hex
+        side = (x - lay.cell * 0.84, y - 3, x - lay.cell * 0.6, y + 3)
+        assert any(close(p, colour, 30) for p in pixels(img, side)), label
+
+
+def square_scene(**extra) -> dict:
+    scene = {"map_key": "t/square", "grid": {"kind": "square", "columns": 8, "rows": 6},
+             "cells": [{"at": f"{c}{r}", "fill": "#b3c28f"} for c in "ABCDEFGH" for r in range(1, 7)],
+             "regions": [{"cells": ["A1", "B1", "A2", "B2"], "outline": "#000000", "width": 5}]}
+    scene.update(extra)
+    return scene
+
+
+def test_square_cells_are_where_their_labels_say():
+    grid = {"kind": "square", "columns": 8, "rows": 6}
+    lay = layout_for(grid)
+    (ax, ay), (bx, by), (cx, cy) = cell_center(grid, "A1"), cell_center(grid, "B1"), cell_center(grid, "A2")
+    assert bx - ax == pytest.approx(lay.cell) and by == ay
+    assert cy - ay == pytest.approx(lay.cell) and cx == ax
+    img = png_image(square_scene(pieces=[piece("C4", "#2e86c1")]))
+    x, y = cell_center(grid, "C4")
+    assert close(img.getpixel((round(x - lay.cell * 0.28), round(y - lay.cell * 0.08))), BLUE)
+    x, y = cell_center(grid, "D4")
+    assert close(img.getpixel((round(x), round(y))), (179, 194, 143))
+
+
+def test_segment_border_is_thicker_than_the_square_grid():
+    img = png_image(square_scene())
+    grid = {"kind": "square", "columns": 8, "rows": 6}
+    lay = layout_for(grid)
+
+    def dark_run(x, y0):      # dark pixels along a vertical cut at x
+        return sum(1 for y in range(round(y0 - lay.cell * 0.3), round(y0 + lay.cell * 0.3))
+                   for dx in range(-8, 9) if max(img.getpixel((round(x) + dx, y))) < 80)
+
+    ax, ay = cell_center(grid, "A1")
+    segment_side = ax + lay.cell * 1.5     # right side of the 2x2 segment A1:B2
+    plain_side = ax + lay.cell * 2.5       # between C1 and D1
+    assert dark_run(segment_side, ay) > 3 * max(1, dark_run(plain_side, ay))
+
+
+def test_static_layer_is_drawn_once_per_map_key():
+    renderer.clear_cache()
+    scene = hex_scene("t/cache-once", pieces=[piece("0101")])
+    renderer.render_png(scene)
+    first = renderer.cache_info()["static_builds"]
+    moved = hex_scene("t/cache-once", pieces=[piece("0202")])
+    renderer.render_png(moved)
+    renderer.render_png(moved)
+    info = renderer.cache_info()
+    assert first == 1 and info["static_builds"] == 1 and info["static_hits"] == 2
+    renderer.render_png(hex_scene("t/cache-other"))
+    assert renderer.cache_info()["static_builds"] == 2
+
+
+def test_concurrent_renders_build_the_layer_once_and_agree():
+    renderer.clear_cache()
+    scene = hex_scene("t/threads", pieces=[piece("0303")])
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(renderer.render_png(scene))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 6 and len(set(results)) == 1
+    assert renderer.cache_info()["static_builds"] == 1
+
+
+def test_several_pieces_share_a_cell_in_its_quarters():
+    scene = hex_scene("t/stack", pieces=[piece("0303", slot=0), piece("0303", "#2e86c1", slot=3)])
+    img = png_image(scene)
+    lay = layout_for(scene["grid"])
+    x, y = cell_center(scene["grid"], "0303")
+    off = lay.cell * 0.335
+    tl = pixels(img, (x - off - 8, y - off - 8, x - off + 8, y - off + 8))
+    br = pixels(img, (x + off - 8, y + off - 8, x + off + 8, y + off + 8))
+    assert any(close(p, RED) for p in tl) and not any(close(p, BLUE) for p in tl)
+    assert any(close(p, BLUE) for p in br) and not any(close(p, RED) for p in br)
+
+
+def test_markers_and_damage_badge_are_drawn():
+    base = hex_scene("t/mark", pieces=[piece("0303")])
+    plain = png_image(base)
+    marked = png_image(dict(base, markers=[{"at": "0303", "kind": "flag", "color": "#00ff00"},
+                                           {"at": "0505", "kind": "gas"},
+                                           {"at": "0606", "kind": "highlight", "color": "#ffd400"}]))
+    lay = layout_for(base["grid"])
+    x, y = cell_center(base["grid"], "0303")
+    corner = (x + lay.cell * 0.25, y - lay.cell * 0.75, x + lay.cell * 0.7, y - lay.cell * 0.3)
+    assert any(close(p, (0, 255, 0), 40) for p in pixels(marked, corner))
+    x, y = cell_center(base["grid"], "0606")
+    edge = (x - lay.cell - 4, y - 4, x - lay.cell * 0.8, y + 4)
+    assert any(close(p, (255, 212, 0), 40) for p in pixels(marked, edge))
+    x, y = cell_center(base["grid"], "0505")
+    gas_box = (x - lay.cell * 0.6, y - lay.cell * 0.6, x + lay.cell * 0.6, y + lay.cell * 0.6)
+    assert list(pixels(marked, gas_box)) != list(pixels(plain, gas_box))
+    damaged = png_image(hex_scene("t/mark", pieces=[piece("0303", badge="2")]))
+    x, y = cell_center(base["grid"], "0303")
+    badge = (x + lay.cell * 0.2, y - lay.cell * 0.62, x + lay.cell * 0.62, y - lay.cell * 0.2)
+    assert sum(1 for p in pixels(damaged, badge) if close(p, (214, 39, 40), 30)) > 20
+
+
+def test_bad_scenes_are_refused_with_a_clear_message():
+    with pytest.raises(SceneError, match="map_key"):
+        renderer.render_png({"grid": {"kind": "hex", "columns": 2, "rows": 2}})
+    with pytest.raises(SceneError, match="outside"):
+        renderer.render_png(hex_scene("t/bad", pieces=[piece("0909")]))
+    with pytest.raises(SceneError, match="pieces\\[0\\]"):
+        renderer.render_png(hex_scene("t/bad", pieces=[piece("77")]))
+    with pytest.raises(SceneError, match="marker kind"):
+        renderer.render_png(hex_scene("t/bad", markers=[{"at": "0101", "kind": "laser"}]))
+    with pytest.raises(SceneError, match="share no side"):
+        renderer.render_png(hex_scene("t/bad2", edges=[{"at": "0101", "to": "0303"}]))
+    with pytest.raises(SceneError, match="icon"):
+        renderer.render_png(hex_scene("t/bad3", cells=[{"at": "0101", "icon": "dragon"}]))
+
+
+def test_animation_has_one_frame_per_scene():
+    frames = [hex_scene("t/anim", pieces=[piece(f"0{c}03")]) for c in range(1, 6)]
+    data = renderer.render_animation(frames, duration_ms=500)
+    gif = Image.open(io.BytesIO(data))
+    assert gif.format == "GIF" and gif.n_frames == 5
+    gif.seek(0)
+    assert gif.info["duration"] == 500
+
+
+def test_fixture_game_scene_renders_with_pieces_at_their_hexes():
+    rules = Skirmish()
+    state, _ = rules.setup(rules.load_scenario("standard"), fixed([]))
+    scene = rules.scene(state, [{"type": "moved", "from": "0103", "to": "0102"}], None)
+    img = png_image(scene)
+    lay = layout_for(scene["grid"])
+    for unit in state["units"].values():
+        x, y = cell_center(scene["grid"], unit["at"])
+        colour = RED if unit["side"] == "red" else BLUE
+        assert close(img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), colour)
+
+
+def test_large_map_png_stays_small():
+    data = renderer.render_png(scenes.large_hex_scene())
+    assert len(data) < 400 * 1024
