@@ -355,8 +355,8 @@ async def test_undo_uses_recent_snapshots_and_falls_back_to_replay(svc, db_path)
     await check()
 
 
-async def test_private_information_blocks_player_undo_and_stays_with_its_owner(svc):
-    registry.register("skirmish-peek", "tests.service.peek:PeekSkirmish")
+async def test_private_information_blocks_player_undo_and_stays_with_its_owner(svc, monkeypatch):
+    monkeypatch.setitem(registry.RULESETS, "skirmish-peek", "tests.service.peek:PeekSkirmish")
     info = await svc.start_game((await svc.create_game("skirmish-peek", seed="p")).id)
     await svc.act(info.id, {"type": "peek", "side": "red"}, actor="table")
     with pytest.raises(ServiceError, match="a player saw hidden information"):
