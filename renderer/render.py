@@ -212,11 +212,28 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         if c.get("text"):
             ty = cy + (cell * 0.58 if lay.kind == "hex" else cell * 0.34)
             _halo_text(draw, (cx, ty), fonts.safe_text(str(c["text"])), text_size)
+    masks: dict = {}
+
+    def glyphs(text: str, anchor: str):
+        # a hex label is two 2-digit halves; their masks repeat across the map, rasterising
+        # 1200 labels one by one was most of a big map's first picture
+        found = masks.get((text, anchor))
+        if found is None:
+            f = fonts.font(label_size)
+            left, top, right, bottom = f.getbbox(text, anchor=anchor)
+            mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+            ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+            found = masks[(text, anchor)] = (mask, left, top)
+        return found
+
     for h, c, fill in parsed:
         cx, cy = lay.center_of(h)
         ink = sprites.mix(sprites.contrast_text(fill), fill, 0.3)
         if lay.kind == "hex":
-            draw.text((cx, cy - cell * 0.845), _label(lay, h), font=fonts.font(label_size), fill=ink, anchor="mt")
+            text = _label(lay, h)
+            for part, anchor in ((text[:2], "rt"), (text[2:], "lt")):
+                mask, dx, dy = glyphs(part, anchor)
+                img.paste(ink, (round(cx + dx), round(cy - cell * 0.845 + dy)), mask)
         else:
             draw.text((cx - cell * 0.46, cy - cell * 0.46), _label(lay, h), font=fonts.font(label_size),
                       fill=ink, anchor="lt")
@@ -247,7 +264,7 @@ def _all_labels(lay: Layout) -> list[str]:
 
 # ----- dynamic layer -----------------------------------------------------------------------
 
-def _header(draw, scene: dict, lay: Layout) -> None:
+def _header(img, draw, scene: dict, lay: Layout) -> None:
     pad = round(lay.title_size * 0.5)
     right = lay.width - pad
     legend = _items(scene, "legend")
@@ -259,16 +276,15 @@ def _header(draw, scene: dict, lay: Layout) -> None:
         tw = fonts.text_width(text, ts, True)
         if x - tw - ts * 1.4 < lay.width * 0.45:
             break            # the title keeps at least half the band
-        draw.text((x, pad + lay.title_size * 0.55), text, font=fonts.font(ts, True), fill=(240, 240, 240),
-                  anchor="rm")
+        sprites.paste_text(img, (x, pad + lay.title_size * 0.55), text, ts, (240, 240, 240), True, "rm")
         x -= tw + ts * 0.4
         draw.rectangle((x - ts, pad + lay.title_size * 0.55 - ts / 2, x, pad + lay.title_size * 0.55 + ts / 2),
                        fill=colour, outline=(255, 255, 255))
         x -= ts * 1.6
     title = fonts.safe_text(str(scene.get("title") or ""))
     if title:
-        draw.text((pad, pad), fonts.fit(title, lay.title_size, x - pad - ts, True),
-                  font=fonts.font(lay.title_size, True), fill=(255, 255, 255), anchor="lt")
+        sprites.paste_text(img, (pad, pad), fonts.fit(title, lay.title_size, x - pad - ts, True),
+                           lay.title_size, (255, 255, 255), True, "lt")
 
     # header pairs flow across lines, notes each start a line; overflow ends with an ellipsis
     lines: list[list[tuple[str, bool, tuple]]] = [[]]
@@ -308,12 +324,12 @@ def _header(draw, scene: dict, lay: Layout) -> None:
         x = pad
         for text, bold, colour, w in line:
             if text:
-                draw.text((x, y), text, font=fonts.font(ts, bold), fill=colour, anchor="lt")
+                sprites.paste_text(img, (x, y), text, ts, colour, bold, "lt")
             x += w
         y += ts * 1.3
 
 
-def _objectives(draw, scene: dict, lay: Layout, static_text: set) -> None:
+def _objectives(img, draw, scene: dict, lay: Layout, static_text: dict) -> None:
     cell = lay.cell
     for i, ob in enumerate(_items(scene, "objectives")):
         where = f"objectives[{i}]"
@@ -330,7 +346,9 @@ def _objectives(draw, scene: dict, lay: Layout, static_text: set) -> None:
         name = static_text.get(h) or ob.get("name")
         if name:      # over the outline, so the place's name stays readable
             ty = cy + (cell * 0.58 if lay.kind == "hex" else cell * 0.34)
-            _halo_text(draw, (cx, ty), fonts.safe_text(str(name)), max(9, round(cell * (0.27 if lay.kind == "hex" else 0.2))))
+            size = max(9, round(cell * (0.27 if lay.kind == "hex" else 0.2)))
+            sprites.paste_text(img, (cx, ty), fonts.safe_text(str(name)), size, (20, 20, 20), True, "mm",
+                               max(1, size // 7), (255, 255, 255))
 
 
 def _shorten(pts, start: float, end: float):
@@ -484,7 +502,7 @@ def _overlap(a, b) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _attack_labels(draw, labels, lay: Layout, counters) -> None:
+def _attack_labels(img, draw, labels, lay: Layout, counters) -> None:
     """Dice labels near their arrow's middle, moved up or down to where they hide the fewest
     counters and no other label; a thin leader joins a moved label to its arrow."""
     ts = max(11, min(lay.text_size, round(lay.cell * 0.38)))
@@ -496,12 +514,14 @@ def _attack_labels(draw, labels, lay: Layout, counters) -> None:
     for (x, y), text, colour in labels:
         w = f.getlength(text) + ts * 0.8
         h = ts * 1.45
+        reach = 6 * lay.cell + w
+        nearby = [c for c in counters if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         best = None
         for i, dy in enumerate(steps):
             x0 = min(max(x - w / 2, 2), lay.width - w - 2)
             y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.height - h - 2)
             box = (x0, y0, x0 + w, y0 + h)
-            cost = sum(_overlap(box, c) for c in counters) + sum(_overlap(box, b) * 50 for b in placed)
+            cost = sum(_overlap(box, c) for c in nearby) + sum(_overlap(box, b) * 50 for b in placed)
             cost += i * lay.cell * 0.5      # prefer staying close to the arrow
             if best is None or cost < best[0]:
                 best = (cost, box)
@@ -511,7 +531,7 @@ def _attack_labels(draw, labels, lay: Layout, counters) -> None:
             edge = box[3] if box[3] < y else box[1]
             draw.line([(x, y), ((box[0] + box[2]) / 2, edge)], fill=colour, width=max(2, ts // 8))
         draw.rounded_rectangle(box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8))
-        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=f, fill=(20, 20, 20), anchor="mm")
+        sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
 
 
 def _static_text_cells(scene: dict, lay: Layout) -> dict:
@@ -534,8 +554,8 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
     base = STATIC.get(key, lambda: _build_static(scene, lay))
     img = base.copy()
     draw = ImageDraw.Draw(img)
-    _header(draw, scene, lay)
-    _objectives(draw, scene, lay, _static_text_cells(scene, lay) if scene.get("objectives") else {})
+    _header(img, draw, scene, lay)
+    _objectives(img, draw, scene, lay, _static_text_cells(scene, lay) if scene.get("objectives") else {})
     cell = lay.cell
     counter_half = cell * (0.6 if lay.kind == "hex" else 0.4)
     arrows = _items(scene, "arrows")
@@ -560,7 +580,7 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
         _arrow(draw, _shorten([a, b], counter_half * 0.7, cell * 0.28), colour, max(3, round(cell * 0.11)))
         if text:
             labels.append((((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), fonts.safe_text(str(text)), colour))
-    _attack_labels(draw, labels, lay, boxes)
+    _attack_labels(img, draw, labels, lay, boxes)
     return img
 
 

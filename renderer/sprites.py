@@ -286,3 +286,29 @@ def _draw_marker(kind, size, colour, text):
         _centered_text(d, (x, y), str(text)[:4], size, (255, 255, 255), stroke=max(SUPER, size // 6),
                        stroke_fill=(0, 0, 0))
     return _shrink(img, (size, size))
+
+
+# ----- text --------------------------------------------------------------------------------
+
+def text(content: str, size: int, fill, bold: bool, anchor: str, stroke: int = 0, stroke_fill=None):
+    """Text as a cached RGBA sprite plus its offset from the anchor point: turns repeat most
+    labels (header facts, place names, dice lines), and pasting beats rasterising again."""
+    key = ("text", content, size, tuple(fill), bold, anchor, stroke, tuple(stroke_fill) if stroke_fill else None)
+    return SPRITES.get(key, lambda: _draw_text(content, size, tuple(fill), bold, anchor, stroke, stroke_fill))
+
+
+def _draw_text(content, size, fill, bold, anchor, stroke, stroke_fill):
+    f = fonts.font(size, bold)
+    left, top, right, bottom = f.getbbox(content, anchor=anchor, stroke_width=stroke)
+    img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((-left, -top), content, font=f, fill=fill + (255,), anchor=anchor,
+                             stroke_width=stroke, stroke_fill=tuple(stroke_fill) + (255,) if stroke_fill else None)
+    return img, (left, top)
+
+
+def paste_text(target: Image.Image, xy, content: str, size: int, fill, bold: bool = False, anchor: str = "la",
+               stroke: int = 0, stroke_fill=None) -> None:
+    if not content:
+        return
+    img, (dx, dy) = text(content, size, fill, bold, anchor, stroke, stroke_fill)
+    target.paste(img, (round(xy[0] + dx), round(xy[1] + dy)), img)
