@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,7 +141,10 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -
     cursor = await db.execute(sql, tuple(params))
     try:
         if cursor.description is not None:
-            await cursor.fetchall()
+            try:
+                await cursor.fetchall()
+            except sqlite3.ProgrammingError:   # already drained and closed by a wrapper
+                pass
         return _Done(cursor.rowcount, cursor.lastrowid)
     finally:
         await cursor.close()
