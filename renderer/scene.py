@@ -41,6 +41,40 @@ Format (every key optional unless marked *required*; colours are ``"#rrggbb"``):
       "legend": [{"color": "#c0392b", "text": "Spanish"}, {"color": "#2e86c1", "text": "Aztec"}],
       "notes": ["Aztec hand: 3 cards"],      # short lines printed under the header
     }
+
+Optional additions and how the renderer reads the keys above (nothing here renames a key):
+
+- ``cells`` omitted altogether: every cell of the grid is drawn in a plain default fill.
+  ``cells[].text`` is printed at the bottom of the cell; an objective on that cell reprints
+  it above its outline.
+- Widths (``lines[].width``, ``edges[].width``, ``regions[].width``) are pixels at a 40 px
+  cell and scale with the picture's cell size.
+- ``lines[].kind``: ``road`` (default, plain strip), ``causeway`` and ``walkway`` (dark
+  border), ``bridge`` (heavier border), ``aqueduct`` (thin blue centre line).
+- ``regions[].width`` (default 3): outline thickness; Rivet Wars' 2x2 segments are regions
+  (or ``edges``) drawn thicker than the faint square grid. ``regions[].label`` is printed at
+  the region's top-left corner, in the outline colour.
+- ``objectives[].color``: the controller's colour (white when absent = nobody); drawn as an
+  inset outline of the cell, which counters never cover. ``name`` is printed when the cell
+  has no ``text``.
+- ``pieces[].symbol`` (optional): a small unit symbol between title and factors: infantry,
+  cavalry, recon, armor, artillery, engineer, hq, boat, ship, hero (unknown names draw none).
+  ``text_color`` defaults to black or white, whichever contrasts with ``color``. A cell with
+  one piece shows a big counter; with two to four, quarter-size counters placed by ``slot``
+  (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right; free slots fill pieces without
+  one); more than four show the first four and a red "+N".
+- ``markers[].color`` defaults per kind; ``text`` is a small number/word on the marker (gas
+  rounds left, ...). ``gas`` and ``smoke`` are translucent clouds under the counters;
+  ``highlight`` outlines the cell; ``flare`` is a bright ring (``/flare``); the others are
+  small icons in the cell's corners, above the counters.
+- ``arrows[].kind``: ``move`` (default; drawn along the path, under the counters, ending at
+  the counter's edge) or ``attack`` (straight from first to last cell, over the counters;
+  ``text`` goes in a white label near its middle, moved where it hides the fewest counters).
+- The header band has room for the title (legend at its right) and three lines: header pairs
+  flow across lines, each note starts a line; what does not fit ends with an ellipsis. Its
+  height depends on the grid only, so :func:`renderer.cell_center` needs no other key.
+
+Bad scenes raise :class:`renderer.SceneError` naming the key, the entry and the problem.
 """
 from __future__ import annotations
 

@@ -297,3 +297,24 @@ def test_fixture_game_scene_renders_with_pieces_at_their_hexes():
 def test_large_map_png_stays_small():
     data = renderer.render_png(scenes.large_hex_scene())
     assert len(data) < 400 * 1024
+
+
+def test_a_crowded_cell_shows_four_counters_and_how_many_more():
+    crowded = [piece("0303", title=f"U{i}", values=f"{i}-1") for i in range(6)]
+    img = png_image(hex_scene("t/crowd", pieces=crowded))
+    grid = {"kind": "hex", "columns": 8, "rows": 6}
+    lay = layout_for(grid)
+    x, y = cell_center(grid, "0303")
+    off = lay.cell * 0.335
+    for sx, sy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        assert any(close(p, RED) for p in pixels(img, (x + sx * off - 6, y + sy * off - 6,
+                                                       x + sx * off + 6, y + sy * off + 6)))
+    # the two that do not fit are announced with a red "+2" in the middle
+    assert any(close(p, (200, 0, 0), 40) for p in pixels(img, (x - 10, y - 10, x + 10, y + 10)))
+
+
+def test_cells_omitted_draws_the_whole_grid_plain():
+    img = png_image({"map_key": "t/plain", "grid": {"kind": "square", "columns": 3, "rows": 2}})
+    for label in ("A1", "C2"):
+        x, y = cell_center({"kind": "square", "columns": 3, "rows": 2}, label)
+        assert close(img.getpixel((round(x), round(y))), (216, 211, 196), 6)
