@@ -156,7 +156,7 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     for i, ln in enumerate(_items(scene, "lines")):
         where = f"lines[{i}]"
         a, b = lay.center(ln.get("from"), where + ".from"), lay.center(ln.get("to"), where + ".to")
-        colour = sprites.rgb(ln.get("color", "#c2a878"), where + ".color")
+        colour = sprites.rgb(ln.get("color") or ("#c2a878"), where + ".color")
         w = _scaled(ln.get("width"), cell, 6)
         kind = ln.get("kind", "road")
         if kind in ("causeway", "bridge", "walkway"):
@@ -178,7 +178,7 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
             raise SceneError(f"{where}: {e.get('at')} and {e.get('to')} share no side; an edge joins "
                              f"two cells next to each other.")
         w = _scaled(e.get("width"), cell, 5)
-        colour = sprites.rgb(e.get("color", "#333333"), where + ".color")
+        colour = sprites.rgb(e.get("color") or ("#333333"), where + ".color")
         draw.line(list(side), fill=colour, width=w)
         for p in side:
             _dot(draw, p, w, colour)
@@ -188,7 +188,7 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         members = {lay.parse(lab, f"{where}.cells") for lab in rg.get("cells") or []}
         if not members:
             raise SceneError(f"{where}: a region needs at least one cell.")
-        colour = sprites.rgb(rg.get("outline", "#000000"), where + ".outline")
+        colour = sprites.rgb(rg.get("outline") or ("#000000"), where + ".outline")
         w = _scaled(rg.get("width"), cell, 3)
         for h in members:
             corners = lay.corners_of(h)
@@ -244,7 +244,7 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
             corners = [p for lab in rg["cells"] for p in lay.corners_of(lay.parse(lab))]
             x = min(p[0] for p in corners) + cell * 0.25
             y = min(p[1] for p in corners) + cell * (0.3 if lay.kind == "hex" else 0.22)
-            colour = sprites.rgb(rg.get("outline", "#000000"))
+            colour = sprites.rgb(rg.get("outline") or ("#000000"))
             _halo_text(draw, (x, y), fonts.safe_text(str(rg["label"])), max(11, round(cell * 0.3)), fill=colour,
                        anchor="lt")
     return img
@@ -272,7 +272,7 @@ def _header(img, draw, scene: dict, lay: Layout) -> None:
     x = right
     for i, entry in enumerate(reversed(legend)):
         text = fonts.safe_text(str(entry.get("text", "")))
-        colour = sprites.rgb(entry.get("color", "#888888"), f"legend[{len(legend) - 1 - i}].color")
+        colour = sprites.rgb(entry.get("color") or ("#888888"), f"legend[{len(legend) - 1 - i}].color")
         tw = fonts.text_width(text, ts, True)
         if x - tw - ts * 1.4 < lay.width * 0.45:
             break            # the title keeps at least half the band
@@ -435,7 +435,7 @@ def _pieces(img, scene: dict, lay: Layout) -> list[tuple[float, float, float, fl
         for i, p, x, y, side in placed:
             compact = side != full
             where = f"pieces[{i}]"
-            colour = sprites.rgb(p.get("color", "#777777"), where + ".color")
+            colour = sprites.rgb(p.get("color") or ("#777777"), where + ".color")
             text_colour = (sprites.rgb(p["text_color"], where + ".text_color") if p.get("text_color")
                            else sprites.contrast_text(colour))
             sprite = sprites.counter(side, colour, text_colour, fonts.safe_text(str(p.get("title") or "")),
@@ -566,7 +566,7 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
         if kind not in ("move", "attack"):
             raise SceneError(f"{where}.kind: {kind!r} is not an arrow kind; use 'move' or 'attack'.")
         pts = _arrow_points(lay, ar, where)
-        colour = sprites.rgb(ar.get("color", "#222222" if kind == "move" else "#c0392b"), where + ".color")
+        colour = sprites.rgb(ar.get("color") or ("#222222" if kind == "move" else "#c0392b"), where + ".color")
         if kind == "attack":
             attacks.append((pts, colour, ar.get("text")))
             continue
