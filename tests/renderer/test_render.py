@@ -318,3 +318,20 @@ def test_cells_omitted_draws_the_whole_grid_plain():
     for label in ("A1", "C2"):
         x, y = cell_center({"kind": "square", "columns": 3, "rows": 2}, label)
         assert close(img.getpixel((round(x), round(y))), (216, 211, 196), 6)
+
+
+def test_without_dejavu_the_builtin_font_draws_everything(monkeypatch):
+    from renderer import fonts
+    monkeypatch.setattr(fonts, "_path", lambda bold: None)
+    monkeypatch.setattr(fonts, "_local", threading.local())
+    renderer.clear_cache()
+    try:
+        assert fonts.safe_text("3+⚄5") == "3+d55"
+        scene = hex_scene("t/nofont", title="Fallback", header=[["Turn", "1"]], pieces=[piece("0202")],
+                          arrows=[{"path": ["0202", "0303"], "kind": "attack", "text": "⚄5"}])
+        img = png_image(scene)
+        x, y = cell_center(scene["grid"], "0202")
+        lay = layout_for(scene["grid"])
+        assert close(img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), RED)
+    finally:
+        renderer.clear_cache()
