@@ -577,7 +577,9 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
     labels = []
     for pts, colour, text in attacks:
         a, b = pts[0], pts[-1]
-        _arrow(draw, _shorten([a, b], counter_half * 0.7, cell * 0.28), colour, max(3, round(cell * 0.11)))
+        # from the attacker's edge to the target's edge: the head points at the target without
+        # hiding its factors
+        _arrow(draw, _shorten([a, b], counter_half * 0.8, counter_half * 0.85), colour, max(3, round(cell * 0.11)))
         if text:
             labels.append((((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), fonts.safe_text(str(text)), colour))
     _attack_labels(img, draw, labels, lay, boxes)

@@ -167,7 +167,7 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
         title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.17))
         _centered_text(draw, (cx, m + k * 0.22), fonts.fit(title, title_size, inner, True), title_size, ink)
         if symbol:
-            _symbol(draw, symbol, cx, m + k * 0.5, k * 0.2, ink)
+            _symbol(draw, symbol, cx, m + k * 0.49, k * 0.13, ink)
         if flipped:
             _centered_text(draw, (cx, m + k * 0.5), "DIS", round(k * 0.2), (150, 20, 20),
                            stroke=SUPER, stroke_fill=(255, 255, 255))
