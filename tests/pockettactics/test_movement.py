@@ -99,6 +99,9 @@ def test_water_drowns_on_one_to_three():
     assert of(events, "captured")[0]["reason"] == "drowned"
     safe, _ = act(state, "/move unit:spearman to:0809", dice=[4])
     assert safe["units"]["spearman"]["at"] == "0809"
+    flyer = position({"eagle": "0808", "goblin": "0811"}, tiles={"0809": "water"})
+    drowned, _ = act(flyer, "/move unit:eagle to:0809", dice=[1])   # no exception for flyers landing in water
+    assert drowned["units"]["eagle"]["by"] == "south"
 
 
 def test_preferred_terrain_ignores_the_hazard():

@@ -118,6 +118,20 @@ def test_starting_units_alternate_and_last_to_place_starts():
     assert state["turn"] == 1
 
 
+def test_at_most_three_starting_units():
+    from .helpers import disc
+    state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"], map=disc(3),
+                  homes={"north": "0805", "south": "0811"},
+                  armies={"north": ["spearman", "archer", "rider", "druid"], "south": ["goblin"]})
+    state, _ = act(state, "/deploy unit:spearman to:0805")
+    state, _ = act(state, "/deploy unit:goblin to:0811")
+    state, _ = act(state, "/deploy unit:archer to:0806")
+    state, _ = act(state, "/deploy unit:rider to:0706")
+    # room is left around 0805, but three are placed: play begins with north, the last to place
+    assert state["phase"] == "play" and state["active"] == "north"
+    assert state["units"]["druid"]["status"] == "reserve"
+
+
 def test_a_player_may_stop_placing_early():
     state = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"],
                   map={"0805": {"terrain": "grass", "feature": "village"}, "0806": "grass", "0807": "grass",
