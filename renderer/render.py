@@ -284,7 +284,7 @@ def _header(img, draw, scene: dict, lay: Layout) -> None:
     title = fonts.safe_text(str(scene.get("title") or ""))
     if title:
         sprites.paste_text(img, (pad, pad), fonts.fit(title, lay.title_size, x - pad - ts, True),
-                           lay.title_size, (255, 255, 255), True, "lt")
+                           lay.title_size, (255, 255, 255), True, "la")
 
     # header pairs flow across lines, notes each start a line; overflow ends with an ellipsis
     lines: list[list[tuple[str, bool, tuple]]] = [[]]
@@ -324,7 +324,7 @@ def _header(img, draw, scene: dict, lay: Layout) -> None:
         x = pad
         for text, bold, colour, w in line:
             if text:
-                sprites.paste_text(img, (x, y), text, ts, colour, bold, "lt")
+                sprites.paste_text(img, (x, y), text, ts, colour, bold, "la")
             x += w
         y += ts * 1.3
 
