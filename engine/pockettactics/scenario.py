@@ -240,6 +240,11 @@ def _check_combat(cat, combat, units, active, fail) -> dict:
     kind = combat.get("kind", "melee")
     if kind not in ("melee", "magic", "ranged"):
         fail("combat.kind", "melee, magic or ranged")
+    spec = cat.units[units[att]["type"]]
+    if kind != "ranged" and kind not in spec["attacks"]:
+        fail("combat.kind", f"{att} does not know {kind} attacks; its card lists {', '.join(spec['attacks'])}")
+    if kind == "ranged" and not spec["ranged"]:
+        fail("combat.kind", f"{att} has no ranged attack")
     dice = combat.get("dice")
     out_dice = {}
     for role, uid in (("attacker", att), ("defender", dfd)):

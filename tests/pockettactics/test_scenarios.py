@@ -53,6 +53,12 @@ def test_scenario_file_by_path(tmp_path):
     ({"armies": {"north": ["spearman", "champion", "archer", "rider", "druid", "eagle"], "south": []}},
      "armies.north", "more than the 50 allowed"),
     ({"phase": "bonus"}, "combat", "needs the pending combat"),
+    ({"phase": "bonus", "combat": {"attacker": "spearman", "defender": "goblin", "kind": "magic",
+                                   "dice": {"attacker": {"off": [1]}, "defender": {"def": [1]}}}},
+     "combat.kind", "spearman does not know magic attacks"),
+    ({"phase": "bonus", "combat": {"attacker": "spearman", "defender": "goblin", "kind": "ranged",
+                                   "dice": {"attacker": {"off": [1]}, "defender": {"def": [1]}}}},
+     "combat.kind", "spearman has no ranged attack"),
     ({"colour": "red"}, "colour", "unknown key"),
     ({"phase": "map", "map": None, "homes": None, "units": None}, "bag", "needs the tiles still in the bag"),
     ({"phase": "home", "map": None, "homes": None, "units": None}, "map", "needs the map"),
@@ -129,3 +135,23 @@ def test_data_files_are_validated(tmp_path):
     with pytest.raises(ScenarioError) as info:
         Catalogue.load(tmp_path)
     assert info.value.entry == "terrains.water.hazard"
+
+
+def test_attack_types_in_the_data_are_validated(tmp_path):
+    import shutil
+    from engine.pockettactics.data import DATA_DIR, Catalogue
+    for name in ("factions.json", "terrain.json"):
+        shutil.copy(DATA_DIR / name, tmp_path / name)
+    factions = json.loads((tmp_path / "factions.json").read_text())
+    druid = factions["factions"]["clans"]["units"]["druid"]
+    druid["attacks"] = ["melee", "lightning"]
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    with pytest.raises(ScenarioError) as info:
+        Catalogue.load(tmp_path)
+    assert info.value.entry == "factions.clans.units.druid.attacks"
+    druid["attacks"] = ["magic"]
+    druid["bonus"] = [{"kind": "off", "value": 1, "attack": ["psionic"]}]
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    with pytest.raises(ScenarioError, match="attack must list attack types") as info:
+        Catalogue.load(tmp_path)
+    assert info.value.entry == "factions.clans.units.druid.bonus"
