@@ -8,7 +8,6 @@ import asyncio
 import os
 from dataclasses import dataclass, field
 
-import aiosqlite
 import discord
 import pytest
 import simcord
@@ -18,29 +17,6 @@ import bot as bot_module
 from engine import registry
 
 registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
-
-
-@pytest.fixture(autouse=True)
-def pragma_cursors_closed(monkeypatch):
-    """SimCord keeps each awaited future alive in a reference cycle (its callback record
-    holds the handle) until the cyclic GC runs, so a cursor the store leaves unread stays
-    open and SQLite refuses the next COMMIT ("SQL statements in progress"). Only the PRAGMA
-    statements in ``Store.open`` return rows nobody reads; drain and close them here. Plain
-    asyncio frees them at once, so production is unaffected."""
-    original = aiosqlite.Connection.execute
-
-    def execute(self, sql, parameters=None):
-        if not str(sql).lstrip().upper().startswith("PRAGMA"):
-            return original(self, sql, parameters)
-
-        async def drained():
-            cursor = await original(self, sql, parameters)
-            await cursor.fetchall()
-            await cursor.close()
-            return cursor
-        return drained()
-
-    monkeypatch.setattr(aiosqlite.Connection, "execute", execute)
 
 
 class FakeClock:
