@@ -14,7 +14,7 @@ import asyncio
 import json
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from engine import registry
