@@ -242,3 +242,26 @@ def test_the_command_tree_obeys_discords_limits():
 
     for command in tree:
         check(command)
+
+
+async def test_a_development_guild_gets_the_commands_at_once(db_path, clock, monkeypatch):
+    import simcord
+
+    from .conftest import make_bot
+
+    guild_id = 424242424242424242
+    monkeypatch.setenv("UMPIRE_DEV_GUILD", str(guild_id))
+    bot = make_bot(clock)
+    env = simcord.Env(bot)
+    guild = env.create_guild(id=guild_id)
+    channel = guild.create_text_channel("wargames")
+    member = guild.add_member(env.create_user("alice"))
+    await env.start()
+    try:
+        syncs = [r.path for r in env.http_requests if r.method == "PUT"]
+        assert syncs == [f"/applications/{env.backend.application_id}/guilds/{guild_id}/commands"]
+        result = await member.slash(channel, "game list")
+        assert "No games here yet" in reply_text(result)
+    finally:
+        await env.shutdown()
+        await bot.close_service()
