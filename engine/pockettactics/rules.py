@@ -1183,6 +1183,8 @@ class PocketTactics(Ruleset):
             return f"{kind.upper()} die {i + 1} (shows {c['dice'][c['chooser']][kind][i]})"
         if key == "value":
             return f"+{value}"
+        if key == "as":
+            return {"melee": "melee attack", "magic": "magic attack"}.get(value, value)
         return value
 
     def describe_event(self, state: dict, event: dict) -> str | None:

@@ -20,6 +20,7 @@ def test_describe_options():
     assert RS.describe(state, "to", "0805") == "0805 (Village on Grassland)"
     assert RS.describe_action(state, {"type": "move", "side": "north", "unit": "spearman", "to": "0809"}) == \
         "/move unit:Clan Spearman (North, 0808) to:0809 (Grassland)"
+    assert RS.describe(state, "as", "magic") == "magic attack"
 
 
 def test_header_and_view():
