@@ -265,3 +265,29 @@ async def test_a_development_guild_gets_the_commands_at_once(db_path, clock, mon
     finally:
         await env.shutdown()
         await bot.close_service()
+
+
+async def test_referee_phase_remove_and_clock(table):
+    await table.started_game(time_control="slow")
+    thread = table.thread
+    sides = await table.alice.autocomplete(thread, "ref phase", "side", "")
+    assert [s["value"] for s in sides] == ["red", "blue"]
+    units = await table.alice.autocomplete(thread, "ref remove", "unit", "b")
+    assert {u["value"] for u in units} == {"b1", "b2"}
+    assert reply_text(await table.alice.slash(thread, "ref phase", phase="fire",
+                                              side="blue")) == "Done."
+    info = await table.game()
+    assert (info.state["phase"], info.state["active"]) == ("fire", "blue")
+    assert reply_text(await table.alice.slash(thread, "ref remove", unit="r2")) == "Done."
+    assert "r2" not in (await table.game()).state["units"]
+    assert reply_text(await table.alice.slash(thread, "ref clock", side="red",
+                                              hours=5.0)) == "Done."
+    clocks = await table.service.clocks(info.id)
+    assert abs(clocks["red"] - 5 * 3600) < 1
+    bad = await table.alice.slash(thread, "ref place", unit="zz", to="0101")
+    assert bad.ephemeral and "No unit" in reply_text(bad)
+    text = table.public_text()
+    for phrase in ("set the phase to fire", "removed r2", "set Red's clock to 5.0 h"):
+        assert phrase in text, phrase
+    status = await table.bob.slash(thread, "game status")
+    assert "Clock Red: 5h" in reply_text(status), reply_text(status)
