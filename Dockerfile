@@ -11,6 +11,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# DejaVu makes the board's labels crisp (the renderer falls back to Pillow's bitmap font).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first (read from pyproject.toml, so they are listed in one place) for layer
 # caching; the wheels of discord.py, aiosqlite and Pillow need no compiler.
 COPY pyproject.toml ./
