@@ -35,6 +35,8 @@ class Layout:
     title_size: int        # header font sizes, scaled with the picture
     text_size: int
     header_lines: int      # lines of header pairs and notes under the title
+    first_column: int = 0  # 0-based column and row of the window's top-left cell (a map that
+    first_row: int = 0     # grows anywhere in a large label space, such as Pocket Tactics)
 
     # ---- cells ----------------------------------------------------------------------------
     def parse(self, label: str, where: str = "cell") -> tuple[int, int]:
@@ -48,7 +50,8 @@ class Layout:
                 h = (col, row)
         except (ValueError, TypeError) as exc:
             raise SceneError(f"{where}: {exc}") from None
-        if not (0 <= col < self.columns and 0 <= row < self.rows):
+        if not (self.first_column <= col < self.first_column + self.columns
+                and self.first_row <= row < self.first_row + self.rows):
             raise SceneError(f"{where}: {label!r} is outside the {self.columns}x{self.rows} "
                              f"{self.kind} grid.")
         return h
@@ -56,8 +59,13 @@ class Layout:
     def center_of(self, h: tuple[int, int]) -> tuple[float, float]:
         if self.kind == "hex":
             x, y = hexgrid.pixel_center(h, self.cell)
+            # Column parity stays absolute (even label columns sit lower), so a window only
+            # translates the picture.
+            x -= self.first_column * 1.5 * self.cell
+            y -= self.first_row * SQRT3 * self.cell
         else:
-            x, y = (h[0] + 0.5) * self.cell, (h[1] + 0.5) * self.cell
+            x = (h[0] - self.first_column + 0.5) * self.cell
+            y = (h[1] - self.first_row + 0.5) * self.cell
         return self.origin_x + x, self.origin_y + y
 
     def center(self, label: str, where: str = "cell") -> tuple[float, float]:
@@ -104,7 +112,7 @@ class Layout:
         return self.cell * self.rows
 
 
-def _grid_spec(grid) -> tuple[str, int, int]:
+def _grid_spec(grid) -> tuple[str, int, int, int, int]:
     if not isinstance(grid, dict):
         raise SceneError("grid: expected {'kind': 'hex'|'square', 'columns': N, 'rows': N}.")
     kind = grid.get("kind")
@@ -114,10 +122,16 @@ def _grid_spec(grid) -> tuple[str, int, int]:
         columns, rows = int(grid["columns"]), int(grid["rows"])
     except (KeyError, TypeError, ValueError):
         raise SceneError("grid: 'columns' and 'rows' must be whole numbers.") from None
+    try:
+        first_column, first_row = int(grid.get("first_column", 1)), int(grid.get("first_row", 1))
+    except (TypeError, ValueError):
+        raise SceneError("grid: 'first_column' and 'first_row' must be whole numbers.") from None
     limit = 99 if kind == "hex" else 26
-    if not (1 <= columns <= limit and 1 <= rows <= 99):
-        raise SceneError(f"grid: {columns}x{rows} is out of range (columns 1..{limit}, rows 1..99).")
-    return kind, columns, rows
+    last_column, last_row = first_column + columns - 1, first_row + rows - 1
+    if not (1 <= first_column <= last_column <= limit and 1 <= first_row <= last_row <= 99):
+        raise SceneError(f"grid: columns {first_column}..{last_column}, rows {first_row}..{last_row} "
+                         f"are out of range (columns 1..{limit}, rows 1..99).")
+    return kind, columns, rows, first_column - 1, first_row - 1
 
 
 def default_cell(kind: str, columns: int, rows: int) -> int:
@@ -128,7 +142,8 @@ def default_cell(kind: str, columns: int, rows: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def _layout(kind: str, columns: int, rows: int, cell: int) -> Layout:
+def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0,
+            first_row: int = 0) -> Layout:
     probe = Layout(kind, columns, rows, cell, 0, 0, 0, 0, 0, 0, 0, 0)
     margin = max(8, cell // 3)
     width = max(MIN_WIDTH, math.ceil(probe.map_width) + 2 * margin)
@@ -141,17 +156,17 @@ def _layout(kind: str, columns: int, rows: int, cell: int) -> Layout:
     origin_x = (width - probe.map_width) / 2
     origin_y = header_height + margin
     return Layout(kind, columns, rows, cell, width, height, header_height, origin_x, origin_y,
-                  title_size, text_size, header_lines)
+                  title_size, text_size, header_lines, first_column, first_row)
 
 
 def layout_for(grid: dict, size_hint: int | None = None) -> Layout:
     """The layout of a picture of ``grid``; ``size_hint`` is the cell size in pixels (hex
     circumradius or square side), chosen from the grid's size when omitted."""
-    kind, columns, rows = _grid_spec(grid)
+    kind, columns, rows, first_column, first_row = _grid_spec(grid)
     cell = default_cell(kind, columns, rows) if size_hint is None else int(size_hint)
     if not 12 <= cell <= 200:
         raise SceneError(f"size_hint: cell size {cell} px is out of range (12..200).")
-    return _layout(kind, columns, rows, cell)
+    return _layout(kind, columns, rows, cell, first_column, first_row)
 
 
 def cell_center(grid: dict, label: str, size_hint: int | None = None) -> tuple[float, float]:

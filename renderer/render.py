@@ -258,7 +258,9 @@ def _label(lay: Layout, h) -> str:
 def _all_labels(lay: Layout) -> list[str]:
     from engine.core import hexgrid, squaregrid
     if lay.kind == "hex":
-        return [hexgrid.label(hexgrid.from_offset(c, r)) for c in range(lay.columns) for r in range(lay.rows)]
+        return [hexgrid.label(hexgrid.from_offset(c, r))
+                for c in range(lay.first_column, lay.first_column + lay.columns)
+                for r in range(lay.first_row, lay.first_row + lay.rows)]
     return [squaregrid.label((c, r)) for r in range(lay.rows) for c in range(lay.columns)]
 
 
@@ -550,7 +552,8 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
     check(scene)
     lay = layout_for(scene["grid"], size_hint)
     grid = scene["grid"]
-    key = (scene["map_key"], grid.get("kind"), lay.columns, lay.rows, lay.cell)
+    key = (scene["map_key"], grid.get("kind"), lay.columns, lay.rows, lay.cell,
+           lay.first_column, lay.first_row)
     base = STATIC.get(key, lambda: _build_static(scene, lay))
     img = base.copy()
     draw = ImageDraw.Draw(img)

@@ -335,3 +335,27 @@ def test_without_dejavu_the_builtin_font_draws_everything(monkeypatch):
         assert close(img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), RED)
     finally:
         renderer.clear_cache()
+
+
+def test_a_window_draws_only_part_of_a_large_label_space_at_the_same_size():
+    # A map that grew around 0808 in a 15x15 label space: only the window is drawn, so the
+    # picture is no larger than a map of the window's size and the cells fill it.
+    labels = ["0707", "0708", "0807", "0808", "0809", "0908", "0909"]
+    windowed = {"map_key": "t/window", "title": "Window",
+                "grid": {"kind": "hex", "first_column": 7, "first_row": 7, "columns": 3, "rows": 3},
+                "cells": [{"at": lab, "fill": FIELD} for lab in labels],
+                "pieces": [piece("0808")]}
+    small = layout_for({"kind": "hex", "columns": 3, "rows": 3})
+    lay = layout_for(windowed["grid"])
+    assert (lay.width, lay.height) == (small.width, small.height)
+    img = png_image(windowed)
+    assert img.size == (lay.width, lay.height)
+    for label in labels:
+        x, y = cell_center(windowed["grid"], label)
+        assert 0 < x < lay.width and lay.header_height < y < lay.height, label
+    # Absolute parity: column 08 (even) still sits half a hex lower than column 07.
+    assert cell_center(windowed["grid"], "0807")[1] > cell_center(windowed["grid"], "0707")[1]
+    x, y = cell_center(windowed["grid"], "0808")
+    assert close(img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), RED)
+    with pytest.raises(SceneError, match="outside"):
+        renderer.render_png({**windowed, "pieces": [piece("0101")]})
