@@ -725,28 +725,51 @@ class Tenochtitlan(Ruleset):
             reason = self._why_not_place(pos, side, unit, action.get("to"))
         if kind in ("attack", "fire") and reason is None and unit in pos.units:
             target = action.get("target")
+            partner = action.get("with") if kind == "attack" else None
             if target not in pos.units or pos.units[target]["side"] == side:
                 reason = f"{target!r} is not an enemy unit on the map."
-            elif kind == "attack" and action.get("with") is not None and action["with"] not in pos.units:
-                reason = f"There is no unit {action['with']!r} for a combined attack."
+            elif partner is not None and (partner not in pos.units or pos.units[partner]["side"] != side
+                                          or partner == unit):
+                reason = f"{partner!r} is not another unit of yours on the map for a combined attack."
             else:
-                d = pos.dist(pos.where(unit), pos.where(target))
-                rng = pos.utype(unit)["range"]
-                if d > rng:
-                    reason = f"{self._name(state, target)} is {d} hexes away; range is {rng}."
-                elif d > 1 and kind == "attack" and unit in state["moved"] and pos.cls(unit) != "brigantine":
-                    reason = "A unit that moved this turn may only attack an adjacent enemy."
-                elif d > 1 and not los_clear(pos.board, pos.where(unit), pos.where(target), pos.at,
-                                             pos.cls(unit) in ARTILLERY_CLASSES):
-                    reason = f"The line of sight to {self._name(state, target)} is blocked."
-                elif pos.cls(unit) not in WATER_CLASSES and pos.where(unit) in pos.zoc(OTHER[side]):
-                    reason = (f"{self._name(state, unit)} is in an enemy zone of control and may only "
-                              f"attack the units exerting it.")
+                reason = self._why_not_attack(pos, side, unit, target, kind)
+                if reason is None and partner is not None:
+                    why = self._why_not_attack(pos, side, partner, target, kind, joining=True)
+                    if why:
+                        reason = f"{self._name(state, partner)} cannot join: {why}"
         same = [a for a in legal if a["type"] == kind] or [a for a in everything if a["type"] == kind]
         hints = [self.describe_action(state, a) for a in same]
         if reason:
             raise RuleError(reason, hints)
         raise RuleError(f"That /{kind} is not legal now.", hints)
+
+    def _why_not_attack(self, pos: Pos, side: str, uid: str, target: str, kind: str,
+                        joining: bool = False) -> str | None:
+        """Why ``uid`` may not attack ``target`` on its own terms (each unit of a combined attack
+        must be able to attack the target itself)."""
+        state = pos.state
+        name = self._name(state, uid)
+        if joining:
+            if pos.units[uid]["disorganised"]:
+                return f"{name} is disorganised."
+            if uid in state["attacked"] and uid != state.get("extra_melee"):
+                return f"{name} has already attacked this turn."
+            if uid in state["no_attack"]:
+                return f"{name} entered terrain that forbids attacking this turn."
+        d = pos.dist(pos.where(uid), pos.where(target))
+        rng = pos.utype(uid)["range"]
+        if d > rng:
+            return f"{self._name(state, target)} is {d} hexes from {name}; its range is {rng}."
+        if d > 1 and kind == "attack" and uid in state["moved"] and pos.cls(uid) != "brigantine":
+            return f"{name} moved this turn and may only attack an adjacent enemy."
+        if d > 1 and not los_clear(pos.board, pos.where(uid), pos.where(target), pos.at,
+                                   pos.cls(uid) in ARTILLERY_CLASSES):
+            return f"The line of sight from {name} to {self._name(state, target)} is blocked."
+        enemy = OTHER[side]
+        if pos.cls(uid) not in WATER_CLASSES and pos.where(uid) in pos.zoc(enemy) \
+                and target not in pos.exerting(pos.where(uid), enemy):
+            return f"{name} is in an enemy zone of control and may only attack the units exerting it."
+        return None
 
     def _why_not_place(self, pos: Pos, side: str, uid, lab) -> str | None:
         """Why a /place (setup or a card's return) is refused, in the rule's terms."""

@@ -89,7 +89,7 @@ def test_range_counts_hexes_to_the_target():
                    "v": u("az-warriors", "0405")})
     targets = {x["target"] for x in legal(state, "spanish", "attack") if x["unit"] == "a"}
     assert targets == {"w"}                                  # 3 hexes yes, 4 no
-    with pytest.raises(RuleError, match="range is 3"):
+    with pytest.raises(RuleError, match="its range is 3"):
         act(state, "spanish", "/attack unit:a target:v", dice=[1])
 
 
@@ -151,7 +151,7 @@ def test_units_that_moved_attack_only_adjacent_enemies_but_brigantines_fire_afte
     keep_open = {"x": u("sp-infantry", "0707"), "y": u("az-warriors", "0708")}     # so combat is not skipped
     alone = fight({"a": u("sp-arquebusiers", "0401", moved=True), "w": u("az-warriors", "0403"), **keep_open})
     assert not [x for x in legal(alone, "spanish", "attack") if x["unit"] == "a"]
-    with pytest.raises(RuleError, match="moved this turn may only attack an adjacent"):
+    with pytest.raises(RuleError, match="moved this turn and may only attack an adjacent"):
         act(alone, "spanish", "/attack unit:a target:w", dice=[1])
     still = fight({"a": u("sp-arquebusiers", "0401"), "w": u("az-warriors", "0403"), **keep_open})
     assert [x for x in legal(still, "spanish", "attack") if x["unit"] == "a"]
@@ -300,6 +300,14 @@ def test_advancing_unit_after_a_retreat_before_combat_may_melee_again_within_car
     state, events = act(state, "spanish", "/attack unit:i target:w", dice=[1])
     assert attack_event(events)["attackers"] == ["i"]
     assert legal(state, "spanish", "attack") == []          # limit of 2 reached
+    # Advancing onto terrain that forbids attacking on entry (marsh) ends that chance.
+    marsh = list(OPEN)
+    marsh[4] = "...w...."                                        # marsh at 0405
+    bog = fight(units, card="sp-caution", terrain=marsh)
+    bog, _ = act(bog, "spanish", "/attack unit:i target:j")
+    bog, _ = act(bog, "aztec", "/retreat unit:j to:" + bog["pending"]["options"][0])
+    bog, _ = act(bog, "spanish", "/advance unit:i to:0405")
+    assert not [a for a in legal(bog, "spanish", "attack") if a["unit"] == "i"]
     limited = fight(units, card="sp-council")                   # attack limit 1: no second attack
     limited, _ = act(limited, "spanish", "/attack unit:i target:j")
     limited, _ = act(limited, "aztec", "/retreat unit:j to:" + limited["pending"]["options"][0])
@@ -318,6 +326,18 @@ def test_ranged_artillery_cannot_eliminate_a_unit_in_good_order():
     state = fight({"s": u("sp-artillery", "0401"), "w": u("az-warriors", "0404", disorganised=True)})
     state, events = act(state, "spanish", "/attack unit:s target:w", dice=[6])
     assert attack_event(events)["result"] == "eliminated"
+
+
+def test_artillery_combined_with_another_kind_of_unit_may_eliminate_at_range():
+    too_far = fight({"s": u("sp-artillery", "0401"), "a": u("sp-arquebusiers", "0601"),
+                     "w": u("az-warriors", "0404")})
+    with pytest.raises(RuleError, match="Arquebusiers a cannot join: .* 4 hexes .* range is 3"):
+        act(too_far, "spanish", "/attack unit:s target:w with:a", dice=[6])
+    state = fight({"s": u("sp-artillery", "0401"), "a": u("sp-arquebusiers", "0602"),
+                   "w": u("az-warriors", "0404")})
+    state, events = act(state, "spanish", "/attack unit:s target:w with:a", dice=[6])
+    event = attack_event(events)
+    assert event["ranged"] and event["result"] == "eliminated" and "w" in state["eliminated"]
 
 
 def test_card_bonus_applies_once_per_attack():

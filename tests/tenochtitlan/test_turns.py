@@ -36,6 +36,7 @@ def test_rally_only_outside_enemy_zoc():
         act(state, "spanish", "/rally unit:b")
     state, events = act(state, "spanish", "/rally unit:a")
     assert not state["units"]["a"]["disorganised"] and of_type(events, "rallied")
+    assert state["units"]["b"]["disorganised"]                     # only the named unit
 
 
 STANDARD_OBJECTIVES = ["1208", "1205", "1214", "1407", "0312"]
@@ -50,6 +51,15 @@ def test_control_by_occupying_and_by_being_last_to_occupy():
     assert state["control"]["1218"] == "spanish" and of_type(events, "control")
     state, _ = act(state, "spanish", "/move unit:c to:1119")
     assert state["control"]["1218"] == "spanish"
+
+
+def test_passing_through_a_hex_does_not_take_control():
+    # From the causeway hex 1217 the only way ashore to 1319 leads through Iztapalapa (1218).
+    state = build({"units": {"c": u("sp-cavalry", "1217"), "w": u("az-warriors", "0808")}})
+    state, events = act(state, "spanish", "/move unit:c to:1319")
+    (moved,) = of_type(events, "moved")
+    assert "1218" in moved["path"][1:-1]
+    assert state["control"]["1218"] == "aztec" and not of_type(events, "control")
 
 
 def test_leaving_keeps_control_until_the_enemy_occupies():
