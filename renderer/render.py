@@ -604,10 +604,10 @@ def render_png(scene: dict, *, size_hint: int | None = None) -> bytes:
 
 
 def render_animation(scenes: list[dict], *, duration_ms: int = 900, size_hint: int | None = None,
-                     max_width: int = 1000) -> bytes:
+                     max_width: int = 800) -> bytes:
     """An animated GIF, one frame per scene (a game's replay, one frame per turn). Frames are
-    shrunk to at most ``max_width`` pixels so a long game stays small enough to post; the last
-    frame stays up three times as long."""
+    shrunk to at most ``max_width`` pixels and share one palette, so the GIF writer stores only
+    the part of each frame that changed; the last frame stays up three times as long."""
     if not scenes:
         raise SceneError("render_animation: no scenes to animate.")
     frames = [render_image(s, size_hint) for s in scenes]
@@ -616,6 +616,7 @@ def render_animation(scenes: list[dict], *, duration_ms: int = 900, size_hint: i
     scale = min(1.0, max_width / width)
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     out_frames = []
+    palette = None
     for f in frames:
         if f.size != (width, height):
             canvas = Image.new("RGB", (width, height), BACKGROUND)
@@ -623,7 +624,14 @@ def render_animation(scenes: list[dict], *, duration_ms: int = 900, size_hint: i
             f = canvas
         if scale < 1.0:
             f = f.resize(size, Image.Resampling.LANCZOS)
-        out_frames.append(f.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+        if palette is None:
+            palette = f.quantize(colors=255, method=Image.Quantize.FASTOCTREE,
+                                 dither=Image.Dither.NONE)
+            out_frames.append(palette)
+        else:
+            # One palette for all frames: unchanged pixels get identical indices, which is what
+            # lets the encoder crop each frame to its changed box.
+            out_frames.append(f.quantize(palette=palette, dither=Image.Dither.NONE))
     durations = [int(duration_ms)] * len(out_frames)
     durations[-1] = int(duration_ms) * 3
     out = io.BytesIO()
