@@ -231,6 +231,10 @@ def test_the_command_tree_obeys_discords_limits():
             assert 1 <= len(text) <= 100, text
         options = item.get("options", [])
         assert len(options) <= 25
+        for lang in ("en", "de"):
+            names = [o.get("name_localizations", {}).get(lang, o["name"]) if lang != "en"
+                     else o["name"] for o in options]
+            assert len(names) == len(set(names)), f"{item['name']}: duplicate {lang} names"
         leaves = [o for o in options if o["type"] not in (1, 2)]
         required = [o.get("required", False) for o in leaves]
         assert required == sorted(required, reverse=True), f"{item['name']}: required first"
@@ -242,6 +246,10 @@ def test_the_command_tree_obeys_discords_limits():
 
     for command in tree:
         check(command)
+    for lang in ("en", "de"):
+        names = [c["name"] if lang == "en" else c.get("name_localizations", {}).get(lang, c["name"])
+                 for c in tree]
+        assert len(names) == len(set(names)), f"duplicate top-level {lang} names"
 
 
 async def test_a_development_guild_gets_the_commands_at_once(db_path, clock, monkeypatch):
