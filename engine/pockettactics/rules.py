@@ -772,9 +772,10 @@ class PocketTactics(Ruleset):
         uid, target = action["unit"], action["target"]
         if distance != 1:
             raise RuleError(f"A close-combat attack needs an adjacent enemy; {target} is {distance} tiles away.")
-        if not self._can_enter(state, uid, state["units"][target]["at"], ()):
-            raise RuleError(f"{uid} cannot enter {state['units'][target]['at']} ({self._kind(state, state['units'][target]['at'])}),"
-                            f" so it cannot attack {target} there in close combat.")
+        there = state["units"][target]["at"]
+        if not self._can_enter(state, uid, there, ()):
+            raise RuleError(f"{uid} cannot enter {there} ({self._kind(state, there)}), so it cannot attack {target} "
+                            f"there in close combat.")
         types = self._uspec(state, uid)["attacks"]
         declared = action.get("as")
         if len(types) == 1 and declared is not None:

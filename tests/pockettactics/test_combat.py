@@ -325,3 +325,13 @@ def test_an_off_bonus_raises_only_an_off_die_and_refusals_say_why():
         act(state, "/bonus die:off2 value:2")
     with pytest.raises(RuleError, match="'off4' is not one of your dice"):
         act(state, "/bonus die:off4 value:1")
+
+
+def test_close_combat_needs_a_tile_the_attacker_could_enter():
+    crag = {"0809": {"terrain": "grass", "feature": "crag"}}        # flyers only
+    state = position({"spearman": "0808", "wyvern": "0809"}, tiles=crag)
+    assert not [c for c in legal(state) if c.startswith("/attack")]
+    with pytest.raises(RuleError, match="spearman cannot enter 0809 \\(crag\\), so it cannot attack wyvern"):
+        act(state, "/attack unit:spearman target:wyvern")
+    eagle = position({"eagle": "0808", "wyvern": "0809"}, tiles=crag)
+    assert "/attack unit:eagle target:wyvern" in legal(eagle)
