@@ -73,11 +73,14 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here) -> 
                 raise
             last_error = error
             continue
-        await presenter.announce(after, t(await presenter.public_lang(info.guild_id), "undone_by",
-                                          user=f"<@{interaction.user.id}>",
-                                          side=ruleset.side_titles.get(side, side)))
-        await presenter.refresh_buttons(after, await presenter.public_lang(info.guild_id))
-        await send(interaction, t(lang, "undo_ok"), ephemeral=True)
+        public = await presenter.public_lang(info.guild_id)
+        posted = await presenter.after_change(
+            presenter.announce(after, t(public, "undone_by", user=f"<@{interaction.user.id}>",
+                                        side=ruleset.side_titles.get(side, side))),
+            presenter.refresh_buttons(after, public))
+        text = t(lang, "undo_ok")
+        await send(interaction, text if posted else text + "\n" + t(lang, "post_failed"),
+                   ephemeral=True)
         return
     public = await presenter.public_lang(info.guild_id)
     await presenter.announce(info, t(public, "undo_requested", user=f"<@{interaction.user.id}>"))

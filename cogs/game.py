@@ -166,9 +166,10 @@ class GameCog(commands.Cog):
                 raise Refusal("empty_sides", sides=", ".join(empty))
             info = await self.service.start_game(here.info.id)
             public = await self.presenter.public_lang(interaction.guild_id)
-            await self.presenter.announce(info, t(public, "started", hash=info.seed_hash))
-            await self.presenter.post_board(info, lang=public, mention=True)
-            await send(interaction, t(lang, "ok"))
+            posted = await self.presenter.after_change(
+                self.presenter.announce(info, t(public, "started", hash=info.seed_hash)),
+                self.presenter.post_board(info, lang=public, mention=True))
+            await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
 
     # ----- following the game --------------------------------------------------------------
     @game.command(name="status", description="Where the game stands, your clock and options")
@@ -257,10 +258,12 @@ class GameCog(commands.Cog):
             info = await self.service.resign(here.info.id, sides[0],
                                              actor=f"user:{interaction.user.id}")
             public = await self.presenter.public_lang(interaction.guild_id)
-            await self.presenter.announce(info, t(public, "resigned", user=f"<@{interaction.user.id}>",
-                                                  side=side_title(here.ruleset, sides[0])))
-            await self.presenter.post_board(info, lang=public)
-            await send(interaction, t(lang, "ok"))
+            posted = await self.presenter.after_change(
+                self.presenter.announce(info, t(public, "resigned",
+                                                user=f"<@{interaction.user.id}>",
+                                                side=side_title(here.ruleset, sides[0]))),
+                self.presenter.post_board(info, lang=public))
+            await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
 
     @game.command(name="rules", description="A summary of this game's rules")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -49,6 +49,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "Send Messages, Send Messages in Threads, Create Public Threads, "
                                "Embed Links, Attach Files and Read Message History here.",
         "ok": "Done.",
+        "post_failed": "The game is updated, but posting to the thread failed; /game board "
+                       "posts the current board.",
+        "ok_post_failed": "Done, but posting to the thread failed; /game board posts the "
+                          "current board.",
         "done": "Done: {action}",
         "only_you": "Only you can see this:",
         "since_last": "Since you last acted:",
@@ -147,6 +151,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "Öffentliche Threads erstellen, Links einbetten, Dateien anhängen "
                                "und Nachrichtenverlauf lesen.",
         "ok": "Erledigt.",
+        "post_failed": "Die Partie ist aktualisiert, aber der Beitrag im Thread schlug fehl; "
+                       "/game board zeigt das aktuelle Brett.",
+        "ok_post_failed": "Erledigt, aber der Beitrag im Thread schlug fehl; /game board zeigt "
+                          "das aktuelle Brett.",
         "done": "Ausgeführt: {action}",
         "only_you": "Nur für dich sichtbar:",
         "since_last": "Seit deiner letzten Aktion:",

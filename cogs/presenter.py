@@ -135,6 +135,19 @@ class Presenter:
                     return side
         return candidates[0]
 
+    async def after_change(self, *steps) -> bool:
+        """Run posting steps once the game has already changed. A failure here (Discord down,
+        a picture that cannot be drawn) is logged and reported as a failed post, never as
+        "nothing changed"; the game itself is safely stored."""
+        ok = True
+        for step in steps:
+            try:
+                await step
+            except Exception:
+                log.exception("posting to the thread failed after a change")
+                ok = False
+        return ok
+
     # ----- acting ---------------------------------------------------------------------------
     async def play(self, interaction: discord.Interaction, action_type: str, options: dict,
                    expected_version: int | None = None, here: GameHere | None = None) -> None:
@@ -160,7 +173,8 @@ class Presenter:
             legal = await self.service.legal_actions(here.info.id, side)
             kinds = sorted({"/" + a["type"] for a in legal})
             raise RuleError(error.message, kinds) from None
-        await self.publish(outcome, before, interaction.user, here.ruleset)
+        posted = await self.after_change(
+            self.publish(outcome, before, interaction.user, here.ruleset))
         mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)
         private = [line for line in mine if line.startswith("🔒")]
         text = t(lang, "done", action=describe_action(here.ruleset, before, action))
@@ -168,6 +182,8 @@ class Presenter:
             text += "\n" + t(lang, "only_you") + "\n" + "\n".join(private)
         if changes:
             text += "\n" + t(lang, "since_last") + "\n" + "\n".join(f"• {c}" for c in changes[-10:])
+        if not posted:
+            text += "\n" + t(lang, "post_failed")
         await send(interaction, clip(text), ephemeral=True)
 
     async def publish(self, outcome, before: dict, user, ruleset) -> None:

@@ -42,9 +42,10 @@ class RefereeCog(commands.Cog):
         here = await self._referee_game(interaction)
         outcome = await self.service.act(here.info.id, {**action, "side": "referee"},
                                          actor=f"referee:{interaction.user.id}")
-        await self._announce(interaction, outcome.game, key, **params)
-        await self.presenter.post_board(outcome.game)
-        await send(interaction, t(locale_of(interaction), "ok"))
+        posted = await self.presenter.after_change(
+            self._announce(interaction, outcome.game, key, **params),
+            self.presenter.post_board(outcome.game))
+        await send(interaction, t(locale_of(interaction), "ok" if posted else "ok_post_failed"))
 
     @ref.command(name="undo", description="Take back the last action (it stays in the audit log)")
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -52,9 +53,9 @@ class RefereeCog(commands.Cog):
             here = await self._referee_game(interaction)
             info = await self.service.undo(here.info.id, actor=f"referee:{interaction.user.id}",
                                            referee=True)
-            await self._announce(interaction, info, "ref_undo")
-            await self.presenter.post_board(info)
-            await send(interaction, t(locale_of(interaction), "ok"))
+            posted = await self.presenter.after_change(
+                self._announce(interaction, info, "ref_undo"), self.presenter.post_board(info))
+            await send(interaction, t(locale_of(interaction), "ok" if posted else "ok_post_failed"))
 
     @ref.command(name="place", description="Put a unit on a cell")
     @app_commands.describe(unit="Unit id", to="Cell label, e.g. 0507")

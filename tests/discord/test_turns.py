@@ -167,3 +167,14 @@ async def test_a_refusal_without_hints_lists_what_is_possible(table):
     assert result.ephemeral
     text = reply_text(result)
     assert "Not allowed" in text and "/move" in text and "/end-phase" in text, text
+
+
+async def test_a_failed_post_after_an_applied_action_is_not_called_unchanged(table, caplog):
+    info = await table.started_game()
+    table.env.inject_error("POST", f"/channels/{table.thread.id}/messages", status=500, times=None)
+    with caplog.at_level(logging.ERROR, logger="umpire.discord"):
+        result = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+    text = reply_text(result)
+    assert text.startswith("Done") and "posting to the thread failed" in text, text
+    assert (await table.game()).version == info.version + 1
+    assert any("posting to the thread failed" in r.getMessage() for r in caplog.records)
