@@ -712,6 +712,8 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} is not disorganised."
             elif kind == "rally" and pos.where(unit) in pos.zoc(OTHER[side]):
                 reason = f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
+            elif kind == "retreat" and state.get("pending") and unit != state["pending"].get("unit"):
+                reason = f"Only {self._name(state, state['pending']['unit'])} retreats now."
             elif kind == "retreat" and state.get("pending") and unit == state["pending"].get("unit"):
                 reason = (f"{self._name(state, unit)} must retreat two hexes, each step farther from "
                           f"the attackers, to an empty hex outside enemy zones of control "

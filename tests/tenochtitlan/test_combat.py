@@ -430,6 +430,10 @@ def test_retreat_ends_two_hexes_farther_from_every_attacker():
                     if hexgrid.distance(h, here) == 2 and hexgrid.distance(h, attacker) == 2)
     with pytest.raises(RuleError, match="each step farther from the attackers"):
         act(state, "aztec", f"/retreat unit:w to:{sideways}")
+    helper = fight({"i": u("sp-infantry", "0404"), "w": u("az-warriors", "0405"), "v": u("az-warriors", "0808")})
+    helper, _ = act(helper, "spanish", "/attack unit:i target:w", dice=[2])
+    with pytest.raises(RuleError, match="Only Aztec Warriors w retreats now"):
+        act(helper, "aztec", "/retreat unit:v to:0807")
     # Attacked from two opposite sides, no hex lies farther from both: the unit is eliminated.
     pincer = fight({"i": u("sp-infantry", "0404"), "j": u("sp-infantry", "0406"), "w": u("az-warriors", "0405")})
     state, events = act(pincer, "spanish", "/attack unit:i target:w with:j", dice=[1])
