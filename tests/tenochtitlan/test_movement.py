@@ -169,6 +169,18 @@ def test_brigantines_never_cross_bridges_and_need_a_friend_to_cross_a_causeway()
     assert crossed and "0405" in crossed
 
 
+def test_brigantine_crosses_where_a_friendly_land_unit_stands_on_the_causeway():
+    # The literal reading ("where a friendly land unit is"): the friend stands on causeway hex
+    # 0301; the brigantine crosses there (passing a friend is allowed) or next to it, 3 points.
+    on = water(b={"type": "sp-brigantine", "at": "0201"}, i={"type": "sp-infantry", "at": "0301"})
+    assert "0401" in destinations(on, "b")
+    state, events = act(on, "spanish", "/move unit:b to:0401")
+    assert of_type(events, "moved")[0]["path"][1] in ("0301", "0302")
+    # A friend two hexes from every causeway hex opens no crossing.
+    away = water(b={"type": "sp-brigantine", "at": "0201"}, i={"type": "sp-infantry", "at": "0106"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(away, "b"))
+
+
 def test_brigantine_causeway_crossing_costs_three_points():
     # From 0203: 0204 (1) + causeway 0305 (3) + 0405 (1) = 5 <= 6; one hex further west costs 6+.
     helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
