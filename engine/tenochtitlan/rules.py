@@ -42,7 +42,10 @@ from . import present, setup_groups
 from .data import SIDES, WATER_CLASSES, board_for, cards_by_id, unit_types
 from .scenarios import PHASES, packaged_names, read_scenario
 
-DEFENSIVE_FIRE_CLASSES = frozenset({"bowmen", "artillery", "arquebusiers", "crossbowmen", "brigantine"})
+# The rule names the kinds per side: Aztec bowmen; Spanish artillery, arquebusiers, crossbowmen
+# and brigantines (a group's own Aztec "artillery" would not fire defensively).
+DEFENSIVE_FIRE_CLASSES = {"aztec": frozenset({"bowmen"}),
+                          "spanish": frozenset({"artillery", "arquebusiers", "crossbowmen", "brigantine"})}
 ARTILLERY_CLASSES = frozenset({"artillery", "brigantine"})
 ADVANCE_CLASSES = frozenset({"infantry", "cavalry"})
 MAX_DEFENSIVE_FIRERS = 3
@@ -595,7 +598,7 @@ class Tenochtitlan(Ruleset):
             if unit is not None and uid != unit:
                 continue
             u = pos.units[uid]
-            if u["disorganised"] or uid in state["fired"] or pos.cls(uid) not in DEFENSIVE_FIRE_CLASSES:
+            if u["disorganised"] or uid in state["fired"] or pos.cls(uid) not in DEFENSIVE_FIRE_CLASSES[side]:
                 continue
             out += [{"type": "fire", "side": side, "unit": uid, "target": tid}
                     for tid in self._targets(pos, uid, True)]
@@ -704,7 +707,7 @@ class Tenochtitlan(Ruleset):
             elif kind == "attack" and state["attacks_used"] + (2 if action.get("with") else 1) > pos.attack_limit():
                 reason = (f"The card allows {pos.attack_limit()} attacking units and "
                           f"{state['attacks_used']} have attacked.")
-            elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES:
+            elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES[side]:
                 reason = "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and Brigantines give defensive fire."
             elif kind == "fire" and len(state["fired"]) >= MAX_DEFENSIVE_FIRERS:
                 reason = "Three units have already given defensive fire."
