@@ -1311,6 +1311,19 @@ class PocketTactics(Ruleset):
         f = state["factions"].get(side)
         return self.cat.factions[f]["color"] if f else ("#555555" if side == "north" else "#999999")
 
+    @staticmethod
+    def _window(tiles: dict) -> dict:
+        """Only the part of the label space the map has grown into, plus a ring for the
+        places a tile may still go: the picture stays as large as the map, not the space."""
+        labels = list(tiles) or [CENTRE]
+        spots = [hexgrid.to_offset(hexgrid.parse_label(lab)) for lab in labels]
+        first_col = max(0, min(c for c, _ in spots) - 1)
+        last_col = min(COLUMNS - 1, max(c for c, _ in spots) + 1)
+        first_row = max(0, min(r for _, r in spots) - 1)
+        last_row = min(ROWS - 1, max(r for _, r in spots) + 1)
+        return {"kind": "hex", "first_column": first_col + 1, "first_row": first_row + 1,
+                "columns": last_col - first_col + 1, "rows": last_row - first_row + 1}
+
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
         tiles = state.get("tiles", {})
         cells = []
@@ -1373,7 +1386,7 @@ class PocketTactics(Ruleset):
         legend = [{"color": self._color(state, s),
                    "text": f"{SIDE_TITLES[s][0]} {self.cat.factions[state['factions'][s]]['title']}"
                    if state["factions"].get(s) else SIDE_TITLES[s]} for s in SIDES]
-        return {"map_key": f"pocket-tactics/{key}", "grid": {"kind": "hex", "columns": COLUMNS, "rows": ROWS},
+        return {"map_key": f"pocket-tactics/{key}", "grid": self._window(tiles),
                 "title": self.title, "cells": cells, "regions": homes, "objectives": objectives,
                 "pieces": pieces, "markers": markers, "arrows": arrows,
                 "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes}

@@ -45,7 +45,14 @@ def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
                      tiles={"0807": "water", "0806": {"terrain": "grass", "feature": "forest"}})
     after, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
     scene = RS.scene(after, events, None)
-    assert scene["grid"] == {"kind": "hex", "columns": 15, "rows": 15}
+    # Only the part of the 15x15 label space the map occupies, with a ring around it for the
+    # places a tile could still go, is drawn.
+    grid = scene["grid"]
+    assert grid["kind"] == "hex" and grid["columns"] < 15 and grid["rows"] < 15
+    for lab in after["tiles"]:
+        col, row = int(lab[:2]), int(lab[2:])
+        assert grid["first_column"] < col < grid["first_column"] + grid["columns"] - 1, lab
+        assert grid["first_row"] < row < grid["first_row"] + grid["rows"] - 1, lab
     cells = {c["at"]: c for c in scene["cells"]}
     assert cells["0807"]["fill"] == RS.cat.terrains["water"]["fill"]
     assert cells["0806"]["icon"] == "forest" and cells["0805"]["icon"] == "village"
