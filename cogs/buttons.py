@@ -4,20 +4,77 @@ items in ``setup_hook``) and a click on an old board is refused instead of appli
 that has moved on (the service checks ``expected_version``)."""
 from __future__ import annotations
 
+import hashlib
 import re
+from dataclasses import dataclass
 
 import discord
 
-from .common import GameHere, Guard, Refusal, player_message, ruleset_of, send
+from engine.core.state import canonical_json
+
+from .common import (GameHere, Guard, Refusal, clip, mention_list, player_message, ruleset_of,
+                     send, side_title)
 from .i18n import locale_of, t
 
 KINDS = ("end", "undo", "opts")
 
+# A side is asked for a *decision* (buttons or a menu on the post, instead of commands) when
+# it has only a few legal actions, or when every one of them is of a choosing kind: the combat
+# choices of Pocket Tactics, a retreat or advance after combat, passing.
+DECISION_KINDS = frozenset({"pass", "bonus", "reroll", "retreat", "advance", "choose", "choice",
+                            "done"})
+MAX_DECISION_BUTTONS = 5        # one action row
+MAX_DECISION_MENU = 25          # Discord's limit of options in a select menu
+BUTTON_LABEL = 80               # Discord's limit of a button label
+MENU_LABEL = 100                # ... and of a select option's label
+MAX_DECISION_ROWS = 4           # row 0 holds the board buttons; Discord allows five rows
 
-def board_view(game_id, version: int, lang: str) -> discord.ui.View:
+
+def action_key(action: dict) -> str:
+    """A short, stable name for one action (side included), for custom ids: the game and
+    version in the custom id say which position it belongs to, this says which action."""
+    return hashlib.sha256(canonical_json(action).encode()).hexdigest()[:16]
+
+
+@dataclass
+class Decision:
+    """The legal actions of one awaited side, labelled for a public post."""
+    side: str
+    title: str
+    actions: list[tuple[dict, str]]        # (action, label)
+
+
+def is_decision(actions: list[dict]) -> bool:
+    if not actions or len(actions) > MAX_DECISION_MENU:
+        return False
+    return len(actions) <= MAX_DECISION_BUTTONS or all(
+        a.get("type") in DECISION_KINDS for a in actions)
+
+
+def decision_items(game_id, version: int, decisions: list[Decision],
+                   lang: str) -> list[discord.ui.Item]:
+    items: list[discord.ui.Item] = []
+    for row, decision in enumerate(decisions[:MAX_DECISION_ROWS], start=1):
+        if len(decision.actions) <= MAX_DECISION_BUTTONS:
+            for action, label in decision.actions:
+                items.append(DecisionButton(game_id, version, action_key(action),
+                                            clip(label, BUTTON_LABEL), row=row))
+        else:
+            options = [discord.SelectOption(label=clip(label, MENU_LABEL),
+                                            value=action_key(action))
+                       for action, label in decision.actions]
+            items.append(DecisionMenu(game_id, version, row, options,
+                                      t(lang, "decision_placeholder", side=decision.title)))
+    return items
+
+
+def board_view(game_id, version: int, lang: str,
+               decisions: list[Decision] = ()) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for kind in KINDS:
         view.add_item(BoardButton(kind, game_id, version, lang))
+    for item in decision_items(game_id, version, list(decisions), lang):
+        view.add_item(item)
     return view
 
 
@@ -85,3 +142,76 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here) -> 
     public = await presenter.public_lang(info.guild_id)
     await presenter.announce(info, t(public, "undo_requested", user=f"<@{interaction.user.id}>"))
     raise Refusal("undo_refused", why=str(last_error))
+
+
+class DecisionButton(discord.ui.DynamicItem[discord.ui.Button],
+                     template=r"umpire:do:(?P<game>\d+):(?P<version>\d+):(?P<key>[0-9a-f]+)"):
+    """One legal action as a button. Persistent (a dynamic item, so it works after a restart)
+    and stale-safe: it applies only at the version it was posted for, and only the action
+    whose key it carries, looked up again among the actions legal now."""
+
+    def __init__(self, game_id, version: int, key: str, label: str = "?", row: int | None = None):
+        super().__init__(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, row=row,
+            custom_id=f"umpire:do:{game_id}:{version}:{key}"))
+        self.game_id, self.version, self.key = int(game_id), int(version), key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]):
+        return cls(int(match["game"]), int(match["version"]), match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await decide(interaction, self.game_id, self.version, self.key)
+
+
+class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select],
+                   template=r"umpire:pick:(?P<game>\d+):(?P<version>\d+):(?P<row>\d+)"):
+    """More choices than fit in a row of buttons: a select menu, same rules as the buttons."""
+
+    def __init__(self, game_id, version: int, row: int, options=(), placeholder: str = ""):
+        super().__init__(discord.ui.Select(
+            custom_id=f"umpire:pick:{game_id}:{version}:{row}", row=int(row),
+            options=list(options) or [discord.SelectOption(label="-", value="-")],
+            placeholder=placeholder or None, min_values=1, max_values=1))
+        self.game_id, self.version = int(game_id), int(version)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]):
+        return cls(int(match["game"]), int(match["version"]), int(match["row"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        await decide(interaction, self.game_id, self.version, str(values[0]) if values else "")
+
+
+async def decide(interaction: discord.Interaction, game_id: int, version: int, key: str) -> None:
+    presenter = interaction.client.presenter
+    async with Guard(interaction, context=f"decision {key} game {game_id} v{version}"):
+        service = presenter.service
+        info = await service.get_game(game_id)
+        here = GameHere(info, ruleset_of(info))
+        if info.version != version:
+            raise Refusal("stale_pointer", link=await presenter.board_link(info))
+        awaited = here.ruleset.awaiting(info.state) if info.status == "active" else []
+        action = None
+        for side in awaited:
+            for candidate in await service.legal_actions(info.id, side):
+                if action_key(candidate) == key:
+                    action = candidate
+                    break
+            if action is not None:
+                break
+        if action is None:      # the same version always has the same legal actions
+            raise Refusal("stale_pointer", link=await presenter.board_link(info))
+        mine = await service.sides_of(info.id, interaction.user.id)
+        if not mine:
+            raise Refusal("not_seated")
+        if action["side"] not in mine:
+            seats = await service.seats(info.id)
+            raise Refusal("not_your_decision", side=side_title(here.ruleset, action["side"]),
+                          people=mention_list(seats.get(action["side"], [])) or "—")
+        options = {k: v for k, v in action.items() if k not in ("type", "side")}
+        await presenter.play(interaction, action["type"], options, expected_version=version,
+                             here=here, side=action["side"])

@@ -32,6 +32,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "not_seated": "You have no seat in this game. Join a side with /game join.",
         "not_seated_side": "{why}",
         "not_your_turn": "It is not your turn. The game waits for {waiting}.",
+        "not_your_decision": "That choice is not yours: it is {side}'s ({people}).",
+        "decision_placeholder": "Choose for {side}…",
         "not_running": "The game is not running (it is {status}).",
         "not_referee": "Only a referee (the game's creator or the server's referee role) may "
                        "do that.",
@@ -132,6 +134,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "bei.",
         "not_seated_side": "{why}",
         "not_your_turn": "Du bist nicht am Zug. Die Partie wartet auf {waiting}.",
+        "not_your_decision": "Diese Entscheidung ist nicht deine, sondern die von {side} "
+                             "({people}).",
+        "decision_placeholder": "Wähle für {side} …",
         "not_running": "Die Partie läuft nicht (Status: {status}).",
         "not_referee": "Das darf nur ein Schiedsrichter (wer die Partie erstellt hat oder die "
                        "Schiedsrichter-Rolle des Servers).",

@@ -6,6 +6,7 @@ database in aiosqlite's thread and rendering in ``asyncio.to_thread``.
 """
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -13,7 +14,7 @@ import discord
 
 from engine.core.errors import RuleError
 
-from .buttons import board_view
+from .buttons import Decision, board_view, is_decision
 from .common import (GameHere, Refusal, clip, describe_action, event_lines, format_secrets,
                      mention_list, png_file, ruleset_of, same_id, secrets_of, send, side_title,
                      user_actor, MAX_EMBED_TEXT)
@@ -111,8 +112,10 @@ class Presenter:
             raise Refusal("not_referee")
 
     async def acting_side(self, interaction: discord.Interaction, here: GameHere,
-                          action_type: str | None = None, options: dict | None = None) -> str:
-        """The side the caller acts for now: one they are seated on and the game awaits.
+                          action_type: str | None = None, options: dict | None = None,
+                          wanted: str | None = None) -> str:
+        """The side the caller acts for now: one they are seated on and the game awaits
+        (``wanted``: only that one, for a decision button that belongs to a side).
         With team play several users share a side; with hot-seat one user holds several."""
         info, ruleset = here.info, here.ruleset
         mine = await self.service.sides_of(info.id, interaction.user.id)
@@ -121,7 +124,7 @@ class Presenter:
         if info.status != "active":
             raise Refusal("not_running", status=info.status)
         awaited = ruleset.awaiting(info.state)
-        candidates = [side for side in mine if side in awaited]
+        candidates = [side for side in mine if side in awaited and wanted in (None, side)]
         if not candidates:
             seats = await self.service.seats(info.id)
             waiting = ", ".join(f"{side_title(ruleset, s)} {mention_list(seats.get(s, []))}".strip()
@@ -150,11 +153,12 @@ class Presenter:
 
     # ----- acting ---------------------------------------------------------------------------
     async def play(self, interaction: discord.Interaction, action_type: str, options: dict,
-                   expected_version: int | None = None, here: GameHere | None = None) -> None:
+                   expected_version: int | None = None, here: GameHere | None = None,
+                   side: str | None = None) -> None:
         """Apply one action for the caller and post it. The interaction is already deferred."""
         lang = locale_of(interaction)
         here = here or await self.game_here(interaction)
-        side = await self.acting_side(interaction, here, action_type, options)
+        side = await self.acting_side(interaction, here, action_type, options, wanted=side)
         action = {"type": action_type, "side": side, **options}
         try:
             changes = await self.service.changes_since(here.info.id, side)
@@ -263,7 +267,8 @@ class Presenter:
         flares = tuple(self.flares.pop(info.id, ()))
         png = await self.service.render(info.id, viewer=None, flares=flares)
         embed.set_image(url="attachment://board.png")
-        view = None if result else board_view(info.id, info.version, lang)
+        view = None if result else board_view(info.id, info.version, lang,
+                                              await self.decisions(info, ruleset))
         kwargs = {"view": view} if view is not None else {}
         message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
                                      allowed_mentions=discord.AllowedMentions(
@@ -287,9 +292,10 @@ class Presenter:
         channel = self.bot.get_channel(post[0])
         if channel is None:
             return
+        decisions = await self.decisions(info, ruleset_of(info))
         try:
             await channel.get_partial_message(post[1]).edit(view=board_view(info.id, info.version,
-                                                                             lang))
+                                                                             lang, decisions))
         except discord.HTTPException:
             log.warning("could not refresh buttons of game %s", info.id, exc_info=True)
             return
@@ -298,6 +304,35 @@ class Presenter:
             await self.service.record_post(info.id, "turn", post[0], post[1], info.version)
         except Exception:
             log.exception("record_post failed for game %s", info.id)
+
+    async def decisions(self, info, ruleset) -> list[Decision]:
+        """The awaited sides whose next step is a decision, with their choices labelled for a
+        public post. A side whose choices would name its hidden information (a card in its
+        hand) gets none: it acts through commands, whose replies only it sees. A plain
+        "end the phase" is left out: the board's own End phase button does that."""
+        if info.status != "active" or (info.result or info.state.get("result")):
+            return []
+        found = []
+        try:
+            public = None
+            for side in ruleset.awaiting(info.state):
+                legal = [a for a in await self.service.legal_actions(info.id, side)
+                         if set(a) != {"type", "side"} or a["type"] != "end-phase"]
+                if not is_decision(legal):
+                    continue
+                public = public if public is not None else await self.service.view(info.id, None)
+                secret = json.dumps(secrets_of(public, await self.service.view(info.id, side)),
+                                    ensure_ascii=False)
+                if any(json.dumps(str(value), ensure_ascii=False) in secret
+                       for action in legal for key, value in action.items()
+                       if key not in ("type", "side")):
+                    continue
+                found.append(Decision(side, side_title(ruleset, side),
+                                      [(a, describe_action(ruleset, public, a)) for a in legal]))
+        except Exception:      # the board goes out with its standard buttons regardless
+            log.exception("working out the decision buttons of game %s failed", info.id)
+            return []
+        return found
 
     async def announce(self, info, text: str) -> None:
         channel = await self.thread_of(info)

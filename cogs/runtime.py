@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from service.config import Settings, load_settings
 
-from .buttons import BoardButton
+from .buttons import BoardButton, DecisionButton, DecisionMenu
 from .i18n import UmpireTranslator
 from .presenter import Presenter
 
@@ -61,7 +61,7 @@ class UmpireBot(commands.Bot):
             if module == "cogs.reminders" and not self.open_service:
                 continue   # the reminder loop needs the database
             await self.load_extension(module)
-        self.add_dynamic_items(BoardButton)
+        self.add_dynamic_items(BoardButton, DecisionButton, DecisionMenu)
         self._cogs_installed = True
 
     async def setup_hook(self) -> None:

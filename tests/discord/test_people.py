@@ -205,7 +205,7 @@ async def test_public_posts_follow_the_servers_language(table):
     await table.started_game()
     board = table.boards()[-1]
     assert "Am Zug: Red" in board.embeds[0].description
-    labels = [button.label for row in board.components for button in row.children]
+    labels = [button.label for button in board.components[0].children]
     assert labels == ["Phase beenden", "Rücknahme anfragen", "Meine Optionen"]
     # A player's own replies still follow their client (English here).
     done = await table.alice.slash(table.thread, "move", unit="r1", to="0201")
