@@ -10,6 +10,10 @@ import json
 import discord
 import pytest
 
+from engine import registry
+from engine.core.state import clone
+from tests.fixtures.skirmish import Skirmish
+
 from .conftest import message_text, reply_text
 
 
@@ -168,3 +172,42 @@ async def test_skirmish_fire_choice_is_a_button_for_the_side_that_fires(table):
     assert after.version == info.version + 1
     assert any(record.action["type"] == "fire" and record.actor == f"user:{table.carol.id}"
                for record in await table.service.history(after.id))
+
+
+class CardSkirmish(Skirmish):
+    """The skirmish with a hidden card in Red's hand that Red may play: two legal actions,
+    few enough for buttons, but a button would show everyone the card."""
+    name = "skirmish-cards"
+
+    def setup(self, scenario, dice):
+        state, events = super().setup(scenario, dice)
+        state["secret"]["red"] = "queen-of-swords"
+        return state, events
+
+    def legal_actions(self, state, side):
+        legal = super().legal_actions(state, side)
+        if legal and side in state["secret"] and state["phase"] == "move":
+            return [legal[0], {"type": "play", "side": side, "card": state["secret"][side]}]
+        return legal
+
+    def apply(self, state, action, dice):
+        if action["type"] != "play":
+            return super().apply(state, action, dice)
+        if action not in self.legal_actions(state, action["side"]):
+            self.refuse_unknown(state, action)
+        return clone(state), [{"type": "played", "private": action["side"]}]
+
+
+async def test_no_buttons_that_would_show_hidden_information(table, monkeypatch):
+    monkeypatch.setitem(registry.RULESETS, "skirmish-cards",
+                        "tests.discord.test_decisions:CardSkirmish")
+    await table.alice.slash(table.channel, "game new", ruleset="skirmish-cards")
+    await table.alice.slash(table.thread, "game join", side="red")
+    await table.bob.slash(table.thread, "game join", side="blue")
+    await table.alice.slash(table.thread, "game start")
+    board = table.boards()[-1]
+    assert not choices_of(board) and menu_of(board) is None
+    assert "queen-of-swords" not in table.public_text()
+    # Red still finds the card among its own options, privately.
+    offered = await table.alice.autocomplete(table.thread, "act", "action", "")
+    assert any("queen-of-swords" in c["value"] for c in offered)
