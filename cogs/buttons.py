@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import discord
 
 from engine.core.state import canonical_json
+from service.errors import StaleVersion
 
 from .common import (GameHere, Guard, Refusal, clip, mention_list, player_message, ruleset_of,
                      send, side_title)
@@ -109,14 +110,22 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
                 await presenter.play(interaction, "end-phase", {}, expected_version=self.version,
                                      here=here)
             else:
-                await undo_for_player(interaction, presenter, here)
+                await undo_for_player(interaction, presenter, here,
+                                      expected_version=self.version)
 
 
-async def undo_for_player(interaction: discord.Interaction, presenter, here) -> None:
+async def undo_for_player(interaction: discord.Interaction, presenter, here,
+                          expected_version: int | None = None) -> None:
     """A player's undo: the service allows it only for their own last action in the same
-    phase before any die or hidden information; otherwise they are told to ask a referee."""
+    phase before any die or hidden information; otherwise they are told to ask a referee.
+
+    ``expected_version`` is the version the player saw (the board's for the button, the
+    game's as the command was read for /undo): if anything happened since, nothing is undone,
+    so two undo clicks on one board never take back two actions."""
     lang = locale_of(interaction)
     info, ruleset = here.info, here.ruleset
+    if expected_version is None:
+        expected_version = info.version
     sides = await presenter.service.sides_of(info.id, interaction.user.id)
     if not sides:
         raise Refusal("not_seated")
@@ -124,7 +133,11 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here) -> 
     for side in sides:
         try:
             after = await presenter.service.undo(info.id, actor=f"user:{interaction.user.id}",
-                                                 side=side)
+                                                 side=side, expected_version=expected_version)
+        except StaleVersion:
+            # Someone acted or undid in the meantime: point at the board, ask no referee.
+            current = await presenter.service.get_game(info.id)
+            raise Refusal("stale_pointer", link=await presenter.board_link(current)) from None
         except Exception as error:  # try the user's other seats before explaining
             if player_message(error, lang) is None:
                 raise

@@ -271,7 +271,8 @@ class PlayCog(commands.Cog):
     async def undo(self, interaction: discord.Interaction) -> None:
         async with Guard(interaction, context="/undo"):
             here = await self.presenter.game_here(interaction)
-            await undo_for_player(interaction, self.presenter, here)
+            await undo_for_player(interaction, self.presenter, here,
+                                  expected_version=here.info.version)
 
     @app_commands.command(name="flare", description="Mark a hex on the next picture")
     @app_commands.describe(hex="The cell to mark, e.g. 0507 or C4")

@@ -423,12 +423,18 @@ class GameService:
         return self._ruleset(row["ruleset"]).view(clone(state), side)
 
     async def undo(self, game_id: int, *, actor: str, side: str | None = None,
-                   referee: bool = False) -> GameInfo:
+                   referee: bool = False, expected_version: int | None = None) -> GameInfo:
         """Take back the last live action. Players: only their own side's, in the same turn and
         phase, and only if it rolled no die and revealed nothing. Referees: always (the log is
-        replayed without it). The action stays in the audit log with ``live = 0``."""
+        replayed without it). The action stays in the audit log with ``live = 0``.
+
+        ``expected_version``: the version the player saw when asking (the board's). If the game
+        moved on meanwhile (another action, another undo) nothing is undone and StaleVersion is
+        raised, so two Undo clicks on the same board take back one action, not two."""
         async with self._lock(int(game_id)):
             row, state = await self._load(game_id)
+            if expected_version is not None and int(expected_version) != row["version"]:
+                raise StaleVersion(row["id"], int(expected_version), row["version"])
             if row["status"] == "finished":
                 raise GameNotActive(f"Game #{row['id']} is over and its seed is public; "
                                     "it cannot be rewound.")

@@ -178,3 +178,22 @@ async def test_a_failed_post_after_an_applied_action_is_not_called_unchanged(tab
     assert text.startswith("Done") and "posting to the thread failed" in text, text
     assert (await table.game()).version == info.version + 1
     assert any("posting to the thread failed" in r.getMessage() for r in caplog.records)
+
+
+async def test_two_undo_clicks_on_one_board_take_back_one_action(table):
+    await table.started_game(also=[(table.carol, "red")])
+    await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+    await table.alice.slash(table.thread, "move", unit="r2", to="0202")
+    before = await table.game()
+    board = table.boards()[-1]
+    first, second = await click_together(table.env, [(table.alice, board, "Undo request"),
+                                                      (table.carol, board, "Undo request")])
+    replies = sorted([reply_text(first), reply_text(second)])
+    assert replies[0].startswith("That board is out of date"), replies
+    assert replies[1] == "Your last action was taken back.", replies
+    after = await table.game()
+    assert after.version == before.version + 1
+    assert after.state["units"]["r1"]["at"] == "0201", "only the last move was taken back"
+    assert after.state["units"]["r2"]["at"] == "0102"
+    assert [r.action["unit"] for r in await table.service.history(after.id)] == ["r1"]
+    assert "asks a referee" not in table.public_text(), "a stale click asks no referee"

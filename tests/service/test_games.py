@@ -366,3 +366,25 @@ async def test_private_information_blocks_player_undo_and_stays_with_its_owner(s
     assert (await svc.view(info.id, "blue"))["secret"] == {}
     await svc.undo(info.id, actor="referee:1", referee=True)                # a referee may
     assert await svc.history(info.id) == []
+
+
+async def test_undo_with_an_expected_version_refuses_a_game_that_moved_on(svc, game):
+    first = await svc.act(game.id, MOVE_R1, actor="table")
+    second = await svc.act(game.id, {"type": "move", "side": "red", "unit": "r2", "to": "0202"},
+                           actor="table")
+    # Asked on the board of the first move: the game is already past it, nothing is undone.
+    with pytest.raises(StaleVersion) as stale:
+        await svc.undo(game.id, actor="table", side="red", expected_version=first.version)
+    assert (stale.value.expected, stale.value.current) == (first.version, second.version)
+    assert len(await svc.history(game.id)) == 2
+    info = await svc.undo(game.id, actor="table", side="red", expected_version=second.version)
+    assert info.state["units"]["r2"]["at"] == "0102" and info.version == second.version + 1
+    # A second click on the same board does not take back the move before it too.
+    with pytest.raises(StaleVersion):
+        await svc.undo(game.id, actor="table", side="red", expected_version=second.version)
+    assert [r.seq for r in await svc.history(game.id)] == [first.seq]
+    # Referees use it the same way; without it undo behaves as before.
+    with pytest.raises(StaleVersion):
+        await svc.undo(game.id, actor="referee:1", referee=True, expected_version=first.version)
+    info = await svc.undo(game.id, actor="referee:1", referee=True)
+    assert await svc.history(game.id) == []
