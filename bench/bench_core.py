@@ -23,11 +23,21 @@ def timed(fn, repeat=7, number=50):
     return statistics.median(runs)
 
 
+def compare(ours, reference, rounds=15, number=40):
+    """Interleaved rounds, best of each: other load on the machine slows rounds, never speeds
+    them up, so the minimum of alternating rounds is the fairest ratio on a noisy machine."""
+    best_ours = best_ref = float("inf")
+    for _ in range(rounds):
+        best_ours = min(best_ours, timed(ours, repeat=1, number=number))
+        best_ref = min(best_ref, timed(reference, repeat=1, number=number))
+    return best_ours, best_ref
+
+
 def bench_reachable():
     import networkx as nx
     grid = hg.HexMap.rectangle(40, 30)
     rng = random.Random(1)
-    cost = [rng.choice((1, 1, 1, 2, 3)) for _ in range(len(grid))]
+    cost = tuple(rng.choice((1, 1, 1, 2, 3)) for _ in range(len(grid)))
     start = grid.idx("2015")
     enemies = {grid.idx(l) for l in ("2311", "1719", "2618")}
     zoc = {n for e in enemies for n in grid.adjacent[e]}
@@ -36,6 +46,8 @@ def bench_reachable():
     for a, b in zip(road, road[1:]):
         if b in grid.adjacent[a]:
             links |= {(a, b), (b, a)}
+
+    links = frozenset(links)   # fixed for the map, as games hold them
 
     def ours():
         return hg.reachable(grid, start, 6, cost, enemy=enemies, enemy_zoc=zoc, road_links=links)
@@ -52,7 +64,7 @@ def bench_reachable():
         # Same costs; networkx cannot stop at ZOC on its own, so it gets the easier problem.
         return nx.single_source_dijkstra_path_length(graph, start, cutoff=12, weight="weight")
 
-    ours_t, ref_t = timed(ours), timed(reference)
+    ours_t, ref_t = compare(ours, reference)
     return {"reachable, 40x30 map, 6 MP (ours)": ours_t, "networkx Dijkstra, same map": ref_t,
             "speed-up vs networkx": ref_t / ours_t}
 

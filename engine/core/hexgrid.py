@@ -11,6 +11,7 @@ by two hexes is reported separately as an *edge* pair so every game decides that
 from __future__ import annotations
 
 import heapq
+import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
@@ -97,26 +98,32 @@ def sight_line(a: Hex, b: Hex) -> SightLine:
     dx, dy = bx - ax, by - ay
     crossed: list[tuple[int, Hex]] = []
     along: list[tuple[int, Hex]] = []
-    for h in within(a, total):
-        if h == a or h == b:
-            continue
-        da = distance(a, h)
-        if da + distance(h, b) != total:
-            continue
-        hx, hy = 3 * h[0], 2 * h[1] + h[0]
-        pos = neg = zero = 0
-        for cx, cy in _CORNERS:
-            side = dx * (hy + cy - ay) - dy * (hx + cx - ax)
-            if side > 0:
-                pos += 1
-            elif side < 0:
-                neg += 1
-            else:
-                zero += 1
-        if pos and neg:
-            crossed.append((da, h))
-        elif zero == 2:
-            along.append((da, h))
+    aq, ar = a
+    bq, br = b
+    # Candidates lie on some shortest path: d(a, h) + d(h, b) == d(a, b), which for the cube
+    # metric means every cube coordinate lies between the ends' ones; only that box is scanned.
+    for q in range(min(aq, bq), max(aq, bq) + 1):
+        for r in range(min(ar, br), max(ar, br) + 1):
+            dq, dr = q - aq, r - ar
+            da = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+            eq, er = q - bq, r - br
+            if da + ((abs(eq) + abs(er) + abs(eq + er)) >> 1) != total or da == 0 or da == total:
+                continue
+            hx, hy = 3 * q, 2 * r + q
+            base = dx * (hy - ay) - dy * (hx - ax)
+            pos = neg = zero = 0
+            for cx, cy in _CORNERS:
+                side = base + dx * cy - dy * cx
+                if side > 0:
+                    pos += 1
+                elif side < 0:
+                    neg += 1
+                else:
+                    zero += 1
+            if pos and neg:
+                crossed.append((da, (q, r)))
+            elif zero == 2:
+                along.append((da, (q, r)))
     crossed.sort()
     along.sort()
     edges: list[tuple[Hex, Hex]] = []
@@ -158,6 +165,51 @@ class HexMap:
         self.by_label: dict[str, int] = {lab: i for i, lab in enumerate(self.labels)}
         self.adjacent: list[tuple[int, ...]] = [
             tuple(self.index[n] for n in neighbours(h) if n in self.index) for h in self.hexes]
+        self._costed: dict[int, tuple[tuple[int, ...], list]] = {}
+        self._costed_lock = threading.Lock()
+
+    def _cached(self, key_object, build):
+        """Derived tables kept per immutable input object (identity-checked, bounded)."""
+        entry = self._costed.get(id(key_object))
+        if entry is not None and entry[0] is key_object:
+            return entry[1]
+        value = build()
+        with self._costed_lock:
+            if len(self._costed) >= 32:
+                self._costed.clear()
+            self._costed[id(key_object)] = (key_object, value)
+        return value
+
+    def road_adjacency(self, road_links) -> dict[int, frozenset[int]]:
+        def build():
+            road: dict[int, set[int]] = {}
+            for a, b in road_links:
+                road.setdefault(a, set()).add(b)
+            return {a: frozenset(b) for a, b in road.items()}
+        if isinstance(road_links, frozenset):
+            return self._cached(road_links, build)
+        return build()
+
+    def stop_flags(self, stops) -> bytes:
+        def build():
+            flags = bytearray(len(self.hexes))
+            for i in stops:
+                flags[i] = 4
+            return bytes(flags)
+        if isinstance(stops, frozenset):
+            return self._cached(stops, build)
+        return build()
+
+    def costed(self, enter_cost: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
+        """Per hex, its enterable neighbours with the half-point cost of entering them.
+
+        Computed once per cost table: terrain costs of a unit class are fixed for a map, so
+        searches skip impassable hexes and cost lookups. Only immutable tables (tuples) are
+        cached, keyed by identity and kept alive with the entry.
+        """
+        return self._cached(enter_cost, lambda: [
+            tuple((n, 2 * enter_cost[n]) for n in adj if enter_cost[n] < UNREACHABLE)
+            for adj in self.adjacent])
 
     def __len__(self) -> int:
         return len(self.hexes)
@@ -177,6 +229,22 @@ class HexMap:
 
 
 UNREACHABLE = 1 << 30
+
+
+class _OnDemandCosts:
+    """``HexMap.costed`` for a one-off (mutable) cost table: rows built only for hexes the
+    search expands, instead of for the whole map."""
+
+    def __init__(self, grid: "HexMap", enter_cost):
+        self._adjacent, self._cost, self._rows = grid.adjacent, enter_cost, {}
+
+    def __getitem__(self, node: int):
+        row = self._rows.get(node)
+        if row is None:
+            cost = self._cost
+            row = self._rows[node] = tuple((n, 2 * cost[n]) for n in self._adjacent[node]
+                                           if cost[n] < UNREACHABLE)
+        return row
 
 
 def dijkstra(start: int, budget: int, step: Callable[[int, int], Iterable[tuple[int, int, bool]]],
@@ -240,70 +308,70 @@ def reachable(grid: HexMap, start: int, points: int, enter_cost: list[int],
     - ``road_links``: ordered pairs (a, b) of hexes joined by road; a road step costs half a
       point when it does not enter enemy ZOC (two road hexes per movement point).
     ``points`` is in whole movement points; costs returned are in half points.
+
+    Pass ``enter_cost`` as a tuple and ``stops``/``road_links`` as frozensets when they are
+    fixed for the map (a unit class's terrain costs): the derived tables are then built once.
     """
-    # Step costs are small positive integers, so a bucket queue (Dial's algorithm) over flat
-    # lists replaces the heap: this is the hot path of every hex game's legal_actions.
+    # Step costs are small positive integers, so a bucket queue (Dial's algorithm) replaces the
+    # heap; one flag byte per hex (1 enemy, 2 enemy ZOC, 4 stop) keeps the common case, an open
+    # hex off the road, to one lookup. This is the hot path of every hex game's legal_actions.
+    costed = grid.costed(enter_cost) if isinstance(enter_cost, tuple) else _OnDemandCosts(grid, enter_cost)
     size = len(grid.hexes)
-    adjacent = grid.adjacent
     budget = points * 2
-    blocked = bytearray(size)
-    for i in enemy:
-        blocked[i] = 1
-    zoc = bytearray(size)
+    flags = bytearray(grid.stop_flags(stops))
     if not ignore_zoc:
         for i in enemy_zoc:
-            zoc[i] = 1
-    stop = bytearray(size)
-    for i in stops:
-        stop[i] = 1
-    road: dict[int, set[int]] = {}
-    for a, b in road_links:
-        road.setdefault(a, set()).add(b)
-    start_in_zoc = zoc[start]
-    best = [UNREACHABLE] * size
-    parent: dict[int, int] = {}
-    go_on = bytearray(size)
+            flags[i] |= 2
+    for i in enemy:
+        flags[i] = 1
+    road = grid.road_adjacency(road_links) if road_links else None
+    start_in_zoc = flags[start] & 2
+    # Unreached hexes start just over budget, so "cheaper than known" also means "affordable".
+    over = budget + 1
+    best = [over] * size
     best[start] = 0
-    go_on[start] = 1
-    touched = [start]
+    dead_end = bytearray(size)      # reached, but entering it ended the move (ZOC, terrain)
+    parent: dict[int, int] = {}
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
+    reached = [start]
     for cost in range(budget + 1):
         for node in buckets[cost]:
-            if best[node] != cost or not go_on[node]:
+            if best[node] != cost or dead_end[node]:
                 continue
-            road_next = road.get(node, ()) if road else ()
+            road_next = road.get(node) if road else None
+            if road_next:
+                # Road steps first: half a point, whatever the terrain, unless into enemy ZOC.
+                step_cost = cost + 1
+                for nxt in road_next:
+                    old = best[nxt]
+                    if step_cost > old or flags[nxt] & 3:
+                        continue
+                    if step_cost < old or dead_end[nxt]:
+                        if old == over:
+                            reached.append(nxt)
+                        best[nxt] = step_cost
+                        parent[nxt] = node
+                        buckets[step_cost].append(nxt)
+                        dead_end[nxt] = 0
             leaving_zoc_start = start_in_zoc and node == start
-            for nxt in adjacent[node]:
-                if blocked[nxt]:
-                    continue
-                in_zoc = zoc[nxt]
-                if in_zoc:
-                    if leaving_zoc_start:
-                        continue
-                    whole = enter_cost[nxt]
-                    if whole >= UNREACHABLE:
-                        continue
-                    new_cost, may_continue = cost + 2 * whole, 0
-                elif nxt in road_next:
-                    new_cost, may_continue = cost + 1, 1
-                else:
-                    whole = enter_cost[nxt]
-                    if whole >= UNREACHABLE:
-                        continue
-                    new_cost, may_continue = cost + 2 * whole, not stop[nxt]
-                if new_cost > budget:
-                    continue
+            for nxt, step in costed[node]:
+                new_cost = cost + step
                 old = best[nxt]
+                if new_cost > old:
+                    continue
+                flag = flags[nxt]
+                if flag and (flag & 1 or (flag & 2 and leaving_zoc_start)):
+                    continue
                 if new_cost < old:
-                    if old == UNREACHABLE:
-                        touched.append(nxt)
+                    if old == over:
+                        reached.append(nxt)
                     best[nxt] = new_cost
                     parent[nxt] = node
-                    go_on[nxt] = may_continue
                     buckets[new_cost].append(nxt)
-                elif new_cost == old and may_continue and not go_on[nxt]:
+                    dead_end[nxt] = 1 if flag else 0
+                elif not flag and dead_end[nxt]:
                     parent[nxt] = node
-                    go_on[nxt] = 1
-    ends = {n: best[n] for n in touched if n != start and n not in friends}
+                    dead_end[nxt] = 0
+    ends = {i: best[i] for i in reached if i != start and i not in friends}
     return ends, parent

@@ -170,8 +170,8 @@ class Board:
     bridge: list[bool]
     fort: list[bool]
     stops: frozenset[int]
-    cost_land: list[int]
-    cost_canoe: list[int]
+    cost_land: tuple[int, ...]
+    cost_canoe: tuple[int, ...]
     cost_brigantine: list[int]      # causeway hexes UNREACHABLE here; priced per state
     brigantine_causeway_cost: int
     road_links: frozenset[tuple[int, int]]
@@ -242,8 +242,9 @@ def compile_map(spec: dict, file: str) -> Board:
     city = [bool(types[t].get("city")) for t in terrain]
     bridge = [bool(types[t].get("bridge")) for t in terrain]
     stops = frozenset(i for i in range(n) if types[terrain[i]]["stop"])
-    cost_land = [types[terrain[i]]["cost"] if medium[i] != "water" else UNREACHABLE for i in range(n)]
-    cost_canoe = [1 if medium[i] != "land" else UNREACHABLE for i in range(n)]
+    # Tuples: the movement search builds its per-class tables once for immutable cost tables.
+    cost_land = tuple(types[terrain[i]]["cost"] if medium[i] != "water" else UNREACHABLE for i in range(n))
+    cost_canoe = tuple(1 if medium[i] != "land" else UNREACHABLE for i in range(n))
     cost_brig = [1 if medium[i] == "water" else UNREACHABLE for i in range(n)]
 
     causeways: dict[str, dict] = {}
