@@ -218,7 +218,7 @@ class GameCog(commands.Cog):
             if turn is None:
                 if here.info.status == "lobby":
                     raise Refusal("not_running", status=here.info.status)
-                await self.presenter.post_board(here.info)
+                await self.presenter.post_board(here.info, keep_flares=True)
                 await send(interaction, t(lang, "board_posted"))
                 return
             png = await self.service.render_turn(here.info.id, turn, viewer=None)

@@ -284,11 +284,10 @@ class PlayCog(commands.Cog):
             label = hex.strip().upper()
             if not label or len(label) > 8 or not label.isalnum():
                 raise Refusal("bad_hex", hex=hex)
-            self.presenter.flares.setdefault(here.info.id, [])
-            if label not in self.presenter.flares[here.info.id]:
-                self.presenter.flares[here.info.id].append(label)
-            await self.presenter.post_board(here.info, note=t(lang, "flare", hex=label,
-                                                              user=f"<@{interaction.user.id}>"))
+            await self.service.add_flare(here.info.id, label)
+            await self.presenter.post_board(here.info, keep_flares=True,
+                                            note=t(lang, "flare", hex=label,
+                                                   user=f"<@{interaction.user.id}>"))
             await send(interaction, t(lang, "flare_done", hex=label))
 
 

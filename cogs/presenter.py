@@ -32,8 +32,6 @@ class Presenter:
         # clicks can point at it. Rebuilt as boards are posted; after a restart an old board's
         # click is still refused (its version is old) and points at the thread instead.
         self.current_post: dict[Any, tuple[int, int, int]] = {}   # channel, message, version
-        # /flare marks: shown on the next picture only, then cleared.
-        self.flares: dict[Any, list[str]] = {}
 
     # ----- lookups --------------------------------------------------------------------------
     async def game_here(self, interaction: discord.Interaction) -> GameHere:
@@ -222,10 +220,14 @@ class Presenter:
             await self.refresh_buttons(info, lang)
 
     async def post_board(self, info, *, lang: str | None = None, mention: bool = False,
-                         note: str | None = None,
-                         happened: list[str] | None = None) -> discord.Message | None:
+                         note: str | None = None, happened: list[str] | None = None,
+                         keep_flares: bool = False) -> discord.Message | None:
         """The turn post: header facts, who is awaited, what just happened (dice included),
-        the public picture, and buttons."""
+        the public picture, and buttons.
+
+        /flare marks (stored with the game, so they survive a restart) are drawn on every
+        picture until a turn post has shown them; then they are cleared. ``keep_flares``: a
+        picture asked for outside the game's progress (/flare itself, /game board)."""
         channel = await self.thread_of(info)
         if channel is None:
             return None
@@ -264,7 +266,7 @@ class Presenter:
             embed.description = clip((embed.description or "") + "\n\n" + "\n".join(happened),
                                      MAX_EMBED_TEXT)
         embed.set_footer(text=t(lang, "version_footer", version=info.version))
-        flares = tuple(self.flares.pop(info.id, ()))
+        flares = tuple(await self.service.flares(info.id))
         png = await self.service.render(info.id, viewer=None, flares=flares)
         embed.set_image(url="attachment://board.png")
         view = None if result else board_view(info.id, info.version, lang,
@@ -273,6 +275,11 @@ class Presenter:
         message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
                                      allowed_mentions=discord.AllowedMentions(
                                          users=True, roles=False, everyone=False))
+        if flares and not keep_flares:
+            try:
+                await self.service.clear_flares(info.id, flares)
+            except Exception:
+                log.exception("clearing the flares of game %s failed", info.id)
         known = self.current_post.get(info.id)
         if known is None or known[2] <= info.version:
             self.current_post[info.id] = (message.channel.id, message.id, info.version)

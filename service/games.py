@@ -699,6 +699,22 @@ class GameService:
         """The recorded post (game_id, kind, channel_id, message_id, version) or None."""
         return await self.store.post(int(message_id))
 
+    # ----- flares ------------------------------------------------------------------------
+    async def add_flare(self, game_id: int, label: str) -> list[str]:
+        """Mark a cell for the pictures until the next turn post; returns every mark."""
+        row = await self._row(game_id)
+        await self.store.add_flare(row["id"], str(label), self._clock())
+        return await self.store.flares(row["id"])
+
+    async def flares(self, game_id: int) -> list[str]:
+        row = await self._row(game_id)
+        return await self.store.flares(row["id"])
+
+    async def clear_flares(self, game_id: int, labels) -> None:
+        """Remove the given marks (the ones a turn post showed; a mark added meanwhile stays)."""
+        row = await self._row(game_id)
+        await self.store.clear_flares(row["id"], list(labels))
+
     # ----- slow turns --------------------------------------------------------------------
     async def _clock_changes(self, row: dict, ruleset: Ruleset, settings: dict,
                              awaiting_after: list[str], now: float, *, increment: bool,

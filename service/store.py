@@ -109,6 +109,14 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
     # The human line for an action, written with the state it was played on (unit names and
     # positions as they were then), so logs and summaries need no replay.
     (2, ["ALTER TABLE actions ADD COLUMN label TEXT"]),
+    # /flare marks, kept with the game so a restart between the flare and the next turn post
+    # does not lose them.
+    (3, ["""CREATE TABLE flares (
+            game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            label      TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, label)
+        )"""]),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -444,6 +452,20 @@ class Store:
 
     async def post(self, message_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM posts WHERE message_id = ?", (message_id,))
+
+    async def add_flare(self, game_id: int, label: str, now: float) -> None:
+        await self.execute("INSERT INTO flares (game_id, label, created_at) VALUES (?, ?, ?) "
+                           "ON CONFLICT (game_id, label) DO NOTHING", (game_id, label, now))
+
+    async def flares(self, game_id: int) -> list[str]:
+        rows = await self.fetchall("SELECT label FROM flares WHERE game_id = ? "
+                                   "ORDER BY created_at, rowid", (game_id,))
+        return [r["label"] for r in rows]
+
+    async def clear_flares(self, game_id: int, labels: Iterable[str]) -> None:
+        for label in labels:
+            await self.execute("DELETE FROM flares WHERE game_id = ? AND label = ?",
+                               (game_id, label))
 
 
 def dumps(value: Any) -> str:

@@ -164,3 +164,33 @@ async def test_missing_permissions_are_explained(table):
     result = await table.alice.slash(table.channel, "game new", ruleset="skirmish")
     assert result.ephemeral
     assert "Create Public Threads" in reply_text(result), reply_text(result)
+
+
+async def test_flares_survive_a_restart_and_clear_after_the_next_turn_post(table):
+    info = await table.started_game()
+    thread = table.thread
+    await table.bob.slash(thread, "flare", hex="0303")
+    assert "marks 0303" in message_text(table.boards()[-1])
+    await table.restart()
+
+    async def posted_png():
+        return await table.boards()[-1].attachments[0].read()
+
+    async def pictures():
+        game = await table.game()
+        return (await table.service.render(game.id, flares=("0303",)),
+                await table.service.render(game.id))
+
+    await table.dave.slash(thread, "game board")
+    flared, plain = await pictures()
+    assert flared != plain
+    assert await posted_png() == flared, "after the restart the picture still shows the flare"
+    # A move in the same phase posts no new board; ending the phase does, with the flare ...
+    await table.alice.slash(thread, "move", unit="r1", to="0201")
+    await table.alice.slash(thread, "end-phase")
+    flared, plain = await pictures()
+    assert await posted_png() == flared
+    # ... and then the flare is gone.
+    assert await table.service.flares(info.id) == []
+    await table.dave.slash(thread, "game board")
+    assert await posted_png() == plain

@@ -388,3 +388,24 @@ async def test_undo_with_an_expected_version_refuses_a_game_that_moved_on(svc, g
         await svc.undo(game.id, actor="referee:1", referee=True, expected_version=first.version)
     info = await svc.undo(game.id, actor="referee:1", referee=True)
     assert await svc.history(game.id) == []
+
+
+async def test_flares_are_kept_with_the_game_until_cleared(db_path, clock, game):
+    from service.games import GameService
+    svc = await GameService.open(db_path, clock=clock)
+    try:
+        assert await svc.flares(game.id) == []
+        await svc.add_flare(game.id, "0303")
+        assert await svc.add_flare(game.id, "0404") == ["0303", "0404"]
+        assert await svc.add_flare(game.id, "0303") == ["0303", "0404"], "a mark is kept once"
+    finally:
+        await svc.close()
+    reopened = await GameService.open(db_path, clock=clock)
+    try:
+        assert await reopened.flares(game.id) == ["0303", "0404"]
+        await reopened.clear_flares(game.id, ["0303"])
+        assert await reopened.flares(game.id) == ["0404"]
+        with pytest.raises(GameNotFound):
+            await reopened.add_flare(999, "0101")
+    finally:
+        await reopened.close()

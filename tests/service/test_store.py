@@ -11,7 +11,8 @@ from service.errors import StaleVersion
 from service.games import GameService
 from service.store import SCHEMA_VERSION, Store, VersionConflict
 
-TABLES = ("games", "actions", "snapshots", "seats", "guild_config", "clocks", "posts")
+TABLES = ("games", "actions", "snapshots", "seats", "guild_config", "clocks", "posts",
+          "flares")
 
 
 def dump(path) -> dict:
