@@ -37,8 +37,7 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
     png = renderer.render_png(scene)
     cold = time.perf_counter() - t0
     lay = renderer.layout_for(scene["grid"])
-    key = (scene["map_key"], scene["grid"]["kind"], lay.columns, lay.rows, lay.cell)
-    layer = core.STATIC.get(key, lambda: None)
+    layer = core.STATIC.get(core.static_key(scene, lay), lambda: None)
     warm, floor = [], []
     for _ in range(runs):
         t0 = time.perf_counter()

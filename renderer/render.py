@@ -536,6 +536,11 @@ def _attack_labels(img, draw, labels, lay: Layout, counters) -> None:
         sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
 
 
+def static_key(scene: dict, lay: Layout) -> tuple:
+    """The cache key of a scene's static layer at a layout."""
+    return (scene["map_key"], lay.kind, lay.columns, lay.rows, lay.cell, lay.first_column, lay.first_row)
+
+
 def _static_text_cells(scene: dict, lay: Layout) -> dict:
     out = {}
     for c in scene.get("cells") or []:
@@ -552,9 +557,7 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
     check(scene)
     lay = layout_for(scene["grid"], size_hint)
     grid = scene["grid"]
-    key = (scene["map_key"], grid.get("kind"), lay.columns, lay.rows, lay.cell,
-           lay.first_column, lay.first_row)
-    base = STATIC.get(key, lambda: _build_static(scene, lay))
+    base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
     img = base.copy()
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay)
