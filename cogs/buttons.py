@@ -56,14 +56,16 @@ def decision_items(game_id, version: int, decisions: list[Decision],
                    lang: str) -> list[discord.ui.Item]:
     items: list[discord.ui.Item] = []
     for row, decision in enumerate(decisions[:MAX_DECISION_ROWS], start=1):
-        if len(decision.actions) <= MAX_DECISION_BUTTONS:
-            for action, label in decision.actions:
+        unique = {action_key(action): (action, label) for action, label in decision.actions}
+        actions = list(unique.values())       # Discord refuses two items with one custom id
+        if len(actions) <= MAX_DECISION_BUTTONS:
+            for action, label in actions:
                 items.append(DecisionButton(game_id, version, action_key(action),
                                             clip(label, BUTTON_LABEL), row=row))
         else:
             options = [discord.SelectOption(label=clip(label, MENU_LABEL),
                                             value=action_key(action))
-                       for action, label in decision.actions]
+                       for action, label in actions]
             items.append(DecisionMenu(game_id, version, row, options,
                                       t(lang, "decision_placeholder", side=decision.title)))
     return items
@@ -207,7 +209,9 @@ async def decide(interaction: discord.Interaction, game_id: int, version: int, k
         here = GameHere(info, ruleset_of(info))
         if info.version != version:
             raise Refusal("stale_pointer", link=await presenter.board_link(info))
-        awaited = here.ruleset.awaiting(info.state) if info.status == "active" else []
+        if info.status != "active":
+            raise Refusal("not_running", status=info.status)
+        awaited = here.ruleset.awaiting(info.state)
         action = None
         for side in awaited:
             for candidate in await service.legal_actions(info.id, side):
