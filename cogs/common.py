@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 import discord
+from discord.ext import commands
 
 from engine.core.errors import RuleError, UmpireError
 from engine.core.ruleset import Ruleset
@@ -27,6 +28,21 @@ log = logging.getLogger("umpire.discord")
 
 MAX_MESSAGE = 1900          # leave room under Discord's 2000-character limit
 MAX_EMBED_TEXT = 3900       # embed descriptions may hold 4096
+
+
+class UmpireCog(commands.Cog):
+    """What every Umpire cog holds: the bot, its presenter (posting) and the game service."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def presenter(self):
+        return self.bot.presenter
+
+    @property
+    def service(self):
+        return self.bot.presenter.service
 
 
 class Refusal(Exception):

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from engine import registry
 
-from .common import (Guard, Refusal, clip, describe_action, event_lines, mention_list, png_file,
+from .common import (UmpireCog, Guard, Refusal, clip, describe_action, event_lines, mention_list, png_file,
                      ruleset_of, send, side_title, MAX_EMBED_TEXT)
 from .i18n import locale_of, t
 
@@ -47,20 +47,9 @@ def clock_settings(time_control: str, on_timeout: str) -> dict:
                       "on_timeout": on_timeout, "remind_every": remind}}
 
 
-class GameCog(commands.Cog):
+class GameCog(UmpireCog):
     game = app_commands.Group(name="game", description="Start, join and follow wargames",
                               guild_only=True)
-
-    def __init__(self, bot):
-        self.bot = bot
-
-    @property
-    def presenter(self):
-        return self.bot.presenter
-
-    @property
-    def service(self):
-        return self.bot.presenter.service
 
     # ----- lobby ------------------------------------------------------------------------------
     @game.command(name="new", description="Open a new game in a thread of this channel")
@@ -323,13 +312,10 @@ class GameCog(commands.Cog):
                                       hash=str(report.final_hash)[:16]))
 
 
-class ConfigCog(commands.Cog):
+class ConfigCog(UmpireCog):
     umpire = app_commands.Group(name="umpire", description="Server settings for Umpire",
                                 guild_only=True,
                                 default_permissions=discord.Permissions(manage_guild=True))
-
-    def __init__(self, bot):
-        self.bot = bot
 
     @umpire.command(name="config", description="Set the referee role and the language of "
                                                "public posts")

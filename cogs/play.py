@@ -21,7 +21,7 @@ from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
 
 from .buttons import undo_for_player
-from .common import (Guard, Refusal, clip, describe_action, describe_value, ruleset_of,
+from .common import (UmpireCog, Guard, Refusal, clip, describe_action, describe_value, ruleset_of,
                      send)
 from .game import playable_rulesets
 from .i18n import locale_of, t
@@ -121,18 +121,10 @@ def _param_name(option: str) -> str:
         else option.replace("-", "_")
 
 
-class PlayCog(commands.Cog):
+class PlayCog(UmpireCog):
     def __init__(self, bot):
-        self.bot = bot
+        super().__init__(bot)
         self.play_commands: list[app_commands.Command] = []
-
-    @property
-    def presenter(self):
-        return self.bot.presenter
-
-    @property
-    def service(self):
-        return self.bot.presenter.service
 
     # ----- building the commands -----------------------------------------------------------
     def build(self, specs: list[PlayCommand]) -> list[app_commands.Command]:

@@ -9,24 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .common import Guard, Refusal, describe_value, ruleset_of, send, side_title
+from .common import UmpireCog, Guard, Refusal, describe_value, ruleset_of, send, side_title
 from .i18n import locale_of, t
 
 
-class RefereeCog(commands.Cog):
+class RefereeCog(UmpireCog):
     ref = app_commands.Group(name="ref", description="Referee tools for the game in this thread",
                              guild_only=True)
-
-    def __init__(self, bot):
-        self.bot = bot
-
-    @property
-    def presenter(self):
-        return self.bot.presenter
-
-    @property
-    def service(self):
-        return self.bot.presenter.service
 
     async def _referee_game(self, interaction: discord.Interaction):
         here = await self.presenter.game_here(interaction)

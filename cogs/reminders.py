@@ -10,7 +10,7 @@ import logging
 import discord
 from discord.ext import commands, tasks
 
-from .common import mention_list, ruleset_of, side_title
+from .common import UmpireCog, mention_list, ruleset_of, side_title
 from .game import format_duration
 from .health import beat
 from .i18n import t
@@ -20,10 +20,7 @@ log = logging.getLogger("umpire.discord")
 CHECK_EVERY_SECONDS = 60
 
 
-class ReminderCog(commands.Cog):
-    def __init__(self, bot):
-        self.bot = bot
-
+class ReminderCog(UmpireCog):
     async def cog_load(self) -> None:
         self.tick.start()
 
