@@ -31,6 +31,29 @@ def skirmish_scene() -> dict:
     return rules.scene(state, [{"type": "moved", "from": "0103", "to": "0102"}], None)
 
 
+def game_examples(seed: int = 4) -> dict[str, bytes]:
+    """Each real game's public picture three quarters into an autoplayed game, with that turn's
+    moves and attacks (the README and docs show these)."""
+    from engine import registry
+    from engine.core.game import autoplay
+    pictures = {}
+    for name in registry.available():
+        rules = registry.get_ruleset(name)
+        scenario = rules.load_scenario(rules.default_scenario)
+        _, log = autoplay(rules, scenario, seed)
+        frames: list = []
+
+        def keep(index, side, action, events, state, frames=frames):
+            if index <= len(log) * 3 // 4:
+                frames.append((state, events))
+        autoplay(rules, scenario, seed, on_action=keep)
+        state = frames[-1][0]
+        turn_events = [e for st, ev in frames if st.get("turn") == state.get("turn")
+                       and st.get("active") == state.get("active") for e in ev]
+        pictures[name] = renderer.render_png(rules.scene(state, turn_events, None))
+    return pictures
+
+
 def measure(name: str, scene: dict, runs: int = 9) -> dict:
     renderer.clear_cache()
     t0 = time.perf_counter()
@@ -77,6 +100,8 @@ def main() -> None:
         (out / "example-hex.png").write_bytes(renderer.render_png(scenes.showcase_hex_scene()))
         (out / "example-square.png").write_bytes(renderer.render_png(scenes.square_scene()))
         (out / "example-large.png").write_bytes(renderer.render_png(scenes.large_hex_scene()))
+        for name, picture in game_examples().items():
+            (out / f"{name}.png").write_bytes(picture)
         print(f"pictures written to {out}")
 
 
