@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import io
 import math
-import threading
-from collections import OrderedDict
 
 from PIL import Image, ImageDraw
 
 from . import fonts, sprites
+from .cache import LruCache
 from .icons import ICONS
 from .layout import Layout, SceneError, layout_for
 from .scene import REQUIRED_KEYS
@@ -30,54 +29,13 @@ STATIC_LIMIT = 6           # cached map layers (a 40x30 hex map layer is ~10 MB)
 
 # ----- the static-layer cache ----------------------------------------------------------------
 
-class _LayerCache:
-    """Bounded LRU of static layers keyed by (map_key, grid, cell size); thread-safe. One lock
-    per key while building, so concurrent first pictures of a map draw its layer only once."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self._items: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-        self._building: dict = {}
-        self.builds = 0
-        self.hits = 0
-
-    def get(self, key, build):
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                self.hits += 1
-                return found
-            key_lock = self._building.setdefault(key, threading.Lock())
-        with key_lock:
-            with self._lock:
-                found = self._items.get(key)
-                if found is not None:
-                    self._items.move_to_end(key)
-                    self.hits += 1
-                    return found
-            layer = build()
-            with self._lock:
-                self.builds += 1
-                self._items[key] = layer
-                while len(self._items) > self.limit:
-                    self._items.popitem(last=False)
-                self._building.pop(key, None)
-            return layer
-
-    def clear(self):
-        with self._lock:
-            self._items.clear()
-            self.builds = self.hits = 0
-
-
-STATIC = _LayerCache(STATIC_LIMIT)
+# Static layers keyed by (map_key, grid, cell size); drawn once even when renders race.
+STATIC = LruCache(STATIC_LIMIT, build_once=True)
 
 
 def cache_info() -> dict:
     """Counters for tests and benchmarks: how often layers and sprites were drawn or reused."""
-    return {"static_builds": STATIC.builds, "static_hits": STATIC.hits, "static_cached": len(STATIC._items),
+    return {"static_builds": STATIC.builds, "static_hits": STATIC.hits, "static_cached": len(STATIC),
             "sprite_builds": sprites.SPRITES.builds, "sprite_hits": sprites.SPRITES.hits}
 
 

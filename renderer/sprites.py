@@ -7,12 +7,11 @@ sprites are never modified after they are cached, so threads may paste them conc
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 
 from PIL import Image, ImageChops, ImageDraw
 
 from . import fonts
+from .cache import LruCache
 from .layout import SceneError
 
 SUPER = 3
@@ -59,40 +58,7 @@ def washed(c) -> tuple[int, int, int]:
 
 # ----- cache -------------------------------------------------------------------------------
 
-class SpriteCache:
-    def __init__(self, limit: int = 1024):
-        self.limit = limit
-        self._items: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-        self.builds = 0
-        self.hits = 0
-
-    def get(self, key, build):
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                self.hits += 1
-                return found
-        made = build()   # outside the lock: two threads may build the same sprite; both are equal
-        with self._lock:
-            self.builds += 1
-            self._items[key] = made
-            self._items.move_to_end(key)
-            while len(self._items) > self.limit:
-                self._items.popitem(last=False)
-        return made
-
-    def clear(self):
-        with self._lock:
-            self._items.clear()
-            self.builds = self.hits = 0
-
-    def __len__(self):
-        return len(self._items)
-
-
-SPRITES = SpriteCache()
+SPRITES = LruCache(1024)
 
 
 def _shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:

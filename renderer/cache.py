@@ -1,0 +1,66 @@
+"""A bounded, thread-safe LRU cache: rendering runs in worker threads, possibly several at once."""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+
+class LruCache:
+    """``get(key, build)`` returns the cached value or builds and keeps it.
+
+    With ``build_once`` a key being built by one thread makes the others wait for it (map
+    layers: expensive, worth drawing once); without it two threads may build the same small
+    value at once and both results are equal (counter sprites: cheaper than a lock per key).
+    """
+
+    def __init__(self, limit: int, build_once: bool = False):
+        self.limit = limit
+        self.build_once = build_once
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+        self._building: dict = {}
+        self.builds = 0
+        self.hits = 0
+
+    def _lookup(self, key):
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+            return found
+
+    def _store(self, key, value) -> None:
+        with self._lock:
+            self.builds += 1
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+            self._building.pop(key, None)
+
+    def get(self, key, build):
+        found = self._lookup(key)
+        if found is not None:
+            return found
+        if not self.build_once:
+            value = build()
+            self._store(key, value)
+            return value
+        with self._lock:
+            key_lock = self._building.setdefault(key, threading.Lock())
+        with key_lock:
+            found = self._lookup(key)
+            if found is not None:
+                return found
+            value = build()
+            self._store(key, value)
+            return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.builds = self.hits = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
