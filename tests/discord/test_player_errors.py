@@ -1,0 +1,64 @@
+"""Errors the player caused: each is answered privately with why and what is legal instead,
+and the game (or the server's list of games) is exactly as it was."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import reply_text
+
+
+async def snapshot(table):
+    info = await table.game()
+    history = await table.service.history(info.id, include_undone=True)
+    return info.version, info.state, len(history)
+
+
+@pytest.mark.parametrize("problem, expected", [
+    ("entry", ["deploy.allies", "'Z99' is not a segment of this map"]),
+    ("missing", ["file", "not found"]),
+    ("garbled", ["file", "not valid JSON"]),
+])
+async def test_a_broken_scenario_file_names_file_entry_and_problem_and_opens_nothing(
+        table, tmp_path, problem, expected):
+    path = tmp_path / f"{problem}.json"
+    if problem == "entry":
+        mission = json.loads((__import__("pathlib").Path("data/rivet-wars/missions/mission-3.json")
+                              ).read_text())
+        mission["deploy"]["allies"] = ["Z99"]
+        path.write_text(json.dumps(mission))
+    elif problem == "garbled":
+        path.write_text("{not json")
+    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
+                                     scenario=str(path))
+    text = reply_text(result)
+    assert result.ephemeral
+    assert str(path) in text, text
+    for part in expected:
+        assert part in text, text
+    assert not table.channel.threads, "no thread for a game that was never created"
+    assert await table.service.list_games(guild_id=table.guild.id) == []
+    assert table.public() == []
+
+
+async def test_someone_elses_unit_or_a_wrong_hex_on_your_own_turn_changes_nothing(table):
+    await table.started_game()
+    thread = table.thread
+    before = await snapshot(table)
+    for options in ({"unit": "b1", "to": "0401"},          # Blue's unit, on Red's turn
+                    {"unit": "r1", "to": "0505"},          # a hex out of reach
+                    {"unit": "r1", "to": "ZZ99"},          # no such hex
+                    {"unit": "r1", "to": "0102"}):         # a hex another unit holds
+        result = await table.alice.slash(thread, "move", **options)
+        text = reply_text(result)
+        assert result.ephemeral, options
+        assert text.startswith("Not allowed"), (options, text)
+        assert "Legal:" in text and "r1" in text and "0201" in text, (options, text)
+        assert await snapshot(table) == before, options
+    # The same through /act, and an action for a side the player does not hold.
+    for line in ("/move unit:b1 to:0401", "/fire unit:r1 target:b1"):
+        result = await table.alice.slash(thread, "act", action=line)
+        assert result.ephemeral and "Not allowed" in reply_text(result), reply_text(result)
+        assert await snapshot(table) == before, line
+    assert all("Not allowed" not in m.content for m in table.public())
