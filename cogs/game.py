@@ -300,6 +300,10 @@ class GameCog(UmpireCog):
         async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
+            if not here.info.seed:
+                # Before the seed is revealed nobody could check a "verified" claim, and the
+                # final state's hash would cover hands and decks the players cannot see.
+                raise Refusal("verify_not_yet", hash=here.info.seed_hash)
             report = await self.service.verify(here.info.id)
             key = "verify_ok" if report.ok else "verify_bad"
             public = await self.presenter.public_lang(interaction.guild_id)

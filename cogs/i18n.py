@@ -90,6 +90,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "verify_ok": "Verified: {actions} actions and {dice} dice replay exactly from the "
                      "revealed seed (final state {hash}…).",
         "verify_bad": "Verification FAILED ({actions} actions, {dice} dice):",
+        "verify_not_yet": "The dice seed stays secret until the game ends (its hash: "
+                          "`{hash}`); then /game verify replays every die with it.",
         "config_saved": "Saved. Referee role: {role}; language of public posts: {language}.",
         "flare": "🔶 {user} marks {hex}.",
         "flare_done": "Flare at {hex}.",
@@ -196,6 +198,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "verify_ok": "Geprüft: {actions} Aktionen und {dice} Würfe lassen sich aus dem "
                      "veröffentlichten Seed exakt nachspielen (Endstand {hash}…).",
         "verify_bad": "Prüfung FEHLGESCHLAGEN ({actions} Aktionen, {dice} Würfe):",
+        "verify_not_yet": "Der Würfel-Seed bleibt bis zum Ende der Partie geheim (sein "
+                          "Hash: `{hash}`); dann spielt /game verify jeden Wurf damit nach.",
         "config_saved": "Gespeichert. Schiedsrichter-Rolle: {role}; Sprache öffentlicher "
                         "Beiträge: {language}.",
         "flare": "🔶 {user} markiert {hex}.",
