@@ -25,6 +25,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "stale": "That board is out of date (it shows version {expected}, the game is at "
                  "version {current}). Nothing was done; use the latest board.",
         "stale_pointer": "That board is out of date; nothing was done. The current board: {link}",
+        "stale_command": "The game moved on while your command was on its way (someone acted "
+                         "at the same moment); nothing was done. The current board: {link}",
         "not_active": "No moves now: {why}",
         "no_game_id": "{why}",
         "no_game_here": "There is no game in this channel. Use the game's thread, or start one "
@@ -128,6 +130,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                  "Stand {current}). Es wurde nichts ausgeführt; nimm das neueste Brett.",
         "stale_pointer": "Dieses Brett ist veraltet; es wurde nichts ausgeführt. Aktuelles "
                          "Brett: {link}",
+        "stale_command": "Die Partie ging weiter, während dein Befehl unterwegs war (jemand "
+                         "hat im selben Moment gehandelt); es wurde nichts ausgeführt. "
+                         "Aktuelles Brett: {link}",
         "not_active": "Gerade keine Züge: {why}",
         "no_game_id": "{why}",
         "no_game_here": "In diesem Kanal läuft keine Partie. Nutze den Thread der Partie oder "

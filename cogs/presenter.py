@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from engine.core.errors import RuleError
+from service.errors import StaleVersion
 
 from .buttons import Decision, board_view, is_decision
 from .common import (GameHere, Refusal, clip, describe_action, event_lines, format_secrets,
@@ -86,7 +87,9 @@ class Presenter:
 
     async def board_link(self, info) -> str:
         post = await self.latest_board(info)
-        if post and info.guild_id:
+        # A board older than the game is not "the current one": its successor is still being
+        # posted (someone acted a moment ago), so point at the thread where it will appear.
+        if post and info.guild_id and post[2] >= info.version:
             return f"https://discord.com/channels/{info.guild_id}/{post[0]}/{post[1]}"
         target = info.thread_id or info.channel_id
         return f"<#{target}>" if target else f"#{info.id}"
@@ -156,6 +159,12 @@ class Presenter:
         """Apply one action for the caller and post it. The interaction is already deferred."""
         lang = locale_of(interaction)
         here = here or await self.game_here(interaction)
+        command_version = None
+        if expected_version is None:
+            # A command carries no board version: the one it was read at stands in, so two
+            # commands sent in the same instant (two team-mates' /end-phase) never both apply,
+            # the second to a position only the first was meant for.
+            command_version = expected_version = here.info.version
         side = await self.acting_side(interaction, here, action_type, options, wanted=side)
         action = {"type": action_type, "side": side, **options}
         try:
@@ -168,6 +177,11 @@ class Presenter:
             outcome = await self.service.act(here.info.id, action,
                                              actor=user_actor(interaction.user),
                                              expected_version=expected_version)
+        except StaleVersion:
+            if command_version is None:
+                raise
+            current = await self.service.get_game(here.info.id)
+            raise Refusal("stale_command", link=await self.board_link(current)) from None
         except RuleError as error:
             if error.legal:
                 raise

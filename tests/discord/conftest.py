@@ -202,3 +202,35 @@ async def click_together(env: simcord.Env, clicks: list[tuple[object, discord.Me
     finally:
         env._end_operation()
     return [simcord.InteractionResult(env, record) for record in records]
+
+
+async def slash_together(env: simcord.Env, calls: list[tuple[object, object, str, dict]]):
+    """Several members send slash commands in the same instant (like ``click_together``):
+    [(member, channel, "command name", options)]."""
+    from simcord import actors
+    from simcord.enums import AppCommandType, InteractionType
+
+    records = []
+    env._begin_operation("slash_together")
+    try:
+        for actor, channel, name, options in calls:
+            parts = name.split()
+            root = actors._resolve_visible_command(actor, channel.id, parts[0],
+                                                   AppCommandType.CHAT_INPUT)
+            leaf, nesting = simcord_interactions.walk_to_subcommand(root, parts[1:])
+            leaf_options, resolved = simcord_interactions.build_options(
+                actor, name, leaf, options, channel_id=channel.id)
+            data = {"id": root["id"], "name": root["name"],
+                    "type": root.get("type", AppCommandType.CHAT_INPUT),
+                    "options": simcord_interactions.nest_options(root, nesting, leaf_options)}
+            if resolved:
+                data["resolved"] = resolved
+            record, payload = simcord_interactions.base_payload(
+                env.backend, type=InteractionType.APPLICATION_COMMAND, channel_id=channel.id,
+                guild_id=actor.guild.id, user_id=actor.id, data=data)
+            records.append(record)
+            env.backend.emit("INTERACTION_CREATE", payload)
+        await env._settle_internal(dispatch="INTERACTION_CREATE")
+    finally:
+        env._end_operation()
+    return [simcord.InteractionResult(env, record) for record in records]

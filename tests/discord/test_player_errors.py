@@ -62,3 +62,25 @@ async def test_someone_elses_unit_or_a_wrong_hex_on_your_own_turn_changes_nothin
         assert result.ephemeral and "Not allowed" in reply_text(result), reply_text(result)
         assert await snapshot(table) == before, line
     assert all("Not allowed" not in m.content for m in table.public())
+
+
+async def test_two_players_sending_the_same_command_at_once_apply_it_once(table):
+    """Team-mates both type /end-phase in the same instant: the phase ends once (the second
+    command was meant for the phase the first one already ended), the other is told."""
+    from .conftest import slash_together
+
+    await table.started_game(also=[(table.carol, "red")])
+    before = await table.game()
+    results = await slash_together(table.env, [
+        (table.alice, table.thread, "end-phase", {}),
+        (table.carol, table.thread, "end-phase", {})])
+    texts = sorted(reply_text(r) for r in results)
+    assert all(r.ephemeral for r in results)
+    assert sum(text.startswith("Done") for text in texts) == 1, texts
+    refused = next(text for text in texts if not text.startswith("Done"))
+    assert "moved on" in refused and "nothing was done" in refused, refused
+    # The winner's new board may still be on its way: then the pointer is the thread.
+    assert str(table.boards()[-1].id) in refused or f"<#{table.thread.id}>" in refused, refused
+    after = await table.game()
+    assert after.version == before.version + 1 and after.state["phase"] == "fire"
+    assert [r.action["type"] for r in await table.service.history(after.id)] == ["end-phase"]
