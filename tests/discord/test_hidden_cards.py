@@ -136,6 +136,11 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
             assert drawn and all(card_name(c) in reply_text(result) for c in drawn), \
                 reply_text(result)
             discarded = True
+            # A card was drawn in secret: no player can take that back, only a referee.
+            drawn_at = (await table.game()).version
+            undo = await player.slash(table.thread, "undo")
+            assert undo.ephemeral and "referee" in reply_text(undo), reply_text(undo)
+            assert (await table.game()).version == drawn_at
         elif step % 2:
             result = await player.click(table.boards()[-1], label="End phase")
             assert reply_text(result).startswith("Done"), reply_text(result)
