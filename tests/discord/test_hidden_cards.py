@@ -111,6 +111,8 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
 
         # Autocomplete: exactly the awaited side's legal actions, nothing for anyone else.
         choices = await player.autocomplete(table.thread, "act", "action", "")
+        assert all(c["name"] != c["value"] for c in choices if "unit:" in c["value"]), \
+            "units are named for humans, not by their ids"
         lines = [format_command(a) for a in legal]
         offered = {c["value"] for c in choices}
         if len(lines) <= 25:
@@ -162,11 +164,11 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
     words = secret_words(info.state, await service.view(info.id, None))
 
     # Spectators and the other side read the log, the status and the board: nothing held.
-    for reader in (table.dave, table.bob):
+    own_words = {side: held[side] | {card_name(c) for c in held[side]} for side in held}
+    for reader, seen_by_reader in ((table.dave, set()), (table.bob, own_words["bismark"])):
         for command in ("game log", "game status"):
             text = reply_text(await reader.slash(table.thread, command))
-            assert not held["allies"] & set(text.split()) and \
-                not any(w in text for w in held["allies"]), (command, text)
+            assert not [w for w in words - seen_by_reader if w in text], (command, text)
     await table.dave.slash(table.thread, "game board")
 
     # Each owner sees its own cards, and only its own, in the ephemeral "Show my options".
