@@ -41,3 +41,35 @@ async def test_board_of_a_past_turn_is_the_public_picture_of_that_turn(table):
     assert posted == await table.service.render_turn(info.id, 1, viewer=None)
     assert posted != await table.service.render(info.id, viewer=None), \
         "turn 1's board, not today's"
+
+
+async def test_reminders_survive_a_restart_without_repeating_and_ping_only_the_awaited_team(
+        table):
+    await table.started_game(time_control="daily", also=[(table.carol, "red")])
+
+    def reminders():
+        return [m for m in table.thread.history() if "⏰" in m.content]
+
+    table.clock.advance(13 * 3600)
+    await table.env.advance_time(61)
+    assert len(reminders()) == 1
+    await table.restart()
+    await table.env.advance_time(61)
+    await table.env.advance_time(61)
+    assert len(reminders()) == 1, "the reminder already sent is not sent again after a restart"
+    table.clock.advance(12 * 3600)
+    await table.env.advance_time(61)
+    assert len(reminders()) == 2
+    for message in reminders():
+        assert f"<@{table.alice.id}>" in message.content
+        assert f"<@{table.carol.id}>" in message.content
+        assert f"<@{table.bob.id}>" not in message.content
+    # Only the awaited players may be pinged, whatever the text says.
+    pings = [request.json["allowed_mentions"] for request in table.env.http_requests
+             if request.method == "POST" and isinstance(request.json, dict)
+             and "⏰" in (request.json.get("content") or "")]
+    assert len(pings) == 2
+    for allowed in pings:
+        assert sorted(map(int, allowed.get("users", []))) == sorted([table.alice.id,
+                                                                    table.carol.id])
+        assert not allowed.get("parse")
