@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import registry
+from engine.core.errors import ScenarioError
 
 from .common import (UmpireCog, Guard, Refusal, clip, describe_action, event_lines, mention_list, png_file,
                      ruleset_of, send, side_title, MAX_EMBED_TEXT)
@@ -73,10 +74,19 @@ class GameCog(UmpireCog):
                 raise Refusal("unknown_ruleset", name=ruleset, names=names) from None
             channel = interaction.channel
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
-            info = await self.service.create_game(
-                game_rules.name, scenario or game_rules.default_scenario,
-                creator_id=interaction.user.id, guild_id=interaction.guild_id,
-                channel_id=parent.id, settings=clock_settings(time_control, on_timeout))
+            try:
+                info = await self.service.create_game(
+                    game_rules.name, scenario or game_rules.default_scenario,
+                    creator_id=interaction.user.id, guild_id=interaction.guild_id,
+                    channel_id=parent.id, settings=clock_settings(time_control, on_timeout))
+            except ScenarioError as error:
+                try:
+                    names = ", ".join(s.name for s in game_rules.scenarios()) or "—"
+                except Exception:
+                    log.exception("listing the scenarios of %s failed", game_rules.name)
+                    names = "—"
+                raise Refusal("bad_scenario", why=str(error).rstrip("."), game=game_rules.title,
+                              names=names) from None
             thread = await parent.create_thread(
                 name=clip(f"#{info.id} {game_rules.title}", 90),
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)

@@ -41,6 +41,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                        "do that.",
         "need_manage_guild": "You need the Manage Server permission to change Umpire's settings.",
         "unknown_ruleset": "There is no game called {name!r}. Games: {names}.",
+        "bad_scenario": "That scenario cannot be used, no game was opened: {why}. "
+                        "Scenarios of {game}: {names} (or the path of a scenario file).",
         "unknown_side": "There is no side {side!r}. Sides: {sides}.",
         "empty_sides": "Nobody plays {sides} yet; every side needs a player (/game join).",
         "member_not_seated": "{user} has no seat in this game.",
@@ -149,6 +151,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                        "Schiedsrichter-Rolle des Servers).",
         "need_manage_guild": "Dafür brauchst du die Berechtigung „Server verwalten“.",
         "unknown_ruleset": "Es gibt kein Spiel namens {name!r}. Spiele: {names}.",
+        "bad_scenario": "Dieses Szenario geht nicht, es wurde keine Partie eröffnet: {why}. "
+                        "Szenarien von {game}: {names} (oder der Pfad einer Szenario-Datei).",
         "unknown_side": "Es gibt keine Seite {side!r}. Seiten: {sides}.",
         "empty_sides": "Für {sides} spielt noch niemand; jede Seite braucht einen Spieler "
                        "(/game join).",
