@@ -212,12 +212,38 @@ def secrets_of(public: dict, mine: dict) -> dict:
     return {key: value for key, value in mine.items() if public.get(key) != value}
 
 
-def format_secrets(secrets: dict, limit: int = 900) -> str:
+def format_secrets(secrets: dict, limit: int = 900, *, ruleset: Ruleset | None = None,
+                   view: dict | None = None, side: str | None = None) -> str:
+    """A side's secrets for its owner: per-side entries narrowed to that side (the others'
+    are empty in its view anyway), ids named the way the game names them ("Barrage (ac12)")."""
     lines = []
     for key, value in secrets.items():
-        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if ruleset is not None and side is not None and isinstance(value, dict) and \
+                side in value and set(value) <= set(ruleset.sides):
+            value = value[side]
+        if isinstance(value, str):
+            shown = _secret_label(ruleset, view, key, value)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            shown = ", ".join(_secret_label(ruleset, view, key, v) for v in value) or "—"
+        else:
+            shown = json.dumps(value, ensure_ascii=False)
         lines.append(f"**{key}**: {clip(shown, 300)}")
     return clip("\n".join(lines), limit)
+
+
+def _secret_label(ruleset: Ruleset | None, view: dict | None, key: str, value: str) -> str:
+    """The ruleset's own name for a secret id; the key it is kept under first, then the usual
+    kinds of secret. Quiet on failure: a game that cannot describe it just shows the id."""
+    if ruleset is None or view is None:
+        return value
+    for kind in (key, "card", "unit"):
+        try:
+            label = ruleset.describe(view, kind, value)
+        except Exception:
+            continue
+        if isinstance(label, str) and label and label != value:
+            return label
+    return value
 
 
 @dataclass

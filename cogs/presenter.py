@@ -378,7 +378,8 @@ class Presenter:
             parts.append(f"__**{side_title(ruleset, side)}**__")
             secrets = secrets_of(public_view, view)
             if secrets:
-                parts.append(t(lang, "only_you") + "\n" + format_secrets(secrets))
+                parts.append(t(lang, "only_you") + "\n" + format_secrets(
+                    secrets, ruleset=ruleset, view=view, side=side))
             legal = await self.service.legal_actions(info.id, side) if info.status == "active" else []
             if legal:
                 shown = [f"• {describe_action(ruleset, view, a)}" for a in legal[:20]]

@@ -179,6 +179,7 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
         text = reply_text(mine)
         other_side = "bismark" if side == "allies" else "allies"
         assert all(card in text for card in held[side]), (side, text)
+        assert all(card_name(card) in text for card in held[side]), (side, text)
         assert not any(card in text for card in held[other_side]), (side, text)
     spectator = await table.dave.click(board, label="Show my options")
     assert spectator.ephemeral and "no seat" in reply_text(spectator)
