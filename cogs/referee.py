@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from service.errors import StaleVersion
+
 from .common import UmpireCog, Guard, Refusal, describe_value, ruleset_of, send, side_title
 from .i18n import locale_of, t
 
@@ -40,8 +42,15 @@ class RefereeCog(UmpireCog):
     async def undo(self, interaction: discord.Interaction) -> None:
         async with Guard(interaction, context="/ref undo"):
             here = await self._referee_game(interaction)
-            info = await self.service.undo(here.info.id, actor=f"referee:{interaction.user.id}",
-                                           referee=True)
+            try:
+                # Two referees' /ref undo in one instant take back one action, not two.
+                info = await self.service.undo(here.info.id,
+                                               actor=f"referee:{interaction.user.id}",
+                                               referee=True, expected_version=here.info.version)
+            except StaleVersion:
+                current = await self.service.get_game(here.info.id)
+                raise Refusal("stale_command",
+                              link=await self.presenter.board_link(current)) from None
             posted = await self.presenter.after_change(
                 self._announce(interaction, info, "ref_undo"), self.presenter.post_board(info))
             await send(interaction, t(locale_of(interaction), "ok" if posted else "ok_post_failed"))

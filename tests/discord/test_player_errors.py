@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import discord
 import pytest
 
 from .conftest import reply_text
@@ -84,3 +85,24 @@ async def test_two_players_sending_the_same_command_at_once_apply_it_once(table)
     after = await table.game()
     assert after.version == before.version + 1 and after.state["phase"] == "fire"
     assert [r.action["type"] for r in await table.service.history(after.id)] == ["end-phase"]
+
+
+async def test_two_referees_undoing_at_once_take_back_one_action(table):
+    from .conftest import slash_together
+
+    await table.started_game()
+    await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+    await table.alice.slash(table.thread, "move", unit="r2", to="0202")
+    role = table.guild.create_role("Umpires")
+    referee = table.guild.add_member(table.env.create_user("frank"), roles=[role])
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[
+        table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(table.channel, "umpire config", referee_role=role)
+    before = await table.game()
+    results = await slash_together(table.env, [(table.alice, table.thread, "ref undo", {}),
+                                               (referee, table.thread, "ref undo", {})])
+    texts = sorted(reply_text(r) for r in results)
+    assert texts[0] == "Done." and "moved on" in texts[1], texts
+    state = (await table.game()).state
+    assert state["units"]["r2"]["at"] == "0102" and state["units"]["r1"]["at"] == "0201"
+    assert (await table.game()).version != before.version
