@@ -50,6 +50,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                        "(/ref seat).",
         "bad_syntax": "I cannot read that action: {why}",
         "bad_hex": "{hex!r} is not a cell label (like 0507 or C4).",
+        "flare_off_map": "{hex} is not a cell of this game's board; nothing was marked.",
         "undo_refused": "{why} A referee can still take it back with /ref undo.",
         "missing_permissions": "Discord did not let me do that ({why}). I need View Channel, "
                                "Send Messages, Send Messages in Threads, Create Public Threads, "
@@ -161,6 +162,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                        "setzen (/ref seat).",
         "bad_syntax": "Diese Aktion kann ich nicht lesen: {why}",
         "bad_hex": "{hex!r} ist keine Feldbezeichnung (wie 0507 oder C4).",
+        "flare_off_map": "{hex} ist kein Feld des Spielbretts dieser Partie; nichts wurde "
+                         "markiert.",
         "undo_refused": "{why} Ein Schiedsrichter kann es noch mit /ref undo zurücknehmen.",
         "missing_permissions": "Discord hat mir das nicht erlaubt ({why}). Ich brauche hier "
                                "Kanal ansehen, Nachrichten senden, Nachrichten in Threads senden, "

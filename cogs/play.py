@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
+from renderer.layout import SceneError
 
 from .buttons import undo_for_player
 from .common import (UmpireCog, Guard, Refusal, clip, describe_action, describe_value, ruleset_of,
@@ -276,6 +277,12 @@ class PlayCog(UmpireCog):
             label = hex.strip().upper()
             if not label or len(label) > 8 or not label.isalnum():
                 raise Refusal("bad_hex", hex=hex)
+            try:
+                # A stored flare is drawn on every picture until a turn post shows it: one
+                # the board cannot draw would make every post fail, so try it first.
+                await self.service.render(here.info.id, viewer=None, flares=(label,))
+            except SceneError:
+                raise Refusal("flare_off_map", hex=label) from None
             await self.service.add_flare(here.info.id, label)
             await self.presenter.post_board(here.info, keep_flares=True,
                                             note=t(lang, "flare", hex=label,

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from engine.core.errors import RuleError
+from renderer.layout import SceneError
 from service.errors import StaleVersion
 
 from .buttons import Decision, board_view, is_decision
@@ -281,7 +282,16 @@ class Presenter:
                                      MAX_EMBED_TEXT)
         embed.set_footer(text=t(lang, "version_footer", version=info.version))
         flares = tuple(await self.service.flares(info.id))
-        png = await self.service.render(info.id, viewer=None, flares=flares)
+        try:
+            png = await self.service.render(info.id, viewer=None, flares=flares)
+        except SceneError:
+            if not flares:
+                raise
+            # A flare stored before cells were checked must not stop every post for good.
+            log.warning("game %s: flares %s cannot be drawn; dropped", info.id, flares)
+            await self.service.clear_flares(info.id, flares)
+            flares = ()
+            png = await self.service.render(info.id, viewer=None)
         embed.set_image(url="attachment://board.png")
         view = None if result else board_view(info.id, info.version, lang,
                                               await self.decisions(info, ruleset))

@@ -106,3 +106,20 @@ async def test_two_referees_undoing_at_once_take_back_one_action(table):
     state = (await table.game()).state
     assert state["units"]["r2"]["at"] == "0102" and state["units"]["r1"]["at"] == "0201"
     assert (await table.game()).version != before.version
+
+
+async def test_a_flare_off_the_board_is_refused_and_never_breaks_the_posts(table, caplog):
+    info = await table.started_game()
+    boards = len(table.boards())
+    refused = await table.bob.slash(table.thread, "flare", hex="ZZ99")
+    assert refused.ephemeral and "not a cell of this game's board" in reply_text(refused)
+    assert await table.service.flares(info.id) == []
+    assert len(table.boards()) == boards
+    # A flare stored before cells were checked (an older database) is dropped, not fatal.
+    await table.service.add_flare(info.id, "ZZ98")
+    done = await table.alice.slash(table.thread, "end-phase")
+    assert reply_text(done) == "Done: /end-phase", reply_text(done)
+    assert len(table.boards()) == boards + 1
+    assert await table.service.flares(info.id) == []
+    posted = await table.dave.slash(table.thread, "game board")
+    assert reply_text(posted) == "Board posted."
