@@ -150,7 +150,7 @@ def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0
     # Header text scales with the picture width: Discord shows every picture about 500 px wide.
     title_size = max(16, min(44, round(width / 34)))
     text_size = max(13, round(title_size * 0.78))
-    header_lines = 3
+    header_lines = 4
     header_height = round(title_size * 1.5 + header_lines * text_size * 1.3 + title_size * 0.4)
     height = header_height + margin + math.ceil(probe.map_height) + margin
     origin_x = (width - probe.map_width) / 2

@@ -73,7 +73,7 @@ Optional additions and how the renderer reads the keys above (nothing here renam
 - ``arrows[].kind``: ``move`` (default; drawn along the path, under the counters, ending at
   the counter's edge) or ``attack`` (straight from first to last cell, over the counters;
   ``text`` goes in a white label near its middle, moved where it hides the fewest counters).
-- The header band has room for the title (legend at its right) and three lines: header pairs
+- The header band has room for the title (legend at its right) and four lines: header pairs
   flow across lines, each note starts a line; what does not fit ends with an ellipsis. Its
   height depends on the grid only, so :func:`renderer.cell_center` needs no other key.
 

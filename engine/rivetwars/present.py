@@ -274,16 +274,17 @@ def scene(rs, state, events, viewer):
         if e.get("type") == "attack" and arrows and arrows[-1]["kind"] == "attack":
             dice = "".join(str(v) for v in e["dice"])
             arrows[-1]["text"] += f" {dice}{'!' if e['hit'] else ''}"
+    # Most important first: the picture's header has room for few lines.
     notes = []
-    for s in rs.sides:
-        notes.append(f"{_side_title(rs, s)}: {len(state['hands'][s])} action card(s), "
-                     f"{len(state['secrets'][s])} secret mission(s)")
+    if state.get("result"):
+        notes.append(describe_event(rs, state, {"type": "game_over", **state["result"]}))
     if viewer in rs.sides:
         hand = [data.cards()["action"][c]["name"] for c in state["hands"][viewer]]
         secrets = [data.cards()["secret"][c]["name"] for c in state["secrets"][viewer]]
         notes.append(f"Your hand: {', '.join(hand) or '-'}; your secret missions: {', '.join(secrets) or '-'}")
-    if state.get("result"):
-        notes.append(describe_event(rs, state, {"type": "game_over", **state["result"]}))
+    notes.append("Held: " + " · ".join(
+        f"{_side_title(rs, s)} {len(state['hands'][s])} card(s), {len(state['secrets'][s])} mission(s)"
+        for s in rs.sides))
     return {"map_key": f"rivet-wars/{state['mission']['tiles'].replace(' ', '')}/{key}",
             "grid": {"kind": "square", "columns": b.columns, "rows": b.rows},
             "title": f"{rs.title} - {state['mission'].get('title') or state['scenario']}",

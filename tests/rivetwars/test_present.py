@@ -78,3 +78,23 @@ def test_the_rules_document_names_only_existing_tests():
     assert len(refs) > 80
     for file, name in refs:
         assert f"def {name}(" in (root / "tests" / "rivetwars" / file).read_text(), (file, name)
+
+
+def test_only_the_owners_picture_names_their_hand_and_both_show_what_everyone_holds():
+    renderer = pytest.importorskip("renderer")
+    from PIL import Image, ImageChops
+    from engine.rivetwars import data
+    card = min(data.cards()["action"])
+    name = data.cards()["action"][card]["name"]
+    state = make(mission="mission-3", terrain={}, hands={"allies": [card]})
+    own, public = RS.scene(state, [], "allies"), RS.scene(state, [], None)
+    assert any(name in n for n in own["notes"]) and not any(name in n for n in public["notes"])
+    held = [n for n in public["notes"] if n.startswith("Held:")]
+    assert held == ["Held: Allies 1 card(s), 0 mission(s) · Bismark 0 card(s), 0 mission(s)"]
+    # The header band has room for both notes, so the owner's picture really differs there.
+    lay = renderer.layout_for(own["grid"])
+    pictures = [Image.open(io.BytesIO(renderer.render_png(s))).convert("RGB") for s in (own, public)]
+    band = (0, 0, lay.width, lay.header_height)
+    assert ImageChops.difference(pictures[0].crop(band), pictures[1].crop(band)).getbbox() is not None
+    # Everything but the notes is the same picture for both.
+    assert {k: v for k, v in own.items() if k != "notes"} == {k: v for k, v in public.items() if k != "notes"}
