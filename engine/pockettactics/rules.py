@@ -1357,6 +1357,9 @@ class PocketTactics(Ruleset):
                 markers.append({"at": lab, "kind": "flag", "color": self._color(state, owner)})
         for a in self.legal_actions(state, (state.get("awaiting") or [None])[0]) if state["phase"] in ("map", "home") else []:
             markers.append({"at": a["to"], "kind": "highlight", "color": "#ffff66"})
+        if not tiles:
+            # Before the first tile the board is empty: show where the map will start.
+            markers.append({"at": CENTRE, "kind": "highlight", "color": "#ffff66"})
         arrows = []
         for e in events:
             if e.get("type") == "moved" and len(e["path"]) > 1:

@@ -126,3 +126,11 @@ def test_every_event_of_whole_games_has_a_line():
                  on_action=lambda i, s, a, events, st: missing.update(
                      e["type"] for e in events if RS.describe_event(st, e) is None))
     assert missing == set()
+
+
+def test_before_the_first_tile_the_picture_marks_where_the_map_starts():
+    state, _ = RS.setup(RS.load_scenario("standard"), fixed([]))
+    assert not state.get("tiles")
+    scene = RS.scene(state, [], None)
+    assert {"at": "0808", "kind": "highlight", "color": "#ffff66"} in scene["markers"]
+    assert scene["grid"]["first_column"] <= 8 < scene["grid"]["first_column"] + scene["grid"]["columns"]
