@@ -322,6 +322,9 @@ class Table:
     def show(self, result: dict, before) -> None:
         if not result.get("ok"):
             self.say(f"✗ {result.get('error')}")
+            if "Legal:" in str(result.get("error")):
+                # Hints name things as players read them; the exact ids to type are in /options.
+                self.say("  (/options lists the exact commands to type; add words to narrow it)")
             return
         if "text" in result:
             self.say(result["text"])

@@ -158,6 +158,7 @@ def test_hot_seat_play(tmp_path):
     assert code == 0
     assert "legal action(s) for Red" in text and "/move unit:r1 to:0201" in text
     assert "✗ That /move is not legal now." in text          # r1 already moved
+    assert "/options lists the exact commands to type" in text
     assert "Now: turn 1, move, Blue to act." in text
     assert "#1 turn 1 Red: /move unit:Red r1 at 0101 to:0201" in text
     assert "The game is saved as #1" in text
