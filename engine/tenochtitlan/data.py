@@ -51,17 +51,23 @@ def _need(cond: bool, file: str, entry: str, problem: str) -> None:
         raise ScenarioError(file, entry, problem)
 
 
+def _typed_entries(data: dict, file: str):
+    """The ``types`` object of a data file, checked, as (name, entry, entry path) triples."""
+    types = data.get("types")
+    _need(isinstance(types, dict) and types, file, "types", "must be a non-empty object")
+    for name, t in types.items():
+        entry = f"types.{name}"
+        _need(isinstance(t, dict), file, entry, "must be an object")
+        yield name, t, entry
+
+
 # ----- terrain ----------------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
 def terrain_chart() -> dict:
     file = "terrain.json"
     data = _read_json(DATA_DIR / file, file)
-    types = data.get("types")
-    _need(isinstance(types, dict) and types, file, "types", "must be a non-empty object")
-    for name, t in types.items():
-        entry = f"types.{name}"
-        _need(isinstance(t, dict), file, entry, "must be an object")
+    for name, t, entry in _typed_entries(data, file):
         _need(t.get("medium") in MEDIA, file, entry + ".medium", f"must be one of {', '.join(MEDIA)}")
         _need(isinstance(t.get("cost"), int) and t["cost"] >= 1, file, entry + ".cost",
               "must be a whole number of movement points, at least 1")
@@ -85,11 +91,7 @@ def terrain_chart() -> dict:
 def unit_types() -> dict:
     file = "units.json"
     data = _read_json(DATA_DIR / file, file)
-    types = data.get("types")
-    _need(isinstance(types, dict) and types, file, "types", "must be a non-empty object")
-    for name, t in types.items():
-        entry = f"types.{name}"
-        _need(isinstance(t, dict), file, entry, "must be an object")
+    for name, t, entry in _typed_entries(data, file):
         _need(t.get("side") in SIDES, file, entry + ".side", "must be spanish or aztec")
         _need(t.get("class") in CLASSES, file, entry + ".class", f"must be one of {', '.join(CLASSES)}")
         for k in ("attack", "defence", "movement", "range", "count"):
@@ -97,7 +99,7 @@ def unit_types() -> dict:
                   f"{entry}.{k}", "must be a whole number" + (" >= 1" if k == "range" else " >= 0"))
         _need(isinstance(t.get("title"), str) and isinstance(t.get("short"), str), file, entry,
               "needs a title and a short name")
-    return types
+    return data["types"]
 
 
 # ----- cards ------------------------------------------------------------------------------------
