@@ -156,6 +156,9 @@ class GameService:
         self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, dict]] = {}   # game id -> (version, state)
+        # Set by a sharded bot process: reminders and timeouts only for the games of its
+        # shards (service.config.ShardPlan); None checks every game.
+        self.shard_plan = None
 
     @classmethod
     async def open(cls, path, clock: Callable[[], float] = time.time,
@@ -788,34 +791,41 @@ class GameService:
             await self.store.put_clocks(row["id"], [c])
         return await self.clocks(game_id)
 
+    async def _clocks_to_check(self) -> list[dict]:
+        plan = self.shard_plan
+        if plan is None:
+            return await self.store.clocks_to_check()
+        return await self.store.clocks_to_check(plan.ids, plan.count)
+
     async def due_reminders(self) -> list[tuple[GameInfo, str]]:
         """(game, side) for each awaited side whose last reminder (or turn start) is at least
-        ``remind_every`` ago; each is marked so the next one comes an interval later."""
+        ``remind_every`` ago; each is claimed in the database (``Store.claim_reminder``) before
+        it is returned, so of several processes, or a process and its restarted self, exactly
+        one gets it, and the next one comes an interval later."""
         now = self._clock()
         due = []
-        for c in await self.store.running_clocks():
-            row = await self.store.game(c["game_id"])
-            every = (json.loads(row["settings_json"]).get("clock") or {}).get("remind_every")
+        for c in await self._clocks_to_check():
+            every = (json.loads(c["settings_json"]).get("clock") or {}).get("remind_every")
             if not every:
                 continue
             since = c["last_reminder_at"] if c["last_reminder_at"] is not None else c["started_at"]
             if now - since < every:
                 continue
-            async with self._lock(row["id"]):
-                fresh = {x["side"]: x for x in await self.store.clocks(row["id"])}.get(c["side"])
-                if fresh is None or fresh["started_at"] != c["started_at"] \
-                        or fresh["last_reminder_at"] != c["last_reminder_at"]:
-                    continue    # the turn moved on or someone else reminded meanwhile
-                await self.store.put_clocks(row["id"], [{**fresh, "last_reminder_at": now}])
-            due.append((await self._game_info(row["id"]), c["side"]))
+            # False: the turn moved on or another process reminded meanwhile.
+            if await self.store.claim_reminder(c["game_id"], c["side"], c["started_at"],
+                                               c["last_reminder_at"], now):
+                due.append((await self._game_info(c["game_id"]), c["side"]))
         return due
 
     async def check_timeouts(self) -> list[tuple[GameInfo, str, str]]:
         """(game, side, what_happened) for every clock that ran out; what_happened is
-        ``"referee"`` (paused and flagged for the referee) or ``"forfeit"`` (the side lost)."""
+        ``"referee"`` (paused and flagged for the referee) or ``"forfeit"`` (the side lost).
+        Each timeout is handled by exactly one process: a forfeit is an action guarded by the
+        game's version, a pause is guarded by status and version
+        (``Store.pause_for_timeout``); the loser of either race reports nothing."""
         now = self._clock()
         out = []
-        for c in await self.store.running_clocks():
+        for c in await self._clocks_to_check():
             left = self._left(c, now)
             if left is None or left > 0:
                 continue
@@ -826,12 +836,19 @@ class GameService:
                         row, settings, c["side"], now):
                     continue
                 ruleset = self._ruleset(row["ruleset"])
-                what = await self._handle_timeout(row, state, ruleset, settings, c["side"], now)
+                try:
+                    what = await self._handle_timeout(row, state, ruleset, settings, c["side"],
+                                                      now)
+                except StaleVersion:
+                    continue    # another process changed the game first (e.g. forfeited it)
+                if what is None:
+                    continue
             out.append((await self._game_info(row["id"]), c["side"], what))
         return out
 
-    async def _handle_timeout(self, row, state, ruleset, settings, side, now) -> str:
-        """Called under the game's lock with the side's clock at or below zero."""
+    async def _handle_timeout(self, row, state, ruleset, settings, side, now) -> str | None:
+        """Called under the game's lock with the side's clock at or below zero; None if
+        another process handled this timeout first."""
         what = settings["clock"].get("on_timeout", "referee")
         if what == "forfeit":
             action = {"type": "forfeit", "side": side}
@@ -846,9 +863,10 @@ class GameService:
         for c in clocks:
             if c["side"] == side and c["remaining"] is not None:
                 c["remaining"] = max(c["remaining"], 0.0)
-        await self.store.put_clocks(row["id"], clocks, {"status": "paused",
-                                                        "flag": f"timeout:{side}",
-                                                        "updated_at": now})
+        if not await self.store.pause_for_timeout(row["id"], row["version"], clocks,
+                                                  {"status": "paused", "flag": f"timeout:{side}",
+                                                   "updated_at": now}):
+            return None
         return what
 
     async def pause(self, game_id: int, paused: bool = True) -> GameInfo:

@@ -117,6 +117,12 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             created_at REAL NOT NULL,
             PRIMARY KEY (game_id, label)
         )"""]),
+    # Small facts about the deployment rather than a game, e.g. the hash of the command tree
+    # last pushed to Discord per target, so a restart with the same tree does not sync again.
+    (4, ["""CREATE TABLE meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )"""]),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -434,6 +440,73 @@ class Store:
             "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL "
             "ORDER BY clocks.game_id, clocks.rowid")
 
+    async def clocks_to_check(self, shard_ids: Iterable[int] | None = None,
+                              shard_count: int | None = None) -> list[dict]:
+        """Every running clock of an active game, with the columns of its game the reminder
+        and timeout passes need (``guild_id``, ``settings_json``, ``version``), in ONE query
+        however many games there are.
+
+        With ``shard_ids``/``shard_count`` only games whose server's shard
+        (``(guild_id >> 22) % shard_count``, Discord's formula; no server means shard 0) is in
+        ``shard_ids``: a process checks only the games it answers for.
+        """
+        sql = ("SELECT clocks.game_id, clocks.side, clocks.remaining, clocks.started_at, "
+               "clocks.last_reminder_at, games.guild_id, games.settings_json, games.version "
+               "FROM clocks JOIN games ON games.id = clocks.game_id "
+               "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL")
+        params: list[Any] = []
+        if shard_ids is not None:
+            ids = [int(i) for i in shard_ids]
+            if not ids or not shard_count:
+                return []
+            sql += (" AND ((COALESCE(games.guild_id, 0) >> 22) % ?) IN ("
+                    + ", ".join("?" for _ in ids) + ")")
+            params = [int(shard_count), *ids]
+        return await self.fetchall(sql + " ORDER BY clocks.game_id, clocks.side", params)
+
+    async def claim_reminder(self, game_id: int, side: str, started_at: float,
+                             last_reminder_at: float | None, now: float) -> bool:
+        """Take the right to send one reminder; True for exactly one caller.
+
+        Optimistic claim, the same on every backend and across processes: set
+        ``last_reminder_at = now`` only if the clock row still shows the ``started_at`` and
+        ``last_reminder_at`` the caller read (``IS NULL`` when it read None). Whoever's UPDATE
+        changes the row sends the reminder; a second process (or a restarted one) that read the
+        same row changes nothing and gets False. A turn that moved on changed ``started_at``,
+        so a stale reading cannot claim either. PostgreSQL: the same statement (row lock on
+        UPDATE, re-check of the WHERE after a concurrent commit under READ COMMITTED).
+        """
+        sql = ("UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
+               "AND started_at = ? AND ")
+        params: list[Any] = [now, game_id, side, started_at]
+        if last_reminder_at is None:
+            sql += "last_reminder_at IS NULL"
+        else:
+            sql += "last_reminder_at = ?"
+            params.append(last_reminder_at)
+        return await self.execute(sql, params) == 1
+
+    async def pause_for_timeout(self, game_id: int, expected_version: int,
+                                clocks: list[dict], game_fields: dict) -> bool:
+        """Pause an active game whose clock ran out, and write its stopped clocks, only if it
+        is still active at ``expected_version``; True for exactly one caller.
+
+        The guard ``UPDATE games SET ... WHERE id = ? AND version = ? AND status = 'active'``
+        is the claim: a second process (or a restarted one) that saw the same timeout finds
+        the game paused and writes nothing, so the referee is called once. The version is
+        not raised (a pause is not a change of game state), as with a referee's pause.
+        """
+        async with self.transaction() as db:
+            sets = ", ".join(f"{k} = ?" for k in game_fields)
+            cursor = await db.execute(
+                f"UPDATE games SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
+                (*game_fields.values(), game_id, expected_version))
+            if cursor.rowcount != 1:
+                return False
+            for clock in clocks:
+                await self._put_clock(db, game_id, clock)
+        return True
+
     # ----- posts -------------------------------------------------------------------------
     async def record_post(self, game_id: int, kind: str, channel_id: int | None,
                           message_id: int, version: int, now: float) -> None:
@@ -452,6 +525,16 @@ class Store:
 
     async def post(self, message_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM posts WHERE message_id = ?", (message_id,))
+
+    # ----- meta --------------------------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return row["value"] if row is not None else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Insert or replace one value (portable upsert: SQLite 3.24+ and PostgreSQL)."""
+        await self.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO "
+                           "UPDATE SET value = excluded.value", (key, value))
 
     async def add_flare(self, game_id: int, label: str, now: float) -> None:
         await self.execute("INSERT INTO flares (game_id, label, created_at) VALUES (?, ?, ?) "
