@@ -4,6 +4,8 @@
     python bot.py local [...]     the local table (hot-seat, --script, --autoplay)
     python bot.py commands        print the application command tree as JSON, offline
     python bot.py verify [...]    replay a finished game with its revealed seed, check every die
+    python bot.py sync            push the command tree to Discord now (normally the bot syncs
+                                  by itself, only when the tree changed)
 """
 from __future__ import annotations
 
@@ -32,8 +34,15 @@ def main(argv: list[str]) -> int:
     if command in ("-h", "--help", "help"):
         print(__doc__)
         return 0
-    from service.config import load_settings
-    settings = load_settings()
+    from service.config import ConfigError, load_settings
+    try:
+        settings = load_settings()
+    except ConfigError as error:
+        print(f"Umpire cannot start: {error}", file=sys.stderr)
+        return 2
+    if command == "sync":
+        from cogs.runtime import sync_commands
+        return sync_commands(settings)
     if not settings.token:
         print("No DISCORD_TOKEN is configured (environment or .env), so Umpire starts the "
               "local table in this terminal instead. Type /help for commands.", flush=True)

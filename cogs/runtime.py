@@ -1,13 +1,19 @@
 """Building and running the Discord bot.
 
-``create_bot()`` returns a fully configured :class:`commands.Bot`; settings (token, database
-path, development guild) come from the environment or ``.env`` (``service.config``). The
-GameService opens in ``setup_hook``, so a harness can build the bot, attach it to a fake
-gateway, and get exactly what production runs.
+``create_bot()`` returns a fully configured :class:`commands.AutoShardedBot`; settings (token,
+database path, development guild, shards) come from the environment or ``.env``
+(``service.config``). The GameService opens in ``setup_hook``, so a harness can build the bot,
+attach it to a fake gateway, and get exactly what production runs.
+
+Several processes can share one deployment: each runs the gateway shards of
+``UMPIRE_SHARDS`` and therefore receives, answers and reminds for exactly the servers of those
+shards; only one of them (the one with shard 0, or ``UMPIRE_SYNC=1``) pushes the command tree,
+and only when its hash differs from the one kept in the database. See ``docs/scaling.md``.
 """
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import sys
@@ -36,14 +42,23 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class UmpireBot(commands.Bot):
+class UmpireBot(commands.AutoShardedBot):
+    """``sync_commands``: push the command tree if this process is the one that syncs and the
+    tree changed; ``force_sync``: push it whatever the stored hash says (``bot.py sync``)."""
+
     def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time,
                  dice_override: Iterable[int] | None = None, sync_commands: bool = True,
-                 open_service: bool = True):
+                 open_service: bool = True, force_sync: bool = False):
+        shards = settings.shards
+        # No UMPIRE_SHARDS: shard_count None makes discord.py ask Discord for the
+        # recommended count and run every shard in this one process.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(),
+                         shard_count=shards.count if shards else None,
+                         shard_ids=list(shards.ids) if shards else None)
         self.settings = settings
+        self.force_sync = force_sync
         self.clock = clock
         self.dice_override = dice_override
         self.sync_commands = sync_commands
@@ -67,21 +82,50 @@ class UmpireBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.open_service:
             from service.games import GameService
-            self.presenter.service = await GameService.open(
+            service = await GameService.open(
                 self.settings.database, clock=self.clock, dice_override=self.dice_override)
+            service.shard_plan = self.settings.shards
+            self.presenter.service = service
         await self.install()
-        if self.sync_commands:
-            await self.sync_tree()
+        if self.force_sync or (self.sync_commands and self.settings.syncs_commands):
+            await self.sync_tree(force=self.force_sync)
 
-    async def sync_tree(self) -> None:
+    async def tree_digest(self, guild: discord.abc.Snowflake | None) -> str:
+        """sha256 of exactly what ``tree.sync(guild=...)`` would send (translations included)
+        and of the application it goes to."""
+        translator = self.tree.translator
+        payload = []
+        for command in self.tree.get_commands(guild=guild):
+            if translator is not None:
+                payload.append(await command.get_translated_payload(self.tree, translator))
+            else:
+                payload.append(command.to_dict(self.tree))
+        payload.sort(key=lambda item: (item.get("type", 1), item["name"]))
+        text = json.dumps({"application": self.application_id, "commands": payload},
+                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_tree(self, *, force: bool = False) -> bool:
+        """Push the command tree to Discord unless the database says this very tree was
+        already pushed to the same target; True if it was pushed. Each target (global, or the
+        development guild) keeps its own hash, so switching between them syncs once."""
         guild_id = self.settings.dev_guild
-        if guild_id:
+        guild = discord.Object(guild_id) if guild_id else None
+        if guild is not None:
             # A development guild sees changes at once; global commands take up to an hour.
-            guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        key = f"command_tree:guild:{guild_id}" if guild_id else "command_tree:global"
+        digest = await self.tree_digest(guild)
+        service = self.presenter.service
+        store = service.store if service is not None else None
+        if not force and store is not None and await store.get_meta(key) == digest:
+            log.info("command tree unchanged since the last sync (%s); not syncing", key)
+            return False
+        await self.tree.sync(guild=guild)
+        if store is not None:
+            await store.set_meta(key, digest)
+        log.info("command tree synced (%s)", key)
+        return True
 
     async def close(self) -> None:
         try:
@@ -106,8 +150,29 @@ def create_bot(*, clock: Callable[[], float] = time.time,
 def run_bot(settings: Settings) -> int:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.shards is not None:
+        log.info("running shards %s", settings.shards)
     bot = UmpireBot(settings)
     bot.run(settings.token, log_handler=None)
+    return 0
+
+
+async def force_sync(settings: Settings) -> None:
+    """Log in (no gateway connection), push the command tree, record its hash, close."""
+    bot = UmpireBot(settings, force_sync=True)
+    async with bot:
+        await bot.login(settings.token or "")
+
+
+def sync_commands(settings: Settings) -> int:
+    """``python bot.py sync``: push the command tree now, whatever the stored hash says (e.g.
+    after someone changed the commands in the developer portal)."""
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not settings.token:
+        print("python bot.py sync needs DISCORD_TOKEN (environment or .env).", file=sys.stderr)
+        return 2
+    asyncio.run(force_sync(settings))
     return 0
 
 

@@ -134,6 +134,8 @@ def db_path(tmp_path, monkeypatch):
     monkeypatch.delenv("UMPIRE_DEV_GUILD", raising=False)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.delenv("UMPIRE_REFEREE_ROLE", raising=False)
+    monkeypatch.delenv("UMPIRE_SHARDS", raising=False)
+    monkeypatch.delenv("UMPIRE_SYNC", raising=False)
     return path
 
 
@@ -146,7 +148,9 @@ def dice():
 @pytest.fixture
 async def table(db_path, clock, dice):
     bot = make_bot(clock, dice)
-    env = simcord.Env(bot)
+    # The bot is an AutoShardedBot; without UMPIRE_SHARDS it would ask Discord for the
+    # recommended count, which the fake gateway answers with one shard.
+    env = simcord.Env(bot, shard_count=1)
     await env.start()
     bots = [bot]
     try:

@@ -260,7 +260,7 @@ async def test_a_development_guild_gets_the_commands_at_once(db_path, clock, mon
     guild_id = 424242424242424242
     monkeypatch.setenv("UMPIRE_DEV_GUILD", str(guild_id))
     bot = make_bot(clock)
-    env = simcord.Env(bot)
+    env = simcord.Env(bot, shard_count=1)
     guild = env.create_guild(id=guild_id)
     channel = guild.create_text_channel("wargames")
     member = guild.add_member(env.create_user("alice"))

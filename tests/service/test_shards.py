@@ -153,3 +153,16 @@ async def test_meta_values_are_upserted_and_survive_a_reopen(db_path):
         assert await store.schema_version() >= 4
     finally:
         await store.close()
+
+
+def test_shard_specs_name_ranges_single_shards_and_lists():
+    from service.config import ShardPlan, shard_of
+    assert parse_shards("0-3/8") == ShardPlan((0, 1, 2, 3), 8)
+    assert parse_shards("2/8") == ShardPlan((2,), 8)
+    assert parse_shards("0,2,5/8") == ShardPlan((0, 2, 5), 8)
+    assert parse_shards(" 6-7,0-1 / 8 ") == ShardPlan((0, 1, 6, 7), 8)
+    assert parse_shards("") is None
+    assert shard_of(None, 8) == 0 and shard_of(guild_on_shard(5, 8), 8) == 5
+    plan = parse_shards("5/8")
+    assert plan.owns(guild_on_shard(5, 8, 3)) and not plan.owns(guild_on_shard(4, 8))
+    assert not plan.owns(None), "DMs belong to shard 0"
