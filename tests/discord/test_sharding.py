@@ -127,3 +127,16 @@ def test_malformed_shards_stop_the_start(db_path, monkeypatch, capsys, value):
 def test_sync_without_a_token_says_what_is_missing(db_path, capsys):
     assert bot_module.main(["sync"]) == 2
     assert "DISCORD_TOKEN" in capsys.readouterr().err
+
+
+async def test_bot_py_sync_pushes_the_tree_even_when_the_hash_matches(table):
+    from cogs.runtime import UmpireBot
+    from service.config import load_settings
+
+    assert len(syncs(table.env)) == 1
+    forced = UmpireBot(load_settings(), clock=table.clock, force_sync=True)
+    old = table.env.bot
+    await table.env.restart_bot(forced)
+    await old.close_service()
+    table.bots.append(forced)
+    assert len(syncs(table.env)) == 2
