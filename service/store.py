@@ -267,6 +267,11 @@ class Store:
             if number <= current:
                 continue
             async with self.transaction() as db:
+                # Another process opening the same database at the same moment may have
+                # applied it meanwhile; the write lock is ours now, so this answer holds.
+                row = await db.fetchone("SELECT MAX(version) FROM schema_version")
+                if row[0] is not None and row[0] >= number:
+                    continue
                 for statement in statements:
                     await db.execute(statement)
                 await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))

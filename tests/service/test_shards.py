@@ -166,3 +166,14 @@ def test_shard_specs_name_ranges_single_shards_and_lists():
     plan = parse_shards("5/8")
     assert plan.owns(guild_on_shard(5, 8, 3)) and not plan.owns(guild_on_shard(4, 8))
     assert not plan.owns(None), "DMs belong to shard 0"
+
+
+async def test_processes_opening_a_new_database_together_migrate_it_once(db_path):
+    from service.store import SCHEMA_VERSION, Store
+    stores = await asyncio.gather(*(Store.open(db_path) for _ in range(4)))
+    try:
+        rows = await stores[0].fetchall("SELECT version FROM schema_version ORDER BY version")
+        assert [r["version"] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
+    finally:
+        for store in stores:
+            await store.close()
