@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import registry  # noqa: E402
-from engine.core.dice import SeededSource  # noqa: E402
-from service.games import GameService  # noqa: E402
+from engine import registry
+from engine.core.dice import SeededSource
+from service.games import GameService
 
 GAMES = [("tenochtitlan", ""), ("rivet-wars", ""), ("pocket-tactics", "")]
 

@@ -52,11 +52,11 @@ class UmpireBot(commands.AutoShardedBot):
         shards = settings.shards
         # No UMPIRE_SHARDS: shard_count None makes discord.py ask Discord for the
         # recommended count and run every shard in this one process.
+        sharding: dict = {"shard_count": shards.count, "shard_ids": list(shards.ids)} \
+            if shards else {}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(),
-                         shard_count=shards.count if shards else None,
-                         shard_ids=list(shards.ids) if shards else None)
+                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.force_sync = force_sync
         self.clock = clock
@@ -181,14 +181,14 @@ async def command_tree_payload() -> list[dict]:
     included, built without a database or a connection."""
     settings = Settings(token=None, database=":memory:", dev_guild=None, referee_role=None)
     bot = UmpireBot(settings, sync_commands=False, open_service=False)
-    try:
+    # ``async with`` prepares the client the way login would (an AutoShardedBot cannot be
+    # closed otherwise) and closes it after.
+    async with bot:
         await bot.install()
         tree = bot.tree
         translator = tree.translator
         return [await command.get_translated_payload(tree, translator)
                 for command in tree._get_all_commands(guild=None)]
-    finally:
-        await bot.close()
 
 
 def print_command_tree() -> int:

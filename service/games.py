@@ -24,6 +24,7 @@ from engine.core.game import new_game
 from engine.core.ruleset import Ruleset
 from engine.core.state import clone, state_hash
 
+from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
 from .replay import (SERVICE_ACTIONS, VerifyReport, apply_logged, replay_rows, seed_hash,
                      undo_blockers, verify_log)
@@ -158,7 +159,7 @@ class GameService:
         self._cache: dict[int, tuple[int, dict]] = {}   # game id -> (version, state)
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
-        self.shard_plan = None
+        self.shard_plan: ShardPlan | None = None
 
     @classmethod
     async def open(cls, path, clock: Callable[[], float] = time.time,
