@@ -177,3 +177,52 @@ async def test_processes_opening_a_new_database_together_migrate_it_once(db_path
     finally:
         for store in stores:
             await store.close()
+
+
+CHILD = """
+import asyncio, json, sys
+from engine import registry
+registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
+from service.games import GameService
+
+async def main(path, now):
+    svc = await GameService.open(path, clock=lambda: now)
+    try:
+        reminded = [info.id for info, side in await svc.due_reminders()]
+        forfeited = [info.id for info, side, what in await svc.check_timeouts()]
+    finally:
+        await svc.close()
+    print(json.dumps({"reminded": reminded, "forfeited": forfeited}))
+
+asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+"""
+
+
+async def test_separate_processes_share_the_background_work_without_doubles(db_path, clock):
+    import json
+    import sys
+    from pathlib import Path
+    svc = await GameService.open(db_path, clock=clock)
+    try:
+        games = await started_games(svc, count=30, initial=1000, on_timeout="forfeit")
+    finally:
+        await svc.close()
+    clock.advance(1001)         # a reminder is due and the clock ran out, in every game
+    root = Path(__file__).resolve().parents[2]
+    children = [await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CHILD, str(db_path), repr(clock()), cwd=root,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE) for _ in range(3)]
+    results = []
+    for child in children:
+        out, err = await asyncio.wait_for(child.communicate(), timeout=120)
+        assert child.returncode == 0, err.decode()
+        results.append(json.loads(out))
+    assert sorted(g for r in results for g in r["reminded"]) == games
+    assert sorted(g for r in results for g in r["forfeited"]) == games
+    svc = await GameService.open(db_path, clock=clock)
+    try:
+        for game in games:
+            log = await svc.history(game)
+            assert [r.action["type"] for r in log] == ["forfeit"]
+    finally:
+        await svc.close()
