@@ -140,3 +140,20 @@ async def test_bot_py_sync_pushes_the_tree_even_when_the_hash_matches(table):
     await old.close_service()
     table.bots.append(forced)
     assert len(syncs(table.env)) == 2
+
+
+async def test_each_sync_target_keeps_its_own_hash(table, monkeypatch):
+    monkeypatch.setenv("UMPIRE_DEV_GUILD", str(table.guild.id))
+    await table.restart()
+    guild_syncs = [path for path in syncs(table.env) if "/guilds/" in path]
+    assert len(guild_syncs) == 1, "the development guild had never got this tree"
+    await table.restart()
+    assert len(syncs(table.env)) == 2, "unchanged for the development guild too"
+    result = await table.alice.slash(table.channel, "game list")
+    assert "No games here yet" in reply_text(result)
+
+
+def test_a_malformed_sync_switch_stops_the_start(db_path, monkeypatch, capsys):
+    monkeypatch.setenv("UMPIRE_SYNC", "sometimes")
+    assert bot_module.main([]) == 2
+    assert "UMPIRE_SYNC" in capsys.readouterr().err

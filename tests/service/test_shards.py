@@ -226,3 +226,16 @@ async def test_separate_processes_share_the_background_work_without_doubles(db_p
             assert [r.action["type"] for r in log] == ["forfeit"]
     finally:
         await svc.close()
+
+
+def test_which_process_syncs_the_command_tree():
+    from service.config import Settings
+
+    def settings(shards, sync=None):
+        return Settings(token=None, database="x", dev_guild=None, referee_role=None,
+                        shards=parse_shards(shards), sync=sync)
+
+    assert settings("").syncs_commands, "a lone process syncs"
+    assert settings("0-1/4").syncs_commands and not settings("2-3/4").syncs_commands
+    assert settings("2-3/4", sync=True).syncs_commands
+    assert not settings("0-1/4", sync=False).syncs_commands
