@@ -447,15 +447,17 @@ class PocketTactics(Ruleset):
         return self._uspec(state, uid)["flying"] > 0
 
     def _sight_clear(self, state: dict, uid: str, tid: str) -> bool:
+        """Whether some shortest route from the shooter to the target, tile to neighbouring tile,
+        crosses no blocking tile ("Zählen Sie die kürzeste Route entlang der Fliesenkanten ...
+        Merkmale ... und feindliche Einheiten blockieren die Sichtlinie"). Empty space always
+        blocks; features (except water) and enemy units block unless a flyer shoots or is shot."""
         a, b = state["units"][uid]["at"], state["units"][tid]["at"]
         side = state["units"][uid]["side"]
         flyer = self._flyer(state, uid) or self._flyer(state, tid)
         occupant = self._occupant(state)
 
-        def blocks(h) -> bool:
-            col, row = hexgrid.to_offset(h)
-            lab = f"{col + 1:02d}{row + 1:02d}" if col >= 0 and row >= 0 else None
-            if lab is None or lab not in state["tiles"]:
+        def blocks(lab: str) -> bool:
+            if lab not in state["tiles"]:
                 return True          # empty space always blocks
             if flyer:
                 return False
@@ -464,7 +466,16 @@ class PocketTactics(Ruleset):
             other_unit = occupant.get(lab)
             return other_unit is not None and state["units"][other_unit]["side"] != side
 
-        return hexgrid.line_clear(_hex(a), _hex(b), blocks, edge_rule="both")
+        # walk the shortest routes layer by layer: each step goes one tile closer to the target
+        left = _dist(a, b)
+        frontier = {a}
+        while left > 1:
+            left -= 1
+            frontier = {n for here in frontier for n in _neighbour_labels(here)
+                        if _dist(n, b) == left and not blocks(n)}
+            if not frontier:
+                return False
+        return True
 
     def _reach(self, state: dict, uid: str) -> int:
         return 1 + self._uspec(state, uid)["ranged"]
@@ -650,7 +661,9 @@ class PocketTactics(Ruleset):
                     raise RuleError(f"{uid} has no ranged attack.")
                 if d > self._reach(state, uid):
                     raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.")
-                raise RuleError(f"{uid} has no line of sight to {target}.")
+                raise RuleError(f"{uid} has no line of sight to {target}: no clear shortest route of {d} tiles "
+                                f"(features except water, enemy units and empty spaces block it, unless a flyer "
+                                f"shoots or is shot; empty spaces always block).")
             if kind == "special":
                 self._explain_special(state, action)
             if kind == "reserve":

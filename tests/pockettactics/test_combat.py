@@ -174,6 +174,30 @@ def test_line_along_a_hexside_blocks_only_if_both_sides_block():
     assert "/fire unit:archer target:troll" not in legal(both)
 
 
+def test_a_shot_needs_one_clear_shortest_route_not_a_clear_centre_line():
+    # "Zählen Sie die kürzeste Route entlang der Fliesenkanten": the archer at 0805 and the goblin
+    # at 1007 are 3 tiles apart; the routes of 3 steps run 0906 or 0806, then 0907 or 1006. The
+    # forest at 0906 lies on the centre line but 0805-0806-0907-1007 is an equally short clear route.
+    f = {"terrain": "grass", "feature": "forest"}
+    state = position({"archer": "0805", "goblin": "1007"}, tiles={"0906": f})
+    assert "/fire unit:archer target:goblin" in legal(state)
+    state, events = act(state, "/fire unit:archer target:goblin", dice=[6, 1, 1])
+    assert of(events, "no_counter")                  # the goblin cannot reach 3 tiles
+    state, events = act(state, "/pass")              # the archer's village bonus goes unused
+    assert of(events, "combat")[0]["attack"]["hit"]
+    walled = position({"archer": "0805", "goblin": "1007"}, tiles={"0906": f, "0806": f})
+    assert "/fire unit:archer target:goblin" not in legal(walled)     # every shortest route blocked
+    with pytest.raises(RuleError, match="no clear shortest route"):
+        act(walled, "/fire unit:archer target:goblin")
+    enemy = position({"archer": "0805", "slinger": "0907", "goblin": "1007"}, tiles={"0906": f})
+    assert "/fire unit:archer target:goblin" not in legal(enemy)      # the other route has an enemy on it
+    friend = position({"archer": "0805", "spearman": "0907", "goblin": "1007"}, tiles={"0906": f})
+    assert "/fire unit:archer target:goblin" in legal(friend)
+    # a longer way around does not count: the route must be a shortest one
+    around = position({"archer": "0805", "goblin": "1007"}, tiles={"0906": f, "0907": f, "1006": f})
+    assert "/fire unit:archer target:goblin" not in legal(around)
+
+
 def test_melee_winner_advances_onto_the_tile():
     state = position({"spearman": "0808", "slinger": "0809"})
     state, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
