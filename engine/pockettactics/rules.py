@@ -137,7 +137,7 @@ class PocketTactics(Ruleset):
                 {"de": "Fernangriff"}),
         Command("reserve", "Return a unit to the reserve through a feature",
                 (Option("unit", "unit", "Unit"),
-                 Option("to", "hex", "Adjacent occupied feature to step into (leave out: the feature it stands on)",
+                 Option("to", "hex", "Adjacent feature an own unit occupies, to step into (leave out: the one it is on)",
                         False)),
                 {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
         Command("special", "Use a unit's special ability",
@@ -570,10 +570,12 @@ class PocketTactics(Ruleset):
         return out
 
     def _reserve_gates(self, state: dict, uid: str, occupant: dict) -> list[str]:
-        """Adjacent occupied features the unit may step "into" to reach the reserve. The text
-        names no owner, so any unit's feature will do."""
+        """Adjacent features the unit may step "into" to reach the reserve: occupied by a unit of
+        its own side, since a move never enters a tile an enemy holds (that is close combat)."""
+        side = state["units"][uid]["side"]
         return [n for n in _neighbour_labels(state["units"][uid]["at"])
-                if n in occupant and state["tiles"][n].get("feature")]
+                if n in occupant and state["units"][occupant[n]]["side"] == side
+                and state["tiles"][n].get("feature")]
 
     def _combat_actions(self, state: dict, side: str) -> list[dict]:
         c = state["combat"]
@@ -673,9 +675,15 @@ class PocketTactics(Ruleset):
                     [f"/reserve unit:{uid} to:{lab}" for lab in gates]
                 if to is None:
                     raise RuleError(f"{uid} does not stand on a feature; without to: a unit goes into the feature it "
-                                    f"stands on. With to: it steps into an adjacent occupied feature.", ways)
+                                    f"stands on. With to: it steps into an adjacent feature one of your units "
+                                    f"occupies.", ways)
+                holder = self._occupant(state).get(to)
+                if holder is not None and units[holder]["side"] != side and state["tiles"].get(to, {}).get("feature") \
+                        and _dist(at, to) == 1:
+                    raise RuleError(f"{to} is held by the enemy {holder}; a unit steps only into a feature one of "
+                                    f"your own units occupies (entering an enemy's tile is an attack).", ways)
                 raise RuleError(f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
-                                f"feature that a unit occupies.", ways)
+                                f"feature one of your units occupies.", ways)
         self.refuse_unknown(state, action)
 
     def _explain_setup(self, state: dict, action: dict) -> None:
@@ -1418,7 +1426,7 @@ class PocketTactics(Ruleset):
                 "**Zug (eine Aktion):** `/move` (auf ein freies Nachbarfeld, ein Sprung über einen Verbündeten; "
                 "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
                 "`/fire` (Fernkampf mit Reichweite und Sichtlinie), `/deploy` (neben ein kontrolliertes Merkmal), "
-                "`/reserve` (in das Merkmal unter der Einheit oder mit `to:` in ein benachbartes besetztes), `/special`.\n"
+                "`/reserve` (in das Merkmal unter der Einheit oder mit `to:` in ein benachbartes, von einer eigenen Einheit besetztes), `/special`.\n"
                 "**Kampf:** alle OFF/DEF-Würfel zugleich; reihum `/bonus` (ein Würfel, max. 6), dann `/reroll` "
                 "(je angrenzender Verbündeter und bevorzugtes Gelände), `/pass`. Höchste OFF gegen höchste DEF, "
                 "Gleichstand → nächstes Paar, übrige OFF trifft. Beide können fallen; Besiegte nimmt der Sieger.\n"
@@ -1434,7 +1442,7 @@ class PocketTactics(Ruleset):
             "bonus moves, flyers jump enemies too), `/attack` (close combat; units that know magic declare "
             "`as:melee` or `as:magic`), `/fire` (ranged, range and line of sight), "
             "`/deploy` (next to a feature you control), `/reserve` (into the feature the unit stands on, or `to:` an "
-            "adjacent occupied one), `/special`.\n"
+            "adjacent one your own unit occupies), `/special`.\n"
             "**Combat:** all OFF/DEF dice at once; in turn `/bonus` (one die, max 6), then `/reroll` (one per "
             "adjacent ally, one on preferred terrain), `/pass`. Highest OFF vs highest DEF, ties go to the next "
             "pair, a spare OFF die hits. Both may fall; the victor keeps the captured unit.\n"
