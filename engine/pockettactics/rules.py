@@ -103,6 +103,13 @@ def _die_ref(die: str) -> tuple[str, int]:
     return die[:3], int(die[3:]) - 1
 
 
+def _fits(bonus: dict, kind: str) -> bool:
+    """Whether ``bonus`` may raise a die of ``kind``: "Jeder Bonus kann ein einzelnes
+    Würfelergebnis (entweder OFF oder DEF) ... anpassen", whichever dice it is listed next to,
+    unless its own data limits it to its kind (``only_kind``)."""
+    return not bonus.get("only_kind") or bonus["kind"] in (kind, "any")
+
+
 class PocketTactics(Ruleset):
     name = "pocket-tactics"
     title = "Pocket Tactics"
@@ -589,7 +596,7 @@ class PocketTactics(Ruleset):
                 if mine[kind][i] >= 6:
                     continue
                 for b in c["bonuses"][role]:
-                    if b["kind"] in (kind, "any") and (die, b["value"]) not in seen:
+                    if _fits(b, kind) and (die, b["value"]) not in seen:
                         seen.add((die, b["value"]))
                         out.append({"type": "bonus", "side": side, "die": die, "value": str(b["value"])})
         else:
@@ -760,10 +767,10 @@ class PocketTactics(Ruleset):
         kind, i = _die_ref(die)
         if mine[kind][i] >= 6:
             raise RuleError(f"{die} already shows 6; a bonus never raises a die above 6.")
-        left = [b for b in c["bonuses"][role] if b["kind"] in (kind, "any")]
+        left = [b for b in c["bonuses"][role] if _fits(b, kind)]
         if not left:
-            raise RuleError(f"You have no bonus left for a {kind.upper()} die "
-                            f"(an OFF bonus raises an OFF die, a DEF bonus a DEF die).")
+            raise RuleError(f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
+                            f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says).")
         raise RuleError(f"You have no +{action.get('value')} bonus for {die}; left: "
                         f"{', '.join('+' + str(b['value']) for b in left)}.")
 
@@ -965,12 +972,20 @@ class PocketTactics(Ruleset):
     # ----- combat -----------------------------------------------------------------------------
     def _bonuses(self, state, uid, enemy, attack_type) -> list[dict]:
         """The bonuses ``uid`` may spend in a combat of ``attack_type`` (a bonus naming attack
-        types counts only in those combats, for attacker and defender alike)."""
+        types counts only in those combats, for attacker and defender alike).
+
+        A bonus is listed next to the OFF or the DEF dice, yet "Jeder Bonus kann ein einzelnes
+        Würfelergebnis (entweder OFF oder DEF) ... anpassen": it may raise a die of either kind,
+        unless its data entry says ``only_kind`` (see ``_fits``)."""
         spec, unit = self._uspec(state, uid), state["units"][uid]
         here = self._kind(state, unit["at"])
-        out = [dict(kind=b["kind"], value=b["value"], source="card") for b in spec["bonus"]
-               if attack_type in b.get("attack", (attack_type,))]
-        out += [dict(kind=b["kind"], value=b["value"], source=here) for b in self._spec(state, unit["at"])["bonus"]
+
+        def usable(b: dict, source: str) -> dict:
+            return dict({"kind": b["kind"], "value": b["value"], "source": source},
+                        **({"only_kind": True} if b.get("only_kind") else {}))
+
+        out = [usable(b, "card") for b in spec["bonus"] if attack_type in b.get("attack", (attack_type,))]
+        out += [usable(b, here) for b in self._spec(state, unit["at"])["bonus"]
                 if attack_type in b.get("attack", (attack_type,))]
         if spec["bane"] and spec["bane"] in self._uspec(state, enemy)["types"]:
             out.append({"kind": "off", "value": 1, "source": f"bane of {spec['bane']}"})
@@ -1042,7 +1057,7 @@ class PocketTactics(Ruleset):
             return False
         mine = c["dice"][role]
         if step == "bonus":
-            return any(mine[k][i] < 6 and any(b["kind"] in (k, "any") for b in c["bonuses"][role])
+            return any(mine[k][i] < 6 and any(_fits(b, k) for b in c["bonuses"][role])
                        for k in ("off", "def") for i in range(len(mine[k])))
         return c["rerolls"][role] > 0 and bool(mine["off"] or mine["def"])
 
@@ -1069,8 +1084,9 @@ class PocketTactics(Ruleset):
         value = int(action["value"])
         pool = c["bonuses"][role]
         # a bonus tied to the die's kind is spent before an "any" bonus of the same value
-        fitting = [b for b in pool if b["value"] == value and b["kind"] in (kind, "any")]
-        used = min(fitting, key=lambda b: b["kind"] == "any")
+        fitting = [b for b in pool if b["value"] == value and _fits(b, kind)]
+        # spend the most limited fitting bonus first, so the flexible ones stay for later dice
+        used = min(fitting, key=lambda b: (not b.get("only_kind"), b["kind"] != kind))
         pool.remove(used)
         old = c["dice"][role][kind][i]
         c["dice"][role][kind][i] = min(6, old + value)

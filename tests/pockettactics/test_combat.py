@@ -336,19 +336,50 @@ def test_dice_are_compared_highest_first_whatever_the_roll_order():
     assert combat["counter"] == {"off": [3], "def": [5, 5], "hit": False, "why": "3 is beaten by 5"}
 
 
-def test_an_off_bonus_raises_only_an_off_die_and_refusals_say_why():
-    # the champion's +1 OFF may not raise a DEF die; a die at 6 cannot be raised; unknown dice are named
+def test_a_bonus_raises_an_off_or_a_def_die_and_refusals_say_why():
+    # "Jeder Bonus kann ein einzelnes Würfelergebnis (entweder OFF oder DEF) um seinen Wert nach oben
+    # anpassen": the champion's +1, listed next to its OFF dice, may raise a DEF die as well; a die
+    # at 6 cannot be raised; unknown dice are named
     state = position({"champion": "0808", "slinger": "0809"})
     state, _ = act(state, "/attack unit:champion target:slinger", dice=[6, 2, 2, 3, 3, 3, 4, 4])
-    assert sorted(legal(state)) == ["/bonus die:off2 value:1", "/bonus die:off3 value:1", "/pass"]
-    with pytest.raises(RuleError, match="no bonus left for a DEF die"):
-        act(state, "/bonus die:def1 value:1")
+    assert sorted(legal(state)) == ["/bonus die:def1 value:1", "/bonus die:def2 value:1",
+                                    "/bonus die:off2 value:1", "/bonus die:off3 value:1", "/pass"]
     with pytest.raises(RuleError, match="off1 already shows 6"):
         act(state, "/bonus die:off1 value:1")
     with pytest.raises(RuleError, match=r"no \+2 bonus for off2; left: \+1"):
         act(state, "/bonus die:off2 value:2")
     with pytest.raises(RuleError, match="'off4' is not one of your dice"):
         act(state, "/bonus die:off4 value:1")
+    state, events = act(state, "/bonus die:def1 value:1")
+    assert of(events, "bonus")[0]["from"] == 3 and of(events, "bonus")[0]["to"] == 4
+    assert of(events, "bonus")[0]["source"] == "card"
+
+
+def test_a_unit_card_may_limit_a_bonus_to_its_own_kind_of_die(tmp_path):
+    # our cards may say only_kind: then the +1 listed next to the OFF dice raises only an OFF die
+    import json
+    import shutil
+
+    from engine.core.dice import fixed
+    from engine.core.game import apply_action
+    from engine.pockettactics.data import DATA_DIR, Catalogue
+    from engine.pockettactics.rules import PocketTactics
+
+    from .helpers import scenario
+    for name in ("factions.json", "terrain.json"):
+        shutil.copy(DATA_DIR / name, tmp_path / name)
+    factions = json.loads((tmp_path / "factions.json").read_text())
+    factions["factions"]["clans"]["units"]["champion"]["bonus"] = [{"kind": "off", "value": 1, "only_kind": True}]
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    rs = PocketTactics()
+    rs.cat = Catalogue.load(tmp_path)
+    state, _ = rs.setup(rs.scenario_from_data(scenario({"champion": "0808", "slinger": "0809"}), "test"), fixed([]))
+    state, _ = apply_action(rs, state, {"type": "attack", "side": "north", "unit": "champion", "target": "slinger"},
+                            fixed([6, 2, 2, 3, 3, 3, 4, 4]))
+    bonuses = sorted(a["die"] for a in rs.legal_actions(state, "north") if a["type"] == "bonus")
+    assert bonuses == ["off2", "off3"]
+    with pytest.raises(RuleError, match="no bonus left for a DEF die"):
+        apply_action(rs, state, {"type": "bonus", "side": "north", "die": "def1", "value": "1"}, fixed([]))
 
 
 def test_close_combat_needs_a_tile_the_attacker_could_enter():
