@@ -156,8 +156,8 @@ class PocketTactics(Ruleset):
                 {"de": "Einen eigenen Kampfwürfel um einen Bonus erhöhen"}),
         Command("reroll", "Re-roll one of your combat dice", (Option("die", "choice", "Die"),),
                 {"de": "Einen eigenen Kampfwürfel neu würfeln"}),
-        Command("pass", "Use no more bonuses / re-rolls in this combat phase", (),
-                {"de": "Keine weiteren Boni / Neuwürfe in dieser Kampfphase"}),
+        Command("pass", "Use no bonus / re-roll now (the phase ends when both pass in a row)", (),
+                {"de": "Jetzt keinen Bonus / Neuwurf (die Phase endet, wenn beide nacheinander passen)"}),
     )
 
     def __init__(self):
@@ -1092,7 +1092,7 @@ class PocketTactics(Ruleset):
         c["dice"][role][kind][i] = min(6, old + value)
         events.append({"type": "bonus", "side": side, "unit": c[role], "die": action["die"], "from": old,
                        "to": c["dice"][role][kind][i], "value": value, "source": used["source"]})
-        c["next"] = _other_role(role)
+        self._changed(c, role)
 
     def _do_reroll(self, state, action, side, events, dice):
         c = state["combat"]
@@ -1103,6 +1103,14 @@ class PocketTactics(Ruleset):
         c["dice"][role][kind][i] = new
         c["rerolls"][role] -= 1
         events.append({"type": "reroll", "side": side, "unit": c[role], "die": action["die"], "from": old, "to": new})
+        self._changed(c, role)
+
+    @staticmethod
+    def _changed(c: dict, role: str) -> None:
+        """After a bonus or re-roll the turn passes to the other player, and a player who passed
+        earlier may answer the new dice: the players "wechseln sich ... ab" and the text ends
+        neither phase for a player who once declined. ``passed`` holds who passed since."""
+        c["passed"] = []
         c["next"] = _other_role(role)
 
     def _do_pass(self, state, action, side, events, dice):

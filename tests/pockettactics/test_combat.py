@@ -82,6 +82,40 @@ def test_a_passing_player_lets_the_other_continue():
     assert state["phase"] == "play" and state["active"] == "north"
 
 
+def test_a_player_who_passed_may_answer_when_the_other_changes_the_dice():
+    # "wechseln sich die Spieler mit den einzelnen Bonis ab": passing declines one turn, not the
+    # rest of the phase; the phase ends when both pass in a row (or nobody has anything left)
+    state = position({"lizard": "0808", "eagle": "0809"}, active="south",
+                     tiles={"0809": {"terrain": "grass", "feature": "forest"}})
+    state, _ = act(state, "/attack unit:lizard target:eagle", dice=[6, 3, 2, 2, 1, 4])
+    state, _ = act(state, "/pass")                                  # south passes at first
+    assert state["awaiting"] == ["north"]
+    state, _ = act(state, "/bonus die:def1 value:1")                # forest: the eagle's DEF 4 -> 5
+    assert state["phase"] == "bonus" and state["awaiting"] == ["south"]
+    assert "/bonus die:off2 value:1" in legal(state)
+    state, _ = act(state, "/bonus die:off2 value:1")                # 3 -> 4
+    state, events = act(state, "/bonus die:off2 value:1")           # north has nothing left: 4 -> 5
+    combat = of(events, "combat")[0]
+    assert combat["attack"]["off"] == [6, 5] and combat["attack"]["def"] == [5]
+
+
+def test_the_reroll_phase_ends_when_both_pass_in_a_row():
+    # the spearman has two re-rolls, the slinger two (goblin, troll): north passes, south
+    # re-rolls, north may answer; north and south then pass in a row and the combat is resolved
+    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809", "goblin": "0910",
+                      "troll": "0810"})
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
+    assert state["combat"]["rerolls"] == {"attacker": 2, "defender": 2}
+    assert state["phase"] == "reroll" and state["awaiting"] == ["north"]
+    state, _ = act(state, "/pass")
+    state, _ = act(state, "/reroll die:def2", dice=[5])
+    assert state["awaiting"] == ["north"] and state["combat"]["rerolls"]["attacker"] == 2
+    state, _ = act(state, "/pass")
+    assert state["awaiting"] == ["south"] and state["combat"]["rerolls"]["defender"] == 1
+    state, events = act(state, "/pass")
+    assert of(events, "combat") and state["phase"] == "play"
+
+
 def test_rerolls_from_support_and_preferred_terrain():
     # spearman on highland (preferred) with two adjacent allies: 3 re-rolls; slinger none
     state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809"},
