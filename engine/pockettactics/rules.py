@@ -11,8 +11,9 @@ Phases, in order (a scenario may start at any of them):
 ``tiles``   players alternately put terrain tiles into the bag (``/tile``), then it is shuffled.
 ``features`` the first player names the central feature (``/central``), each player their own
             (``/feature``).
-``map``     the first tile goes to the centre (0808) with the central feature; players alternately
-            place the tile they drew next to the map (``/place to:``).
+``map``     the first tile goes to the centre (0808) with the central feature; a second roll-off
+            sets the order from here on; players alternately place the tile they drew next to
+            the map (``/place to:``).
 ``home``    each player puts their own feature on a tile as far as possible from every feature
             already placed (``/place to:``; only the maximal tiles are offered).
 ``start``   players alternately deploy up to three starting units on or next to their own
@@ -273,6 +274,10 @@ class PocketTactics(Ruleset):
                     events.append({"type": "reveal", "what": "tile", "terrain": terrain})
                     events.append({"type": "tile_placed", "at": CENTRE, "terrain": terrain,
                                    "feature": state["central"], "side": None})
+                    # "Alle Spieler würfeln um zu sehen, wer anfängt": building the map together
+                    # has its own roll-off, and its order also places the features and the
+                    # starting units ("in der durch Würfeln bestimmten Reihenfolge")
+                    self._roll_off(state, events, dice, "map building")
                     continue
                 if state["drawn"] is None and state["bag"]:
                     state["drawn"] = state["bag"].pop(0)
@@ -312,16 +317,18 @@ class PocketTactics(Ruleset):
             else:  # pragma: no cover - phases are validated on load
                 raise RuleError(f"Unknown phase {phase!r}.")
 
-    def _roll_off(self, state: dict, events: list, dice: Dice) -> None:
+    def _roll_off(self, state: dict, events: list, dice: Dice, what: str = "player order") -> None:
+        label = "" if what == "player order" else f" ({what})"
         while True:
-            n = dice.roll("roll-off: north", events, side="north")
-            s = dice.roll("roll-off: south", events, side="south")
+            n = dice.roll(f"roll-off{label}: north", events, side="north")
+            s = dice.roll(f"roll-off{label}: south", events, side="south")
             if n != s:
                 break
             events.append({"type": "roll_off_tie", "value": n})
         first = "north" if n > s else "south"
         state["order"] = [first, other(first)]
-        events.append({"type": "order", "first": first, "north": n, "south": s})
+        events.append(dict({"type": "order", "first": first, "north": n, "south": s},
+                           **({} if what == "player order" else {"for": what})))
 
     # ======================================================================================
     # geometry and map helpers
@@ -510,10 +517,10 @@ class PocketTactics(Ruleset):
         if phase == "tiles":
             return [a("tile", tile=t) for t in self.cat.terrains]
         if phase == "features":
-            taken = {state["central"], *state["own_features"].values()}
+            # the text never asks the central and the own features to differ
             if not state["central"]:
                 return [a("central", tile=f) for f in self.cat.features] + [a("central", tile="random")]
-            return [a("feature", tile=f) for f in self.cat.features if f not in taken]
+            return [a("feature", tile=f) for f in self.cat.features]
         if phase == "map":
             return [a("place", to=lab) for lab in self._tile_spots(state)]
         if phase == "home":
@@ -719,8 +726,6 @@ class PocketTactics(Ruleset):
             feature = action.get("tile")
             if feature not in self.cat.features and feature != "random":
                 raise RuleError(f"{feature!r} is not a feature; features: {', '.join(self.cat.features)}.")
-            if feature in {state["central"], *state["own_features"].values()}:
-                raise RuleError(f"{feature} is already on the list; the central and the two own features differ.")
         if phase == "tiles" and kind == "tile" and action.get("tile") not in self.cat.terrains:
             raise RuleError(f"{action.get('tile')!r} is not a terrain tile (features sit on tiles, they do not "
                             f"go into the bag); terrains: {', '.join(self.cat.terrains)}.")
@@ -1239,7 +1244,8 @@ class PocketTactics(Ruleset):
         if t == "roll":
             return f"🎲 {event['purpose']}: {event['value']}"
         if t == "order":
-            return (f"Roll-off North {event['north']} : South {event['south']} — "
+            what = f" for {event['for']}" if event.get("for", "player order") != "player order" else ""
+            return (f"Roll-off{what} North {event['north']} : South {event['south']} — "
                     f"{SIDE_TITLES[event['first']]} goes first.")
         if t == "faction_chosen":
             return f"{SIDE_TITLES[event['side']]} plays {self.cat.factions[event['faction']]['title']}."
@@ -1445,7 +1451,7 @@ class PocketTactics(Ruleset):
                 "**Pocket Tactics** — zwei Spieler (Nord, Süd).\n"
                 "**Aufbau:** Fraktion wählen, Auswurf um die Reihenfolge, Armee bis zur Punktegrenze (50). "
                 "Je sechs Geländeplättchen in den Beutel; zentrales Merkmal auf das erste Plättchen in 0808; "
-                "gezogene Plättchen reihum angrenzend anlegen; eigenes Merkmal so weit wie möglich von allen "
+                "neuer Auswurf für die Reihenfolge beim Kartenbau; gezogene Plättchen reihum angrenzend anlegen; eigenes Merkmal so weit wie möglich von allen "
                 "Merkmalen. Bis zu drei Starteinheiten auf/neben das eigene Merkmal; wer zuletzt stellt, beginnt.\n"
                 "**Zug (eine Aktion):** `/move` (auf ein freies Nachbarfeld, ein Sprung über einen Verbündeten; "
                 "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
@@ -1459,8 +1465,8 @@ class PocketTactics(Ruleset):
         return (
             "**Pocket Tactics** — two players (North, South).\n"
             "**Setup:** choose factions, roll off for order, recruit up to the points limit (50). Six terrain "
-            "tiles each go into the bag; the central feature sits on the first tile at 0808; drawn tiles are "
-            "placed in turn next to the map; your own feature goes as far as possible from every feature. Deploy "
+            "tiles each go into the bag; the central feature sits on the first tile at 0808; a new roll-off sets "
+            "the order for building the map; drawn tiles are placed in turn next to the map; your own feature goes as far as possible from every feature. Deploy "
             "up to three starting units on or next to it; the last to deploy starts.\n"
             "**Turn (one action):** `/move` (to a free adjacent tile, one jump over an ally; fast/flying units get "
             "bonus moves, flyers jump enemies too), `/attack` (close combat; units that know magic declare "
