@@ -59,7 +59,7 @@ def _duel(off: list[int], dfn: list[int]) -> tuple[bool, str]:
     off, dfn = sorted(off, reverse=True), sorted(dfn, reverse=True)
     if not off:
         return False, "no OFF dice"
-    ties = []
+    ties: list[str] = []
     for i, value in enumerate(off):
         if i >= len(dfn):
             return True, "; ".join(ties + [f"OFF {value} left over"])
@@ -203,7 +203,7 @@ class PocketTactics(Ruleset):
             "units": clone(sc["units"]) if sc.get("units") is not None else {},
             "army_done": list(SIDES) if sc.get("units") is not None else [],
             "tile_choices": clone(sc.get("tile_choices") or {s: [] for s in SIDES}),
-            "bag": clone(sc.get("bag")) if sc.get("bag") is not None else (
+            "bag": clone(sc["bag"]) if sc.get("bag") is not None else (
                 [] if sc.get("phase") in ("features", "map") else None),
             "drawn": sc.get("drawn"),
             "central": sc.get("central"), "own_features": dict(sc["own_features"]),
@@ -406,7 +406,7 @@ class PocketTactics(Ruleset):
 
     def _deploy_spots(self, state: dict, side: str, uid: str) -> list[str]:
         occupied = self._occupant(state)
-        spots = set()
+        spots: set[str] = set()
         for lab, owner in state["control"].items():
             if owner == side and lab in state["tiles"]:
                 spots.update(n for n in _neighbour_labels(lab) if self._can_enter(state, uid, n, occupied))
@@ -629,8 +629,9 @@ class PocketTactics(Ruleset):
         return state, events
 
     def _explain_refusal(self, state: dict, action: dict) -> None:
-        units, uid = state["units"], action.get("unit")
-        kind, side = action.get("type"), action.get("side")
+        # a missing unit: or side was refused before; "" keeps the lookups below well-typed
+        units, uid = state["units"], action.get("unit") or ""
+        kind, side = action.get("type"), action.get("side") or ""
         command = next((c for c in self.commands if c.name == kind), None)
         if command is not None:
             known = {o.name for o in command.options} | {"type", "side"}
@@ -748,14 +749,15 @@ class PocketTactics(Ruleset):
         if phase == "start" and kind == "deploy":
             uid = action.get("unit")
             unit = state["units"].get(uid)
-            if unit is None or unit["side"] != side or unit["status"] != "reserve":
+            if uid is None or unit is None or unit["side"] != side or unit["status"] != "reserve":
                 raise RuleError(f"{uid!r} is not a unit of your army waiting to be placed.",
                                 sorted(u for u, v in state["units"].items()
                                        if v["side"] == side and v["status"] == "reserve"))
-            if to in self._occupant(state):
-                raise RuleError(f"{to} is occupied; only one unit per tile.", self._start_spots(state, side, uid))
-            if to in state["tiles"] and not self._can_enter(state, uid, to, ()):
-                raise RuleError(f"{uid} cannot stand on {to} ({self._kind(state, to)}).",
+            spot = to or ""
+            if spot in self._occupant(state):
+                raise RuleError(f"{spot} is occupied; only one unit per tile.", self._start_spots(state, side, uid))
+            if spot in state["tiles"] and not self._can_enter(state, uid, spot, ()):
+                raise RuleError(f"{uid} cannot stand on {spot} ({self._kind(state, spot)}).",
                                 self._start_spots(state, side, uid))
             raise RuleError(f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
                             self._start_spots(state, side, uid))
@@ -1044,7 +1046,8 @@ class PocketTactics(Ruleset):
             water_tested = True
         aspec, dspec = self._uspec(state, att), self._uspec(state, dfd)
         counter = kind in CLOSE_ATTACKS or _dist(a_at, d_at) <= self._reach(state, dfd)
-        rolled = {"attacker": {"off": [], "def": []}, "defender": {"off": [], "def": []}}
+        rolled: dict[str, dict[str, list[int]]] = {"attacker": {"off": [], "def": []},
+                                                   "defender": {"off": [], "def": []}}
         for role, uid, spec, side_of in (("attacker", att, aspec, side), ("defender", dfd, dspec, other(side))):
             for k in ("off", "def"):
                 if k == "off" and role == "defender" and not counter:
@@ -1337,7 +1340,7 @@ class PocketTactics(Ruleset):
 
     def header(self, state: dict) -> dict[str, str]:
         out = {"Turn": str(state.get("turn")), "Phase": state.get("phase", ""),
-               "Active": SIDE_TITLES.get(state.get("active"), str(state.get("active")))}
+               "Active": SIDE_TITLES.get(str(state.get("active")), str(state.get("active")))}
         if state.get("awaiting") and state["awaiting"] != [state.get("active")]:
             out["Awaiting"] = ", ".join(SIDE_TITLES[s] for s in state["awaiting"])
         if state["phase"] in ("faction", "army"):
