@@ -18,7 +18,8 @@ Phases, in order (a scenario may start at any of them):
             already placed (``/place to:``; only the maximal tiles are offered).
 ``start``   players alternately deploy up to three starting units on or next to their own
             feature (``/deploy``, ``/done``); the last player to deploy starts.
-``play``    one action per turn: ``/move``, ``/attack`` (melee), ``/fire`` (ranged),
+``play``    one action per turn: ``/move``, ``/attack`` (melee), ``/fire`` (ranged; flyers may
+            first fly their bonus moves with ``to:``),
             ``/deploy``, ``/reserve``, ``/special``.
 ``bonus``, ``reroll`` the combat's choices, made in turn starting with the attacker
             (``/bonus die: value:``, ``/reroll die:``, ``/pass``); the side awaited is in
@@ -139,9 +140,12 @@ class PocketTactics(Ruleset):
                 {"de": "Einheit bewegen"}),
         Command("attack", "Close-combat attack on an adjacent enemy (melee or magic)",
                 (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy"),
-                 Option("as", "choice", "Attack type melee or magic (only units that know magic choose)", False)),
+                 Option("as", "choice", "Attack type melee or magic (only units that know magic choose)", False),
+                 Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False)),
                 {"de": "Nahkampfangriff auf benachbarten Feind (Nahkampf oder Magie)"}),
-        Command("fire", "Ranged attack", (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy")),
+        Command("fire", "Ranged attack",
+                (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy"),
+                 Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False)),
                 {"de": "Fernangriff"}),
         Command("reserve", "Return a unit to the reserve through a feature",
                 (Option("unit", "unit", "Unit"),
@@ -412,10 +416,10 @@ class PocketTactics(Ruleset):
                 spots.update(n for n in _neighbour_labels(lab) if self._can_enter(state, uid, n, occupied))
         return sorted(spots)
 
-    def _destinations(self, state: dict, uid: str) -> dict[str, list[str]]:
+    def _destinations(self, state: dict, uid: str, steps: int | None = None) -> dict[str, list[str]]:
         """Every tile the unit may end a move on, with one path to it.
 
-        A move is one step plus the unit's fast/flying bonus steps. A step goes to an adjacent
+        A move is one step plus the unit's fast/flying bonus steps (``steps`` overrides that). A step goes to an adjacent
         free tile, or jumps over an adjacent unit (an ally; any unit for flyers) to a free tile
         next to it; only one jump per move. Non-flyers stop on entering a tile that stops
         movement or whose hazard applies to them; flyers pass over anything but empty space.
@@ -426,7 +430,8 @@ class PocketTactics(Ruleset):
         occupied = {lab for lab in self._occupant(state) if lab != start}
         friends = {u["at"] for v, u in state["units"].items()
                    if u["status"] == "map" and v != uid and (flyer or u["side"] == unit["side"])}
-        steps = 1 + spec["fast"] + spec["flying"]
+        if steps is None:
+            steps = 1 + spec["fast"] + spec["flying"]
         seen: dict[tuple[str, bool], list[str]] = {(start, False): [start]}
         frontier = [(start, False)]
         for _ in range(steps):
@@ -460,12 +465,19 @@ class PocketTactics(Ruleset):
     def _flyer(self, state: dict, uid: str) -> bool:
         return self._uspec(state, uid)["flying"] > 0
 
-    def _sight_clear(self, state: dict, uid: str, tid: str) -> bool:
+    def _flights(self, state: dict, uid: str) -> dict[str, list[str]]:
+        """Tiles a flyer may reach with its bonus moves before it attacks. Flyers take them "wenn
+        sie aktiviert werden" (fast units only "wenn sie zum Bewegen aktiviert werden"), so an
+        attack activates them too; the bonus moves alone, without the move action's own step."""
+        bonus = self._uspec(state, uid)["flying"]
+        return self._destinations(state, uid, steps=bonus) if bonus else {}
+
+    def _sight_clear(self, state: dict, uid: str, tid: str, origin: str | None = None) -> bool:
         """Whether some shortest route from the shooter to the target, tile to neighbouring tile,
         crosses no blocking tile ("Zählen Sie die kürzeste Route entlang der Fliesenkanten ...
         Merkmale ... und feindliche Einheiten blockieren die Sichtlinie"). Empty space always
         blocks; features (except water) and enemy units block unless a flyer shoots or is shot."""
-        a, b = state["units"][uid]["at"], state["units"][tid]["at"]
+        a, b = origin or state["units"][uid]["at"], state["units"][tid]["at"]
         side = state["units"][uid]["side"]
         flyer = self._flyer(state, uid) or self._flyer(state, tid)
         occupant = self._occupant(state)
@@ -556,19 +568,9 @@ class PocketTactics(Ruleset):
         unit, spec = state["units"][uid], self._uspec(state, uid)
         out = [{"type": "move", "side": side, "unit": uid, "to": lab}
                for lab in sorted(self._destinations(state, uid))]
-        for tid in sorted(state["units"]):
-            target = state["units"][tid]
-            if target["side"] == side or target["status"] != "map":
-                continue
-            d = _dist(unit["at"], target["at"])
-            if d == 1 and self._can_enter(state, uid, target["at"], ()):
-                if len(spec["attacks"]) == 1:      # nothing to declare: the unit's only attack type
-                    out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
-                else:
-                    out += [{"type": "attack", "side": side, "unit": uid, "target": tid, "as": t}
-                            for t in spec["attacks"]]
-            if spec["ranged"] and d <= self._reach(state, uid) and (d == 1 or self._sight_clear(state, uid, tid)):
-                out.append({"type": "fire", "side": side, "unit": uid, "target": tid})
+        out += self._attacks_from(state, side, uid, unit["at"], {})
+        for lab in sorted(self._flights(state, uid)):
+            out += self._attacks_from(state, side, uid, lab, {"to": lab})
         if state["tiles"][unit["at"]].get("feature"):       # into the feature it stands on
             out.append({"type": "reserve", "side": side, "unit": uid})
         out += [{"type": "reserve", "side": side, "unit": uid, "to": lab}
@@ -581,6 +583,26 @@ class PocketTactics(Ruleset):
                 ally = occupant.get(n)
                 if ally and state["units"][ally]["side"] == side and not state["units"][ally]["blessing"]:
                     out.append({"type": "special", "side": side, "unit": uid, "with": ally})
+        return out
+
+    def _attacks_from(self, state: dict, side: str, uid: str, at: str, extra: dict) -> list[dict]:
+        """The attacks ``uid`` could make standing on ``at`` (each action carries ``extra``)."""
+        spec = self._uspec(state, uid)
+        out = []
+        for tid in sorted(state["units"]):
+            target = state["units"][tid]
+            if target["side"] == side or target["status"] != "map":
+                continue
+            d = _dist(at, target["at"])
+            if d == 1 and self._can_enter(state, uid, target["at"], ()):
+                if len(spec["attacks"]) == 1:      # nothing to declare: the unit's only attack type
+                    out.append({"type": "attack", "side": side, "unit": uid, "target": tid, **extra})
+                else:
+                    out += [{"type": "attack", "side": side, "unit": uid, "target": tid, "as": t, **extra}
+                            for t in spec["attacks"]]
+            if spec["ranged"] and d <= self._reach(state, uid) and (
+                    d == 1 or self._sight_clear(state, uid, tid, at)):
+                out.append({"type": "fire", "side": side, "unit": uid, "target": tid, **extra})
         return out
 
     def _reserve_gates(self, state: dict, uid: str, occupant: dict) -> list[str]:
@@ -670,7 +692,17 @@ class PocketTactics(Ruleset):
             if kind in ("attack", "fire") and target is not None:
                 if target not in units or units[target]["side"] == side or units[target]["status"] != "map":
                     raise RuleError(f"{target!r} is not an enemy unit on the map.")
-                d = _dist(units[uid]["at"], units[target]["at"])
+                at = units[uid]["at"]
+                if to is not None:
+                    if not self._flyer(state, uid):
+                        raise RuleError(f"Only flying units take bonus moves before they attack; {uid} attacks from "
+                                        f"where it stands (leave out to:).")
+                    flights = self._flights(state, uid)
+                    if to not in flights:
+                        raise RuleError(f"{uid} cannot fly to {to} with its {self._uspec(state, uid)['flying']} "
+                                        f"bonus moves.", sorted(flights))
+                    at = to
+                d = _dist(at, units[target]["at"])
                 if kind == "attack":
                     self._explain_close_attack(state, action, d)
                     self.refuse_unknown(state, action)
@@ -923,10 +955,26 @@ class PocketTactics(Ruleset):
 
     def _do_attack(self, state, action, side, events, dice):
         declared = action.get("as") or self._uspec(state, action["unit"])["attacks"][0]
-        self._start_combat(state, action, side, events, dice, declared)
+        if self._fly_first(state, action, side, events, dice):
+            self._start_combat(state, action, side, events, dice, declared)
 
     def _do_fire(self, state, action, side, events, dice):
-        self._start_combat(state, action, side, events, dice, "ranged")
+        if self._fly_first(state, action, side, events, dice):
+            self._start_combat(state, action, side, events, dice, "ranged")
+
+    def _fly_first(self, state, action, side, events, dice) -> bool:
+        """A flyer's bonus moves before its attack (``to:``). False if it did not arrive (a hazard
+        where it lands); the activation is then spent."""
+        to = action.get("to")
+        if to is None:
+            return True
+        uid = action["unit"]
+        path = self._flights(state, uid)[to]
+        events.append({"type": "moved", "side": side, "unit": uid, "from": path[0], "to": to, "path": path})
+        if self._enter(state, uid, to, path[0], events, dice):
+            return True
+        self._end_turn(state, events)
+        return False
 
     # ----- entering tiles, hazards, tests -------------------------------------------------------
     def _test(self, state, uid, kind, why, events, dice) -> bool:
@@ -1457,7 +1505,7 @@ class PocketTactics(Ruleset):
                 "neuer Auswurf für die Reihenfolge beim Kartenbau; gezogene Plättchen reihum angrenzend anlegen; eigenes Merkmal so weit wie möglich von allen "
                 "Merkmalen. Bis zu drei Starteinheiten auf/neben das eigene Merkmal; wer zuletzt stellt, beginnt.\n"
                 "**Zug (eine Aktion):** `/move` (auf ein freies Nachbarfeld, ein Sprung über einen Verbündeten; "
-                "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
+                "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde und fliegen mit `to:` vor einem Angriff), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
                 "`/fire` (Fernkampf mit Reichweite und Sichtlinie), `/deploy` (neben ein kontrolliertes Merkmal), "
                 "`/reserve` (in das Merkmal unter der Einheit oder mit `to:` in ein benachbartes, von einer eigenen Einheit besetztes), `/special`.\n"
                 "**Kampf:** alle OFF/DEF-Würfel zugleich; reihum `/bonus` (ein Würfel, max. 6), dann `/reroll` "
@@ -1472,7 +1520,7 @@ class PocketTactics(Ruleset):
             "the order for building the map; drawn tiles are placed in turn next to the map; your own feature goes as far as possible from every feature. Deploy "
             "up to three starting units on or next to it; the last to deploy starts.\n"
             "**Turn (one action):** `/move` (to a free adjacent tile, one jump over an ally; fast/flying units get "
-            "bonus moves, flyers jump enemies too), `/attack` (close combat; units that know magic declare "
+            "bonus moves, flyers jump enemies too and may fly first with `to:` when they attack), `/attack` (close combat; units that know magic declare "
             "`as:melee` or `as:magic`), `/fire` (ranged, range and line of sight), "
             "`/deploy` (next to a feature you control), `/reserve` (into the feature the unit stands on, or `to:` an "
             "adjacent one your own unit occupies), `/special`.\n"
