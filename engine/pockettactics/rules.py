@@ -149,8 +149,8 @@ class PocketTactics(Ruleset):
                 {"de": "Fernangriff"}),
         Command("reserve", "Return a unit to the reserve through a feature",
                 (Option("unit", "unit", "Unit"),
-                 Option("to", "hex", "Adjacent feature an own unit occupies, to step into (leave out: the one it is on)",
-                        False)),
+                 Option("to", "hex",
+                        "Adjacent feature an own unit occupies, to step into (leave out: the one it is on)", False)),
                 {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
         Command("special", "Use a unit's special ability",
                 (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination (teleport)", False),
@@ -419,10 +419,11 @@ class PocketTactics(Ruleset):
     def _destinations(self, state: dict, uid: str, steps: int | None = None) -> dict[str, list[str]]:
         """Every tile the unit may end a move on, with one path to it.
 
-        A move is one step plus the unit's fast/flying bonus steps (``steps`` overrides that). A step goes to an adjacent
-        free tile, or jumps over an adjacent unit (an ally; any unit for flyers) to a free tile
-        next to it; only one jump per move. Non-flyers stop on entering a tile that stops
-        movement or whose hazard applies to them; flyers pass over anything but empty space.
+        A move is one step plus the unit's fast/flying bonus steps (``steps`` overrides that). A
+        step goes to an adjacent free tile, or jumps over an adjacent unit (an ally; any unit for
+        flyers) to a free tile next to it; only one jump per move. Non-flyers stop on entering a
+        tile that stops movement or whose hazard applies to them; flyers pass over anything but
+        empty space.
         """
         unit, spec = state["units"][uid], self._uspec(state, uid)
         start = unit["at"]
@@ -807,6 +808,8 @@ class PocketTactics(Ruleset):
         if mine[kind][i] >= 6:
             raise RuleError(f"{die} already shows 6; a bonus never raises a die above 6.")
         left = [b for b in c["bonuses"][role] if _fits(b, kind)]
+        if not c["bonuses"][role]:
+            raise RuleError("You have no bonus left in this combat.")
         if not left:
             raise RuleError(f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
                             f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says).")
