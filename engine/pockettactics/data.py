@@ -138,7 +138,10 @@ def _check_bonus(file: str, where: str, bonus) -> list:
         only = b.get("attack")
         if only is not None and (not isinstance(only, list) or not only or set(only) - set(ATTACK_TYPES)):
             raise ScenarioError(file, where + ".bonus", f"{b!r}: attack must list attack types of {ATTACK_TYPES}")
-    return [dict({"kind": b["kind"], "value": b["value"]}, **({"attack": list(b["attack"])} if b.get("attack") else {}))
+        if not isinstance(b.get("only_kind", False), bool):
+            raise ScenarioError(file, where + ".bonus", f"{b!r}: only_kind must be true or false")
+    return [dict({"kind": b["kind"], "value": b["value"]}, **({"attack": list(b["attack"])} if b.get("attack") else {}),
+                 **({"only_kind": True} if b.get("only_kind") else {}))
             for b in bonus]
 
 

@@ -11,13 +11,15 @@ Phases, in order (a scenario may start at any of them):
 ``tiles``   players alternately put terrain tiles into the bag (``/tile``), then it is shuffled.
 ``features`` the first player names the central feature (``/central``), each player their own
             (``/feature``).
-``map``     the first tile goes to the centre (0808) with the central feature; players alternately
-            place the tile they drew next to the map (``/place to:``).
+``map``     the first tile goes to the centre (0808) with the central feature; a second roll-off
+            sets the order from here on; players alternately place the tile they drew next to
+            the map (``/place to:``).
 ``home``    each player puts their own feature on a tile as far as possible from every feature
             already placed (``/place to:``; only the maximal tiles are offered).
 ``start``   players alternately deploy up to three starting units on or next to their own
             feature (``/deploy``, ``/done``); the last player to deploy starts.
-``play``    one action per turn: ``/move``, ``/attack`` (melee), ``/fire`` (ranged),
+``play``    one action per turn: ``/move``, ``/attack`` (melee), ``/fire`` (ranged; flyers may
+            first fly their bonus moves with ``to:``),
             ``/deploy``, ``/reserve``, ``/special``.
 ``bonus``, ``reroll`` the combat's choices, made in turn starting with the attacker
             (``/bonus die: value:``, ``/reroll die:``, ``/pass``); the side awaited is in
@@ -58,7 +60,7 @@ def _duel(off: list[int], dfn: list[int]) -> tuple[bool, str]:
     off, dfn = sorted(off, reverse=True), sorted(dfn, reverse=True)
     if not off:
         return False, "no OFF dice"
-    ties = []
+    ties: list[str] = []
     for i, value in enumerate(off):
         if i >= len(dfn):
             return True, "; ".join(ties + [f"OFF {value} left over"])
@@ -103,6 +105,13 @@ def _die_ref(die: str) -> tuple[str, int]:
     return die[:3], int(die[3:]) - 1
 
 
+def _fits(bonus: dict, kind: str) -> bool:
+    """Whether ``bonus`` may raise a die of ``kind``: "Jeder Bonus kann ein einzelnes
+    Würfelergebnis (entweder OFF oder DEF) ... anpassen", whichever dice it is listed next to,
+    unless its own data limits it to its kind (``only_kind``)."""
+    return not bonus.get("only_kind") or bonus["kind"] in (kind, "any")
+
+
 class PocketTactics(Ruleset):
     name = "pocket-tactics"
     title = "Pocket Tactics"
@@ -131,14 +140,17 @@ class PocketTactics(Ruleset):
                 {"de": "Einheit bewegen"}),
         Command("attack", "Close-combat attack on an adjacent enemy (melee or magic)",
                 (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy"),
-                 Option("as", "choice", "Attack type melee or magic (only units that know magic choose)", False)),
+                 Option("as", "choice", "Attack type melee or magic (only units that know magic choose)", False),
+                 Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False)),
                 {"de": "Nahkampfangriff auf benachbarten Feind (Nahkampf oder Magie)"}),
-        Command("fire", "Ranged attack", (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy")),
+        Command("fire", "Ranged attack",
+                (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy"),
+                 Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False)),
                 {"de": "Fernangriff"}),
         Command("reserve", "Return a unit to the reserve through a feature",
                 (Option("unit", "unit", "Unit"),
-                 Option("to", "hex", "Adjacent occupied feature to step into (leave out: the feature it stands on)",
-                        False)),
+                 Option("to", "hex",
+                        "Adjacent feature an own unit occupies, to step into (leave out: the one it is on)", False)),
                 {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
         Command("special", "Use a unit's special ability",
                 (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination (teleport)", False),
@@ -149,8 +161,8 @@ class PocketTactics(Ruleset):
                 {"de": "Einen eigenen Kampfwürfel um einen Bonus erhöhen"}),
         Command("reroll", "Re-roll one of your combat dice", (Option("die", "choice", "Die"),),
                 {"de": "Einen eigenen Kampfwürfel neu würfeln"}),
-        Command("pass", "Use no more bonuses / re-rolls in this combat phase", (),
-                {"de": "Keine weiteren Boni / Neuwürfe in dieser Kampfphase"}),
+        Command("pass", "Use no bonus / re-roll now (the phase ends when both pass in a row)", (),
+                {"de": "Jetzt keinen Bonus / Neuwurf (die Phase endet, wenn beide nacheinander passen)"}),
     )
 
     def __init__(self):
@@ -195,7 +207,7 @@ class PocketTactics(Ruleset):
             "units": clone(sc["units"]) if sc.get("units") is not None else {},
             "army_done": list(SIDES) if sc.get("units") is not None else [],
             "tile_choices": clone(sc.get("tile_choices") or {s: [] for s in SIDES}),
-            "bag": clone(sc.get("bag")) if sc.get("bag") is not None else (
+            "bag": clone(sc["bag"]) if sc.get("bag") is not None else (
                 [] if sc.get("phase") in ("features", "map") else None),
             "drawn": sc.get("drawn"),
             "central": sc.get("central"), "own_features": dict(sc["own_features"]),
@@ -266,6 +278,10 @@ class PocketTactics(Ruleset):
                     events.append({"type": "reveal", "what": "tile", "terrain": terrain})
                     events.append({"type": "tile_placed", "at": CENTRE, "terrain": terrain,
                                    "feature": state["central"], "side": None})
+                    # "Alle Spieler würfeln um zu sehen, wer anfängt": building the map together
+                    # has its own roll-off, and its order also places the features and the
+                    # starting units ("in der durch Würfeln bestimmten Reihenfolge")
+                    self._roll_off(state, events, dice, "map building")
                     continue
                 if state["drawn"] is None and state["bag"]:
                     state["drawn"] = state["bag"].pop(0)
@@ -305,16 +321,18 @@ class PocketTactics(Ruleset):
             else:  # pragma: no cover - phases are validated on load
                 raise RuleError(f"Unknown phase {phase!r}.")
 
-    def _roll_off(self, state: dict, events: list, dice: Dice) -> None:
+    def _roll_off(self, state: dict, events: list, dice: Dice, what: str = "player order") -> None:
+        label = "" if what == "player order" else f" ({what})"
         while True:
-            n = dice.roll("roll-off: north", events, side="north")
-            s = dice.roll("roll-off: south", events, side="south")
+            n = dice.roll(f"roll-off{label}: north", events, side="north")
+            s = dice.roll(f"roll-off{label}: south", events, side="south")
             if n != s:
                 break
             events.append({"type": "roll_off_tie", "value": n})
         first = "north" if n > s else "south"
         state["order"] = [first, other(first)]
-        events.append({"type": "order", "first": first, "north": n, "south": s})
+        events.append(dict({"type": "order", "first": first, "north": n, "south": s},
+                           **({} if what == "player order" else {"for": what})))
 
     # ======================================================================================
     # geometry and map helpers
@@ -392,19 +410,20 @@ class PocketTactics(Ruleset):
 
     def _deploy_spots(self, state: dict, side: str, uid: str) -> list[str]:
         occupied = self._occupant(state)
-        spots = set()
+        spots: set[str] = set()
         for lab, owner in state["control"].items():
             if owner == side and lab in state["tiles"]:
                 spots.update(n for n in _neighbour_labels(lab) if self._can_enter(state, uid, n, occupied))
         return sorted(spots)
 
-    def _destinations(self, state: dict, uid: str) -> dict[str, list[str]]:
+    def _destinations(self, state: dict, uid: str, steps: int | None = None) -> dict[str, list[str]]:
         """Every tile the unit may end a move on, with one path to it.
 
-        A move is one step plus the unit's fast/flying bonus steps. A step goes to an adjacent
-        free tile, or jumps over an adjacent unit (an ally; any unit for flyers) to a free tile
-        next to it; only one jump per move. Non-flyers stop on entering a tile that stops
-        movement or whose hazard applies to them; flyers pass over anything but empty space.
+        A move is one step plus the unit's fast/flying bonus steps (``steps`` overrides that). A
+        step goes to an adjacent free tile, or jumps over an adjacent unit (an ally; any unit for
+        flyers) to a free tile next to it; only one jump per move. Non-flyers stop on entering a
+        tile that stops movement or whose hazard applies to them; flyers pass over anything but
+        empty space.
         """
         unit, spec = state["units"][uid], self._uspec(state, uid)
         start = unit["at"]
@@ -412,7 +431,8 @@ class PocketTactics(Ruleset):
         occupied = {lab for lab in self._occupant(state) if lab != start}
         friends = {u["at"] for v, u in state["units"].items()
                    if u["status"] == "map" and v != uid and (flyer or u["side"] == unit["side"])}
-        steps = 1 + spec["fast"] + spec["flying"]
+        if steps is None:
+            steps = 1 + spec["fast"] + spec["flying"]
         seen: dict[tuple[str, bool], list[str]] = {(start, False): [start]}
         frontier = [(start, False)]
         for _ in range(steps):
@@ -446,16 +466,25 @@ class PocketTactics(Ruleset):
     def _flyer(self, state: dict, uid: str) -> bool:
         return self._uspec(state, uid)["flying"] > 0
 
-    def _sight_clear(self, state: dict, uid: str, tid: str) -> bool:
-        a, b = state["units"][uid]["at"], state["units"][tid]["at"]
+    def _flights(self, state: dict, uid: str) -> dict[str, list[str]]:
+        """Tiles a flyer may reach with its bonus moves before it attacks. Flyers take them "wenn
+        sie aktiviert werden" (fast units only "wenn sie zum Bewegen aktiviert werden"), so an
+        attack activates them too; the bonus moves alone, without the move action's own step."""
+        bonus = self._uspec(state, uid)["flying"]
+        return self._destinations(state, uid, steps=bonus) if bonus else {}
+
+    def _sight_clear(self, state: dict, uid: str, tid: str, origin: str | None = None) -> bool:
+        """Whether some shortest route from the shooter to the target, tile to neighbouring tile,
+        crosses no blocking tile ("Zählen Sie die kürzeste Route entlang der Fliesenkanten ...
+        Merkmale ... und feindliche Einheiten blockieren die Sichtlinie"). Empty space always
+        blocks; features (except water) and enemy units block unless a flyer shoots or is shot."""
+        a, b = origin or state["units"][uid]["at"], state["units"][tid]["at"]
         side = state["units"][uid]["side"]
         flyer = self._flyer(state, uid) or self._flyer(state, tid)
         occupant = self._occupant(state)
 
-        def blocks(h) -> bool:
-            col, row = hexgrid.to_offset(h)
-            lab = f"{col + 1:02d}{row + 1:02d}" if col >= 0 and row >= 0 else None
-            if lab is None or lab not in state["tiles"]:
+        def blocks(lab: str) -> bool:
+            if lab not in state["tiles"]:
                 return True          # empty space always blocks
             if flyer:
                 return False
@@ -464,7 +493,16 @@ class PocketTactics(Ruleset):
             other_unit = occupant.get(lab)
             return other_unit is not None and state["units"][other_unit]["side"] != side
 
-        return hexgrid.line_clear(_hex(a), _hex(b), blocks, edge_rule="both")
+        # walk the shortest routes layer by layer: each step goes one tile closer to the target
+        left = _dist(a, b)
+        frontier = {a}
+        while left > 1:
+            left -= 1
+            frontier = {n for here in frontier for n in _neighbour_labels(here)
+                        if _dist(n, b) == left and not blocks(n)}
+            if not frontier:
+                return False
+        return True
 
     def _reach(self, state: dict, uid: str) -> int:
         return 1 + self._uspec(state, uid)["ranged"]
@@ -492,10 +530,10 @@ class PocketTactics(Ruleset):
         if phase == "tiles":
             return [a("tile", tile=t) for t in self.cat.terrains]
         if phase == "features":
-            taken = {state["central"], *state["own_features"].values()}
+            # the text never asks the central and the own features to differ
             if not state["central"]:
                 return [a("central", tile=f) for f in self.cat.features] + [a("central", tile="random")]
-            return [a("feature", tile=f) for f in self.cat.features if f not in taken]
+            return [a("feature", tile=f) for f in self.cat.features]
         if phase == "map":
             return [a("place", to=lab) for lab in self._tile_spots(state)]
         if phase == "home":
@@ -531,19 +569,9 @@ class PocketTactics(Ruleset):
         unit, spec = state["units"][uid], self._uspec(state, uid)
         out = [{"type": "move", "side": side, "unit": uid, "to": lab}
                for lab in sorted(self._destinations(state, uid))]
-        for tid in sorted(state["units"]):
-            target = state["units"][tid]
-            if target["side"] == side or target["status"] != "map":
-                continue
-            d = _dist(unit["at"], target["at"])
-            if d == 1 and self._can_enter(state, uid, target["at"], ()):
-                if len(spec["attacks"]) == 1:      # nothing to declare: the unit's only attack type
-                    out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
-                else:
-                    out += [{"type": "attack", "side": side, "unit": uid, "target": tid, "as": t}
-                            for t in spec["attacks"]]
-            if spec["ranged"] and d <= self._reach(state, uid) and (d == 1 or self._sight_clear(state, uid, tid)):
-                out.append({"type": "fire", "side": side, "unit": uid, "target": tid})
+        out += self._attacks_from(state, side, uid, unit["at"], {})
+        for lab in sorted(self._flights(state, uid)):
+            out += self._attacks_from(state, side, uid, lab, {"to": lab})
         if state["tiles"][unit["at"]].get("feature"):       # into the feature it stands on
             out.append({"type": "reserve", "side": side, "unit": uid})
         out += [{"type": "reserve", "side": side, "unit": uid, "to": lab}
@@ -558,11 +586,33 @@ class PocketTactics(Ruleset):
                     out.append({"type": "special", "side": side, "unit": uid, "with": ally})
         return out
 
+    def _attacks_from(self, state: dict, side: str, uid: str, at: str, extra: dict) -> list[dict]:
+        """The attacks ``uid`` could make standing on ``at`` (each action carries ``extra``)."""
+        spec = self._uspec(state, uid)
+        out = []
+        for tid in sorted(state["units"]):
+            target = state["units"][tid]
+            if target["side"] == side or target["status"] != "map":
+                continue
+            d = _dist(at, target["at"])
+            if d == 1 and self._can_enter(state, uid, target["at"], ()):
+                if len(spec["attacks"]) == 1:      # nothing to declare: the unit's only attack type
+                    out.append({"type": "attack", "side": side, "unit": uid, "target": tid, **extra})
+                else:
+                    out += [{"type": "attack", "side": side, "unit": uid, "target": tid, "as": t, **extra}
+                            for t in spec["attacks"]]
+            if spec["ranged"] and d <= self._reach(state, uid) and (
+                    d == 1 or self._sight_clear(state, uid, tid, at)):
+                out.append({"type": "fire", "side": side, "unit": uid, "target": tid, **extra})
+        return out
+
     def _reserve_gates(self, state: dict, uid: str, occupant: dict) -> list[str]:
-        """Adjacent occupied features the unit may step "into" to reach the reserve. The text
-        names no owner, so any unit's feature will do."""
+        """Adjacent features the unit may step "into" to reach the reserve: occupied by a unit of
+        its own side, since a move never enters a tile an enemy holds (that is close combat)."""
+        side = state["units"][uid]["side"]
         return [n for n in _neighbour_labels(state["units"][uid]["at"])
-                if n in occupant and state["tiles"][n].get("feature")]
+                if n in occupant and state["units"][occupant[n]]["side"] == side
+                and state["tiles"][n].get("feature")]
 
     def _combat_actions(self, state: dict, side: str) -> list[dict]:
         c = state["combat"]
@@ -576,7 +626,7 @@ class PocketTactics(Ruleset):
                 if mine[kind][i] >= 6:
                     continue
                 for b in c["bonuses"][role]:
-                    if b["kind"] in (kind, "any") and (die, b["value"]) not in seen:
+                    if _fits(b, kind) and (die, b["value"]) not in seen:
                         seen.add((die, b["value"]))
                         out.append({"type": "bonus", "side": side, "die": die, "value": str(b["value"])})
         else:
@@ -602,8 +652,9 @@ class PocketTactics(Ruleset):
         return state, events
 
     def _explain_refusal(self, state: dict, action: dict) -> None:
-        units, uid = state["units"], action.get("unit")
-        kind, side = action.get("type"), action.get("side")
+        # a missing unit: or side was refused before; "" keeps the lookups below well-typed
+        units, uid = state["units"], action.get("unit") or ""
+        kind, side = action.get("type"), action.get("side") or ""
         command = next((c for c in self.commands if c.name == kind), None)
         if command is not None:
             known = {o.name for o in command.options} | {"type", "side"}
@@ -642,7 +693,17 @@ class PocketTactics(Ruleset):
             if kind in ("attack", "fire") and target is not None:
                 if target not in units or units[target]["side"] == side or units[target]["status"] != "map":
                     raise RuleError(f"{target!r} is not an enemy unit on the map.")
-                d = _dist(units[uid]["at"], units[target]["at"])
+                at = units[uid]["at"]
+                if to is not None:
+                    if not self._flyer(state, uid):
+                        raise RuleError(f"Only flying units take bonus moves before they attack; {uid} attacks from "
+                                        f"where it stands (leave out to:).")
+                    flights = self._flights(state, uid)
+                    if to not in flights:
+                        raise RuleError(f"{uid} cannot fly to {to} with its {self._uspec(state, uid)['flying']} "
+                                        f"bonus moves.", sorted(flights))
+                    at = to
+                d = _dist(at, units[target]["at"])
                 if kind == "attack":
                     self._explain_close_attack(state, action, d)
                     self.refuse_unknown(state, action)
@@ -650,7 +711,9 @@ class PocketTactics(Ruleset):
                     raise RuleError(f"{uid} has no ranged attack.")
                 if d > self._reach(state, uid):
                     raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.")
-                raise RuleError(f"{uid} has no line of sight to {target}.")
+                raise RuleError(f"{uid} has no line of sight to {target}: no clear shortest route of {d} tiles "
+                                f"(features except water, enemy units and empty spaces block it, unless a flyer "
+                                f"shoots or is shot; empty spaces always block).")
             if kind == "special":
                 self._explain_special(state, action)
             if kind == "reserve":
@@ -660,9 +723,15 @@ class PocketTactics(Ruleset):
                     [f"/reserve unit:{uid} to:{lab}" for lab in gates]
                 if to is None:
                     raise RuleError(f"{uid} does not stand on a feature; without to: a unit goes into the feature it "
-                                    f"stands on. With to: it steps into an adjacent occupied feature.", ways)
+                                    f"stands on. With to: it steps into an adjacent feature one of your units "
+                                    f"occupies.", ways)
+                holder = self._occupant(state).get(to)
+                if holder is not None and units[holder]["side"] != side and state["tiles"].get(to, {}).get("feature") \
+                        and _dist(at, to) == 1:
+                    raise RuleError(f"{to} is held by the enemy {holder}; a unit steps only into a feature one of "
+                                    f"your own units occupies (entering an enemy's tile is an attack).", ways)
                 raise RuleError(f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
-                                f"feature that a unit occupies.", ways)
+                                f"feature one of your units occupies.", ways)
         self.refuse_unknown(state, action)
 
     def _explain_setup(self, state: dict, action: dict) -> None:
@@ -691,8 +760,6 @@ class PocketTactics(Ruleset):
             feature = action.get("tile")
             if feature not in self.cat.features and feature != "random":
                 raise RuleError(f"{feature!r} is not a feature; features: {', '.join(self.cat.features)}.")
-            if feature in {state["central"], *state["own_features"].values()}:
-                raise RuleError(f"{feature} is already on the list; the central and the two own features differ.")
         if phase == "tiles" and kind == "tile" and action.get("tile") not in self.cat.terrains:
             raise RuleError(f"{action.get('tile')!r} is not a terrain tile (features sit on tiles, they do not "
                             f"go into the bag); terrains: {', '.join(self.cat.terrains)}.")
@@ -715,14 +782,15 @@ class PocketTactics(Ruleset):
         if phase == "start" and kind == "deploy":
             uid = action.get("unit")
             unit = state["units"].get(uid)
-            if unit is None or unit["side"] != side or unit["status"] != "reserve":
+            if uid is None or unit is None or unit["side"] != side or unit["status"] != "reserve":
                 raise RuleError(f"{uid!r} is not a unit of your army waiting to be placed.",
                                 sorted(u for u, v in state["units"].items()
                                        if v["side"] == side and v["status"] == "reserve"))
-            if to in self._occupant(state):
-                raise RuleError(f"{to} is occupied; only one unit per tile.", self._start_spots(state, side, uid))
-            if to in state["tiles"] and not self._can_enter(state, uid, to, ()):
-                raise RuleError(f"{uid} cannot stand on {to} ({self._kind(state, to)}).",
+            spot = to or ""
+            if spot in self._occupant(state):
+                raise RuleError(f"{spot} is occupied; only one unit per tile.", self._start_spots(state, side, uid))
+            if spot in state["tiles"] and not self._can_enter(state, uid, spot, ()):
+                raise RuleError(f"{uid} cannot stand on {spot} ({self._kind(state, spot)}).",
                                 self._start_spots(state, side, uid))
             raise RuleError(f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
                             self._start_spots(state, side, uid))
@@ -739,10 +807,12 @@ class PocketTactics(Ruleset):
         kind, i = _die_ref(die)
         if mine[kind][i] >= 6:
             raise RuleError(f"{die} already shows 6; a bonus never raises a die above 6.")
-        left = [b for b in c["bonuses"][role] if b["kind"] in (kind, "any")]
+        left = [b for b in c["bonuses"][role] if _fits(b, kind)]
+        if not c["bonuses"][role]:
+            raise RuleError("You have no bonus left in this combat.")
         if not left:
-            raise RuleError(f"You have no bonus left for a {kind.upper()} die "
-                            f"(an OFF bonus raises an OFF die, a DEF bonus a DEF die).")
+            raise RuleError(f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
+                            f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says).")
         raise RuleError(f"You have no +{action.get('value')} bonus for {die}; left: "
                         f"{', '.join('+' + str(b['value']) for b in left)}.")
 
@@ -888,10 +958,26 @@ class PocketTactics(Ruleset):
 
     def _do_attack(self, state, action, side, events, dice):
         declared = action.get("as") or self._uspec(state, action["unit"])["attacks"][0]
-        self._start_combat(state, action, side, events, dice, declared)
+        if self._fly_first(state, action, side, events, dice):
+            self._start_combat(state, action, side, events, dice, declared)
 
     def _do_fire(self, state, action, side, events, dice):
-        self._start_combat(state, action, side, events, dice, "ranged")
+        if self._fly_first(state, action, side, events, dice):
+            self._start_combat(state, action, side, events, dice, "ranged")
+
+    def _fly_first(self, state, action, side, events, dice) -> bool:
+        """A flyer's bonus moves before its attack (``to:``). False if it did not arrive (a hazard
+        where it lands); the activation is then spent."""
+        to = action.get("to")
+        if to is None:
+            return True
+        uid = action["unit"]
+        path = self._flights(state, uid)[to]
+        events.append({"type": "moved", "side": side, "unit": uid, "from": path[0], "to": to, "path": path})
+        if self._enter(state, uid, to, path[0], events, dice):
+            return True
+        self._end_turn(state, events)
+        return False
 
     # ----- entering tiles, hazards, tests -------------------------------------------------------
     def _test(self, state, uid, kind, why, events, dice) -> bool:
@@ -944,12 +1030,20 @@ class PocketTactics(Ruleset):
     # ----- combat -----------------------------------------------------------------------------
     def _bonuses(self, state, uid, enemy, attack_type) -> list[dict]:
         """The bonuses ``uid`` may spend in a combat of ``attack_type`` (a bonus naming attack
-        types counts only in those combats, for attacker and defender alike)."""
+        types counts only in those combats, for attacker and defender alike).
+
+        A bonus is listed next to the OFF or the DEF dice, yet "Jeder Bonus kann ein einzelnes
+        Würfelergebnis (entweder OFF oder DEF) ... anpassen": it may raise a die of either kind,
+        unless its data entry says ``only_kind`` (see ``_fits``)."""
         spec, unit = self._uspec(state, uid), state["units"][uid]
         here = self._kind(state, unit["at"])
-        out = [dict(kind=b["kind"], value=b["value"], source="card") for b in spec["bonus"]
-               if attack_type in b.get("attack", (attack_type,))]
-        out += [dict(kind=b["kind"], value=b["value"], source=here) for b in self._spec(state, unit["at"])["bonus"]
+
+        def usable(b: dict, source: str) -> dict:
+            return dict({"kind": b["kind"], "value": b["value"], "source": source},
+                        **({"only_kind": True} if b.get("only_kind") else {}))
+
+        out = [usable(b, "card") for b in spec["bonus"] if attack_type in b.get("attack", (attack_type,))]
+        out += [usable(b, here) for b in self._spec(state, unit["at"])["bonus"]
                 if attack_type in b.get("attack", (attack_type,))]
         if spec["bane"] and spec["bane"] in self._uspec(state, enemy)["types"]:
             out.append({"kind": "off", "value": 1, "source": f"bane of {spec['bane']}"})
@@ -1003,7 +1097,8 @@ class PocketTactics(Ruleset):
             water_tested = True
         aspec, dspec = self._uspec(state, att), self._uspec(state, dfd)
         counter = kind in CLOSE_ATTACKS or _dist(a_at, d_at) <= self._reach(state, dfd)
-        rolled = {"attacker": {"off": [], "def": []}, "defender": {"off": [], "def": []}}
+        rolled: dict[str, dict[str, list[int]]] = {"attacker": {"off": [], "def": []},
+                                                   "defender": {"off": [], "def": []}}
         for role, uid, spec, side_of in (("attacker", att, aspec, side), ("defender", dfd, dspec, other(side))):
             for k in ("off", "def"):
                 if k == "off" and role == "defender" and not counter:
@@ -1021,7 +1116,7 @@ class PocketTactics(Ruleset):
             return False
         mine = c["dice"][role]
         if step == "bonus":
-            return any(mine[k][i] < 6 and any(b["kind"] in (k, "any") for b in c["bonuses"][role])
+            return any(mine[k][i] < 6 and any(_fits(b, k) for b in c["bonuses"][role])
                        for k in ("off", "def") for i in range(len(mine[k])))
         return c["rerolls"][role] > 0 and bool(mine["off"] or mine["def"])
 
@@ -1048,14 +1143,15 @@ class PocketTactics(Ruleset):
         value = int(action["value"])
         pool = c["bonuses"][role]
         # a bonus tied to the die's kind is spent before an "any" bonus of the same value
-        fitting = [b for b in pool if b["value"] == value and b["kind"] in (kind, "any")]
-        used = min(fitting, key=lambda b: b["kind"] == "any")
+        fitting = [b for b in pool if b["value"] == value and _fits(b, kind)]
+        # spend the most limited fitting bonus first, so the flexible ones stay for later dice
+        used = min(fitting, key=lambda b: (not b.get("only_kind"), b["kind"] != kind))
         pool.remove(used)
         old = c["dice"][role][kind][i]
         c["dice"][role][kind][i] = min(6, old + value)
         events.append({"type": "bonus", "side": side, "unit": c[role], "die": action["die"], "from": old,
                        "to": c["dice"][role][kind][i], "value": value, "source": used["source"]})
-        c["next"] = _other_role(role)
+        self._changed(c, role)
 
     def _do_reroll(self, state, action, side, events, dice):
         c = state["combat"]
@@ -1066,6 +1162,14 @@ class PocketTactics(Ruleset):
         c["dice"][role][kind][i] = new
         c["rerolls"][role] -= 1
         events.append({"type": "reroll", "side": side, "unit": c[role], "die": action["die"], "from": old, "to": new})
+        self._changed(c, role)
+
+    @staticmethod
+    def _changed(c: dict, role: str) -> None:
+        """After a bonus or re-roll the turn passes to the other player, and a player who passed
+        earlier may answer the new dice: the players "wechseln sich ... ab" and the text ends
+        neither phase for a player who once declined. ``passed`` holds who passed since."""
+        c["passed"] = []
         c["next"] = _other_role(role)
 
     def _do_pass(self, state, action, side, events, dice):
@@ -1194,7 +1298,8 @@ class PocketTactics(Ruleset):
         if t == "roll":
             return f"🎲 {event['purpose']}: {event['value']}"
         if t == "order":
-            return (f"Roll-off North {event['north']} : South {event['south']} — "
+            what = f" for {event['for']}" if event.get("for", "player order") != "player order" else ""
+            return (f"Roll-off{what} North {event['north']} : South {event['south']} — "
                     f"{SIDE_TITLES[event['first']]} goes first.")
         if t == "faction_chosen":
             return f"{SIDE_TITLES[event['side']]} plays {self.cat.factions[event['faction']]['title']}."
@@ -1286,7 +1391,7 @@ class PocketTactics(Ruleset):
 
     def header(self, state: dict) -> dict[str, str]:
         out = {"Turn": str(state.get("turn")), "Phase": state.get("phase", ""),
-               "Active": SIDE_TITLES.get(state.get("active"), str(state.get("active")))}
+               "Active": SIDE_TITLES.get(str(state.get("active")), str(state.get("active")))}
         if state.get("awaiting") and state["awaiting"] != [state.get("active")]:
             out["Awaiting"] = ", ".join(SIDE_TITLES[s] for s in state["awaiting"])
         if state["phase"] in ("faction", "army"):
@@ -1400,12 +1505,12 @@ class PocketTactics(Ruleset):
                 "**Pocket Tactics** — zwei Spieler (Nord, Süd).\n"
                 "**Aufbau:** Fraktion wählen, Auswurf um die Reihenfolge, Armee bis zur Punktegrenze (50). "
                 "Je sechs Geländeplättchen in den Beutel; zentrales Merkmal auf das erste Plättchen in 0808; "
-                "gezogene Plättchen reihum angrenzend anlegen; eigenes Merkmal so weit wie möglich von allen "
+                "neuer Auswurf für die Reihenfolge beim Kartenbau; gezogene Plättchen reihum angrenzend anlegen; eigenes Merkmal so weit wie möglich von allen "
                 "Merkmalen. Bis zu drei Starteinheiten auf/neben das eigene Merkmal; wer zuletzt stellt, beginnt.\n"
                 "**Zug (eine Aktion):** `/move` (auf ein freies Nachbarfeld, ein Sprung über einen Verbündeten; "
-                "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
+                "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde und fliegen mit `to:` vor einem Angriff), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
                 "`/fire` (Fernkampf mit Reichweite und Sichtlinie), `/deploy` (neben ein kontrolliertes Merkmal), "
-                "`/reserve` (in das Merkmal unter der Einheit oder mit `to:` in ein benachbartes besetztes), `/special`.\n"
+                "`/reserve` (in das Merkmal unter der Einheit oder mit `to:` in ein benachbartes, von einer eigenen Einheit besetztes), `/special`.\n"
                 "**Kampf:** alle OFF/DEF-Würfel zugleich; reihum `/bonus` (ein Würfel, max. 6), dann `/reroll` "
                 "(je angrenzender Verbündeter und bevorzugtes Gelände), `/pass`. Höchste OFF gegen höchste DEF, "
                 "Gleichstand → nächstes Paar, übrige OFF trifft. Beide können fallen; Besiegte nimmt der Sieger.\n"
@@ -1414,14 +1519,14 @@ class PocketTactics(Ruleset):
         return (
             "**Pocket Tactics** — two players (North, South).\n"
             "**Setup:** choose factions, roll off for order, recruit up to the points limit (50). Six terrain "
-            "tiles each go into the bag; the central feature sits on the first tile at 0808; drawn tiles are "
-            "placed in turn next to the map; your own feature goes as far as possible from every feature. Deploy "
+            "tiles each go into the bag; the central feature sits on the first tile at 0808; a new roll-off sets "
+            "the order for building the map; drawn tiles are placed in turn next to the map; your own feature goes as far as possible from every feature. Deploy "
             "up to three starting units on or next to it; the last to deploy starts.\n"
             "**Turn (one action):** `/move` (to a free adjacent tile, one jump over an ally; fast/flying units get "
-            "bonus moves, flyers jump enemies too), `/attack` (close combat; units that know magic declare "
+            "bonus moves, flyers jump enemies too and may fly first with `to:` when they attack), `/attack` (close combat; units that know magic declare "
             "`as:melee` or `as:magic`), `/fire` (ranged, range and line of sight), "
             "`/deploy` (next to a feature you control), `/reserve` (into the feature the unit stands on, or `to:` an "
-            "adjacent occupied one), `/special`.\n"
+            "adjacent one your own unit occupies), `/special`.\n"
             "**Combat:** all OFF/DEF dice at once; in turn `/bonus` (one die, max 6), then `/reroll` (one per "
             "adjacent ally, one on preferred terrain), `/pass`. Highest OFF vs highest DEF, ties go to the next "
             "pair, a spare OFF die hits. Both may fall; the victor keeps the captured unit.\n"

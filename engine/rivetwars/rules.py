@@ -64,6 +64,14 @@ def board(state: dict) -> Board:
     return found
 
 
+def known_seg(state: dict, label: str) -> tuple[int, int]:
+    """The segment of a label the mission data or a legal action already vouched for."""
+    seg = board(state).parse_seg(label)
+    if seg is None:
+        raise RuleError(f"{label!r} is not a segment of this board.")
+    return seg
+
+
 @lru_cache(maxsize=4096)
 def sq(text: str):
     return squaregrid.parse_label(text)
@@ -179,7 +187,7 @@ class RivetWars(Ruleset):
             if start:
                 for label in scn["terrain"].get("objective", []):
                     units.append({"type": start["unit"], "side": start["side"],
-                                  "at": sqlabel(squares_of(board(state).parse_seg(label))[0])})
+                                  "at": sqlabel(squares_of(known_seg(state, label))[0])})
         for unit in units:
             uid = unit.get("id") or self._new_id(state, unit["type"])
             state["units"][uid] = {"type": unit["type"], "side": roster(state)[unit["type"]]["side"],
@@ -227,7 +235,8 @@ class RivetWars(Ruleset):
         elif start_side:
             state["order"] = [start_side, other(start_side)]
         elif mission.get("first"):
-            state["order"] = [mission["first"], other(mission["first"])]
+            first = str(mission["first"])
+            state["order"] = [first, other(first)]
             events.append({"type": "initiative", "order": state["order"], "reason": "mission"})
         else:
             self._roll_initiative(state, dice, events)
@@ -320,7 +329,7 @@ class RivetWars(Ruleset):
 
     def weapons(self, state, uid) -> list[tuple[str, dict]]:
         unit = state["units"][uid]
-        out = []
+        out: list[tuple[str, dict]] = []
         for t in [unit["type"], *unit["plugins"]]:
             for w in roster(state)[t].get("weapons", []):
                 key = w["id"] if all(w["id"] != k for k, _ in out) else f"{t}-{w['id']}"
@@ -354,7 +363,7 @@ class RivetWars(Ruleset):
         return None
 
     def _free_square(self, state, label, occ, mover=None) -> str | None:
-        seg = board(state).parse_seg(label)
+        seg = known_seg(state, label)
         for s in squares_of(seg):
             lab = sqlabel(s)
             if lab not in occ["squares"] or occ["squares"][lab] == mover:
@@ -699,7 +708,7 @@ class RivetWars(Ruleset):
 
     def _priority(self, state, label, side, occ) -> list[str]:
         """Units in ``label`` in ``side``'s segment target priority order."""
-        seg = board(state).parse_seg(label)
+        seg = known_seg(state, label)
         out = []
         for dx, dy in data.cards()["priority"][side]:
             lab = sqlabel((seg[0] * 2 + dx, seg[1] * 2 + dy))
@@ -732,7 +741,7 @@ class RivetWars(Ruleset):
             for label, uids in sorted(occ["segs"].items()):
                 if any(state["units"][u]["side"] == side for u in uids):
                     continue
-                dist = seg_range(here, board(state).parse_seg(label))
+                dist = seg_range(here, known_seg(state, label))
                 enemies = [u for u in uids if state["units"][u]["side"] != side]
                 if not enemies:
                     continue
@@ -954,7 +963,7 @@ class RivetWars(Ruleset):
         pend = state["pending"]
         unit = state["units"][uid]
         out = []
-        for n in board(state).neighbours(board(state).parse_seg(pend["from"])):
+        for n in board(state).neighbours(known_seg(state, pend["from"])):
             label = seg_label(n)
             if self._enter_problem(state, unit["type"], unit["side"], label, occ, uid) is None:
                 out.append(label)
@@ -1094,8 +1103,6 @@ class RivetWars(Ruleset):
     def _deploys(self, state, side, occ) -> list[dict]:
         out = []
         ros = roster(state)
-        points = state["points"][side]
-        rivets = state["rivets"][side]
         on_board_groups = {ros[t].get("hero_group") for u in state["units"].values() for t in [u["type"], *u["plugins"]]
                            if ros[t].get("hero_group")}
         for utype, spec in sorted(ros.items()):
@@ -1144,7 +1151,7 @@ class RivetWars(Ruleset):
         return out
 
     def _card_plays(self, state, side) -> list[dict]:
-        out = []
+        out: list[dict] = []
         phase = state["phase"]
         if phase not in ("deploy", "combat", "move"):
             return out
@@ -1284,10 +1291,10 @@ class RivetWars(Ruleset):
             if "to" in action and any(state["units"][u]["side"] == side for u in occ["segs"].get(to, [])):
                 return f"{to} holds one of your own units; only segments without friendly units may be attacked."
             return self._explain_attack(state, action, occ)
-        if b.parse_seg(to) is None:
+        there = b.parse_seg(to)
+        if there is None:
             return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
         here = self.seg(state, uid)
-        there = b.parse_seg(to)
         if max(abs(here[0] - there[0]), abs(here[1] - there[1])) != 1:
             return f"{to} is not next to {uid}'s segment {seg_label(here)}; move one segment at a time."
         ust = state["ust"].get(uid) or {}
@@ -1405,7 +1412,7 @@ class RivetWars(Ruleset):
         area = weapon.get("area") or weapon.get("gas")
         if "target" in action:
             if not ab.get("sniper") or area:
-                return f"Only a sniper's single attacks name a target unit; attack a segment with to:<segment>."
+                return "Only a sniper's single attacks name a target unit; attack a segment with to:<segment>."
             target = state["units"].get(action["target"])
             if target is None or target["side"] == side:
                 return f"{action['target']!r} is not an enemy unit on the board."
@@ -1418,7 +1425,7 @@ class RivetWars(Ruleset):
         if not enemies:
             return f"{label} holds no enemy unit."
         first = action.get("target") or (enemies[0] if area else self._priority(state, label, other(side), occ)[0])
-        dist = seg_range(self.seg(state, uid), board(state).parse_seg(label))
+        dist = seg_range(self.seg(state, uid), known_seg(state, label))
         kind = "air" if self.is_air(state, first) else "ground"
         reach = self._range(state, uid, weapon, first, occ, ab)
         if reach <= 0:

@@ -69,8 +69,9 @@ async def pocket_game(table, tmp_path, bonuses, rerolls):
 @pytest.mark.parametrize("dice", [[]])
 async def test_pocket_tactics_combat_choices_are_buttons_in_turn(table, tmp_path):
     info = await pocket_game(table, tmp_path,
-                             bonuses={"attacker": [{"kind": "off", "value": 1}],
-                                      "defender": [{"kind": "def", "value": 1}]},
+                             # only_kind: each bonus raises only dice of its kind (a card may say so)
+                             bonuses={"attacker": [{"kind": "off", "value": 1, "only_kind": True}],
+                                      "defender": [{"kind": "def", "value": 1, "only_kind": True}]},
                              rerolls={"attacker": 1, "defender": 1})
     assert info.state["phase"] == "bonus" and info.state["awaiting"] == ["north"]
     board = table.boards()[-1]

@@ -53,14 +53,14 @@ def test_return_to_reserve_through_a_feature_held_by_an_ally():
         act(position({"rider": "0808", "goblin": "0810"}), "/reserve unit:rider to:0809")
 
 
-def test_return_to_reserve_through_a_feature_held_by_the_enemy():
-    # the text only asks for an occupied feature: the rider may step into south's village, where
-    # south's goblin stands; the village stays south's
+def test_no_return_to_reserve_through_a_feature_an_enemy_occupies():
+    # "eine Figur 'in' ein besetztes Merkmal ziehen": a move never enters an enemy's tile (that is
+    # close combat), so the occupied feature is one your own unit stands on, not south's village
     state = position({"rider": "0810", "spearman": "0805", "goblin": "0811"})
-    assert "/reserve unit:rider to:0811" in legal(state)
-    state, events = act(state, "/reserve unit:rider to:0811")
-    assert state["units"]["rider"]["status"] == "reserve" and state["control"]["0811"] == "south"
-    assert not of(events, "control")
+    assert "/reserve unit:rider to:0811" not in legal(state)
+    with pytest.raises(RuleError, match="0811 is held by the enemy goblin"):
+        act(state, "/reserve unit:rider to:0811")
+    assert state["units"]["rider"]["status"] == "map"
 
 
 def test_a_unit_on_a_feature_may_leave_through_a_neighbouring_one_and_keep_its_own():

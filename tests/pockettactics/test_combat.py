@@ -82,6 +82,40 @@ def test_a_passing_player_lets_the_other_continue():
     assert state["phase"] == "play" and state["active"] == "north"
 
 
+def test_a_player_who_passed_may_answer_when_the_other_changes_the_dice():
+    # "wechseln sich die Spieler mit den einzelnen Bonis ab": passing declines one turn, not the
+    # rest of the phase; the phase ends when both pass in a row (or nobody has anything left)
+    state = position({"lizard": "0808", "eagle": "0809"}, active="south",
+                     tiles={"0809": {"terrain": "grass", "feature": "forest"}})
+    state, _ = act(state, "/attack unit:lizard target:eagle", dice=[6, 3, 2, 2, 1, 4])
+    state, _ = act(state, "/pass")                                  # south passes at first
+    assert state["awaiting"] == ["north"]
+    state, _ = act(state, "/bonus die:def1 value:1")                # forest: the eagle's DEF 4 -> 5
+    assert state["phase"] == "bonus" and state["awaiting"] == ["south"]
+    assert "/bonus die:off2 value:1" in legal(state)
+    state, _ = act(state, "/bonus die:off2 value:1")                # 3 -> 4
+    state, events = act(state, "/bonus die:off2 value:1")           # north has nothing left: 4 -> 5
+    combat = of(events, "combat")[0]
+    assert combat["attack"]["off"] == [6, 5] and combat["attack"]["def"] == [5]
+
+
+def test_the_reroll_phase_ends_when_both_pass_in_a_row():
+    # the spearman has two re-rolls, the slinger two (goblin, troll): north passes, south
+    # re-rolls, north may answer; north and south then pass in a row and the combat is resolved
+    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809", "goblin": "0910",
+                      "troll": "0810"})
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
+    assert state["combat"]["rerolls"] == {"attacker": 2, "defender": 2}
+    assert state["phase"] == "reroll" and state["awaiting"] == ["north"]
+    state, _ = act(state, "/pass")
+    state, _ = act(state, "/reroll die:def2", dice=[5])
+    assert state["awaiting"] == ["north"] and state["combat"]["rerolls"]["attacker"] == 2
+    state, _ = act(state, "/pass")
+    assert state["awaiting"] == ["south"] and state["combat"]["rerolls"]["defender"] == 1
+    state, events = act(state, "/pass")
+    assert of(events, "combat") and state["phase"] == "play"
+
+
 def test_rerolls_from_support_and_preferred_terrain():
     # spearman on highland (preferred) with two adjacent allies: 3 re-rolls; slinger none
     state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809"},
@@ -172,6 +206,30 @@ def test_line_along_a_hexside_blocks_only_if_both_sides_block():
     both = position({"archer": "0808", "troll": "0907"}, tiles={"0807": f, "0908": f})
     assert "/fire unit:archer target:troll" in legal(one)
     assert "/fire unit:archer target:troll" not in legal(both)
+
+
+def test_a_shot_needs_one_clear_shortest_route_not_a_clear_centre_line():
+    # "Zählen Sie die kürzeste Route entlang der Fliesenkanten": the archer at 0805 and the goblin
+    # at 1007 are 3 tiles apart; the routes of 3 steps run 0906 or 0806, then 0907 or 1006. The
+    # forest at 0906 lies on the centre line but 0805-0806-0907-1007 is an equally short clear route.
+    f = {"terrain": "grass", "feature": "forest"}
+    state = position({"archer": "0805", "goblin": "1007"}, tiles={"0906": f})
+    assert "/fire unit:archer target:goblin" in legal(state)
+    state, events = act(state, "/fire unit:archer target:goblin", dice=[6, 1, 1])
+    assert of(events, "no_counter")                  # the goblin cannot reach 3 tiles
+    state, events = act(state, "/pass")              # the archer's village bonus goes unused
+    assert of(events, "combat")[0]["attack"]["hit"]
+    walled = position({"archer": "0805", "goblin": "1007"}, tiles={"0906": f, "0806": f})
+    assert "/fire unit:archer target:goblin" not in legal(walled)     # every shortest route blocked
+    with pytest.raises(RuleError, match="no clear shortest route"):
+        act(walled, "/fire unit:archer target:goblin")
+    enemy = position({"archer": "0805", "slinger": "0907", "goblin": "1007"}, tiles={"0906": f})
+    assert "/fire unit:archer target:goblin" not in legal(enemy)      # the other route has an enemy on it
+    friend = position({"archer": "0805", "spearman": "0907", "goblin": "1007"}, tiles={"0906": f})
+    assert "/fire unit:archer target:goblin" in legal(friend)
+    # a longer way around does not count: the route must be a shortest one
+    around = position({"archer": "0805", "goblin": "1007"}, tiles={"0906": f, "0907": f, "1006": f})
+    assert "/fire unit:archer target:goblin" not in legal(around)
 
 
 def test_melee_winner_advances_onto_the_tile():
@@ -312,19 +370,50 @@ def test_dice_are_compared_highest_first_whatever_the_roll_order():
     assert combat["counter"] == {"off": [3], "def": [5, 5], "hit": False, "why": "3 is beaten by 5"}
 
 
-def test_an_off_bonus_raises_only_an_off_die_and_refusals_say_why():
-    # the champion's +1 OFF may not raise a DEF die; a die at 6 cannot be raised; unknown dice are named
+def test_a_bonus_raises_an_off_or_a_def_die_and_refusals_say_why():
+    # "Jeder Bonus kann ein einzelnes Würfelergebnis (entweder OFF oder DEF) um seinen Wert nach oben
+    # anpassen": the champion's +1, listed next to its OFF dice, may raise a DEF die as well; a die
+    # at 6 cannot be raised; unknown dice are named
     state = position({"champion": "0808", "slinger": "0809"})
     state, _ = act(state, "/attack unit:champion target:slinger", dice=[6, 2, 2, 3, 3, 3, 4, 4])
-    assert sorted(legal(state)) == ["/bonus die:off2 value:1", "/bonus die:off3 value:1", "/pass"]
-    with pytest.raises(RuleError, match="no bonus left for a DEF die"):
-        act(state, "/bonus die:def1 value:1")
+    assert sorted(legal(state)) == ["/bonus die:def1 value:1", "/bonus die:def2 value:1",
+                                    "/bonus die:off2 value:1", "/bonus die:off3 value:1", "/pass"]
     with pytest.raises(RuleError, match="off1 already shows 6"):
         act(state, "/bonus die:off1 value:1")
     with pytest.raises(RuleError, match=r"no \+2 bonus for off2; left: \+1"):
         act(state, "/bonus die:off2 value:2")
     with pytest.raises(RuleError, match="'off4' is not one of your dice"):
         act(state, "/bonus die:off4 value:1")
+    state, events = act(state, "/bonus die:def1 value:1")
+    assert of(events, "bonus")[0]["from"] == 3 and of(events, "bonus")[0]["to"] == 4
+    assert of(events, "bonus")[0]["source"] == "card"
+
+
+def test_a_unit_card_may_limit_a_bonus_to_its_own_kind_of_die(tmp_path):
+    # our cards may say only_kind: then the +1 listed next to the OFF dice raises only an OFF die
+    import json
+    import shutil
+
+    from engine.core.dice import fixed
+    from engine.core.game import apply_action
+    from engine.pockettactics.data import DATA_DIR, Catalogue
+    from engine.pockettactics.rules import PocketTactics
+
+    from .helpers import scenario
+    for name in ("factions.json", "terrain.json"):
+        shutil.copy(DATA_DIR / name, tmp_path / name)
+    factions = json.loads((tmp_path / "factions.json").read_text())
+    factions["factions"]["clans"]["units"]["champion"]["bonus"] = [{"kind": "off", "value": 1, "only_kind": True}]
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    rs = PocketTactics()
+    rs.cat = Catalogue.load(tmp_path)
+    state, _ = rs.setup(rs.scenario_from_data(scenario({"champion": "0808", "slinger": "0809"}), "test"), fixed([]))
+    state, _ = apply_action(rs, state, {"type": "attack", "side": "north", "unit": "champion", "target": "slinger"},
+                            fixed([6, 2, 2, 3, 3, 3, 4, 4]))
+    bonuses = sorted(a["die"] for a in rs.legal_actions(state, "north") if a["type"] == "bonus")
+    assert bonuses == ["off2", "off3"]
+    with pytest.raises(RuleError, match="no bonus left for a DEF die"):
+        apply_action(rs, state, {"type": "bonus", "side": "north", "die": "def1", "value": "1"}, fixed([]))
 
 
 def test_close_combat_needs_a_tile_the_attacker_could_enter():

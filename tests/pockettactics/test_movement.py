@@ -62,6 +62,41 @@ def test_fast_units_get_bonus_moves():
     assert moves(goblin, "goblin") == within("0808", 2, 3)
 
 
+def test_a_flyer_takes_its_bonus_moves_when_activated_to_attack():
+    # flyers take bonus moves "wenn sie aktiviert werden", fast units only "wenn sie zum Bewegen
+    # aktiviert werden": the eagle (flying 2) flies 0806 -> 0808 and then attacks the goblin at 0809
+    state = position({"eagle": "0806", "goblin": "0809"})
+    assert "/attack unit:eagle target:goblin" not in legal(state)          # 3 tiles away
+    assert "/attack unit:eagle target:goblin to:0808" in legal(state)
+    won, events = act(state, "/attack unit:eagle target:goblin to:0808", dice=[6, 1, 1, 1])
+    assert of(events, "moved")[0]["path"][0] == "0806" and of(events, "moved")[0]["to"] == "0808"
+    assert of(events, "combat")[0]["from"] == "0808" and of(events, "combat")[0]["attack"]["hit"]
+    assert won["units"]["eagle"]["at"] == "0809" and won["units"]["goblin"]["status"] == "captured"
+    with pytest.raises(RuleError, match="cannot fly to 0811 with its 2 bonus moves"):
+        act(state, "/attack unit:eagle target:goblin to:0811")
+    # the fast rider and a walker attack from where they stand
+    fast = position({"rider": "0806", "goblin": "0809"})
+    assert not [c for c in legal(fast) if c.startswith("/attack")]
+    with pytest.raises(RuleError, match="Only flying units take bonus moves before they attack"):
+        act(fast, "/attack unit:rider target:goblin to:0808")
+    # landing is entering: water drowns the eagle on 1-3 and the attack never happens
+    wet = position({"eagle": "0806", "goblin": "0809"}, tiles={"0808": "water"})
+    wet, events = act(wet, "/attack unit:eagle target:goblin to:0808", dice=[2])
+    assert wet["units"]["eagle"]["status"] == "captured" and not of(events, "combat")
+    assert wet["result"]["winner"] == "south"                      # north has no unit left
+
+
+def test_a_flying_shooter_may_fly_before_it_fires():
+    # the wyvern (flying 2, ranged 1: reaches 2) flies 0811 -> 0809 and fires at the spearman at 0807
+    state = position({"wyvern": "0811", "spearman": "0807"}, active="south")
+    assert not [c for c in legal(state) if c.startswith("/fire") and "to:" not in c]
+    assert "/fire unit:wyvern target:spearman to:0809" in legal(state)
+    # wyvern OFF 6,6 DEF 6 (nothing left to raise), spearman DEF 1,1 and no OFF: out of its range
+    state, events = act(state, "/fire unit:wyvern target:spearman to:0809", dice=[6, 6, 6, 1, 1])
+    assert of(events, "combat")[0]["from"] == "0809" and of(events, "no_counter")
+    assert state["units"]["wyvern"]["at"] == "0809" and state["units"]["spearman"]["status"] == "captured"
+
+
 def test_flying_units_get_bonus_moves_over_enemies_and_features():
     forest = {"terrain": "grass", "feature": "forest"}
     state = position({"eagle": "0808", "goblin": "0809", "slinger": "0709", "lizard": "0909"}, radius=4,

@@ -155,3 +155,8 @@ def test_attack_types_in_the_data_are_validated(tmp_path):
     with pytest.raises(ScenarioError, match="attack must list attack types") as info:
         Catalogue.load(tmp_path)
     assert info.value.entry == "factions.clans.units.druid.bonus"
+    druid["bonus"] = [{"kind": "off", "value": 1, "only_kind": "yes"}]
+    (tmp_path / "factions.json").write_text(json.dumps(factions))
+    with pytest.raises(ScenarioError, match="only_kind must be true or false") as info:
+        Catalogue.load(tmp_path)
+    assert info.value.entry == "factions.clans.units.druid.bonus"

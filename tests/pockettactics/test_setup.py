@@ -55,20 +55,26 @@ def test_tile_bag_central_feature_and_map_building():
     state, events = act(state, "/central tile:random", dice=[3])
     assert state["central"] == list(RS.cat.features)[2]
     state, _ = act(state, "/feature tile:forest")
-    assert "/feature tile:forest" not in legal(state)
-    state, events = act(state, "/feature tile:city")
-    # first tile drawn and placed at the centre with the central feature
+    assert "/feature tile:forest" in legal(state)            # the text never asks the features to differ
+    # the first tile goes to the centre with the central feature, then "Alle Spieler würfeln um zu
+    # sehen, wer anfängt": a second roll-off (north 5, south 2) sets the order for building the map
+    state, events = act(state, "/feature tile:forest", dice=[5, 2])
     assert state["tiles"]["0808"] == {"terrain": "sand", "feature": state["central"]}
-    assert state["drawn"] == "grass" and state["phase"] == "map" and state["awaiting"] == ["south"]
+    assert of(events, "order")[0] == {"type": "order", "first": "north", "north": 5, "south": 2,
+                                      "for": "map building"}
+    assert state["order"] == ["north", "south"]
+    assert state["drawn"] == "grass" and state["phase"] == "map" and state["awaiting"] == ["north"]
     spots = sorted(c.split(":")[1] for c in legal(state))
     assert spots == sorted(hexgrid.label(h) for h in hexgrid.neighbours(hexgrid.parse_label("0808")))
     state, _ = act(state, "/place to:0809")
-    assert state["awaiting"] == ["north"] and state["drawn"] == "marsh"
+    assert state["awaiting"] == ["south"] and state["drawn"] == "marsh"
     with pytest.raises(RuleError):
         act(state, "/place to:0811")                              # not next to the map
     state, _ = act(state, "/place to:0810")
     state, _ = act(state, "/place to:0807")
-    assert state["phase"] == "home" and state["awaiting"] == ["south"]
+    # the map's order also places the own features: north first
+    assert state["phase"] == "home" and state["awaiting"] == ["north"]
+    assert state["own_features"] == {"south": "forest", "north": "forest"}
 
 
 def test_own_features_go_as_far_as_possible():

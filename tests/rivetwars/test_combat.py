@@ -28,6 +28,7 @@ def test_armour_against_the_attack_chart_gives_the_dice_and_zero_dice_cannot_att
 
 
 def test_any_five_or_six_deals_exactly_one_damage():
+    # "Unabhängig von der Menge der Fünfen und Sechsen ... genau 1 Punkt Schaden": two 5+ dice, one damage
     state = make(units=[unit("wolverine", "E5", id="w"), unit("sturmpanzer", "F2", id="tank")])
     state, events = act(state, "attack", dice=[6, 5], unit="w", to="E1")
     assert state["units"]["tank"]["damage"] == 1 and len(of(events, "damage")) == 1

@@ -67,12 +67,26 @@ def test_a_tie_at_the_target_plays_on_until_a_round_ends_with_a_leader():
     assert state["result"]["winner"] == "allies" and "ahead" in state["result"]["reason"]
 
 
-def test_round_limit_is_our_house_rule_for_an_end():
+def test_packaged_missions_have_no_round_limit_and_a_tie_plays_on():
+    # "Wer als erster die Siegbedingungen erfüllt, gewinnt" and nothing about a last round: a
+    # packaged mission goes on past round 20, whoever leads, until a side reaches its target
+    assert all("round_limit" not in RS.load_scenario(f"mission-{n}") for n in range(1, 11))
     state = make(**OBJ, phase="move", active="bismark", order=["allies", "bismark"], turn=20,
+                 vp={"allies": 3, "bismark": 2})
+    state, _ = act(state, "end-phase", dice=[4, 2])        # the next round's initiative
+    assert not state["result"] and state["turn"] == 21
+    state = make(**OBJ, phase="move", active="bismark", order=["allies", "bismark"], turn=40,
+                 vp={"allies": 2, "bismark": 2})
+    state, _ = act(state, "end-phase", dice=[4, 2])
+    assert not state["result"] and state["turn"] == 41
+
+
+def test_round_limit_is_a_house_rule_a_scenario_switches_on():
+    state = make(**OBJ, round_limit=20, phase="move", active="bismark", order=["allies", "bismark"], turn=20,
                  vp={"allies": 3, "bismark": 2})
     state, _ = act(state, "end-phase")
     assert state["result"] == {"winner": "allies", "reason": "round limit 20: more victory points"}
-    state = make(**OBJ, phase="move", active="bismark", order=["allies", "bismark"], turn=20)
+    state = make(**OBJ, round_limit=20, phase="move", active="bismark", order=["allies", "bismark"], turn=20)
     state, _ = act(state, "end-phase")
     assert state["result"]["winner"] is None
 
