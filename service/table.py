@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from engine import registry
-from engine.core.commands import format_command, parse_command
+from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
 from engine.core.errors import UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
 
@@ -26,6 +26,8 @@ DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
 PLANNED = {"siege": "SIEGE", "tactical-table-war": "Tactical Table War"}
 MAX_LISTED = 40   # longer option lists are grouped in the terminal (script mode gets them all)
+# A side name, a space and the longest command.
+MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
 TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
 
 HELP = """Commands (the same grammar as in Discord):
@@ -136,6 +138,13 @@ class Table:
     async def execute(self, line: str) -> dict:
         """Run one line; the result is the JSON object the script mode prints."""
         info = await self.info()
+        if len(line) > MAX_LINE_CHARS:
+            # Refused before any splitting, and not echoed back: a pasted megabyte stays out
+            # of the terminal and out of the JSON Lines output.
+            return {"input": line.strip()[:80] + "…", "ok": False,
+                    "error": f"That line is {len(line):,} characters long; a command has at "
+                             f"most {MAX_COMMAND_CHARS:,}.",
+                    "events": [], "state_hash": _hash(info.state), "version": info.version}
         result: dict = {"input": line.strip()}
         try:
             side, text = self.split_side(line, info.awaiting)
@@ -207,7 +216,7 @@ class Table:
                 raise ServiceError("No board picture could be written (see the note above).")
             return {**base, "board": board}
         if name == "log":
-            count = int(words[0]) if words and words[0].isdigit() else 10
+            count = _log_count(words[0] if words else None)
             records = await self.svc.history(self.game_id)
             lines = []
             for r in records[-count:]:
@@ -369,6 +378,16 @@ class Table:
         print(text, file=self.stdout, flush=True)
 
 
+def _log_count(word: str | None) -> int:
+    """``/log n``: str.isdigit() also accepts '²' and '⑤', which int() refuses, so only ASCII
+    digits count; the number is capped so a huge one costs nothing."""
+    if word is None:
+        return 10
+    if not (word.isascii() and word.isdigit()) or len(word) > 6:
+        raise ServiceError(f"/log takes a number of actions, e.g. /log 20; got {word[:20]!r}.")
+    return max(1, int(word))
+
+
 def _hash(state: dict) -> str:
     from engine.core.state import state_hash
     return state_hash(state)
@@ -432,7 +451,7 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
     if args.script is not None and args.script != "-" and not Path(args.script).is_file():
         print(f"--script: no file {args.script!r}.", file=stderr)
         return 2
-    seed = str(args.seed) if args.seed is not None else str(secrets.randbelow(10**9))
+    seed = str(args.seed) if args.seed is not None else secrets.token_hex(16)
     out_dir = Path(args.out) if args.out else None
     interactive = not args.autoplay and args.script is None
     if out_dir is None and interactive:

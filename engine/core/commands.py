@@ -9,8 +9,15 @@ import shlex
 
 from .errors import CommandSyntaxError
 
+# Far above any real command (the longest ids and card names fit many times over), far below
+# what would make splitting a hostile line expensive: checked before any parsing work.
+MAX_COMMAND_CHARS = 2000
+
 
 def parse_command(text: str) -> dict:
+    if len(text) > MAX_COMMAND_CHARS:
+        raise CommandSyntaxError(f"That command is {len(text):,} characters long; a command has "
+                                 f"at most {MAX_COMMAND_CHARS:,}.")
     text = text.strip()
     if not text.startswith("/"):
         raise CommandSyntaxError(f"A command starts with '/', e.g. /move unit:… to:…; got {text!r}.")
