@@ -20,7 +20,7 @@ from engine.core.errors import RuleError, UmpireError
 from engine.core.ruleset import Ruleset
 from engine.registry import get_ruleset
 from service.errors import (GameNotActive, GameNotFound, NotSeated, ServiceError,
-                            StaleVersion)
+                            StaleVersion, StorageError)
 
 from .i18n import locale_of, t
 
@@ -128,6 +128,11 @@ def player_message(error: Exception, lang: str) -> str | None:
         # Not the player's fault, but theirs to fix with the server's admins: say what is missing.
         log.warning("Discord refused an action for lack of permissions: %s", error.text)
         return t(lang, "missing_permissions", why=error.text or str(error))
+    if isinstance(error, StorageError):
+        # The operator's one line (file, problem, advice) goes to the log, no traceback; the
+        # player learns nothing was changed, without the server's paths.
+        log.error("storage failure: %s", error)
+        return t(lang, "storage_failed")
     if isinstance(error, StaleVersion):
         return t(lang, "stale", expected=error.expected, current=error.current)
     if isinstance(error, GameNotActive):

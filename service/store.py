@@ -15,12 +15,15 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
+from urllib.parse import quote
 
 import aiosqlite
+
+from .errors import StorageError
 
 # Ordered and append-only: a released migration is never edited, a change is a new entry.
 MIGRATIONS: list[tuple[int, list[str]]] = [
@@ -133,6 +136,73 @@ class VersionConflict(Exception):
         super().__init__(f"game {game_id}: expected version {expected}, found {current}")
 
 
+# What SQLite's primary result codes mean for whoever runs the bot. Codes not listed (a
+# constraint, a syntax error, "no such table") are programming errors and stay as they are.
+_STORAGE_PROBLEMS: dict[int, tuple[str, str]] = {
+    sqlite3.SQLITE_FULL: (
+        "the disk is full (or the database reached its size limit)",
+        "Free space on the disk that holds it, then try again; nothing already saved was lost."),
+    sqlite3.SQLITE_READONLY: (
+        "it is read-only (the file, its directory or the disk)",
+        "Let the bot's user write the file and its directory (SQLite also writes the -wal and "
+        "-shm files next to it), then try again."),
+    sqlite3.SQLITE_PERM: (
+        "access was denied",
+        "Let the bot's user read and write the file and its directory, then try again."),
+    sqlite3.SQLITE_CANTOPEN: (
+        "it cannot be opened (its directory is missing, is not a directory, or is not "
+        "accessible)",
+        "Check UMPIRE_DB (or --db): the directory must exist and the bot's user must be "
+        "allowed to write in it."),
+    sqlite3.SQLITE_BUSY: (
+        "another program holds a lock on it",
+        "Stop the other program using it (a second bot on the same file, an open sqlite3 "
+        "shell or a long backup), then try again."),
+    sqlite3.SQLITE_LOCKED: (
+        "it is locked by another connection",
+        "Stop the other program using it, then try again."),
+    sqlite3.SQLITE_NOTADB: (
+        "it is not a database (the file holds something else)",
+        "Point UMPIRE_DB (or --db) at the right file, or restore it from a backup; the file "
+        "was left as it is."),
+    sqlite3.SQLITE_CORRUPT: (
+        "it is damaged",
+        "Restore it from a backup (python bot.py backup makes one); the damaged file was left "
+        "as it is."),
+    sqlite3.SQLITE_IOERR: (
+        "the disk failed to read or write it",
+        "Check the disk and free space; nothing already saved was lost."),
+}
+
+
+def storage_error(path: str, error: BaseException) -> StorageError | None:
+    """The :class:`StorageError` for an SQLite or file-system error, or None when ``error``
+    is not a storage problem (a bug, which should surface as itself)."""
+    if isinstance(error, sqlite3.Error):
+        code = getattr(error, "sqlite_errorcode", None)
+        if code is None:
+            return None
+        problem = _STORAGE_PROBLEMS.get(code & 0xFF)
+        if problem is None:
+            return None
+        return StorageError(path, *problem)
+    if isinstance(error, (NotADirectoryError, FileExistsError, PermissionError)):
+        return StorageError(path, *_STORAGE_PROBLEMS[sqlite3.SQLITE_CANTOPEN])
+    return None
+
+
+@contextmanager
+def _storage_errors(path: str) -> Iterator[None]:
+    """Turn storage failures into :class:`StorageError` (one line: file, problem, advice)."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as error:
+        converted = storage_error(path, error)
+        if converted is None:
+            raise
+        raise converted from error
+
+
 def _dict(row: aiosqlite.Row | None) -> dict | None:
     return dict(row) if row is not None else None
 
@@ -182,28 +252,58 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
-                   busy_timeout_ms: int = 10_000) -> "Store":
+                   busy_timeout_ms: int = 10_000, read_only: bool = False) -> "Store":
         """Open (creating if needed) and migrate. ``synchronous="FULL"`` makes every commit
-        durable across power loss; ``NORMAL`` (the local table) still survives a killed process."""
+        durable across power loss; ``NORMAL`` (the local table) still survives a killed process.
+
+        ``read_only=True`` (verify, backup) opens an existing file with SQLite's ``mode=ro``:
+        nothing is created, migrated or written, and a file of another schema version is
+        refused rather than upgraded. Failures raise :class:`StorageError`."""
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
-        db = await aiosqlite.connect(path, isolation_level=None)
+        with _storage_errors(path):
+            if read_only:
+                if not Path(path).is_file():
+                    raise StorageError(path, "there is no such file",
+                                       "Check the path; a read-only open never creates one.")
+                target, uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro", True
+            else:
+                if path != ":memory:":
+                    Path(path).parent.mkdir(parents=True, exist_ok=True)
+                target, uri = path, False
+            # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
+            db = await aiosqlite.connect(target, isolation_level=None, uri=uri)
         db.row_factory = aiosqlite.Row
         store = cls(db, path)
         try:
-            await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await _run(db, "PRAGMA journal_mode = WAL")
-            await _run(db, f"PRAGMA synchronous = {synchronous}")
-            await _run(db, "PRAGMA foreign_keys = ON")
-            await store.migrate()
+            with _storage_errors(path):
+                await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                if read_only:
+                    await store._check_readable_schema()
+                else:
+                    await _run(db, "PRAGMA journal_mode = WAL")
+                    await _run(db, f"PRAGMA synchronous = {synchronous}")
+                    await _run(db, "PRAGMA foreign_keys = ON")
+                    await store.migrate()
         except BaseException:
             await db.close()
             raise
         return store
+
+    async def _check_readable_schema(self) -> None:
+        current = await self.schema_version()
+        if current == 0:
+            raise StorageError(self.path, "it is not an Umpire database (no schema version)",
+                               "Check the path.")
+        if current != SCHEMA_VERSION:
+            newer = current > SCHEMA_VERSION
+            raise StorageError(
+                self.path, f"it has schema version {current}, this program reads "
+                           f"{SCHEMA_VERSION}",
+                "Upgrade Umpire." if newer else
+                "Let the bot (or the local table) open it once to upgrade it, or use the "
+                "Umpire version that wrote it; a read-only open never changes the file.")
 
     async def close(self) -> None:
         async with self._lock:
@@ -214,23 +314,38 @@ class Store:
     async def transaction(self):
         """``async with store.transaction() as db:`` — all or nothing, writers serialised."""
         async with self._lock:
-            await _run(self._db, "BEGIN IMMEDIATE")
+            with _storage_errors(self.path):
+                await _run(self._db, "BEGIN IMMEDIATE")
             try:
-                yield _Transaction(self._db)
+                with _storage_errors(self.path):
+                    yield _Transaction(self._db)
+                    await _run(self._db, "COMMIT")
             except BaseException:
-                await _run(self._db, "ROLLBACK")
+                await self._rollback()
                 raise
-            await _run(self._db, "COMMIT")
+
+    async def _rollback(self) -> None:
+        """Roll back after a failure. SQLite may already have rolled back on its own (a full
+        disk, an I/O error), and a rollback that fails must not hide the error that caused it;
+        what matters is that the shared connection is out of the transaction."""
+        if not self._db.in_transaction:
+            return
+        try:
+            await _run(self._db, "ROLLBACK")
+        except sqlite3.Error:
+            pass
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
         async with self._lock:
-            async with self._db.execute(sql, tuple(params)) as cursor:
-                return [dict(r) for r in await cursor.fetchall()]
+            with _storage_errors(self.path):
+                async with self._db.execute(sql, tuple(params)) as cursor:
+                    return [dict(r) for r in await cursor.fetchall()]
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
         async with self._lock:
-            async with self._db.execute(sql, tuple(params)) as cursor:
-                return _dict(await cursor.fetchone())
+            with _storage_errors(self.path):
+                async with self._db.execute(sql, tuple(params)) as cursor:
+                    return _dict(await cursor.fetchone())
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One statement in its own transaction; returns the number of rows changed."""
@@ -255,8 +370,8 @@ class Store:
                              "DEFAULT CURRENT_TIMESTAMP)")
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
-            raise RuntimeError(f"{self.path} has schema version {current}, newer than this "
-                               f"program ({SCHEMA_VERSION}); upgrade Umpire.")
+            raise StorageError(self.path, f"it has schema version {current}, newer than this "
+                                          f"program ({SCHEMA_VERSION})", "Upgrade Umpire.")
         for number, statements in MIGRATIONS:
             if number <= current:
                 continue
