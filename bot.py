@@ -4,6 +4,8 @@
     python bot.py local [...]     the local table (hot-seat, --script, --autoplay)
     python bot.py commands        print the application command tree as JSON, offline
     python bot.py verify [...]    replay a finished game with its revealed seed, check every die
+    python bot.py backup PATH     copy the database (UMPIRE_DB or --db) safely, even while the
+                                  bot runs; --force replaces an existing PATH
 """
 from __future__ import annotations
 
@@ -26,6 +28,10 @@ def main(argv: list[str]) -> int:
     if command == "verify":
         from service.verify import main as verify_main
         return verify_main(argv[1:])
+    if command == "backup":
+        from service.backup import main as backup_main
+        from service.config import load_settings
+        return backup_main(argv[1:], default_db=load_settings().database)
     if command == "commands":
         from cogs.runtime import print_command_tree
         return print_command_tree()
