@@ -7,7 +7,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     UMPIRE_DB=/data/umpire.sqlite3 \
-    UMPIRE_HEARTBEAT=/tmp/umpire-heartbeat
+    UMPIRE_HEARTBEAT=/tmp/umpire-heartbeat \
+    UMPIRE_REQUIRE_TOKEN=1
 
 WORKDIR /app
 

@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -40,6 +41,14 @@ def main(argv: list[str]) -> int:
         return 0
     from service.config import load_settings
     settings = load_settings()
+    if not settings.token and os.environ.get("UMPIRE_REQUIRE_TOKEN", "").strip() not in ("", "0"):
+        # The container sets UMPIRE_REQUIRE_TOKEN: there the local table would read an empty
+        # stdin, exit at once and be restarted forever without a word.
+        print("Cannot start: no DISCORD_TOKEN is configured, and UMPIRE_REQUIRE_TOKEN is set "
+              "(as in the Docker image), so Umpire will not fall back to the local table. Pass "
+              "the bot token, e.g. docker run -e DISCORD_TOKEN=... (see README, Discord).",
+              file=sys.stderr, flush=True)
+        return 2
     if not settings.token:
         print("No DISCORD_TOKEN is configured (environment or .env), so Umpire starts the "
               "local table in this terminal instead. Type /help for commands.", flush=True)

@@ -107,8 +107,16 @@ def run_bot(settings: Settings) -> int:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = UmpireBot(settings)
-    bot.run(settings.token, log_handler=None)
+    asyncio.run(_serve(bot, settings.token))
     return 0
+
+
+async def _serve(bot: commands.Bot, token: str) -> None:
+    """``bot.run`` without its signal handling: SIGTERM/SIGINT/SIGHUP close the gateway and
+    the database cleanly (the bot is PID 1 in the container, see service/lifecycle.py)."""
+    from service.lifecycle import run_until_signalled
+    async with bot:
+        await run_until_signalled(bot.start(token), bot.close)
 
 
 async def command_tree_payload() -> list[dict]:

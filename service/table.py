@@ -9,8 +9,11 @@ import argparse
 import asyncio
 import json
 import secrets
+import signal
 import sys
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -378,6 +381,25 @@ class Table:
         print(text, file=self.stdout, flush=True)
 
 
+@contextmanager
+def _stop_signals_interrupt():
+    """SIGTERM and SIGHUP (a closed terminal, ``kill``) end the table like Ctrl-C: the prompt
+    is interrupted, the database closed and the game's file named. The table waits in a
+    blocking ``input()``, so these are plain signal handlers, not event-loop ones."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield   # only the main thread may install handlers (a table run inside a test thread)
+        return
+    previous = {s: signal.signal(s, interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def _log_count(word: str | None) -> int:
     """``/log n``: str.isdigit() also accepts '²' and '⑤', which int() refuses, so only ASCII
     digits count; the number is capped so a huge one costs nothing."""
@@ -466,7 +488,9 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
         print(f"seed {seed} (pass --seed {seed} to replay this game); database {db_path}",
               file=stderr)
     try:
-        return asyncio.run(_run(args, dice, seed, db_path, out_dir, stdout, stderr, input_fn))
+        with _stop_signals_interrupt():
+            return asyncio.run(_run(args, dice, seed, db_path, out_dir, stdout, stderr,
+                                    input_fn))
     except UmpireError as exc:   # a scenario that does not load, an unknown scenario name
         print(f"Cannot start: {exc}", file=stderr)
         return 2
