@@ -58,5 +58,10 @@ def main(argv: list[str]) -> int:
     return run_bot(settings)
 
 
-if __name__ == "__main__":
+def cli() -> None:
+    """The ``umpire`` console command of an installed copy: the same as ``python bot.py``."""
     sys.exit(main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    cli()

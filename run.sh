@@ -9,9 +9,10 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 stamp=.venv/.umpire-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test,bench]'
+  # constraints.txt: the exact versions the tests ran with, also what the Docker image ships.
+  .venv/bin/python -m pip install --quiet -c constraints.txt -e '.[test,bench,dev]'
   touch "$stamp"
 fi
 if [ "${1:-}" = "test" ]; then
