@@ -10,8 +10,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -19,8 +20,14 @@ from discord.ext import commands
 from engine.core.errors import RuleError, UmpireError
 from engine.core.ruleset import Ruleset
 from engine.registry import get_ruleset
-from service.errors import (GameNotActive, GameNotFound, NotSeated, ServiceError,
-                            StaleVersion, StorageError)
+from service.errors import (
+    GameNotActive,
+    GameNotFound,
+    NotSeated,
+    ServiceError,
+    StaleVersion,
+    StorageError,
+)
 
 from .i18n import locale_of, t
 
@@ -91,7 +98,7 @@ class Guard:
         self.defer = defer
         self.context = context
 
-    async def __aenter__(self) -> "Guard":
+    async def __aenter__(self) -> Guard:
         if self.defer and not self.interaction.response.is_done():
             # Always ephemeral: the first follow-up inherits the deferral's visibility, so a
             # public deferral would make a refusal public. Public results go to the channel.
@@ -244,7 +251,7 @@ def _secret_label(ruleset: Ruleset | None, view: dict | None, key: str, value: s
     for kind in (key, "card", "unit"):
         try:
             label = ruleset.describe(view, kind, value)
-        except Exception:
+        except Exception:  # noqa: S112 - quiet by design: the id is shown instead
             continue
         if isinstance(label, str) and label and label != value:
             return label

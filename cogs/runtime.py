@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import discord
 from discord.ext import commands

@@ -25,7 +25,7 @@ class GameNotActive(ServiceError):
 class StaleVersion(ServiceError):
     """The game moved on since the board the player clicked was posted."""
 
-    def __init__(self, game_id, expected: int, current: int):
+    def __init__(self, game_id, expected: int, current: int | None):
         self.game_id, self.expected, self.current = game_id, expected, current
         super().__init__(f"That board is out of date (it shows version {expected}, the game is "
                          f"at version {current}). Use the latest board post.")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 log = logging.getLogger("umpire")
 
@@ -52,7 +53,7 @@ async def run_until_signalled(main: Awaitable[T], stop: Callable[[], Awaitable[o
                  signal.Signals(received[0]).name)
         try:
             await asyncio.wait_for(stop(), grace)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("closing took longer than %s s; exiting anyway", grace)
         except Exception:
             log.exception("closing failed; exiting anyway")

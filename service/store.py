@@ -15,10 +15,11 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 from urllib.parse import quote
 
 import aiosqlite
@@ -203,6 +204,19 @@ def _storage_errors(path: str) -> Iterator[None]:
         raise converted from error
 
 
+def _connect_target(path: str, read_only: bool) -> tuple[str, bool]:
+    """What to pass to ``connect`` (and whether it is a URI); creates the directory of a new
+    writable file. A few file-system calls at open time, before any game is served."""
+    if read_only:
+        if not Path(path).is_file():
+            raise StorageError(path, "there is no such file",
+                               "Check the path; a read-only open never creates one.")
+        return f"file:{quote(str(Path(path).resolve()))}?mode=ro", True
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return path, False
+
+
 def _dict(row: aiosqlite.Row | None) -> dict | None:
     return dict(row) if row is not None else None
 
@@ -252,7 +266,7 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
-                   busy_timeout_ms: int = 10_000, read_only: bool = False) -> "Store":
+                   busy_timeout_ms: int = 10_000, read_only: bool = False) -> Store:
         """Open (creating if needed) and migrate. ``synchronous="FULL"`` makes every commit
         durable across power loss; ``NORMAL`` (the local table) still survives a killed process.
 
@@ -263,15 +277,7 @@ class Store:
             raise ValueError("synchronous must be FULL or NORMAL")
         path = str(path)
         with _storage_errors(path):
-            if read_only:
-                if not Path(path).is_file():
-                    raise StorageError(path, "there is no such file",
-                                       "Check the path; a read-only open never creates one.")
-                target, uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro", True
-            else:
-                if path != ":memory:":
-                    Path(path).parent.mkdir(parents=True, exist_ok=True)
-                target, uri = path, False
+            target, uri = _connect_target(path, read_only)
             # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
             db = await aiosqlite.connect(target, isolation_level=None, uri=uri)
         db.row_factory = aiosqlite.Row
@@ -360,7 +366,7 @@ class Store:
         if row is None:
             return 0
         row = await self.fetchone("SELECT MAX(version) AS v FROM schema_version")
-        return int(row["v"] or 0)
+        return int(row["v"] or 0) if row else 0
 
     async def migrate(self) -> int:
         """Apply every migration newer than the file, each in its own transaction."""
@@ -470,7 +476,7 @@ class Store:
     async def max_seq(self, game_id: int) -> int:
         row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?",
                                   (game_id,))
-        return int(row["m"] or 0)
+        return int(row["m"] or 0) if row else 0
 
     async def snapshot(self, game_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM snapshots WHERE game_id = ? "

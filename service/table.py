@@ -445,7 +445,8 @@ async def _run(args, dice, seed: str, db_path: Path, out_dir: Path | None, stdou
         if args.script is not None:
             if args.script == "-":
                 return await table.run_script(sys.stdin)
-            with open(args.script, encoding="utf-8") as handle:
+            # The terminal's single user waits for the script anyway; nothing else shares the loop.
+            with open(args.script, encoding="utf-8") as handle:  # noqa: ASYNC230
                 return await table.run_script(handle)
         return await table.run_interactive(input_fn)
     finally:
