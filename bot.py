@@ -55,7 +55,14 @@ def main(argv: list[str]) -> int:
         from service.table import main as table_main
         return table_main(argv)
     from cogs.runtime import run_bot
-    return run_bot(settings)
+    from service.errors import StorageError
+    try:
+        return run_bot(settings)
+    except StorageError as error:
+        # The database cannot be opened (read-only volume, full disk, foreign file): one line
+        # that says what to do, not a traceback.
+        print(f"Cannot start: {error}", file=sys.stderr, flush=True)
+        return 1
 
 
 def cli() -> None:

@@ -131,3 +131,15 @@ def test_without_a_token_the_image_refuses_to_start_instead_of_opening_the_table
 
 def test_the_dockerfile_requires_a_token():
     assert "UMPIRE_REQUIRE_TOKEN=1" in (ROOT / "Dockerfile").read_text()
+
+
+def test_a_database_that_cannot_be_opened_stops_the_bot_with_one_line(tmp_path):
+    (tmp_path / "volume").write_text("a regular file where the data directory should be")
+    process = start(FAKE_NETWORK_BOT, tmp_path, env_extra={
+        "DISCORD_TOKEN": "fake-token", "UMPIRE_DB": str(tmp_path / "volume" / "umpire.sqlite3")})
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 1, err[-2000:]
+    assert "ready" not in out
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"Cannot start: Database {tmp_path / 'volume' / 'umpire.sqlite3'}: ")
+    assert "cannot be opened" in last and "Traceback" not in err
