@@ -22,9 +22,16 @@ pytestmark = pytest.mark.packaging
 
 def copy_sources(target: Path) -> None:
     """What git would ship (tracked and new files, not ignored ones), so the build never
-    writes build/ or *.egg-info into the working tree."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
+    writes build/ or *.egg-info into the working tree. Without git (a source archive), the
+    tree without environments and caches."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"],
+                                cwd=ROOT, capture_output=True,
+                                check=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        shutil.copytree(ROOT, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", "out"))
+        return
     for name in filter(None, listed):
         source = ROOT / name
         if source.is_file():

@@ -35,8 +35,9 @@ async def connect(self, *, reconnect=True):
 async def sync(self, *, guild=None):
     return []
 
-discord.Client.login = login
-discord.Client.connect = connect
+for cls in (discord.Client, discord.AutoShardedClient):   # sharded or not
+    cls.login = login
+    cls.connect = connect
 app_commands.CommandTree.sync = sync
 import bot
 sys.exit(bot.main([]))
