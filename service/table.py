@@ -22,7 +22,7 @@ from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_comman
 from engine.core.errors import UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
 
-from .errors import ServiceError
+from .errors import ServiceError, StorageError
 from .games import GameService, describe_event
 
 DEFAULT_GAME = "tenochtitlan"
@@ -158,7 +158,8 @@ class Table:
             else:
                 result.update(await self.play(text, side, info))
         except UmpireError as exc:
-            info = await self.info()
+            if not isinstance(exc, StorageError):   # when storage fails, keep what was read
+                info = await self.info()
             result.update(ok=False, error=str(exc), events=[], state_hash=_hash(info.state),
                           version=info.version)
         return result
@@ -440,15 +441,20 @@ async def _run(args, dice, seed: str, db_path: Path, out_dir: Path | None, stdou
         info = await svc.start_game(info.id)
         table = Table(svc, info.id, out_dir, stdout, stderr)
         await table.setup()
-        if args.autoplay:
-            return await table.run_autoplay(seed, args.max_actions)
-        if args.script is not None:
-            if args.script == "-":
-                return await table.run_script(sys.stdin)
-            # The terminal's single user waits for the script anyway; nothing else shares the loop.
-            with open(args.script, encoding="utf-8") as handle:  # noqa: ASYNC230
-                return await table.run_script(handle)
-        return await table.run_interactive(input_fn)
+        try:
+            if args.autoplay:
+                return await table.run_autoplay(seed, args.max_actions)
+            if args.script is not None:
+                if args.script == "-":
+                    return await table.run_script(sys.stdin)
+                # The terminal's single user waits for the script anyway; nothing else shares
+                # the loop.
+                with open(args.script, encoding="utf-8") as handle:  # noqa: ASYNC230
+                    return await table.run_script(handle)
+            return await table.run_interactive(input_fn)
+        except StorageError as exc:   # the database failed while reading, between commands
+            print(f"Stopped: {exc}", file=stderr)
+            return 1
     finally:
         await svc.close()
 

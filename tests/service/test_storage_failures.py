@@ -168,3 +168,22 @@ def test_the_local_table_says_what_is_wrong_with_its_database_in_one_line(tmp_pa
     last = err.getvalue().strip().splitlines()[-1]
     assert last.startswith("Cannot start: Database ") and "cannot be opened" in last
     assert "Traceback" not in err.getvalue()
+
+
+async def test_a_storage_failure_at_the_table_is_one_clear_refusal_and_the_table_goes_on(
+        tmp_path, clock):
+    path = tmp_path / "umpire.sqlite3"
+    svc = await GameService.open(path, clock=clock)
+    try:
+        game = await started_game(svc)
+        at_table = table.Table(svc, game.id, None, io.StringIO(), io.StringIO())
+        await at_table.setup()
+        await svc.store.fetchone("PRAGMA query_only = ON")
+        refused = await at_table.execute("red /move unit:r1 to:0201")
+        assert not refused["ok"] and refused["version"] == 0
+        assert refused["error"].startswith(f"Database {path}: it is read-only")
+        assert "\n" not in refused["error"]
+        await svc.store.fetchone("PRAGMA query_only = OFF")
+        assert (await at_table.execute("red /move unit:r1 to:0201"))["ok"]
+    finally:
+        await svc.close()
