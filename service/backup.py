@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .errors import StorageError
-from .store import storage_error
+from .sqlite_errors import storage_error
 
 COPIED, FAILED, USAGE = 0, 1, 2
 PAGES_PER_STEP = 1024   # the bot may write between steps; each step holds the read lock briefly
