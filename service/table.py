@@ -13,6 +13,7 @@ import signal
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
@@ -138,14 +139,16 @@ class Table:
                                f"referee. Got {word!r}.")
         return side, rest.strip()
 
-    async def execute(self, line: str) -> dict:
-        """Run one line; the result is the JSON object the script mode prints."""
+    async def execute(self, line: str, length: int | None = None) -> dict:
+        """Run one line; the result is the JSON object the script mode prints. ``length``: the
+        line's real length when only its beginning was read (see :func:`read_lines`)."""
         info = await self.info()
-        if len(line) > MAX_LINE_CHARS:
+        length = len(line) if length is None else length
+        if length > MAX_LINE_CHARS:
             # Refused before any splitting, and not echoed back: a pasted megabyte stays out
             # of the terminal and out of the JSON Lines output.
             return {"input": line.strip()[:80] + "…", "ok": False,
-                    "error": f"That line is {len(line):,} characters long; a command has at "
+                    "error": f"That line is {length:,} characters long; a command has at "
                              f"most {MAX_COMMAND_CHARS:,}.",
                     "events": [], "state_hash": _hash(info.state), "version": info.version}
         result: dict = {"input": line.strip()}
@@ -258,11 +261,11 @@ class Table:
         return str(path)
 
     # ----- modes -------------------------------------------------------------------------
-    async def run_script(self, lines) -> int:
-        for line in lines:
+    async def run_script(self, handle: TextIO) -> int:
+        for line, length in read_lines(handle, MAX_LINE_CHARS):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            result = await self.execute(line)
+            result = await self.execute(line, length)
             self.emit(result)
             if result.get("quit"):
                 break
@@ -399,6 +402,24 @@ def _stop_signals_interrupt():
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def read_lines(handle: TextIO, limit: int) -> Iterator[tuple[str, int]]:
+    """``(line, length)`` for each line of a script, keeping at most ``limit + 1`` characters
+    of any line in memory: the rest of an over-long line is read in chunks and only counted, so
+    a gigabyte without a newline on stdin costs no gigabyte."""
+    while True:
+        line = handle.readline(limit + 1)
+        if not line:
+            return
+        length = len(line)
+        if length > limit and not line.endswith("\n"):
+            while True:
+                more = handle.readline(1 << 16)
+                length += len(more)
+                if not more or more.endswith("\n"):
+                    break
+        yield line, length
 
 
 def _log_count(word: str | None) -> int:

@@ -66,3 +66,33 @@ def test_the_default_seed_has_128_random_bits(tmp_path):
         assert re.fullmatch(r"[0-9a-f]{32}", seed), seed
         seeds.add(seed)
     assert len(seeds) == 2
+
+
+def test_an_endless_line_in_a_script_is_counted_not_kept():
+    """A script line is read at most MAX_LINE_CHARS + 1 characters at a time: the rest of a
+    huge line is only counted (a gigabyte on stdin must not cost a gigabyte)."""
+    class Reads(io.StringIO):
+        largest = 0
+
+        def readline(self, size=-1):
+            assert size != -1, "a script line is never read whole"
+            line = super().readline(size)
+            Reads.largest = max(Reads.largest, len(line))
+            return line
+
+    handle = Reads("red /move unit:" + "a" * 3_000_000 + "\n/log 1\n")
+    lines = list(table.read_lines(handle, table.MAX_LINE_CHARS))
+    assert [(len(text), length) for text, length in lines] == \
+        [(table.MAX_LINE_CHARS + 1, 3_000_016), (7, 7)]
+    assert Reads.largest <= 1 << 16
+
+
+def test_a_huge_line_on_stdin_is_refused_with_its_real_length(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("red /move unit:" + "a" * 3_000_000
+                                                 + "\nred /move unit:r1 to:0201\n"))
+    out = io.StringIO()
+    assert table.main(["--game", "skirmish", "--seed", "1", "--script", "-",
+                       "--db", str(tmp_path / "t.db")], stdout=out, stderr=io.StringIO()) == 0
+    refused, moved = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert not refused["ok"] and "That line is 3,000,016 characters long" in refused["error"]
+    assert moved["ok"]
