@@ -7,7 +7,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     UMPIRE_DB=/data/umpire.sqlite3 \
-    UMPIRE_HEARTBEAT=/tmp/umpire-heartbeat
+    UMPIRE_HEARTBEAT=/tmp/umpire-heartbeat \
+    UMPIRE_REQUIRE_TOKEN=1
 
 WORKDIR /app
 
@@ -17,10 +18,11 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 # Dependencies first (read from pyproject.toml, so they are listed in one place) for layer
-# caching; the wheels of discord.py, aiosqlite and Pillow need no compiler.
-COPY pyproject.toml ./
+# caching, pinned to the exact versions the tests ran with (constraints.txt); the wheels of
+# discord.py, aiosqlite and Pillow need no compiler.
+COPY pyproject.toml constraints.txt ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
- && pip install -r /tmp/requirements.txt \
+ && pip install -c constraints.txt -r /tmp/requirements.txt \
  && rm /tmp/requirements.txt
 
 COPY bot.py ./

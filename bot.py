@@ -6,9 +6,12 @@
     python bot.py verify [...]    replay a finished game with its revealed seed, check every die
     python bot.py sync            push the command tree to Discord now (normally the bot syncs
                                   by itself, only when the tree changed)
+    python bot.py backup PATH     copy the database (UMPIRE_DB or --db) safely, even while the
+                                  bot runs; --force replaces an existing PATH
 """
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -28,6 +31,10 @@ def main(argv: list[str]) -> int:
     if command == "verify":
         from service.verify import main as verify_main
         return verify_main(argv[1:])
+    if command == "backup":
+        from service.backup import main as backup_main
+        from service.config import load_settings
+        return backup_main(argv[1:], default_db=load_settings().database)
     if command == "commands":
         from cogs.runtime import print_command_tree
         return print_command_tree()
@@ -43,14 +50,34 @@ def main(argv: list[str]) -> int:
     if command == "sync":
         from cogs.runtime import sync_commands
         return sync_commands(settings)
+    if not settings.token and os.environ.get("UMPIRE_REQUIRE_TOKEN", "").strip() not in ("", "0"):
+        # The container sets UMPIRE_REQUIRE_TOKEN: there the local table would read an empty
+        # stdin, exit at once and be restarted forever without a word.
+        print("Cannot start: no DISCORD_TOKEN is configured, and UMPIRE_REQUIRE_TOKEN is set "
+              "(as in the Docker image), so Umpire will not fall back to the local table. Pass "
+              "the bot token, e.g. docker run -e DISCORD_TOKEN=... (see README, Discord).",
+              file=sys.stderr, flush=True)
+        return 2
     if not settings.token:
         print("No DISCORD_TOKEN is configured (environment or .env), so Umpire starts the "
               "local table in this terminal instead. Type /help for commands.", flush=True)
         from service.table import main as table_main
         return table_main(argv)
     from cogs.runtime import run_bot
-    return run_bot(settings)
+    from service.errors import StorageError
+    try:
+        return run_bot(settings)
+    except StorageError as error:
+        # The database cannot be opened (read-only volume, full disk, foreign file): one line
+        # that says what to do, not a traceback.
+        print(f"Cannot start: {error}", file=sys.stderr, flush=True)
+        return 1
+
+
+def cli() -> None:
+    """The ``umpire`` console command of an installed copy: the same as ``python bot.py``."""
+    sys.exit(main(sys.argv[1:]))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    cli()

@@ -39,7 +39,7 @@ def bench_reachable():
     rng = random.Random(1)
     cost = tuple(rng.choice((1, 1, 1, 2, 3)) for _ in range(len(grid)))
     start = grid.idx("2015")
-    enemies = {grid.idx(l) for l in ("2311", "1719", "2618")}
+    enemies = {grid.idx(label) for label in ("2311", "1719", "2618")}
     zoc = {n for e in enemies for n in grid.adjacent[e]}
     road = [grid.idx(f"{c:02d}15") for c in range(10, 30)]
     links = set()

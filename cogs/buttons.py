@@ -13,8 +13,17 @@ import discord
 from engine.core.state import canonical_json
 from service.errors import StaleVersion
 
-from .common import (GameHere, Guard, Refusal, clip, mention_list, player_message, ruleset_of,
-                     send, side_title)
+from .common import (
+    GameHere,
+    Guard,
+    Refusal,
+    clip,
+    mention_list,
+    player_message,
+    ruleset_of,
+    send,
+    side_title,
+)
 from .i18n import locale_of, t
 
 KINDS = ("end", "undo", "opts")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -19,8 +20,14 @@ from discord.ext import commands
 from engine.core.errors import RuleError, UmpireError
 from engine.core.ruleset import Ruleset
 from engine.registry import get_ruleset
-from service.errors import (GameNotActive, GameNotFound, NotSeated, ServiceError,
-                            StaleVersion)
+from service.errors import (
+    GameNotActive,
+    GameNotFound,
+    NotSeated,
+    ServiceError,
+    StaleVersion,
+    StorageError,
+)
 
 from .i18n import locale_of, t
 
@@ -91,7 +98,7 @@ class Guard:
         self.defer = defer
         self.context = context
 
-    async def __aenter__(self) -> "Guard":
+    async def __aenter__(self) -> Guard:
         if self.defer and not self.interaction.response.is_done():
             # Always ephemeral: the first follow-up inherits the deferral's visibility, so a
             # public deferral would make a refusal public. Public results go to the channel.
@@ -128,6 +135,11 @@ def player_message(error: Exception, lang: str) -> str | None:
         # Not the player's fault, but theirs to fix with the server's admins: say what is missing.
         log.warning("Discord refused an action for lack of permissions: %s", error.text)
         return t(lang, "missing_permissions", why=error.text or str(error))
+    if isinstance(error, StorageError):
+        # The operator's one line (file, problem, advice) goes to the log, no traceback; the
+        # player learns nothing was changed, without the server's paths.
+        log.error("storage failure: %s", error)
+        return t(lang, "storage_failed")
     if isinstance(error, StaleVersion):
         return t(lang, "stale", expected=error.expected, current=error.current)
     if isinstance(error, GameNotActive):
@@ -239,7 +251,7 @@ def _secret_label(ruleset: Ruleset | None, view: dict | None, key: str, value: s
     for kind in (key, "card", "unit"):
         try:
             label = ruleset.describe(view, kind, value)
-        except Exception:
+        except Exception:  # noqa: S112 - quiet by design: the id is shown instead
             continue
         if isinstance(label, str) and label and label != value:
             return label

@@ -5,13 +5,24 @@ import logging
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from engine import registry
 from engine.core.errors import ScenarioError
 
-from .common import (UmpireCog, Guard, Refusal, clip, describe_action, event_lines, mention_list, png_file,
-                     ruleset_of, send, side_title, MAX_EMBED_TEXT)
+from .common import (
+    MAX_EMBED_TEXT,
+    Guard,
+    Refusal,
+    UmpireCog,
+    clip,
+    describe_action,
+    event_lines,
+    mention_list,
+    png_file,
+    ruleset_of,
+    send,
+    side_title,
+)
 from .i18n import locale_of, t
 
 log = logging.getLogger("umpire.discord")

@@ -22,6 +22,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                 "again, and tell the bot's operator if it keeps happening.",
         "illegal": "Not allowed: {why}",
         "refused": "That did not work: {why}",
+        "storage_failed": "The bot cannot save right now: its database reports a problem. "
+                          "Nothing was changed; the operator finds the cause in the bot's log. "
+                          "Please try again later.",
         "stale": "That board is out of date (it shows version {expected}, the game is at "
                  "version {current}). Nothing was done; use the latest board.",
         "stale_pointer": "That board is out of date; nothing was done. The current board: {link}",
@@ -129,6 +132,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                 "passiert.",
         "illegal": "Nicht erlaubt: {why}",
         "refused": "Das ging nicht: {why}",
+        "storage_failed": "Der Bot kann gerade nicht speichern: seine Datenbank meldet ein "
+                          "Problem. Es wurde nichts geändert; der Betreiber findet die Ursache "
+                          "im Log des Bots. Bitte versuche es später noch einmal.",
         "stale": "Dieses Brett ist veraltet (es zeigt Stand {expected}, die Partie ist bei "
                  "Stand {current}). Es wurde nichts ausgeführt; nimm das neueste Brett.",
         "stale_pointer": "Dieses Brett ist veraltet; es wurde nichts ausgeführt. Aktuelles "

@@ -15,15 +15,22 @@ from dataclasses import dataclass, field
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
 from renderer.layout import SceneError
 
 from .buttons import undo_for_player
-from .common import (UmpireCog, Guard, Refusal, clip, describe_action, describe_value, ruleset_of,
-                     send)
+from .common import (
+    Guard,
+    Refusal,
+    UmpireCog,
+    clip,
+    describe_action,
+    describe_value,
+    ruleset_of,
+    send,
+)
 from .game import playable_rulesets
 from .i18n import locale_of, t
 

@@ -17,9 +17,23 @@ from renderer.layout import SceneError
 from service.errors import StaleVersion
 
 from .buttons import Decision, board_view, is_decision
-from .common import (GameHere, Refusal, clip, describe_action, event_lines, format_secrets,
-                     mention_list, png_file, ruleset_of, same_id, secrets_of, send, side_title,
-                     user_actor, MAX_EMBED_TEXT)
+from .common import (
+    MAX_EMBED_TEXT,
+    GameHere,
+    Refusal,
+    clip,
+    describe_action,
+    event_lines,
+    format_secrets,
+    mention_list,
+    png_file,
+    ruleset_of,
+    same_id,
+    secrets_of,
+    send,
+    side_title,
+    user_actor,
+)
 from .i18n import locale_of, normalise_locale, t
 
 log = logging.getLogger("umpire.discord")

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from service.errors import StaleVersion
 
-from .common import UmpireCog, Guard, Refusal, describe_value, ruleset_of, send, side_title
+from .common import Guard, Refusal, UmpireCog, describe_value, ruleset_of, send, side_title
 from .i18n import locale_of, t
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 import discord
-from discord.ext import commands, tasks
+from discord.ext import tasks
 
 from .common import UmpireCog, mention_list, ruleset_of, side_title
 from .game import format_duration

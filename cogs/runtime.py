@@ -18,7 +18,7 @@ import json
 import logging
 import sys
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import discord
 from discord.ext import commands
@@ -153,7 +153,7 @@ def run_bot(settings: Settings) -> int:
     if settings.shards is not None:
         log.info("running shards %s", settings.shards)
     bot = UmpireBot(settings)
-    bot.run(settings.token, log_handler=None)
+    asyncio.run(_serve(bot, settings.token))
     return 0
 
 
@@ -174,6 +174,14 @@ def sync_commands(settings: Settings) -> int:
         return 2
     asyncio.run(force_sync(settings))
     return 0
+
+
+async def _serve(bot: commands.Bot, token: str) -> None:
+    """``bot.run`` without its signal handling: SIGTERM/SIGINT/SIGHUP close the gateway and
+    the database cleanly (the bot is PID 1 in the container, see service/lifecycle.py)."""
+    from service.lifecycle import run_until_signalled
+    async with bot:
+        await run_until_signalled(bot.start(token), bot.close)
 
 
 async def command_tree_payload() -> list[dict]:

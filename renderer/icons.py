@@ -6,7 +6,7 @@ reads on any terrain fill. They go into the cached static layer, so their cost i
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 INK = "#2a2622"
 LIGHT = "#f4efe2"

@@ -514,7 +514,6 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
     """The picture of ``scene`` as an RGB image (before encoding)."""
     check(scene)
     lay = layout_for(scene["grid"], size_hint)
-    grid = scene["grid"]
     base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
     img = base.copy()
     draw = ImageDraw.Draw(img)

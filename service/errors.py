@@ -25,7 +25,7 @@ class GameNotActive(ServiceError):
 class StaleVersion(ServiceError):
     """The game moved on since the board the player clicked was posted."""
 
-    def __init__(self, game_id, expected: int, current: int):
+    def __init__(self, game_id, expected: int, current: int | None):
         self.game_id, self.expected, self.current = game_id, expected, current
         super().__init__(f"That board is out of date (it shows version {expected}, the game is "
                          f"at version {current}). Use the latest board post.")
@@ -33,3 +33,17 @@ class StaleVersion(ServiceError):
 
 class NotSeated(ServiceError):
     """The player is not seated on the side they tried to act for."""
+
+
+class StorageError(ServiceError):
+    """The database cannot be opened, read or written (disk full, read-only, locked by another
+    program, damaged or not a database). Nothing already committed is touched: a failed write
+    is rolled back whole.
+
+    ``str(error)`` is one line for the operator (the bot's log, the local table): the file, the
+    problem and what to do. Discord replies use their own words and leave the path out.
+    """
+
+    def __init__(self, file: str, problem: str, advice: str):
+        self.file, self.problem, self.advice = str(file), problem, advice
+        super().__init__(f"Database {self.file}: {problem}. {advice}")

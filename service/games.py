@@ -14,8 +14,9 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from engine import registry
 from engine.core.dice import Dice, SeededSource, seeded
@@ -26,8 +27,15 @@ from engine.core.state import clone, state_hash
 
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
-from .replay import (SERVICE_ACTIONS, VerifyReport, apply_logged, replay_rows, seed_hash,
-                     undo_blockers, verify_log)
+from .replay import (
+    SERVICE_ACTIONS,
+    VerifyReport,
+    apply_logged,
+    replay_rows,
+    seed_hash,
+    undo_blockers,
+    verify_log,
+)
 from .store import Store, VersionConflict, dumps
 
 __all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport"]
@@ -164,7 +172,7 @@ class GameService:
     @classmethod
     async def open(cls, path, clock: Callable[[], float] = time.time,
                    dice_override: Iterable[int] | None = None, *,
-                   synchronous: str = "FULL") -> "GameService":
+                   synchronous: str = "FULL") -> GameService:
         store = await Store.open(path, synchronous=synchronous)
         return cls(store, clock=clock, dice_override=dice_override)
 

@@ -15,12 +15,17 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from urllib.parse import quote
 
 import aiosqlite
+
+from .errors import StorageError
+from .sqlite_errors import storage_errors as _storage_errors
 
 # Ordered and append-only: a released migration is never edited, a change is a new entry.
 MIGRATIONS: list[tuple[int, list[str]]] = [
@@ -139,6 +144,19 @@ class VersionConflict(Exception):
         super().__init__(f"game {game_id}: expected version {expected}, found {current}")
 
 
+def _connect_target(path: str, read_only: bool) -> tuple[str, bool]:
+    """What to pass to ``connect`` (and whether it is a URI); creates the directory of a new
+    writable file. A few file-system calls at open time, before any game is served."""
+    if read_only:
+        if not Path(path).is_file():
+            raise StorageError(path, "there is no such file",
+                               "Check the path; a read-only open never creates one.")
+        return f"file:{quote(str(Path(path).resolve()))}?mode=ro", True
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return path, False
+
+
 def _dict(row: aiosqlite.Row | None) -> dict | None:
     return dict(row) if row is not None else None
 
@@ -188,28 +206,50 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
-                   busy_timeout_ms: int = 10_000) -> "Store":
+                   busy_timeout_ms: int = 10_000, read_only: bool = False) -> Store:
         """Open (creating if needed) and migrate. ``synchronous="FULL"`` makes every commit
-        durable across power loss; ``NORMAL`` (the local table) still survives a killed process."""
+        durable across power loss; ``NORMAL`` (the local table) still survives a killed process.
+
+        ``read_only=True`` (verify, backup) opens an existing file with SQLite's ``mode=ro``:
+        nothing is created, migrated or written, and a file of another schema version is
+        refused rather than upgraded. Failures raise :class:`StorageError`."""
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
-        db = await aiosqlite.connect(path, isolation_level=None)
+        with _storage_errors(path):
+            target, uri = _connect_target(path, read_only)
+            # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
+            db = await aiosqlite.connect(target, isolation_level=None, uri=uri)
         db.row_factory = aiosqlite.Row
         store = cls(db, path)
         try:
-            await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await _run(db, "PRAGMA journal_mode = WAL")
-            await _run(db, f"PRAGMA synchronous = {synchronous}")
-            await _run(db, "PRAGMA foreign_keys = ON")
-            await store.migrate()
+            with _storage_errors(path):
+                await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                if read_only:
+                    await store._check_readable_schema()
+                else:
+                    await _run(db, "PRAGMA journal_mode = WAL")
+                    await _run(db, f"PRAGMA synchronous = {synchronous}")
+                    await _run(db, "PRAGMA foreign_keys = ON")
+                    await store.migrate()
         except BaseException:
             await db.close()
             raise
         return store
+
+    async def _check_readable_schema(self) -> None:
+        current = await self.schema_version()
+        if current == 0:
+            raise StorageError(self.path, "it is not an Umpire database (no schema version)",
+                               "Check the path.")
+        if current != SCHEMA_VERSION:
+            newer = current > SCHEMA_VERSION
+            raise StorageError(
+                self.path, f"it has schema version {current}, this program reads "
+                           f"{SCHEMA_VERSION}",
+                "Upgrade Umpire." if newer else
+                "Let the bot (or the local table) open it once to upgrade it, or use the "
+                "Umpire version that wrote it; a read-only open never changes the file.")
 
     async def close(self) -> None:
         async with self._lock:
@@ -220,23 +260,38 @@ class Store:
     async def transaction(self):
         """``async with store.transaction() as db:`` — all or nothing, writers serialised."""
         async with self._lock:
-            await _run(self._db, "BEGIN IMMEDIATE")
+            with _storage_errors(self.path):
+                await _run(self._db, "BEGIN IMMEDIATE")
             try:
-                yield _Transaction(self._db)
+                with _storage_errors(self.path):
+                    yield _Transaction(self._db)
+                    await _run(self._db, "COMMIT")
             except BaseException:
-                await _run(self._db, "ROLLBACK")
+                await self._rollback()
                 raise
-            await _run(self._db, "COMMIT")
+
+    async def _rollback(self) -> None:
+        """Roll back after a failure. SQLite may already have rolled back on its own (a full
+        disk, an I/O error), and a rollback that fails must not hide the error that caused it;
+        what matters is that the shared connection is out of the transaction."""
+        if not self._db.in_transaction:
+            return
+        try:
+            await _run(self._db, "ROLLBACK")
+        except sqlite3.Error:
+            pass
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
         async with self._lock:
-            async with self._db.execute(sql, tuple(params)) as cursor:
-                return [dict(r) for r in await cursor.fetchall()]
+            with _storage_errors(self.path):
+                async with self._db.execute(sql, tuple(params)) as cursor:
+                    return [dict(r) for r in await cursor.fetchall()]
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
         async with self._lock:
-            async with self._db.execute(sql, tuple(params)) as cursor:
-                return _dict(await cursor.fetchone())
+            with _storage_errors(self.path):
+                async with self._db.execute(sql, tuple(params)) as cursor:
+                    return _dict(await cursor.fetchone())
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One statement in its own transaction; returns the number of rows changed."""
@@ -251,7 +306,7 @@ class Store:
         if row is None:
             return 0
         row = await self.fetchone("SELECT MAX(version) AS v FROM schema_version")
-        return int(row["v"] or 0)
+        return int(row["v"] or 0) if row else 0
 
     async def migrate(self) -> int:
         """Apply every migration newer than the file, each in its own transaction."""
@@ -261,8 +316,8 @@ class Store:
                              "DEFAULT CURRENT_TIMESTAMP)")
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
-            raise RuntimeError(f"{self.path} has schema version {current}, newer than this "
-                               f"program ({SCHEMA_VERSION}); upgrade Umpire.")
+            raise StorageError(self.path, f"it has schema version {current}, newer than this "
+                                          f"program ({SCHEMA_VERSION})", "Upgrade Umpire.")
         for number, statements in MIGRATIONS:
             if number <= current:
                 continue
@@ -366,7 +421,7 @@ class Store:
     async def max_seq(self, game_id: int) -> int:
         row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?",
                                   (game_id,))
-        return int(row["m"] or 0)
+        return int(row["m"] or 0) if row else 0
 
     async def snapshot(self, game_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM snapshots WHERE game_id = ? "

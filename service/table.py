@@ -9,23 +9,29 @@ import argparse
 import asyncio
 import json
 import secrets
+import signal
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
 from engine import registry
-from engine.core.commands import format_command, parse_command
+from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
 from engine.core.errors import UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
 
-from .errors import ServiceError
+from .errors import ServiceError, StorageError
 from .games import GameService, describe_event
 
 DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
 PLANNED = {"siege": "SIEGE", "tactical-table-war": "Tactical Table War"}
 MAX_LISTED = 40   # longer option lists are grouped in the terminal (script mode gets them all)
+# A side name, a space and the longest command.
+MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
 TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
 
 HELP = """Commands (the same grammar as in Discord):
@@ -133,9 +139,18 @@ class Table:
                                f"referee. Got {word!r}.")
         return side, rest.strip()
 
-    async def execute(self, line: str) -> dict:
-        """Run one line; the result is the JSON object the script mode prints."""
+    async def execute(self, line: str, length: int | None = None) -> dict:
+        """Run one line; the result is the JSON object the script mode prints. ``length``: the
+        line's real length when only its beginning was read (see :func:`read_lines`)."""
         info = await self.info()
+        length = len(line) if length is None else length
+        if length > MAX_LINE_CHARS:
+            # Refused before any splitting, and not echoed back: a pasted megabyte stays out
+            # of the terminal and out of the JSON Lines output.
+            return {"input": line.strip()[:80] + "…", "ok": False,
+                    "error": f"That line is {length:,} characters long; a command has at "
+                             f"most {MAX_COMMAND_CHARS:,}.",
+                    "events": [], "state_hash": _hash(info.state), "version": info.version}
         result: dict = {"input": line.strip()}
         try:
             side, text = self.split_side(line, info.awaiting)
@@ -146,7 +161,8 @@ class Table:
             else:
                 result.update(await self.play(text, side, info))
         except UmpireError as exc:
-            info = await self.info()
+            if not isinstance(exc, StorageError):   # when storage fails, keep what was read
+                info = await self.info()
             result.update(ok=False, error=str(exc), events=[], state_hash=_hash(info.state),
                           version=info.version)
         return result
@@ -207,7 +223,7 @@ class Table:
                 raise ServiceError("No board picture could be written (see the note above).")
             return {**base, "board": board}
         if name == "log":
-            count = int(words[0]) if words and words[0].isdigit() else 10
+            count = _log_count(words[0] if words else None)
             records = await self.svc.history(self.game_id)
             lines = []
             for r in records[-count:]:
@@ -245,11 +261,11 @@ class Table:
         return str(path)
 
     # ----- modes -------------------------------------------------------------------------
-    async def run_script(self, lines) -> int:
-        for line in lines:
+    async def run_script(self, handle: TextIO) -> int:
+        for line, length in read_lines(handle, MAX_LINE_CHARS):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            result = await self.execute(line)
+            result = await self.execute(line, length)
             self.emit(result)
             if result.get("quit"):
                 break
@@ -369,6 +385,53 @@ class Table:
         print(text, file=self.stdout, flush=True)
 
 
+@contextmanager
+def _stop_signals_interrupt():
+    """SIGTERM and SIGHUP (a closed terminal, ``kill``) end the table like Ctrl-C: the prompt
+    is interrupted, the database closed and the game's file named. The table waits in a
+    blocking ``input()``, so these are plain signal handlers, not event-loop ones."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield   # only the main thread may install handlers (a table run inside a test thread)
+        return
+    previous = {s: signal.signal(s, interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def read_lines(handle: TextIO, limit: int) -> Iterator[tuple[str, int]]:
+    """``(line, length)`` for each line of a script, keeping at most ``limit + 1`` characters
+    of any line in memory: the rest of an over-long line is read in chunks and only counted, so
+    a gigabyte without a newline on stdin costs no gigabyte."""
+    while True:
+        line = handle.readline(limit + 1)
+        if not line:
+            return
+        length = len(line)
+        if length > limit and not line.endswith("\n"):
+            while True:
+                more = handle.readline(1 << 16)
+                length += len(more)
+                if not more or more.endswith("\n"):
+                    break
+        yield line, length
+
+
+def _log_count(word: str | None) -> int:
+    """``/log n``: str.isdigit() also accepts '²' and '⑤', which int() refuses, so only ASCII
+    digits count; the number is capped so a huge one costs nothing."""
+    if word is None:
+        return 10
+    if not (word.isascii() and word.isdigit()) or len(word) > 6:
+        raise ServiceError(f"/log takes a number of actions, e.g. /log 20; got {word[:20]!r}.")
+    return max(1, int(word))
+
+
 def _hash(state: dict) -> str:
     from engine.core.state import state_hash
     return state_hash(state)
@@ -399,14 +462,20 @@ async def _run(args, dice, seed: str, db_path: Path, out_dir: Path | None, stdou
         info = await svc.start_game(info.id)
         table = Table(svc, info.id, out_dir, stdout, stderr)
         await table.setup()
-        if args.autoplay:
-            return await table.run_autoplay(seed, args.max_actions)
-        if args.script is not None:
-            if args.script == "-":
-                return await table.run_script(sys.stdin)
-            with open(args.script, encoding="utf-8") as handle:
-                return await table.run_script(handle)
-        return await table.run_interactive(input_fn)
+        try:
+            if args.autoplay:
+                return await table.run_autoplay(seed, args.max_actions)
+            if args.script is not None:
+                if args.script == "-":
+                    return await table.run_script(sys.stdin)
+                # The terminal's single user waits for the script anyway; nothing else shares
+                # the loop.
+                with open(args.script, encoding="utf-8") as handle:  # noqa: ASYNC230
+                    return await table.run_script(handle)
+            return await table.run_interactive(input_fn)
+        except StorageError as exc:   # the database failed while reading, between commands
+            print(f"Stopped: {exc}", file=stderr)
+            return 1
     finally:
         await svc.close()
 
@@ -432,7 +501,7 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
     if args.script is not None and args.script != "-" and not Path(args.script).is_file():
         print(f"--script: no file {args.script!r}.", file=stderr)
         return 2
-    seed = str(args.seed) if args.seed is not None else str(secrets.randbelow(10**9))
+    seed = str(args.seed) if args.seed is not None else secrets.token_hex(16)
     out_dir = Path(args.out) if args.out else None
     interactive = not args.autoplay and args.script is None
     if out_dir is None and interactive:
@@ -447,7 +516,9 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
         print(f"seed {seed} (pass --seed {seed} to replay this game); database {db_path}",
               file=stderr)
     try:
-        return asyncio.run(_run(args, dice, seed, db_path, out_dir, stdout, stderr, input_fn))
+        with _stop_signals_interrupt():
+            return asyncio.run(_run(args, dice, seed, db_path, out_dir, stdout, stderr,
+                                    input_fn))
     except UmpireError as exc:   # a scenario that does not load, an unknown scenario name
         print(f"Cannot start: {exc}", file=stderr)
         return 2

@@ -8,12 +8,12 @@
 """
 from __future__ import annotations
 
-import copy
 import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import registry
 from engine.core.dice import seeded

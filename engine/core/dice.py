@@ -11,7 +11,8 @@ without storing generator state (and a revealed seed lets players verify every r
 from __future__ import annotations
 
 import hashlib
-from typing import Iterable, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 from .errors import DiceExhausted
 

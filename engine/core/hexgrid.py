@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import heapq
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
 
 Hex = tuple[int, int]
 
@@ -224,7 +224,7 @@ class HexMap:
             raise BadLabel(f"{label_text!r} is not a hex of this map.") from None
 
     @classmethod
-    def rectangle(cls, columns: int, rows: int) -> "HexMap":
+    def rectangle(cls, columns: int, rows: int) -> HexMap:
         return cls(from_offset(c, r) for c in range(columns) for r in range(rows))
 
 
@@ -235,8 +235,9 @@ class _OnDemandCosts:
     """``HexMap.costed`` for a one-off (mutable) cost table: rows built only for hexes the
     search expands, instead of for the whole map."""
 
-    def __init__(self, grid: "HexMap", enter_cost):
-        self._adjacent, self._cost, self._rows = grid.adjacent, enter_cost, {}
+    def __init__(self, grid: HexMap, enter_cost):
+        self._adjacent, self._cost = grid.adjacent, enter_cost
+        self._rows: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def __getitem__(self, node: int):
         row = self._rows.get(node)

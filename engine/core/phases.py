@@ -8,8 +8,8 @@ what happens on entering a phase (drawing a card, scoring) is the ruleset's, via
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass(frozen=True)

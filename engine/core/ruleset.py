@@ -125,7 +125,7 @@ class Ruleset(abc.ABC):
     def header(self, state: dict) -> dict[str, str]:
         """Ordered facts for the turn post and the picture: Turn, Phase, Active, Card, ..."""
         return {"Turn": str(state.get("turn")), "Phase": str(state.get("phase")),
-                "Active": self.side_titles.get(state.get("active"), str(state.get("active")))}
+                "Active": self.side_titles.get(str(state.get("active")), str(state.get("active")))}
 
     @abc.abstractmethod
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
@@ -148,9 +148,10 @@ class Ruleset(abc.ABC):
         from .state import clone
         state = clone(state)
         kind = action["type"]
-        units = state.get("units")
-        if kind in ("ref-place", "ref-remove") and not isinstance(units, dict):
+        found = state.get("units")
+        if kind in ("ref-place", "ref-remove") and not isinstance(found, dict):
             raise RuleError("This game does not support placing or removing units by referee.")
+        units: dict = found if isinstance(found, dict) else {}
         if kind == "ref-place":
             unit = units.get(action.get("unit", ""))
             if unit is None:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
+from engine.core.paths import data_dir
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "pocket-tactics"
+DATA_DIR = data_dir("pocket-tactics")
 SCENARIO_DIR = DATA_DIR / "scenarios"
 
 SIDES = ("north", "south")

@@ -12,11 +12,12 @@ from pathlib import Path
 
 from engine.core import squaregrid
 from engine.core.errors import ScenarioError
+from engine.core.paths import data_dir
 
 from .board import build_board, parse_tile_grid, seg_of_square
 
 SIDES = ("allies", "bismark")
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "rivet-wars"
+DATA_DIR = data_dir("rivet-wars")
 TERRAIN_KINDS = ("bunker", "objective", "wire", "tanktrap", "minefield")
 TOKENS_IN_BOX = 6
 GAS_MARKERS = 5

@@ -16,8 +16,9 @@ from pathlib import Path
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 from engine.core.hexgrid import UNREACHABLE
+from engine.core.paths import data_dir
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "tenochtitlan"
+DATA_DIR = data_dir("tenochtitlan")
 SIDES = ("spanish", "aztec")
 CLASSES = ("infantry", "cavalry", "artillery", "arquebusiers", "crossbowmen", "bowmen",
            "brigantine", "canoe")

@@ -6,7 +6,8 @@ import collections
 import pytest
 
 from engine import registry
-from engine.core import commands, dice as dice_mod
+from engine.core import commands
+from engine.core import dice as dice_mod
 from engine.core.errors import CommandSyntaxError, DiceExhausted, NotYourTurn, RuleError
 from engine.core.game import apply_action, autoplay, new_game, replay
 from engine.core.phases import TurnCycle

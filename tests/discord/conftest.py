@@ -4,8 +4,6 @@ commands, pick autocomplete choices and click buttons exactly as a client would.
 """
 from __future__ import annotations
 
-import asyncio
-import os
 from dataclasses import dataclass, field
 
 import discord

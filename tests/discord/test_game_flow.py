@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from PIL import Image
 
 from engine.core import hexgrid
@@ -65,7 +64,7 @@ async def test_complete_game_from_new_to_victory(table):
     board = table.boards()[-1]
     png = await board.attachments[0].read()
     assert Image.open(io.BytesIO(png)).format == "PNG"
-    assert "Red" in message_text(board) and "<@%d>" % table.alice.id in board.content
+    assert "Red" in message_text(board) and f"<@{table.alice.id}>" in board.content
 
     players = {"red": table.alice, "blue": table.bob}
     for _ in range(200):

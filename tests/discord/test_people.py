@@ -214,10 +214,10 @@ async def test_public_posts_follow_the_servers_language(table):
 
 def test_the_command_tree_obeys_discords_limits():
     """What Discord would reject with a 400 at sync: names, lengths, counts, option order."""
+    import asyncio
     import re
 
     from cogs.runtime import command_tree_payload
-    import asyncio
 
     tree = asyncio.run(command_tree_payload())
     assert len(tree) <= 100

@@ -74,8 +74,8 @@ def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
 
 
 def test_scene_renders_terrain_and_pieces_where_they_are():
-    import io
     import importlib
+    import io
     try:
         renderer = importlib.import_module("renderer")
         render_png = renderer.render_png

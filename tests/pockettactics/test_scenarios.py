@@ -97,6 +97,7 @@ def test_position_mid_map_building():
 def test_examples_in_the_scenario_docs_load():
     import re
     from pathlib import Path
+
     from engine.core.dice import fixed
     text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "pocket-tactics.md").read_text()
     blocks = [b for b in re.findall(r"```json\n(.*?)```", text, re.S) if b.lstrip().startswith("{")]
@@ -108,6 +109,7 @@ def test_examples_in_the_scenario_docs_load():
 
 def test_data_files_are_validated(tmp_path):
     import shutil
+
     from engine.pockettactics.data import DATA_DIR, Catalogue
     cat = Catalogue.load()
     assert len(cat.factions) >= 2 and all(len(f["units"]) == 6 for f in cat.factions.values())
@@ -139,6 +141,7 @@ def test_data_files_are_validated(tmp_path):
 
 def test_attack_types_in_the_data_are_validated(tmp_path):
     import shutil
+
     from engine.pockettactics.data import DATA_DIR, Catalogue
     for name in ("factions.json", "terrain.json"):
         shutil.copy(DATA_DIR / name, tmp_path / name)

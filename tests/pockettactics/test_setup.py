@@ -174,6 +174,7 @@ def test_a_drawn_tile_with_no_place_left_on_the_table_is_set_aside():
 
 def test_referee_can_place_and_remove_units():
     from engine.core.game import apply_action
+
     from .helpers import position
     state = position({"spearman": "0808", "goblin": "reserve"})
     state, events = apply_action(RS, state, {"type": "ref-place", "side": "referee", "unit": "goblin", "to": "0810"},

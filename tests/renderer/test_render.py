@@ -8,9 +8,9 @@ import pytest
 from PIL import Image
 
 import renderer
+from engine.core.dice import fixed
 from renderer import SceneError, cell_center, layout_for
 from tests.fixtures.skirmish import Skirmish
-from engine.core.dice import fixed
 
 from . import scenes
 

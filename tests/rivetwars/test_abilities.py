@@ -170,8 +170,9 @@ def test_a_deviated_attack_lands_even_beyond_the_weapons_range():
 
 
 def test_no_gas_attack_while_all_five_gas_markers_are_on_the_board():
-    from engine.core.errors import RuleError
     import pytest
+
+    from engine.core.errors import RuleError
     clouds = [{"at": at, "owner": "bismark", "dice": GAS, "placed": 1} for at in ("A1", "C1", "G1", "I1", "K1")]
     state = make(active="bismark", clouds=clouds,
                  units=[unit("sturmpanzer", "E1", id="tank", plugins=["cyclops"]), unit("rifleman", "E5", id="r")])

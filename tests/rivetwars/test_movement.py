@@ -1,5 +1,5 @@
-from engine.rivetwars.rules import board
 from engine.core import squaregrid
+from engine.rivetwars.rules import board
 from tests.rivetwars.util import act, legal, make, of, unit
 
 
@@ -104,7 +104,9 @@ def test_bunkers_and_objectives_count_as_walkways_for_runners():
 
 def test_refusals_say_why_and_change_nothing():
     import copy
+
     import pytest
+
     from engine.core.errors import RuleError
     state = make(phase="move", terrain={"wire": ["C7"]},
                  units=[unit("rifleman", "A9", id="r"), unit("panzerfaust", "A7", id="p")])

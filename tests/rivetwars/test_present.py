@@ -83,6 +83,7 @@ def test_the_rules_document_names_only_existing_tests():
 def test_only_the_owners_picture_names_their_hand_and_both_show_what_everyone_holds():
     renderer = pytest.importorskip("renderer")
     from PIL import Image, ImageChops
+
     from engine.rivetwars import data
     card = min(data.cards()["action"])
     name = data.cards()["action"][card]["name"]

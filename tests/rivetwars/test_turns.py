@@ -135,6 +135,7 @@ def test_plug_ins_go_into_a_free_socket_of_an_own_unit_in_own_territory():
 
 def test_deployment_refusals_say_why():
     import pytest
+
     from engine.core.errors import RuleError
     state = make(phase="deploy", terrain={"bunker": ["C11"]})
     for opts, words in (({"unit": "rifleman", "to": "E11"}, "not one of your deployment segments"),

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from engine.core.errors import RuleError
-from service.errors import StaleVersion
+from service.errors import StaleVersion, StorageError
 from service.games import GameService
 from service.store import SCHEMA_VERSION, Store, VersionConflict
 
@@ -46,7 +46,7 @@ async def test_a_file_from_a_newer_program_is_refused(db_path):
     with sqlite3.connect(db_path) as db:
         db.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)")
         db.execute("INSERT INTO schema_version VALUES (?, 'later')", (SCHEMA_VERSION + 1,))
-    with pytest.raises(RuntimeError, match="newer than this program"):
+    with pytest.raises(StorageError, match="newer than this program"):
         await Store.open(db_path)
 
 

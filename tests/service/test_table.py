@@ -199,5 +199,5 @@ def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, cap
         conn.execute("UPDATE actions SET events_json = ? WHERE seq = ?", (json.dumps(events), seq))
     assert verify.main(["--db", str(db), "--game", str(game_id)]) == 1
     assert f"Action #{seq}" in capsys.readouterr().out
-    assert verify.main(["--db", str(db), "--game", "99"]) == 2
-    assert verify.main(["--db", str(tmp_path / "none.db"), "--game", "1"]) == 2
+    assert verify.main(["--db", str(db), "--game", "99"]) == 3        # cannot read
+    assert verify.main(["--db", str(tmp_path / "none.db"), "--game", "1"]) == 3

@@ -8,7 +8,6 @@ from engine.core.dice import seeded
 from engine.core.errors import RuleError
 from engine.core.game import _Chooser, apply_action, new_game
 from engine.core.state import canonical_json
-
 from engine.tenochtitlan.data import packaged_map
 
 from .helpers import RULES
