@@ -11,11 +11,12 @@ once anything happened, not even after an undo.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, AsyncIterator, Callable, Iterable, Iterator
 
 from engine import registry
 from engine.core.dice import Dice, SeededSource, seeded
@@ -25,14 +26,68 @@ from engine.core.ruleset import Ruleset
 from engine.core.state import clone, state_hash
 
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
-from .replay import (SERVICE_ACTIONS, VerifyReport, apply_logged, replay_rows, seed_hash,
-                     undo_blockers, verify_log)
+from .replay import (SERVICE_ACTIONS, VerifyReport, apply_logged, dice_for, replay_rows,
+                     seed_hash, undo_blockers, verify_log)
 from .store import Store, VersionConflict, dumps
 
-__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport"]
+__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy"]
 
 FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
+OPEN_STATUSES = ("lobby", "active", "paused")
+# Open games (lobby, running or paused) one member may have created, and one server may hold,
+# unless /umpire config says otherwise.
+DEFAULT_MAX_OPEN_PER_USER = 3
+DEFAULT_MAX_OPEN_PER_GUILD = 25
+# Replays, past boards and verifications replay a whole log and draw many pictures: at most this
+# many run at once in the process, and at most one per game, so a burst of requests cannot
+# take the bot's memory (each replay holds about one frame at a time, see renderer).
+HEAVY_WORKERS = 2
+DISCORD_ATTACHMENT_LIMIT = 25 * 1024 * 1024
+# Finished games' replays are kept in memory up to this many bytes in total (their log can no
+# longer change, so the picture cannot either).
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+MAX_REPLAY_FRAMES = 200
+REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the size limit
+
+
+class GameBusy(ServiceError):
+    """Heavy work for this game (or too much heavy work overall) is already running."""
+
+    def __init__(self, game_id: int | None, overall: bool = False):
+        self.game_id, self.overall = game_id, overall
+        super().__init__("The bot is busy drawing or checking other games; try again in a "
+                         "moment." if overall else
+                         f"Game #{game_id} is already drawing a replay or checking its log; "
+                         "try again in a moment.")
+
+
+class _ReplayCache:
+    """Finished games' replays by (game, version, viewer, size limit), least recently used
+    first out, bounded by their total size."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self._entries: dict[tuple, bytes] = {}
+        self._size = 0
+
+    def get(self, key: tuple) -> bytes | None:
+        data = self._entries.pop(key, None)
+        if data is not None:
+            self._entries[key] = data       # most recently used last
+        return data
+
+    def put(self, key: tuple, data: bytes) -> None:
+        if len(data) > self.max_bytes:
+            return
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._size -= len(old)
+        self._entries[key] = data
+        self._size += len(data)
+        while self._size > self.max_bytes:
+            oldest = next(iter(self._entries))
+            self._size -= len(self._entries.pop(oldest))
 
 
 @dataclass
@@ -156,6 +211,9 @@ class GameService:
         self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, dict]] = {}   # game id -> (version, state)
+        self._heavy_running: set[int] = set()
+        self._heavy_slots = HEAVY_WORKERS
+        self._replays = _ReplayCache(REPLAY_CACHE_BYTES)
 
     @classmethod
     async def open(cls, path, clock: Callable[[], float] = time.time,
@@ -173,6 +231,21 @@ class GameService:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    @contextlib.asynccontextmanager
+    async def heavy(self, game_id: int) -> AsyncIterator[None]:
+        """A slot for heavy work on one game: refused at once (GameBusy) when that game already
+        has one or every slot is taken, so requests never pile up in memory."""
+        key = int(game_id)
+        if key in self._heavy_running:
+            raise GameBusy(key)
+        if len(self._heavy_running) >= self._heavy_slots:
+            raise GameBusy(key, overall=True)
+        self._heavy_running.add(key)
+        try:
+            yield
+        finally:
+            self._heavy_running.discard(key)
 
     @staticmethod
     def _ruleset(name: str) -> Ruleset:
@@ -315,7 +388,12 @@ class GameService:
     async def act(self, game_id: int, action: dict, *, actor: str,
                   expected_version: int | None = None) -> Outcome:
         """Apply ``action`` (which names its ``side``). A ``user:<id>`` actor must be seated on
-        that side; referee actions (``side: "referee"``) are also accepted while paused."""
+        that side; referee actions (``side: "referee"``) are also accepted while paused.
+        Actions only the service takes (resigning, losing on time) are refused here: they
+        have their own doors (``resign``, the clock)."""
+        if isinstance(action, dict) and action.get("type") in SERVICE_ACTIONS:
+            raise RuleError(f"/{action['type']} is not a move; to give up use /game resign "
+                            "(a clock running out is decided by the bot alone).")
         return await self._act(game_id, action, actor=actor, expected_version=expected_version,
                                allow_paused=False, check_seat=True)
 
@@ -584,54 +662,104 @@ class GameService:
                 {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares]
         return scene
 
-    async def _turn_frames(self, row: dict) -> tuple[Ruleset, list[tuple[int, dict, list[dict]]]]:
-        """(turn, state at the end of it, its events) for every turn played so far."""
-        ruleset = self._ruleset(row["ruleset"])
-        live = await self.store.actions(row["id"], include_undone=False)
+    @staticmethod
+    def _turn_groups(live: list[dict]) -> list[int]:
+        """For each frame of a replay, how many live actions it shows: 0 (the setup), then the
+        end of each run of actions taken in one turn."""
+        ends = [0]
+        for index, r in enumerate(live):
+            if index + 1 == len(live) or live[index + 1]["turn"] != r["turn"]:
+                ends.append(index + 1)
+        return ends
 
-        def build():
-            replayed = replay_rows(ruleset, json.loads(row["scenario_json"]), row["seed"], live,
-                                   keep_states=True)
-            frames: list[tuple[int, dict, list[dict]]] = []
-            for index, r in enumerate(live):
-                after = replayed.states[index + 1]
-                events = replayed.events[index + 1]
-                if frames and frames[-1][0] == r["turn"]:
-                    frames[-1] = (r["turn"], after, frames[-1][2] + events)
-                else:
-                    frames.append((r["turn"], after, list(events)))
-            return replayed.states[0], frames
-
-        setup_state, frames = await asyncio.to_thread(build)
-        return ruleset, [(0, setup_state, [])] + frames
+    def _iter_turn_frames(self, ruleset: Ruleset, row: dict, live: list[dict],
+                          wanted: set[int] | None = None
+                          ) -> Iterator[tuple[int, dict, list[dict]]]:
+        """(turn, state at its end, its events) for every turn played so far, the setup as
+        turn 0 first; with ``wanted`` (frame numbers) only those. One state at a time is kept,
+        so a long game's replay needs no more memory than a short one's."""
+        state, _ = new_game(ruleset, json.loads(row["scenario_json"]), row["seed"])
+        ends = self._turn_groups(live)
+        if wanted is None or 0 in wanted:
+            yield 0, state, []
+        events: list[dict] = []
+        frame = 1
+        for index, r in enumerate(live):
+            state, got = apply_logged(ruleset, state, json.loads(r["action_json"]),
+                                      dice_for(r, row["seed"]))
+            events += got
+            if index + 1 == ends[frame]:
+                if wanted is None or frame in wanted:
+                    yield r["turn"], state, events
+                events = []
+                frame += 1
 
     async def render_turn(self, game_id: int, turn: int, viewer: str | None = None) -> bytes:
-        """The board as it stood after turn ``turn`` (with that turn's moves and dice)."""
+        """The board as it stood after turn ``turn`` (with that turn's moves and dice).
+        Heavy work: refused with GameBusy while another runs for this game."""
         row, state = await self._load(game_id)
         renderer = self._renderer()
-        ruleset, frames = await self._turn_frames(row)
+        ruleset = self._ruleset(row["ruleset"])
         turn = int(turn)
-        for number, frame_state, events in reversed(frames):
-            if number == turn:
-                return await asyncio.to_thread(self._draw, renderer, ruleset, frame_state,
-                                               events, viewer)
-        played = [n for n, _, _ in frames if n]
+        async with self.heavy(row["id"]):
+            live = await self.store.actions(row["id"], include_undone=False)
+
+            def find():
+                found, played = None, []
+                for number, frame_state, events in self._iter_turn_frames(ruleset, row, live):
+                    if number == turn:
+                        found = (frame_state, events)
+                    if number:
+                        played.append(number)
+                return found, played
+
+            found, played = await asyncio.to_thread(find)
+            if found is not None:
+                return await asyncio.to_thread(self._draw, renderer, ruleset, found[0],
+                                               found[1], viewer)
         raise ServiceError(f"Turn {turn} has not been played; turns so far: "
                            f"{', '.join(map(str, played)) or 'none'}.")
 
-    async def render_animation(self, game_id: int, viewer: str | None = None) -> bytes:
-        """An animated picture of the game: the setup, then one frame per turn."""
+    async def render_animation(self, game_id: int, viewer: str | None = None, *,
+                               max_bytes: int = DISCORD_ATTACHMENT_LIMIT,
+                               max_frames: int = MAX_REPLAY_FRAMES) -> bytes:
+        """An animated picture of the game: the setup, then one frame per turn, at most
+        ``max_frames`` frames (a longer game shows every n-th turn, and always its last) and
+        at most ``max_bytes`` (Discord's attachment limit). A finished game's replay is
+        cached. Heavy work: refused with GameBusy while another runs for this game."""
         row, _ = await self._load(game_id)
         renderer = self._renderer()
         if not hasattr(renderer, "render_animation"):
             raise ServiceError("Replays are not available: the renderer cannot animate yet.")
-        ruleset, frames = await self._turn_frames(row)
+        key = (row["id"], row["version"], viewer, int(max_bytes), int(max_frames))
+        if row["status"] == "finished":
+            cached = self._replays.get(key)
+            if cached is not None:
+                return cached
+        ruleset = self._ruleset(row["ruleset"])
+        async with self.heavy(row["id"]):
+            live = await self.store.actions(row["id"], include_undone=False)
+            count = len(self._turn_groups(live))
+            stride = max(1, -(-count // max(2, int(max_frames))))
+            wanted = set(range(0, count, stride)) | {count - 1}
 
-        def build():
-            scenes = [self._scene(ruleset, s, events, viewer) for _, s, events in frames]
-            return renderer.render_animation(scenes)
+            def build(max_width: int) -> bytes:
+                scenes = (self._scene(ruleset, s, events, viewer) for _, s, events in
+                          self._iter_turn_frames(ruleset, row, live, wanted))
+                return renderer.render_animation(scenes, max_bytes=int(max_bytes),
+                                                 max_width=max_width)
 
-        return await asyncio.to_thread(build)
+            data = b""
+            for max_width in REPLAY_WIDTHS:
+                data = await asyncio.to_thread(build, max_width)
+                if len(data) <= max_bytes:
+                    break
+            else:
+                raise ServiceError(f"The replay of game #{row['id']} does not fit in "
+                                   f"{max_bytes // (1024 * 1024)} MiB even at its smallest.")
+        if row["status"] == "finished":
+            self._replays.put(key, data)
+        return data
 
     # ----- audit -------------------------------------------------------------------------
     async def verify(self, game_id: int, seed: str | None = None) -> VerifyReport:
@@ -639,6 +767,10 @@ class GameService:
         revealed seed) and compare every die and state hash with the log."""
         row = await self._row(game_id)
         ruleset = self._ruleset(row["ruleset"])
+        async with self.heavy(row["id"]):
+            return await self._verify(row, ruleset, seed)
+
+    async def _verify(self, row: dict, ruleset: Ruleset, seed: str | None) -> VerifyReport:
         rows = await self.store.actions(row["id"], include_undone=True)
         snap = await self.store.snapshot(row["id"])
         return await asyncio.to_thread(
