@@ -21,8 +21,10 @@ from engine.core.ruleset import Ruleset
 from engine.registry import get_ruleset
 from service.errors import (GameNotActive, GameNotFound, NotSeated, ServiceError,
                             StaleVersion)
+from service.games import GameBusy
 
 from .i18n import locale_of, t
+from .limits import refund_cooldown
 
 log = logging.getLogger("umpire.discord")
 
@@ -103,6 +105,8 @@ class Guard:
             return False
         lang = locale_of(self.interaction)
         message = player_message(error, lang)
+        if message is not None:
+            refund_cooldown(self.interaction)
         if message is None:
             interaction = self.interaction
             command = getattr(interaction.command, "qualified_name", None) or \
@@ -128,6 +132,10 @@ def player_message(error: Exception, lang: str) -> str | None:
         # Not the player's fault, but theirs to fix with the server's admins: say what is missing.
         log.warning("Discord refused an action for lack of permissions: %s", error.text)
         return t(lang, "missing_permissions", why=error.text or str(error))
+    if isinstance(error, GameBusy):
+        if error.overall:
+            return t(lang, "busy_overall")
+        return t(lang, "busy_game", id=error.game_id)
     if isinstance(error, StaleVersion):
         return t(lang, "stale", expected=error.expected, current=error.current)
     if isinstance(error, GameNotActive):

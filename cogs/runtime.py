@@ -21,6 +21,7 @@ from service.config import Settings, load_settings
 
 from .buttons import BoardButton, DecisionButton, DecisionMenu
 from .i18n import UmpireTranslator
+from .limits import UmpireTree
 from .presenter import Presenter
 
 log = logging.getLogger("umpire.discord")
@@ -41,7 +42,7 @@ class UmpireBot(commands.Bot):
                  dice_override: Iterable[int] | None = None, sync_commands: bool = True,
                  open_service: bool = True):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         help_command=None,
+                         help_command=None, tree_cls=UmpireTree,
                          allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.clock = clock

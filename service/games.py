@@ -15,8 +15,9 @@ import contextlib
 import json
 import secrets
 import time
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Callable, Iterable, Iterator
+from typing import Any
 
 from engine import registry
 from engine.core.dice import Dice, SeededSource, seeded
@@ -30,7 +31,8 @@ from .replay import (SERVICE_ACTIONS, VerifyReport, apply_logged, dice_for, repl
                      seed_hash, undo_blockers, verify_log)
 from .store import Store, VersionConflict, dumps
 
-__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy"]
+__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy",
+           "ReplayTooBig", "UndoNeedsConsent"]
 
 FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
@@ -60,6 +62,22 @@ class GameBusy(ServiceError):
                          "moment." if overall else
                          f"Game #{game_id} is already drawing a replay or checking its log; "
                          "try again in a moment.")
+
+
+class UndoNeedsConsent(ServiceError):
+    """A referee who also plays wants to take back an action with dice: a player of another
+    side must agree first (``undo(..., agreed_by=...)``)."""
+
+    def __init__(self, game_id: int, own_sides: list[str], other_sides: list[str],
+                 dice: list, action: dict, label: str | None):
+        self.game_id, self.own_sides, self.other_sides = game_id, own_sides, other_sides
+        self.dice, self.action, self.label = dice, action, label
+        super().__init__("You also play in this game and the last action rolled dice: a player "
+                         f"of {', '.join(other_sides)} must agree to take it back.")
+
+
+class ReplayTooBig(ServiceError):
+    """A replay that does not fit the attachment limit even at its smallest."""
 
 
 class _ReplayCache:
@@ -501,14 +519,21 @@ class GameService:
         return self._ruleset(row["ruleset"]).view(clone(state), side)
 
     async def undo(self, game_id: int, *, actor: str, side: str | None = None,
-                   referee: bool = False, expected_version: int | None = None) -> GameInfo:
+                   referee: bool = False, expected_version: int | None = None,
+                   agreed_by: int | None = None) -> GameInfo:
         """Take back the last live action. Players: only their own side's, in the same turn and
         phase, and only if it rolled no die and revealed nothing. Referees: always (the log is
         replayed without it). The action stays in the audit log with ``live = 0``.
 
         ``expected_version``: the version the player saw when asking (the board's). If the game
         moved on meanwhile (another action, another undo) nothing is undone and StaleVersion is
-        raised, so two Undo clicks on the same board take back one action, not two."""
+        raised, so two Undo clicks on the same board take back one action, not two.
+
+        A referee who is also seated (``actor`` ``referee:<user id>``) may take back an action
+        that rolled dice only with ``agreed_by``: a player seated on a side the referee does
+        not play (else UndoNeedsConsent). Dice are the one thing a player-referee could rewind
+        in their own favour; a referee without a seat, or one who plays every side, has no
+        opponent at the table to wrong."""
         async with self._lock(int(game_id)):
             row, state = await self._load(game_id)
             if expected_version is not None and int(expected_version) != row["version"]:
@@ -522,9 +547,14 @@ class GameService:
             if not live:
                 raise ServiceError("There is nothing to undo.")
             last = live[-1]
+            undone_by = str(actor)
             if not referee:
                 self._check_player_undo(row, ruleset, state, last, side)
                 await self._require_seat(row, ruleset, actor, last["side"])
+            else:
+                agreed = await self._referee_undo_consent(row, ruleset, actor, last, agreed_by)
+                if agreed is not None:
+                    undone_by = f"{actor};agreed:user:{agreed}"
             new_state = await self._state_before(row, live)
             now = self._clock()
             settings = json.loads(row["settings_json"])
@@ -536,11 +566,31 @@ class GameService:
                 version = await self.store.commit_change(
                     row["id"], row["version"], now=now, state_json=dumps(new_state),
                     state_hash=state_hash(new_state), undo_seq=last["seq"],
-                    undone_by=str(actor), clocks=clocks)
+                    undone_by=undone_by, clocks=clocks)
             except VersionConflict as conflict:
                 raise StaleVersion(row["id"], row["version"], conflict.current) from None
             self._cache[row["id"]] = (version, new_state)
         return await self._game_info(game_id)
+
+    async def _referee_undo_consent(self, row: dict, ruleset: Ruleset, actor: str, last: dict,
+                                    agreed_by: int | None) -> int | None:
+        """Who agreed to a seated referee's undo of an action with dice (None: no agreement
+        needed); raises UndoNeedsConsent when one is needed and missing."""
+        kind, _, rest = str(actor).partition(":")
+        if kind != "referee" or not rest.isdigit():
+            return None
+        own = await self._sides_of(row["id"], int(rest))
+        others = [s for s in ruleset.sides if s not in own]
+        events = json.loads(last["events_json"])
+        dice = [e.get("value") for e in events if e.get("type") == "roll"]
+        if not own or not others or not dice:
+            return None
+        if agreed_by is not None and int(agreed_by) != int(rest):
+            theirs = await self._sides_of(row["id"], int(agreed_by))
+            if any(s in others for s in theirs):
+                return int(agreed_by)
+        raise UndoNeedsConsent(row["id"], own, others, dice, json.loads(last["action_json"]),
+                               last.get("label"))
 
     async def _state_before(self, row: dict, live: list[dict]) -> dict:
         """The state the last live action was played on: the snapshot of the version before it
@@ -697,7 +747,7 @@ class GameService:
     async def render_turn(self, game_id: int, turn: int, viewer: str | None = None) -> bytes:
         """The board as it stood after turn ``turn`` (with that turn's moves and dice).
         Heavy work: refused with GameBusy while another runs for this game."""
-        row, state = await self._load(game_id)
+        row, _ = await self._load(game_id)
         renderer = self._renderer()
         ruleset = self._ruleset(row["ruleset"])
         turn = int(turn)
@@ -755,7 +805,7 @@ class GameService:
                 if len(data) <= max_bytes:
                     break
             else:
-                raise ServiceError(f"The replay of game #{row['id']} does not fit in "
+                raise ReplayTooBig(f"The replay of game #{row['id']} does not fit in "
                                    f"{max_bytes // (1024 * 1024)} MiB even at its smallest.")
         if row["status"] == "finished":
             self._replays.put(key, data)
@@ -806,15 +856,36 @@ class GameService:
         return await self._sides_of(row["id"], user_id)
 
     async def set_guild_config(self, guild_id: int, referee_role_id: int | None = None,
-                               locale: str | None = None) -> None:
+                               locale: str | None = None, max_open_per_user: int | None = None,
+                               max_open_per_guild: int | None = None) -> None:
         """Arguments left at None keep their stored value."""
-        fields = {k: v for k, v in (("referee_role_id", referee_role_id), ("locale", locale))
+        for name, cap in (("max_open_per_user", max_open_per_user),
+                          ("max_open_per_guild", max_open_per_guild)):
+            if cap is not None and (not isinstance(cap, int) or not 1 <= cap <= 1000):
+                raise ServiceError(f"{name} must be a whole number from 1 to 1000, not {cap!r}.")
+        fields = {k: v for k, v in (("referee_role_id", referee_role_id), ("locale", locale),
+                                    ("max_open_per_user", max_open_per_user),
+                                    ("max_open_per_guild", max_open_per_guild))
                   if v is not None}
         await self.store.set_guild_config(int(guild_id), **fields)
 
     async def guild_config(self, guild_id: int) -> dict:
-        row = await self.store.guild_config(int(guild_id))
-        return row or {"guild_id": int(guild_id), "referee_role_id": None, "locale": None}
+        """The server's settings; caps on open games filled in with the defaults."""
+        row = dict(await self.store.guild_config(int(guild_id)) or
+                   {"guild_id": int(guild_id), "referee_role_id": None, "locale": None})
+        if row.get("max_open_per_user") is None:
+            row["max_open_per_user"] = DEFAULT_MAX_OPEN_PER_USER
+        if row.get("max_open_per_guild") is None:
+            row["max_open_per_guild"] = DEFAULT_MAX_OPEN_PER_GUILD
+        return row
+
+    async def open_games(self, *, guild_id: int | None = None,
+                         creator_id: int | None = None) -> int:
+        """How many games not yet finished (lobby, running, paused) a server holds or a member
+        created."""
+        return await self.store.count_open_games(
+            OPEN_STATUSES, guild_id=None if guild_id is None else int(guild_id),
+            creator_id=None if creator_id is None else int(creator_id))
 
     # ----- posts -------------------------------------------------------------------------
     async def record_post(self, game_id: int, kind: str, channel_id: int | None,
