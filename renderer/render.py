@@ -587,6 +587,7 @@ def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
     pending: list | None = None             # [encoded chunks, duration] of that frame
     skipped: list | None = None             # the newest frame left out for lack of room
     reserve = 0
+    clear: int | None = None                # a palette index no colour uses: transparency
 
     def flush(frame: list, last: bool) -> None:
         data = b"".join(frame[0])
@@ -614,17 +615,27 @@ def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
             # A later frame may replace the whole picture: keep room for one such frame, so
             # the game's last frame always fits.
             reserve = size_of(pending) + 16
+            clear = _free_index(palette)
             continue
         assert pending is not None and previous is not None
         indexed = frame.quantize(palette=palette, dither=Image.Dither.NONE)
         del frame
-        box = ImageChops.subtract_modulo(indexed, previous).getbbox(alpha_only=False)
+        delta = ImageChops.subtract_modulo(indexed, previous)
+        box = delta.getbbox(alpha_only=False)
         if box is None:
             pending[1] += duration_ms
             skipped = None
             continue
-        chunks = GifImagePlugin.getdata(indexed.crop(box), box[:2], duration=duration_ms,
-                                        disposal=1)
+        changed = indexed.crop(box)
+        extra = {}
+        if clear is not None:
+            # Pixels that did not change become transparent (the frame before shows through),
+            # which compresses far better than repeating them.
+            changed.paste(clear, mask=delta.crop(box).point([255] + [0] * 255, "1"))
+            extra["transparency"] = clear
+        del delta
+        chunks = GifImagePlugin.getdata(changed, box[:2], duration=duration_ms, disposal=1,
+                                        **extra)
         size = sum(len(c) for c in chunks)
         if max_bytes is not None and \
                 out.tell() + size_of(pending) + size + reserve + 1 > max_bytes:
@@ -645,6 +656,16 @@ def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
     flush(pending, last=True)
     out.write(b";")
     return out.getvalue()
+
+
+def _free_index(image: Image.Image) -> int | None:
+    """A palette index no pixel can take (the quantiser used fewer colours), still inside the
+    GIF's colour table (whose size is the next power of two), or None."""
+    used = len(image.getpalette() or []) // 3
+    table = 2
+    while table < used:
+        table *= 2
+    return used if used < table else None
 
 
 def _fit(image: Image.Image, scale: float, size: tuple[int, int]) -> Image.Image:
