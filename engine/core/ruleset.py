@@ -189,9 +189,10 @@ class Ruleset(abc.ABC):
         if not self.phases:
             raise RuleError(f"{self.title or self.name} has no phases a referee can set.")
         if not isinstance(phase, str) or phase not in self.phases:
-            shown = phase if isinstance(phase, str) and phase else ""
-            raise RuleError(f"Unknown phase {shown!r}; the phases are "
-                            f"{', '.join(self.phases)}.", list(self.phases))
+            shown = phase if isinstance(phase, str) else ""
+            what = f"Unknown phase {shown!r}." if shown else "Name the phase to set."
+            raise RuleError(f"{what} The phases of {self.title or self.name}:",
+                            list(self.phases))
 
     # ----- helpers for subclasses ----------------------------------------------------------
     def require_turn(self, state: dict, action: dict) -> None:
