@@ -214,6 +214,11 @@ def _validate_settings(settings: dict | None) -> dict:
     return settings
 
 
+def _current(conflict: VersionConflict, row: dict) -> int:
+    """The version another writer left the game at (its row's, if that is unknown)."""
+    return conflict.current if conflict.current is not None else int(row["version"])
+
+
 def _user_id(actor: str) -> int | None:
     kind, _, rest = str(actor).partition(":")
     if kind == "user" and rest.strip().lstrip("-").isdigit():
@@ -292,12 +297,12 @@ class GameService:
         if cached and cached[0] == row["version"]:
             return row, cached[1]
         snap = await self.store.snapshot(row["id"])
-        state = None
+        state: dict | None = None
         if snap is not None and snap["version"] == row["version"]:
             state = json.loads(snap["state_json"])
             if state_hash(state) != snap["state_hash"]:
                 state = None
-        if state is not None:
+        if state is not None and snap is not None:
             live = await self.store.fetchone(
                 "SELECT state_hash FROM actions WHERE game_id = ? AND live = 1 "
                 "ORDER BY seq DESC LIMIT 1", (row["id"],))
@@ -477,7 +482,7 @@ class GameService:
                 row["id"], row["version"], now=now, state_json=dumps(new_state),
                 state_hash=record["state_hash"], game_fields=fields, action=record, clocks=clocks)
         except VersionConflict as conflict:
-            raise StaleVersion(row["id"], row["version"], conflict.current) from None
+            raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
         self._cache[row["id"]] = (version, new_state)
         return version
 
@@ -568,7 +573,7 @@ class GameService:
                     state_hash=state_hash(new_state), undo_seq=last["seq"],
                     undone_by=undone_by, clocks=clocks)
             except VersionConflict as conflict:
-                raise StaleVersion(row["id"], row["version"], conflict.current) from None
+                raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
             self._cache[row["id"]] = (version, new_state)
         return await self._game_info(game_id)
 
@@ -972,8 +977,8 @@ class GameService:
         """Seconds left per side as of now ({} without a time control)."""
         row = await self._row(game_id)
         now = self._clock()
-        return {c["side"]: self._left(c, now) for c in await self.store.clocks(row["id"])
-                if c["remaining"] is not None}
+        left = {c["side"]: self._left(c, now) for c in await self.store.clocks(row["id"])}
+        return {side: seconds for side, seconds in left.items() if seconds is not None}
 
     async def set_clock(self, game_id: int, side: str, seconds: float) -> dict[str, float]:
         """A referee sets a side's remaining time (e.g. after a timeout)."""
@@ -998,6 +1003,8 @@ class GameService:
         due = []
         for c in await self.store.running_clocks():
             row = await self.store.game(c["game_id"])
+            if row is None:
+                continue
             every = (json.loads(row["settings_json"]).get("clock") or {}).get("remind_every")
             if not every:
                 continue
