@@ -125,7 +125,7 @@ class UmpireTree(app_commands.CommandTree):
         return float(clock())
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        data = interaction.data or {}
+        data: dict[str, Any] = dict(interaction.data or {})
         too_long = long_options(data.get("options"))
         if too_long:
             if interaction.type is discord.InteractionType.autocomplete:
@@ -155,6 +155,7 @@ class UmpireTree(app_commands.CommandTree):
         if isinstance(error, (app_commands.TransformerError, app_commands.CheckFailure)):
             log.info("refused /%s for user %s: %s", command,
                      getattr(interaction.user, "id", None), error)
+            refund_cooldown(interaction)
             text = t(lang, "bad_input")
         else:
             original = getattr(error, "original", error)
@@ -168,5 +169,5 @@ class UmpireTree(app_commands.CommandTree):
 
 def _options_for_log(interaction: discord.Interaction) -> str:
     """The options as typed, clipped (a log line is no place for 6,000 characters)."""
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     return str(data.get("options"))[:300]
