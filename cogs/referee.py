@@ -15,7 +15,7 @@ from service.games import UndoNeedsConsent
 from .buttons import ConsentButton, consent_view
 
 from .common import (UmpireCog, Guard, Refusal, clip, describe_action, describe_value,
-                     ruleset_of, send, side_title)
+                     mention_list, ruleset_of, send, side_title)
 from .i18n import locale_of, t
 from .limits import Text
 
@@ -72,14 +72,19 @@ class RefereeCog(UmpireCog):
         others = ", ".join(side_title(ruleset, s) for s in needed.other_sides)
         state = await self.service.view(here.info.id, None)
         action = needed.label or describe_action(ruleset, state, needed.action)
+        seats = await self.service.seats(here.info.id)
+        asked = [uid for side in needed.other_sides for uid in seats.get(side, [])]
         channel = await self.presenter.thread_of(here.info)
         if channel is not None:
+            # Only the players who can agree are pinged.
             await channel.send(
                 clip(t(public, "undo_consent_request", referee=f"<@{interaction.user.id}>",
                        sides=own, action=action, others=others,
-                       dice=", ".join(str(d) for d in needed.dice))),
+                       dice=", ".join(str(d) for d in needed.dice)) +
+                     ("\n" + mention_list(asked) if asked else "")),
                 view=consent_view(here.info.id, here.info.version, interaction.user.id, public),
-                allowed_mentions=discord.AllowedMentions.none())
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(uid) for uid in asked]))
         await send(interaction, t(locale_of(interaction), "undo_consent_needed", sides=own))
 
     @ref.command(name="place", description="Put a unit on a cell")

@@ -67,6 +67,13 @@ async def test_seated_referee_needs_the_other_sides_consent_to_rewind_dice(table
     assert (await table.game()).version == fired.version, "nothing was undone yet"
     request = table.thread.last_message
     assert "wants to take back" in message_text(request) and "6" in message_text(request)
+    assert f"<@{table.bob.id}>" in request.content, "the player who can agree is pinged"
+    assert f"<@{table.alice.id}>" in request.content
+    pings = [r.json["allowed_mentions"] for r in table.env.http_requests
+             if r.method == "POST" and isinstance(r.json, dict)
+             and "wants to take back" in (r.json.get("content") or "")]
+    assert [sorted(map(int, p.get("users", []))) for p in pings] == [[table.bob.id]]
+    assert not any(p.get("parse") for p in pings)
     # Neither the referee nor a player of the referee's own side can agree.
     self_agree = await table.alice.click(request, label=AGREE)
     assert self_agree.ephemeral and "Only a player of Blue" in reply_text(self_agree)
