@@ -5,7 +5,6 @@ import logging
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from engine import registry
 from engine.core.errors import ScenarioError

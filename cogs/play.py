@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from service.errors import StaleVersion
 from service.games import UndoNeedsConsent
