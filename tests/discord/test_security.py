@@ -260,3 +260,14 @@ async def test_an_error_the_guards_miss_gets_a_polite_private_reply_and_a_log_li
     assert logged and str(table.bob.id) in logged[0].getMessage()
     assert logged[0].exc_info and "guard broke" in str(logged[0].exc_info[1])
     assert any("guard broke" in str(e) for e in table.env.errors)   # acknowledged
+
+
+async def test_an_undo_agreement_still_works_after_a_restart(table):
+    await _fired(table)
+    fired = await table.game()
+    await table.alice.slash(table.thread, "ref undo")
+    request = table.thread.last_message
+    await table.restart()
+    agreed = await table.bob.click(request, label=AGREE)
+    assert reply_text(agreed) == "Done.", reply_text(agreed)
+    assert (await table.game()).version == fired.version + 1
