@@ -241,3 +241,58 @@ async def decide(interaction: discord.Interaction, game_id: int, version: int, k
         options = {k: v for k, v in action.items() if k not in ("type", "side")}
         await presenter.play(interaction, action["type"], options, expected_version=version,
                              here=here, side=action["side"])
+
+
+def consent_view(game_id, version: int, requester_id: int, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConsentButton(game_id, version, requester_id, lang))
+    return view
+
+
+class ConsentButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"umpire:agree:(?P<game>\d+):(?P<version>\d+):(?P<referee>\d+)"):
+    """A player of the other side agrees that a referee who also plays takes back the last
+    action (it rolled dice). Tied to the version the request was made at: once anything
+    happens in the game, the request is void."""
+
+    def __init__(self, game_id, version: int, referee_id: int, lang: str = "en"):
+        super().__init__(discord.ui.Button(
+            label=t(lang, "undo_consent_button"), style=discord.ButtonStyle.danger,
+            custom_id=f"umpire:agree:{game_id}:{version}:{referee_id}"))
+        self.game_id, self.version, self.referee_id = int(game_id), int(version), int(referee_id)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]):
+        return cls(int(match["game"]), int(match["version"]), int(match["referee"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        presenter = interaction.client.presenter
+        async with Guard(interaction, context=f"agree to undo game {self.game_id} "
+                                              f"v{self.version} referee {self.referee_id}"):
+            service = presenter.service
+            info = await service.get_game(self.game_id)
+            ruleset = ruleset_of(info)
+            if info.version != self.version:
+                raise Refusal("stale_pointer", link=await presenter.board_link(info))
+            referee_sides = await service.sides_of(info.id, self.referee_id)
+            others = [s for s in ruleset.sides if s not in referee_sides]
+            mine = await service.sides_of(info.id, interaction.user.id)
+            if interaction.user.id == self.referee_id or not any(s in others for s in mine):
+                raise Refusal("undo_consent_not_yours", others=", ".join(
+                    side_title(ruleset, s) for s in others) or "—")
+            try:
+                after = await service.undo(info.id, actor=f"referee:{self.referee_id}",
+                                           referee=True, expected_version=self.version,
+                                           agreed_by=interaction.user.id)
+            except StaleVersion:
+                current = await service.get_game(info.id)
+                raise Refusal("stale_pointer", link=await presenter.board_link(current)) from None
+            public = await presenter.public_lang(info.guild_id)
+            posted = await presenter.after_change(
+                presenter.announce(after, t(public, "undo_agreed",
+                                            referee=f"<@{self.referee_id}>",
+                                            user=f"<@{interaction.user.id}>")),
+                presenter.post_board(after))
+            await send(interaction, t(locale_of(interaction), "ok" if posted else
+                                      "ok_post_failed"))

@@ -28,8 +28,10 @@ from service.errors import (
     StaleVersion,
     StorageError,
 )
+from service.games import GameBusy
 
 from .i18n import locale_of, t
+from .limits import refund_cooldown
 
 log = logging.getLogger("umpire.discord")
 
@@ -110,6 +112,8 @@ class Guard:
             return False
         lang = locale_of(self.interaction)
         message = player_message(error, lang)
+        if message is not None:
+            refund_cooldown(self.interaction)
         if message is None:
             interaction = self.interaction
             command = getattr(interaction.command, "qualified_name", None) or \
@@ -140,6 +144,10 @@ def player_message(error: Exception, lang: str) -> str | None:
         # player learns nothing was changed, without the server's paths.
         log.error("storage failure: %s", error)
         return t(lang, "storage_failed")
+    if isinstance(error, GameBusy):
+        if error.overall:
+            return t(lang, "busy_overall")
+        return t(lang, "busy_game", id=error.game_id)
     if isinstance(error, StaleVersion):
         return t(lang, "stale", expected=error.expected, current=error.current)
     if isinstance(error, GameNotActive):

@@ -8,6 +8,8 @@ from discord import app_commands
 
 from engine import registry
 from engine.core.errors import ScenarioError
+from service.games import DISCORD_ATTACHMENT_LIMIT as ATTACHMENT_LIMIT
+from service.games import ReplayTooBig
 
 from .common import (
     MAX_EMBED_TEXT,
@@ -24,6 +26,7 @@ from .common import (
     side_title,
 )
 from .i18n import locale_of, t
+from .limits import Text
 
 log = logging.getLogger("umpire.discord")
 
@@ -83,6 +86,7 @@ class GameCog(UmpireCog):
             except Exception:
                 names = ", ".join(r.name for r in playable_rulesets())
                 raise Refusal("unknown_ruleset", name=ruleset, names=names) from None
+            await self._check_open_games(interaction)
             channel = interaction.channel
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
             try:
@@ -108,6 +112,19 @@ class GameCog(UmpireCog):
                               allowed_mentions=discord.AllowedMentions.none())
             await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
 
+    async def _check_open_games(self, interaction: discord.Interaction) -> None:
+        """A member, and a server, may hold only so many games that are not finished
+        (/umpire config), so nobody can fill a server with threads and stored games."""
+        config = await self.service.guild_config(interaction.guild_id)
+        mine = await self.service.open_games(guild_id=interaction.guild_id,
+                                             creator_id=interaction.user.id)
+        if mine >= config["max_open_per_user"]:
+            raise Refusal("too_many_games_user", count=mine, limit=config["max_open_per_user"])
+        everyone = await self.service.open_games(guild_id=interaction.guild_id)
+        if everyone >= config["max_open_per_guild"]:
+            raise Refusal("too_many_games_guild", count=everyone,
+                          limit=config["max_open_per_guild"])
+
     @new.autocomplete("ruleset")
     async def new_ruleset(self, interaction: discord.Interaction, current: str):
         current = current.lower()
@@ -129,7 +146,7 @@ class GameCog(UmpireCog):
 
     @game.command(name="join", description="Take a seat on a side of this thread's game")
     @app_commands.describe(side="The side you will play")
-    async def join(self, interaction: discord.Interaction, side: str) -> None:
+    async def join(self, interaction: discord.Interaction, side: Text) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
@@ -244,14 +261,21 @@ class GameCog(UmpireCog):
         async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
-            records = await self.service.history(here.info.id)
+            # Undone actions are listed too, with their dice and who took them back: a roll
+            # that was rewound must stay visible to everyone.
+            records = await self.service.history(here.info.id, include_undone=True)
             state = await self.service.view(here.info.id, None)
             lines = []
             for record in records[-count:]:
-                lines.append(f"`v{record.version}` **{side_title(here.ruleset, record.side)}**: "
-                             f"{describe_action(here.ruleset, state, record.action)}")
+                head = (f"`v{record.version}` **{side_title(here.ruleset, record.side)}**: "
+                        f"{record.label or describe_action(here.ruleset, state, record.action)}")
+                if not record.live:
+                    head = t(lang, "log_undone_title", line=head)
+                lines.append(head)
                 lines += [f"  {line}" for line in
                           event_lines(here.ruleset, state, record.events, None)]
+                if not record.live:
+                    lines.append(t(lang, "log_undone", who=who_undid(lang, record.undone_by)))
             text = "\n".join(lines) or t(lang, "log_empty")
             embed = discord.Embed(title=t(lang, "log_title", id=here.info.id),
                                   description=clip(text[-MAX_EMBED_TEXT:], MAX_EMBED_TEXT))
@@ -308,7 +332,13 @@ class GameCog(UmpireCog):
         async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
-            data = await self.service.render_animation(here.info.id)
+            if here.info.status == "lobby":
+                raise Refusal("not_running", status=here.info.status)
+            limit = getattr(interaction.guild, "filesize_limit", None) or ATTACHMENT_LIMIT
+            try:
+                data = await self.service.render_animation(here.info.id, max_bytes=limit)
+            except ReplayTooBig:
+                raise Refusal("replay_too_big") from None
             name = "replay.webp" if data[:4] == b"RIFF" else "replay.gif"
             public = await self.presenter.public_lang(interaction.guild_id)
             await interaction.channel.send(t(public, "replay", id=here.info.id),
@@ -345,11 +375,16 @@ class ConfigCog(UmpireCog):
     @umpire.command(name="config", description="Set the referee role and the language of "
                                                "public posts")
     @app_commands.describe(referee_role="Members of this role may referee every game",
-                           language="Language of public posts in game threads")
+                           language="Language of public posts in game threads",
+                           max_games_per_member="Open games one member may have created",
+                           max_games_per_server="Open games this server may hold")
     @app_commands.choices(language=[app_commands.Choice(name="English", value="en"),
                                     app_commands.Choice(name="Deutsch", value="de")])
     async def config(self, interaction: discord.Interaction,
-                     referee_role: discord.Role | None = None, language: str | None = None) -> None:
+                     referee_role: discord.Role | None = None, language: str | None = None,
+                     max_games_per_member: app_commands.Range[int, 1, 1000] | None = None,
+                     max_games_per_server: app_commands.Range[int, 1, 1000] | None = None
+                     ) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
             permissions = getattr(interaction.user, "guild_permissions", None)
@@ -358,10 +393,32 @@ class ConfigCog(UmpireCog):
             service = self.bot.presenter.service
             await service.set_guild_config(interaction.guild_id,
                                            referee_role_id=referee_role.id if referee_role else None,
-                                           locale=language)
+                                           locale=language,
+                                           max_open_per_user=max_games_per_member,
+                                           max_open_per_guild=max_games_per_server)
+            config = await service.guild_config(interaction.guild_id)
             await send(interaction, t(lang, "config_saved",
                                       role=referee_role.mention if referee_role else "—",
-                                      language=language or "—"))
+                                      language=language or "—") + "\n" +
+                       t(lang, "config_limits", per_user=config["max_open_per_user"],
+                         per_guild=config["max_open_per_guild"]))
+
+
+def who_undid(lang: str, undone_by: str | None) -> str:
+    """``user:1`` / ``referee:1`` / ``referee:1;agreed:user:2`` as mentions."""
+    if not undone_by:
+        return "—"
+    main, _, agreed = str(undone_by).partition(";agreed:")
+
+    def person(actor: str) -> str:
+        kind, _, rest = actor.partition(":")
+        if kind in ("user", "referee") and rest.isdigit():
+            return f"<@{rest}>" + (" (referee)" if kind == "referee" and not agreed else "")
+        return actor or "—"
+
+    if agreed:
+        return t(lang, "referee_consent", referee=person(main), user=person(agreed))
+    return person(main)
 
 
 def format_duration(seconds: float) -> str:

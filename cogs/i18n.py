@@ -125,6 +125,38 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status_active": "running",
         "status_paused": "paused",
         "status_finished": "finished",
+        "too_long": "The option `{option}` is too long ({length} characters; at most {limit}). "
+                    "Nothing was done.",
+        "bad_input": "That option value is not valid here. Nothing was done; pick a value from "
+                     "the list or check the command's help.",
+        "cooldown": "Please wait: you can use /{command} again in {seconds} s.",
+        "busy_game": "Game #{id} is already drawing a replay or checking its log; try again in "
+                     "a moment.",
+        "busy_overall": "The bot is busy with other games' replays right now; try again in a "
+                        "moment.",
+        "replay_too_big": "The replay does not fit in a Discord attachment even at its "
+                          "smallest; try /game board turn:N instead.",
+        "too_many_games_user": "You already have {count} open games here (this server allows "
+                               "{limit} per member). Finish or resign one first.",
+        "too_many_games_guild": "This server already has {count} open games (it allows "
+                                "{limit}). Finish some first, or ask an admin to raise the "
+                                "limit with /umpire config.",
+        "config_limits": "Open games allowed: {per_user} per member, {per_guild} per server.",
+        "flare_not_allowed": "Only the game's players and referees can mark cells.",
+        "service_only": "/{command} is not a move. To give up, use /game resign.",
+        "log_undone": "  ↩️ undone by {who}",
+        "log_undone_title": "~~{line}~~",
+        "undo_consent_needed": "You play {sides} in this game, and the last action rolled "
+                               "dice. Taking it back needs the other side's agreement: I "
+                               "asked them in the thread.",
+        "undo_consent_request": "⚖️ {referee} (referee, playing {sides}) wants to take back "
+                                "the last action: {action}. Its dice: {dice}. A player of "
+                                "{others} must agree with the button below.",
+        "undo_consent_button": "Agree to take it back",
+        "undo_consent_not_yours": "Only a player of {others} can agree to this.",
+        "undo_agreed": "⚖️ {referee} took back the last action with the agreement of {user} "
+                       "(it stays in the audit log).",
+        "referee_consent": "referee {referee}, agreed by {user}",
     },
     "de": {
         "oops": "Entschuldigung, bei uns ist etwas schiefgegangen. Die Partie ist unverändert; "
@@ -247,6 +279,40 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status_active": "läuft",
         "status_paused": "angehalten",
         "status_finished": "beendet",
+        "too_long": "Die Option `{option}` ist zu lang ({length} Zeichen; höchstens {limit}). "
+                    "Es wurde nichts geändert.",
+        "bad_input": "Dieser Wert ist hier nicht gültig. Es wurde nichts geändert; wähle einen "
+                     "Wert aus der Liste oder sieh in der Hilfe des Befehls nach.",
+        "cooldown": "Bitte warte: /{command} geht wieder in {seconds} s.",
+        "busy_game": "Partie #{id} zeichnet gerade schon eine Wiederholung oder prüft ihr "
+                     "Protokoll; versuche es gleich noch einmal.",
+        "busy_overall": "Der Bot ist gerade mit Wiederholungen anderer Partien beschäftigt; "
+                        "versuche es gleich noch einmal.",
+        "replay_too_big": "Die Wiederholung passt selbst in kleinster Form nicht in einen "
+                          "Discord-Anhang; versuche stattdessen /game board turn:N.",
+        "too_many_games_user": "Du hast hier schon {count} offene Partien (dieser Server "
+                               "erlaubt {limit} pro Mitglied). Beende oder gib erst eine auf.",
+        "too_many_games_guild": "Dieser Server hat schon {count} offene Partien (erlaubt sind "
+                                "{limit}). Beendet erst welche, oder bittet einen Admin, die "
+                                "Grenze mit /umpire config zu erhöhen.",
+        "config_limits": "Erlaubte offene Partien: {per_user} pro Mitglied, {per_guild} pro "
+                         "Server.",
+        "flare_not_allowed": "Nur die Spieler und Schiedsrichter der Partie können Felder "
+                             "markieren.",
+        "service_only": "/{command} ist kein Zug. Zum Aufgeben gibt es /game resign.",
+        "log_undone": "  ↩️ zurückgenommen von {who}",
+        "log_undone_title": "~~{line}~~",
+        "undo_consent_needed": "Du spielst in dieser Partie {sides}, und bei der letzten Aktion "
+                               "wurde gewürfelt. Sie zurückzunehmen braucht die Zustimmung "
+                               "der anderen Seite: Ich habe sie im Thread gefragt.",
+        "undo_consent_request": "⚖️ {referee} (Schiedsrichter, spielt {sides}) möchte die "
+                                "letzte Aktion zurücknehmen: {action}. Ihre Würfel: {dice}. "
+                                "Ein Spieler von {others} muss mit dem Knopf unten zustimmen.",
+        "undo_consent_button": "Rücknahme zustimmen",
+        "undo_consent_not_yours": "Zustimmen kann nur ein Spieler von {others}.",
+        "undo_agreed": "⚖️ {referee} hat die letzte Aktion mit Zustimmung von {user} "
+                       "zurückgenommen (sie bleibt im Prüfprotokoll).",
+        "referee_consent": "Schiedsrichter {referee}, Zustimmung von {user}",
     },
 }
 

@@ -19,6 +19,7 @@ from discord import app_commands
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
 from renderer.layout import SceneError
+from service.replay import SERVICE_ACTIONS
 
 from .buttons import undo_for_player
 from .common import (
@@ -33,10 +34,13 @@ from .common import (
 )
 from .game import playable_rulesets
 from .i18n import locale_of, t
+from .limits import MAX_OPTION_LENGTH
 
 log = logging.getLogger("umpire.discord")
 
-RESERVED = {"game", "ref", "umpire", "act", "undo", "flare"}
+# Names a ruleset's command may not take: the bot's own commands, and the actions only the
+# service applies (resigning has /game resign, losing on time is the clock's).
+RESERVED = {"game", "ref", "umpire", "act", "undo", "flare", *SERVICE_ACTIONS}
 MAX_CHOICES = 25
 
 # The standard names (docs/architecture.md) and the options they take when no ruleset declares
@@ -154,20 +158,23 @@ class PlayCog(UmpireCog):
 
         parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                         annotation=discord.Interaction)]
+        # Discord's client then refuses longer text itself; the tree checks it again.
+        text = app_commands.Range[str, 1, MAX_OPTION_LENGTH]
         for option in options:
             parameters.append(inspect.Parameter(
                 _param_name(option.name), inspect.Parameter.KEYWORD_ONLY, annotation=
-                str if option.required else (str | None),
+                text if option.required else (text | None),
                 default=inspect.Parameter.empty if option.required else None))
         callback.__signature__ = inspect.Signature(parameters)
         callback.__name__ = callback.__qualname__ = "play_" + spec.name.replace("-", "_")
-        callback.__discord_app_commands_param_description__ = {
-            _param_name(o.name): clip(o.description or o.name, 100) for o in options}
-        callback.__discord_app_commands_param_rename__ = {
-            param: option for param, option in renames.items() if param != option}
+        # The public decorators, applied by hand because the parameters are built at runtime.
+        app_commands.describe(**{_param_name(o.name): clip(o.description or o.name, 100)
+                                 for o in options})(callback)
+        app_commands.rename(**{param: option for param, option in renames.items()
+                               if param != option})(callback)
+        app_commands.guild_only()(callback)
         description = app_commands.locale_str(clip(spec.description or spec.name, 100),
                                               i18n=dict(spec.description_i18n))
-        callback.__discord_app_commands_guild_only__ = True
         command = app_commands.Command(name=spec.name, description=description, callback=callback)
         for option in options:
             command.autocomplete(_param_name(option.name))(self._completer(spec.name, option.name))
@@ -208,7 +215,8 @@ class PlayCog(UmpireCog):
             choices: dict[str, str] = {}
             for side, view, legal in per_side:
                 for action in legal:
-                    if action.get("type") != command_name or option_name not in action:
+                    if action.get("type") != command_name or option_name not in action \
+                            or command_name in SERVICE_ACTIONS:
                         continue
                     if any(action.get(k) != v for k, v in filled.items()):
                         continue
@@ -229,7 +237,8 @@ class PlayCog(UmpireCog):
     @app_commands.command(name="act", description="Take any legal action (pick from the list)")
     @app_commands.describe(action="The action, e.g. /move unit:a1 to:0507")
     @app_commands.guild_only()
-    async def act(self, interaction: discord.Interaction, action: str) -> None:
+    async def act(self, interaction: discord.Interaction,
+                  action: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:
         async with Guard(interaction, context=f"/act {action}"):
             try:
                 parsed = parse_command(action)
@@ -250,6 +259,8 @@ class PlayCog(UmpireCog):
             seen = set()
             for side, view, legal in per_side:
                 for action in legal:
+                    if action.get("type") in SERVICE_ACTIONS:
+                        continue
                     value = format_command(action)
                     if value in seen or len(value) > 100:
                         continue
@@ -277,10 +288,15 @@ class PlayCog(UmpireCog):
     @app_commands.command(name="flare", description="Mark a hex on the next picture")
     @app_commands.describe(hex="The cell to mark, e.g. 0507 or C4")
     @app_commands.guild_only()
-    async def flare(self, interaction: discord.Interaction, hex: str) -> None:
+    async def flare(self, interaction: discord.Interaction,
+                    hex: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:
         async with Guard(interaction, context=f"/flare {hex}"):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
+            # Marks go on the players' next turn post: only people of the game may add them.
+            if not await self.service.sides_of(here.info.id, interaction.user.id) and \
+                    not await self.presenter.is_referee(interaction, here.info):
+                raise Refusal("flare_not_allowed")
             label = hex.strip().upper()
             if not label or len(label) > 8 or not label.isalnum():
                 raise Refusal("bad_hex", hex=hex)

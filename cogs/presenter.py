@@ -15,6 +15,7 @@ import discord
 from engine.core.errors import RuleError
 from renderer.layout import SceneError
 from service.errors import StaleVersion
+from service.replay import SERVICE_ACTIONS
 
 from .buttons import Decision, board_view, is_decision
 from .common import (
@@ -173,6 +174,8 @@ class Presenter:
                    side: str | None = None) -> None:
         """Apply one action for the caller and post it. The interaction is already deferred."""
         lang = locale_of(interaction)
+        if action_type in SERVICE_ACTIONS:
+            raise Refusal("service_only", command=action_type)
         here = here or await self.game_here(interaction)
         command_version = None
         if expected_version is None:

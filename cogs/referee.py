@@ -9,9 +9,23 @@ import discord
 from discord import app_commands
 
 from service.errors import StaleVersion
+from service.games import UndoNeedsConsent
 
-from .common import Guard, Refusal, UmpireCog, describe_value, ruleset_of, send, side_title
+from .buttons import ConsentButton, consent_view
+from .common import (
+    Guard,
+    Refusal,
+    UmpireCog,
+    clip,
+    describe_action,
+    describe_value,
+    mention_list,
+    ruleset_of,
+    send,
+    side_title,
+)
 from .i18n import locale_of, t
+from .limits import Text
 
 
 class RefereeCog(UmpireCog):
@@ -46,6 +60,9 @@ class RefereeCog(UmpireCog):
                 info = await self.service.undo(here.info.id,
                                                actor=f"referee:{interaction.user.id}",
                                                referee=True, expected_version=here.info.version)
+            except UndoNeedsConsent as needed:
+                await self._ask_consent(interaction, here, needed)
+                return
             except StaleVersion:
                 current = await self.service.get_game(here.info.id)
                 raise Refusal("stale_command",
@@ -54,24 +71,48 @@ class RefereeCog(UmpireCog):
                 self._announce(interaction, info, "ref_undo"), self.presenter.post_board(info))
             await send(interaction, t(locale_of(interaction), "ok" if posted else "ok_post_failed"))
 
+    async def _ask_consent(self, interaction: discord.Interaction, here,
+                           needed: UndoNeedsConsent) -> None:
+        """A referee who plays asks the other side, in public, to agree to an undo."""
+        ruleset = here.ruleset
+        public = await self.presenter.public_lang(interaction.guild_id)
+        own = ", ".join(side_title(ruleset, s) for s in needed.own_sides)
+        others = ", ".join(side_title(ruleset, s) for s in needed.other_sides)
+        state = await self.service.view(here.info.id, None)
+        action = needed.label or describe_action(ruleset, state, needed.action)
+        seats = await self.service.seats(here.info.id)
+        asked = [uid for side in needed.other_sides for uid in seats.get(side, [])]
+        channel = await self.presenter.thread_of(here.info)
+        if channel is not None:
+            # Only the players who can agree are pinged.
+            await channel.send(
+                clip(t(public, "undo_consent_request", referee=f"<@{interaction.user.id}>",
+                       sides=own, action=action, others=others,
+                       dice=", ".join(str(d) for d in needed.dice)) +
+                     ("\n" + mention_list(asked) if asked else "")),
+                view=consent_view(here.info.id, here.info.version, interaction.user.id, public),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(uid) for uid in asked]))
+        await send(interaction, t(locale_of(interaction), "undo_consent_needed", sides=own))
+
     @ref.command(name="place", description="Put a unit on a cell")
     @app_commands.describe(unit="Unit id", to="Cell label, e.g. 0507")
-    async def place(self, interaction: discord.Interaction, unit: str, to: str) -> None:
+    async def place(self, interaction: discord.Interaction, unit: Text, to: Text) -> None:
         async with Guard(interaction, context=f"/ref place {unit} {to}"):
             await self._edit(interaction, {"type": "ref-place", "unit": unit, "to": to},
                              "ref_place", unit=unit, to=to)
 
     @ref.command(name="remove", description="Take a unit off the board")
     @app_commands.describe(unit="Unit id")
-    async def remove(self, interaction: discord.Interaction, unit: str) -> None:
+    async def remove(self, interaction: discord.Interaction, unit: Text) -> None:
         async with Guard(interaction, context=f"/ref remove {unit}"):
             await self._edit(interaction, {"type": "ref-remove", "unit": unit}, "ref_remove",
                              unit=unit)
 
     @ref.command(name="phase", description="Set the phase (and optionally the active side)")
     @app_commands.describe(phase="Phase name", side="The side whose turn it becomes")
-    async def phase(self, interaction: discord.Interaction, phase: str,
-                    side: str | None = None) -> None:
+    async def phase(self, interaction: discord.Interaction, phase: Text,
+                    side: Text | None = None) -> None:
         async with Guard(interaction, context=f"/ref phase {phase} {side}"):
             action = {"type": "ref-phase", "phase": phase}
             if side:
@@ -81,7 +122,7 @@ class RefereeCog(UmpireCog):
     @ref.command(name="seat", description="Seat a member on a side")
     @app_commands.describe(member="Who", side="Which side")
     async def seat(self, interaction: discord.Interaction, member: discord.Member,
-                   side: str) -> None:
+                   side: Text) -> None:
         async with Guard(interaction, context=f"/ref seat {member.id} {side}"):
             here = await self._referee_game(interaction)
             await self.service.seat(here.info.id, side, member.id)
@@ -114,7 +155,7 @@ class RefereeCog(UmpireCog):
 
     @ref.command(name="clock", description="Set a side's remaining time in hours")
     @app_commands.describe(side="Which side", hours="Time left, in hours")
-    async def clock(self, interaction: discord.Interaction, side: str,
+    async def clock(self, interaction: discord.Interaction, side: Text,
                     hours: app_commands.Range[float, 0, 10000]) -> None:
         async with Guard(interaction, context=f"/ref clock {side} {hours}"):
             here = await self._referee_game(interaction)
@@ -122,6 +163,18 @@ class RefereeCog(UmpireCog):
             await self._announce(interaction, here.info, "ref_clock",
                                  side=side_title(here.ruleset, side), hours=hours)
             await send(interaction, t(locale_of(interaction), "ok"))
+
+    @phase.autocomplete("phase")
+    async def phase_complete(self, interaction: discord.Interaction, current: str):
+        try:
+            info = await self.service.find_by_thread(interaction.channel_id)
+            if info is None:
+                return []
+            game_rules = ruleset_of(info)
+        except Exception:
+            return []
+        return [app_commands.Choice(name=phase, value=phase) for phase in game_rules.phases
+                if current.lower() in phase.lower()][:25]
 
     @seat.autocomplete("side")
     @phase.autocomplete("side")
@@ -162,3 +215,4 @@ class RefereeCog(UmpireCog):
 
 async def setup(bot) -> None:
     await bot.add_cog(RefereeCog(bot))
+    bot.add_dynamic_items(ConsentButton)

@@ -27,6 +27,7 @@ from service.config import Settings, load_settings
 
 from .buttons import BoardButton, DecisionButton, DecisionMenu
 from .i18n import UmpireTranslator
+from .limits import UmpireTree
 from .presenter import Presenter
 
 log = logging.getLogger("umpire.discord")
@@ -55,7 +56,7 @@ class UmpireBot(commands.AutoShardedBot):
         sharding: dict = {"shard_count": shards.count, "shard_ids": list(shards.ids)} \
             if shards else {}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         help_command=None,
+                         help_command=None, tree_cls=UmpireTree,
                          allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.force_sync = force_sync

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterable
 
-from PIL import Image, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from . import fonts, sprites
 from .cache import LruCache
@@ -563,38 +564,129 @@ def render_png(scene: dict, *, size_hint: int | None = None) -> bytes:
     return encode_png(render_image(scene, size_hint))
 
 
-def render_animation(scenes: list[dict], *, duration_ms: int = 900, size_hint: int | None = None,
-                     max_width: int = 800) -> bytes:
-    """An animated GIF, one frame per scene (a game's replay, one frame per turn). Frames are
-    shrunk to at most ``max_width`` pixels and share one palette, so the GIF writer stores only
-    the part of each frame that changed; the last frame stays up three times as long."""
-    if not scenes:
-        raise SceneError("render_animation: no scenes to animate.")
-    frames = [render_image(s, size_hint) for s in scenes]
-    width = max(f.width for f in frames)
-    height = max(f.height for f in frames)
-    scale = min(1.0, max_width / width)
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    out_frames = []
-    palette = None
-    for f in frames:
-        if f.size != (width, height):
-            canvas = Image.new("RGB", (width, height), BACKGROUND)
-            canvas.paste(f, ((width - f.width) // 2, 0))
-            f = canvas
-        if scale < 1.0:
-            f = f.resize(size, Image.Resampling.LANCZOS)
-        if palette is None:
-            palette = f.quantize(colors=255, method=Image.Quantize.FASTOCTREE,
-                                 dither=Image.Dither.NONE)
-            out_frames.append(palette)
-        else:
-            # One palette for all frames: unchanged pixels get identical indices, which is what
-            # lets the encoder crop each frame to its changed box.
-            out_frames.append(f.quantize(palette=palette, dither=Image.Dither.NONE))
-    durations = [int(duration_ms)] * len(out_frames)
-    durations[-1] = int(duration_ms) * 3
+def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
+                     size_hint: int | None = None, max_width: int = 800,
+                     max_bytes: int | None = None) -> bytes:
+    """An animated GIF, one frame per scene (a game's replay, one frame per turn).
+
+    Written frame by frame: only the frame being drawn and the one before it are in memory,
+    whatever the number of scenes (``scenes`` may be a generator). Frames are shrunk to at
+    most ``max_width`` pixels and share the first frame's palette, so each frame stores only
+    the box that changed; a frame identical to the one before lengthens it instead. The last
+    frame stays up three times as long.
+
+    ``max_bytes``: the GIF never grows past this; a frame that would not fit is left out (the
+    next one then shows both changes), and room for the last frame, the game's end, is kept.
+    """
     out = io.BytesIO()
-    out_frames[0].save(out, format="GIF", save_all=True, append_images=out_frames[1:], duration=durations,
-                       loop=0, disposal=1)
+    canvas_size: tuple[int, int] | None = None
+    scale = 1.0
+    palette: Image.Image | None = None
+    previous: Image.Image | None = None     # the last frame written (or waiting to be)
+    pending: list | None = None             # [encoded chunks, duration] of that frame
+    skipped: list | None = None             # the newest frame left out for lack of room
+    reserve = 0
+    clear: int | None = None                # a palette index no colour uses: transparency
+
+    def flush(frame: list, last: bool) -> None:
+        data = b"".join(frame[0])
+        out.write(_with_duration(data, frame[1] * (3 if last else 1)))
+
+    def size_of(frame: list | None) -> int:
+        return sum(len(c) for c in frame[0]) if frame else 0
+
+    for scene in scenes:
+        image = render_image(scene, size_hint)
+        if canvas_size is None:
+            scale = min(1.0, max_width / image.width)
+            canvas_size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        frame = _fit(image, scale, canvas_size)
+        del image
+        if palette is None:
+            palette = frame.quantize(colors=255, method=Image.Quantize.FASTOCTREE,
+                                     dither=Image.Dither.NONE)
+            header, _ = GifImagePlugin.getheader(palette, None, {"loop": 0})
+            for chunk in header:
+                out.write(chunk)
+            pending = [GifImagePlugin.getdata(palette, (0, 0), duration=duration_ms, disposal=1),
+                       duration_ms]
+            previous = palette
+            # A later frame may replace the whole picture: keep room for one such frame, so
+            # the game's last frame always fits.
+            reserve = size_of(pending) + 16
+            clear = _free_index(palette)
+            continue
+        assert pending is not None and previous is not None
+        indexed = frame.quantize(palette=palette, dither=Image.Dither.NONE)
+        del frame
+        delta = ImageChops.subtract_modulo(indexed, previous)
+        box = delta.getbbox(alpha_only=False)
+        if box is None:
+            pending[1] += duration_ms
+            skipped = None
+            continue
+        changed = indexed.crop(box)
+        extra = {}
+        if clear is not None:
+            # Pixels that did not change become transparent (the frame before shows through),
+            # which compresses far better than repeating them.
+            changed.paste(clear, mask=delta.crop(box).point([255] + [0] * 255, "1"))
+            extra["transparency"] = clear
+        del delta
+        chunks = GifImagePlugin.getdata(changed, box[:2], duration=duration_ms, disposal=1,
+                                        **extra)
+        size = sum(len(c) for c in chunks)
+        if max_bytes is not None and \
+                out.tell() + size_of(pending) + size + reserve + 1 > max_bytes:
+            # Left out: the next frame is compared with the last one kept, so it shows both
+            # changes; the time this one would have shown goes to the frame before.
+            pending[1] += duration_ms
+            skipped = [chunks, duration_ms]
+            continue
+        flush(pending, last=False)
+        pending, previous, skipped = [chunks, duration_ms], indexed, None
+    if pending is None:
+        raise SceneError("render_animation: no scenes to animate.")
+    if skipped is not None:
+        # The game's end was left out for room: it goes in, in the room kept for it.
+        pending[1] -= skipped[1]
+        flush(pending, last=False)
+        pending = skipped
+    flush(pending, last=True)
+    out.write(b";")
     return out.getvalue()
+
+
+def _free_index(image: Image.Image) -> int | None:
+    """A palette index no pixel can take (the quantiser used fewer colours), still inside the
+    GIF's colour table (whose size is the next power of two), or None."""
+    used = len(image.getpalette() or []) // 3
+    table = 2
+    while table < used:
+        table *= 2
+    return used if used < table else None
+
+
+def _fit(image: Image.Image, scale: float, size: tuple[int, int]) -> Image.Image:
+    """``image`` scaled by ``scale`` and placed top-centre on a canvas of ``size`` (frames of
+    one game are normally the same size; a larger one is shrunk to fit)."""
+    if scale < 1.0:
+        image = image.resize((max(1, round(image.width * scale)),
+                              max(1, round(image.height * scale))), Image.Resampling.LANCZOS)
+    if image.size == size:
+        return image.convert("RGB")
+    if image.width > size[0] or image.height > size[1]:
+        image = image.copy()
+        image.thumbnail(size, Image.Resampling.LANCZOS)
+    canvas = Image.new("RGB", size, BACKGROUND)
+    canvas.paste(image.convert("RGB"), ((size[0] - image.width) // 2, 0))
+    return canvas
+
+
+def _with_duration(data: bytes, duration_ms: int) -> bytes:
+    """A frame written by ``GifImagePlugin.getdata`` with its delay set to ``duration_ms``
+    (the graphic control extension 21 F9 04 <flags> <delay, 1/100 s, little endian>)."""
+    if data[:3] != b"\x21\xf9\x04":
+        return data
+    delay = max(0, min(65535, round(duration_ms / 10)))
+    return data[:4] + delay.to_bytes(2, "little") + data[6:]

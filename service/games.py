@@ -11,10 +11,11 @@ once anything happened, not even after an undo.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ from .replay import (
     SERVICE_ACTIONS,
     VerifyReport,
     apply_logged,
+    dice_for,
     replay_rows,
     seed_hash,
     undo_blockers,
@@ -38,10 +40,81 @@ from .replay import (
 )
 from .store import Store, VersionConflict, dumps
 
-__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport"]
+__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy",
+           "ReplayTooBig", "UndoNeedsConsent"]
 
 FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
+OPEN_STATUSES = ("lobby", "active", "paused")
+# Open games (lobby, running or paused) one member may have created, and one server may hold,
+# unless /umpire config says otherwise.
+DEFAULT_MAX_OPEN_PER_USER = 3
+DEFAULT_MAX_OPEN_PER_GUILD = 25
+# Replays, past boards and verifications replay a whole log and draw many pictures: at most this
+# many run at once in the process, and at most one per game, so a burst of requests cannot
+# take the bot's memory (each replay holds about one frame at a time, see renderer).
+HEAVY_WORKERS = 2
+DISCORD_ATTACHMENT_LIMIT = 25 * 1024 * 1024
+# Finished games' replays are kept in memory up to this many bytes in total (their log can no
+# longer change, so the picture cannot either).
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+MAX_REPLAY_FRAMES = 200
+REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the size limit
+
+
+class GameBusy(ServiceError):
+    """Heavy work for this game (or too much heavy work overall) is already running."""
+
+    def __init__(self, game_id: int | None, overall: bool = False):
+        self.game_id, self.overall = game_id, overall
+        super().__init__("The bot is busy drawing or checking other games; try again in a "
+                         "moment." if overall else
+                         f"Game #{game_id} is already drawing a replay or checking its log; "
+                         "try again in a moment.")
+
+
+class UndoNeedsConsent(ServiceError):
+    """A referee who also plays wants to take back an action with dice: a player of another
+    side must agree first (``undo(..., agreed_by=...)``)."""
+
+    def __init__(self, game_id: int, own_sides: list[str], other_sides: list[str],
+                 dice: list, action: dict, label: str | None):
+        self.game_id, self.own_sides, self.other_sides = game_id, own_sides, other_sides
+        self.dice, self.action, self.label = dice, action, label
+        super().__init__("You also play in this game and the last action rolled dice: a player "
+                         f"of {', '.join(other_sides)} must agree to take it back.")
+
+
+class ReplayTooBig(ServiceError):
+    """A replay that does not fit the attachment limit even at its smallest."""
+
+
+class _ReplayCache:
+    """Finished games' replays by (game, version, viewer, size limit), least recently used
+    first out, bounded by their total size."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self._entries: dict[tuple, bytes] = {}
+        self._size = 0
+
+    def get(self, key: tuple) -> bytes | None:
+        data = self._entries.pop(key, None)
+        if data is not None:
+            self._entries[key] = data       # most recently used last
+        return data
+
+    def put(self, key: tuple, data: bytes) -> None:
+        if len(data) > self.max_bytes:
+            return
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._size -= len(old)
+        self._entries[key] = data
+        self._size += len(data)
+        while self._size > self.max_bytes:
+            oldest = next(iter(self._entries))
+            self._size -= len(self._entries.pop(oldest))
 
 
 @dataclass
@@ -150,6 +223,11 @@ def _validate_settings(settings: dict | None) -> dict:
     return settings
 
 
+def _current(conflict: VersionConflict, row: dict) -> int:
+    """The version another writer left the game at (its row's, if that is unknown)."""
+    return conflict.current if conflict.current is not None else int(row["version"])
+
+
 def _user_id(actor: str) -> int | None:
     kind, _, rest = str(actor).partition(":")
     if kind == "user" and rest.strip().lstrip("-").isdigit():
@@ -168,6 +246,9 @@ class GameService:
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
         self.shard_plan: ShardPlan | None = None
+        self._heavy_running: set[int] = set()
+        self._heavy_slots = HEAVY_WORKERS
+        self._replays = _ReplayCache(REPLAY_CACHE_BYTES)
 
     @classmethod
     async def open(cls, path, clock: Callable[[], float] = time.time,
@@ -185,6 +266,21 @@ class GameService:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    @contextlib.asynccontextmanager
+    async def heavy(self, game_id: int) -> AsyncIterator[None]:
+        """A slot for heavy work on one game: refused at once (GameBusy) when that game already
+        has one or every slot is taken, so requests never pile up in memory."""
+        key = int(game_id)
+        if key in self._heavy_running:
+            raise GameBusy(key)
+        if len(self._heavy_running) >= self._heavy_slots:
+            raise GameBusy(key, overall=True)
+        self._heavy_running.add(key)
+        try:
+            yield
+        finally:
+            self._heavy_running.discard(key)
 
     @staticmethod
     def _ruleset(name: str) -> Ruleset:
@@ -213,12 +309,12 @@ class GameService:
         if cached and cached[0] == row["version"]:
             return row, cached[1]
         snap = await self.store.snapshot(row["id"])
-        state = None
+        state: dict | None = None
         if snap is not None and snap["version"] == row["version"]:
             state = json.loads(snap["state_json"])
             if state_hash(state) != snap["state_hash"]:
                 state = None
-        if state is not None:
+        if state is not None and snap is not None:
             live = await self.store.fetchone(
                 "SELECT state_hash FROM actions WHERE game_id = ? AND live = 1 "
                 "ORDER BY seq DESC LIMIT 1", (row["id"],))
@@ -327,7 +423,12 @@ class GameService:
     async def act(self, game_id: int, action: dict, *, actor: str,
                   expected_version: int | None = None) -> Outcome:
         """Apply ``action`` (which names its ``side``). A ``user:<id>`` actor must be seated on
-        that side; referee actions (``side: "referee"``) are also accepted while paused."""
+        that side; referee actions (``side: "referee"``) are also accepted while paused.
+        Actions only the service takes (resigning, losing on time) are refused here: they
+        have their own doors (``resign``, the clock)."""
+        if isinstance(action, dict) and action.get("type") in SERVICE_ACTIONS:
+            raise RuleError(f"/{action['type']} is not a move; to give up use /game resign "
+                            "(a clock running out is decided by the bot alone).")
         return await self._act(game_id, action, actor=actor, expected_version=expected_version,
                                allow_paused=False, check_seat=True)
 
@@ -393,7 +494,7 @@ class GameService:
                 row["id"], row["version"], now=now, state_json=dumps(new_state),
                 state_hash=record["state_hash"], game_fields=fields, action=record, clocks=clocks)
         except VersionConflict as conflict:
-            raise StaleVersion(row["id"], row["version"], conflict.current) from None
+            raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
         self._cache[row["id"]] = (version, new_state)
         return version
 
@@ -435,14 +536,21 @@ class GameService:
         return self._ruleset(row["ruleset"]).view(clone(state), side)
 
     async def undo(self, game_id: int, *, actor: str, side: str | None = None,
-                   referee: bool = False, expected_version: int | None = None) -> GameInfo:
+                   referee: bool = False, expected_version: int | None = None,
+                   agreed_by: int | None = None) -> GameInfo:
         """Take back the last live action. Players: only their own side's, in the same turn and
         phase, and only if it rolled no die and revealed nothing. Referees: always (the log is
         replayed without it). The action stays in the audit log with ``live = 0``.
 
         ``expected_version``: the version the player saw when asking (the board's). If the game
         moved on meanwhile (another action, another undo) nothing is undone and StaleVersion is
-        raised, so two Undo clicks on the same board take back one action, not two."""
+        raised, so two Undo clicks on the same board take back one action, not two.
+
+        A referee who is also seated (``actor`` ``referee:<user id>``) may take back an action
+        that rolled dice only with ``agreed_by``: a player seated on a side the referee does
+        not play (else UndoNeedsConsent). Dice are the one thing a player-referee could rewind
+        in their own favour; a referee without a seat, or one who plays every side, has no
+        opponent at the table to wrong."""
         async with self._lock(int(game_id)):
             row, state = await self._load(game_id)
             if expected_version is not None and int(expected_version) != row["version"]:
@@ -456,9 +564,14 @@ class GameService:
             if not live:
                 raise ServiceError("There is nothing to undo.")
             last = live[-1]
+            undone_by = str(actor)
             if not referee:
                 self._check_player_undo(row, ruleset, state, last, side)
                 await self._require_seat(row, ruleset, actor, last["side"])
+            else:
+                agreed = await self._referee_undo_consent(row, ruleset, actor, last, agreed_by)
+                if agreed is not None:
+                    undone_by = f"{actor};agreed:user:{agreed}"
             new_state = await self._state_before(row, live)
             now = self._clock()
             settings = json.loads(row["settings_json"])
@@ -470,11 +583,31 @@ class GameService:
                 version = await self.store.commit_change(
                     row["id"], row["version"], now=now, state_json=dumps(new_state),
                     state_hash=state_hash(new_state), undo_seq=last["seq"],
-                    undone_by=str(actor), clocks=clocks)
+                    undone_by=undone_by, clocks=clocks)
             except VersionConflict as conflict:
-                raise StaleVersion(row["id"], row["version"], conflict.current) from None
+                raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
             self._cache[row["id"]] = (version, new_state)
         return await self._game_info(game_id)
+
+    async def _referee_undo_consent(self, row: dict, ruleset: Ruleset, actor: str, last: dict,
+                                    agreed_by: int | None) -> int | None:
+        """Who agreed to a seated referee's undo of an action with dice (None: no agreement
+        needed); raises UndoNeedsConsent when one is needed and missing."""
+        kind, _, rest = str(actor).partition(":")
+        if kind != "referee" or not rest.isdigit():
+            return None
+        own = await self._sides_of(row["id"], int(rest))
+        others = [s for s in ruleset.sides if s not in own]
+        events = json.loads(last["events_json"])
+        dice = [e.get("value") for e in events if e.get("type") == "roll"]
+        if not own or not others or not dice:
+            return None
+        if agreed_by is not None and int(agreed_by) != int(rest):
+            theirs = await self._sides_of(row["id"], int(agreed_by))
+            if any(s in others for s in theirs):
+                return int(agreed_by)
+        raise UndoNeedsConsent(row["id"], own, others, dice, json.loads(last["action_json"]),
+                               last.get("label"))
 
     async def _state_before(self, row: dict, live: list[dict]) -> dict:
         """The state the last live action was played on: the snapshot of the version before it
@@ -596,54 +729,104 @@ class GameService:
                 {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares]
         return scene
 
-    async def _turn_frames(self, row: dict) -> tuple[Ruleset, list[tuple[int, dict, list[dict]]]]:
-        """(turn, state at the end of it, its events) for every turn played so far."""
-        ruleset = self._ruleset(row["ruleset"])
-        live = await self.store.actions(row["id"], include_undone=False)
+    @staticmethod
+    def _turn_groups(live: list[dict]) -> list[int]:
+        """For each frame of a replay, how many live actions it shows: 0 (the setup), then the
+        end of each run of actions taken in one turn."""
+        ends = [0]
+        for index, r in enumerate(live):
+            if index + 1 == len(live) or live[index + 1]["turn"] != r["turn"]:
+                ends.append(index + 1)
+        return ends
 
-        def build():
-            replayed = replay_rows(ruleset, json.loads(row["scenario_json"]), row["seed"], live,
-                                   keep_states=True)
-            frames: list[tuple[int, dict, list[dict]]] = []
-            for index, r in enumerate(live):
-                after = replayed.states[index + 1]
-                events = replayed.events[index + 1]
-                if frames and frames[-1][0] == r["turn"]:
-                    frames[-1] = (r["turn"], after, frames[-1][2] + events)
-                else:
-                    frames.append((r["turn"], after, list(events)))
-            return replayed.states[0], frames
-
-        setup_state, frames = await asyncio.to_thread(build)
-        return ruleset, [(0, setup_state, [])] + frames
+    def _iter_turn_frames(self, ruleset: Ruleset, row: dict, live: list[dict],
+                          wanted: set[int] | None = None
+                          ) -> Iterator[tuple[int, dict, list[dict]]]:
+        """(turn, state at its end, its events) for every turn played so far, the setup as
+        turn 0 first; with ``wanted`` (frame numbers) only those. One state at a time is kept,
+        so a long game's replay needs no more memory than a short one's."""
+        state, _ = new_game(ruleset, json.loads(row["scenario_json"]), row["seed"])
+        ends = self._turn_groups(live)
+        if wanted is None or 0 in wanted:
+            yield 0, state, []
+        events: list[dict] = []
+        frame = 1
+        for index, r in enumerate(live):
+            state, got = apply_logged(ruleset, state, json.loads(r["action_json"]),
+                                      dice_for(r, row["seed"]))
+            events += got
+            if index + 1 == ends[frame]:
+                if wanted is None or frame in wanted:
+                    yield r["turn"], state, events
+                events = []
+                frame += 1
 
     async def render_turn(self, game_id: int, turn: int, viewer: str | None = None) -> bytes:
-        """The board as it stood after turn ``turn`` (with that turn's moves and dice)."""
-        row, state = await self._load(game_id)
+        """The board as it stood after turn ``turn`` (with that turn's moves and dice).
+        Heavy work: refused with GameBusy while another runs for this game."""
+        row, _ = await self._load(game_id)
         renderer = self._renderer()
-        ruleset, frames = await self._turn_frames(row)
+        ruleset = self._ruleset(row["ruleset"])
         turn = int(turn)
-        for number, frame_state, events in reversed(frames):
-            if number == turn:
-                return await asyncio.to_thread(self._draw, renderer, ruleset, frame_state,
-                                               events, viewer)
-        played = [n for n, _, _ in frames if n]
+        async with self.heavy(row["id"]):
+            live = await self.store.actions(row["id"], include_undone=False)
+
+            def find():
+                found, played = None, []
+                for number, frame_state, events in self._iter_turn_frames(ruleset, row, live):
+                    if number == turn:
+                        found = (frame_state, events)
+                    if number:
+                        played.append(number)
+                return found, played
+
+            found, played = await asyncio.to_thread(find)
+            if found is not None:
+                return await asyncio.to_thread(self._draw, renderer, ruleset, found[0],
+                                               found[1], viewer)
         raise ServiceError(f"Turn {turn} has not been played; turns so far: "
                            f"{', '.join(map(str, played)) or 'none'}.")
 
-    async def render_animation(self, game_id: int, viewer: str | None = None) -> bytes:
-        """An animated picture of the game: the setup, then one frame per turn."""
+    async def render_animation(self, game_id: int, viewer: str | None = None, *,
+                               max_bytes: int = DISCORD_ATTACHMENT_LIMIT,
+                               max_frames: int = MAX_REPLAY_FRAMES) -> bytes:
+        """An animated picture of the game: the setup, then one frame per turn, at most
+        ``max_frames`` frames (a longer game shows every n-th turn, and always its last) and
+        at most ``max_bytes`` (Discord's attachment limit). A finished game's replay is
+        cached. Heavy work: refused with GameBusy while another runs for this game."""
         row, _ = await self._load(game_id)
         renderer = self._renderer()
         if not hasattr(renderer, "render_animation"):
             raise ServiceError("Replays are not available: the renderer cannot animate yet.")
-        ruleset, frames = await self._turn_frames(row)
+        key = (row["id"], row["version"], viewer, int(max_bytes), int(max_frames))
+        if row["status"] == "finished":
+            cached = self._replays.get(key)
+            if cached is not None:
+                return cached
+        ruleset = self._ruleset(row["ruleset"])
+        async with self.heavy(row["id"]):
+            live = await self.store.actions(row["id"], include_undone=False)
+            count = len(self._turn_groups(live))
+            stride = max(1, -(-count // max(2, int(max_frames))))
+            wanted = set(range(0, count, stride)) | {count - 1}
 
-        def build():
-            scenes = [self._scene(ruleset, s, events, viewer) for _, s, events in frames]
-            return renderer.render_animation(scenes)
+            def build(max_width: int) -> bytes:
+                scenes = (self._scene(ruleset, s, events, viewer) for _, s, events in
+                          self._iter_turn_frames(ruleset, row, live, wanted))
+                return renderer.render_animation(scenes, max_bytes=int(max_bytes),
+                                                 max_width=max_width)
 
-        return await asyncio.to_thread(build)
+            data = b""
+            for max_width in REPLAY_WIDTHS:
+                data = await asyncio.to_thread(build, max_width)
+                if len(data) <= max_bytes:
+                    break
+            else:
+                raise ReplayTooBig(f"The replay of game #{row['id']} does not fit in "
+                                   f"{max_bytes // (1024 * 1024)} MiB even at its smallest.")
+        if row["status"] == "finished":
+            self._replays.put(key, data)
+        return data
 
     # ----- audit -------------------------------------------------------------------------
     async def verify(self, game_id: int, seed: str | None = None) -> VerifyReport:
@@ -651,6 +834,10 @@ class GameService:
         revealed seed) and compare every die and state hash with the log."""
         row = await self._row(game_id)
         ruleset = self._ruleset(row["ruleset"])
+        async with self.heavy(row["id"]):
+            return await self._verify(row, ruleset, seed)
+
+    async def _verify(self, row: dict, ruleset: Ruleset, seed: str | None) -> VerifyReport:
         rows = await self.store.actions(row["id"], include_undone=True)
         snap = await self.store.snapshot(row["id"])
         return await asyncio.to_thread(
@@ -686,15 +873,36 @@ class GameService:
         return await self._sides_of(row["id"], user_id)
 
     async def set_guild_config(self, guild_id: int, referee_role_id: int | None = None,
-                               locale: str | None = None) -> None:
+                               locale: str | None = None, max_open_per_user: int | None = None,
+                               max_open_per_guild: int | None = None) -> None:
         """Arguments left at None keep their stored value."""
-        fields = {k: v for k, v in (("referee_role_id", referee_role_id), ("locale", locale))
+        for name, cap in (("max_open_per_user", max_open_per_user),
+                          ("max_open_per_guild", max_open_per_guild)):
+            if cap is not None and (not isinstance(cap, int) or not 1 <= cap <= 1000):
+                raise ServiceError(f"{name} must be a whole number from 1 to 1000, not {cap!r}.")
+        fields = {k: v for k, v in (("referee_role_id", referee_role_id), ("locale", locale),
+                                    ("max_open_per_user", max_open_per_user),
+                                    ("max_open_per_guild", max_open_per_guild))
                   if v is not None}
         await self.store.set_guild_config(int(guild_id), **fields)
 
     async def guild_config(self, guild_id: int) -> dict:
-        row = await self.store.guild_config(int(guild_id))
-        return row or {"guild_id": int(guild_id), "referee_role_id": None, "locale": None}
+        """The server's settings; caps on open games filled in with the defaults."""
+        row = dict(await self.store.guild_config(int(guild_id)) or
+                   {"guild_id": int(guild_id), "referee_role_id": None, "locale": None})
+        if row.get("max_open_per_user") is None:
+            row["max_open_per_user"] = DEFAULT_MAX_OPEN_PER_USER
+        if row.get("max_open_per_guild") is None:
+            row["max_open_per_guild"] = DEFAULT_MAX_OPEN_PER_GUILD
+        return row
+
+    async def open_games(self, *, guild_id: int | None = None,
+                         creator_id: int | None = None) -> int:
+        """How many games not yet finished (lobby, running, paused) a server holds or a member
+        created."""
+        return await self.store.count_open_games(
+            OPEN_STATUSES, guild_id=None if guild_id is None else int(guild_id),
+            creator_id=None if creator_id is None else int(creator_id))
 
     # ----- posts -------------------------------------------------------------------------
     async def record_post(self, game_id: int, kind: str, channel_id: int | None,
@@ -781,8 +989,8 @@ class GameService:
         """Seconds left per side as of now ({} without a time control)."""
         row = await self._row(game_id)
         now = self._clock()
-        return {c["side"]: self._left(c, now) for c in await self.store.clocks(row["id"])
-                if c["remaining"] is not None}
+        left = {c["side"]: self._left(c, now) for c in await self.store.clocks(row["id"])}
+        return {side: seconds for side, seconds in left.items() if seconds is not None}
 
     async def set_clock(self, game_id: int, side: str, seconds: float) -> dict[str, float]:
         """A referee sets a side's remaining time (e.g. after a timeout)."""

@@ -128,6 +128,9 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             key   TEXT PRIMARY KEY,
             value TEXT NOT NULL
         )"""]),
+    # Caps on open games per member and per server (/umpire config); NULL: the default.
+    (5, ["ALTER TABLE guild_config ADD COLUMN max_open_per_user INTEGER",
+         "ALTER TABLE guild_config ADD COLUMN max_open_per_guild INTEGER"]),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -359,6 +362,18 @@ class Store:
                 params.append(value)
         sql = "SELECT * FROM games" + (" WHERE " + " AND ".join(where) if where else "")
         return await self.fetchall(sql + " ORDER BY id", params)
+
+    async def count_open_games(self, statuses: tuple[str, ...], *, guild_id: int | None = None,
+                               creator_id: int | None = None) -> int:
+        marks = ", ".join("?" for _ in statuses)
+        where, params = [f"status IN ({marks})"], list(statuses)
+        for column, value in (("guild_id", guild_id), ("creator_id", creator_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        row = await self.fetchone("SELECT COUNT(*) AS n FROM games WHERE " + " AND ".join(where),
+                                  params)
+        return int(row["n"]) if row else 0
 
     async def update_game(self, game_id: int, **fields) -> None:
         """Fields that are not game state (thread, status of a pause, flag, settings)."""

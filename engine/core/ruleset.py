@@ -61,6 +61,8 @@ class Ruleset(abc.ABC):
     side_titles: dict[str, str] = {}
     commands: tuple[Command, ...] = ()
     default_scenario: str = ""
+    # The phases a referee may set with ``ref-phase``; a game that declares none refuses it.
+    phases: tuple[str, ...] = ()
 
     # ----- setup -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -170,6 +172,7 @@ class Ruleset(abc.ABC):
             return state, [{"type": "referee", "what": "remove", "unit": action["unit"],
                             "from": removed.get("at")}]
         if kind == "ref-phase":
+            self.check_referee_phase(action)
             state["phase"] = action["phase"]
             if action.get("value"):
                 if action["value"] not in self.sides:
@@ -179,6 +182,18 @@ class Ruleset(abc.ABC):
             return state, [{"type": "referee", "what": "phase", "phase": state["phase"],
                             "active": state["active"]}]
         raise RuleError(f"Unknown referee action {kind!r}.", ["ref-place", "ref-remove", "ref-phase"])
+
+    def check_referee_phase(self, action: dict) -> None:
+        """Refuse a ``ref-phase`` to a phase the game does not have (an empty or made-up one
+        would leave a game where no action is legal or the next phase cannot be found)."""
+        phase = action.get("phase")
+        if not self.phases:
+            raise RuleError(f"{self.title or self.name} has no phases a referee can set.")
+        if not isinstance(phase, str) or phase not in self.phases:
+            shown = phase if isinstance(phase, str) else ""
+            what = f"Unknown phase {shown!r}." if shown else "Name the phase to set."
+            raise RuleError(f"{what} The phases of {self.title or self.name}:",
+                            list(self.phases))
 
     # ----- helpers for subclasses ----------------------------------------------------------
     def require_turn(self, state: dict, action: dict) -> None:

@@ -42,7 +42,7 @@ from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import canonical_json, clone
 
 from . import scenario as scenario_module
-from .data import (CENTRE, CLOSE_ATTACKS, COLUMNS, ROWS, SCENARIO_DIR, SIDES, Catalogue, other, read_json,
+from .data import (CENTRE, PHASES, CLOSE_ATTACKS, COLUMNS, ROWS, SCENARIO_DIR, SIDES, Catalogue, other, read_json,
                    valid_label)
 
 ROLES = ("attacker", "defender")
@@ -117,6 +117,7 @@ class PocketTactics(Ruleset):
     title = "Pocket Tactics"
     sides = SIDES
     side_titles = SIDE_TITLES
+    phases = PHASES
     default_scenario = "standard"
     commands = (
         Command("faction", "Choose your faction", (Option("faction", "choice", "Faction"),),

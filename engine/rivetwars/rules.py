@@ -93,6 +93,7 @@ class RivetWars(Ruleset):
     title = "Rivet Wars: Eastern Front"
     sides = SIDES
     side_titles = {"allies": "Allies", "bismark": "Bismark"}
+    phases = CYCLE.phases
     default_scenario = "mission-1"
     commands = (
         Command("end-phase", "End the current phase (the card phase draws your cards)",

@@ -190,6 +190,7 @@ class Tenochtitlan(Ruleset):
     title = "Siege of Tenochtitlan"
     sides = SIDES
     side_titles = {"spanish": "Spanish", "aztec": "Aztec"}
+    phases = PHASES
     default_scenario = "standard"
     commands = (
         Command("place", "Place a unit (setup) or return an eliminated unit (card)",
@@ -1191,9 +1192,8 @@ class Tenochtitlan(Ruleset):
             state["eliminated"] = sorted(state["eliminated"] + [uid])
             events.append({"type": "referee", "what": "remove", "unit": uid, "from": removed["at"]})
         elif kind == "ref-phase":
-            phase = action.get("phase", "")
-            if phase not in PHASES:
-                raise RuleError(f"Unknown phase {phase!r}.", list(PHASES))
+            self.check_referee_phase(action)
+            phase = action["phase"]
             if action.get("value"):
                 if action["value"] not in self.sides:
                     raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))

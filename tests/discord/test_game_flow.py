@@ -145,6 +145,7 @@ async def test_board_after_a_turn_flares_and_rules(table):
     assert "after turn 1" in past.content
     data = await past.attachments[0].read()
     assert Image.open(io.BytesIO(data)).format == "PNG"
+    table.clock.advance(60)     # past /game board's cooldown
     missing = await table.dave.slash(thread, "game board", turn=9)
     assert missing.ephemeral and "has not been played" in reply_text(missing)
     flare = await table.bob.slash(thread, "flare", hex="0303")
@@ -191,5 +192,6 @@ async def test_flares_survive_a_restart_and_clear_after_the_next_turn_post(table
     assert await posted_png() == flared
     # ... and then the flare is gone.
     assert await table.service.flares(info.id) == []
+    table.clock.advance(60)     # past /game board's cooldown
     await table.dave.slash(thread, "game board")
     assert await posted_png() == plain

@@ -21,7 +21,7 @@ def end(side):
 def scene_renderer(monkeypatch):
     fake = types.ModuleType("renderer")
     fake.render_png = lambda scene: json.dumps(scene).encode()
-    fake.render_animation = lambda scenes: json.dumps(scenes).encode()
+    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
     monkeypatch.setitem(sys.modules, "renderer", fake)
     return fake
 
