@@ -21,7 +21,8 @@ from typing import Any, Iterable
 import asyncpg
 
 from .storage import parse_database, redacted, to_postgres
-from .store import MIGRATIONS, SCHEMA_VERSION, Store, _dict, _Done
+from . import store as _shared
+from .store import Store, _dict, _Done
 
 # pg_advisory_lock key for migrations: any constant that other applications on the same
 # database are unlikely to use ("umpire" in ASCII).
@@ -129,10 +130,12 @@ class PgStore(Store):
                     "DEFAULT CURRENT_TIMESTAMP)"))
                 current = await connection.fetchval(
                     "SELECT COALESCE(MAX(version), 0) FROM schema_version")
-                if current > SCHEMA_VERSION:
+                if current > _shared.SCHEMA_VERSION:
                     raise RuntimeError(f"{self.path} has schema version {current}, newer than "
-                                       f"this program ({SCHEMA_VERSION}); upgrade Umpire.")
-                for number, statements in MIGRATIONS:
+                                       f"this program ({_shared.SCHEMA_VERSION}); upgrade "
+                                       "Umpire.")
+                # Looked up at call time: the one list the SQLite store applies too.
+                for number, statements in _shared.MIGRATIONS:
                     if number <= current:
                         continue
                     async with connection.transaction():
