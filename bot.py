@@ -4,6 +4,8 @@
     python bot.py local [...]     the local table (hot-seat, --script, --autoplay)
     python bot.py commands        print the application command tree as JSON, offline
     python bot.py verify [...]    replay a finished game with its revealed seed, check every die
+    python bot.py migrate-db --from DB --to DB [--replace-target]
+                                  copy every game to another database (SQLite -> PostgreSQL)
 """
 from __future__ import annotations
 
@@ -26,6 +28,9 @@ def main(argv: list[str]) -> int:
     if command == "verify":
         from service.verify import main as verify_main
         return verify_main(argv[1:])
+    if command == "migrate-db":
+        from service.migrate_db import main as migrate_main
+        return migrate_main(argv[1:])
     if command == "commands":
         from cogs.runtime import print_command_tree
         return print_command_tree()
