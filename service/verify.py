@@ -17,19 +17,21 @@ from engine.core.errors import UmpireError
 
 from .errors import ServiceError
 from .games import GameService
+from .storage import BadDatabaseSetting, parse_database
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py verify",
                                 description="Replay a game's log with its seed and check every die.")
-    p.add_argument("--db", required=True, help="the SQLite database file")
+    p.add_argument("--db", required=True,
+                   help="the database: a SQLite file, sqlite:///FILE or postgresql://…")
     p.add_argument("--game", required=True, help="the game id (#N in the thread)")
     p.add_argument("--seed", default=None,
                    help="the revealed seed to check (default: the seed stored in the database)")
     return p
 
 
-async def _verify(db: Path, game_id: int, seed: str | None) -> tuple[int, list[str]]:
+async def _verify(db: str | Path, game_id: int, seed: str | None) -> tuple[int, list[str]]:
     svc = await GameService.open(db)
     try:
         info = await svc.get_game(game_id)
@@ -53,10 +55,17 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(list(argv or []))
     except SystemExit as exc:
         return int(exc.code or 0)
-    db = Path(args.db)
-    if not db.is_file():
-        print(f"No database file {str(db)!r}.", file=sys.stderr)
+    try:
+        database = parse_database(args.db)
+    except BadDatabaseSetting as exc:
+        print(exc, file=sys.stderr)
         return 2
+    db: str | Path = database.target
+    if not database.is_postgres:
+        db = Path(database.target)
+        if not db.is_file():
+            print(f"No database file {str(db)!r}.", file=sys.stderr)
+            return 2
     try:
         game_id = int(str(args.game).lstrip("#"))
     except ValueError:
