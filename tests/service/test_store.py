@@ -315,3 +315,42 @@ def test_passwords_never_reach_messages():
     shown = parse_database("postgresql://umpire:s3cret@db.example:5432/umpire").display()
     assert "s3cret" not in shown and shown == "postgresql://umpire:***@db.example:5432/umpire"
     assert redacted("postgresql://umpire@db/umpire") == "postgresql://umpire@db/umpire"
+
+
+def test_sqlite_sql_is_translated_for_postgresql():
+    from service.storage import to_postgres
+    table = to_postgres("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER, "
+                        "x REAL, s TEXT DEFAULT 'a?b')")
+    assert table == ("CREATE TABLE t (id BIGSERIAL PRIMARY KEY, n BIGINT, x DOUBLE PRECISION, "
+                     "s TEXT DEFAULT 'a?b',\n    rowid BIGSERIAL NOT NULL\n)")
+    assert to_postgres("ALTER TABLE t ADD COLUMN m INTEGER") == "ALTER TABLE t ADD COLUMN m BIGINT"
+    assert to_postgres("SELECT * FROM t WHERE n = ? AND s = '?' AND x = ?") == \
+        "SELECT * FROM t WHERE n = $1 AND s = '?' AND x = $2"
+    assert to_postgres("INSERT OR IGNORE INTO seats (a, b) VALUES (?, ?)") == \
+        "INSERT INTO seats (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    # Only table definitions change their types: a value that says INTEGER stays as it is.
+    assert to_postgres("SELECT 'INTEGER' AS kind") == "SELECT 'INTEGER' AS kind"
+
+
+async def test_a_migration_written_for_sqlite_runs_on_both_backends(db_path, monkeypatch):
+    """How another branch's migration is ported: appended in SQLite's SQL, nothing else."""
+    from service import store as store_module
+    migration = (SCHEMA_VERSION + 1, [
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "ALTER TABLE guild_config ADD COLUMN max_open_games INTEGER",
+    ])
+    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, migration])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", migration[0])
+    store = await open_store(db_path)
+    try:
+        assert await store.schema_version() == migration[0]
+        upsert = ("INSERT INTO meta (key, value) VALUES (?, ?) "
+                  "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        await store.execute(upsert, ("tree", "a"))
+        await store.execute(upsert, ("tree", "b"))
+        assert await store.fetchall("SELECT key, value FROM meta") == [{"key": "tree",
+                                                                        "value": "b"}]
+        await store.set_guild_config(2**62, max_open_games=2**40)
+        assert (await store.guild_config(2**62))["max_open_games"] == 2**40
+    finally:
+        await store.close()
