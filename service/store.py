@@ -138,7 +138,11 @@ def _dict(row) -> dict | None:
     implicit one (see ``service.storage.to_postgres``); it is not data and is left out."""
     if row is None:
         return None
-    return {key: row[key] for key in row.keys() if key != "rowid"}
+    return _dicts([row])[0]
+
+
+def _dicts(rows) -> list[dict]:
+    return [{key: row[key] for key in row.keys() if key != "rowid"} for row in rows]
 
 
 # The game row, its snapshot at the row's version and the state hash of its last live action,
@@ -268,7 +272,7 @@ class Store:
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
         async with self._lock:
             async with self._db.execute(sql, tuple(params)) as cursor:
-                return [_dict(r) for r in await cursor.fetchall()]
+                return _dicts(await cursor.fetchall())
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
         async with self._lock:
@@ -336,8 +340,8 @@ class Store:
         transaction, so an audit never compares a log with a snapshot written after it."""
         async with self.reading() as db:
             row = _dict(await db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,)))
-            actions = [_dict(r) for r in await db.fetchall(
-                "SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+            actions = _dicts(await db.fetchall(
+                "SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)))
             snapshot = _dict(await db.fetchone(
                 "SELECT * FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT 1",
                 (game_id,)))

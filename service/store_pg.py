@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Iterable
 
 import asyncpg
 
 from .storage import parse_database, redacted, to_postgres
 from . import store as _shared
-from .store import Store, _dict, _Done
+from .store import Store, _dict, _dicts, _Done
 
 # pg_advisory_lock key for migrations: any constant that other applications on the same
 # database are unlikely to use ("umpire" in ASCII).
@@ -71,8 +72,9 @@ class PgStore(Store):
         self._lock = asyncio.Lock()   # unused by this backend; kept for the shared interface
 
     @classmethod
-    async def open(cls, path: str, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000,
-                   min_size: int = 1, max_size: int = 10) -> "PgStore":  # type: ignore[override]
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL",
+                   busy_timeout_ms: int = 10_000, min_size: int = 1,
+                   max_size: int = 10) -> "PgStore":
         """Connect and migrate. ``synchronous`` and ``busy_timeout_ms`` exist for the shared
         interface: PostgreSQL commits durably (``synchronous_commit`` is the server's) and
         waits for row locks by itself."""
@@ -104,8 +106,7 @@ class PgStore(Store):
                 yield _PgTransaction(connection)
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
-        rows = await self._pool.fetch(_pg(sql), *tuple(params))
-        return [_dict(r) for r in rows]   # type: ignore[misc]
+        return _dicts(await self._pool.fetch(_pg(sql), *tuple(params)))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
         return _dict(await self._pool.fetchrow(_pg(sql), *tuple(params)))
