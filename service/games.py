@@ -197,18 +197,15 @@ class GameService:
     async def _load(self, game_id: int) -> tuple[dict, dict]:
         """The game row and its current state (the snapshot, or a replay if the snapshot is
         missing or does not match the log: the log is the truth)."""
-        try:
-            key = int(game_id)
-        except (TypeError, ValueError):
-            raise GameNotFound(game_id) from None
-        # Row, snapshot and last live hash in one read: separate reads could pair version v
-        # with a snapshot another process committed in between.
-        row, snap, live_hash = await self.store.load_game(key)
-        if row is None:
-            raise GameNotFound(game_id)
+        row = await self._row(game_id)
         cached = self._cache.get(row["id"])
         if cached and cached[0] == row["version"]:
             return row, cached[1]
+        # Row, snapshot and last live hash in one read: separate reads could pair version v
+        # with a snapshot another process committed in between.
+        row, snap, live_hash = await self.store.load_game(row["id"])
+        if row is None:
+            raise GameNotFound(game_id)
         state = None
         if snap is not None:
             state = json.loads(snap["state_json"])

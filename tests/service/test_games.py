@@ -1,4 +1,5 @@
-"""GameService behaviour over a real SQLite file, with the skirmish fixture game."""
+"""GameService behaviour over real databases (SQLite and PostgreSQL), with the skirmish
+fixture game."""
 import hashlib
 import json
 
