@@ -354,3 +354,15 @@ async def test_a_migration_written_for_sqlite_runs_on_both_backends(db_path, mon
         assert (await store.guild_config(2**62))["max_open_games"] == 2**40
     finally:
         await store.close()
+
+
+async def test_processes_starting_together_apply_each_migration_once(pg_url):
+    """Several bot processes may start at once on one fresh PostgreSQL database."""
+    stores = await asyncio.gather(*(open_store(pg_url) for _ in range(4)))
+    try:
+        assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 4
+        assert await query(pg_url, "SELECT version FROM schema_version ORDER BY version") == \
+            [(n,) for n in range(1, SCHEMA_VERSION + 1)]
+    finally:
+        for store in stores:
+            await store.close()
