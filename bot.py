@@ -8,6 +8,8 @@
                                   by itself, only when the tree changed)
     python bot.py backup PATH     copy the database (UMPIRE_DB or --db) safely, even while the
                                   bot runs; --force replaces an existing PATH
+    python bot.py migrate-db --from DB --to DB [--replace-target]
+                                  copy every game to another database (SQLite -> PostgreSQL)
 """
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ def main(argv: list[str]) -> int:
         from service.backup import main as backup_main
         from service.config import load_settings
         return backup_main(argv[1:], default_db=load_settings().database)
+    if command == "migrate-db":
+        from service.migrate_db import main as migrate_main
+        return migrate_main(argv[1:])
     if command == "commands":
         from cogs.runtime import print_command_tree
         return print_command_tree()

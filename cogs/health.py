@@ -38,8 +38,16 @@ def check(database: str, heartbeat: Path | None, now: float | None = None) -> li
         else:
             if age > MAX_SILENCE_SECONDS:
                 problems.append(f"no heartbeat for {int(age)} s")
+    from service.storage import BadDatabaseSetting, parse_database
     try:
-        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+        setting = parse_database(database)
+    except BadDatabaseSetting as error:
+        return [*problems, str(error)]
+    if setting.is_postgres:
+        problem = _check_postgres(setting.target)
+        return problems + ([f"database {setting.display()}: {problem}"] if problem else [])
+    try:
+        connection = sqlite3.connect(f"file:{setting.target}?mode=ro", uri=True, timeout=5)
         try:
             connection.execute("SELECT COUNT(*) FROM games").fetchone()
         finally:
@@ -47,6 +55,25 @@ def check(database: str, heartbeat: Path | None, now: float | None = None) -> li
     except sqlite3.Error as error:
         problems.append(f"database {database}: {error}")
     return problems
+
+
+def _check_postgres(url: str) -> str | None:
+    """The server answers and holds Umpire's tables; the problem in words, or None."""
+    import asyncio
+
+    import asyncpg
+
+    async def ask() -> None:
+        connection = await asyncpg.connect(url, timeout=5)
+        try:
+            await connection.fetchval("SELECT COUNT(*) FROM games", timeout=5)
+        finally:
+            await connection.close()
+    try:
+        asyncio.run(ask())
+    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        return f"{type(error).__name__}: {error}"
+    return None
 
 
 def main() -> int:

@@ -38,6 +38,7 @@ from .replay import (
     undo_blockers,
     verify_log,
 )
+from .storage import open_store
 from .store import Store, VersionConflict, dumps
 
 __all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy",
@@ -254,7 +255,7 @@ class GameService:
     async def open(cls, path, clock: Callable[[], float] = time.time,
                    dice_override: Iterable[int] | None = None, *,
                    synchronous: str = "FULL") -> GameService:
-        store = await Store.open(path, synchronous=synchronous)
+        store = await open_store(path, synchronous=synchronous)
         return cls(store, clock=clock, dice_override=dice_override)
 
     async def close(self) -> None:
@@ -308,20 +309,24 @@ class GameService:
         cached = self._cache.get(row["id"])
         if cached and cached[0] == row["version"]:
             return row, cached[1]
-        snap = await self.store.snapshot(row["id"])
-        state: dict | None = None
-        if snap is not None and snap["version"] == row["version"]:
+        # Row, snapshot and last live hash in one read: separate reads could pair version v
+        # with a snapshot another process committed in between.
+        row, snap, live_hash = await self.store.load_game(row["id"])
+        if row is None:
+            raise GameNotFound(game_id)
+        state = None
+        if snap is not None:
             state = json.loads(snap["state_json"])
             if state_hash(state) != snap["state_hash"]:
                 state = None
-        if state is not None and snap is not None:
-            live = await self.store.fetchone(
-                "SELECT state_hash FROM actions WHERE game_id = ? AND live = 1 "
-                "ORDER BY seq DESC LIMIT 1", (row["id"],))
-            if live is not None and live["state_hash"] != snap["state_hash"]:
-                state = None
+        if state is not None and live_hash is not None and live_hash != snap["state_hash"]:
+            state = None
         if state is None:
-            rows = await self.store.actions(row["id"], include_undone=False)
+            # The row again, with the log, from one read: the state must belong to the
+            # version it is cached and repaired under.
+            fresh, logged, _ = await self.store.game_log(row["id"])
+            row = fresh or row
+            rows = [r for r in logged if r["live"]]
             state = await asyncio.to_thread(self._replay_state, row, rows)
             await self.store.repair_snapshot(row["id"], row["version"], dumps(state),
                                              state_hash(state), self._clock())
@@ -832,14 +837,16 @@ class GameService:
     async def verify(self, game_id: int, seed: str | None = None) -> VerifyReport:
         """Replay every logged action with the seed (the stored one, or ``seed`` to check a
         revealed seed) and compare every die and state hash with the log."""
-        row = await self._row(game_id)
+        key = (await self._row(game_id))["id"]
+        row, rows, snap = await self.store.game_log(key)
+        if row is None:
+            raise GameNotFound(game_id)
         ruleset = self._ruleset(row["ruleset"])
         async with self.heavy(row["id"]):
-            return await self._verify(row, ruleset, seed)
+            return await self._verify(row, ruleset, seed, rows, snap)
 
-    async def _verify(self, row: dict, ruleset: Ruleset, seed: str | None) -> VerifyReport:
-        rows = await self.store.actions(row["id"], include_undone=True)
-        snap = await self.store.snapshot(row["id"])
+    async def _verify(self, row: dict, ruleset: Ruleset, seed: str | None, rows: list[dict],
+                      snap: dict | None) -> VerifyReport:
         return await asyncio.to_thread(
             verify_log, ruleset, json.loads(row["scenario_json"]),
             str(seed) if seed is not None else row["seed"], row["seed_hash"],

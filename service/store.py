@@ -162,6 +162,40 @@ def _connect_target(path: str, read_only: bool) -> tuple[str, bool]:
 
 def _dict(row: aiosqlite.Row | None) -> dict | None:
     return dict(row) if row is not None else None
+def _dict(row) -> dict | None:
+    """A row as a dict. PostgreSQL tables carry a ``rowid`` column standing in for SQLite's
+    implicit one (see ``service.storage.to_postgres``); it is not data and is left out."""
+    if row is None:
+        return None
+    return _dicts([row])[0]
+
+
+def _dicts(rows) -> list[dict]:
+    return [{key: row[key] for key in row.keys() if key != "rowid"} for row in rows]
+
+
+# The game row, its snapshot at the row's version and the state hash of its last live action,
+# in one statement, so all three come from the same committed state (two statements could pair
+# version v with the snapshot of v+1 committed in between by another process).
+_LOAD_GAME = (
+    "SELECT g.*, s.version AS snapshot_version, s.state_json AS snapshot_state_json, "
+    "s.state_hash AS snapshot_state_hash, s.created_at AS snapshot_created_at, "
+    "(SELECT a.state_hash FROM actions a WHERE a.game_id = g.id AND a.live = 1 "
+    "ORDER BY a.seq DESC LIMIT 1) AS last_live_hash "
+    "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id AND s.version = g.version "
+    "WHERE g.id = ?")
+
+
+def _split_loaded(row: dict | None) -> tuple[dict | None, dict | None, str | None]:
+    if row is None:
+        return None, None, None
+    snapshot = {key[len("snapshot_"):]: row.pop(key) for key in list(row)
+                if key.startswith("snapshot_")}
+    live_hash = row.pop("last_live_hash")
+    if snapshot["version"] is None:
+        return row, None, live_hash
+    snapshot["game_id"] = row["id"]
+    return row, snapshot, live_hash
 
 
 @dataclass(frozen=True)
@@ -197,6 +231,10 @@ class _Transaction:
     async def fetchone(self, sql: str, params: Iterable[Any] = ()):
         async with self._db.execute(sql, tuple(params)) as cursor:
             return await cursor.fetchone()
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list:
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
 
 
 class Store:
@@ -284,11 +322,22 @@ class Store:
         except sqlite3.Error:
             pass
 
+    @asynccontextmanager
+    async def reading(self):
+        """``async with store.reading() as db:`` — several reads that all see one committed
+        state (a deferred transaction holds WAL's read snapshot from its first read)."""
+        async with self._lock:
+            await _run(self._db, "BEGIN")
+            try:
+                yield _Transaction(self._db)
+            finally:
+                await _run(self._db, "COMMIT")
+
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
         async with self._lock:
             with _storage_errors(self.path):
                 async with self._db.execute(sql, tuple(params)) as cursor:
-                    return [dict(r) for r in await cursor.fetchall()]
+                    return _dicts(await cursor.fetchall())
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
         async with self._lock:
@@ -351,6 +400,23 @@ class Store:
 
     async def game(self, game_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def load_game(self, game_id: int) -> tuple[dict | None, dict | None, str | None]:
+        """``(game row, snapshot at the row's version or None, state hash of the last live
+        action or None)``, read together in one statement."""
+        return _split_loaded(await self.fetchone(_LOAD_GAME, (game_id,)))
+
+    async def game_log(self, game_id: int) -> tuple[dict | None, list[dict], dict | None]:
+        """``(game row, every action in seq order, latest snapshot)`` from one read
+        transaction, so an audit never compares a log with a snapshot written after it."""
+        async with self.reading() as db:
+            row = _dict(await db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,)))
+            actions = _dicts(await db.fetchall(
+                "SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)))
+            snapshot = _dict(await db.fetchone(
+                "SELECT * FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT 1",
+                (game_id,)))
+        return row, actions, snapshot
 
     async def games(self, guild_id: int | None = None, status: str | None = None,
                     thread_id: int | None = None) -> list[dict]:

@@ -25,6 +25,7 @@ from engine.core.game import MAX_AUTOPLAY_ACTIONS
 
 from .errors import ServiceError, StorageError
 from .games import GameService, describe_event
+from .storage import BadDatabaseSetting, parse_database
 
 DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
@@ -64,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read '<side> <command>' lines, print one JSON object per line")
     p.add_argument("--autoplay", action="store_true",
                    help="play every side with random legal actions from the seed")
-    p.add_argument("--db", default=None, help="SQLite file (default: in --out or a temp dir)")
+    p.add_argument("--db", default=None,
+                   help="SQLite file, sqlite:///FILE or postgresql://… (default: a SQLite file "
+                        "in --out or a temp dir)")
     p.add_argument("--max-actions", type=int, default=MAX_AUTOPLAY_ACTIONS,
                    help=argparse.SUPPRESS)
     return p
@@ -453,7 +456,7 @@ def _check_game(name: str) -> str | None:
     return None
 
 
-async def _run(args, dice, seed: str, db_path: Path, out_dir: Path | None, stdout, stderr,
+async def _run(args, dice, seed: str, db_path: str | Path, out_dir: Path | None, stdout, stderr,
                input_fn) -> int:
     synchronous = "NORMAL"   # a killed table loses nothing committed; power loss may
     svc = await GameService.open(db_path, dice_override=dice, synchronous=synchronous)
@@ -507,13 +510,22 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
     if out_dir is None and interactive:
         out_dir = Path(tempfile.mkdtemp(prefix="umpire-table-"))
     if args.db:
-        db_path = Path(args.db)
+        try:
+            database = parse_database(args.db)
+        except BadDatabaseSetting as exc:
+            print(exc, file=stderr)
+            return 2
+        # A PostgreSQL URL stays text: Path() would fold its "//".
+        db_path: str | Path = database.target if database.is_postgres else Path(database.target)
+        db_label = database.display()
     elif out_dir is not None:
         db_path = out_dir / "table.sqlite3"
+        db_label = str(db_path)
     else:
         db_path = Path(tempfile.mkdtemp(prefix="umpire-table-")) / "table.sqlite3"
+        db_label = str(db_path)
     if args.seed is None:
-        print(f"seed {seed} (pass --seed {seed} to replay this game); database {db_path}",
+        print(f"seed {seed} (pass --seed {seed} to replay this game); database {db_label}",
               file=stderr)
     try:
         with _stop_signals_interrupt():
@@ -523,5 +535,5 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
         print(f"Cannot start: {exc}", file=stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nInterrupted; everything played so far is saved in " + str(db_path), file=stderr)
+        print("\nInterrupted; everything played so far is saved in " + db_label, file=stderr)
         return 130

@@ -31,7 +31,7 @@ from engine.core.errors import UmpireError
 
 from .errors import StorageError
 from .replay import seed_hash, verify_log
-from .store import Store
+from .storage import BadDatabaseSetting, open_store, parse_database
 
 OK, MISMATCH, USAGE, CANNOT_READ = 0, 1, 2, 3
 
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Replay a game's log with its seed and check every die. Exit 0: all "
                     "matches; 1: mismatch; 2: bad arguments; 3: the database or game cannot "
                     "be read.")
-    p.add_argument("--db", required=True, help="the SQLite database file (opened read-only)")
+    p.add_argument("--db", required=True, help="the database, opened read-only: a SQLite file, sqlite:///FILE or postgresql://...")
     p.add_argument("--game", required=True, help="the game id (#N in the thread)")
     p.add_argument("--seed", default=None,
                    help="the revealed seed to check (default: the seed stored in the database)")
@@ -113,9 +113,9 @@ def _numbers(values: list[int]) -> str:
     return shown + (f" (+{len(values) - 20} more)" if len(values) > 20 else "")
 
 
-async def _verify(db: Path, game_id: int, seed: str | None,
+async def _verify(db: str | Path, game_id: int, seed: str | None,
                   posted_hash: str | None) -> tuple[int, list[str]]:
-    store = await Store.open(db, read_only=True)
+    store = await open_store(db, read_only=True)
     try:
         row = await store.game(game_id)
         if row is None:
@@ -171,12 +171,18 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
+        database = parse_database(args.db)
+    except BadDatabaseSetting as exc:
+        print(exc, file=sys.stderr)
+        return USAGE
+    db: str | Path = database.target if database.is_postgres else Path(database.target)
+    try:
         game_id = int(str(args.game).lstrip("#"))
     except ValueError:
         print(f"--game takes a game number, not {args.game!r}.", file=sys.stderr)
         return USAGE
     try:
-        code, lines = asyncio.run(_verify(Path(args.db), game_id, args.seed, args.seed_hash))
+        code, lines = asyncio.run(_verify(db, game_id, args.seed, args.seed_hash))
     except (StorageError, CannotRead) as exc:
         print(f"Cannot read: {exc}", file=sys.stderr)
         return CANNOT_READ

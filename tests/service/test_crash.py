@@ -1,5 +1,5 @@
 """A process killed (SIGKILL) in the middle of play: on restart every committed action is
-there, the database is consistent, and the game goes on."""
+there, the database is consistent, and the game goes on. Runs on SQLite and on PostgreSQL."""
 import json
 import os
 import signal
@@ -45,8 +45,8 @@ PLAYER = textwrap.dedent("""
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
-async def test_killed_in_the_middle_of_play_loses_nothing_committed(tmp_path, clock):
-    db = tmp_path / "crash.sqlite3"
+async def test_killed_in_the_middle_of_play_loses_nothing_committed(db_path, clock):
+    db = db_path
     committed = []
     deadline = time.monotonic() + 60
     with subprocess.Popen([sys.executable, "-c", PLAYER, str(db)], cwd=ROOT,

@@ -1,7 +1,7 @@
-"""GameService behaviour over a real SQLite file, with the skirmish fixture game."""
+"""GameService behaviour over real databases (SQLite and PostgreSQL), with the skirmish
+fixture game."""
 import hashlib
 import json
-import sqlite3
 
 import pytest
 
@@ -13,6 +13,8 @@ from engine.core.state import state_hash
 from service.errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
 from service.games import GameService
 from service.replay import replay_rows, undo_blockers
+
+from .backends import query
 
 MOVE_R1 = {"type": "move", "side": "red", "unit": "r1", "to": "0201"}
 END = {"type": "end-phase"}
@@ -236,9 +238,8 @@ async def test_replaying_the_log_gives_the_snapshot(svc, db_path):
     rows = await svc.store.actions(info.id, include_undone=False)
     replayed = replay_rows(ruleset, ruleset.load_scenario("standard"), "auto", rows)
     assert state_hash(replayed.state) == state_hash(info.state)
-    with sqlite3.connect(db_path) as db:
-        stored = db.execute("SELECT state_hash FROM snapshots WHERE game_id = ? "
-                            "ORDER BY version DESC LIMIT 1", (info.id,)).fetchone()[0]
+    stored = (await query(db_path, "SELECT state_hash FROM snapshots WHERE game_id = ? "
+                                   "ORDER BY version DESC LIMIT 1", (info.id,)))[0][0]
     assert stored == state_hash(info.state)
 
 
@@ -246,20 +247,17 @@ async def test_a_missing_or_wrong_snapshot_is_rebuilt_from_the_log(db_path, cloc
     svc = await GameService.open(db_path, clock=clock)
     info, _ = await autoplayed(svc, limit=15)
     await svc.close()
-    with sqlite3.connect(db_path) as db:
-        db.execute("UPDATE snapshots SET state_json = ?, state_hash = ?",
-                   (json.dumps({"bogus": 1}), state_hash({"bogus": 1})))
+    await query(db_path, "UPDATE snapshots SET state_json = ?, state_hash = ?",
+                (json.dumps({"bogus": 1}), state_hash({"bogus": 1})))
     svc = await GameService.open(db_path, clock=clock)
     assert state_hash((await svc.get_game(info.id)).state) == state_hash(info.state)
     await svc.close()
-    with sqlite3.connect(db_path) as db:
-        db.execute("DELETE FROM snapshots")
+    await query(db_path, "DELETE FROM snapshots")
     svc = await GameService.open(db_path, clock=clock)
     assert state_hash((await svc.get_game(info.id)).state) == state_hash(info.state)
     await svc.close()
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("SELECT state_hash FROM snapshots").fetchone()[0] == \
-            state_hash(info.state)
+    assert (await query(db_path, "SELECT state_hash FROM snapshots"))[0][0] == \
+        state_hash(info.state)
 
 
 async def test_verify_passes_for_an_honest_log_and_catches_a_tampered_die(svc, game, db_path):
@@ -272,9 +270,8 @@ async def test_verify_passes_for_an_honest_log_and_catches_a_tampered_die(svc, g
     roll = next(e for e in events if e["type"] == "roll")
     honest = roll["value"]
     roll["value"] = 6 if honest != 6 else 1
-    with sqlite3.connect(db_path) as db:
-        db.execute("UPDATE actions SET events_json = ? WHERE game_id = ? AND seq = ?",
-                   (json.dumps(events), game.id, out.seq))
+    await query(db_path, "UPDATE actions SET events_json = ? WHERE game_id = ? AND seq = ?",
+                (json.dumps(events), game.id, out.seq))
     report = await svc.verify(game.id)
     assert not report.ok
     assert any(f"#{out.seq}" in p and f"[{roll['value']}]" in p and f"[{honest}]" in p
@@ -336,8 +333,8 @@ async def test_an_action_with_a_non_text_option_is_refused_without_a_trace(svc, 
 async def test_undo_uses_recent_snapshots_and_falls_back_to_replay(svc, db_path):
     from service.store import SNAPSHOTS_KEPT
     info, ruleset = await autoplayed(svc, seed="undo", limit=SNAPSHOTS_KEPT + 10)
-    with sqlite3.connect(db_path) as db:
-        kept = db.execute("SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (info.id,)).fetchone()
+    kept = (await query(db_path, "SELECT COUNT(*) FROM snapshots WHERE game_id = ?",
+                        (info.id,)))[0]
     assert kept[0] == SNAPSHOTS_KEPT
 
     async def check():
@@ -349,8 +346,9 @@ async def test_undo_uses_recent_snapshots_and_falls_back_to_replay(svc, db_path)
     for _ in range(3):
         await svc.undo(info.id, actor="referee:1", referee=True)
         await check()
-    with sqlite3.connect(db_path) as db:       # only the current snapshot left: must replay
-        db.execute("DELETE FROM snapshots WHERE version < (SELECT MAX(version) FROM snapshots)")
+    # only the current snapshot left: must replay
+    await query(db_path,
+                "DELETE FROM snapshots WHERE version < (SELECT MAX(version) FROM snapshots)")
     await svc.undo(info.id, actor="referee:1", referee=True)
     await check()
 

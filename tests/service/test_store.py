@@ -1,35 +1,44 @@
-"""Storage against a real SQLite file: migrations, one transaction per action, nothing written
-for refused actions, the version guard against concurrent writers."""
+"""Storage against real databases (a SQLite file and a PostgreSQL server, every test that
+takes ``db_path`` runs on both): migrations, one transaction per action, nothing written for
+refused actions, the version guard against concurrent writers, reads that agree."""
 import asyncio
 import json
-import sqlite3
 
 import pytest
 
 from engine.core.errors import RuleError
+from engine.core.state import state_hash
 from service.errors import StaleVersion, StorageError
 from service.games import GameService
+from service.storage import BadDatabaseSetting, open_store, parse_database, redacted
 from service.store import SCHEMA_VERSION, Store, VersionConflict
+
+from .backends import dump as dump_tables
+from .backends import is_postgres, query
 
 TABLES = ("games", "actions", "snapshots", "seats", "guild_config", "clocks", "posts",
           "flares")
 
 
-def dump(path) -> dict:
-    """Every row of every table, read with the plain sqlite3 module (another connection)."""
-    with sqlite3.connect(path) as db:
-        return {t: db.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in TABLES}
+async def dump(db) -> dict:
+    """Every row of every table, read through another connection."""
+    return await dump_tables(db, TABLES)
 
 
-async def test_new_file_is_migrated_to_the_latest_schema_in_wal_mode(db_path):
-    store = await Store.open(db_path)
+async def test_new_database_is_migrated_to_the_latest_schema(db_path):
+    store = await open_store(db_path)
     assert await store.schema_version() == SCHEMA_VERSION
     await store.close()
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        assert set(TABLES) | {"schema_version"} <= names
-        assert db.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == SCHEMA_VERSION
+    if is_postgres(db_path):
+        names = {r[0] for r in await query(
+            db_path, "SELECT table_name FROM information_schema.tables "
+                     "WHERE table_schema = 'public'")}
+    else:
+        assert (await query(db_path, "PRAGMA journal_mode"))[0][0] == "wal"
+        names = {r[0] for r in await query(
+            db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert set(TABLES) | {"schema_version"} <= names
+    assert (await query(db_path, "SELECT COUNT(*) FROM schema_version"))[0][0] == SCHEMA_VERSION
 
 
 async def test_reopening_does_not_reapply_migrations_and_keeps_data(db_path, clock):
@@ -43,38 +52,39 @@ async def test_reopening_does_not_reapply_migrations_and_keeps_data(db_path, clo
 
 
 async def test_a_file_from_a_newer_program_is_refused(db_path):
-    with sqlite3.connect(db_path) as db:
-        db.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)")
-        db.execute("INSERT INTO schema_version VALUES (?, 'later')", (SCHEMA_VERSION + 1,))
+    await query(db_path, "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
+                         "applied_at TEXT)")
+    await query(db_path, "INSERT INTO schema_version (version, applied_at) VALUES (?, 'later')",
+                (SCHEMA_VERSION + 1,))
     with pytest.raises(StorageError, match="newer than this program"):
-        await Store.open(db_path)
+        await open_store(db_path)
 
 
 async def test_each_accepted_action_writes_action_events_and_snapshot_together(svc, game, db_path):
     out = await svc.act(game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
                         actor="table")
-    rows = dump(db_path)
+    rows = await dump(db_path)
     assert len(rows["actions"]) == 1
-    with sqlite3.connect(db_path) as db:
-        db.row_factory = sqlite3.Row
-        action = db.execute("SELECT * FROM actions").fetchone()
-        snap = db.execute("SELECT * FROM snapshots ORDER BY version").fetchall()
-        version = db.execute("SELECT version FROM games").fetchone()[0]
-    assert json.loads(action["events_json"]) == out.events
-    assert action["version"] == version == out.version == 1
-    assert [s["version"] for s in snap] == [0, 1]      # the latest is the cache
-    assert json.loads(snap[-1]["state_json"])["units"]["r1"]["at"] == "0201"
-    assert snap[-1]["state_hash"] == action["state_hash"]
+    [(events_json, action_version, action_hash)] = await query(
+        db_path, "SELECT events_json, version, state_hash FROM actions")
+    snap = await query(db_path, "SELECT version, state_json, state_hash FROM snapshots "
+                                "ORDER BY version")
+    [(version,)] = await query(db_path, "SELECT version FROM games")
+    assert json.loads(events_json) == out.events
+    assert action_version == version == out.version == 1
+    assert [s[0] for s in snap] == [0, 1]      # the latest is the cache
+    assert json.loads(snap[-1][1])["units"]["r1"]["at"] == "0201"
+    assert snap[-1][2] == action_hash
 
 
 async def test_a_refused_action_writes_nothing(svc, game, db_path):
-    before = dump(db_path)
+    before = await dump(db_path)
     with pytest.raises(RuleError, match="not legal"):
         await svc.act(game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0505"},
                       actor="table")
     with pytest.raises(RuleError, match="not Blue's turn"):
         await svc.act(game.id, {"type": "end-phase", "side": "blue"}, actor="table")
-    assert dump(db_path) == before
+    assert await dump(db_path) == before
 
 
 async def test_a_failure_inside_the_transaction_leaves_the_game_as_it_was(db_path, clock,
@@ -83,7 +93,7 @@ async def test_a_failure_inside_the_transaction_leaves_the_game_as_it_was(db_pat
     info = await svc.create_game("skirmish", seed="x", settings={"clock": {"initial": 100}})
     await svc.start_game(info.id)
     await svc.act(info.id, {"type": "end-phase", "side": "red"}, actor="table")   # to fire
-    before = dump(db_path)
+    before = await dump(db_path)
 
     async def broken(db, game_id, clock_row):
         raise OSError("disk full")
@@ -92,7 +102,7 @@ async def test_a_failure_inside_the_transaction_leaves_the_game_as_it_was(db_pat
     with pytest.raises(OSError):
         await svc.act(info.id, {"type": "end-phase", "side": "red"}, actor="table")
     monkeypatch.undo()
-    assert dump(db_path) == before
+    assert await dump(db_path) == before
     await svc.close()
     svc = await GameService.open(db_path, clock=clock)
     again = await svc.get_game(info.id)
@@ -106,7 +116,7 @@ async def test_the_version_guard_lets_only_one_of_two_connections_land(db_path, 
     info = await svc.create_game("skirmish", seed="x")
     await svc.start_game(info.id)
     await svc.close()
-    first, second = await Store.open(db_path), await Store.open(db_path)
+    first, second = await open_store(db_path), await open_store(db_path)
     action = {"seq": 1, "side": "red", "actor": "table", "action_json": "{}",
               "events_json": "[]", "state_hash": "h"}
     results = await asyncio.gather(
@@ -177,7 +187,7 @@ async def test_a_file_at_schema_1_is_upgraded_in_place_and_keeps_its_games(db_pa
     original = store_module.MIGRATIONS
     store_module.MIGRATIONS = first
     try:
-        old = await Store.open(db_path)
+        old = await open_store(db_path)
         assert await old.schema_version() == 1
         await old.insert_game({"ruleset": "skirmish", "scenario": "standard",
                                "scenario_json": "{}", "seed": "s", "seed_hash": "h",
@@ -186,15 +196,14 @@ async def test_a_file_at_schema_1_is_upgraded_in_place_and_keeps_its_games(db_pa
         await old.close()
     finally:
         store_module.MIGRATIONS = original
-    new = await Store.open(db_path)
+    new = await open_store(db_path)
     assert await new.schema_version() == SCHEMA_VERSION
     assert (await new.game(1))["seed"] == "s"
-    columns = {r["name"] for r in await new.fetchall("PRAGMA table_info(actions)")}
-    assert "label" in columns
+    assert await new.fetchall("SELECT label FROM actions") == []   # migration 2's column
     await new.close()
 
 
-async def test_commits_work_even_if_nothing_is_garbage_collected(db_path, clock, monkeypatch):
+async def test_commits_work_even_if_nothing_is_garbage_collected(tmp_path, clock, monkeypatch):
     """Every cursor the store opens is closed explicitly. If one were left to the garbage
     collector (event-loop harnesses can keep them alive), SQLite would refuse the next COMMIT
     with "SQL statements in progress"."""
@@ -209,7 +218,7 @@ async def test_commits_work_even_if_nothing_is_garbage_collected(db_path, clock,
     monkeypatch.setattr(aiosqlite.Connection, "execute",
                         lambda self, sql, parameters=None: _ContextAwaitable(
                             keep_alive(self, sql, parameters)))
-    svc = await GameService.open(db_path, clock=clock)
+    svc = await GameService.open(tmp_path / "umpire.sqlite3", clock=clock)
     info = await svc.start_game((await svc.create_game("skirmish", seed="x")).id)
     await svc.act(info.id, {"type": "end-phase", "side": "red"}, actor="table")
     await svc.undo(info.id, actor="referee:1", referee=True)
@@ -233,3 +242,127 @@ class _ContextAwaitable:
 
     async def __aexit__(self, *exc):
         await self._cursor.close()
+
+
+async def test_a_commit_between_reads_never_pairs_a_version_with_another_state(db_path, clock):
+    """Two processes on one database: while A loads a game, B commits an action right after
+    A's first read. A must return a version and the state of that same version."""
+    a = await GameService.open(db_path, clock=clock)
+    b = await GameService.open(db_path, clock=clock)
+    try:
+        info = await b.start_game((await b.create_game("skirmish", seed="x")).id)
+        await b.act(info.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
+                    actor="table")
+        store = a.store
+        fired = []
+
+        def after_first_read(name):
+            original = getattr(store, name)
+
+            async def read(*args, **kwargs):
+                result = await original(*args, **kwargs)
+                if not fired:
+                    fired.append(name)
+                    await b.act(info.id, {"type": "move", "side": "red", "unit": "r2",
+                                          "to": "0202"}, actor="table")
+                return result
+            return read
+        for name in ("game", "load_game", "game_log", "snapshot", "snapshot_at", "actions",
+                     "fetchone", "fetchall"):
+            setattr(store, name, after_first_read(name))
+        seen = await a.get_game(info.id)
+        assert fired, "the game was loaded without reading the store"
+        logged = {r.version: r.state_hash for r in await b.history(info.id)}
+        assert state_hash(seen.state) == logged[seen.version]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_discord_ids_need_64_bits_and_keep_them(svc):
+    snowflake = 2**63 - 1        # the largest id a signed 64-bit column can hold
+    info = await svc.create_game("skirmish", seed="x", guild_id=snowflake, channel_id=snowflake,
+                                 creator_id=snowflake)
+    await svc.seat(info.id, "red", snowflake)
+    await svc.record_post(info.id, "turn", snowflake, snowflake - 1, 0)
+    again = await svc.get_game(info.id)
+    assert (again.guild_id, again.channel_id, again.creator_id) == (snowflake,) * 3
+    assert await svc.sides_of(info.id, snowflake) == ["red"]
+    assert (await svc.post(snowflake - 1))["channel_id"] == snowflake
+
+
+@pytest.mark.parametrize("setting, backend, target", [
+    ("umpire.sqlite3", "sqlite", "umpire.sqlite3"),
+    ("/var/lib/umpire/u.db", "sqlite", "/var/lib/umpire/u.db"),
+    ("sqlite:///relative.db", "sqlite", "relative.db"),
+    ("sqlite:////var/lib/u.db", "sqlite", "/var/lib/u.db"),
+    ("postgresql://u:secret@db:5432/umpire", "postgresql", "postgresql://u:secret@db:5432/umpire"),
+    ("postgres://u@db/umpire", "postgresql", "postgres://u@db/umpire"),
+])
+def test_the_database_setting_picks_the_backend(setting, backend, target):
+    database = parse_database(setting)
+    assert (database.backend, database.target) == (backend, target)
+
+
+@pytest.mark.parametrize("setting", ["", "   ", "mysql://u@h/db", "sqlite://relative.db",
+                                     "sqlite:///"])
+def test_a_database_setting_that_names_nothing_usable_is_explained(setting):
+    with pytest.raises(BadDatabaseSetting):
+        parse_database(setting)
+
+
+def test_passwords_never_reach_messages():
+    shown = parse_database("postgresql://umpire:s3cret@db.example:5432/umpire").display()
+    assert "s3cret" not in shown and shown == "postgresql://umpire:***@db.example:5432/umpire"
+    assert redacted("postgresql://umpire@db/umpire") == "postgresql://umpire@db/umpire"
+
+
+def test_sqlite_sql_is_translated_for_postgresql():
+    from service.storage import to_postgres
+    table = to_postgres("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER, "
+                        "x REAL, s TEXT DEFAULT 'a?b')")
+    assert table == ("CREATE TABLE t (id BIGSERIAL PRIMARY KEY, n BIGINT, x DOUBLE PRECISION, "
+                     "s TEXT DEFAULT 'a?b',\n    rowid BIGSERIAL NOT NULL\n)")
+    assert to_postgres("ALTER TABLE t ADD COLUMN m INTEGER") == "ALTER TABLE t ADD COLUMN m BIGINT"
+    assert to_postgres("SELECT * FROM t WHERE n = ? AND s = '?' AND x = ?") == \
+        "SELECT * FROM t WHERE n = $1 AND s = '?' AND x = $2"
+    assert to_postgres("INSERT OR IGNORE INTO seats (a, b) VALUES (?, ?)") == \
+        "INSERT INTO seats (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    # Only table definitions change their types: a value that says INTEGER stays as it is.
+    assert to_postgres("SELECT 'INTEGER' AS kind") == "SELECT 'INTEGER' AS kind"
+
+
+async def test_a_migration_written_for_sqlite_runs_on_both_backends(db_path, monkeypatch):
+    """How another branch's migration is ported: appended in SQLite's SQL, nothing else."""
+    from service import store as store_module
+    migration = (SCHEMA_VERSION + 1, [
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "ALTER TABLE guild_config ADD COLUMN max_open_games INTEGER",
+    ])
+    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, migration])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", migration[0])
+    store = await open_store(db_path)
+    try:
+        assert await store.schema_version() == migration[0]
+        upsert = ("INSERT INTO meta (key, value) VALUES (?, ?) "
+                  "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        await store.execute(upsert, ("tree", "a"))
+        await store.execute(upsert, ("tree", "b"))
+        assert await store.fetchall("SELECT key, value FROM meta") == [{"key": "tree",
+                                                                        "value": "b"}]
+        await store.set_guild_config(2**62, max_open_games=2**40)
+        assert (await store.guild_config(2**62))["max_open_games"] == 2**40
+    finally:
+        await store.close()
+
+
+async def test_processes_starting_together_apply_each_migration_once(pg_url):
+    """Several bot processes may start at once on one fresh PostgreSQL database."""
+    stores = await asyncio.gather(*(open_store(pg_url) for _ in range(4)))
+    try:
+        assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 4
+        assert await query(pg_url, "SELECT version FROM schema_version ORDER BY version") == \
+            [(n,) for n in range(1, SCHEMA_VERSION + 1)]
+    finally:
+        for store in stores:
+            await store.close()

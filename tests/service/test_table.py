@@ -1,7 +1,7 @@
 """The local table (``python bot.py local``) and ``python bot.py verify``, with the skirmish game."""
+import asyncio
 import io
 import json
-import sqlite3
 
 import pytest
 
@@ -9,6 +9,8 @@ from engine import registry
 from engine.core.game import autoplay
 from engine.core.state import state_hash
 from service import table, verify
+
+from .backends import query
 
 # Red r1 walks next to blue b2 (at 0604), blue only ends phases; then red is in its fire phase.
 WALK = ["0201", "0302", "0402", "0503", "0504"]
@@ -101,8 +103,8 @@ def test_autoplay_is_the_same_game_for_the_same_seed(tmp_path):
     assert [line["action"] for line in a[:-1]] == actions
 
 
-def test_dice_are_used_in_order_and_verify_flags_them(tmp_path):
-    db = tmp_path / "t.db"
+def test_dice_are_used_in_order_and_verify_flags_them(tmp_path, db_path):
+    db = db_path                    # a SQLite file or a PostgreSQL URL: --db takes either
     code, lines, _ = run(["--game", "skirmish", "--seed", "1", "--dice", "6,1",
                           "--db", str(db)], tmp_path,
                          walk_script() + ["red /fire unit:r1 target:b2"])
@@ -179,8 +181,8 @@ def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
     assert (tmp_path / "turn01-blue.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, capsys):
-    db = tmp_path / "t.db"
+def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, capsys, db_path):
+    db = db_path
     code, lines, _ = run(["--game", "skirmish", "--seed", "42", "--autoplay", "--db", str(db)],
                          tmp_path)
     assert code == 0
@@ -190,13 +192,13 @@ def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, cap
     assert report.count("OK:") == 1 and lines[-1]["state_hash"] in report
     assert verify.main(["--db", str(db), "--game", str(game_id), "--seed", "41"]) == 1
     assert "does not match the seed hash" in capsys.readouterr().out
-    with sqlite3.connect(db) as conn:
-        seq, events = conn.execute("SELECT seq, events_json FROM actions WHERE events_json "
-                                   "LIKE '%\"roll\"%' ORDER BY seq LIMIT 1").fetchone()
-        events = json.loads(events)
-        roll = next(e for e in events if e["type"] == "roll")
-        roll["value"] = roll["value"] % 6 + 1
-        conn.execute("UPDATE actions SET events_json = ? WHERE seq = ?", (json.dumps(events), seq))
+    [(seq, events)] = asyncio.run(query(db, "SELECT seq, events_json FROM actions WHERE "
+                                            "events_json LIKE '%\"roll\"%' ORDER BY seq LIMIT 1"))
+    events = json.loads(events)
+    roll = next(e for e in events if e["type"] == "roll")
+    roll["value"] = roll["value"] % 6 + 1
+    asyncio.run(query(db, "UPDATE actions SET events_json = ? WHERE seq = ?",
+                      (json.dumps(events), seq)))
     assert verify.main(["--db", str(db), "--game", str(game_id)]) == 1
     assert f"Action #{seq}" in capsys.readouterr().out
     assert verify.main(["--db", str(db), "--game", "99"]) == 3        # cannot read
