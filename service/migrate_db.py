@@ -126,9 +126,9 @@ async def _check_games(target, report: MigrationReport) -> None:
         name = f"Game #{row['id']} ({row['ruleset']})"
         try:
             ruleset = registry.get_ruleset(row["ruleset"])
-            state = await asyncio.to_thread(
-                lambda: replay_rows(ruleset, json.loads(row["scenario_json"]), row["seed"],
-                                    live).state)
+            replayed_log = await asyncio.to_thread(
+                replay_rows, ruleset, json.loads(row["scenario_json"]), row["seed"], live)
+            state = replayed_log.state
         except Exception as exc:   # a game this program cannot replay is reported, not fatal
             report.problems.append(f"{name}: cannot be replayed ({exc}).")
             continue

@@ -82,7 +82,17 @@ async def test_heavy_work_runs_once_per_game_at_a_time(svc, game):
     await svc.act(game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
                   actor="table")
     first = asyncio.ensure_future(svc.render_animation(game.id))
-    await asyncio.sleep(0)          # the first replay has its slot
+    # The first replay takes its slot after reading the game, which on PostgreSQL is a round
+    # trip to the server: wait until a second heavy request is turned away.
+    for _ in range(500):
+        try:
+            async with svc.heavy(game.id):
+                pass
+        except GameBusy:
+            break
+        await asyncio.sleep(0.002)
+    else:
+        pytest.fail("the first replay never took its slot")
     with pytest.raises(GameBusy):
         await svc.verify(game.id)
     with pytest.raises(GameBusy):
