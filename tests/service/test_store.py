@@ -336,22 +336,22 @@ async def test_a_migration_written_for_sqlite_runs_on_both_backends(db_path, mon
     """How another branch's migration is ported: appended in SQLite's SQL, nothing else."""
     from service import store as store_module
     migration = (SCHEMA_VERSION + 1, [
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "ALTER TABLE guild_config ADD COLUMN max_open_games INTEGER",
+        "CREATE TABLE probe_notes (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "ALTER TABLE guild_config ADD COLUMN probe_limit INTEGER",
     ])
     monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, migration])
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", migration[0])
     store = await open_store(db_path)
     try:
         assert await store.schema_version() == migration[0]
-        upsert = ("INSERT INTO meta (key, value) VALUES (?, ?) "
+        upsert = ("INSERT INTO probe_notes (key, value) VALUES (?, ?) "
                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         await store.execute(upsert, ("tree", "a"))
         await store.execute(upsert, ("tree", "b"))
-        assert await store.fetchall("SELECT key, value FROM meta") == [{"key": "tree",
+        assert await store.fetchall("SELECT key, value FROM probe_notes") == [{"key": "tree",
                                                                         "value": "b"}]
-        await store.set_guild_config(2**62, max_open_games=2**40)
-        assert (await store.guild_config(2**62))["max_open_games"] == 2**40
+        await store.set_guild_config(2**62, probe_limit=2**40)
+        assert (await store.guild_config(2**62))["probe_limit"] == 2**40
     finally:
         await store.close()
 
