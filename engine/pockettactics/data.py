@@ -6,11 +6,11 @@ file, the entry and the problem instead of a crash in the middle of a game.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
+from engine.core.scenario_io import parse_document
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "pocket-tactics"
 SCENARIO_DIR = DATA_DIR / "scenarios"
@@ -32,16 +32,12 @@ def other(side: str) -> str:
 
 
 def read_json(path: Path) -> dict:
+    """A packaged data or scenario file (ours; a problem is a packaging fault, reported alike)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
+        raw = path.read_bytes()
+    except OSError:
         raise ScenarioError(str(path), "file", "not found") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(str(path), "file", f"not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(str(path), "file", "the top level must be a JSON object")
-    return data
+    return parse_document(raw, str(path))
 
 
 def valid_label(text) -> bool:

@@ -6,12 +6,12 @@ The only file I/O of the game. Everything returned is plain data; every problem 
 from __future__ import annotations
 
 import copy
-import json
 from functools import lru_cache
 from pathlib import Path
 
 from engine.core import squaregrid
 from engine.core.errors import ScenarioError
+from engine.core.scenario_io import check_schema, parse_document
 
 from .board import build_board, parse_tile_grid, seg_of_square
 
@@ -36,16 +36,12 @@ POSITION_KEYS = ("units", "turn", "active", "phase", "order", "hands", "secrets"
 
 
 def _read(path: Path, name: str) -> dict:
+    """A packaged data file (ours, so a problem here is a packaging fault, reported the same way)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
+        raw = path.read_bytes()
+    except OSError:
         raise ScenarioError(name, "file", "not found") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(name, "file", f"not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(name, "file", "must hold a JSON object")
-    return data
+    return parse_document(raw, name)
 
 
 @lru_cache(maxsize=1)
@@ -133,20 +129,20 @@ def _seg_list(file, entry, board, values):
     return out
 
 
-def load(name_or_path: str) -> dict:
-    """A validated scenario: a packaged mission by name, or a scenario file by path."""
-    name = name_or_path or "mission-1"
-    if name in mission_names():
-        raw = _read(DATA_DIR / "missions" / f"{name}.json", f"{name}.json")
-        file = f"data/rivet-wars/missions/{name}.json"
-    else:
-        path = Path(name)
-        if path.suffix.lower() != ".json":
-            raise ScenarioError(name, "scenario", f"unknown scenario; known: {', '.join(mission_names())} "
-                                                  f"or the path of a .json scenario file")
-        raw = _read(path, name)
-        file = name
-    return build(raw, file)
+def load(name: str) -> dict:
+    """A packaged mission by name (callers from outside check the name first, see
+    ``Ruleset.load_packaged``)."""
+    name = name or "mission-1"
+    if name not in mission_names():
+        raise ScenarioError(name[:64], "scenario", f"unknown scenario; known: {', '.join(mission_names())}")
+    file = f"data/rivet-wars/missions/{name}.json"
+    return from_document(_read(DATA_DIR / "missions" / f"{name}.json", file), file)
+
+
+def from_document(document: dict, file: str) -> dict:
+    """A scenario document: structure by ``data/schemas/rivet-wars.schema.json``, then meaning."""
+    check_schema(document, "rivet-wars", file)
+    return build(document, file)
 
 
 def build(raw: dict, file: str = "<scenario>") -> dict:

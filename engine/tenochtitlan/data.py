@@ -16,6 +16,7 @@ from pathlib import Path
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 from engine.core.hexgrid import UNREACHABLE
+from engine.core.scenario_io import parse_document
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "tenochtitlan"
 SIDES = ("spanish", "aztec")
@@ -33,17 +34,12 @@ DEFAULT_LEGEND = {".": "clear", "h": "hills", "w": "marsh", "L": "lake", "k": "c
 
 
 def _read_json(path: Path, label: str) -> dict:
+    """A packaged data or scenario file (ours; a problem is a packaging fault, reported alike)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(label, "file", f"cannot be read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(label, f"line {exc.lineno}", f"is not valid JSON: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(label, "top level", "must be a JSON object")
-    return data
+    return parse_document(raw, label)
 
 
 def _need(cond: bool, file: str, entry: str, problem: str) -> None:
@@ -200,7 +196,7 @@ def _hex_label(file: str, entry: str, value, board_labels) -> str:
     return value
 
 
-def compile_map(spec: dict, file: str) -> Board:
+def compile_map(spec: dict, file: str, packaged: bool = False) -> Board:
     chart = terrain_chart()
     types = chart["types"]
     _need(isinstance(spec.get("columns"), int) and 2 <= spec["columns"] <= 60, file, "columns",
@@ -305,7 +301,9 @@ def compile_map(spec: dict, file: str) -> Board:
         control |= set(cw["hexes"])
     name = spec.get("name", "custom")
     key = "tenochtitlan/" + str(name)
-    if name != "standard":
+    if not packaged:
+        # An inline map keyed by its content: one named "standard" must not reuse the packaged
+        # map's cached picture layer.
         digest = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:10]
         key += "-" + digest
     return Board(key=key, name=str(name), title=str(spec.get("title", name)), columns=cols, rows=rows,
@@ -322,10 +320,11 @@ def compile_map(spec: dict, file: str) -> Board:
 def packaged_map(name: str) -> Board:
     file = f"map-{name}.json"
     path = DATA_DIR / file
-    if not path.exists():
-        known = sorted(p.stem[4:] for p in DATA_DIR.glob("map-*.json"))
+    known = sorted(p.stem[4:] for p in DATA_DIR.glob("map-*.json"))
+    if name not in known:
+        # compared with the packaged list, so a name from a scenario file never becomes a path
         raise ScenarioError(file, "map", f"no packaged map {name!r}; known: {', '.join(known)}")
-    return compile_map(_read_json(path, file), file)
+    return compile_map(_read_json(path, file), file, packaged=True)
 
 
 _inline_cache: dict[str, Board] = {}

@@ -6,9 +6,8 @@ position at all (units anywhere with their state, the phase, the card in play, d
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from engine.core.errors import ScenarioError
+from engine.core.scenario_io import check_schema
 
 from .data import (DATA_DIR, SIDES, WATER_CLASSES, _read_json, board_for, card_decks, cards_by_id,
                    unit_types)
@@ -23,18 +22,20 @@ def packaged_names() -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
 
 
-def read_scenario(name_or_path: str) -> dict:
-    name = (name_or_path or "standard").strip()
-    if name in packaged_names():
-        file = f"scenarios/{name}.json"
-        return normalise(_read_json(SCENARIO_DIR / f"{name}.json", file), file, name)
-    path = Path(name)
-    if path.suffix == ".json" or path.exists():
-        if not path.exists():
-            raise ScenarioError(name, "file", "does not exist")
-        return normalise(_read_json(path, str(path)), str(path), path.stem)
-    raise ScenarioError(name, "scenario",
-                        f"unknown scenario; packaged: {', '.join(packaged_names())}, or give a .json path")
+def read_scenario(name: str) -> dict:
+    """A packaged scenario by name (callers from outside check the name first, see
+    ``Ruleset.load_packaged``)."""
+    name = (name or "standard").strip()
+    if name not in packaged_names():
+        raise ScenarioError(name[:64], "scenario", f"unknown scenario; packaged: {', '.join(packaged_names())}")
+    file = f"scenarios/{name}.json"
+    return from_document(_read_json(SCENARIO_DIR / f"{name}.json", file), file, name)
+
+
+def from_document(document: dict, file: str, default_name: str = "custom") -> dict:
+    """A scenario document: structure by ``data/schemas/tenochtitlan.schema.json``, then meaning."""
+    check_schema(document, "tenochtitlan", file)
+    return normalise(document, file, default_name)
 
 
 def standard_roster() -> dict[str, str]:

@@ -32,7 +32,7 @@ def test_core_sets_field_all_six_units_without_recruiting():
 def test_scenario_file_by_path(tmp_path):
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(scenario({"spearman": "0808", "goblin": "0810", "troll": "captured"})))
-    sc = RS.load_scenario(str(path))
+    sc = RS.load_path(str(path))
     from engine.core.dice import fixed
     state, _ = RS.setup(sc, fixed([]))
     assert state["units"]["troll"]["status"] == "captured" and state["units"]["troll"]["by"] == "north"
@@ -79,7 +79,7 @@ def test_unknown_scenario_and_broken_json(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     with pytest.raises(ScenarioError, match="not valid JSON"):
-        RS.load_scenario(str(bad))
+        RS.load_path(str(bad))
 
 
 def test_position_mid_map_building():

@@ -68,18 +68,18 @@ def test_scenario_files_load_by_path(tmp_path):
                                                      "i": {"type": "sp-infantry", "at": "1207",
                                                            "disorganised": True}},
                                 "eliminated": {"sp-cavalry-1": "sp-cavalry"}}))
-    scenario = RULES.load_scenario(str(path))
+    scenario = RULES.load_path(str(path))
     state, _ = RULES.setup(scenario, __import__("engine.core.dice", fromlist=["fixed"]).fixed([1] * 40))
     assert (state["turn"], state["phase"], state["active"], state["card"]) == (5, "combat", "aztec", "az-drums")
     assert state["units"]["i"]["disorganised"] and state["eliminated"] == ["sp-cavalry-1"]
     with pytest.raises(ScenarioError):
-        RULES.load_scenario(str(tmp_path / "missing.json"))
+        RULES.load_path(str(tmp_path / "missing.json"))
     with pytest.raises(ScenarioError, match="unknown scenario"):
         RULES.load_scenario("no-such-scenario")
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     with pytest.raises(ScenarioError, match="not valid JSON"):
-        RULES.load_scenario(str(broken))
+        RULES.load_path(str(broken))
 
 
 def test_data_files_are_validated(tmp_path, monkeypatch):
