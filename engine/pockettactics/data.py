@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
-from engine.core.scenario_io import parse_document
+from engine.core.scenario_io import check_schema, parse_document
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "pocket-tactics"
 SCENARIO_DIR = DATA_DIR / "scenarios"
@@ -69,9 +69,8 @@ class Catalogue:
     def load(cls, directory: Path = DATA_DIR) -> "Catalogue":
         fpath, tpath = directory / "factions.json", directory / "terrain.json"
         fdata, tdata = read_json(fpath), read_json(tpath)
-        for path, data in ((fpath, fdata), (tpath, tdata)):
-            if "_comment" not in data:
-                raise ScenarioError(str(path), "_comment", "every data file says it is our own approximation")
+        check_schema(fdata, "pocket-tactics-factions", str(fpath))
+        check_schema(tdata, "pocket-tactics-terrain", str(tpath))
         terrains = _check_tiles(str(tpath), tdata.get("terrains"), "terrains", feature=False)
         features = _check_tiles(str(tpath), tdata.get("features"), "features", feature=True)
         clash = set(terrains) & set(features)

@@ -47,6 +47,7 @@ def _read(path: Path, name: str) -> dict:
 @lru_cache(maxsize=1)
 def tiles() -> dict:
     data = _read(DATA_DIR / "tiles.json", "tiles.json")
+    check_schema(data, "rivet-wars-tiles", "tiles.json")
     faces = data.get("tiles", {})
     for face, rows in faces.items():
         if len(rows) != 6 or any(len(r) != 6 or set(r) - {"#", "."} for r in rows):
@@ -62,6 +63,7 @@ def tile_faces() -> tuple:
 @lru_cache(maxsize=1)
 def base_roster() -> dict:
     data = _read(DATA_DIR / "roster.json", "roster.json")
+    check_schema(data, "rivet-wars-roster", "roster.json")
     units = data.get("units", {})
     for key, spec in units.items():
         validate_unit_type("roster.json", key, spec)
@@ -71,6 +73,7 @@ def base_roster() -> dict:
 @lru_cache(maxsize=1)
 def cards() -> dict:
     data = _read(DATA_DIR / "cards.json", "cards.json")
+    check_schema(data, "rivet-wars-cards", "cards.json")
     for card in data["action_cards"]:
         if card.get("deviation") not in ("F", "FR", "R", "BR", "B", "BL", "L", "FL"):
             raise ScenarioError("cards.json", card.get("id", "?"), "deviation must be F, FR, R, BR, B, BL, L or FL")

@@ -16,7 +16,7 @@ from pathlib import Path
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 from engine.core.hexgrid import UNREACHABLE
-from engine.core.scenario_io import parse_document
+from engine.core.scenario_io import check_schema, parse_document
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "tenochtitlan"
 SIDES = ("spanish", "aztec")
@@ -63,6 +63,7 @@ def _typed_entries(data: dict, file: str):
 def terrain_chart() -> dict:
     file = "terrain.json"
     data = _read_json(DATA_DIR / file, file)
+    check_schema(data, "tenochtitlan-terrain", file)
     for name, t, entry in _typed_entries(data, file):
         _need(t.get("medium") in MEDIA, file, entry + ".medium", f"must be one of {', '.join(MEDIA)}")
         _need(isinstance(t.get("cost"), int) and t["cost"] >= 1, file, entry + ".cost",
@@ -87,6 +88,7 @@ def terrain_chart() -> dict:
 def unit_types() -> dict:
     file = "units.json"
     data = _read_json(DATA_DIR / file, file)
+    check_schema(data, "tenochtitlan-units", file)
     for name, t, entry in _typed_entries(data, file):
         _need(t.get("side") in SIDES, file, entry + ".side", "must be spanish or aztec")
         _need(t.get("class") in CLASSES, file, entry + ".class", f"must be one of {', '.join(CLASSES)}")
@@ -104,6 +106,7 @@ def unit_types() -> dict:
 def card_decks() -> dict:
     file = "cards.json"
     data = _read_json(DATA_DIR / file, file)
+    check_schema(data, "tenochtitlan-cards", file)
     seen = set()
     decks = {}
     for side in SIDES:
@@ -324,7 +327,9 @@ def packaged_map(name: str) -> Board:
     if name not in known:
         # compared with the packaged list, so a name from a scenario file never becomes a path
         raise ScenarioError(file, "map", f"no packaged map {name!r}; known: {', '.join(known)}")
-    return compile_map(_read_json(path, file), file, packaged=True)
+    spec = _read_json(path, file)
+    check_schema(spec, "tenochtitlan-map", file)
+    return compile_map(spec, file, packaged=True)
 
 
 _inline_cache: dict[str, Board] = {}

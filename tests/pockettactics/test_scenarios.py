@@ -118,7 +118,7 @@ def test_data_files_are_validated(tmp_path):
     (tmp_path / "factions.json").write_text(json.dumps(factions))
     with pytest.raises(ScenarioError) as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "factions.clans.units.spearman.off" and "0-3" in info.value.problem
+    assert info.value.entry == "/factions/clans/units/spearman/off" and "at most 3" in info.value.problem
     factions["factions"]["clans"]["units"]["spearman"]["off"] = 2
     factions["factions"]["clans"]["units"]["spearman"]["preferred"] = ["volcano"]
     (tmp_path / "factions.json").write_text(json.dumps(factions))
@@ -126,7 +126,7 @@ def test_data_files_are_validated(tmp_path):
         Catalogue.load(tmp_path)
     del factions["factions"]["clans"]["units"]["spearman"]
     (tmp_path / "factions.json").write_text(json.dumps(factions))
-    with pytest.raises(ScenarioError, match="six units"):
+    with pytest.raises(ScenarioError, match="at least 6 entries"):
         Catalogue.load(tmp_path)
     terrain = json.loads((tmp_path / "terrain.json").read_text())
     terrain["terrains"]["water"]["hazard"] = "sharks"
@@ -134,7 +134,7 @@ def test_data_files_are_validated(tmp_path):
     shutil.copy(DATA_DIR / "factions.json", tmp_path / "factions.json")
     with pytest.raises(ScenarioError) as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "terrains.water.hazard"
+    assert info.value.entry == "/terrains/water/hazard"
 
 
 def test_attack_types_in_the_data_are_validated(tmp_path):
@@ -148,10 +148,10 @@ def test_attack_types_in_the_data_are_validated(tmp_path):
     (tmp_path / "factions.json").write_text(json.dumps(factions))
     with pytest.raises(ScenarioError) as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "factions.clans.units.druid.attacks"
+    assert info.value.entry == "/factions/clans/units/druid/attacks/1"
     druid["attacks"] = ["magic"]
     druid["bonus"] = [{"kind": "off", "value": 1, "attack": ["psionic"]}]
     (tmp_path / "factions.json").write_text(json.dumps(factions))
-    with pytest.raises(ScenarioError, match="attack must list attack types") as info:
+    with pytest.raises(ScenarioError, match="must be one of: melee, magic, ranged") as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "factions.clans.units.druid.bonus"
+    assert info.value.entry == "/factions/clans/units/druid/bonus/0/attack/0"

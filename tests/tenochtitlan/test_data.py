@@ -91,18 +91,18 @@ def test_data_files_are_validated(tmp_path, monkeypatch):
     (tmp_path / "units.json").write_text(json.dumps(units))
     with pytest.raises(ScenarioError) as error:
         data.unit_types.__wrapped__()
-    assert error.value.entry == "types.sp-infantry.class"
+    assert error.value.entry == "/types/sp-infantry/class"
     cards = json.loads((tmp_path / "cards.json").read_text())
     cards["spanish"][0]["special"] = {"kind": "teleport"}
     (tmp_path / "cards.json").write_text(json.dumps(cards))
-    with pytest.raises(ScenarioError, match="engine implements"):
+    with pytest.raises(ScenarioError, match="must be one of: attack_bonus, movement_bonus"):
         data.card_decks.__wrapped__()
     terrain = json.loads((tmp_path / "terrain.json").read_text())
     terrain["types"]["hills"]["cost"] = 0
     (tmp_path / "terrain.json").write_text(json.dumps(terrain))
     with pytest.raises(ScenarioError) as error:
         data.terrain_chart.__wrapped__()
-    assert error.value.entry == "types.hills.cost"
+    assert error.value.entry == "/types/hills/cost"
 
 
 def test_a_scenario_can_set_up_any_position():
