@@ -42,7 +42,7 @@ def _read_json(path: Path, label: str) -> dict:
     return parse_document(raw, label)
 
 
-def _need(cond: bool, file: str, entry: str, problem: str) -> None:
+def _need(cond: object, file: str, entry: str, problem: str) -> None:
     if not cond:
         raise ScenarioError(file, entry, problem)
 
@@ -50,7 +50,8 @@ def _need(cond: bool, file: str, entry: str, problem: str) -> None:
 def _typed_entries(data: dict, file: str):
     """The ``types`` object of a data file, checked, as (name, entry, entry path) triples."""
     types = data.get("types")
-    _need(isinstance(types, dict) and types, file, "types", "must be a non-empty object")
+    if not isinstance(types, dict) or not types:
+        raise ScenarioError(file, "types", "must be a non-empty object")
     for name, t in types.items():
         entry = f"types.{name}"
         _need(isinstance(t, dict), file, entry, "must be an object")
@@ -108,10 +109,11 @@ def card_decks() -> dict:
     data = _read_json(DATA_DIR / file, file)
     check_schema(data, "tenochtitlan-cards", file)
     seen = set()
-    decks = {}
+    decks: dict[str, list[dict]] = {}
     for side in SIDES:
         deck = data.get(side)
-        _need(isinstance(deck, list) and deck, file, side, "must be a non-empty list of cards")
+        if not isinstance(deck, list) or not deck:
+            raise ScenarioError(file, side, "must be a non-empty list of cards")
         for i, card in enumerate(deck):
             entry = f"{side}[{i}]"
             _need(isinstance(card, dict), file, entry, "must be an object")
@@ -213,8 +215,8 @@ def compile_map(spec: dict, file: str, packaged: bool = False) -> Board:
         _need(len(ch) == 1 and t in types, file, f"legend.{ch}",
               f"must map one character to a terrain type of terrain.json ({', '.join(types)})")
     lines = spec.get("terrain")
-    _need(isinstance(lines, list) and len(lines) == rows, file, "terrain",
-          f"must be a list of {rows} strings, one per row")
+    if not isinstance(lines, list) or len(lines) != rows:
+        raise ScenarioError(file, "terrain", f"must be a list of {rows} strings, one per row")
     grid = hexgrid.HexMap.rectangle(cols, rows)
     n = len(grid)
     terrain = [""] * n
@@ -258,7 +260,7 @@ def compile_map(spec: dict, file: str, packaged: bool = False) -> Board:
         entry = f"causeways.{name}"
         _need(isinstance(cw, dict) and isinstance(cw.get("hexes"), list) and cw["hexes"], file, entry,
               "needs a non-empty list of hexes")
-        idxs = []
+        idxs: list[int] = []
         for k, lab in enumerate(cw["hexes"]):
             i = grid.by_label[_hex_label(file, f"{entry}.hexes[{k}]", lab, labels)]
             _need(bool(types[terrain[i]].get("causeway")), file, f"{entry}.hexes[{k}]",

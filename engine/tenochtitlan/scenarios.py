@@ -47,7 +47,7 @@ def standard_roster() -> dict[str, str]:
     return roster
 
 
-def _need(cond, file, entry, problem):
+def _need(cond: object, file: str, entry: str, problem: str) -> None:
     if not cond:
         raise ScenarioError(file, entry, problem)
 
@@ -103,7 +103,8 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
             continue
         _need(isinstance(u["at"], str), file, entry, "must be a hex label such as 0507, or null")
         i = board.idx(u["at"])
-        _need(i is not None, file, entry, f"{u['at']!r} is not a hex of the map")
+        if i is None:
+            raise ScenarioError(file, entry, f"{u['at']!r} is not a hex of the map")
         water = t["class"] in WATER_CLASSES
         medium = board.medium[i]
         _need((medium == "water") if water else (medium != "water"), file, entry,
@@ -141,17 +142,18 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
     discards_in = data.get("discards", {})
     _need(isinstance(decks_in, dict) and isinstance(discards_in, dict), file, "decks",
           "decks and discards must be objects: side -> list of card ids")
-    decks, discards = {}, {}
+    decks: dict[str, list[str]] = {}
+    discards: dict[str, list[str]] = {}
     for side in SIDES:
         for what, source, target in (("discards", discards_in, discards), ("decks", decks_in, decks)):
             if side not in source:
                 continue
             lst = source[side]
             _need(isinstance(lst, list), file, f"{what}.{side}", "must be a list of card ids")
-            for k, cid in enumerate(lst):
-                _need(cid in cards and cards[cid]["side"] == side, file, f"{what}.{side}[{k}]",
+            for pos, cid in enumerate(lst):
+                _need(cid in cards and cards[cid]["side"] == side, file, f"{what}.{side}[{pos}]",
                       f"{cid!r} is not a card of the {side} deck")
-                _need(cid not in used, file, f"{what}.{side}[{k}]", f"{cid} is used twice")
+                _need(cid not in used, file, f"{what}.{side}[{pos}]", f"{cid} is used twice")
                 used.add(cid)
             target[side] = list(lst)
     out["decks"] = decks           # missing sides are shuffled at setup
