@@ -51,7 +51,7 @@ def test_every_packaged_file_has_a_schema_and_passes_it():
 @pytest.mark.parametrize("game, count", [("rivet-wars", 3), ("pocket-tactics", 2), ("tenochtitlan", 2)])
 def test_the_examples_in_the_docs_load_as_attached_files(game, count):
     text = (ROOT / "docs" / "scenarios" / f"{game}.md").read_text(encoding="utf-8")
-    blocks = [b for b in re.findall(r"```json\n(.*?)```", text, re.S) if b.lstrip().startswith("{")]
+    blocks = [b for b in re.findall(r"```json\n(.*?)```", text, re.DOTALL) if b.lstrip().startswith("{")]
     assert len(blocks) == count
     ruleset = registry.get_ruleset(game)
     for block in blocks:

@@ -32,7 +32,7 @@ def refusal_in_thread(path: str, seconds: float = 10.0) -> ScenarioError:
     def load():
         try:
             RIVET.load_path(path)
-        except BaseException as error:   # reported to the test below
+        except Exception as error:   # noqa: BLE001 - handed to the test thread below
             caught.append(error)
 
     worker = threading.Thread(target=load, daemon=True)
@@ -90,16 +90,16 @@ def test_the_table_starts_from_a_scenario_file_and_refuses_a_fifo(tmp_path):
     mine.write_text(json.dumps({"name": "mine", "mission": "mission-3", "turn": 4}))
     empty = tmp_path / "script.txt"
     empty.write_text("")
-    code, out, err = run_table(["--game", "rivet-wars", "--scenario", str(mine), "--script",
+    code, _, err = run_table(["--game", "rivet-wars", "--scenario", str(mine), "--script",
                                 str(empty), "--seed", "3", "--db", str(tmp_path / "t.db")])
     assert code == 0, err
     with sqlite3.connect(tmp_path / "t.db") as db:
         assert db.execute("SELECT scenario FROM games").fetchall() == [("mine",)]
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    code, out, err = run_table(["--game", "rivet-wars", "--scenario", str(fifo), "--autoplay",
+    code, _, err = run_table(["--game", "rivet-wars", "--scenario", str(fifo), "--autoplay",
                                 "--db", str(tmp_path / "u.db")])
     assert code == 2 and "is not a regular file" in err, err
-    code, out, err = run_table(["--game", "rivet-wars", "--scenario", "mission-4", "--script",
+    code, _, err = run_table(["--game", "rivet-wars", "--scenario", "mission-4", "--script",
                                 str(empty), "--seed", "3", "--db", str(tmp_path / "v.db")])
     assert code == 0, err
