@@ -24,7 +24,7 @@ PACKAGED = {
     "pocket-tactics": sorted((DATA / "pocket-tactics" / "scenarios").glob("*.json")),
     "tenochtitlan": sorted((DATA / "tenochtitlan" / "scenarios").glob("*.json")),
 }
-ACTIONS = 12
+ACTIONS = 25
 DEEP = "\u0000deep\u0000"
 
 JUNK = [None, True, False, 0, -1, 1, 2, 7, 1.5, -3.25, 10 ** 30, "", "x", "A1", "0808", "mission-1",
