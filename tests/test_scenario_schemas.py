@@ -76,3 +76,18 @@ def test_integers_are_strict_and_refusals_quote_only_the_schema():
     with pytest.raises(ScenarioError) as info:
         ruleset.load_document(json.dumps({"mission": "mission-1", long_key: 1}).encode(), "k.json")
     assert info.value.problem.startswith("unknown entry; known:") and len(info.value.entry) <= 120
+
+
+def test_each_schema_knows_exactly_the_entries_its_loader_knows():
+    """A new scenario entry must be added to the schema too (else files using it are refused)."""
+    from engine.pockettactics import scenario as pocket
+    from engine.rivetwars import data as rivet
+    from engine.tenochtitlan import scenarios as teno
+
+    def entries(name):
+        return set(json.loads((ROOT / "data" / "schemas" / f"{name}.schema.json").read_text())["properties"])
+
+    assert entries("rivet-wars") == {*rivet.MISSION_KEYS, *rivet.POSITION_KEYS, "name", "roster",
+                                     "mission", "_comment"}
+    assert entries("pocket-tactics") == set(pocket.KNOWN_KEYS)
+    assert entries("tenochtitlan") == set(teno.KNOWN_KEYS)

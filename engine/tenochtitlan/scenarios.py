@@ -16,6 +16,10 @@ PHASES = ("draw", "movement", "defensive-fire", "combat", "rally")
 ALL_PHASES = ("setup",) + PHASES
 SCENARIO_DIR = DATA_DIR / "scenarios"
 LAST_TURN = 24
+# The entries of a scenario file; data/schemas/tenochtitlan.schema.json lists the same ones.
+KNOWN_KEYS = frozenset({"_comment", "name", "title", "description", "map", "phase", "turn", "active",
+                        "units", "roster", "eliminated", "card", "decks", "discards", "control",
+                        "attacks_used", "extra_melee", "aztec_wins_at", "returned", "last_turn"})
 
 
 def packaged_names() -> list[str]:
@@ -56,11 +60,8 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
     """Validate a scenario object and fill in every default. Returns plain data."""
     types = unit_types()
     cards = cards_by_id()
-    known_keys = {"_comment", "name", "title", "description", "map", "phase", "turn", "active",
-                  "units", "roster", "eliminated", "card", "decks", "discards", "control",
-                  "attacks_used", "extra_melee", "aztec_wins_at", "returned", "last_turn"}
     for key in data:
-        _need(key in known_keys, file, key, f"unknown key; known keys: {', '.join(sorted(known_keys - {'_comment'}))}")
+        _need(key in KNOWN_KEYS, file, key, f"unknown key; known keys: {', '.join(sorted(KNOWN_KEYS - {'_comment'}))}")
     out: dict = {"name": str(data.get("name", default_name)),
                  "title": str(data.get("title", data.get("name", default_name))),
                  "description": str(data.get("description", ""))}
