@@ -91,3 +91,14 @@ def test_each_schema_knows_exactly_the_entries_its_loader_knows():
                                      "mission", "_comment"}
     assert entries("pocket-tactics") == set(pocket.KNOWN_KEYS)
     assert entries("tenochtitlan") == set(teno.KNOWN_KEYS)
+
+
+def test_an_inline_map_named_standard_never_shares_the_packaged_maps_picture_cache():
+    from engine.tenochtitlan import data as teno_data
+    packaged = json.loads((ROOT / "data" / "tenochtitlan" / "map-standard.json").read_text())
+    packaged["terrain"] = ["." * packaged["columns"]] * packaged["rows"]   # a different map
+    for key in ("causeways", "roads", "aqueduct", "forts", "objectives"):
+        packaged.pop(key, None)
+    board = teno_data.board_for(packaged, "mine.json")
+    assert board.name == "standard"
+    assert board.key != teno_data.packaged_map("standard").key
