@@ -102,3 +102,23 @@ def test_an_inline_map_named_standard_never_shares_the_packaged_maps_picture_cac
     board = teno_data.board_for(packaged, "mine.json")
     assert board.name == "standard"
     assert board.key != teno_data.packaged_map("standard").key
+
+
+@pytest.mark.parametrize("game, document, marker", [
+    ("rivet-wars", {"mission": "mission-1", "deploy": {"allies": ["Y77"]}}, "Y77"),
+    ("rivet-wars", {"mission": "mission-1", "units": [{"type": "zzmarker", "at": "C4"}]}, "zzmarker"),
+    ("rivet-wars", {"mission": "mission-1", "units": [{"type": "rifleman", "at": "Y77"}]}, "Y77"),
+    ("rivet-wars", {"mission": "mission-1", "hands": {"allies": ["zzmarker"]}}, "zzmarker"),
+    ("pocket-tactics", {"factions": {"north": "zzmarker", "south": "horde"}}, "zzmarker"),
+    ("pocket-tactics", {"factions": {"north": "clans", "south": "horde"},
+                        "units": {"spearman": {"at": "1499"}}}, "1499"),
+    ("tenochtitlan", {"units": {"a": {"type": "zzmarker", "at": "1208"}}}, "zzmarker"),
+    ("tenochtitlan", {"card": "zzmarker"}, "zzmarker"),
+    ("tenochtitlan", {"map": "zzmarker"}, "zzmarker"),
+    ("tenochtitlan", {"units": {"a": {"type": "az-warriors", "at": "9999"}}}, "9999"),
+])
+def test_a_meaning_refusal_names_the_entry_but_never_quotes_the_value(game, document, marker):
+    with pytest.raises(ScenarioError) as info:
+        registry.get_ruleset(game).load_document(json.dumps(document).encode(), "mine.json")
+    assert info.value.file == "mine.json" and info.value.entry not in ("", "file")
+    assert marker not in f"{info.value.entry}: {info.value.problem}", str(info.value)

@@ -112,7 +112,7 @@ def validate_unit_type(file: str, key: str, spec: dict) -> None:
                 raise ScenarioError(file, entry, f"weapon {weapon['id']}: {rng} range must be a number >= 0")
     for ability in spec.get("abilities", []):
         if ability.get("name") not in ABILITIES:
-            raise ScenarioError(file, entry, f"unknown ability {ability.get('name')!r}; known: {', '.join(ABILITIES)}")
+            raise ScenarioError(file, entry, f"lists an unknown ability; known: {', '.join(ABILITIES)}")
 
 
 def mission_names() -> list[str]:
@@ -126,8 +126,8 @@ def _seg_list(file, entry, board, values):
     for value in values:
         seg = board.parse_seg(str(value))
         if seg is None:
-            raise ScenarioError(file, entry, f"{value!r} is not a segment of this map (segments are named by "
-                                             f"their top-left square: A1, C1, ..., A3, ...)")
+            raise ScenarioError(file, entry, "lists a name that is not a segment of this map (segments are "
+                                             "named by their top-left square: A1, C1, ..., A3, ...)")
         out.append(str(value).upper())
     return out
 
@@ -154,7 +154,7 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
     base_name = raw.get("mission")
     if base_name is not None:
         if base_name not in mission_names():
-            raise ScenarioError(file, "mission", f"unknown mission {base_name!r}; known: {', '.join(mission_names())}")
+            raise ScenarioError(file, "mission", f"unknown mission; known: {', '.join(mission_names())}")
         base = _read(DATA_DIR / "missions" / f"{base_name}.json", f"{base_name}.json")
         base.pop("_comment", None)
         merged = {**base, **{k: v for k, v in raw.items() if k != "mission"}}
@@ -179,7 +179,7 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
     for row in grid:
         for face in row:
             if face not in faces:
-                raise ScenarioError(file, "tiles", f"unknown tile face {face}; faces are 1A..9B")
+                raise ScenarioError(file, "tiles", "names an unknown tile face; faces are 1A..9B")
             numbers.append(face[:-1])
     if len(numbers) != len(set(numbers)):
         raise ScenarioError(file, "tiles", "a double-sided tile can be used only once (one face)")
@@ -271,14 +271,14 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, entry, "must be an object with type, side and at")
             spec = roster.get(unit.get("type"))
             if spec is None or spec.get("plugin"):
-                raise ScenarioError(file, entry, f"unknown unit type {unit.get('type')!r}; types: "
+                raise ScenarioError(file, entry, "unknown unit type; types: "
                                                  f"{', '.join(k for k, v in sorted(roster.items()) if not v.get('plugin'))}")
             side = unit.get("side", spec["side"])
             if side != spec["side"]:
                 raise ScenarioError(file, entry, f"{unit['type']} belongs to {spec['side']}")
             sq = board.parse_square(str(unit.get("at", "")))
             if sq is None:
-                raise ScenarioError(file, entry, f"at {unit.get('at')!r} is not a square of this "
+                raise ScenarioError(file, entry, "at is not a square of this "
                                                  f"{board.columns}x{board.rows} map (e.g. C4)")
             if sq in seen_squares:
                 raise ScenarioError(file, entry, f"square {unit['at']} already holds a unit")
@@ -286,7 +286,7 @@ def _validate_position(file, scn, board, roster):
             for plug in unit.get("plugins", []):
                 pspec = roster.get(plug)
                 if not pspec or not pspec.get("plugin") or pspec["side"] != side:
-                    raise ScenarioError(file, entry, f"{plug!r} is not a plug-in of {side}")
+                    raise ScenarioError(file, entry, f"lists a plug-in that is not a plug-in of {side}")
             if len(unit.get("plugins", [])) > spec.get("sockets", 0):
                 raise ScenarioError(file, entry, f"{unit['type']} has only {spec.get('sockets', 0)} socket(s)")
             damage = unit.get("damage", 0)
@@ -294,7 +294,7 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, entry, "damage must be a whole number >= 0")
             if "id" in unit:
                 if unit["id"] in ids:
-                    raise ScenarioError(file, entry, f"duplicate id {unit['id']}")
+                    raise ScenarioError(file, entry, "the id is used twice")
                 ids.add(unit["id"])
     if scn.get("phase") not in (None, *PHASES):
         raise ScenarioError(file, "phase", f"must be one of {', '.join(PHASES)}")
@@ -309,7 +309,7 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, f"{key}.{side}", "unknown side")
             for cid in ids:
                 if cid not in card_data[deck]:
-                    raise ScenarioError(file, f"{key}.{side}", f"unknown card {cid!r}")
+                    raise ScenarioError(file, f"{key}.{side}", "lists an unknown card")
             if len(ids) > (3 if key == "hands" else 2):
                 raise ScenarioError(file, f"{key}.{side}", "hand limit is 3 action cards / 2 secret missions")
     for key in ("vp", "rivets", "points", "escalation_vp"):
@@ -332,18 +332,18 @@ def _validate_position(file, scn, board, roster):
             raise ScenarioError(file, f"decks.{deck}", "decks are action and secret")
         for cid in ids:
             if cid not in card_data[deck]:
-                raise ScenarioError(file, f"decks.{deck}", f"unknown card {cid!r}")
+                raise ScenarioError(file, f"decks.{deck}", "lists an unknown card")
     if "turn" in scn and (not isinstance(scn["turn"], int) or scn["turn"] < 1):
         raise ScenarioError(file, "turn", "must be a round number >= 1")
     ids = {u.get("id") for u in (scn.get("units") or []) if isinstance(u, dict)}
     for key in ("spent", "no_move"):
         for uid in scn.get(key) or []:
             if uid not in ids:
-                raise ScenarioError(file, key, f"{uid!r} is not the id of a unit in 'units'")
+                raise ScenarioError(file, key, "lists an id that is not the id of a unit in 'units'")
     for key in ("heroes_used",):
         for t in scn.get(key) or []:
             if t not in roster:
-                raise ScenarioError(file, key, f"unknown unit type {t!r}")
+                raise ScenarioError(file, key, "lists an unknown unit type")
 
 
 def square_segment_label(text: str) -> str:

@@ -197,7 +197,7 @@ class Board:
 
 def _hex_label(file: str, entry: str, value, board_labels) -> str:
     _need(isinstance(value, str) and value in board_labels, file, entry,
-          f"{value!r} is not a hex of this map (labels are CCRR, e.g. 0507)")
+          "is not a hex of this map (labels are CCRR, e.g. 0507)")
     return value
 
 
@@ -224,7 +224,7 @@ def compile_map(spec: dict, file: str, packaged: bool = False) -> Board:
         _need(isinstance(line, str) and len(line) == cols, file, f"terrain[{r}]",
               f"must be a string of {cols} characters")
         for c, ch in enumerate(line):
-            _need(ch in legend, file, f"terrain[{r}][{c}]", f"character {ch!r} is not in the legend")
+            _need(ch in legend, file, f"terrain[{r}][{c}]", "this character is not in the legend")
             terrain[grid.index[hexgrid.from_offset(c, r)]] = legend[ch]
     labels = set(grid.labels)
     medium = [types[t]["medium"] for t in terrain]
@@ -321,14 +321,18 @@ def compile_map(spec: dict, file: str, packaged: bool = False) -> Board:
                  brigantine_setup=brig_setup, control_hexes=tuple(sorted(control)), spec=spec)
 
 
+@functools.lru_cache(maxsize=1)
+def packaged_map_names() -> tuple[str, ...]:
+    return tuple(sorted(p.stem[4:] for p in DATA_DIR.glob("map-*.json")))
+
+
 @functools.lru_cache(maxsize=None)
 def packaged_map(name: str) -> Board:
     file = f"map-{name}.json"
     path = DATA_DIR / file
-    known = sorted(p.stem[4:] for p in DATA_DIR.glob("map-*.json"))
-    if name not in known:
+    if name not in packaged_map_names():
         # compared with the packaged list, so a name from a scenario file never becomes a path
-        raise ScenarioError(file, "map", f"no packaged map {name!r}; known: {', '.join(known)}")
+        raise ScenarioError("scenario", "map", f"no packaged map of that name; known: {', '.join(packaged_map_names())}")
     spec = _read_json(path, file)
     check_schema(spec, "tenochtitlan-map", file)
     return compile_map(spec, file, packaged=True)
@@ -340,6 +344,8 @@ _inline_cache: dict[str, Board] = {}
 def board_for(map_spec, file: str = "scenario") -> Board:
     """The compiled board of a state's ``map`` entry (a packaged name or an inline map)."""
     if isinstance(map_spec, str):
+        if map_spec not in packaged_map_names():
+            raise ScenarioError(file, "map", f"no packaged map of that name; known: {', '.join(packaged_map_names())}")
         return packaged_map(map_spec)
     if not isinstance(map_spec, dict):
         raise ScenarioError(file, "map", "must be a packaged map name or a map object")

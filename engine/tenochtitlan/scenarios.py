@@ -85,7 +85,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
                   file, f"{entry}.{key}",
                   "unknown key; known: type, at, disorganised, moved, attacked, fired, no_attack")
         tname = spec.get("type", units.get(uid, {}).get("type"))
-        _need(tname in types, file, f"{entry}.type", f"unknown unit type {tname!r}; known: {', '.join(types)}")
+        _need(tname in types, file, f"{entry}.type", f"unknown unit type; known: {', '.join(types)}")
         units[uid] = {"type": tname, "at": spec.get("at"),
                       **{k: bool(spec.get(k, False)) for k in ("disorganised", "moved", "attacked",
                                                                 "fired", "no_attack")}}
@@ -105,7 +105,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
         _need(isinstance(u["at"], str), file, entry, "must be a hex label such as 0507, or null")
         i = board.idx(u["at"])
         if i is None:
-            raise ScenarioError(file, entry, f"{u['at']!r} is not a hex of the map")
+            raise ScenarioError(file, entry, "is not a hex of the map")
         water = t["class"] in WATER_CLASSES
         medium = board.medium[i]
         _need((medium == "water") if water else (medium != "water"), file, entry,
@@ -118,7 +118,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
     _need(isinstance(eliminated, dict), file, "eliminated", "must be an object: unit id -> type")
     for uid, tname in eliminated.items():
         _need(uid not in units, file, f"eliminated.{uid}", "is also on the map")
-        _need(tname in types, file, f"eliminated.{uid}", f"unknown unit type {tname!r}")
+        _need(tname in types, file, f"eliminated.{uid}", "unknown unit type")
     out["eliminated"] = dict(eliminated)
 
     active = data.get("active", "aztec" if phase == "setup" else "spanish")
@@ -133,7 +133,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
 
     card = data.get("card")
     if card is not None:
-        _need(card in cards, file, "card", f"unknown card {card!r}")
+        _need(card in cards, file, "card", "unknown card")
         _need(cards[card]["side"] == active, file, "card", f"{card} is not a card of the {active} deck")
     _need(card is not None or phase in ("setup", "draw"), file, "card",
           "a card must be in play in the movement, defensive-fire, combat and rally phases")
@@ -153,7 +153,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
             _need(isinstance(lst, list), file, f"{what}.{side}", "must be a list of card ids")
             for pos, cid in enumerate(lst):
                 _need(cid in cards and cards[cid]["side"] == side, file, f"{what}.{side}[{pos}]",
-                      f"{cid!r} is not a card of the {side} deck")
+                      f"is not a card of the {side} deck")
                 _need(cid not in used, file, f"{what}.{side}[{pos}]", f"{cid} is used twice")
                 used.add(cid)
             target[side] = list(lst)
