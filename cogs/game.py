@@ -8,6 +8,7 @@ from discord import app_commands
 
 from engine import registry
 from engine.core.errors import ScenarioError
+from engine.core.scenario_io import MAX_DOCUMENT_BYTES, MAX_NAME_LENGTH, safe_label
 from service.games import DISCORD_ATTACHMENT_LIMIT as ATTACHMENT_LIMIT
 from service.games import ReplayTooBig
 
@@ -70,7 +71,8 @@ class GameCog(UmpireCog):
     @game.command(name="new", description="Open a new game in a thread of this channel")
     @app_commands.describe(ruleset="The game to play", scenario="The scenario (default: the "
                            "game's standard one)", time_control="Clocks per side",
-                           on_timeout="What happens when a clock runs out")
+                           on_timeout="What happens when a clock runs out",
+                           scenario_file="Your own scenario as a JSON file (instead of a name)")
     @app_commands.choices(
         time_control=[app_commands.Choice(name="live (no clock)", value="live"),
                       app_commands.Choice(name="daily (24h + 24h, max 72h)", value="daily"),
@@ -78,14 +80,35 @@ class GameCog(UmpireCog):
         on_timeout=[app_commands.Choice(name="referee decides", value="referee"),
                     app_commands.Choice(name="forfeit", value="forfeit")])
     async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str = "",
-                  time_control: str = "live", on_timeout: str = "referee") -> None:
+                  time_control: str = "live", on_timeout: str = "referee",
+                  scenario_file: discord.Attachment | None = None) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
             try:
                 game_rules = registry.get_ruleset(ruleset)
             except Exception:
                 names = ", ".join(r.name for r in playable_rulesets())
-                raise Refusal("unknown_ruleset", name=ruleset, names=names) from None
+                raise Refusal("unknown_ruleset", name=clip(ruleset, 40), names=names) from None
+            # A scenario from Discord is a packaged name or an attached document, never a
+            # path: the name is checked against the game's own list before anything else,
+            # and an attachment is read into memory only (size checked before and after).
+            # Whoever runs /game new becomes the game's creator, so attaching is open to
+            # anyone who may open a game; no other command takes a file later.
+            names = ", ".join(game_rules.packaged_names()) or "—"
+            document = None
+            label = "scenario file"
+            if scenario_file is not None:
+                if scenario:
+                    raise Refusal("scenario_name_and_file", game=game_rules.title, names=names)
+                if scenario_file.size > MAX_DOCUMENT_BYTES:
+                    raise Refusal("scenario_file_too_large", kib=MAX_DOCUMENT_BYTES // 1024)
+                document = await scenario_file.read()
+                if len(document) > MAX_DOCUMENT_BYTES:
+                    raise Refusal("scenario_file_too_large", kib=MAX_DOCUMENT_BYTES // 1024)
+                label = safe_label(scenario_file.filename)
+            elif scenario and (len(scenario) > MAX_NAME_LENGTH
+                               or scenario not in game_rules.packaged_names()):
+                raise Refusal("unknown_scenario", game=game_rules.title, names=names)
             await self._check_open_games(interaction)
             channel = interaction.channel
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
@@ -93,15 +116,11 @@ class GameCog(UmpireCog):
                 info = await self.service.create_game(
                     game_rules.name, scenario or game_rules.default_scenario,
                     creator_id=interaction.user.id, guild_id=interaction.guild_id,
-                    channel_id=parent.id, settings=clock_settings(time_control, on_timeout))
+                    channel_id=parent.id, settings=clock_settings(time_control, on_timeout),
+                    document=document, document_label=label)
             except ScenarioError as error:
-                try:
-                    names = ", ".join(s.name for s in game_rules.scenarios()) or "—"
-                except Exception:
-                    log.exception("listing the scenarios of %s failed", game_rules.name)
-                    names = "—"
-                raise Refusal("bad_scenario", why=str(error).rstrip("."), game=game_rules.title,
-                              names=names) from None
+                raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
+                              game=game_rules.title, names=names) from None
             thread = await parent.create_thread(
                 name=clip(f"#{info.id} {game_rules.title}", 90),
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)

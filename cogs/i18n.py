@@ -45,7 +45,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "need_manage_guild": "You need the Manage Server permission to change Umpire's settings.",
         "unknown_ruleset": "There is no game called {name!r}. Games: {names}.",
         "bad_scenario": "That scenario cannot be used, no game was opened: {why}. "
-                        "Scenarios of {game}: {names} (or the path of a scenario file).",
+                        "Scenarios of {game}: {names}, or attach your own JSON file with the "
+                        "scenario_file option.",
+        "unknown_scenario": "There is no such scenario, no game was opened. Scenarios of "
+                            "{game}: {names}, or attach your own JSON file with the "
+                            "scenario_file option.",
+        "scenario_name_and_file": "Give either a scenario name or a scenario file, not both; "
+                                  "no game was opened. Scenarios of {game}: {names}.",
+        "scenario_file_too_large": "That scenario file is larger than {kib} KiB; no game was "
+                                   "opened.",
         "unknown_side": "There is no side {side!r}. Sides: {sides}.",
         "empty_sides": "Nobody plays {sides} yet; every side needs a player (/game join).",
         "member_not_seated": "{user} has no seat in this game.",
@@ -191,7 +199,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "need_manage_guild": "Dafür brauchst du die Berechtigung „Server verwalten“.",
         "unknown_ruleset": "Es gibt kein Spiel namens {name!r}. Spiele: {names}.",
         "bad_scenario": "Dieses Szenario geht nicht, es wurde keine Partie eröffnet: {why}. "
-                        "Szenarien von {game}: {names} (oder der Pfad einer Szenario-Datei).",
+                        "Szenarien von {game}: {names}, oder hänge mit der Option "
+                        "szenario_datei deine eigene JSON-Datei an.",
+        "unknown_scenario": "Dieses Szenario gibt es nicht, es wurde keine Partie eröffnet. "
+                            "Szenarien von {game}: {names}, oder hänge mit der Option "
+                            "szenario_datei deine eigene JSON-Datei an.",
+        "scenario_name_and_file": "Gib entweder einen Szenarionamen oder eine Szenario-Datei an, "
+                                  "nicht beides; es wurde keine Partie eröffnet. Szenarien von "
+                                  "{game}: {names}.",
+        "scenario_file_too_large": "Diese Szenario-Datei ist größer als {kib} KiB; es wurde "
+                                   "keine Partie eröffnet.",
         "unknown_side": "Es gibt keine Seite {side!r}. Seiten: {sides}.",
         "empty_sides": "Für {sides} spielt noch niemand; jede Seite braucht einen Spieler "
                        "(/game join).",
@@ -330,7 +347,8 @@ DE_NAMES = {
     "play": "ausspielen", "discard": "abwerfen", "draw": "ziehen", "reserve": "reserve",
     "pass": "passen",
     # options
-    "ruleset": "spiel", "scenario": "szenario", "time_control": "bedenkzeit",
+    "ruleset": "spiel", "scenario": "szenario", "scenario_file": "szenario_datei",
+    "time_control": "bedenkzeit",
     "on_timeout": "bei_zeitablauf", "side": "seite", "turn": "zug", "count": "anzahl",
     "unit": "einheit", "to": "nach", "target": "ziel", "with": "mit", "card": "karte",
     "choice": "wahl", "hex": "feld", "die": "wuerfel", "value": "wert", "faction": "fraktion",
@@ -344,6 +362,8 @@ DE_TEXT = {
                                                    "Kanals eröffnen",
     "The game to play": "Das Spiel",
     "The scenario (default: the game's standard one)": "Das Szenario (sonst das Standardszenario)",
+    "Your own scenario as a JSON file (instead of a name)": "Dein eigenes Szenario als JSON-Datei "
+                                                             "(statt eines Namens)",
     "Clocks per side": "Bedenkzeit je Seite",
     "What happens when a clock runs out": "Was passiert, wenn eine Uhr abläuft",
     "Take a seat on a side of this thread's game": "Einer Seite der Partie in diesem Thread "

@@ -359,11 +359,16 @@ class GameService:
     # ----- games -------------------------------------------------------------------------
     async def create_game(self, ruleset: str, scenario: str = "", *, creator_id: int | None = None,
                           guild_id: int | None = None, channel_id: int | None = None,
-                          settings: dict | None = None, seed: str | int | None = None) -> GameInfo:
+                          settings: dict | None = None, seed: str | int | None = None,
+                          document: bytes | None = None, document_label: str = "scenario file") -> GameInfo:
+        """``scenario`` is a packaged name only (never a path); a scenario file comes as the
+        bytes of ``document`` (attached in Discord, or read by the local table)."""
         rules = self._ruleset(ruleset)
         settings = _validate_settings(settings)
-        scenario_data = await asyncio.to_thread(rules.load_scenario,
-                                                scenario or rules.default_scenario)
+        if document is not None:
+            scenario_data = await asyncio.to_thread(rules.load_document, document, document_label)
+        else:
+            scenario_data = await asyncio.to_thread(rules.load_packaged, scenario or rules.default_scenario)
         seed = str(seed) if seed is not None else secrets.token_hex(16)
         state, setup_events = await asyncio.to_thread(new_game, rules, scenario_data, seed)
         now = self._clock()

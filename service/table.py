@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import secrets
 import signal
 import sys
@@ -22,6 +23,7 @@ from engine import registry
 from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
 from engine.core.errors import UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
+from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
 from .games import GameService, describe_event
@@ -56,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py local", description="Umpire's local table.")
     p.add_argument("--game", default=DEFAULT_GAME,
                    help="tenochtitlan, rivet-wars, pocket-tactics, siege, tactical-table-war")
-    p.add_argument("--scenario", default="", help="a packaged scenario name or a scenario file")
+    p.add_argument("--scenario", default="", help="a packaged scenario name, or the path of a scenario file (.json)")
     p.add_argument("--seed", default=None, help="the game's seed (default: random, printed)")
     p.add_argument("--dice", default=None,
                    help="dice to use first, in order, e.g. 6,1,4 (then the seed's dice)")
@@ -456,12 +458,25 @@ def _check_game(name: str) -> str | None:
     return None
 
 
+def looks_like_path(scenario: str) -> bool:
+    """Packaged scenario names are plain words; a file is named by its path or ``.json``."""
+    return bool(scenario) and (scenario.lower().endswith(".json") or "/" in scenario
+                               or os.sep in scenario or scenario.startswith("."))
+
+
 async def _run(args, dice, seed: str, db_path: str | Path, out_dir: Path | None, stdout, stderr,
                input_fn) -> int:
     synchronous = "NORMAL"   # a killed table loses nothing committed; power loss may
     svc = await GameService.open(db_path, dice_override=dice, synchronous=synchronous)
     try:
-        info = await svc.create_game(args.game, args.scenario, seed=seed)
+        if looks_like_path(args.scenario):
+            # The person at the terminal owns the machine, so a path is theirs to give; it is
+            # still read safely (a regular file, size-capped).
+            document = await asyncio.to_thread(read_path, args.scenario)
+            info = await svc.create_game(args.game, seed=seed, document=document,
+                                         document_label=args.scenario)
+        else:
+            info = await svc.create_game(args.game, args.scenario, seed=seed)
         info = await svc.start_game(info.id)
         table = Table(svc, info.id, out_dir, stdout, stderr)
         await table.setup()

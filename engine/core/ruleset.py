@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import Dice
-from .errors import NotYourTurn, RuleError
+from .errors import NotYourTurn, RuleError, ScenarioError
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,44 @@ class Ruleset(abc.ABC):
         """The packaged scenarios of this game."""
 
     @abc.abstractmethod
-    def load_scenario(self, name_or_path: str) -> dict:
-        """Read and validate a packaged scenario by name, or a scenario file by path.
+    def load_scenario(self, name: str) -> dict:
+        """Read and validate the packaged scenario ``name`` (one of ``scenarios()``).
 
         Raises :class:`~engine.core.errors.ScenarioError` naming file, entry and problem.
         This is the one place a ruleset reads files (its own data); the result is plain data.
+        Callers outside the engine use :meth:`load_packaged`, which checks the name first.
         """
+
+    # Scenario documents from outside the package. The three ways in are separate methods so
+    # that whether a text is a name, a document or a path is decided by the caller's code, never
+    # by the text: Discord has only load_packaged and load_document, the local table also
+    # load_path.
+    def packaged_names(self) -> list[str]:
+        return [s.name for s in self.scenarios()]
+
+    def load_packaged(self, name: str) -> dict:
+        """A packaged scenario by name; any other text (a path, ``../x``, a long string) is
+        refused before it is used for anything."""
+        from .scenario_io import check_name
+        name = name or self.default_scenario
+        return self.load_scenario(check_name(name, self.packaged_names(), self.title or self.name))
+
+    def load_document(self, data: bytes | str, label: str) -> dict:
+        """A scenario file's content (e.g. attached in Discord): UTF-8 JSON, size- and
+        depth-capped, checked against the game's schema, then for meaning."""
+        from .scenario_io import parse_document
+        return self.scenario_from_document(parse_document(data, label), label)
+
+    def load_path(self, path: str) -> dict:
+        """A scenario file on this machine, for the local table only: a regular file, capped
+        in size before it is read."""
+        from .scenario_io import read_path
+        return self.load_document(read_path(path), str(path))
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        """Validate a parsed scenario document. Games that accept scenario files override this
+        (schema first, then meaning checks); by default a game takes packaged scenarios only."""
+        raise ScenarioError(label, "file", f"{self.title or self.name} takes packaged scenarios only")
 
     @abc.abstractmethod
     def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:

@@ -6,12 +6,12 @@ file, the entry and the problem instead of a crash in the middle of a game.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 from engine.core.paths import data_dir
+from engine.core.scenario_io import check_schema, parse_document
 
 DATA_DIR = data_dir("pocket-tactics")
 SCENARIO_DIR = DATA_DIR / "scenarios"
@@ -33,16 +33,12 @@ def other(side: str) -> str:
 
 
 def read_json(path: Path) -> dict:
+    """A packaged data or scenario file (ours; a problem is a packaging fault, reported alike)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
+        raw = path.read_bytes()
+    except OSError:
         raise ScenarioError(str(path), "file", "not found") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(str(path), "file", f"not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(str(path), "file", "the top level must be a JSON object")
-    return data
+    return parse_document(raw, str(path))
 
 
 def valid_label(text) -> bool:
@@ -74,9 +70,8 @@ class Catalogue:
     def load(cls, directory: Path = DATA_DIR) -> "Catalogue":
         fpath, tpath = directory / "factions.json", directory / "terrain.json"
         fdata, tdata = read_json(fpath), read_json(tpath)
-        for path, data in ((fpath, fdata), (tpath, tdata)):
-            if "_comment" not in data:
-                raise ScenarioError(str(path), "_comment", "every data file says it is our own approximation")
+        check_schema(fdata, "pocket-tactics-factions", str(fpath))
+        check_schema(tdata, "pocket-tactics-terrain", str(tpath))
         terrains = _check_tiles(str(tpath), tdata.get("terrains"), "terrains", feature=False)
         features = _check_tiles(str(tpath), tdata.get("features"), "features", feature=True)
         clash = set(terrains) & set(features)

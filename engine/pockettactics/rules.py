@@ -32,13 +32,13 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
-from pathlib import Path
 
 from engine.core import hexgrid
 from engine.core.commands import format_command
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
 from . import scenario as scenario_module
@@ -179,17 +179,23 @@ class PocketTactics(Ruleset):
             out.append(Scenario(path.stem, str(data.get("title", path.stem)), str(data.get("description", ""))))
         return out
 
-    def load_scenario(self, name_or_path: str) -> dict:
-        name = name_or_path or self.default_scenario
+    def packaged_names(self) -> list[str]:
+        return sorted(path.stem for path in SCENARIO_DIR.glob("*.json"))
+
+    def load_scenario(self, name: str) -> dict:
+        name = name or self.default_scenario
+        if name not in self.packaged_names():
+            raise ScenarioError(name[:64], "scenario",
+                                f"no such scenario; packaged: {', '.join(self.packaged_names())}")
         path = SCENARIO_DIR / f"{name}.json"
-        if not path.exists():
-            path = Path(name)
-            if not path.exists():
-                known = ", ".join(s.name for s in self.scenarios())
-                raise ScenarioError(name, "scenario", f"no such scenario or file; packaged: {known}")
-        data = read_json(path)
-        data.setdefault("name", path.stem)
-        return self.scenario_from_data(data, str(path))
+        document = read_json(path)
+        document.setdefault("name", name)
+        return self.scenario_from_document(document, f"data/pocket-tactics/scenarios/{name}.json")
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        """A scenario file: structure by ``data/schemas/pocket-tactics.schema.json``, then meaning."""
+        check_schema(document, "pocket-tactics", label)
+        return self.scenario_from_data(document, label)
 
     def scenario_from_data(self, data: dict, source: str = "<scenario>") -> dict:
         """Validate scenario data that is already in memory (tests build positions this way)."""

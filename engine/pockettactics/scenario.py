@@ -34,7 +34,7 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
 
     phase = data.get("phase")
     if phase is not None and phase not in PHASES:
-        fail("phase", f"unknown phase {phase!r}; phases: {', '.join(PHASES)}")
+        fail("phase", f"unknown phase; phases: {', '.join(PHASES)}")
     out["phase"] = phase
 
     factions = data.get("factions", {})
@@ -42,7 +42,7 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
         fail("factions", f"an object side -> faction id, sides {SIDES}")
     for side, fid in factions.items():
         if fid not in cat.factions:
-            fail(f"factions.{side}", f"unknown faction {fid!r}; known: {', '.join(cat.factions)}")
+            fail(f"factions.{side}", f"unknown faction; known: {', '.join(cat.factions)}")
     if len(factions) == 2 and factions["north"] == factions["south"]:
         fail("factions", "the two players need different factions")
     out["factions"] = {s: factions.get(s) for s in SIDES}
@@ -68,10 +68,10 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
             for uid in types:
                 spec = cat.units.get(uid)
                 if spec is None or spec["faction"] != out["factions"][side]:
-                    fail(f"armies.{side}", f"{uid!r} is not a unit of faction {out['factions'][side]}; "
+                    fail(f"armies.{side}", f"lists a unit that is not a unit of faction {out['factions'][side]}; "
                                            f"known: {', '.join(cat.factions[out['factions'][side]]['units'])}")
                 if uid in units:
-                    fail(f"armies.{side}", f"{uid!r} listed twice")
+                    fail(f"armies.{side}", "lists a unit twice")
                 units[uid] = {"side": side, "type": uid, "status": "reserve", "at": None, "by": None, "blessing": 0}
             cost = sum(cat.units[u]["points"] for u in types)
             if cost > out["points"]:
@@ -100,7 +100,7 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
                     if unit["by"] not in SIDES or unit["by"] == side:
                         fail(where + ".by", "the side holding the captured unit must be the opponent")
             elif not valid_label(at):
-                fail(where + ".at", f"{at!r}: write a hex label 0101-1515, 'reserve' or 'captured'")
+                fail(where + ".at", "write a hex label 0101-1515, 'reserve' or 'captured'")
             if unit["blessing"] not in (0, 1):
                 fail(where + ".blessing", "0 or 1")
             units[uid] = unit
@@ -123,7 +123,7 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
                 fail(where, f"needs a terrain of {', '.join(cat.terrains)}")
             feature = tile.get("feature")
             if feature is not None and feature not in cat.features:
-                fail(where + ".feature", f"unknown feature {feature!r}; known: {', '.join(cat.features)}")
+                fail(where + ".feature", f"unknown feature; known: {', '.join(cat.features)}")
             out["map"][lab] = {"terrain": tile["terrain"], "feature": feature}
     homes = data.get("homes")
     if homes is not None:
@@ -131,7 +131,7 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
             fail("homes", "an object side -> label of that player's own feature (needs 'map')")
         for side, lab in homes.items():
             if lab not in out["map"] or not out["map"][lab]["feature"]:
-                fail(f"homes.{side}", f"{lab!r} is not a feature tile of the map")
+                fail(f"homes.{side}", "is not a feature tile of the map")
     out["homes"] = dict(homes or {})
     building = phase in MAP_PHASES
     if out["map"] is not None and not building and len(out["homes"]) != 2:
@@ -234,7 +234,7 @@ def _check_combat(cat, combat, units, active, fail) -> dict:
     att, dfd = combat.get("attacker"), combat.get("defender")
     for role, uid in (("attacker", att), ("defender", dfd)):
         if uid not in units or units[uid]["status"] != "map":
-            fail(f"combat.{role}", f"{uid!r} is not a unit on the map")
+            fail(f"combat.{role}", "is not a unit on the map")
     if units[att]["side"] != active or units[dfd]["side"] == active:
         fail("combat", "the attacker belongs to the active side, the defender to the other")
     kind = combat.get("kind", "melee")
@@ -270,7 +270,7 @@ def _check_combat(cat, combat, units, active, fail) -> dict:
         for b in out.get("bonuses", {}).get(role, []):
             if not isinstance(b, dict) or b.get("kind") not in ("off", "def", "any") or not isinstance(
                     b.get("value"), int):
-                fail(f"combat.bonuses.{role}", f"{b!r}: {{kind: off|def|any, value: n}}")
+                fail(f"combat.bonuses.{role}", "each bonus is {kind: off|def|any, value: n}")
         r = out.get("rerolls", {}).get(role, 0)
         if not isinstance(r, int) or r < 0:
             fail(f"combat.rerolls.{role}", "a whole number from 0")

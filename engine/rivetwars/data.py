@@ -6,13 +6,13 @@ The only file I/O of the game. Everything returned is plain data; every problem 
 from __future__ import annotations
 
 import copy
-import json
 from functools import lru_cache
 from pathlib import Path
 
 from engine.core import squaregrid
 from engine.core.errors import ScenarioError
 from engine.core.paths import data_dir
+from engine.core.scenario_io import check_schema, parse_document
 
 from .board import build_board, parse_tile_grid, seg_of_square
 
@@ -37,21 +37,18 @@ POSITION_KEYS = ("units", "turn", "active", "phase", "order", "hands", "secrets"
 
 
 def _read(path: Path, name: str) -> dict:
+    """A packaged data file (ours, so a problem here is a packaging fault, reported the same way)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
+        raw = path.read_bytes()
+    except OSError:
         raise ScenarioError(name, "file", "not found") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(name, "file", f"not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(name, "file", "must hold a JSON object")
-    return data
+    return parse_document(raw, name)
 
 
 @lru_cache(maxsize=1)
 def tiles() -> dict:
     data = _read(DATA_DIR / "tiles.json", "tiles.json")
+    check_schema(data, "rivet-wars-tiles", "tiles.json")
     faces = data.get("tiles", {})
     for face, rows in faces.items():
         if len(rows) != 6 or any(len(r) != 6 or set(r) - {"#", "."} for r in rows):
@@ -67,6 +64,7 @@ def tile_faces() -> tuple:
 @lru_cache(maxsize=1)
 def base_roster() -> dict:
     data = _read(DATA_DIR / "roster.json", "roster.json")
+    check_schema(data, "rivet-wars-roster", "roster.json")
     units = data.get("units", {})
     for key, spec in units.items():
         validate_unit_type("roster.json", key, spec)
@@ -76,6 +74,7 @@ def base_roster() -> dict:
 @lru_cache(maxsize=1)
 def cards() -> dict:
     data = _read(DATA_DIR / "cards.json", "cards.json")
+    check_schema(data, "rivet-wars-cards", "cards.json")
     for card in data["action_cards"]:
         if card.get("deviation") not in ("F", "FR", "R", "BR", "B", "BL", "L", "FL"):
             raise ScenarioError("cards.json", card.get("id", "?"), "deviation must be F, FR, R, BR, B, BL, L or FL")
@@ -114,7 +113,7 @@ def validate_unit_type(file: str, key: str, spec: dict) -> None:
                 raise ScenarioError(file, entry, f"weapon {weapon['id']}: {rng} range must be a number >= 0")
     for ability in spec.get("abilities", []):
         if ability.get("name") not in ABILITIES:
-            raise ScenarioError(file, entry, f"unknown ability {ability.get('name')!r}; known: {', '.join(ABILITIES)}")
+            raise ScenarioError(file, entry, f"lists an unknown ability; known: {', '.join(ABILITIES)}")
 
 
 def mission_names() -> list[str]:
@@ -128,26 +127,26 @@ def _seg_list(file, entry, board, values):
     for value in values:
         seg = board.parse_seg(str(value))
         if seg is None:
-            raise ScenarioError(file, entry, f"{value!r} is not a segment of this map (segments are named by "
-                                             f"their top-left square: A1, C1, ..., A3, ...)")
+            raise ScenarioError(file, entry, "lists a name that is not a segment of this map (segments are "
+                                             "named by their top-left square: A1, C1, ..., A3, ...)")
         out.append(str(value).upper())
     return out
 
 
-def load(name_or_path: str) -> dict:
-    """A validated scenario: a packaged mission by name, or a scenario file by path."""
-    name = name_or_path or "mission-1"
-    if name in mission_names():
-        raw = _read(DATA_DIR / "missions" / f"{name}.json", f"{name}.json")
-        file = f"data/rivet-wars/missions/{name}.json"
-    else:
-        path = Path(name)
-        if path.suffix.lower() != ".json":
-            raise ScenarioError(name, "scenario", f"unknown scenario; known: {', '.join(mission_names())} "
-                                                  f"or the path of a .json scenario file")
-        raw = _read(path, name)
-        file = name
-    return build(raw, file)
+def load(name: str) -> dict:
+    """A packaged mission by name (callers from outside check the name first, see
+    ``Ruleset.load_packaged``)."""
+    name = name or "mission-1"
+    if name not in mission_names():
+        raise ScenarioError(name[:64], "scenario", f"unknown scenario; known: {', '.join(mission_names())}")
+    file = f"data/rivet-wars/missions/{name}.json"
+    return from_document(_read(DATA_DIR / "missions" / f"{name}.json", file), file)
+
+
+def from_document(document: dict, file: str) -> dict:
+    """A scenario document: structure by ``data/schemas/rivet-wars.schema.json``, then meaning."""
+    check_schema(document, "rivet-wars", file)
+    return build(document, file)
 
 
 def build(raw: dict, file: str = "<scenario>") -> dict:
@@ -156,7 +155,7 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
     base_name = raw.get("mission")
     if base_name is not None:
         if base_name not in mission_names():
-            raise ScenarioError(file, "mission", f"unknown mission {base_name!r}; known: {', '.join(mission_names())}")
+            raise ScenarioError(file, "mission", f"unknown mission; known: {', '.join(mission_names())}")
         base = _read(DATA_DIR / "missions" / f"{base_name}.json", f"{base_name}.json")
         base.pop("_comment", None)
         merged = {**base, **{k: v for k, v in raw.items() if k != "mission"}}
@@ -181,7 +180,7 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
     for row in grid:
         for face in row:
             if face not in faces:
-                raise ScenarioError(file, "tiles", f"unknown tile face {face}; faces are 1A..9B")
+                raise ScenarioError(file, "tiles", "names an unknown tile face; faces are 1A..9B")
             numbers.append(face[:-1])
     if len(numbers) != len(set(numbers)):
         raise ScenarioError(file, "tiles", "a double-sided tile can be used only once (one face)")
@@ -273,14 +272,14 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, entry, "must be an object with type, side and at")
             spec = roster.get(unit.get("type"))
             if spec is None or spec.get("plugin"):
-                raise ScenarioError(file, entry, f"unknown unit type {unit.get('type')!r}; types: "
+                raise ScenarioError(file, entry, "unknown unit type; types: "
                                                  f"{', '.join(k for k, v in sorted(roster.items()) if not v.get('plugin'))}")
             side = unit.get("side", spec["side"])
             if side != spec["side"]:
                 raise ScenarioError(file, entry, f"{unit['type']} belongs to {spec['side']}")
             sq = board.parse_square(str(unit.get("at", "")))
             if sq is None:
-                raise ScenarioError(file, entry, f"at {unit.get('at')!r} is not a square of this "
+                raise ScenarioError(file, entry, "at is not a square of this "
                                                  f"{board.columns}x{board.rows} map (e.g. C4)")
             if sq in seen_squares:
                 raise ScenarioError(file, entry, f"square {unit['at']} already holds a unit")
@@ -288,7 +287,7 @@ def _validate_position(file, scn, board, roster):
             for plug in unit.get("plugins", []):
                 pspec = roster.get(plug)
                 if not pspec or not pspec.get("plugin") or pspec["side"] != side:
-                    raise ScenarioError(file, entry, f"{plug!r} is not a plug-in of {side}")
+                    raise ScenarioError(file, entry, f"lists a plug-in that is not a plug-in of {side}")
             if len(unit.get("plugins", [])) > spec.get("sockets", 0):
                 raise ScenarioError(file, entry, f"{unit['type']} has only {spec.get('sockets', 0)} socket(s)")
             damage = unit.get("damage", 0)
@@ -296,7 +295,7 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, entry, "damage must be a whole number >= 0")
             if "id" in unit:
                 if unit["id"] in ids:
-                    raise ScenarioError(file, entry, f"duplicate id {unit['id']}")
+                    raise ScenarioError(file, entry, "the id is used twice")
                 ids.add(unit["id"])
     if scn.get("phase") not in (None, *PHASES):
         raise ScenarioError(file, "phase", f"must be one of {', '.join(PHASES)}")
@@ -311,7 +310,7 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, f"{key}.{side}", "unknown side")
             for cid in ids:
                 if cid not in card_data[deck]:
-                    raise ScenarioError(file, f"{key}.{side}", f"unknown card {cid!r}")
+                    raise ScenarioError(file, f"{key}.{side}", "lists an unknown card")
             if len(ids) > (3 if key == "hands" else 2):
                 raise ScenarioError(file, f"{key}.{side}", "hand limit is 3 action cards / 2 secret missions")
     for key in ("vp", "rivets", "points", "escalation_vp"):
@@ -334,18 +333,18 @@ def _validate_position(file, scn, board, roster):
             raise ScenarioError(file, f"decks.{deck}", "decks are action and secret")
         for cid in ids:
             if cid not in card_data[deck]:
-                raise ScenarioError(file, f"decks.{deck}", f"unknown card {cid!r}")
+                raise ScenarioError(file, f"decks.{deck}", "lists an unknown card")
     if "turn" in scn and (not isinstance(scn["turn"], int) or scn["turn"] < 1):
         raise ScenarioError(file, "turn", "must be a round number >= 1")
     ids = {u.get("id") for u in (scn.get("units") or []) if isinstance(u, dict)}
     for key in ("spent", "no_move"):
         for uid in scn.get(key) or []:
             if uid not in ids:
-                raise ScenarioError(file, key, f"{uid!r} is not the id of a unit in 'units'")
+                raise ScenarioError(file, key, "lists an id that is not the id of a unit in 'units'")
     for key in ("heroes_used",):
         for t in scn.get(key) or []:
             if t not in roster:
-                raise ScenarioError(file, key, f"unknown unit type {t!r}")
+                raise ScenarioError(file, key, "lists an unknown unit type")
 
 
 def square_segment_label(text: str) -> str:

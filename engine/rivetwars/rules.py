@@ -143,8 +143,14 @@ class RivetWars(Ruleset):
                                 f"/{scn['victory']['bismark']} VP (Allies/Bismark)"))
         return out
 
-    def load_scenario(self, name_or_path: str) -> dict:
-        return data.load(name_or_path or self.default_scenario)
+    def packaged_names(self) -> list[str]:
+        return data.mission_names()
+
+    def load_scenario(self, name: str) -> dict:
+        return data.load(name or self.default_scenario)
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        return data.from_document(document, label)
 
     def build_scenario(self, raw: dict) -> dict:
         """Validate an in-memory scenario (tests, tools); same format as a scenario file."""

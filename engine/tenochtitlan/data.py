@@ -17,6 +17,7 @@ from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 from engine.core.hexgrid import UNREACHABLE
 from engine.core.paths import data_dir
+from engine.core.scenario_io import check_schema, parse_document
 
 DATA_DIR = data_dir("tenochtitlan")
 SIDES = ("spanish", "aztec")
@@ -34,20 +35,15 @@ DEFAULT_LEGEND = {".": "clear", "h": "hills", "w": "marsh", "L": "lake", "k": "c
 
 
 def _read_json(path: Path, label: str) -> dict:
+    """A packaged data or scenario file (ours; a problem is a packaging fault, reported alike)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(label, "file", f"cannot be read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(label, f"line {exc.lineno}", f"is not valid JSON: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(label, "top level", "must be a JSON object")
-    return data
+    return parse_document(raw, label)
 
 
-def _need(cond: bool, file: str, entry: str, problem: str) -> None:
+def _need(cond: object, file: str, entry: str, problem: str) -> None:
     if not cond:
         raise ScenarioError(file, entry, problem)
 
@@ -55,7 +51,8 @@ def _need(cond: bool, file: str, entry: str, problem: str) -> None:
 def _typed_entries(data: dict, file: str):
     """The ``types`` object of a data file, checked, as (name, entry, entry path) triples."""
     types = data.get("types")
-    _need(isinstance(types, dict) and types, file, "types", "must be a non-empty object")
+    if not isinstance(types, dict) or not types:
+        raise ScenarioError(file, "types", "must be a non-empty object")
     for name, t in types.items():
         entry = f"types.{name}"
         _need(isinstance(t, dict), file, entry, "must be an object")
@@ -68,6 +65,7 @@ def _typed_entries(data: dict, file: str):
 def terrain_chart() -> dict:
     file = "terrain.json"
     data = _read_json(DATA_DIR / file, file)
+    check_schema(data, "tenochtitlan-terrain", file)
     for name, t, entry in _typed_entries(data, file):
         _need(t.get("medium") in MEDIA, file, entry + ".medium", f"must be one of {', '.join(MEDIA)}")
         _need(isinstance(t.get("cost"), int) and t["cost"] >= 1, file, entry + ".cost",
@@ -92,6 +90,7 @@ def terrain_chart() -> dict:
 def unit_types() -> dict:
     file = "units.json"
     data = _read_json(DATA_DIR / file, file)
+    check_schema(data, "tenochtitlan-units", file)
     for name, t, entry in _typed_entries(data, file):
         _need(t.get("side") in SIDES, file, entry + ".side", "must be spanish or aztec")
         _need(t.get("class") in CLASSES, file, entry + ".class", f"must be one of {', '.join(CLASSES)}")
@@ -109,11 +108,13 @@ def unit_types() -> dict:
 def card_decks() -> dict:
     file = "cards.json"
     data = _read_json(DATA_DIR / file, file)
+    check_schema(data, "tenochtitlan-cards", file)
     seen = set()
-    decks = {}
+    decks: dict[str, list[dict]] = {}
     for side in SIDES:
         deck = data.get(side)
-        _need(isinstance(deck, list) and deck, file, side, "must be a non-empty list of cards")
+        if not isinstance(deck, list) or not deck:
+            raise ScenarioError(file, side, "must be a non-empty list of cards")
         for i, card in enumerate(deck):
             entry = f"{side}[{i}]"
             _need(isinstance(card, dict), file, entry, "must be an object")
@@ -197,11 +198,11 @@ class Board:
 
 def _hex_label(file: str, entry: str, value, board_labels) -> str:
     _need(isinstance(value, str) and value in board_labels, file, entry,
-          f"{value!r} is not a hex of this map (labels are CCRR, e.g. 0507)")
+          "is not a hex of this map (labels are CCRR, e.g. 0507)")
     return value
 
 
-def compile_map(spec: dict, file: str) -> Board:
+def compile_map(spec: dict, file: str, packaged: bool = False) -> Board:
     chart = terrain_chart()
     types = chart["types"]
     _need(isinstance(spec.get("columns"), int) and 2 <= spec["columns"] <= 60, file, "columns",
@@ -215,8 +216,8 @@ def compile_map(spec: dict, file: str) -> Board:
         _need(len(ch) == 1 and t in types, file, f"legend.{ch}",
               f"must map one character to a terrain type of terrain.json ({', '.join(types)})")
     lines = spec.get("terrain")
-    _need(isinstance(lines, list) and len(lines) == rows, file, "terrain",
-          f"must be a list of {rows} strings, one per row")
+    if not isinstance(lines, list) or len(lines) != rows:
+        raise ScenarioError(file, "terrain", f"must be a list of {rows} strings, one per row")
     grid = hexgrid.HexMap.rectangle(cols, rows)
     n = len(grid)
     terrain = [""] * n
@@ -224,7 +225,7 @@ def compile_map(spec: dict, file: str) -> Board:
         _need(isinstance(line, str) and len(line) == cols, file, f"terrain[{r}]",
               f"must be a string of {cols} characters")
         for c, ch in enumerate(line):
-            _need(ch in legend, file, f"terrain[{r}][{c}]", f"character {ch!r} is not in the legend")
+            _need(ch in legend, file, f"terrain[{r}][{c}]", "this character is not in the legend")
             terrain[grid.index[hexgrid.from_offset(c, r)]] = legend[ch]
     labels = set(grid.labels)
     medium = [types[t]["medium"] for t in terrain]
@@ -260,7 +261,7 @@ def compile_map(spec: dict, file: str) -> Board:
         entry = f"causeways.{name}"
         _need(isinstance(cw, dict) and isinstance(cw.get("hexes"), list) and cw["hexes"], file, entry,
               "needs a non-empty list of hexes")
-        idxs = []
+        idxs: list[int] = []
         for k, lab in enumerate(cw["hexes"]):
             i = grid.by_label[_hex_label(file, f"{entry}.hexes[{k}]", lab, labels)]
             _need(bool(types[terrain[i]].get("causeway")), file, f"{entry}.hexes[{k}]",
@@ -306,7 +307,9 @@ def compile_map(spec: dict, file: str) -> Board:
         control |= set(cw["hexes"])
     name = spec.get("name", "custom")
     key = "tenochtitlan/" + str(name)
-    if name != "standard":
+    if not packaged:
+        # An inline map keyed by its content: one named "standard" must not reuse the packaged
+        # map's cached picture layer.
         digest = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:10]
         key += "-" + digest
     return Board(key=key, name=str(name), title=str(spec.get("title", name)), columns=cols, rows=rows,
@@ -319,14 +322,21 @@ def compile_map(spec: dict, file: str) -> Board:
                  brigantine_setup=brig_setup, control_hexes=tuple(sorted(control)), spec=spec)
 
 
+@functools.lru_cache(maxsize=1)
+def packaged_map_names() -> tuple[str, ...]:
+    return tuple(sorted(p.stem[4:] for p in DATA_DIR.glob("map-*.json")))
+
+
 @functools.lru_cache(maxsize=None)
 def packaged_map(name: str) -> Board:
     file = f"map-{name}.json"
     path = DATA_DIR / file
-    if not path.exists():
-        known = sorted(p.stem[4:] for p in DATA_DIR.glob("map-*.json"))
-        raise ScenarioError(file, "map", f"no packaged map {name!r}; known: {', '.join(known)}")
-    return compile_map(_read_json(path, file), file)
+    if name not in packaged_map_names():
+        # compared with the packaged list, so a name from a scenario file never becomes a path
+        raise ScenarioError("scenario", "map", f"no packaged map of that name; known: {', '.join(packaged_map_names())}")
+    spec = _read_json(path, file)
+    check_schema(spec, "tenochtitlan-map", file)
+    return compile_map(spec, file, packaged=True)
 
 
 _inline_cache: dict[str, Board] = {}
@@ -335,6 +345,8 @@ _inline_cache: dict[str, Board] = {}
 def board_for(map_spec, file: str = "scenario") -> Board:
     """The compiled board of a state's ``map`` entry (a packaged name or an inline map)."""
     if isinstance(map_spec, str):
+        if map_spec not in packaged_map_names():
+            raise ScenarioError(file, "map", f"no packaged map of that name; known: {', '.join(packaged_map_names())}")
         return packaged_map(map_spec)
     if not isinstance(map_spec, dict):
         raise ScenarioError(file, "map", "must be a packaged map name or a map object")

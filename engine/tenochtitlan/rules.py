@@ -40,7 +40,7 @@ from engine.core.state import clone
 
 from . import present, setup_groups
 from .data import SIDES, WATER_CLASSES, board_for, cards_by_id, unit_types
-from .scenarios import PHASES, packaged_names, read_scenario
+from .scenarios import PHASES, from_document, packaged_names, read_scenario
 
 # The rule names the kinds per side: Aztec bowmen; Spanish artillery, arquebusiers, crossbowmen
 # and brigantines (a group's own Aztec "artillery" would not fire defensively).
@@ -227,8 +227,14 @@ class Tenochtitlan(Ruleset):
             out.append(Scenario(name, sc["title"], sc["description"]))
         return out
 
-    def load_scenario(self, name_or_path: str) -> dict:
-        return read_scenario(name_or_path or self.default_scenario)
+    def packaged_names(self) -> list[str]:
+        return packaged_names()
+
+    def load_scenario(self, name: str) -> dict:
+        return read_scenario(name or self.default_scenario)
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        return from_document(document, label)
 
     def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
         types = unit_types()

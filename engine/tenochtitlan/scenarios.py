@@ -6,9 +6,8 @@ position at all (units anywhere with their state, the phase, the card in play, d
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from engine.core.errors import ScenarioError
+from engine.core.scenario_io import check_schema
 
 from .data import (DATA_DIR, SIDES, WATER_CLASSES, _read_json, board_for, card_decks, cards_by_id,
                    unit_types)
@@ -17,24 +16,30 @@ PHASES = ("draw", "movement", "defensive-fire", "combat", "rally")
 ALL_PHASES = ("setup",) + PHASES
 SCENARIO_DIR = DATA_DIR / "scenarios"
 LAST_TURN = 24
+# The entries of a scenario file; data/schemas/tenochtitlan.schema.json lists the same ones.
+KNOWN_KEYS = frozenset({"_comment", "name", "title", "description", "map", "phase", "turn", "active",
+                        "units", "roster", "eliminated", "card", "decks", "discards", "control",
+                        "attacks_used", "extra_melee", "aztec_wins_at", "returned", "last_turn"})
 
 
 def packaged_names() -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
 
 
-def read_scenario(name_or_path: str) -> dict:
-    name = (name_or_path or "standard").strip()
-    if name in packaged_names():
-        file = f"scenarios/{name}.json"
-        return normalise(_read_json(SCENARIO_DIR / f"{name}.json", file), file, name)
-    path = Path(name)
-    if path.suffix == ".json" or path.exists():
-        if not path.exists():
-            raise ScenarioError(name, "file", "does not exist")
-        return normalise(_read_json(path, str(path)), str(path), path.stem)
-    raise ScenarioError(name, "scenario",
-                        f"unknown scenario; packaged: {', '.join(packaged_names())}, or give a .json path")
+def read_scenario(name: str) -> dict:
+    """A packaged scenario by name (callers from outside check the name first, see
+    ``Ruleset.load_packaged``)."""
+    name = (name or "standard").strip()
+    if name not in packaged_names():
+        raise ScenarioError(name[:64], "scenario", f"unknown scenario; packaged: {', '.join(packaged_names())}")
+    file = f"scenarios/{name}.json"
+    return from_document(_read_json(SCENARIO_DIR / f"{name}.json", file), file, name)
+
+
+def from_document(document: dict, file: str, default_name: str = "custom") -> dict:
+    """A scenario document: structure by ``data/schemas/tenochtitlan.schema.json``, then meaning."""
+    check_schema(document, "tenochtitlan", file)
+    return normalise(document, file, default_name)
 
 
 def standard_roster() -> dict[str, str]:
@@ -46,7 +51,7 @@ def standard_roster() -> dict[str, str]:
     return roster
 
 
-def _need(cond, file, entry, problem):
+def _need(cond: object, file: str, entry: str, problem: str) -> None:
     if not cond:
         raise ScenarioError(file, entry, problem)
 
@@ -55,11 +60,8 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
     """Validate a scenario object and fill in every default. Returns plain data."""
     types = unit_types()
     cards = cards_by_id()
-    known_keys = {"_comment", "name", "title", "description", "map", "phase", "turn", "active",
-                  "units", "roster", "eliminated", "card", "decks", "discards", "control",
-                  "attacks_used", "extra_melee", "aztec_wins_at", "returned", "last_turn"}
     for key in data:
-        _need(key in known_keys, file, key, f"unknown key; known keys: {', '.join(sorted(known_keys - {'_comment'}))}")
+        _need(key in KNOWN_KEYS, file, key, f"unknown key; known keys: {', '.join(sorted(KNOWN_KEYS - {'_comment'}))}")
     out: dict = {"name": str(data.get("name", default_name)),
                  "title": str(data.get("title", data.get("name", default_name))),
                  "description": str(data.get("description", ""))}
@@ -83,7 +85,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
                   file, f"{entry}.{key}",
                   "unknown key; known: type, at, disorganised, moved, attacked, fired, no_attack")
         tname = spec.get("type", units.get(uid, {}).get("type"))
-        _need(tname in types, file, f"{entry}.type", f"unknown unit type {tname!r}; known: {', '.join(types)}")
+        _need(tname in types, file, f"{entry}.type", f"unknown unit type; known: {', '.join(types)}")
         units[uid] = {"type": tname, "at": spec.get("at"),
                       **{k: bool(spec.get(k, False)) for k in ("disorganised", "moved", "attacked",
                                                                 "fired", "no_attack")}}
@@ -102,7 +104,8 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
             continue
         _need(isinstance(u["at"], str), file, entry, "must be a hex label such as 0507, or null")
         i = board.idx(u["at"])
-        _need(i is not None, file, entry, f"{u['at']!r} is not a hex of the map")
+        if i is None:
+            raise ScenarioError(file, entry, "is not a hex of the map")
         water = t["class"] in WATER_CLASSES
         medium = board.medium[i]
         _need((medium == "water") if water else (medium != "water"), file, entry,
@@ -115,7 +118,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
     _need(isinstance(eliminated, dict), file, "eliminated", "must be an object: unit id -> type")
     for uid, tname in eliminated.items():
         _need(uid not in units, file, f"eliminated.{uid}", "is also on the map")
-        _need(tname in types, file, f"eliminated.{uid}", f"unknown unit type {tname!r}")
+        _need(tname in types, file, f"eliminated.{uid}", "unknown unit type")
     out["eliminated"] = dict(eliminated)
 
     active = data.get("active", "aztec" if phase == "setup" else "spanish")
@@ -130,7 +133,7 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
 
     card = data.get("card")
     if card is not None:
-        _need(card in cards, file, "card", f"unknown card {card!r}")
+        _need(card in cards, file, "card", "unknown card")
         _need(cards[card]["side"] == active, file, "card", f"{card} is not a card of the {active} deck")
     _need(card is not None or phase in ("setup", "draw"), file, "card",
           "a card must be in play in the movement, defensive-fire, combat and rally phases")
@@ -140,17 +143,18 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
     discards_in = data.get("discards", {})
     _need(isinstance(decks_in, dict) and isinstance(discards_in, dict), file, "decks",
           "decks and discards must be objects: side -> list of card ids")
-    decks, discards = {}, {}
+    decks: dict[str, list[str]] = {}
+    discards: dict[str, list[str]] = {}
     for side in SIDES:
         for what, source, target in (("discards", discards_in, discards), ("decks", decks_in, decks)):
             if side not in source:
                 continue
             lst = source[side]
             _need(isinstance(lst, list), file, f"{what}.{side}", "must be a list of card ids")
-            for k, cid in enumerate(lst):
-                _need(cid in cards and cards[cid]["side"] == side, file, f"{what}.{side}[{k}]",
-                      f"{cid!r} is not a card of the {side} deck")
-                _need(cid not in used, file, f"{what}.{side}[{k}]", f"{cid} is used twice")
+            for pos, cid in enumerate(lst):
+                _need(cid in cards and cards[cid]["side"] == side, file, f"{what}.{side}[{pos}]",
+                      f"is not a card of the {side} deck")
+                _need(cid not in used, file, f"{what}.{side}[{pos}]", f"{cid} is used twice")
                 used.add(cid)
             target[side] = list(lst)
     out["decks"] = decks           # missing sides are shuffled at setup

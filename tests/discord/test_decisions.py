@@ -54,10 +54,9 @@ def menu_of(message):
 
 
 async def pocket_game(table, tmp_path, bonuses, rerolls):
-    path = tmp_path / "combat.json"
-    path.write_text(json.dumps(combat_scenario(bonuses, rerolls)))
+    document = json.dumps(combat_scenario(bonuses, rerolls)).encode()
     created = await table.alice.slash(table.channel, "game new", ruleset="pocket-tactics",
-                                      scenario=str(path))
+                                      scenario_file=("combat.json", document))
     assert "is open in" in reply_text(created), reply_text(created)
     await table.alice.slash(table.thread, "game join", side="north")
     await table.bob.slash(table.thread, "game join", side="south")

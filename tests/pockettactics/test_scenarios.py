@@ -32,7 +32,7 @@ def test_core_sets_field_all_six_units_without_recruiting():
 def test_scenario_file_by_path(tmp_path):
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(scenario({"spearman": "0808", "goblin": "0810", "troll": "captured"})))
-    sc = RS.load_scenario(str(path))
+    sc = RS.load_path(str(path))
     from engine.core.dice import fixed
     state, _ = RS.setup(sc, fixed([]))
     assert state["units"]["troll"]["status"] == "captured" and state["units"]["troll"]["by"] == "north"
@@ -79,7 +79,7 @@ def test_unknown_scenario_and_broken_json(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     with pytest.raises(ScenarioError, match="not valid JSON"):
-        RS.load_scenario(str(bad))
+        RS.load_path(str(bad))
 
 
 def test_position_mid_map_building():
@@ -120,7 +120,7 @@ def test_data_files_are_validated(tmp_path):
     (tmp_path / "factions.json").write_text(json.dumps(factions))
     with pytest.raises(ScenarioError) as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "factions.clans.units.spearman.off" and "0-3" in info.value.problem
+    assert info.value.entry == "/factions/clans/units/spearman/off" and "at most 3" in info.value.problem
     factions["factions"]["clans"]["units"]["spearman"]["off"] = 2
     factions["factions"]["clans"]["units"]["spearman"]["preferred"] = ["volcano"]
     (tmp_path / "factions.json").write_text(json.dumps(factions))
@@ -128,7 +128,7 @@ def test_data_files_are_validated(tmp_path):
         Catalogue.load(tmp_path)
     del factions["factions"]["clans"]["units"]["spearman"]
     (tmp_path / "factions.json").write_text(json.dumps(factions))
-    with pytest.raises(ScenarioError, match="six units"):
+    with pytest.raises(ScenarioError, match="at least 6 entries"):
         Catalogue.load(tmp_path)
     terrain = json.loads((tmp_path / "terrain.json").read_text())
     terrain["terrains"]["water"]["hazard"] = "sharks"
@@ -136,7 +136,7 @@ def test_data_files_are_validated(tmp_path):
     shutil.copy(DATA_DIR / "factions.json", tmp_path / "factions.json")
     with pytest.raises(ScenarioError) as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "terrains.water.hazard"
+    assert info.value.entry == "/terrains/water/hazard"
 
 
 def test_attack_types_in_the_data_are_validated(tmp_path):
@@ -151,15 +151,15 @@ def test_attack_types_in_the_data_are_validated(tmp_path):
     (tmp_path / "factions.json").write_text(json.dumps(factions))
     with pytest.raises(ScenarioError) as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "factions.clans.units.druid.attacks"
+    assert info.value.entry == "/factions/clans/units/druid/attacks/1"
     druid["attacks"] = ["magic"]
     druid["bonus"] = [{"kind": "off", "value": 1, "attack": ["psionic"]}]
     (tmp_path / "factions.json").write_text(json.dumps(factions))
-    with pytest.raises(ScenarioError, match="attack must list attack types") as info:
+    with pytest.raises(ScenarioError, match="must be one of: melee, magic, ranged") as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "factions.clans.units.druid.bonus"
+    assert info.value.entry == "/factions/clans/units/druid/bonus/0/attack/0"
     druid["bonus"] = [{"kind": "off", "value": 1, "only_kind": "yes"}]
     (tmp_path / "factions.json").write_text(json.dumps(factions))
-    with pytest.raises(ScenarioError, match="only_kind must be true or false") as info:
+    with pytest.raises(ScenarioError, match="must be true or false") as info:
         Catalogue.load(tmp_path)
-    assert info.value.entry == "factions.clans.units.druid.bonus"
+    assert info.value.entry == "/factions/clans/units/druid/bonus/0/only_kind"

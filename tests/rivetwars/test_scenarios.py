@@ -51,7 +51,7 @@ def test_scenario_errors_name_file_entry_and_problem():
         RS.load_scenario("mission-99")
     assert "known: mission-1" in str(info.value)
     with pytest.raises(ScenarioError) as info:
-        RS.load_scenario("/nonexistent/file.json")
+        RS.load_path("/nonexistent/file.json")
     assert info.value.problem == "not found"
 
 
@@ -64,7 +64,7 @@ def test_a_scenario_file_sets_up_any_position(tmp_path):
         "hands": {"allies": ["ac01"], "bismark": ["ac02", "ac03"]}, "secrets": {"allies": ["sm01"]},
         "vp": {"allies": 4, "bismark": 7}, "rivets": {"bismark": 3}, "flags": {"I7": "allies"},
         "clouds": [{"at": "E5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 4}]}))
-    state, _ = RS.setup(RS.load_scenario(str(path)), seeded(1, 0))
+    state, _ = RS.setup(RS.load_path(str(path)), seeded(1, 0))
     assert (state["phase"], state["active"], state["turn"], state["awaiting"]) == ("move", "bismark", 5, ["bismark"])
     assert state["units"]["tank"] == {"type": "sturmpanzer", "side": "bismark", "at": "I9", "damage": 2,
                                       "plugins": ["cyclops"]}

@@ -68,18 +68,18 @@ def test_scenario_files_load_by_path(tmp_path):
                                                      "i": {"type": "sp-infantry", "at": "1207",
                                                            "disorganised": True}},
                                 "eliminated": {"sp-cavalry-1": "sp-cavalry"}}))
-    scenario = RULES.load_scenario(str(path))
+    scenario = RULES.load_path(str(path))
     state, _ = RULES.setup(scenario, __import__("engine.core.dice", fromlist=["fixed"]).fixed([1] * 40))
     assert (state["turn"], state["phase"], state["active"], state["card"]) == (5, "combat", "aztec", "az-drums")
     assert state["units"]["i"]["disorganised"] and state["eliminated"] == ["sp-cavalry-1"]
     with pytest.raises(ScenarioError):
-        RULES.load_scenario(str(tmp_path / "missing.json"))
+        RULES.load_path(str(tmp_path / "missing.json"))
     with pytest.raises(ScenarioError, match="unknown scenario"):
         RULES.load_scenario("no-such-scenario")
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     with pytest.raises(ScenarioError, match="not valid JSON"):
-        RULES.load_scenario(str(broken))
+        RULES.load_path(str(broken))
 
 
 def test_data_files_are_validated(tmp_path, monkeypatch):
@@ -91,18 +91,18 @@ def test_data_files_are_validated(tmp_path, monkeypatch):
     (tmp_path / "units.json").write_text(json.dumps(units))
     with pytest.raises(ScenarioError) as error:
         data.unit_types.__wrapped__()
-    assert error.value.entry == "types.sp-infantry.class"
+    assert error.value.entry == "/types/sp-infantry/class"
     cards = json.loads((tmp_path / "cards.json").read_text())
     cards["spanish"][0]["special"] = {"kind": "teleport"}
     (tmp_path / "cards.json").write_text(json.dumps(cards))
-    with pytest.raises(ScenarioError, match="engine implements"):
+    with pytest.raises(ScenarioError, match="must be one of: attack_bonus, movement_bonus"):
         data.card_decks.__wrapped__()
     terrain = json.loads((tmp_path / "terrain.json").read_text())
     terrain["types"]["hills"]["cost"] = 0
     (tmp_path / "terrain.json").write_text(json.dumps(terrain))
     with pytest.raises(ScenarioError) as error:
         data.terrain_chart.__wrapped__()
-    assert error.value.entry == "types.hills.cost"
+    assert error.value.entry == "/types/hills/cost"
 
 
 def test_a_scenario_can_set_up_any_position():
