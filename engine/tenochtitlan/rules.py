@@ -181,6 +181,13 @@ def fast_clone(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
+def _charge(state: dict, attackers: list[str]) -> int:
+    """How many units an attack adds to the card's count of attacking units. The card limits
+    "die Anzahl der Einheiten, die angreifen dürfen, nicht ... die Anzahl der Angriffe": a unit
+    that has attacked this turn (the extra melee after an advance) is already counted."""
+    return sum(1 for uid in attackers if uid not in state["attacked"])
+
+
 def _unit_number(uid: str) -> str:
     return uid.rsplit("-", 1)[-1]
 
@@ -568,9 +575,10 @@ class Tenochtitlan(Ruleset):
         if side != state["active"]:
             return []
         remaining = pos.attack_limit() - state["attacks_used"]
-        if remaining <= 0:
+        attackers = [uid for uid in pos.side_units(side) if self._may_attack(pos, uid)
+                     and _charge(state, [uid]) <= remaining]
+        if not attackers:
             return []
-        attackers = [uid for uid in pos.side_units(side) if self._may_attack(pos, uid)]
         targets = {uid: self._targets(pos, uid, False) for uid in attackers}
         out = []
         for uid in attackers:
@@ -580,11 +588,10 @@ class Tenochtitlan(Ruleset):
                 out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
                 if first_only:
                     return out
-                if remaining >= 2:
-                    for other in attackers:
-                        if other != uid and tid in targets[other]:
-                            out.append({"type": "attack", "side": side, "unit": uid,
-                                        "target": tid, "with": other})
+                for other in attackers:
+                    if other != uid and tid in targets[other] and _charge(state, [uid, other]) <= remaining:
+                        out.append({"type": "attack", "side": side, "unit": uid,
+                                    "target": tid, "with": other})
         return out
 
     def _fire_actions(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
@@ -704,7 +711,8 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} has already attacked this turn."
             elif kind == "attack" and unit in state["no_attack"]:
                 reason = f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
-            elif kind == "attack" and state["attacks_used"] + (2 if action.get("with") else 1) > pos.attack_limit():
+            elif kind == "attack" and state["attacks_used"] + _charge(
+                    state, [unit] + ([action["with"]] if action.get("with") else [])) > pos.attack_limit():
                 reason = (f"The card allows {pos.attack_limit()} attacking units and "
                           f"{state['attacks_used']} have attacked.")
             elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES[side]:
@@ -875,12 +883,13 @@ class Tenochtitlan(Ruleset):
 
     def _do_attack(self, state, action, events, dice):
         attackers = [action["unit"]] + ([action["with"]] if action.get("with") else [])
+        # Charge the card before marking the units: a unit already counted is not counted again.
+        state["attacks_used"] += _charge(state, attackers)
         for uid in attackers:
             if uid == state.get("extra_melee") and uid in state["attacked"]:
                 state["extra_melee"] = None
             if uid not in state["attacked"]:
                 state["attacked"].append(uid)
-        state["attacks_used"] += len(attackers)
         self._start_attack(state, attackers, action["target"], False, events, dice)
 
     def _start_attack(self, state, attackers, target, defensive, events, dice):
