@@ -508,15 +508,15 @@ class Tenochtitlan(Ruleset):
             cost = board.cost_canoe
         elif cls == "brigantine":
             cost = list(board.cost_brigantine)
-            # A brigantine crosses a causeway (never a bridge) only where a friendly land unit
-            # stands on or next to that causeway hex, paying the higher crossing cost.
-            for name, cw in board.causeways.items():
+            # A brigantine crosses a causeway (never a bridge) only "dort, wo eine befreundete
+            # Landeinheit ist": on the causeway hex a friendly land unit stands on (passing
+            # through that friend), paying the higher crossing cost.
+            for cw in board.causeways.values():
                 for i in cw["hexes"]:
                     if board.bridge[i]:
                         continue
-                    if any((o := pos.at.get(j)) and pos.units[o]["side"] == side
-                           and pos.cls(o) not in WATER_CLASSES
-                           for j in (i, *board.grid.adjacent[i])):
+                    if (o := pos.at.get(i)) and pos.units[o]["side"] == side \
+                            and pos.cls(o) not in WATER_CLASSES:
                         cost[i] = board.brigantine_causeway_cost
         else:
             cost = board.cost_land

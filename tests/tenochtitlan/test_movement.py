@@ -163,29 +163,38 @@ def test_canoes_and_brigantines_ignore_zoc():
 def test_brigantines_never_cross_bridges_and_need_a_friend_to_cross_a_causeway():
     alone = water(b={"type": "sp-brigantine", "at": "0203"})
     assert all(lab[:2] in ("01", "02") for lab in destinations(alone, "b"))
-    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
-    # The infantry stands next to causeway hex 0305: the brigantine may cross there only.
+    # A friend on the bridge 0303 opens nothing: brigantines never cross bridges.
+    bridge = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0303"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(bridge, "b"))
+    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"})
     crossed = {lab for lab in destinations(helped, "b") if lab[:2] in ("04", "05")}
     assert crossed and "0405" in crossed
 
 
-def test_brigantine_crosses_where_a_friendly_land_unit_stands_on_the_causeway():
-    # The literal reading ("where a friendly land unit is"): the friend stands on causeway hex
-    # 0301; the brigantine crosses there (passing a friend is allowed) or next to it, 3 points.
+def test_brigantine_crosses_only_where_a_friendly_land_unit_stands_on_the_causeway():
+    # "dürfen Dämme überqueren, aber nur dort, wo eine befreundete Landeinheit ist": the friend
+    # stands on causeway hex 0301 and the brigantine crosses through it (friends may be passed).
     on = water(b={"type": "sp-brigantine", "at": "0201"}, i={"type": "sp-infantry", "at": "0301"})
     assert "0401" in destinations(on, "b")
     state, events = act(on, "spanish", "/move unit:b to:0401")
-    assert of_type(events, "moved")[0]["path"][1] in ("0301", "0302")
-    # A friend two hexes from every causeway hex opens no crossing.
-    away = water(b={"type": "sp-brigantine", "at": "0201"}, i={"type": "sp-infantry", "at": "0106"})
-    assert all(lab[:2] in ("01", "02") for lab in destinations(away, "b"))
+    assert of_type(events, "moved")[0]["path"][1:3] == ["0301", "0401"]
+    # A friend next to the causeway hexes (in the village 0306 below 0305) opens no crossing.
+    beside = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(beside, "b"))
+    with pytest.raises(RuleError):
+        act(beside, "spanish", "/move unit:b to:0405")
+    # Nor does an enemy on the causeway, nor a friendly boat.
+    enemy = water(b={"type": "sp-brigantine", "at": "0201"}, w={"type": "az-warriors", "at": "0301"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(enemy, "b"))
+    boat = water(b={"type": "sp-brigantine", "at": "0201"}, c={"type": "sp-brigantine", "at": "0202"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(boat, "b"))
 
 
 def test_brigantine_causeway_crossing_costs_three_points():
     # From 0203: 0204 (1) + causeway 0305 (3) + 0405 (1) = 5 <= 6; one hex further west costs 6+.
-    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
+    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"})
     assert "0405" in destinations(helped, "b")
-    far = water(b={"type": "sp-brigantine", "at": "0101"}, i={"type": "sp-infantry", "at": "0306"})
+    far = water(b={"type": "sp-brigantine", "at": "0101"}, i={"type": "sp-infantry", "at": "0305"})
     # 0101 -> 0205 is 4 hexes of lake; the crossing (3) would bring it to 7 > 6.
     assert not {lab for lab in destinations(far, "b") if lab[:2] in ("04", "05")}
 

@@ -54,10 +54,10 @@ def oracle(state, uid):
                     return 2, True
                 if terrain.get("bridge"):
                     return None
-                near = [there] + [hexgrid.label(n) for n in hexgrid.neighbours(hexgrid.parse_label(there))]
-                if not any((f := by_hex.get(x)) and f["side"] == unit["side"]
-                           and TYPES[f["type"]]["class"] not in ("canoe", "brigantine") for x in near):
-                    return None
+                friend = by_hex.get(there)
+                if not (friend and friend["side"] == unit["side"]
+                        and TYPES[friend["type"]]["class"] not in ("canoe", "brigantine")):
+                    return None          # only where a friendly land unit stands
                 return 2 * CHART["brigantine_causeway_cost"], True
             return 2, True
         if medium == "water":
