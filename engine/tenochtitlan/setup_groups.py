@@ -32,15 +32,13 @@ from engine.core import hexgrid
 
 GROUPS = 3
 MIN_GROUP = 4
-NODE_BUDGET = 20_000
+NODE_BUDGET = 5_000
 
 
 class _OutOfBudget(Exception):
     pass
 
 
-_REFUTED: dict = {}
-REFUTED_LIMIT = 500_000
 
 
 _AREAS: dict = {}
@@ -102,14 +100,7 @@ class _Search:
         self.total = total
         self.budget = budget
         self.nodes = 0
-        # Refutations depend only on (board, taken, total), so every search of one setup
-        # shares them: the searches for neighbouring candidates meet the same positions.
-        key = (board.key, taken, total)
-        if key not in _REFUTED or len(_REFUTED[key]) > REFUTED_LIMIT:
-            if len(_REFUTED) >= 8:
-                _REFUTED.clear()
-            _REFUTED[key] = set()
-        self.refuted = _REFUTED[key]
+        self.refuted: set = set()
 
     def run(self, placed: frozenset) -> frozenset | None:
         comps = groups_of(self.board, placed)
@@ -154,18 +145,52 @@ class _Search:
                     stack.append(n)
         return seen
 
-    def _gap(self, first: set, others: set, allowed: frozenset) -> int | None:
-        """Fewest allowed hexes that link ``first`` to the nearest other part (None: never)."""
-        frontier = {n for h in first for n in self.adjacent[h] if n in allowed}
-        seen = set(frontier)
+    def _join_cost(self, parts: list[set], allowed: frozenset) -> int | None:
+        """A lower bound on the hexes that must be added to join ``parts`` into one group (None:
+        they can never be joined). Between two parts lie at least their ``gap`` hexes; joining
+        all parts must cross every split of them into two sides, so it needs at least the
+        largest gap in a tree of parts built from the smallest gaps (any path may run through
+        a third part, so the largest gap between two parts would overstate it)."""
+        gaps = []
+        for a, first in enumerate(parts[:-1]):
+            others = {b: {n for h in p for n in self.adjacent[h]} for b, p in enumerate(parts) if b > a}
+            frontier = {n for h in first for n in self.adjacent[h] if n in allowed}
+            seen = set(frontier)
+            steps = 1
+            while frontier and others:
+                for b in [b for b, rim in others.items() if frontier & rim]:
+                    gaps.append((steps, a, b))
+                    del others[b]
+                frontier = {n for h in frontier for n in self.adjacent[h] if n in allowed and n not in seen}
+                seen |= frontier
+                steps += 1
+        root = list(range(len(parts)))
+
+        def find(x: int) -> int:
+            while root[x] != x:
+                x = root[x]
+            return x
+
+        joined, worst = 1, 0
+        for gap, a, b in sorted(gaps):
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                root[ra] = rb
+                joined += 1
+                worst = gap
+        return worst if joined == len(parts) else None
+
+    def _distances(self, sources: set, allowed: frozenset) -> dict[int, int]:
+        """Steps from ``sources`` to each allowed hex (only orders the search, never prunes)."""
+        out: dict[int, int] = {}
+        frontier = {n for h in sources for n in self.adjacent[h] if n in allowed}
         steps = 1
         while frontier:
-            if any(n in others for h in frontier for n in self.adjacent[h]):
-                return steps
-            frontier = {n for h in frontier for n in self.adjacent[h] if n in allowed and n not in seen}
-            seen |= frontier
+            for h in frontier:
+                out[h] = steps
+            frontier = {n for h in frontier for n in self.adjacent[h] if n in allowed and n not in out}
             steps += 1
-        return None
+        return out
 
     def _components(self, hexes) -> list[set]:
         left, out = set(hexes), []
@@ -189,6 +214,9 @@ class _Search:
         if self.nodes > self.budget:
             raise _OutOfBudget
         size = sum(len(g) for _, g in plan)
+        # Cheapest refutation first: the groups below four need more units than are left.
+        if sum(max(0, MIN_GROUP - len(g)) for _, g in plan) > self.total - size:
+            return self._refute(plan)
         room: set = set()
         branches: list[tuple[int, list[int]]] = []     # (village, hexes) to try, first need first
         split = unfounded = short = None
@@ -201,12 +229,14 @@ class _Search:
                 if len(parts) > 1:
                     # Every part must reach the others through hexes the group may take.
                     first = parts[0]
-                    gap = self._gap(first, set().union(*parts[1:]), allowed)
-                    if gap is None:
+                    cost = self._join_cost(parts, allowed)
+                    if cost is None:
                         return self._refute(plan)
-                    joins[v] = gap
+                    joins[v] = cost
                     if split is None:
-                        split = (v, sorted(n for h in first for n in self.adjacent[h] if n in allowed))
+                        toward = self._distances(set().union(*parts[1:]), allowed)
+                        split = (v, sorted((n for h in first for n in self.adjacent[h] if n in allowed),
+                                           key=lambda n: (toward.get(n, 99), n)))
                 if len(g) + len(region) < MIN_GROUP:
                     return self._refute(plan)
                 if len(g) < MIN_GROUP and short is None:
