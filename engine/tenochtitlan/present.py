@@ -80,6 +80,9 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
         return f"The {side(e['side'])} deck is reshuffled."
     if kind == "moved":
         return f"{name(e['unit'])} moves {' → '.join(e['path'])}."
+    if kind == "must_move_on":
+        return (f"{name(e['unit'])} shares {e['at']} with {name(e['with'])} and must move on before the "
+                f"movement phase ends (one unit per hex at its end).")
     if kind == "attack":
         who = " + ".join(name(a) for a in e["attackers"])
         face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
@@ -242,13 +245,25 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         static = _static_cache[board.key] = _static(board)
     types = unit_types()
     pieces = []
+    sharing: dict[str, list[str]] = {}
     for uid, u in sorted(state["units"].items()):
         t = types[u["type"]]
         color = TLAXCALAN_COLOR if t.get("tlaxcalan") else COLORS[u["side"]]
+        sharing.setdefault(u["at"], []).append(uid)
         pieces.append({"at": u["at"], "id": uid, "color": color, "text_color": TEXT[u["side"]],
                        "title": f"{t['short']} {uid.rsplit('-', 1)[-1]}",
                        "values": f"{t['attack']}-{t['defence']}-{t['movement']}",
                        "flipped": bool(u["disorganised"])})
+    # Two units share a hex only in the middle of the movement phase; mark the hex so players
+    # see which unit still has to move on.
+    markers = []
+    shared_notes = []
+    for lab, uids in sorted(sharing.items()):
+        if len(uids) > 1:
+            markers.append({"at": lab, "kind": "highlight", "color": "#d4ac0d"})
+            waiting = [x for x in uids if x not in state.get("moved", [])]
+            shared_notes.append(f"{lab} holds {' and '.join(unit_name(state, x) for x in uids)} until "
+                                f"{' or '.join(unit_name(state, x) for x in waiting) or 'one'} moves on")
     objectives = []
     for name, i in board.objectives.items():
         lab = board.label(i)
@@ -276,6 +291,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}" for s, d in decks.items()))
     if state.get("eliminated"):
         notes.append("Eliminated: " + ", ".join(unit_name(state, u) for u in state["eliminated"]))
+    notes += shared_notes
     return {
         "map_key": board.key,
         "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
@@ -283,6 +299,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         **static,
         "objectives": objectives,
         "pieces": pieces,
+        "markers": markers,
         "arrows": arrows,
         "header": [[k, v] for k, v in header(ruleset, state).items()],
         "legend": [{"color": COLORS["spanish"], "text": "Spanish"},

@@ -98,9 +98,19 @@ class Pos:
         self.types = unit_types()
         self.units = state["units"]
         self.at: dict[int, str] = {}
+        # Hexes holding two units: only possible during the movement phase (one unit per hex is
+        # a rule for its end), listed first the unit that has moved there.
+        self.stacked: dict[int, list[str]] = {}
         idx = self.board.grid.by_label
-        for uid, u in self.units.items():
-            self.at[idx[u["at"]]] = uid
+        for uid, u in sorted(self.units.items()):
+            i = idx[u["at"]]
+            if i in self.at:
+                self.stacked.setdefault(i, [self.at[i]]).append(uid)
+            self.at[i] = uid
+        for i, uids in self.stacked.items():
+            moved = state.get("moved", [])
+            uids.sort(key=lambda x: (x not in moved, x))
+        self.reach_cache: dict[str, tuple[dict[str, int], dict[int, int], int]] = {}
         self._zoc: dict[str, frozenset] = {}
         card_id = state.get("card")
         self.card = cards_by_id().get(card_id) if card_id else None
@@ -349,6 +359,8 @@ class Tenochtitlan(Ruleset):
 
     def _may_end_phase(self, pos: Pos, side: str) -> bool:
         state = pos.state
+        if state["phase"] == "movement" and pos.stacked:
+            return False
         if state["phase"] == "combat" and state["attacks_used"] == 0 and pos.special("mandatory_attack"):
             return not self._attack_actions(pos, side, None, first_only=True)
         return True
@@ -481,29 +493,77 @@ class Tenochtitlan(Ruleset):
 
     # --- movement
     def _move_options(self, pos: Pos, uid: str) -> list[str]:
-        """Destination labels of a unit that may move now."""
-        return sorted(self._reach(pos, uid)[0])
+        """Destination labels of a unit that may move now.
+
+        Moves may end on a friend ("Am Ende der Bewegungsphase darf sich nur eine Einheit auf
+        jedem Feld befinden": the rule binds the end of the phase). So that the phase can always
+        still end, at most one hex holds two units at a time, its unit that has not moved must
+        move on before any other unit moves, and a move onto a friend is offered only if that
+        friend (or a chain of friends it could move onto in turn) can still reach an empty hex
+        within the card's move limit. The order of moves changes nothing else: a unit's reach
+        never depends on where its friends stand, only on enemies and terrain (a brigantine's
+        crossing needs a friend on the causeway hex, and that hex holds one both before and after
+        any stack is made and resolved)."""
+        state, board = pos.state, pos.board
+        if pos.stacked:
+            if not any(uid in uids and uid not in state["moved"] for uids in pos.stacked.values()):
+                return []
+        ends = self._reach(pos, uid)[0]
+        if not ends:
+            return []
+        budget = pos.move_limit() - len(state["moved"]) - 1
+        start = pos.where(uid)
+        vacated = frozenset() if start in pos.stacked else frozenset({start})
+        out = []
+        for lab, i in ends.items():
+            friend = pos.at.get(i)
+            if i in pos.stacked:
+                continue
+            if friend is None or self._can_clear(pos, friend, budget, vacated, frozenset({uid})):
+                out.append(lab)
+        return sorted(out)
+
+    def _can_clear(self, pos: Pos, uid: str, budget: int, vacated: frozenset, seen: frozenset) -> bool:
+        """Whether ``uid``, joined on its hex by a friend, can still move off it to an empty hex
+        (``vacated``: hexes emptied meanwhile), directly or by pushing on a chain of unmoved
+        friends, with ``budget`` moves left on the card."""
+        state = pos.state
+        if budget < 1 or uid in state["moved"] or pos.units[uid]["disorganised"]:
+            return False
+        ends = self._reach_all(pos, uid)
+        if any(i not in pos.at or i in vacated for i in ends.values()):
+            return True
+        return any(pos.at[i] not in seen and self._can_clear(pos, pos.at[i], budget - 1, vacated,
+                                                             seen | {uid})
+                   for i in ends.values() if pos.at[i] not in seen)
 
     def _move_path(self, pos: Pos, uid: str, lab: str) -> list[str]:
         ends, parent, start = self._reach(pos, uid)
         board = pos.board
         return [board.label(j) for j in hexgrid.path_to(parent, start, ends[lab])]
 
-    def _reach(self, pos: Pos, uid: str) -> tuple[dict[str, int], dict[int, int], int]:
-        """(destination label -> hex index, parent links, start index) for a unit that may move."""
+    def _reach_all(self, pos: Pos, uid: str) -> dict[str, int]:
+        """Where ``uid`` could end a move (friends' hexes included), whatever the card's count."""
+        return self._reach(pos, uid, ignore_count=True)[0]
+
+    def _reach(self, pos: Pos, uid: str, ignore_count: bool = False) -> tuple[dict[str, int], dict[int, int], int]:
+        """(destination label -> hex index, parent links, start index) for a unit that may move;
+        destinations include friends' hexes (enemy hexes never)."""
+        if not ignore_count and len(pos.state["moved"]) >= pos.move_limit():
+            return {}, {}, 0
+        if uid not in pos.reach_cache:
+            pos.reach_cache[uid] = self._compute_reach(pos, uid)
+        return pos.reach_cache[uid]
+
+    def _compute_reach(self, pos: Pos, uid: str) -> tuple[dict[str, int], dict[int, int], int]:
         state, board = pos.state, pos.board
         u = pos.units[uid]
         if u["side"] != state["active"] or u["disorganised"] or uid in state["moved"]:
             return {}, {}, 0
-        if len(state["moved"]) >= pos.move_limit():
-            return {}, {}, 0
         cls = pos.cls(uid)
         start = pos.where(uid)
         side = u["side"]
-        enemy, friends = set(), set()
-        for i, other in pos.at.items():
-            (friends if pos.units[other]["side"] == side else enemy).add(i)
-        friends.discard(start)
+        enemy = {i for i, other in pos.at.items() if pos.units[other]["side"] != side}
         if cls == "canoe":
             cost = board.cost_canoe
         elif cls == "brigantine":
@@ -522,7 +582,7 @@ class Tenochtitlan(Ruleset):
             cost = board.cost_land
         water = cls in WATER_CLASSES
         ends, parent = hexgrid.reachable(
-            board.grid, start, pos.movement(uid), cost, enemy=enemy, friends=friends,
+            board.grid, start, pos.movement(uid), cost, enemy=enemy,
             enemy_zoc=pos.zoc(OTHER[side]), stops=frozenset() if water else board.stops,
             ignore_zoc=water, road_links=frozenset() if water else board.road_links)
         labels = board.grid.labels
@@ -681,6 +741,15 @@ class Tenochtitlan(Ruleset):
         if kind == "end-phase" and state["phase"] == "combat" and not state.get("pending") \
                 and not any(a["type"] == "end-phase" for a in everything):
             raise RuleError("The card in play demands an attack and one is possible.", kinds)
+        pos = Pos(state)
+        if state["phase"] == "movement" and pos.stacked and kind in ("end-phase", "move"):
+            i, uids = next(iter(pos.stacked.items()))
+            mover = next((x for x in uids if x not in state["moved"]), uids[-1])
+            if kind == "end-phase" or action.get("unit") != mover:
+                raise RuleError(
+                    f"One unit per hex at the end of the movement phase: {pos.board.label(i)} holds "
+                    f"{' and '.join(self._name(state, x) for x in uids)}; {self._name(state, mover)} "
+                    f"must move on before the phase ends or another unit moves.", kinds)
         if not any(a["type"] == kind for a in everything):
             pending = state.get("pending")
             what = f"a decision ({pending['kind']})" if pending else f"the {state['phase']} phase"
@@ -688,7 +757,6 @@ class Tenochtitlan(Ruleset):
         extra = set(action) - {"type", "side", "unit", "to", "target", "with"}
         if extra:
             raise RuleError(f"/{kind} has no option {', '.join(sorted(extra))}.")
-        pos = Pos(state)
         unit = action.get("unit")
         reason = None
         if kind in ("move", "attack", "fire", "rally", "retreat", "advance") and unit is not None:
@@ -702,6 +770,13 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} has already moved this turn."
             elif kind == "move" and len(state["moved"]) >= pos.move_limit():
                 reason = f"The card allows {pos.move_limit()} units to move and they have moved."
+            elif kind == "move" and (dest := pos.board.idx(action.get("to"))
+                                     if isinstance(action.get("to"), str) else None) in pos.at \
+                    and pos.units[pos.at[dest]]["side"] == side:
+                reason = (f"{action['to']} holds {self._name(state, pos.at[dest])}. A unit may stop on a "
+                          f"friend only if that friend can still move on to an empty hex this phase "
+                          f"(card move limit, not moved yet, not disorganised): one unit per hex at the "
+                          f"end of the movement phase.")
             elif kind == "move":
                 reason = (f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
                           f"turn: {pos.movement(unit)} movement points, terrain costs, no enemy hexes, "
@@ -876,6 +951,9 @@ class Tenochtitlan(Ruleset):
         if board.no_attack[board.idx(lab)]:
             state["no_attack"].append(uid)
         self._occupy(state, board, lab, unit["side"], events)
+        friend = pos.at.get(board.idx(lab))
+        if friend is not None:
+            events.append({"type": "must_move_on", "unit": friend, "with": uid, "at": lab})
 
     def _do_fire(self, state, action, events, dice):
         state["fired"].append(action["unit"])
@@ -1089,7 +1167,14 @@ class Tenochtitlan(Ruleset):
     def _has_choice(self, state: dict, side: str) -> bool:
         if state["phase"] == "movement" and not state.get("pending"):
             pos = Pos(state)
-            return side == state["active"] and any(self._reach(pos, uid)[0] for uid in pos.side_units(side))
+            if side != state["active"]:
+                return False
+            if pos.stacked:
+                return True         # its unmoved unit always has a way on (see _move_options)
+            # An empty destination is always offered; only a move onto a friend needs more.
+            return any(any(i not in pos.at for i in self._reach(pos, uid)[0].values())
+                       for uid in pos.side_units(side)) \
+                or any(self._move_options(pos, uid) for uid in pos.side_units(side))
         return any(a["type"] != "end-phase" for a in self._candidates(state, side))
 
     def _settle(self, state, events, dice):
@@ -1203,6 +1288,12 @@ class Tenochtitlan(Ruleset):
             phase = action.get("phase", "")
             if phase not in PHASES:
                 raise RuleError(f"Unknown phase {phase!r}.", list(PHASES))
+            stacked = Pos(state).stacked
+            if stacked:
+                # Only the movement phase may hold two units on a hex; no other phase can cope.
+                i, uids = next(iter(stacked.items()))
+                raise RuleError(f"{board.label(i)} holds {' and '.join(self._name(state, x) for x in uids)}; "
+                                f"move one with ref-place before changing the phase.")
             if action.get("value"):
                 if action["value"] not in self.sides:
                     raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))

@@ -105,7 +105,7 @@ class _Search:
     def run(self, placed: frozenset) -> frozenset | None:
         comps = groups_of(self.board, placed)
         villages = sorted(self.areas)
-        if len(villages) < GROUPS:
+        if len(villages) < GROUPS or self._merge_bound(comps) > self.total - len(placed):
             return None
         options = [[v for v in villages if c <= self.areas[v]] for c in comps]
         for chosen in product(*options):
@@ -120,6 +120,33 @@ class _Search:
                 if found is not None:
                     return found
         return None
+
+    def _merge_bound(self, comps: list, groups: int = GROUPS) -> int:
+        """A quick lower bound on the units needed to merge ``comps`` down to ``groups`` groups:
+        the gaps (straight distance less one) joined smallest first until that many remain; the
+        last gap used must be bridged whatever the grouping (the cut argument of ``_join_cost``)."""
+        if len(comps) <= groups:
+            return 0
+        hexes = self.board.grid.hexes
+        gaps = sorted((min(hexgrid.distance(hexes[x], hexes[y]) for x in a for y in b) - 1, i, j)
+                      for i, a in enumerate(comps) for j, b in enumerate(comps) if i < j)
+        root = list(range(len(comps)))
+
+        def find(x: int) -> int:
+            while root[x] != x:
+                x = root[x]
+            return x
+
+        count, worst = len(comps), 0
+        for gap, i, j in gaps:
+            if count <= groups:
+                break
+            ri, rj = find(i), find(j)
+            if ri != rj:
+                root[ri] = rj
+                count -= 1
+                worst = gap
+        return worst
 
     def _allowed(self, plan, v) -> frozenset:
         """Hexes group ``v`` may still take: its area, free, not in or next to another group."""
@@ -214,8 +241,10 @@ class _Search:
         if self.nodes > self.budget:
             raise _OutOfBudget
         size = sum(len(g) for _, g in plan)
-        # Cheapest refutation first: the groups below four need more units than are left.
-        if sum(max(0, MIN_GROUP - len(g)) for _, g in plan) > self.total - size:
+        # Cheapest refutations first: the groups below four, and the straight gaps between the
+        # parts of a group, need more units than are left.
+        if sum(max(MIN_GROUP - len(g), self._merge_bound(self._components(g), 1) if g else 0)
+               for _, g in plan) > self.total - size:
             return self._refute(plan)
         room: set = set()
         branches: list[tuple[int, list[int]]] = []     # (village, hexes) to try, first need first
