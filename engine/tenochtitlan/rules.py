@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
+from typing import cast
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
@@ -132,7 +134,7 @@ class Pos:
         """Hexes in the zone of control of ``side``'s good-order (not disorganised) units."""
         if side not in self._zoc:
             adjacent = self.board.grid.adjacent
-            hexes = set()
+            hexes: set[int] = set()
             for i, uid in self.at.items():
                 u = self.units[uid]
                 if u["side"] == side and not u["disorganised"]:
@@ -253,7 +255,10 @@ class Tenochtitlan(Ruleset):
         roster.update(scenario["eliminated"])
         units = {}
         pool = []
-        moved, attacked, fired, no_attack = [], [], [], []
+        moved: list[str] = []
+        attacked: list[str] = []
+        fired: list[str] = []
+        no_attack: list[str] = []
         for uid, u in sorted(scenario["units"].items()):
             if u["at"] is None:
                 pool.append(uid)
@@ -385,7 +390,7 @@ class Tenochtitlan(Ruleset):
         return out
 
     def _setup_hexes(self, pos: Pos, side: str, kind: str) -> list[str]:
-        board, state = pos.board, pos.state
+        board = pos.board
         n = len(board.grid)
         free = [i for i in range(n) if i not in pos.at]
         if side == "aztec":
@@ -504,7 +509,7 @@ class Tenochtitlan(Ruleset):
         never depends on where its friends stand, only on enemies and terrain (a brigantine's
         crossing needs a friend on the causeway hex, and that hex holds one both before and after
         any stack is made and resolved)."""
-        state, board = pos.state, pos.board
+        state = pos.state
         if pos.stacked:
             if not any(uid in uids and uid not in state["moved"] for uids in pos.stacked.values()):
                 return []
@@ -564,10 +569,11 @@ class Tenochtitlan(Ruleset):
         start = pos.where(uid)
         side = u["side"]
         enemy = {i for i, other in pos.at.items() if pos.units[other]["side"] != side}
+        cost: Sequence[int]
         if cls == "canoe":
             cost = board.cost_canoe
         elif cls == "brigantine":
-            cost = list(board.cost_brigantine)
+            cost = priced = list(board.cost_brigantine)
             # A brigantine crosses a causeway (never a bridge) only "dort, wo eine befreundete
             # Landeinheit ist": on the causeway hex a friendly land unit stands on (passing
             # through that friend), paying the higher crossing cost.
@@ -577,12 +583,13 @@ class Tenochtitlan(Ruleset):
                         continue
                     if (o := pos.at.get(i)) and pos.units[o]["side"] == side \
                             and pos.cls(o) not in WATER_CLASSES:
-                        cost[i] = board.brigantine_causeway_cost
+                        priced[i] = board.brigantine_causeway_cost
         else:
             cost = board.cost_land
         water = cls in WATER_CLASSES
+        # reachable takes a tuple as well (fixed costs are then prepared once per map).
         ends, parent = hexgrid.reachable(
-            board.grid, start, pos.movement(uid), cost, enemy=enemy,
+            board.grid, start, pos.movement(uid), cast(list, cost), enemy=enemy,
             enemy_zoc=pos.zoc(OTHER[side]), stops=frozenset() if water else board.stops,
             ignore_zoc=water, road_links=frozenset() if water else board.road_links)
         labels = board.grid.labels
@@ -688,6 +695,7 @@ class Tenochtitlan(Ruleset):
         side = pos.units[uid]["side"]
         start = pos.where(uid)
         zoc = pos.zoc(OTHER[side])
+        cost: Sequence[int]
         if cls == "canoe":
             cost = board.cost_canoe
         elif cls == "brigantine":
@@ -770,10 +778,8 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} has already moved this turn."
             elif kind == "move" and len(state["moved"]) >= pos.move_limit():
                 reason = f"The card allows {pos.move_limit()} units to move and they have moved."
-            elif kind == "move" and (dest := pos.board.idx(action.get("to"))
-                                     if isinstance(action.get("to"), str) else None) in pos.at \
-                    and pos.units[pos.at[dest]]["side"] == side:
-                reason = (f"{action['to']} holds {self._name(state, pos.at[dest])}. A unit may stop on a "
+            elif kind == "move" and (friend := self._friend_at(pos, side, action.get("to"))):
+                reason = (f"{action['to']} holds {self._name(state, friend)}. A unit may stop on a "
                           f"friend only if that friend can still move on to an empty hex this phase "
                           f"(card move limit, not moved yet, not disorganised): one unit per hex at the "
                           f"end of the movement phase.")
@@ -811,13 +817,13 @@ class Tenochtitlan(Ruleset):
                           f"zones of control.")
         if kind == "place" and reason is None:
             reason = self._why_not_place(pos, side, unit, action.get("to"))
-        if kind in ("attack", "fire") and reason is None and unit in pos.units:
+        if kind in ("attack", "fire") and reason is None and isinstance(unit, str) and unit in pos.units:
             target = action.get("target")
             partner = action.get("with") if kind == "attack" else None
-            if target not in pos.units or pos.units[target]["side"] == side:
+            if not isinstance(target, str) or target not in pos.units or pos.units[target]["side"] == side:
                 reason = f"{target!r} is not an enemy unit on the map."
-            elif partner is not None and (partner not in pos.units or pos.units[partner]["side"] != side
-                                          or partner == unit):
+            elif partner is not None and (not isinstance(partner, str) or partner not in pos.units
+                                          or pos.units[partner]["side"] != side or partner == unit):
                 reason = f"{partner!r} is not another unit of yours on the map for a combined attack."
             else:
                 reason = self._why_not_attack(pos, side, unit, target, kind)
@@ -830,6 +836,13 @@ class Tenochtitlan(Ruleset):
         if reason:
             raise RuleError(reason, hints)
         raise RuleError(f"That /{kind} is not legal now.", hints)
+
+    @staticmethod
+    def _friend_at(pos: Pos, side: str, lab) -> str | None:
+        """The friendly unit on hex label ``lab`` (None for no such hex or no friend there)."""
+        i = pos.board.idx(lab) if isinstance(lab, str) else None
+        friend = pos.at.get(i) if i is not None else None
+        return friend if friend is not None and pos.units[friend]["side"] == side else None
 
     def _why_not_attack(self, pos: Pos, side: str, uid: str, target: str, kind: str,
                         joining: bool = False) -> str | None:

@@ -305,7 +305,8 @@ class _Search:
                     return found
         return self._refute(plan)
 
-    def _refute(self, plan) -> None:
+    def _refute(self, plan) -> frozenset | None:
+        """Remember that ``plan`` cannot be completed; answers "no completion" (None)."""
         self.refuted.add(plan)
         return None
 

@@ -35,7 +35,7 @@ def test_friends_may_be_passed_and_a_move_may_stop_on_one_that_then_moves_on():
     # binds the end of the phase, so two units may swap places.
     state = strip(i=inf("0201"), f=inf("0202"), j=inf("0208"))
     assert {"0202", "0204"} <= destinations(state, "i")
-    state, events = act(state, "spanish", "/move unit:i to:0202")
+    state, _ = act(state, "spanish", "/move unit:i to:0202")
     assert state["units"]["i"]["at"] == state["units"]["f"]["at"] == "0202"
     assert (state["phase"], state["awaiting"]) == ("movement", ["spanish"])
     # The phase cannot end while 0202 holds two, and f must move on before anyone else moves.
@@ -57,8 +57,9 @@ def test_two_units_on_a_hex_are_announced_shown_and_kept_from_other_phases():
     from PIL import Image
 
     import renderer
-    from engine.core.game import apply_action
     from engine.core.dice import fixed
+    from engine.core.game import apply_action
+
     from .helpers import RULES
     state = strip(i=inf("0201"), f=inf("0202"))
     state, events = act(state, "spanish", "/move unit:i to:0202")
@@ -249,7 +250,7 @@ def test_brigantine_crosses_only_where_a_friendly_land_unit_stands_on_the_causew
     # stands on causeway hex 0301 and the brigantine crosses through it (friends may be passed).
     on = water(b={"type": "sp-brigantine", "at": "0201"}, i={"type": "sp-infantry", "at": "0301"})
     assert "0401" in destinations(on, "b")
-    state, events = act(on, "spanish", "/move unit:b to:0401")
+    _, events = act(on, "spanish", "/move unit:b to:0401")
     assert of_type(events, "moved")[0]["path"][1:3] == ["0301", "0401"]
     # A friend next to the causeway hexes (in the village 0306 below 0305) opens no crossing.
     beside = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
