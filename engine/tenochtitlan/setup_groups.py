@@ -19,10 +19,12 @@ still reachable" is the same as "some legal final set of hexes contains the plac
   group cannot reach four hexes or all groups together cannot hold the units left.
 
 The search stops after ``NODE_BUDGET`` positions; on the standard map it never comes near (see
-docs/rules/tenochtitlan.md, S5). A position whose search ran out of budget is treated as not
-completable, which can only refuse a placement, never get a setup stuck: every hex of a found
-completion is offered without a further search, and a position is only reached through an
-offered placement whose completion continues from it.
+docs/rules/tenochtitlan.md, S5). A search that runs out of budget counts as "no completion", so
+it could refuse a placement, never accept a wrong one. Every hex of a found completion is
+offered without a further search, and the position itself is searched first (with
+``STUCK_RETRY`` times the budget if needed), so a setup reached through offered placements
+always offers the next one unless that larger search also runs out (never measured). All
+searches are deterministic functions of the position, so replays decide alike.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from engine.core import hexgrid
 GROUPS = 3
 MIN_GROUP = 4
 NODE_BUDGET = 5_000
+STUCK_RETRY = 10
 
 
 class _OutOfBudget(Exception):
@@ -370,6 +373,10 @@ def _compute_offered(board, placed: frozenset, taken: frozenset, left: int) -> f
         witnesses.append(found)
 
     here = _find(board, placed, taken, left + 1, NODE_BUDGET)
+    if here is None:
+        # The position was reached through an offered placement, so a completion exists; give
+        # its search far more room before concluding that no placement can be offered.
+        here = _find(board, placed, taken, left + 1, NODE_BUDGET * STUCK_RETRY)
     if here is not None:
         learn(here)
     out = set()
