@@ -162,6 +162,24 @@ def _connect_target(path: str, read_only: bool) -> tuple[str, bool]:
 
 def _dict(row: aiosqlite.Row | None) -> dict | None:
     return dict(row) if row is not None else None
+async def _enable_wal(db: aiosqlite.Connection, attempts: int = 100) -> None:
+    """WAL mode is a property of the file, set once. Switching to it needs a moment alone with
+    the file, and SQLite answers "locked" at once (no busy wait) when several processes open a
+    new database together, so the switch is retried briefly."""
+    for attempt in range(attempts):
+        async with db.execute("PRAGMA journal_mode") as cursor:
+            row = await cursor.fetchone()
+        if row is not None and str(row[0]).lower() == "wal":
+            return
+        try:
+            await _run(db, "PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.02)
+
+
 def _dict(row) -> dict | None:
     """A row as a dict. PostgreSQL tables carry a ``rowid`` column standing in for SQLite's
     implicit one (see ``service.storage.to_postgres``); it is not data and is left out."""
@@ -269,7 +287,7 @@ class Store:
                 if read_only:
                     await store._check_readable_schema()
                 else:
-                    await _run(db, "PRAGMA journal_mode = WAL")
+                    await _enable_wal(db)
                     await _run(db, f"PRAGMA synchronous = {synchronous}")
                     await _run(db, "PRAGMA foreign_keys = ON")
                     await store.migrate()

@@ -21,8 +21,9 @@ import json
 import os
 import re
 import stat
-from pathlib import Path
 from typing import Any
+
+from engine.core.paths import data_dir
 
 from .errors import ScenarioError
 
@@ -35,7 +36,7 @@ MAX_DEPTH = 20
 # A refusal names at most this much of an entry, so a hostile key cannot flood the reply.
 MAX_ENTRY_CHARS = 120
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "data" / "schemas"
+SCHEMA_DIR = data_dir("schemas")
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")

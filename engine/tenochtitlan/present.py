@@ -80,6 +80,9 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
         return f"The {side(e['side'])} deck is reshuffled."
     if kind == "moved":
         return f"{name(e['unit'])} moves {' → '.join(e['path'])}."
+    if kind == "must_move_on":
+        return (f"{name(e['unit'])} shares {e['at']} with {name(e['with'])} and must move on before the "
+                f"movement phase ends (one unit per hex at its end).")
     if kind == "attack":
         who = " + ".join(name(a) for a in e["attackers"])
         face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
@@ -242,13 +245,25 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         static = _static_cache[board.key] = _static(board)
     types = unit_types()
     pieces = []
+    sharing: dict[str, list[str]] = {}
     for uid, u in sorted(state["units"].items()):
         t = types[u["type"]]
         color = TLAXCALAN_COLOR if t.get("tlaxcalan") else COLORS[u["side"]]
+        sharing.setdefault(u["at"], []).append(uid)
         pieces.append({"at": u["at"], "id": uid, "color": color, "text_color": TEXT[u["side"]],
                        "title": f"{t['short']} {uid.rsplit('-', 1)[-1]}",
                        "values": f"{t['attack']}-{t['defence']}-{t['movement']}",
                        "flipped": bool(u["disorganised"])})
+    # Two units share a hex only in the middle of the movement phase; mark the hex so players
+    # see which unit still has to move on.
+    markers = []
+    shared_notes = []
+    for lab, uids in sorted(sharing.items()):
+        if len(uids) > 1:
+            markers.append({"at": lab, "kind": "highlight", "color": "#d4ac0d"})
+            waiting = [x for x in uids if x not in state.get("moved", [])]
+            shared_notes.append(f"{lab} holds {' and '.join(unit_name(state, x) for x in uids)} until "
+                                f"{' or '.join(unit_name(state, x) for x in waiting) or 'one'} moves on")
     objectives = []
     for name, i in board.objectives.items():
         lab = board.label(i)
@@ -276,6 +291,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}" for s, d in decks.items()))
     if state.get("eliminated"):
         notes.append("Eliminated: " + ", ".join(unit_name(state, u) for u in state["eliminated"]))
+    notes += shared_notes
     return {
         "map_key": board.key,
         "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
@@ -283,6 +299,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         **static,
         "objectives": objectives,
         "pieces": pieces,
+        "markers": markers,
         "arrows": arrows,
         "header": [[k, v] for k, v in header(ruleset, state).items()],
         "legend": [{"color": COLORS["spanish"], "text": "Spanish"},
@@ -295,14 +312,14 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
 SUMMARY_EN = """**Siege of Tenochtitlan** — Spanish (with Tlaxcalan allies and brigantines) against the Aztecs, 24 turns.
 **Setup:** Aztecs first: units in Tenochtitlan or on causeways (at most 2 per causeway), canoes on lake hexes next to the city or in the canal. Then the Spanish: brigantines on the southern lake; land units in three connected groups of at least 4, each within 3 hexes of a different village, not in the city or on a causeway.
 **Turn:** draw a card (move and attack limits, special rule) → movement → enemy defensive fire (up to 3 bowmen/artillery/arquebusiers/crossbowmen/brigantines) → combat → rally.
-**Movement:** movement factor vs terrain costs; through friends, not enemies; one unit per hex; entering an enemy ZOC stops; no ZOC to ZOC; roads: 2 hexes per point outside enemy ZOC. Disorganised units cannot move and have no ZOC.
+**Movement:** movement factor vs terrain costs; through friends, not enemies; one unit per hex at the end of the phase (a move may stop on a friend that then moves on); entering an enemy ZOC stops; no ZOC to ZOC; roads: 2 hexes per point outside enemy ZOC. Disorganised units cannot move and have no ZOC.
 **Combat:** one or two units (the second adds +1) against one enemy in range (ranged fire needs line of sight; units that moved attack only adjacent; a unit in an enemy ZOC attacks only those units). Attack factor + 1d6 ≥ defence + 1: disorganised and retreat 2 hexes, each step farther from the attackers (in a fort: may stay); ≥ defence + 2: eliminated. Only the highest terrain bonus counts. A faster defender may retreat before a melee. Infantry and cavalry may advance into the vacated hex.
 **Win:** Spanish: control Sacred Precinct, Tlatelolco Market, Xoloc, Dock Area, Chapultepec Springs and a whole causeway with its village. Aztecs: prevent that until the end of turn 24, or reduce the Spanish to 6 units (Tlaxcalans not counted)."""
 
 SUMMARY_DE = """**Siege of Tenochtitlan** — Spanier (mit Tlaxcalteken und Brigantinen) gegen Azteken, 24 Spielzüge.
 **Aufbau:** Zuerst die Azteken: Einheiten in Tenochtitlan oder auf Dämmen (höchstens 2 je Damm), Kanus auf Seefeldern neben der Stadt oder im Kanal. Dann die Spanier: Brigantinen auf dem südlichen See; Landeinheiten in drei zusammenhängenden Gruppen zu mindestens 4, jede höchstens 3 Felder von einem anderen Dorf, nicht in der Stadt oder auf einem Damm.
 **Zug:** Karte ziehen (Bewegungs- und Angriffslimit, Sonderregel) → Bewegung → feindliches Defensivfeuer (bis zu 3 Bogenschützen/Artillerie/Arkebusiere/Armbrustschützen/Brigantinen) → Kampf → Neuordnung.
-**Bewegung:** Bewegungsfaktor gegen Geländekosten; durch eigene, nicht durch feindliche Einheiten; am Ende eine Einheit je Feld; Betreten einer feindlichen ZOC beendet die Bewegung; nicht von ZOC zu ZOC; Straßen: 2 Felder je Punkt außerhalb feindlicher ZOC. Desorganisierte Einheiten bewegen sich nicht und haben keine ZOC.
+**Bewegung:** Bewegungsfaktor gegen Geländekosten; durch eigene, nicht durch feindliche Einheiten; am Ende der Phase eine Einheit je Feld (ein Zug darf auf einer eigenen Einheit enden, die dann weiterzieht); Betreten einer feindlichen ZOC beendet die Bewegung; nicht von ZOC zu ZOC; Straßen: 2 Felder je Punkt außerhalb feindlicher ZOC. Desorganisierte Einheiten bewegen sich nicht und haben keine ZOC.
 **Kampf:** eine oder zwei Einheiten (die zweite gibt +1) gegen einen Feind in Reichweite (Fernkampf braucht Sichtlinie; bewegte Einheiten greifen nur benachbart an; eine Einheit in feindlicher ZOC greift nur diese Einheiten an). Angriffsfaktor + 1W6 ≥ Verteidigung + 1: desorganisiert und 2 Felder Rückzug, jeder Schritt weiter weg von den Angreifern (im Fort: darf stehen bleiben); ≥ Verteidigung + 2: eliminiert. Nur der höchste Geländebonus zählt. Ein schnellerer Verteidiger darf vor dem Nahkampf ausweichen. Infanterie und Kavallerie dürfen in das freie Feld vorrücken.
 **Sieg:** Spanier: Kontrolle über Sacred Precinct, Tlatelolco-Markt, Xoloc, Dock Area, Chapultepec-Quellen und einen ganzen Damm samt Dorf. Azteken: das bis zum Ende von Zug 24 verhindern, oder die Spanier auf 6 Einheiten (ohne Tlaxcalteken) bringen."""
 

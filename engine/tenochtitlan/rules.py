@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
+from typing import cast
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
@@ -98,9 +100,19 @@ class Pos:
         self.types = unit_types()
         self.units = state["units"]
         self.at: dict[int, str] = {}
+        # Hexes holding two units: only possible during the movement phase (one unit per hex is
+        # a rule for its end), listed first the unit that has moved there.
+        self.stacked: dict[int, list[str]] = {}
         idx = self.board.grid.by_label
-        for uid, u in self.units.items():
-            self.at[idx[u["at"]]] = uid
+        for uid, u in sorted(self.units.items()):
+            i = idx[u["at"]]
+            if i in self.at:
+                self.stacked.setdefault(i, [self.at[i]]).append(uid)
+            self.at[i] = uid
+        for i, uids in self.stacked.items():
+            moved = state.get("moved", [])
+            uids.sort(key=lambda x: (x not in moved, x))
+        self.reach_cache: dict[str, tuple[dict[str, int], dict[int, int], int]] = {}
         self._zoc: dict[str, frozenset] = {}
         card_id = state.get("card")
         self.card = cards_by_id().get(card_id) if card_id else None
@@ -122,7 +134,7 @@ class Pos:
         """Hexes in the zone of control of ``side``'s good-order (not disorganised) units."""
         if side not in self._zoc:
             adjacent = self.board.grid.adjacent
-            hexes = set()
+            hexes: set[int] = set()
             for i, uid in self.at.items():
                 u = self.units[uid]
                 if u["side"] == side and not u["disorganised"]:
@@ -179,6 +191,13 @@ class Pos:
 def fast_clone(state: dict) -> dict:
     """A deep copy of plain JSON data (several times faster than copy.deepcopy)."""
     return json.loads(json.dumps(state))
+
+
+def _charge(state: dict, attackers: list[str]) -> int:
+    """How many units an attack adds to the card's count of attacking units. The card limits
+    "die Anzahl der Einheiten, die angreifen dürfen, nicht ... die Anzahl der Angriffe": a unit
+    that has attacked this turn (the extra melee after an advance) is already counted."""
+    return sum(1 for uid in attackers if uid not in state["attacked"])
 
 
 def _unit_number(uid: str) -> str:
@@ -243,7 +262,10 @@ class Tenochtitlan(Ruleset):
         roster.update(scenario["eliminated"])
         units = {}
         pool = []
-        moved, attacked, fired, no_attack = [], [], [], []
+        moved: list[str] = []
+        attacked: list[str] = []
+        fired: list[str] = []
+        no_attack: list[str] = []
         for uid, u in sorted(scenario["units"].items()):
             if u["at"] is None:
                 pool.append(uid)
@@ -349,6 +371,8 @@ class Tenochtitlan(Ruleset):
 
     def _may_end_phase(self, pos: Pos, side: str) -> bool:
         state = pos.state
+        if state["phase"] == "movement" and pos.stacked:
+            return False
         if state["phase"] == "combat" and state["attacks_used"] == 0 and pos.special("mandatory_attack"):
             return not self._attack_actions(pos, side, None, first_only=True)
         return True
@@ -373,7 +397,7 @@ class Tenochtitlan(Ruleset):
         return out
 
     def _setup_hexes(self, pos: Pos, side: str, kind: str) -> list[str]:
-        board, state = pos.board, pos.state
+        board = pos.board
         n = len(board.grid)
         free = [i for i in range(n) if i not in pos.at]
         if side == "aztec":
@@ -481,48 +505,98 @@ class Tenochtitlan(Ruleset):
 
     # --- movement
     def _move_options(self, pos: Pos, uid: str) -> list[str]:
-        """Destination labels of a unit that may move now."""
-        return sorted(self._reach(pos, uid)[0])
+        """Destination labels of a unit that may move now.
+
+        Moves may end on a friend ("Am Ende der Bewegungsphase darf sich nur eine Einheit auf
+        jedem Feld befinden": the rule binds the end of the phase). So that the phase can always
+        still end, at most one hex holds two units at a time, its unit that has not moved must
+        move on before any other unit moves, and a move onto a friend is offered only if that
+        friend (or a chain of friends it could move onto in turn) can still reach an empty hex
+        within the card's move limit. The order of moves changes nothing else: a unit's reach
+        never depends on where its friends stand, only on enemies and terrain (a brigantine's
+        crossing needs a friend on the causeway hex, and that hex holds one both before and after
+        any stack is made and resolved)."""
+        state = pos.state
+        if pos.stacked:
+            if not any(uid in uids and uid not in state["moved"] for uids in pos.stacked.values()):
+                return []
+        ends = self._reach(pos, uid)[0]
+        if not ends:
+            return []
+        budget = pos.move_limit() - len(state["moved"]) - 1
+        start = pos.where(uid)
+        vacated = frozenset() if start in pos.stacked else frozenset({start})
+        out = []
+        for lab, i in ends.items():
+            friend = pos.at.get(i)
+            if i in pos.stacked:
+                continue
+            if friend is None or self._can_clear(pos, friend, budget, vacated, frozenset({uid})):
+                out.append(lab)
+        return sorted(out)
+
+    def _can_clear(self, pos: Pos, uid: str, budget: int, vacated: frozenset, seen: frozenset) -> bool:
+        """Whether ``uid``, joined on its hex by a friend, can still move off it to an empty hex
+        (``vacated``: hexes emptied meanwhile), directly or by pushing on a chain of unmoved
+        friends, with ``budget`` moves left on the card."""
+        state = pos.state
+        if budget < 1 or uid in state["moved"] or pos.units[uid]["disorganised"]:
+            return False
+        ends = self._reach_all(pos, uid)
+        if any(i not in pos.at or i in vacated for i in ends.values()):
+            return True
+        return any(pos.at[i] not in seen and self._can_clear(pos, pos.at[i], budget - 1, vacated,
+                                                             seen | {uid})
+                   for i in ends.values() if pos.at[i] not in seen)
 
     def _move_path(self, pos: Pos, uid: str, lab: str) -> list[str]:
         ends, parent, start = self._reach(pos, uid)
         board = pos.board
         return [board.label(j) for j in hexgrid.path_to(parent, start, ends[lab])]
 
-    def _reach(self, pos: Pos, uid: str) -> tuple[dict[str, int], dict[int, int], int]:
-        """(destination label -> hex index, parent links, start index) for a unit that may move."""
+    def _reach_all(self, pos: Pos, uid: str) -> dict[str, int]:
+        """Where ``uid`` could end a move (friends' hexes included), whatever the card's count."""
+        return self._reach(pos, uid, ignore_count=True)[0]
+
+    def _reach(self, pos: Pos, uid: str, ignore_count: bool = False) -> tuple[dict[str, int], dict[int, int], int]:
+        """(destination label -> hex index, parent links, start index) for a unit that may move;
+        destinations include friends' hexes (enemy hexes never)."""
+        if not ignore_count and len(pos.state["moved"]) >= pos.move_limit():
+            return {}, {}, 0
+        if uid not in pos.reach_cache:
+            pos.reach_cache[uid] = self._compute_reach(pos, uid)
+        return pos.reach_cache[uid]
+
+    def _compute_reach(self, pos: Pos, uid: str) -> tuple[dict[str, int], dict[int, int], int]:
         state, board = pos.state, pos.board
         u = pos.units[uid]
         if u["side"] != state["active"] or u["disorganised"] or uid in state["moved"]:
             return {}, {}, 0
-        if len(state["moved"]) >= pos.move_limit():
-            return {}, {}, 0
         cls = pos.cls(uid)
         start = pos.where(uid)
         side = u["side"]
-        enemy, friends = set(), set()
-        for i, other in pos.at.items():
-            (friends if pos.units[other]["side"] == side else enemy).add(i)
-        friends.discard(start)
+        enemy = {i for i, other in pos.at.items() if pos.units[other]["side"] != side}
+        cost: Sequence[int]
         if cls == "canoe":
             cost = board.cost_canoe
         elif cls == "brigantine":
-            cost = list(board.cost_brigantine)
-            # A brigantine crosses a causeway (never a bridge) only where a friendly land unit
-            # stands on or next to that causeway hex, paying the higher crossing cost.
-            for name, cw in board.causeways.items():
+            cost = priced = list(board.cost_brigantine)
+            # A brigantine crosses a causeway (never a bridge) only "dort, wo eine befreundete
+            # Landeinheit ist": on the causeway hex a friendly land unit stands on (passing
+            # through that friend), paying the higher crossing cost.
+            for cw in board.causeways.values():
                 for i in cw["hexes"]:
                     if board.bridge[i]:
                         continue
-                    if any((o := pos.at.get(j)) and pos.units[o]["side"] == side
-                           and pos.cls(o) not in WATER_CLASSES
-                           for j in (i, *board.grid.adjacent[i])):
-                        cost[i] = board.brigantine_causeway_cost
+                    if (o := pos.at.get(i)) and pos.units[o]["side"] == side \
+                            and pos.cls(o) not in WATER_CLASSES:
+                        priced[i] = board.brigantine_causeway_cost
         else:
             cost = board.cost_land
         water = cls in WATER_CLASSES
+        # reachable takes a tuple as well (fixed costs are then prepared once per map).
         ends, parent = hexgrid.reachable(
-            board.grid, start, pos.movement(uid), cost, enemy=enemy, friends=friends,
+            board.grid, start, pos.movement(uid), cast(list, cost), enemy=enemy,
             enemy_zoc=pos.zoc(OTHER[side]), stops=frozenset() if water else board.stops,
             ignore_zoc=water, road_links=frozenset() if water else board.road_links)
         labels = board.grid.labels
@@ -575,9 +649,10 @@ class Tenochtitlan(Ruleset):
         if side != state["active"]:
             return []
         remaining = pos.attack_limit() - state["attacks_used"]
-        if remaining <= 0:
+        attackers = [uid for uid in pos.side_units(side) if self._may_attack(pos, uid)
+                     and _charge(state, [uid]) <= remaining]
+        if not attackers:
             return []
-        attackers = [uid for uid in pos.side_units(side) if self._may_attack(pos, uid)]
         targets = {uid: self._targets(pos, uid, False) for uid in attackers}
         out = []
         for uid in attackers:
@@ -587,11 +662,10 @@ class Tenochtitlan(Ruleset):
                 out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
                 if first_only:
                     return out
-                if remaining >= 2:
-                    for other in attackers:
-                        if other != uid and tid in targets[other]:
-                            out.append({"type": "attack", "side": side, "unit": uid,
-                                        "target": tid, "with": other})
+                for other in attackers:
+                    if other != uid and tid in targets[other] and _charge(state, [uid, other]) <= remaining:
+                        out.append({"type": "attack", "side": side, "unit": uid,
+                                    "target": tid, "with": other})
         return out
 
     def _fire_actions(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
@@ -628,6 +702,7 @@ class Tenochtitlan(Ruleset):
         side = pos.units[uid]["side"]
         start = pos.where(uid)
         zoc = pos.zoc(OTHER[side])
+        cost: Sequence[int]
         if cls == "canoe":
             cost = board.cost_canoe
         elif cls == "brigantine":
@@ -681,6 +756,15 @@ class Tenochtitlan(Ruleset):
         if kind == "end-phase" and state["phase"] == "combat" and not state.get("pending") \
                 and not any(a["type"] == "end-phase" for a in everything):
             raise RuleError("The card in play demands an attack and one is possible.", kinds)
+        pos = Pos(state)
+        if state["phase"] == "movement" and pos.stacked and kind in ("end-phase", "move"):
+            i, uids = next(iter(pos.stacked.items()))
+            mover = next((x for x in uids if x not in state["moved"]), uids[-1])
+            if kind == "end-phase" or action.get("unit") != mover:
+                raise RuleError(
+                    f"One unit per hex at the end of the movement phase: {pos.board.label(i)} holds "
+                    f"{' and '.join(self._name(state, x) for x in uids)}; {self._name(state, mover)} "
+                    f"must move on before the phase ends or another unit moves.", kinds)
         if not any(a["type"] == kind for a in everything):
             pending = state.get("pending")
             what = f"a decision ({pending['kind']})" if pending else f"the {state['phase']} phase"
@@ -688,7 +772,6 @@ class Tenochtitlan(Ruleset):
         extra = set(action) - {"type", "side", "unit", "to", "target", "with"}
         if extra:
             raise RuleError(f"/{kind} has no option {', '.join(sorted(extra))}.")
-        pos = Pos(state)
         unit = action.get("unit")
         reason = None
         if kind in ("move", "attack", "fire", "rally", "retreat", "advance") and unit is not None:
@@ -702,6 +785,11 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} has already moved this turn."
             elif kind == "move" and len(state["moved"]) >= pos.move_limit():
                 reason = f"The card allows {pos.move_limit()} units to move and they have moved."
+            elif kind == "move" and (friend := self._friend_at(pos, side, action.get("to"))):
+                reason = (f"{action['to']} holds {self._name(state, friend)}. A unit may stop on a "
+                          f"friend only if that friend can still move on to an empty hex this phase "
+                          f"(card move limit, not moved yet, not disorganised): one unit per hex at the "
+                          f"end of the movement phase.")
             elif kind == "move":
                 reason = (f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
                           f"turn: {pos.movement(unit)} movement points, terrain costs, no enemy hexes, "
@@ -711,7 +799,8 @@ class Tenochtitlan(Ruleset):
                 reason = f"{self._name(state, unit)} has already attacked this turn."
             elif kind == "attack" and unit in state["no_attack"]:
                 reason = f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
-            elif kind == "attack" and state["attacks_used"] + (2 if action.get("with") else 1) > pos.attack_limit():
+            elif kind == "attack" and state["attacks_used"] + _charge(
+                    state, [unit] + ([action["with"]] if action.get("with") else [])) > pos.attack_limit():
                 reason = (f"The card allows {pos.attack_limit()} attacking units and "
                           f"{state['attacks_used']} have attacked.")
             elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES[side]:
@@ -735,13 +824,13 @@ class Tenochtitlan(Ruleset):
                           f"zones of control.")
         if kind == "place" and reason is None:
             reason = self._why_not_place(pos, side, unit, action.get("to"))
-        if kind in ("attack", "fire") and reason is None and unit in pos.units:
+        if kind in ("attack", "fire") and reason is None and isinstance(unit, str) and unit in pos.units:
             target = action.get("target")
             partner = action.get("with") if kind == "attack" else None
-            if target not in pos.units or pos.units[target]["side"] == side:
+            if not isinstance(target, str) or target not in pos.units or pos.units[target]["side"] == side:
                 reason = f"{target!r} is not an enemy unit on the map."
-            elif partner is not None and (partner not in pos.units or pos.units[partner]["side"] != side
-                                          or partner == unit):
+            elif partner is not None and (not isinstance(partner, str) or partner not in pos.units
+                                          or pos.units[partner]["side"] != side or partner == unit):
                 reason = f"{partner!r} is not another unit of yours on the map for a combined attack."
             else:
                 reason = self._why_not_attack(pos, side, unit, target, kind)
@@ -754,6 +843,13 @@ class Tenochtitlan(Ruleset):
         if reason:
             raise RuleError(reason, hints)
         raise RuleError(f"That /{kind} is not legal now.", hints)
+
+    @staticmethod
+    def _friend_at(pos: Pos, side: str, lab) -> str | None:
+        """The friendly unit on hex label ``lab`` (None for no such hex or no friend there)."""
+        i = pos.board.idx(lab) if isinstance(lab, str) else None
+        friend = pos.at.get(i) if i is not None else None
+        return friend if friend is not None and pos.units[friend]["side"] == side else None
 
     def _why_not_attack(self, pos: Pos, side: str, uid: str, target: str, kind: str,
                         joining: bool = False) -> str | None:
@@ -875,6 +971,9 @@ class Tenochtitlan(Ruleset):
         if board.no_attack[board.idx(lab)]:
             state["no_attack"].append(uid)
         self._occupy(state, board, lab, unit["side"], events)
+        friend = pos.at.get(board.idx(lab))
+        if friend is not None:
+            events.append({"type": "must_move_on", "unit": friend, "with": uid, "at": lab})
 
     def _do_fire(self, state, action, events, dice):
         state["fired"].append(action["unit"])
@@ -882,12 +981,13 @@ class Tenochtitlan(Ruleset):
 
     def _do_attack(self, state, action, events, dice):
         attackers = [action["unit"]] + ([action["with"]] if action.get("with") else [])
+        # Charge the card before marking the units: a unit already counted is not counted again.
+        state["attacks_used"] += _charge(state, attackers)
         for uid in attackers:
             if uid == state.get("extra_melee") and uid in state["attacked"]:
                 state["extra_melee"] = None
             if uid not in state["attacked"]:
                 state["attacked"].append(uid)
-        state["attacks_used"] += len(attackers)
         self._start_attack(state, attackers, action["target"], False, events, dice)
 
     def _start_attack(self, state, attackers, target, defensive, events, dice):
@@ -1087,7 +1187,14 @@ class Tenochtitlan(Ruleset):
     def _has_choice(self, state: dict, side: str) -> bool:
         if state["phase"] == "movement" and not state.get("pending"):
             pos = Pos(state)
-            return side == state["active"] and any(self._reach(pos, uid)[0] for uid in pos.side_units(side))
+            if side != state["active"]:
+                return False
+            if pos.stacked:
+                return True         # its unmoved unit always has a way on (see _move_options)
+            # An empty destination is always offered; only a move onto a friend needs more.
+            return any(any(i not in pos.at for i in self._reach(pos, uid)[0].values())
+                       for uid in pos.side_units(side)) \
+                or any(self._move_options(pos, uid) for uid in pos.side_units(side))
         return any(a["type"] != "end-phase" for a in self._candidates(state, side))
 
     def _settle(self, state, events, dice):
@@ -1200,6 +1307,12 @@ class Tenochtitlan(Ruleset):
         elif kind == "ref-phase":
             self.check_referee_phase(action)
             phase = action["phase"]
+            stacked = Pos(state).stacked
+            if stacked:
+                # Only the movement phase may hold two units on a hex; no other phase can cope.
+                i, uids = next(iter(stacked.items()))
+                raise RuleError(f"{board.label(i)} holds {' and '.join(self._name(state, x) for x in uids)}; "
+                                f"move one with ref-place before changing the phase.")
             if action.get("value"):
                 if action["value"] not in self.sides:
                     raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))

@@ -308,11 +308,27 @@ def test_advancing_unit_after_a_retreat_before_combat_may_melee_again_within_car
     bog, _ = act(bog, "aztec", "/retreat unit:j to:" + bog["pending"]["options"][0])
     bog, _ = act(bog, "spanish", "/advance unit:i to:0405")
     assert not [a for a in legal(bog, "spanish", "attack") if a["unit"] == "i"]
-    limited = fight(units, card="sp-council")                   # attack limit 1: no second attack
-    limited, _ = act(limited, "spanish", "/attack unit:i target:j")
-    limited, _ = act(limited, "aztec", "/retreat unit:j to:" + limited["pending"]["options"][0])
-    limited, _ = act(limited, "spanish", "/advance unit:i to:0405")
-    assert not legal(limited, "spanish", "attack")
+
+
+def test_card_attack_limit_counts_units_so_the_extra_melee_is_not_charged_again():
+    # "Diese Begrenzung bezieht sich auf die Anzahl der Einheiten, die angreifen dürfen, nicht auf
+    # die Anzahl der Angriffe": with a one-unit card the advancing unit melees again.
+    units = {"i": u("sp-infantry", "0404"), "j": u("az-jaguar", "0405"), "w": u("az-warriors", "0506"),
+             "x": u("sp-infantry", "0507")}
+    state = fight(units, card="sp-council")                     # attack limit 1
+    state, _ = act(state, "spanish", "/attack unit:i target:j")
+    state, _ = act(state, "aztec", "/retreat unit:j to:" + state["pending"]["options"][0])
+    state, events = act(state, "spanish", "/advance unit:i to:0405")
+    assert not of_type(events, "phase_skipped") and not of_type(events, "phase_ended")
+    assert (state["phase"], state["awaiting"], state["attacks_used"]) == ("combat", ["spanish"], 1)
+    # Only the unit already counted may attack; x (a second unit) would exceed the card.
+    assert {(a["unit"], a["target"]) for a in legal(state, "spanish", "attack")} == {("i", "w")}
+    with pytest.raises(RuleError, match="allows 1 attacking units and 1 have attacked"):
+        act(state, "spanish", "/attack unit:x target:w")
+    with pytest.raises(RuleError, match="allows 1 attacking units"):
+        act(state, "spanish", "/attack unit:i target:w with:x")
+    state, events = act(state, "spanish", "/attack unit:i target:w", dice=[1])
+    assert attack_event(events)["attackers"] == ["i"] and attack_event(events)["result"] == "none"
 
 
 # ----- artillery, cards, terrain, forts -----------------------------------------------------------

@@ -30,12 +30,86 @@ def test_movement_factor_and_terrain_costs():
     assert destinations(state, "i") == {"0202", "0203", "0204"}
 
 
-def test_friends_may_be_passed_but_not_ended_on():
-    state = strip(i=inf("0201"), f={"type": "sp-infantry", "at": "0202"})
-    assert "0202" not in destinations(state, "i")
-    assert "0204" in destinations(state, "i")
-    with pytest.raises(RuleError):
-        act(state, "spanish", "/move unit:i to:0202")
+def test_friends_may_be_passed_and_a_move_may_stop_on_one_that_then_moves_on():
+    # "Am Ende der Bewegungsphase darf sich nur eine Einheit auf jedem Feld befinden": the rule
+    # binds the end of the phase, so two units may swap places.
+    state = strip(i=inf("0201"), f=inf("0202"), j=inf("0208"))
+    assert {"0202", "0204"} <= destinations(state, "i")
+    state, _ = act(state, "spanish", "/move unit:i to:0202")
+    assert state["units"]["i"]["at"] == state["units"]["f"]["at"] == "0202"
+    assert (state["phase"], state["awaiting"]) == ("movement", ["spanish"])
+    # The phase cannot end while 0202 holds two, and f must move on before anyone else moves.
+    assert not legal(state, "spanish", "end-phase")
+    assert {a["unit"] for a in legal(state, "spanish", "move")} == {"f"}
+    with pytest.raises(RuleError, match="0202 holds Spanish Infantry i and Spanish Infantry f; "
+                                        "Spanish Infantry f must move on"):
+        act(state, "spanish", "/end-phase")
+    with pytest.raises(RuleError, match="at the end of the movement phase: 0202 holds"):
+        act(state, "spanish", "/move unit:j to:0207")
+    state, _ = act(state, "spanish", "/move unit:f to:0201")            # the swap
+    assert (state["units"]["i"]["at"], state["units"]["f"]["at"]) == ("0202", "0201")
+    assert legal(state, "spanish", "end-phase")
+
+
+def test_two_units_on_a_hex_are_announced_shown_and_kept_from_other_phases():
+    import io
+
+    from PIL import Image
+
+    import renderer
+    from engine.core.dice import fixed
+    from engine.core.game import apply_action
+
+    from .helpers import RULES
+    state = strip(i=inf("0201"), f=inf("0202"))
+    state, events = act(state, "spanish", "/move unit:i to:0202")
+    (note,) = of_type(events, "must_move_on")
+    assert (note["unit"], note["at"]) == ("f", "0202")
+    assert "must move on before the movement phase ends" in RULES.describe_event(state, note)
+    # The referee cannot carry two units on a hex into another phase.
+    with pytest.raises(RuleError, match="0202 holds .* move one with ref-place"):
+        apply_action(RULES, state, {"side": "referee", "type": "ref-phase", "phase": "combat"}, fixed([]))
+    # The picture draws both counters side by side in the hex and outlines it.
+    scene = RULES.scene(state, events, None)
+    assert [m["at"] for m in scene["markers"] if m["kind"] == "highlight"] == ["0202"]
+    assert any("0202 holds" in n for n in scene["notes"])
+    img = Image.open(io.BytesIO(renderer.render_png(scene))).convert("RGB")
+    x, y = renderer.cell_center(scene["grid"], "0202")
+    cell = renderer.layout_for(scene["grid"]).cell
+
+    def reddish(x0, x1, y0, y1):
+        box = [img.getpixel((px, py)) for px in range(round(x + x0 * cell), round(x + x1 * cell))
+               for py in range(round(y + y0 * cell), round(y + y1 * cell))]
+        return sum(1 for p in box if p[0] > 150 and p[1] < 110 and p[2] < 110) / len(box)
+
+    # Two small Spanish counters side by side in the upper half (a single counter would be
+    # drawn big and centred, covering the lower half too).
+    assert reddish(-0.6, -0.1, -0.55, -0.1) > 0.3 and reddish(0.1, 0.6, -0.55, -0.1) > 0.3
+    assert reddish(-0.3, 0.3, 0.15, 0.45) < 0.1
+
+
+def test_a_move_stops_on_a_friend_only_if_that_friend_can_still_move_on():
+    # A disorganised friend, a friend that has moved, or no move left on the card (sp-council
+    # allows 2; j has moved) would leave two units on the hex at the end of the phase.
+    for friend in (inf("0202", disorganised=True), inf("0202", moved=True)):
+        state = strip(i=inf("0201"), f=friend)
+        assert "0202" not in destinations(state, "i") and "0203" in destinations(state, "i")
+        with pytest.raises(RuleError, match="A unit may stop on a friend only if"):
+            act(state, "spanish", "/move unit:i to:0202")
+    limited = build({"map": grid_map(*STRIP), "card": "sp-council",
+                     "units": {"i": inf("0201"), "f": inf("0202"), "j": inf("0208", moved=True)}})
+    assert "0202" not in destinations(limited, "i") and "0203" in destinations(limited, "i")
+    # A friend may in turn stop on a further friend that can move on: i onto f, f onto g, g on.
+    boxed = list(STRIP)
+    boxed[4] = "LLL"                                             # the strip ends at 0204
+    chain = strip(terrain=boxed, i=inf("0201"), f=inf("0202"), g=inf("0203"))
+    chain, _ = act(chain, "spanish", "/move unit:i to:0202")
+    assert destinations(chain, "f") == {"0201", "0203", "0204"}
+    chain, _ = act(chain, "spanish", "/move unit:f to:0203")
+    assert not legal(chain, "spanish", "end-phase")
+    assert destinations(chain, "g") == {"0201", "0204"}          # not onto i, which has moved
+    chain, _ = act(chain, "spanish", "/move unit:g to:0204")
+    assert legal(chain, "spanish", "end-phase")
 
 
 def test_enemies_block_movement():
@@ -163,29 +237,38 @@ def test_canoes_and_brigantines_ignore_zoc():
 def test_brigantines_never_cross_bridges_and_need_a_friend_to_cross_a_causeway():
     alone = water(b={"type": "sp-brigantine", "at": "0203"})
     assert all(lab[:2] in ("01", "02") for lab in destinations(alone, "b"))
-    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
-    # The infantry stands next to causeway hex 0305: the brigantine may cross there only.
+    # A friend on the bridge 0303 opens nothing: brigantines never cross bridges.
+    bridge = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0303"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(bridge, "b"))
+    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"})
     crossed = {lab for lab in destinations(helped, "b") if lab[:2] in ("04", "05")}
     assert crossed and "0405" in crossed
 
 
-def test_brigantine_crosses_where_a_friendly_land_unit_stands_on_the_causeway():
-    # The literal reading ("where a friendly land unit is"): the friend stands on causeway hex
-    # 0301; the brigantine crosses there (passing a friend is allowed) or next to it, 3 points.
+def test_brigantine_crosses_only_where_a_friendly_land_unit_stands_on_the_causeway():
+    # "dürfen Dämme überqueren, aber nur dort, wo eine befreundete Landeinheit ist": the friend
+    # stands on causeway hex 0301 and the brigantine crosses through it (friends may be passed).
     on = water(b={"type": "sp-brigantine", "at": "0201"}, i={"type": "sp-infantry", "at": "0301"})
     assert "0401" in destinations(on, "b")
-    state, events = act(on, "spanish", "/move unit:b to:0401")
-    assert of_type(events, "moved")[0]["path"][1] in ("0301", "0302")
-    # A friend two hexes from every causeway hex opens no crossing.
-    away = water(b={"type": "sp-brigantine", "at": "0201"}, i={"type": "sp-infantry", "at": "0106"})
-    assert all(lab[:2] in ("01", "02") for lab in destinations(away, "b"))
+    _, events = act(on, "spanish", "/move unit:b to:0401")
+    assert of_type(events, "moved")[0]["path"][1:3] == ["0301", "0401"]
+    # A friend next to the causeway hexes (in the village 0306 below 0305) opens no crossing.
+    beside = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(beside, "b"))
+    with pytest.raises(RuleError):
+        act(beside, "spanish", "/move unit:b to:0405")
+    # Nor does an enemy on the causeway, nor a friendly boat.
+    enemy = water(b={"type": "sp-brigantine", "at": "0201"}, w={"type": "az-warriors", "at": "0301"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(enemy, "b"))
+    boat = water(b={"type": "sp-brigantine", "at": "0201"}, c={"type": "sp-brigantine", "at": "0202"})
+    assert all(lab[:2] in ("01", "02") for lab in destinations(boat, "b"))
 
 
 def test_brigantine_causeway_crossing_costs_three_points():
     # From 0203: 0204 (1) + causeway 0305 (3) + 0405 (1) = 5 <= 6; one hex further west costs 6+.
-    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
+    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"})
     assert "0405" in destinations(helped, "b")
-    far = water(b={"type": "sp-brigantine", "at": "0101"}, i={"type": "sp-infantry", "at": "0306"})
+    far = water(b={"type": "sp-brigantine", "at": "0101"}, i={"type": "sp-infantry", "at": "0305"})
     # 0101 -> 0205 is 4 hexes of lake; the crossing (3) would bring it to 7 > 6.
     assert not {lab for lab in destinations(far, "b") if lab[:2] in ("04", "05")}
 

@@ -16,8 +16,9 @@ CHART = terrain_chart()
 TYPES = unit_types()
 
 
-def oracle(state, uid):
-    """Every hex the unit may end on, by exhaustive search over (hex, half points, may go on)."""
+def oracle_all(state, uid):
+    """Every hex the unit could end on, friends' hexes included, by exhaustive search over
+    (hex, half points, may go on)."""
     unit = state["units"][uid]
     t = TYPES[unit["type"]]
     kind = t["class"]
@@ -54,10 +55,10 @@ def oracle(state, uid):
                     return 2, True
                 if terrain.get("bridge"):
                     return None
-                near = [there] + [hexgrid.label(n) for n in hexgrid.neighbours(hexgrid.parse_label(there))]
-                if not any((f := by_hex.get(x)) and f["side"] == unit["side"]
-                           and TYPES[f["type"]]["class"] not in ("canoe", "brigantine") for x in near):
-                    return None
+                friend = by_hex.get(there)
+                if not (friend and friend["side"] == unit["side"]
+                        and TYPES[friend["type"]]["class"] not in ("canoe", "brigantine")):
+                    return None          # only where a friendly land unit stands
                 return 2 * CHART["brigantine_causeway_cost"], True
             return 2, True
         if medium == "water":
@@ -89,10 +90,44 @@ def oracle(state, uid):
                 continue
             best[(there, step[1])] = new
             heapq.heappush(queue, (new, there, step[1]))
-    ends = {h for h in ends if h not in by_hex}
     if water:
         ends = {h for h in ends if BOARD.medium[BOARD.idx(h)] == "water"}
     return ends
+
+
+def oracle(state, uid):
+    """Destinations offered to ``uid``: an empty hex, or a friend's hex if that friend (or a chain
+    of unmoved friends it could move onto) can then reach an empty hex within the card's limit;
+    while a hex holds two, only its unit that has not moved may move (one unit per hex binds the
+    end of the movement phase)."""
+    holders = {}
+    for other, u in state["units"].items():
+        holders.setdefault(u["at"], []).append(other)
+    stacks = [h for h, us in holders.items() if len(us) > 1]
+    if stacks and not any(uid in holders[h] for h in stacks):
+        return set()
+    left = cards_by_id()[state["card"]]["move"] - len(state["moved"])
+    start = state["units"][uid]["at"]
+    vacated = set() if start in stacks else {start}
+
+    memo = {}
+
+    def ends_of(other):
+        if other not in memo:
+            memo[other] = oracle_all(state, other)
+        return memo[other]
+
+    def clears(friend, budget, seen):
+        if budget < 1 or friend in state["moved"] or state["units"][friend]["disorganised"]:
+            return False
+        for h in ends_of(friend):
+            if h not in holders or h in vacated:
+                return True
+        return any(holders[h][0] not in seen and clears(holders[h][0], budget - 1, seen | {friend})
+                   for h in ends_of(friend))
+
+    return {h for h in oracle_all(state, uid) if h not in holders
+            or (h not in stacks and clears(holders[h][0], left - 1, {uid}))}
 
 
 @pytest.mark.parametrize("seed", [4])
@@ -115,3 +150,38 @@ def test_offered_moves_equal_an_independent_search(seed):
                 checked += 1
         state, _ = apply_action(RULES, state, chooser.pick(actions), seeded(seed, step))
     assert checked > 50
+
+
+def _stacks(state):
+    seen, out = {}, []
+    for uid, u in state["units"].items():
+        if u["at"] in seen:
+            out.append(u["at"])
+        seen[u["at"]] = uid
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_stacking_during_movement_never_dead_ends_and_never_outlives_the_phase(seed):
+    """Play choosing a move onto a friend whenever one is offered: every stacked position still
+    has a legal way on, the phase never ends stacked, and no other phase sees two units on a
+    hex."""
+    state, _ = new_game(RULES, RULES.load_scenario("historical"), seed)
+    chooser = _Chooser(seed)
+    stacked_seen = 0
+    for step in range(1, 400):
+        if state["result"]:
+            break
+        side = RULES.awaiting(state)[0]
+        actions = RULES.legal_actions(state, side)
+        assert actions, f"dead end at step {step}"
+        stacks = _stacks(state)
+        if stacks:
+            assert state["phase"] == "movement" and len(stacks) == 1
+            assert not [a for a in actions if a["type"] == "end-phase"]
+            stacked_seen += 1
+        occupied = {u["at"] for u in state["units"].values()}
+        onto_friend = [a for a in actions if a["type"] == "move" and a["to"] in occupied]
+        action = onto_friend[0] if onto_friend else chooser.pick(actions)
+        state, _ = apply_action(RULES, state, action, seeded(seed, step))
+    assert stacked_seen > 5
