@@ -67,7 +67,7 @@ class Catalogue:
         return self.features.get(kind) or self.terrains[kind]
 
     @classmethod
-    def load(cls, directory: Path = DATA_DIR) -> "Catalogue":
+    def load(cls, directory: Path = DATA_DIR) -> Catalogue:
         fpath, tpath = directory / "factions.json", directory / "terrain.json"
         fdata, tdata = read_json(fpath), read_json(tpath)
         check_schema(fdata, "pocket-tactics-factions", str(fpath))

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
+from functools import cache
 
 from engine.core import hexgrid
 from engine.core.commands import format_command
@@ -42,8 +42,19 @@ from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
 from . import scenario as scenario_module
-from .data import (CENTRE, PHASES, CLOSE_ATTACKS, COLUMNS, ROWS, SCENARIO_DIR, SIDES, Catalogue, other, read_json,
-                   valid_label)
+from .data import (
+    CENTRE,
+    CLOSE_ATTACKS,
+    COLUMNS,
+    PHASES,
+    ROWS,
+    SCENARIO_DIR,
+    SIDES,
+    Catalogue,
+    other,
+    read_json,
+    valid_label,
+)
 
 ROLES = ("attacker", "defender")
 SIDE_TITLES = {"north": "North", "south": "South"}
@@ -78,12 +89,12 @@ def _beats(off: list[int], dfn: list[int]) -> bool:
     return _duel(off, dfn)[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hex(lab: str):
     return hexgrid.parse_label(lab)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _neighbour_labels(lab: str) -> tuple[str, ...]:
     return tuple(hexgrid.label(h) for h in hexgrid.neighbours(_hex(lab)) if min(hexgrid.to_offset(h)) >= 0)
 

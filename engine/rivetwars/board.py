@@ -107,7 +107,7 @@ class Board:
 
 
 @lru_cache(maxsize=8192)
-def _parse_seg(board: "Board", text: str) -> Seg | None:
+def _parse_seg(board: Board, text: str) -> Seg | None:
     return board._parse_seg_uncached(text)
 
 

@@ -18,7 +18,15 @@ from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
 
 from . import data, present
-from .board import Board, build_board, deviation_step, seg_label, seg_of_square, seg_range, squares_of
+from .board import (
+    Board,
+    build_board,
+    deviation_step,
+    seg_label,
+    seg_of_square,
+    seg_range,
+    squares_of,
+)
 
 SIDES = ("allies", "bismark")
 CYCLE = TurnCycle(phases=("card", "deploy", "combat", "move", "rally"), sides=SIDES)
@@ -753,7 +761,7 @@ class RivetWars(Ruleset):
                 if not enemies:
                     continue
 
-                def ok(t):
+                def ok(t, weapon=weapon, dist=dist):
                     r = self._range(state, uid, weapon, t, occ, ab)
                     return r > 0 and dist <= r and self.dice_against(state, weapon["dice"], t, occ) > 0
                 if ab.get("sniper") and not (weapon.get("area") or weapon.get("gas")):

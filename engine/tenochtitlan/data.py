@@ -61,7 +61,7 @@ def _typed_entries(data: dict, file: str):
 
 # ----- terrain ----------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def terrain_chart() -> dict:
     file = "terrain.json"
     data = _read_json(DATA_DIR / file, file)
@@ -86,7 +86,7 @@ def terrain_chart() -> dict:
 
 # ----- units ------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def unit_types() -> dict:
     file = "units.json"
     data = _read_json(DATA_DIR / file, file)
@@ -104,7 +104,7 @@ def unit_types() -> dict:
 
 # ----- cards ------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def card_decks() -> dict:
     file = "cards.json"
     data = _read_json(DATA_DIR / file, file)
@@ -147,7 +147,7 @@ def card_decks() -> dict:
     return decks
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cards_by_id() -> dict:
     return {c["id"]: {**c, "side": side} for side, deck in card_decks().items() for c in deck}
 
@@ -327,7 +327,7 @@ def packaged_map_names() -> tuple[str, ...]:
     return tuple(sorted(p.stem[4:] for p in DATA_DIR.glob("map-*.json")))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def packaged_map(name: str) -> Board:
     file = f"map-{name}.json"
     path = DATA_DIR / file

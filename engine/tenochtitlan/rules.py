@@ -58,7 +58,7 @@ def cycle_for(state: dict) -> TurnCycle:
     return _cycle(state.get("last_turn", 24))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cycle(last_turn: int) -> TurnCycle:
     return TurnCycle(phases=PHASES, sides=SIDES, reactive_phases=frozenset({"defensive-fire"}),
                      last_turn=last_turn)

@@ -9,8 +9,16 @@ from __future__ import annotations
 from engine.core.errors import ScenarioError
 from engine.core.scenario_io import check_schema
 
-from .data import (DATA_DIR, SIDES, WATER_CLASSES, _read_json, board_for, card_decks, cards_by_id,
-                   unit_types)
+from .data import (
+    DATA_DIR,
+    SIDES,
+    WATER_CLASSES,
+    _read_json,
+    board_for,
+    card_decks,
+    cards_by_id,
+    unit_types,
+)
 
 PHASES = ("draw", "movement", "defensive-fire", "combat", "rally")
 ALL_PHASES = ("setup",) + PHASES
