@@ -164,14 +164,19 @@ class RefereeCog(UmpireCog):
                                  side=side_title(here.ruleset, side), hours=hours)
             await send(interaction, t(locale_of(interaction), "ok"))
 
-    @phase.autocomplete("phase")
-    async def phase_complete(self, interaction: discord.Interaction, current: str):
+    async def _rules_of_thread(self, interaction: discord.Interaction):
+        """The ruleset of the game in this thread, or None; autocomplete offers nothing rather
+        than failing when there is no game or its rules cannot be loaded."""
         try:
             info = await self.service.find_by_thread(interaction.channel_id)
-            if info is None:
-                return []
-            game_rules = ruleset_of(info)
+            return ruleset_of(info) if info is not None else None
         except Exception:
+            return None
+
+    @phase.autocomplete("phase")
+    async def phase_complete(self, interaction: discord.Interaction, current: str):
+        game_rules = await self._rules_of_thread(interaction)
+        if game_rules is None:
             return []
         return [app_commands.Choice(name=phase, value=phase) for phase in game_rules.phases
                 if current.lower() in phase.lower()][:25]
@@ -180,12 +185,8 @@ class RefereeCog(UmpireCog):
     @phase.autocomplete("side")
     @clock.autocomplete("side")
     async def side_complete(self, interaction: discord.Interaction, current: str):
-        try:
-            info = await self.service.find_by_thread(interaction.channel_id)
-            if info is None:
-                return []
-            game_rules = ruleset_of(info)
-        except Exception:
+        game_rules = await self._rules_of_thread(interaction)
+        if game_rules is None:
             return []
         return [app_commands.Choice(name=side_title(game_rules, s), value=s)
                 for s in game_rules.sides if current.lower() in s.lower()][:25]
