@@ -113,12 +113,16 @@ def test_attack_arrow_is_straight_and_labelled_with_the_dice():
     length = (dx * dx + dy * dy) ** 0.5
     near = [p for p in green if abs(dy * (p[0] - x0) - dx * (p[1] - y0)) / length < 30]
     assert len(near) > len(green) * 0.6
-    # the label adds dark text on a white box near the arrow's middle
+    # the label is a white box with dark text near the arrow's middle
+    _, drawn = renderer.render_with_layout(hex_scene("t/att", arrows=[attack]))
+    [box] = [b for kind, text, b in drawn.texts if kind == "attack" and text == "3+⚄5=8 vs 4"]
     mx, my = (x0 + x1) / 2, (y0 + y1) / 2
     cell = layout_for(grid).cell
-    box = (mx - 3 * cell, my - 3 * cell, mx + 3 * cell, my + 3 * cell)
-    dark = lambda im: sum(1 for p in pixels(im, box) if max(p) < 60)
-    assert dark(img) > dark(plain) + 50
+    assert abs((box[0] + box[2]) / 2 - mx) < 3 * cell and abs((box[1] + box[3]) / 2 - my) < 3 * cell
+    inside = pixels(img, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3))
+    assert sum(1 for p in inside if min(p) > 240) > len(inside) * 0.4
+    assert sum(1 for p in inside if max(p) < 60) > 30
+    assert pixels(plain, box) != inside
 
 
 def test_header_band_shows_the_header_text():
@@ -177,7 +181,8 @@ def test_square_cells_are_where_their_labels_say():
     assert cy - ay == pytest.approx(lay.cell) and cx == ax
     img = png_image(square_scene(pieces=[piece("C4", "#2e86c1")]))
     x, y = cell_center(grid, "C4")
-    assert close(img.getpixel((round(x - lay.cell * 0.28), round(y - lay.cell * 0.08))), BLUE)
+    # the counter sits right of and below the square's label
+    assert close(img.getpixel((round(x - lay.cell * 0.14), round(y + lay.cell * 0.06))), BLUE)
     x, y = cell_center(grid, "D4")
     assert close(img.getpixel((round(x), round(y))), (179, 194, 143))
 
@@ -244,7 +249,8 @@ def test_markers_and_damage_badge_are_drawn():
                                            {"at": "0606", "kind": "highlight", "color": "#ffd400"}]))
     lay = layout_for(base["grid"])
     x, y = cell_center(base["grid"], "0303")
-    corner = (x + lay.cell * 0.25, y - lay.cell * 0.75, x + lay.cell * 0.7, y - lay.cell * 0.3)
+    # beside the counter, clear of the label above it
+    corner = (x + lay.cell * 0.5, y - lay.cell * 0.3, x + lay.cell * 0.95, y + lay.cell * 0.2)
     assert any(close(p, (0, 255, 0), 40) for p in pixels(marked, corner))
     x, y = cell_center(base["grid"], "0606")
     edge = (x - lay.cell - 4, y - 4, x - lay.cell * 0.8, y + 4)
