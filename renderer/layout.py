@@ -48,7 +48,7 @@ class Layout:
     def label_size(self) -> int:
         """Font size of cell labels: chosen from the cell size so a label keeps a fixed share
         of its cell (and so of the picture) at any zoom, never below 10 px."""
-        return max(10, round(self.cell * (0.3 if self.kind == "hex" else 0.22)))
+        return max(10, round(self.cell * (0.32 if self.kind == "hex" else 0.25)))
 
     @property
     def label_top(self) -> float:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from . import fonts, sprites
 from .cache import LruCache
 from .icons import COLOURED, ICONS
-from .layout import Layout, SceneError, layout_for
+from .layout import SQRT3, Layout, SceneError, layout_for
 from .scene import REQUIRED_KEYS
 
 BACKGROUND = (236, 231, 218)
@@ -273,9 +273,12 @@ def _place_names(scene: dict, lay: Layout) -> list[tuple]:
         text = fonts.safe_text(name)
         lines, size = _wrap_name(text, base, width)
         cx, cy = lay.center_of(h)
-        y = cy + lay.name_y - (size * 0.5 if len(lines) == 2 else 0)
-        if lay.kind == "hex" and len(lines) == 2:
-            y = cy + lay.name_y - size * 0.38
+        if len(lines) == 2:
+            # two lines fill the band between the counter and the next cell's label
+            size = min(size, max(7, round(cell * (0.19 if lay.kind == "hex" else 0.13))))
+            y = cy + cell * (0.43 if lay.kind == "hex" else 0.28) + max(1, size // 7) + size * 0.5
+        else:
+            y = cy + lay.name_y
         stroke = max(1, size // 7)
         boxes = []
         for k, line in enumerate(lines):
@@ -441,7 +444,9 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
         done.add(h)
         _paste_label(img, lay, h, h in strong)
         entry = named.get(h)
-        if entry is None and ob.get("name"):
+        # a name that only repeats the cell's label (Rivet Wars names objectives by segment)
+        # would print the same thing twice
+        if entry is None and ob.get("name") and str(ob["name"]).upper() != _label(lay, h):
             entry = _place_names({"cells": [{"at": ob["at"], "text": ob["name"]}]}, lay)[0]
             if drawn is not None:
                 drawn.texts.append(("name", " ".join(entry[1]), entry[4]))
@@ -629,6 +634,28 @@ def _segment_hits_box(p, q, box) -> bool:
     return False
 
 
+def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
+    """Boxes of the cell labels within ``reach`` of a point (cells of the grid's window; a
+    label of a cell the map lacks is avoided too, which costs nothing)."""
+    from engine.core import hexgrid
+    cell = lay.cell
+    if lay.kind == "hex":
+        col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
+        row0 = (y - lay.origin_y) / (SQRT3 * cell) + lay.first_row
+        span_c, span_r = reach / (1.5 * cell) + 2, reach / (SQRT3 * cell) + 2
+    else:
+        col0 = (x - lay.origin_x) / cell + lay.first_column
+        row0 = (y - lay.origin_y) / cell + lay.first_row
+        span_c = span_r = reach / cell + 2
+    out = []
+    for col in range(max(lay.first_column, int(col0 - span_c)),
+                     min(lay.first_column + lay.columns, int(col0 + span_c) + 1)):
+        for row in range(max(lay.first_row, int(row0 - span_r)), min(lay.first_row + lay.rows, int(row0 + span_r) + 1)):
+            h = hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
+            out.append(label_box(lay, h))
+    return out
+
+
 def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None) -> None:
     """One label per attack near its arrow's middle, at the candidate spot that overlaps no
     other label and hides the fewest counters and cell labels; a leader line joins a moved
@@ -638,31 +665,49 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
     placed: list[tuple[float, float, float, float]] = []
     leaders: list[tuple[tuple, tuple]] = []
     offsets = [(0.0, 0.0)]
-    for k in range(1, 7):
-        d = k * 0.6 * lay.cell
-        offsets += [(0, -d), (0, d), (-d, 0), (d, 0), (-d, -d), (d, -d), (-d, d), (d, d)]
+    for k in range(1, 9):
+        d = k * 0.45 * lay.cell
+        offsets += [(0, -d), (0, d), (-d, 0), (d, 0), (-d, -d), (d, -d), (-d, d), (d, d),
+                    (-d / 2, -d), (d / 2, -d), (-d / 2, d), (d / 2, d)]
+    step_x, step_y = lay.cell * 0.25, lay.cell * 0.1
+    dense = sorted(((i * step_x, j * step_y) for i in range(-12, 13) for j in range(-25, 26)),
+                   key=lambda d: math.hypot(*d))
     for (x, y), text, colour, segment in labels:
         w = f.getlength(text) + ts * 0.8
         h = ts * 1.45
         reach = 6 * lay.cell + w
         nearby = [c for c in counters if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         near_avoid = [c for c in avoid if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
-        best = None
-        for i, (dx, dy) in enumerate(offsets):
-            x0 = min(max(x + dx - w / 2, 2), lay.width - w - 2)
-            y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.origin_y + lay.map_height + lay.cell - h)
-            box = (x0, y0, x0 + w, y0 + h)
-            clash = any(_overlap(box, b) > 0 for b in placed)
-            anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
-            crossing = any(_segment_hits_box(p, q, box) for p, q in leaders) or \
-                any(_segment_hits_box((x, y), anchor, b) for b in placed)
-            cost = sum(_overlap(box, c) for c in nearby) + 0.6 * sum(_overlap(box, c) for c in near_avoid)
-            cost += math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
-            if clash or crossing:
-                cost += 1e9
-            if best is None or cost < best[0]:
-                best = (cost, box, anchor)
-        _, box, anchor = best
+        near_avoid += _labels_near(lay, x, y, reach)
+        def score(candidates):
+            best = None
+            for i, (dx, dy) in enumerate(candidates):
+                x0 = min(max(x + dx - w / 2, 2), lay.width - w - 2)
+                y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.origin_y + lay.map_height + lay.cell - h)
+                box = (x0, y0, x0 + w, y0 + h)
+                if any(_overlap(box, b) > 0 for b in placed):
+                    continue
+                anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+                if any(_segment_hits_box(p, q, box) for p, q in leaders) or \
+                        any(_segment_hits_box((x, y), anchor, b) for b in placed):
+                    continue
+                # hiding a counter or anything a player reads costs far more than a leader
+                hidden = sum(_overlap(box, c) for c in nearby) + sum(_overlap(box, c) for c in near_avoid)
+                cost = 3 * hidden + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
+                if best is None or cost < best[0]:
+                    best = (cost, box, anchor, hidden)
+            return best
+
+        best = score(offsets)
+        if best is None or best[3] > 0:
+            # nothing free nearby on the coarse rings: try a fine grid (labels of a square
+            # board leave free strips narrower than the rings' steps)
+            fine = score(dense)
+            if fine is not None and (best is None or fine[3] < best[3]):
+                best = fine
+        if best is None:
+            best = (0, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), (x, y), 0)
+        _, box, anchor, _ = best
         placed.append(box)
         if (x, y) != anchor and math.hypot(anchor[0] - x, anchor[1] - y) > 2:
             draw.line([(x, y), anchor], fill=colour, width=max(2, ts // 8))
@@ -827,6 +872,11 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
         mx = sum((p[0] + target[0]) / 2 for p in starts) / len(starts)
         my = sum((p[1] + target[1]) / 2 for p in starts) / len(starts)
         placed.append(((mx, my), text, colour, None))
+    for i, lb in enumerate(_items(scene, "labels")):
+        where = f"labels[{i}]"
+        if lb.get("text"):
+            colour = sprites.rgb(lb.get("color") or "#222222", where + ".color")
+            placed.append((lay.center(lb.get("at"), where + ".at"), fonts.safe_text(str(lb["text"])), colour, None))
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
     _attack_labels(img, draw, placed, lay, boxes, avoid, drawn)

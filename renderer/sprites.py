@@ -130,7 +130,8 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
         _centered_text(draw, (cx, m + k * text_y), text, size, ink,
                        stroke=SUPER if flipped else 0, stroke_fill=(255, 255, 255))
     else:
-        title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.17))
+        # shrink before cutting: "Rifle+Sturm" must stay whole to be any use
+        title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.11))
         _centered_text(draw, (cx, m + k * 0.22), fonts.fit(title, title_size, inner, True), title_size, ink)
         if symbol:
             _symbol(draw, symbol, cx, m + k * 0.49, k * 0.13, ink)
