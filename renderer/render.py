@@ -656,6 +656,29 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
     return out
 
 
+def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide):
+    """The cheapest free box for a label of size (w, h) anchored at (x, y): (cost, box, leader
+    end, area hidden), or None when every candidate touches a placed label or leader."""
+    x, y, w, h = spot
+    best = None
+    for i, (dx, dy) in enumerate(candidates):
+        x0 = min(max(x + dx - w / 2, 2), lay.width - w - 2)
+        y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.origin_y + lay.map_height + lay.cell - h)
+        box = (x0, y0, x0 + w, y0 + h)
+        if any(_overlap(box, b) > 0 for b in placed):
+            continue
+        anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+        if any(_segment_hits_box(p, q, box) for p, q in leaders) or \
+                any(_segment_hits_box((x, y), anchor, b) for b in placed):
+            continue
+        # hiding a counter or anything a player reads costs far more than a longer leader
+        hidden = sum(_overlap(box, c) for c in hide)
+        cost = 3 * hidden + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
+        if best is None or cost < best[0]:
+            best = (cost, box, anchor, hidden)
+    return best
+
+
 def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None) -> None:
     """One label per attack near its arrow's middle, at the candidate spot that overlaps no
     other label and hides the fewest counters and cell labels; a leader line joins a moved
@@ -679,30 +702,12 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
         nearby = [c for c in counters if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         near_avoid = [c for c in avoid if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         near_avoid += _labels_near(lay, x, y, reach)
-        def score(candidates):
-            best = None
-            for i, (dx, dy) in enumerate(candidates):
-                x0 = min(max(x + dx - w / 2, 2), lay.width - w - 2)
-                y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.origin_y + lay.map_height + lay.cell - h)
-                box = (x0, y0, x0 + w, y0 + h)
-                if any(_overlap(box, b) > 0 for b in placed):
-                    continue
-                anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
-                if any(_segment_hits_box(p, q, box) for p, q in leaders) or \
-                        any(_segment_hits_box((x, y), anchor, b) for b in placed):
-                    continue
-                # hiding a counter or anything a player reads costs far more than a leader
-                hidden = sum(_overlap(box, c) for c in nearby) + sum(_overlap(box, c) for c in near_avoid)
-                cost = 3 * hidden + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
-                if best is None or cost < best[0]:
-                    best = (cost, box, anchor, hidden)
-            return best
-
-        best = score(offsets)
+        spot = (x, y, w, h)
+        best = _best_spot(offsets, spot, lay, placed, leaders, nearby + near_avoid)
         if best is None or best[3] > 0:
             # nothing free nearby on the coarse rings: try a fine grid (labels of a square
             # board leave free strips narrower than the rings' steps)
-            fine = score(dense)
+            fine = _best_spot(dense, spot, lay, placed, leaders, nearby + near_avoid)
             if fine is not None and (best is None or fine[3] < best[3]):
                 best = fine
         if best is None:

@@ -36,7 +36,7 @@ def _overlap(a, b, slack: float = 1.0) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def positions(name: str) -> tuple:
     """(label, scene) of positions through a seeded autoplayed game, each with its turn's events."""
     rules = registry.get_ruleset(name)
