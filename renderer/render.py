@@ -233,11 +233,23 @@ def _label_pieces(lay: Layout, h, strong: bool = False):
     return out
 
 
+_LABEL_BOXES = LruCache(8192)
+
+
 def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float, float]:
     """The box a cell's label (with its halo) covers in the picture."""
-    boxes = [(x, y, x + ink.width, y + ink.height) for ink, _, (x, y) in _label_pieces(lay, h, strong)]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-            max(b[3] for b in boxes))
+    cx, cy = lay.center_of(h)
+
+    def build():
+        boxes = [(x - cx, y - cy, x - cx + ink.width, y - cy + ink.height)
+                 for ink, _, (x, y) in _label_pieces(lay, h, strong)]
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                max(b[3] for b in boxes))
+    # the box around the centre depends on the text only (hex labels: DejaVu digits share a width)
+    text = _label(lay, h)
+    key = (lay.kind, lay.cell, lay.label_size, "0000" if lay.kind == "hex" and fonts.has_dejavu() else text, strong)
+    dx0, dy0, dx1, dy1 = _LABEL_BOXES.get(key, build)
+    return (cx + dx0, cy + dy0, cx + dx1, cy + dy1)
 
 
 def _paste_label(img, lay: Layout, h, strong: bool = False) -> None:
@@ -556,7 +568,9 @@ def _pieces(img, scene: dict, lay: Layout, drawn: Drawn | None = None) -> list[t
             sprite = sprites.counter(side, colour, text_colour, fonts.safe_text(str(p.get("title") or "")),
                                      fonts.safe_text(str(p.get("values") or "")), bool(p.get("flipped")),
                                      str(p["badge"]) if p.get("badge") not in (None, "") else "",
-                                     p.get("symbol"), compact)
+                                     p.get("symbol"), compact,
+                                     sprites.rgb(p["badge_color"], where + ".badge_color") if p.get("badge_color")
+                                     else (214, 39, 40))
             m = sprites.counter_margin(side)
             img.paste(sprite, (round(x - side / 2 - m), round(y - side / 2 - m)), sprite)
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))
@@ -656,9 +670,38 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
     return out
 
 
-def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide):
+class _Boxes:
+    """The area a candidate label box would hide, read from a half-resolution mask of the
+    counters and texts around the label (Pillow counts the pixels in C; summing box overlaps
+    in Python was most of a big map's picture)."""
+
+    SCALE = 2
+
+    def __init__(self, boxes, around):
+        self.x0, self.y0 = around[0], around[1]
+        k = self.SCALE
+        size = (max(1, math.ceil((around[2] - around[0]) / k)), max(1, math.ceil((around[3] - around[1]) / k)))
+        self.mask = Image.new("L", size, 0)
+        draw = ImageDraw.Draw(self.mask)
+        for b in boxes:     # rounded outwards: a near miss counts as hiding, never the reverse
+            draw.rectangle((math.floor((b[0] - self.x0) / k), math.floor((b[1] - self.y0) / k),
+                            math.ceil((b[2] - self.x0) / k) - 1, math.ceil((b[3] - self.y0) / k) - 1), fill=255)
+
+    def hidden(self, box) -> float:
+        k = self.SCALE
+        part = self.mask.crop((math.floor((box[0] - self.x0) / k), math.floor((box[1] - self.y0) / k),
+                               math.ceil((box[2] - self.x0) / k), math.ceil((box[3] - self.y0) / k)))
+        if part.getbbox() is None:
+            return 0.0
+        return part.histogram()[255] * k * k
+
+
+def _best_spot(candidates, spot, lay: Layout, placed, leaders, must: _Boxes, rather: _Boxes):
     """The cheapest free box for a label of size (w, h) anchored at (x, y): (cost, box, leader
-    end, area hidden), or None when every candidate touches a placed label or leader."""
+    end, area of ``must`` hidden, area of ``rather`` hidden), or None when every candidate
+    touches a placed label or leader. ``must``: counters and names, hidden only when nothing
+    else is possible; ``rather``: cell labels, hidden as little as possible. Candidates come
+    nearest first, so the first that hides nothing wins."""
     x, y, w, h = spot
     best = None
     for i, (dx, dy) in enumerate(candidates):
@@ -671,11 +714,13 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide):
         if any(_segment_hits_box(p, q, box) for p, q in leaders) or \
                 any(_segment_hits_box((x, y), anchor, b) for b in placed):
             continue
-        # hiding a counter or anything a player reads costs far more than a longer leader
-        hidden = sum(_overlap(box, c) for c in hide)
-        cost = 3 * hidden + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
+        hidden = must.hidden(box)
+        covered = rather.hidden(box)
+        cost = (1e7 if hidden else 0.0) + 3 * hidden + covered + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
         if best is None or cost < best[0]:
-            best = (cost, box, anchor, hidden)
+            best = (cost, box, anchor, hidden, covered)
+        if hidden == 0 and covered == 0:
+            break
     return best
 
 
@@ -692,27 +737,30 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
         d = k * 0.45 * lay.cell
         offsets += [(0, -d), (0, d), (-d, 0), (d, 0), (-d, -d), (d, -d), (-d, d), (d, d),
                     (-d / 2, -d), (d / 2, -d), (-d / 2, d), (d / 2, d)]
-    step_x, step_y = lay.cell * 0.25, lay.cell * 0.1
-    dense = sorted(((i * step_x, j * step_y) for i in range(-12, 13) for j in range(-25, 26)),
+    offsets.sort(key=lambda d: math.hypot(*d))
+    step_x, step_y = lay.cell * 0.4, lay.cell * 0.12
+    dense = sorted(((i * step_x, j * step_y) for i in range(-7, 8) for j in range(-18, 19)),
                    key=lambda d: math.hypot(*d))
     for (x, y), text, colour, segment in labels:
         w = f.getlength(text) + ts * 0.8
         h = ts * 1.45
-        reach = 6 * lay.cell + w
+        reach = 4 * lay.cell + w
         nearby = [c for c in counters if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         near_avoid = [c for c in avoid if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
-        near_avoid += _labels_near(lay, x, y, reach)
         spot = (x, y, w, h)
-        best = _best_spot(offsets, spot, lay, placed, leaders, nearby + near_avoid)
-        if best is None or best[3] > 0:
-            # nothing free nearby on the coarse rings: try a fine grid (labels of a square
-            # board leave free strips narrower than the rings' steps)
-            fine = _best_spot(dense, spot, lay, placed, leaders, nearby + near_avoid)
-            if fine is not None and (best is None or fine[3] < best[3]):
+        around = (x - reach, y - reach, x + reach, y + reach)
+        must, rather = _Boxes(nearby + near_avoid, around), _Boxes(_labels_near(lay, x, y, reach), around)
+        best = _best_spot(offsets, spot, lay, placed, leaders, must, rather)
+        if (best is None or best[3] + best[4] > 0) and lay.kind == "square":
+            # nothing free on the coarse rings: try a fine grid (the labels of a square board
+            # leave free strips narrower than the rings' steps; on a hex map the rows of
+            # labels are too close for a free strip, so it would only cost time there)
+            fine = _best_spot(dense, spot, lay, placed, leaders, must, rather)
+            if fine is not None and (best is None or fine[0] < best[0]):
                 best = fine
         if best is None:
-            best = (0, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), (x, y), 0)
-        _, box, anchor, _ = best
+            best = (0, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), (x, y), 0, 0)
+        box, anchor = best[1], best[2]
         placed.append(box)
         if (x, y) != anchor and math.hypot(anchor[0] - x, anchor[1] - y) > 2:
             draw.line([(x, y), anchor], fill=colour, width=max(2, ts // 8))

@@ -33,7 +33,8 @@ Format (every key optional unless marked *required*; colours are ``"#rrggbb"``):
                   "title": "Cav 2", "values": "3-2-4", "flipped": false, "badge": "2",
                   "slot": 0}],
            # flipped: drawn as the counter's back (disorganised); badge: small corner number
-           # (damage, hit points); slot: position when several pieces share a cell (0..3)
+           # (damage, hit points; "badge_color" for other meanings, e.g. range); slot: position
+           # when several pieces share a cell (0..3)
       "markers": [{"at": "0507", "kind": "gas", "color": "#9acd32", "text": "2"}],
            # kinds: gas, flag, flare, smoke, fire, control, ladder, breach, highlight
       "arrows": [{"path": ["0505", "0506", "0507"], "color": "#c0392b", "kind": "move"},

@@ -73,19 +73,20 @@ def _centered_text(draw, xy, text, size, fill, bold=True, stroke=0, stroke_fill=
 # ----- counters ----------------------------------------------------------------------------
 
 def counter(side: int, colour, text_colour, title: str, values: str, flipped: bool,
-            badge: str, symbol: str | None = None, compact: bool = False) -> Image.Image:
+            badge: str, symbol: str | None = None, compact: bool = False,
+            badge_colour=(214, 39, 40)) -> Image.Image:
     """A counter of ``side`` pixels (plus a shadow margin), RGBA. ``compact``: one of several
     counters sharing a cell, drawn with fewer details and bigger values."""
-    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact)
+    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour)
     return SPRITES.get(key, lambda: _draw_counter(side, colour, text_colour, title, values,
-                                                  flipped, badge, symbol, compact))
+                                                  flipped, badge, symbol, compact, badge_colour))
 
 
 def counter_margin(side: int) -> int:
     return max(2, round(side * 0.08))
 
 
-def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact):
+def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour):
     margin = counter_margin(side)
     k = side * SUPER
     m = margin * SUPER
@@ -144,10 +145,10 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
     if badge:
         r = k * 0.19
         bx, by = m + k - r * 0.75, m + r * 0.75
-        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=(214, 39, 40, 255), outline=(255, 255, 255, 255),
-                     width=max(SUPER, round(k * 0.03)))
+        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=tuple(badge_colour) + (255,),
+                     outline=(255, 255, 255, 255), width=max(SUPER, round(k * 0.03)))
         _centered_text(draw, (bx, by), str(badge)[:3], round(r * (1.25 if len(str(badge)) < 2 else 0.95)),
-                       (255, 255, 255))
+                       contrast_text(badge_colour))
     return _shrink(img, (side + 2 * margin, side + 2 * margin))
 
 

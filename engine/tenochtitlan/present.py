@@ -249,9 +249,11 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         color = TLAXCALAN_COLOR if t.get("tlaxcalan") else COLORS[u["side"]]
         pieces.append({"at": u["at"], "id": uid, "color": color, "text_color": TEXT[u["side"]],
                        "title": f"{t['short']} {uid.rsplit('-', 1)[-1]}",
-                       "values": f"{t['attack']}-{t['defence']}-{t['movement']}"
-                                 + (f" r{t['range']}" if t.get("range", 1) > 1 else ""),
+                       "values": f"{t['attack']}-{t['defence']}-{t['movement']}",
                        "flipped": bool(u["disorganised"])})
+        if t.get("range", 1) > 1:
+            # ranged units: the range in a white corner disc (the factors keep their size)
+            pieces[-1].update(badge=str(t["range"]), badge_color="#ffffff")
     objectives = []
     for name, i in board.objectives.items():
         lab = board.label(i)
@@ -277,7 +279,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     decks = state.get("decks", {})
     notes.append("Decks: " + ", ".join(
         f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}" for s, d in decks.items()))
-    notes.append("Counters: attack-defence-movement, rN: range N")
+    notes.append("Counters: attack-defence-movement; white corner disc: range")
     lost: dict[str, list[str]] = {"spanish": [], "aztec": []}
     for uid in state.get("eliminated", []):
         t = types.get(state.get("roster", {}).get(uid))
