@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from engine.core import hexgrid, squaregrid
+
 from . import fonts, sprites
 from .cache import LruCache
 from .icons import COLOURED, ICONS
@@ -191,7 +193,6 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
 
 
 def _label(lay: Layout, h) -> str:
-    from engine.core import hexgrid, squaregrid
     return hexgrid.label(h) if lay.kind == "hex" else squaregrid.label(h)
 
 
@@ -246,8 +247,8 @@ def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float
         return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
                 max(b[3] for b in boxes))
     # the box around the centre depends on the text only (hex labels: DejaVu digits share a width)
-    text = _label(lay, h)
-    key = (lay.kind, lay.cell, lay.label_size, "0000" if lay.kind == "hex" and fonts.has_dejavu() else text, strong)
+    text = "0000" if lay.kind == "hex" and fonts.has_dejavu() else _label(lay, h)
+    key = (lay.kind, lay.cell, lay.label_size, text, strong)
     dx0, dy0, dx1, dy1 = _LABEL_BOXES.get(key, build)
     return (cx + dx0, cy + dy0, cx + dx1, cy + dy1)
 
@@ -310,7 +311,6 @@ def _paste_name(img, entry) -> None:
 
 
 def _all_labels(lay: Layout) -> list[str]:
-    from engine.core import hexgrid, squaregrid
     if lay.kind == "hex":
         return [hexgrid.label(hexgrid.from_offset(c, r))
                 for c in range(lay.first_column, lay.first_column + lay.columns)
@@ -640,6 +640,9 @@ def _overlap(a, b) -> float:
 
 def _segment_hits_box(p, q, box) -> bool:
     """Whether the segment p-q passes through ``box`` (sampled: leaders are short)."""
+    if max(p[0], q[0]) < box[0] or min(p[0], q[0]) > box[2] or max(p[1], q[1]) < box[1] \
+            or min(p[1], q[1]) > box[3]:
+        return False
     for k in range(11):
         t = k / 10
         x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
@@ -651,7 +654,6 @@ def _segment_hits_box(p, q, box) -> bool:
 def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
     """Boxes of the cell labels within ``reach`` of a point (cells of the grid's window; a
     label of a cell the map lacks is avoided too, which costs nothing)."""
-    from engine.core import hexgrid
     cell = lay.cell
     if lay.kind == "hex":
         col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
@@ -662,46 +664,60 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
         row0 = (y - lay.origin_y) / cell + lay.first_row
         span_c = span_r = reach / cell + 2
     out = []
+    offset = None
     for col in range(max(lay.first_column, int(col0 - span_c)),
                      min(lay.first_column + lay.columns, int(col0 + span_c) + 1)):
         for row in range(max(lay.first_row, int(row0 - span_r)), min(lay.first_row + lay.rows, int(row0 + span_r) + 1)):
             h = hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
-            out.append(label_box(lay, h))
+            if lay.kind == "hex" and fonts.has_dejavu():
+                # every hex label has the same box around its centre (digits share a width)
+                cx, cy = lay.center_of(h)
+                if offset is None:
+                    b = label_box(lay, h)
+                    offset = (b[0] - cx, b[1] - cy, b[2] - cx, b[3] - cy)
+                out.append((cx + offset[0], cy + offset[1], cx + offset[2], cy + offset[3]))
+            else:
+                out.append(label_box(lay, h))
     return out
 
 
 class _Boxes:
-    """The area a candidate label box would hide, read from a half-resolution mask of the
-    counters and texts around the label (Pillow counts the pixels in C; summing box overlaps
-    in Python was most of a big map's picture)."""
+    """The areas a candidate label box would hide, read from a half-resolution mask around the
+    label: counters and names (must not hide, 255) drawn over cell labels (rather not, 1).
+    Pillow counts the pixels in C; summing box overlaps in Python was most of a big map's
+    picture."""
 
     SCALE = 2
 
-    def __init__(self, boxes, around):
+    def __init__(self, must, rather, around):
         self.x0, self.y0 = around[0], around[1]
         k = self.SCALE
         size = (max(1, math.ceil((around[2] - around[0]) / k)), max(1, math.ceil((around[3] - around[1]) / k)))
         self.mask = Image.new("L", size, 0)
         draw = ImageDraw.Draw(self.mask)
-        for b in boxes:     # rounded outwards: a near miss counts as hiding, never the reverse
-            draw.rectangle((math.floor((b[0] - self.x0) / k), math.floor((b[1] - self.y0) / k),
-                            math.ceil((b[2] - self.x0) / k) - 1, math.ceil((b[3] - self.y0) / k) - 1), fill=255)
+        for boxes, value in ((rather, 1), (must, 255)):
+            for b in boxes:     # rounded outwards: a near miss counts as hiding, never the reverse
+                draw.rectangle((math.floor((b[0] - self.x0) / k), math.floor((b[1] - self.y0) / k),
+                                math.ceil((b[2] - self.x0) / k) - 1, math.ceil((b[3] - self.y0) / k) - 1),
+                               fill=value)
 
-    def hidden(self, box) -> float:
+    def hidden(self, box) -> tuple[float, float]:
+        """(area of counters and names, area of cell labels) under ``box``."""
         k = self.SCALE
         part = self.mask.crop((math.floor((box[0] - self.x0) / k), math.floor((box[1] - self.y0) / k),
                                math.ceil((box[2] - self.x0) / k), math.ceil((box[3] - self.y0) / k)))
         if part.getbbox() is None:
-            return 0.0
-        return part.histogram()[255] * k * k
+            return 0.0, 0.0
+        counts = part.histogram()
+        return counts[255] * k * k, counts[1] * k * k
 
 
-def _best_spot(candidates, spot, lay: Layout, placed, leaders, must: _Boxes, rather: _Boxes):
+def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     """The cheapest free box for a label of size (w, h) anchored at (x, y): (cost, box, leader
     end, area of ``must`` hidden, area of ``rather`` hidden), or None when every candidate
-    touches a placed label or leader. ``must``: counters and names, hidden only when nothing
-    else is possible; ``rather``: cell labels, hidden as little as possible. Candidates come
-    nearest first, so the first that hides nothing wins."""
+    touches a placed label or leader. Counters and names are hidden only when nothing else is
+    possible, cell labels as little as possible. Candidates come nearest first, so the first
+    that hides nothing wins."""
     x, y, w, h = spot
     best = None
     for i, (dx, dy) in enumerate(candidates):
@@ -714,8 +730,7 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, must: _Boxes, rat
         if any(_segment_hits_box(p, q, box) for p, q in leaders) or \
                 any(_segment_hits_box((x, y), anchor, b) for b in placed):
             continue
-        hidden = must.hidden(box)
-        covered = rather.hidden(box)
+        hidden, covered = hide.hidden(box)
         cost = (1e7 if hidden else 0.0) + 3 * hidden + covered + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
         if best is None or cost < best[0]:
             best = (cost, box, anchor, hidden, covered)
@@ -729,11 +744,10 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
     other label and hides the fewest counters and cell labels; a leader line joins a moved
     label to its arrow without crossing another label."""
     ts = max(11, min(lay.text_size, round(lay.cell * 0.38)))
-    f = fonts.font(ts, True)
     placed: list[tuple[float, float, float, float]] = []
     leaders: list[tuple[tuple, tuple]] = []
     offsets = [(0.0, 0.0)]
-    for k in range(1, 9):
+    for k in range(1, 7):
         d = k * 0.45 * lay.cell
         offsets += [(0, -d), (0, d), (-d, 0), (d, 0), (-d, -d), (d, -d), (-d, d), (d, d),
                     (-d / 2, -d), (d / 2, -d), (-d / 2, d), (d / 2, d)]
@@ -742,20 +756,20 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
     dense = sorted(((i * step_x, j * step_y) for i in range(-7, 8) for j in range(-18, 19)),
                    key=lambda d: math.hypot(*d))
     for (x, y), text, colour, segment in labels:
-        w = f.getlength(text) + ts * 0.8
+        w = fonts.text_width(text, ts, True) + ts * 0.8
         h = ts * 1.45
-        reach = 4 * lay.cell + w
+        reach = 3.2 * lay.cell + w
         nearby = [c for c in counters if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         near_avoid = [c for c in avoid if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         spot = (x, y, w, h)
         around = (x - reach, y - reach, x + reach, y + reach)
-        must, rather = _Boxes(nearby + near_avoid, around), _Boxes(_labels_near(lay, x, y, reach), around)
-        best = _best_spot(offsets, spot, lay, placed, leaders, must, rather)
+        hide = _Boxes(nearby + near_avoid, _labels_near(lay, x, y, reach), around)
+        best = _best_spot(offsets, spot, lay, placed, leaders, hide)
         if (best is None or best[3] + best[4] > 0) and lay.kind == "square":
             # nothing free on the coarse rings: try a fine grid (the labels of a square board
             # leave free strips narrower than the rings' steps; on a hex map the rows of
             # labels are too close for a free strip, so it would only cost time there)
-            fine = _best_spot(dense, spot, lay, placed, leaders, must, rather)
+            fine = _best_spot(dense, spot, lay, placed, leaders, hide)
             if fine is not None and (best is None or fine[0] < best[0]):
                 best = fine
         if best is None:
