@@ -622,7 +622,8 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         else:
             n = used.get(h, 0)
             used[h] = n + 1
-            size = round(cell * (0.42 if lay.kind == "hex" else 0.26))
+            # a flag says who holds a place: big enough to see without zooming
+            size = round(cell * (0.42 if lay.kind == "hex" else 0.26) * (1.3 if kind == "flag" else 1))
             dx, dy = corners[n % 4]
             x, y = cx + dx * cell, cy + dy * cell
         sprite = sprites.marker(kind, size, colour, text)
@@ -902,6 +903,7 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
     counter_half = lay.counter_side / 2
     arrows = _items(scene, "arrows")
     attacks = []
+    moved_through: set = set()
     for i, ar in enumerate(arrows):
         where = f"arrows[{i}]"
         kind = ar.get("kind", "move")
@@ -913,6 +915,12 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
             attacks.append((pts, colour, ar.get("text")))
             continue
         _arrow(draw, _shorten(pts, cell * 0.15, counter_half * 1.1), colour, max(3, round(cell * 0.13)))
+        moved_through.update(lay.parse(lab) for lab in ar["path"])
+    if moved_through:
+        # a move arrow runs from centre to centre across the cells' labels: put them back on top
+        strong = _strong_labels(scene, lay)
+        for h in moved_through:
+            _paste_label(img, lay, h, h in strong)
     _markers(img, draw, scene, lay, under=True)
     boxes = _pieces(img, scene, lay, drawn)
     _markers(img, draw, scene, lay, under=False)

@@ -1373,8 +1373,8 @@ class PocketTactics(Ruleset):
         def names(side, status):
             return ", ".join(self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
                              if v["status"] == status and (v["side"] if status == "reserve" else v["by"]) == side) or "–"
-        notes = [f"Reserve N: {names('north', 'reserve')} · S: {names('south', 'reserve')}   "
-                 f"Captured by N: {names('north', 'captured')} · S: {names('south', 'captured')}"]
+        # captured units are shown per side under the map (``losses``)
+        notes = [f"Reserve N: {names('north', 'reserve')} · S: {names('south', 'reserve')}"]
         c = state.get("combat")
         if c:
             parts = []
