@@ -18,7 +18,10 @@ from engine.core.game import autoplay
 from renderer import colours
 from renderer.layout import PREVIEW_WIDTH
 
-RULESETS = sorted(registry.available())
+# every packaged game (fixture games registered by other tests are not players' pictures)
+RULESETS = sorted(name for name in registry.available() if registry.RULESETS[name].startswith("engine."))
+# games whose scenes carry a terrain key and losses (a new game adds them and joins the list)
+WITH_KEY_AND_LOSSES = [name for name in ("pocket-tactics", "rivet-wars", "tenochtitlan") if name in RULESETS]
 SEED = 4
 # Smallest cell label, in pixels of the phone preview (PREVIEW_WIDTH wide) and of the picture
 # itself. On the 24x20 Tenochtitlan map a hex is 14 px wide in the preview, so labels cannot be
@@ -127,7 +130,7 @@ def test_every_side_is_in_the_legend(name):
         assert sorted(rec.legend) == sorted(entry["text"] for entry in scene["legend"]), where
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
 def test_lost_units_are_drawn_per_side_in_their_colour(name):
     rules = registry.get_ruleset(name)
     lost = [(where, scene) for where, scene in positions(name)
@@ -174,7 +177,7 @@ def test_terrain_and_side_colours_stay_apart_also_with_colour_blindness(name):
         f"are only {closest[0]:.1f} apart with {closest[3]} vision"
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
 def test_the_terrain_key_names_the_map_s_fills(name):
     where, scene = positions(name)[-1]
     key = scene.get("terrain_key") or []
