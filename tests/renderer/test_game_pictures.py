@@ -200,3 +200,21 @@ def test_colour_blindness_simulation_matches_known_values():
     assert colours.delta_e("#ffffff", "#000000") == pytest.approx(100, abs=0.1)
     # the complaint of the issue: South's red and the old lava fill were 5.5 apart for deuteranopes
     assert colours.delta_e("#b5412e", "#c0563b", "deuteranopia") < 8
+
+
+def test_rivet_wars_dice_are_separate_values_gas_dice_sit_at_the_cloud_and_losses_are_kept():
+    from tests.rivetwars.util import RS, act, make, unit
+    state = make(units=[unit("rifleman", "E9", id="r"), unit("panzerfaust", "E5", id="p")])
+    state, events = act(state, "attack", dice=[5, 2], unit="r", to="E5")
+    scene = RS.scene(state, events, None)
+    [arrow] = [a for a in scene["arrows"] if a["kind"] == "attack"]
+    assert arrow["text"].endswith(": 5 2 hit")          # never "52"
+    lost = {entry["text"]: entry["units"] for entry in scene["losses"]}
+    assert lost["Allies lost:"] == [] and len(lost["Bismark lost:"]) == 1
+    cloud = {"type": "attack", "by": "gas cloud at C3", "target": "r", "dice": [6, 1], "precision": 0,
+             "hit": False, "kind": "gas"}
+    with_gas = RS.scene(state, [*events, cloud], None)
+    assert [a["text"] for a in with_gas["arrows"] if a["kind"] == "attack"] == [arrow["text"]]
+    assert with_gas["labels"] == [{"at": "C3", "text": "gas: 6 1 miss", "color": "#5b7f12"}]
+    _, rec = renderer.render_with_layout(with_gas)
+    assert "gas: 6 1 miss" in [text for kind, text, _ in rec.texts if kind == "attack"]
