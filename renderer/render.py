@@ -570,7 +570,7 @@ def _pieces(img, scene: dict, lay: Layout, drawn: Drawn | None = None) -> list[t
                                      str(p["badge"]) if p.get("badge") not in (None, "") else "",
                                      p.get("symbol"), compact,
                                      sprites.rgb(p["badge_color"], where + ".badge_color") if p.get("badge_color")
-                                     else (214, 39, 40))
+                                     else (214, 39, 40), fonts.safe_text(str(p.get("subtitle") or "")))
             m = sprites.counter_margin(side)
             img.paste(sprite, (round(x - side / 2 - m), round(y - side / 2 - m)), sprite)
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))

@@ -56,6 +56,8 @@ Optional additions and how the renderer reads the keys above (nothing here renam
 - ``cells[].strong_label``: the cell's label is printed bold and larger (Rivet Wars marks the
   square that names its segment). ``cells[].icon_color``: the colour of a ``deploy`` icon
   (each side's deployment zone in its own colour).
+- ``pieces[].subtitle``: a second line under the title on a lone counter (Rivet Wars'
+  plug-ins, ``+Sturm``); like titles it is shrunk to fit, not cut.
 - ``pieces[].badge_color``: the badge's disc colour when it means something else than damage
   (Tenochtitlan: a white disc with the range of ranged units).
 - ``terrain_key`` and ``losses`` add a band under the map (one line for the key, one per

@@ -74,19 +74,21 @@ def _centered_text(draw, xy, text, size, fill, bold=True, stroke=0, stroke_fill=
 
 def counter(side: int, colour, text_colour, title: str, values: str, flipped: bool,
             badge: str, symbol: str | None = None, compact: bool = False,
-            badge_colour=(214, 39, 40)) -> Image.Image:
+            badge_colour=(214, 39, 40), subtitle: str = "") -> Image.Image:
     """A counter of ``side`` pixels (plus a shadow margin), RGBA. ``compact``: one of several
     counters sharing a cell, drawn with fewer details and bigger values."""
-    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour)
+    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour,
+           subtitle)
     return SPRITES.get(key, lambda: _draw_counter(side, colour, text_colour, title, values,
-                                                  flipped, badge, symbol, compact, badge_colour))
+                                                  flipped, badge, symbol, compact, badge_colour, subtitle))
 
 
 def counter_margin(side: int) -> int:
     return max(2, round(side * 0.08))
 
 
-def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour):
+def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour,
+                  subtitle=""):
     margin = counter_margin(side)
     k = side * SUPER
     m = margin * SUPER
@@ -134,14 +136,19 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
         # shrink before cutting: "Rifle+Sturm" must stay whole to be any use
         title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.11))
         _centered_text(draw, (cx, m + k * 0.22), fonts.fit(title, title_size, inner, True), title_size, ink)
-        if symbol:
+        if subtitle:
+            # a second line under the title (plug-ins: "+Sturm"), shrunk rather than cut
+            size = fonts.fit_size(subtitle, round(k * 0.22), inner, True, smallest=round(k * 0.11))
+            _centered_text(draw, (cx, m + k * 0.46), subtitle, size, ink)
+        elif symbol:
             _symbol(draw, symbol, cx, m + k * 0.49, k * 0.13, ink)
         if flipped:
             _centered_text(draw, (cx, m + k * 0.5), "DIS", round(k * 0.2), (150, 20, 20),
                            stroke=SUPER, stroke_fill=(255, 255, 255))
         if values:
-            value_size = fonts.fit_size(values, round(k * (0.3 if (symbol or flipped) else 0.4)), inner, True)
-            _centered_text(draw, (cx, m + k * (0.8 if (symbol or flipped) else 0.64)), values, value_size, ink)
+            low = bool(symbol or flipped or subtitle)
+            value_size = fonts.fit_size(values, round(k * (0.3 if low else 0.4)), inner, True)
+            _centered_text(draw, (cx, m + k * (0.8 if low else 0.64)), values, value_size, ink)
     if badge:
         r = k * 0.19
         bx, by = m + k - r * 0.75, m + r * 0.75

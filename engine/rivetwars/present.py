@@ -241,10 +241,14 @@ def scene(rs, state, events, viewer):
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         spec = roster(state)[u["type"]]
-        title = spec.get("short", spec["name"][:5]) + "".join("+" + roster(state)[p].get("short", "P") for p in u["plugins"])
+        title = spec.get("short", spec["name"][:5])
+        plugs = "".join("+" + roster(state)[p].get("short", "P") for p in u["plugins"])
         hp = rs.hp(state, uid)
         piece = {"at": u["at"], "id": uid, "color": COLORS[u["side"]], "text_color": "#ffffff", "title": title,
                  "values": f"{hp - u['damage']}/{hp}"}
+        if plugs:
+            # plug-ins on a line of their own: "Rifle+Sturm" in one line was cut to "Sturm+…"
+            piece["subtitle"] = plugs
         if u["damage"]:
             piece["badge"] = str(u["damage"])
         pieces.append(piece)

@@ -218,3 +218,20 @@ def test_rivet_wars_dice_are_separate_values_gas_dice_sit_at_the_cloud_and_losse
     assert with_gas["labels"] == [{"at": "C3", "text": "gas: 6 1 miss", "color": "#5b7f12"}]
     _, rec = renderer.render_with_layout(with_gas)
     assert "gas: 6 1 miss" in [text for kind, text, _ in rec.texts if kind == "attack"]
+
+
+def test_rivet_wars_plug_ins_get_a_line_of_their_own_on_the_counter():
+    from tests.rivetwars.util import RS, make, unit
+    state = make(units=[unit("wolverine", "E5", id="w", plugins=["patston"]), unit("wolverine", "I5", id="v")])
+    scene = RS.scene(state, [], None)
+    pieces = {p["id"]: p for p in scene["pieces"]}
+    assert pieces["w"]["title"] == pieces["v"]["title"] and "subtitle" not in pieces["v"]
+    assert pieces["w"]["subtitle"].startswith("+") and "…" not in pieces["w"]["subtitle"]
+    img, rec = drawn(scene)
+    boxes = dict(rec.counters)
+
+    def white_in_middle(box):
+        height = box[3] - box[1]
+        band = (box[0] + 4, box[1] + height * 0.38, box[2] - 4, box[1] + height * 0.54)
+        return sum(1 for p in crop(img, band) if min(p) > 200)
+    assert white_in_middle(boxes["w"]) > 10 and white_in_middle(boxes["v"]) < white_in_middle(boxes["w"]) / 3
