@@ -180,16 +180,41 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     for h, c, fill in parsed:
         _paste_label(img, lay, h, bool(c.get("strong_label")))
 
-    for i, rg in enumerate(_items(scene, "regions")):
-        if rg.get("label"):
-            # top-left inside the region: out of the way of what sits in its middle
-            corners = [p for lab in rg["cells"] for p in lay.corners_of(lay.parse(lab))]
-            x = min(p[0] for p in corners) + cell * 0.25
-            y = min(p[1] for p in corners) + cell * (0.3 if lay.kind == "hex" else 0.22)
-            colour = sprites.rgb(rg.get("outline") or ("#000000"))
-            _halo_text(draw, (x, y), fonts.safe_text(str(rg["label"])), max(11, round(cell * 0.3)), fill=colour,
-                       anchor="lt")
+    for text, size, colour, xy, _ in _region_labels(scene, lay):
+        _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
     return img
+
+
+def _region_labels(scene: dict, lay: Layout) -> list[tuple]:
+    """Region names near the region's top-left, moved down or right until they cover no cell
+    label: (text, size, colour, top-left, box) each."""
+    out = []
+    cell = lay.cell
+    for rg in _items(scene, "regions"):
+        if not rg.get("label"):
+            continue
+        text = fonts.safe_text(str(rg["label"]))
+        size = max(11, round(cell * 0.3))
+        stroke = max(1, size // 7)
+        w, h = fonts.text_width(text, size, True) + 2 * stroke, size * 1.2 + 2 * stroke
+        corners = [p for lab in rg.get("cells") or [] for p in lay.corners_of(lay.parse(lab, "regions"))]
+        x = min(p[0] for p in corners) + cell * 0.25
+        y = min(p[1] for p in corners) + cell * (0.3 if lay.kind == "hex" else 0.22)
+        labels = _labels_near(lay, x + w / 2, y, w + 2 * cell)
+        spot = (x, y)
+        for k in range(0, 16):
+            for dx in (0.0, 0.5 * cell, cell):
+                box = (x + dx - stroke, y + k * 0.12 * cell - stroke, x + dx + w, y + k * 0.12 * cell + h)
+                if not any(_overlap(box, b) > 0 for b in labels):
+                    spot = (x + dx, y + k * 0.12 * cell)
+                    break
+            else:
+                continue
+            break
+        colour = sprites.rgb(rg.get("outline") or ("#000000"))
+        box = (spot[0] - stroke, spot[1] - stroke, spot[0] + w, spot[1] + h)
+        out.append((text, size, colour, spot, box))
+    return out
 
 
 def _label(lay: Layout, h) -> str:
@@ -887,6 +912,8 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
             drawn.cell_labels.setdefault(_label(lay, h), label_box(lay, h))
     for h, lines, size, centre, box in _place_names(scene, lay):
         drawn.texts.append(("name", " ".join(lines), box))
+    for text, size, colour, xy, box in _region_labels(scene, lay):
+        drawn.texts.append(("region", text, box))
     return img, drawn
 
 

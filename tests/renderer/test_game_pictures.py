@@ -87,9 +87,12 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
         for pid, counter in rec.counters:
             assert not _overlap(box, counter), f"{where}: {kind} {text!r} and counter {pid} overlap"
     covered: dict = {}
+    regions = [t for t in texts if t[0] == "region"]
     for label, box in rec.cell_labels.items():
         for pid, counter in rec.counters:
             assert not _overlap(box, counter), f"{where}: counter {pid} covers the label {label}"
+        for kind, text, other in regions:
+            assert not _overlap(box, other), f"{where}: the region name {text!r} covers the label {label}"
         for kind, text, other in readable:
             if _overlap(box, other):
                 # On a hex map the rows of labels are closer than a dice label is high, so a
