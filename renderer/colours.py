@@ -21,8 +21,9 @@ VISIONS = ("normal",) + tuple(MACHADO)
 def _rgb(colour) -> tuple[int, int, int]:
     if isinstance(colour, str):
         text = colour.lstrip("#")
-        return tuple(int(text[i:i + 2], 16) for i in (0, 2, 4))
-    return tuple(colour)[:3]
+        return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+    r, g, b = tuple(colour)[:3]
+    return int(r), int(g), int(b)
 
 
 def _to_linear(c: float) -> float:
@@ -41,8 +42,8 @@ def simulate(colour, vision: str) -> tuple[int, int, int]:
     if vision == "normal":
         return rgb
     lin = [_to_linear(c) for c in rgb]
-    out = [sum(m * c for m, c in zip(row, lin)) for row in MACHADO[vision]]
-    return tuple(round(_from_linear(c)) for c in out)
+    r, g, b = (round(_from_linear(sum(m * c for m, c in zip(row, lin)))) for row in MACHADO[vision])
+    return r, g, b
 
 
 def lab(colour) -> tuple[float, float, float]:

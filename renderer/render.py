@@ -202,7 +202,7 @@ def _region_labels(scene: dict, lay: Layout) -> list[tuple]:
         y = min(p[1] for p in corners) + cell * (0.3 if lay.kind == "hex" else 0.22)
         labels = _labels_near(lay, x + w / 2, y, w + 2 * cell)
         spot = (x, y)
-        for k in range(0, 16):
+        for k in range(16):
             for dx in (0.0, 0.5 * cell, cell):
                 box = (x + dx - stroke, y + k * 0.12 * cell - stroke, x + dx + w, y + k * 0.12 * cell + h)
                 if not any(_overlap(box, b) > 0 for b in labels):
@@ -248,10 +248,11 @@ def _label_pieces(lay: Layout, h, strong: bool = False):
     size = round(lay.label_size * (1.15 if strong else 1))
     top = cy + lay.label_top
     text = _label(lay, h)
+    parts: list[tuple[str, str, float]]
     if lay.kind == "hex":
-        parts = ((text[:2], "rt", cx), (text[2:], "lt", cx))
+        parts = [(text[:2], "rt", cx), (text[2:], "lt", cx)]
     else:
-        parts = ((text, "lt", cx - lay.cell * 0.46),)
+        parts = [(text, "lt", cx - lay.cell * 0.46)]
     out = []
     for part, anchor, x in parts:
         ink, halo, dx, dy = _label_part(part, anchor, size, strong or lay.kind == "hex")
@@ -303,7 +304,7 @@ def _place_names(scene: dict, lay: Layout) -> list[tuple]:
     names: dict = {}
     for c in scene.get("cells") or []:
         if isinstance(c, dict) and c.get("text"):
-            names[lay.parse(c.get("at"), "cells")] = str(c["text"])
+            names[lay.parse(str(c.get("at")), "cells")] = str(c["text"])
     out = []
     base = max(9, round(cell * (0.24 if lay.kind == "hex" else 0.17)))
     width = cell * (1.9 if lay.kind == "hex" else 0.96)
@@ -496,7 +497,7 @@ def _strong_labels(scene: dict, lay: Layout) -> set:
     out = set()
     for c in scene.get("cells") or []:
         if isinstance(c, dict) and c.get("strong_label"):
-            out.add(lay.parse(c.get("at"), "cells"))
+            out.add(lay.parse(str(c.get("at")), "cells"))
     return out
 
 
@@ -843,6 +844,7 @@ def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
     pad = round(lay.title_size * 0.5)
     y = lay.height - lay.footer_height + ts * 0.3
     key = _items(scene, "terrain_key")
+    x: float
     if key:
         x = pad
         size = ts
@@ -904,7 +906,7 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
     strong = _strong_labels(scene, lay)
     cells = _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
     for c in cells:
-        h = lay.parse(c.get("at"), "cells")
+        h = lay.parse(str(c.get("at")), "cells")
         drawn.cell_labels[_label(lay, h)] = label_box(lay, h, h in strong)
     for mk in _items(scene, "markers"):
         if mk.get("kind") == "highlight":
