@@ -44,9 +44,14 @@ def game_examples(seed: int = 4) -> dict[str, bytes]:
         frames: list = []
 
         def keep(index, side, action, events, state, frames=frames):
-            if index <= len(log) * 3 // 4:
-                frames.append((state, events))
+            frames.append((state, events))
         autoplay(rules, scenario, seed, on_action=keep)
+        # three quarters in, or later if the map still has no units then (Pocket Tactics
+        # spends its first actions building the map)
+        index = len(log) * 3 // 4
+        while index < len(frames) - 1 and not rules.scene(frames[index][0], [], None).get("pieces"):
+            index += 1
+        frames = frames[:index + 1]
         state = frames[-1][0]
         turn_events = [e for st, ev in frames if st.get("turn") == state.get("turn")
                        and st.get("active") == state.get("active") for e in ev]

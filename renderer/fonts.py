@@ -5,6 +5,7 @@ a FreeType face is not meant to be shared by threads drawing at the same time.
 """
 from __future__ import annotations
 
+import functools
 import threading
 
 from PIL import ImageFont
@@ -56,6 +57,12 @@ def has_dejavu() -> bool:
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
+    # header words and labels repeat every turn; measuring them again was a visible cost
+    return _width(text, max(6, int(size)), bold, _path(bold))
+
+
+@functools.lru_cache(maxsize=4096)
+def _width(text: str, size: int, bold: bool, path: str | None) -> float:
     return font(size, bold).getlength(text)
 
 

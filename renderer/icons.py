@@ -165,11 +165,13 @@ def objective(draw, cx, cy, r):
     _poly(draw, _star_points(cx, cy, r), "#f2c230", r)
 
 
-def deploy(draw, cx, cy, r):
+def deploy(draw, cx, cy, r, colour="#1d4e89"):
+    # chevrons in the deploying side's colour on a light rim, so each side finds its own zone
     w = max(2, _w(r) * 2)
     for k in (-0.45, 0.15):
-        draw.line([(cx - r * 0.7, cy + k * r), (cx, cy + (k + 0.45) * r), (cx + r * 0.7, cy + k * r)],
-                  fill="#1d4e89", width=w, joint="curve")
+        pts = [(cx - r * 0.7, cy + k * r), (cx, cy + (k + 0.45) * r), (cx + r * 0.7, cy + k * r)]
+        draw.line(pts, fill=LIGHT, width=w + 2, joint="curve")
+        draw.line(pts, fill=colour, width=w, joint="curve")
 
 
 def ruins(draw, cx, cy, r):
@@ -207,6 +209,7 @@ def wall(draw, cx, cy, r):
         draw.line([(x + r / 3, cy), (x + r / 3, cy + r * 0.5)], fill=INK, width=w)
 
 
+COLOURED = ("deploy",)     # icons that take ``cells[].icon_color``
 ICONS: dict[str, Callable] = {f.__name__: f for f in (
     fort, village, city, hill, building, temple, market, spring, bunker, wire, tanktrap, mine,
     forest, water, swamp, objective, deploy, ruins, tower, gate, wall)}

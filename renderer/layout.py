@@ -14,6 +14,7 @@ from engine.core import hexgrid, squaregrid
 
 SQRT3 = math.sqrt(3)
 MIN_WIDTH = 480          # room for the header on tiny maps
+PREVIEW_WIDTH = 480      # about how wide Discord shows a picture on a phone before a tap
 TARGET_WIDTH = 1500      # default pictures are about this wide (Discord shrinks them anyway)
 
 
@@ -37,6 +38,43 @@ class Layout:
     header_lines: int      # lines of header pairs and notes under the title
     first_column: int = 0  # 0-based column and row of the window's top-left cell (a map that
     first_row: int = 0     # grows anywhere in a large label space, such as Pocket Tactics)
+    footer_lines: int = 0  # lines of the band under the map (terrain key, losses per side)
+
+    # ---- what goes where inside a cell ------------------------------------------------------
+    # Each cell has bands of its own so nothing a player must read lies under a counter: the
+    # label at the top, the counter in the middle, the place name at the bottom; corner
+    # markers sit beside the counter.
+    @property
+    def label_size(self) -> int:
+        """Font size of cell labels: chosen from the cell size so a label keeps a fixed share
+        of its cell (and so of the picture) at any zoom, never below 10 px."""
+        return max(10, round(self.cell * (0.32 if self.kind == "hex" else 0.25)))
+
+    @property
+    def label_top(self) -> float:
+        """Offset of the label's top from the cell centre (negative: above it)."""
+        return -self.cell * (0.83 if self.kind == "hex" else 0.47)
+
+    @property
+    def counter_side(self) -> int:
+        """Side of a lone counter: fits between the label band and the name band."""
+        return round(self.cell * (0.92 if self.kind == "hex" else 0.66))
+
+    @property
+    def counter_offset(self) -> tuple[float, float]:
+        """Where a lone counter's centre sits relative to the cell centre."""
+        if self.kind == "hex":
+            return 0.0, -self.cell * 0.05
+        return self.cell * 0.1, self.cell * 0.14
+
+    @property
+    def name_y(self) -> float:
+        """Centre of the place-name band under the counter, from the cell centre."""
+        return self.cell * (0.64 if self.kind == "hex" else 0.4)
+
+    @property
+    def footer_height(self) -> int:
+        return round(self.footer_lines * self.text_size * 1.5 + (self.text_size * 0.6 if self.footer_lines else 0))
 
     # ---- cells ----------------------------------------------------------------------------
     def parse(self, label: str, where: str = "cell") -> tuple[int, int]:
@@ -143,8 +181,8 @@ def default_cell(kind: str, columns: int, rows: int) -> int:
 
 @lru_cache(maxsize=256)
 def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0,
-            first_row: int = 0) -> Layout:
-    probe = Layout(kind, columns, rows, cell, 0, 0, 0, 0, 0, 0, 0, 0)
+            first_row: int = 0, footer_lines: int = 0) -> Layout:
+    probe = Layout(kind, columns, rows, cell, 0, 0, 0, 0, 0, 0, 0, 0, footer_lines=footer_lines)
     margin = max(8, cell // 3)
     width = max(MIN_WIDTH, math.ceil(probe.map_width) + 2 * margin)
     # Header text scales with the picture width: Discord shows every picture about 500 px wide.
@@ -155,18 +193,22 @@ def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0
     height = header_height + margin + math.ceil(probe.map_height) + margin
     origin_x = (width - probe.map_width) / 2
     origin_y = header_height + margin
-    return Layout(kind, columns, rows, cell, width, height, header_height, origin_x, origin_y,
-                  title_size, text_size, header_lines, first_column, first_row)
+    lay = Layout(kind, columns, rows, cell, width, height, header_height, origin_x, origin_y,
+                 title_size, text_size, header_lines, first_column, first_row, footer_lines)
+    # the footer sits under the map, so cell positions never depend on it
+    return Layout(kind, columns, rows, cell, width, height + lay.footer_height, header_height, origin_x,
+                  origin_y, title_size, text_size, header_lines, first_column, first_row, footer_lines)
 
 
-def layout_for(grid: dict, size_hint: int | None = None) -> Layout:
+def layout_for(grid: dict, size_hint: int | None = None, footer_lines: int = 0) -> Layout:
     """The layout of a picture of ``grid``; ``size_hint`` is the cell size in pixels (hex
-    circumradius or square side), chosen from the grid's size when omitted."""
+    circumradius or square side), chosen from the grid's size when omitted. ``footer_lines``
+    (see :func:`renderer.render.footer_lines`) only adds a band under the map."""
     kind, columns, rows, first_column, first_row = _grid_spec(grid)
     cell = default_cell(kind, columns, rows) if size_hint is None else int(size_hint)
     if not 12 <= cell <= 200:
         raise SceneError(f"size_hint: cell size {cell} px is out of range (12..200).")
-    return _layout(kind, columns, rows, cell, first_column, first_row)
+    return _layout(kind, columns, rows, cell, first_column, first_row, max(0, min(6, int(footer_lines))))
 
 
 def cell_center(grid: dict, label: str, size_hint: int | None = None) -> tuple[float, float]:

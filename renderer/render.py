@@ -11,13 +11,16 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
+from engine.core import hexgrid, squaregrid
+
 from . import fonts, sprites
 from .cache import LruCache
-from .icons import ICONS
-from .layout import Layout, SceneError, layout_for
+from .icons import COLOURED, ICONS
+from .layout import SQRT3, Layout, SceneError, layout_for
 from .scene import REQUIRED_KEYS
 
 BACKGROUND = (236, 231, 218)
@@ -158,64 +161,183 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
                     _dot(draw, p, w, colour)
                     _dot(draw, q, w, colour)
 
-    icon_r = cell * (0.36 if lay.kind == "hex" else 0.3)
-    label_size = max(8, round(cell * (0.2 if lay.kind == "hex" else 0.18)))
-    text_size = max(9, round(cell * (0.27 if lay.kind == "hex" else 0.2)))
+    icon_r = cell * (0.36 if lay.kind == "hex" else 0.13)
     for i, (h, c, fill) in enumerate(parsed):
         cx, cy = lay.center_of(h)
         icon = c.get("icon")
         if icon:
             if icon not in ICONS:
                 raise SceneError(f"cells[{i}].icon: {icon!r} is not an icon; known: {', '.join(ICONS)}.")
-            ICONS[icon](draw, cx, cy, icon_r)
-        if c.get("text"):
-            ty = cy + (cell * 0.58 if lay.kind == "hex" else cell * 0.34)
-            _halo_text(draw, (cx, ty), fonts.safe_text(str(c["text"])), text_size)
-    masks: dict = {}
-
-    def glyphs(text: str, anchor: str):
-        # a hex label is two 2-digit halves; their masks repeat across the map, rasterising
-        # 1200 labels one by one was most of a big map's first picture
-        found = masks.get((text, anchor))
-        if found is None:
-            f = fonts.font(label_size)
-            left, top, right, bottom = f.getbbox(text, anchor=anchor)
-            mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-            ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
-            found = masks[(text, anchor)] = (mask, left, top)
-        return found
-
+            # squares: the icon gets the top-right corner, beside the label and above the
+            # counter, so deployment zones and bunkers stay visible under a unit
+            ix, iy = (cx, cy) if lay.kind == "hex" else (cx + cell * 0.3, cy - cell * 0.32)
+            colour = c.get("icon_color")
+            if colour and icon in COLOURED:
+                ICONS[icon](draw, ix, iy, icon_r, sprites.rgb(colour, f"cells[{i}].icon_color"))
+            else:
+                ICONS[icon](draw, ix, iy, icon_r)
+    for entry in _place_names(scene, lay):
+        _paste_name(img, entry)
     for h, c, fill in parsed:
-        cx, cy = lay.center_of(h)
-        ink = sprites.mix(sprites.contrast_text(fill), fill, 0.3)
-        if lay.kind == "hex":
-            text = _label(lay, h)
-            for part, anchor in ((text[:2], "rt"), (text[2:], "lt")):
-                mask, dx, dy = glyphs(part, anchor)
-                img.paste(ink, (round(cx + dx), round(cy - cell * 0.845 + dy)), mask)
-        else:
-            draw.text((cx - cell * 0.46, cy - cell * 0.46), _label(lay, h), font=fonts.font(label_size),
-                      fill=ink, anchor="lt")
+        _paste_label(img, lay, h, bool(c.get("strong_label")))
 
-    for i, rg in enumerate(_items(scene, "regions")):
-        if rg.get("label"):
-            # top-left inside the region: out of the way of what sits in its middle
-            corners = [p for lab in rg["cells"] for p in lay.corners_of(lay.parse(lab))]
-            x = min(p[0] for p in corners) + cell * 0.25
-            y = min(p[1] for p in corners) + cell * (0.3 if lay.kind == "hex" else 0.22)
-            colour = sprites.rgb(rg.get("outline") or ("#000000"))
-            _halo_text(draw, (x, y), fonts.safe_text(str(rg["label"])), max(11, round(cell * 0.3)), fill=colour,
-                       anchor="lt")
+    for text, size, colour, xy, _ in _region_labels(scene, lay):
+        _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
     return img
 
 
+def _region_labels(scene: dict, lay: Layout) -> list[tuple]:
+    """Region names near the region's top-left, moved down or right until they cover no cell
+    label: (text, size, colour, top-left, box) each."""
+    out = []
+    cell = lay.cell
+    for rg in _items(scene, "regions"):
+        if not rg.get("label"):
+            continue
+        text = fonts.safe_text(str(rg["label"]))
+        size = max(11, round(cell * 0.3))
+        stroke = max(1, size // 7)
+        w, h = fonts.text_width(text, size, True) + 2 * stroke, size * 1.2 + 2 * stroke
+        corners = [p for lab in rg.get("cells") or [] for p in lay.corners_of(lay.parse(lab, "regions"))]
+        x = min(p[0] for p in corners) + cell * 0.25
+        y = min(p[1] for p in corners) + cell * (0.3 if lay.kind == "hex" else 0.22)
+        labels = _labels_near(lay, x + w / 2, y, w + 2 * cell)
+        spot = (x, y)
+        for k in range(16):
+            for dx in (0.0, 0.5 * cell, cell):
+                box = (x + dx - stroke, y + k * 0.12 * cell - stroke, x + dx + w, y + k * 0.12 * cell + h)
+                if not any(_overlap(box, b) > 0 for b in labels):
+                    spot = (x + dx, y + k * 0.12 * cell)
+                    break
+            else:
+                continue
+            break
+        colour = sprites.rgb(rg.get("outline") or ("#000000"))
+        box = (spot[0] - stroke, spot[1] - stroke, spot[0] + w, spot[1] + h)
+        out.append((text, size, colour, spot, box))
+    return out
+
+
 def _label(lay: Layout, h) -> str:
-    from engine.core import hexgrid, squaregrid
     return hexgrid.label(h) if lay.kind == "hex" else squaregrid.label(h)
 
 
+LABEL_INK = (25, 25, 25)
+LABEL_HALO = (250, 250, 244)
+_LABEL_PARTS = LruCache(4096)
+
+
+def _label_part(text: str, anchor: str, size: int, bold: bool):
+    """Ink and halo masks of a label (or half a hex label; the halves repeat across a map)."""
+    def build():
+        f = fonts.font(size, bold)
+        stroke = max(1, round(size / 7))
+        left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+        w, h = max(1, right - left), max(1, bottom - top)
+        ink, halo = Image.new("L", (w, h), 0), Image.new("L", (w, h), 0)
+        ImageDraw.Draw(halo).text((-left, -top), text, font=f, fill=255, anchor=anchor, stroke_width=stroke,
+                                  stroke_fill=255)
+        ImageDraw.Draw(ink).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+        return ink, halo, left, top
+    return _LABEL_PARTS.get((text, anchor, size, bold), build)
+
+
+def _label_pieces(lay: Layout, h, strong: bool = False):
+    """(mask pair, paste position) of each part of the cell label of ``h``: hex labels centred
+    at the top of the hex, square labels in the top-left corner."""
+    cx, cy = lay.center_of(h)
+    size = round(lay.label_size * (1.15 if strong else 1))
+    top = cy + lay.label_top
+    text = _label(lay, h)
+    parts: list[tuple[str, str, float]]
+    if lay.kind == "hex":
+        parts = [(text[:2], "rt", cx), (text[2:], "lt", cx)]
+    else:
+        parts = [(text, "lt", cx - lay.cell * 0.46)]
+    out = []
+    for part, anchor, x in parts:
+        ink, halo, dx, dy = _label_part(part, anchor, size, strong or lay.kind == "hex")
+        out.append((ink, halo, (round(x + dx), round(top + dy))))
+    return out
+
+
+_LABEL_BOXES = LruCache(8192)
+
+
+def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float, float]:
+    """The box a cell's label (with its halo) covers in the picture."""
+    cx, cy = lay.center_of(h)
+
+    def build():
+        boxes = [(x - cx, y - cy, x - cx + ink.width, y - cy + ink.height)
+                 for ink, _, (x, y) in _label_pieces(lay, h, strong)]
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                max(b[3] for b in boxes))
+    # the box around the centre depends on the text only (hex labels: DejaVu digits share a width)
+    text = "0000" if lay.kind == "hex" and fonts.has_dejavu() else _label(lay, h)
+    key = (lay.kind, lay.cell, lay.label_size, text, strong)
+    dx0, dy0, dx1, dy1 = _LABEL_BOXES.get(key, build)
+    return (cx + dx0, cy + dy0, cx + dx1, cy + dy1)
+
+
+def _paste_label(img, lay: Layout, h, strong: bool = False) -> None:
+    for ink, halo, xy in _label_pieces(lay, h, strong):
+        img.paste(LABEL_HALO, xy, halo)
+        img.paste(LABEL_INK, xy, ink)
+
+
+def _wrap_name(text: str, size: int, width: float) -> tuple[list[str], int]:
+    """A place name in at most two lines of at most ``width`` pixels: split at the space
+    nearest the middle, then shrunk (never cut) until both lines fit."""
+    words = text.split()
+    lines = [text]
+    if len(words) > 1 and fonts.text_width(text, size, True) > width:
+        best = min(range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k])) - len(text) / 2))
+        lines = [" ".join(words[:best]), " ".join(words[best:])]
+    widest = max(lines, key=lambda line: fonts.text_width(line, size, True))
+    return lines, fonts.fit_size(widest, size, width, True, smallest=max(7, round(size * 0.6)))
+
+
+def _place_names(scene: dict, lay: Layout) -> list[tuple]:
+    """Place names (``cells[].text``, else ``objectives[].name``) in the band under the
+    counter: (cell, lines, size, centre, box) each."""
+    cell = lay.cell
+    names: dict = {}
+    for c in scene.get("cells") or []:
+        if isinstance(c, dict) and c.get("text"):
+            names[lay.parse(str(c.get("at")), "cells")] = str(c["text"])
+    out = []
+    base = max(9, round(cell * (0.24 if lay.kind == "hex" else 0.17)))
+    width = cell * (1.9 if lay.kind == "hex" else 0.96)
+    for h, name in names.items():
+        text = fonts.safe_text(name)
+        lines, size = _wrap_name(text, base, width)
+        cx, cy = lay.center_of(h)
+        if len(lines) == 2:
+            # two lines fill the band between the counter and the next cell's label
+            size = min(size, max(7, round(cell * (0.19 if lay.kind == "hex" else 0.13))))
+            y = cy + cell * (0.43 if lay.kind == "hex" else 0.28) + max(1, size // 7) + size * 0.5
+        else:
+            y = cy + lay.name_y
+        stroke = max(1, size // 7)
+        boxes = []
+        for k, line in enumerate(lines):
+            w = fonts.text_width(line, size, True) + 2 * stroke
+            ly = y + k * size * 1.02
+            boxes.append((cx - w / 2, ly - size * 0.5 - stroke, cx + w / 2, ly + size * 0.5 + stroke))
+        box = (min(b[0] for b in boxes), boxes[0][1], max(b[2] for b in boxes), boxes[-1][3])
+        out.append((h, lines, size, (cx, y), box))
+    return out
+
+
+def _paste_name(img, entry) -> None:
+    _, lines, size, (cx, y), _ = entry
+    for k, line in enumerate(lines):
+        sprites.paste_text(img, (cx, y + k * size * 1.02), line, size, (20, 20, 20), True, "mm",
+                           max(1, size // 7), (255, 255, 255))
+
+
 def _all_labels(lay: Layout) -> list[str]:
-    from engine.core import hexgrid, squaregrid
     if lay.kind == "hex":
         return [hexgrid.label(hexgrid.from_offset(c, r))
                 for c in range(lay.first_column, lay.first_column + lay.columns)
@@ -225,91 +347,159 @@ def _all_labels(lay: Layout) -> list[str]:
 
 # ----- dynamic layer -----------------------------------------------------------------------
 
-def _header(img, draw, scene: dict, lay: Layout) -> None:
-    pad = round(lay.title_size * 0.5)
-    right = lay.width - pad
-    legend = _items(scene, "legend")
-    ts = lay.text_size
-    x = right
-    for i, entry in enumerate(reversed(legend)):
-        text = fonts.safe_text(str(entry.get("text", "")))
-        colour = sprites.rgb(entry.get("color") or ("#888888"), f"legend[{len(legend) - 1 - i}].color")
-        tw = fonts.text_width(text, ts, True)
-        if x - tw - ts * 1.4 < lay.width * 0.45:
-            break            # the title keeps at least half the band
-        sprites.paste_text(img, (x, pad + lay.title_size * 0.55), text, ts, (240, 240, 240), True, "rm")
-        x -= tw + ts * 0.4
-        draw.rectangle((x - ts, pad + lay.title_size * 0.55 - ts / 2, x, pad + lay.title_size * 0.55 + ts / 2),
-                       fill=colour, outline=(255, 255, 255))
-        x -= ts * 1.6
-    title = fonts.safe_text(str(scene.get("title") or ""))
-    if title:
-        sprites.paste_text(img, (pad, pad), fonts.fit(title, lay.title_size, x - pad - ts, True),
-                           lay.title_size, (255, 255, 255), True, "la")
+def _words_to_lines(words, room: float, size: int):
+    """Greedy flow of words into lines no wider than ``room``. A word is a list of (text,
+    bold, colour) segments (a pair's label sticks to its value's first word) with the gap
+    before it; only a word wider than a whole line is cut, with an ellipsis."""
+    lines: list[list] = [[]]
+    width = 0.0
+    for segments, gap, new_line in words:
+        w = sum(fonts.text_width(t, size, b) for t, b, _ in segments)
+        if lines[-1] and (new_line or width + gap + w > room):
+            lines.append([])
+            width = 0.0
+        if w > room:
+            t, b, c = segments[-1]
+            rest = room - (w - fonts.text_width(t, size, b))
+            segments = segments[:-1] + [(fonts.fit(t, size, max(rest, 0), b), b, c)]
+        x = width + (gap if lines[-1] else 0)
+        for t, b, c in segments:
+            lines[-1].append((t, b, c, x))
+            x += fonts.text_width(t, size, b)
+        width = x
+    return lines
 
-    # header pairs flow across lines, notes each start a line; overflow ends with an ellipsis
-    lines: list[list[tuple[str, bool, tuple]]] = [[]]
-    widths = [0.0]
-    room = lay.width - 2 * pad
-    gap = ts * 1.1
+
+def _header_words(scene: dict, ts: int):
+    out = []
+    space = fonts.text_width(" ", ts)
     for i, pair in enumerate(_items(scene, "header")):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise SceneError(f"header[{i}]: expected a [label, value] pair, got {pair!r}.")
         key, value = fonts.safe_text(str(pair[0])), fonts.safe_text(str(pair[1]))
-        kw = fonts.text_width(key + " ", ts)
-        vw = fonts.text_width(value, ts, True)
-        need = kw + vw + (gap if lines[-1] else 0)
-        if lines[-1] and widths[-1] + need > room:
-            lines.append([])
-            widths.append(0.0)
-            need = kw + vw
-        if kw + vw > room:
-            value = fonts.fit(value, ts, room - kw, True)
-            vw = fonts.text_width(value, ts, True)
-        if lines[-1]:
-            lines[-1].append(("", False, (0, 0, 0), gap))
-        lines[-1] += [(key + " ", False, (175, 185, 200), kw), (value, True, (255, 255, 255), vw)]
-        widths[-1] += need
+        words = value.split() or ["–"]
+        out.append(([(f"{key} ", False, (175, 185, 200)), (words[0], True, (255, 255, 255))], ts * 1.1, False))
+        for word in words[1:]:
+            out.append(([(word, True, (255, 255, 255))], space, False))
     for note in _items(scene, "notes"):
-        text = fonts.safe_text(str(note))
-        if lines[-1]:
-            lines.append([])
-            widths.append(0.0)
-        text = fonts.fit(text, ts, room)
-        lines[-1].append((text, False, (215, 215, 200), fonts.text_width(text, ts)))
-    if len(lines) > lay.header_lines:
-        lines = lines[:lay.header_lines]
-        lines[-1].append(("  …", True, (255, 255, 255), 0))
-    y = pad + lay.title_size * 1.4
+        for k, word in enumerate(fonts.safe_text(str(note)).split()):
+            out.append(([(word, False, (215, 215, 200))], space, k == 0))
+    return out
+
+
+def _header(img, draw, scene: dict, lay: Layout, drawn: Drawn | None = None) -> None:
+    pad = round(lay.title_size * 0.5)
+    room = lay.width - 2 * pad
+    legend = _items(scene, "legend")
+    entries = []
+    for i, entry in enumerate(legend):
+        text = fonts.safe_text(str(entry.get("text", "")))
+        colour = sprites.rgb(entry.get("color") or ("#888888"), f"legend[{i}].color")
+        entries.append((text, colour))
+    # every side stays in the legend: its text shrinks first, then it takes a line of its own
+    lts = lay.text_size
+
+    def legend_width(size):
+        return sum(fonts.text_width(t, size, True) + size * 2.0 for t, _ in entries)
+
+    while lts > lay.text_size * 0.7 and legend_width(lts) > room * 0.55:
+        lts -= 1
+    own_line = legend_width(lts) > room * 0.55
+    if own_line:
+        lts = fonts.fit_size("x", lay.text_size, room) if not entries else lay.text_size
+        while lts > 9 and legend_width(lts) > room:
+            lts -= 1
+    title = fonts.safe_text(str(scene.get("title") or ""))
+    title_room = room - (0 if own_line else legend_width(lts) + lay.text_size)
+    title_size = fonts.fit_size(title, lay.title_size, title_room, True,
+                                smallest=round(lay.title_size * 0.6)) if title else lay.title_size
+    if title:
+        shown = fonts.fit(title, title_size, title_room, True)
+        sprites.paste_text(img, (pad, pad + (lay.title_size - title_size) * 0.5), shown, title_size,
+                           (255, 255, 255), True, "la")
+        if drawn is not None:
+            w = fonts.text_width(shown, title_size, True)
+            drawn.texts.append(("title", shown, (pad, pad, pad + w, pad + title_size * 1.2)))
+    band_top = pad + lay.title_size * 1.4
+    band = lay.header_height - band_top - pad * 0.4
+    legend_y = pad + lay.title_size * 0.55
+    if own_line:
+        legend_y = band_top + lts * 0.6
+        band_top += lts * 1.35
+        band -= lts * 1.35
+    x = lay.width - pad if not own_line else pad + legend_width(lts)
+    for text, colour in reversed(entries):
+        tw = fonts.text_width(text, lts, True)
+        sprites.paste_text(img, (x, legend_y), text, lts, (240, 240, 240), True, "rm")
+        if drawn is not None:
+            drawn.legend.append(text)
+            drawn.texts.append(("legend", text, (x - tw, legend_y - lts * 0.6, x, legend_y + lts * 0.6)))
+        x -= tw + lts * 0.4
+        draw.rectangle((x - lts, legend_y - lts / 2, x, legend_y + lts / 2), fill=colour, outline=(255, 255, 255))
+        x -= lts * 1.6
+
+    # header pairs and notes wrap at spaces; when they need more lines than the band holds,
+    # the text gets smaller instead of being cut
+    ts = lay.text_size
+    while True:
+        lines = _words_to_lines(_header_words(scene, ts), room, ts)
+        if len(lines) * ts * 1.3 <= band + 1 or ts <= 9:
+            break
+        ts -= 1
+    fitting = max(1, int((band + 1) // (ts * 1.3)))
+    if len(lines) > fitting:
+        lines = lines[:fitting]
+        last = lines[-1][-1]
+        lines[-1].append(("…", True, (255, 255, 255), last[3] + fonts.text_width(last[0] + " ", ts, last[1])))
+    y = band_top
     for line in lines:
-        x = pad
-        for text, bold, colour, w in line:
+        for text, bold, colour, x in line:
             if text:
-                sprites.paste_text(img, (x, y), text, ts, colour, bold, "la")
-            x += w
+                sprites.paste_text(img, (pad + x, y), text, ts, colour, bold, "la")
+                if drawn is not None:
+                    w = fonts.text_width(text, ts, bold)
+                    drawn.texts.append(("header", text, (pad + x, y, pad + x + w, y + ts * 1.2)))
         y += ts * 1.3
 
 
-def _objectives(img, draw, scene: dict, lay: Layout, static_text: dict) -> None:
+def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn | None) -> set:
+    """Inset outlines in the controller's colour; the cell's label and name are pasted again
+    over the outline so it never hides them. Returns the cells outlined."""
     cell = lay.cell
+    named = {entry[0]: entry for entry in names}
+    done = set()
+    strong = _strong_labels(scene, lay)
     for i, ob in enumerate(_items(scene, "objectives")):
         where = f"objectives[{i}]"
         h = lay.parse(ob.get("at"), where + ".at")
         cx, cy = lay.center_of(h)
         colour = sprites.rgb(ob["color"], where + ".color") if ob.get("color") else (255, 255, 255)
-        # an inset outline of the cell: counters never cover it and cell names stay inside it
         inset = 0.84 if lay.kind == "hex" else 0.86
         w = max(3, round(cell * (0.12 if lay.kind == "hex" else 0.09)))
         pts = [(cx + (x - cx) * inset, cy + (y - cy) * inset) for x, y in lay.corners_of(h)]
         pts.append(pts[0])
         draw.line(pts, fill=(20, 20, 20), width=w + 4, joint="curve")
         draw.line(pts, fill=colour, width=w, joint="curve")
-        name = static_text.get(h) or ob.get("name")
-        if name:      # over the outline, so the place's name stays readable
-            ty = cy + (cell * 0.58 if lay.kind == "hex" else cell * 0.34)
-            size = max(9, round(cell * (0.27 if lay.kind == "hex" else 0.2)))
-            sprites.paste_text(img, (cx, ty), fonts.safe_text(str(name)), size, (20, 20, 20), True, "mm",
-                               max(1, size // 7), (255, 255, 255))
+        done.add(h)
+        _paste_label(img, lay, h, h in strong)
+        entry = named.get(h)
+        # a name that only repeats the cell's label (Rivet Wars names objectives by segment)
+        # would print the same thing twice
+        if entry is None and ob.get("name") and str(ob["name"]).upper() != _label(lay, h):
+            entry = _place_names({"cells": [{"at": ob["at"], "text": ob["name"]}]}, lay)[0]
+            if drawn is not None:
+                drawn.texts.append(("name", " ".join(entry[1]), entry[4]))
+        if entry is not None:
+            _paste_name(img, entry)
+    return done
+
+
+def _strong_labels(scene: dict, lay: Layout) -> set:
+    out = set()
+    for c in scene.get("cells") or []:
+        if isinstance(c, dict) and c.get("strong_label"):
+            out.add(lay.parse(str(c.get("at")), "cells"))
+    return out
 
 
 def _shorten(pts, start: float, end: float):
@@ -358,21 +548,24 @@ def _arrow_points(lay: Layout, arrow: dict, where: str):
     return [lay.center(lab, f"{where}.path") for lab in path]
 
 
-def _pieces(img, scene: dict, lay: Layout) -> list[tuple[float, float, float, float]]:
-    """Paste the counters; returns their boxes (attack labels avoid them)."""
+def _pieces(img, scene: dict, lay: Layout, drawn: Drawn | None = None) -> list[tuple[float, float, float, float]]:
+    """Paste the counters between each cell's label and name bands; returns their boxes
+    (attack labels avoid them)."""
     cell = lay.cell
     boxes = []
     by_cell: dict = {}
     for i, p in enumerate(_items(scene, "pieces")):
         h = lay.parse(p.get("at"), f"pieces[{i}].at")
         by_cell.setdefault(h, []).append((i, p))
-    full = round(cell * (1.12 if lay.kind == "hex" else 0.74))
-    quarter = round(cell * (0.64 if lay.kind == "hex" else 0.44))
-    offset = cell * (0.335 if lay.kind == "hex" else 0.24)
+    full = lay.counter_side
+    quarter = round(full * 0.5)
+    offset = full * 0.255
+    ox, oy = lay.counter_offset
     slots = ((-1, -1), (1, -1), (-1, 1), (1, 1))
     draw = None
     for h, group in by_cell.items():
         cx, cy = lay.center_of(h)
+        cx, cy = cx + ox, cy + oy
         if len(group) == 1:
             placed = [(group[0][0], group[0][1], cx, cy, full)]
             hidden = 0
@@ -402,10 +595,14 @@ def _pieces(img, scene: dict, lay: Layout) -> list[tuple[float, float, float, fl
             sprite = sprites.counter(side, colour, text_colour, fonts.safe_text(str(p.get("title") or "")),
                                      fonts.safe_text(str(p.get("values") or "")), bool(p.get("flipped")),
                                      str(p["badge"]) if p.get("badge") not in (None, "") else "",
-                                     p.get("symbol"), compact)
+                                     p.get("symbol"), compact,
+                                     sprites.rgb(p["badge_color"], where + ".badge_color") if p.get("badge_color")
+                                     else (214, 39, 40), fonts.safe_text(str(p.get("subtitle") or "")))
             m = sprites.counter_margin(side)
             img.paste(sprite, (round(x - side / 2 - m), round(y - side / 2 - m)), sprite)
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))
+            if drawn is not None:
+                drawn.counters.append((str(p.get("id") or i), boxes[-1]))
         if len(group) > 1 and hidden > 0:
             draw = draw or ImageDraw.Draw(img)
             _halo_text(draw, (cx, cy), f"+{hidden}", max(10, round(cell * 0.4)), fill=(200, 0, 0))
@@ -416,9 +613,11 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
     """Clouds (gas, smoke) go ``under`` the counters so these stay readable and the cloud shows
     around them; every other marker goes over them."""
     cell = lay.cell
-    corner = cell * (0.47 if lay.kind == "hex" else 0.3)
-    corner_y = cell * (0.52 if lay.kind == "hex" else 0.3)
-    corners = ((1, -1), (1, 1), (-1, 1), (-1, -1))
+    # beside the counter, clear of the label and name bands
+    if lay.kind == "hex":
+        corners = ((0.73, -0.05), (-0.73, -0.05), (0.62, -0.42), (-0.62, -0.42))
+    else:
+        corners = ((-0.36, 0.02), (-0.36, 0.3), (-0.36, 0.02), (-0.36, 0.3))
     used: dict = {}
     late = []
     for i, mk in enumerate(_items(scene, "markers")):
@@ -437,6 +636,9 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
             pts = lay.corners_of(h)
             w = max(3, round(cell * 0.12))
             draw.line(pts + [pts[0]], fill=colour, width=w, joint="curve")
+            # a cell offered for a move or a tile gets its label even where no tile lies yet,
+            # so the command can be typed without counting
+            _paste_label(img, lay, h)
             continue
         if kind in ("gas", "smoke", "flare"):
             size = round(cell * (1.9 if lay.kind == "hex" else 1.15))
@@ -447,9 +649,10 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         else:
             n = used.get(h, 0)
             used[h] = n + 1
-            size = round(cell * (0.44 if lay.kind == "hex" else 0.34))
+            # a flag says who holds a place: big enough to see without zooming
+            size = round(cell * (0.42 if lay.kind == "hex" else 0.26) * (1.3 if kind == "flag" else 1))
             dx, dy = corners[n % 4]
-            x, y = cx + dx * corner, cy + dy * corner_y
+            x, y = cx + dx * cell, cy + dy * cell
         sprite = sprites.marker(kind, size, colour, text)
         img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
     for kind, size, colour, text, x, y in late:
@@ -463,67 +666,274 @@ def _overlap(a, b) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _attack_labels(img, draw, labels, lay: Layout, counters) -> None:
-    """Dice labels near their arrow's middle, moved up or down to where they hide the fewest
-    counters and no other label; a thin leader joins a moved label to its arrow."""
+def _segment_hits_box(p, q, box) -> bool:
+    """Whether the segment p-q passes through ``box`` (sampled: leaders are short)."""
+    if max(p[0], q[0]) < box[0] or min(p[0], q[0]) > box[2] or max(p[1], q[1]) < box[1] \
+            or min(p[1], q[1]) > box[3]:
+        return False
+    for k in range(11):
+        t = k / 10
+        x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+        if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+            return True
+    return False
+
+
+def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
+    """Boxes of the cell labels within ``reach`` of a point (cells of the grid's window; a
+    label of a cell the map lacks is avoided too, which costs nothing)."""
+    cell = lay.cell
+    if lay.kind == "hex":
+        col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
+        row0 = (y - lay.origin_y) / (SQRT3 * cell) + lay.first_row
+        span_c, span_r = reach / (1.5 * cell) + 2, reach / (SQRT3 * cell) + 2
+    else:
+        col0 = (x - lay.origin_x) / cell + lay.first_column
+        row0 = (y - lay.origin_y) / cell + lay.first_row
+        span_c = span_r = reach / cell + 2
+    out = []
+    offset = None
+    for col in range(max(lay.first_column, int(col0 - span_c)),
+                     min(lay.first_column + lay.columns, int(col0 + span_c) + 1)):
+        for row in range(max(lay.first_row, int(row0 - span_r)), min(lay.first_row + lay.rows, int(row0 + span_r) + 1)):
+            h = hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
+            if lay.kind == "hex" and fonts.has_dejavu():
+                # every hex label has the same box around its centre (digits share a width)
+                cx, cy = lay.center_of(h)
+                if offset is None:
+                    b = label_box(lay, h)
+                    offset = (b[0] - cx, b[1] - cy, b[2] - cx, b[3] - cy)
+                out.append((cx + offset[0], cy + offset[1], cx + offset[2], cy + offset[3]))
+            else:
+                out.append(label_box(lay, h))
+    return out
+
+
+class _Boxes:
+    """The areas a candidate label box would hide, read from a half-resolution mask around the
+    label: counters and names (must not hide, 255) drawn over cell labels (rather not, 1).
+    Pillow counts the pixels in C; summing box overlaps in Python was most of a big map's
+    picture."""
+
+    SCALE = 2
+
+    def __init__(self, must, rather, around):
+        self.x0, self.y0 = around[0], around[1]
+        k = self.SCALE
+        size = (max(1, math.ceil((around[2] - around[0]) / k)), max(1, math.ceil((around[3] - around[1]) / k)))
+        self.mask = Image.new("L", size, 0)
+        draw = ImageDraw.Draw(self.mask)
+        for boxes, value in ((rather, 1), (must, 255)):
+            for b in boxes:     # rounded outwards: a near miss counts as hiding, never the reverse
+                draw.rectangle((math.floor((b[0] - self.x0) / k), math.floor((b[1] - self.y0) / k),
+                                math.ceil((b[2] - self.x0) / k) - 1, math.ceil((b[3] - self.y0) / k) - 1),
+                               fill=value)
+
+    def hidden(self, box) -> tuple[float, float]:
+        """(area of counters and names, area of cell labels) under ``box``."""
+        k = self.SCALE
+        part = self.mask.crop((math.floor((box[0] - self.x0) / k), math.floor((box[1] - self.y0) / k),
+                               math.ceil((box[2] - self.x0) / k), math.ceil((box[3] - self.y0) / k)))
+        if part.getbbox() is None:
+            return 0.0, 0.0
+        counts = part.histogram()
+        return counts[255] * k * k, counts[1] * k * k
+
+
+def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
+    """The cheapest free box for a label of size (w, h) anchored at (x, y): (cost, box, leader
+    end, area of ``must`` hidden, area of ``rather`` hidden), or None when every candidate
+    touches a placed label or leader. Counters and names are hidden only when nothing else is
+    possible, cell labels as little as possible. Candidates come nearest first, so the first
+    that hides nothing wins."""
+    x, y, w, h = spot
+    best = None
+    for i, (dx, dy) in enumerate(candidates):
+        x0 = min(max(x + dx - w / 2, 2), lay.width - w - 2)
+        y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.origin_y + lay.map_height + lay.cell - h)
+        box = (x0, y0, x0 + w, y0 + h)
+        if any(_overlap(box, b) > 0 for b in placed):
+            continue
+        anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+        if any(_segment_hits_box(p, q, box) for p, q in leaders) or \
+                any(_segment_hits_box((x, y), anchor, b) for b in placed):
+            continue
+        hidden, covered = hide.hidden(box)
+        cost = (1e7 if hidden else 0.0) + 3 * hidden + covered + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
+        if best is None or cost < best[0]:
+            best = (cost, box, anchor, hidden, covered)
+        if hidden == 0 and covered == 0:
+            break
+    return best
+
+
+def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None) -> None:
+    """One label per attack near its arrow's middle, at the candidate spot that overlaps no
+    other label and hides the fewest counters and cell labels; a leader line joins a moved
+    label to its arrow without crossing another label."""
     ts = max(11, min(lay.text_size, round(lay.cell * 0.38)))
-    f = fonts.font(ts, True)
     placed: list[tuple[float, float, float, float]] = []
-    steps = [0.0]
-    for k in range(1, 6):
-        steps += [-k * 0.85 * lay.cell, k * 0.85 * lay.cell]
-    for (x, y), text, colour in labels:
-        w = f.getlength(text) + ts * 0.8
+    leaders: list[tuple[tuple, tuple]] = []
+    offsets = [(0.0, 0.0)]
+    for k in range(1, 7):
+        d = k * 0.45 * lay.cell
+        offsets += [(0, -d), (0, d), (-d, 0), (d, 0), (-d, -d), (d, -d), (-d, d), (d, d),
+                    (-d / 2, -d), (d / 2, -d), (-d / 2, d), (d / 2, d)]
+    offsets.sort(key=lambda d: math.hypot(*d))
+    step_x, step_y = lay.cell * 0.4, lay.cell * 0.12
+    dense = sorted(((i * step_x, j * step_y) for i in range(-7, 8) for j in range(-18, 19)),
+                   key=lambda d: math.hypot(*d))
+    for (x, y), text, colour, segment in labels:
+        w = fonts.text_width(text, ts, True) + ts * 0.8
         h = ts * 1.45
-        reach = 6 * lay.cell + w
+        reach = 3.2 * lay.cell + w
         nearby = [c for c in counters if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
-        best = None
-        for i, dy in enumerate(steps):
-            x0 = min(max(x - w / 2, 2), lay.width - w - 2)
-            y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.height - h - 2)
-            box = (x0, y0, x0 + w, y0 + h)
-            cost = sum(_overlap(box, c) for c in nearby) + sum(_overlap(box, b) * 50 for b in placed)
-            cost += i * lay.cell * 0.5      # prefer staying close to the arrow
-            if best is None or cost < best[0]:
-                best = (cost, box)
-        box = best[1]
+        near_avoid = [c for c in avoid if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
+        spot = (x, y, w, h)
+        around = (x - reach, y - reach, x + reach, y + reach)
+        hide = _Boxes(nearby + near_avoid, _labels_near(lay, x, y, reach), around)
+        best = _best_spot(offsets, spot, lay, placed, leaders, hide)
+        if (best is None or best[3] + best[4] > 0) and lay.kind == "square":
+            # nothing free on the coarse rings: try a fine grid (the labels of a square board
+            # leave free strips narrower than the rings' steps; on a hex map the rows of
+            # labels are too close for a free strip, so it would only cost time there)
+            fine = _best_spot(dense, spot, lay, placed, leaders, hide)
+            if fine is not None and (best is None or fine[0] < best[0]):
+                best = fine
+        if best is None:
+            best = (0, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), (x, y), 0, 0)
+        box, anchor = best[1], best[2]
         placed.append(box)
-        if not (box[1] <= y <= box[3]):
-            edge = box[3] if box[3] < y else box[1]
-            draw.line([(x, y), ((box[0] + box[2]) / 2, edge)], fill=colour, width=max(2, ts // 8))
+        if (x, y) != anchor and math.hypot(anchor[0] - x, anchor[1] - y) > 2:
+            draw.line([(x, y), anchor], fill=colour, width=max(2, ts // 8))
+            leaders.append(((x, y), anchor))
         draw.rounded_rectangle(box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8))
         sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
+        if drawn is not None:
+            drawn.texts.append(("attack", text, box))
+            drawn.leaders.append(((x, y), anchor))
+
+
+@dataclass
+class Drawn:
+    """What a picture shows and where (picture pixels), for tests and tools that check the
+    picture's layout rather than guess it from pixels. Boxes are (left, top, right, bottom)."""
+    layout: Layout
+    texts: list = field(default_factory=list)        # (kind, text, box): title, legend, header,
+                                                     # name, attack, key, loss
+    counters: list = field(default_factory=list)     # (piece id, box)
+    cell_labels: dict = field(default_factory=dict)  # cell label -> box of the label and halo
+    legend: list = field(default_factory=list)       # legend texts drawn
+    losses: list = field(default_factory=list)       # (side text, unit text) drawn in the footer
+    leaders: list = field(default_factory=list)      # (arrow point, label point) of attack labels
+
+
+def footer_lines(scene: dict) -> int:
+    """Lines under the map: one for the terrain key, one per side's losses."""
+    return (1 if scene.get("terrain_key") else 0) + len(_items(scene, "losses"))
 
 
 def static_key(scene: dict, lay: Layout) -> tuple:
     """The cache key of a scene's static layer at a layout."""
-    return (scene["map_key"], lay.kind, lay.columns, lay.rows, lay.cell, lay.first_column, lay.first_row)
+    return (scene["map_key"], lay.kind, lay.columns, lay.rows, lay.cell, lay.first_column, lay.first_row,
+            lay.footer_lines)
 
 
-def _static_text_cells(scene: dict, lay: Layout) -> dict:
-    out = {}
-    for c in scene.get("cells") or []:
-        if isinstance(c, dict) and c.get("text"):
-            try:
-                out[lay.parse(c.get("at"))] = c["text"]
-            except SceneError:
-                pass
-    return out
+def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
+    """The terrain key and, per side, the units it lost (small counters in its colour)."""
+    ts = lay.text_size
+    pad = round(lay.title_size * 0.5)
+    y = lay.height - lay.footer_height + ts * 0.3
+    key = _items(scene, "terrain_key")
+    x: float
+    if key:
+        x = pad
+        size = ts
+        total = sum(fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2 for k in key)
+        while total > lay.width - 2 * pad and size > 9:
+            size -= 1
+            total = sum(fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2 for k in key)
+        for i, k in enumerate(key):
+            text = fonts.safe_text(str(k.get("text", "")))
+            colour = sprites.rgb(k.get("color") or "#888888", f"terrain_key[{i}].color")
+            cy = y + ts * 0.7
+            draw.rectangle((x, cy - size * 0.5, x + size * 1.2, cy + size * 0.5), fill=colour, outline=(60, 60, 60))
+            x += size * 1.5
+            sprites.paste_text(img, (x, cy), text, size, (30, 30, 30), False, "lm")
+            w = fonts.text_width(text, size)
+            if drawn is not None:
+                drawn.texts.append(("key", text, (x, cy - size * 0.6, x + w, cy + size * 0.6)))
+            x += w + size * 0.7
+        y += ts * 1.5
+    for i, loss in enumerate(_items(scene, "losses")):
+        where = f"losses[{i}]"
+        colour = sprites.rgb(loss.get("color") or "#888888", where + ".color")
+        ink = sprites.contrast_text(colour)
+        cy = y + ts * 0.7
+        label = fonts.safe_text(str(loss.get("text", "")))
+        sprites.paste_text(img, (pad, cy), label, ts, (30, 30, 30), True, "lm")
+        x = pad + fonts.text_width(label, ts, True) + ts * 0.6
+        units = [fonts.safe_text(str(u)) for u in loss.get("units") or []]
+        if not units:
+            sprites.paste_text(img, (x, cy), "–", ts, (30, 30, 30), False, "lm")
+        chip = round(ts * 0.9)
+        for k, unit in enumerate(units):
+            w = fonts.text_width(unit, chip, True) + chip * 0.8
+            more = f"+{len(units) - k}"
+            if x + w > lay.width - pad - fonts.text_width(more, ts, True) - ts and k < len(units) - 1:
+                sprites.paste_text(img, (x, cy), more, ts, (30, 30, 30), True, "lm")
+                break
+            box = (x, cy - chip * 0.7, x + w, cy + chip * 0.7)
+            draw.rounded_rectangle(box, chip * 0.25, fill=colour, outline=(20, 20, 20), width=max(1, chip // 10))
+            sprites.paste_text(img, ((box[0] + box[2]) / 2, cy), unit, chip, ink, True, "mm")
+            if drawn is not None:
+                drawn.losses.append((label, unit))
+                drawn.texts.append(("loss", unit, box))
+            x += w + chip * 0.4
+        y += ts * 1.5
 
 
 def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
     """The picture of ``scene`` as an RGB image (before encoding)."""
+    return _render(scene, size_hint, None)
+
+
+def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image.Image, Drawn]:
+    """The picture and a :class:`Drawn` record of where its texts, counters and labels went."""
     check(scene)
-    lay = layout_for(scene["grid"], size_hint)
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    drawn = Drawn(lay)
+    img = _render(scene, size_hint, drawn)
+    strong = _strong_labels(scene, lay)
+    cells = _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
+    for c in cells:
+        h = lay.parse(str(c.get("at")), "cells")
+        drawn.cell_labels[_label(lay, h)] = label_box(lay, h, h in strong)
+    for mk in _items(scene, "markers"):
+        if mk.get("kind") == "highlight":
+            h = lay.parse(mk.get("at"), "markers")
+            drawn.cell_labels.setdefault(_label(lay, h), label_box(lay, h))
+    for h, lines, size, centre, box in _place_names(scene, lay):
+        drawn.texts.append(("name", " ".join(lines), box))
+    for text, size, colour, xy, box in _region_labels(scene, lay):
+        drawn.texts.append(("region", text, box))
+    return img, drawn
+
+
+def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
+    check(scene)
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
     base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
     img = base.copy()
     draw = ImageDraw.Draw(img)
-    _header(img, draw, scene, lay)
-    _objectives(img, draw, scene, lay, _static_text_cells(scene, lay) if scene.get("objectives") else {})
+    _header(img, draw, scene, lay, drawn)
+    names = _place_names(scene, lay) if scene.get("objectives") else []
+    _objectives(img, draw, scene, lay, names, drawn)
     cell = lay.cell
-    counter_half = cell * (0.6 if lay.kind == "hex" else 0.4)
+    counter_half = lay.counter_side / 2
     arrows = _items(scene, "arrows")
     attacks = []
+    moved_through: set = set()
     for i, ar in enumerate(arrows):
         where = f"arrows[{i}]"
         kind = ar.get("kind", "move")
@@ -534,19 +944,49 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
         if kind == "attack":
             attacks.append((pts, colour, ar.get("text")))
             continue
-        _arrow(draw, _shorten(pts, cell * 0.15, counter_half), colour, max(3, round(cell * 0.13)))
+        _arrow(draw, _shorten(pts, cell * 0.15, counter_half * 1.1), colour, max(3, round(cell * 0.13)))
+        moved_through.update(lay.parse(lab) for lab in ar["path"])
+    if moved_through:
+        # a move arrow runs from centre to centre across the cells' labels: put them back on top
+        strong = _strong_labels(scene, lay)
+        for h in moved_through:
+            _paste_label(img, lay, h, h in strong)
     _markers(img, draw, scene, lay, under=True)
-    boxes = _pieces(img, scene, lay)
+    boxes = _pieces(img, scene, lay, drawn)
     _markers(img, draw, scene, lay, under=False)
     labels = []
+    seen: dict = {}
     for pts, colour, text in attacks:
         a, b = pts[0], pts[-1]
         # from the attacker's edge to the target's edge: the head points at the target without
         # hiding its factors
-        _arrow(draw, _shorten([a, b], counter_half * 0.8, counter_half * 0.85), colour, max(3, round(cell * 0.11)))
+        _arrow(draw, _shorten([a, b], counter_half * 0.9, counter_half * 0.95), colour, max(3, round(cell * 0.11)))
         if text:
-            labels.append((((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), fonts.safe_text(str(text)), colour))
-    _attack_labels(img, draw, labels, lay, boxes)
+            text = fonts.safe_text(str(text))
+            # a combined attack has one arrow per attacker and one result: label it once, at
+            # the middle of its arrows
+            key = (text, b)
+            if key in seen:
+                seen[key][0].append(a)
+                continue
+            seen[key] = ([a], b, colour)
+            labels.append(key)
+    placed = []
+    for text, b in labels:
+        starts, target, colour = seen[(text, b)]
+        mx = sum((p[0] + target[0]) / 2 for p in starts) / len(starts)
+        my = sum((p[1] + target[1]) / 2 for p in starts) / len(starts)
+        placed.append(((mx, my), text, colour, None))
+    for i, lb in enumerate(_items(scene, "labels")):
+        where = f"labels[{i}]"
+        if lb.get("text"):
+            colour = sprites.rgb(lb.get("color") or "#222222", where + ".color")
+            placed.append((lay.center(lb.get("at"), where + ".at"), fonts.safe_text(str(lb["text"])), colour, None))
+    avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
+    avoid += [entry[4] for entry in names]
+    _attack_labels(img, draw, placed, lay, boxes, avoid, drawn)
+    if lay.footer_lines:
+        _footer(img, draw, scene, lay, drawn)
     return img
 
 

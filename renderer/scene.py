@@ -33,7 +33,8 @@ Format (every key optional unless marked *required*; colours are ``"#rrggbb"``):
                   "title": "Cav 2", "values": "3-2-4", "flipped": false, "badge": "2",
                   "slot": 0}],
            # flipped: drawn as the counter's back (disorganised); badge: small corner number
-           # (damage, hit points); slot: position when several pieces share a cell (0..3)
+           # (damage, hit points; "badge_color" for other meanings, e.g. range); slot: position
+           # when several pieces share a cell (0..3)
       "markers": [{"at": "0507", "kind": "gas", "color": "#9acd32", "text": "2"}],
            # kinds: gas, flag, flare, smoke, fire, control, ladder, breach, highlight
       "arrows": [{"path": ["0505", "0506", "0507"], "color": "#c0392b", "kind": "move"},
@@ -43,10 +44,25 @@ Format (every key optional unless marked *required*; colours are ``"#rrggbb"``):
                  ["Card", "Aqueduct cut: move 3, attack 2"]],
       "legend": [{"color": "#c0392b", "text": "Spanish"}, {"color": "#2e86c1", "text": "Aztec"}],
       "notes": ["Aztec hand: 3 cards"],      # short lines printed under the header
+      "labels": [{"at": "0507", "text": "gas: 5 2 hit", "color": "#5b7f12"}],
+           # free dice labels at a cell (placed like attack labels, with a leader line)
+      "terrain_key": [{"color": "#6fa8c9", "text": "Lake"}],   # a line of swatches under the map
+      "losses": [{"color": "#a3241c", "text": "Spanish lost:", "units": ["Inf 2", "Cav 1"]}],
+           # one line per side under the map: the units it lost as small chips in its colour
     }
 
 Optional additions and how the renderer reads the keys above (nothing here renames a key):
 
+- ``cells[].strong_label``: the cell's label is printed bold and larger (Rivet Wars marks the
+  square that names its segment). ``cells[].icon_color``: the colour of a ``deploy`` icon
+  (each side's deployment zone in its own colour).
+- ``pieces[].subtitle``: a second line under the title on a lone counter (Rivet Wars'
+  plug-ins, ``+Sturm``); like titles it is shrunk to fit, not cut.
+- ``pieces[].badge_color``: the badge's disc colour when it means something else than damage
+  (Tenochtitlan: a white disc with the range of ranged units).
+- ``terrain_key`` and ``losses`` add a band under the map (one line for the key, one per
+  ``losses`` entry, always drawn even when empty so the picture keeps its size); the map's
+  position does not move, so :func:`renderer.cell_center` still needs only the grid.
 - ``cells`` omitted altogether: every cell of the grid is drawn in a plain default fill.
   ``cells[].text`` is printed at the bottom of the cell; an objective on that cell reprints
   it above its outline.
@@ -72,10 +88,17 @@ Optional additions and how the renderer reads the keys above (nothing here renam
   small icons in the cell's corners, above the counters.
 - ``arrows[].kind``: ``move`` (default; drawn along the path, under the counters, ending at
   the counter's edge) or ``attack`` (straight from first to last cell, over the counters;
-  ``text`` goes in a white label near its middle, moved where it hides the fewest counters).
+  ``text`` goes in a white label near its middle, moved where it hides no counter, name or
+  other label, then as few cell labels as possible, with a leader line; arrows of a combined
+  attack with the same text and target share one label).
 - The header band has room for the title (legend at its right) and four lines: header pairs
-  flow across lines, each note starts a line; what does not fit ends with an ellipsis. Its
-  height depends on the grid only, so :func:`renderer.cell_center` needs no other key.
+  and notes wrap at spaces (a pair's label stays with its value's first word), each note
+  starts a line; when they need more lines the text gets smaller instead of being cut. The
+  title shrinks to make room for the legend; a legend too wide for the title's line gets a
+  line of its own, so every side is always named. Its height depends on the grid only, so
+  :func:`renderer.cell_center` needs no other key.
+- ``markers[]`` of kind ``highlight`` also print the cell's label, even on a cell the map does
+  not have yet (Pocket Tactics' places for the next tile).
 
 Bad scenes raise :class:`renderer.SceneError` naming the key, the entry and the problem.
 """

@@ -73,19 +73,22 @@ def _centered_text(draw, xy, text, size, fill, bold=True, stroke=0, stroke_fill=
 # ----- counters ----------------------------------------------------------------------------
 
 def counter(side: int, colour, text_colour, title: str, values: str, flipped: bool,
-            badge: str, symbol: str | None = None, compact: bool = False) -> Image.Image:
+            badge: str, symbol: str | None = None, compact: bool = False,
+            badge_colour=(214, 39, 40), subtitle: str = "") -> Image.Image:
     """A counter of ``side`` pixels (plus a shadow margin), RGBA. ``compact``: one of several
     counters sharing a cell, drawn with fewer details and bigger values."""
-    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact)
+    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour,
+           subtitle)
     return SPRITES.get(key, lambda: _draw_counter(side, colour, text_colour, title, values,
-                                                  flipped, badge, symbol, compact))
+                                                  flipped, badge, symbol, compact, badge_colour, subtitle))
 
 
 def counter_margin(side: int) -> int:
     return max(2, round(side * 0.08))
 
 
-def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact):
+def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour,
+                  subtitle=""):
     margin = counter_margin(side)
     k = side * SUPER
     m = margin * SUPER
@@ -130,23 +133,29 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
         _centered_text(draw, (cx, m + k * text_y), text, size, ink,
                        stroke=SUPER if flipped else 0, stroke_fill=(255, 255, 255))
     else:
-        title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.17))
+        # shrink before cutting: "Rifle+Sturm" must stay whole to be any use
+        title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.11))
         _centered_text(draw, (cx, m + k * 0.22), fonts.fit(title, title_size, inner, True), title_size, ink)
-        if symbol:
+        if subtitle:
+            # a second line under the title (plug-ins: "+Sturm"), shrunk rather than cut
+            size = fonts.fit_size(subtitle, round(k * 0.22), inner, True, smallest=round(k * 0.11))
+            _centered_text(draw, (cx, m + k * 0.46), subtitle, size, ink)
+        elif symbol:
             _symbol(draw, symbol, cx, m + k * 0.49, k * 0.13, ink)
         if flipped:
             _centered_text(draw, (cx, m + k * 0.5), "DIS", round(k * 0.2), (150, 20, 20),
                            stroke=SUPER, stroke_fill=(255, 255, 255))
         if values:
-            value_size = fonts.fit_size(values, round(k * (0.3 if (symbol or flipped) else 0.4)), inner, True)
-            _centered_text(draw, (cx, m + k * (0.8 if (symbol or flipped) else 0.64)), values, value_size, ink)
+            low = bool(symbol or flipped or subtitle)
+            value_size = fonts.fit_size(values, round(k * (0.3 if low else 0.4)), inner, True)
+            _centered_text(draw, (cx, m + k * (0.8 if low else 0.64)), values, value_size, ink)
     if badge:
         r = k * 0.19
         bx, by = m + k - r * 0.75, m + r * 0.75
-        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=(214, 39, 40, 255), outline=(255, 255, 255, 255),
-                     width=max(SUPER, round(k * 0.03)))
+        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=tuple(badge_colour) + (255,),
+                     outline=(255, 255, 255, 255), width=max(SUPER, round(k * 0.03)))
         _centered_text(draw, (bx, by), str(badge)[:3], round(r * (1.25 if len(str(badge)) < 2 else 0.95)),
-                       (255, 255, 255))
+                       contrast_text(badge_colour))
     return _shrink(img, (side + 2 * margin, side + 2 * margin))
 
 

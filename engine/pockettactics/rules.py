@@ -1496,8 +1496,8 @@ class PocketTactics(Ruleset):
         def names(side, status):
             return ", ".join(self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
                              if v["status"] == status and (v["side"] if status == "reserve" else v["by"]) == side) or "–"
-        notes = [f"Reserve N: {names('north', 'reserve')} · S: {names('south', 'reserve')}   "
-                 f"Captured by N: {names('north', 'captured')} · S: {names('south', 'captured')}"]
+        # captured units are shown per side under the map (``losses``)
+        notes = [f"Reserve N: {names('north', 'reserve')} · S: {names('south', 'reserve')}"]
         c = state.get("combat")
         if c:
             parts = []
@@ -1512,10 +1512,20 @@ class PocketTactics(Ruleset):
         legend = [{"color": self._color(state, s),
                    "text": f"{SIDE_TITLES[s][0]} {self.cat.factions[state['factions'][s]]['title']}"
                    if state["factions"].get(s) else SIDE_TITLES[s]} for s in SIDES]
+        # the picture's key: one swatch per plain terrain on the map (features carry icons and
+        # names); a side's losses are its captured units
+        key_names = sorted({t["terrain"] for t in tiles.values() if not t.get("feature")})
+        terrain_key = [{"color": self.cat.terrains[n]["fill"], "text": self.cat.terrains[n]["title"]}
+                       for n in key_names]
+        losses = [{"color": self._color(state, s), "text": f"{SIDE_TITLES[s]} lost:",
+                   "units": [self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
+                             if v["status"] == "captured" and v["side"] == s]}
+                  for s in SIDES]
         return {"map_key": f"pocket-tactics/{key}", "grid": self._window(tiles),
                 "title": self.title, "cells": cells, "regions": homes, "objectives": objectives,
                 "pieces": pieces, "markers": markers, "arrows": arrows,
-                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes}
+                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes,
+                "terrain_key": terrain_key, "losses": losses}
 
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):

@@ -17,6 +17,10 @@ from .board import seg_label, seg_of_square, squares_of
 COLORS = {"allies": "#2e6fb5", "bismark": "#b0322b"}
 TERRITORY_FILL = {"allies": "#b9c9b0", "bismark": "#c9b9a8", None: "#a89a7a"}
 WALKWAY_FILL = "#d2b07a"
+TERRAIN_KEY = [{"color": TERRITORY_FILL["allies"], "text": "Allied territory"},
+               {"color": TERRITORY_FILL["bismark"], "text": "Bismark territory"},
+               {"color": TERRITORY_FILL[None], "text": "No man's land"},
+               {"color": WALKWAY_FILL, "text": "Walkway"}]
 ICON = {"bunker": "bunker", "objective": "objective", "wire": "wire", "tanktrap": "tanktrap",
         "minefield": "mine", "deploy": "deploy"}
 PHASE_TITLES = {"card": "Cards", "deploy": "Deployment", "combat": "Combat", "move": "Movement", "rally": "Rally"}
@@ -210,8 +214,11 @@ def _static(rs, state):
                     "fill": WALKWAY_FILL if square in b.walkways else TERRITORY_FILL[territory.get(label)]}
             if i < len(kinds):
                 cell["icon"] = ICON[kinds[i]]
+                if kinds[i] == "deploy":
+                    cell["icon_color"] = COLORS[deploy[label]]
             if i == 0:
-                cell["text"] = label
+                # a segment is named by its top-left square: that square's label stands out
+                cell["strong_label"] = True
             cells.append(cell)
     edges = []
     for y in range(b.rows):
@@ -234,10 +241,14 @@ def scene(rs, state, events, viewer):
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         spec = roster(state)[u["type"]]
-        title = spec.get("short", spec["name"][:5]) + "".join("+" + roster(state)[p].get("short", "P") for p in u["plugins"])
+        title = spec.get("short", spec["name"][:5])
+        plugs = "".join("+" + roster(state)[p].get("short", "P") for p in u["plugins"])
         hp = rs.hp(state, uid)
         piece = {"at": u["at"], "id": uid, "color": COLORS[u["side"]], "text_color": "#ffffff", "title": title,
                  "values": f"{hp - u['damage']}/{hp}"}
+        if plugs:
+            # plug-ins on a line of their own: "Rifle+Sturm" in one line was cut to "Sturm+…"
+            piece["subtitle"] = plugs
         if u["damage"]:
             piece["badge"] = str(u["damage"])
         pieces.append(piece)
@@ -261,7 +272,8 @@ def scene(rs, state, events, viewer):
             if i == 0:
                 m["text"] = str(left)
             markers.append(m)
-    arrows = []
+    arrows: list[dict] = []
+    labels: list[dict] = []
     for e in events:
         if e.get("private") and e["private"] != viewer:
             continue
@@ -270,10 +282,22 @@ def scene(rs, state, events, viewer):
         if e.get("type") == "attack_declared":
             seg = b.parse_seg(e["at"])
             arrows.append({"path": [e["from"], squaregrid.label(squares_of(seg)[0])], "color": "#000000",
-                           "kind": "attack", "text": e["weapon"]})
-        if e.get("type") == "attack" and arrows and arrows[-1]["kind"] == "attack":
-            dice = "".join(str(v) for v in e["dice"])
-            arrows[-1]["text"] += f" {dice}{'!' if e['hit'] else ''}"
+                           "kind": "attack", "text": e["weapon"], "rolls": []})
+        if e.get("type") == "attack":
+            # dice as separate values ("5 2", never "52"), hit or miss spelled out
+            roll = f"{' '.join(str(v) for v in e['dice']) or '-'} {'hit' if e['hit'] else 'miss'}"
+            cloud = str(e.get("by", ""))
+            if e.get("kind") == "gas" and cloud.startswith("gas cloud at "):
+                # a cloud's attack is shown at the cloud, not on the arrow of who laid it
+                seg = b.parse_seg(cloud[len("gas cloud at "):])
+                labels.append({"at": squaregrid.label(squares_of(seg)[0]), "text": f"gas: {roll}",
+                               "color": "#5b7f12"})
+            elif arrows and arrows[-1]["kind"] == "attack":
+                arrows[-1]["rolls"].append(roll)
+    for arrow in arrows:
+        rolls = arrow.pop("rolls", None)
+        if rolls:
+            arrow["text"] += ": " + ", ".join(rolls)
     # Most important first: the picture's header has room for few lines.
     notes = []
     if state.get("result"):
@@ -289,9 +313,18 @@ def scene(rs, state, events, viewer):
             "grid": {"kind": "square", "columns": b.columns, "rows": b.rows},
             "title": f"{rs.title} - {state['mission'].get('title') or state['scenario']}",
             "cells": cells, "edges": edges, "objectives": objectives, "pieces": pieces, "markers": markers,
-            "arrows": arrows, "header": [[k, v] for k, v in header(rs, state).items()],
+            "arrows": arrows, "labels": labels, "header": [[k, v] for k, v in header(rs, state).items()],
             "legend": [{"color": COLORS[s], "text": _side_title(rs, s)} for s in rs.sides],
-            "notes": notes}
+            "notes": notes, "terrain_key": TERRAIN_KEY,
+            "losses": [{"color": COLORS[s], "text": f"{_side_title(rs, s)} lost:",
+                        "units": [_lost_title(state, lost) for lost in state.get("lost", {}).get(s, [])]}
+                       for s in rs.sides]}
+
+
+def _lost_title(state, lost):
+    from .rules import roster
+    names = roster(state)
+    return "+".join(names[t].get("short", names[t]["name"][:5]) if t in names else t for t in lost["types"])
 
 
 SUMMARY_EN = """**Rivet Wars: Eastern Front** — Allies against the Bismark.

@@ -695,6 +695,8 @@ class RivetWars(Ruleset):
         unit = state["units"].pop(uid)
         types = [unit["type"], *unit["plugins"]]
         events.append({"type": "eliminated", "unit": uid, "side": unit["side"], "at": unit["at"], "types": types})
+        # kept for the picture's losses strip (a unit leaves ``units`` when it is eliminated)
+        state.setdefault("lost", {}).setdefault(unit["side"], []).append({"unit": uid, "types": types})
         if killer_side and killer_side != unit["side"]:
             loot = sum(roster(state)[t].get("loot", 0) for t in types)
             self._score(state, killer_side, loot, f"loot {uid}", events)

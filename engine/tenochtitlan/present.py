@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from .data import board_for, cards_by_id, terrain_chart, unit_types
 
-COLORS = {"spanish": "#b03a2e", "aztec": "#1f6f8b"}
+# Sides are saturated and darker than every terrain fill, so counters stand out from the lake
+# and the hills also with a colour-vision deficiency (checked in tests/renderer).
+COLORS = {"spanish": "#a3241c", "aztec": "#17405a"}
 TEXT = {"spanish": "#ffffff", "aztec": "#ffffff"}
 TLAXCALAN_COLOR = "#d68910"
 PHASE_TITLES = {"setup": "Setup", "draw": "Draw card", "movement": "Movement",
@@ -254,6 +256,9 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                        "title": f"{t['short']} {uid.rsplit('-', 1)[-1]}",
                        "values": f"{t['attack']}-{t['defence']}-{t['movement']}",
                        "flipped": bool(u["disorganised"])})
+        if t.get("range", 1) > 1:
+            # ranged units: the range in a white corner disc (the factors keep their size)
+            pieces[-1].update(badge=str(t["range"]), badge_color="#ffffff")
     # Two units share a hex only in the middle of the movement phase; mark the hex so players
     # see which unit still has to move on.
     markers = []
@@ -289,8 +294,12 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     decks = state.get("decks", {})
     notes.append("Decks: " + ", ".join(
         f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}" for s, d in decks.items()))
-    if state.get("eliminated"):
-        notes.append("Eliminated: " + ", ".join(unit_name(state, u) for u in state["eliminated"]))
+    notes.append("Counters: attack-defence-movement; white corner disc: range")
+    lost: dict[str, list[str]] = {"spanish": [], "aztec": []}
+    for uid in state.get("eliminated", []):
+        t = types.get(state.get("roster", {}).get(uid))
+        if t:
+            lost[t["side"]].append(f"{t['short']} {uid.rsplit('-', 1)[-1]}")
     notes += shared_notes
     return {
         "map_key": board.key,
@@ -306,7 +315,27 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                    {"color": TLAXCALAN_COLOR, "text": "Tlaxcalan allies"},
                    {"color": COLORS["aztec"], "text": "Aztec"}],
         "notes": notes,
+        "terrain_key": _terrain_key(board),
+        "losses": [{"color": COLORS[s], "text": f"{ruleset.side_titles.get(s, s)} lost:", "units": lost[s]}
+                   for s in ("spanish", "aztec")],
     }
+
+
+def _terrain_key(board) -> list[dict]:
+    """One swatch per fill colour on the map (bridges share the water's colour)."""
+    types = terrain_chart()["types"]
+    used = {board.terrain[i] for i in range(len(board.grid))}
+    key, seen = [], {}
+    for name, t in types.items():
+        if name not in used or t.get("bridge"):
+            continue
+        fill = t.get("fill", "#999999")
+        if fill in seen:
+            seen[fill]["text"] = "City sites" if t.get("city") else seen[fill]["text"]
+            continue
+        seen[fill] = {"color": fill, "text": t["title"]}
+        key.append(seen[fill])
+    return key
 
 
 SUMMARY_EN = """**Siege of Tenochtitlan** — Spanish (with Tlaxcalan allies and brigantines) against the Aztecs, 24 turns.

@@ -65,7 +65,9 @@ def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
     assert attack["path"] == ["0808", "0809"] and "6,1 vs 4,2 hit" in attack["text"]
     move = next(a for a in scene["arrows"] if a["kind"] == "move")
     assert move["path"] == ["0808", "0809"]
-    assert "Reserve N: Archer" in scene["notes"][0] and "Captured by N: Sling" in scene["notes"][0]
+    assert "Reserve N: Archer" in scene["notes"][0]
+    # the slinger North captured is South's loss, shown under the map
+    assert {e["text"]: e["units"] for e in scene["losses"]} == {"North lost:": [], "South lost:": ["Sling"]}
     assert [e["text"] for e in scene["legend"]] == ["N Highland Clans", "S Marsh Horde"]
     # the static layer's key changes with the map only
     assert RS.scene(state, [], None)["map_key"] == scene["map_key"]

@@ -113,12 +113,16 @@ def test_attack_arrow_is_straight_and_labelled_with_the_dice():
     length = (dx * dx + dy * dy) ** 0.5
     near = [p for p in green if abs(dy * (p[0] - x0) - dx * (p[1] - y0)) / length < 30]
     assert len(near) > len(green) * 0.6
-    # the label adds dark text on a white box near the arrow's middle
+    # the label is a white box with dark text near the arrow's middle
+    _, drawn = renderer.render_with_layout(hex_scene("t/att", arrows=[attack]))
+    [box] = [b for kind, text, b in drawn.texts if kind == "attack" and text == "3+⚄5=8 vs 4"]
     mx, my = (x0 + x1) / 2, (y0 + y1) / 2
     cell = layout_for(grid).cell
-    box = (mx - 3 * cell, my - 3 * cell, mx + 3 * cell, my + 3 * cell)
-    dark = lambda im: sum(1 for p in pixels(im, box) if max(p) < 60)
-    assert dark(img) > dark(plain) + 50
+    assert abs((box[0] + box[2]) / 2 - mx) < 3 * cell and abs((box[1] + box[3]) / 2 - my) < 3 * cell
+    inside = pixels(img, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3))
+    assert sum(1 for p in inside if min(p) > 240) > len(inside) * 0.4
+    assert sum(1 for p in inside if max(p) < 60) > 30
+    assert pixels(plain, box) != inside
 
 
 def test_header_band_shows_the_header_text():
@@ -177,7 +181,8 @@ def test_square_cells_are_where_their_labels_say():
     assert cy - ay == pytest.approx(lay.cell) and cx == ax
     img = png_image(square_scene(pieces=[piece("C4", "#2e86c1")]))
     x, y = cell_center(grid, "C4")
-    assert close(img.getpixel((round(x - lay.cell * 0.28), round(y - lay.cell * 0.08))), BLUE)
+    # the counter sits right of and below the square's label
+    assert close(img.getpixel((round(x - lay.cell * 0.14), round(y + lay.cell * 0.06))), BLUE)
     x, y = cell_center(grid, "D4")
     assert close(img.getpixel((round(x), round(y))), (179, 194, 143))
 
@@ -244,7 +249,8 @@ def test_markers_and_damage_badge_are_drawn():
                                            {"at": "0606", "kind": "highlight", "color": "#ffd400"}]))
     lay = layout_for(base["grid"])
     x, y = cell_center(base["grid"], "0303")
-    corner = (x + lay.cell * 0.25, y - lay.cell * 0.75, x + lay.cell * 0.7, y - lay.cell * 0.3)
+    # beside the counter, clear of the label above it
+    corner = (x + lay.cell * 0.5, y - lay.cell * 0.3, x + lay.cell * 0.95, y + lay.cell * 0.2)
     assert any(close(p, (0, 255, 0), 40) for p in pixels(marked, corner))
     x, y = cell_center(base["grid"], "0606")
     edge = (x - lay.cell - 4, y - 4, x - lay.cell * 0.8, y + 4)
@@ -359,3 +365,101 @@ def test_a_window_draws_only_part_of_a_large_label_space_at_the_same_size():
     assert close(img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), RED)
     with pytest.raises(SceneError, match="outside"):
         renderer.render_png({**windowed, "pieces": [piece("0101")]})
+
+
+# ----- readable at a glance (issue 14) ------------------------------------------------------
+
+def texts_of(record, kind):
+    return [(text, box) for k, text, box in record.texts if k == kind]
+
+
+def test_header_wraps_a_long_card_text_instead_of_cutting_it():
+    card = "Santiago!: move 4, attack 3; +1 to attacks with cavalry and a long tail of special rules"
+    scene = hex_scene("t/wrap", title="A title", header=[["Turn", "3 / 24"], ["Card", card]],
+                      notes=["Decks: Spanish 3, Aztec 4", "Counters: attack-defence-movement"])
+    _, rec = renderer.render_with_layout(scene)
+    words = [text for text, _ in texts_of(rec, "header")]
+    assert "…" not in words
+    assert " ".join(words).split() == ("Turn 3 / 24 Card " + card + " Decks: Spanish 3, Aztec 4 "
+                                       "Counters: attack-defence-movement").split()
+    lay = rec.layout
+    assert all(box[3] <= lay.header_height for _, box in texts_of(rec, "header"))
+
+
+def test_every_side_stays_in_the_legend_on_a_narrow_picture():
+    legend = [{"color": "#a3241c", "text": "Spanish conquistadors"},
+              {"color": "#d68910", "text": "Tlaxcalan allies"}, {"color": "#17405a", "text": "Aztec"}]
+    scene = {"map_key": "t/narrow", "grid": {"kind": "hex", "columns": 3, "rows": 3},
+             "title": "Siege of Tenochtitlan, the long title", "legend": legend, "header": [["Turn", "1"]]}
+    img, rec = renderer.render_with_layout(scene)
+    assert img.width == 480
+    assert rec.legend and sorted(rec.legend) == sorted(e["text"] for e in legend)
+    boxes = [box for kind, _, box in rec.texts if kind in ("legend", "title", "header")]
+    for i, a in enumerate(boxes):
+        assert 0 <= a[0] and a[2] <= img.width
+        for b in boxes[i + 1:]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
+
+
+def test_a_combined_attack_gets_one_label():
+    text = "3+1+⚄5=9 vs 6: eliminated"
+    arrows = [{"path": ["0202", "0404"], "kind": "attack", "text": text},
+              {"path": ["0505", "0404"], "kind": "attack", "text": text}]
+    _, rec = renderer.render_with_layout(hex_scene("t/comb", arrows=arrows))
+    assert [t for t, _ in texts_of(rec, "attack")] == [text]
+
+
+def test_dice_labels_avoid_counters_and_each_other():
+    pieces = [piece(lab) for lab in ("0303", "0304", "0403", "0404", "0503")]
+    arrows = [{"path": ["0303", "0503"], "kind": "attack", "text": "rifle: 5 2 hit"},
+              {"path": ["0304", "0404"], "kind": "attack", "text": "rockets: 4 4 6 miss"},
+              {"path": ["0403", "0404"], "kind": "attack", "text": "mg: 1 1 miss"}]
+    _, rec = renderer.render_with_layout(hex_scene("t/dice", pieces=pieces, arrows=arrows))
+    labels = texts_of(rec, "attack")
+    assert len(labels) == 3
+    for i, (_, a) in enumerate(labels):
+        for _, c in rec.counters:
+            assert min(a[2], c[2]) <= max(a[0], c[0]) or min(a[3], c[3]) <= max(a[1], c[1])
+        for _, b in labels[i + 1:]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
+
+
+def test_a_highlighted_place_without_a_tile_shows_its_label():
+    scene = {"map_key": "t/grow", "grid": {"kind": "hex", "first_column": 7, "first_row": 7, "columns": 3, "rows": 3},
+             "cells": [{"at": "0808", "fill": FIELD}],
+             "markers": [{"at": "0807", "kind": "highlight", "color": "#ffff66"}]}
+    img, rec = renderer.render_with_layout(scene)
+    assert set(rec.cell_labels) == {"0808", "0807"}
+    png = png_image(scene)
+    ink = [p for p in pixels(png, rec.cell_labels["0807"]) if max(p) < 90]
+    assert len(ink) > 10
+
+
+def test_losses_and_the_terrain_key_go_under_the_map_without_moving_it():
+    plain = hex_scene("t/foot", pieces=[piece("0303")])
+    extra = dict(plain, terrain_key=[{"color": FIELD, "text": "Field"}, {"color": "#79addc", "text": "Lake"}],
+                 losses=[{"color": "#c0392b", "text": "Red lost:", "units": ["Cav 1", "Inf 2"]},
+                         {"color": "#2e86c1", "text": "Blue lost:", "units": []}])
+    a, rec_a = renderer.render_with_layout(plain)
+    b, rec_b = renderer.render_with_layout(extra)
+    assert b.height > a.height and b.width == a.width
+    assert rec_a.counters == rec_b.counters          # the map did not move
+    assert rec_b.losses == [("Red lost:", "Cav 1"), ("Red lost:", "Inf 2")]
+    assert [t for t, _ in texts_of(rec_b, "key")] == ["Field", "Lake"]
+    png = Image.open(io.BytesIO(renderer.render_png(extra))).convert("RGB")
+    for _, box in texts_of(rec_b, "loss"):
+        assert box[1] > rec_b.layout.origin_y + rec_b.layout.map_height
+        assert sum(1 for p in pixels(png, box) if close(p, RED, 20)) > 20
+
+
+def test_deployment_icons_take_their_side_colour_and_stay_beside_the_counter():
+    scene = square_scene(cells=[{"at": "C3", "fill": "#b3c28f", "icon": "deploy", "icon_color": "#c0392b"},
+                                {"at": "D3", "fill": "#b3c28f", "icon": "deploy", "icon_color": "#2e86c1"}],
+                         pieces=[piece("C3", "#777777"), piece("D3", "#777777")])
+    img = png_image(scene)
+    lay = layout_for(scene["grid"])
+    for label, colour in (("C3", RED), ("D3", BLUE)):
+        x, y = cell_center(scene["grid"], label)
+        corner = (x + lay.cell * 0.15, y - lay.cell * 0.47, x + lay.cell * 0.47, y - lay.cell * 0.2)
+        assert sum(1 for p in pixels(img, corner) if close(p, colour, 30)) > 5, label
+

@@ -51,7 +51,7 @@ def test_scene_pieces_objectives_and_last_moves():
     pieces = {p["id"]: p for p in scene["pieces"]}
     assert pieces["i"]["values"] == "3-6-3" and pieces["i"]["at"] == "1218" and not pieces["i"]["flipped"]
     assert pieces["w"]["flipped"]
-    assert {"path": ["1119", "1218"], "color": "#b03a2e", "kind": "move"} in scene["arrows"]
+    assert {"path": ["1119", "1218"], "color": "#a3241c", "kind": "move"} in scene["arrows"]
     objectives = {o["name"]: o for o in scene["objectives"]}
     assert objectives["Sacred Precinct"]["owner"] == "aztec"
     kinds = {line["kind"] for line in scene["lines"]}
@@ -80,10 +80,11 @@ def test_picture_shows_units_where_they_stand():
     img = Image.open(io.BytesIO(renderer.render_png(scene))).convert("RGB")
     cell = renderer.layout_for(scene["grid"]).cell
     x, y = renderer.cell_center(scene["grid"], "0303")
-    assert close(img.getpixel((int(x - 0.5 * cell), int(y))), (176, 58, 46))      # Spanish red
+    # the counter's left edge (its centre holds the factors)
+    assert close(img.getpixel((int(x - 0.4 * cell), int(y))), (163, 36, 28))      # Spanish red
     x, y = renderer.cell_center(scene["grid"], "0106")
-    flipped = img.getpixel((int(x - 0.5 * cell), int(y)))
-    assert not close(flipped, (31, 111, 139))                                       # not the Aztec face
+    flipped = img.getpixel((int(x - 0.4 * cell), int(y)))
+    assert not close(flipped, (23, 64, 90))                                         # not the Aztec face
     x, y = renderer.cell_center(scene["grid"], "0108")
     assert close(img.getpixel((int(x - 0.5 * cell), int(y))), (185, 201, 138))     # empty clear hex
 

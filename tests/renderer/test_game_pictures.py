@@ -1,0 +1,240 @@
+"""Pictures of real games, read the way a player on a phone reads them.
+
+Each ruleset autoplays a seeded game; positions a third, two thirds and nine tenths of the way
+in are drawn with that turn's events. The checks use the renderer's own record of where it put
+each text, counter and cell label (``render_with_layout``) and the pixels of the PNG.
+"""
+from __future__ import annotations
+
+import functools
+import io
+
+import pytest
+from PIL import Image
+
+import renderer
+from engine import registry
+from engine.core.game import autoplay
+from renderer import colours
+from renderer.layout import PREVIEW_WIDTH
+
+# every packaged game (fixture games registered by other tests are not players' pictures)
+RULESETS = sorted(name for name in registry.available() if registry.RULESETS[name].startswith("engine."))
+# games whose scenes carry a terrain key and losses (a new game adds them and joins the list)
+WITH_KEY_AND_LOSSES = [name for name in ("pocket-tactics", "rivet-wars", "tenochtitlan") if name in RULESETS]
+SEED = 4
+# Smallest cell label, in pixels of the phone preview (PREVIEW_WIDTH wide) and of the picture
+# itself. On the 24x20 Tenochtitlan map a hex is 14 px wide in the preview, so labels cannot be
+# larger there; the player taps to zoom and then reads them at 12 px or more.
+MIN_LABEL_PREVIEW = 4.0
+MIN_LABEL_PICTURE = 12
+# On hex maps a dice label may hide at most this many cell labels (see below).
+MAX_LABELS_UNDER_DICE = 2
+# CIE76 distance between every terrain fill and every side colour, also as seen with
+# protanopia, deuteranopia and tritanopia (Machado et al. 2009, full severity).
+MIN_TERRAIN_SIDE_DISTANCE = 20
+
+
+def _overlap(a, b, slack: float = 1.0) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0]) - slack
+    h = min(a[3], b[3]) - max(a[1], b[1]) - slack
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+@functools.cache
+def positions(name: str) -> tuple:
+    """(label, scene) of positions through a seeded autoplayed game, each with its turn's events."""
+    rules = registry.get_ruleset(name)
+    scenario = rules.load_scenario(rules.default_scenario)
+    frames: list = []
+    autoplay(rules, scenario, SEED, on_action=lambda i, side, action, events, state: frames.append((state, events)))
+    out = []
+    for share in (3, 6, 9):
+        index = len(frames) * share // 10
+        state = frames[index][0]
+        events = [e for st, ev in frames[:index + 1] if st.get("turn") == state.get("turn")
+                  and st.get("active") == state.get("active") for e in ev]
+        out.append((f"{name}@{index}", rules.scene(state, events, None)))
+    return tuple(out)
+
+
+def drawn(scene):
+    img, record = renderer.render_with_layout(scene)
+    data = renderer.encode_png(img)
+    return Image.open(io.BytesIO(data)).convert("RGB"), record
+
+
+def crop(img, box):
+    part = img.crop(tuple(round(v) for v in box))
+    flat = getattr(part, "get_flattened_data", None)
+    return list(flat() if flat else part.getdata())
+
+
+CASES = [(name, k) for name in RULESETS for k in range(3)]
+
+
+@pytest.mark.parametrize("name,k", CASES)
+def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
+    where, scene = positions(name)[k]
+    img, rec = drawn(scene)
+    texts = rec.texts
+    for i, (kind_a, text_a, a) in enumerate(texts):
+        for kind_b, text_b, b in texts[i + 1:]:
+            assert not _overlap(a, b), f"{where}: {kind_a} {text_a!r} overlaps {kind_b} {text_b!r}"
+    assert rec.cell_labels, where
+    readable = [t for t in texts if t[0] in ("name", "attack")]
+    for kind, text, box in readable:
+        for pid, counter in rec.counters:
+            assert not _overlap(box, counter), f"{where}: {kind} {text!r} and counter {pid} overlap"
+    covered: dict = {}
+    regions = [t for t in texts if t[0] == "region"]
+    for label, box in rec.cell_labels.items():
+        for pid, counter in rec.counters:
+            assert not _overlap(box, counter), f"{where}: counter {pid} covers the label {label}"
+        for kind, text, other in regions:
+            assert not _overlap(box, other), f"{where}: the region name {text!r} covers the label {label}"
+        for kind, text, other in readable:
+            if _overlap(box, other):
+                # On a hex map the rows of labels are closer than a dice label is high, so a
+                # dice label near its arrow may hide a label or two; names never hide
+                # labels, and on a square board nothing does.
+                assert kind == "attack" and scene["grid"]["kind"] == "hex", \
+                    f"{where}: {kind} {text!r} covers the label {label}"
+                covered.setdefault(text, []).append(label)
+    assert all(len(labels) <= MAX_LABELS_UNDER_DICE for labels in covered.values()), f"{where}: {covered}"
+    hidden = {label for labels in covered.values() for label in labels}
+    for label, box in rec.cell_labels.items():
+        if label in hidden:
+            continue
+        # and the PNG shows it: dark ink on its light halo
+        pixels = crop(img, box)
+        assert sum(1 for p in pixels if max(p) < 90) >= 4, f"{where}: label {label} has no ink"
+        assert sum(1 for p in pixels if min(p) > 215) >= 4, f"{where}: label {label} has no halo"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_cell_labels_are_at_least_the_chosen_size(name):
+    for where, scene in positions(name):
+        lay = renderer.layout_for(scene["grid"])
+        assert lay.label_size >= MIN_LABEL_PICTURE, where
+        assert lay.label_size * PREVIEW_WIDTH / lay.width >= MIN_LABEL_PREVIEW, where
+        # the label's glyphs really are that big: the box of "0808"/"A1" in the record
+        _, rec = renderer.render_with_layout(scene)
+        heights = [box[3] - box[1] for box in rec.cell_labels.values()]
+        assert min(heights) >= lay.label_size * 0.7, where
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_side_is_in_the_legend(name):
+    rules = registry.get_ruleset(name)
+    for where, scene in positions(name):
+        _, rec = renderer.render_with_layout(scene)
+        assert len(rec.legend) == len(scene["legend"]) >= len(rules.sides), where
+        assert sorted(rec.legend) == sorted(entry["text"] for entry in scene["legend"]), where
+
+
+@pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
+def test_lost_units_are_drawn_per_side_in_their_colour(name):
+    rules = registry.get_ruleset(name)
+    lost = [(where, scene) for where, scene in positions(name)
+            if any(entry["units"] for entry in scene.get("losses", []))]
+    assert lost, f"{name}: the seeded game lost no unit; pick another seed"
+    where, scene = lost[-1]
+    assert len(scene["losses"]) == len(rules.sides)
+    img, rec = drawn(scene)
+    for entry in scene["losses"]:
+        shown = [unit for side, unit in rec.losses if side == entry["text"]]
+        assert shown == entry["units"], where
+    colour = tuple(int(scene["losses"][0]["color"][i:i + 2], 16) for i in (1, 3, 5))
+    chips = [box for kind, text, box in rec.texts if kind == "loss"]
+    assert chips
+    for box in chips:
+        pixels = crop(img, box)
+        side_coloured = sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, colour)) < 30)
+        others = [tuple(int(e["color"][i:i + 2], 16) for i in (1, 3, 5)) for e in scene["losses"]]
+        assert side_coloured or any(
+            sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, c)) < 30) for c in others), where
+
+
+def _side_colours(name, scene) -> dict:
+    found = {entry["text"]: entry["color"] for entry in scene["legend"]}
+    found.update({f"counter {p['id']}": p["color"] for p in scene.get("pieces", [])})
+    if name == "pocket-tactics":
+        rules = registry.get_ruleset(name)
+        found.update({f"faction {k}": f["color"] for k, f in rules.cat.factions.items()})
+    return found
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_terrain_and_side_colours_stay_apart_also_with_colour_blindness(name):
+    terrain, sides = {}, {}
+    for where, scene in positions(name):
+        terrain.update({f"{c.get('at')} {c.get('fill')}": c["fill"] for c in scene.get("cells", []) if c.get("fill")})
+        terrain.update({k["text"]: k["color"] for k in scene.get("terrain_key", [])})
+        sides.update(_side_colours(name, scene))
+    terrain = {fill: fill for fill in terrain.values()}
+    sides = {colour: colour for colour in sides.values() if colour.lower() not in ("#555555", "#999999")}
+    assert terrain and len(sides) >= 2
+    closest = colours.closest_pairs(terrain, sides)[0]
+    assert closest[0] >= MIN_TERRAIN_SIDE_DISTANCE, f"{name}: terrain {closest[1]} and side {closest[2]} " \
+        f"are only {closest[0]:.1f} apart with {closest[3]} vision"
+
+
+@pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
+def test_the_terrain_key_names_the_map_s_fills(name):
+    where, scene = positions(name)[-1]
+    key = scene.get("terrain_key") or []
+    assert key, where
+    keyed = {k["color"].lower() for k in key}
+    fills = {c["fill"].lower() for c in scene.get("cells", []) if c.get("fill")}
+    features = {c["fill"].lower() for c in scene.get("cells", []) if c.get("icon") and c.get("text")}
+    assert fills - features <= keyed, f"{where}: fills without a key entry: {sorted(fills - features - keyed)}"
+    _, rec = renderer.render_with_layout(scene)
+    assert [t for kind, t, _ in rec.texts if kind == "key"] == [k["text"] for k in key]
+
+
+def test_colour_blindness_simulation_matches_known_values():
+    # pure red looks dark olive with protanopia and pure blue stays blue-ish with deuteranopia;
+    # greys are unchanged (the matrices' rows sum to 1)
+    r, g, b = colours.simulate("#ff0000", "protanopia")
+    assert r < 120 and g < 120 and b < 20
+    assert colours.simulate("#808080", "deuteranopia") == pytest.approx((128, 128, 128), abs=1)
+    assert colours.simulate("#0000ff", "deuteranopia")[2] > 200
+    assert colours.delta_e("#ffffff", "#000000") == pytest.approx(100, abs=0.1)
+    # the complaint of the issue: South's red and the old lava fill were 5.5 apart for deuteranopes
+    assert colours.delta_e("#b5412e", "#c0563b", "deuteranopia") < 8
+
+
+def test_rivet_wars_dice_are_separate_values_gas_dice_sit_at_the_cloud_and_losses_are_kept():
+    from tests.rivetwars.util import RS, act, make, unit
+    state = make(units=[unit("rifleman", "E9", id="r"), unit("panzerfaust", "E5", id="p")])
+    state, events = act(state, "attack", dice=[5, 2], unit="r", to="E5")
+    scene = RS.scene(state, events, None)
+    [arrow] = [a for a in scene["arrows"] if a["kind"] == "attack"]
+    assert arrow["text"].endswith(": 5 2 hit")          # never "52"
+    lost = {entry["text"]: entry["units"] for entry in scene["losses"]}
+    assert lost["Allies lost:"] == [] and len(lost["Bismark lost:"]) == 1
+    cloud = {"type": "attack", "by": "gas cloud at C3", "target": "r", "dice": [6, 1], "precision": 0,
+             "hit": False, "kind": "gas"}
+    with_gas = RS.scene(state, [*events, cloud], None)
+    assert [a["text"] for a in with_gas["arrows"] if a["kind"] == "attack"] == [arrow["text"]]
+    assert with_gas["labels"] == [{"at": "C3", "text": "gas: 6 1 miss", "color": "#5b7f12"}]
+    _, rec = renderer.render_with_layout(with_gas)
+    assert "gas: 6 1 miss" in [text for kind, text, _ in rec.texts if kind == "attack"]
+
+
+def test_rivet_wars_plug_ins_get_a_line_of_their_own_on_the_counter():
+    from tests.rivetwars.util import RS, make, unit
+    state = make(units=[unit("wolverine", "E5", id="w", plugins=["patston"]), unit("wolverine", "I5", id="v")])
+    scene = RS.scene(state, [], None)
+    pieces = {p["id"]: p for p in scene["pieces"]}
+    assert pieces["w"]["title"] == pieces["v"]["title"] and "subtitle" not in pieces["v"]
+    assert pieces["w"]["subtitle"].startswith("+") and "…" not in pieces["w"]["subtitle"]
+    img, rec = drawn(scene)
+    boxes = dict(rec.counters)
+
+    def white_in_middle(box):
+        height = box[3] - box[1]
+        band = (box[0] + 4, box[1] + height * 0.38, box[2] - 4, box[1] + height * 0.54)
+        return sum(1 for p in crop(img, band) if min(p) > 200)
+    assert white_in_middle(boxes["w"]) > 10 and white_in_middle(boxes["v"]) < white_in_middle(boxes["w"]) / 3
