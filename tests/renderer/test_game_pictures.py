@@ -23,6 +23,9 @@ RULESETS = sorted(name for name in registry.available() if registry.RULESETS[nam
 # games whose scenes carry a terrain key and losses (a new game adds them and joins the list)
 WITH_KEY_AND_LOSSES = [name for name in ("pocket-tactics", "rivet-wars", "tenochtitlan") if name in RULESETS]
 SEED = 4
+# The losses test needs games that lost units at the sampled points; seed 4's Pocket Tactics
+# game loses none there.
+LOSSES_SEED = 2
 # Smallest cell label, in pixels of the phone preview (PREVIEW_WIDTH wide) and of the picture
 # itself. On the 24x20 Tenochtitlan map a hex is 14 px wide in the preview, so labels cannot be
 # larger there; the player taps to zoom and then reads them at 12 px or more.
@@ -42,12 +45,12 @@ def _overlap(a, b, slack: float = 1.0) -> float:
 
 
 @functools.cache
-def positions(name: str) -> tuple:
+def positions(name: str, seed: int = SEED) -> tuple:
     """(label, scene) of positions through a seeded autoplayed game, each with its turn's events."""
     rules = registry.get_ruleset(name)
     scenario = rules.load_scenario(rules.default_scenario)
     frames: list = []
-    autoplay(rules, scenario, SEED, on_action=lambda i, side, action, events, state: frames.append((state, events)))
+    autoplay(rules, scenario, seed, on_action=lambda i, side, action, events, state: frames.append((state, events)))
     out = []
     for share in (3, 6, 9):
         index = len(frames) * share // 10
@@ -136,7 +139,7 @@ def test_every_side_is_in_the_legend(name):
 @pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
 def test_lost_units_are_drawn_per_side_in_their_colour(name):
     rules = registry.get_ruleset(name)
-    lost = [(where, scene) for where, scene in positions(name)
+    lost = [(where, scene) for where, scene in positions(name, LOSSES_SEED)
             if any(entry["units"] for entry in scene.get("losses", []))]
     assert lost, f"{name}: the seeded game lost no unit; pick another seed"
     where, scene = lost[-1]
