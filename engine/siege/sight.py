@@ -23,8 +23,17 @@ from dataclasses import dataclass, field
 
 from engine.core import hexgrid
 
-from .board import (BATTLEMENTS, BUILDING_DOORS, SLITS, Board, _side_corners, centre, exit_neighbours,
-                    segment_cells, side_midpoint)
+from .board import (
+    BATTLEMENTS,
+    BUILDING_DOORS,
+    SLITS,
+    Board,
+    _side_corners,
+    centre,
+    exit_neighbours,
+    segment_cells,
+    side_midpoint,
+)
 
 COVER_ORDER = ("none", "light", "medium", "heavy", "full")
 
@@ -115,10 +124,10 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
             why.append(f"{shooter}: a figure behind an arrow slit shoots only through its opening "
                        f"({', '.join(sorted(s_cell.openings)) or 'none'}) (1.44)")
             return sight
-    elif board.is_building_interior(shooter):
-        if not any(board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board):
-            why.append(f"{shooter}: inside a building one shoots out only through its doors and slits (1.43)")
-            return sight
+    elif board.is_building_interior(shooter) and not any(
+            board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board):
+        why.append(f"{shooter}: inside a building one shoots out only through its doors and slits (1.43)")
+        return sight
 
     distance = max(1, cell_distance - 1) if sight.from_wall else cell_distance
     sight.distance = distance

@@ -1,0 +1,475 @@
+"""SIEGE (Cry Havoc family), rulebook sections 1 and 2: the ruleset the service drives.
+
+This module is the turn machinery and the action checks only; each rule lives in the module its
+name says: :mod:`.board` (map and heights), :mod:`.sight` (sight and cover), :mod:`.movement`,
+:mod:`.shooting`, :mod:`.melee`, :mod:`.figures` (states). Part 2 adds modules beside them.
+
+A side's phase (1.21) is four steps: ``fire1`` (bows and crossbows, not figures in melee last
+round), ``move`` (not crossbowmen who just shot), ``fire2`` (bows only), ``melee``; at its end
+the side's figures stunned before this phase recover. Several players on one side act in the
+same steps through their seats.
+
+Melee is declared in steps so every choice is one flat action: ``/attack unit: target:`` adds an
+attacker and a defender to the melee being formed (one attacker against several defenders, or
+several attackers against one), ``/fight`` resolves it, ``/cancel`` drops it (its attackers may
+not attack again this phase). When a result hits one of several figures its owner answers with
+``/take unit:``; after a retreat or a death the winner may ``/advance unit: to:`` into the freed
+cell or ``/stay``.
+"""
+from __future__ import annotations
+
+from engine.core.dice import Dice
+from engine.core.errors import RuleError
+from engine.core.phases import TurnCycle
+from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.state import clone
+
+from . import data, figures, melee, movement, present, scenarios, shooting, sight
+
+SIDES = scenarios.SIDES
+PHASES = scenarios.PHASES
+TITLES = {"besieger": "Besiegers", "defender": "Defenders"}
+
+
+def _cycle(state: dict) -> TurnCycle:
+    return TurnCycle(phases=PHASES, sides=tuple(state["order"]), last_turn=state["last_turn"])
+
+
+class Siege(Ruleset):
+    name = "siege"
+    title = "SIEGE"
+    sides = SIDES
+    side_titles = TITLES
+    default_scenario = "open-gate"
+    commands = (
+        Command("shoot", "Shoot with a bow or crossbow", (Option("unit", "unit", "Your archer or crossbowman"),
+                                                           Option("target", "target", "Enemy figure"))),
+        Command("move", "Move a figure", (Option("unit", "unit", "Your figure"),
+                                          Option("to", "hex", "Destination cell"))),
+        Command("attack", "Add a figure and its target to the melee being formed",
+                (Option("unit", "unit", "Your attacking figure"), Option("target", "target", "Adjacent enemy"))),
+        Command("fight", "Resolve the melee being formed"),
+        Command("cancel", "Drop the melee being formed"),
+        Command("take", "Choose which of your figures takes the result", (Option("unit", "unit", "Your figure"),)),
+        Command("advance", "Advance after combat into the freed cell",
+                (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
+        Command("stay", "Do not advance after combat"),
+        Command("end-phase", "End this step of your phase"),
+    )
+
+    # ----- setup -------------------------------------------------------------------------
+    def scenarios(self) -> list[Scenario]:
+        out = []
+        for name in scenarios.packaged_names():
+            sc = scenarios.read_scenario(name)
+            out.append(Scenario(name, sc["title"], sc["description"]))
+        return out
+
+    def load_scenario(self, name_or_path: str) -> dict:
+        return scenarios.read_scenario(name_or_path or self.default_scenario)
+
+    def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        order = [scenario["first"]] + [s for s in SIDES if s != scenario["first"]]
+        state = {"game": self.name, "scenario": scenario["name"], "map": scenario["map"], "result": None,
+                 "order": order, "last_turn": scenario["last_turn"], "turn": scenario["turn"],
+                 "active": scenario["active"], "phase": scenario["phase"], "awaiting": [scenario["active"]],
+                 "bridge_up": scenario["bridge_up"], "victory": clone(scenario["victory"]),
+                 "figures": clone(scenario["figures"]), "half": 1, "done": [], "crossbow_shot": [],
+                 "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None}
+        events = [{"type": "scenario", "name": scenario["name"]},
+                  {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
+        return state, events
+
+    # ----- helpers -------------------------------------------------------------------------
+    def board(self, state: dict):
+        return data.board(state["map"])
+
+    @staticmethod
+    def _living_at(state: dict) -> dict[str, str]:
+        return {f["at"]: fid for fid, f in state["figures"].items() if not f["dead"]}
+
+    @staticmethod
+    def _dead_count(state: dict) -> dict[str, int]:
+        count: dict[str, int] = {}
+        for f in state["figures"].values():
+            if f["dead"]:
+                count[f["at"]] = count.get(f["at"], 0) + 1
+        return count
+
+    def _actor(self, state: dict) -> str:
+        return (state.get("awaiting") or [state["active"]])[0]
+
+    def _sight(self, state: dict, shooter_id: str, target_id: str):
+        board = self.board(state)
+        shooter, target = state["figures"][shooter_id], state["figures"][target_id]
+        living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
+        return sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"])
+
+    def los(self, state: dict, from_cell: str, to_cell: str) -> str:
+        """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
+        board = self.board(state)
+        for cell in (from_cell, to_cell):
+            if cell not in board:
+                raise RuleError(f"{cell!r} is not a cell of this map.")
+        living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
+        weapon = figures.weapon(shooter) if shooter else None
+        bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
+        text = sight.explain(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"])
+        return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+
+    # ----- legal actions -------------------------------------------------------------------
+    def legal_actions(self, state: dict, side: str) -> list[dict]:
+        if state.get("result") or side not in self.awaiting(state):
+            return []
+        if state["choice"]:
+            return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
+        if state["advance"]:
+            return self._advance_actions(state, side) + [{"type": "stay", "side": side}]
+        phase = state["phase"]
+        actions: list[dict] = []
+        if phase in ("fire1", "fire2"):
+            for fid in self._shooters(state, side):
+                for tid in self._targets(state, fid):
+                    actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
+        elif phase == "move":
+            for fid, cells in self._moves(state, side).items():
+                actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
+        elif phase == "melee":
+            actions += self._melee_actions(state, side)
+        if not state["pending"]:
+            actions.append({"type": "end-phase", "side": side})
+        return actions
+
+    def _shooters(self, state: dict, side: str) -> list[str]:
+        step, out = state["phase"], []
+        for fid, f in sorted(state["figures"].items()):
+            weapon = figures.weapon(f)
+            if f["side"] != side or not figures.can_act(f) or weapon is None or fid in state["done"]:
+                continue
+            if step not in data.fire()["weapons"][weapon]["steps"]:
+                continue
+            # 1.21 step 1: not those that fought in melee last round.
+            if step == "fire1" and state["melee_half"].get(fid, -9) >= state["half"] - 2:
+                continue
+            out.append(fid)
+        return out
+
+    def _targets(self, state: dict, fid: str) -> list[str]:
+        me = state["figures"][fid]
+        out = []
+        for tid, t in sorted(state["figures"].items()):
+            if t["side"] == me["side"] or t["dead"]:
+                continue
+            if self._sight(state, fid, tid).possible:
+                out.append(tid)
+        return out
+
+    def _moves(self, state: dict, side: str) -> dict[str, list[str]]:
+        board = self.board(state)
+        living = self._living_at(state)
+        enemies = {at for at, fid in living.items() if state["figures"][fid]["side"] != side}
+        friends = {at for at, fid in living.items() if state["figures"][fid]["side"] == side}
+        dead = self._dead_count(state)
+        out = {}
+        for fid, f in sorted(state["figures"].items()):
+            if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
+                continue
+            if fid in state["crossbow_shot"]:
+                continue     # 1.21 step 2: crossbowmen who have just shot do not move
+            ends, _ = movement.reachable(board, f["at"], figures.values(f)["move"], enemies, friends,
+                                         dead, state["bridge_up"])
+            if ends:
+                out[fid] = sorted(ends)
+        return out
+
+    def _can_attack(self, state: dict, aid: str, did: str) -> bool:
+        board = self.board(state)
+        a, d = state["figures"][aid], state["figures"][did]
+        if a["side"] == d["side"] or not figures.can_act(a) or d["dead"]:
+            return False
+        if aid in state["done"] or did in state["attacked"]:
+            return False
+        if board.distance(a["at"], d["at"]) != 1:
+            return False
+        # 1.74: no attack into a cell the attacker could not enter.
+        return movement.connects(board, a["at"], d["at"], state["bridge_up"])
+
+    def _melee_actions(self, state: dict, side: str) -> list[dict]:
+        pending = state["pending"]
+        out = []
+        for aid, a in sorted(state["figures"].items()):
+            if a["side"] != side:
+                continue
+            for did, d in sorted(state["figures"].items()):
+                if not self._can_attack(state, aid, did):
+                    continue
+                if pending:
+                    atts, defs = pending["attackers"], pending["defenders"]
+                    if aid in atts and did in defs:
+                        continue
+                    if aid in atts and did not in defs and len(atts) == 1 or did in defs and aid not in atts and len(defs) == 1:
+                        pass
+                    else:
+                        continue
+                out.append({"type": "attack", "side": side, "unit": aid, "target": did})
+        if pending:
+            odds = melee.assess(self.board(state), state["figures"], pending["attackers"],
+                                pending["defenders"])["odds"]
+            if odds >= 1:
+                out.append({"type": "fight", "side": side})
+            out.append({"type": "cancel", "side": side})
+        return out
+
+    def _advance_actions(self, state: dict, side: str) -> list[dict]:
+        adv = state["advance"]
+        board = self.board(state)
+        living = self._living_at(state)
+        out = []
+        for fid in adv["figures"]:
+            f = state["figures"][fid]
+            if not figures.can_act(f):
+                continue
+            for cell in adv["cells"]:
+                if cell in living or board.distance(f["at"], cell) != 1:
+                    continue
+                if movement.enter_cost(board, f["at"], cell, self._dead_count(state).get(cell, 0),
+                                       state["bridge_up"]) > max(1, figures.values(f)["move"] // 2):
+                    continue
+                out.append({"type": "advance", "side": side, "unit": fid, "to": cell})
+        return out
+
+    # ----- apply ---------------------------------------------------------------------------
+    def apply(self, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        legal = self.legal_actions(state, action.get("side", ""))
+        if action not in legal:
+            self.refuse_unknown(state, action)
+        state = clone(state)
+        events: list[dict] = []
+        kind = action["type"]
+        if kind == "shoot":
+            self._shoot(state, action, dice, events)
+        elif kind == "move":
+            self._move(state, action, events)
+        elif kind == "attack":
+            pending = state["pending"] or {"attackers": [], "defenders": []}
+            if action["unit"] not in pending["attackers"]:
+                pending["attackers"].append(action["unit"])
+            if action["target"] not in pending["defenders"]:
+                pending["defenders"].append(action["target"])
+            state["pending"] = pending
+            events.append({"type": "melee_declared", "attackers": list(pending["attackers"]),
+                           "defenders": list(pending["defenders"])})
+        elif kind == "cancel":
+            state["done"] += state["pending"]["attackers"]
+            events.append({"type": "melee_cancelled", "attackers": state["pending"]["attackers"]})
+            state["pending"] = None
+        elif kind == "fight":
+            self._fight(state, dice, events)
+        elif kind == "take":
+            choice = state["choice"]
+            state["choice"] = None
+            self._hit(state, action["unit"], choice["effect"], choice["letter"], events)
+            self._after_result(state, choice["combat"], events)
+        elif kind == "advance":
+            f = state["figures"][action["unit"]]
+            events.append({"type": "advanced", "unit": action["unit"], "from": f["at"], "to": action["to"]})
+            f["at"] = action["to"]
+            self._close_advance(state)
+        elif kind == "stay":
+            events.append({"type": "no_advance", "side": action["side"]})
+            self._close_advance(state)
+        elif kind == "end-phase":
+            self._end_step(state, events)
+        self._check_victory(state, events)
+        return state, events
+
+    def _shoot(self, state, action, dice, events):
+        fid, tid = action["unit"], action["target"]
+        shooter, target = state["figures"][fid], state["figures"][tid]
+        seen = self._sight(state, fid, tid)
+        state["done"].append(fid)
+        if figures.weapon(shooter) == "crossbow":
+            state["crossbow_shot"].append(fid)
+        shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
+
+    def _move(self, state, action, events):
+        fid = action["unit"]
+        f = state["figures"][fid]
+        board = self.board(state)
+        living = self._living_at(state)
+        enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
+        friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
+        ends, parent = movement.reachable(board, f["at"], figures.values(f)["move"], enemies, friends,
+                                          self._dead_count(state), state["bridge_up"])
+        path = movement.path_to(parent, f["at"], action["to"])
+        events.append({"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": path,
+                       "cost": ends[action["to"]]})
+        f["at"] = action["to"]
+        state["done"].append(fid)
+
+    def _fight(self, state, dice, events):
+        pending = state["pending"]
+        state["pending"] = None
+        board = self.board(state)
+        combat = {"attackers": pending["attackers"], "defenders": pending["defenders"],
+                  "attacker_side": state["figures"][pending["attackers"][0]]["side"],
+                  "cells": {fid: state["figures"][fid]["at"] for fid in pending["attackers"] + pending["defenders"]}}
+        for fid in combat["attackers"] + combat["defenders"]:
+            state["melee_half"][fid] = state["half"]
+        state["done"] += combat["attackers"]
+        state["attacked"] += combat["defenders"]
+        sums = melee.assess(board, state["figures"], combat["attackers"], combat["defenders"])
+        names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
+        dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
+        roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
+        letter = melee.table_letter(sums["column"], roll)
+        meaning = data.results()[letter]["title"] if letter != "-" else "no effect"
+        text = f"{names} attack {dnames}: {sums['text']}; d10 {roll} -> {letter if letter != '-' else 'no result'}: {meaning}"
+        events.append({"type": "melee", "attackers": combat["attackers"], "defenders": combat["defenders"],
+                       "roll": roll, "letter": letter, "meaning": meaning, "text": text,
+                       **{k: sums[k] for k in ("attack", "defence", "odds", "base_column", "shifts", "column")}})
+        if letter == "-":
+            return
+        spec = data.results()[letter]
+        hit_side = "attackers" if spec["side"] == "attacker" else "defenders"
+        group = [fid for fid in combat[hit_side] if not state["figures"][fid]["dead"]]
+        combat["letter"] = letter
+        if spec["effect"] == "retreat":
+            for fid in group:
+                self._retreat(state, fid, combat, events)
+            self._after_result(state, combat, events)
+        elif len(group) > 1:
+            owner = state["figures"][group[0]]["side"]
+            state["choice"] = {"side": owner, "effect": spec["effect"], "letter": letter, "among": group,
+                               "combat": combat}
+            state["awaiting"] = [owner]
+            events.append({"type": "choose_casualty", "side": owner, "among": group, "effect": spec["effect"]})
+        elif group:
+            self._hit(state, group[0], spec["effect"], letter, events)
+            self._after_result(state, combat, events)
+
+    def _hit(self, state, fid, effect, letter, events):
+        f = state["figures"][fid]
+        outcome = figures.apply_effect(f, effect, state["half"])
+        events.append({"type": "figure_hit", "unit": fid, "effect": effect, "letter": letter,
+                       "outcome": outcome, "at": f["at"]})
+
+    def _retreat(self, state, fid, combat, events):
+        """1.72: a retreat result moves every figure of the losing group one cell away.
+
+        Our reading (illegible passage): one cell, to a free cell it could enter, preferring
+        cells next to no enemy and farthest from the winners; the engine picks the cell (the
+        owner's choice is not offered yet). A figure that cannot retreat is stunned instead.
+        """
+        board = self.board(state)
+        f = state["figures"][fid]
+        living = self._living_at(state)
+        enemy_cells = [o["at"] for o in state["figures"].values() if not o["dead"] and o["side"] != f["side"]]
+        options = []
+        dead = self._dead_count(state)
+        for cell in board.neighbours(f["at"]):
+            if cell in living or movement.enter_cost(board, f["at"], cell, dead.get(cell, 0),
+                                                     state["bridge_up"]) >= movement.UNREACHABLE:
+                continue
+            near = min((board.distance(cell, e) for e in enemy_cells), default=99)
+            options.append((near <= 1, -near, cell))
+        if not options:
+            outcome = figures.apply_effect(f, "stun", state["half"])
+            events.append({"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome})
+            return
+        cell = min(options)[2]
+        events.append({"type": "retreated", "unit": fid, "from": f["at"], "to": cell})
+        f["at"] = cell
+
+    def _after_result(self, state, combat, events):
+        """1.73: after a retreat or a death the winner may advance one participant."""
+        state["awaiting"] = [state["active"]]
+        letter = combat["letter"]
+        spec = data.results()[letter]
+        losers = "attackers" if spec["side"] == "attacker" else "defenders"
+        winners = "defenders" if losers == "attackers" else "attackers"
+        freed = []
+        for fid in combat[losers]:
+            f = state["figures"][fid]
+            old = combat["cells"][fid]
+            if f["dead"] or f["at"] != old:
+                freed.append(old)
+        living = self._living_at(state)
+        freed = [c for c in freed if c not in living]
+        able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
+        if not freed or not able:
+            return
+        side = state["figures"][able[0]]["side"]
+        state["advance"] = {"side": side, "figures": able, "cells": freed}
+        if not self._advance_actions(state, side):
+            state["advance"] = None
+            return
+        state["awaiting"] = [side]
+        events.append({"type": "may_advance", "side": side, "figures": able, "cells": freed})
+
+    def _close_advance(self, state):
+        state["advance"] = None
+        state["awaiting"] = [state["active"]]
+
+    def _end_step(self, state, events):
+        if state["phase"] == "melee":
+            # 1.21 step 5: own figures stunned before this phase recover.
+            for fid, f in sorted(state["figures"].items()):
+                if f["side"] == state["active"] and f["stunned"] and not f["dead"] \
+                        and f["stunned_half"] < state["half"]:
+                    f["stunned"] = False
+                    events.append({"type": "recovered", "unit": fid, "at": f["at"]})
+        state["done"] = []
+        state["attacked"] = []
+
+        def on_enter(st, phase, evs):
+            if phase == "fire1":
+                st["half"] += 1
+                st["crossbow_shot"] = []
+
+        def on_round_end(st, evs):
+            pass
+
+        events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
+
+    def _check_victory(self, state, events):
+        if state.get("result"):
+            return
+        board = self.board(state)
+        alive = {s: [f for f in state["figures"].values() if f["side"] == s and not f["dead"]] for s in SIDES}
+        for side in SIDES:
+            if not alive[side]:
+                other = next(s for s in SIDES if s != side)
+                state["result"] = {"winner": other, "reason": f"every {TITLES[side].lower()[:-1]} figure is dead"}
+        keeper = state["victory"]["keep_taken_by"]
+        if not state.get("result"):
+            for f in alive[keeper]:
+                if board.cell(f["at"]).kind == "keep" and not f["stunned"]:
+                    state["result"] = {"winner": keeper, "reason": f"{f['name']} stands in the keep"}
+                    break
+        if not state.get("result") and state.get("turn_limit_reached"):
+            other = next(s for s in SIDES if s != keeper)
+            state["result"] = {"winner": other, "reason": f"held out for {state['last_turn']} rounds"}
+        if state.get("result"):
+            state["awaiting"] = []
+            events.append({"type": "game_over", **state["result"]})
+
+    # ----- presentation --------------------------------------------------------------------
+    def describe(self, state, key, value):
+        return present.describe(self, state, key, value)
+
+    def describe_event(self, state, event):
+        return present.describe_event(state, event)
+
+    def header(self, state):
+        return present.header(self, state)
+
+    def scene(self, state, events, viewer):
+        return present.scene(self, state, events, viewer)
+
+    def rules_summary(self, locale: str = "en") -> str:
+        return present.rules_summary(locale)
+
+
