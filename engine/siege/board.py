@@ -69,11 +69,16 @@ def segment_cells(p: Point, q: Point, exclude: tuple[Hex, ...] = ()) -> Crossing
     along: list[tuple[int, Hex]] = []
     touched: list[tuple[int, Hex]] = []
     length2 = dx * dx + dy * dy
+    # A hex whose centre is farther from the line than any of its corners can reach is skipped
+    # with one cross product (most of the candidate box).
+    reach = max(abs(_cross(dx, dy, ox, oy)) for ox, oy in CORNERS)
     for hq in range(min(qs) - 1, max(qs) + 2):
         for hr in range(min(rs) - 2, max(rs) + 3):
             if (hq, hr) in exclude:
                 continue
-            cx, cy = centre((hq, hr))
+            cx, cy = 6 * hq, 4 * hr + 2 * hq
+            if abs(_cross(dx, dy, cx - p[0], cy - p[1])) > reach:
+                continue
             corners = [(cx + ox, cy + oy) for ox, oy in CORNERS]
             sides = [_cross(dx, dy, kx - p[0], ky - p[1]) for kx, ky in corners]
             pos = sum(1 for s in sides if s > 0)
@@ -230,6 +235,10 @@ class Board:
         self.cells = cells
         self.kinds = kinds
         self.drawbridge = drawbridge or {}
+        self._neighbours = {lab: [hexgrid.label(n) for n in hexgrid.neighbours(c.hex)
+                                  if hexgrid.label(n) in cells] for lab, c in cells.items()}
+        # Derived tables (movement steps per drawbridge position), built on first use.
+        self.derived: dict = {}
 
     # ----- queries ------------------------------------------------------------------------
     def __contains__(self, label: str) -> bool:
@@ -239,8 +248,7 @@ class Board:
         return self.cells[label]
 
     def neighbours(self, label: str) -> list[str]:
-        return [hexgrid.label(n) for n in hexgrid.neighbours(self.cells[label].hex)
-                if hexgrid.label(n) in self.cells]
+        return self._neighbours[label]
 
     def distance(self, a: str, b: str) -> int:
         return hexgrid.distance(self.cells[a].hex, self.cells[b].hex)

@@ -67,6 +67,24 @@ def enter_cost(board: Board, a: str, b: str, dead_here: int, bridge_up: bool = F
     return cost
 
 
+def steps(board: Board, bridge_up: bool) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Per cell, the neighbours a figure may step to and their cost before dead figures; the
+    structure is fixed per drawbridge position, so this is built once per map and position."""
+    key = ("steps", bridge_up)
+    table = board.derived.get(key)
+    if table is None:
+        table = {}
+        for here in board.labels():
+            row = []
+            for nxt in board.neighbours(here):
+                cost = enter_cost(board, here, nxt, 0, bridge_up)
+                if cost < UNREACHABLE:
+                    row.append((nxt, cost))
+            table[here] = tuple(row)
+        board.derived[key] = table
+    return table
+
+
 def reachable(board: Board, start: str, points: int, enemies: set[str], friends: set[str],
               dead_count: dict[str, int], bridge_up: bool = False) -> tuple[dict[str, int], dict[str, str]]:
     """Cells a figure can end its move on with their cost, and each cell's predecessor.
@@ -77,14 +95,20 @@ def reachable(board: Board, start: str, points: int, enemies: set[str], friends:
     best = {start: 0}
     parent: dict[str, str] = {}
     frontier = [(0, start)]
+    table = steps(board, bridge_up)
+    dead = data.terrain()["dead_figures"]
     while frontier:
         cost, here = heapq.heappop(frontier)
         if cost > best.get(here, UNREACHABLE):
             continue
-        for nxt in board.neighbours(here):
+        for nxt, step in table[here]:
             if nxt in enemies:
                 continue
-            step = enter_cost(board, here, nxt, dead_count.get(nxt, 0), bridge_up)
+            if dead_count and nxt in dead_count:
+                if dead_count[nxt] >= dead["impassable_at"]:
+                    continue
+                if dead_count[nxt] >= dead["extra_cost_at"]:
+                    step += 1
             total = cost + step
             if total <= points and total < best.get(nxt, UNREACHABLE):
                 best[nxt] = total
