@@ -121,6 +121,11 @@ class Siege(Ruleset):
 
     # ----- legal actions -------------------------------------------------------------------
     def legal_actions(self, state: dict, side: str) -> list[dict]:
+        return self._legal(state, side)
+
+    def _legal(self, state: dict, side: str, kind: str | None = None, unit: str | None = None) -> list[dict]:
+        """Legal actions, optionally only those of one type (and one figure): ``apply`` checks
+        an action against the same list without building every other kind."""
         if state.get("result") or side not in self.awaiting(state):
             return []
         if state["choice"]:
@@ -129,14 +134,15 @@ class Siege(Ruleset):
             return self._advance_actions(state, side) + [{"type": "stay", "side": side}]
         phase = state["phase"]
         actions: list[dict] = []
-        if phase in ("fire1", "fire2"):
+        if phase in ("fire1", "fire2") and kind in (None, "shoot"):
             for fid in self._shooters(state, side):
-                for tid in self._targets(state, fid):
-                    actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
-        elif phase == "move":
-            for fid, cells in self._moves(state, side).items():
+                if unit is None or fid == unit:
+                    for tid in self._targets(state, fid):
+                        actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
+        elif phase == "move" and kind in (None, "move"):
+            for fid, cells in self._moves(state, side, unit).items():
                 actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
-        elif phase == "melee":
+        elif phase == "melee" and kind != "end-phase":
             actions += self._melee_actions(state, side)
         if not state["pending"]:
             actions.append({"type": "end-phase", "side": side})
@@ -159,14 +165,19 @@ class Siege(Ruleset):
     def _targets(self, state: dict, fid: str) -> list[str]:
         me = state["figures"][fid]
         out = []
+        board = self.board(state)
+        longest = data.fire()["weapons"][figures.weapon(me)]["bands"]["long"]
         for tid, t in sorted(state["figures"].items()):
             if t["side"] == me["side"] or t["dead"]:
+                continue
+            # Range counts from the wall at most one cell shorter: skip hopeless lines early.
+            if board.distance(me["at"], t["at"]) > longest + 1:
                 continue
             if self._sight(state, fid, tid).possible:
                 out.append(tid)
         return out
 
-    def _moves(self, state: dict, side: str) -> dict[str, list[str]]:
+    def _moves(self, state: dict, side: str, only: str | None = None) -> dict[str, list[str]]:
         board = self.board(state)
         living = self._living_at(state)
         enemies = {at for at, fid in living.items() if state["figures"][fid]["side"] != side}
@@ -175,6 +186,8 @@ class Siege(Ruleset):
         out = {}
         for fid, f in sorted(state["figures"].items()):
             if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
+                continue
+            if only is not None and fid != only:
                 continue
             if fid in state["crossbow_shot"]:
                 continue     # 1.21 step 2: crossbowmen who have just shot do not move
@@ -242,9 +255,10 @@ class Siege(Ruleset):
 
     # ----- apply ---------------------------------------------------------------------------
     def apply(self, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
-        legal = self.legal_actions(state, action.get("side", ""))
+        unit = action.get("unit") if isinstance(action.get("unit"), str) else None
+        legal = self._legal(state, action.get("side", ""), action.get("type"), unit)
         if action not in legal:
-            self.refuse_unknown(state, action)
+            self._refuse(state, action, [a for a in legal if a["type"] == action.get("type")])
         state = clone(state)
         events: list[dict] = []
         kind = action["type"]
@@ -284,6 +298,26 @@ class Siege(Ruleset):
             self._end_step(state, events)
         self._check_victory(state, events)
         return state, events
+
+    def _refuse(self, state: dict, action: dict, same: list[dict]) -> None:
+        """Why an action is not legal, from the list already built for its type (building
+        every legal action again for the message would cost more than the check)."""
+        if same:
+            raise RuleError(f"That /{action['type']} is not legal now.",
+                            [self.describe_action(state, a) for a in same[:12]])
+        side = action.get("side", "")
+        if state["choice"]:
+            kinds = ["take"]
+        elif state["advance"]:
+            kinds = ["advance", "stay"]
+        else:
+            kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move"],
+                     "melee": ["attack", "fight", "cancel"]}[state["phase"]]
+            if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
+                kinds = []
+            if not state["pending"]:
+                kinds = [k for k in kinds if k not in ("fight", "cancel")] + ["end-phase"]
+        raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
 
     def _shoot(self, state, action, dice, events):
         fid, tid = action["unit"], action["target"]

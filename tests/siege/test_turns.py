@@ -5,7 +5,7 @@ import pytest
 
 from engine.core.errors import RuleError
 
-from .helpers import act, build, legal, of
+from .helpers import RULES, act, build, legal, of
 
 FIELD = {"arch": ("archer", "besieger", "0119"), "xbow": ("crossbowman", "besieger", "0219"),
          "foe": ("man-at-arms", "defender", "0519"), "foe2": ("man-at-arms", "defender", "0619")}
@@ -99,11 +99,6 @@ def test_killing_every_enemy_wins():
     figs = {"arch": ("archer", "besieger", "0119"), "foe": ("peasant", "defender", "0319")}
     state = build(figs)
     state, events = act(state, "besieger", "/shoot unit:arch target:foe", dice=[10])
-    assert state["figures"]["foe"]["dead"]
+    assert state["figures"]["foe"]["dead"] and of(events, "game_over")
     assert state["result"] == {"winner": "besieger", "reason": "every defender figure is dead"}
-    assert RULES_awaiting(state) == []
-
-
-def RULES_awaiting(state):
-    from .helpers import RULES
-    return RULES.awaiting(state)
+    assert RULES.awaiting(state) == []
