@@ -29,7 +29,7 @@ def connects(board: Board, a: str, b: str, bridge_up: bool = False) -> bool:
     ca, cb = board.cell(a), board.cell(b)
     ka, kb = effective_kind(board, a, bridge_up), effective_kind(board, b, bridge_up)
     kinds = data.terrain()["kinds"]
-    if kinds[kb]["cost"] is None or kinds[ka]["cost"] is None:
+    if kinds[kb]["cost"] is None:
         return False
     same_building = ca.building is not None and ca.building == cb.building
     # Towers and the keep are entered and left only through their doors (1.61 (2)); slits

@@ -47,6 +47,14 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} advances {e['from']} → {e['to']}."
     if kind == "recovered":
         return f"{name(e['unit'])} at {e['at']} recovers."
+    if kind == "winch_manned":
+        return f"{name(e['unit'])} works the winch: the bridge {'rises' if e['raise'] else 'comes down'} at the end of the round."
+    if kind in ("bridge_raised", "bridge_lowered"):
+        return f"The drawbridge is {'raised' if kind == 'bridge_raised' else 'lowered'}."
+    if kind == "winch_failed":
+        return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
+    if kind == "fell":
+        return f"{name(e['unit'])} falls from the bridge into {e['to']}: {e['outcome']}."
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
     return None
@@ -56,7 +64,8 @@ def header(ruleset, state: dict) -> dict[str, str]:
     out = {"Round": f"{state['turn']} / {state['last_turn']}",
            "Step": STEP_TITLES.get(state["phase"], state["phase"]),
            "Active": ruleset.side_titles.get(state["active"], state["active"]),
-           "Bridge": "up" if state["bridge_up"] else "down"}
+           "Bridge": ("up" if state["bridge_up"] else "down")
+           + (f" (winch: {state['figures'][state['winch']['unit']]['name']})" if state.get("winch") else "")}
     if state.get("pending"):
         out["Melee"] = (", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
                         + " vs " + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"]))

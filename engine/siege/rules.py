@@ -54,6 +54,7 @@ class Siege(Ruleset):
         Command("advance", "Advance after combat into the freed cell",
                 (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
         Command("stay", "Do not advance after combat"),
+        Command("winch", "Work the drawbridge winch this round (1.8)", (Option("unit", "unit", "Your figure on the winch"),)),
         Command("end-phase", "End this step of your phase"),
     )
 
@@ -75,7 +76,8 @@ class Siege(Ruleset):
                  "active": scenario["active"], "phase": scenario["phase"], "awaiting": [scenario["active"]],
                  "bridge_up": scenario["bridge_up"], "victory": clone(scenario["victory"]),
                  "figures": clone(scenario["figures"]), "half": 1, "done": [], "crossbow_shot": [],
-                 "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None}
+                 "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None,
+                 "acted": [], "winch": None}
         events = [{"type": "scenario", "name": scenario["name"]},
                   {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
         return state, events
@@ -142,17 +144,37 @@ class Siege(Ruleset):
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
+        if phase == "move" and kind in (None, "winch"):
+            actions += self._winch_actions(state, side)
         elif phase == "melee" and kind != "end-phase":
             actions += self._melee_actions(state, side)
         if not state["pending"]:
             actions.append({"type": "end-phase", "side": side})
         return actions
 
+    @staticmethod
+    def _busy(state: dict) -> set[str]:
+        """Figures working the winch do nothing else for the round (1.8)."""
+        return {state["winch"]["unit"]} if state.get("winch") else set()
+
+    def _winch_actions(self, state: dict, side: str) -> list[dict]:
+        board = self.board(state)
+        winch = board.drawbridge.get("winch")
+        if not winch or state.get("winch") or side != state["active"]:
+            return []
+        out = []
+        for fid, f in sorted(state["figures"].items()):
+            if f["side"] == side and f["at"] == winch and figures.can_act(f) \
+                    and fid not in state["acted"] and fid not in state["done"]:
+                out.append({"type": "winch", "side": side, "unit": fid})
+        return out
+
     def _shooters(self, state: dict, side: str) -> list[str]:
         step, out = state["phase"], []
         for fid, f in sorted(state["figures"].items()):
             weapon = figures.weapon(f)
-            if f["side"] != side or not figures.can_act(f) or weapon is None or fid in state["done"]:
+            if f["side"] != side or not figures.can_act(f) or weapon is None or fid in state["done"] \
+                    or fid in self._busy(state):
                 continue
             if step not in data.fire()["weapons"][weapon]["steps"]:
                 continue
@@ -187,7 +209,7 @@ class Siege(Ruleset):
         for fid, f in sorted(state["figures"].items()):
             if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
                 continue
-            if only is not None and fid != only:
+            if (only is not None and fid != only) or fid in self._busy(state):
                 continue
             if fid in state["crossbow_shot"]:
                 continue     # 1.21 step 2: crossbowmen who have just shot do not move
@@ -202,7 +224,7 @@ class Siege(Ruleset):
         a, d = state["figures"][aid], state["figures"][did]
         if a["side"] == d["side"] or not figures.can_act(a) or d["dead"]:
             return False
-        if aid in state["done"] or did in state["attacked"]:
+        if aid in state["done"] or did in state["attacked"] or aid in self._busy(state):
             return False
         if board.distance(a["at"], d["at"]) != 1:
             return False
@@ -291,6 +313,12 @@ class Siege(Ruleset):
             events.append({"type": "advanced", "unit": action["unit"], "from": f["at"], "to": action["to"]})
             f["at"] = action["to"]
             self._close_advance(state)
+        elif kind == "winch":
+            f = state["figures"][action["unit"]]
+            state["winch"] = {"unit": action["unit"], "at": f["at"], "half": state["half"]}
+            state["done"].append(action["unit"])
+            events.append({"type": "winch_manned", "unit": action["unit"], "at": f["at"],
+                           "raise": not state["bridge_up"]})
         elif kind == "stay":
             events.append({"type": "no_advance", "side": action["side"]})
             self._close_advance(state)
@@ -324,6 +352,7 @@ class Siege(Ruleset):
         shooter, target = state["figures"][fid], state["figures"][tid]
         seen = self._sight(state, fid, tid)
         state["done"].append(fid)
+        state["acted"].append(fid)
         if figures.weapon(shooter) == "crossbow":
             state["crossbow_shot"].append(fid)
         shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
@@ -342,6 +371,7 @@ class Siege(Ruleset):
                        "cost": ends[action["to"]]})
         f["at"] = action["to"]
         state["done"].append(fid)
+        state["acted"].append(fid)
 
     def _fight(self, state, dice, events):
         pending = state["pending"]
@@ -353,6 +383,7 @@ class Siege(Ruleset):
         for fid in combat["attackers"] + combat["defenders"]:
             state["melee_half"][fid] = state["half"]
         state["done"] += combat["attackers"]
+        state["acted"] += combat["attackers"]
         state["attacked"] += combat["defenders"]
         sums = melee.assess(board, state["figures"], combat["attackers"], combat["defenders"])
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
@@ -462,11 +493,49 @@ class Siege(Ruleset):
             if phase == "fire1":
                 st["half"] += 1
                 st["crossbow_shot"] = []
+                st["acted"] = []
 
         def on_round_end(st, evs):
-            pass
+            self._turn_winch(st, evs)
 
         events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
+
+    def _turn_winch(self, state, events):
+        """1.8: at the end of the round the bridge moves if its winch was worked all round.
+
+        Our reading: the work fails if the figure is no longer on the winch, stunned or dead.
+        A figure on the rising bridge falls into an adjacent free moat cell (Umpire picks the
+        first by label; the owner's choice is not offered yet), stunned, or dies if it was
+        already stunned or wounded; with no free moat cell beside it, it dies.
+        """
+        winch = state.get("winch")
+        if not winch:
+            return
+        state["winch"] = None
+        f = state["figures"][winch["unit"]]
+        if f["dead"] or f["stunned"] or f["at"] != winch["at"]:
+            events.append({"type": "winch_failed", "unit": winch["unit"]})
+            return
+        board = self.board(state)
+        raising = not state["bridge_up"]
+        state["bridge_up"] = raising
+        events.append({"type": "bridge_raised" if raising else "bridge_lowered", "by": winch["unit"]})
+        if not raising:
+            return
+        living = self._living_at(state)
+        for cell in board.drawbridge.get("cells", []):
+            fid = living.get(cell)
+            if fid is None:
+                continue
+            falling = state["figures"][fid]
+            free = [c for c in sorted(board.neighbours(cell)) if board.cell(c).kind == "moat"
+                    and c not in living and c not in board.drawbridge.get("cells", [])]
+            if free:
+                falling["at"] = free[0]
+                outcome = figures.apply_effect(falling, "fall", state["half"])
+            else:
+                outcome = figures.apply_effect(falling, "kill", state["half"])
+            events.append({"type": "fell", "unit": fid, "from": cell, "to": falling["at"], "outcome": outcome})
 
     def _check_victory(self, state, events):
         if state.get("result"):
