@@ -258,21 +258,38 @@ class Siege(Ruleset):
         return out
 
     def _advance_actions(self, state: dict, side: str) -> list[dict]:
+        return [{"type": "advance", "side": side, "unit": fid, "to": to}
+                for fid, to in sorted(self._advance_paths(state))]
+
+    def _advance_paths(self, state: dict) -> dict[tuple[str, str], list[str]]:
+        """1.73: one participant of the winner moves with half its movement, first into a freed
+        cell; if that cell touches an enemy, the advance stops there."""
         adv = state["advance"]
         board = self.board(state)
         living = self._living_at(state)
-        out = []
+        dead = self._dead_count(state)
+        out: dict[tuple[str, str], list[str]] = {}
         for fid in adv["figures"]:
             f = state["figures"][fid]
             if not figures.can_act(f):
                 continue
+            budget = max(1, figures.values(f)["move"] // 2)
+            enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
+            friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
             for cell in adv["cells"]:
                 if cell in living or board.distance(f["at"], cell) != 1:
                     continue
-                if movement.enter_cost(board, f["at"], cell, self._dead_count(state).get(cell, 0),
-                                       state["bridge_up"]) > max(1, figures.values(f)["move"] // 2):
+                first = movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                if first > budget:
                     continue
-                out.append({"type": "advance", "side": side, "unit": fid, "to": cell})
+                out[(fid, cell)] = [f["at"], cell]
+                if any(n in enemies for n in board.neighbours(cell)):
+                    continue
+                ends, parent = movement.reachable(board, cell, budget - first, enemies,
+                                                  friends - {f["at"]}, dead, state["bridge_up"])
+                for end in ends:
+                    if end != f["at"] and (fid, end) not in out:
+                        out[(fid, end)] = [f["at"]] + movement.path_to(parent, cell, end)
         return out
 
     # ----- apply ---------------------------------------------------------------------------
@@ -310,7 +327,9 @@ class Siege(Ruleset):
             self._after_result(state, choice["combat"], events)
         elif kind == "advance":
             f = state["figures"][action["unit"]]
-            events.append({"type": "advanced", "unit": action["unit"], "from": f["at"], "to": action["to"]})
+            path = self._advance_paths(state)[(action["unit"], action["to"])]
+            events.append({"type": "advanced", "unit": action["unit"], "from": f["at"], "to": action["to"],
+                           "path": path})
             f["at"] = action["to"]
             self._close_advance(state)
         elif kind == "winch":

@@ -129,3 +129,22 @@ def test_a_figure_that_cannot_retreat_is_stunned_instead():
     state, events = act(state, "besieger", "/fight", dice=[5])      # 3-1, 5: D defenders retreat
     assert of(events, "cannot_retreat") and state["figures"]["p"]["stunned"]
     assert state["figures"]["p"]["at"] == "0404"
+
+
+def test_advance_uses_half_movement_through_the_freed_cell_unless_it_touches_an_enemy():
+    figs = {"k": ("knight", "besieger", "0808"), "p": ("peasant", "defender", "0708"),
+            "far": ("peasant", "defender", "1813")}
+    state = build(figs, phase="melee")
+    state, _ = act(state, "besieger", "/attack unit:k target:p")
+    state, events = act(state, "besieger", "/fight", dice=[10])     # 8 vs 2: 4-1, 10: A killed
+    assert state["figures"]["p"]["dead"]
+    targets = {a["to"] for a in legal(state, "besieger", "advance")}
+    assert "0708" in targets and "0608" in targets and "0808" not in targets   # knight: 5 // 2 = 2 points
+    assert all(a["unit"] == "k" for a in legal(state, "besieger", "advance"))
+    state, events = act(state, "besieger", "/advance unit:k to:0608")
+    assert of(events, "advanced")[0]["path"] == ["0808", "0708", "0608"]
+    figs["near"] = ("peasant", "defender", "0607")
+    state = build(figs, phase="melee")
+    state, _ = act(state, "besieger", "/attack unit:k target:p")
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    assert {a["to"] for a in legal(state, "besieger", "advance")} == {"0708"}
