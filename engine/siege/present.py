@@ -89,6 +89,14 @@ def _static(board) -> dict:
     return {"cells": cells, "edges": edges}
 
 
+def _badge(f: dict) -> str:
+    """Stunned is shown as a badge, not as a turned-over counter: the renderer labels turned
+    counters as disorganised, a different thing."""
+    if f["dead"]:
+        return ""
+    return ("S" if f["stunned"] else "") + ("W" if f["wounded"] else "")
+
+
 def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     board = data.board(state["map"])
     static = _static(board)
@@ -97,8 +105,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         v = figures.values(f)
         pieces.append({"at": f["at"], "id": fid, "color": DEAD if f["dead"] else COLORS[f["side"]],
                        "text_color": "#ffffff", "title": ("+" if f["dead"] else "") + f["name"][:8],
-                       "values": f"{v['attack']}-{v['defence']}-{v['move']}", "flipped": bool(f["stunned"]),
-                       **({"badge": "W"} if f["wounded"] and not f["dead"] else {})})
+                       "values": f"{v['attack']}-{v['defence']}-{v['move']}",
+                       **({"badge": _badge(f)} if _badge(f) else {})})
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated"):
@@ -113,7 +121,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             for aid in e["attackers"]:
                 arrows.append({"path": [state["figures"][aid]["at"], target], "color": "#000000",
                                "kind": "attack", "text": f"{e['column']} {e['roll']} {e['letter']}"})
-    notes = []
+    notes = [("Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned, W wounded, "
+              "+ dead. Thick dark sides: battlements; yellow: arrow slit openings.")]
     if state.get("pending"):
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])
     return {"map_key": f"siege/{board.name}", "title": ruleset.title,

@@ -56,7 +56,7 @@ def test_scene_renders_figures_states_and_the_last_shot():
     state, events = act(state, "besieger", "/shoot unit:a target:t", dice=[7])
     scene = RULES.scene(state, events, None)
     pieces = {p["id"]: p for p in scene["pieces"]}
-    assert pieces["s"]["flipped"] and pieces["s"]["badge"] == "W" and pieces["t"]["badge"] == "W"
+    assert pieces["s"]["badge"] == "SW" and pieces["t"]["badge"] == "W" and "badge" not in pieces["a"]
     assert pieces["d"]["title"].startswith("+")
     assert [a for a in scene["arrows"] if a["kind"] == "attack" and a["path"] == ["0119", "0519"]]
     assert any(e["color"] == "#2b2b2b" for e in scene["edges"])        # battlements drawn

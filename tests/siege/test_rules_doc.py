@@ -17,6 +17,6 @@ def test_every_cited_siege_test_exists():
     for file, name in sorted(citations):
         path = ROOT / "tests" / "siege" / file
         source = path.read_text(encoding="utf-8") if path.exists() else ""
-        if not re.search(rf"^\s*(?:async\s+)?def {re.escape(name)}\(", source, re.M):
+        if not re.search(rf"^\s*(?:async\s+)?def {re.escape(name)}\(", source, re.MULTILINE):
             missing.append(f"{file}::{name}")
     assert not missing, missing
