@@ -11,8 +11,12 @@ from .board import Board
 SIGN_ORDER = {"-": 0, "0": 1, "+": 2}
 
 
-def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: list[str]) -> tuple[str, str]:
-    """The melee sign of a participant's cell and why (1.71; 1.75 the keep entrance)."""
+def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: list[str],
+                 ladders: dict[str, str] | None = None) -> tuple[str, str]:
+    """The melee sign of a participant's cell and why (1.71; 1.75 the keep entrance; 1.93
+    ladders)."""
+    if ladders and cell in ladders:
+        return "-", f"{cell} on a ladder (1.93)"
     here = board.cell(cell)
     if attacker and here.building is None:
         for target in defender_cells:
@@ -21,7 +25,8 @@ def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: lis
     return here.melee, f"{cell} {here.title}"
 
 
-def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str]) -> dict:
+def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str],
+           ladders: dict[str, str] | None = None) -> dict:
     """Odds and column of a melee between figure ids ``attackers`` and ``defenders``."""
     att = [figs[a] for a in attackers]
     dfn = [figs[d] for d in defenders]
@@ -32,8 +37,9 @@ def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str])
     columns = table["columns"]
     shifts_spec = data.terrain()["melee_shifts"]
     defender_cells = [f["at"] for f in dfn]
-    a_signs = [terrain_sign(board, f["at"], attacker=True, defender_cells=defender_cells) for f in att]
-    d_signs = [terrain_sign(board, f["at"], attacker=False, defender_cells=[]) for f in dfn]
+    a_signs = [terrain_sign(board, f["at"], attacker=True, defender_cells=defender_cells, ladders=ladders)
+               for f in att]
+    d_signs = [terrain_sign(board, f["at"], attacker=False, defender_cells=[], ladders=ladders) for f in dfn]
     # The attackers fight on their worst terrain (1.72); several defenders on their best
     # (our reading: the text only speaks of attackers).
     worst_a = min(a_signs, key=lambda s: SIGN_ORDER[s[0]])

@@ -85,12 +85,30 @@ def steps(board: Board, bridge_up: bool) -> dict[str, tuple[tuple[str, int], ...
     return table
 
 
+LADDER_CLIMB = 3       # 1.93: climbing a ladder, or crossing its cell
+LADDER_TO_PARAPET = 4  # 1.1 / 1.93: from the top of a ladder onto the parapet it leans on
+
+
+def ladder_step(ladders: dict[str, str], here: str, nxt: str, cost: int | None) -> int | None:
+    """The cost of one step once raised ladders (cell -> parapet it leans on) are standing.
+
+    Entering a ladder's cell is climbing it (3 points, also from the parapet above); from the
+    ladder the figure steps onto its parapet for 4. ``cost`` is the step's cost without ladders
+    (``None``: no step)."""
+    if nxt in ladders and (cost is not None or ladders[nxt] == here):
+        return LADDER_CLIMB
+    if here in ladders and ladders[here] == nxt:
+        return LADDER_TO_PARAPET
+    return cost
+
+
 def reachable(board: Board, start: str, points: int, enemies: set[str], friends: set[str],
-              dead_count: dict[str, int], bridge_up: bool = False) -> tuple[dict[str, int], dict[str, str]]:
+              dead_count: dict[str, int], bridge_up: bool = False,
+              ladders: dict[str, str] | None = None) -> tuple[dict[str, int], dict[str, str]]:
     """Cells a figure can end its move on with their cost, and each cell's predecessor.
 
     Never through living enemies (stunned ones too, 1.61 (1)); through friends but not ending on
-    them (1.62).
+    them (1.62). ``ladders``: raised ladders, cell -> the parapet each leans on.
     """
     best = {start: 0}
     parent: dict[str, str] = {}
@@ -101,7 +119,15 @@ def reachable(board: Board, start: str, points: int, enemies: set[str], friends:
         cost, here = heapq.heappop(frontier)
         if cost > best.get(here, UNREACHABLE):
             continue
-        for nxt, step in table[here]:
+        row = table[here]
+        if ladders and (here in ladders or any(n in ladders for n in board.neighbours(here))):
+            known = dict(row)
+            row = []
+            for n in board.neighbours(here):
+                with_ladder = ladder_step(ladders, here, n, known.get(n))
+                if with_ladder is not None:
+                    row.append((n, with_ladder))
+        for nxt, step in row:
             if nxt in enemies:
                 continue
             if dead_count and nxt in dead_count:

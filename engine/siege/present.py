@@ -55,6 +55,8 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
     if kind == "fell":
         return f"{name(e['unit'])} falls from the bridge into {e['to']}: {e['outcome']}."
+    if kind == "ladder_push":
+        return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
     return None
@@ -107,6 +109,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                        "text_color": "#ffffff", "title": ("+" if f["dead"] else "") + f["name"][:8],
                        "values": f"{v['attack']}-{v['defence']}-{v['move']}",
                        **({"badge": _badge(f)} if _badge(f) else {})})
+    markers = [{"at": lad["at"], "kind": "ladder", "text": lid[:6] if lad["raised"] else "down"}
+               for lid, lad in sorted(state.get("ladders", {}).items())]
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated"):
@@ -127,7 +131,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])
     return {"map_key": f"siege/{board.name}", "title": ruleset.title,
             "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
-            **static, "pieces": pieces, "arrows": arrows,
+            **static, "pieces": pieces, "arrows": arrows, "markers": markers,
             "header": [list(kv) for kv in header(ruleset, state).items()],
             "legend": [{"color": c, "text": ruleset.side_titles[s]} for s, c in COLORS.items()],
             "notes": notes}

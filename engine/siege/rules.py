@@ -54,6 +54,8 @@ class Siege(Ruleset):
         Command("advance", "Advance after combat into the freed cell",
                 (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
         Command("stay", "Do not advance after combat"),
+        Command("push", "Try to push a raised ladder over from the parapet (1.94)",
+                (Option("unit", "unit", "Your figure on the parapet"), Option("ladder", "choice", "The ladder"))),
         Command("winch", "Work the drawbridge winch this round (1.8)", (Option("unit", "unit", "Your figure on the winch"),)),
         Command("end-phase", "End this step of your phase"),
     )
@@ -77,7 +79,7 @@ class Siege(Ruleset):
                  "bridge_up": scenario["bridge_up"], "victory": clone(scenario["victory"]),
                  "figures": clone(scenario["figures"]), "half": 1, "done": [], "crossbow_shot": [],
                  "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None,
-                 "acted": [], "winch": None}
+                 "acted": [], "winch": None, "ladders": clone(scenario.get("ladders", {}))}
         events = [{"type": "scenario", "name": scenario["name"]},
                   {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
         return state, events
@@ -98,6 +100,11 @@ class Siege(Ruleset):
                 count[f["at"]] = count.get(f["at"], 0) + 1
         return count
 
+    @staticmethod
+    def _ladders(state: dict) -> dict[str, str]:
+        """Raised ladders: cell -> the parapet each leans on."""
+        return {lad["at"]: lad["faces"] for lad in state.get("ladders", {}).values() if lad["raised"]}
+
     def _actor(self, state: dict) -> str:
         return (state.get("awaiting") or [state["active"]])[0]
 
@@ -106,7 +113,8 @@ class Siege(Ruleset):
         shooter, target = state["figures"][shooter_id], state["figures"][target_id]
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
-        return sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"])
+        return sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
+                          ladders=self._ladders(state))
 
     def los(self, state: dict, from_cell: str, to_cell: str) -> str:
         """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
@@ -118,7 +126,8 @@ class Siege(Ruleset):
         shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
-        text = sight.explain(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"])
+        text = sight.explain(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
+                             ladders=self._ladders(state))
         return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
 
     # ----- legal actions -------------------------------------------------------------------
@@ -147,7 +156,10 @@ class Siege(Ruleset):
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
         elif phase == "melee" and kind != "end-phase":
-            actions += self._melee_actions(state, side)
+            if kind in (None, "push") and not state["pending"]:
+                actions += self._push_actions(state, side)
+            if kind != "push":
+                actions += self._melee_actions(state, side)
         if not state["pending"]:
             actions.append({"type": "end-phase", "side": side})
         return actions
@@ -214,9 +226,24 @@ class Siege(Ruleset):
             if fid in state["crossbow_shot"]:
                 continue     # 1.21 step 2: crossbowmen who have just shot do not move
             ends, _ = movement.reachable(board, f["at"], figures.values(f)["move"], enemies, friends,
-                                         dead, state["bridge_up"])
+                                         dead, state["bridge_up"], self._ladders(state))
             if ends:
                 out[fid] = sorted(ends)
+        return out
+
+    def _push_actions(self, state: dict, side: str) -> list[dict]:
+        """1.94: a figure on a parapet next to a raised ladder, that has neither shot nor moved
+        this phase, may try to push it over in the melee step."""
+        board = self.board(state)
+        out = []
+        for lid, lad in sorted(state.get("ladders", {}).items()):
+            if not lad["raised"]:
+                continue
+            for fid, f in sorted(state["figures"].items()):
+                if f["side"] == side and figures.can_act(f) and board.cell(f["at"]).kind == "parapet" \
+                        and f["at"] in board.neighbours(lad["at"]) and fid not in state["acted"] \
+                        and fid not in state["done"] and fid not in self._busy(state):
+                    out.append({"type": "push", "side": side, "unit": fid, "ladder": lid})
         return out
 
     def _can_attack(self, state: dict, aid: str, did: str) -> bool:
@@ -228,6 +255,12 @@ class Siege(Ruleset):
             return False
         if board.distance(a["at"], d["at"]) != 1:
             return False
+        ladders = self._ladders(state)
+        if a["at"] in ladders:
+            # 1.74: from a ladder only the parapet it leans on.
+            return d["at"] == ladders[a["at"]]
+        if d["at"] in ladders and ladders[d["at"]] == a["at"]:
+            return True
         # 1.74: no attack into a cell the attacker could not enter.
         return movement.connects(board, a["at"], d["at"], state["bridge_up"])
 
@@ -251,7 +284,7 @@ class Siege(Ruleset):
                 out.append({"type": "attack", "side": side, "unit": aid, "target": did})
         if pending:
             odds = melee.assess(self.board(state), state["figures"], pending["attackers"],
-                                pending["defenders"])["odds"]
+                                pending["defenders"], self._ladders(state))["odds"]
             if odds >= 1:
                 out.append({"type": "fight", "side": side})
             out.append({"type": "cancel", "side": side})
@@ -286,7 +319,8 @@ class Siege(Ruleset):
                 if any(n in enemies for n in board.neighbours(cell)):
                     continue
                 ends, parent = movement.reachable(board, cell, budget - first, enemies,
-                                                  friends - {f["at"]}, dead, state["bridge_up"])
+                                                  friends - {f["at"]}, dead, state["bridge_up"],
+                                                  self._ladders(state))
                 for end in ends:
                     if end != f["at"] and (fid, end) not in out:
                         out[(fid, end)] = [f["at"]] + movement.path_to(parent, cell, end)
@@ -332,6 +366,8 @@ class Siege(Ruleset):
                            "path": path})
             f["at"] = action["to"]
             self._close_advance(state)
+        elif kind == "push":
+            self._push(state, action, dice, events)
         elif kind == "winch":
             f = state["figures"][action["unit"]]
             state["winch"] = {"unit": action["unit"], "at": f["at"], "half": state["half"]}
@@ -359,7 +395,7 @@ class Siege(Ruleset):
             kinds = ["advance", "stay"]
         else:
             kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move"],
-                     "melee": ["attack", "fight", "cancel"]}[state["phase"]]
+                     "melee": ["attack", "fight", "cancel", "push"]}[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []
             if not state["pending"]:
@@ -384,7 +420,7 @@ class Siege(Ruleset):
         enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
         friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
         ends, parent = movement.reachable(board, f["at"], figures.values(f)["move"], enemies, friends,
-                                          self._dead_count(state), state["bridge_up"])
+                                              self._dead_count(state), state["bridge_up"], self._ladders(state))
         path = movement.path_to(parent, f["at"], action["to"])
         events.append({"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": path,
                        "cost": ends[action["to"]]})
@@ -404,7 +440,8 @@ class Siege(Ruleset):
         state["done"] += combat["attackers"]
         state["acted"] += combat["attackers"]
         state["attacked"] += combat["defenders"]
-        sums = melee.assess(board, state["figures"], combat["attackers"], combat["defenders"])
+        sums = melee.assess(board, state["figures"], combat["attackers"], combat["defenders"],
+                            self._ladders(state))
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
@@ -518,6 +555,43 @@ class Siege(Ruleset):
             self._turn_winch(st, evs)
 
         events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
+
+    def _push(self, state, action, dice, events):
+        """1.94: 1-6 on a d10 pushes the ladder over; a figure on it falls.
+
+        Our reading of the garbled passage: the falling figure lands on a cell next to the
+        ladder that is not a parapet (Umpire picks the first free one by label; the owner's
+        choice is not offered yet; with none free it lands on a figure, which is stunned) and
+        suffers a fall (stunned; dead if already stunned or wounded)."""
+        fid, lid = action["unit"], action["ladder"]
+        lad = state["ladders"][lid]
+        board = self.board(state)
+        state["done"].append(fid)
+        state["acted"].append(fid)
+        roll = dice.roll(f"{state['figures'][fid]['name']} pushes at ladder {lid}", events, sides=10)
+        over = roll <= 6
+        events.append({"type": "ladder_push", "unit": fid, "ladder": lid, "roll": roll, "over": over,
+                       "at": lad["at"], "text": f"d10 {roll}: {'pushed over (1-6)' if over else 'stays (7-10)'}"})
+        if not over:
+            return
+        living = self._living_at(state)
+        climber = living.get(lad["at"])
+        lad["raised"] = False
+        if climber is None:
+            return
+        places = [c for c in sorted(board.neighbours(lad["at"])) if board.cell(c).kind != "parapet"
+                  and board.cell(c).cost is not None and not board.cell(c).inside]
+        free = [c for c in places if c not in living]
+        falling = state["figures"][climber]
+        target = free[0] if free else (places[0] if places else lad["at"])
+        under = living.get(target) if not free else None
+        falling["at"] = target
+        outcome = figures.apply_effect(falling, "fall", state["half"])
+        events.append({"type": "fell", "unit": climber, "from": lad["at"], "to": target, "outcome": outcome})
+        if under:
+            hit = figures.apply_effect(state["figures"][under], "stun", state["half"])
+            events.append({"type": "figure_hit", "unit": under, "effect": "stun", "letter": "-",
+                           "outcome": hit, "at": target})
 
     def _turn_winch(self, state, events):
         """1.8: at the end of the round the bridge moves if its winch was worked all round.

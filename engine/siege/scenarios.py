@@ -17,7 +17,7 @@ PHASES = ("fire1", "move", "fire2", "melee")
 STATES = ("healthy", "wounded", "stunned", "stunned wounded", "dead")
 SCENARIO_DIR = data.DATA_DIR / "scenarios"
 KEYS = {"_comment", "name", "title", "description", "map", "first", "last_turn", "turn", "active",
-        "phase", "bridge_up", "figures", "victory"}
+        "phase", "bridge_up", "figures", "victory", "ladders"}
 
 
 def packaged_names() -> list[str]:
@@ -99,4 +99,20 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     for side in SIDES:
         need(any(f["side"] == side and not f["dead"] for f in out["figures"].values()), file, "figures",
              f"{side} needs at least one living figure")
+    out["ladders"] = {}
+    ladders = raw.get("ladders", {})
+    need(isinstance(ladders, dict), file, "ladders", "must be an object: ladder id -> {at, faces, raised}")
+    for lid, spec in ladders.items():
+        entry = f"ladders.{lid}"
+        need(isinstance(spec, dict) and set(spec) <= {"at", "faces", "raised"}, file, entry,
+             "must be an object with at, faces and raised")
+        at, faces = spec.get("at"), spec.get("faces")
+        need(at in board and not board.cell(at).inside and board.cell(at).cost is not None, file,
+             f"{entry}.at", "must be a cell outside the castle at the foot of a wall")
+        need(faces in board and board.cell(faces).kind == "parapet" and faces in board.neighbours(at), file,
+             f"{entry}.faces", "must be a parapet cell next to the ladder (never a tower, 1.91)")
+        need(all(other["at"] != at for other in out["ladders"].values()), file, f"{entry}.at",
+             "another ladder stands there")
+        need(isinstance(spec.get("raised", True), bool), file, f"{entry}.raised", "must be true or false")
+        out["ladders"][lid] = {"at": at, "faces": faces, "raised": spec.get("raised", True)}
     return out

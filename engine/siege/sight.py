@@ -69,13 +69,31 @@ def band_for(bands: dict | None, distance: int) -> str | None:
 
 
 def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
-         bands: dict | None = None, bridge_up: bool = False) -> Sight:
+         bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None) -> Sight:
     """Whether a figure on ``shooter`` can shoot at one on ``target``, and with what cover.
 
     ``living``: cell -> a short name of the living figure there (shooter and target excluded
     automatically). ``bands``: the weapon's range bands (``None``: range is not judged, figures
     in the way always block). ``bridge_up``: the drawbridge is raised (1.52, 1.57).
+    ``ladders``: raised ladders, cell -> the parapet each leans on (1.93).
     """
+    ladders = ladders or {}
+    if shooter in ladders:
+        # 1.93: from a ladder only at the parapet it faces, whose figure has heavy cover.
+        faced = ladders[shooter]
+        sight = Sight(possible=target == faced, distance=1, band=band_for(bands, 1), cover="heavy")
+        sight.reasons.append(f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
+                             + (": heavy cover (1.93)" if target == faced else " (1.93)"))
+        return sight
+    result = _look(board, living, shooter, target, bands=bands, bridge_up=bridge_up)
+    if target in ladders and result.possible:
+        result.cover = "none"
+        result.reasons.append(f"{target}: on a ladder: no cover (1.93)")
+    return result
+
+
+def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
+          bands: dict | None, bridge_up: bool) -> Sight:
     s_cell, t_cell = board.cell(shooter), board.cell(target)
     s_hex, t_hex = s_cell.hex, t_cell.hex
     cell_distance = hexgrid.distance(s_hex, t_hex)
@@ -273,9 +291,9 @@ def _judge(board: Board, lab: str, what: str, height, low: int, high: int,
 
 
 def explain(board: Board, living: dict[str, str], shooter: str, target: str, *,
-            bands: dict | None = None, bridge_up: bool = False) -> str:
+            bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None) -> str:
     """The ``/los`` answer as text: verdict, range, cover, then every reason in order."""
-    sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up)
+    sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders)
     verdict = "Shot possible" if sight.possible else "No shot"
     head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
     if sight.band:

@@ -1,0 +1,92 @@
+"""Assault ladders (1.9) that stand raised: climbing, crossing, stepping onto the parapet,
+shooting and fighting from a ladder, pushing it over. Carrying, raising and turning ladders
+(1.91, 1.92) are not implemented yet (docs/rules/siege.md)."""
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import ScenarioError
+
+from .helpers import RULES, act, build, legal, of
+
+LADDER = {"l1": {"at": "0703", "faces": "0704"}}
+
+
+def _reach(state, fid):
+    return {a["to"]: a for a in legal(state, state["figures"][fid]["side"], "move") if a["unit"] == fid}
+
+
+def test_climbing_costs_three_and_the_parapet_four_more():
+    state = build({"m": ("man-at-arms", "besieger", "0702"), "x": ("peasant", "defender", "2201")},
+                  phase="move", ladders=LADDER)
+    reach = _reach(state, "m")
+    assert "0703" in reach and "0704" not in reach                 # 3 + 4 > 5 points
+    state, events = act(state, "besieger", "/move unit:m to:0703")
+    assert of(events, "moved")[0]["cost"] == 3
+    state = build({"m": ("man-at-arms", "besieger", "0703"), "x": ("peasant", "defender", "2201")},
+                  phase="move", ladders=LADDER)
+    state, events = act(state, "besieger", "/move unit:m to:0704")
+    assert of(events, "moved")[0]["cost"] == 4
+
+
+def test_crossing_a_ladders_cell_costs_three():
+    state = build({"m": ("man-at-arms", "besieger", "0603"), "x": ("peasant", "defender", "2201")},
+                  phase="move", ladders=LADDER)
+    state, events = act(state, "besieger", "/move unit:m to:0803")
+    moved = of(events, "moved")[0]
+    assert moved["path"] == ["0603", "0703", "0803"] and moved["cost"] == 3 + 1   # moat to moat: 1
+    without = build({"m": ("man-at-arms", "besieger", "0702"), "x": ("peasant", "defender", "2201")},
+                    phase="move")
+    assert "0704" not in _reach(without, "m")                       # no ladder: no way up
+
+
+def test_from_a_ladder_only_the_parapet_it_leans_on_and_the_ladder_gives_no_cover():
+    figs = {"a": ("archer", "besieger", "0703"), "p": ("man-at-arms", "defender", "0704"),
+            "q": ("man-at-arms", "defender", "0702")}
+    state = build(figs, ladders=LADDER)
+    assert {a["target"] for a in legal(state, "besieger", "shoot")} == {"p"}
+    state, events = act(state, "besieger", "/shoot unit:a target:p", dice=[9])
+    assert of(events, "shot")[0]["cover"] == "heavy"
+    los = RULES.los(state, "0702", "0703")
+    assert "on a ladder: no cover" in los
+
+
+def test_a_figure_on_a_ladder_attacks_only_its_parapet_on_unfavourable_terrain():
+    figs = {"k": ("knight", "besieger", "0703"), "p": ("peasant", "defender", "0704"),
+            "q": ("peasant", "defender", "0702")}
+    state = build(figs, phase="melee", ladders=LADDER)
+    assert {a["target"] for a in legal(state, "besieger", "attack")} == {"p"}
+    state, _ = act(state, "besieger", "/attack unit:k target:p")
+    state, events = act(state, "besieger", "/fight", dice=[4])
+    line = of(events, "melee")[0]
+    assert "on a ladder (1.93)" in line["text"] and line["column"] == "2-1"   # 4-1, parapet -1, ladder -1
+
+
+def test_pushing_a_ladder_over_on_one_to_six_the_climber_falls():
+    figs = {"k": ("knight", "besieger", "0703"), "p": ("peasant", "defender", "0704"),
+            "far": ("peasant", "besieger", "2220")}
+    state = build(figs, phase="melee", active="defender", ladders=LADDER)
+    assert legal(state, "defender", "push") == [{"type": "push", "side": "defender", "unit": "p", "ladder": "l1"}]
+    kept, events = act(state, "defender", "/push unit:p ladder:l1", dice=[7])
+    assert kept["ladders"]["l1"]["raised"] and not of(events, "fell")
+    state, events = act(state, "defender", "/push unit:p ladder:l1", dice=[6])
+    assert not state["ladders"]["l1"]["raised"]
+    fell = of(events, "fell")[0]
+    assert fell["unit"] == "k" and fell["outcome"] == "stunned healthy"
+    assert RULES.board(state).cell(fell["to"]).kind != "parapet"
+    assert not legal(state, "defender", "push")
+
+
+def test_a_figure_that_moved_this_phase_cannot_push():
+    figs = {"p": ("peasant", "defender", "0804"), "k": ("knight", "besieger", "2220")}
+    state = build(figs, phase="move", active="defender", ladders=LADDER)
+    state, _ = act(state, "defender", "/move unit:p to:0704")
+    state, _ = act(state, "defender", "/end-phase")
+    state, _ = act(state, "defender", "/end-phase")
+    assert state["phase"] == "melee" and not legal(state, "defender", "push")
+
+
+def test_ladders_never_lean_on_towers():
+    with pytest.raises(ScenarioError, match="never a tower"):
+        build({"k": ("knight", "besieger", "2220"), "p": ("peasant", "defender", "2201")},
+              ladders={"l": {"at": "0403", "faces": "0404"}})
