@@ -24,7 +24,17 @@ from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
 
-from . import data, figures, melee, movement, present, scenarios, shooting, sight
+from . import (
+    data,
+    equipment,
+    figures,
+    melee,
+    movement,
+    present,
+    scenarios,
+    shooting,
+    sight,
+)
 
 SIDES = scenarios.SIDES
 PHASES = scenarios.PHASES
@@ -54,6 +64,13 @@ class Siege(Ruleset):
         Command("advance", "Advance after combat into the freed cell",
                 (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
         Command("stay", "Do not advance after combat"),
+        Command("carry", "Two adjacent figures pick up a lying ladder (1.91)",
+                (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second carrier"),
+                 Option("ladder", "choice", "The ladder"))),
+        Command("raise", "Raise a carried ladder at the foot of a wall (1.91)",
+                (Option("ladder", "choice", "The ladder"), Option("at", "hex", "Foot of the wall"),
+                 Option("faces", "hex", "The parapet it leans on"))),
+        Command("drop", "Put a carried ladder down", (Option("ladder", "choice", "The ladder"),)),
         Command("push", "Try to push a raised ladder over from the parapet (1.94)",
                 (Option("unit", "unit", "Your figure on the parapet"), Option("ladder", "choice", "The ladder"))),
         Command("winch", "Work the drawbridge winch this round (1.8)", (Option("unit", "unit", "Your figure on the winch"),)),
@@ -155,6 +172,8 @@ class Siege(Ruleset):
                 actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
+        if phase == "move" and kind in (None, "carry", "raise", "drop"):
+            actions += self._ladder_actions(state, side)
         elif phase == "melee" and kind != "end-phase":
             if kind in (None, "push") and not state["pending"]:
                 actions += self._push_actions(state, side)
@@ -186,7 +205,7 @@ class Siege(Ruleset):
         for fid, f in sorted(state["figures"].items()):
             weapon = figures.weapon(f)
             if f["side"] != side or not figures.can_act(f) or weapon is None or fid in state["done"] \
-                    or fid in self._busy(state):
+                    or fid in self._busy(state) or fid in equipment.carried_by(state):
                 continue
             if step not in data.fire()["weapons"][weapon]["steps"]:
                 continue
@@ -212,12 +231,19 @@ class Siege(Ruleset):
         return out
 
     def _moves(self, state: dict, side: str, only: str | None = None) -> dict[str, list[str]]:
+        return {fid: sorted(plans) for fid, plans in self._move_plans(state, side, only).items()}
+
+    def _move_plans(self, state: dict, side: str, only: str | None = None) -> dict[str, dict[str, dict]]:
+        """Per figure, every cell it may move to with the path (and, for a ladder carrier, where
+        its partner follows: the pair moves together, 1.91)."""
         board = self.board(state)
         living = self._living_at(state)
         enemies = {at for at, fid in living.items() if state["figures"][fid]["side"] != side}
         friends = {at for at, fid in living.items() if state["figures"][fid]["side"] == side}
         dead = self._dead_count(state)
-        out = {}
+        ladders = self._ladders(state)
+        carriers = equipment.carried_by(state)
+        out: dict[str, dict[str, dict]] = {}
         for fid, f in sorted(state["figures"].items()):
             if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
                 continue
@@ -225,10 +251,60 @@ class Siege(Ruleset):
                 continue
             if fid in state["crossbow_shot"]:
                 continue     # 1.21 step 2: crossbowmen who have just shot do not move
-            ends, _ = movement.reachable(board, f["at"], figures.values(f)["move"], enemies, friends,
-                                         dead, state["bridge_up"], self._ladders(state))
-            if ends:
-                out[fid] = sorted(ends)
+            points = figures.values(f)["move"]
+            partner = None
+            if fid in carriers:
+                partner = next(p for p in state["ladders"][carriers[fid]]["carriers"] if p != fid)
+                if partner in state["done"]:
+                    continue
+                points = min(points, figures.values(state["figures"][partner])["move"]) - equipment.CARRY_PENALTY
+            ends, parent = movement.reachable(board, f["at"], points, enemies, friends, dead,
+                                              state["bridge_up"], ladders)
+            plans = {}
+            for end, cost in ends.items():
+                path = movement.path_to(parent, f["at"], end)
+                plan = {"path": path, "cost": cost}
+                if partner is not None:
+                    mate = state["figures"][partner]
+                    trail = [mate["at"], *path[:-1]]
+                    follow = equipment.trailing_cost(board, mate["at"], path, dead, state["bridge_up"], ladders)
+                    if follow is None or follow > points or (trail[-1] in living and trail[-1] not in
+                                                             (f["at"], mate["at"])) or trail[-1] in enemies:
+                        continue
+                    plan.update(partner=partner, partner_path=trail, partner_cost=follow)
+                plans[end] = plan
+            if plans:
+                out[fid] = plans
+        return out
+
+    def _ladder_actions(self, state: dict, side: str) -> list[dict]:
+        """1.91: two adjacent figures pick up a lying ladder next to them; carriers raise it at
+        the foot of a parapet or put it down."""
+        board = self.board(state)
+        out = []
+        carriers = equipment.carried_by(state)
+        living = self._living_at(state)
+        ready = [fid for fid, f in sorted(state["figures"].items())
+                 if f["side"] == side and figures.can_act(f) and fid not in state["done"]
+                 and fid not in self._busy(state) and fid not in carriers]
+        ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
+        for lid, lad in sorted(state.get("ladders", {}).items()):
+            if lad["raised"]:
+                continue
+            if lad["carriers"]:
+                if state["figures"][lad["carriers"][0]]["side"] != side:
+                    continue
+                cells = [state["figures"][c]["at"] for c in lad["carriers"]]
+                for foot, wall in equipment.raise_spots(board, cells, set(living), ladder_cells):
+                    out.append({"type": "raise", "side": side, "ladder": lid, "at": foot, "faces": wall})
+                out.append({"type": "drop", "side": side, "ladder": lid})
+                continue
+            near = {lad["at"], *board.neighbours(lad["at"])}
+            for a in ready:
+                for b in ready:
+                    fa, fb = state["figures"][a], state["figures"][b]
+                    if a < b and board.distance(fa["at"], fb["at"]) == 1 and (fa["at"] in near or fb["at"] in near):
+                        out.append({"type": "carry", "side": side, "unit": a, "with": b, "ladder": lid})
         return out
 
     def _push_actions(self, state: dict, side: str) -> list[dict]:
@@ -251,7 +327,8 @@ class Siege(Ruleset):
         a, d = state["figures"][aid], state["figures"][did]
         if a["side"] == d["side"] or not figures.can_act(a) or d["dead"]:
             return False
-        if aid in state["done"] or did in state["attacked"] or aid in self._busy(state):
+        if aid in state["done"] or did in state["attacked"] or aid in self._busy(state) \
+                or aid in equipment.carried_by(state):
             return False
         if board.distance(a["at"], d["at"]) != 1:
             return False
@@ -366,6 +443,19 @@ class Siege(Ruleset):
                            "path": path})
             f["at"] = action["to"]
             self._close_advance(state)
+        elif kind == "carry":
+            lad = state["ladders"][action["ladder"]]
+            lad["carriers"] = [action["unit"], action["with"]]
+            lad["at"] = state["figures"][action["unit"]]["at"]
+            events.append({"type": "ladder_carried", "ladder": action["ladder"], "carriers": lad["carriers"]})
+        elif kind == "raise":
+            lad = state["ladders"][action["ladder"]]
+            state["done"] += [c for c in lad["carriers"] if c not in state["done"]]
+            lad.update(at=action["at"], faces=action["faces"], raised=True, carriers=[])
+            events.append({"type": "ladder_raised", "ladder": action["ladder"], "at": action["at"],
+                           "faces": action["faces"]})
+        elif kind == "drop":
+            self._drop(state, action["ladder"], events)
         elif kind == "push":
             self._push(state, action, dice, events)
         elif kind == "winch":
@@ -379,8 +469,28 @@ class Siege(Ruleset):
             self._close_advance(state)
         elif kind == "end-phase":
             self._end_step(state, events)
+        self._check_ladders(state, events)
         self._check_victory(state, events)
         return state, events
+
+    def _drop(self, state, lid, events):
+        lad = state["ladders"][lid]
+        if lad["carriers"]:
+            lad["at"] = state["figures"][lad["carriers"][0]]["at"]
+        lad["carriers"] = []
+        events.append({"type": "ladder_dropped", "ladder": lid, "at": lad["at"]})
+
+    def _check_ladders(self, state, events):
+        """A carried ladder falls when a carrier is stunned, dies or is separated (retreat)."""
+        board = self.board(state)
+        for lid, lad in sorted(state.get("ladders", {}).items()):
+            if not lad["carriers"]:
+                continue
+            pair = [state["figures"][c] for c in lad["carriers"]]
+            if any(not figures.can_act(f) for f in pair) or board.distance(pair[0]["at"], pair[1]["at"]) != 1:
+                self._drop(state, lid, events)
+            else:
+                lad["at"] = pair[0]["at"]
 
     def _refuse(self, state: dict, action: dict, same: list[dict]) -> None:
         """Why an action is not legal, from the list already built for its type (building
@@ -394,7 +504,7 @@ class Siege(Ruleset):
         elif state["advance"]:
             kinds = ["advance", "stay"]
         else:
-            kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move"],
+            kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move", "carry", "raise", "drop"],
                      "melee": ["attack", "fight", "cancel", "push"]}[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []
@@ -415,18 +525,20 @@ class Siege(Ruleset):
     def _move(self, state, action, events):
         fid = action["unit"]
         f = state["figures"][fid]
-        board = self.board(state)
-        living = self._living_at(state)
-        enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
-        friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
-        ends, parent = movement.reachable(board, f["at"], figures.values(f)["move"], enemies, friends,
-                                              self._dead_count(state), state["bridge_up"], self._ladders(state))
-        path = movement.path_to(parent, f["at"], action["to"])
-        events.append({"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": path,
-                       "cost": ends[action["to"]]})
+        plan = self._move_plans(state, f["side"], fid)[fid][action["to"]]
+        events.append({"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": plan["path"],
+                       "cost": plan["cost"]})
         f["at"] = action["to"]
         state["done"].append(fid)
         state["acted"].append(fid)
+        if plan.get("partner"):
+            mate = state["figures"][plan["partner"]]
+            events.append({"type": "moved", "unit": plan["partner"], "from": mate["at"],
+                           "to": plan["partner_path"][-1], "path": plan["partner_path"],
+                           "cost": plan["partner_cost"], "carrying": True})
+            mate["at"] = plan["partner_path"][-1]
+            state["done"].append(plan["partner"])
+            state["acted"].append(plan["partner"])
 
     def _fight(self, state, dice, events):
         pending = state["pending"]

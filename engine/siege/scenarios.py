@@ -104,9 +104,23 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     need(isinstance(ladders, dict), file, "ladders", "must be an object: ladder id -> {at, faces, raised}")
     for lid, spec in ladders.items():
         entry = f"ladders.{lid}"
-        need(isinstance(spec, dict) and set(spec) <= {"at", "faces", "raised"}, file, entry,
-             "must be an object with at, faces and raised")
+        need(isinstance(spec, dict) and set(spec) <= {"at", "faces", "raised", "carriers"}, file, entry,
+             "must be an object with at, faces and raised (or carriers)")
         at, faces = spec.get("at"), spec.get("faces")
+        carriers = spec.get("carriers", [])
+        if spec.get("raised") is False or carriers:
+            # A lying or carried ladder: where it lies, carried by two adjacent figures of a side.
+            need(at in board and board.cell(at).cost is not None, file, f"{entry}.at", "must be a cell of the map")
+            need(isinstance(carriers, list) and len(carriers) in (0, 2)
+                 and all(c in out["figures"] and not out["figures"][c]["dead"] for c in carriers)
+                 and (not carriers or (out["figures"][carriers[0]]["side"] == out["figures"][carriers[1]]["side"]
+                                       and board.distance(out["figures"][carriers[0]]["at"],
+                                                          out["figures"][carriers[1]]["at"]) == 1)),
+                 file, f"{entry}.carriers", "two living, adjacent figures of one side, or none")
+            need(not spec.get("raised", False), file, f"{entry}.raised", "a carried ladder is not raised")
+            at = out["figures"][carriers[0]]["at"] if carriers else at
+            out["ladders"][lid] = {"at": at, "faces": None, "raised": False, "carriers": list(carriers)}
+            continue
         need(at in board and not board.cell(at).inside and board.cell(at).cost is not None, file,
              f"{entry}.at", "must be a cell outside the castle at the foot of a wall")
         need(faces in board and board.cell(faces).kind == "parapet" and faces in board.neighbours(at), file,
@@ -114,5 +128,5 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
         need(all(other["at"] != at for other in out["ladders"].values()), file, f"{entry}.at",
              "another ladder stands there")
         need(isinstance(spec.get("raised", True), bool), file, f"{entry}.raised", "must be true or false")
-        out["ladders"][lid] = {"at": at, "faces": faces, "raised": spec.get("raised", True)}
+        out["ladders"][lid] = {"at": at, "faces": faces, "raised": spec.get("raised", True), "carriers": []}
     return out

@@ -90,3 +90,52 @@ def test_ladders_never_lean_on_towers():
     with pytest.raises(ScenarioError, match="never a tower"):
         build({"k": ("knight", "besieger", "2220"), "p": ("peasant", "defender", "2201")},
               ladders={"l": {"at": "0403", "faces": "0404"}})
+
+
+LYING = {"l": {"at": "0719", "raised": False}}
+FAR_DEFENDER = {"x": ("archer", "defender", "2201")}
+
+
+def test_two_adjacent_figures_carry_a_ladder_together_two_points_slower():
+    figs = {"a": ("man-at-arms", "besieger", "0719"), "b": ("man-at-arms", "besieger", "0619"), **FAR_DEFENDER}
+    state = build(figs, phase="move", ladders=LYING)
+    assert {"type": "carry", "side": "besieger", "unit": "a", "with": "b", "ladder": "l"} in legal(state, "besieger")
+    state, events = act(state, "besieger", "/carry unit:a with:b ladder:l")
+    assert state["ladders"]["l"]["carriers"] == ["a", "b"]
+    reach = {x["to"] for x in legal(state, "besieger", "move") if x["unit"] == "a"}
+    assert "1019" in reach and "1119" not in reach                  # 5 - 2 = 3 points
+    state, events = act(state, "besieger", "/move unit:a to:1019")
+    moves = {e["unit"]: e for e in of(events, "moved")}
+    assert moves["b"]["path"][:2] == ["0619", "0719"] and moves["b"]["path"][1:] == moves["a"]["path"][:-1]
+    assert moves["b"]["carrying"]
+    assert state["figures"]["b"]["at"] == "0919" and state["ladders"]["l"]["at"] == "1019"
+    assert not [x for x in legal(state, "besieger", "move") if x["unit"] == "b"]   # moved with a
+
+
+def test_carriers_neither_shoot_nor_attack():
+    figs = {"a": ("archer", "besieger", "0719"), "b": ("man-at-arms", "besieger", "0619"),
+            "x": ("peasant", "defender", "0819")}
+    state = build(figs, ladders={"l": {"at": "0719", "raised": False, "carriers": ["a", "b"]}})
+    assert not legal(state, "besieger", "shoot")
+    state = build(figs, phase="melee", ladders={"l": {"at": "0719", "raised": False, "carriers": ["a", "b"]}})
+    assert not legal(state, "besieger", "attack")
+
+
+def test_carriers_raise_the_ladder_at_the_foot_of_a_parapet_never_a_tower():
+    figs = {"a": ("man-at-arms", "besieger", "0818"), "b": ("man-at-arms", "besieger", "0918"), **FAR_DEFENDER}
+    state = build(figs, phase="move", ladders={"l": {"at": "0818", "raised": False, "carriers": ["a", "b"]}})
+    raises = {(x["at"], x["faces"]) for x in legal(state, "besieger", "raise")}
+    assert ("0817", "0816") in raises
+    assert all(RULES.board(state).cell(faces).kind == "parapet" for _, faces in raises)
+    state, events = act(state, "besieger", "/raise ladder:l at:0817 faces:0816")
+    assert state["ladders"]["l"] == {"at": "0817", "faces": "0816", "raised": True, "carriers": []}
+    assert of(events, "ladder_raised")
+
+
+def test_a_carried_ladder_falls_when_a_carrier_is_stunned():
+    figs = {"a": ("man-at-arms", "besieger", "0719"), "b": ("man-at-arms", "besieger", "0619"),
+            "x": ("archer", "defender", "1119")}
+    state = build(figs, active="defender", ladders={"l": {"at": "0719", "raised": False, "carriers": ["a", "b"]}})
+    state, events = act(state, "defender", "/shoot unit:x target:a", dice=[5])    # C: stunned
+    assert state["figures"]["a"]["stunned"]
+    assert state["ladders"]["l"]["carriers"] == [] and of(events, "ladder_dropped")
