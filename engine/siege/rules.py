@@ -70,6 +70,10 @@ class Siege(Ruleset):
         Command("raise", "Raise a carried ladder at the foot of a wall (1.91)",
                 (Option("ladder", "choice", "The ladder"), Option("at", "hex", "Foot of the wall"),
                  Option("faces", "hex", "The parapet it leans on"))),
+        Command("shift", "Two figures turn a raised ladder or move it one cell, 2 points each (1.92)",
+                (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second figure"),
+                 Option("ladder", "choice", "The ladder"), Option("at", "hex", "Its new foot"),
+                 Option("faces", "hex", "The parapet it leans on"))),
         Command("drop", "Put a carried ladder down", (Option("ladder", "choice", "The ladder"),)),
         Command("push", "Try to push a raised ladder over from the parapet (1.94)",
                 (Option("unit", "unit", "Your figure on the parapet"), Option("ladder", "choice", "The ladder"))),
@@ -172,7 +176,7 @@ class Siege(Ruleset):
                 actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
-        if phase == "move" and kind in (None, "carry", "raise", "drop"):
+        if phase == "move" and kind in (None, "carry", "raise", "drop", "shift"):
             actions += self._ladder_actions(state, side)
         elif phase == "melee" and kind != "end-phase":
             if kind in (None, "push") and not state["pending"]:
@@ -251,7 +255,7 @@ class Siege(Ruleset):
                 continue
             if fid in state["crossbow_shot"]:
                 continue     # 1.21 step 2: crossbowmen who have just shot do not move
-            points = figures.values(f)["move"]
+            points = figures.values(f)["move"] - state.get("spent", {}).get(fid, 0)
             partner = None
             if fid in carriers:
                 partner = next(p for p in state["ladders"][carriers[fid]]["carriers"] if p != fid)
@@ -288,8 +292,26 @@ class Siege(Ruleset):
                  if f["side"] == side and figures.can_act(f) and fid not in state["done"]
                  and fid not in self._busy(state) and fid not in carriers]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
+        spent = state.get("spent", {})
         for lid, lad in sorted(state.get("ladders", {}).items()):
             if lad["raised"]:
+                # 1.92: two figures next to a raised ladder nobody stands on turn it or move it
+                # one cell, two movement points each.
+                if lad["at"] in living:
+                    continue
+                helpers = [fid for fid in ready if board.distance(state["figures"][fid]["at"], lad["at"]) == 1
+                           and fid not in state["crossbow_shot"]
+                           and figures.values(state["figures"][fid])["move"] - spent.get(fid, 0) >= 2]
+                if len(helpers) < 2:
+                    continue
+                spots = [(foot, wall) for foot, wall in equipment.raise_spots(board, [lad["at"]], set(living),
+                                                                             ladder_cells - {lad["at"]})
+                         if board.distance(foot, lad["at"]) <= 1 and (foot, wall) != (lad["at"], lad["faces"])]
+                for a in helpers:
+                    for b in helpers:
+                        if a < b:
+                            out += [{"type": "shift", "side": side, "unit": a, "with": b, "ladder": lid,
+                                     "at": foot, "faces": wall} for foot, wall in spots]
                 continue
             if lad["carriers"]:
                 if state["figures"][lad["carriers"][0]]["side"] != side:
@@ -454,6 +476,14 @@ class Siege(Ruleset):
             lad.update(at=action["at"], faces=action["faces"], raised=True, carriers=[])
             events.append({"type": "ladder_raised", "ladder": action["ladder"], "at": action["at"],
                            "faces": action["faces"]})
+        elif kind == "shift":
+            lad = state["ladders"][action["ladder"]]
+            spent = state.setdefault("spent", {})
+            for fid in (action["unit"], action["with"]):
+                spent[fid] = spent.get(fid, 0) + 2
+            events.append({"type": "ladder_shifted", "ladder": action["ladder"], "from": lad["at"],
+                           "at": action["at"], "faces": action["faces"], "by": [action["unit"], action["with"]]})
+            lad.update(at=action["at"], faces=action["faces"])
         elif kind == "drop":
             self._drop(state, action["ladder"], events)
         elif kind == "push":
@@ -504,7 +534,7 @@ class Siege(Ruleset):
         elif state["advance"]:
             kinds = ["advance", "stay"]
         else:
-            kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move", "carry", "raise", "drop"],
+            kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move", "carry", "raise", "drop", "shift"],
                      "melee": ["attack", "fight", "cancel", "push"]}[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []
@@ -656,6 +686,7 @@ class Siege(Ruleset):
                     events.append({"type": "recovered", "unit": fid, "at": f["at"]})
         state["done"] = []
         state["attacked"] = []
+        state["spent"] = {}
 
         def on_enter(st, phase, evs):
             if phase == "fire1":

@@ -139,3 +139,22 @@ def test_a_carried_ladder_falls_when_a_carrier_is_stunned():
     state, events = act(state, "defender", "/shoot unit:x target:a", dice=[5])    # C: stunned
     assert state["figures"]["a"]["stunned"]
     assert state["ladders"]["l"]["carriers"] == [] and of(events, "ladder_dropped")
+
+
+def test_two_figures_turn_or_move_a_raised_ladder_one_cell_for_two_points_each():
+    figs = {"a": ("man-at-arms", "besieger", "0818"), "b": ("man-at-arms", "besieger", "0718"), **FAR_DEFENDER}
+    state = build(figs, phase="move", ladders={"l": {"at": "0817", "faces": "0816"}})
+    shifts = {(x["at"], x["faces"]) for x in legal(state, "besieger", "shift")}
+    assert shifts and all(RULES.board(state).distance(at, "0817") <= 1 for at, _ in shifts)
+    at, faces = sorted(shifts)[0]
+    state, events = act(state, "besieger", f"/shift unit:a with:b ladder:l at:{at} faces:{faces}")
+    assert state["ladders"]["l"]["at"] == at and of(events, "ladder_shifted")
+    reach = {x["to"] for x in legal(state, "besieger", "move") if x["unit"] == "a"}
+    assert "1118" in reach and "1218" not in reach                # 5 - 2 = 3 points left
+
+
+def test_a_ladder_with_a_figure_on_it_cannot_be_turned():
+    figs = {"a": ("man-at-arms", "besieger", "0818"), "b": ("man-at-arms", "besieger", "0718"),
+            "c": ("man-at-arms", "besieger", "0817"), **FAR_DEFENDER}
+    state = build(figs, phase="move", ladders={"l": {"at": "0817", "faces": "0816"}})
+    assert not legal(state, "besieger", "shift")
