@@ -507,6 +507,9 @@ class Siege(Ruleset):
         lad = state["ladders"][lid]
         if lad["carriers"]:
             lad["at"] = state["figures"][lad["carriers"][0]]["at"]
+            # Putting the ladder down ends the carriers' movement (our reading; it also keeps a
+            # step from looping through pick-up and put-down).
+            state["done"] += [c for c in lad["carriers"] if c not in state["done"]]
         lad["carriers"] = []
         events.append({"type": "ladder_dropped", "ladder": lid, "at": lad["at"]})
 
