@@ -239,6 +239,7 @@ class Board:
                                   if hexgrid.label(n) in cells] for lab, c in cells.items()}
         # Derived tables (movement steps per drawbridge position), built on first use.
         self.derived: dict = {}
+        self.counters: tuple[tuple[str, str], ...] = ()   # set on variants with counters
 
     # ----- queries ------------------------------------------------------------------------
     def __contains__(self, label: str) -> bool:

@@ -9,6 +9,7 @@ import functools
 import json
 from pathlib import Path
 
+from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 
 from .board import Board
@@ -174,3 +175,21 @@ def board(name: str = "castle") -> Board:
     if name != "castle":
         raise ScenarioError(f"map-{name}.json", "map", "unknown map; known: castle")
     return load_board(DATA_DIR / "map-castle.json", "map-castle.json")
+
+
+@functools.lru_cache(maxsize=64)
+def board_with(name: str, counters: tuple[tuple[str, str], ...]) -> Board:
+    """The map with counters laid on it (section 2: filled moat, broken walls): ``counters`` are
+    sorted (cell, kind) pairs. The variant is a whole map again, so sight, movement and melee
+    ask it exactly as they ask the plain map."""
+    base = board(name)
+    if not counters:
+        return base
+    kinds = terrain()["kinds"]
+    rows = [list(row) for row in read_json(DATA_DIR / f"map-{name}.json", f"map-{name}.json")["rows"]]
+    for cell, kind in counters:
+        col, row = hexgrid.to_offset(hexgrid.parse_label(cell))
+        rows[row][col] = kinds[kind]["char"]
+    variant = Board(base.name, ["".join(r) for r in rows], kinds, f"map-{name}.json", base.drawbridge)
+    variant.counters = counters
+    return variant

@@ -40,6 +40,11 @@ def connects(board: Board, a: str, b: str, bridge_up: bool = False) -> bool:
         return ka in BUILDING_DOORS and cb.inside
     if same_building:
         return True
+    # 2.33: a broken wall is entered from every side an intact wall does not block, and leads
+    # onto the parapets beside it.
+    if "breach" in (ka, kb):
+        other = kb if ka == "breach" else ka
+        return other not in ("wall",) and other not in BUILDING_DOORS
     # Parapets: from inside by stairs or along the wall walk; from outside only by ladder or
     # siege tower (1.61 (3); those arrive with section 2 and the ladder rules).
     if kb in BATTLEMENTS or ka in BATTLEMENTS:
@@ -59,6 +64,8 @@ def enter_cost(board: Board, a: str, b: str, dead_here: int, bridge_up: bool = F
     cost = kind["cost"]
     if effective_kind(board, b, bridge_up) == "moat" and effective_kind(board, a, bridge_up) != "moat":
         cost = kind.get("cost_from_outside_moat", cost)
+    if effective_kind(board, a, bridge_up) == "breach" and effective_kind(board, b, bridge_up) in BATTLEMENTS:
+        cost = table["kinds"]["breach"].get("cost_onto_wall", cost)
     dead = table["dead_figures"]
     if dead_here >= dead["impassable_at"]:
         return UNREACHABLE

@@ -6,7 +6,7 @@ from . import data, figures
 
 COLORS = {"besieger": "#b03a2e", "defender": "#1f5f99"}
 DEAD = "#777777"
-STEP_TITLES = {"fire1": "1 bows and crossbows", "move": "2 movement", "fire2": "3 bows again",
+STEP_TITLES = {"prepare": "counters before the assault", "fire1": "1 bows and crossbows", "move": "2 movement", "fire2": "3 bows again",
                "melee": "4 melee"}
 BATTLEMENT_EDGE = "#2b2b2b"
 SLIT_EDGE = "#f1c40f"
@@ -55,6 +55,8 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
     if kind == "fell":
         return f"{name(e['unit'])} falls from the bridge into {e['to']}: {e['outcome']}."
+    if kind == "counter_placed":
+        return f"A {e['kind']} counter is laid on {e['at']}."
     if kind == "ladder_push":
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
     if kind == "game_over":
@@ -100,7 +102,7 @@ def _badge(f: dict) -> str:
 
 
 def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
-    board = data.board(state["map"])
+    board = ruleset.board(state)
     static = _static(board)
     pieces = []
     for fid, f in sorted(state["figures"].items(), key=lambda kv: (not kv[1]["dead"], kv[0])):
@@ -129,7 +131,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
               "+ dead. Thick dark sides: battlements; yellow: arrow slit openings.")]
     if state.get("pending"):
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])
-    return {"map_key": f"siege/{board.name}", "title": ruleset.title,
+    key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
+    return {"map_key": key, "title": ruleset.title,
             "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
             **static, "pieces": pieces, "arrows": arrows, "markers": markers,
             "header": [list(kv) for kv in header(ruleset, state).items()],

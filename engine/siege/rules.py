@@ -64,6 +64,8 @@ class Siege(Ruleset):
         Command("advance", "Advance after combat into the freed cell",
                 (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
         Command("stay", "Do not advance after combat"),
+        Command("fill", "Before the assault: lay a filled-moat counter (2.2)", (Option("at", "hex", "A moat cell"),)),
+        Command("breach", "Before the assault: lay a broken-wall counter (2.31)", (Option("at", "hex", "A wall cell"),)),
         Command("carry", "Two adjacent figures pick up a lying ladder (1.91)",
                 (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second carrier"),
                  Option("ladder", "choice", "The ladder"))),
@@ -100,14 +102,19 @@ class Siege(Ruleset):
                  "bridge_up": scenario["bridge_up"], "victory": clone(scenario["victory"]),
                  "figures": clone(scenario["figures"]), "half": 1, "done": [], "crossbow_shot": [],
                  "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None,
-                 "acted": [], "winch": None, "ladders": clone(scenario.get("ladders", {}))}
+                 "acted": [], "winch": None, "ladders": clone(scenario.get("ladders", {})),
+                 "counters": clone(scenario.get("counters", [])),
+                 "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0}))}
         events = [{"type": "scenario", "name": scenario["name"]},
                   {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
         return state, events
 
     # ----- helpers -------------------------------------------------------------------------
     def board(self, state: dict):
-        return data.board(state["map"])
+        counters = state.get("counters")
+        if not counters:
+            return data.board(state["map"])
+        return data.board_with(state["map"], tuple(sorted((c, k) for c, k in counters)))
 
     @staticmethod
     def _living_at(state: dict) -> dict[str, str]:
@@ -166,6 +173,8 @@ class Siege(Ruleset):
             return self._advance_actions(state, side) + [{"type": "stay", "side": side}]
         phase = state["phase"]
         actions: list[dict] = []
+        if phase == "prepare":
+            return self._prepare_actions(state, side) + [{"type": "end-phase", "side": side}]
         if phase in ("fire1", "fire2") and kind in (None, "shoot"):
             for fid in self._shooters(state, side):
                 if unit is None or fid == unit:
@@ -186,6 +195,20 @@ class Siege(Ruleset):
         if not state["pending"]:
             actions.append({"type": "end-phase", "side": side})
         return actions
+
+    def _prepare_actions(self, state: dict, side: str) -> list[dict]:
+        """2.2, 2.31: before the assault the besieger lays the filled-moat and broken-wall
+        counters the scenario gives on cells of its choice."""
+        board = self.board(state)
+        out = []
+        bridge = board.drawbridge.get("cells", [])
+        if state["to_place"]["filled_moat"]:
+            out += [{"type": "fill", "side": side, "at": lab} for lab in board.labels()
+                    if board.cell(lab).kind == "moat" and lab not in bridge]
+        if state["to_place"]["breaches"]:
+            out += [{"type": "breach", "side": side, "at": lab} for lab in board.labels()
+                    if board.cell(lab).kind in ("parapet", "wall")]
+        return out
 
     @staticmethod
     def _busy(state: dict) -> set[str]:
@@ -465,6 +488,13 @@ class Siege(Ruleset):
                            "path": path})
             f["at"] = action["to"]
             self._close_advance(state)
+        elif kind in ("fill", "breach"):
+            key, counter = ("filled_moat", "filled-moat") if kind == "fill" else ("breaches", "breach")
+            state["counters"].append([action["at"], counter])
+            state["to_place"][key] -= 1
+            events.append({"type": "counter_placed", "kind": counter, "at": action["at"]})
+            if not any(state["to_place"].values()):
+                self._start_assault(state, events)
         elif kind == "carry":
             lad = state["ladders"][action["ladder"]]
             lad["carriers"] = [action["unit"], action["with"]]
@@ -538,7 +568,7 @@ class Siege(Ruleset):
             kinds = ["advance", "stay"]
         else:
             kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move", "carry", "raise", "drop", "shift"],
-                     "melee": ["attack", "fight", "cancel", "push"]}[state["phase"]]
+                     "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach"]}[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []
             if not state["pending"]:
@@ -679,7 +709,17 @@ class Siege(Ruleset):
         state["advance"] = None
         state["awaiting"] = [state["active"]]
 
+    def _start_assault(self, state, events):
+        state["to_place"] = {"filled_moat": 0, "breaches": 0}
+        state["phase"] = PHASES[0]
+        state["active"] = state["order"][0]
+        state["awaiting"] = [state["active"]]
+        events.append({"type": "phase_started", "phase": state["phase"], "side": state["active"]})
+
     def _end_step(self, state, events):
+        if state["phase"] == "prepare":
+            self._start_assault(state, events)
+            return
         if state["phase"] == "melee":
             # 1.21 step 5: own figures stunned before this phase recover.
             for fid, f in sorted(state["figures"].items()):

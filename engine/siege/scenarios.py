@@ -17,7 +17,7 @@ PHASES = ("fire1", "move", "fire2", "melee")
 STATES = ("healthy", "wounded", "stunned", "stunned wounded", "dead")
 SCENARIO_DIR = data.DATA_DIR / "scenarios"
 KEYS = {"_comment", "name", "title", "description", "map", "first", "last_turn", "turn", "active",
-        "phase", "bridge_up", "figures", "victory", "ladders"}
+        "phase", "bridge_up", "figures", "victory", "ladders", "filled_moat", "breaches", "prepare"}
 
 
 def packaged_names() -> list[str]:
@@ -99,6 +99,23 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     for side in SIDES:
         need(any(f["side"] == side and not f["dead"] for f in out["figures"].values()), file, "figures",
              f"{side} needs at least one living figure")
+    # Section 2 counters already on the map, and how many the besieger places before the assault.
+    out["counters"] = []
+    for key, kind, allowed in (("filled_moat", "filled-moat", ("moat",)), ("breaches", "breach", ("parapet", "wall"))):
+        cells = raw.get(key, [])
+        need(isinstance(cells, list) and all(c in board and board.cell(c).kind in allowed
+                                             and c not in board.drawbridge.get("cells", []) for c in cells),
+             file, key, f"must list {' or '.join(allowed)} cells")
+        out["counters"] += [[c, kind] for c in cells]
+    prepare = raw.get("prepare", {})
+    need(isinstance(prepare, dict) and set(prepare) <= {"filled_moat", "breaches"}
+         and all(isinstance(v, int) and 0 <= v <= 20 for v in prepare.values()), file, "prepare",
+         "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first")
+    out["prepare"] = {"filled_moat": prepare.get("filled_moat", 0), "breaches": prepare.get("breaches", 0)}
+    if any(out["prepare"].values()):
+        need("phase" not in raw, file, "phase", "a scenario with counters to place starts with their placement")
+        out["phase"] = "prepare"
+        out["active"] = "besieger"
     out["ladders"] = {}
     ladders = raw.get("ladders", {})
     need(isinstance(ladders, dict), file, "ladders", "must be an object: ladder id -> {at, faces, raised}")

@@ -181,12 +181,19 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
             return sight
     elif t_cell.kind == "moat":
         why.append(f"{target}: in the moat: no cover (1.55)")
-    if bridge_up and not s_cell.inside and t_cell.inside and t_cell.kind not in BATTLEMENTS + SLITS:
-        sight.cover = "full"
-        why.append(f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)")
-        return sight
-
+    elif t_cell.kind == "breach":
+        cover = "medium"
+        why.append(f"{target}: on a broken wall: medium cover from every side (2.32)")
     line = _crossing(start, centre(t_hex), s_hex, t_hex)
+    through_breach = [hexgrid.label(h) for h in line.crossed
+                      if hexgrid.label(h) in board and board.cell(hexgrid.label(h)).kind == "breach"]
+    if bridge_up and not s_cell.inside and t_cell.inside and t_cell.kind not in BATTLEMENTS + SLITS:
+        if not through_breach:
+            sight.cover = "full"
+            why.append(f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)")
+            return sight
+        why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
+
     low_end, high_end = (shooter, target) if s_cell.level <= t_cell.level else (target, shooter)
     low, high = min(s_cell.level, t_cell.level), max(s_cell.level, t_cell.level)
     over = []

@@ -40,8 +40,9 @@ def test_siege_is_not_offered_to_players_yet():
     assert "siege" not in registry.RULESETS
 
 
-def test_autoplay_finishes_and_replays():
-    scenario = RULES.load_scenario("open-gate")
+@pytest.mark.parametrize("name", ["open-gate", "breach"])
+def test_autoplay_finishes_and_replays(name):
+    scenario = RULES.load_scenario(name)
     for seed in (3, 11):
         state, actions = autoplay(RULES, scenario, seed)
         assert state["result"]["winner"] in ("besieger", "defender")

@@ -146,7 +146,7 @@ def test_two_figures_turn_or_move_a_raised_ladder_one_cell_for_two_points_each()
     state = build(figs, phase="move", ladders={"l": {"at": "0817", "faces": "0816"}})
     shifts = {(x["at"], x["faces"]) for x in legal(state, "besieger", "shift")}
     assert shifts and all(RULES.board(state).distance(at, "0817") <= 1 for at, _ in shifts)
-    at, faces = sorted(shifts)[0]
+    at, faces = min(shifts)
     state, events = act(state, "besieger", f"/shift unit:a with:b ladder:l at:{at} faces:{faces}")
     assert state["ladders"]["l"]["at"] == at and of(events, "ladder_shifted")
     reach = {x["to"] for x in legal(state, "besieger", "move") if x["unit"] == "a"}
