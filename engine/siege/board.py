@@ -95,8 +95,8 @@ def segment_cells(p: Point, q: Point, exclude: tuple[Hex, ...] = ()) -> Crossing
                 if max(min(t1, t2), 0) < min(max(t1, t2), length2):
                     along.append((order, (hq, hr)))
             elif pos + neg == 5:
-                on = next(k for k, s in zip(corners, sides) if s == 0)
-                t = dx * (on[0] - p[0]) + dy * (on[1] - p[1])
+                vertex = next(k for k, s in zip(corners, sides) if s == 0)
+                t = dx * (vertex[0] - p[0]) + dy * (vertex[1] - p[1])
                 if 0 < t < length2:
                     touched.append((order, (hq, hr)))
     crossed.sort()

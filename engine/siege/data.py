@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import Any
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
@@ -22,7 +23,7 @@ BANDS = ("short", "medium", "long")
 STATES = ("healthy", "wounded")
 
 
-def read_json(path: Path, label: str) -> dict:
+def read_json(path: Path, label: str) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -36,7 +37,7 @@ def read_json(path: Path, label: str) -> dict:
     return data
 
 
-def need(cond: bool, file: str, entry: str, problem: str) -> None:
+def need(cond: object, file: str, entry: str, problem: str) -> None:
     if not cond:
         raise ScenarioError(file, entry, problem)
 
@@ -45,7 +46,7 @@ def need(cond: bool, file: str, entry: str, problem: str) -> None:
 def terrain() -> dict:
     file = "terrain.json"
     data = read_json(DATA_DIR / file, file)
-    kinds = data.get("kinds")
+    kinds: Any = data.get("kinds")
     need(isinstance(kinds, dict) and kinds, file, "kinds", "must be an object of terrain kinds")
     chars = set()
     for kind, spec in kinds.items():
@@ -82,7 +83,7 @@ def terrain() -> dict:
 def figure_types() -> dict:
     file = "figures.json"
     data = read_json(DATA_DIR / file, file)
-    types = data.get("types")
+    types: Any = data.get("types")
     need(isinstance(types, dict) and types, file, "types", "must be an object of figure types")
     weapons = fire()["weapons"]
     for name, spec in types.items():
@@ -101,7 +102,7 @@ def figure_types() -> dict:
 def results() -> dict:
     file = "results.json"
     data = read_json(DATA_DIR / file, file)
-    table = data.get("results", {})
+    table: Any = data.get("results", {})
     for letter in LETTERS:
         spec = table.get(letter)
         entry = f"results.{letter}"
@@ -121,7 +122,7 @@ def _letters_ok(row, length: int) -> bool:
 def fire() -> dict:
     file = "fire.json"
     data = read_json(DATA_DIR / file, file)
-    weapons = data.get("weapons")
+    weapons: Any = data.get("weapons")
     need(isinstance(weapons, dict) and weapons, file, "weapons", "must be an object")
     for name, spec in weapons.items():
         bands = spec.get("bands", {})
@@ -144,7 +145,7 @@ def fire() -> dict:
 def melee() -> dict:
     file = "melee.json"
     data = read_json(DATA_DIR / file, file)
-    columns = data.get("columns")
+    columns: Any = data.get("columns")
     need(isinstance(columns, list) and "1-1" in columns, file, "columns", "must list the odds columns including 1-1")
     for kind in ("foot", "mounted"):
         for column in columns:
@@ -155,7 +156,7 @@ def melee() -> dict:
 
 def load_board(path: Path, label: str) -> Board:
     data = read_json(path, label)
-    rows = data.get("rows")
+    rows: Any = data.get("rows")
     need(isinstance(rows, list) and rows, label, "rows", "must be a list of strings")
     openings = data.get("openings")
     need(openings is None or isinstance(openings, dict), label, "openings", "must map slit cells to lists of cells")
@@ -164,7 +165,7 @@ def load_board(path: Path, label: str) -> Board:
     bridge = board.drawbridge
     if bridge:
         for key in ("gate", "winch"):
-            need(bridge.get(key) in board, label, f"drawbridge.{key}", "must be a cell of the map")
+            need(str(bridge.get(key)) in board, label, f"drawbridge.{key}", "must be a cell of the map")
         need(isinstance(bridge.get("cells"), list) and all(c in board for c in bridge["cells"]), label,
              "drawbridge.cells", "must list cells of the map")
     return board

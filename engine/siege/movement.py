@@ -126,14 +126,15 @@ def reachable(board: Board, start: str, points: int, enemies: set[str], friends:
         cost, here = heapq.heappop(frontier)
         if cost > best.get(here, UNREACHABLE):
             continue
-        row = table[here]
+        row: list[tuple[str, int]] | tuple[tuple[str, int], ...] = table[here]
         if ladders and (here in ladders or any(n in ladders for n in board.neighbours(here))):
             known = dict(row)
-            row = []
+            laddered: list[tuple[str, int]] = []
             for n in board.neighbours(here):
                 with_ladder = ladder_step(ladders, here, n, known.get(n))
                 if with_ladder is not None:
-                    row.append((n, with_ladder))
+                    laddered.append((n, with_ladder))
+            row = laddered
         for nxt, step in row:
             if nxt in enemies:
                 continue

@@ -6,6 +6,7 @@ turn and which step. Format: docs/scenarios/siege.md.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import ScenarioError
 
@@ -43,7 +44,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
         need(key in KEYS, file, key, f"unknown key; known: {', '.join(sorted(KEYS - {'_comment'}))}")
     board = data.board(str(raw.get("map", "castle")))
     types = data.figure_types()
-    out = {"name": str(raw.get("name", default_name)), "title": str(raw.get("title", default_name)),
+    out: dict[str, Any] = {"name": str(raw.get("name", default_name)), "title": str(raw.get("title", default_name)),
            "description": str(raw.get("description", "")), "map": board.name}
     first = raw.get("first", "besieger")
     need(first in SIDES, file, "first", f"must be one of {', '.join(SIDES)}")
@@ -62,13 +63,13 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     out["phase"] = phase
     need(isinstance(raw.get("bridge_up", False), bool), file, "bridge_up", "must be true or false")
     out["bridge_up"] = raw.get("bridge_up", False)
-    victory = raw.get("victory", {})
+    victory: Any = raw.get("victory", {})
     need(isinstance(victory, dict) and set(victory) <= {"_comment", "keep_taken_by"}, file, "victory",
          "may only say keep_taken_by (the side that wins by standing in the keep)")
     need(victory.get("keep_taken_by", "besieger") in SIDES, file, "victory.keep_taken_by",
          f"must be one of {', '.join(SIDES)}")
     out["victory"] = {"keep_taken_by": victory.get("keep_taken_by", "besieger")}
-    figs = raw.get("figures")
+    figs: Any = raw.get("figures")
     need(isinstance(figs, dict) and figs, file, "figures", "must be an object: figure id -> figure")
     living_at: dict[str, str] = {}
     out["figures"] = {}
@@ -107,7 +108,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
                                              and c not in board.drawbridge.get("cells", []) for c in cells),
              file, key, f"must list {' or '.join(allowed)} cells")
         out["counters"] += [[c, kind] for c in cells]
-    prepare = raw.get("prepare", {})
+    prepare: Any = raw.get("prepare", {})
     need(isinstance(prepare, dict) and set(prepare) <= {"filled_moat", "breaches"}
          and all(isinstance(v, int) and 0 <= v <= 20 for v in prepare.values()), file, "prepare",
          "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first")
@@ -117,7 +118,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
         out["phase"] = "prepare"
         out["active"] = "besieger"
     out["ladders"] = {}
-    ladders = raw.get("ladders", {})
+    ladders: Any = raw.get("ladders", {})
     need(isinstance(ladders, dict), file, "ladders", "must be an object: ladder id -> {at, faces, raised}")
     for lid, spec in ladders.items():
         entry = f"ladders.{lid}"

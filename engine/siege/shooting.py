@@ -24,6 +24,8 @@ def resolve(shooter_id: str, shooter: dict, target_id: str, target: dict, sight:
             dice: Dice, events: list, half: int) -> dict:
     """Roll and apply one shot whose sight line ``sight`` was already found possible."""
     weapon = figures.weapon(shooter)
+    if weapon is None or sight.band is None:
+        raise ValueError("a shot needs a missile weapon and a range band")   # callers check both
     mod = modifier(weapon, sight.band, shooter["wounded"])
     roll = dice.roll(f"{shooter['name']} shoots at {target['name']}", events, sides=10)
     modified = roll + mod

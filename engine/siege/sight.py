@@ -249,7 +249,8 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
                 return sight
     for h in line.touched:
         lab = hexgrid.label(h)
-        if lab in board and board.cell(lab).height is not None and board.cell(lab).height > high \
+        touched_height = board.cell(lab).height if lab in board else None
+        if touched_height is not None and touched_height > high \
                 and not (board.cell(lab).kind == "tower-door" and board.cell(lab).level == s_cell.level):
             why.append(f"the line touches a corner of {lab} ({board.cell(lab).title}, height "
                        f"{board.cell(lab).height}, higher than both ends) and grazes its wall: blocked (1.45)")
