@@ -64,6 +64,8 @@ class Siege(Ruleset):
         Command("advance", "Advance after combat into the freed cell",
                 (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
         Command("stay", "Do not advance after combat"),
+        Command("face", "Declare which way a figure in a doorway takes cover: in or out (1.53)",
+                (Option("unit", "unit", "Your figure in a doorway"), Option("toward", "choice", "in or out"))),
         Command("fill", "Before the assault: lay a filled-moat counter (2.2)", (Option("at", "hex", "A moat cell"),)),
         Command("breach", "Before the assault: lay a broken-wall counter (2.31)", (Option("at", "hex", "A wall cell"),)),
         Command("carry", "Two adjacent figures pick up a lying ladder (1.91)",
@@ -129,6 +131,19 @@ class Siege(Ruleset):
         return count
 
     @staticmethod
+    def _facing(state: dict) -> dict[str, str]:
+        """Door cell -> the side its figure takes cover against (1.53; "out" until declared)."""
+        return {f["at"]: f.get("facing", "out") for f in state["figures"].values() if not f["dead"]}
+
+    def _face_actions(self, state: dict, side: str) -> list[dict]:
+        """1.53: under crossfire the player declares which way a figure in a doorway is covered."""
+        board = self.board(state)
+        return [{"type": "face", "side": side, "unit": fid, "toward": toward}
+                for fid, f in sorted(state["figures"].items())
+                if f["side"] == side and not f["dead"] and board.cell(f["at"]).kind == "tower-door"
+                and fid not in state["done"] for toward in ("in", "out") if toward != f.get("facing", "out")]
+
+    @staticmethod
     def _ladders(state: dict) -> dict[str, str]:
         """Raised ladders: cell -> the parapet each leans on."""
         return {lad["at"]: lad["faces"] for lad in state.get("ladders", {}).values() if lad["raised"]}
@@ -142,7 +157,7 @@ class Siege(Ruleset):
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
         return sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
-                          ladders=self._ladders(state))
+                          ladders=self._ladders(state), facing=self._facing(state))
 
     def los(self, state: dict, from_cell: str, to_cell: str) -> str:
         """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
@@ -155,7 +170,7 @@ class Siege(Ruleset):
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
         text = sight.explain(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
-                             ladders=self._ladders(state))
+                             ladders=self._ladders(state), facing=self._facing(state))
         return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
 
     # ----- legal actions -------------------------------------------------------------------
@@ -185,6 +200,8 @@ class Siege(Ruleset):
                 actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
+        if phase == "move" and kind in (None, "face"):
+            actions += self._face_actions(state, side)
         if phase == "move" and kind in (None, "carry", "raise", "drop", "shift"):
             actions += self._ladder_actions(state, side)
         elif phase == "melee" and kind != "end-phase":
@@ -488,6 +505,10 @@ class Siege(Ruleset):
                            "path": path})
             f["at"] = action["to"]
             self._close_advance(state)
+        elif kind == "face":
+            state["figures"][action["unit"]]["facing"] = action["toward"]
+            state["done"].append(action["unit"])
+            events.append({"type": "faced", "unit": action["unit"], "toward": action["toward"]})
         elif kind in ("fill", "breach"):
             key, counter = ("filled_moat", "filled-moat") if kind == "fill" else ("breaches", "breach")
             state["counters"].append([action["at"], counter])
@@ -567,7 +588,8 @@ class Siege(Ruleset):
         elif state["advance"]:
             kinds = ["advance", "stay"]
         else:
-            kinds = {"fire1": ["shoot"], "fire2": ["shoot"], "move": ["move", "carry", "raise", "drop", "shift"],
+            kinds = {"fire1": ["shoot"], "fire2": ["shoot"],
+                     "move": ["move", "face", "carry", "raise", "drop", "shift"],
                      "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach"]}[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []

@@ -69,13 +69,15 @@ def band_for(bands: dict | None, distance: int) -> str | None:
 
 
 def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
-         bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None) -> Sight:
+         bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
+         facing: dict[str, str] | None = None) -> Sight:
     """Whether a figure on ``shooter`` can shoot at one on ``target``, and with what cover.
 
     ``living``: cell -> a short name of the living figure there (shooter and target excluded
     automatically). ``bands``: the weapon's range bands (``None``: range is not judged, figures
     in the way always block). ``bridge_up``: the drawbridge is raised (1.52, 1.57).
-    ``ladders``: raised ladders, cell -> the parapet each leans on (1.93).
+    ``ladders``: raised ladders, cell -> the parapet each leans on (1.93). ``facing``: door cell
+    -> "in" or "out", the side a figure in a doorway takes its cover against (1.53).
     """
     ladders = ladders or {}
     if shooter in ladders:
@@ -85,7 +87,8 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         sight.reasons.append(f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
                              + (": heavy cover (1.93)" if target == faced else " (1.93)"))
         return sight
-    result = _look(board, living, shooter, target, bands=bands, bridge_up=bridge_up)
+    result = _look(board, living, shooter, target, bands=bands, bridge_up=bridge_up,
+                   facing=(facing or {}).get(target, "out"))
     if target in ladders and result.possible:
         result.cover = "none"
         result.reasons.append(f"{target}: on a ladder: no cover (1.93)")
@@ -93,7 +96,7 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
 
 
 def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
-          bands: dict | None, bridge_up: bool) -> Sight:
+          bands: dict | None, bridge_up: bool, facing: str = "out") -> Sight:
     s_cell, t_cell = board.cell(shooter), board.cell(target)
     s_hex, t_hex = s_cell.hex, t_cell.hex
     cell_distance = hexgrid.distance(s_hex, t_hex)
@@ -172,8 +175,14 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         cover = "heavy"
         why.append(f"{target}: the line crosses the battlement: heavy cover (1.51)")
     elif t_cell.kind in BUILDING_DOORS:
-        cover = "medium"
-        why.append(f"{target}: in a doorway: medium cover (1.53)")
+        # 1.53: a doorway covers one way only, against the building's inside or its outside.
+        side_of_shot = "in" if s_cell.building == t_cell.building else "out"
+        if side_of_shot == facing:
+            cover = "medium"
+            why.append(f"{target}: in a doorway, covered against the {facing}side: medium cover (1.53)")
+        else:
+            why.append(f"{target}: in a doorway covered against the {facing}side; this shot comes from "
+                       f"the {side_of_shot}side: no cover (1.53)")
     elif board.is_building_interior(target):
         if not any(lab in board and board.cell(lab).building == t_cell.building for lab in entries):
             sight.cover = "full"
@@ -299,9 +308,11 @@ def _judge(board: Board, lab: str, what: str, height, low: int, high: int,
 
 
 def explain(board: Board, living: dict[str, str], shooter: str, target: str, *,
-            bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None) -> str:
+            bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
+            facing: dict[str, str] | None = None) -> str:
     """The ``/los`` answer as text: verdict, range, cover, then every reason in order."""
-    sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders)
+    sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders,
+                 facing=facing)
     verdict = "Shot possible" if sight.possible else "No shot"
     head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
     if sight.band:

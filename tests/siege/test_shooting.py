@@ -7,7 +7,7 @@ import pytest
 from engine.core.errors import RuleError
 from engine.siege import figures
 
-from .helpers import act, build, legal, of
+from .helpers import RULES, act, build, legal, of
 
 FAR = {"far": ("peasant", "defender", "2201")}
 
@@ -75,3 +75,16 @@ def _fig(state_word):
 def test_state_changes(start, effect, after):
     fig = _fig(start)
     assert figures.apply_effect(fig, effect, 3) == after
+
+
+def test_a_doorway_covers_one_way_and_the_owner_declares_which():
+    figs = {"in": ("archer", "besieger", "0505"), "out": ("archer", "besieger", "0807"),
+            "d": ("man-at-arms", "defender", "0506")}
+    state = build(figs, phase="move", active="defender")
+    assert RULES._sight(state, "out", "d").cover == "medium"          # covered outward by default
+    from_inside = RULES._sight(state, "in", "d")
+    assert from_inside.possible and from_inside.cover == "none" and "(1.53)" in from_inside.reasons[-2]
+    assert legal(state, "defender", "face") == [{"type": "face", "side": "defender", "unit": "d", "toward": "in"}]
+    state, events = act(state, "defender", "/face unit:d toward:in")
+    assert of(events, "faced") and RULES._sight(state, "in", "d").cover == "medium"
+    assert RULES._sight(state, "out", "d").cover == "none"
