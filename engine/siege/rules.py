@@ -64,6 +64,8 @@ class Siege(Ruleset):
         Command("advance", "Advance after combat into the freed cell",
                 (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
         Command("stay", "Do not advance after combat"),
+        Command("land", "Choose where your falling figure lands (1.8, 1.94)",
+                (Option("unit", "unit", "Your falling figure"), Option("to", "hex", "Where it lands"))),
         Command("face", "Declare which way a figure in a doorway takes cover: in or out (1.53)",
                 (Option("unit", "unit", "Your figure in a doorway"), Option("toward", "choice", "in or out"))),
         Command("fill", "Before the assault: lay a filled-moat counter (2.2)", (Option("at", "hex", "A moat cell"),)),
@@ -184,6 +186,9 @@ class Siege(Ruleset):
             return []
         if state["choice"]:
             return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
+        if state.get("landing"):
+            landing = state["landing"]
+            return [{"type": "land", "side": side, "unit": landing["unit"], "to": c} for c in landing["options"]]
         if state["advance"]:
             return self._advance_actions(state, side) + [{"type": "stay", "side": side}]
         phase = state["phase"]
@@ -505,6 +510,11 @@ class Siege(Ruleset):
                            "path": path})
             f["at"] = action["to"]
             self._close_advance(state)
+        elif kind == "land":
+            landing = state.pop("landing")
+            state["landing"] = None
+            self._land(state, landing["unit"], landing["from"], action["to"], events)
+            state["awaiting"] = [state["active"]]
         elif kind == "face":
             state["figures"][action["unit"]]["facing"] = action["toward"]
             state["done"].append(action["unit"])
@@ -585,6 +595,8 @@ class Siege(Ruleset):
         side = action.get("side", "")
         if state["choice"]:
             kinds = ["take"]
+        elif state.get("landing"):
+            kinds = ["land"]
         elif state["advance"]:
             kinds = ["advance", "stay"]
         else:
@@ -763,14 +775,17 @@ class Siege(Ruleset):
             self._turn_winch(st, evs)
 
         events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
+        if state.get("landing") and state["awaiting"]:
+            state["awaiting"] = [state["landing"]["side"]]
 
     def _push(self, state, action, dice, events):
         """1.94: 1-6 on a d10 pushes the ladder over; a figure on it falls.
 
-        Our reading of the garbled passage: the falling figure lands on a cell next to the
-        ladder that is not a parapet (Umpire picks the first free one by label; the owner's
-        choice is not offered yet; with none free it lands on a figure, which is stunned) and
-        suffers a fall (stunned; dead if already stunned or wounded)."""
+        Our reading of the garbled passage: the falling figure's owner places it on a free cell
+        next to the ladder that is not a parapet, or on the fallen ladder (its own cell, always
+        free). Landing on another figure, which 1.94 allows (and which stuns that figure), is not
+        offered yet: the engine keeps one living figure per cell. The faller suffers a fall
+        (stunned; dead if already stunned or wounded)."""
         fid, lid = action["unit"], action["ladder"]
         lad = state["ladders"][lid]
         board = self.board(state)
@@ -789,25 +804,45 @@ class Siege(Ruleset):
             return
         places = [c for c in sorted(board.neighbours(lad["at"])) if board.cell(c).kind != "parapet"
                   and board.cell(c).cost is not None and not board.cell(c).inside]
-        free = [c for c in places if c not in living]
-        falling = state["figures"][climber]
-        target = free[0] if free else (places[0] if places else lad["at"])
-        under = living.get(target) if not free else None
-        falling["at"] = target
+        # The fallen ladder's own cell is free once its climber is off it.
+        free = sorted([c for c in places if c not in living] + [lad["at"]])
+        self._fall(state, climber, lad["at"], free or places, events)
+
+    def _fall(self, state, fid, origin, options, events):
+        """A figure falls (1.8 from the bridge, 1.94 from a ladder): its owner chooses where it
+        lands among ``options``; with one option it lands there at once, with none it dies."""
+        falling = state["figures"][fid]
+        if not options:
+            outcome = figures.apply_effect(falling, "kill", state["half"])
+            events.append({"type": "fell", "unit": fid, "from": origin, "to": falling["at"], "outcome": outcome})
+            return
+        if len(options) == 1:
+            self._land(state, fid, origin, options[0], events)
+            return
+        state["landing"] = {"side": falling["side"], "unit": fid, "from": origin, "options": list(options)}
+        state["awaiting"] = [falling["side"]]
+        events.append({"type": "choose_landing", "side": falling["side"], "unit": fid, "options": list(options)})
+
+    def _land(self, state, fid, origin, cell, events):
+        """The fall itself: stunned, or dead if already stunned or wounded; landing on a figure
+        stuns that one (1.94)."""
+        under = self._living_at(state).get(cell)
+        falling = state["figures"][fid]
+        falling["at"] = cell
         outcome = figures.apply_effect(falling, "fall", state["half"])
-        events.append({"type": "fell", "unit": climber, "from": lad["at"], "to": target, "outcome": outcome})
-        if under:
+        events.append({"type": "fell", "unit": fid, "from": origin, "to": cell, "outcome": outcome})
+        if under and under != fid:
             hit = figures.apply_effect(state["figures"][under], "stun", state["half"])
             events.append({"type": "figure_hit", "unit": under, "effect": "stun", "letter": "-",
-                           "outcome": hit, "at": target})
+                           "outcome": hit, "at": cell})
 
     def _turn_winch(self, state, events):
         """1.8: at the end of the round the bridge moves if its winch was worked all round.
 
         Our reading: the work fails if the figure is no longer on the winch, stunned or dead.
-        A figure on the rising bridge falls into an adjacent free moat cell (Umpire picks the
-        first by label; the owner's choice is not offered yet), stunned, or dies if it was
-        already stunned or wounded; with no free moat cell beside it, it dies.
+        A figure on the rising bridge falls into an adjacent free moat cell its owner chooses,
+        stunned, or dies if it was already stunned or wounded; with no free moat cell beside it,
+        it dies.
         """
         winch = state.get("winch")
         if not winch:
@@ -828,15 +863,9 @@ class Siege(Ruleset):
             fid = living.get(cell)
             if fid is None:
                 continue
-            falling = state["figures"][fid]
             free = [c for c in sorted(board.neighbours(cell)) if board.cell(c).kind == "moat"
                     and c not in living and c not in board.drawbridge.get("cells", [])]
-            if free:
-                falling["at"] = free[0]
-                outcome = figures.apply_effect(falling, "fall", state["half"])
-            else:
-                outcome = figures.apply_effect(falling, "kill", state["half"])
-            events.append({"type": "fell", "unit": fid, "from": cell, "to": falling["at"], "outcome": outcome})
+            self._fall(state, fid, cell, free, events)
 
     def _check_victory(self, state, events):
         if state.get("result"):

@@ -27,9 +27,13 @@ def test_a_figure_on_the_winch_raises_the_bridge_at_the_end_of_the_round_and_fig
     assert of(events, "winch_manned") and not state["bridge_up"]
     state, events = _to_round_end(state)
     assert state["bridge_up"] and of(events, "bridge_raised")
+    # 1.8: the falling figure's owner chooses the moat cell.
+    assert of(events, "choose_landing")[0]["options"] == ["1017", "1217"]
+    assert state["awaiting"] == ["besieger"] and {a["type"] for a in legal(state, "besieger")} == {"land"}
+    state, events = act(state, "besieger", "/land unit:b to:1217")
     fell = of(events, "fell")[0]
-    assert fell["unit"] == "b" and fell["to"] == "1017" and fell["outcome"] == "stunned healthy"
-    assert state["figures"]["b"]["at"] == "1017"
+    assert fell["unit"] == "b" and fell["to"] == "1217" and fell["outcome"] == "stunned healthy"
+    assert state["figures"]["b"]["at"] == "1217" and state["awaiting"] == [state["active"]]
 
 
 def test_a_stunned_or_wounded_figure_on_the_rising_bridge_dies():
@@ -37,6 +41,7 @@ def test_a_stunned_or_wounded_figure_on_the_rising_bridge_dies():
     state = build(figs, active="defender", phase="move")
     state, _ = act(state, "defender", "/winch unit:w")
     state, events = _to_round_end(state)
+    state, events = act(state, "besieger", "/land unit:b to:1017")
     assert of(events, "fell")[0]["outcome"] == "dead" and state["figures"]["b"]["dead"]
 
 

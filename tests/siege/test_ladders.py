@@ -71,10 +71,13 @@ def test_pushing_a_ladder_over_on_one_to_six_the_climber_falls():
     assert kept["ladders"]["l1"]["raised"] and not of(events, "fell")
     state, events = act(state, "defender", "/push unit:p ladder:l1", dice=[6])
     assert not state["ladders"]["l1"]["raised"]
+    options = of(events, "choose_landing")[0]["options"]
+    assert "0703" in options and "0704" not in options             # the fallen ladder, never the parapet
+    assert state["awaiting"] == ["besieger"]
+    state, events = act(state, "besieger", "/land unit:k to:0702")
     fell = of(events, "fell")[0]
-    assert fell["unit"] == "k" and fell["outcome"] == "stunned healthy"
-    assert RULES.board(state).cell(fell["to"]).kind != "parapet"
-    assert not legal(state, "defender", "push")
+    assert fell["unit"] == "k" and fell["to"] == "0702" and fell["outcome"] == "stunned healthy"
+    assert state["awaiting"] == ["defender"] and not legal(state, "defender", "push")
 
 
 def test_a_figure_that_moved_this_phase_cannot_push():
