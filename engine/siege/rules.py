@@ -175,6 +175,28 @@ class Siege(Ruleset):
                              ladders=self._ladders(state), facing=self._facing(state))
         return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
 
+    def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
+        """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
+        the verdict as the line's label (pure; a front end renders it like any scene)."""
+        board = self.board(state)
+        for cell in (from_cell, to_cell):
+            if cell not in board:
+                raise RuleError(f"{cell!r} is not a cell of this map.")
+        living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
+        weapon = figures.weapon(shooter) if shooter else None
+        bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
+        seen = sight.look(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
+                          ladders=self._ladders(state), facing=self._facing(state))
+        scene = self.scene(state, [], None)
+        verdict = (f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot")
+        scene["arrows"] = [{"path": [from_cell, to_cell], "color": "#27ae60" if seen.possible else "#c0392b",
+                            "kind": "attack", "text": verdict}]
+        scene["markers"] = scene.get("markers", []) + [
+            {"at": cell, "kind": "highlight", "color": "#f39c12"} for cell in seen.crossed if cell in board]
+        scene["notes"] = [seen.reasons[-1]] if seen.reasons else []
+        return scene
+
     # ----- legal actions -------------------------------------------------------------------
     def legal_actions(self, state: dict, side: str) -> list[dict]:
         return self._legal(state, side)

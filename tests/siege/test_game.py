@@ -105,3 +105,13 @@ def test_every_packaged_scenario_loads_and_starts():
     for scenario in RULES.scenarios():
         state, events = new_game(RULES, RULES.load_scenario(scenario.name), 1)
         assert state["figures"] and of(events, "scenario")
+
+
+def test_los_picture_draws_the_line_and_its_cells():
+    state, _ = new_game(RULES, RULES.load_scenario("open-gate"), 1)
+    scene = RULES.los_scene(state, "1112", "1106")
+    assert scene["arrows"][0]["text"] == "no shot" and scene["notes"]
+    assert {m["at"] for m in scene["markers"] if m["kind"] == "highlight"} == {"1111"}   # stopped there
+    assert "1111" in scene["notes"][0]
+    image = Image.open(io.BytesIO(render_png(scene)))
+    assert image.size[0] > 400
