@@ -147,17 +147,22 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
 SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2, part done). Each side's phase has four steps:
 1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
 2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
-3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it.
+   also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
+   `/face` (a doorway's cover: in or out);
+3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it, `/push` a ladder.
 Own figures stunned before the phase recover at its end. Shots: d10 + range/state modifier
 against the target's cover; melee: attack/defence odds (rounded down, at least 1-1), shifted by
 terrain and for several attackers. Results A killed, B wounded, C stunned, D defenders retreat,
-E attackers retreat, F an attacker stunned. Heights decide sight lines: ask the engine's line
-of sight explanation. Tables are our own approximation (see docs/rules/siege.md)."""
+E attackers retreat, F an attacker stunned. Heights decide sight lines; every refusal names the
+cell and rule. Tables are our own approximation (see docs/rules/siege.md)."""
 
 SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2, teilweise). Jede Phase einer Seite hat vier Schritte:
 1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
 2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
-3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt.
+   außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
+   `/face` (Deckung in einer Tür: nach innen oder außen);
+3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt,
+   `/push` stößt eine Leiter um.
 Eigene bewusstlose Figuren erholen sich am Ende der Phase. Schüsse: W10 + Entfernungs- und
 Zustandsmodifikator gegen die Deckung des Ziels; Nahkampf: Stärkeverhältnis (abgerundet,
 mindestens 1-1), verschoben durch Gelände und mehrere Angreifer. Ergebnisse: A tot,
