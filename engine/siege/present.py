@@ -94,7 +94,16 @@ def _static(board) -> dict:
                 edges.append({"at": lab, "to": other, "color": BATTLEMENT_EDGE, "width": 5})
             else:
                 edges.append({"at": lab, "to": other, "color": SLIT_EDGE, "width": 3})
-    return {"cells": cells, "edges": edges}
+    buildings: dict[str, list[str]] = {}
+    for lab in board.labels():
+        ident = board.cell(lab).building
+        if ident:
+            buildings.setdefault(ident, []).append(lab)
+    # Towers and the keep outlined (they stand above the walls: level 2 and 3).
+    regions = [{"cells": cells_of, "outline": "#3b2f24", "width": 3,
+                **({"label": "Keep (3)"} if ident.startswith("keep") else {})}
+               for ident, cells_of in sorted(buildings.items())]
+    return {"cells": cells, "edges": edges, "regions": regions}
 
 
 def _badge(f: dict) -> str:
