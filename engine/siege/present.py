@@ -55,6 +55,8 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
     if kind == "fell":
         return f"{name(e['unit'])} falls from the bridge into {e['to']}: {e['outcome']}."
+    if kind == "choose_retreat":
+        return f"{name(e['unit'])} must retreat: its owner chooses where ({', '.join(e['options'])}; /retreat)."
     if kind == "choose_landing":
         return f"{name(e['unit'])} falls: its owner chooses where it lands ({', '.join(e['options'])}; /land)."
     if kind == "faced":

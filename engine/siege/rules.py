@@ -64,6 +64,8 @@ class Siege(Ruleset):
         Command("advance", "Advance after combat into the freed cell",
                 (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
         Command("stay", "Do not advance after combat"),
+        Command("retreat", "Choose where your figure retreats (1.72)",
+                (Option("unit", "unit", "Your retreating figure"), Option("to", "hex", "One cell away"))),
         Command("land", "Choose where your falling figure lands (1.8, 1.94)",
                 (Option("unit", "unit", "Your falling figure"), Option("to", "hex", "Where it lands"))),
         Command("face", "Declare which way a figure in a doorway takes cover: in or out (1.53)",
@@ -211,6 +213,10 @@ class Siege(Ruleset):
         if state.get("landing"):
             landing = state["landing"]
             return [{"type": "land", "side": side, "unit": landing["unit"], "to": c} for c in landing["options"]]
+        if state.get("retreat"):
+            fid = state["retreat"]["queue"][0]
+            return [{"type": "retreat", "side": side, "unit": fid, "to": c}
+                    for c in self._retreat_options(state, fid)]
         if state["advance"]:
             return self._advance_actions(state, side) + [{"type": "stay", "side": side}]
         phase = state["phase"]
@@ -532,6 +538,10 @@ class Siege(Ruleset):
                            "path": path})
             f["at"] = action["to"]
             self._close_advance(state)
+        elif kind == "retreat":
+            state["retreat"]["queue"].pop(0)
+            self._retreat_to(state, action["unit"], action["to"], events)
+            self._continue_retreat(state, events)
         elif kind == "land":
             landing = state.pop("landing")
             state["landing"] = None
@@ -619,6 +629,8 @@ class Siege(Ruleset):
             kinds = ["take"]
         elif state.get("landing"):
             kinds = ["land"]
+        elif state.get("retreat"):
+            kinds = ["retreat"]
         elif state["advance"]:
             kinds = ["advance", "stay"]
         else:
@@ -689,9 +701,8 @@ class Siege(Ruleset):
         group = [fid for fid in combat[hit_side] if not state["figures"][fid]["dead"]]
         combat["letter"] = letter
         if spec["effect"] == "retreat":
-            for fid in group:
-                self._retreat(state, fid, combat, events)
-            self._after_result(state, combat, events)
+            state["retreat"] = {"queue": list(group), "combat": combat}
+            self._continue_retreat(state, events)
         elif len(group) > 1:
             owner = state["figures"][group[0]]["side"]
             state["choice"] = {"side": owner, "effect": spec["effect"], "letter": letter, "among": group,
@@ -708,30 +719,47 @@ class Siege(Ruleset):
         events.append({"type": "figure_hit", "unit": fid, "effect": effect, "letter": letter,
                        "outcome": outcome, "at": f["at"]})
 
-    def _retreat(self, state, fid, combat, events):
-        """1.72: a retreat result moves every figure of the losing group one cell away.
+    def _retreat_options(self, state, fid) -> list[str]:
+        """1.72: where a figure of the losing group may retreat, one cell.
 
-        Our reading (illegible passage): one cell, to a free cell it could enter, preferring
-        cells next to no enemy and farthest from the winners; the engine picks the cell (the
-        owner's choice is not offered yet). A figure that cannot retreat is stunned instead.
-        """
+        Our reading (illegible passage, Cry Havoc convention): a free cell it could enter, next
+        to no enemy if there is such a cell; its owner chooses. None: it cannot retreat."""
         board = self.board(state)
         f = state["figures"][fid]
         living = self._living_at(state)
         enemy_cells = [o["at"] for o in state["figures"].values() if not o["dead"] and o["side"] != f["side"]]
-        options = []
         dead = self._dead_count(state)
-        for cell in board.neighbours(f["at"]):
-            if cell in living or movement.enter_cost(board, f["at"], cell, dead.get(cell, 0),
-                                                     state["bridge_up"]) >= movement.UNREACHABLE:
+        free = [cell for cell in sorted(board.neighbours(f["at"])) if cell not in living
+                and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                < movement.UNREACHABLE]
+        safe = [c for c in free if all(board.distance(c, e) > 1 for e in enemy_cells)]
+        return safe or free
+
+    def _continue_retreat(self, state, events):
+        """Retreat the losing group figure by figure; stop for the owner's choice when a
+        figure has several cells to go to. A figure that cannot retreat is stunned instead."""
+        pending = state["retreat"]
+        while pending["queue"]:
+            fid = pending["queue"][0]
+            f = state["figures"][fid]
+            options = self._retreat_options(state, fid) if not f["dead"] else []
+            if len(options) > 1:
+                state["awaiting"] = [f["side"]]
+                events.append({"type": "choose_retreat", "side": f["side"], "unit": fid, "options": options})
+                return
+            pending["queue"].pop(0)
+            if f["dead"]:
                 continue
-            near = min((board.distance(cell, e) for e in enemy_cells), default=99)
-            options.append((near <= 1, -near, cell))
-        if not options:
-            outcome = figures.apply_effect(f, "stun", state["half"])
-            events.append({"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome})
-            return
-        cell = min(options)[2]
+            if options:
+                self._retreat_to(state, fid, options[0], events)
+            else:
+                outcome = figures.apply_effect(f, "stun", state["half"])
+                events.append({"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome})
+        state["retreat"] = None
+        self._after_result(state, pending["combat"], events)
+
+    def _retreat_to(self, state, fid, cell, events):
+        f = state["figures"][fid]
         events.append({"type": "retreated", "unit": fid, "from": f["at"], "to": cell})
         f["at"] = cell
 

@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.errors import RuleError
 
-from .helpers import act, build, legal, of
+from .helpers import RULES, act, build, legal, of
 
 
 def test_odds_round_down_in_the_defenders_favour_and_the_line_shows_the_arithmetic():
@@ -96,8 +96,13 @@ def test_retreat_hits_every_defender_and_winner_advances_into_the_freed_cell():
     state, _ = act(state, "besieger", "/attack unit:k target:x")
     state, _ = act(state, "besieger", "/attack unit:k target:y")
     state, events = act(state, "besieger", "/fight", dice=[6])      # 2-1, 6: D defenders retreat
-    moved = {e["unit"]: e for e in of(events, "retreated")}
-    assert set(moved) == {"x", "y"}
+    # The defenders' owner moves each one a cell away, next to no enemy where possible.
+    for _ in range(2):
+        assert state["awaiting"] == ["defender"] and legal(state, "besieger") == []
+        choice = legal(state, "defender")
+        assert {a["type"] for a in choice} == {"retreat"} and len(choice) > 1
+        assert all(RULES.board(state).distance(a["to"], "0808") > 1 for a in choice)
+        state, events = act(state, "defender", f"/retreat unit:{choice[-1]['unit']} to:{choice[-1]['to']}")
     assert state["figures"]["x"]["at"] != "0708" and state["figures"]["y"]["at"] != "0807"
     options = {a["to"] for a in legal(state, "besieger", "advance")}
     assert options == {"0708", "0807"}
@@ -110,7 +115,9 @@ def test_attackers_retreat_and_the_defender_may_advance_or_stay():
     state = build(figs, phase="melee")
     state, _ = act(state, "besieger", "/attack unit:k target:s")
     state, events = act(state, "besieger", "/fight", dice=[1])      # 8 vs 6: 1-1, 1: E attackers retreat
-    assert of(events, "retreated")[0]["unit"] == "k"
+    assert of(events, "choose_retreat")[0]["unit"] == "k" and state["awaiting"] == ["besieger"]
+    state, events = act(state, "besieger", "/retreat unit:k to:0909")
+    assert of(events, "retreated")[0]["to"] == "0909"
     assert state["awaiting"] == ["defender"]
     state, events = act(state, "defender", "/stay")
     assert state["awaiting"] == ["besieger"] and state["figures"]["s"]["at"] == "0708"
