@@ -102,11 +102,11 @@ def test_retreat_hits_every_defender_and_winner_advances_into_the_freed_cell():
         choice = legal(state, "defender")
         assert {a["type"] for a in choice} == {"retreat"} and len(choice) > 1
         assert all(RULES.board(state).distance(a["to"], "0808") > 1 for a in choice)
-        state, events = act(state, "defender", f"/retreat unit:{choice[-1]['unit']} to:{choice[-1]['to']}")
+        state, _ = act(state, "defender", f"/retreat unit:{choice[-1]['unit']} to:{choice[-1]['to']}")
     assert state["figures"]["x"]["at"] != "0708" and state["figures"]["y"]["at"] != "0807"
     options = {a["to"] for a in legal(state, "besieger", "advance")}
     assert options == {"0708", "0807"}
-    state, events = act(state, "besieger", "/advance unit:k to:0708")
+    state, _ = act(state, "besieger", "/advance unit:k to:0708")
     assert state["figures"]["k"]["at"] == "0708" and state["awaiting"] == ["besieger"]
 
 
