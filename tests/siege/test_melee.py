@@ -95,7 +95,7 @@ def test_retreat_hits_every_defender_and_winner_advances_into_the_freed_cell():
     state = build(figs, phase="melee")
     state, _ = act(state, "besieger", "/attack unit:k target:x")
     state, _ = act(state, "besieger", "/attack unit:k target:y")
-    state, events = act(state, "besieger", "/fight", dice=[6])      # 2-1, 6: D defenders retreat
+    state, _ = act(state, "besieger", "/fight", dice=[6])      # 2-1, 6: D defenders retreat
     # The defenders' owner moves each one a cell away, next to no enemy where possible.
     for _ in range(2):
         assert state["awaiting"] == ["defender"] and legal(state, "besieger") == []
