@@ -208,11 +208,18 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     over = []
     door_seen = None
 
+    def open_door(lab: str) -> bool:
+        """1.43: a door lets a line through at the shooter's level, into or out of its own
+        building; past the building it is part of the wall."""
+        cell = board.cell(lab)
+        return (cell.kind == "tower-door" and cell.level == s_cell.level
+                and cell.building in (s_cell.building, t_cell.building))
+
     def terrain_block(lab: str) -> str | None:
         nonlocal door_seen
         cell = board.cell(lab)
         height = cell.height
-        if cell.kind == "tower-door" and cell.level == s_cell.level:
+        if open_door(lab):
             door_seen = lab
             return None
         if cell.kind == "gate" and bridge_up:
@@ -260,7 +267,7 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         lab = hexgrid.label(h)
         touched_height = board.cell(lab).height if lab in board else None
         if touched_height is not None and touched_height > high \
-                and not (board.cell(lab).kind == "tower-door" and board.cell(lab).level == s_cell.level):
+                and not open_door(lab):
             why.append(f"the line touches a corner of {lab} ({board.cell(lab).title}, height "
                        f"{board.cell(lab).height}, higher than both ends) and grazes its wall: blocked (1.45)")
             return sight

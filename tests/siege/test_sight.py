@@ -182,3 +182,13 @@ def test_line_along_a_hexside_between_two_figures_blocks_only_when_both_are_ther
     shooter, target = hexgrid.label(a), hexgrid.label(b)
     assert _can(board, shooter, target, {first: "x"}).possible
     assert not _can(board, shooter, target, {first: "x", second: "y"}).possible
+
+
+def test_through_a_door_only_at_its_level_and_only_into_or_out_of_its_building():
+    board = data.board()
+    inside = _can(board, "0704", "0505")                           # parapet, through door 0604
+    assert inside.possible and inside.cover == "medium"
+    assert any("0604" in r and "(1.43)" in r for r in inside.reasons)
+    assert not _can(board, "0707", "0505").possible                # courtyard: below the door's level
+    past = _can(board, "0816", "1114")                             # past the gate tower's door 1015
+    assert not past.possible and "1015" in past.reasons[-1]
