@@ -126,8 +126,10 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                        "text_color": "#ffffff", "title": ("+" if f["dead"] else "") + f["name"][:8],
                        "values": f"{v['attack']}-{v['defence']}-{v['move']}",
                        **({"badge": _badge(f)} if _badge(f) else {})})
-    markers = [{"at": lad["at"], "kind": "ladder", "text": lid[:6] if lad["raised"] else "down"}
-               for lid, lad in sorted(state.get("ladders", {}).items())]
+    # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
+    markers = [{"at": lad["at"], "kind": "ladder",
+                **({} if lad["raised"] else {"text": "c" if lad.get("carriers") else "="})}
+               for _, lad in sorted(state.get("ladders", {}).items())]
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated"):
