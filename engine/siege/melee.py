@@ -1,0 +1,68 @@
+"""Melee by odds (rulebook 1.7): strengths, the ratio rounded down in the defender's favour,
+column shifts for terrain and for several attackers, the d10 on the table against foot (or, in
+part 2, mounted) figures. :func:`assess` returns the whole arithmetic so the result line can show
+it; the consequences (who is hit, retreats, advancing) are applied by the ruleset.
+"""
+from __future__ import annotations
+
+from . import data, figures
+from .board import Board
+
+SIGN_ORDER = {"-": 0, "0": 1, "+": 2}
+
+
+def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: list[str],
+                 ladders: dict[str, str] | None = None) -> tuple[str, str]:
+    """The melee sign of a participant's cell and why (1.71; 1.75 the keep entrance; 1.93
+    ladders)."""
+    if ladders and cell in ladders:
+        return "-", f"{cell} on a ladder (1.93)"
+    here = board.cell(cell)
+    if attacker and here.building is None:
+        for target in defender_cells:
+            if board.cell(target).kind == "keep-door":
+                return "-", f"{cell} attacks the keep entrance from outside the keep (1.75)"
+    return here.melee, f"{cell} {here.title}"
+
+
+def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str],
+           ladders: dict[str, str] | None = None) -> dict:
+    """Odds and column of a melee between figure ids ``attackers`` and ``defenders``."""
+    att = [figs[a] for a in attackers]
+    dfn = [figs[d] for d in defenders]
+    attack = sum(figures.values(f)["attack"] for f in att)
+    defence = sum(figures.values(f)["defence"] for f in dfn)
+    odds = attack // defence if defence else 99
+    table = data.melee()
+    columns = table["columns"]
+    shifts_spec = data.terrain()["melee_shifts"]
+    defender_cells = [f["at"] for f in dfn]
+    a_signs = [terrain_sign(board, f["at"], attacker=True, defender_cells=defender_cells, ladders=ladders)
+               for f in att]
+    d_signs = [terrain_sign(board, f["at"], attacker=False, defender_cells=[], ladders=ladders) for f in dfn]
+    # The attackers fight on their worst terrain (1.72); several defenders on their best
+    # (our reading: the text only speaks of attackers).
+    worst_a = min(a_signs, key=lambda s: SIGN_ORDER[s[0]])
+    best_d = max(d_signs, key=lambda s: SIGN_ORDER[s[0]])
+    shifts = []
+    a_shift = shifts_spec["attacker"][worst_a[0]]
+    d_shift = shifts_spec["defender"][best_d[0]]
+    shifts.append((d_shift, f"defender on {best_d[1]} ({best_d[0]})"))
+    shifts.append((a_shift, f"attackers' worst terrain {worst_a[1]} ({worst_a[0]})"))
+    if len(att) > 1:
+        shifts.append((shifts_spec["several_attackers"], "several attackers (1.72)"))
+    base = columns.index("1-1") + max(0, min(odds, 99) - 1)
+    base = min(base, len(columns) - 1)
+    index = base + sum(s for s, _ in shifts)
+    index = max(0, min(index, len(columns) - 1))
+    parts = [f"{f['name']} {figures.values(f)['attack']}" for f in att]
+    dparts = [f"{f['name']} {figures.values(f)['defence']}" for f in dfn]
+    shift_text = "; ".join(f"{why}: {s:+d}" for s, why in shifts if s) or "no column shift"
+    text = (f"attack {' + '.join(parts)} = {attack} vs defence {' + '.join(dparts)} = {defence}: "
+            f"{attack}/{defence} -> {columns[base]}; {shift_text}; column {columns[index]}")
+    return {"attack": attack, "defence": defence, "odds": odds, "base_column": columns[base],
+            "shifts": [[s, why] for s, why in shifts], "column": columns[index], "text": text}
+
+
+def table_letter(column: str, roll: int, mounted: bool = False) -> str:
+    return data.melee()["tables"]["mounted" if mounted else "foot"][column][roll - 1]

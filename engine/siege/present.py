@@ -1,0 +1,187 @@
+"""How a SIEGE game looks: names, event lines, header and the scene the renderer draws.
+No rules are decided here."""
+from __future__ import annotations
+
+from . import data, figures
+
+COLORS = {"besieger": "#b03a2e", "defender": "#1f5f99"}
+DEAD = "#777777"
+STEP_TITLES = {"prepare": "counters before the assault", "fire1": "1 bows and crossbows", "move": "2 movement", "fire2": "3 bows again",
+               "melee": "4 melee"}
+BATTLEMENT_EDGE = "#2b2b2b"
+SLIT_EDGE = "#f1c40f"
+
+
+def figure_label(state: dict, fid: str) -> str:
+    f = state["figures"].get(fid)
+    if not f:
+        return fid
+    kind = data.figure_types()[f["type"]]["title"]
+    return f"{f['name']} ({kind}, {figures.state_word(f)}) at {f['at']}"
+
+
+def describe(ruleset, state: dict, key: str, value: str) -> str:
+    if key in ("unit", "target"):
+        return figure_label(state, value)
+    return value
+
+
+def describe_event(state: dict, e: dict) -> str | None:
+    kind = e.get("type")
+    name = lambda fid: state["figures"].get(fid, {}).get("name", fid)
+    if kind == "moved":
+        return f"{name(e['unit'])} moves {' → '.join(e['path'])} ({e['cost']} points)."
+    if kind in ("shot", "melee"):
+        return e["text"]
+    if kind == "figure_hit":
+        return f"{name(e['unit'])} at {e['at']}: {e['outcome']}."
+    if kind == "retreated":
+        return f"{name(e['unit'])} retreats {e['from']} → {e['to']}."
+    if kind == "cannot_retreat":
+        return f"{name(e['unit'])} cannot retreat from {e['at']} and is {e['outcome']} instead."
+    if kind == "choose_casualty":
+        return f"{', '.join(name(f) for f in e['among'])}: their owner chooses who is hit ({e['effect']})."
+    if kind == "may_advance":
+        return f"The winners may advance into {', '.join(e['cells'])} (/advance or /stay)."
+    if kind == "advanced":
+        return f"{name(e['unit'])} advances {e['from']} → {e['to']}."
+    if kind == "recovered":
+        return f"{name(e['unit'])} at {e['at']} recovers."
+    if kind == "winch_manned":
+        return f"{name(e['unit'])} works the winch: the bridge {'rises' if e['raise'] else 'comes down'} at the end of the round."
+    if kind in ("bridge_raised", "bridge_lowered"):
+        return f"The drawbridge is {'raised' if kind == 'bridge_raised' else 'lowered'}."
+    if kind == "winch_failed":
+        return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
+    if kind == "fell":
+        return f"{name(e['unit'])} falls from the bridge into {e['to']}: {e['outcome']}."
+    if kind == "choose_retreat":
+        return f"{name(e['unit'])} must retreat: its owner chooses where ({', '.join(e['options'])}; /retreat)."
+    if kind == "choose_landing":
+        return f"{name(e['unit'])} falls: its owner chooses where it lands ({', '.join(e['options'])}; /land)."
+    if kind == "faced":
+        return f"{name(e['unit'])} takes cover in the doorway against the {e['toward']}side."
+    if kind == "counter_placed":
+        return f"A {e['kind']} counter is laid on {e['at']}."
+    if kind == "ladder_push":
+        return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
+    if kind == "game_over":
+        return f"Game over: {e.get('reason')}."
+    return None
+
+
+def header(ruleset, state: dict) -> dict[str, str]:
+    out = {"Round": f"{state['turn']} / {state['last_turn']}",
+           "Step": STEP_TITLES.get(state["phase"], state["phase"]),
+           "Active": ruleset.side_titles.get(state["active"], state["active"]),
+           "Bridge": ("up" if state["bridge_up"] else "down")
+           + (f" (winch: {state['figures'][state['winch']['unit']]['name']})" if state.get("winch") else "")}
+    if state.get("pending"):
+        out["Melee"] = (", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
+                        + " vs " + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"]))
+    if state.get("result"):
+        winner = state["result"].get("winner")
+        out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
+    return out
+
+
+def _static(board) -> dict:
+    kinds = data.terrain()["kinds"]
+    cells, edges = [], []
+    for lab in board.labels():
+        cell = board.cell(lab)
+        cells.append({"at": lab, "fill": kinds[cell.kind].get("fill", "#cccccc")})
+        for other in sorted(cell.openings):
+            if cell.kind in ("parapet", "keep-parapet"):
+                edges.append({"at": lab, "to": other, "color": BATTLEMENT_EDGE, "width": 5})
+            else:
+                edges.append({"at": lab, "to": other, "color": SLIT_EDGE, "width": 3})
+    buildings: dict[str, list[str]] = {}
+    for lab in board.labels():
+        ident = board.cell(lab).building
+        if ident:
+            buildings.setdefault(ident, []).append(lab)
+    # Towers and the keep outlined (they stand above the walls: level 2 and 3).
+    regions = [{"cells": cells_of, "outline": "#3b2f24", "width": 3,
+                **({"label": "Keep (3)"} if ident.startswith("keep") else {})}
+               for ident, cells_of in sorted(buildings.items())]
+    return {"cells": cells, "edges": edges, "regions": regions}
+
+
+def _badge(f: dict) -> str:
+    """Stunned is shown as a badge, not as a turned-over counter: the renderer labels turned
+    counters as disorganised, a different thing."""
+    if f["dead"]:
+        return ""
+    return ("S" if f["stunned"] else "") + ("W" if f["wounded"] else "")
+
+
+def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
+    board = ruleset.board(state)
+    static = _static(board)
+    pieces = []
+    for fid, f in sorted(state["figures"].items(), key=lambda kv: (not kv[1]["dead"], kv[0])):
+        v = figures.values(f)
+        pieces.append({"at": f["at"], "id": fid, "color": DEAD if f["dead"] else COLORS[f["side"]],
+                       "text_color": "#ffffff", "title": ("+" if f["dead"] else "") + f["name"][:8],
+                       "values": f"{v['attack']}-{v['defence']}-{v['move']}",
+                       **({"badge": _badge(f)} if _badge(f) else {})})
+    # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
+    markers = [{"at": lad["at"], "kind": "ladder",
+                **({} if lad["raised"] else {"text": "c" if lad.get("carriers") else "="})}
+               for _, lad in sorted(state.get("ladders", {}).items())]
+    arrows = []
+    for e in events:
+        if e.get("type") in ("moved", "advanced", "retreated"):
+            path = e.get("path") or [e["from"], e["to"]]
+            side = state["figures"].get(e["unit"], {}).get("side")
+            arrows.append({"path": path, "color": COLORS.get(side, "#222222"), "kind": "move"})
+        elif e.get("type") == "shot":
+            text = f"{e['band']} {e['cover']}: {e['roll']}{e['modifier']:+d} {e['letter']}"
+            arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack", "text": text})
+        elif e.get("type") == "melee":
+            target = state["figures"][e["defenders"][0]]["at"]
+            for aid in e["attackers"]:
+                arrows.append({"path": [state["figures"][aid]["at"], target], "color": "#000000",
+                               "kind": "attack", "text": f"{e['column']} {e['roll']} {e['letter']}"})
+    notes = [("Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned, W wounded, "
+              "+ dead. Thick dark sides: battlements; yellow: arrow slit openings.")]
+    if state.get("pending"):
+        notes.append("Melee forming: " + header(ruleset, state)["Melee"])
+    key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
+    return {"map_key": key, "title": ruleset.title,
+            "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
+            **static, "pieces": pieces, "arrows": arrows, "markers": markers,
+            "header": [list(kv) for kv in header(ruleset, state).items()],
+            "legend": [{"color": c, "text": ruleset.side_titles[s]} for s, c in COLORS.items()],
+            "notes": notes}
+
+
+SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2, part done). Each side's phase has four steps:
+1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
+2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
+   also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
+   `/face` (a doorway's cover: in or out);
+3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it, `/push` a ladder.
+Own figures stunned before the phase recover at its end. Shots: d10 + range/state modifier
+against the target's cover; melee: attack/defence odds (rounded down, at least 1-1), shifted by
+terrain and for several attackers. Results A killed, B wounded, C stunned, D defenders retreat,
+E attackers retreat, F an attacker stunned. Heights decide sight lines; every refusal names the
+cell and rule. Tables are our own approximation (see docs/rules/siege.md)."""
+
+SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2, teilweise). Jede Phase einer Seite hat vier Schritte:
+1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
+2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
+   außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
+   `/face` (Deckung in einer Tür: nach innen oder außen);
+3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt,
+   `/push` stößt eine Leiter um.
+Eigene bewusstlose Figuren erholen sich am Ende der Phase. Schüsse: W10 + Entfernungs- und
+Zustandsmodifikator gegen die Deckung des Ziels; Nahkampf: Stärkeverhältnis (abgerundet,
+mindestens 1-1), verschoben durch Gelände und mehrere Angreifer. Ergebnisse: A tot,
+B verwundet, C bewusstlos, D Verteidiger weichen, E Angreifer weichen, F ein Angreifer
+bewusstlos. Die Tabellen sind unsere eigene Annäherung (docs/rules/siege.md)."""
+
+
+def rules_summary(locale: str = "en") -> str:
+    return SUMMARY_DE if str(locale).lower().startswith("de") else SUMMARY_EN

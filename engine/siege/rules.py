@@ -1,0 +1,958 @@
+"""SIEGE (Cry Havoc family), rulebook sections 1 and 2: the ruleset the service drives.
+
+This module is the turn machinery and the action checks only; each rule lives in the module its
+name says: :mod:`.board` (map and heights), :mod:`.sight` (sight and cover), :mod:`.movement`,
+:mod:`.shooting`, :mod:`.melee`, :mod:`.figures` (states). Part 2 adds modules beside them.
+
+A side's phase (1.21) is four steps: ``fire1`` (bows and crossbows, not figures in melee last
+round), ``move`` (not crossbowmen who just shot), ``fire2`` (bows only), ``melee``; at its end
+the side's figures stunned before this phase recover. Several players on one side act in the
+same steps through their seats.
+
+Melee is declared in steps so every choice is one flat action: ``/attack unit: target:`` adds an
+attacker and a defender to the melee being formed (one attacker against several defenders, or
+several attackers against one), ``/fight`` resolves it, ``/cancel`` drops it (its attackers may
+not attack again this phase). When a result hits one of several figures its owner answers with
+``/take unit:``; after a retreat or a death the winner may ``/advance unit: to:`` into the freed
+cell or ``/stay``.
+"""
+from __future__ import annotations
+
+from engine.core.dice import Dice
+from engine.core.errors import RuleError
+from engine.core.phases import TurnCycle
+from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.state import clone
+
+from . import (
+    data,
+    equipment,
+    figures,
+    melee,
+    movement,
+    present,
+    scenarios,
+    shooting,
+    sight,
+)
+
+SIDES = scenarios.SIDES
+PHASES = scenarios.PHASES
+TITLES = {"besieger": "Besiegers", "defender": "Defenders"}
+
+
+def _cycle(state: dict) -> TurnCycle:
+    return TurnCycle(phases=PHASES, sides=tuple(state["order"]), last_turn=state["last_turn"])
+
+
+class Siege(Ruleset):
+    name = "siege"
+    title = "SIEGE"
+    sides = SIDES
+    side_titles = TITLES
+    default_scenario = "open-gate"
+    commands = (
+        Command("shoot", "Shoot with a bow or crossbow", (Option("unit", "unit", "Your archer or crossbowman"),
+                                                           Option("target", "target", "Enemy figure"))),
+        Command("move", "Move a figure", (Option("unit", "unit", "Your figure"),
+                                          Option("to", "hex", "Destination cell"))),
+        Command("attack", "Add a figure and its target to the melee being formed",
+                (Option("unit", "unit", "Your attacking figure"), Option("target", "target", "Adjacent enemy"))),
+        Command("fight", "Resolve the melee being formed"),
+        Command("cancel", "Drop the melee being formed"),
+        Command("take", "Choose which of your figures takes the result", (Option("unit", "unit", "Your figure"),)),
+        Command("advance", "Advance after combat into the freed cell",
+                (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
+        Command("stay", "Do not advance after combat"),
+        Command("retreat", "Choose where your figure retreats (1.72)",
+                (Option("unit", "unit", "Your retreating figure"), Option("to", "hex", "One cell away"))),
+        Command("land", "Choose where your falling figure lands (1.8, 1.94)",
+                (Option("unit", "unit", "Your falling figure"), Option("to", "hex", "Where it lands"))),
+        Command("face", "Declare which way a figure in a doorway takes cover: in or out (1.53)",
+                (Option("unit", "unit", "Your figure in a doorway"), Option("toward", "choice", "in or out"))),
+        Command("fill", "Before the assault: lay a filled-moat counter (2.2)", (Option("at", "hex", "A moat cell"),)),
+        Command("breach", "Before the assault: lay a broken-wall counter (2.31)", (Option("at", "hex", "A wall cell"),)),
+        Command("carry", "Two adjacent figures pick up a lying ladder (1.91)",
+                (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second carrier"),
+                 Option("ladder", "choice", "The ladder"))),
+        Command("raise", "Raise a carried ladder at the foot of a wall (1.91)",
+                (Option("ladder", "choice", "The ladder"), Option("at", "hex", "Foot of the wall"),
+                 Option("faces", "hex", "The parapet it leans on"))),
+        Command("shift", "Two figures turn a raised ladder or move it one cell, 2 points each (1.92)",
+                (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second figure"),
+                 Option("ladder", "choice", "The ladder"), Option("at", "hex", "Its new foot"),
+                 Option("faces", "hex", "The parapet it leans on"))),
+        Command("drop", "Put a carried ladder down", (Option("ladder", "choice", "The ladder"),)),
+        Command("push", "Try to push a raised ladder over from the parapet (1.94)",
+                (Option("unit", "unit", "Your figure on the parapet"), Option("ladder", "choice", "The ladder"))),
+        Command("winch", "Work the drawbridge winch this round (1.8)", (Option("unit", "unit", "Your figure on the winch"),)),
+        Command("end-phase", "End this step of your phase"),
+    )
+
+    # ----- setup -------------------------------------------------------------------------
+    def scenarios(self) -> list[Scenario]:
+        out = []
+        for name in scenarios.packaged_names():
+            sc = scenarios.read_scenario(name)
+            out.append(Scenario(name, sc["title"], sc["description"]))
+        return out
+
+    def load_scenario(self, name_or_path: str) -> dict:
+        return scenarios.read_scenario(name_or_path or self.default_scenario)
+
+    def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        order = [scenario["first"]] + [s for s in SIDES if s != scenario["first"]]
+        state = {"game": self.name, "scenario": scenario["name"], "map": scenario["map"], "result": None,
+                 "order": order, "last_turn": scenario["last_turn"], "turn": scenario["turn"],
+                 "active": scenario["active"], "phase": scenario["phase"], "awaiting": [scenario["active"]],
+                 "bridge_up": scenario["bridge_up"], "victory": clone(scenario["victory"]),
+                 "figures": clone(scenario["figures"]), "half": 1, "done": [], "crossbow_shot": [],
+                 "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None,
+                 "acted": [], "winch": None, "ladders": clone(scenario.get("ladders", {})),
+                 "counters": clone(scenario.get("counters", [])),
+                 "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0}))}
+        events = [{"type": "scenario", "name": scenario["name"]},
+                  {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
+        return state, events
+
+    # ----- helpers -------------------------------------------------------------------------
+    def board(self, state: dict):
+        counters = state.get("counters")
+        if not counters:
+            return data.board(state["map"])
+        return data.board_with(state["map"], tuple(sorted((c, k) for c, k in counters)))
+
+    @staticmethod
+    def _living_at(state: dict) -> dict[str, str]:
+        return {f["at"]: fid for fid, f in state["figures"].items() if not f["dead"]}
+
+    @staticmethod
+    def _dead_count(state: dict) -> dict[str, int]:
+        count: dict[str, int] = {}
+        for f in state["figures"].values():
+            if f["dead"]:
+                count[f["at"]] = count.get(f["at"], 0) + 1
+        return count
+
+    @staticmethod
+    def _facing(state: dict) -> dict[str, str]:
+        """Door cell -> the side its figure takes cover against (1.53; "out" until declared)."""
+        return {f["at"]: f.get("facing", "out") for f in state["figures"].values() if not f["dead"]}
+
+    def _face_actions(self, state: dict, side: str) -> list[dict]:
+        """1.53: under crossfire the player declares which way a figure in a doorway is covered."""
+        board = self.board(state)
+        return [{"type": "face", "side": side, "unit": fid, "toward": toward}
+                for fid, f in sorted(state["figures"].items())
+                if f["side"] == side and not f["dead"] and board.cell(f["at"]).kind == "tower-door"
+                and fid not in state["done"] for toward in ("in", "out") if toward != f.get("facing", "out")]
+
+    @staticmethod
+    def _ladders(state: dict) -> dict[str, str]:
+        """Raised ladders: cell -> the parapet each leans on."""
+        return {lad["at"]: lad["faces"] for lad in state.get("ladders", {}).values() if lad["raised"]}
+
+    def _actor(self, state: dict) -> str:
+        return (state.get("awaiting") or [state["active"]])[0]
+
+    def _sight(self, state: dict, shooter_id: str, target_id: str):
+        board = self.board(state)
+        shooter, target = state["figures"][shooter_id], state["figures"][target_id]
+        living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
+        return sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
+                          ladders=self._ladders(state), facing=self._facing(state))
+
+    def los(self, state: dict, from_cell: str, to_cell: str) -> str:
+        """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
+        board = self.board(state)
+        for cell in (from_cell, to_cell):
+            if cell not in board:
+                raise RuleError(f"{cell!r} is not a cell of this map.")
+        living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
+        weapon = figures.weapon(shooter) if shooter else None
+        bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
+        text = sight.explain(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
+                             ladders=self._ladders(state), facing=self._facing(state))
+        return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+
+    def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
+        """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
+        the verdict as the line's label (pure; a front end renders it like any scene)."""
+        board = self.board(state)
+        for cell in (from_cell, to_cell):
+            if cell not in board:
+                raise RuleError(f"{cell!r} is not a cell of this map.")
+        living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
+        weapon = figures.weapon(shooter) if shooter else None
+        bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
+        seen = sight.look(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
+                          ladders=self._ladders(state), facing=self._facing(state))
+        scene = self.scene(state, [], None)
+        verdict = (f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot")
+        scene["arrows"] = [{"path": [from_cell, to_cell], "color": "#27ae60" if seen.possible else "#c0392b",
+                            "kind": "attack", "text": verdict}]
+        scene["markers"] = scene.get("markers", []) + [
+            {"at": cell, "kind": "highlight", "color": "#f39c12"} for cell in seen.crossed if cell in board]
+        scene["notes"] = [seen.reasons[-1]] if seen.reasons else []
+        return scene
+
+    # ----- legal actions -------------------------------------------------------------------
+    def legal_actions(self, state: dict, side: str) -> list[dict]:
+        return self._legal(state, side)
+
+    def _legal(self, state: dict, side: str, kind: str | None = None, unit: str | None = None) -> list[dict]:
+        """Legal actions, optionally only those of one type (and one figure): ``apply`` checks
+        an action against the same list without building every other kind."""
+        if state.get("result") or side not in self.awaiting(state):
+            return []
+        if state["choice"]:
+            return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
+        if state.get("landing"):
+            landing = state["landing"]
+            return [{"type": "land", "side": side, "unit": landing["unit"], "to": c} for c in landing["options"]]
+        if state.get("retreat"):
+            fid = state["retreat"]["queue"][0]
+            return [{"type": "retreat", "side": side, "unit": fid, "to": c}
+                    for c in self._retreat_options(state, fid)]
+        if state["advance"]:
+            return self._advance_actions(state, side) + [{"type": "stay", "side": side}]
+        phase = state["phase"]
+        actions: list[dict] = []
+        if phase == "prepare":
+            return self._prepare_actions(state, side) + [{"type": "end-phase", "side": side}]
+        if phase in ("fire1", "fire2") and kind in (None, "shoot"):
+            for fid in self._shooters(state, side):
+                if unit is None or fid == unit:
+                    for tid in self._targets(state, fid):
+                        actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
+        elif phase == "move" and kind in (None, "move"):
+            for fid, cells in self._moves(state, side, unit).items():
+                actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
+        if phase == "move" and kind in (None, "winch"):
+            actions += self._winch_actions(state, side)
+        if phase == "move" and kind in (None, "face"):
+            actions += self._face_actions(state, side)
+        if phase == "move" and kind in (None, "carry", "raise", "drop", "shift"):
+            actions += self._ladder_actions(state, side)
+        elif phase == "melee" and kind != "end-phase":
+            if kind in (None, "push") and not state["pending"]:
+                actions += self._push_actions(state, side)
+            if kind != "push":
+                actions += self._melee_actions(state, side)
+        if not state["pending"]:
+            actions.append({"type": "end-phase", "side": side})
+        return actions
+
+    def _prepare_actions(self, state: dict, side: str) -> list[dict]:
+        """2.2, 2.31: before the assault the besieger lays the filled-moat and broken-wall
+        counters the scenario gives on cells of its choice."""
+        board = self.board(state)
+        out = []
+        bridge = board.drawbridge.get("cells", [])
+        if state["to_place"]["filled_moat"]:
+            out += [{"type": "fill", "side": side, "at": lab} for lab in board.labels()
+                    if board.cell(lab).kind == "moat" and lab not in bridge]
+        if state["to_place"]["breaches"]:
+            out += [{"type": "breach", "side": side, "at": lab} for lab in board.labels()
+                    if board.cell(lab).kind in ("parapet", "wall")]
+        return out
+
+    @staticmethod
+    def _busy(state: dict) -> set[str]:
+        """Figures working the winch do nothing else for the round (1.8)."""
+        return {state["winch"]["unit"]} if state.get("winch") else set()
+
+    def _winch_actions(self, state: dict, side: str) -> list[dict]:
+        board = self.board(state)
+        winch = board.drawbridge.get("winch")
+        if not winch or state.get("winch") or side != state["active"]:
+            return []
+        out = []
+        for fid, f in sorted(state["figures"].items()):
+            if f["side"] == side and f["at"] == winch and figures.can_act(f) \
+                    and fid not in state["acted"] and fid not in state["done"]:
+                out.append({"type": "winch", "side": side, "unit": fid})
+        return out
+
+    def _shooters(self, state: dict, side: str) -> list[str]:
+        step, out = state["phase"], []
+        for fid, f in sorted(state["figures"].items()):
+            weapon = figures.weapon(f)
+            if f["side"] != side or not figures.can_act(f) or weapon is None or fid in state["done"] \
+                    or fid in self._busy(state) or fid in equipment.carried_by(state):
+                continue
+            if step not in data.fire()["weapons"][weapon]["steps"]:
+                continue
+            # 1.21 step 1: not those that fought in melee last round.
+            if step == "fire1" and state["melee_half"].get(fid, -9) >= state["half"] - 2:
+                continue
+            out.append(fid)
+        return out
+
+    def _targets(self, state: dict, fid: str) -> list[str]:
+        me = state["figures"][fid]
+        out = []
+        board = self.board(state)
+        longest = data.fire()["weapons"][figures.weapon(me)]["bands"]["long"]
+        for tid, t in sorted(state["figures"].items()):
+            if t["side"] == me["side"] or t["dead"]:
+                continue
+            # Range counts from the wall at most one cell shorter: skip hopeless lines early.
+            if board.distance(me["at"], t["at"]) > longest + 1:
+                continue
+            if self._sight(state, fid, tid).possible:
+                out.append(tid)
+        return out
+
+    def _moves(self, state: dict, side: str, only: str | None = None) -> dict[str, list[str]]:
+        return {fid: sorted(plans) for fid, plans in self._move_plans(state, side, only).items()}
+
+    def _move_plans(self, state: dict, side: str, only: str | None = None) -> dict[str, dict[str, dict]]:
+        """Per figure, every cell it may move to with the path (and, for a ladder carrier, where
+        its partner follows: the pair moves together, 1.91)."""
+        board = self.board(state)
+        living = self._living_at(state)
+        enemies = {at for at, fid in living.items() if state["figures"][fid]["side"] != side}
+        friends = {at for at, fid in living.items() if state["figures"][fid]["side"] == side}
+        dead = self._dead_count(state)
+        ladders = self._ladders(state)
+        carriers = equipment.carried_by(state)
+        out: dict[str, dict[str, dict]] = {}
+        for fid, f in sorted(state["figures"].items()):
+            if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
+                continue
+            if (only is not None and fid != only) or fid in self._busy(state):
+                continue
+            if fid in state["crossbow_shot"]:
+                continue     # 1.21 step 2: crossbowmen who have just shot do not move
+            points = figures.values(f)["move"] - state.get("spent", {}).get(fid, 0)
+            partner = None
+            if fid in carriers:
+                partner = next(p for p in state["ladders"][carriers[fid]]["carriers"] if p != fid)
+                if partner in state["done"]:
+                    continue
+                points = min(points, figures.values(state["figures"][partner])["move"]) - equipment.CARRY_PENALTY
+            ends, parent = movement.reachable(board, f["at"], points, enemies, friends, dead,
+                                              state["bridge_up"], ladders)
+            plans = {}
+            for end, cost in ends.items():
+                path = movement.path_to(parent, f["at"], end)
+                plan = {"path": path, "cost": cost}
+                if partner is not None:
+                    mate = state["figures"][partner]
+                    trail = [mate["at"], *path[:-1]]
+                    follow = equipment.trailing_cost(board, mate["at"], path, dead, state["bridge_up"], ladders)
+                    if follow is None or follow > points or (trail[-1] in living and trail[-1] not in
+                                                             (f["at"], mate["at"])) or trail[-1] in enemies:
+                        continue
+                    plan.update(partner=partner, partner_path=trail, partner_cost=follow)
+                plans[end] = plan
+            if plans:
+                out[fid] = plans
+        return out
+
+    def _ladder_actions(self, state: dict, side: str) -> list[dict]:
+        """1.91: two adjacent figures pick up a lying ladder next to them; carriers raise it at
+        the foot of a parapet or put it down."""
+        board = self.board(state)
+        out = []
+        carriers = equipment.carried_by(state)
+        living = self._living_at(state)
+        ready = [fid for fid, f in sorted(state["figures"].items())
+                 if f["side"] == side and figures.can_act(f) and fid not in state["done"]
+                 and fid not in self._busy(state) and fid not in carriers]
+        ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
+        spent = state.get("spent", {})
+        for lid, lad in sorted(state.get("ladders", {}).items()):
+            if lad["raised"]:
+                # 1.92: two figures next to a raised ladder nobody stands on turn it or move it
+                # one cell, two movement points each.
+                if lad["at"] in living:
+                    continue
+                helpers = [fid for fid in ready if board.distance(state["figures"][fid]["at"], lad["at"]) == 1
+                           and fid not in state["crossbow_shot"]
+                           and figures.values(state["figures"][fid])["move"] - spent.get(fid, 0) >= 2]
+                if len(helpers) < 2:
+                    continue
+                spots = [(foot, wall) for foot, wall in equipment.raise_spots(board, [lad["at"]], set(living),
+                                                                             ladder_cells - {lad["at"]})
+                         if board.distance(foot, lad["at"]) <= 1 and (foot, wall) != (lad["at"], lad["faces"])]
+                for a in helpers:
+                    for b in helpers:
+                        if a < b:
+                            out += [{"type": "shift", "side": side, "unit": a, "with": b, "ladder": lid,
+                                     "at": foot, "faces": wall} for foot, wall in spots]
+                continue
+            if lad["carriers"]:
+                if state["figures"][lad["carriers"][0]]["side"] != side:
+                    continue
+                cells = [state["figures"][c]["at"] for c in lad["carriers"]]
+                for foot, wall in equipment.raise_spots(board, cells, set(living), ladder_cells):
+                    out.append({"type": "raise", "side": side, "ladder": lid, "at": foot, "faces": wall})
+                out.append({"type": "drop", "side": side, "ladder": lid})
+                continue
+            near = {lad["at"], *board.neighbours(lad["at"])}
+            for a in ready:
+                for b in ready:
+                    fa, fb = state["figures"][a], state["figures"][b]
+                    if a < b and board.distance(fa["at"], fb["at"]) == 1 and (fa["at"] in near or fb["at"] in near):
+                        out.append({"type": "carry", "side": side, "unit": a, "with": b, "ladder": lid})
+        return out
+
+    def _push_actions(self, state: dict, side: str) -> list[dict]:
+        """1.94: a figure on a parapet next to a raised ladder, that has neither shot nor moved
+        this phase, may try to push it over in the melee step."""
+        board = self.board(state)
+        out = []
+        for lid, lad in sorted(state.get("ladders", {}).items()):
+            if not lad["raised"]:
+                continue
+            for fid, f in sorted(state["figures"].items()):
+                if f["side"] == side and figures.can_act(f) and board.cell(f["at"]).kind == "parapet" \
+                        and f["at"] in board.neighbours(lad["at"]) and fid not in state["acted"] \
+                        and fid not in state["done"] and fid not in self._busy(state):
+                    out.append({"type": "push", "side": side, "unit": fid, "ladder": lid})
+        return out
+
+    def _can_attack(self, state: dict, aid: str, did: str) -> bool:
+        board = self.board(state)
+        a, d = state["figures"][aid], state["figures"][did]
+        if a["side"] == d["side"] or not figures.can_act(a) or d["dead"]:
+            return False
+        if aid in state["done"] or did in state["attacked"] or aid in self._busy(state) \
+                or aid in equipment.carried_by(state):
+            return False
+        if board.distance(a["at"], d["at"]) != 1:
+            return False
+        ladders = self._ladders(state)
+        if a["at"] in ladders:
+            # 1.74: from a ladder only the parapet it leans on.
+            return d["at"] == ladders[a["at"]]
+        if d["at"] in ladders and ladders[d["at"]] == a["at"]:
+            return True
+        # 1.74: no attack into a cell the attacker could not enter.
+        return movement.connects(board, a["at"], d["at"], state["bridge_up"])
+
+    def _melee_actions(self, state: dict, side: str) -> list[dict]:
+        pending = state["pending"]
+        out = []
+        for aid, a in sorted(state["figures"].items()):
+            if a["side"] != side:
+                continue
+            for did, d in sorted(state["figures"].items()):
+                if not self._can_attack(state, aid, did):
+                    continue
+                if pending:
+                    atts, defs = pending["attackers"], pending["defenders"]
+                    if aid in atts and did in defs:
+                        continue
+                    if aid in atts and did not in defs and len(atts) == 1 or did in defs and aid not in atts and len(defs) == 1:
+                        pass
+                    else:
+                        continue
+                out.append({"type": "attack", "side": side, "unit": aid, "target": did})
+        if pending:
+            odds = melee.assess(self.board(state), state["figures"], pending["attackers"],
+                                pending["defenders"], self._ladders(state))["odds"]
+            if odds >= 1:
+                out.append({"type": "fight", "side": side})
+            out.append({"type": "cancel", "side": side})
+        return out
+
+    def _advance_actions(self, state: dict, side: str) -> list[dict]:
+        return [{"type": "advance", "side": side, "unit": fid, "to": to}
+                for fid, to in sorted(self._advance_paths(state))]
+
+    def _advance_paths(self, state: dict) -> dict[tuple[str, str], list[str]]:
+        """1.73: one participant of the winner moves with half its movement, first into a freed
+        cell; if that cell touches an enemy, the advance stops there."""
+        adv = state["advance"]
+        board = self.board(state)
+        living = self._living_at(state)
+        dead = self._dead_count(state)
+        out: dict[tuple[str, str], list[str]] = {}
+        for fid in adv["figures"]:
+            f = state["figures"][fid]
+            if not figures.can_act(f):
+                continue
+            budget = max(1, figures.values(f)["move"] // 2)
+            enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
+            friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
+            for cell in adv["cells"]:
+                if cell in living or board.distance(f["at"], cell) != 1:
+                    continue
+                first = movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                if first > budget:
+                    continue
+                out[(fid, cell)] = [f["at"], cell]
+                if any(n in enemies for n in board.neighbours(cell)):
+                    continue
+                ends, parent = movement.reachable(board, cell, budget - first, enemies,
+                                                  friends - {f["at"]}, dead, state["bridge_up"],
+                                                  self._ladders(state))
+                for end in ends:
+                    if end != f["at"] and (fid, end) not in out:
+                        out[(fid, end)] = [f["at"]] + movement.path_to(parent, cell, end)
+        return out
+
+    # ----- apply ---------------------------------------------------------------------------
+    def apply(self, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        unit = action.get("unit") if isinstance(action.get("unit"), str) else None
+        legal = self._legal(state, action.get("side", ""), action.get("type"), unit)
+        if action not in legal:
+            self._refuse(state, action, [a for a in legal if a["type"] == action.get("type")])
+        state = clone(state)
+        events: list[dict] = []
+        kind = action["type"]
+        if kind == "shoot":
+            self._shoot(state, action, dice, events)
+        elif kind == "move":
+            self._move(state, action, events)
+        elif kind == "attack":
+            pending = state["pending"] or {"attackers": [], "defenders": []}
+            if action["unit"] not in pending["attackers"]:
+                pending["attackers"].append(action["unit"])
+            if action["target"] not in pending["defenders"]:
+                pending["defenders"].append(action["target"])
+            state["pending"] = pending
+            events.append({"type": "melee_declared", "attackers": list(pending["attackers"]),
+                           "defenders": list(pending["defenders"])})
+        elif kind == "cancel":
+            state["done"] += state["pending"]["attackers"]
+            events.append({"type": "melee_cancelled", "attackers": state["pending"]["attackers"]})
+            state["pending"] = None
+        elif kind == "fight":
+            self._fight(state, dice, events)
+        elif kind == "take":
+            choice = state["choice"]
+            state["choice"] = None
+            self._hit(state, action["unit"], choice["effect"], choice["letter"], events)
+            self._after_result(state, choice["combat"], events)
+        elif kind == "advance":
+            f = state["figures"][action["unit"]]
+            path = self._advance_paths(state)[(action["unit"], action["to"])]
+            events.append({"type": "advanced", "unit": action["unit"], "from": f["at"], "to": action["to"],
+                           "path": path})
+            f["at"] = action["to"]
+            self._close_advance(state)
+        elif kind == "retreat":
+            state["retreat"]["queue"].pop(0)
+            self._retreat_to(state, action["unit"], action["to"], events)
+            self._continue_retreat(state, events)
+        elif kind == "land":
+            landing = state.pop("landing")
+            state["landing"] = None
+            self._land(state, landing["unit"], landing["from"], action["to"], events)
+            state["awaiting"] = [state["active"]]
+        elif kind == "face":
+            state["figures"][action["unit"]]["facing"] = action["toward"]
+            state["done"].append(action["unit"])
+            events.append({"type": "faced", "unit": action["unit"], "toward": action["toward"]})
+        elif kind in ("fill", "breach"):
+            key, counter = ("filled_moat", "filled-moat") if kind == "fill" else ("breaches", "breach")
+            state["counters"].append([action["at"], counter])
+            state["to_place"][key] -= 1
+            events.append({"type": "counter_placed", "kind": counter, "at": action["at"]})
+            if not any(state["to_place"].values()):
+                self._start_assault(state, events)
+        elif kind == "carry":
+            lad = state["ladders"][action["ladder"]]
+            lad["carriers"] = [action["unit"], action["with"]]
+            lad["at"] = state["figures"][action["unit"]]["at"]
+            events.append({"type": "ladder_carried", "ladder": action["ladder"], "carriers": lad["carriers"]})
+        elif kind == "raise":
+            lad = state["ladders"][action["ladder"]]
+            state["done"] += [c for c in lad["carriers"] if c not in state["done"]]
+            lad.update(at=action["at"], faces=action["faces"], raised=True, carriers=[])
+            events.append({"type": "ladder_raised", "ladder": action["ladder"], "at": action["at"],
+                           "faces": action["faces"]})
+        elif kind == "shift":
+            lad = state["ladders"][action["ladder"]]
+            spent = state.setdefault("spent", {})
+            for fid in (action["unit"], action["with"]):
+                spent[fid] = spent.get(fid, 0) + 2
+            events.append({"type": "ladder_shifted", "ladder": action["ladder"], "from": lad["at"],
+                           "at": action["at"], "faces": action["faces"], "by": [action["unit"], action["with"]]})
+            lad.update(at=action["at"], faces=action["faces"])
+        elif kind == "drop":
+            self._drop(state, action["ladder"], events)
+        elif kind == "push":
+            self._push(state, action, dice, events)
+        elif kind == "winch":
+            f = state["figures"][action["unit"]]
+            state["winch"] = {"unit": action["unit"], "at": f["at"], "half": state["half"]}
+            state["done"].append(action["unit"])
+            events.append({"type": "winch_manned", "unit": action["unit"], "at": f["at"],
+                           "raise": not state["bridge_up"]})
+        elif kind == "stay":
+            events.append({"type": "no_advance", "side": action["side"]})
+            self._close_advance(state)
+        elif kind == "end-phase":
+            self._end_step(state, events)
+        self._check_ladders(state, events)
+        self._check_victory(state, events)
+        return state, events
+
+    def _drop(self, state, lid, events):
+        lad = state["ladders"][lid]
+        if lad["carriers"]:
+            lad["at"] = state["figures"][lad["carriers"][0]]["at"]
+            # Putting the ladder down ends the carriers' movement (our reading; it also keeps a
+            # step from looping through pick-up and put-down).
+            state["done"] += [c for c in lad["carriers"] if c not in state["done"]]
+        lad["carriers"] = []
+        events.append({"type": "ladder_dropped", "ladder": lid, "at": lad["at"]})
+
+    def _check_ladders(self, state, events):
+        """A carried ladder falls when a carrier is stunned, dies or is separated (retreat)."""
+        board = self.board(state)
+        for lid, lad in sorted(state.get("ladders", {}).items()):
+            if not lad["carriers"]:
+                continue
+            pair = [state["figures"][c] for c in lad["carriers"]]
+            if any(not figures.can_act(f) for f in pair) or board.distance(pair[0]["at"], pair[1]["at"]) != 1:
+                self._drop(state, lid, events)
+            else:
+                lad["at"] = pair[0]["at"]
+
+    def _refuse(self, state: dict, action: dict, same: list[dict]) -> None:
+        """Why an action is not legal, from the list already built for its type (building
+        every legal action again for the message would cost more than the check)."""
+        if same:
+            raise RuleError(f"That /{action['type']} is not legal now.",
+                            [self.describe_action(state, a) for a in same[:12]])
+        side = action.get("side", "")
+        if state["choice"]:
+            kinds = ["take"]
+        elif state.get("landing"):
+            kinds = ["land"]
+        elif state.get("retreat"):
+            kinds = ["retreat"]
+        elif state["advance"]:
+            kinds = ["advance", "stay"]
+        else:
+            kinds = {"fire1": ["shoot"], "fire2": ["shoot"],
+                     "move": ["move", "face", "carry", "raise", "drop", "shift"],
+                     "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach"]}[state["phase"]]
+            if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
+                kinds = []
+            if not state["pending"]:
+                kinds = [k for k in kinds if k not in ("fight", "cancel")] + ["end-phase"]
+        raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
+
+    def _shoot(self, state, action, dice, events):
+        fid, tid = action["unit"], action["target"]
+        shooter, target = state["figures"][fid], state["figures"][tid]
+        seen = self._sight(state, fid, tid)
+        state["done"].append(fid)
+        state["acted"].append(fid)
+        if figures.weapon(shooter) == "crossbow":
+            state["crossbow_shot"].append(fid)
+        shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
+
+    def _move(self, state, action, events):
+        fid = action["unit"]
+        f = state["figures"][fid]
+        plan = self._move_plans(state, f["side"], fid)[fid][action["to"]]
+        events.append({"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": plan["path"],
+                       "cost": plan["cost"]})
+        f["at"] = action["to"]
+        state["done"].append(fid)
+        state["acted"].append(fid)
+        if plan.get("partner"):
+            mate = state["figures"][plan["partner"]]
+            events.append({"type": "moved", "unit": plan["partner"], "from": mate["at"],
+                           "to": plan["partner_path"][-1], "path": plan["partner_path"],
+                           "cost": plan["partner_cost"], "carrying": True})
+            mate["at"] = plan["partner_path"][-1]
+            state["done"].append(plan["partner"])
+            state["acted"].append(plan["partner"])
+
+    def _fight(self, state, dice, events):
+        pending = state["pending"]
+        state["pending"] = None
+        board = self.board(state)
+        combat = {"attackers": pending["attackers"], "defenders": pending["defenders"],
+                  "attacker_side": state["figures"][pending["attackers"][0]]["side"],
+                  "cells": {fid: state["figures"][fid]["at"] for fid in pending["attackers"] + pending["defenders"]}}
+        for fid in combat["attackers"] + combat["defenders"]:
+            state["melee_half"][fid] = state["half"]
+        state["done"] += combat["attackers"]
+        state["acted"] += combat["attackers"]
+        state["attacked"] += combat["defenders"]
+        sums = melee.assess(board, state["figures"], combat["attackers"], combat["defenders"],
+                            self._ladders(state))
+        names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
+        dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
+        roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
+        letter = melee.table_letter(sums["column"], roll)
+        meaning = data.results()[letter]["title"] if letter != "-" else "no effect"
+        text = f"{names} attack {dnames}: {sums['text']}; d10 {roll} -> {letter if letter != '-' else 'no result'}: {meaning}"
+        events.append({"type": "melee", "attackers": combat["attackers"], "defenders": combat["defenders"],
+                       "roll": roll, "letter": letter, "meaning": meaning, "text": text,
+                       **{k: sums[k] for k in ("attack", "defence", "odds", "base_column", "shifts", "column")}})
+        if letter == "-":
+            return
+        spec = data.results()[letter]
+        hit_side = "attackers" if spec["side"] == "attacker" else "defenders"
+        group = [fid for fid in combat[hit_side] if not state["figures"][fid]["dead"]]
+        combat["letter"] = letter
+        if spec["effect"] == "retreat":
+            state["retreat"] = {"queue": list(group), "combat": combat}
+            self._continue_retreat(state, events)
+        elif len(group) > 1:
+            owner = state["figures"][group[0]]["side"]
+            state["choice"] = {"side": owner, "effect": spec["effect"], "letter": letter, "among": group,
+                               "combat": combat}
+            state["awaiting"] = [owner]
+            events.append({"type": "choose_casualty", "side": owner, "among": group, "effect": spec["effect"]})
+        elif group:
+            self._hit(state, group[0], spec["effect"], letter, events)
+            self._after_result(state, combat, events)
+
+    def _hit(self, state, fid, effect, letter, events):
+        f = state["figures"][fid]
+        outcome = figures.apply_effect(f, effect, state["half"])
+        events.append({"type": "figure_hit", "unit": fid, "effect": effect, "letter": letter,
+                       "outcome": outcome, "at": f["at"]})
+
+    def _retreat_options(self, state, fid) -> list[str]:
+        """1.72: where a figure of the losing group may retreat, one cell.
+
+        Our reading (illegible passage, Cry Havoc convention): a free cell it could enter, next
+        to no enemy if there is such a cell; its owner chooses. None: it cannot retreat."""
+        board = self.board(state)
+        f = state["figures"][fid]
+        living = self._living_at(state)
+        enemy_cells = [o["at"] for o in state["figures"].values() if not o["dead"] and o["side"] != f["side"]]
+        dead = self._dead_count(state)
+        free = [cell for cell in sorted(board.neighbours(f["at"])) if cell not in living
+                and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                < movement.UNREACHABLE]
+        safe = [c for c in free if all(board.distance(c, e) > 1 for e in enemy_cells)]
+        return safe or free
+
+    def _continue_retreat(self, state, events):
+        """Retreat the losing group figure by figure; stop for the owner's choice when a
+        figure has several cells to go to. A figure that cannot retreat is stunned instead."""
+        pending = state["retreat"]
+        while pending["queue"]:
+            fid = pending["queue"][0]
+            f = state["figures"][fid]
+            options = self._retreat_options(state, fid) if not f["dead"] else []
+            if len(options) > 1:
+                state["awaiting"] = [f["side"]]
+                events.append({"type": "choose_retreat", "side": f["side"], "unit": fid, "options": options})
+                return
+            pending["queue"].pop(0)
+            if f["dead"]:
+                continue
+            if options:
+                self._retreat_to(state, fid, options[0], events)
+            else:
+                outcome = figures.apply_effect(f, "stun", state["half"])
+                events.append({"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome})
+        state["retreat"] = None
+        self._after_result(state, pending["combat"], events)
+
+    def _retreat_to(self, state, fid, cell, events):
+        f = state["figures"][fid]
+        events.append({"type": "retreated", "unit": fid, "from": f["at"], "to": cell})
+        f["at"] = cell
+
+    def _after_result(self, state, combat, events):
+        """1.73: after a retreat or a death the winner may advance one participant."""
+        state["awaiting"] = [state["active"]]
+        letter = combat["letter"]
+        spec = data.results()[letter]
+        losers = "attackers" if spec["side"] == "attacker" else "defenders"
+        winners = "defenders" if losers == "attackers" else "attackers"
+        freed = []
+        for fid in combat[losers]:
+            f = state["figures"][fid]
+            old = combat["cells"][fid]
+            if f["dead"] or f["at"] != old:
+                freed.append(old)
+        living = self._living_at(state)
+        freed = [c for c in freed if c not in living]
+        able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
+        if not freed or not able:
+            return
+        side = state["figures"][able[0]]["side"]
+        state["advance"] = {"side": side, "figures": able, "cells": freed}
+        if not self._advance_actions(state, side):
+            state["advance"] = None
+            return
+        state["awaiting"] = [side]
+        events.append({"type": "may_advance", "side": side, "figures": able, "cells": freed})
+
+    def _close_advance(self, state):
+        state["advance"] = None
+        state["awaiting"] = [state["active"]]
+
+    def _start_assault(self, state, events):
+        state["to_place"] = {"filled_moat": 0, "breaches": 0}
+        state["phase"] = PHASES[0]
+        state["active"] = state["order"][0]
+        state["awaiting"] = [state["active"]]
+        events.append({"type": "phase_started", "phase": state["phase"], "side": state["active"]})
+
+    def _end_step(self, state, events):
+        if state["phase"] == "prepare":
+            self._start_assault(state, events)
+            return
+        if state["phase"] == "melee":
+            # 1.21 step 5: own figures stunned before this phase recover.
+            for fid, f in sorted(state["figures"].items()):
+                if f["side"] == state["active"] and f["stunned"] and not f["dead"] \
+                        and f["stunned_half"] < state["half"]:
+                    f["stunned"] = False
+                    events.append({"type": "recovered", "unit": fid, "at": f["at"]})
+        state["done"] = []
+        state["attacked"] = []
+        state["spent"] = {}
+
+        def on_enter(st, phase, evs):
+            if phase == "fire1":
+                st["half"] += 1
+                st["crossbow_shot"] = []
+                st["acted"] = []
+
+        def on_round_end(st, evs):
+            self._turn_winch(st, evs)
+
+        events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
+        if state.get("landing") and state["awaiting"]:
+            state["awaiting"] = [state["landing"]["side"]]
+
+    def _push(self, state, action, dice, events):
+        """1.94: 1-6 on a d10 pushes the ladder over; a figure on it falls.
+
+        Our reading of the garbled passage: the falling figure's owner places it on a free cell
+        next to the ladder that is not a parapet, or on the fallen ladder (its own cell, always
+        free). Landing on another figure, which 1.94 allows (and which stuns that figure), is not
+        offered yet: the engine keeps one living figure per cell. The faller suffers a fall
+        (stunned; dead if already stunned or wounded)."""
+        fid, lid = action["unit"], action["ladder"]
+        lad = state["ladders"][lid]
+        board = self.board(state)
+        state["done"].append(fid)
+        state["acted"].append(fid)
+        roll = dice.roll(f"{state['figures'][fid]['name']} pushes at ladder {lid}", events, sides=10)
+        over = roll <= 6
+        events.append({"type": "ladder_push", "unit": fid, "ladder": lid, "roll": roll, "over": over,
+                       "at": lad["at"], "text": f"d10 {roll}: {'pushed over (1-6)' if over else 'stays (7-10)'}"})
+        if not over:
+            return
+        living = self._living_at(state)
+        climber = living.get(lad["at"])
+        lad["raised"] = False
+        if climber is None:
+            return
+        places = [c for c in sorted(board.neighbours(lad["at"])) if board.cell(c).kind != "parapet"
+                  and board.cell(c).cost is not None and not board.cell(c).inside]
+        # The fallen ladder's own cell is free once its climber is off it.
+        free = sorted([c for c in places if c not in living] + [lad["at"]])
+        self._fall(state, climber, lad["at"], free or places, events)
+
+    def _fall(self, state, fid, origin, options, events):
+        """A figure falls (1.8 from the bridge, 1.94 from a ladder): its owner chooses where it
+        lands among ``options``; with one option it lands there at once, with none it dies."""
+        falling = state["figures"][fid]
+        if not options:
+            outcome = figures.apply_effect(falling, "kill", state["half"])
+            events.append({"type": "fell", "unit": fid, "from": origin, "to": falling["at"], "outcome": outcome})
+            return
+        if len(options) == 1:
+            self._land(state, fid, origin, options[0], events)
+            return
+        state["landing"] = {"side": falling["side"], "unit": fid, "from": origin, "options": list(options)}
+        state["awaiting"] = [falling["side"]]
+        events.append({"type": "choose_landing", "side": falling["side"], "unit": fid, "options": list(options)})
+
+    def _land(self, state, fid, origin, cell, events):
+        """The fall itself: stunned, or dead if already stunned or wounded; landing on a figure
+        stuns that one (1.94)."""
+        under = self._living_at(state).get(cell)
+        falling = state["figures"][fid]
+        falling["at"] = cell
+        outcome = figures.apply_effect(falling, "fall", state["half"])
+        events.append({"type": "fell", "unit": fid, "from": origin, "to": cell, "outcome": outcome})
+        if under and under != fid:
+            hit = figures.apply_effect(state["figures"][under], "stun", state["half"])
+            events.append({"type": "figure_hit", "unit": under, "effect": "stun", "letter": "-",
+                           "outcome": hit, "at": cell})
+
+    def _turn_winch(self, state, events):
+        """1.8: at the end of the round the bridge moves if its winch was worked all round.
+
+        Our reading: the work fails if the figure is no longer on the winch, stunned or dead.
+        A figure on the rising bridge falls into an adjacent free moat cell its owner chooses,
+        stunned, or dies if it was already stunned or wounded; with no free moat cell beside it,
+        it dies.
+        """
+        winch = state.get("winch")
+        if not winch:
+            return
+        state["winch"] = None
+        f = state["figures"][winch["unit"]]
+        if f["dead"] or f["stunned"] or f["at"] != winch["at"]:
+            events.append({"type": "winch_failed", "unit": winch["unit"]})
+            return
+        board = self.board(state)
+        raising = not state["bridge_up"]
+        state["bridge_up"] = raising
+        events.append({"type": "bridge_raised" if raising else "bridge_lowered", "by": winch["unit"]})
+        if not raising:
+            return
+        living = self._living_at(state)
+        for cell in board.drawbridge.get("cells", []):
+            fid = living.get(cell)
+            if fid is None:
+                continue
+            free = [c for c in sorted(board.neighbours(cell)) if board.cell(c).kind == "moat"
+                    and c not in living and c not in board.drawbridge.get("cells", [])]
+            self._fall(state, fid, cell, free, events)
+
+    def _check_victory(self, state, events):
+        if state.get("result"):
+            return
+        board = self.board(state)
+        alive = {s: [f for f in state["figures"].values() if f["side"] == s and not f["dead"]] for s in SIDES}
+        for side in SIDES:
+            if not alive[side]:
+                other = next(s for s in SIDES if s != side)
+                state["result"] = {"winner": other, "reason": f"every {TITLES[side].lower()[:-1]} figure is dead"}
+        keeper = state["victory"]["keep_taken_by"]
+        if not state.get("result"):
+            for f in alive[keeper]:
+                if board.cell(f["at"]).kind == "keep" and not f["stunned"]:
+                    state["result"] = {"winner": keeper, "reason": f"{f['name']} stands in the keep"}
+                    break
+        if not state.get("result") and state.get("turn_limit_reached"):
+            other = next(s for s in SIDES if s != keeper)
+            state["result"] = {"winner": other, "reason": f"held out for {state['last_turn']} rounds"}
+        if state.get("result"):
+            state["awaiting"] = []
+            events.append({"type": "game_over", **state["result"]})
+
+    # ----- presentation --------------------------------------------------------------------
+    def describe(self, state, key, value):
+        return present.describe(self, state, key, value)
+
+    def describe_event(self, state, event):
+        return present.describe_event(state, event)
+
+    def header(self, state):
+        return present.header(self, state)
+
+    def scene(self, state, events, viewer):
+        return present.scene(self, state, events, viewer)
+
+    def rules_summary(self, locale: str = "en") -> str:
+        return present.rules_summary(locale)
+
+

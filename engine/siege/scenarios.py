@@ -1,0 +1,150 @@
+"""SIEGE scenario files: read, validated and normalised into plain data.
+
+A scenario can set up any position: figures in any state on any cell, the drawbridge, whose
+turn and which step. Format: docs/scenarios/siege.md.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import ScenarioError
+
+from . import data
+from .data import need
+
+SIDES = ("besieger", "defender")
+PHASES = ("fire1", "move", "fire2", "melee")
+STATES = ("healthy", "wounded", "stunned", "stunned wounded", "dead")
+SCENARIO_DIR = data.DATA_DIR / "scenarios"
+KEYS = {"_comment", "name", "title", "description", "map", "first", "last_turn", "turn", "active",
+        "phase", "bridge_up", "figures", "victory", "ladders", "filled_moat", "breaches", "prepare"}
+
+
+def packaged_names() -> list[str]:
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
+
+
+def read_scenario(name_or_path: str) -> dict:
+    name = (name_or_path or "").strip()
+    if name in packaged_names():
+        file = f"scenarios/{name}.json"
+        return normalise(data.read_json(SCENARIO_DIR / f"{name}.json", file), file, name)
+    path = Path(name)
+    if path.suffix == ".json":
+        if not path.exists():
+            raise ScenarioError(name, "file", "does not exist")
+        return normalise(data.read_json(path, str(path)), str(path), path.stem)
+    raise ScenarioError(name or "(none)", "scenario",
+                        f"unknown scenario; packaged: {', '.join(packaged_names())}")
+
+
+def normalise(raw: dict, file: str, default_name: str) -> dict:
+    for key in raw:
+        need(key in KEYS, file, key, f"unknown key; known: {', '.join(sorted(KEYS - {'_comment'}))}")
+    board = data.board(str(raw.get("map", "castle")))
+    types = data.figure_types()
+    out: dict[str, Any] = {"name": str(raw.get("name", default_name)), "title": str(raw.get("title", default_name)),
+           "description": str(raw.get("description", "")), "map": board.name}
+    first = raw.get("first", "besieger")
+    need(first in SIDES, file, "first", f"must be one of {', '.join(SIDES)}")
+    out["first"] = first
+    last_turn = raw.get("last_turn", 12)
+    need(isinstance(last_turn, int) and 1 <= last_turn <= 200, file, "last_turn", "must be 1..200")
+    out["last_turn"] = last_turn
+    turn = raw.get("turn", 1)
+    need(isinstance(turn, int) and 1 <= turn <= last_turn, file, "turn", "must be 1..last_turn")
+    out["turn"] = turn
+    active = raw.get("active", first)
+    need(active in SIDES, file, "active", f"must be one of {', '.join(SIDES)}")
+    out["active"] = active
+    phase = raw.get("phase", PHASES[0])
+    need(phase in PHASES, file, "phase", f"must be one of {', '.join(PHASES)}")
+    out["phase"] = phase
+    need(isinstance(raw.get("bridge_up", False), bool), file, "bridge_up", "must be true or false")
+    out["bridge_up"] = raw.get("bridge_up", False)
+    victory: Any = raw.get("victory", {})
+    need(isinstance(victory, dict) and set(victory) <= {"_comment", "keep_taken_by"}, file, "victory",
+         "may only say keep_taken_by (the side that wins by standing in the keep)")
+    need(victory.get("keep_taken_by", "besieger") in SIDES, file, "victory.keep_taken_by",
+         f"must be one of {', '.join(SIDES)}")
+    out["victory"] = {"keep_taken_by": victory.get("keep_taken_by", "besieger")}
+    figs: Any = raw.get("figures")
+    need(isinstance(figs, dict) and figs, file, "figures", "must be an object: figure id -> figure")
+    living_at: dict[str, str] = {}
+    out["figures"] = {}
+    for fid, spec in figs.items():
+        entry = f"figures.{fid}"
+        need(isinstance(fid, str) and 1 <= len(fid) <= 24 and fid.replace("-", "").isalnum(), file, entry,
+             "ids are 1-24 letters, digits or dashes")
+        need(isinstance(spec, dict), file, entry, "must be an object")
+        for key in spec:
+            need(key in ("type", "name", "side", "at", "state"), file, f"{entry}.{key}",
+                 "unknown key; known: type, name, side, at, state")
+        need(spec.get("type") in types, file, f"{entry}.type", f"must be one of {', '.join(types)}")
+        need(spec.get("side") in SIDES, file, f"{entry}.side", f"must be one of {', '.join(SIDES)}")
+        need(spec.get("at") in board, file, f"{entry}.at", "must be a cell of the map")
+        cell = board.cell(spec["at"])
+        need(cell.cost is not None, file, f"{entry}.at", f"{spec['at']} is {cell.title}: no figure can stand there")
+        state = spec.get("state", "healthy")
+        need(state in STATES, file, f"{entry}.state", f"must be one of {', '.join(STATES)}")
+        if state != "dead":
+            need(spec["at"] not in living_at, file, f"{entry}.at",
+                 f"{living_at.get(spec['at'])} already stands on {spec['at']}: one living figure per cell (1.62)")
+            living_at[spec["at"]] = fid
+        name = spec.get("name", fid)
+        need(isinstance(name, str) and 1 <= len(name) <= 24, file, f"{entry}.name", "1-24 characters")
+        out["figures"][fid] = {"type": spec["type"], "name": name, "side": spec["side"], "at": spec["at"],
+                               "wounded": "wounded" in state, "stunned": "stunned" in state,
+                               "dead": state == "dead", "stunned_half": 0}
+    for side in SIDES:
+        need(any(f["side"] == side and not f["dead"] for f in out["figures"].values()), file, "figures",
+             f"{side} needs at least one living figure")
+    # Section 2 counters already on the map, and how many the besieger places before the assault.
+    out["counters"] = []
+    for key, kind, allowed in (("filled_moat", "filled-moat", ("moat",)), ("breaches", "breach", ("parapet", "wall"))):
+        cells = raw.get(key, [])
+        need(isinstance(cells, list) and all(c in board and board.cell(c).kind in allowed
+                                             and c not in board.drawbridge.get("cells", []) for c in cells),
+             file, key, f"must list {' or '.join(allowed)} cells")
+        out["counters"] += [[c, kind] for c in cells]
+    prepare: Any = raw.get("prepare", {})
+    need(isinstance(prepare, dict) and set(prepare) <= {"filled_moat", "breaches"}
+         and all(isinstance(v, int) and 0 <= v <= 20 for v in prepare.values()), file, "prepare",
+         "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first")
+    out["prepare"] = {"filled_moat": prepare.get("filled_moat", 0), "breaches": prepare.get("breaches", 0)}
+    if any(out["prepare"].values()):
+        need("phase" not in raw, file, "phase", "a scenario with counters to place starts with their placement")
+        out["phase"] = "prepare"
+        out["active"] = "besieger"
+    out["ladders"] = {}
+    ladders: Any = raw.get("ladders", {})
+    need(isinstance(ladders, dict), file, "ladders", "must be an object: ladder id -> {at, faces, raised}")
+    for lid, spec in ladders.items():
+        entry = f"ladders.{lid}"
+        need(isinstance(spec, dict) and set(spec) <= {"at", "faces", "raised", "carriers"}, file, entry,
+             "must be an object with at, faces and raised (or carriers)")
+        at, faces = spec.get("at"), spec.get("faces")
+        carriers = spec.get("carriers", [])
+        if spec.get("raised") is False or carriers:
+            # A lying or carried ladder: where it lies, carried by two adjacent figures of a side.
+            need(at in board and board.cell(at).cost is not None, file, f"{entry}.at", "must be a cell of the map")
+            need(isinstance(carriers, list) and len(carriers) in (0, 2)
+                 and all(c in out["figures"] and not out["figures"][c]["dead"] for c in carriers)
+                 and (not carriers or (out["figures"][carriers[0]]["side"] == out["figures"][carriers[1]]["side"]
+                                       and board.distance(out["figures"][carriers[0]]["at"],
+                                                          out["figures"][carriers[1]]["at"]) == 1)),
+                 file, f"{entry}.carriers", "two living, adjacent figures of one side, or none")
+            need(not spec.get("raised", False), file, f"{entry}.raised", "a carried ladder is not raised")
+            at = out["figures"][carriers[0]]["at"] if carriers else at
+            out["ladders"][lid] = {"at": at, "faces": None, "raised": False, "carriers": list(carriers)}
+            continue
+        need(at in board and not board.cell(at).inside and board.cell(at).cost is not None, file,
+             f"{entry}.at", "must be a cell outside the castle at the foot of a wall")
+        need(faces in board and board.cell(faces).kind == "parapet" and faces in board.neighbours(at), file,
+             f"{entry}.faces", "must be a parapet cell next to the ladder (never a tower, 1.91)")
+        need(all(other["at"] != at for other in out["ladders"].values()), file, f"{entry}.at",
+             "another ladder stands there")
+        need(isinstance(spec.get("raised", True), bool), file, f"{entry}.raised", "must be true or false")
+        out["ladders"][lid] = {"at": at, "faces": faces, "raised": spec.get("raised", True), "carriers": []}
+    return out

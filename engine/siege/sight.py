@@ -1,0 +1,328 @@
+"""Sight and cover over heights (rulebook 1.4 and 1.5), explained cell by cell.
+
+One function, :func:`look`, decides every shot and every ``/los`` question from the height
+model in :mod:`engine.siege.board`; it returns not only yes/no but the reasons, each naming the
+cell and the rule that decided it, so a player never has to argue about a sight line.
+
+How a line is judged (our reading of 1.41-1.46, written out in docs/rules/siege.md):
+
+- The line runs centre to centre, except from a parapet or an arrow slit shooting through its
+  battlement or opening: then it starts at the middle of that hexside and the range counts from
+  the wall (one less than the cell distance).
+- Each cell the line crosses is an obstacle of some height: its terrain (walls 2, towers 3,
+  keep 4; flat cells none) and a living figure in it (its level + 1). An obstacle no higher than
+  the lower end never blocks; one higher than both ends always blocks; one in between blocks
+  unless the lower figure stands at least as far from it as the higher one (looking down over a
+  wall: example 1.45). A line running along a hexside of a wall, tower or keep grazes it and is
+  blocked (1.45, 1.46); along a side between two figures it is blocked only when both block.
+- At medium and long range a shot passes over figures (1.42); the target then has light cover.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.core import hexgrid
+
+from .board import (
+    BATTLEMENTS,
+    BUILDING_DOORS,
+    SLITS,
+    Board,
+    _side_corners,
+    centre,
+    exit_neighbours,
+    segment_cells,
+    side_midpoint,
+)
+
+COVER_ORDER = ("none", "light", "medium", "heavy", "full")
+
+
+def worse_cover(a: str, b: str) -> str:
+    """The better protection of two covers (for the target)."""
+    return a if COVER_ORDER.index(a) >= COVER_ORDER.index(b) else b
+
+
+@dataclass
+class Sight:
+    possible: bool
+    distance: int = 0
+    band: str | None = None
+    cover: str = "none"
+    reasons: list[str] = field(default_factory=list)
+    crossed: list[str] = field(default_factory=list)
+    from_wall: bool = False
+
+    def as_dict(self) -> dict:
+        return {"possible": self.possible, "distance": self.distance, "band": self.band,
+                "cover": self.cover, "reasons": list(self.reasons), "crossed": list(self.crossed),
+                "from_wall": self.from_wall}
+
+
+def band_for(bands: dict | None, distance: int) -> str | None:
+    if not bands:
+        return None
+    for name in ("short", "medium", "long"):
+        if distance <= bands[name]:
+            return name
+    return None
+
+
+def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
+         bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
+         facing: dict[str, str] | None = None) -> Sight:
+    """Whether a figure on ``shooter`` can shoot at one on ``target``, and with what cover.
+
+    ``living``: cell -> a short name of the living figure there (shooter and target excluded
+    automatically). ``bands``: the weapon's range bands (``None``: range is not judged, figures
+    in the way always block). ``bridge_up``: the drawbridge is raised (1.52, 1.57).
+    ``ladders``: raised ladders, cell -> the parapet each leans on (1.93). ``facing``: door cell
+    -> "in" or "out", the side a figure in a doorway takes its cover against (1.53).
+    """
+    ladders = ladders or {}
+    if shooter in ladders:
+        # 1.93: from a ladder only at the parapet it faces, whose figure has heavy cover.
+        faced = ladders[shooter]
+        sight = Sight(possible=target == faced, distance=1, band=band_for(bands, 1), cover="heavy")
+        sight.reasons.append(f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
+                             + (": heavy cover (1.93)" if target == faced else " (1.93)"))
+        return sight
+    result = _look(board, living, shooter, target, bands=bands, bridge_up=bridge_up,
+                   facing=(facing or {}).get(target, "out"))
+    if target in ladders and result.possible:
+        result.cover = "none"
+        result.reasons.append(f"{target}: on a ladder: no cover (1.93)")
+    return result
+
+
+def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
+          bands: dict | None, bridge_up: bool, facing: str = "out") -> Sight:
+    s_cell, t_cell = board.cell(shooter), board.cell(target)
+    s_hex, t_hex = s_cell.hex, t_cell.hex
+    cell_distance = hexgrid.distance(s_hex, t_hex)
+    sight = Sight(possible=False, distance=cell_distance)
+    why = sight.reasons
+    if shooter == target:
+        why.append("shooter and target are the same cell")
+        return sight
+    why.append(f"{shooter}: {s_cell.title}, level {s_cell.level}; "
+               f"{target}: {t_cell.title}, level {t_cell.level}")
+
+    if s_cell.kind == "keep-door":
+        why.append(f"{shooter}: nobody shoots from the keep entrance (1.43)")
+        return sight
+    if t_cell.kind == "keep-door":
+        sight.cover = "full"
+        why.append(f"{target}: the keep entrance gives full cover; no shot (1.54)")
+        return sight
+    if t_cell.kind == "moat" and s_cell.kind != "moat" and not s_cell.inside \
+            and not board.is_moat_edge(shooter):
+        why.append(f"{shooter}: from outside, shots into the moat only from the moat or its edge (1.46)")
+        return sight
+    if s_cell.kind == "moat" and t_cell.kind != "moat" and not board.is_moat_edge(target):
+        why.append(f"{shooter}: from the moat, shots only at the moat and its outer edge (1.46)")
+        return sight
+    if t_cell.kind == "moat" and s_cell.inside and s_cell.kind not in BATTLEMENTS + SLITS:
+        why.append(f"{shooter}: inside the castle only parapets and slits see into the moat (1.46)")
+        return sight
+
+    # Where the line starts: a parapet or slit shoots from its battlement or opening.
+    start = centre(s_hex)
+    exits = exit_neighbours(s_hex, centre(t_hex))
+    exit_labels = [hexgrid.label(n) for n in exits]
+    if s_cell.kind in BATTLEMENTS + SLITS:
+        through = [lab for lab in exit_labels if lab in s_cell.openings]
+        if through:
+            if len(exits) == 1:
+                start = side_midpoint(s_hex, exits[0])
+            else:
+                shared = set(_side_corners(s_hex, exits[0])) & set(_side_corners(s_hex, exits[1]))
+                start = shared.pop()
+            sight.from_wall = True
+            why.append(f"{shooter}: the line starts at the {'opening' if s_cell.kind in SLITS else 'battlement'} "
+                       f"towards {'/'.join(through)} and range counts from the wall (1.44)")
+        elif s_cell.kind in SLITS:
+            why.append(f"{shooter}: a figure behind an arrow slit shoots only through its opening "
+                       f"({', '.join(sorted(s_cell.openings)) or 'none'}) (1.44)")
+            return sight
+    elif board.is_building_interior(shooter) and not any(
+            board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board):
+        why.append(f"{shooter}: inside a building one shoots out only through its doors and slits (1.43)")
+        return sight
+
+    distance = max(1, cell_distance - 1) if sight.from_wall else cell_distance
+    sight.distance = distance
+    band = band_for(bands, distance)
+    sight.band = band
+    if bands is not None and band is None:
+        why.append(f"range {distance} is beyond long range ({bands['long']})")
+        return sight
+
+    # How the line reaches the target, and the cover that gives.
+    cover = "none"
+    entries = [hexgrid.label(n) for n in exit_neighbours(t_hex, start)]
+    if t_cell.kind in SLITS:
+        straight = any(_on_ray(t_hex, board.cell(o).hex, s_hex) for o in t_cell.openings)
+        if not straight:
+            why.append(f"{target}: a figure behind an arrow slit can be shot only from the straight "
+                       f"line through its opening (1.45)")
+            return sight
+        cover = "heavy"
+        why.append(f"{target}: behind an arrow slit, shot through its opening: heavy cover (1.51)")
+    elif t_cell.kind in BATTLEMENTS and (any(lab in t_cell.openings for lab in entries)
+                                         or not s_cell.inside):
+        # From outside the castle every line to a parapet crosses the battlements.
+        cover = "heavy"
+        why.append(f"{target}: the line crosses the battlement: heavy cover (1.51)")
+    elif t_cell.kind in BUILDING_DOORS:
+        # 1.53: a doorway covers one way only, against the building's inside or its outside.
+        side_of_shot = "in" if s_cell.building == t_cell.building else "out"
+        if side_of_shot == facing:
+            cover = "medium"
+            why.append(f"{target}: in a doorway, covered against the {facing}side: medium cover (1.53)")
+        else:
+            why.append(f"{target}: in a doorway covered against the {facing}side; this shot comes from "
+                       f"the {side_of_shot}side: no cover (1.53)")
+    elif board.is_building_interior(target):
+        if not any(lab in board and board.cell(lab).building == t_cell.building for lab in entries):
+            sight.cover = "full"
+            why.append(f"{target}: behind a wall without an opening: full cover, no shot (1.56)")
+            return sight
+    elif t_cell.kind == "moat":
+        why.append(f"{target}: in the moat: no cover (1.55)")
+    elif t_cell.kind == "breach":
+        cover = "medium"
+        why.append(f"{target}: on a broken wall: medium cover from every side (2.32)")
+    line = _crossing(start, centre(t_hex), s_hex, t_hex)
+    through_breach = [hexgrid.label(h) for h in line.crossed
+                      if hexgrid.label(h) in board and board.cell(hexgrid.label(h)).kind == "breach"]
+    if bridge_up and not s_cell.inside and t_cell.inside and t_cell.kind not in BATTLEMENTS + SLITS:
+        if not through_breach:
+            sight.cover = "full"
+            why.append(f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)")
+            return sight
+        why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
+
+    low_end, high_end = (shooter, target) if s_cell.level <= t_cell.level else (target, shooter)
+    low, high = min(s_cell.level, t_cell.level), max(s_cell.level, t_cell.level)
+    over = []
+    door_seen = None
+
+    def open_door(lab: str) -> bool:
+        """1.43: a door lets a line through at the shooter's level, into or out of its own
+        building; past the building it is part of the wall."""
+        cell = board.cell(lab)
+        return (cell.kind == "tower-door" and cell.level == s_cell.level
+                and cell.building in (s_cell.building, t_cell.building))
+
+    def terrain_block(lab: str) -> str | None:
+        nonlocal door_seen
+        cell = board.cell(lab)
+        height = cell.height
+        if open_door(lab):
+            door_seen = lab
+            return None
+        if cell.kind == "gate" and bridge_up:
+            height = 3
+        return _judge(board, lab, f"{cell.title}", height, low, high, low_end, high_end)
+
+    def figure_block(lab: str) -> str | None:
+        who = living.get(lab)
+        if who is None:
+            return None
+        return _judge(board, lab, f"figure {who}", board.cell(lab).level + 1, low, high, low_end, high_end)
+
+    for h in line.crossed:
+        lab = hexgrid.label(h)
+        sight.crossed.append(lab)
+        if lab not in board:
+            continue
+        blocked = terrain_block(lab)
+        if blocked:
+            why.append(blocked)
+            return sight
+        blocked = figure_block(lab)
+        if blocked:
+            if band in ("medium", "long"):
+                over.append(lab)
+            else:
+                why.append(blocked + (" (at short range one cannot shoot over figures, 1.42)" if bands else ""))
+                return sight
+    for a, b in line.edges:
+        la, lb = hexgrid.label(a), hexgrid.label(b)
+        pair = [lab for lab in (la, lb) if lab in board]
+        grazed = [terrain_block(lab) for lab in pair]
+        if any(grazed):
+            why.append(f"the line runs along the side of {la}/{lb} and grazes a wall: "
+                       f"{next(g for g in grazed if g)} (1.45, 1.46)")
+            return sight
+        figures = [figure_block(lab) for lab in pair]
+        if len(pair) == 2 and all(figures):
+            if band in ("medium", "long"):
+                over += pair
+            else:
+                why.append(f"the line runs between {la} and {lb}, both blocked: {figures[0]}; {figures[1]}")
+                return sight
+    for h in line.touched:
+        lab = hexgrid.label(h)
+        touched_height = board.cell(lab).height if lab in board else None
+        if touched_height is not None and touched_height > high \
+                and not open_door(lab):
+            why.append(f"the line touches a corner of {lab} ({board.cell(lab).title}, height "
+                       f"{board.cell(lab).height}, higher than both ends) and grazes its wall: blocked (1.45)")
+            return sight
+    if door_seen:
+        if board.is_building_interior(target):
+            cover = worse_cover(cover, "medium")
+        why.append(f"{door_seen}: the line passes the door at the shooter's level (1.43)")
+    elif board.is_building_interior(target) and s_cell.building != t_cell.building:
+        sight.cover = "full"
+        why.append(f"{target}: inside a building, reached by no door or slit: no shot (1.56)")
+        return sight
+    if over:
+        cover = worse_cover(cover, "light")
+        why.append(f"shoots over the figures in {', '.join(over)} at {band} range: light cover (1.42)")
+    sight.possible = True
+    sight.cover = cover
+    why.append(f"cover of {target}: {cover}")
+    return sight
+
+
+def _on_ray(origin, through, point) -> bool:
+    """Whether ``point`` lies on the straight hex row from ``origin`` through its neighbour
+    ``through``."""
+    dq, dr = through[0] - origin[0], through[1] - origin[1]
+    k = hexgrid.distance(origin, point)
+    return (origin[0] + k * dq, origin[1] + k * dr) == tuple(point)
+
+
+def _crossing(start, end, s_hex, t_hex):
+    return segment_cells(start, end, exclude=(s_hex, t_hex))
+
+
+def _judge(board: Board, lab: str, what: str, height, low: int, high: int,
+           low_end: str, high_end: str) -> str | None:
+    """Why an obstacle of ``height`` in ``lab`` blocks a line between levels low and high."""
+    if height is None or height <= low:
+        return None
+    if height > high:
+        return f"{lab}: {what} (height {height}) is higher than both ends: blocked (1.41)"
+    near_low, near_high = board.distance(low_end, lab), board.distance(high_end, lab)
+    if near_low >= near_high:
+        return None
+    return (f"{lab}: {what} (height {height}) hides {low_end}: it stands {near_low} from it, "
+            f"closer than {high_end} ({near_high}) (1.45)")
+
+
+def explain(board: Board, living: dict[str, str], shooter: str, target: str, *,
+            bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
+            facing: dict[str, str] | None = None) -> str:
+    """The ``/los`` answer as text: verdict, range, cover, then every reason in order."""
+    sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders,
+                 facing=facing)
+    verdict = "Shot possible" if sight.possible else "No shot"
+    head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
+    if sight.band:
+        head += f" ({sight.band})"
+    head += f", cover {sight.cover}."
+    return "\n".join([head] + [f"- {r}" for r in sight.reasons])

@@ -1,0 +1,47 @@
+"""SIEGE through the Discord layer under SimCord, with no SIEGE code in cogs/: open a game,
+seat both sides, start, and play the actions /act offers; every one is accepted and the board
+picture is posted. SIEGE is registered only for this test (not offered to players yet)."""
+from __future__ import annotations
+
+import pytest
+
+from engine import registry
+from tests.discord.conftest import clock, db_path, dice, message_text, reply_text, table  # noqa: F401
+
+STEPS = 30
+
+
+@pytest.fixture
+def siege_registered():
+    registry.register("siege", "engine.siege.rules:Siege")
+    try:
+        yield registry.get_ruleset("siege")
+    finally:
+        registry.RULESETS.pop("siege", None)
+        registry._cache.pop("siege", None)
+
+
+async def test_siege_plays_through_the_bot(siege_registered, table):  # noqa: F811
+    ruleset = siege_registered
+    created = await table.alice.slash(table.channel, "game new", ruleset="siege")
+    assert "is open in" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    kinds = set()
+    for step in range(STEPS):
+        info = await table.game()
+        if info.status != "active":
+            break
+        player = table.alice if ruleset.awaiting(info.state)[0] == "besieger" else table.bob
+        choices = await player.autocomplete(table.thread, "act", "action", "")
+        assert choices, f"nothing offered at step {step}"
+        pick = next((c for c in choices if not c["value"].startswith("/end-phase")), choices[0]) \
+            if step % 3 else choices[-1]
+        kinds.add(pick["value"].split()[0])
+        result = await player.slash(table.thread, "act", action=pick["value"])
+        assert reply_text(result).startswith("Done"), (pick, reply_text(result))
+    assert len(kinds) >= 2
+    board = table.boards()[-1]
+    assert ruleset.title in message_text(board)
+    assert board.attachments[0].filename == "board.png"
