@@ -194,7 +194,8 @@ def check_scenario(cat: Catalogue, data: dict, source: str) -> dict:
     need(not set(points) & set(castles.values()), "capture_points", "a capture point cannot be a castle")
     taken = set(castles.values()) | set(points)
     for i, b in enumerate(data.get("prebuilt", [])):
-        need(isinstance(b, dict) and b.get("kind") in cat.kinds, f"prebuilt[{i}].kind", "unknown building")
+        need(isinstance(b, dict) and (b.get("kind") in cat.kinds or b.get("kind") in cat.engines),
+             f"prebuilt[{i}].kind", "unknown building")
         need(valid_label(b.get("at"), cols, rows) and b["at"] not in taken, f"prebuilt[{i}].at",
              "must be a free hex (not a castle, capture point or other building)")
         taken.add(b["at"])

@@ -138,7 +138,7 @@ class TacticalTableWar(Ruleset):
             tile = self._free_tile(state, b["kind"])
             if tile is None:
                 raise ScenarioError(scenario["name"], "prebuilt", f"no {b['kind']} tile left in the supply")
-            state["supply"][tile]["at"] = b["at"]
+            (state["engine_supply"] if b["kind"] in ENGINES else state["supply"])[tile]["at"] = b["at"]
             occupant = next((uid for uid, u in units.items() if u["at"] == b["at"]), None)
             state["buildings"][b["at"]] = self._new_building(b["kind"], tile, occupant, None)
             state["buildings"][b["at"]].update(damage=b.get("damage", 0), counter=b.get("counter"))
