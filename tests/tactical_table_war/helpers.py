@@ -1,16 +1,16 @@
 """Tactical Table War positions in a few lines, and commands played with fixed dice.
 
-The game is not in engine.registry yet (it is not complete); tests register it themselves.
+The game is not in engine.registry yet (it is not complete): tests use the ruleset directly, and
+the laws test registers it only for its own duration, so no other test sees an unfinished game.
 """
 from __future__ import annotations
 
-from engine import registry
 from engine.core.commands import parse_command
 from engine.core.dice import fixed
 from engine.core.game import apply_action
+from engine.tactical_table_war.rules import TacticalTableWar
 
-registry.register("tactical-table-war", "engine.tactical_table_war.rules:TacticalTableWar")
-RS = registry.get_ruleset("tactical-table-war")
+RS = TacticalTableWar()
 COLS, ROWS = 9, 7
 RED_CASTLE, BLUE_CASTLE = "0104", "0904"
 
