@@ -155,6 +155,8 @@ class Catalogue:
         for i, pair in enumerate(engine_supply):
             _need(isinstance(pair, list) and sorted(pair) == ["ballista", "catapult"], file,
                   f"engine_supply[{i}]", "each engine tile is a catapult on one side, a ballista on the other")
+        _need(data.get("castle", {}).get("withstands") == 6, file, "castle.withstands",
+              "must be 6 (the expansion: the fortress withstands six attacks 'wie jedes andere Gebäude')")
         for key in ("castle", "capture_point"):
             _need(_int(data.get(key, {}).get("treasure")), file, f"{key}.treasure", "must be a whole number")
 
@@ -206,6 +208,10 @@ def check_scenario(cat: Catalogue, data: dict, source: str) -> dict:
     need(isinstance(treasury, dict) and set(treasury) == set(SIDES)
          and all(_int(v) and 0 <= v <= 99 for v in treasury.values()), "treasury",
          "must give 0..99 treasure dice for red and blue")
+    damage = data.get("castle_damage", {})
+    need(isinstance(damage, dict) and set(damage) <= set(SIDES)
+         and all(_int(v) and 0 <= v <= 6 for v in damage.values()), "castle_damage",
+         "must give 0..6 attacks withstood for red and/or blue")
     fv = data.get("fortress_values", {})
     need(isinstance(fv, dict) and set(fv) <= set(SIDES), "fortress_values", "keys must be red/blue")
     for side, v in fv.items():

@@ -1,11 +1,11 @@
 """Tactical Table War with "Die Kunst der Belagerung": the ruleset (under construction).
 
-Not registered in :mod:`engine.registry` yet: catapult scatter attacks, ladder men, attacks on
-the castle, outposts and the looting die are not enforced (see docs/rules/tactical-table-war.md).
+Not registered in :mod:`engine.registry` yet: the catapult's scatter attack, outposts and the
+looting die are not enforced (see docs/rules/tactical-table-war.md).
 
 Sides ``red`` and ``blue``. Each player-turn has the expansion's five phases:
 ``preparation`` (automatic: weakening dice off own units, training finished, constructions
-finished, treasure collected), ``movement`` (``/move``), ``recruitment`` (``/recruit``,
+finished, treasure collected), ``movement`` (``/move``; onto the enemy wall over a ladder man), ``recruitment`` (``/recruit``,
 ``/train``), ``building`` (``/build``), ``attack`` (``/attack``); ``/end-phase`` ends the
 four phases a player acts in.
 """
@@ -36,6 +36,7 @@ from .units import (
     ENGINES,
     building_of,
     crew_fits,
+    forge_bonuses,
     simple_trained,
     stats,
     works,
@@ -127,6 +128,7 @@ class TacticalTableWar(Ruleset):
             "capture_points": {lab: None for lab in scenario.get("capture_points", [])},
             "treasury": dict(scenario["treasury"]), "units": units, "eliminated": [],
             "buildings": {}, "constructions": {},
+            "castle_damage": {s: scenario.get("castle_damage", {}).get(s, 0) for s in SIDES},
             "supply": [{"pair": list(p), "at": None} for p in self.cat.supply],
             "engine_supply": [{"pair": list(p), "at": None} for p in self.cat.engine_supply],
             "fortress_values": {s: dict(scenario.get("fortress_values", {}).get(s) or
@@ -347,6 +349,14 @@ class TacticalTableWar(Ruleset):
                     for kind in self._war_kinds(crew["type"]):
                         if self._free_tile(state, kind) is not None:
                             out.append({**base, "build": kind})
+        # Over a ladder man onto the enemy castle wall (never the ladder man himself).
+        wall = state["castles"][other(side)]
+        if not carrying_engine and not own_b and not self._units_at(state, wall):
+            for lab, path in sorted(reach.items()):
+                if (len(path) - 1 < speed and wall in board.neighbour_labels(lab)
+                        and any(self._ladder_man(state, o) for o in self._units_at(state, lab) if o != uid)):
+                    out.append({"type": "move", "side": side, "unit": uid, "to": wall})
+                    break
         # Direct conquest: one step from a reachable hex onto a building an enemy occupies.
         if not carrying_engine:
             for lab, path in sorted(reach.items()):
@@ -360,6 +370,14 @@ class TacticalTableWar(Ruleset):
                         if move not in out:
                             out.append(move)
         return out
+
+    def _ladder_man(self, state: dict, uid: str) -> bool:
+        """A settler is a ladder man while its side's tool forge works (a settler occupies a
+        forge) and it is not that occupant nor working or building itself."""
+        u = state["units"][uid]
+        if u["type"] != "settler" or building_of(state, uid) or self._in_construction(state, uid):
+            return False
+        return "tool" in forge_bonuses(self.cat, state, u["side"])
 
     @staticmethod
     def _war_kinds(crew_type: str) -> list[str]:
@@ -429,6 +447,9 @@ class TacticalTableWar(Ruleset):
                 continue
             if self._route(state, uid, t["at"], reach):
                 out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
+        if u["at"] == state["castles"][other(side)]:
+            # Only units standing on the wall attack the castle directly.
+            out.append({"type": "attack", "side": side, "unit": uid, "target": u["at"]})
         for lab, b in sorted(state["buildings"].items()):
             if b["occupant"] and state["units"][b["occupant"]]["side"] == side:
                 continue
@@ -521,7 +542,13 @@ class TacticalTableWar(Ruleset):
         if target_b and target_b["occupant"] and state["units"][target_b["occupant"]]["side"] != side:
             self._conquer(state, uid, to, reach, events, dice)
             return
-        path = reach[to]
+        if to == state["castles"][other(side)]:
+            ladder = min(lab for lab in board.neighbour_labels(to)
+                         if lab in reach and len(reach[lab]) - 1 < speed
+                         and any(self._ladder_man(state, o) for o in self._units_at(state, lab) if o != uid))
+            path = reach[ladder] + [to]
+        else:
+            path = reach[to]
         u["at"] = to
         if carrying_engine:
             state["buildings"][to] = state["buildings"].pop(carrying_engine)
@@ -605,6 +632,9 @@ class TacticalTableWar(Ruleset):
         reach = stats(self.cat, state, uid)["range"]
         own_b = building_of(state, uid)
         engine = state["buildings"][own_b]["kind"] if own_b and works(self.cat, state, own_b) else None
+        if target == state["castles"][other(side)]:
+            self._attack_castle(state, uid, target, engine, events)
+            return
         if target in state["buildings"]:
             self._attack_building(state, uid, target, engine, events, dice)
             return
@@ -630,6 +660,22 @@ class TacticalTableWar(Ruleset):
                 remove_unit(state, uid, events, "counter-attack")
         if outcome == "tie":
             remove_unit(state, target, events, "attack")
+
+    def _attack_castle(self, state, uid, lab, engine, events):
+        side = state["units"][uid]["side"]
+        enemy = other(side)
+        hit = self.cat.kinds["trebuchet"]["building_damage"] if engine == "trebuchet" else 1
+        state["castle_damage"][enemy] += hit
+        withstands = self.cat.castle["withstands"]
+        destroyed = state["castle_damage"][enemy] > withstands
+        events.append({"type": "building_attacked", "attacker": uid, "side": side, "from": lab, "to": lab,
+                       "route": [lab], "kind": "castle", "damage": hit,
+                       "attacks_withstood": min(state["castle_damage"][enemy], withstands),
+                       "withstands": withstands, "destroyed": destroyed})
+        if destroyed:
+            state["result"] = {"winner": side, "reason": f"{SIDE_TITLES[enemy]}'s castle is destroyed"}
+            state["awaiting"] = []
+            events.append({"type": "game_over", **state["result"]})
 
     def _attack_building(self, state, uid, lab, engine, events, dice):
         b = state["buildings"][lab]
@@ -700,6 +746,9 @@ class TacticalTableWar(Ruleset):
             cells.append(cell)
         key = hashlib.sha256(canonical_json(cells).encode()).hexdigest()[:16]
         objectives = []
+        for side, lab in sorted(state["castles"].items()):
+            objectives.append({"at": lab, "name": f"Castle {state['castle_damage'][side]}/{self.cat.castle['withstands']}",
+                               "owner": side, "color": COLORS[side]})
         for lab, owner in sorted(state["capture_points"].items()):
             objectives.append({"at": lab, "name": "Capture point", "owner": owner,
                                "color": COLORS[owner] if owner else "#ffffff"})

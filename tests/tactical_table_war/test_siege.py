@@ -166,3 +166,41 @@ def test_engines_withstand_three_direct_attacks():
                      prebuilt=[{"kind": "catapult", "at": "0303", "damage": 3}])
     state, events = play(state, "blue", "/attack unit:b1 target:0303")
     assert of(events, "building_attacked")[0]["destroyed"] and state["engine_supply"][0]["at"] is None
+
+
+def _ladder_position(tool_forge: bool = True, **kw):
+    # Blue's castle is 0904; a red ladder man stands next to it on 0804, a red sword behind him.
+    units = [("r1", "red", "settler", "0202"), ("r2", "red", "settler", "0804"), ("r3", "red", "sword", "0704"),
+             ("b1", "blue", "bow", "0101")]
+    prebuilt = [{"kind": "forge", "at": "0202"}] if tool_forge else []
+    return position(units, phase="movement", prebuilt=prebuilt, **kw)
+
+
+def test_a_settler_in_a_forge_makes_the_second_settler_a_ladder_man_over_whom_units_reach_the_wall():
+    state = _ladder_position()
+    assert {"type": "move", "side": "red", "unit": "r3", "to": "0904"} in RS.legal_actions(state, "red")
+    # The ladder man himself does not climb.
+    assert not [a for a in RS.legal_actions(state, "red") if a.get("unit") == "r2" and a.get("to") == "0904"]
+    state, events = play(state, "red", "/move unit:r3 to:0904")
+    assert state["units"]["r3"]["at"] == "0904" and of(events, "moved")[0]["path"] == ["0704", "0804", "0904"]
+
+
+def test_without_a_tool_forge_there_are_no_ladder_men():
+    state = _ladder_position(tool_forge=False)
+    assert not [a for a in RS.legal_actions(state, "red") if a.get("to") == "0904"]
+    with pytest.raises(RuleError):
+        play(state, "red", "/move unit:r3 to:0904")
+
+
+def test_only_units_on_the_wall_attack_the_castle_and_its_fall_ends_the_game():
+    units = [("r3", "red", "sword", "0904"), ("r4", "red", "bow", "0804"), ("b1", "blue", "bow", "0101")]
+    state = position(units, castle_damage={"blue": 6})
+    castle_attacks = [a for a in RS.legal_actions(state, "red") if a.get("target") == "0904"]
+    assert castle_attacks == [{"type": "attack", "side": "red", "unit": "r3", "target": "0904"}]
+    with pytest.raises(RuleError):
+        play(state, "red", "/attack unit:r4 target:0904")
+    state, _ = play(state, "red", "/attack unit:r3 target:0904")
+    assert state["result"] == {"winner": "red", "reason": "Blue's castle is destroyed"}
+    state = position(units, castle_damage={"blue": 2})
+    state, _ = play(state, "red", "/attack unit:r3 target:0904")
+    assert state["castle_damage"]["blue"] == 3 and not state["result"]
