@@ -45,12 +45,13 @@ def terrain_counts(state: dict, uid: str) -> bool:
 
 
 def strike(cat: Catalogue, state: dict, attacker: str, defender: str, dice: Dice, events: list,
-           kind: str, terrain: bool, path: list[str]) -> str:
+           kind: str, terrain: bool, path: list[str], weakens: bool = True) -> str:
     """One strike of ``attacker`` at ``defender``. Returns ``killed``, ``tie`` or ``held``.
 
     On ``tie`` the defender is doomed but may still strike back (the expansion: "Falls der
     Angreifer höher oder gleich ist, stirbt die Einheit. Falls sie niedriger oder gleich ist,
-    darf der Gegner ... zurück angreifen"); the caller removes it afterwards.
+    darf der Gegner ... zurück angreifen"); the caller removes it afterwards. ``weakens=False``
+    is the catapult's extra attack die, which "wird nicht zu einem Schwächungswürfel".
     """
     a_unit, d_unit = state["units"][attacker], state["units"][defender]
     a_strength = stats(cat, state, attacker)["strength"]
@@ -62,7 +63,7 @@ def strike(cat: Catalogue, state: dict, attacker: str, defender: str, dice: Dice
     attack = a_strength + a_die
     defence = d_strength + advantage + d_die - weakening
     outcome = "killed" if attack > defence else "tie" if attack == defence else "held"
-    if outcome == "held":
+    if outcome == "held" and weakens:
         d_unit["weak"].append(a_die)
     events.append({"type": "combat", "kind": kind, "attacker": attacker, "defender": defender,
                    "side": a_unit["side"], "from": a_unit["at"], "to": d_unit["at"], "route": path,

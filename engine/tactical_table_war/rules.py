@@ -1,12 +1,13 @@
 """Tactical Table War with "Die Kunst der Belagerung": the ruleset (under construction).
 
-Not registered in :mod:`engine.registry` yet: the catapult's scatter attack, outposts and the
-looting die are not enforced (see docs/rules/tactical-table-war.md).
+Not registered in :mod:`engine.registry` yet: outposts and the looting die of the base game are
+not enforced (see docs/rules/tactical-table-war.md).
 
 Sides ``red`` and ``blue``. Each player-turn has the expansion's five phases:
 ``preparation`` (automatic: weakening dice off own units, training finished, constructions
 finished, treasure collected), ``movement`` (``/move``; onto the enemy wall over a ladder man), ``recruitment`` (``/recruit``,
-``/train``), ``building`` (``/build``), ``attack`` (``/attack``); ``/end-phase`` ends the
+``/train``), ``building`` (``/build``), ``attack`` (``/attack``; a catapult's ``/scatter``, ``/weaken``,
+``/strike``, answered by the struck side's ``/counter``); ``/end-phase`` ends the
 four phases a player acts in.
 """
 from __future__ import annotations
@@ -68,6 +69,14 @@ class TacticalTableWar(Ruleset):
                 (Option("unit", "unit", "your settler"), Option("kind", "choice", "quarry, lumber-camp, forge"))),
         Command("attack", "Attack an enemy unit, or a building by its hex, along an attack route",
                 (Option("unit", "unit", "your unit"), Option("target", "target", "enemy unit or building hex"))),
+        Command("scatter", "Catapult: scatter attack on a hex with an enemy and every hex next to it",
+                (Option("unit", "unit", "your catapult's crew"), Option("at", "hex", "hex with an enemy unit"))),
+        Command("weaken", "Catapult: lay one of the rolled weakening dice on a unit in the attacked area",
+                (Option("die", "number", "the die's value"), Option("target", "target", "enemy unit in the area"))),
+        Command("strike", "Catapult: roll the attack die against one of the units just weakened",
+                (Option("target", "target", "a unit weakened by this scatter attack"),)),
+        Command("counter", "Strike back at the catapult's crew, or at the catapult itself by its hex, or none",
+                (Option("target", "target", "crew unit, catapult hex, or none"),)),
         Command("end-phase", "End this phase"),
     )
 
@@ -293,6 +302,8 @@ class TacticalTableWar(Ruleset):
     def legal_actions(self, state: dict, side: str) -> list[dict]:
         if state.get("result") or side not in self.awaiting(state):
             return []
+        if state.get("scatter"):
+            return self._scatter_actions(state, side)
         phase = state["phase"]
         out: list[dict] = []
         if phase == "movement":
@@ -447,6 +458,11 @@ class TacticalTableWar(Ruleset):
                 continue
             if self._route(state, uid, t["at"], reach):
                 out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
+        own_b = building_of(state, uid)
+        if own_b and state["buildings"][own_b]["kind"] == "catapult" and works(self.cat, state, own_b):
+            for at in sorted({t["at"] for t in state["units"].values() if t["side"] != side}):
+                if self._route(state, uid, at, reach):
+                    out.append({"type": "scatter", "side": side, "unit": uid, "at": at})
         if u["at"] == state["castles"][other(side)]:
             # Only units standing on the wall attack the castle directly.
             out.append({"type": "attack", "side": side, "unit": uid, "target": u["at"]})
@@ -457,6 +473,28 @@ class TacticalTableWar(Ruleset):
                 continue
             if self._route(state, uid, lab, reach):
                 out.append({"type": "attack", "side": side, "unit": uid, "target": lab})
+        return out
+
+    def _scatter_area(self, state: dict, side: str, at: str) -> list[str]:
+        area = {at, *board.neighbour_labels(at)}
+        return sorted(uid for uid, u in state["units"].items() if u["side"] != side and u["at"] in area)
+
+    def _scatter_actions(self, state: dict, side: str) -> list[dict]:
+        sc = state["scatter"]
+        if sc["stage"] == "weaken":
+            return [{"type": "weaken", "side": side, "die": str(die), "target": tid}
+                    for die in sorted(set(sc["dice"])) for tid in self._scatter_area(state, side, sc["at"])]
+        if sc["stage"] == "strike":
+            return [{"type": "strike", "side": side, "target": tid} for tid in sc["weakened"] if tid in state["units"]]
+        # The struck unit strikes back, at the crew or at the catapult itself, if its range reaches.
+        out = [{"type": "counter", "side": side, "target": "none"}]
+        striker, crew = sc["defender"], sc["crew"]
+        if (striker in state["units"] and crew in state["units"]
+                and counter_route(self.cat, state, striker, crew, self._crossable)):
+            out.append({"type": "counter", "side": side, "target": crew})
+            engine_at = state["units"][crew]["at"]
+            if engine_at in state["buildings"]:
+                out.append({"type": "counter", "side": side, "target": engine_at})
         return out
 
     def _targetable(self, state: dict, tid: str) -> bool:
@@ -593,6 +631,71 @@ class TacticalTableWar(Ruleset):
             b["occupant"] = uid
             events.append({"type": "conquered", "unit": uid, "at": to, "kind": b["kind"],
                            "works": works(self.cat, state, to)})
+
+    def _do_scatter(self, state, action, events, dice):
+        uid, at, side = action["unit"], action["at"], action["side"]
+        state["units"][uid]["attacked"] = True
+        path = self._route(state, uid, at, stats(self.cat, state, uid)["range"])
+        rolled = dice.roll_many(3, "catapult weakening", events, at=at)
+        state["scatter"] = {"crew": uid, "at": at, "dice": rolled, "weakened": [], "stage": "weaken",
+                            "defender": None}
+        events.append({"type": "scatter", "attacker": uid, "side": side, "from": state["units"][uid]["at"],
+                       "to": at, "route": path, "dice": rolled,
+                       "area": self._scatter_area(state, side, at)})
+
+    def _do_weaken(self, state, action, events, dice):
+        sc = state["scatter"]
+        die, tid = int(action["die"]), action["target"]
+        sc["dice"].remove(die)
+        state["units"][tid]["weak"].append(die)
+        if tid not in sc["weakened"]:
+            sc["weakened"].append(tid)
+        events.append({"type": "weakened", "unit": tid, "die": die, "by": sc["crew"]})
+        if not sc["dice"]:
+            sc["stage"] = "strike"
+
+    def _do_strike(self, state, action, events, dice):
+        sc = state["scatter"]
+        crew, tid = sc["crew"], action["target"]
+        path = self._route(state, crew, state["units"][tid]["at"], stats(self.cat, state, crew)["range"]) or \
+            [state["units"][crew]["at"], state["units"][tid]["at"]]
+        outcome = strike(self.cat, state, crew, tid, dice, events, "catapult", terrain_counts(state, tid), path,
+                         weakens=False)
+        if outcome == "killed":
+            remove_unit(state, tid, events, "catapult")
+            del state["scatter"]
+            return
+        sc.update(stage="counter", defender=tid, outcome=outcome)
+        if not counter_route(self.cat, state, tid, crew, self._crossable):
+            # Out of range: nothing to choose, the attack is over.
+            self._do_counter(state, {"target": "none"}, events, dice)
+            return
+        state["awaiting"] = [state["units"][tid]["side"]]
+
+    def _do_counter(self, state, action, events, dice):
+        sc = state.pop("scatter")
+        state["awaiting"] = [state["active"]]
+        striker, crew, target = sc["defender"], sc["crew"], action["target"]
+        if target == crew:
+            back = counter_route(self.cat, state, striker, crew, self._crossable)
+            result = strike(self.cat, state, striker, crew, dice, events, "counter", terrain_counts(state, crew), back)
+            if result in ("killed", "tie"):
+                remove_unit(state, crew, events, "counter-attack")
+        elif target != "none":
+            b = state["buildings"][target]
+            b["damage"] += 1
+            withstands = self.cat.engines[b["kind"]]["withstands"]
+            destroyed = b["damage"] > withstands
+            striker_at = state["units"][striker]["at"]
+            events.append({"type": "building_attacked", "attacker": striker, "side": state["units"][striker]["side"],
+                           "from": striker_at, "to": target, "route": [striker_at, target], "kind": b["kind"],
+                           "damage": 1, "attacks_withstood": min(b["damage"], withstands),
+                           "withstands": withstands, "destroyed": destroyed})
+            if destroyed:
+                del state["buildings"][target]
+                release_tile(state, b["kind"], b["tile"])
+        if sc["outcome"] == "tie":
+            remove_unit(state, striker, events, "catapult")
 
     def _do_recruit(self, state, action, events, dice):
         side = action["side"]
@@ -732,9 +835,16 @@ class TacticalTableWar(Ruleset):
         return None
 
     def header(self, state: dict) -> dict[str, str]:
+        sc = state.get("scatter")
+        if sc:
+            waiting = {"weaken": f"lay dice {sc['dice']}", "strike": "choose the unit to strike",
+                       "counter": f"{sc['defender']} may strike back"}[sc["stage"]]
+            extra = {"Catapult": waiting}
+        else:
+            extra = {}
         return {"Turn": f"{state['turn']} / {state['last_turn']}", "Phase": state["phase"].title(),
                 "Active": SIDE_TITLES[state["active"]],
-                "Treasury": f"Red {state['treasury']['red']} · Blue {state['treasury']['blue']}"}
+                "Treasury": f"Red {state['treasury']['red']} · Blue {state['treasury']['blue']}"} | extra
 
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
         cells = []
@@ -782,9 +892,9 @@ class TacticalTableWar(Ruleset):
         for e in events:
             if e.get("type") == "moved" and len(e["path"]) > 1:
                 arrows.append({"path": list(e["path"]), "color": COLORS[e["side"]], "kind": "move"})
-            elif e.get("type") in ("combat", "ballista", "building_attacked") and e.get("route"):
+            elif e.get("type") in ("combat", "ballista", "scatter", "building_attacked") and e.get("route"):
                 text = (f"{e['attack']} vs {e['defence']}: {e['outcome']}" if e["type"] == "combat"
-                        else "+".join(map(str, e["dice"])) if e["type"] == "ballista"
+                        else "+".join(map(str, e["dice"])) if e["type"] in ("ballista", "scatter")
                         else f"-{e['damage']}" + (" destroyed" if e["destroyed"] else ""))
                 arrows.append({"path": [e["route"][0], e["route"][-1]], "color": "#000000",
                                "kind": "attack", "text": text})

@@ -204,3 +204,44 @@ def test_only_units_on_the_wall_attack_the_castle_and_its_fall_ends_the_game():
     state = position(units, castle_damage={"blue": 2})
     state, _ = play(state, "red", "/attack unit:r3 target:0904")
     assert state["castle_damage"]["blue"] == 3 and not state["result"]
+
+
+def _catapult(units=None, **kw):
+    units = units or [("r1", "red", "shoe", "0303"), ("b1", "blue", "sword", "0603"), ("b2", "blue", "bow", "0604"),
+                      ("b3", "blue", "sword", "0803")]
+    return position(units, prebuilt=[{"kind": "catapult", "at": "0303"}], **kw)
+
+
+def test_catapult_scatter_attack_lays_three_weakening_dice_in_the_area_then_strikes_one_weakened_unit():
+    state = _catapult()
+    assert {"type": "scatter", "side": "red", "unit": "r1", "at": "0603"} in RS.legal_actions(state, "red")
+    state, events = play(state, "red", "/scatter unit:r1 at:0603", [5, 2, 2])
+    assert of(events, "scatter")[0]["area"] == ["b1", "b2"]          # b3 is two hexes off
+    assert {a["target"] for a in RS.legal_actions(state, "red")} == {"b1", "b2"}
+    assert [a["type"] for a in RS.legal_actions(state, "red")] == ["weaken"] * 4   # two faces x two units
+    state, _ = play(state, "red", "/weaken die:5 target:b1")
+    with pytest.raises(RuleError):
+        play(state, "red", "/weaken die:5 target:b2")                # the 5 is used
+    state, _ = play(state, "red", "/weaken die:2 target:b1")
+    state, _ = play(state, "red", "/weaken die:2 target:b1")
+    assert state["units"]["b1"]["weak"] == [5, 2, 2]
+    # Only a unit weakened by this attack can be struck.
+    assert RS.legal_actions(state, "red") == [{"type": "strike", "side": "red", "target": "b1"}]
+    state, events = play(state, "red", "/strike target:b1", [1, 6])    # 4+1=5 vs 5+6-9=2
+    assert "b1" not in state["units"] and not state.get("scatter")
+    assert of(events, "combat")[0]["kind"] == "catapult"
+
+
+def test_the_catapults_attack_die_does_not_become_a_weakening_die_and_the_struck_unit_may_hit_the_catapult():
+    state = _catapult([("r1", "red", "shoe", "0303"), ("b1", "blue", "bow", "0503")])
+    state, _ = play(state, "red", "/scatter unit:r1 at:0503", [1, 1, 1])
+    for _ in range(3):
+        state, _ = play(state, "red", "/weaken die:1 target:b1")
+    state, _ = play(state, "red", "/strike target:b1", [1, 6])          # 5 vs 3+6-3=6: held
+    assert state["units"]["b1"]["weak"] == [1, 1, 1]
+    assert state["awaiting"] == ["blue"]
+    choices = {a["target"] for a in RS.legal_actions(state, "blue")}
+    assert choices == {"none", "r1", "0303"}
+    state, events = play(state, "blue", "/counter target:0303")
+    assert state["buildings"]["0303"]["damage"] == 1 and of(events, "building_attacked")
+    assert state["awaiting"] == ["red"] and not state.get("scatter")
