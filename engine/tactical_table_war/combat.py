@@ -10,12 +10,13 @@ from __future__ import annotations
 from engine.core.dice import Dice
 
 from . import board
-from .data import Catalogue
+from .data import Catalogue, other
 from .units import ENGINES, building_of, stats
 
 
-def remove_unit(state: dict, uid: str, events: list, reason: str) -> None:
-    """Take a unit out of play, tidying what it was part of."""
+def remove_unit(cat: Catalogue, state: dict, uid: str, events: list, reason: str) -> None:
+    """Take a unit out of play (always by the enemy's hand), tidying what it was part of, and
+    count it on the killer's looting die."""
     unit = state["units"].pop(uid)
     at = unit["at"]
     b = state["buildings"].get(at)
@@ -29,6 +30,12 @@ def remove_unit(state: dict, uid: str, events: list, reason: str) -> None:
         events.append({"type": "construction_abandoned", "at": at, "kind": c["kind"]})
     state["eliminated"].append(uid)
     events.append({"type": "eliminated", "unit": uid, "side": unit["side"], "at": at, "reason": reason})
+    killer = other(unit["side"])
+    state["looting"][killer] += 1
+    if state["looting"][killer] >= cat.looting["kills_per_die"]:
+        state["looting"][killer] = 0
+        state["treasury"][killer] += 1
+        events.append({"type": "looted", "side": killer, "treasury": state["treasury"][killer]})
 
 
 def release_tile(state: dict, kind: str, tile: int | None) -> None:

@@ -67,6 +67,8 @@ class Catalogue:
         self.engine_supply: list = buildings["engine_supply"]
         self.castle: dict = buildings["castle"]
         self.capture_point: dict = buildings["capture_point"]
+        self.outpost: dict = buildings["outpost"]
+        self.looting: dict = buildings["looting"]
 
     @classmethod
     def load(cls) -> Catalogue:
@@ -157,8 +159,13 @@ class Catalogue:
                   f"engine_supply[{i}]", "each engine tile is a catapult on one side, a ballista on the other")
         _need(data.get("castle", {}).get("withstands") == 6, file, "castle.withstands",
               "must be 6 (the expansion: the fortress withstands six attacks 'wie jedes andere Gebäude')")
-        for key in ("castle", "capture_point"):
+        for key in ("castle", "capture_point", "outpost"):
             _need(_int(data.get(key, {}).get("treasure")), file, f"{key}.treasure", "must be a whole number")
+        outpost = data["outpost"]
+        _need(all(_int(outpost.get(k)) and outpost[k] >= 0 for k in ("cost", "withstands", "per_side")),
+              file, "outpost", "needs whole-number cost, withstands and per_side")
+        _need(_int(data.get("looting", {}).get("kills_per_die")) and data["looting"]["kills_per_die"] > 0,
+              file, "looting.kills_per_die", "must be a whole number above 0")
 
 
 def valid_label(text, columns: int, rows: int) -> bool:
@@ -212,6 +219,17 @@ def check_scenario(cat: Catalogue, data: dict, source: str) -> dict:
     need(isinstance(damage, dict) and set(damage) <= set(SIDES)
          and all(_int(v) and 0 <= v <= 6 for v in damage.values()), "castle_damage",
          "must give 0..6 attacks withstood for red and/or blue")
+    outposts = data.get("outposts", [])
+    need(isinstance(outposts, list), "outposts", "must be a list")
+    for i, o in enumerate(outposts):
+        need(isinstance(o, dict) and o.get("side") in SIDES, f"outposts[{i}].side", "must be red or blue")
+        need(valid_label(o.get("at"), cols, rows) and o["at"] not in taken, f"outposts[{i}].at",
+             "must be a free hex (not a castle, capture point or building)")
+        taken.add(o["at"])
+        need(_int(o.get("damage", 0)) and 0 <= o.get("damage", 0) <= 6, f"outposts[{i}].damage", "must be 0..6")
+    looting = data.get("looting", {})
+    need(isinstance(looting, dict) and set(looting) <= set(SIDES)
+         and all(_int(v) and 0 <= v < 6 for v in looting.values()), "looting", "must give 0..5 for red and/or blue")
     fv = data.get("fortress_values", {})
     need(isinstance(fv, dict) and set(fv) <= set(SIDES), "fortress_values", "keys must be red/blue")
     for side, v in fv.items():

@@ -1,7 +1,6 @@
 """Tactical Table War with "Die Kunst der Belagerung": the ruleset (under construction).
 
-Not registered in :mod:`engine.registry` yet: outposts and the looting die of the base game are
-not enforced (see docs/rules/tactical-table-war.md).
+Not registered in :mod:`engine.registry` yet (see docs/rules/tactical-table-war.md, "Play").
 
 Sides ``red`` and ``blue``. Each player-turn has the expansion's five phases:
 ``preparation`` (automatic: weakening dice off own units, training finished, constructions
@@ -65,8 +64,8 @@ class TacticalTableWar(Ruleset):
                 (Option("at", "hex", "free hex on or next to your castle"),)),
         Command("train", "Train a unit on or next to your castle; finished in your next preparation phase",
                 (Option("unit", "unit", "your unit"), Option("as", "choice", "sword, bow, shoe, settler or advanced"))),
-        Command("build", "A settler builds a quarry, lumber camp or forge on its hex and occupies it",
-                (Option("unit", "unit", "your settler"), Option("kind", "choice", "quarry, lumber-camp, forge"))),
+        Command("build", "A settler builds a quarry, lumber camp or forge (and occupies it) or an outpost on its hex",
+                (Option("unit", "unit", "your settler"), Option("kind", "choice", "quarry, lumber-camp, forge, outpost"))),
         Command("attack", "Attack an enemy unit, or a building by its hex, along an attack route",
                 (Option("unit", "unit", "your unit"), Option("target", "target", "enemy unit or building hex"))),
         Command("scatter", "Catapult: scatter attack on a hex with an enemy and every hex next to it",
@@ -137,6 +136,9 @@ class TacticalTableWar(Ruleset):
             "capture_points": {lab: None for lab in scenario.get("capture_points", [])},
             "treasury": dict(scenario["treasury"]), "units": units, "eliminated": [],
             "buildings": {}, "constructions": {},
+            "outposts": {o["at"]: {"side": o["side"], "damage": o.get("damage", 0)}
+                         for o in scenario.get("outposts", [])},
+            "looting": {s: scenario.get("looting", {}).get(s, 0) for s in SIDES},
             "castle_damage": {s: scenario.get("castle_damage", {}).get(s, 0) for s in SIDES},
             "supply": [{"pair": list(p), "at": None} for p in self.cat.supply],
             "engine_supply": [{"pair": list(p), "at": None} for p in self.cat.engine_supply],
@@ -204,6 +206,11 @@ class TacticalTableWar(Ruleset):
                            "occupant": c["crew"], "settler_used": c["settler"]})
         income = self.cat.castle["treasure"]
         sources = [f"castle {income}"]
+        for lab, o in sorted(state["outposts"].items()):
+            holder = self._unit_at(state, lab)
+            if o["side"] == side and not (holder and state["units"][holder]["side"] != side):
+                income += self.cat.outpost["treasure"]
+                sources.append(f"outpost {lab}")
         for lab in sorted(state["capture_points"]):
             holder = self._unit_at(state, lab)
             state["capture_points"][lab] = state["units"][holder]["side"] if holder else state["capture_points"][lab]
@@ -425,8 +432,12 @@ class TacticalTableWar(Ruleset):
                 continue
             lab = u["at"]
             if (lab in state["buildings"] or lab in state["castles"].values()
-                    or lab in state["capture_points"]):
+                    or lab in state["capture_points"] or lab in state["outposts"]):
                 continue
+            own_outposts = sum(1 for o in state["outposts"].values() if o["side"] == side)
+            if (own_outposts < self.cat.outpost["per_side"]
+                    and state["treasury"][side] >= self.cat.outpost["cost"]):
+                out.append({"type": "build", "side": side, "unit": uid, "kind": "outpost"})
             for kind in ECONOMIC:
                 spec = self.cat.kinds[kind]
                 if state["treasury"][side] < spec["cost"] or self._free_tile(state, kind) is None:
@@ -466,6 +477,9 @@ class TacticalTableWar(Ruleset):
         if u["at"] == state["castles"][other(side)]:
             # Only units standing on the wall attack the castle directly.
             out.append({"type": "attack", "side": side, "unit": uid, "target": u["at"]})
+        for lab, o in sorted(state["outposts"].items()):
+            if o["side"] != side and self._route(state, uid, lab, reach):
+                out.append({"type": "attack", "side": side, "unit": uid, "target": lab})
         for lab, b in sorted(state["buildings"].items()):
             if b["occupant"] and state["units"][b["occupant"]]["side"] == side:
                 continue
@@ -620,12 +634,12 @@ class TacticalTableWar(Ruleset):
         if outcome != "killed":
             back = strike(self.cat, state, defender, uid, dice, events, "conquest-defence", False, [to, before])
             if outcome == "tie":
-                remove_unit(state, defender, events, "conquest")
+                remove_unit(self.cat, state, defender, events, "conquest")
             if back in ("killed", "tie"):
-                remove_unit(state, uid, events, "conquest")
+                remove_unit(self.cat, state, uid, events, "conquest")
                 return
         else:
-            remove_unit(state, defender, events, "conquest")
+            remove_unit(self.cat, state, defender, events, "conquest")
         if outcome in ("killed", "tie") and uid in state["units"]:
             state["units"][uid]["at"] = to
             b["occupant"] = uid
@@ -662,7 +676,7 @@ class TacticalTableWar(Ruleset):
         outcome = strike(self.cat, state, crew, tid, dice, events, "catapult", terrain_counts(state, tid), path,
                          weakens=False)
         if outcome == "killed":
-            remove_unit(state, tid, events, "catapult")
+            remove_unit(self.cat, state, tid, events, "catapult")
             del state["scatter"]
             return
         sc.update(stage="counter", defender=tid, outcome=outcome)
@@ -680,7 +694,7 @@ class TacticalTableWar(Ruleset):
             back = counter_route(self.cat, state, striker, crew, self._crossable)
             result = strike(self.cat, state, striker, crew, dice, events, "counter", terrain_counts(state, crew), back)
             if result in ("killed", "tie"):
-                remove_unit(state, crew, events, "counter-attack")
+                remove_unit(self.cat, state, crew, events, "counter-attack")
         elif target != "none":
             b = state["buildings"][target]
             b["damage"] += 1
@@ -695,7 +709,7 @@ class TacticalTableWar(Ruleset):
                 del state["buildings"][target]
                 release_tile(state, b["kind"], b["tile"])
         if sc["outcome"] == "tie":
-            remove_unit(state, striker, events, "catapult")
+            remove_unit(self.cat, state, striker, events, "catapult")
 
     def _do_recruit(self, state, action, events, dice):
         side = action["side"]
@@ -721,6 +735,11 @@ class TacticalTableWar(Ruleset):
     def _do_build(self, state, action, events, dice):
         side, uid, kind = action["side"], action["unit"], action["kind"]
         lab = state["units"][uid]["at"]
+        if kind == "outpost":
+            state["treasury"][side] -= self.cat.outpost["cost"]
+            state["outposts"][lab] = {"side": side, "damage": 0}
+            events.append({"type": "built", "kind": "outpost", "at": lab, "side": side, "occupant": None})
+            return
         tile = self._free_tile(state, kind)
         state["supply"][tile]["at"] = lab
         state["treasury"][side] -= self.cat.kinds[kind]["cost"]
@@ -738,6 +757,9 @@ class TacticalTableWar(Ruleset):
         if target == state["castles"][other(side)]:
             self._attack_castle(state, uid, target, engine, events)
             return
+        if target in state["outposts"]:
+            self._attack_outpost(state, uid, target, engine, events)
+            return
         if target in state["buildings"]:
             self._attack_building(state, uid, target, engine, events, dice)
             return
@@ -752,7 +774,7 @@ class TacticalTableWar(Ruleset):
             outcome = strike(self.cat, state, uid, target, dice, events, "attack",
                              terrain_counts(state, target), path)
         if outcome == "killed":
-            remove_unit(state, target, events, "attack")
+            remove_unit(self.cat, state, target, events, "attack")
             return
         back = counter_route(self.cat, state, target, uid, self._crossable)
         # Builders and workers cannot attack but do defend, and striking back is defending.
@@ -760,9 +782,9 @@ class TacticalTableWar(Ruleset):
             result = strike(self.cat, state, target, uid, dice, events, "counter",
                             terrain_counts(state, uid), back)
             if result in ("killed", "tie"):
-                remove_unit(state, uid, events, "counter-attack")
+                remove_unit(self.cat, state, uid, events, "counter-attack")
         if outcome == "tie":
-            remove_unit(state, target, events, "attack")
+            remove_unit(self.cat, state, target, events, "attack")
 
     def _attack_castle(self, state, uid, lab, engine, events):
         side = state["units"][uid]["side"]
@@ -779,6 +801,20 @@ class TacticalTableWar(Ruleset):
             state["result"] = {"winner": side, "reason": f"{SIDE_TITLES[enemy]}'s castle is destroyed"}
             state["awaiting"] = []
             events.append({"type": "game_over", **state["result"]})
+
+    def _attack_outpost(self, state, uid, lab, engine, events):
+        u = state["units"][uid]
+        o = state["outposts"][lab]
+        hit = self.cat.kinds["trebuchet"]["building_damage"] if engine == "trebuchet" else 1
+        o["damage"] += hit
+        withstands = self.cat.outpost["withstands"]
+        destroyed = o["damage"] > withstands
+        events.append({"type": "building_attacked", "attacker": uid, "side": u["side"], "from": u["at"], "to": lab,
+                       "route": self._route(state, uid, lab, stats(self.cat, state, uid)["range"]),
+                       "kind": "outpost", "damage": hit, "attacks_withstood": min(o["damage"], withstands),
+                       "withstands": withstands, "destroyed": destroyed})
+        if destroyed:
+            del state["outposts"][lab]
 
     def _attack_building(self, state, uid, lab, engine, events, dice):
         b = state["buildings"][lab]
@@ -804,7 +840,7 @@ class TacticalTableWar(Ruleset):
                 result = strike(self.cat, state, occupant, uid, dice, events, "fortress-counter",
                                 terrain_counts(state, uid), back)
                 if result in ("killed", "tie"):
-                    remove_unit(state, uid, events, "fortress counter-attack")
+                    remove_unit(self.cat, state, uid, events, "fortress counter-attack")
 
     # ----- presentation -------------------------------------------------------------------------
     def describe(self, state: dict, key: str, value: str) -> str:
@@ -859,6 +895,9 @@ class TacticalTableWar(Ruleset):
         for side, lab in sorted(state["castles"].items()):
             objectives.append({"at": lab, "name": f"Castle {state['castle_damage'][side]}/{self.cat.castle['withstands']}",
                                "owner": side, "color": COLORS[side]})
+        for lab, o in sorted(state["outposts"].items()):
+            objectives.append({"at": lab, "name": f"Outpost {o['damage']}/{self.cat.outpost['withstands']}",
+                               "owner": o["side"], "color": COLORS[o["side"]]})
         for lab, owner in sorted(state["capture_points"].items()):
             objectives.append({"at": lab, "name": "Capture point", "owner": owner,
                                "color": COLORS[owner] if owner else "#ffffff"})
@@ -900,7 +939,8 @@ class TacticalTableWar(Ruleset):
                                "kind": "attack", "text": text})
         legend = [{"color": COLORS[s], "text": SIDE_TITLES[s]} for s in SIDES]
         free = sum(1 for t in state["supply"] if t["at"] is None)
-        notes = [f"Neutral supply: {free}/{len(state['supply'])} building tiles free"]
+        notes = [(f"Neutral supply: {free}/{len(state['supply'])} building tiles free · "
+                  f"Looting die: Red {state['looting']['red']} · Blue {state['looting']['blue']}")]
         return {"map_key": f"tactical-table-war/{key}",
                 "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
                 "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,

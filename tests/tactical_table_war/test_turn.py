@@ -92,3 +92,40 @@ def test_a_side_without_units_or_treasure_loses():
     state = position([("r1", "red", "sword", "0203"), ("b1", "blue", "settler", "0303")], phase="attack")
     state, _ = play(state, "red", "/attack unit:r1 target:b1", [6, 1])
     assert state["result"] == {"winner": "red", "reason": "Blue has no unit left and cannot recruit"}
+
+
+def test_a_settler_builds_an_outpost_that_yields_treasure_unless_an_enemy_stands_on_it():
+    state = position([("r1", "red", "settler", "0303"), ("b1", "blue", "sword", "0806")],
+                     phase="building", treasury={"red": 1, "blue": 0})
+    state, _ = play(state, "red", "/build unit:r1 kind:outpost")
+    assert state["outposts"] == {"0303": {"side": "red", "damage": 0}} and state["treasury"]["red"] == 0
+    state, _ = end_phases(state, "red", 2)
+    state, events = end_phases(state, "blue", 4)
+    assert of(events, "treasure")[0]["sources"] == ["castle 2", "outpost 0303"]
+    held = position([("r1", "red", "settler", "0202"), ("b1", "blue", "sword", "0303")], phase="attack",
+                    active="blue", outposts=[{"side": "red", "at": "0303"}])
+    held, events = play(held, "blue", "/end-phase")
+    assert of(events, "treasure")[0]["sources"] == ["castle 2"]
+
+
+def test_outposts_are_limited_per_side_and_can_be_destroyed():
+    outposts = [{"side": "red", "at": "0501"}, {"side": "red", "at": "0601"}]
+    state = position([("r1", "red", "settler", "0303"), ("b1", "blue", "sword", "0806")],
+                     phase="building", treasury={"red": 5, "blue": 0}, outposts=outposts)
+    with pytest.raises(RuleError):
+        play(state, "red", "/build unit:r1 kind:outpost")
+    state = position([("r1", "red", "settler", "0303"), ("b1", "blue", "sword", "0502")], active="blue",
+                     outposts=[{"side": "red", "at": "0501", "damage": 6}])
+    state, events = play(state, "blue", "/attack unit:b1 target:0501")
+    assert of(events, "building_attacked")[0]["destroyed"] and state["outposts"] == {}
+
+
+def test_every_sixth_enemy_killed_pays_a_treasure_die_from_the_looting_die():
+    state = position([("r1", "red", "sword", "0203"), ("b1", "blue", "settler", "0303")], looting={"red": 5},
+                     treasury={"red": 0, "blue": 3})
+    state, events = play(state, "red", "/attack unit:r1 target:b1", [6, 1])
+    assert of(events, "looted") and state["treasury"]["red"] == 1 and state["looting"]["red"] == 0
+    state = position([("r1", "red", "sword", "0203"), ("b1", "blue", "settler", "0303")],
+                     treasury={"red": 0, "blue": 3})
+    state, _ = play(state, "red", "/attack unit:r1 target:b1", [6, 1])
+    assert state["looting"]["red"] == 1 and state["treasury"]["red"] == 0
