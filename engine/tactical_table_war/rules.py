@@ -925,7 +925,9 @@ class TacticalTableWar(Ruleset):
             if u["weak"]:
                 piece["badge"] = str(sum(u["weak"]))
             if u["training"]:
-                piece["flipped"] = True
+                # In training: the symbol it will carry after its next preparation.
+                goal = u["training"]
+                piece["title"] += "→" + self.cat.types[goal["type"]]["short"] + ("+" if goal["level"] == "advanced" else "")
             pieces.append(piece)
         arrows = []
         for e in events:
@@ -940,7 +942,8 @@ class TacticalTableWar(Ruleset):
         legend = [{"color": COLORS[s], "text": SIDE_TITLES[s]} for s in SIDES]
         free = sum(1 for t in state["supply"] if t["at"] is None)
         notes = [(f"Neutral supply: {free}/{len(state['supply'])} building tiles free · "
-                  f"Looting die: Red {state['looting']['red']} · Blue {state['looting']['blue']}")]
+                  f"Looting die: Red {state['looting']['red']} · Blue {state['looting']['blue']} · "
+                  "counters: strength-range-speed, badge = weakening pips")]
         return {"map_key": f"tactical-table-war/{key}",
                 "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
                 "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,
