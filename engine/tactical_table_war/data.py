@@ -202,8 +202,10 @@ def check_scenario(cat: Catalogue, data: dict, source: str) -> dict:
          and len(set(points)) == len(points), "capture_points", "must list distinct hexes of the map")
     need(not set(points) & set(castles.values()), "capture_points", "a capture point cannot be a castle")
     taken = set(castles.values()) | set(points)
+    need(isinstance(data.get("prebuilt", []), list), "prebuilt", "must be a list")
     for i, b in enumerate(data.get("prebuilt", [])):
-        need(isinstance(b, dict) and (b.get("kind") in cat.kinds or b.get("kind") in cat.engines),
+        need(isinstance(b, dict) and isinstance(b.get("kind"), str)
+             and (b["kind"] in cat.kinds or b["kind"] in cat.engines),
              f"prebuilt[{i}].kind", "unknown building")
         need(valid_label(b.get("at"), cols, rows) and b["at"] not in taken, f"prebuilt[{i}].at",
              "must be a free hex (not a castle, capture point or other building)")

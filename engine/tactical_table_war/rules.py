@@ -12,6 +12,7 @@ four phases a player acts in.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
@@ -91,11 +92,11 @@ class TacticalTableWar(Ruleset):
         return out
 
     def load_scenario(self, name_or_path: str) -> dict:
+        name_or_path = name_or_path or self.default_scenario
         names = {p.stem: p for p in SCENARIO_DIR.glob("*.json")}
         if name_or_path in names:
             path = names[name_or_path]
-        elif name_or_path.endswith(".json"):
-            from pathlib import Path
+        elif name_or_path.endswith(".json") and Path(name_or_path).is_file():
             path = Path(name_or_path)
         else:
             raise ScenarioError(name_or_path, "name", f"no such scenario; packaged: {', '.join(sorted(names))}")
@@ -841,6 +842,55 @@ class TacticalTableWar(Ruleset):
                                 terrain_counts(state, uid), back)
                 if result in ("killed", "tie"):
                     remove_unit(self.cat, state, uid, events, "fortress counter-attack")
+
+    # ----- referee edits ------------------------------------------------------------------------
+    def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
+        """Place and remove keep buildings, constructions and castles consistent: a unit taken
+        off a building leaves it empty, one taken off a construction ends it."""
+        kind = action["type"]
+        if kind == "ref-phase":
+            if action.get("phase") not in PHASES:
+                raise RuleError(f"Unknown phase {action.get('phase')!r}.", list(PHASES))
+            state, events = super().referee_edit(state, action)
+            state.pop("scatter", None)      # a half-done catapult attack is abandoned
+            if state["phase"] == "preparation":
+                self._preparation(state, events)
+            return state, events
+        if kind not in ("ref-place", "ref-remove"):
+            return super().referee_edit(state, action)
+        uid = action.get("unit")
+        if uid not in state["units"]:
+            raise RuleError(f"No unit {uid!r}.", sorted(state["units"])[:20])
+        to = action.get("to")
+        if kind == "ref-place":
+            if to not in state["tiles"] or self._units_at(state, to):
+                raise RuleError(f"{to!r} is not a free hex of the map.")
+            if not self.cat.landscapes[state["tiles"][to]]["passable"]:
+                raise RuleError(f"{to} is a {state['tiles'][to]}: no unit can stand there.")
+        state = clone(state)
+        unit = state["units"][uid]
+        old = unit["at"]
+        events: list[dict] = []
+        b = state["buildings"].get(old)
+        if b and b["occupant"] == uid:
+            b["occupant"] = None     # an engine stays where it was, without its crew
+        c = state["constructions"].get(old)
+        if c and uid in (c["settler"], c["crew"]):
+            release_tile(state, c["kind"], c["tile"])
+            del state["constructions"][old]
+            events.append({"type": "construction_abandoned", "at": old, "kind": c["kind"]})
+        if kind == "ref-place":
+            unit["at"] = to
+            target = state["buildings"].get(to)
+            if target and target["occupant"] is None:
+                target["occupant"] = uid
+            events.append({"type": "referee", "what": "place", "unit": uid, "from": old, "to": to})
+        else:
+            del state["units"][uid]
+            state["eliminated"].append(uid)
+            events.append({"type": "referee", "what": "remove", "unit": uid, "from": old})
+        self._check_defeat(state, events)
+        return state, events
 
     # ----- presentation -------------------------------------------------------------------------
     def describe(self, state: dict, key: str, value: str) -> str:

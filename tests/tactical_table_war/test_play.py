@@ -117,3 +117,54 @@ def test_picture_shows_units_buildings_and_attack_routes():
     assert scene["arrows"][0]["kind"] == "attack" and scene["arrows"][0]["path"] == ["0303", "0503"]
     image = Image.open(io.BytesIO(renderer.render_png(scene)))
     assert image.format == "PNG" and image.size[0] > 200
+
+
+def _ref(state, **action):
+    from engine.core.dice import NoDice
+    from engine.core.game import apply_action
+    return apply_action(RS, state, {"side": "referee", **action}, NoDice())
+
+
+def test_referee_edits_keep_buildings_and_constructions_consistent():
+    from engine.core.errors import RuleError
+    state = position([("r1", "red", "settler", "0303"), ("r2", "red", "bow", "0101"), ("b1", "blue", "sword", "0806")],
+                     prebuilt=[{"kind": "quarry", "at": "0303", "counter": 2}])
+    moved, _ = _ref(state, type="ref-place", unit="r1", to="0404")
+    assert moved["buildings"]["0303"]["occupant"] is None and moved["units"]["r1"]["at"] == "0404"
+    back, _ = _ref(moved, type="ref-place", unit="r1", to="0303")
+    assert back["buildings"]["0303"]["occupant"] == "r1"
+    removed, _ = _ref(state, type="ref-remove", unit="r1")
+    assert "r1" not in removed["units"] and removed["buildings"]["0303"] == {**state["buildings"]["0303"], "occupant": None}
+    assert RS.legal_actions(removed, "red")                       # still a sound state
+    with pytest.raises(RuleError):
+        _ref(state, type="ref-place", unit="r1", to="0806")       # occupied
+    with pytest.raises(RuleError):
+        _ref(state, type="ref-phase", phase="nap")
+    prepared, events = _ref(state, type="ref-phase", phase="preparation", value="blue")
+    assert prepared["phase"] == "movement" and prepared["active"] == "blue" and of(events, "treasure")
+
+
+def test_hostile_scenario_files_are_refused_with_a_scenario_error():
+    import random
+
+    from .helpers import scenario
+    rng = random.Random(4)
+    junk = [None, 0, -1, 10**9, "x" * 300, [], {}, [1, 2], {"a": 1}, "0303", True]
+    base = scenario([("r1", "red", "bow", "0303"), ("b1", "blue", "sword", "0603")],
+                    prebuilt=[{"kind": "quarry", "at": "0505"}], outposts=[{"side": "red", "at": "0202"}],
+                    fortress_values={"red": {"range": 5, "strength": 10}})
+    cases = []
+    for key in list(base):
+        for _ in range(4):
+            cases.append({**base, key: rng.choice(junk)})
+    for listed in ("units", "prebuilt", "outposts"):
+        for field in list(base[listed][0]) + ["weakening", "level", "damage", "counter"]:
+            for _ in range(3):
+                entry = {**base[listed][0], field: rng.choice(junk)}
+                cases.append({**base, listed: [entry] + base[listed][1:]})
+    for bad in cases:
+        try:
+            checked = RS.scenario_from_data(bad, "t")
+        except ScenarioError:
+            continue
+        RS.setup(checked, fixed([1] * 200))                      # what passes must set up
