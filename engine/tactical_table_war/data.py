@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
@@ -81,7 +82,7 @@ class Catalogue:
         return cls(units, tiles, buildings)
 
     @staticmethod
-    def _check_units(data: dict, file: str) -> None:
+    def _check_units(data: Any, file: str) -> None:
         types = data.get("types")
         _need(isinstance(types, dict) and set(types) == set(UNIT_TYPES), file, "types",
               f"must name exactly {', '.join(UNIT_TYPES)}")
@@ -102,7 +103,7 @@ class Catalogue:
               file, "costs", "needs whole-number recruit, simple_training, advanced_training")
 
     @staticmethod
-    def _check_tiles(data: dict, file: str) -> None:
+    def _check_tiles(data: Any, file: str) -> None:
         lands = data.get("landscapes")
         _need(isinstance(lands, dict) and {"plain", "forest", "hill"} <= set(lands), file,
               "landscapes", "needs at least plain, forest and hill (the expansion names the last two)")
@@ -119,7 +120,7 @@ class Catalogue:
               "the faces must share out 1..6 exactly once (one die decides a random tile)")
 
     @staticmethod
-    def _check_buildings(data: dict, file: str) -> None:
+    def _check_buildings(data: Any, file: str) -> None:
         kinds, engines = data.get("kinds", {}), data.get("engines", {})
         _need(set(kinds) == {"quarry", "lumber-camp", "forge", "fortress", "trebuchet"}, file,
               "kinds", "must be the expansion's quarry, lumber-camp, forge, fortress, trebuchet")
@@ -178,7 +179,7 @@ def valid_label(text, columns: int, rows: int) -> bool:
     return 1 <= int(text[:2]) <= columns and 1 <= int(text[2:]) <= rows
 
 
-def check_scenario(cat: Catalogue, data: dict, source: str) -> dict:
+def check_scenario(cat: Catalogue, data: Any, source: str) -> dict:
     """Validate a scenario's meaning; returns it unchanged. Errors name file, entry, problem."""
     need = lambda cond, entry, problem: _need(cond, source, entry, problem)
     for key in ("name", "title", "description"):

@@ -555,7 +555,7 @@ class TacticalTableWar(Ruleset):
                     raise RuleError(f"{uid} is building at {units[uid]['at']} and cannot attack until it is done.")
                 if units[uid]["attacked"]:
                     raise RuleError(f"{uid} has already attacked this phase.")
-                target = action.get("target")
+                target = str(action.get("target"))
                 if target in units and not self._targetable(state, target):
                     raise RuleError(f"{target} is guarded by the settler building with it: attack the settler first.")
                 if target in units or target in state["buildings"]:
@@ -851,17 +851,17 @@ class TacticalTableWar(Ruleset):
         if kind == "ref-phase":
             if action.get("phase") not in PHASES:
                 raise RuleError(f"Unknown phase {action.get('phase')!r}.", list(PHASES))
-            state, events = super().referee_edit(state, action)
+            state, phase_events = super().referee_edit(state, action)
             state.pop("scatter", None)      # a half-done catapult attack is abandoned
             if state["phase"] == "preparation":
-                self._preparation(state, events)
-            return state, events
+                self._preparation(state, phase_events)
+            return state, phase_events
         if kind not in ("ref-place", "ref-remove"):
             return super().referee_edit(state, action)
-        uid = action.get("unit")
+        uid = str(action.get("unit"))
         if uid not in state["units"]:
             raise RuleError(f"No unit {uid!r}.", sorted(state["units"])[:20])
-        to = action.get("to")
+        to = str(action.get("to"))
         if kind == "ref-place":
             if to not in state["tiles"] or self._units_at(state, to):
                 raise RuleError(f"{to!r} is not a free hex of the map.")
