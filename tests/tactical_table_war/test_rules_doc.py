@@ -17,7 +17,7 @@ def test_every_cited_test_exists_and_every_clause_cites_one_or_says_not_yet():
     for file, name in sorted(citations):
         path = ROOT / "tests" / "tactical_table_war" / file
         source = path.read_text(encoding="utf-8") if path.exists() else ""
-        if not re.search(rf"^\s*def {re.escape(name)}\(", source, re.MULTILINE):
+        if not re.search(rf"^\s*(?:async\s+)?def {re.escape(name)}\(", source, re.MULTILINE):
             missing.append(f"{file}::{name}")
     assert not missing
     for row in text.splitlines():
