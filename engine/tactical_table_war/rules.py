@@ -376,10 +376,11 @@ class TacticalTableWar(Ruleset):
                         and any(self._ladder_man(state, o) for o in self._units_at(state, lab) if o != uid)):
                     out.append({"type": "move", "side": side, "unit": uid, "to": wall})
                     break
-        # Direct conquest: one step from a reachable hex onto a building an enemy occupies.
-        if not carrying_engine:
+        # Direct conquest: one step from a reachable hex onto a building an enemy occupies. The
+        # step starts where the unit could stop, since a fight that nobody wins leaves it there.
+        if not own_b:
             for lab, path in sorted(reach.items()):
-                if len(path) - 1 >= speed:
+                if len(path) - 1 >= speed or not self._may_stop_before(state, uid, lab):
                     continue
                 for n in board.neighbour_labels(lab):
                     b = state["buildings"].get(n)
@@ -389,6 +390,11 @@ class TacticalTableWar(Ruleset):
                         if move not in out:
                             out.append(move)
         return out
+
+    def _may_stop_before(self, state: dict, uid: str, lab: str) -> bool:
+        if lab == state["units"][uid]["at"]:
+            return True
+        return not (self._units_at(state, lab) or lab in state["buildings"] or lab in state["constructions"])
 
     def _ladder_man(self, state: dict, uid: str) -> bool:
         """A settler is a ladder man while its side's tool forge works (a settler occupies a
@@ -491,8 +497,11 @@ class TacticalTableWar(Ruleset):
         return out
 
     def _scatter_area(self, state: dict, side: str, at: str) -> list[str]:
+        """The enemy units a scatter attack on ``at`` may weaken (a building crew only once its
+        settler is gone, as for every attack)."""
         area = {at, *board.neighbour_labels(at)}
-        return sorted(uid for uid, u in state["units"].items() if u["side"] != side and u["at"] in area)
+        return sorted(uid for uid, u in state["units"].items()
+                      if u["side"] != side and u["at"] in area and self._targetable(state, uid))
 
     def _scatter_actions(self, state: dict, side: str) -> list[dict]:
         sc = state["scatter"]
@@ -624,7 +633,9 @@ class TacticalTableWar(Ruleset):
     def _conquer(self, state, uid, to, reach, events, dice):
         """Direct conquest: a fight without terrain advantage; the winner occupies at once."""
         side = state["units"][uid]["side"]
-        before = min((lab for lab in board.neighbour_labels(to) if lab in reach and len(reach[lab]) - 1 < stats(self.cat, state, uid)["speed"]),
+        speed = stats(self.cat, state, uid)["speed"]
+        before = min((lab for lab in board.neighbour_labels(to) if lab in reach and len(reach[lab]) - 1 < speed
+                      and self._may_stop_before(state, uid, lab)),
                      key=lambda lab: (len(reach[lab]), lab))
         path = reach[before]
         state["units"][uid]["at"] = before

@@ -204,3 +204,13 @@ def test_a_settler_builds_a_forge_and_occupies_it():
     state, _ = play(state, "red", "/build unit:r1 kind:forge")
     assert state["buildings"]["0303"] == {"kind": "forge", "tile": state["buildings"]["0303"]["tile"],
                                           "occupant": "r1", "damage": 0, "counter": None}
+
+
+def test_a_conquest_that_nobody_wins_leaves_the_attacker_on_a_free_hex_next_to_the_building():
+    # 0402 holds a friend, so the attacker from 0202 must step in from 0303 (also next to 0403).
+    state = position([("r1", "red", "sword", "0202"), ("r2", "red", "bow", "0402"),
+                      ("b1", "blue", "sword", "0403"), ("b2", "blue", "sword", "0806")],
+                     phase="movement", prebuilt=[{"kind": "quarry", "at": "0403"}])
+    state, _ = play(state, "red", "/move unit:r1 to:0403", [1, 6, 1, 6])   # neither falls
+    assert state["units"]["r1"]["at"] == "0303" and state["buildings"]["0403"]["occupant"] == "b1"
+    assert len({u["at"] for u in state["units"].values()}) == len(state["units"])

@@ -245,3 +245,14 @@ def test_the_catapults_attack_die_does_not_become_a_weakening_die_and_the_struck
     state, events = play(state, "blue", "/counter target:0303")
     assert state["buildings"]["0303"]["damage"] == 1 and of(events, "building_attacked")
     assert state["awaiting"] == ["red"] and not state.get("scatter")
+
+
+def test_a_scatter_attack_spares_a_crew_while_its_settler_lives():
+    state = position([("r1", "red", "shoe", "0303"), ("b1", "blue", "settler", "0603"), ("b2", "blue", "bow", "0503"),
+                      ("b3", "blue", "sword", "0504")], prebuilt=[{"kind": "catapult", "at": "0303"}],
+                     phase="movement", active="blue")
+    state, _ = play(state, "blue", "/move unit:b1 to:0503 build:fortress")
+    state, _ = end_phases(state, "blue", 4)
+    state, _ = end_phases(state, "red", 3)
+    state, events = play(state, "red", "/scatter unit:r1 at:0503", [3, 3, 3])
+    assert of(events, "scatter")[0]["area"] == ["b1", "b3"]
