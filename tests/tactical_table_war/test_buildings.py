@@ -207,10 +207,10 @@ def test_a_settler_builds_a_forge_and_occupies_it():
 
 
 def test_a_conquest_that_nobody_wins_leaves_the_attacker_on_a_free_hex_next_to_the_building():
-    # 0402 holds a friend, so the attacker from 0202 must step in from 0303 (also next to 0403).
-    state = position([("r1", "red", "sword", "0202"), ("r2", "red", "bow", "0402"),
+    # From 0203 the nearest hexes next to the quarry are 0303 (a friend stands there) and 0304.
+    state = position([("r1", "red", "sword", "0203"), ("r2", "red", "bow", "0303"),
                       ("b1", "blue", "sword", "0403"), ("b2", "blue", "sword", "0806")],
                      phase="movement", prebuilt=[{"kind": "quarry", "at": "0403"}])
     state, _ = play(state, "red", "/move unit:r1 to:0403", [1, 6, 1, 6])   # neither falls
-    assert state["units"]["r1"]["at"] == "0303" and state["buildings"]["0403"]["occupant"] == "b1"
+    assert state["units"]["r1"]["at"] == "0304" and state["buildings"]["0403"]["occupant"] == "b1"
     assert len({u["at"] for u in state["units"].values()}) == len(state["units"])
