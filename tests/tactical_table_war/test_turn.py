@@ -129,3 +129,15 @@ def test_every_sixth_enemy_killed_pays_a_treasure_die_from_the_looting_die():
                      treasury={"red": 0, "blue": 3})
     state, _ = play(state, "red", "/attack unit:r1 target:b1", [6, 1])
     assert state["looting"]["red"] == 1 and state["treasury"]["red"] == 0
+
+
+def test_a_recruit_neither_moves_nor_attacks_before_its_sides_next_turn():
+    state = position([("r1", "red", "sword", "0303"), ("b1", "blue", "sword", "0204")],
+                     phase="recruitment", treasury={"red": 1, "blue": 0})
+    state, events = play(state, "red", f"/recruit at:{RED_CASTLE}")
+    new = of(events, "recruited")[0]["unit"]
+    state, _ = end_phases(state, "red", 2)                       # to the attack phase; b1 is adjacent
+    assert not [a for a in RS.legal_actions(state, "red") if a.get("unit") == new]
+    state, _ = end_phases(state, "red", 1)
+    state, _ = end_phases(state, "blue", 4)                       # red's next movement phase
+    assert [a for a in RS.legal_actions(state, "red") if a.get("unit") == new]
