@@ -1020,7 +1020,11 @@ class TacticalTableWar(Ruleset):
                     "**Kampf:** Stärke + Angriffswürfel gegen Stärke + Landschaftsvorteil + Würfel − "
                     "Schwächungswürfel; höher oder gleich tötet, sonst bleibt der Angriffswürfel als "
                     "Schwächungswürfel liegen und der Verteidiger kontert, wenn seine Reichweite reicht.\n"
-                    "**Gebäude:** Steinbruch, Holzfällerlager, Schmiede, Festung, Tribock, Katapult/Balliste.")
+                    "**Gebäude:** Steinbruch, Holzfällerlager, Schmiede, Festung, Tribock, Katapult/Balliste "
+                    "(`/scatter`, `/weaken`, `/strike`, `/counter`), Vorposten. Leitermänner bringen Einheiten auf "
+                    "die feindliche Mauer; wer darauf steht, greift die Burg an.\n"
+                    "**Sieg:** feindliche Burg zerstören, oder nach der letzten Runde die meisten Punkte "
+                    "(Schatzwürfel + Einheiten + Eroberungspunkte).")
         return ("**Tactical Table War: Die Kunst der Belagerung** (under construction) — Red against Blue.\n"
                 "**Five phases:** preparation (automatic: weakening dice removed, training finished, "
                 "treasure collected), movement (`/move`), recruitment (`/recruit`, `/train`), building "
@@ -1028,4 +1032,8 @@ class TacticalTableWar(Ruleset):
                 "**Combat:** strength + attack die against strength + terrain advantage + die − weakening "
                 "dice; higher or equal kills, otherwise the attack die stays as a weakening die and the "
                 "defender strikes back if its range reaches.\n"
-                "**Buildings:** quarry, lumber camp, forge, fortress, trebuchet, catapult/ballista.")
+                "**Buildings:** quarry, lumber camp, forge, fortress, trebuchet, catapult/ballista "
+                "(`/scatter`, `/weaken`, `/strike`, `/counter`), outposts. Ladder men carry units onto the "
+                "enemy wall; units on it attack the castle.\n"
+                "**Victory:** destroy the enemy castle, or hold the best score after the last turn "
+                "(treasure dice + units + capture points).")
