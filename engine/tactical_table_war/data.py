@@ -244,7 +244,14 @@ def check_scenario(cat: Catalogue, data: Any, source: str) -> dict:
              f"fortress_values.{side}", f"range + strength must be the expansion's {cat.fortress['points']} points")
     units = data.get("units")
     need(isinstance(units, list) and 0 < len(units) <= MAX_UNITS, "units", f"must list 1..{MAX_UNITS} units")
-    seen_ids, seen_at = set(), set()
+    constructions = data.get("constructions", [])
+    need(isinstance(constructions, list) and all(
+        isinstance(c, dict) and isinstance(c.get("settler"), str) and isinstance(c.get("crew"), str)
+        for c in constructions), "constructions", "must list objects with a settler and a crew unit id")
+    # A settler building on its crew is the one case of two units on one hex.
+    pairs = {frozenset((c["settler"], c["crew"])) for c in constructions}
+    seen_ids: set = set()
+    seen_at: dict = {}
     for i, u in enumerate(units):
         entry = f"units[{i}]"
         need(isinstance(u, dict), entry, "must be an object")
@@ -256,12 +263,36 @@ def check_scenario(cat: Catalogue, data: Any, source: str) -> dict:
         need(u.get("level", "simple") in ("simple", "advanced"), f"{entry}.level", "must be simple or advanced")
         need(u.get("level", "simple") == "simple" or u["type"] in cat.advanced, f"{entry}.level",
              "only sword, bow and shoe units can be advanced")
-        need(valid_label(u.get("at"), cols, rows) and u["at"] not in seen_at, f"{entry}.at",
-             "must be a hex of the map no other unit stands on")
-        seen_at.add(u["at"])
+        need(valid_label(u.get("at"), cols, rows) and (u["at"] not in seen_at
+                                                       or frozenset((seen_at[u["at"]], u["id"])) in pairs),
+             f"{entry}.at", "must be a hex of the map no other unit stands on (except a construction's pair)")
+        seen_at.setdefault(u["at"], u["id"])
+        training = u.get("training")
+        if training is not None:
+            need(isinstance(training, dict) and training.get("type") in TRAININGS
+                 and training.get("level") in ("simple", "advanced"), f"{entry}.training",
+                 "must be {type: sword/bow/shoe/settler, level: simple/advanced}")
+            if u["type"] == "recruit":
+                need(training["level"] == "simple", f"{entry}.training", "a recruit is trained simply first")
+            else:
+                need(training == {"type": u["type"], "level": "advanced"} and u.get("level", "simple") == "simple"
+                     and u["type"] in cat.advanced, f"{entry}.training",
+                     "a trained unit can only be training to the advanced level of its own symbol")
         weak = u.get("weakening", [])
         need(isinstance(weak, list) and len(weak) <= 12 and all(_int(w) and 1 <= w <= 6 for w in weak),
              f"{entry}.weakening", "must list die faces 1..6")
+    by_id = {u["id"]: u for u in units}
+    crew_for = {"fortress": "bow", "trebuchet": "sword", "catapult": "shoe", "ballista": "shoe"}
+    for i, c in enumerate(constructions):
+        entry = f"constructions[{i}]"
+        need(isinstance(c.get("kind"), str) and c["kind"] in crew_for, f"{entry}.kind", f"must be one of {', '.join(crew_for)}")
+        settler, crew = by_id.get(c["settler"]), by_id.get(c["crew"])
+        need(settler is not None and settler["type"] == "settler", f"{entry}.settler", "must name a settler unit")
+        need(crew is not None and crew["type"] == crew_for[c["kind"]] and crew.get("level", "simple") == "simple",
+             f"{entry}.crew", f"must name a simple {crew_for[c['kind']]} unit")
+        need(settler["side"] == crew["side"] and settler["at"] == crew["at"] and settler["at"] not in taken,
+             f"{entry}", "settler and crew must be of one side on one hex without a castle, capture point or building")
+        taken.add(settler["at"])
     for key in ("active", "phase"):
         if key in data:
             allowed = SIDES if key == "active" else PHASES[1:]

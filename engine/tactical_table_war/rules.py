@@ -129,7 +129,8 @@ class TacticalTableWar(Ruleset):
         for u in scenario["units"]:
             units[u["id"]] = {"side": u["side"], "type": u["type"], "level": u.get("level", "simple"),
                               "at": u["at"], "weak": list(u.get("weakening", [])),
-                              "training": None, "moved": False, "attacked": False}
+                              "training": dict(u["training"]) if u.get("training") else None,
+                              "moved": False, "attacked": False}
         state = {
             "game": self.name, "scenario": scenario["name"], "result": None,
             "columns": cols, "rows": rows, "last_turn": scenario["last_turn"],
@@ -156,6 +157,14 @@ class TacticalTableWar(Ruleset):
             occupant = next((uid for uid, u in units.items() if u["at"] == b["at"]), None)
             state["buildings"][b["at"]] = self._new_building(b["kind"], tile, occupant, None)
             state["buildings"][b["at"]].update(damage=b.get("damage", 0), counter=b.get("counter"))
+        for c in scenario.get("constructions", []):
+            tile = self._free_tile(state, c["kind"])
+            if tile is None:
+                raise ScenarioError(scenario["name"], "constructions", f"no {c['kind']} tile left in the supply")
+            at = units[c["settler"]]["at"]
+            (state["engine_supply"] if c["kind"] in ENGINES else state["supply"])[tile]["at"] = at
+            state["constructions"][at] = {"kind": c["kind"], "settler": c["settler"], "crew": c["crew"],
+                                          "side": units[c["settler"]]["side"], "tile": tile}
         events += self._cycle(state).start(state)
         if scenario.get("active"):
             state["active"] = scenario["active"]

@@ -150,15 +150,16 @@ def test_hostile_scenario_files_are_refused_with_a_scenario_error():
     from .helpers import scenario
     rng = random.Random(4)
     junk = [None, 0, -1, 10**9, "x" * 300, [], {}, [1, 2], {"a": 1}, "0303", True]
-    base = scenario([("r1", "red", "bow", "0303"), ("b1", "blue", "sword", "0603")],
+    base = scenario([("r1", "red", "bow", "0303"), ("b1", "blue", "sword", "0603"), ("r2", "red", "settler", "0303")],
                     prebuilt=[{"kind": "quarry", "at": "0505"}], outposts=[{"side": "red", "at": "0202"}],
-                    fortress_values={"red": {"range": 5, "strength": 10}})
+                    fortress_values={"red": {"range": 5, "strength": 10}},
+                    constructions=[{"kind": "fortress", "settler": "r2", "crew": "r1"}])
     cases = []
     for key in list(base):
         for _ in range(4):
             cases.append({**base, key: rng.choice(junk)})
-    for listed in ("units", "prebuilt", "outposts"):
-        for field in list(base[listed][0]) + ["weakening", "level", "damage", "counter"]:
+    for listed in ("units", "prebuilt", "outposts", "constructions"):
+        for field in list(base[listed][0]) + ["weakening", "level", "damage", "counter", "training"]:
             for _ in range(3):
                 entry = {**base[listed][0], field: rng.choice(junk)}
                 cases.append({**base, listed: [entry] + base[listed][1:]})
@@ -168,3 +169,22 @@ def test_hostile_scenario_files_are_refused_with_a_scenario_error():
         except ScenarioError:
             continue
         RS.setup(checked, fixed([1] * 200))                      # what passes must set up
+
+
+def test_a_scenario_can_hold_constructions_and_training_in_progress():
+    state = position([("r1", "red", "settler", "0303"), ("r2", "red", "bow", "0303"),
+                      {"id": "r3", "side": "red", "type": "recruit", "at": "0202",
+                       "training": {"type": "shoe", "level": "simple"}}, ("b1", "blue", "sword", "0806")],
+                     constructions=[{"kind": "fortress", "settler": "r1", "crew": "r2"}], phase="attack", active="blue")
+    assert state["constructions"]["0303"]["crew"] == "r2" and state["units"]["r3"]["training"]["type"] == "shoe"
+    state, _ = play(state, "blue", "/end-phase")                 # red's preparation finishes both
+    assert state["buildings"]["0303"]["kind"] == "fortress" and state["units"]["r3"]["type"] == "shoe"
+    from .helpers import scenario
+    with pytest.raises(ScenarioError, match="no other unit stands on"):
+        RS.scenario_from_data(scenario([("r1", "red", "settler", "0303"), ("r2", "red", "bow", "0303")]), "t")
+    with pytest.raises(ScenarioError, match=r"constructions\[0\].crew"):
+        RS.scenario_from_data(scenario([("r1", "red", "settler", "0303"), ("r2", "red", "sword", "0303")],
+                                       constructions=[{"kind": "fortress", "settler": "r1", "crew": "r2"}]), "t")
+    with pytest.raises(ScenarioError, match=r"units\[0\].training"):
+        RS.scenario_from_data(scenario([{"id": "r1", "side": "red", "type": "bow", "at": "0303",
+                                         "training": {"type": "sword", "level": "simple"}}]), "t")
