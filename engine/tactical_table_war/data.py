@@ -281,12 +281,13 @@ def check_scenario(cat: Catalogue, data: Any, source: str) -> dict:
         weak = u.get("weakening", [])
         need(isinstance(weak, list) and len(weak) <= 12 and all(_int(w) and 1 <= w <= 6 for w in weak),
              f"{entry}.weakening", "must list die faces 1..6")
-    by_id = {u["id"]: u for u in units}
+    by_id: dict[str, Any] = {u["id"]: u for u in units}
     crew_for = {"fortress": "bow", "trebuchet": "sword", "catapult": "shoe", "ballista": "shoe"}
     for i, c in enumerate(constructions):
         entry = f"constructions[{i}]"
         need(isinstance(c.get("kind"), str) and c["kind"] in crew_for, f"{entry}.kind", f"must be one of {', '.join(crew_for)}")
-        settler, crew = by_id.get(c["settler"]), by_id.get(c["crew"])
+        settler: Any = by_id.get(c["settler"])
+        crew: Any = by_id.get(c["crew"])
         need(settler is not None and settler["type"] == "settler", f"{entry}.settler", "must name a settler unit")
         need(crew is not None and crew["type"] == crew_for[c["kind"]] and crew.get("level", "simple") == "simple",
              f"{entry}.crew", f"must name a simple {crew_for[c['kind']]} unit")
