@@ -918,6 +918,10 @@ class TacticalTableWar(Ruleset):
             return unit_label(self.cat, state, value)
         if key == "target" and value in state["buildings"]:
             return f"the {state['buildings'][value]['kind']} at {value}"
+        if key == "target" and value in state["outposts"]:
+            return f"the {state['outposts'][value]['side']} outpost at {value}"
+        if key == "target" and value in state["castles"].values():
+            return f"the castle at {value}"
         return value
 
     def describe_event(self, state: dict, event: dict) -> str | None:
@@ -938,6 +942,24 @@ class TacticalTableWar(Ruleset):
             return f"{event['attacker']} hits the {event['kind']} at {event['to']}" + (" — destroyed" if event["destroyed"] else "")
         if kind == "game_over":
             return f"Game over: {event['reason']}"
+        if kind == "construction_started":
+            return f"{event['settler']} starts a {event['kind']} on {event['crew']} at {event['at']}"
+        if kind == "construction_abandoned":
+            return f"the {event['kind']} at {event['at']} is abandoned"
+        if kind == "trained":
+            return f"{event['unit']} finishes its training: {event['level']} {event['as']}"
+        if kind == "ballista":
+            return f"ballista {event['attacker']} lays {event['dice']} on {event['defender']}"
+        if kind == "scatter":
+            return f"catapult {event['attacker']} scatters on {event['to']}: dice {event['dice']}"
+        if kind == "weakened":
+            return f"{event['unit']} gets a weakening die of {event['die']}"
+        if kind == "looted":
+            return f"{SIDE_TITLES[event['side']]}'s looting die pays a treasure die"
+        if kind in ("counter_placed", "counter_raised"):
+            return f"counter die at {event['at']}: {event['value']}"
+        if kind == "conquered":
+            return f"{event['unit']} takes the {event['kind']} at {event['at']}"
         return None
 
     def header(self, state: dict) -> dict[str, str]:

@@ -188,3 +188,13 @@ def test_a_scenario_can_hold_constructions_and_training_in_progress():
     with pytest.raises(ScenarioError, match=r"units\[0\].training"):
         RS.scenario_from_data(scenario([{"id": "r1", "side": "red", "type": "bow", "at": "0303",
                                          "training": {"type": "sword", "level": "simple"}}]), "t")
+
+
+def test_events_and_options_read_as_words():
+    state = position([("r1", "red", "sword", "0203"), ("b1", "blue", "sword", "0303")],
+                     outposts=[{"side": "blue", "at": "0202"}])
+    assert RS.describe(state, "target", "b1") == "Blue Swordsman b1 at 0303"
+    assert RS.describe(state, "target", "0202") == "the blue outpost at 0202"
+    _, events = play(state, "red", "/attack unit:r1 target:b1", [4, 3])
+    lines = [RS.describe_event(state, e) for e in events]
+    assert "r1 (5+⚄4=9) vs b1 (5+0+⚄3-0=8): killed" in lines and "b1 eliminated at 0303" in lines
