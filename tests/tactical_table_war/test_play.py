@@ -33,10 +33,6 @@ def test_ruleset_laws_hold(registered):
     laws.test_views_and_scenes_are_plain_data(game=NAME)
 
 
-def test_not_offered_until_complete():
-    assert NAME not in registry.RULESETS
-
-
 @pytest.mark.parametrize("scenario", ["prepared-battlefield", "free-play"])
 def test_autoplay_finishes_and_replays_for_many_seeds(scenario):
     data = dict(RS.load_scenario(scenario), last_turn=4)
