@@ -26,6 +26,20 @@ def all_labels(columns: int, rows: int) -> list[str]:
     return [f"{c:02d}{r:02d}" for c in range(1, columns + 1) for r in range(1, rows + 1)]
 
 
+def on_map(lab: str, columns: int, rows: int) -> bool:
+    return 1 <= int(lab[:2]) <= columns and 1 <= int(lab[2:]) <= rows
+
+
+def within_labels(lab: str, radius: int) -> list[str]:
+    """Labels within ``radius`` of ``lab`` (off-map ones included; callers filter)."""
+    out = []
+    for h in hexgrid.within(hexgrid.parse_label(lab), radius):
+        col, row = hexgrid.to_offset(h)
+        if col >= 0 and row >= 0:
+            out.append(hexgrid.label(h))
+    return out
+
+
 def adjacent_count(tiles: dict, lab: str, landscape: str) -> int:
     return sum(1 for n in neighbour_labels(lab) if tiles.get(n) == landscape)
 

@@ -188,6 +188,7 @@ def check_scenario(cat: Catalogue, data: Any, source: str) -> dict:
     need(_int(cols) and 5 <= cols <= MAX_SIDE and _int(rows) and 5 <= rows <= MAX_SIDE,
          "columns/rows", f"must be whole numbers 5..{MAX_SIDE}")
     need(_int(data.get("last_turn")) and 1 <= data["last_turn"] <= 99, "last_turn", "must be 1..99")
+    need(isinstance(data.get("explore", True), bool), "explore", "must be true or false")
     castles = data.get("castles")
     need(isinstance(castles, dict) and set(castles) == set(SIDES), "castles", "must give a hex for red and blue")
     for side, lab in castles.items():

@@ -45,6 +45,7 @@ from .units import (
 from .units import label as unit_label
 
 SIDE_TITLES = {"red": "Red", "blue": "Blue"}
+EXPLORE_RADIUS_AT_START = 2     # hexes around everything on the map that are known at setup
 COLORS = {"red": "#b03a2e", "blue": "#2e5cb0"}
 WAR_BUILDINGS = {"bow": "fortress", "sword": "trebuchet"}   # crew type -> what a settler builds on it
 SYMBOLS = {"sword": "infantry", "bow": "artillery", "shoe": "cavalry", "settler": "engineer"}
@@ -112,19 +113,21 @@ class TacticalTableWar(Ruleset):
         events: list[dict] = []
         cols, rows = scenario["columns"], scenario["rows"]
         fixed = scenario.get("fixed_tiles", {})
-        faces = {f: name for name, spec in self.cat.landscapes.items() for f in spec["faces"]}
-        tiles = {}
-        keep_plain = set(scenario["castles"].values()) | set(scenario.get("capture_points", []))
-        keep_plain |= {u["at"] for u in scenario["units"]} | {b["at"] for b in scenario.get("prebuilt", [])}
-        for lab in board.all_labels(cols, rows):
-            if lab in fixed:
-                tiles[lab] = fixed[lab]
-            else:
-                # Free play explores the landscape with random tiles; one die per tile.
-                land = faces[dice.roll("landscape", events, at=lab)]
-                if lab in keep_plain and not self.cat.landscapes[land]["passable"]:
-                    land = "plain"
-                tiles[lab] = land
+        tiles = {lab: land for lab, land in fixed.items()}
+        known = set(scenario["castles"].values()) | set(scenario.get("capture_points", []))
+        known |= {u["at"] for u in scenario["units"]} | {b["at"] for b in scenario.get("prebuilt", [])}
+        known |= {o["at"] for o in scenario.get("outposts", [])}
+        if scenario.get("explore", True):
+            # The landscape is explored as units go: at first only around what is on the map.
+            start = set(known)
+            for lab in known:
+                start |= {n for n in board.within_labels(lab, EXPLORE_RADIUS_AT_START)}
+        else:
+            start = set(board.all_labels(cols, rows))
+        for lab in sorted(start):
+            if lab not in tiles and board.on_map(lab, cols, rows):
+                tiles[lab] = self._random_tile(lab, lab in known, dice, events)
+        units = {}
         units = {}
         for u in scenario["units"]:
             units[u["id"]] = {"side": u["side"], "type": u["type"], "level": u.get("level", "simple"),
@@ -174,6 +177,26 @@ class TacticalTableWar(Ruleset):
         else:
             self._preparation(state, events)
         return state, events
+
+    def _random_tile(self, lab: str, must_stand: bool, dice: Dice, events: list) -> str:
+        """One explored landscape tile: one die decides it (``faces`` in tiles.json). A hex
+        something already stands on is never a lake."""
+        faces = {f: name for name, spec in self.cat.landscapes.items() for f in spec["faces"]}
+        land = faces[dice.roll("landscape", events, at=lab)]
+        if must_stand and not self.cat.landscapes[land]["passable"]:
+            land = "plain"
+        return land
+
+    def _explore(self, state: dict, path: list[str], dice: Dice, events: list) -> None:
+        """Moving explores: every unexplored hex next to the path gets a random tile."""
+        found = []
+        for lab in path:
+            for n in board.neighbour_labels(lab):
+                if n not in state["tiles"] and board.on_map(n, state["columns"], state["rows"]):
+                    state["tiles"][n] = self._random_tile(n, False, dice, events)
+                    found.append([n, state["tiles"][n]])
+        if found:
+            events.append({"type": "explored", "tiles": found})
 
     def _new_building(self, kind: str, tile: int | None, occupant: str | None, builder: str | None) -> dict:
         b = {"kind": kind, "tile": tile, "occupant": occupant, "damage": 0, "counter": None}
@@ -626,6 +649,7 @@ class TacticalTableWar(Ruleset):
             tile = state["buildings"][to]["tile"]
             state["engine_supply"][tile]["at"] = to
         events.append({"type": "moved", "unit": uid, "side": side, "path": path})
+        self._explore(state, path, dice, events)
         if action.get("build"):
             crew = next(o for o in self._units_at(state, to) if o != uid)
             tile = self._free_tile(state, action["build"])
@@ -649,6 +673,7 @@ class TacticalTableWar(Ruleset):
         path = reach[before]
         state["units"][uid]["at"] = before
         events.append({"type": "moved", "unit": uid, "side": side, "path": path + [to], "conquest": True})
+        self._explore(state, path, dice, events)
         b = state["buildings"][to]
         defender = b["occupant"]
         outcome = strike(self.cat, state, uid, defender, dice, events, "conquest", False, [before, to])
@@ -1033,9 +1058,8 @@ class TacticalTableWar(Ruleset):
                                "kind": "attack", "text": text})
         legend = [{"color": COLORS[s], "text": SIDE_TITLES[s]} for s in SIDES]
         free = sum(1 for t in state["supply"] if t["at"] is None)
-        notes = [(f"Neutral supply: {free}/{len(state['supply'])} building tiles free · "
-                  f"Looting die: Red {state['looting']['red']} · Blue {state['looting']['blue']} · "
-                  "counters: strength-range-speed, badge = weakening pips")]
+        notes = [(f"Supply {free}/{len(state['supply'])} tiles free · Looting die Red {state['looting']['red']}, "
+                  f"Blue {state['looting']['blue']} · counters strength-range-speed, badge weakening")]
         return {"map_key": f"tactical-table-war/{key}",
                 "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
                 "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,

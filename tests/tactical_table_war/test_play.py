@@ -194,3 +194,19 @@ def test_events_and_options_read_as_words():
     _, events = play(state, "red", "/attack unit:r1 target:b1", [4, 3])
     lines = [RS.describe_event(state, e) for e in events]
     assert "r1 (5+⚄4=9) vs b1 (5+0+⚄3-0=8): killed" in lines and "b1 eliminated at 0303" in lines
+
+
+def test_the_landscape_is_explored_as_units_move():
+    from .helpers import scenario
+    data = scenario([("r1", "red", "shoe", "0204"), ("b1", "blue", "sword", "0804")], phase="movement",
+                    tiles={}, explore=True)
+    data["fixed_tiles"] = {}
+    state, events = RS.setup(RS.scenario_from_data(data, "t"), fixed([1] * 200))
+    assert "0504" not in state["tiles"] and "0304" in state["tiles"]          # two hexes around r1
+    assert not [a for a in RS.legal_actions(state, "red") if a.get("to") == "0604"]
+    state, events = play(state, "red", "/move unit:r1 to:0404", [3] * 20)
+    explored = dict(of(events, "explored")[0]["tiles"])
+    assert "0504" in explored and state["tiles"]["0504"] == "forest"           # face 3 is forest
+    assert len(of(events, "roll")) == len(explored)
+    everything = RS.setup(RS.scenario_from_data({**data, "explore": False}, "t"), fixed([1] * 200))[0]
+    assert len(everything["tiles"]) == 9 * 7
