@@ -583,6 +583,12 @@ class TacticalTableWar(Ruleset):
         side, kind = action.get("side"), action.get("type")
         uid = action.get("unit")
         units = state["units"]
+        command = next((c for c in self.commands if c.name == kind), None)
+        if command is not None:
+            allowed = {o.name for o in command.options}
+            unknown = sorted(set(action) - allowed - {"type", "side"})
+            if unknown:
+                raise RuleError(f"/{kind} has no option {unknown[0]!r}.", sorted(allowed))
         if uid is not None and kind in ("move", "train", "build", "attack"):
             if uid not in units or units[uid]["side"] != side:
                 raise RuleError(f"{uid!r} is not one of your units.",

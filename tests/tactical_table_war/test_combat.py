@@ -97,3 +97,11 @@ def test_units_cannot_enter_the_enemy_castle():
     state = position([("r1", "red", "shoe", "0704"), ("b1", "blue", "sword", "0701")], phase="movement")
     targets = {a["to"] for a in RS.legal_actions(state, "red") if a.get("unit") == "r1"}
     assert BLUE_CASTLE not in targets and "0804" in targets
+
+
+def test_refusals_name_the_real_problem():
+    state = position([("r1", "red", "sword", "0203"), ("b1", "blue", "sword", "0303")])
+    with pytest.raises(RuleError, match="has no option 'bogus'"):
+        play(state, "red", "/attack unit:r1 target:b1 bogus:1")
+    with pytest.raises(RuleError, match="not one of your units"):
+        play(state, "red", "/attack unit:b1 target:r1")
