@@ -127,7 +127,7 @@ class TacticalTableWar(Ruleset):
         for lab in sorted(start):
             if lab not in tiles and board.on_map(lab, cols, rows):
                 tiles[lab] = self._random_tile(lab, lab in known, dice, events)
-        units = {}
+        units: dict[str, dict] = {}
         units = {}
         for u in scenario["units"]:
             units[u["id"]] = {"side": u["side"], "type": u["type"], "level": u.get("level", "simple"),
