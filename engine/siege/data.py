@@ -12,10 +12,11 @@ from typing import Any
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
+from engine.core.paths import data_dir
 
 from .board import Board
 
-DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "siege"
+DATA_DIR = data_dir("siege")
 COVERS = ("none", "light", "medium", "heavy", "full")
 MELEE_SIGNS = ("+", "0", "-")
 LETTERS = ("A", "B", "C", "D", "E", "F")

@@ -28,7 +28,8 @@ def describe(ruleset, state: dict, key: str, value: str) -> str:
 
 def describe_event(state: dict, e: dict) -> str | None:
     kind = e.get("type")
-    name = lambda fid: state["figures"].get(fid, {}).get("name", fid)
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
     if kind == "moved":
         return f"{name(e['unit'])} moves {' → '.join(e['path'])} ({e['cost']} points)."
     if kind in ("shot", "melee"):

@@ -12,8 +12,9 @@ from typing import Any
 
 from engine.core import hexgrid
 from engine.core.errors import ScenarioError
+from engine.core.paths import data_dir
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "tactical-table-war"
+DATA_DIR = data_dir("tactical-table-war")
 SCENARIO_DIR = DATA_DIR / "scenarios"
 
 SIDES = ("red", "blue")
@@ -181,7 +182,8 @@ def valid_label(text, columns: int, rows: int) -> bool:
 
 def check_scenario(cat: Catalogue, data: Any, source: str) -> dict:
     """Validate a scenario's meaning; returns it unchanged. Errors name file, entry, problem."""
-    need = lambda cond, entry, problem: _need(cond, source, entry, problem)
+    def need(cond, entry, problem):
+        _need(cond, source, entry, problem)
     for key in ("name", "title", "description"):
         need(isinstance(data.get(key), str) and 0 < len(data[key]) <= 200, key, "must be text (1..200 characters)")
     cols, rows = data.get("columns"), data.get("rows")

@@ -325,7 +325,8 @@ def _terrain_key(board) -> list[dict]:
     """One swatch per fill colour on the map (bridges share the water's colour)."""
     types = terrain_chart()["types"]
     used = {board.terrain[i] for i in range(len(board.grid))}
-    key, seen = [], {}
+    key: list[dict] = []
+    seen: dict[str, dict] = {}
     for name, t in types.items():
         if name not in used or t.get("bridge"):
             continue
