@@ -273,6 +273,11 @@ class Store:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         path = str(path)
+        if "://" in path:
+            # A database URL handed to the file backend would become a file named after it.
+            from .storage import redacted
+            raise ValueError(f"{redacted(path)} is a URL, not a SQLite file: open it with "
+                             "service.storage.open_store")
         with _storage_errors(path):
             target, uri = _connect_target(path, read_only)
             # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
