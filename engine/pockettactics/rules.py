@@ -151,7 +151,7 @@ class PocketTactics(Ruleset):
         Command("reserve", "Return a unit to the reserve through a feature",
                 (Option("unit", "unit", "Unit"),
                  Option("to", "hex",
-                        "Adjacent feature an own unit occupies, to step into (leave out: the one it is on)", False)),
+                        "Own-occupied feature to step into (adjacent, flyers after bonus moves; leave out: the one it is on)", False)),
                 {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
         Command("special", "Use a unit's special ability",
                 (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination (teleport)", False),
