@@ -764,7 +764,8 @@ class PocketTactics(Ruleset):
         kind, side, phase = action["type"], action["side"], state["phase"]
         to = action.get("to")
         if phase == "faction" and kind == "faction" and action.get("faction") in state["factions"].values():
-            raise RuleError(f"{action['faction']} is already taken; the two players play different factions.",
+            raise RuleError(f"{action['faction']} is already taken; the two players play different factions "
+                            f"(the rules allow a mirror match, but our data holds one set of each faction's figures).",
                             [a["faction"] for a in self.legal_actions(state, side)])
         if phase == "army" and kind == "recruit":
             uid = action.get("unit")
