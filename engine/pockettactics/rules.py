@@ -162,7 +162,7 @@ class PocketTactics(Ruleset):
         Command("reserve", "Return a unit to the reserve through a feature",
                 (Option("unit", "unit", "Unit"),
                  Option("to", "hex",
-                        "Adjacent feature an own unit occupies, to step into (leave out: the one it is on)", False)),
+                        "Own-occupied feature to step into (adjacent, flyers after bonus moves; leave out: the one it is on)", False)),
                 {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
         Command("special", "Use a unit's special ability",
                 (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination (teleport)", False),
@@ -625,12 +625,26 @@ class PocketTactics(Ruleset):
         return out
 
     def _reserve_gates(self, state: dict, uid: str, occupant: dict) -> list[str]:
-        """Adjacent features the unit may step "into" to reach the reserve: occupied by a unit of
-        its own side, since a move never enters a tile an enemy holds (that is close combat)."""
-        side = state["units"][uid]["side"]
-        return [n for n in _neighbour_labels(state["units"][uid]["at"])
-                if n in occupant and state["units"][occupant[n]]["side"] == side
-                and state["tiles"][n].get("feature")]
+        """Features the unit may step "into" to reach the reserve: occupied by a unit of its own
+        side, since a move never enters a tile an enemy holds (that is close combat); next to the
+        unit or, for a flyer, next to a tile its bonus moves reach (it takes them "wenn sie
+        aktiviert werden", so going to the reserve activates them too)."""
+        return sorted(self._reserve_launches(state, uid, occupant))
+
+    def _reserve_launches(self, state: dict, uid: str, occupant: dict) -> dict[str, list[str]]:
+        """Each feature the unit may step into, with the path of the step: from where it stands,
+        or a flyer's bonus moves and then the step. The flyer never lands on the way (it ends
+        inside the feature, off the map), so, as in a flying move, no tile's hazard strikes."""
+        unit = state["units"][uid]
+        side, at = unit["side"], unit["at"]
+        launches = {at: [at], **self._flights(state, uid)}
+        out: dict[str, list[str]] = {}
+        for here, path in sorted(launches.items(), key=lambda kv: (len(kv[1]), kv[0])):
+            for n in _neighbour_labels(here):
+                if n != at and n not in out and n in occupant and state["units"][occupant[n]]["side"] == side \
+                        and state["tiles"][n].get("feature"):
+                    out[n] = path + [n]
+        return out
 
     def _combat_actions(self, state: dict, side: str) -> list[dict]:
         c = state["combat"]
@@ -748,6 +762,10 @@ class PocketTactics(Ruleset):
                         and _dist(at, to) == 1:
                     raise RuleError(f"{to} is held by the enemy {holder}; a unit steps only into a feature one of "
                                     f"your own units occupies (entering an enemy's tile is an attack).", ways)
+                if self._flyer(state, uid):
+                    raise RuleError(f"{to} is not an occupied feature {uid} can reach; a flyer steps into a feature "
+                                    f"one of your units occupies, next to it or next to a tile its "
+                                    f"{self._uspec(state, uid)['flying']} bonus moves reach.", ways)
                 raise RuleError(f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
                                 f"feature one of your units occupies.", ways)
         self.refuse_unknown(state, action)
@@ -757,7 +775,8 @@ class PocketTactics(Ruleset):
         kind, side, phase = action["type"], action["side"], state["phase"]
         to = action.get("to")
         if phase == "faction" and kind == "faction" and action.get("faction") in state["factions"].values():
-            raise RuleError(f"{action['faction']} is already taken; the two players play different factions.",
+            raise RuleError(f"{action['faction']} is already taken; the two players play different factions "
+                            f"(the rules allow a mirror match, but our data holds one set of each faction's figures).",
                             [a["faction"] for a in self.legal_actions(state, side)])
         if phase == "army" and kind == "recruit":
             uid = action.get("unit")
@@ -947,8 +966,13 @@ class PocketTactics(Ruleset):
         uid = action["unit"]
         unit = state["units"][uid]
         at = unit["at"]
+        event = {"type": "to_reserve", "side": side, "unit": uid, "from": at, "via": action.get("to", at)}
+        if "to" in action:
+            path = self._reserve_launches(state, uid, self._occupant(state))[action["to"]]
+            if len(path) > 2:
+                event["path"] = path        # a flyer flew its bonus moves first
         unit["status"], unit["at"] = "reserve", None
-        events.append({"type": "to_reserve", "side": side, "unit": uid, "from": at, "via": action.get("to", at)})
+        events.append(event)
         if "to" not in action:
             # going into the feature one stands on gives up its control
             was = state["control"].get(at)
@@ -1345,6 +1369,8 @@ class PocketTactics(Ruleset):
             return f"{n(event['unit'])} {verb} {' → '.join(event['path'])}."
         if t == "to_reserve":
             via = f" through the feature at {event['via']}" if event.get("via", event["from"]) != event["from"] else ""
+            if event.get("path"):
+                via = f", flying {' → '.join(event['path'][:-1])} and into the feature at {event['via']}"
             return f"{n(event['unit'])} returns to the reserve from {event['from']}{via}."
         if t == "blessed":
             return f"{n(event['unit'])} blesses {n(event['with'])} (+1 to any die in its next combat)."
@@ -1538,7 +1564,7 @@ class PocketTactics(Ruleset):
                 "**Zug (eine Aktion):** `/move` (auf ein freies Nachbarfeld, ein Sprung über einen Verbündeten; "
                 "schnell/fliegend: Bonusbewegungen, Flieger springen auch über Feinde und fliegen mit `to:` vor einem Angriff), `/attack` (Nahkampf; Einheiten mit Magie erklären `as:melee` oder `as:magic`), "
                 "`/fire` (Fernkampf mit Reichweite und Sichtlinie), `/deploy` (neben ein kontrolliertes Merkmal), "
-                "`/reserve` (in das Merkmal unter der Einheit oder mit `to:` in ein benachbartes, von einer eigenen Einheit besetztes), `/special`.\n"
+                "`/reserve` (in das Merkmal unter der Einheit oder mit `to:` in ein benachbartes, von einer eigenen Einheit besetztes; Flieger auch nach ihren Bonusbewegungen), `/special`.\n"
                 "**Kampf:** alle OFF/DEF-Würfel zugleich; reihum `/bonus` (ein Würfel, max. 6), dann `/reroll` "
                 "(je angrenzender Verbündeter und bevorzugtes Gelände), `/pass`. Höchste OFF gegen höchste DEF, "
                 "Gleichstand → nächstes Paar, übrige OFF trifft. Beide können fallen; Besiegte nimmt der Sieger.\n"
@@ -1554,7 +1580,7 @@ class PocketTactics(Ruleset):
             "bonus moves, flyers jump enemies too and may fly first with `to:` when they attack), `/attack` (close combat; units that know magic declare "
             "`as:melee` or `as:magic`), `/fire` (ranged, range and line of sight), "
             "`/deploy` (next to a feature you control), `/reserve` (into the feature the unit stands on, or `to:` an "
-            "adjacent one your own unit occupies), `/special`.\n"
+            "adjacent one your own unit occupies; flyers also after their bonus moves), `/special`.\n"
             "**Combat:** all OFF/DEF dice at once; in turn `/bonus` (one die, max 6), then `/reroll` (one per "
             "adjacent ally, one on preferred terrain), `/pass`. Highest OFF vs highest DEF, ties go to the next "
             "pair, a spare OFF die hits. Both may fall; the victor keeps the captured unit.\n"

@@ -332,7 +332,7 @@ The map is made of segments (2x2 squares, named by their top-left square, e.g. `
 Each round starts with an initiative roll (ties re-rolled). On your turn:
 1. **Cards**: `/discard` one action card if you like, `/end-phase` draws one (hand of 3; not on the game's very first turn) and secret missions up to 2.
 2. **Deployment**: `/deploy unit:<type> to:<deployment segment>` (plug-ins `to:<own unit>` in your territory); unspent points are lost, rivets are kept; heroes once per game.
-3. **Combat**: activate segment by segment; each unit attacks once per attack on its card (`/attack unit to:<segment>`, snipers `target:<unit>`) or uses an [Action] (`/rush`); `/advance` is Quick Advance. Dice from the attack chart against the target's armour; any 5+ deals exactly 1 damage. Targets follow the defender's square priority.
+3. **Combat**: activate segment by segment; each unit attacks once per attack on its card (`/attack unit to:<segment>`, snipers `target:<unit>`) or uses an [Action] (`/rush`); `/advance` is Quick Advance. Dice from the attack chart against the target's armour; an attack with at least one 5+ deals exactly 1 damage, however many 5s and 6s it rolls. Targets follow the defender's square priority.
    When the enemy attacks a segment holding your units and you hold action cards, the game waits for you: `/play` a reaction card (Take Cover!) on a unit there, or `/pass`.
 4. **Movement**: `/move unit to:<adjacent segment>`, one segment per point, one diagonal per activation, never into enemy segments; `/regroup` inside a segment.
 5. **Rally**: objectives you hold (unit at the end of your turn, or your flag) score, completed secret missions score, loot scores at once.
@@ -343,7 +343,7 @@ Das Spielfeld besteht aus Segmenten (2x2 Felder, benannt nach dem Feld oben link
 Jede Runde beginnt mit dem Initiativewurf (bei Gleichstand neu). In deinem Zug:
 1. **Karten**: mit `/discard` eine Action!-Karte abwerfen, `/end-phase` zieht eine (max. 3; nicht im allerersten Zug) und Geheime Missionen bis 2.
 2. **Aufstellung**: `/deploy unit:<Typ> to:<Aufstellungssegment>` (Aufstecker `to:<eigene Einheit>` im eigenen Gebiet); übrige Punkte verfallen, Rivets bleiben; Helden einmal pro Spiel.
-3. **Kampf**: Segment für Segment aktivieren; jede Einheit greift so oft an wie ihre Karte sagt (`/attack unit to:<Segment>`, Scharfschützen `target:<Einheit>`) oder nutzt eine [Aktion] (`/rush`); `/advance` ist Schneller Vorstoß. Würfel laut Angriffsübersicht gegen die Rüstung; jede 5+ macht genau 1 Schaden. Ziele nach der Zielrangfolge des Verteidigers.
+3. **Kampf**: Segment für Segment aktivieren; jede Einheit greift so oft an wie ihre Karte sagt (`/attack unit to:<Segment>`, Scharfschützen `target:<Einheit>`) oder nutzt eine [Aktion] (`/rush`); `/advance` ist Schneller Vorstoß. Würfel laut Angriffsübersicht gegen die Rüstung; ein Angriff mit mindestens einer 5+ macht genau 1 Schaden, egal wie viele Fünfen und Sechsen fallen. Ziele nach der Zielrangfolge des Verteidigers.
    Greift der Gegner ein Segment mit deinen Einheiten an und du hast Action!-Karten, wartet das Spiel auf dich: `/play` eine Reaktionskarte (In Deckung!) auf eine Einheit dort, oder `/pass`.
 4. **Bewegung**: `/move unit to:<Nachbarsegment>`, ein Segment pro Punkt, eine Diagonale pro Aktivierung, nie in Segmente mit Feinden; `/regroup` innerhalb des Segments.
 5. **Sammeln**: gehaltene strategische Ziele (Einheit am Zugende oder eigene Flagge), erfüllte Geheime Missionen und Beute bringen Siegpunkte.

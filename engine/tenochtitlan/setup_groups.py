@@ -9,7 +9,8 @@ placed) still exists. The order of placements does not matter to the rule, so "a
 still reachable" is the same as "some legal final set of hexes contains the placed ones", and
 ``find_completion`` searches for such a set:
 
-- a *plan* picks three different villages and assigns each connected group already placed to
+- a *plan* picks three different villages (only villages whose free area holds four connected
+  hexes; no group could stand by the others) and assigns each connected group already placed to
   one of them (two groups with the same village must later be joined by the hexes between them);
 - the groups then grow one hex at a time. Each step branches over every hex the final group
   must contain one of (a neighbour of a part that still has to be joined, any hex of an
@@ -107,7 +108,11 @@ class _Search:
 
     def run(self, placed: frozenset) -> frozenset | None:
         comps = groups_of(self.board, placed)
-        villages = sorted(self.areas)
+        # A village can only take a group if its free area holds four connected hexes; leaving
+        # the others out of every plan loses nothing and keeps a map with many small villages
+        # from spending the budget on plans that can never grow.
+        villages = [v for v in sorted(self.areas)
+                    if any(len(c) >= MIN_GROUP for c in self._components(self.areas[v] - self.taken))]
         if len(villages) < GROUPS or self._merge_bound(comps) > self.total - len(placed):
             return None
         options = [[v for v in villages if c <= self.areas[v]] for c in comps]

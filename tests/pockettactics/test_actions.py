@@ -3,7 +3,7 @@ import pytest
 
 from engine.core.errors import RuleError
 
-from .helpers import act, legal, of, position
+from .helpers import RS, act, legal, of, position
 
 
 def test_deploy_from_reserve_next_to_a_controlled_feature():
@@ -61,6 +61,33 @@ def test_no_return_to_reserve_through_a_feature_an_enemy_occupies():
     with pytest.raises(RuleError, match="0811 is held by the enemy goblin"):
         act(state, "/reserve unit:rider to:0811")
     assert state["units"]["rider"]["status"] == "map"
+
+
+def test_a_flyer_takes_its_bonus_moves_when_activated_to_go_to_the_reserve():
+    # flyers take bonus moves "wenn sie aktiviert werden": going "in" an occupied feature activates
+    # the eagle (flying 2) too, so from 0808 it flies 0807 -> 0806 and steps into north's home
+    # 0805, which the spearman occupies; the rider (fast, bonus moves only "zum Bewegen") cannot
+    state = position({"eagle": "0808", "spearman": "0805", "goblin": "0811"})
+    assert "/reserve unit:eagle to:0805" in legal(state)
+    fast = position({"rider": "0808", "spearman": "0805", "goblin": "0811"})
+    assert "/reserve unit:rider to:0805" not in legal(fast)
+    with pytest.raises(RuleError, match="0805 is not an occupied feature next to rider"):
+        act(fast, "/reserve unit:rider to:0805")
+    state, events = act(state, "/reserve unit:eagle to:0805")
+    (event,) = of(events, "to_reserve")
+    assert len(event["path"]) == 4 and event["path"][0] == "0808" and event["path"][-1] == "0805"
+    assert state["units"]["eagle"]["status"] == "reserve" and state["control"]["0805"] == "north"
+    assert "flying 0808 →" in RS.describe_event(state, event)
+    # beyond its bonus moves plus the step (0809 is 4 tiles from 0805) it cannot
+    far = position({"eagle": "0809", "spearman": "0805", "goblin": "0811"})
+    assert "/reserve unit:eagle to:0805" not in legal(far)
+    with pytest.raises(RuleError, match="0805 is not an occupied feature eagle can reach"):
+        act(far, "/reserve unit:eagle to:0805")
+    # it never lands on the way, so water it flies over does not drown it (no die is rolled)
+    wet = position({"eagle": "0808", "spearman": "0805", "goblin": "0811"}, tiles={"0807": "water", "0806": "water"})
+    wet, events = act(wet, "/reserve unit:eagle to:0805")
+    assert of(events, "to_reserve")[0]["path"] == ["0808", "0807", "0806", "0805"]
+    assert wet["units"]["eagle"]["status"] == "reserve"
 
 
 def test_a_unit_on_a_feature_may_leave_through_a_neighbouring_one_and_keep_its_own():

@@ -189,7 +189,7 @@ def test_referee_can_place_and_remove_units():
 def test_setup_refusals_say_why():
     state = fresh()
     state, _ = act(state, "/faction faction:horde")
-    with pytest.raises(RuleError, match="horde is already taken"):
+    with pytest.raises(RuleError, match="horde is already taken; .* our data holds one set of each faction"):
         act(state, "/faction faction:horde")
     army = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"], points=22)
     with pytest.raises(RuleError, match="An army needs at least one unit"):

@@ -69,6 +69,16 @@ def test_rules_summary_in_english_and_german():
     assert "segment" in RS.rules_summary("en") and "Segment" in RS.rules_summary("de")
 
 
+def test_rules_summary_says_one_damage_per_attack_however_many_fives_and_sixes():
+    # "Unabhängig von der Menge der Fünfen und Sechsen, die gewürfelt werden, verursacht ein
+    # erfolgreicher Angriff genau 1 Punkt Schaden." A summary saying each 5+ deals a damage
+    # ("jede 5+ macht genau 1 Schaden") would teach players the reading the engine rejects.
+    en, de = RS.rules_summary("en"), RS.rules_summary("de")
+    assert "jede 5+" not in de and "each 5+" not in en and "any 5+ deals" not in en
+    assert "ein Angriff mit mindestens einer 5+ macht genau 1 Schaden, egal wie viele Fünfen und Sechsen" in de
+    assert "an attack with at least one 5+ deals exactly 1 damage, however many 5s and 6s" in en
+
+
 def test_the_rules_document_names_only_existing_tests():
     import re
     from pathlib import Path

@@ -188,6 +188,31 @@ def test_a_setup_scenario_the_spanish_could_never_complete_is_refused_on_load():
         _spanish_setup(POCKET_MAP, SPANISH_LAND[:11])                # 11 units: one group short
 
 
+def _many_small_villages_map():
+    """A land strip along the top with three villages that can each take a group, and 72 more
+    villages on three-hex islands in the lake, none of which can ever hold a group of four."""
+    grid = [["."] * 40 for _ in range(3)] + [["L"] * 40 for _ in range(37)]
+    villages = {f"Strip{i}": f"{c:02d}02" for i, c in enumerate((4, 13, 22))}
+    for c in range(2, 38, 4):
+        for r in range(6, 38, 4):
+            grid[r][c], grid[r][c + 1], grid[r + 1][c] = "v", ".", "."
+            villages[f"Isle{c:02d}{r:02d}"] = f"{c + 1:02d}{r + 1:02d}"
+    return grid_map(*("".join(row) for row in grid), villages=villages)
+
+
+def test_villages_that_can_never_take_a_group_do_not_crowd_out_the_search():
+    # The three-group rule is decided by a search with a bounded number of positions; a map with
+    # many villages too small for a group of four used to spend that bound on hopeless plans and
+    # then refuse a setup that the strip's three villages complete easily.
+    state = _spanish_setup(_many_small_villages_map())
+    offered = {a["to"] for a in legal(state, "spanish", "place") if a["unit"] == "s00"}
+    assert "0402" in offered and "0308" not in offered          # a strip hex, an island hex
+    with pytest.raises(RuleError, match="three groups"):
+        act(state, "spanish", "/place unit:s00 to:0308")
+    state, _ = act(state, "spanish", "/place unit:s00 to:0402")
+    assert "0403" in {a["to"] for a in legal(state, "spanish", "place") if a["unit"] == "s01"}
+
+
 def test_spanish_setup_accepts_a_second_group_part_that_a_later_unit_joins():
     # Reported: 0620 was refused after 0819 (two hexes apart, both by Coyoacan 0619) although
     # 0720 joins them into one group; the setup is still completable, so it must be offered.
