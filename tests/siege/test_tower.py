@@ -2,9 +2,14 @@
 fighting from its top, and figures on two layers of one cell."""
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from engine.core.errors import RuleError, ScenarioError
+
+from renderer import render_png
 
 from .helpers import RULES, act, build, legal, of
 
@@ -211,3 +216,23 @@ def test_a_figure_killed_by_its_fall_does_not_stun_the_one_below():
     state, events = act(state, "besieger", "/land unit:k to:0702")
     assert state["figures"]["k"]["dead"] and not state["figures"]["m"]["stunned"]
     assert not of(events, "figure_hit")
+
+
+def test_the_picture_outlines_the_tower_and_stacks_its_two_levels():
+    figs = {"u": ("knight", "besieger", "0717", "healthy", "top"), "i": ("man-at-arms", "besieger", "0717"),
+            "j": ("man-at-arms", "besieger", "0617", "stunned"), "p": ("peasant", "defender", "0716")}
+    state = build(figs, towers=WALL, filled_moat=FILLED)
+    scene = RULES.scene(state, [], None)
+    pieces = {p["id"]: p for p in scene["pieces"]}
+    assert pieces["u"]["slot"] == 0 and pieces["i"]["slot"] == 2           # top above, inside below
+    assert pieces["j"]["color"] != pieces["i"]["color"]                     # stunned: pale counter
+    outlined = {m["at"] for m in scene["markers"] if m["kind"] == "highlight"}
+    assert outlined == set(FILLED)
+    assert "on top of the siege tower" in RULES.describe(state, "unit", "u")
+    image = Image.open(io.BytesIO(render_png(scene))).convert("RGB")
+    counts = image.getcolors(1 << 20)
+
+    def pixels_near(rgb):
+        return sum(n for n, c in counts if all(abs(a - b) <= 3 for a, b in zip(c, rgb)))
+    assert pixels_near((0x6E, 0x2C, 0x00)) > 500                          # the tower's outline
+    assert pixels_near((0xE6, 0xA4, 0x9C)) > 200                          # the stunned counter's tint
