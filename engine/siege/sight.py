@@ -221,11 +221,15 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     through_breach = [hexgrid.label(h) for h in line.crossed
                       if hexgrid.label(h) in board and board.cell(hexgrid.label(h)).kind == "breach"]
     if bridge_up and not s_cell.inside and t_cell.inside and t_cell.kind not in BATTLEMENTS + SLITS:
-        if not through_breach:
+        if shooter_top:
+            why.append(f"{shooter}: from the top of a siege tower one shoots over the parapets into the "
+                       f"castle, bridge up or not (2.43)")
+        elif not through_breach:
             sight.cover = "full"
             why.append(f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)")
             return sight
-        why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
+        else:
+            why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
 
     low_end, high_end = (shooter, target) if s_level <= t_level else (target, shooter)
     low, high = min(s_level, t_level), max(s_level, t_level)

@@ -167,6 +167,10 @@ def test_shooting_from_the_top_over_lower_figures_within_ten_cells():
     assert not close.possible and "(1.45)" in close.reasons[-1]
     inside = build({**figs, "s": ("archer", "besieger", "0719")}, towers=FIELD)
     assert not RULES._sight(inside, "s", "t").possible
+    # With the bridge up the courtyard is shut to shots from outside, not to the tower's top.
+    shut = build({**figs, "s": ("archer", "besieger", "0720")}, bridge_up=True)
+    assert not RULES._sight(shut, "s", "t").possible
+    assert RULES._sight(build(figs, towers=FIELD, bridge_up=True), "s", "t").possible
 
 
 def test_no_shot_from_the_top_at_a_target_with_a_friend_beside_it_on_its_level():
