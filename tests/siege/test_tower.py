@@ -239,3 +239,22 @@ def test_the_picture_outlines_the_tower_and_stacks_its_two_levels():
         return sum(n for n, c in counts if all(abs(a - b) <= 3 for a, b in zip(c, rgb)))
     assert pixels_near((0x6E, 0x2C, 0x00)) > 500                          # the tower's outline
     assert pixels_near((0xE6, 0xA4, 0x9C)) > 200                          # the stunned counter's tint
+
+
+def test_a_figure_in_the_tower_retreats_along_its_level_of_the_tower():
+    figs = {"p": ("knight", "defender", "0716"), "u": ("peasant", "besieger", "0717", "healthy", "top"),
+            "i": ("peasant", "besieger", "0817")}
+
+    def beaten(state):
+        state, _ = act(state, "defender", "/attack unit:p target:u")
+        return act(state, "defender", "/fight", dice=[2])                # D: defenders retreat
+
+    state, events = beaten(build(figs, phase="melee", active="defender", towers=WALL, filled_moat=FILLED))
+    assert of(events, "choose_retreat")[0]["options"] == ["0617", "0817"]   # the platform's free cells
+    state, _ = act(state, "besieger", "/retreat unit:u to:0817")
+    assert state["figures"]["u"]["at"] == "0817" and state["figures"]["u"]["layer"] == "top"
+    crowded = build({**figs, "a": ("peasant", "besieger", "0617", "healthy", "top"),
+                     "b": ("peasant", "besieger", "0817", "healthy", "top")},
+                    phase="melee", active="defender", towers=WALL, filled_moat=FILLED)
+    state, events = beaten(crowded)
+    assert of(events, "cannot_retreat")[0]["unit"] == "u" and state["figures"]["u"]["stunned"]
