@@ -78,6 +78,9 @@ class Siege(Ruleset):
         Command("face", "Declare which way a figure in a doorway takes cover: in or out (1.53)",
                 (Option("unit", "unit", "Your figure in a doorway"), Option("toward", "choice", "in or out"))),
         Command("fill", "Before the assault: lay a filled-moat counter (2.2)", (Option("at", "hex", "A moat cell"),)),
+        Command("place", "Before the assault: put your siege tower at a map edge, facing where you wish (2.41)",
+                (Option("tower", "choice", "The siege tower"), Option("at", "hex", "Its first cell"),
+                 Option("towards", "hex", "The neighbour of that cell it faces"))),
         Command("breach", "Before the assault: lay a broken-wall counter (2.31)", (Option("at", "hex", "A wall cell"),)),
         Command("carry", "Two adjacent figures pick up a lying ladder (1.91)",
                 (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second carrier"),
@@ -304,7 +307,19 @@ class Siege(Ruleset):
         if state["to_place"]["breaches"]:
             out += [{"type": "breach", "side": side, "at": lab} for lab in board.labels()
                     if board.cell(lab).kind in ("parapet", "wall")]
+        for tid in state["to_place"].get("towers", []):
+            blocked = self._tower_blocked(state, tid)
+            out += [{"type": "place", "side": side, "tower": tid, "at": at, "towards": towards}
+                    for at, towards in sorted(tower.placements(board, state, tid, blocked))]
         return out
+
+    @staticmethod
+    def _tower_blocked(state: dict, tid: str) -> set[str]:
+        """Cells a tower may not stand on: living figures outside it, ladders, other towers."""
+        t = state["towers"][tid]
+        blocked = {f["at"] for f in state["figures"].values() if not f["dead"] and f["at"] not in t["cells"]}
+        blocked |= {lad["at"] for lad in state["ladders"].values()}
+        return blocked | {c for other, o in state["towers"].items() if other != tid for c in o["cells"]}
 
     def _tower_actions(self, state: dict, side: str) -> list[dict]:
         """2.41: three able figures inside push their tower, once a round, straight forward or
@@ -323,9 +338,7 @@ class Siege(Ruleset):
             crew = [fid for fid in tower.crew(state, tid) if fid not in state["done"] and fid not in self._busy(state)]
             if len(crew) < tower.spec()["crew"]:
                 continue
-            blocked = {f["at"] for f in state["figures"].values() if not f["dead"] and f["at"] not in t["cells"]}
-            blocked |= {lad["at"] for lad in state["ladders"].values()}
-            blocked |= {c for other, o in state["towers"].items() if other != tid for c in o["cells"]}
+            blocked = self._tower_blocked(state, tid)
             out += [{"type": "roll", "side": side, "tower": tid, "to": to}
                     for to in sorted(tower.tower_moves(board, state, tid, blocked))]
         return out
@@ -713,6 +726,17 @@ class Siege(Ruleset):
             self._drop(state, action["ladder"], events)
         elif kind == "roll":
             self._roll(state, action, events)
+        elif kind == "place":
+            t = state["towers"][action["tower"]]
+            board = self.board(state)
+            cells = tower.placements(board, state, action["tower"], self._tower_blocked(state, action["tower"]))[
+                (action["at"], action["towards"])]
+            self._carry_tower(state, t, cells)
+            t["towards"] = action["towards"]
+            state["to_place"]["towers"].remove(action["tower"])
+            events.append({"type": "tower_placed", "tower": action["tower"], "at": cells, "towards": action["towards"]})
+            if not any(state["to_place"].values()):
+                self._start_assault(state, events)
         elif kind == "push":
             self._push(state, action, dice, events)
         elif kind == "winch":
@@ -735,22 +759,27 @@ class Siege(Ruleset):
         tid = action["tower"]
         t = state["towers"][tid]
         board = self.board(state)
-        blocked = {f["at"] for f in state["figures"].values() if not f["dead"] and f["at"] not in t["cells"]}
-        cells, cost = tower.tower_moves(board, state, tid, blocked)[action["to"]]
+        cells, cost = tower.tower_moves(board, state, tid, self._tower_blocked(state, tid))[action["to"]]
         crew = [fid for fid in tower.crew(state, tid) if fid not in state["done"]][:tower.spec()["crew"]]
-        moving = {cell: new for cell, new in zip(t["cells"], cells)}
         vector = tower.heading(board, t)
-        for f in state["figures"].values():
-            if f["at"] in moving and not f["dead"]:
-                f["at"] = moving[f["at"]]
         old = list(t["cells"])
-        t["cells"] = cells
+        self._carry_tower(state, t, cells)
         q, r = board.cell(cells[0]).hex
         t["towards"] = hexgrid.label((q + vector[0], r + vector[1]))
         state["done"] += crew
         state["acted"] += crew
         state.setdefault("tower_moved", []).append(tid)
         events.append({"type": "tower_rolled", "tower": tid, "from": old, "to": cells, "cost": cost, "crew": crew})
+
+    @staticmethod
+    def _carry_tower(state, t, cells):
+        """The tower stands on ``cells`` (in the order of its old ones); everyone living in and
+        on it comes along."""
+        moving = dict(zip(t["cells"], cells))
+        for f in state["figures"].values():
+            if f["at"] in moving and not f["dead"]:
+                f["at"] = moving[f["at"]]
+        t["cells"] = list(cells)
 
     def _drop(self, state, lid, events):
         lad = state["ladders"][lid]
@@ -792,7 +821,7 @@ class Siege(Ruleset):
         else:
             kinds = {"fire1": ["shoot"], "fire2": ["shoot"],
                      "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
-                     "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach"]}[state["phase"]]
+                     "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach", "place"]}[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []
             if not state["pending"]:
@@ -969,7 +998,7 @@ class Siege(Ruleset):
         state["awaiting"] = [state["active"]]
 
     def _start_assault(self, state, events):
-        state["to_place"] = {"filled_moat": 0, "breaches": 0}
+        state["to_place"] = {"filled_moat": 0, "breaches": 0, "towers": []}
         state["phase"] = PHASES[0]
         state["active"] = state["order"][0]
         state["awaiting"] = [state["active"]]

@@ -119,10 +119,17 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
         need(any(f["side"] == side and not f["dead"] for f in out["figures"].values()), file, "figures",
              f"{side} needs at least one living figure")
     prepare: Any = raw.get("prepare", {})
-    need(isinstance(prepare, dict) and set(prepare) <= {"filled_moat", "breaches"}
-         and all(isinstance(v, int) and 0 <= v <= 20 for v in prepare.values()), file, "prepare",
-         "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first")
-    out["prepare"] = {"filled_moat": prepare.get("filled_moat", 0), "breaches": prepare.get("breaches", 0)}
+    placed = prepare.get("towers", []) if isinstance(prepare, dict) else []
+    need(isinstance(prepare, dict) and set(prepare) <= {"filled_moat", "breaches", "towers"}
+         and all(isinstance(v, int) and 0 <= v <= 20 for k, v in prepare.items() if k != "towers"), file, "prepare",
+         "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first, "
+         "and towers")
+    need(isinstance(placed, list) and len(set(placed)) == len(placed)
+         and all(t in out["towers"] and out["towers"][t]["side"] == "besieger" for t in placed),
+         file, "prepare.towers", "must list besieger siege towers of this file, each once (2.41: the besieger "
+         "puts them at a map edge before the assault)")
+    out["prepare"] = {"filled_moat": prepare.get("filled_moat", 0), "breaches": prepare.get("breaches", 0),
+                      "towers": list(placed)}
     if any(out["prepare"].values()):
         need("phase" not in raw, file, "phase", "a scenario with counters to place starts with their placement")
         out["phase"] = "prepare"

@@ -141,6 +141,44 @@ def tower_moves(board: Board, state: dict, tid: str, blocked: set[str]) -> dict[
     return out
 
 
+def _turned(offset: tuple[int, int], steps: int) -> tuple[int, int]:
+    """An axial offset turned by ``steps`` sixths of a circle, in the order of
+    :data:`engine.core.hexgrid.DIRECTIONS`."""
+    q, r = offset
+    for _ in range(steps % 6):
+        q, r = q + r, -q
+    return q, r
+
+
+def placements(board: Board, state: dict, tid: str, blocked: set[str]) -> dict[tuple[str, str], list[str]]:
+    """2.41: "Zu Beginn des Angriffs kann der Angreifer den Belagerungsturm an einem beliebigen
+    Kartenrand auf die Karte setzen, nachdem er ihn so ausgerichtet hat, wie er es wünscht":
+    every (first cell, forward neighbour) where the tower's shape, turned to face that way,
+    lies on cells it may stand on with at least one cell at the map's edge. -> its cells."""
+    tower = state["towers"][tid]
+    origin = board.cell(tower["cells"][0]).hex
+    shape = [(board.cell(c).hex[0] - origin[0], board.cell(c).hex[1] - origin[1]) for c in tower["cells"]]
+    facing = hexgrid.DIRECTIONS.index(heading(board, tower))
+    rolls = spec()["rolls_over"]
+    out: dict[tuple[str, str], list[str]] = {}
+    for first in board.labels():
+        q, r = board.cell(first).hex
+        for k, (dq, dr) in enumerate(hexgrid.DIRECTIONS):
+            towards = hexgrid.label((q + dq, r + dr))
+            if towards not in board:
+                continue
+            cells = []
+            for offset in shape:
+                oq, orr = _turned(offset, k - facing)
+                cells.append(hexgrid.label((q + oq, r + orr)))
+            if not all(c in board and board.cell(c).kind in rolls and c not in blocked for c in cells):
+                continue
+            if all(len(board.neighbours(c)) == 6 for c in cells):
+                continue
+            out[(first, towards)] = cells
+    return out
+
+
 def step_cost(board: Board, tower_of: dict[str, str], here: Position, nxt: Position,
               base: int | None) -> int | None:
     """Cost of one step between positions where a siege tower is involved (2.42, 2.45);

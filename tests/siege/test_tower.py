@@ -258,3 +258,23 @@ def test_a_figure_in_the_tower_retreats_along_its_level_of_the_tower():
                     phase="melee", active="defender", towers=WALL, filled_moat=FILLED)
     state, events = beaten(crowded)
     assert of(events, "cannot_retreat")[0]["unit"] == "u" and state["figures"]["u"]["stunned"]
+
+
+def test_before_the_assault_the_besieger_puts_the_tower_at_any_map_edge_facing_as_he_wishes():
+    state = build({**CREW, "top": ("archer", "besieger", "0719", "healthy", "top"), **FAR},
+                  towers=FIELD, prepare={"towers": ["t"]})
+    assert state["phase"] == "prepare"
+    places = {(a["at"], a["towards"]) for a in legal(state, "besieger", "place")}
+    assert ("0620", "0619") in places and ("0619", "0618") not in places  # at the edge, not a row in
+    assert ("2202", "2103") in places                                   # the eastern edge, facing west
+    assert not any(at == "1110" for at, _ in places)                    # never in the middle of the map
+    state, events = act(state, "besieger", "/place tower:t at:2202 towards:2103")
+    cells = of(events, "tower_placed")[0]["at"]
+    assert cells[0] == "2202" and all(RULES.board(state).distance("2202", c) <= 2 for c in cells)
+    assert [state["figures"][f]["at"] for f in ("a", "b", "c")] == cells  # the crew comes along
+    assert state["figures"]["top"]["at"] == cells[1] and state["figures"]["top"]["layer"] == "top"
+    assert state["phase"] == "fire1"                                    # then the assault begins
+    # Forward is now west: the tower rolls along its new heading.
+    state, _ = act(state, "besieger", "/end-phase")
+    assert state["phase"] == "move"
+    assert {a["to"] for a in legal(state, "besieger", "roll")} >= {"2103"}
