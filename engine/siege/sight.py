@@ -217,6 +217,12 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     elif t_cell.kind == "breach":
         cover = "medium"
         why.append(f"{target}: on a broken wall: medium cover from every side (2.32)")
+    elif target == board.drawbridge.get("gate") and not bridge_up and not s_cell.inside:
+        # 1.57: "... besitzen die Figuren, die sich an den beiden Gebäudeecken befinden, schwere
+        # Deckung gegen Schüsse von außen": our gatehouse has one passage cell between the two
+        # gate towers, so a figure in it stands in their corners.
+        cover = "heavy"
+        why.append(f"{target}: in the gateway between the gate towers, bridge down: heavy cover from outside (1.57)")
     line = _crossing(start, centre(t_hex), s_hex, t_hex)
     through_breach = [hexgrid.label(h) for h in line.crossed
                       if hexgrid.label(h) in board and board.cell(hexgrid.label(h)).kind == "breach"]
