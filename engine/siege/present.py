@@ -39,7 +39,10 @@ def describe_event(state: dict, e: dict) -> str | None:
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
     if kind == "moved":
-        return f"{name(e['unit'])} moves {' → '.join(e['path'])} ({e['cost']} points)."
+        # On a siege tower's cell the path names the level: inside, or on top (2.42).
+        steps = [cell + (" top" if layer == "top" else "") for cell, layer in
+                 zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))]
+        return f"{name(e['unit'])} moves {' → '.join(steps)} ({e['cost']} points)."
     if kind in ("shot", "melee"):
         return e["text"]
     if kind == "figure_hit":
@@ -64,6 +67,8 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
     if kind == "fell":
         return f"{name(e['unit'])} falls from {e['from']} into {e['to']}: {e['outcome']}."
+    if kind == "tower_placed":
+        return f"Siege tower {e['tower']} is put on {', '.join(e['at'])}, facing {e['towards']}."
     if kind == "tower_rolled":
         return (f"Siege tower {e['tower']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} ({e['cost']} points, "
                 f"pushed by {', '.join(name(f) for f in e['crew'])}).")
@@ -186,7 +191,8 @@ SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2, part done). Each side's ph
 1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
 2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
    also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
-   `/face` (a doorway's cover: in or out);
+   `/face` (a doorway's cover: in or out), `/roll` a siege tower (three figures inside),
+   `/move ... level:top` onto its platform;
 3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it, `/push` a ladder.
 Own figures stunned before the phase recover at its end. Shots: d10 + range/state modifier
 against the target's cover; melee: attack/defence odds (rounded down, at least 1-1), shifted by
@@ -198,7 +204,8 @@ SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2, teilweise). Jede Phase einer
 1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
 2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
    außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
-   `/face` (Deckung in einer Tür: nach innen oder außen);
+   `/face` (Deckung in einer Tür: nach innen oder außen), `/roll` einen Belagerungsturm (drei
+   Figuren im Inneren), `/move ... level:top` auf seine Plattform;
 3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt,
    `/push` stößt eine Leiter um.
 Eigene bewusstlose Figuren erholen sich am Ende der Phase. Schüsse: W10 + Entfernungs- und

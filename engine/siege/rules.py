@@ -429,7 +429,11 @@ class Siege(Ruleset):
                 if partner in state["done"]:
                     continue
                 points = min(points, figures.values(state["figures"][partner])["move"]) - equipment.CARRY_PENALTY
-            if tower_of and partner is None:
+            # Over (cell, layer) positions only when the figure could reach a tower this step
+            # (every step costs at least a point); elsewhere the towers are just cells it
+            # cannot enter, and the plain search is the same and faster.
+            if tower_of and partner is None and (f["at"] in tower_of or min(
+                    board.distance(f["at"], c) for c in tower_of) <= points):
                 plans = self._tower_plans(state, board, f, points, positions, dead, ladders, tower_of)
                 if plans:
                     out[fid] = plans
