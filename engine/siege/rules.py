@@ -486,6 +486,8 @@ class Siege(Ruleset):
                  if f["side"] == side and figures.can_act(f) and fid not in state["done"]
                  and fid not in self._busy(state) and fid not in carriers]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
+        # No ladder stands in a siege tower's cells.
+        occupied = set(living) | set(tower.cells_of(state))
         spent = state.get("spent", {})
         for lid, lad in sorted(state.get("ladders", {}).items()):
             if lad["raised"]:
@@ -498,7 +500,7 @@ class Siege(Ruleset):
                            and figures.values(state["figures"][fid])["move"] - spent.get(fid, 0) >= 2]
                 if len(helpers) < 2:
                     continue
-                spots = [(foot, wall) for foot, wall in equipment.raise_spots(board, [lad["at"]], set(living),
+                spots = [(foot, wall) for foot, wall in equipment.raise_spots(board, [lad["at"]], occupied,
                                                                              ladder_cells - {lad["at"]})
                          if board.distance(foot, lad["at"]) <= 1 and (foot, wall) != (lad["at"], lad["faces"])]
                 for a in helpers:
@@ -511,7 +513,7 @@ class Siege(Ruleset):
                 if state["figures"][lad["carriers"][0]]["side"] != side:
                     continue
                 cells = [state["figures"][c]["at"] for c in lad["carriers"]]
-                for foot, wall in equipment.raise_spots(board, cells, set(living), ladder_cells):
+                for foot, wall in equipment.raise_spots(board, cells, occupied, ladder_cells):
                     out.append({"type": "raise", "side": side, "ladder": lid, "at": foot, "faces": wall})
                 out.append({"type": "drop", "side": side, "ladder": lid})
                 continue
@@ -634,7 +636,7 @@ class Siege(Ruleset):
                 out[(fid, cell)] = [f["at"], cell]
                 if any(n in enemies for n in board.neighbours(cell)):
                     continue
-                ends, parent = movement.reachable(board, cell, budget - first, enemies,
+                ends, parent = movement.reachable(board, cell, budget - first, enemies | set(tower_of),
                                                   friends - {f["at"]}, dead, state["bridge_up"],
                                                   self._ladders(state))
                 for end in ends:

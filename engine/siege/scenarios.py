@@ -162,6 +162,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
              f"{entry}.faces", "must be a parapet cell next to the ladder (never a tower, 1.91)")
         need(all(other["at"] != at for other in out["ladders"].values()), file, f"{entry}.at",
              "another ladder stands there")
+        need(at not in tower_of, file, f"{entry}.at", "a siege tower stands there")
         need(isinstance(spec.get("raised", True), bool), file, f"{entry}.raised", "must be true or false")
         out["ladders"][lid] = {"at": at, "faces": faces, "raised": spec.get("raised", True), "carriers": []}
     return out

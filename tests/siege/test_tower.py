@@ -278,3 +278,14 @@ def test_before_the_assault_the_besieger_puts_the_tower_at_any_map_edge_facing_a
     state, _ = act(state, "besieger", "/end-phase")
     assert state["phase"] == "move"
     assert {a["to"] for a in legal(state, "besieger", "roll")} >= {"2103"}
+
+
+def test_no_ladder_is_raised_in_a_siege_towers_cells():
+    figs = {"a": ("man-at-arms", "besieger", "0618"), "b": ("man-at-arms", "besieger", "0718"), **FAR}
+    lying = {"l": {"at": "0618", "raised": False}}
+    state = build(figs, phase="move", towers=WALL, filled_moat=FILLED, ladders=lying)
+    state, _ = act(state, "besieger", "/carry unit:a with:b ladder:l")
+    feet = {a["at"] for a in legal(state, "besieger", "raise")}
+    assert feet and not feet & set(FILLED)                                # the tower's cells are taken
+    with pytest.raises(ScenarioError, match="siege tower stands there"):
+        build(figs, towers=WALL, filled_moat=FILLED, ladders={"l": {"at": "0717", "faces": "0716"}})
