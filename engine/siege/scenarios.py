@@ -124,8 +124,9 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
          and all(isinstance(v, int) and 0 <= v <= 20 for k, v in prepare.items() if k != "towers"), file, "prepare",
          "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first, "
          "and towers")
-    need(isinstance(placed, list) and len(set(placed)) == len(placed)
-         and all(t in out["towers"] and out["towers"][t]["side"] == "besieger" for t in placed),
+    need(isinstance(placed, list)
+         and all(isinstance(t, str) and t in out["towers"] and out["towers"][t]["side"] == "besieger"
+                 for t in placed) and len(set(placed)) == len(placed),
          file, "prepare.towers", "must list besieger siege towers of this file, each once (2.41: the besieger "
          "puts them at a map edge before the assault)")
     out["prepare"] = {"filled_moat": prepare.get("filled_moat", 0), "breaches": prepare.get("breaches", 0),

@@ -83,15 +83,15 @@ def validate(board: Board, towers: object, file: str) -> dict:
              "that forward points to)")
         need(t["side"] in ("besieger", "defender"), file, f"{entry}.side", "must be besieger or defender")
         cells = t["cells"]
-        need(isinstance(cells, list) and len(cells) == 3 and len(set(cells)) == 3
-             and all(isinstance(c, str) and c in board for c in cells), file, f"{entry}.cells",
+        need(isinstance(cells, list) and len(cells) == 3 and all(isinstance(c, str) and c in board for c in cells)
+             and len(set(cells)) == 3, file, f"{entry}.cells",
              "must be three different cells of the map")
         need(all(board.cell(c).kind in spec()["rolls_over"] for c in cells), file, f"{entry}.cells",
              f"a siege tower stands only on {' or '.join(spec()['rolls_over'])} (2.41)")
         need(all(any(board.distance(c, o) == 1 for o in cells if o != c) for c in cells), file,
              f"{entry}.cells", "the three cells must hang together")
         need(not taken & set(cells), file, f"{entry}.cells", "another siege tower stands there")
-        need(t["towards"] in board and board.distance(cells[0], t["towards"]) == 1, file, f"{entry}.towards",
+        need(isinstance(t["towards"], str) and t["towards"] in board and board.distance(cells[0], t["towards"]) == 1, file, f"{entry}.towards",
              "must be a neighbour of the first cell")
         taken |= set(cells)
         out[tid] = {"side": t["side"], "cells": list(cells), "towards": t["towards"]}

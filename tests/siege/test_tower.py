@@ -289,3 +289,21 @@ def test_no_ladder_is_raised_in_a_siege_towers_cells():
     assert feet and not feet & set(FILLED)                                # the tower's cells are taken
     with pytest.raises(ScenarioError, match="siege tower stands there"):
         build(figs, towers=WALL, filled_moat=FILLED, ladders={"l": {"at": "0717", "faces": "0716"}})
+
+
+@pytest.mark.parametrize("entry", [
+    {"towers": {"t": {**FIELD["t"], "towards": ["0618"]}}},
+    {"towers": {"t": {**FIELD["t"], "cells": [["0619"], "0719", "0819"]}}},
+    {"towers": {"t": {**FIELD["t"], "side": ["besieger"]}}},
+    {"towers": FIELD, "prepare": {"towers": [["t"]]}},
+    {"towers": FIELD, "prepare": {"towers": "t"}},
+    {"towers": ["t"]},
+    {"towers": {"t": "0619"}},
+    {"towers": {"t": {**FIELD["t"], "cells": ["0619", "0720", "1010"]}}},
+])
+def test_malformed_siege_towers_in_a_scenario_are_refused_naming_the_entry(entry):
+    from engine.siege.scenarios import normalise
+    figs = {"a": {"type": "archer", "side": "besieger", "at": "0619"},
+            "z": {"type": "peasant", "side": "defender", "at": "1208"}}
+    with pytest.raises(ScenarioError, match=r"f\.json: (towers|prepare)"):
+        normalise({"figures": figs, **entry}, "f.json", "f")
