@@ -5,18 +5,20 @@ it; the consequences (who is hit, retreats, advancing) are applied by the rulese
 """
 from __future__ import annotations
 
-from . import data, figures
+from . import data, figures, tower
 from .board import Board
 
 SIGN_ORDER = {"-": 0, "0": 1, "+": 2}
 
 
 def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: list[str],
-                 ladders: dict[str, str] | None = None) -> tuple[str, str]:
+                 ladders: dict[str, str] | None = None, towers: dict[str, str] | None = None) -> tuple[str, str]:
     """The melee sign of a participant's cell and why (1.71; 1.75 the keep entrance; 1.93
-    ladders)."""
+    ladders; 2.4 the siege tower)."""
     if ladders and cell in ladders:
         return "-", f"{cell} on a ladder (1.93)"
+    if towers and cell in towers:
+        return tower.spec()["melee"], f"{cell} in a siege tower (2.4)"
     here = board.cell(cell)
     if attacker and here.building is None:
         for target in defender_cells:
@@ -26,7 +28,7 @@ def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: lis
 
 
 def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str],
-           ladders: dict[str, str] | None = None) -> dict:
+           ladders: dict[str, str] | None = None, towers: dict[str, str] | None = None) -> dict:
     """Odds and column of a melee between figure ids ``attackers`` and ``defenders``."""
     att = [figs[a] for a in attackers]
     dfn = [figs[d] for d in defenders]
@@ -37,9 +39,10 @@ def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str],
     columns = table["columns"]
     shifts_spec = data.terrain()["melee_shifts"]
     defender_cells = [f["at"] for f in dfn]
-    a_signs = [terrain_sign(board, f["at"], attacker=True, defender_cells=defender_cells, ladders=ladders)
-               for f in att]
-    d_signs = [terrain_sign(board, f["at"], attacker=False, defender_cells=[], ladders=ladders) for f in dfn]
+    a_signs = [terrain_sign(board, f["at"], attacker=True, defender_cells=defender_cells, ladders=ladders,
+                            towers=towers) for f in att]
+    d_signs = [terrain_sign(board, f["at"], attacker=False, defender_cells=[], ladders=ladders, towers=towers)
+               for f in dfn]
     # The attackers fight on their worst terrain (1.72); several defenders on their best
     # (our reading: the text only speaks of attackers).
     worst_a = min(a_signs, key=lambda s: SIGN_ORDER[s[0]])

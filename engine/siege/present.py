@@ -2,14 +2,20 @@
 No rules are decided here."""
 from __future__ import annotations
 
-from . import data, figures
+from . import data, figures, tower
 
 COLORS = {"besieger": "#b03a2e", "defender": "#1f5f99"}
+# Stunned counters are pale tints of their side's colour with dark text: told apart from
+# healthy ones at phone size, where the S badge alone is a few pixels.
+STUNNED_COLORS = {"besieger": "#e6a49c", "defender": "#9cc0e3"}
 DEAD = "#777777"
 STEP_TITLES = {"prepare": "counters before the assault", "fire1": "1 bows and crossbows", "move": "2 movement", "fire2": "3 bows again",
                "melee": "4 melee"}
 BATTLEMENT_EDGE = "#2b2b2b"
 SLIT_EDGE = "#f1c40f"
+TOWER_EDGE = "#6e2c00"
+# The terrain key under the map: one swatch per height level family, with its level.
+KEY_KINDS = ("moat", "open", "courtyard", "parapet", "tower", "keep")
 
 
 def figure_label(state: dict, fid: str) -> str:
@@ -17,7 +23,9 @@ def figure_label(state: dict, fid: str) -> str:
     if not f:
         return fid
     kind = data.figure_types()[f["type"]]["title"]
-    return f"{f['name']} ({kind}, {figures.state_word(f)}) at {f['at']}"
+    where = {"top": " (on top of the siege tower)", "inside": " (inside the siege tower)"}.get(
+        tower.where(state, f) or "", "")
+    return f"{f['name']} ({kind}, {figures.state_word(f)}) at {f['at']}{where}"
 
 
 def describe(ruleset, state: dict, key: str, value: str) -> str:
@@ -31,7 +39,10 @@ def describe_event(state: dict, e: dict) -> str | None:
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
     if kind == "moved":
-        return f"{name(e['unit'])} moves {' → '.join(e['path'])} ({e['cost']} points)."
+        # On a siege tower's cell the path names the level: inside, or on top (2.42).
+        steps = [cell + (" top" if layer == "top" else "") for cell, layer in
+                 zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))]
+        return f"{name(e['unit'])} moves {' → '.join(steps)} ({e['cost']} points)."
     if kind in ("shot", "melee"):
         return e["text"]
     if kind == "figure_hit":
@@ -55,7 +66,12 @@ def describe_event(state: dict, e: dict) -> str | None:
     if kind == "winch_failed":
         return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
     if kind == "fell":
-        return f"{name(e['unit'])} falls from the bridge into {e['to']}: {e['outcome']}."
+        return f"{name(e['unit'])} falls from {e['from']} into {e['to']}: {e['outcome']}."
+    if kind == "tower_placed":
+        return f"Siege tower {e['tower']} is put on {', '.join(e['at'])}, facing {e['towards']}."
+    if kind == "tower_rolled":
+        return (f"Siege tower {e['tower']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} ({e['cost']} points, "
+                f"pushed by {', '.join(name(f) for f in e['crew'])}).")
     if kind == "choose_retreat":
         return f"{name(e['unit'])} must retreat: its owner chooses where ({', '.join(e['options'])}; /retreat)."
     if kind == "choose_landing":
@@ -121,16 +137,24 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     board = ruleset.board(state)
     static = _static(board)
     pieces = []
+    towers = tower.cells_of(state)
     for fid, f in sorted(state["figures"].items(), key=lambda kv: (not kv[1]["dead"], kv[0])):
         v = figures.values(f)
-        pieces.append({"at": f["at"], "id": fid, "color": DEAD if f["dead"] else COLORS[f["side"]],
-                       "text_color": "#ffffff", "title": ("+" if f["dead"] else "") + f["name"][:8],
+        # In a siege tower the upper counters stand on its top, the lower ones inside (2.4).
+        slot = ({"slot": 0 if tower.layer(f) == tower.TOP else 2} if f["at"] in towers and not f["dead"] else {})
+        stunned = f["stunned"] and not f["dead"]
+        pieces.append({"at": f["at"], "id": fid,
+                       "color": DEAD if f["dead"] else (STUNNED_COLORS if stunned else COLORS)[f["side"]],
+                       "text_color": "#1b1b1b" if stunned else "#ffffff", "title": ("+" if f["dead"] else "") + f["name"][:8],
                        "values": f"{v['attack']}-{v['defence']}-{v['move']}",
-                       **({"badge": _badge(f)} if _badge(f) else {})})
+                       **({"badge": _badge(f)} if _badge(f) else {}), **slot})
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
     markers = [{"at": lad["at"], "kind": "ladder",
                 **({} if lad["raised"] else {"text": "c" if lad.get("carriers") else "="})}
                for _, lad in sorted(state.get("ladders", {}).items())]
+    markers += [{"at": cell, "kind": "highlight", "color": TOWER_EDGE} for cell in sorted(towers)]
+    labels = [{"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
+              for tid, t in sorted(state.get("towers", {}).items())]
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated"):
@@ -145,8 +169,11 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             for aid in e["attackers"]:
                 arrows.append({"path": [state["figures"][aid]["at"], target], "color": "#000000",
                                "kind": "attack", "text": f"{e['column']} {e['roll']} {e['letter']}"})
-    notes = [("Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned, W wounded, "
-              "+ dead. Thick dark sides: battlements; yellow: arrow slit openings.")]
+    notes = [("Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned (pale counter), "
+              "W wounded, + dead (grey). Thick dark sides: battlements; yellow: arrow slit openings.")]
+    if towers:
+        notes.append("Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside.")
+    kinds = data.terrain()["kinds"]
     if state.get("pending"):
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])
     key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
@@ -155,14 +182,17 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             **static, "pieces": pieces, "arrows": arrows, "markers": markers,
             "header": [list(kv) for kv in header(ruleset, state).items()],
             "legend": [{"color": c, "text": ruleset.side_titles[s]} for s, c in COLORS.items()],
-            "notes": notes}
+            "notes": notes, "labels": labels,
+            "terrain_key": [{"color": kinds[k]["fill"], "text": f"{kinds[k]['title']} {kinds[k]['level']}"}
+                            for k in KEY_KINDS]}
 
 
 SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2, part done). Each side's phase has four steps:
 1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
 2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
    also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
-   `/face` (a doorway's cover: in or out);
+   `/face` (a doorway's cover: in or out), `/roll` a siege tower (three figures inside),
+   `/move ... level:top` onto its platform;
 3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it, `/push` a ladder.
 Own figures stunned before the phase recover at its end. Shots: d10 + range/state modifier
 against the target's cover; melee: attack/defence odds (rounded down, at least 1-1), shifted by
@@ -174,7 +204,8 @@ SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2, teilweise). Jede Phase einer
 1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
 2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
    außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
-   `/face` (Deckung in einer Tür: nach innen oder außen);
+   `/face` (Deckung in einer Tür: nach innen oder außen), `/roll` einen Belagerungsturm (drei
+   Figuren im Inneren), `/move ... level:top` auf seine Plattform;
 3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt,
    `/push` stößt eine Leiter um.
 Eigene bewusstlose Figuren erholen sich am Ende der Phase. Schüsse: W10 + Entfernungs- und

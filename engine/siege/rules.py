@@ -18,6 +18,7 @@ cell or ``/stay``.
 """
 from __future__ import annotations
 
+from engine.core import hexgrid
 from engine.core.dice import Dice
 from engine.core.errors import RuleError
 from engine.core.phases import TurnCycle
@@ -34,6 +35,7 @@ from . import (
     scenarios,
     shooting,
     sight,
+    tower,
 )
 
 SIDES = scenarios.SIDES
@@ -55,14 +57,19 @@ class Siege(Ruleset):
         Command("shoot", "Shoot with a bow or crossbow", (Option("unit", "unit", "Your archer or crossbowman"),
                                                            Option("target", "target", "Enemy figure"))),
         Command("move", "Move a figure", (Option("unit", "unit", "Your figure"),
-                                          Option("to", "hex", "Destination cell"))),
+                                          Option("to", "hex", "Destination cell"),
+                                          Option("level", "choice", "top: onto a siege tower's platform (2.42)",
+                                                 required=False))),
+        Command("roll", "Push your siege tower straight forward or back (2.41)",
+                (Option("tower", "choice", "The siege tower"), Option("to", "hex", "Where its first cell goes"))),
         Command("attack", "Add a figure and its target to the melee being formed",
                 (Option("unit", "unit", "Your attacking figure"), Option("target", "target", "Adjacent enemy"))),
         Command("fight", "Resolve the melee being formed"),
         Command("cancel", "Drop the melee being formed"),
         Command("take", "Choose which of your figures takes the result", (Option("unit", "unit", "Your figure"),)),
         Command("advance", "Advance after combat into the freed cell",
-                (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"))),
+                (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"),
+                 Option("level", "choice", "top: onto a siege tower's platform (2.45)", required=False))),
         Command("stay", "Do not advance after combat"),
         Command("retreat", "Choose where your figure retreats (1.72)",
                 (Option("unit", "unit", "Your retreating figure"), Option("to", "hex", "One cell away"))),
@@ -71,6 +78,9 @@ class Siege(Ruleset):
         Command("face", "Declare which way a figure in a doorway takes cover: in or out (1.53)",
                 (Option("unit", "unit", "Your figure in a doorway"), Option("toward", "choice", "in or out"))),
         Command("fill", "Before the assault: lay a filled-moat counter (2.2)", (Option("at", "hex", "A moat cell"),)),
+        Command("place", "Before the assault: put your siege tower at a map edge, facing where you wish (2.41)",
+                (Option("tower", "choice", "The siege tower"), Option("at", "hex", "Its first cell"),
+                 Option("towards", "hex", "The neighbour of that cell it faces"))),
         Command("breach", "Before the assault: lay a broken-wall counter (2.31)", (Option("at", "hex", "A wall cell"),)),
         Command("carry", "Two adjacent figures pick up a lying ladder (1.91)",
                 (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second carrier"),
@@ -110,7 +120,8 @@ class Siege(Ruleset):
                  "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None,
                  "acted": [], "winch": None, "ladders": clone(scenario.get("ladders", {})),
                  "counters": clone(scenario.get("counters", [])),
-                 "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0}))}
+                 "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0})),
+                 "towers": clone(scenario.get("towers", {})), "tower_moved": []}
         events = [{"type": "scenario", "name": scenario["name"]},
                   {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
         return state, events
@@ -124,7 +135,14 @@ class Siege(Ruleset):
 
     @staticmethod
     def _living_at(state: dict) -> dict[str, str]:
-        return {f["at"]: fid for fid, f in state["figures"].items() if not f["dead"]}
+        """Cell -> the living figure on its ground layer (inside a siege tower on tower cells)."""
+        return {f["at"]: fid for fid, f in state["figures"].items()
+                if not f["dead"] and tower.layer(f) == tower.GROUND}
+
+    @staticmethod
+    def _positions(state: dict) -> dict[tuple[str, str], str]:
+        """(cell, layer) -> the living figure there (2.46: a siege tower cell holds two)."""
+        return {tower.position(f): fid for fid, f in state["figures"].items() if not f["dead"]}
 
     @staticmethod
     def _dead_count(state: dict) -> dict[str, int]:
@@ -160,8 +178,35 @@ class Siege(Ruleset):
         shooter, target = state["figures"][shooter_id], state["figures"][target_id]
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
-        return sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
-                          ladders=self._ladders(state), facing=self._facing(state))
+        tower_of = tower.cells_of(state)
+        shooter_top, target_top = tower.layer(shooter) == tower.TOP, tower.layer(target) == tower.TOP
+        seen = sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
+                          ladders=self._ladders(state), facing=self._facing(state), towers=tower_of,
+                          shooter_top=shooter_top, target_top=target_top)
+        if seen.possible and shooter_top and board.distance(shooter["at"], target["at"]) <= tower.spec()["shooting_radius"]:
+            # 2.43: no shot at a target with a friend of the shooter beside it on its level.
+            level = self._level(board, state, target)
+            for other in state["figures"].values():
+                if other["side"] == shooter["side"] and not other["dead"] and other is not shooter \
+                        and board.distance(other["at"], target["at"]) == 1 and self._level(board, state, other) == level:
+                    seen.possible = False
+                    seen.reasons.append(f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
+                                        f"the target on its level: no shot from the siege tower (2.43)")
+                    break
+        return seen
+
+    @staticmethod
+    def _level(board, state: dict, fig: dict) -> int:
+        """Height level of a figure: its cell's, or the siege tower's platform (2.4)."""
+        return tower.spec()["top_level"] if tower.layer(fig) == tower.TOP else board.cell(fig["at"]).level
+
+    def _tower_view(self, state: dict, from_cell: str, to_cell: str) -> dict:
+        """For ``/los``: a line from a siege tower's cell starts on its platform (nobody shoots
+        from inside, 2.44); a line to one ends inside when only the inside is occupied."""
+        towers = tower.cells_of(state)
+        taken = self._positions(state)
+        target_top = to_cell in towers and ((to_cell, tower.TOP) in taken or (to_cell, tower.GROUND) not in taken)
+        return {"towers": towers, "shooter_top": from_cell in towers, "target_top": target_top}
 
     def los(self, state: dict, from_cell: str, to_cell: str) -> str:
         """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
@@ -174,7 +219,8 @@ class Siege(Ruleset):
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
         text = sight.explain(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
-                             ladders=self._ladders(state), facing=self._facing(state))
+                             ladders=self._ladders(state), facing=self._facing(state),
+                             **self._tower_view(state, from_cell, to_cell))
         return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
 
     def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
@@ -189,7 +235,8 @@ class Siege(Ruleset):
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
         seen = sight.look(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
-                          ladders=self._ladders(state), facing=self._facing(state))
+                          ladders=self._ladders(state), facing=self._facing(state),
+                          **self._tower_view(state, from_cell, to_cell))
         scene = self.scene(state, [], None)
         verdict = (f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot")
         scene["arrows"] = [{"path": [from_cell, to_cell], "color": "#27ae60" if seen.possible else "#c0392b",
@@ -230,7 +277,9 @@ class Siege(Ruleset):
                         actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
-                actions += [{"type": "move", "side": side, "unit": fid, "to": c} for c in cells]
+                actions += [self._move_action(side, fid, c) for c in cells]
+        if phase == "move" and kind in (None, "roll"):
+            actions += self._tower_actions(state, side)
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
@@ -258,6 +307,40 @@ class Siege(Ruleset):
         if state["to_place"]["breaches"]:
             out += [{"type": "breach", "side": side, "at": lab} for lab in board.labels()
                     if board.cell(lab).kind in ("parapet", "wall")]
+        for tid in state["to_place"].get("towers", []):
+            blocked = self._tower_blocked(state, tid)
+            out += [{"type": "place", "side": side, "tower": tid, "at": at, "towards": towards}
+                    for at, towards in sorted(tower.placements(board, state, tid, blocked))]
+        return out
+
+    @staticmethod
+    def _tower_blocked(state: dict, tid: str) -> set[str]:
+        """Cells a tower may not stand on: living figures outside it, ladders, other towers."""
+        t = state["towers"][tid]
+        blocked = {f["at"] for f in state["figures"].values() if not f["dead"] and f["at"] not in t["cells"]}
+        blocked |= {lad["at"] for lad in state["ladders"].values()}
+        return blocked | {c for other, o in state["towers"].items() if other != tid for c in o["cells"]}
+
+    def _tower_actions(self, state: dict, side: str) -> list[dict]:
+        """2.41: three able figures inside push their tower, once a round, straight forward or
+        back; not the round after one of them fought."""
+        out: list[dict] = []
+        if not state.get("towers") or side != state["active"]:
+            return out
+        board = self.board(state)
+        for tid, t in sorted(state["towers"].items()):
+            if t["side"] != side or tid in state.get("tower_moved", []):
+                continue
+            inside = [fid for fid, f in state["figures"].items() if f["at"] in t["cells"]
+                      and tower.layer(f) == tower.GROUND and not f["dead"]]
+            if any(state["melee_half"].get(fid, -9) >= state["half"] - 2 for fid in inside):
+                continue
+            crew = [fid for fid in tower.crew(state, tid) if fid not in state["done"] and fid not in self._busy(state)]
+            if len(crew) < tower.spec()["crew"]:
+                continue
+            blocked = self._tower_blocked(state, tid)
+            out += [{"type": "roll", "side": side, "tower": tid, "to": to}
+                    for to in sorted(tower.tower_moves(board, state, tid, blocked))]
         return out
 
     @staticmethod
@@ -307,6 +390,15 @@ class Siege(Ruleset):
                 out.append(tid)
         return out
 
+    @staticmethod
+    def _move_action(side: str, fid: str, key: str) -> dict:
+        """A plan key ``CCRR`` or ``CCRR+top`` (a siege tower's platform) as a /move action."""
+        cell, _, top = key.partition("+")
+        action = {"type": "move", "side": side, "unit": fid, "to": cell}
+        if top:
+            action["level"] = "top"
+        return action
+
     def _moves(self, state: dict, side: str, only: str | None = None) -> dict[str, list[str]]:
         return {fid: sorted(plans) for fid, plans in self._move_plans(state, side, only).items()}
 
@@ -320,6 +412,8 @@ class Siege(Ruleset):
         dead = self._dead_count(state)
         ladders = self._ladders(state)
         carriers = equipment.carried_by(state)
+        tower_of = tower.cells_of(state)
+        positions = self._positions(state)
         out: dict[str, dict[str, dict]] = {}
         for fid, f in sorted(state["figures"].items()):
             if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
@@ -335,7 +429,17 @@ class Siege(Ruleset):
                 if partner in state["done"]:
                     continue
                 points = min(points, figures.values(state["figures"][partner])["move"]) - equipment.CARRY_PENALTY
-            ends, parent = movement.reachable(board, f["at"], points, enemies, friends, dead,
+            # Over (cell, layer) positions only when the figure could reach a tower this step
+            # (every step costs at least a point); elsewhere the towers are just cells it
+            # cannot enter, and the plain search is the same and faster.
+            if tower_of and partner is None and (f["at"] in tower_of or min(
+                    board.distance(f["at"], c) for c in tower_of) <= points):
+                plans = self._tower_plans(state, board, f, points, positions, dead, ladders, tower_of)
+                if plans:
+                    out[fid] = plans
+                continue
+            # Ladder carriers never take a ladder into a siege tower.
+            ends, parent = movement.reachable(board, f["at"], points, enemies | set(tower_of), friends, dead,
                                               state["bridge_up"], ladders)
             plans = {}
             for end, cost in ends.items():
@@ -354,6 +458,23 @@ class Siege(Ruleset):
                 out[fid] = plans
         return out
 
+    @staticmethod
+    def _tower_plans(state, board, f, points, positions, dead, ladders, tower_of) -> dict[str, dict]:
+        """Moves over (cell, layer) positions while a siege tower stands (2.42, 2.45). Keys are
+        the cell, with ``+top`` for the platform, so one dict serves both layers."""
+        enemies = {p for p, o in positions.items() if state["figures"][o]["side"] != f["side"]}
+        friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
+        start = tower.position(f)
+        ends, parent = tower.reachable(board, start, points, enemies, friends, dead, state["bridge_up"],
+                                       ladders, tower_of)
+        plans = {}
+        for end, cost in ends.items():
+            steps = tower.path_to(parent, start, end)
+            key = end[0] + ("+top" if end[1] == tower.TOP else "")
+            plans[key] = {"path": [c for c, _ in steps], "layers": [lay for _, lay in steps], "cost": cost,
+                          "to": end[0], "layer": end[1]}
+        return plans
+
     def _ladder_actions(self, state: dict, side: str) -> list[dict]:
         """1.91: two adjacent figures pick up a lying ladder next to them; carriers raise it at
         the foot of a parapet or put it down."""
@@ -365,6 +486,8 @@ class Siege(Ruleset):
                  if f["side"] == side and figures.can_act(f) and fid not in state["done"]
                  and fid not in self._busy(state) and fid not in carriers]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
+        # No ladder stands in a siege tower's cells.
+        occupied = set(living) | set(tower.cells_of(state))
         spent = state.get("spent", {})
         for lid, lad in sorted(state.get("ladders", {}).items()):
             if lad["raised"]:
@@ -377,7 +500,7 @@ class Siege(Ruleset):
                            and figures.values(state["figures"][fid])["move"] - spent.get(fid, 0) >= 2]
                 if len(helpers) < 2:
                     continue
-                spots = [(foot, wall) for foot, wall in equipment.raise_spots(board, [lad["at"]], set(living),
+                spots = [(foot, wall) for foot, wall in equipment.raise_spots(board, [lad["at"]], occupied,
                                                                              ladder_cells - {lad["at"]})
                          if board.distance(foot, lad["at"]) <= 1 and (foot, wall) != (lad["at"], lad["faces"])]
                 for a in helpers:
@@ -390,7 +513,7 @@ class Siege(Ruleset):
                 if state["figures"][lad["carriers"][0]]["side"] != side:
                     continue
                 cells = [state["figures"][c]["at"] for c in lad["carriers"]]
-                for foot, wall in equipment.raise_spots(board, cells, set(living), ladder_cells):
+                for foot, wall in equipment.raise_spots(board, cells, occupied, ladder_cells):
                     out.append({"type": "raise", "side": side, "ladder": lid, "at": foot, "faces": wall})
                 out.append({"type": "drop", "side": side, "ladder": lid})
                 continue
@@ -427,6 +550,11 @@ class Siege(Ruleset):
             return False
         if board.distance(a["at"], d["at"]) != 1:
             return False
+        tower_of = tower.cells_of(state)
+        if tower_of:
+            verdict = tower.adjacent_for_melee(board, tower_of, tower.position(a), tower.position(d))
+            if verdict is not None:
+                return verdict
         ladders = self._ladders(state)
         if a["at"] in ladders:
             # 1.74: from a ladder only the parapet it leans on.
@@ -456,15 +584,19 @@ class Siege(Ruleset):
                 out.append({"type": "attack", "side": side, "unit": aid, "target": did})
         if pending:
             odds = melee.assess(self.board(state), state["figures"], pending["attackers"],
-                                pending["defenders"], self._ladders(state))["odds"]
+                                pending["defenders"], self._ladders(state), tower.cells_of(state))["odds"]
             if odds >= 1:
                 out.append({"type": "fight", "side": side})
             out.append({"type": "cancel", "side": side})
         return out
 
     def _advance_actions(self, state: dict, side: str) -> list[dict]:
-        return [{"type": "advance", "side": side, "unit": fid, "to": to}
-                for fid, to in sorted(self._advance_paths(state))]
+        out = []
+        for fid, key in sorted(self._advance_paths(state)):
+            action = self._move_action(side, fid, key)
+            action["type"] = "advance"
+            out.append(action)
+        return out
 
     def _advance_paths(self, state: dict) -> dict[tuple[str, str], list[str]]:
         """1.73: one participant of the winner moves with half its movement, first into a freed
@@ -474,11 +606,25 @@ class Siege(Ruleset):
         living = self._living_at(state)
         dead = self._dead_count(state)
         out: dict[tuple[str, str], list[str]] = {}
+        tower_of = tower.cells_of(state)
         for fid in adv["figures"]:
             f = state["figures"][fid]
             if not figures.can_act(f):
                 continue
             budget = max(1, figures.values(f)["move"] // 2)
+            if tower_of and (f["at"] in tower_of or any(c.partition("+")[0] in tower_of for c in adv["cells"])):
+                # 2.45: between a tower's top and a parapet (or into the tower) the advance is
+                # the one step into the freed position.
+                for key in adv["cells"]:
+                    cell, _, top = key.partition("+")
+                    if board.distance(f["at"], cell) != 1:
+                        continue
+                    base = movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                    cost = tower.step_cost(board, tower_of, tower.position(f), (cell, tower.TOP if top else tower.GROUND),
+                                           None if base >= movement.UNREACHABLE else base)
+                    if cost is not None and cost <= budget:
+                        out[(fid, key)] = [f["at"], cell]
+                continue
             enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
             friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
             for cell in adv["cells"]:
@@ -490,7 +636,7 @@ class Siege(Ruleset):
                 out[(fid, cell)] = [f["at"], cell]
                 if any(n in enemies for n in board.neighbours(cell)):
                     continue
-                ends, parent = movement.reachable(board, cell, budget - first, enemies,
+                ends, parent = movement.reachable(board, cell, budget - first, enemies | set(tower_of),
                                                   friends - {f["at"]}, dead, state["bridge_up"],
                                                   self._ladders(state))
                 for end in ends:
@@ -533,10 +679,15 @@ class Siege(Ruleset):
             self._after_result(state, choice["combat"], events)
         elif kind == "advance":
             f = state["figures"][action["unit"]]
-            path = self._advance_paths(state)[(action["unit"], action["to"])]
+            key = action["to"] + ("+top" if action.get("level") == "top" else "")
+            path = self._advance_paths(state)[(action["unit"], key)]
             events.append({"type": "advanced", "unit": action["unit"], "from": f["at"], "to": action["to"],
                            "path": path})
             f["at"] = action["to"]
+            if action.get("level") == "top":
+                f["layer"] = tower.TOP
+            else:
+                f.pop("layer", None)
             self._close_advance(state)
         elif kind == "retreat":
             state["retreat"]["queue"].pop(0)
@@ -579,6 +730,19 @@ class Siege(Ruleset):
             lad.update(at=action["at"], faces=action["faces"])
         elif kind == "drop":
             self._drop(state, action["ladder"], events)
+        elif kind == "roll":
+            self._roll(state, action, events)
+        elif kind == "place":
+            t = state["towers"][action["tower"]]
+            board = self.board(state)
+            cells = tower.placements(board, state, action["tower"], self._tower_blocked(state, action["tower"]))[
+                (action["at"], action["towards"])]
+            self._carry_tower(state, t, cells)
+            t["towards"] = action["towards"]
+            state["to_place"]["towers"].remove(action["tower"])
+            events.append({"type": "tower_placed", "tower": action["tower"], "at": cells, "towards": action["towards"]})
+            if not any(state["to_place"].values()):
+                self._start_assault(state, events)
         elif kind == "push":
             self._push(state, action, dice, events)
         elif kind == "winch":
@@ -595,6 +759,33 @@ class Siege(Ruleset):
         self._check_ladders(state, events)
         self._check_victory(state, events)
         return state, events
+
+    def _roll(self, state, action, events):
+        """2.41: the tower and everyone in and on it move together; its crew has used its move."""
+        tid = action["tower"]
+        t = state["towers"][tid]
+        board = self.board(state)
+        cells, cost = tower.tower_moves(board, state, tid, self._tower_blocked(state, tid))[action["to"]]
+        crew = [fid for fid in tower.crew(state, tid) if fid not in state["done"]][:tower.spec()["crew"]]
+        vector = tower.heading(board, t)
+        old = list(t["cells"])
+        self._carry_tower(state, t, cells)
+        q, r = board.cell(cells[0]).hex
+        t["towards"] = hexgrid.label((q + vector[0], r + vector[1]))
+        state["done"] += crew
+        state["acted"] += crew
+        state.setdefault("tower_moved", []).append(tid)
+        events.append({"type": "tower_rolled", "tower": tid, "from": old, "to": cells, "cost": cost, "crew": crew})
+
+    @staticmethod
+    def _carry_tower(state, t, cells):
+        """The tower stands on ``cells`` (in the order of its old ones); everyone living in and
+        on it comes along."""
+        moving = dict(zip(t["cells"], cells))
+        for f in state["figures"].values():
+            if f["at"] in moving and not f["dead"]:
+                f["at"] = moving[f["at"]]
+        t["cells"] = list(cells)
 
     def _drop(self, state, lid, events):
         lad = state["ladders"][lid]
@@ -635,8 +826,8 @@ class Siege(Ruleset):
             kinds = ["advance", "stay"]
         else:
             kinds = {"fire1": ["shoot"], "fire2": ["shoot"],
-                     "move": ["move", "face", "carry", "raise", "drop", "shift"],
-                     "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach"]}[state["phase"]]
+                     "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
+                     "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach", "place"]}[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []
             if not state["pending"]:
@@ -656,10 +847,18 @@ class Siege(Ruleset):
     def _move(self, state, action, events):
         fid = action["unit"]
         f = state["figures"][fid]
-        plan = self._move_plans(state, f["side"], fid)[fid][action["to"]]
-        events.append({"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": plan["path"],
-                       "cost": plan["cost"]})
+        key = action["to"] + ("+top" if action.get("level") == "top" else "")
+        plan = self._move_plans(state, f["side"], fid)[fid][key]
+        moved = {"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": plan["path"],
+                 "cost": plan["cost"]}
+        if "layers" in plan:
+            moved["layers"] = plan["layers"]
+        events.append(moved)
         f["at"] = action["to"]
+        if plan.get("layer") == tower.TOP:
+            f["layer"] = tower.TOP
+        else:
+            f.pop("layer", None)
         state["done"].append(fid)
         state["acted"].append(fid)
         if plan.get("partner"):
@@ -677,14 +876,16 @@ class Siege(Ruleset):
         board = self.board(state)
         combat = {"attackers": pending["attackers"], "defenders": pending["defenders"],
                   "attacker_side": state["figures"][pending["attackers"][0]]["side"],
-                  "cells": {fid: state["figures"][fid]["at"] for fid in pending["attackers"] + pending["defenders"]}}
+                  "cells": {fid: state["figures"][fid]["at"] for fid in pending["attackers"] + pending["defenders"]},
+                  "layers": {fid: tower.layer(state["figures"][fid])
+                             for fid in pending["attackers"] + pending["defenders"]}}
         for fid in combat["attackers"] + combat["defenders"]:
             state["melee_half"][fid] = state["half"]
         state["done"] += combat["attackers"]
         state["acted"] += combat["attackers"]
         state["attacked"] += combat["defenders"]
         sums = melee.assess(board, state["figures"], combat["attackers"], combat["defenders"],
-                            self._ladders(state))
+                            self._ladders(state), tower.cells_of(state))
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
@@ -729,9 +930,17 @@ class Siege(Ruleset):
         living = self._living_at(state)
         enemy_cells = [o["at"] for o in state["figures"].values() if not o["dead"] and o["side"] != f["side"]]
         dead = self._dead_count(state)
-        free = [cell for cell in sorted(board.neighbours(f["at"])) if cell not in living
-                and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
-                < movement.UNREACHABLE]
+        tower_of = tower.cells_of(state)
+        if f["at"] in tower_of:
+            # Our reading: in a siege tower a figure retreats along its own level of the tower.
+            taken = {cell for cell, lay in self._positions(state) if lay == tower.layer(f)}
+            free = [cell for cell in sorted(board.neighbours(f["at"]))
+                    if tower_of.get(cell) == tower_of[f["at"]] and cell not in taken]
+        else:
+            free = [cell for cell in sorted(board.neighbours(f["at"])) if cell not in living
+                    and cell not in tower_of
+                    and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                    < movement.UNREACHABLE]
         safe = [c for c in free if all(board.distance(c, e) > 1 for e in enemy_cells)]
         return safe or free
 
@@ -771,13 +980,14 @@ class Siege(Ruleset):
         losers = "attackers" if spec["side"] == "attacker" else "defenders"
         winners = "defenders" if losers == "attackers" else "attackers"
         freed = []
+        layers = combat.get("layers", {})
         for fid in combat[losers]:
             f = state["figures"][fid]
             old = combat["cells"][fid]
             if f["dead"] or f["at"] != old:
-                freed.append(old)
-        living = self._living_at(state)
-        freed = [c for c in freed if c not in living]
+                freed.append(old + ("+top" if layers.get(fid) == tower.TOP else ""))
+        occupied = {cell + ("+top" if lay == tower.TOP else "") for cell, lay in self._positions(state)}
+        freed = [c for c in freed if c not in occupied]
         able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
         if not freed or not able:
             return
@@ -794,7 +1004,7 @@ class Siege(Ruleset):
         state["awaiting"] = [state["active"]]
 
     def _start_assault(self, state, events):
-        state["to_place"] = {"filled_moat": 0, "breaches": 0}
+        state["to_place"] = {"filled_moat": 0, "breaches": 0, "towers": []}
         state["phase"] = PHASES[0]
         state["active"] = state["order"][0]
         state["awaiting"] = [state["active"]]
@@ -820,6 +1030,7 @@ class Siege(Ruleset):
                 st["half"] += 1
                 st["crossbow_shot"] = []
                 st["acted"] = []
+                st["tower_moved"] = []
 
         def on_round_end(st, evs):
             self._turn_winch(st, evs)
@@ -831,11 +1042,12 @@ class Siege(Ruleset):
     def _push(self, state, action, dice, events):
         """1.94: 1-6 on a d10 pushes the ladder over; a figure on it falls.
 
-        Our reading of the garbled passage: the falling figure's owner places it on a free cell
-        next to the ladder that is not a parapet, or on the fallen ladder (its own cell, always
-        free). Landing on another figure, which 1.94 allows (and which stuns that figure), is not
-        offered yet: the engine keeps one living figure per cell. The faller suffers a fall
-        (stunned; dead if already stunned or wounded)."""
+        Our reading of the garbled passage: the falling figure's owner places it on a cell next
+        to the ladder that is not a parapet, or on the fallen ladder (its own cell). 1.62 and
+        1.94 allow it to land on another figure ("Die gestürzte Figur kann so also auf eine
+        andere Figur ... gesetzt werden"), which is then stunned: the one exception to one
+        living figure per cell on the ground. The faller suffers a fall (stunned; dead if
+        already stunned or wounded)."""
         fid, lid = action["unit"], action["ladder"]
         lad = state["ladders"][lid]
         board = self.board(state)
@@ -852,11 +1064,10 @@ class Siege(Ruleset):
         lad["raised"] = False
         if climber is None:
             return
+        towers = tower.cells_of(state)
         places = [c for c in sorted(board.neighbours(lad["at"])) if board.cell(c).kind != "parapet"
-                  and board.cell(c).cost is not None and not board.cell(c).inside]
-        # The fallen ladder's own cell is free once its climber is off it.
-        free = sorted([c for c in places if c not in living] + [lad["at"]])
-        self._fall(state, climber, lad["at"], free or places, events)
+                  and board.cell(c).cost is not None and not board.cell(c).inside and c not in towers]
+        self._fall(state, climber, lad["at"], sorted(places + [lad["at"]]), events)
 
     def _fall(self, state, fid, origin, options, events):
         """A figure falls (1.8 from the bridge, 1.94 from a ladder): its owner chooses where it
@@ -881,7 +1092,9 @@ class Siege(Ruleset):
         falling["at"] = cell
         outcome = figures.apply_effect(falling, "fall", state["half"])
         events.append({"type": "fell", "unit": fid, "from": origin, "to": cell, "outcome": outcome})
-        if under and under != fid:
+        # 1.94, garbled: "... keine Auswirkung, wenn sie eventuell auf Figuren fallen"; our
+        # reading: a figure killed by its fall does not stun the figure it lands on.
+        if under and under != fid and not falling["dead"]:
             hit = figures.apply_effect(state["figures"][under], "stun", state["half"])
             events.append({"type": "figure_hit", "unit": under, "effect": "stun", "letter": "-",
                            "outcome": hit, "at": cell})

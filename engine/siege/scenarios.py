@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data
+from . import data, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -18,7 +18,8 @@ PHASES = ("fire1", "move", "fire2", "melee")
 STATES = ("healthy", "wounded", "stunned", "stunned wounded", "dead")
 SCENARIO_DIR = data.DATA_DIR / "scenarios"
 KEYS = {"_comment", "name", "title", "description", "map", "first", "last_turn", "turn", "active",
-        "phase", "bridge_up", "figures", "victory", "ladders", "filled_moat", "breaches", "prepare"}
+        "phase", "bridge_up", "figures", "victory", "ladders", "filled_moat", "breaches", "prepare",
+        "towers"}
 
 
 def packaged_names() -> list[str]:
@@ -69,6 +70,17 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     need(victory.get("keep_taken_by", "besieger") in SIDES, file, "victory.keep_taken_by",
          f"must be one of {', '.join(SIDES)}")
     out["victory"] = {"keep_taken_by": victory.get("keep_taken_by", "besieger")}
+    # Section 2 counters already on the map, and how many the besieger places before the assault.
+    out["counters"] = []
+    for key, kind, allowed in (("filled_moat", "filled-moat", ("moat",)), ("breaches", "breach", ("parapet", "wall"))):
+        cells = raw.get(key, [])
+        need(isinstance(cells, list) and all(c in board and board.cell(c).kind in allowed
+                                             and c not in board.drawbridge.get("cells", []) for c in cells),
+             file, key, f"must list {' or '.join(allowed)} cells")
+        out["counters"] += [[c, kind] for c in cells]
+    laid = data.board_with(board.name, tuple(sorted((c, k) for c, k in out["counters"]))) if out["counters"] else board
+    out["towers"] = tower.validate(laid, raw.get("towers", {}), file)
+    tower_of = {c: tid for tid, t in out["towers"].items() for c in t["cells"]}
     figs: Any = raw.get("figures")
     need(isinstance(figs, dict) and figs, file, "figures", "must be an object: figure id -> figure")
     living_at: dict[str, str] = {}
@@ -79,8 +91,8 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
              "ids are 1-24 letters, digits or dashes")
         need(isinstance(spec, dict), file, entry, "must be an object")
         for key in spec:
-            need(key in ("type", "name", "side", "at", "state"), file, f"{entry}.{key}",
-                 "unknown key; known: type, name, side, at, state")
+            need(key in ("type", "name", "side", "at", "state", "layer"), file, f"{entry}.{key}",
+                 "unknown key; known: type, name, side, at, state, layer")
         need(spec.get("type") in types, file, f"{entry}.type", f"must be one of {', '.join(types)}")
         need(spec.get("side") in SIDES, file, f"{entry}.side", f"must be one of {', '.join(SIDES)}")
         need(spec.get("at") in board, file, f"{entry}.at", "must be a cell of the map")
@@ -88,31 +100,37 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
         need(cell.cost is not None, file, f"{entry}.at", f"{spec['at']} is {cell.title}: no figure can stand there")
         state = spec.get("state", "healthy")
         need(state in STATES, file, f"{entry}.state", f"must be one of {', '.join(STATES)}")
+        layer = spec.get("layer", tower.GROUND)
+        need(layer in (tower.GROUND, tower.TOP) and (layer == tower.GROUND or spec["at"] in tower_of), file,
+             f"{entry}.layer", "may only be \"top\": on the platform of a siege tower standing on its cell")
         if state != "dead":
-            need(spec["at"] not in living_at, file, f"{entry}.at",
-                 f"{living_at.get(spec['at'])} already stands on {spec['at']}: one living figure per cell (1.62)")
-            living_at[spec["at"]] = fid
+            place = spec["at"] if layer == tower.GROUND else f"{spec['at']} (top of the tower)"
+            need(place not in living_at, file, f"{entry}.at",
+                 f"{living_at.get(place)} already stands on {place}: one living figure per cell "
+                 f"(1.62; in a siege tower one inside and one on top, 2.46)")
+            living_at[place] = fid
         name = spec.get("name", fid)
         need(isinstance(name, str) and 1 <= len(name) <= 24, file, f"{entry}.name", "1-24 characters")
         out["figures"][fid] = {"type": spec["type"], "name": name, "side": spec["side"], "at": spec["at"],
                                "wounded": "wounded" in state, "stunned": "stunned" in state,
-                               "dead": state == "dead", "stunned_half": 0}
+                               "dead": state == "dead", "stunned_half": 0,
+                               **({"layer": tower.TOP} if layer == tower.TOP else {})}
     for side in SIDES:
         need(any(f["side"] == side and not f["dead"] for f in out["figures"].values()), file, "figures",
              f"{side} needs at least one living figure")
-    # Section 2 counters already on the map, and how many the besieger places before the assault.
-    out["counters"] = []
-    for key, kind, allowed in (("filled_moat", "filled-moat", ("moat",)), ("breaches", "breach", ("parapet", "wall"))):
-        cells = raw.get(key, [])
-        need(isinstance(cells, list) and all(c in board and board.cell(c).kind in allowed
-                                             and c not in board.drawbridge.get("cells", []) for c in cells),
-             file, key, f"must list {' or '.join(allowed)} cells")
-        out["counters"] += [[c, kind] for c in cells]
     prepare: Any = raw.get("prepare", {})
-    need(isinstance(prepare, dict) and set(prepare) <= {"filled_moat", "breaches"}
-         and all(isinstance(v, int) and 0 <= v <= 20 for v in prepare.values()), file, "prepare",
-         "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first")
-    out["prepare"] = {"filled_moat": prepare.get("filled_moat", 0), "breaches": prepare.get("breaches", 0)}
+    placed = prepare.get("towers", []) if isinstance(prepare, dict) else []
+    need(isinstance(prepare, dict) and set(prepare) <= {"filled_moat", "breaches", "towers"}
+         and all(isinstance(v, int) and 0 <= v <= 20 for k, v in prepare.items() if k != "towers"), file, "prepare",
+         "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first, "
+         "and towers")
+    need(isinstance(placed, list)
+         and all(isinstance(t, str) and t in out["towers"] and out["towers"][t]["side"] == "besieger"
+                 for t in placed) and len(set(placed)) == len(placed),
+         file, "prepare.towers", "must list besieger siege towers of this file, each once (2.41: the besieger "
+         "puts them at a map edge before the assault)")
+    out["prepare"] = {"filled_moat": prepare.get("filled_moat", 0), "breaches": prepare.get("breaches", 0),
+                      "towers": list(placed)}
     if any(out["prepare"].values()):
         need("phase" not in raw, file, "phase", "a scenario with counters to place starts with their placement")
         out["phase"] = "prepare"
@@ -145,6 +163,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
              f"{entry}.faces", "must be a parapet cell next to the ladder (never a tower, 1.91)")
         need(all(other["at"] != at for other in out["ladders"].values()), file, f"{entry}.at",
              "another ladder stands there")
+        need(at not in tower_of, file, f"{entry}.at", "a siege tower stands there")
         need(isinstance(spec.get("raised", True), bool), file, f"{entry}.raised", "must be true or false")
         out["ladders"][lid] = {"at": at, "faces": faces, "raised": spec.get("raised", True), "carriers": []}
     return out

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from engine.core import hexgrid
 
+from . import tower
 from .board import (
     BATTLEMENTS,
     BUILDING_DOORS,
@@ -70,7 +71,8 @@ def band_for(bands: dict | None, distance: int) -> str | None:
 
 def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
          bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
-         facing: dict[str, str] | None = None) -> Sight:
+         facing: dict[str, str] | None = None, towers: dict[str, str] | None = None,
+         shooter_top: bool = False, target_top: bool = False) -> Sight:
     """Whether a figure on ``shooter`` can shoot at one on ``target``, and with what cover.
 
     ``living``: cell -> a short name of the living figure there (shooter and target excluded
@@ -78,6 +80,8 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     in the way always block). ``bridge_up``: the drawbridge is raised (1.52, 1.57).
     ``ladders``: raised ladders, cell -> the parapet each leans on (1.93). ``facing``: door cell
     -> "in" or "out", the side a figure in a doorway takes its cover against (1.53).
+    ``towers``: cells of standing siege towers -> tower id; ``shooter_top``/``target_top``: that
+    figure stands on a tower's platform (a figure on a tower cell otherwise is inside it, 2.4).
     """
     ladders = ladders or {}
     if shooter in ladders:
@@ -87,8 +91,21 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         sight.reasons.append(f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
                              + (": heavy cover (1.93)" if target == faced else " (1.93)"))
         return sight
+    towers = towers or {}
+    if shooter in towers and not shooter_top:
+        sight = Sight(possible=False, distance=board.distance(shooter, target))
+        sight.reasons.append(f"{shooter}: figures inside a siege tower cannot shoot (2.44)")
+        return sight
+    if target in towers and not target_top:
+        sight = Sight(possible=False, distance=board.distance(shooter, target), cover="full")
+        sight.reasons.append(f"{target}: inside a siege tower: total cover, no shot (2.44)")
+        return sight
     result = _look(board, living, shooter, target, bands=bands, bridge_up=bridge_up,
-                   facing=(facing or {}).get(target, "out"))
+                   facing=(facing or {}).get(target, "out"), towers=towers, shooter_top=shooter_top,
+                   target_top=target_top)
+    if target_top and result.possible:
+        result.cover = worse_cover(result.cover, tower.spec()["cover_top"])
+        result.reasons.append(f"{target}: on top of a siege tower: {result.cover} cover (2.44)")
     if target in ladders and result.possible:
         result.cover = "none"
         result.reasons.append(f"{target}: on a ladder: no cover (1.93)")
@@ -96,8 +113,15 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
 
 
 def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
-          bands: dict | None, bridge_up: bool, facing: str = "out") -> Sight:
+          bands: dict | None, bridge_up: bool, facing: str = "out", towers: dict[str, str] | None = None,
+          shooter_top: bool = False, target_top: bool = False) -> Sight:
     s_cell, t_cell = board.cell(shooter), board.cell(target)
+    towers = towers or {}
+    top_level = tower.spec()["top_level"] if towers else 0
+    s_level = top_level if shooter_top else s_cell.level
+    t_level = top_level if target_top else t_cell.level
+    # 2.43: within ten cells a shooter on a siege tower's top ignores lower figures.
+    over_lower = shooter_top and hexgrid.distance(s_cell.hex, t_cell.hex) <= tower.spec()["shooting_radius"]
     s_hex, t_hex = s_cell.hex, t_cell.hex
     cell_distance = hexgrid.distance(s_hex, t_hex)
     sight = Sight(possible=False, distance=cell_distance)
@@ -105,8 +129,8 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     if shooter == target:
         why.append("shooter and target are the same cell")
         return sight
-    why.append(f"{shooter}: {s_cell.title}, level {s_cell.level}; "
-               f"{target}: {t_cell.title}, level {t_cell.level}")
+    why.append(f"{shooter}: {'top of a siege tower' if shooter_top else s_cell.title}, level {s_level}; "
+               f"{target}: {'top of a siege tower' if target_top else t_cell.title}, level {t_level}")
 
     if s_cell.kind == "keep-door":
         why.append(f"{shooter}: nobody shoots from the keep entrance (1.43)")
@@ -193,18 +217,30 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     elif t_cell.kind == "breach":
         cover = "medium"
         why.append(f"{target}: on a broken wall: medium cover from every side (2.32)")
+    elif target == board.drawbridge.get("gate") and not bridge_up and not s_cell.inside:
+        # 1.57: "... besitzen die Figuren, die sich an den beiden Gebäudeecken befinden, schwere
+        # Deckung gegen Schüsse von außen": our gatehouse has one passage cell between the two
+        # gate towers, so a figure in it stands in their corners.
+        cover = "heavy"
+        why.append(f"{target}: in the gateway between the gate towers, bridge down: heavy cover from outside (1.57)")
     line = _crossing(start, centre(t_hex), s_hex, t_hex)
     through_breach = [hexgrid.label(h) for h in line.crossed
                       if hexgrid.label(h) in board and board.cell(hexgrid.label(h)).kind == "breach"]
     if bridge_up and not s_cell.inside and t_cell.inside and t_cell.kind not in BATTLEMENTS + SLITS:
-        if not through_breach:
+        if shooter_top:
+            why.append(f"{shooter}: from the top of a siege tower one shoots over the parapets into the "
+                       f"castle, bridge up or not (2.43)")
+        elif not through_breach:
             sight.cover = "full"
             why.append(f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)")
             return sight
-        why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
+        else:
+            why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
 
-    low_end, high_end = (shooter, target) if s_cell.level <= t_cell.level else (target, shooter)
-    low, high = min(s_cell.level, t_cell.level), max(s_cell.level, t_cell.level)
+    low_end, high_end = (shooter, target) if s_level <= t_level else (target, shooter)
+    low, high = min(s_level, t_level), max(s_level, t_level)
+    seen_over: list[str] = []
+    own_towers = {towers[c] for c, top in ((shooter, shooter_top), (target, target_top)) if top and c in towers}
     over = []
     door_seen = None
 
@@ -212,13 +248,15 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         """1.43: a door lets a line through at the shooter's level, into or out of its own
         building; past the building it is part of the wall."""
         cell = board.cell(lab)
-        return (cell.kind == "tower-door" and cell.level == s_cell.level
+        return (cell.kind == "tower-door" and cell.level == s_level
                 and cell.building in (s_cell.building, t_cell.building))
 
     def terrain_block(lab: str) -> str | None:
         nonlocal door_seen
         cell = board.cell(lab)
         height = cell.height
+        if lab in towers and towers[lab] not in own_towers:
+            return f"{lab}: a siege tower: one shoots at it, never through it (2.44)"
         if open_door(lab):
             door_seen = lab
             return None
@@ -228,7 +266,10 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
 
     def figure_block(lab: str) -> str | None:
         who = living.get(lab)
-        if who is None:
+        if who is None or lab in towers:
+            return None
+        if over_lower and board.cell(lab).level < s_level:
+            seen_over.append(lab)
             return None
         return _judge(board, lab, f"figure {who}", board.cell(lab).level + 1, low, high, low_end, high_end)
 
@@ -279,6 +320,9 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         sight.cover = "full"
         why.append(f"{target}: inside a building, reached by no door or slit: no shot (1.56)")
         return sight
+    if seen_over:
+        why.append(f"from the top of a siege tower, within {tower.spec()['shooting_radius']} cells, the lower "
+                   f"figures in {', '.join(dict.fromkeys(seen_over))} do not hinder the shot (2.43)")
     if over:
         cover = worse_cover(cover, "light")
         why.append(f"shoots over the figures in {', '.join(over)} at {band} range: light cover (1.42)")
@@ -316,10 +360,11 @@ def _judge(board: Board, lab: str, what: str, height, low: int, high: int,
 
 def explain(board: Board, living: dict[str, str], shooter: str, target: str, *,
             bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
-            facing: dict[str, str] | None = None) -> str:
+            facing: dict[str, str] | None = None, towers: dict[str, str] | None = None,
+            shooter_top: bool = False, target_top: bool = False) -> str:
     """The ``/los`` answer as text: verdict, range, cover, then every reason in order."""
     sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders,
-                 facing=facing)
+                 facing=facing, towers=towers, shooter_top=shooter_top, target_top=target_top)
     verdict = "Shot possible" if sight.possible else "No shot"
     head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
     if sight.band:

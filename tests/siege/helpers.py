@@ -4,7 +4,8 @@
                   phase="melee")
     state, events = act(state, "besieger", "/attack unit:a target:d", dice=[])
 
-Figures are ``id: (type, side, cell)`` or ``(type, side, cell, state)``; everything else is a
+Figures are ``id: (type, side, cell)``, ``(type, side, cell, state)`` or ``(type, side, cell,
+state, layer)`` (layer ``"top"``: on a siege tower's platform); everything else is a
 scenario key (format: docs/scenarios/siege.md). Every position is built through the scenario
 loader, so a test position is exactly what a scenario file could set up.
 """
@@ -24,7 +25,8 @@ def build(figs: dict, **extra) -> dict:
     for fid, value in figs.items():
         kind, side, at, *rest = value
         spec["figures"][fid] = {"type": kind, "side": side, "at": at, "name": fid.capitalize(),
-                                **({"state": rest[0]} if rest else {})}
+                                **({"state": rest[0]} if rest else {}),
+                                **({"layer": rest[1]} if len(rest) > 1 else {})}
     scenario = normalise(spec, "test", "test")
     state, _ = RULES.setup(scenario, fixed([]))
     return state

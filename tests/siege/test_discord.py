@@ -45,3 +45,22 @@ async def test_siege_plays_through_the_bot(siege_registered, table):  # noqa: F8
     board = table.boards()[-1]
     assert ruleset.title in message_text(board)
     assert board.attachments[0].filename == "board.png"
+
+
+async def test_the_siege_tower_through_the_bot(siege_registered, table):  # noqa: F811
+    """/place, /roll and /move ... level:top (an optional option) through /act under SimCord."""
+    created = await table.alice.slash(table.channel, "game new", ruleset="siege", scenario="breach")
+    assert "is open in" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    for action in ("/place tower:belfry at:1620 towards:1619", "/end-phase", "/end-phase",
+                   "/move unit:pons to:1620 level:top", "/roll tower:belfry to:1619"):
+        result = await table.alice.slash(table.thread, "act", action=action)
+        assert reply_text(result).startswith("Done"), (action, reply_text(result))
+    state = (await table.game()).state
+    assert state["figures"]["pons"]["at"] == "1619" and state["figures"]["pons"]["layer"] == "top"
+    assert state["towers"]["belfry"]["cells"] == ["1619", "1719", "1819"]
+    refused = await table.alice.slash(table.thread, "act", action="/move unit:hugues to:1419 level:top")
+    assert not reply_text(refused).startswith("Done")
+    assert (await table.game()).state["figures"]["hugues"]["at"] == "1419"

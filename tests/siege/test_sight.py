@@ -148,6 +148,14 @@ def test_raised_drawbridge_gives_full_cover_inside_except_on_parapets():
     assert _can(board, "0819", "0816", bridge_up=True).possible      # parapet south wall
 
 
+def test_lowered_bridge_gives_the_gateway_heavy_cover_from_outside_only():
+    board = data.board()
+    outside = _can(board, "1119", "1116")
+    assert outside.possible and outside.cover == "heavy" and "(1.57)" in outside.reasons[-2]
+    assert _can(board, "1113", "1116").cover == "none"                  # from the courtyard
+    assert not _can(board, "1119", "1116", bridge_up=True).possible      # bridge up: the gate is shut
+
+
 def test_short_range_cannot_shoot_over_figures_medium_range_can_with_light_cover():
     board = _board("example-1-46")
     shooter, target, between = "0105", "0905", "0505"
