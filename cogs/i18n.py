@@ -22,6 +22,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                 "again, and tell the bot's operator if it keeps happening.",
         "illegal": "Not allowed: {why}",
         "refused": "That did not work: {why}",
+        "ambiguous_name": "{option}:{typed} could mean more than one thing; type the id or more "
+                          "of the name. It could be: {candidates}.",
         "storage_failed": "The bot cannot save right now: its database reports a problem. "
                           "Nothing was changed; the operator finds the cause in the bot's log. "
                           "Please try again later.",
@@ -172,6 +174,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                 "passiert.",
         "illegal": "Nicht erlaubt: {why}",
         "refused": "Das ging nicht: {why}",
+        "ambiguous_name": "{option}:{typed} passt auf mehreres; gib die Kennung oder mehr vom "
+                          "Namen an. Gemeint sein kann: {candidates}.",
         "storage_failed": "Der Bot kann gerade nicht speichern: seine Datenbank meldet ein "
                           "Problem. Es wurde nichts geändert; der Betreiber findet die Ursache "
                           "im Log des Bots. Bitte versuche es später noch einmal.",

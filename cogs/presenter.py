@@ -13,8 +13,10 @@ from typing import Any
 import discord
 
 from engine.core.errors import RuleError
+from engine.core.names import AmbiguousName
 from renderer.layout import SceneError
 from service.errors import StaleVersion
+from service.names import resolve_names
 from service.replay import SERVICE_ACTIONS
 
 from .buttons import Decision, board_view, is_decision
@@ -185,6 +187,11 @@ class Presenter:
             command_version = expected_version = here.info.version
         side = await self.acting_side(interaction, here, action_type, options, wanted=side)
         action = {"type": action_type, "side": side, **options}
+        try:
+            action = await resolve_names(self.service, here.info.id, action)
+        except AmbiguousName as error:
+            raise Refusal("ambiguous_name", option=error.option, typed=error.typed,
+                          candidates="; ".join(error.legal)) from None
         try:
             changes = await self.service.changes_since(here.info.id, side)
         except Exception:

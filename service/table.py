@@ -27,6 +27,7 @@ from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
 from .games import GameService, describe_event
+from .names import resolve_names
 from .storage import BadDatabaseSetting, parse_database
 
 DEFAULT_GAME = "tenochtitlan"
@@ -182,6 +183,7 @@ class Table:
                                    f"{text}); the game waits for {names}.")
             side = waiting[0]
         action["side"] = side
+        action = await resolve_names(self.svc, self.game_id, action)
         out = await self.svc.act(self.game_id, action, actor="table")
         result = {"ok": True, "side": side, "action": action, "events": out.events,
                   "state_hash": _hash(out.game.state), "version": out.version,

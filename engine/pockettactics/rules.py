@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from engine.core.names import distinguish_titles
 from functools import lru_cache
 
 from engine.core import hexgrid
@@ -1503,7 +1504,7 @@ class PocketTactics(Ruleset):
                    if state["factions"].get(s) else SIDE_TITLES[s]} for s in SIDES]
         return {"map_key": f"pocket-tactics/{key}", "grid": self._window(tiles),
                 "title": self.title, "cells": cells, "regions": homes, "objectives": objectives,
-                "pieces": pieces, "markers": markers, "arrows": arrows,
+                "pieces": distinguish_titles(pieces), "markers": markers, "arrows": arrows,
                 "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes}
 
     def rules_summary(self, locale: str = "en") -> str:

@@ -1,0 +1,46 @@
+"""Discord play commands take the names players read (issue 15): the same resolution as the
+local table, ambiguity refused with the candidates in the player's language."""
+from __future__ import annotations
+
+import pytest
+
+from .conftest import reply_text
+
+
+async def tenochtitlan(table):
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
+                            scenario="standard")
+    await table.alice.slash(table.thread, "game join", side="aztec")
+    await table.bob.slash(table.thread, "game join", side="spanish")
+    await table.alice.slash(table.thread, "game start")
+    info = await table.game()
+    assert info.awaiting == ["aztec"] and info.state["phase"] == "setup"
+    return info
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_a_unit_named_by_its_label_in_lower_case_is_placed(table):
+    await tenochtitlan(table)
+    done = await table.alice.slash(table.thread, "place", unit="aztec bowmen 1", to="0508")
+    assert reply_text(done).startswith("Done"), reply_text(done)
+    records = await table.service.history((await table.game()).id)
+    assert records[-1].action["unit"] == "az-bowmen-1"
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_an_ambiguous_name_is_refused_with_candidates_and_changes_nothing(table):
+    before = await tenochtitlan(table)
+    refused = await table.alice.slash(table.thread, "place", unit="bowmen", to="0508")
+    text = reply_text(refused)
+    assert "could mean more than one thing" in text and "az-bowmen-2" in text, text
+    assert (await table.game()).version == before.version
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_the_ambiguity_refusal_speaks_german(table, german):
+    before = await tenochtitlan(table)
+    refused = await table.alice.slash(table.thread, "place", unit="bowmen", to="0508")
+    text = reply_text(refused)
+    assert "passt auf mehreres" in text and "az-bowmen-2" in text, text
+    assert "could mean" not in text
+    assert (await table.game()).version == before.version
