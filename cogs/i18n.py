@@ -415,7 +415,8 @@ DE_TEXT = {
     "Time left, in hours": "Restzeit in Stunden",
     "Take any legal action (pick from the list)": "Eine beliebige erlaubte Aktion ausführen "
                                                   "(aus der Liste wählen)",
-    "The action, e.g. /move unit:a1 to:0507": "Die Aktion, z. B. /move unit:a1 to:0507",
+    "The action, e.g. /move unit:sp-cavalry-1 to:0507": "Die Aktion, z. B. /move "
+                                                        "unit:sp-cavalry-1 to:0507",
     "Take back your last action (same phase, before any die or secret)": "Deine letzte Aktion "
         "zurücknehmen (gleiche Phase, vor Würfeln oder Geheimnissen)",
     "Mark a hex on the next picture": "Ein Feld auf dem nächsten Bild markieren",

@@ -235,7 +235,7 @@ class PlayCog(UmpireCog):
 
     # ----- /act, /undo, /flare -----------------------------------------------------------------
     @app_commands.command(name="act", description="Take any legal action (pick from the list)")
-    @app_commands.describe(action="The action, e.g. /move unit:a1 to:0507")
+    @app_commands.describe(action="The action, e.g. /move unit:sp-cavalry-1 to:0507")
     @app_commands.guild_only()
     async def act(self, interaction: discord.Interaction,
                   action: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:
