@@ -83,6 +83,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "created": "Game #{id} is open in {thread}.",
         "lobby": "{user} opened **{title}** (scenario {scenario}). Sides: {sides}. Take a seat "
                  "with /game join, then the creator or a referee runs /game start.",
+        "lobby_setup": "This scenario begins with setting up: place your units one by one, or "
+                       "all that are left at once, legally at random, with /auto-setup.",
+        "lobby_ready": "To start playing at once, open a ready scenario instead: {names}, e.g. "
+                       "/game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} plays {side}.",
         "you_joined": "You play {side}.",
         "seated_count": "{count} seated",
@@ -244,6 +248,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lobby": "{user} hat **{title}** eröffnet (Szenario {scenario}). Seiten: {sides}. "
                  "Setz dich mit /game join an den Tisch; dann startet der Ersteller oder ein "
                  "Schiedsrichter mit /game start.",
+        "lobby_setup": "Dieses Szenario beginnt mit dem Aufstellen: stell deine Einheiten "
+                       "einzeln auf oder alle übrigen auf einmal, zufällig und regelgerecht, mit "
+                       "/auto-setup.",
+        "lobby_ready": "Wer gleich spielen will, eröffnet stattdessen ein fertig aufgestelltes "
+                       "Szenario: {names}, z. B. /game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} spielt {side}.",
         "you_joined": "Du spielst {side}.",
         "seated_count": "{count} Spieler",
@@ -422,6 +431,8 @@ DE_TEXT = {
     "Mark a hex on the next picture": "Ein Feld auf dem nächsten Bild markieren",
     "The cell to mark, e.g. 0507 or C4": "Das Feld, z. B. 0507 oder C4",
     "Move a unit": "Eine Einheit bewegen",
+    "Place your remaining units legally at random": "Deine übrigen Einheiten zufällig und "
+                                                    "regelgerecht aufstellen",
     "Attack an enemy unit": "Eine feindliche Einheit angreifen",
     "Fire at an enemy unit": "Auf eine feindliche Einheit feuern",
     "End the current phase": "Die aktuelle Phase beenden",

@@ -68,6 +68,7 @@ STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
     "draw": ("Draw a card", ()),
     "reserve": ("Put a unit into reserve", (("unit", "The unit", True),)),
     "pass": ("Pass", ()),
+    "auto-setup": ("Place your remaining units legally at random", ()),
 }
 
 

@@ -40,6 +40,7 @@ TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
 
 HELP = """Commands (the same grammar as in Discord):
   /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
+  /auto-setup       place the side's remaining units legally at random (before play)
   /options [side] [words]   the legal actions now, with the exact command to type;
                     words narrow the list (/options az-bowmen-1, /options 0507)
   /state            the full game state as JSON

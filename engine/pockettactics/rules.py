@@ -119,6 +119,7 @@ class PocketTactics(Ruleset):
     sides = SIDES
     side_titles = SIDE_TITLES
     phases = PHASES
+    setup_phases = ("faction", "army", "tiles", "features", "map", "home", "start")
     default_scenario = "standard"
     commands = (
         Command("faction", "Choose your faction", (Option("faction", "choice", "Faction"),),

@@ -44,3 +44,41 @@ async def test_the_ambiguity_refusal_speaks_german(table, german):
     assert "passt auf mehreres" in text and "az-bowmen-2" in text, text
     assert "could mean" not in text
     assert (await table.game()).version == before.version
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_auto_setup_places_the_callers_side_and_the_log_replays(table):
+    await tenochtitlan(table)
+    done = await table.alice.slash(table.thread, "auto-setup")
+    assert reply_text(done).startswith("Done"), reply_text(done)
+    info = await table.game()
+    assert info.awaiting == ["spanish"]
+    refused = await table.alice.slash(table.thread, "auto-setup")
+    assert "not your turn" in reply_text(refused).lower(), reply_text(refused)
+    await table.bob.slash(table.thread, "auto-setup")
+    info = await table.game()
+    assert info.state["phase"] != "setup"
+    records = await table.service.history(info.id)
+    assert [r.action["type"] for r in records] == ["auto-setup", "auto-setup"]
+    # The placements came from the server's dice and are in the log: once the seed is
+    # revealed, /game verify replays them.
+    await table.alice.slash(table.thread, "game resign")
+    verified = await table.dave.slash(table.thread, "game verify")
+    assert "Verified" in reply_text(verified), reply_text(verified)
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_a_scenario_that_needs_setting_up_points_to_auto_setup_and_ready_ones(table):
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
+                            scenario="standard")
+    lobby = table.public_text()
+    assert "/auto-setup" in lobby
+    assert "/game new ruleset:tenochtitlan scenario:historical" in lobby
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_a_ready_scenario_opens_without_the_setup_hint(table, german):
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
+                            scenario="historical")
+    lobby = table.public_text()
+    assert "/auto-setup" not in lobby and "Szenario historical" in lobby, lobby
