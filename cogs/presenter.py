@@ -16,7 +16,7 @@ from engine.core.errors import RuleError
 from engine.core.names import AmbiguousName
 from renderer.layout import SceneError
 from service.errors import StaleVersion
-from service.names import resolve_names
+from service.names import resolve_names, teach
 from service.replay import SERVICE_ACTIONS
 
 from .buttons import Decision, board_view, is_decision
@@ -208,12 +208,8 @@ class Presenter:
             current = await self.service.get_game(here.info.id)
             raise Refusal("stale_command", link=await self.board_link(current)) from None
         except RuleError as error:
-            if error.legal:
-                raise
-            # The ruleset said why but not what instead: list the commands possible now.
-            legal = await self.service.legal_actions(here.info.id, side)
-            kinds = sorted({"/" + a["type"] for a in legal})
-            raise RuleError(error.message, kinds) from None
+            # The rules' reason, then a few commands worth trying (the same unit's first).
+            raise await teach(self.service, here.info.id, action, error) from None
         posted = await self.after_change(
             self.publish(outcome, before, interaction.user, here.ruleset))
         mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)
