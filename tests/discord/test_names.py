@@ -85,12 +85,10 @@ async def test_a_ready_scenario_opens_without_the_setup_hint(table, german):
 
 
 @pytest.mark.parametrize("dice", [[]])
-async def test_a_referee_places_a_unit_named_by_its_label(table):
+async def test_a_referee_removes_a_unit_named_by_its_label(table):
     await tenochtitlan(table)
     await table.alice.slash(table.thread, "auto-setup")
-    info = await table.game()
-    before = info.state["units"]["az-bowmen-1"]["at"]
-    target = "1106" if before != "1106" else "1107"   # the deployment is random
-    placed = await table.alice.slash(table.thread, "ref place", unit="Aztec Bowmen 1", to=target)
-    assert not reply_text(placed).startswith(("Not", "That")), reply_text(placed)
-    assert (await table.game()).state["units"]["az-bowmen-1"]["at"] == target
+    assert "az-bowmen-1" in (await table.game()).state["units"]
+    removed = await table.alice.slash(table.thread, "ref remove", unit="aztec bowmen 1")
+    assert not reply_text(removed).startswith(("Not", "That")), reply_text(removed)
+    assert "az-bowmen-1" not in (await table.game()).state["units"]
