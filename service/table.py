@@ -184,6 +184,7 @@ class Table:
 
     async def play(self, text: str, side: str | None, info) -> dict:
         action = parse_command(text)
+        inferred = side is None
         if side is None:
             waiting = info.awaiting
             if len(waiting) != 1:
@@ -202,6 +203,8 @@ class Table:
                   "turn": out.game.state.get("turn"), "phase": out.game.state.get("phase"),
                   "awaiting": out.game.awaiting, "turn_ended": out.turn_ended,
                   "game_over": out.game_over}
+        if inferred:
+            result["side_inferred"] = True
         if out.game_over:
             result["result"] = out.game.result
             result["seed"] = out.game.seed
@@ -218,7 +221,8 @@ class Table:
         if name == "help":
             commands = [f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options)
                         + f"  {c.description}" for c in self.ruleset.commands]
-            return {**base, "text": HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)}
+            text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
+            return {**base, "text": text + await self.examples_now(info)}
         if name == "state":
             return {**base, "state": info.state}
         if name == "options":
@@ -228,6 +232,11 @@ class Table:
             who = who or (info.awaiting[:1] or [None])[0]
             if who is None:
                 return {**base, "side": None, "options": []}
+            if who not in info.awaiting:
+                waiting = " / ".join(self.title(s) for s in info.awaiting) or "nobody"
+                return {**base, "side": who, "options": [],
+                        "note": f"It is not {self.title(who)}'s turn: the game waits for "
+                                f"{waiting}."}
             legal = await self.svc.legal_actions(self.game_id, who)
             options = [{"command": format_command(a),
                         "label": self.ruleset.describe_action(info.state, a)} for a in legal]
@@ -260,6 +269,22 @@ class Table:
         if name == "quit":
             return {**base, "quit": True}
         raise ServiceError(f"Unknown table command /{name}.")  # pragma: no cover
+
+    async def examples_now(self, info) -> str:
+        """A few commands that are legal right now, one per command, typed out in full."""
+        lines = []
+        for side in info.awaiting:
+            legal = await self.svc.legal_actions(self.game_id, side)
+            examples: dict[str, dict] = {}
+            for action in legal:
+                examples.setdefault(action["type"], action)
+            shown = [format_command(a) for a in list(examples.values())[:4]]
+            state = await self.svc.view(self.game_id, side)
+            if self.ruleset.setup_actions(state, side):
+                shown.append("/auto-setup")
+            if shown:
+                lines.append(f"Now, for {self.title(side)}: " + "   ".join(shown))
+        return ("\n\n" + "\n".join(lines)) if lines else ""
 
     async def write_board(self, info, force: bool = False) -> str | None:
         if self.out_dir is None:
@@ -372,6 +397,8 @@ class Table:
             self.say(result["text"])
         elif "state" in result:
             self.say(json.dumps(result["state"], indent=2, ensure_ascii=False))
+        elif result.get("note"):
+            self.say(result["note"])
         elif "options" in result:
             options = result["options"]
             self.say(f"{len(options)} legal action(s) for {self.title(result['side'] or '-')}:")
@@ -394,6 +421,8 @@ class Table:
             self.say("Undone.")
         elif "action" in result:
             state = before.state
+            if result.get("side_inferred"):
+                self.say(f"  ({self.title(result['side'])} acts.)")
             for event in result["events"]:
                 text = describe_event(self.ruleset, state, event)
                 if text:

@@ -113,3 +113,14 @@ def test_boards_are_numbered_so_map_building_does_not_overwrite_them(tmp_path):
     boards = [r["board"] for r in written]
     assert len(set(boards)) == len(boards)
     assert all(Path(b).read_bytes()[:4] == b"\x89PNG" for b in boards)
+
+
+def test_help_shows_real_commands_for_now_and_the_table_says_who_acted(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code, out, _ = play(["--game", "tenochtitlan", "--seed", "4"],
+                        ["/help", "spanish /options", "/place unit:az-bowmen-1 to:0508",
+                         "/quit"])
+    assert code == 0
+    assert "Now, for Aztec: /place unit:az-bowmen-" in out and "/auto-setup" in out
+    assert "It is not Spanish's turn: the game waits for Aztec." in out
+    assert "(Aztec acts.)" in out
