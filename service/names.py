@@ -97,3 +97,25 @@ async def teach(svc: GameService, game_id: int, action: dict, error: RuleError) 
         return error
     commands, more = suggestions(action, legal)
     return TaughtRefusal(error.message, commands, more)
+
+
+async def act_by_names(svc: GameService, game_id: int, action: dict, **act_options):
+    """``svc.act`` for an action a person typed. Ids (what autocomplete and buttons send) are
+    applied as they are, at no extra cost; only an action the rules refuse is read again with
+    names resolved (:func:`resolve_names`) and, if that changed it, tried once more. A refusal
+    that stands comes back as :func:`teach` makes it. Raises :class:`AmbiguousName` when a
+    typed name fits several things."""
+    try:
+        return await svc.act(game_id, action, **act_options)
+    except NotYourTurn:
+        raise
+    except RuleError as first:
+        resolved = await resolve_names(svc, game_id, action)
+        if resolved == action:
+            raise await teach(svc, game_id, action, first) from None
+    try:
+        return await svc.act(game_id, resolved, **act_options)
+    except NotYourTurn:
+        raise
+    except RuleError as error:
+        raise await teach(svc, game_id, resolved, error) from None

@@ -21,13 +21,13 @@ from typing import TextIO
 
 from engine import registry
 from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
-from engine.core.errors import RuleError, UmpireError
+from engine.core.errors import UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
 from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
 from .games import GameService, describe_event
-from .names import resolve_names, teach
+from .names import act_by_names
 from .storage import BadDatabaseSetting, parse_database
 
 DEFAULT_GAME = "tenochtitlan"
@@ -193,11 +193,8 @@ class Table:
                                    f"{text}); the game waits for {names}.")
             side = waiting[0]
         action["side"] = side
-        action = await resolve_names(self.svc, self.game_id, action)
-        try:
-            out = await self.svc.act(self.game_id, action, actor="table")
-        except RuleError as error:
-            raise await teach(self.svc, self.game_id, action, error) from None
+        out = await act_by_names(self.svc, self.game_id, action, actor="table")
+        action = dict(out.action)
         result = {"ok": True, "side": side, "action": action, "events": out.events,
                   "state_hash": _hash(out.game.state), "version": out.version,
                   "turn": out.game.state.get("turn"), "phase": out.game.state.get("phase"),
