@@ -18,6 +18,7 @@ from discord import app_commands
 
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
+from engine.core.names import AmbiguousName, resolve_action
 from renderer.layout import SceneError
 from service.replay import SERVICE_ACTIONS
 
@@ -123,6 +124,19 @@ def collect_commands(rulesets=None) -> list[PlayCommand]:
     return list(found.values())
 
 
+def _resolved(ruleset, view: dict, command_name: str, filled: dict, legal: list[dict]) -> dict:
+    """Options already typed, with names (a counter's label, a unit's name) turned into ids so
+    the next option's choices fit them; a name that fits several things narrows nothing."""
+    if not filled:
+        return filled
+    try:
+        action = resolve_action(ruleset, view, {"type": command_name, **filled}, legal)
+    except AmbiguousName:
+        return {}
+    action.pop("type", None)
+    return action
+
+
 def _valid_name(name: str) -> bool:
     return 1 <= len(name) <= 32 and all(c.islower() or c.isdigit() or c in "-_" for c in name)
 
@@ -215,11 +229,12 @@ class PlayCog(UmpireCog):
             needle = (current or "").lower()
             choices: dict[str, str] = {}
             for side, view, legal in per_side:
+                wanted = _resolved(ruleset, view, command_name, filled, legal)
                 for action in legal:
                     if action.get("type") != command_name or option_name not in action \
                             or command_name in SERVICE_ACTIONS:
                         continue
-                    if any(action.get(k) != v for k, v in filled.items()):
+                    if any(action.get(k) != v for k, v in wanted.items()):
                         continue
                     value = action[option_name]
                     if value in choices:

@@ -109,7 +109,10 @@ def _pools(state: dict, action: dict, key: str, legal: list[dict]) -> list[list[
 
 
 def resolve_value(ruleset, state: dict, action: dict, key: str, legal: list[dict],
-                  counters: dict[str, str] | None = None) -> str:
+                  counters: dict[str, str] | None = None, cache: dict | None = None) -> str:
+    """The id ``action[key]`` names (see :func:`resolve_action`). ``cache`` keeps the counter
+    titles between options of one action: they are read from the picture only when a typed
+    value is not an id."""
     typed = str(action[key])
     pools = _pools(state, action, key, legal)
     if any(typed in pool for pool in pools):
@@ -122,7 +125,13 @@ def resolve_value(ruleset, state: dict, action: dict, key: str, legal: list[dict
                 return found[0]
         return typed
     if counters is None:
-        counters = counter_titles(ruleset, state) if key in UNIT_OPTIONS else {}
+        if key not in UNIT_OPTIONS:
+            counters = {}
+        else:
+            cache = {} if cache is None else cache
+            if "counters" not in cache:
+                cache["counters"] = counter_titles(ruleset, state)
+            counters = cache["counters"]
     needle = _fold(typed)
     if not needle:
         return typed
@@ -157,11 +166,9 @@ def resolve_action(ruleset, state: dict, action: dict, legal: list[dict]) -> dic
     are left as typed, for the rules to refuse with their reason. Raises :class:`AmbiguousName`
     when a name fits several things equally well."""
     out = dict(action)
-    counters: dict[str, str] | None = None
+    cache: dict = {}
     for key in list(action):
         if key in ("type", "side") or not isinstance(action[key], str):
             continue
-        if counters is None and key in UNIT_OPTIONS:
-            counters = counter_titles(ruleset, state)
-        out[key] = resolve_value(ruleset, state, out, key, legal, counters)
+        out[key] = resolve_value(ruleset, state, out, key, legal, cache=cache)
     return out

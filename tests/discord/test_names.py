@@ -92,3 +92,12 @@ async def test_a_referee_removes_a_unit_named_by_its_label(table):
     removed = await table.alice.slash(table.thread, "ref remove", unit="aztec bowmen 1")
     assert not reply_text(removed).startswith(("Not", "That")), reply_text(removed)
     assert "az-bowmen-1" not in (await table.game()).state["units"]
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_autocomplete_fits_the_next_option_to_a_unit_typed_by_name(table):
+    await tenochtitlan(table)
+    by_id = await table.alice.autocomplete(table.thread, "place", "to", "", unit="az-bowmen-1")
+    by_name = await table.alice.autocomplete(table.thread, "place", "to", "",
+                                             unit="aztec bowmen 1")
+    assert by_id and by_name == by_id
