@@ -1,6 +1,7 @@
 """``/game ...`` (lobby, status, pictures, log, rules, verify) and ``/umpire config``."""
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -126,10 +127,24 @@ class GameCog(UmpireCog):
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
             await self.service.set_thread(info.id, thread.id)
             sides = ", ".join(f"`{s}` ({side_title(game_rules, s)})" for s in game_rules.sides)
-            await thread.send(t(lang, "lobby", user=f"<@{interaction.user.id}>",
-                                title=game_rules.title, scenario=info.scenario, sides=sides),
-                              allowed_mentions=discord.AllowedMentions.none())
+            lobby = t(lang, "lobby", user=f"<@{interaction.user.id}>",
+                      title=game_rules.title, scenario=info.scenario, sides=sides)
+            lobby += await self._setup_hint(lang, game_rules, info)
+            await thread.send(lobby, allowed_mentions=discord.AllowedMentions.none())
             await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
+
+    async def _setup_hint(self, lang: str, game_rules, info) -> str:
+        """For a scenario that begins with setting up: how to do it in one command, and which
+        packaged scenarios start ready to play instead."""
+        if not game_rules.needs_setting_up(info.state):
+            return ""
+        text = "\n" + t(lang, "lobby_setup")
+        ready = await asyncio.to_thread(game_rules.ready_scenarios)
+        if ready:
+            names = ", ".join(f"`{s.name}` ({s.title})" for s in ready[:3])
+            text += "\n" + t(lang, "lobby_ready", names=names, ruleset=game_rules.name,
+                              scenario=ready[0].name)
+        return text
 
     async def _check_open_games(self, interaction: discord.Interaction) -> None:
         """A member, and a server, may hold only so many games that are not finished

@@ -22,6 +22,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                 "again, and tell the bot's operator if it keeps happening.",
         "illegal": "Not allowed: {why}",
         "refused": "That did not work: {why}",
+        "ambiguous_name": "{option}:{typed} could mean more than one thing; type the id or more "
+                          "of the name. It could be: {candidates}.",
         "storage_failed": "The bot cannot save right now: its database reports a problem. "
                           "Nothing was changed; the operator finds the cause in the bot's log. "
                           "Please try again later.",
@@ -81,6 +83,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "created": "Game #{id} is open in {thread}.",
         "lobby": "{user} opened **{title}** (scenario {scenario}). Sides: {sides}. Take a seat "
                  "with /game join, then the creator or a referee runs /game start.",
+        "lobby_setup": "This scenario begins with setting up: place your units one by one, or "
+                       "all that are left at once, legally at random, with /auto-setup.",
+        "lobby_ready": "To start playing at once, open a ready scenario instead: {names}, e.g. "
+                       "/game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} plays {side}.",
         "you_joined": "You play {side}.",
         "seated_count": "{count} seated",
@@ -172,6 +178,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                 "passiert.",
         "illegal": "Nicht erlaubt: {why}",
         "refused": "Das ging nicht: {why}",
+        "ambiguous_name": "{option}:{typed} passt auf mehreres; gib die Kennung oder mehr vom "
+                          "Namen an. Gemeint sein kann: {candidates}.",
         "storage_failed": "Der Bot kann gerade nicht speichern: seine Datenbank meldet ein "
                           "Problem. Es wurde nichts geändert; der Betreiber findet die Ursache "
                           "im Log des Bots. Bitte versuche es später noch einmal.",
@@ -240,6 +248,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lobby": "{user} hat **{title}** eröffnet (Szenario {scenario}). Seiten: {sides}. "
                  "Setz dich mit /game join an den Tisch; dann startet der Ersteller oder ein "
                  "Schiedsrichter mit /game start.",
+        "lobby_setup": "Dieses Szenario beginnt mit dem Aufstellen: stell deine Einheiten "
+                       "einzeln auf oder alle übrigen auf einmal, zufällig und regelgerecht, mit "
+                       "/auto-setup.",
+        "lobby_ready": "Wer gleich spielen will, eröffnet stattdessen ein fertig aufgestelltes "
+                       "Szenario: {names}, z. B. /game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} spielt {side}.",
         "you_joined": "Du spielst {side}.",
         "seated_count": "{count} Spieler",
@@ -411,12 +424,15 @@ DE_TEXT = {
     "Time left, in hours": "Restzeit in Stunden",
     "Take any legal action (pick from the list)": "Eine beliebige erlaubte Aktion ausführen "
                                                   "(aus der Liste wählen)",
-    "The action, e.g. /move unit:a1 to:0507": "Die Aktion, z. B. /move unit:a1 to:0507",
+    "The action, e.g. /move unit:sp-cavalry-1 to:0507": "Die Aktion, z. B. /move "
+                                                        "unit:sp-cavalry-1 to:0507",
     "Take back your last action (same phase, before any die or secret)": "Deine letzte Aktion "
         "zurücknehmen (gleiche Phase, vor Würfeln oder Geheimnissen)",
     "Mark a hex on the next picture": "Ein Feld auf dem nächsten Bild markieren",
     "The cell to mark, e.g. 0507 or C4": "Das Feld, z. B. 0507 oder C4",
     "Move a unit": "Eine Einheit bewegen",
+    "Place your remaining units legally at random": "Deine übrigen Einheiten zufällig und "
+                                                    "regelgerecht aufstellen",
     "Attack an enemy unit": "Eine feindliche Einheit angreifen",
     "Fire at an enemy unit": "Auf eine feindliche Einheit feuern",
     "End the current phase": "Die aktuelle Phase beenden",

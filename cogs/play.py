@@ -18,6 +18,7 @@ from discord import app_commands
 
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
+from engine.core.names import AmbiguousName, resolve_action
 from renderer.layout import SceneError
 from service.replay import SERVICE_ACTIONS
 
@@ -68,6 +69,7 @@ STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
     "draw": ("Draw a card", ()),
     "reserve": ("Put a unit into reserve", (("unit", "The unit", True),)),
     "pass": ("Pass", ()),
+    "auto-setup": ("Place your remaining units legally at random", ()),
 }
 
 
@@ -120,6 +122,19 @@ def collect_commands(rulesets=None) -> list[PlayCommand]:
                 any(o.name == option.name and o.required for o in declared.options)
                 for declared in declared_list)
     return list(found.values())
+
+
+def _resolved(ruleset, view: dict, command_name: str, filled: dict, legal: list[dict]) -> dict:
+    """Options already typed, with names (a counter's label, a unit's name) turned into ids so
+    the next option's choices fit them; a name that fits several things narrows nothing."""
+    if not filled:
+        return filled
+    try:
+        action = resolve_action(ruleset, view, {"type": command_name, **filled}, legal)
+    except AmbiguousName:
+        return {}
+    action.pop("type", None)
+    return action
 
 
 def _valid_name(name: str) -> bool:
@@ -214,11 +229,12 @@ class PlayCog(UmpireCog):
             needle = (current or "").lower()
             choices: dict[str, str] = {}
             for side, view, legal in per_side:
+                wanted = _resolved(ruleset, view, command_name, filled, legal)
                 for action in legal:
                     if action.get("type") != command_name or option_name not in action \
                             or command_name in SERVICE_ACTIONS:
                         continue
-                    if any(action.get(k) != v for k, v in filled.items()):
+                    if any(action.get(k) != v for k, v in wanted.items()):
                         continue
                     value = action[option_name]
                     if value in choices:
@@ -235,7 +251,7 @@ class PlayCog(UmpireCog):
 
     # ----- /act, /undo, /flare -----------------------------------------------------------------
     @app_commands.command(name="act", description="Take any legal action (pick from the list)")
-    @app_commands.describe(action="The action, e.g. /move unit:a1 to:0507")
+    @app_commands.describe(action="The action, e.g. /move unit:sp-cavalry-1 to:0507")
     @app_commands.guild_only()
     async def act(self, interaction: discord.Interaction,
                   action: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:

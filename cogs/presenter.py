@@ -12,9 +12,10 @@ from typing import Any
 
 import discord
 
-from engine.core.errors import RuleError
+from engine.core.names import AmbiguousName
 from renderer.layout import SceneError
 from service.errors import StaleVersion
+from service.names import act_by_names
 from service.replay import SERVICE_ACTIONS
 
 from .buttons import Decision, board_view, is_decision
@@ -192,21 +193,21 @@ class Presenter:
             changes = []
         before = await self.service.view(here.info.id, None)   # labels for public posts
         try:
-            outcome = await self.service.act(here.info.id, action,
-                                             actor=user_actor(interaction.user),
-                                             expected_version=expected_version)
+            # Typed names (a counter's label, a unit's name, a clear beginning) are resolved
+            # only when the ids as given are refused; a standing refusal says why and offers a
+            # few commands worth trying, the same unit's first.
+            outcome = await act_by_names(self.service, here.info.id, action,
+                                         actor=user_actor(interaction.user),
+                                         expected_version=expected_version)
+        except AmbiguousName as error:
+            raise Refusal("ambiguous_name", option=error.option, typed=error.typed,
+                          candidates="; ".join(error.legal)) from None
         except StaleVersion:
             if command_version is None:
                 raise
             current = await self.service.get_game(here.info.id)
             raise Refusal("stale_command", link=await self.board_link(current)) from None
-        except RuleError as error:
-            if error.legal:
-                raise
-            # The ruleset said why but not what instead: list the commands possible now.
-            legal = await self.service.legal_actions(here.info.id, side)
-            kinds = sorted({"/" + a["type"] for a in legal})
-            raise RuleError(error.message, kinds) from None
+        action = outcome.action
         posted = await self.after_change(
             self.publish(outcome, before, interaction.user, here.ruleset))
         mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)

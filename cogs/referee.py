@@ -8,8 +8,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from engine.core.names import AmbiguousName
 from service.errors import StaleVersion
 from service.games import UndoNeedsConsent
+from service.names import resolve_names
 
 from .buttons import ConsentButton, consent_view
 from .common import (
@@ -44,7 +46,13 @@ class RefereeCog(UmpireCog):
 
     async def _edit(self, interaction: discord.Interaction, action: dict, key: str, **params):
         here = await self._referee_game(interaction)
-        outcome = await self.service.act(here.info.id, {**action, "side": "referee"},
+        try:
+            # A referee names units as players do: id, counter, name or a clear beginning.
+            action = await resolve_names(self.service, here.info.id, {**action, "side": "referee"})
+        except AmbiguousName as error:
+            raise Refusal("ambiguous_name", option=error.option, typed=error.typed,
+                          candidates="; ".join(error.legal)) from None
+        outcome = await self.service.act(here.info.id, action,
                                          actor=f"referee:{interaction.user.id}")
         posted = await self.presenter.after_change(
             self._announce(interaction, outcome.game, key, **params),

@@ -10,9 +10,9 @@ import asyncio
 import json
 import os
 import secrets
+import shlex
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +27,7 @@ from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
 from .games import GameService, describe_event
+from .names import act_by_names
 from .storage import BadDatabaseSetting, parse_database
 
 DEFAULT_GAME = "tenochtitlan"
@@ -36,9 +37,11 @@ MAX_LISTED = 40   # longer option lists are grouped in the terminal (script mode
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
 TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
+LATEST = "latest"
 
 HELP = """Commands (the same grammar as in Discord):
   /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
+  /auto-setup       place the side's remaining units legally at random (before play)
   /options [side] [words]   the legal actions now, with the exact command to type;
                     words narrow the list (/options az-bowmen-1, /options 0507)
   /state            the full game state as JSON
@@ -47,7 +50,7 @@ HELP = """Commands (the same grammar as in Discord):
   /undo             take back your last action (same phase, no dice rolled, nothing revealed);
                     'referee /undo' takes back any last action
   /help             this text
-  /quit             leave (the game stays in the database)"""
+  /quit             leave (the game stays in the database; --resume continues it)"""
 
 
 class TableError(Exception):
@@ -68,8 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--autoplay", action="store_true",
                    help="play every side with random legal actions from the seed")
     p.add_argument("--db", default=None,
-                   help="SQLite file, sqlite:///FILE or postgresql://… (default: a SQLite file "
-                        "in --out or a temp dir)")
+                   help="SQLite file, sqlite:///FILE or postgresql://… (default: table.sqlite3 "
+                        "in --out, else the per-user file "
+                        "$XDG_DATA_HOME/umpire/table.sqlite3, i.e. "
+                        "~/.local/share/umpire/table.sqlite3)")
+    p.add_argument("--resume", nargs="?", const=LATEST, default=None, metavar="ID",
+                   help="continue a stored game (default: the one played last)")
+    p.add_argument("--list", action="store_true", help="list the stored games and exit")
     p.add_argument("--max-actions", type=int, default=MAX_AUTOPLAY_ACTIONS,
                    help=argparse.SUPPRESS)
     return p
@@ -113,6 +121,8 @@ class Table:
         self.stdout = stdout
         self.stderr = stderr
         self.render_note_shown = False
+        self.db_label = str(getattr(svc.store, "path", ""))
+        self.db_option: str | None = None   # the --db to repeat when resuming, if not default
 
     async def info(self):
         return await self.svc.get_game(self.game_id)
@@ -174,6 +184,7 @@ class Table:
 
     async def play(self, text: str, side: str | None, info) -> dict:
         action = parse_command(text)
+        inferred = side is None
         if side is None:
             waiting = info.awaiting
             if len(waiting) != 1:
@@ -182,12 +193,15 @@ class Table:
                                    f"{text}); the game waits for {names}.")
             side = waiting[0]
         action["side"] = side
-        out = await self.svc.act(self.game_id, action, actor="table")
+        out = await act_by_names(self.svc, self.game_id, action, actor="table")
+        action = dict(out.action)
         result = {"ok": True, "side": side, "action": action, "events": out.events,
                   "state_hash": _hash(out.game.state), "version": out.version,
                   "turn": out.game.state.get("turn"), "phase": out.game.state.get("phase"),
                   "awaiting": out.game.awaiting, "turn_ended": out.turn_ended,
                   "game_over": out.game_over}
+        if inferred:
+            result["side_inferred"] = True
         if out.game_over:
             result["result"] = out.game.result
             result["seed"] = out.game.seed
@@ -204,7 +218,8 @@ class Table:
         if name == "help":
             commands = [f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options)
                         + f"  {c.description}" for c in self.ruleset.commands]
-            return {**base, "text": HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)}
+            text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
+            return {**base, "text": text + await self.examples_now(info)}
         if name == "state":
             return {**base, "state": info.state}
         if name == "options":
@@ -214,6 +229,11 @@ class Table:
             who = who or (info.awaiting[:1] or [None])[0]
             if who is None:
                 return {**base, "side": None, "options": []}
+            if who not in info.awaiting:
+                waiting = " / ".join(self.title(s) for s in info.awaiting) or "nobody"
+                return {**base, "side": who, "options": [],
+                        "note": f"It is not {self.title(who)}'s turn: the game waits for "
+                                f"{waiting}."}
             legal = await self.svc.legal_actions(self.game_id, who)
             options = [{"command": format_command(a),
                         "label": self.ruleset.describe_action(info.state, a)} for a in legal]
@@ -247,6 +267,22 @@ class Table:
             return {**base, "quit": True}
         raise ServiceError(f"Unknown table command /{name}.")  # pragma: no cover
 
+    async def examples_now(self, info) -> str:
+        """A few commands that are legal right now, one per command, typed out in full."""
+        lines = []
+        for side in info.awaiting:
+            legal = await self.svc.legal_actions(self.game_id, side)
+            examples: dict[str, dict] = {}
+            for action in legal:
+                examples.setdefault(action["type"], action)
+            shown = [format_command(a) for a in list(examples.values())[:4]]
+            state = await self.svc.view(self.game_id, side)
+            if self.ruleset.setup_actions(state, side):
+                shown.append("/auto-setup")
+            if shown:
+                lines.append(f"Now, for {self.title(side)}: " + "   ".join(shown))
+        return ("\n\n" + "\n".join(lines)) if lines else ""
+
     async def write_board(self, info, force: bool = False) -> str | None:
         if self.out_dir is None:
             return None
@@ -260,7 +296,9 @@ class Table:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         state = info.state
         who = (info.awaiting[:1] or ["end"])[0]
-        path = self.out_dir / f"turn{int(state.get('turn') or 0):02d}-{who}.png"
+        # Numbered by the game's version: a setup or map building that stays in one turn
+        # gives each board its own file instead of overwriting one.
+        path = self.out_dir / f"{int(info.version):04d}-turn{int(state.get('turn') or 0):02d}-{who}.png"
         path.write_bytes(png)
         (self.out_dir / "board.png").write_bytes(png)
         return str(path)
@@ -331,14 +369,19 @@ class Table:
                 line = input_fn(prompt)
             except EOFError:
                 self.say("")
+                self.say(self.come_back(info.id))
                 return 0
             if not line.strip():
                 continue
             result = await self.execute(line)
             self.show(result, info)
             if result.get("quit"):
-                self.say(f"Left the table. The game is saved as #{info.id} in {self.svc.store.path}.")
+                self.say(f"Left the table. The game is saved as #{info.id} in {self.db_label}.")
+                self.say(self.come_back(info.id))
                 return 0
+
+    def come_back(self, game_id: int) -> str:
+        return f"Continue it with: {resume_command(game_id, self.db_option)}"
 
     def show(self, result: dict, before) -> None:
         if not result.get("ok"):
@@ -351,6 +394,8 @@ class Table:
             self.say(result["text"])
         elif "state" in result:
             self.say(json.dumps(result["state"], indent=2, ensure_ascii=False))
+        elif result.get("note"):
+            self.say(result["note"])
         elif "options" in result:
             options = result["options"]
             self.say(f"{len(options)} legal action(s) for {self.title(result['side'] or '-')}:")
@@ -373,6 +418,8 @@ class Table:
             self.say("Undone.")
         elif "action" in result:
             state = before.state
+            if result.get("side_inferred"):
+                self.say(f"  ({self.title(result['side'])} acts.)")
             for event in result["events"]:
                 text = describe_event(self.ruleset, state, event)
                 if text:
@@ -464,21 +511,100 @@ def looks_like_path(scenario: str) -> bool:
                                or os.sep in scenario or scenario.startswith("."))
 
 
+def table_home() -> Path:
+    """Where the local table keeps its games by default: ``$XDG_DATA_HOME/umpire`` (an absolute
+    path; else ``~/.local/share/umpire``, on Windows ``%LOCALAPPDATA%\\umpire``)."""
+    base = os.environ.get("XDG_DATA_HOME", "").strip()
+    if base and os.path.isabs(base):
+        return Path(base) / "umpire"
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "umpire"
+    return Path.home() / ".local" / "share" / "umpire"
+
+
+def resume_command(game_id: int, db_option: str | None) -> str:
+    db = f" --db {shlex.quote(db_option)}" if db_option else ""
+    return f"python bot.py local --resume {game_id}{db}"
+
+
+async def _list_games(svc: GameService, stdout) -> int:
+    games = await svc.list_games()
+    if not games:
+        print("No games stored yet. Start one with: python bot.py local", file=stdout)
+        return 0
+    for info in games:
+        title = info.ruleset
+        try:
+            ruleset = registry.get_ruleset(info.ruleset)
+            title = ruleset.title
+            waiting = " / ".join(ruleset.side_titles.get(s, s) for s in info.awaiting)
+        except Exception:   # a game whose rules are no longer installed is still listed
+            waiting = ""
+        if info.status == "finished":
+            result = info.result or {}
+            where = f"over: {result.get('reason') or 'finished'}"
+        else:
+            where = (f"turn {info.state.get('turn')}, {info.state.get('phase')}"
+                     + (f", {waiting} to act" if waiting else ""))
+        print(f"#{info.id}  {title} ({info.scenario})  {where}", file=stdout)
+    return 0
+
+
+async def _find_resumed(svc: GameService, wanted: str, stderr) -> int | None:
+    """The id of the game ``--resume`` names (``latest``: the unfinished one changed last)."""
+    if wanted == LATEST:
+        open_games = [g for g in await svc.list_games() if g.status in ("active", "paused")]
+        if not open_games:
+            print("No unfinished game to continue here; start one with: python bot.py local "
+                  "(--list shows the stored games).", file=stderr)
+            return None
+        return max(open_games, key=lambda g: (g.updated_at, g.id)).id
+    text = wanted.lstrip("#")
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        print(f"--resume takes a game number, e.g. --resume 3; got {wanted[:20]!r}.", file=stderr)
+        return None
+    try:
+        info = await svc.get_game(int(text))
+    except ServiceError:
+        print(f"There is no game #{text} here (--list shows the stored games).", file=stderr)
+        return None
+    problem = _check_game(info.ruleset)
+    if problem:
+        print(problem, file=stderr)
+        return None
+    return info.id
+
+
 async def _run(args, dice, seed: str, db_path: str | Path, out_dir: Path | None, stdout, stderr,
-               input_fn) -> int:
+               input_fn, db_label: str = "", db_option: str | None = None) -> int:
     synchronous = "NORMAL"   # a killed table loses nothing committed; power loss may
     svc = await GameService.open(db_path, dice_override=dice, synchronous=synchronous)
     try:
-        if looks_like_path(args.scenario):
+        if args.list:
+            return await _list_games(svc, stdout)
+        if args.resume is not None:
+            game_id = await _find_resumed(svc, args.resume, stderr)
+            if game_id is None:
+                return 2
+            info = await svc.get_game(game_id)
+            print(f"Continuing game #{info.id} ({info.ruleset}, scenario {info.scenario}) "
+                  f"from {db_label}", file=stderr)
+        elif looks_like_path(args.scenario):
             # The person at the terminal owns the machine, so a path is theirs to give; it is
             # still read safely (a regular file, size-capped).
             document = await asyncio.to_thread(read_path, args.scenario)
             info = await svc.create_game(args.game, seed=seed, document=document,
                                          document_label=args.scenario)
+            info = await svc.start_game(info.id)
         else:
             info = await svc.create_game(args.game, args.scenario, seed=seed)
-        info = await svc.start_game(info.id)
+            info = await svc.start_game(info.id)
+        if out_dir is None and not args.autoplay and args.script is None:
+            # Each game's pictures in a folder of its own next to the database.
+            out_dir = table_home() / "boards" / f"game-{info.id}"
         table = Table(svc, info.id, out_dir, stdout, stderr)
+        table.db_label = db_label or table.db_label
+        table.db_option = db_option
         await table.setup()
         try:
             if args.autoplay:
@@ -507,10 +633,15 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
         args = parser.parse_args(list(argv or []))
     except SystemExit as exc:
         return int(exc.code or 0)
-    problem = _check_game(args.game)
-    if problem:
-        print(problem, file=stderr)
+    if args.resume is not None and args.autoplay:
+        print("--resume continues a game by hand or with --script; --autoplay starts a new one.",
+              file=stderr)
         return 2
+    if args.resume is None and not args.list:
+        problem = _check_game(args.game)
+        if problem:
+            print(problem, file=stderr)
+            return 2
     try:
         dice = parse_dice(args.dice)
     except TableError as exc:
@@ -521,9 +652,7 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
         return 2
     seed = str(args.seed) if args.seed is not None else secrets.token_hex(16)
     out_dir = Path(args.out) if args.out else None
-    interactive = not args.autoplay and args.script is None
-    if out_dir is None and interactive:
-        out_dir = Path(tempfile.mkdtemp(prefix="umpire-table-"))
+    db_option: str | None = None
     if args.db:
         try:
             database = parse_database(args.db)
@@ -533,19 +662,29 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
         # A PostgreSQL URL stays text: Path() would fold its "//".
         db_path: str | Path = database.target if database.is_postgres else Path(database.target)
         db_label = database.display()
+        db_option = args.db if not database.is_postgres else db_label
     elif out_dir is not None:
         db_path = out_dir / "table.sqlite3"
         db_label = str(db_path)
+        db_option = str(db_path)
     else:
-        db_path = Path(tempfile.mkdtemp(prefix="umpire-table-")) / "table.sqlite3"
+        # Games are kept between sessions (--resume, --list) in one per-user file.
+        home = table_home()
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"Cannot create {home} for the table's games ({exc.strerror or exc}); "
+                  f"pass --db FILE to keep them elsewhere.", file=stderr)
+            return 2
+        db_path = home / "table.sqlite3"
         db_label = str(db_path)
-    if args.seed is None:
+    if args.seed is None and args.resume is None and not args.list:
         print(f"seed {seed} (pass --seed {seed} to replay this game); database {db_label}",
               file=stderr)
     try:
         with _stop_signals_interrupt():
             return asyncio.run(_run(args, dice, seed, db_path, out_dir, stdout, stderr,
-                                    input_fn))
+                                    input_fn, db_label, db_option))
     except UmpireError as exc:   # a scenario that does not load, an unknown scenario name
         print(f"Cannot start: {exc}", file=stderr)
         return 2

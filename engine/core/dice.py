@@ -101,6 +101,16 @@ class Dice:
         return result
 
 
+    def choose(self, count: int, purpose: str) -> int:
+        """An index below ``count`` at random, for a pick the events that follow make public
+        (``/auto-setup``'s placements): kept in ``rolled`` for verification, not logged as a
+        die of its own."""
+        value = self.source.draw(count)
+        self.rolled.append({"type": "roll", "purpose": purpose, "sides": count, "value": value,
+                            "hidden": True})
+        return value - 1
+
+
 def seeded(seed: str | bytes | int, action_index: int) -> Dice:
     return Dice(SeededSource(seed, action_index))
 

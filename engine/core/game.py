@@ -14,6 +14,9 @@ from .ruleset import Ruleset
 from .state import state_hash
 
 MAX_AUTOPLAY_ACTIONS = 50_000
+AUTO_SETUP = "auto-setup"
+# Far above any army or map of the packaged games; stops a game whose setup never ends.
+MAX_AUTO_SETUP_STEPS = 500
 
 
 def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
@@ -28,13 +31,43 @@ def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tup
             raise RuleError("A referee may only use referee actions (ref-place, ref-remove, ref-phase).")
         return ruleset.referee_edit(state, action)
     ruleset.require_turn(state, action)
-    new_state, events = ruleset.apply(state, action, dice)
+    if action["type"] == AUTO_SETUP:
+        new_state, events = auto_setup(ruleset, state, action, dice)
+    else:
+        new_state, events = ruleset.apply(state, action, dice)
     rolls_in_log = sum(1 for e in events if e.get("type") == "roll")
     visible_rolls = sum(1 for r in dice.rolled if not r.get("hidden"))
     if rolls_in_log != visible_rolls:
         raise AssertionError(f"{ruleset.name}: {visible_rolls} dice rolled but "
                              f"{rolls_in_log} roll events emitted for {action}")
     return new_state, events
+
+
+def auto_setup(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+    """``/auto-setup``: place the acting side's remaining forces legally at random, one legal
+    setup action after another, while the game still waits for that side. The picks come from
+    the action's own dice, so the log replays to the same placements."""
+    side = action["side"]
+    extra = sorted(set(action) - {"type", "side"})
+    if extra:
+        raise RuleError(f"/{AUTO_SETUP} takes no options; got {', '.join(extra)}.")
+    events: list[dict] = []
+    placed = 0
+    for _ in range(MAX_AUTO_SETUP_STEPS):
+        if side not in ruleset.awaiting(state):
+            break
+        choices = ruleset.setup_actions(state, side)
+        if not choices:
+            break
+        pick = choices[dice.choose(len(choices), AUTO_SETUP)]
+        state, more = ruleset.apply(state, pick, dice)
+        events += more
+        placed += 1
+    if not placed:
+        title = ruleset.side_titles.get(side, side)
+        raise RuleError(f"{title} has nothing to place now (phase {state.get('phase')}): "
+                        f"/{AUTO_SETUP} places a side's units (or map tiles) before play.")
+    return state, events
 
 
 def new_game(ruleset: Ruleset, scenario: dict, seed: str | bytes | int) -> tuple[dict, list[dict]]:

@@ -63,6 +63,10 @@ class Ruleset(abc.ABC):
     default_scenario: str = ""
     # The phases a referee may set with ``ref-phase``; a game that declares none refuses it.
     phases: tuple[str, ...] = ()
+    # Phases in which a side places its forces (or builds the map) before play, and the action
+    # types that do it: ``/auto-setup`` repeats random ones of these (see ``setup_actions``).
+    setup_phases: tuple[str, ...] = ()
+    setup_action_types: tuple[str, ...] = ("place", "deploy")
 
     # ----- setup -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -135,6 +139,35 @@ class Ruleset(abc.ABC):
 
     def result(self, state: dict) -> dict | None:
         return state.get("result")
+
+    def ready_scenarios(self) -> list[Scenario]:
+        """Packaged scenarios that start with every side already deployed (play begins at
+        once), for pointing newcomers past setting up. Computed once per ruleset."""
+        if self.name not in _READY:
+            from .dice import seeded
+            ready = []
+            for scenario in self.scenarios():
+                try:
+                    state, _ = self.setup(self.load_scenario(scenario.name), seeded("ready", 0))
+                except ScenarioError:   # reported where the scenario is loaded
+                    continue
+                if state.get("phase") not in self.setup_phases and not any(
+                        self.setup_actions(state, side) for side in self.sides):
+                    ready.append(scenario)
+            _READY[self.name] = ready
+        return _READY[self.name]
+
+    def needs_setting_up(self, scenario_state: dict) -> bool:
+        """Whether a game that starts in this state begins with setting up forces."""
+        return scenario_state.get("phase") in self.setup_phases
+
+    def setup_actions(self, state: dict, side: str) -> list[dict]:
+        """The legal actions that place ``side``'s remaining forces now, for ``/auto-setup``;
+        empty once setting up is over. A game overrides this when its setup is not a phase."""
+        if state.get("phase") not in self.setup_phases:
+            return []
+        return [a for a in self.legal_actions(state, side)
+                if a.get("type") in self.setup_action_types]
 
     # ----- presentation (no rules are decided here) -----------------------------------------
     def view(self, state: dict, side: str | None) -> dict:
@@ -249,6 +282,9 @@ class Ruleset(abc.ABC):
             raise RuleError(f"/{action.get('type')} is not possible now.", kinds)
         raise RuleError(f"That /{action['type']} is not legal now.",
                         [self.describe_action(state, a) for a in same])
+
+
+_READY: dict[str, list[Scenario]] = {}
 
 
 def find_legal(legal: list[dict], action: dict) -> dict | None:

@@ -37,6 +37,7 @@ from engine.core import hexgrid
 from engine.core.commands import format_command
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
+from engine.core.names import distinguish_titles
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
@@ -129,6 +130,7 @@ class PocketTactics(Ruleset):
     sides = SIDES
     side_titles = SIDE_TITLES
     phases = PHASES
+    setup_phases = ("faction", "army", "tiles", "features", "map", "home", "start")
     default_scenario = "standard"
     commands = (
         Command("faction", "Choose your faction", (Option("faction", "choice", "Faction"),),
@@ -1549,7 +1551,7 @@ class PocketTactics(Ruleset):
                   for s in SIDES]
         return {"map_key": f"pocket-tactics/{key}", "grid": self._window(tiles),
                 "title": self.title, "cells": cells, "regions": homes, "objectives": objectives,
-                "pieces": pieces, "markers": markers, "arrows": arrows,
+                "pieces": distinguish_titles(pieces), "markers": markers, "arrows": arrows,
                 "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes,
                 "terrain_key": terrain_key, "losses": losses}
 

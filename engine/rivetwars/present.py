@@ -9,6 +9,7 @@ import hashlib
 import json
 
 from engine.core import squaregrid
+from engine.core.names import distinguish_titles
 from engine.core.state import clone
 
 from . import data
@@ -312,7 +313,7 @@ def scene(rs, state, events, viewer):
     return {"map_key": f"rivet-wars/{state['mission']['tiles'].replace(' ', '')}/{key}",
             "grid": {"kind": "square", "columns": b.columns, "rows": b.rows},
             "title": f"{rs.title} - {state['mission'].get('title') or state['scenario']}",
-            "cells": cells, "edges": edges, "objectives": objectives, "pieces": pieces, "markers": markers,
+            "cells": cells, "edges": edges, "objectives": objectives, "pieces": distinguish_titles(pieces), "markers": markers,
             "arrows": arrows, "labels": labels, "header": [[k, v] for k, v in header(rs, state).items()],
             "legend": [{"color": COLORS[s], "text": _side_title(rs, s)} for s in rs.sides],
             "notes": notes, "terrain_key": TERRAIN_KEY,

@@ -102,6 +102,7 @@ class RivetWars(Ruleset):
     sides = SIDES
     side_titles = {"allies": "Allies", "bismark": "Bismark"}
     phases = CYCLE.phases
+    setup_phases = ("deploy",)
     default_scenario = "mission-1"
     commands = (
         Command("end-phase", "End the current phase (the card phase draws your cards)",

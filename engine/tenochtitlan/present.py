@@ -4,6 +4,8 @@ No rules are decided here; everything is read from the state and the data.
 """
 from __future__ import annotations
 
+from engine.core.names import distinguish_titles
+
 from .data import board_for, cards_by_id, terrain_chart, unit_types
 
 # Sides are saturated and darker than every terrain fill, so counters stand out from the lake
@@ -307,7 +309,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         "title": "Siege of Tenochtitlan",
         **static,
         "objectives": objectives,
-        "pieces": pieces,
+        "pieces": distinguish_titles(pieces),
         "markers": markers,
         "arrows": arrows,
         "header": [[k, v] for k, v in header(ruleset, state).items()],

@@ -210,6 +210,7 @@ class Tenochtitlan(Ruleset):
     sides = SIDES
     side_titles = {"spanish": "Spanish", "aztec": "Aztec"}
     phases = PHASES
+    setup_phases = ("setup",)
     default_scenario = "standard"
     commands = (
         Command("place", "Place a unit (setup) or return an eliminated unit (card)",

@@ -177,8 +177,9 @@ def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
     out = io.StringIO()
     table.main(["--game", "skirmish", "--seed", "3", "--out", str(tmp_path)], stdout=out,
                stderr=io.StringIO(), input_fn=lambda prompt: next(typed))
-    assert f"Board picture: {tmp_path / 'turn01-blue.png'}" in out.getvalue()
-    assert (tmp_path / "turn01-blue.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Numbered by the game's version (two /end-phase: version 2), so no board overwrites one.
+    assert f"Board picture: {tmp_path / '0002-turn01-blue.png'}" in out.getvalue()
+    assert (tmp_path / "0002-turn01-blue.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, capsys, db_path):
