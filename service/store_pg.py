@@ -24,6 +24,8 @@ import asyncpg
 
 from . import store as _shared
 from .errors import StorageError
+from .pg_errors import storage_error as _storage_error
+from .pg_errors import storage_errors as _storage_errors
 from .storage import parse_database, redacted, to_postgres
 from .store import Store, _dict, _dicts, _Done
 
@@ -50,18 +52,25 @@ def _rowcount(status: str) -> int:
 class _PgTransaction:
     """What ``PgStore.transaction()`` yields: the same calls as the SQLite one."""
 
-    def __init__(self, connection: asyncpg.Connection):
+    def __init__(self, connection: asyncpg.Connection, name: str):
         self._connection = connection
+        self._name = name
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> _Done:
-        status = await self._connection.execute(_pg(sql), *tuple(params))
+        with _storage_errors(self._name):
+            status = await self._connection.execute(_pg(sql), *tuple(params))
         return _Done(_rowcount(status), None)
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()):
-        return await self._connection.fetchrow(_pg(sql), *tuple(params))
+        with _storage_errors(self._name):
+            return await self._connection.fetchrow(_pg(sql), *tuple(params))
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list:
-        return list(await self._connection.fetch(_pg(sql), *tuple(params)))
+        with _storage_errors(self._name):
+            return list(await self._connection.fetch(_pg(sql), *tuple(params)))
+
+
+_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
 class PgStore(Store):
@@ -88,16 +97,17 @@ class PgStore(Store):
                                              command_timeout=60, server_settings=settings)
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             # One line for the operator, never the password (``redacted``).
-            raise StorageError(redacted(url), f"the server cannot be reached or refused the "
-                               f"connection ({type(error).__name__})",
-                               "Check that PostgreSQL runs, the URL, the user and the "
-                               "password.") from None
+            raise (_storage_error(redacted(url), error) or StorageError(
+                redacted(url), f"the server cannot be reached or refused the connection "
+                f"({type(error).__name__})", "Check that PostgreSQL runs, the URL, the user "
+                "and the password.")) from None
         store = cls(pool, url)
         try:
-            if read_only:
-                await store._check_readable_schema()
-            else:
-                await store.migrate()
+            with _storage_errors(store.path):
+                if read_only:
+                    await store._check_readable_schema()
+                else:
+                    await store.migrate()
         except BaseException:
             await pool.close()
             raise
@@ -107,23 +117,46 @@ class PgStore(Store):
         await self._pool.close()
 
     # ----- low level ---------------------------------------------------------------------
+    # Every way in wraps the server's and the network's failures into StorageError, as the
+    # SQLite store does: the bot answers politely, the local table and verify print one line.
     @asynccontextmanager
     async def transaction(self):
-        async with self._pool.acquire() as connection:
-            async with connection.transaction():
-                yield _PgTransaction(connection)
+        async with self._session(readonly=False) as db:
+            yield db
 
     @asynccontextmanager
     async def reading(self):
-        async with self._pool.acquire() as connection:
-            async with connection.transaction(isolation="repeatable_read", readonly=True):
-                yield _PgTransaction(connection)
+        async with self._session(readonly=True) as db:
+            yield db
+
+    @asynccontextmanager
+    async def _session(self, *, readonly: bool):
+        """A pooled connection in one transaction. Failures of the pool, BEGIN, COMMIT or
+        ROLLBACK become StorageError; the caller's own exception leaves as it was raised (the
+        statements it ran converted theirs already)."""
+        raised_inside: BaseException | None = None
+        options = {"isolation": "repeatable_read", "readonly": True} if readonly else {}
+        try:
+            async with self._pool.acquire() as connection:
+                async with connection.transaction(**options):
+                    try:
+                        yield _PgTransaction(connection, self.path)
+                    except BaseException as error:
+                        raised_inside = error
+                        raise
+        except _DRIVER_ERRORS as error:
+            converted = None if error is raised_inside else _storage_error(self.path, error)
+            if converted is None:
+                raise
+            raise converted from error
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
-        return _dicts(await self._pool.fetch(_pg(sql), *tuple(params)))
+        with _storage_errors(self.path):
+            return _dicts(await self._pool.fetch(_pg(sql), *tuple(params)))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
-        return _dict(await self._pool.fetchrow(_pg(sql), *tuple(params)))
+        with _storage_errors(self.path):
+            return _dict(await self._pool.fetchrow(_pg(sql), *tuple(params)))
 
     # ----- migrations --------------------------------------------------------------------
     async def schema_version(self) -> int:
