@@ -85,8 +85,10 @@ class PgStore(Store):
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
                    busy_timeout_ms: int = 10_000, min_size: int = 1,
-                   max_size: int = 10, read_only: bool = False) -> PgStore:
-        """Connect and migrate. ``synchronous`` and ``busy_timeout_ms`` exist for the shared
+                   max_size: int = 5, read_only: bool = False) -> PgStore:
+        """Connect and migrate. At most ``max_size`` connections per process: docs/scaling.md
+        counts on 5 (16 processes stay under the server's default max_connections of 100).
+        ``synchronous`` and ``busy_timeout_ms`` exist for the shared
         interface: PostgreSQL commits durably (``synchronous_commit`` is the server's) and
         waits for row locks by itself."""
         url = parse_database(path).target
