@@ -134,3 +134,16 @@ def test_a_postgresql_backup_that_cannot_read_says_so_in_one_line(pg_cluster, tm
     assert err.startswith("Backup failed: Database postgresql://umpire:***@") and \
         "no such database" in err and "s3cret" not in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_database_may_be_named_as_a_sqlite_url_and_nonsense_is_refused(tmp_path, clock):
+    source = tmp_path / "umpire.sqlite3"
+    svc = await GameService.open(source, clock=clock)
+    await svc.create_game("skirmish", seed="u")
+    await svc.close()
+    code, out, err = run(str(tmp_path / "copy.sqlite3"), "--db", f"sqlite:///{source}")
+    assert code == backup.COPIED, err
+    assert games_in(tmp_path / "copy.sqlite3") == games_in(source)
+    code, _, err = run(str(tmp_path / "other.sqlite3"), "--db", "mysql://u:s3cret@db/x")
+    assert code == backup.USAGE and "unknown database kind" in err and "s3cret" not in err
+    assert not (tmp_path / "other.sqlite3").exists()
