@@ -66,7 +66,18 @@ _PROBLEMS: dict[str, tuple[str, str]] = {
 }
 
 
+def connection_closed(error: BaseException) -> bool:
+    """asyncpg's InterfaceError for a connection that is gone (lost mid-transaction, or given
+    back to the pool because it broke): a storage problem, unlike its InterfaceErrors for
+    misuse (wrong number of arguments, overlapping operations), which are bugs."""
+    text = str(error)
+    return isinstance(error, asyncpg.InterfaceError) and (
+        "connection is closed" in text or "released back to the pool" in text)
+
+
 def _problem(error: BaseException) -> tuple[str, str] | None:
+    if connection_closed(error):
+        return _UNREACHABLE
     if isinstance(error, asyncpg.PostgresError):
         code = getattr(error, "sqlstate", None) or ""
         return _PROBLEMS.get(code) or _PROBLEMS.get(code[:2])

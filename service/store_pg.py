@@ -23,7 +23,8 @@ from typing import Any
 import asyncpg
 
 from . import store as _shared
-from .errors import StorageError
+from .errors import CommitUncertain, StorageError
+from .pg_errors import connection_closed as _connection_closed
 from .pg_errors import storage_error as _storage_error
 from .pg_errors import storage_errors as _storage_errors
 from .storage import parse_database, redacted, to_postgres
@@ -71,6 +72,24 @@ class _PgTransaction:
 
 
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+def _connection_lost(error: BaseException) -> bool:
+    """A broken connection (as opposed to a refusal the server answered, such as a
+    serialization failure, after which the write certainly did not land)."""
+    current: BaseException | None = error
+    for _ in range(5):
+        if current is None:
+            return False
+        if isinstance(current, (OSError, TimeoutError, asyncpg.PostgresConnectionError)) or \
+                _connection_closed(current):
+            return True
+        if getattr(current, "sqlstate", None) in ("57P01", "57P02"):
+            return True
+        if not isinstance(current, asyncpg.InterfaceError):
+            return False
+        current = current.__context__
+    return False
 
 
 class PgStore(Store):
@@ -137,6 +156,7 @@ class PgStore(Store):
         ROLLBACK become StorageError; the caller's own exception leaves as it was raised (the
         statements it ran converted theirs already)."""
         raised_inside: BaseException | None = None
+        committing = False
         options = {"isolation": "repeatable_read", "readonly": True} if readonly else {}
         try:
             async with self._pool.acquire() as connection:
@@ -146,10 +166,19 @@ class PgStore(Store):
                     except BaseException as error:
                         raised_inside = error
                         raise
+                    committing = not readonly     # leaving this block sends COMMIT
         except _DRIVER_ERRORS as error:
             converted = None if error is raised_inside else _storage_error(self.path, error)
             if converted is None:
                 raise
+            if committing and _connection_lost(error):
+                # The server may have committed before the connection broke: say so, rather
+                # than "nothing was saved".
+                raise CommitUncertain(
+                    self.path, "the connection broke while the server was committing a write, "
+                    "so it may or may not have been saved", "Check that PostgreSQL runs and "
+                    "is reachable; the game's version shows whether the write landed (the "
+                    "version guard keeps the game consistent either way).") from error
             raise converted from error
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:

@@ -120,3 +120,35 @@ def test_verify_prints_one_line_when_the_server_refuses(pg_cluster, pg_url, caps
         assert "Traceback" not in err and "\n" not in err.strip()
     finally:
         asyncio.run(as_admin(pg_cluster, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
+
+
+
+async def test_a_connection_lost_during_the_commit_is_reported_as_uncertain(pg_url, clock):
+    """The server ends the session while it commits an action (a deferred trigger, run at
+    COMMIT, terminates its own session): nobody can know whether the write landed, and the
+    error says exactly that (here it did not: the server rolled the transaction back)."""
+    from cogs.common import player_message
+    from service.errors import CommitUncertain
+    svc = await GameService.open(with_password(pg_url), clock=clock)
+    admin = await asyncpg.connect(pg_url)
+    try:
+        game = await svc.start_game((await svc.create_game("skirmish", seed="s")).id)
+        await admin.execute(
+            "CREATE FUNCTION die_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$")
+        await admin.execute(
+            "CREATE CONSTRAINT TRIGGER die_at_commit AFTER INSERT ON actions DEFERRABLE "
+            "INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION die_at_commit()")
+        with pytest.raises(CommitUncertain) as caught:
+            await svc.act(game.id, MOVE, actor="table")
+        one_line(caught.value, "may or may not have been saved", "version")
+        assert "may or may not" in player_message(caught.value, "en")
+        assert "gespeichert worden sein oder auch nicht" in player_message(caught.value, "de")
+        await admin.execute("DROP TRIGGER die_at_commit ON actions")
+        # The next read shows the truth; play goes on from it.
+        again = await svc.get_game(game.id)
+        assert again.version == 0 and await svc.history(game.id) == []
+        assert (await svc.act(game.id, MOVE, actor="table", expected_version=0)).version == 1
+    finally:
+        await admin.close()
+        await svc.close()
