@@ -35,8 +35,13 @@ def main(argv: list[str]) -> int:
         return verify_main(argv[1:])
     if command == "backup":
         from service.backup import main as backup_main
-        from service.config import load_settings
-        return backup_main(argv[1:], default_db=load_settings().database)
+        from service.config import ConfigError, load_settings
+        try:
+            default_db = load_settings().database
+        except ConfigError as error:
+            print(f"Umpire cannot start: {error}", file=sys.stderr)
+            return 2
+        return backup_main(argv[1:], default_db=default_db)
     if command == "migrate-db":
         from service.migrate_db import main as migrate_main
         return migrate_main(argv[1:])

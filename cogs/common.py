@@ -21,6 +21,7 @@ from engine.core.errors import RuleError, UmpireError
 from engine.core.ruleset import Ruleset
 from engine.registry import get_ruleset
 from service.errors import (
+    CommitUncertain,
     GameNotActive,
     GameNotFound,
     NotSeated,
@@ -139,6 +140,9 @@ def player_message(error: Exception, lang: str) -> str | None:
         # Not the player's fault, but theirs to fix with the server's admins: say what is missing.
         log.warning("Discord refused an action for lack of permissions: %s", error.text)
         return t(lang, "missing_permissions", why=error.text or str(error))
+    if isinstance(error, CommitUncertain):
+        log.error("storage failure: %s", error)
+        return t(lang, "storage_uncertain")
     if isinstance(error, StorageError):
         # The operator's one line (file, problem, advice) goes to the log, no traceback; the
         # player learns nothing was changed, without the server's paths.

@@ -10,6 +10,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 HEARTBEAT_ENV = "UMPIRE_HEARTBEAT"
 MAX_SILENCE_SECONDS = 300
@@ -47,7 +48,9 @@ def check(database: str, heartbeat: Path | None, now: float | None = None) -> li
         problem = _check_postgres(setting.target)
         return problems + ([f"database {setting.display()}: {problem}"] if problem else [])
     try:
-        connection = sqlite3.connect(f"file:{setting.target}?mode=ro", uri=True, timeout=5)
+        # Quoted: a "?", "#" or "%" in the path would otherwise end or alter it inside the URI.
+        target = quote(str(Path(setting.target).resolve()))
+        connection = sqlite3.connect(f"file:{target}?mode=ro", uri=True, timeout=5)
         try:
             connection.execute("SELECT COUNT(*) FROM games").fetchone()
         finally:

@@ -27,6 +27,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "storage_failed": "The bot cannot save right now: its database reports a problem. "
                           "Nothing was changed; the operator finds the cause in the bot's log. "
                           "Please try again later.",
+        "storage_uncertain": "The connection to the bot's database broke while it was saving: "
+                             "that may or may not have been saved. Look at the game's latest "
+                             "board before you try again; the operator finds the cause in the "
+                             "bot's log.",
         "stale": "That board is out of date (it shows version {expected}, the game is at "
                  "version {current}). Nothing was done; use the latest board.",
         "stale_pointer": "That board is out of date; nothing was done. The current board: {link}",
@@ -183,6 +187,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "storage_failed": "Der Bot kann gerade nicht speichern: seine Datenbank meldet ein "
                           "Problem. Es wurde nichts geändert; der Betreiber findet die Ursache "
                           "im Log des Bots. Bitte versuche es später noch einmal.",
+        "storage_uncertain": "Die Verbindung zur Datenbank des Bots ist beim Speichern "
+                             "abgerissen: Das kann gespeichert worden sein oder auch nicht. Sieh "
+                             "dir das neueste Brett der Partie an, bevor du es noch einmal "
+                             "versuchst; der Betreiber findet die Ursache im Log des Bots.",
         "stale": "Dieses Brett ist veraltet (es zeigt Stand {expected}, die Partie ist bei "
                  "Stand {current}). Es wurde nichts ausgeführt; nimm das neueste Brett.",
         "stale_pointer": "Dieses Brett ist veraltet; es wurde nichts ausgeführt. Aktuelles "

@@ -98,6 +98,18 @@ def parse_snowflake(name: str, value: str) -> int | None:
     return int(value)
 
 
+def parse_database_setting(value: str) -> str:
+    """``UMPIRE_DB`` as given, once it names a SQLite file or a PostgreSQL server. Checked at
+    start: otherwise a typo (``postgress://``, ``sqlite://x``) would only surface after the
+    Discord login, as a traceback."""
+    from .storage import BadDatabaseSetting, parse_database
+    try:
+        parse_database(value)
+    except BadDatabaseSetting as error:
+        raise ConfigError(f"UMPIRE_DB: {error}") from None
+    return value
+
+
 def parse_switch(name: str, value: str) -> bool | None:
     value = value.strip().lower()
     if not value:
@@ -140,7 +152,7 @@ def load_settings(env_file: str | Path = ".env") -> Settings:
         pass
     return Settings(
         token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-        database=os.environ.get("UMPIRE_DB", "umpire.sqlite3"),
+        database=parse_database_setting(os.environ.get("UMPIRE_DB", "umpire.sqlite3")),
         dev_guild=parse_snowflake("UMPIRE_DEV_GUILD", os.environ.get("UMPIRE_DEV_GUILD", "")),
         referee_role=os.environ.get("UMPIRE_REFEREE_ROLE") or None,
         shards=parse_shards(os.environ.get("UMPIRE_SHARDS", "")),

@@ -47,3 +47,9 @@ class StorageError(ServiceError):
     def __init__(self, file: str, problem: str, advice: str):
         self.file, self.problem, self.advice = str(file), problem, advice
         super().__init__(f"Database {self.file}: {problem}. {advice}")
+
+
+class CommitUncertain(StorageError):
+    """The connection to a database server broke while it was committing a write: the write
+    may or may not have landed, and nobody can say which (PostgreSQL). The game's version tells:
+    the next read shows it, and the version guard keeps the game consistent either way."""

@@ -320,9 +320,8 @@ class GameService:
             state = json.loads(snap["state_json"])
             if state_hash(state) != snap["state_hash"]:
                 state = None
-        if state is not None and snap is not None and live_hash is not None \
-                and live_hash != snap["state_hash"]:
-            state = None
+            elif live_hash is not None and live_hash != snap["state_hash"]:
+                state = None
         if state is None:
             # The row again, with the log, from one read: the state must belong to the
             # version it is cached and repaired under.

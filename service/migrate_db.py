@@ -68,14 +68,16 @@ async def copy_database(source_setting: str, target_setting: str, *,
     try:
         target = await open_store(target_setting)
         try:
-            return await _copy(source, target, replace_target)
+            return await copy_stores(source, target, replace_target)
         finally:
             await target.close()
     finally:
         await source.close()
 
 
-async def _copy(source, target, replace_target: bool) -> MigrationReport:
+async def copy_stores(source, target, replace_target: bool = False) -> MigrationReport:
+    """Copy every table from one open store to another in one transaction, then check it
+    (also the backup of a PostgreSQL database into a SQLite file)."""
     if await source.schema_version() != await target.schema_version():
         raise MigrationRefused("The two databases have different schema versions; run the "
                                "same Umpire version against both.")

@@ -273,10 +273,10 @@ class Store:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         path = str(path)
-        if "://" in path:
-            # A database URL handed to the file backend would become a file named after it.
-            from .storage import redacted
-            raise ValueError(f"{redacted(path)} is a URL, not a SQLite file: open it with "
+        if path.lower().startswith(("postgresql:", "postgres:")):
+            # A URL here is a caller's mistake (use service.storage.open_store); as a path it
+            # would become a SQLite file named like the URL.
+            raise ValueError("Store.open opens SQLite files; open a PostgreSQL URL with "
                              "service.storage.open_store")
         with _storage_errors(path):
             target, uri = _connect_target(path, read_only)

@@ -23,7 +23,10 @@ from typing import Any
 import asyncpg
 
 from . import store as _shared
-from .errors import StorageError
+from .errors import CommitUncertain, StorageError
+from .pg_errors import connection_closed as _connection_closed
+from .pg_errors import storage_error as _storage_error
+from .pg_errors import storage_errors as _storage_errors
 from .storage import parse_database, redacted, to_postgres
 from .store import Store, _dict, _dicts, _Done
 
@@ -50,18 +53,43 @@ def _rowcount(status: str) -> int:
 class _PgTransaction:
     """What ``PgStore.transaction()`` yields: the same calls as the SQLite one."""
 
-    def __init__(self, connection: asyncpg.Connection):
+    def __init__(self, connection: asyncpg.Connection, name: str):
         self._connection = connection
+        self._name = name
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> _Done:
-        status = await self._connection.execute(_pg(sql), *tuple(params))
+        with _storage_errors(self._name):
+            status = await self._connection.execute(_pg(sql), *tuple(params))
         return _Done(_rowcount(status), None)
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()):
-        return await self._connection.fetchrow(_pg(sql), *tuple(params))
+        with _storage_errors(self._name):
+            return await self._connection.fetchrow(_pg(sql), *tuple(params))
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list:
-        return list(await self._connection.fetch(_pg(sql), *tuple(params)))
+        with _storage_errors(self._name):
+            return list(await self._connection.fetch(_pg(sql), *tuple(params)))
+
+
+_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+def _connection_lost(error: BaseException) -> bool:
+    """A broken connection (as opposed to a refusal the server answered, such as a
+    serialization failure, after which the write certainly did not land)."""
+    current: BaseException | None = error
+    for _ in range(5):
+        if current is None:
+            return False
+        if isinstance(current, (OSError, TimeoutError, asyncpg.PostgresConnectionError)) or \
+                _connection_closed(current):
+            return True
+        if getattr(current, "sqlstate", None) in ("57P01", "57P02"):
+            return True
+        if not isinstance(current, asyncpg.InterfaceError):
+            return False
+        current = current.__context__
+    return False
 
 
 class PgStore(Store):
@@ -76,8 +104,10 @@ class PgStore(Store):
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
                    busy_timeout_ms: int = 10_000, min_size: int = 1,
-                   max_size: int = 10, read_only: bool = False) -> PgStore:
-        """Connect and migrate. ``synchronous`` and ``busy_timeout_ms`` exist for the shared
+                   max_size: int = 5, read_only: bool = False) -> PgStore:
+        """Connect and migrate. At most ``max_size`` connections per process: docs/scaling.md
+        counts on 5 (16 processes stay under the server's default max_connections of 100).
+        ``synchronous`` and ``busy_timeout_ms`` exist for the shared
         interface: PostgreSQL commits durably (``synchronous_commit`` is the server's) and
         waits for row locks by itself."""
         url = parse_database(path).target
@@ -88,16 +118,17 @@ class PgStore(Store):
                                              command_timeout=60, server_settings=settings)
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             # One line for the operator, never the password (``redacted``).
-            raise StorageError(redacted(url), f"the server cannot be reached or refused the "
-                               f"connection ({type(error).__name__})",
-                               "Check that PostgreSQL runs, the URL, the user and the "
-                               "password.") from None
+            raise (_storage_error(redacted(url), error) or StorageError(
+                redacted(url), f"the server cannot be reached or refused the connection "
+                f"({type(error).__name__})", "Check that PostgreSQL runs, the URL, the user "
+                "and the password.")) from None
         store = cls(pool, url)
         try:
-            if read_only:
-                await store._check_readable_schema()
-            else:
-                await store.migrate()
+            with _storage_errors(store.path):
+                if read_only:
+                    await store._check_readable_schema()
+                else:
+                    await store.migrate()
         except BaseException:
             await pool.close()
             raise
@@ -107,23 +138,56 @@ class PgStore(Store):
         await self._pool.close()
 
     # ----- low level ---------------------------------------------------------------------
+    # Every way in wraps the server's and the network's failures into StorageError, as the
+    # SQLite store does: the bot answers politely, the local table and verify print one line.
     @asynccontextmanager
     async def transaction(self):
-        async with self._pool.acquire() as connection:
-            async with connection.transaction():
-                yield _PgTransaction(connection)
+        async with self._session(readonly=False) as db:
+            yield db
 
     @asynccontextmanager
     async def reading(self):
-        async with self._pool.acquire() as connection:
-            async with connection.transaction(isolation="repeatable_read", readonly=True):
-                yield _PgTransaction(connection)
+        async with self._session(readonly=True) as db:
+            yield db
+
+    @asynccontextmanager
+    async def _session(self, *, readonly: bool):
+        """A pooled connection in one transaction. Failures of the pool, BEGIN, COMMIT or
+        ROLLBACK become StorageError; the caller's own exception leaves as it was raised (the
+        statements it ran converted theirs already)."""
+        raised_inside: BaseException | None = None
+        committing = False
+        options = {"isolation": "repeatable_read", "readonly": True} if readonly else {}
+        try:
+            async with self._pool.acquire() as connection:
+                async with connection.transaction(**options):
+                    try:
+                        yield _PgTransaction(connection, self.path)
+                    except BaseException as error:
+                        raised_inside = error
+                        raise
+                    committing = not readonly     # leaving this block sends COMMIT
+        except _DRIVER_ERRORS as error:
+            converted = None if error is raised_inside else _storage_error(self.path, error)
+            if converted is None:
+                raise
+            if committing and _connection_lost(error):
+                # The server may have committed before the connection broke: say so, rather
+                # than "nothing was saved".
+                raise CommitUncertain(
+                    self.path, "the connection broke while the server was committing a write, "
+                    "so it may or may not have been saved", "Check that PostgreSQL runs and "
+                    "is reachable; the game's version shows whether the write landed (the "
+                    "version guard keeps the game consistent either way).") from error
+            raise converted from error
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
-        return _dicts(await self._pool.fetch(_pg(sql), *tuple(params)))
+        with _storage_errors(self.path):
+            return _dicts(await self._pool.fetch(_pg(sql), *tuple(params)))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
-        return _dict(await self._pool.fetchrow(_pg(sql), *tuple(params)))
+        with _storage_errors(self.path):
+            return _dict(await self._pool.fetchrow(_pg(sql), *tuple(params)))
 
     # ----- migrations --------------------------------------------------------------------
     async def schema_version(self) -> int:

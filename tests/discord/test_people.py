@@ -166,6 +166,14 @@ def test_health_check_needs_a_recent_heartbeat_and_a_database(tmp_path):
     assert check(str(database), heartbeat) == []
     assert any("no heartbeat for" in p for p in check(str(database), heartbeat,
                                                       now=time.time() + 3600))
+    # A path with characters that mean something in a file: URI, and the sqlite:/// form.
+    odd = tmp_path / "a?b#c%41" / "umpire.sqlite3"
+    odd.parent.mkdir()
+    connection = sqlite3.connect(odd)
+    connection.execute("CREATE TABLE games (id INTEGER)")
+    connection.close()
+    assert check(str(odd), heartbeat) == []
+    assert check(f"sqlite:///{odd}", heartbeat) == []
 
 
 @pytest.mark.parametrize("on_timeout", ["referee", "forfeit"])

@@ -157,3 +157,17 @@ def test_a_malformed_sync_switch_stops_the_start(db_path, monkeypatch, capsys):
     monkeypatch.setenv("UMPIRE_SYNC", "sometimes")
     assert bot_module.main([]) == 2
     assert "UMPIRE_SYNC" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["postgress://u:s3cret@db/umpire", "mysql://u:s3cret@db/x",
+                                   "sqlite://relative.db", "sqlite:///", "  "])
+def test_a_database_setting_naming_nothing_usable_stops_the_start(
+        db_path, monkeypatch, capsys, tmp_path, value):
+    monkeypatch.setenv("UMPIRE_DB", value)
+    with pytest.raises(ConfigError, match="UMPIRE_DB"):
+        bot_module.create_bot()
+    assert bot_module.main(["sync"]) == 2
+    assert bot_module.main(["backup", str(tmp_path / "copy.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("UMPIRE_DB") == 2 and "s3cret" not in err
+    assert not (tmp_path / "copy.sqlite3").exists()

@@ -144,3 +144,15 @@ def test_a_database_that_cannot_be_opened_stops_the_bot_with_one_line(tmp_path):
     last = err.strip().splitlines()[-1]
     assert last.startswith(f"Cannot start: Database {tmp_path / 'volume' / 'umpire.sqlite3'}: ")
     assert "cannot be opened" in last and "Traceback" not in err
+
+
+def test_a_postgresql_server_that_cannot_be_reached_stops_the_bot_with_one_line(tmp_path):
+    url = f"postgresql://umpire:s3cret@/umpire?host={tmp_path}&port=1"   # nobody listens
+    process = start(FAKE_NETWORK_BOT, tmp_path, env_extra={
+        "DISCORD_TOKEN": "fake-token", "UMPIRE_DB": url})
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 1, err[-2000:]
+    assert "ready" not in out
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("Cannot start: Database postgresql://umpire:***@"), last
+    assert "cannot be reached" in last and "s3cret" not in err and "Traceback" not in err

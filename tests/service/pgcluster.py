@@ -94,7 +94,8 @@ class Cluster:
 
     async def drop_database(self, url: str) -> None:
         import asyncpg
-        name = url.rsplit("/", 1)[1].split("?", 1)[0]
+        # The socket directory in "?host=/dev/shm/..." has slashes too: the name ends at "?".
+        name = url.split("?", 1)[0].rsplit("/", 1)[1]
         connection = await asyncpg.connect(self.url())
         try:
             await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -74,3 +74,76 @@ def test_failures_are_one_line_and_leave_no_partial_copy(tmp_path):
         assert err.startswith("Backup failed: Database ") and words in err, err
         assert err.count("\n") == 1 and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["garbage.sqlite3"]
+
+
+MOVE = {"type": "move", "side": "red", "unit": "r1", "to": "0201"}
+
+
+def test_a_postgresql_database_is_copied_into_a_checked_sqlite_file_and_restores(
+        pg_cluster, pg_url, tmp_path):
+    import asyncio
+    url = pg_url.replace("postgresql://umpire@", "postgresql://umpire:s3cret@", 1)
+
+    async def play():
+        svc = await GameService.open(url)
+        try:
+            game = await svc.start_game((await svc.create_game("skirmish", seed="pg")).id)
+            await svc.act(game.id, MOVE, actor="table")
+            await svc.create_game("skirmish", seed="lobby")
+            return game
+        finally:
+            await svc.close()
+    game = asyncio.run(play())
+    target = tmp_path / "pg-copy.sqlite3"
+    code, out, err = run(str(target), "--db", url)
+    assert code == backup.COPIED, err
+    assert "s3cret" not in out + err and "umpire:***@" in out and "migrate-db" in out
+    assert "2 games" in out and "1 actions" in out
+    assert [p.name for p in tmp_path.iterdir()] == ["pg-copy.sqlite3"]   # one whole file
+    assert games_in(target) == [(1, game.seed_hash, 1), (2, games_in(target)[1][1], 0)]
+
+    # An existing copy is kept unless --force.
+    code, _, err = run(str(target), "--db", url)
+    assert code == backup.USAGE and "exists; pass --force" in err
+
+    async def restore_and_play_on() -> None:
+        fresh = await pg_cluster.new_database()
+        try:
+            from service.migrate_db import copy_database
+            report = await copy_database(str(target), fresh)
+            assert report.ok and report.checked_games == 2, report.problems
+            svc = await GameService.open(fresh)
+            try:
+                restored = await svc.get_game(game.id)
+                assert restored.state["units"]["r1"]["at"] == "0201"
+                assert (await svc.verify(game.id)).ok
+                out = await svc.act(game.id, {"type": "end-phase", "side": "red"},
+                                    actor="table", expected_version=1)
+                assert out.version == 2
+            finally:
+                await svc.close()
+        finally:
+            await pg_cluster.drop_database(fresh)
+    asyncio.run(restore_and_play_on())
+
+
+def test_a_postgresql_backup_that_cannot_read_says_so_in_one_line(pg_cluster, tmp_path):
+    url = pg_cluster.url("no_such_umpire_db").replace("umpire@", "umpire:s3cret@", 1)
+    code, _, err = run(str(tmp_path / "copy.sqlite3"), "--db", url)
+    assert code == backup.FAILED
+    assert err.startswith("Backup failed: Database postgresql://umpire:***@") and \
+        "no such database" in err and "s3cret" not in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_database_may_be_named_as_a_sqlite_url_and_nonsense_is_refused(tmp_path, clock):
+    source = tmp_path / "umpire.sqlite3"
+    svc = await GameService.open(source, clock=clock)
+    await svc.create_game("skirmish", seed="u")
+    await svc.close()
+    code, out, err = run(str(tmp_path / "copy.sqlite3"), "--db", f"sqlite:///{source}")
+    assert code == backup.COPIED, err
+    assert games_in(tmp_path / "copy.sqlite3") == games_in(source)
+    code, _, err = run(str(tmp_path / "other.sqlite3"), "--db", "mysql://u:s3cret@db/x")
+    assert code == backup.USAGE and "unknown database kind" in err and "s3cret" not in err
+    assert not (tmp_path / "other.sqlite3").exists()

@@ -366,3 +366,12 @@ async def test_processes_starting_together_apply_each_migration_once(pg_url):
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_the_sqlite_store_refuses_a_postgresql_url_instead_of_making_a_file(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for url in ("postgresql://umpire@/umpire?host=/tmp", "postgres://u@db/umpire"):
+        with pytest.raises(ValueError, match="open_store"):
+            await Store.open(url)
+    assert list(tmp_path.iterdir()) == []

@@ -116,3 +116,28 @@ def test_exit_codes_tell_cannot_read_from_mismatch(tmp_path, rerolled, capsys):
     assert run_verify(capsys, "--db", str(rerolled), "--game", "x")[0] == verify.USAGE == 2
     code, _, _ = run_verify(capsys, "--db", str(rerolled), "--game", "1", "--seed", "8")
     assert code == verify.MISMATCH == 1
+
+
+def test_on_postgresql_verify_finds_deleted_rows_and_never_migrates(tmp_path, pg_url, capsys):
+    """The same hardening against a PostgreSQL database (``--db postgresql://…``)."""
+    import asyncio
+
+    from .backends import query
+    script = tmp_path / "s.txt"
+    script.write_text("\n".join(walk_script() + [FIRE, "referee /undo", FIRE]) + "\n")
+    assert table.main(["--game", "skirmish", "--seed", "9", "--db", pg_url, "--script",
+                       str(script)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    code, out, _ = run_verify(capsys, "--db", pg_url, "--game", "1", "--seed-hash",
+                              seed_hash("9"))
+    assert code == verify.OK and "Undone rolls: 1:" in out, out
+
+    asyncio.run(query(pg_url, "DELETE FROM actions WHERE live = 0"))
+    code, out, _ = run_verify(capsys, "--db", pg_url, "--game", "1")
+    assert code == verify.MISMATCH and "The log is incomplete" in out, out
+
+    asyncio.run(query(pg_url, "DELETE FROM schema_version WHERE version = ?",
+                      (SCHEMA_VERSION,)))
+    code, _, err = run_verify(capsys, "--db", pg_url, "--game", "1")
+    assert code == verify.CANNOT_READ and f"schema version {SCHEMA_VERSION - 1}" in err, err
+    assert asyncio.run(query(pg_url, "SELECT MAX(version) FROM schema_version")) == \
+        [(SCHEMA_VERSION - 1,)]
