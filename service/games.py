@@ -311,16 +311,16 @@ class GameService:
             return row, cached[1]
         # Row, snapshot and last live hash in one read: separate reads could pair version v
         # with a snapshot another process committed in between.
-        row, snap, live_hash = await self.store.load_game(row["id"])
-        if row is None:
+        loaded, snap, live_hash = await self.store.load_game(row["id"])
+        if loaded is None:
             raise GameNotFound(game_id)
-        state = None
+        row = loaded
+        state: dict | None = None
         if snap is not None:
             state = json.loads(snap["state_json"])
-            if state_hash(state) != snap["state_hash"]:
+            if state_hash(state) != snap["state_hash"] or (
+                    live_hash is not None and live_hash != snap["state_hash"]):
                 state = None
-        if state is not None and live_hash is not None and live_hash != snap["state_hash"]:
-            state = None
         if state is None:
             # The row again, with the log, from one read: the state must belong to the
             # version it is cached and repaired under.

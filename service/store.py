@@ -160,8 +160,8 @@ def _connect_target(path: str, read_only: bool) -> tuple[str, bool]:
     return path, False
 
 
-def _dict(row: aiosqlite.Row | None) -> dict | None:
-    return dict(row) if row is not None else None
+
+
 async def _enable_wal(db: aiosqlite.Connection, attempts: int = 100) -> None:
     """WAL mode is a property of the file, set once. Switching to it needs a moment alone with
     the file, and SQLite answers "locked" at once (no busy wait) when several processes open a
@@ -450,7 +450,7 @@ class Store:
     async def count_open_games(self, statuses: tuple[str, ...], *, guild_id: int | None = None,
                                creator_id: int | None = None) -> int:
         marks = ", ".join("?" for _ in statuses)
-        where, params = [f"status IN ({marks})"], list(statuses)
+        where, params = [f"status IN ({marks})"], list[object](statuses)
         for column, value in (("guild_id", guild_id), ("creator_id", creator_id)):
             if value is not None:
                 where.append(f"{column} = ?")

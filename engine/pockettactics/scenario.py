@@ -6,6 +6,8 @@ The format is documented in ``docs/scenarios/pocket-tactics.md``.
 """
 from __future__ import annotations
 
+from typing import Callable, NoReturn
+
 from engine.core.errors import ScenarioError
 
 from .data import PHASES, SIDES, Catalogue, other, valid_label
@@ -17,7 +19,7 @@ KNOWN_KEYS = {"_comment", "name", "title", "description", "points", "tiles_per_p
 
 
 def validate(cat: Catalogue, data: dict, file: str) -> dict:
-    def fail(entry: str, problem: str):
+    def fail(entry: str, problem: str) -> NoReturn:
         raise ScenarioError(file, entry, problem)
 
     unknown = sorted(set(data) - KNOWN_KEYS)
@@ -228,7 +230,7 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
     return out
 
 
-def _check_combat(cat, combat, units, active, fail) -> dict:
+def _check_combat(cat, combat, units, active, fail: Callable[[str, str], NoReturn]) -> dict:
     if not isinstance(combat, dict):
         fail("combat", "an object")
     att, dfd = combat.get("attacker"), combat.get("defender")
@@ -246,7 +248,7 @@ def _check_combat(cat, combat, units, active, fail) -> dict:
     if kind == "ranged" and not spec["ranged"]:
         fail("combat.kind", f"{att} has no ranged attack")
     dice = combat.get("dice")
-    out_dice = {}
+    out_dice: dict[str, dict[str, list[int]]] = {}
     for role, uid in (("attacker", att), ("defender", dfd)):
         rd = (dice or {}).get(role)
         if not isinstance(rd, dict):
