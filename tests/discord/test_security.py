@@ -143,6 +143,29 @@ async def test_cooldowns_answer_privately_with_the_wait_and_use_the_bots_clock(t
     assert "posted" in reply_text(await table.dave.slash(table.thread, "game board")).lower()
 
 
+@pytest.mark.parametrize("command, options", [
+    ("game new", {"ruleset": "skirmish"}),
+    ("game board", {}),
+    ("game replay", {}),
+    ("game verify", {}),
+    ("flare", {"hex": "0303"}),
+])
+async def test_every_limited_command_makes_its_user_wait(table, command, options):
+    info = await table.started_game()
+    await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+    if command == "game verify":      # only a finished game's seed is public
+        await table.service.resign(info.id, "blue")
+    where = table.channel if command == "game new" else table.thread
+    first = await table.bob.slash(where, command, **options)
+    assert "again in" not in reply_text(first), reply_text(first)
+    posts = len(table.thread.history(viewer=table.dave)), len(table.channel.threads)
+    second = await table.bob.slash(where, command, **options)
+    text = reply_text(second)
+    assert second.ephemeral and f"again in {int(COOLDOWNS[command])} s" in text, text
+    assert (len(table.thread.history(viewer=table.dave)), len(table.channel.threads)) == posts
+    assert set(COOLDOWNS) == {"game new", "game board", "game replay", "game verify", "flare"}
+
+
 async def test_a_refused_command_does_not_start_the_wait(table):
     await table.alice.slash(table.channel, "game new", ruleset="no-such-game")
     retry = await table.alice.slash(table.channel, "game new", ruleset="skirmish")
