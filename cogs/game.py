@@ -415,10 +415,12 @@ class ConfigCog(UmpireCog):
                                            locale=language,
                                            max_open_per_user=max_games_per_member,
                                            max_open_per_guild=max_games_per_server)
+            # The reply shows what is stored now: an option left out keeps its earlier value.
             config = await service.guild_config(interaction.guild_id)
+            role_id = config.get("referee_role_id")
             await send(interaction, t(lang, "config_saved",
-                                      role=referee_role.mention if referee_role else "—",
-                                      language=language or "—") + "\n" +
+                                      role=f"<@&{role_id}>" if role_id else "—",
+                                      language=config.get("locale") or "—") + "\n" +
                        t(lang, "config_limits", per_user=config["max_open_per_user"],
                          per_guild=config["max_open_per_guild"]))
 

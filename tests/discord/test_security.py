@@ -199,6 +199,16 @@ async def test_open_games_are_capped_per_member_and_per_server(table):
     assert len(await table.service.list_games(guild_id=table.guild.id)) == 3
 
 
+async def test_config_reply_shows_the_stored_settings_when_only_the_caps_change(table):
+    role = table.guild.create_role("Umpires")
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
+        "Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(table.channel, "umpire config", referee_role=role, language="de")
+    saved = reply_text(await admin.slash(table.channel, "umpire config", max_games_per_member=2))
+    assert f"<@&{role.id}>" in saved and "de" in saved and "2 per member" in saved, saved
+    assert (await table.service.guild_config(table.guild.id))["referee_role_id"] == role.id
+
+
 async def test_one_replay_at_a_time_per_game(table):
     await table.started_game()
     await table.alice.slash(table.thread, "move", unit="r1", to="0201")
