@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,49 @@ def _pg(sql: str) -> str:
     if text is None:
         text = _translated[sql] = to_postgres(sql)
     return text
+
+
+# What PostgreSQL's failures mean for whoever runs the bot, by asyncpg's error classes (the
+# SQLSTATE classes 25006, 53, 08, 57 and XX001/XX002); anything else (a constraint, a syntax
+# error) is a programming error and stays as it is. Like SQLite's (service/sqlite_errors.py):
+# one line naming the database and what to do; a failed transaction is rolled back whole.
+_STORAGE_PROBLEMS: tuple[tuple[tuple[type[BaseException], ...], str, str], ...] = (
+    ((asyncpg.ReadOnlySQLTransactionError,),
+     "it refuses writes (read-only: default_transaction_read_only, or a standby server)",
+     "Point UMPIRE_DB at the primary server, or turn read-only off for the bot's database, "
+     "then try again."),
+    ((asyncpg.DiskFullError,),
+     "the server's disk is full",
+     "Free space on the database server's disk, then try again; nothing already saved was "
+     "lost."),
+    ((asyncpg.InsufficientResourcesError,),
+     "the server is out of resources (memory or connections)",
+     "Check the database server's memory and max_connections, then try again."),
+    ((asyncpg.DataCorruptedError, asyncpg.IndexCorruptedError),
+     "the server reports damaged data",
+     "Restore the database from a backup (see docs/storage.md)."),
+    ((asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError),
+     "the connection to the server was lost or could not be made",
+     "Check that PostgreSQL runs and can be reached; the bot reconnects by itself."),
+    ((asyncpg.OperatorInterventionError,),
+     "the server stopped the work (it is shutting down, restarting or cancelled the query)",
+     "Wait for the database server to be back, then try again."),
+    ((TimeoutError,),
+     "the server did not answer in time",
+     "Check the database server's load and network, then try again."),
+)
+
+
+@contextmanager
+def _storage_errors(where: str):
+    """Turn the storage failures above into a StorageError naming ``where``."""
+    try:
+        yield
+    except Exception as error:
+        for kinds, problem, advice in _STORAGE_PROBLEMS:
+            if isinstance(error, kinds):
+                raise StorageError(where, f"{problem} ({type(error).__name__})", advice) from None
+        raise
 
 
 def _rowcount(status: str) -> int:
@@ -109,21 +152,25 @@ class PgStore(Store):
     # ----- low level ---------------------------------------------------------------------
     @asynccontextmanager
     async def transaction(self):
-        async with self._pool.acquire() as connection:
-            async with connection.transaction():
-                yield _PgTransaction(connection)
+        with _storage_errors(self.path):
+            async with self._pool.acquire() as connection:
+                async with connection.transaction():
+                    yield _PgTransaction(connection)
 
     @asynccontextmanager
     async def reading(self):
-        async with self._pool.acquire() as connection:
-            async with connection.transaction(isolation="repeatable_read", readonly=True):
-                yield _PgTransaction(connection)
+        with _storage_errors(self.path):
+            async with self._pool.acquire() as connection:
+                async with connection.transaction(isolation="repeatable_read", readonly=True):
+                    yield _PgTransaction(connection)
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
-        return _dicts(await self._pool.fetch(_pg(sql), *tuple(params)))
+        with _storage_errors(self.path):
+            return _dicts(await self._pool.fetch(_pg(sql), *tuple(params)))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
-        return _dict(await self._pool.fetchrow(_pg(sql), *tuple(params)))
+        with _storage_errors(self.path):
+            return _dict(await self._pool.fetchrow(_pg(sql), *tuple(params)))
 
     # ----- migrations --------------------------------------------------------------------
     async def schema_version(self) -> int:
