@@ -15,6 +15,7 @@ read-only transaction (:meth:`reading`).
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Iterable
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -60,7 +61,9 @@ _STORAGE_PROBLEMS: tuple[tuple[tuple[type[BaseException], ...], str, str], ...] 
     ((asyncpg.DataCorruptedError, asyncpg.IndexCorruptedError),
      "the server reports damaged data",
      "Restore the database from a backup (see docs/storage.md)."),
-    ((asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError),
+    # Socket failures only (refused, reset, a name that does not resolve): another OSError
+    # raised inside a transaction's body is not the server's and stays as it is.
+    ((asyncpg.PostgresConnectionError, ConnectionError, socket.gaierror),
      "the connection to the server was lost or could not be made",
      "Check that PostgreSQL runs and can be reached; the bot reconnects by itself."),
     ((asyncpg.OperatorInterventionError,),
