@@ -75,15 +75,33 @@ _STORAGE_PROBLEMS: tuple[tuple[tuple[type[BaseException], ...], str, str], ...] 
 )
 
 
+def _connection_gone(error: BaseException) -> bool:
+    """asyncpg's own words when the session under a transaction was lost (the server ended
+    it): the proxy was handed back to the pool, or the connection is closed. Other interface
+    errors (a driver misuse, a bad parameter) are programming errors."""
+    text = str(error)
+    return type(error) is asyncpg.InterfaceError and (
+        "connection is closed" in text or "released back to the pool" in text)
+
+
 @contextmanager
 def _storage_errors(where: str):
-    """Turn the storage failures above into a StorageError naming ``where``."""
+    """Turn the storage failures above into a StorageError naming ``where``. A lost connection
+    often surfaces as the driver's complaint while cleaning up (rolling back or releasing a
+    connection that is gone), so the exceptions it arose from are looked at too."""
     try:
         yield
     except Exception as error:
-        for kinds, problem, advice in _STORAGE_PROBLEMS:
-            if isinstance(error, kinds):
-                raise StorageError(where, f"{problem} ({type(error).__name__})", advice) from None
+        seen: BaseException | None = error
+        for _ in range(6):
+            if seen is None:
+                break
+            for kinds, problem, advice in _STORAGE_PROBLEMS:
+                if isinstance(seen, kinds) or (_connection_gone(seen) and
+                                               asyncpg.PostgresConnectionError in kinds):
+                    raise StorageError(where, f"{problem} ({type(seen).__name__})",
+                                       advice) from None
+            seen = seen.__cause__ or seen.__context__
         raise
 
 
