@@ -137,8 +137,10 @@ async def test_each_process_reminds_only_the_games_of_its_own_shards(db_path, cl
 
 
 async def test_meta_values_are_upserted_and_survive_a_reopen(db_path):
-    from service.store import Store
-    store = await Store.open(db_path)
+    # open_store picks the backend of db_path (the SQLite Store would take a PostgreSQL URL
+    # for a file name and test nothing but a stray file in the working directory).
+    from service.storage import open_store
+    store = await open_store(db_path)
     try:
         assert await store.get_meta("command_tree:global") is None
         await store.set_meta("command_tree:global", "abc")
@@ -146,7 +148,7 @@ async def test_meta_values_are_upserted_and_survive_a_reopen(db_path):
         await store.set_meta("command_tree:guild:42", "xyz")
     finally:
         await store.close()
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     try:
         assert await store.get_meta("command_tree:global") == "def"
         assert await store.get_meta("command_tree:guild:42") == "xyz"
@@ -169,8 +171,9 @@ def test_shard_specs_name_ranges_single_shards_and_lists():
 
 
 async def test_processes_opening_a_new_database_together_migrate_it_once(db_path):
-    from service.store import SCHEMA_VERSION, Store
-    stores = await asyncio.gather(*(Store.open(db_path) for _ in range(4)))
+    from service.storage import open_store
+    from service.store import SCHEMA_VERSION
+    stores = await asyncio.gather(*(open_store(db_path) for _ in range(4)))
     try:
         rows = await stores[0].fetchall("SELECT version FROM schema_version ORDER BY version")
         assert [r["version"] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
