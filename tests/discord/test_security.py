@@ -304,3 +304,21 @@ async def test_an_undo_agreement_still_works_after_a_restart(table):
     agreed = await table.bob.click(request, label=AGREE)
     assert reply_text(agreed) == "Done.", reply_text(agreed)
     assert (await table.game()).version == fired.version + 1
+
+
+async def test_play_commands_are_built_with_discords_public_decorators(table):
+    """Names Python cannot use (``with``, ``as``) reach Discord as the game wrote them, every
+    option is described, and every play command is refused outside a server."""
+    tree = table.bot.tree
+    play = {c.name: c for c in tree.get_commands()
+            if c.name not in ("game", "ref", "umpire", "act", "undo", "flare")}
+    assert play, "the play commands are registered"
+    for command in play.values():
+        assert command.guild_only, command.name
+        payload = command.to_dict(tree)
+        for option in payload.get("options", []):
+            assert option["description"], (command.name, option["name"])
+    names = {c: [o["name"] for o in play[c].to_dict(tree).get("options", [])] for c in play}
+    assert any("with" in options for options in names.values()), names
+    assert any("as" in options for options in names.values()), names
+    assert not any("with_" in options or "as_" in options for options in names.values())
