@@ -1,6 +1,7 @@
 """``/game ...`` (lobby, status, pictures, log, rules, verify) and ``/umpire config``."""
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -67,6 +68,13 @@ class GameCog(UmpireCog):
     game = app_commands.Group(name="game", description="Start, join and follow wargames",
                               guild_only=True)
 
+    def __init__(self, bot):
+        super().__init__(bot)
+        # One /game new at a time per server between counting its open games and storing the
+        # new one, so members opening games in the same instant cannot pass the cap together.
+        # A server's interactions all reach the one process that runs its shard.
+        self._opening: dict[int, asyncio.Lock] = {}
+
     # ----- lobby ------------------------------------------------------------------------------
     @game.command(name="new", description="Open a new game in a thread of this channel")
     @app_commands.describe(ruleset="The game to play", scenario="The scenario (default: the "
@@ -109,18 +117,20 @@ class GameCog(UmpireCog):
             elif scenario and (len(scenario) > MAX_NAME_LENGTH
                                or scenario not in game_rules.packaged_names()):
                 raise Refusal("unknown_scenario", game=game_rules.title, names=names)
-            await self._check_open_games(interaction)
             channel = interaction.channel
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
-            try:
-                info = await self.service.create_game(
-                    game_rules.name, scenario or game_rules.default_scenario,
-                    creator_id=interaction.user.id, guild_id=interaction.guild_id,
-                    channel_id=parent.id, settings=clock_settings(time_control, on_timeout),
-                    document=document, document_label=label)
-            except ScenarioError as error:
-                raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
-                              game=game_rules.title, names=names) from None
+            opening = self._opening.setdefault(int(interaction.guild_id or 0), asyncio.Lock())
+            async with opening:
+                await self._check_open_games(interaction)
+                try:
+                    info = await self.service.create_game(
+                        game_rules.name, scenario or game_rules.default_scenario,
+                        creator_id=interaction.user.id, guild_id=interaction.guild_id,
+                        channel_id=parent.id, settings=clock_settings(time_control, on_timeout),
+                        document=document, document_label=label)
+                except ScenarioError as error:
+                    raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
+                                  game=game_rules.title, names=names) from None
             thread = await parent.create_thread(
                 name=clip(f"#{info.id} {game_rules.title}", 90),
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)

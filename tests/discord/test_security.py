@@ -199,6 +199,19 @@ async def test_open_games_are_capped_per_member_and_per_server(table):
     assert len(await table.service.list_games(guild_id=table.guild.id)) == 3
 
 
+async def test_the_server_cap_holds_when_members_open_games_in_the_same_instant(table):
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
+        "Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(table.channel, "umpire config", max_games_per_server=1)
+    results = await slash_together(table.env, [
+        (member, table.channel, "game new", {"ruleset": "skirmish"})
+        for member in (table.alice, table.bob, table.carol)])
+    texts = [reply_text(r) for r in results]
+    assert len(await table.service.list_games(guild_id=table.guild.id)) == 1, texts
+    assert sum("already has 1 open games" in text for text in texts) == 2, texts
+    assert len(table.channel.threads) == 1
+
+
 async def test_config_reply_shows_the_stored_settings_when_only_the_caps_change(table):
     role = table.guild.create_role("Umpires")
     admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
