@@ -68,6 +68,13 @@ class GameCog(UmpireCog):
     game = app_commands.Group(name="game", description="Start, join and follow wargames",
                               guild_only=True)
 
+    def __init__(self, bot):
+        super().__init__(bot)
+        # One /game new at a time per server between counting its open games and storing the
+        # new one, so members opening games in the same instant cannot pass the cap together.
+        # A server's interactions all reach the one process that runs its shard.
+        self._opening: dict[int, asyncio.Lock] = {}
+
     # ----- lobby ------------------------------------------------------------------------------
     @game.command(name="new", description="Open a new game in a thread of this channel")
     @app_commands.describe(ruleset="The game to play", scenario="The scenario (default: the "
@@ -110,18 +117,20 @@ class GameCog(UmpireCog):
             elif scenario and (len(scenario) > MAX_NAME_LENGTH
                                or scenario not in game_rules.packaged_names()):
                 raise Refusal("unknown_scenario", game=game_rules.title, names=names)
-            await self._check_open_games(interaction)
             channel = interaction.channel
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
-            try:
-                info = await self.service.create_game(
-                    game_rules.name, scenario or game_rules.default_scenario,
-                    creator_id=interaction.user.id, guild_id=interaction.guild_id,
-                    channel_id=parent.id, settings=clock_settings(time_control, on_timeout),
-                    document=document, document_label=label)
-            except ScenarioError as error:
-                raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
-                              game=game_rules.title, names=names) from None
+            opening = self._opening.setdefault(int(interaction.guild_id or 0), asyncio.Lock())
+            async with opening:
+                await self._check_open_games(interaction)
+                try:
+                    info = await self.service.create_game(
+                        game_rules.name, scenario or game_rules.default_scenario,
+                        creator_id=interaction.user.id, guild_id=interaction.guild_id,
+                        channel_id=parent.id, settings=clock_settings(time_control, on_timeout),
+                        document=document, document_label=label)
+                except ScenarioError as error:
+                    raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
+                                  game=game_rules.title, names=names) from None
             thread = await parent.create_thread(
                 name=clip(f"#{info.id} {game_rules.title}", 90),
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
@@ -430,10 +439,12 @@ class ConfigCog(UmpireCog):
                                            locale=language,
                                            max_open_per_user=max_games_per_member,
                                            max_open_per_guild=max_games_per_server)
+            # The reply shows what is stored now: an option left out keeps its earlier value.
             config = await service.guild_config(interaction.guild_id)
+            role_id = config.get("referee_role_id")
             await send(interaction, t(lang, "config_saved",
-                                      role=referee_role.mention if referee_role else "—",
-                                      language=language or "—") + "\n" +
+                                      role=f"<@&{role_id}>" if role_id else "—",
+                                      language=config.get("locale") or "—") + "\n" +
                        t(lang, "config_limits", per_user=config["max_open_per_user"],
                          per_guild=config["max_open_per_guild"]))
 

@@ -27,11 +27,14 @@ log = logging.getLogger("umpire.discord")
 # choice's value, which is what autocomplete offers (ids, cell labels, /act commands).
 MAX_OPTION_LENGTH = 100
 
-# Seconds a member waits between two uses of a command that posts pictures or opens threads.
+# Seconds a member waits between two uses of a command that posts pictures or opens threads,
+# or (/game verify) replays a whole log and posts its report publicly: without a wait, one member
+# could keep the heavy-work slots busy for everyone and fill the thread with reports.
 COOLDOWNS: dict[str, float] = {
     "game new": 30.0,
     "game board": 10.0,
     "game replay": 60.0,
+    "game verify": 60.0,
     "flare": 10.0,
 }
 

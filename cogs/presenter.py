@@ -185,7 +185,8 @@ class Presenter:
             # the second to a position only the first was meant for.
             command_version = expected_version = here.info.version
         side = await self.acting_side(interaction, here, action_type, options, wanted=side)
-        action = {"type": action_type, "side": side, **options}
+        # Type and side last: no option, whatever its name, can replace them.
+        action = {**options, "type": action_type, "side": side}
         try:
             changes = await self.service.changes_since(here.info.id, side)
         except Exception:

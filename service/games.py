@@ -318,9 +318,8 @@ class GameService:
         state: dict | None = None
         if snap is not None:
             state = json.loads(snap["state_json"])
-            if state_hash(state) != snap["state_hash"]:
-                state = None
-            elif live_hash is not None and live_hash != snap["state_hash"]:
+            if state_hash(state) != snap["state_hash"] or (
+                    live_hash is not None and live_hash != snap["state_hash"]):
                 state = None
         if state is None:
             # The row again, with the log, from one read: the state must belong to the
@@ -458,6 +457,11 @@ class GameService:
             ruleset = self._ruleset(row["ruleset"])
             if check_seat and not referee:
                 await self._require_seat(row, ruleset, actor, side)
+            if referee and str(actor).startswith("user:"):
+                # A member edits as a referee only through the referee commands (actor
+                # "referee:<id>", checked there); a player's action that names the referee's
+                # side, by whatever way, is refused rather than trusted.
+                raise NotSeated("Only a referee can make referee changes (/ref ...).")
             settings = json.loads(row["settings_json"])
             now = self._clock()
             if not referee and await self._clock_expired(row, settings, side, now):

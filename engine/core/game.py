@@ -29,7 +29,10 @@ def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tup
     if action.get("side") == "referee":
         if not action["type"].startswith("ref-"):
             raise RuleError("A referee may only use referee actions (ref-place, ref-remove, ref-phase).")
-        return ruleset.referee_edit(state, action)
+        edited, events = ruleset.referee_edit(state, action)
+        if action["type"] == "ref-phase":
+            _require_playable_phase(ruleset, state, edited, action)
+        return edited, events
     ruleset.require_turn(state, action)
     if action["type"] == AUTO_SETUP:
         new_state, events = auto_setup(ruleset, state, action, dice)
@@ -68,6 +71,38 @@ def auto_setup(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple
         raise RuleError(f"{title} has nothing to place now (phase {state.get('phase')}): "
                         f"/{AUTO_SETUP} places a side's units (or map tiles) before play.")
     return state, events
+
+
+def _stuck(ruleset: Ruleset, state: dict) -> bool:
+    """True when a game that is not over cannot go on: nobody is awaited, an awaited side has no
+    legal action, or listing them fails because the phase lacks what it needs (e.g. a combat)."""
+    if ruleset.result(state):
+        return False
+    try:
+        waiting = ruleset.awaiting(state)
+        return not waiting or any(not ruleset.legal_actions(state, side) for side in waiting)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError):
+        return True
+
+
+def _require_playable_phase(ruleset: Ruleset, before: dict, after: dict, action: dict) -> None:
+    """A declared phase can still be the wrong one for the moment (a dice-bonus step with no
+    combat under way, a setup step that is over): a referee's phase change that would leave no
+    legal action is refused like an unknown phase, naming the phases that can be set now."""
+    if not _stuck(ruleset, after):
+        return
+    usable = []
+    for phase in ruleset.phases:
+        if phase == action.get("phase"):
+            continue
+        try:
+            trial, _ = ruleset.referee_edit(before, {**action, "phase": phase})
+        except RuleError:
+            continue
+        if not _stuck(ruleset, trial):
+            usable.append(phase)
+    raise RuleError(f"Phase {action.get('phase')!r} cannot be set now: no action would be legal "
+                    "in it. Phases that can be set now:", usable)
 
 
 def new_game(ruleset: Ruleset, scenario: dict, seed: str | bytes | int) -> tuple[dict, list[dict]]:

@@ -47,7 +47,6 @@ from .data import (
     CENTRE,
     CLOSE_ATTACKS,
     COLUMNS,
-    PHASES,
     ROWS,
     SCENARIO_DIR,
     SIDES,
@@ -129,7 +128,10 @@ class PocketTactics(Ruleset):
     title = "Pocket Tactics"
     sides = SIDES
     side_titles = SIDE_TITLES
-    phases = PHASES
+    # A referee may hand the turn in play to a side (/ref phase play side:...), nothing more: the
+    # setup steps build the bag, the map and the armies one after the other, so a jump between
+    # them leaves a half-built game, and the dice steps of a combat exist only inside a combat.
+    phases = ("play",)
     setup_phases = ("faction", "army", "tiles", "features", "map", "home", "start")
     default_scenario = "standard"
     commands = (
@@ -1611,4 +1613,12 @@ class PocketTactics(Ruleset):
             old = unit["at"]
             unit.update(status="reserve", at=None, by=None)
             return state, [{"type": "referee", "what": "remove", "unit": uid, "from": old}]
+        if action["type"] == "ref-phase":
+            self.check_referee_phase(action)
+            if state["phase"] not in ("play", "bonus", "reroll"):
+                raise RuleError("The referee can change the turn only once play has begun; the "
+                                f"setup is at step {state['phase']!r} (/ref undo takes a setup step back).")
+            if state.get("combat"):
+                raise RuleError("A combat is being resolved; the referee can change the turn once "
+                                "its dice are settled.")
         return super().referee_edit(state, action)

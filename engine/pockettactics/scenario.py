@@ -249,7 +249,7 @@ def _check_combat(cat, combat, units, active, fail: Callable[[str, str], NoRetur
     if kind == "ranged" and not spec["ranged"]:
         fail("combat.kind", f"{att} has no ranged attack")
     dice = combat.get("dice")
-    out_dice: dict[str, dict] = {}
+    out_dice: dict[str, dict[str, list[int]]] = {}
     for role, uid in (("attacker", att), ("defender", dfd)):
         rd = (dice or {}).get(role)
         if not isinstance(rd, dict):

@@ -143,6 +143,29 @@ async def test_cooldowns_answer_privately_with_the_wait_and_use_the_bots_clock(t
     assert "posted" in reply_text(await table.dave.slash(table.thread, "game board")).lower()
 
 
+@pytest.mark.parametrize("command, options", [
+    ("game new", {"ruleset": "skirmish"}),
+    ("game board", {}),
+    ("game replay", {}),
+    ("game verify", {}),
+    ("flare", {"hex": "0303"}),
+])
+async def test_every_limited_command_makes_its_user_wait(table, command, options):
+    info = await table.started_game()
+    await table.alice.slash(table.thread, "move", unit="r1", to="0201")
+    if command == "game verify":      # only a finished game's seed is public
+        await table.service.resign(info.id, "blue")
+    where = table.channel if command == "game new" else table.thread
+    first = await table.bob.slash(where, command, **options)
+    assert "again in" not in reply_text(first), reply_text(first)
+    posts = len(table.thread.history(viewer=table.dave)), len(table.channel.threads)
+    second = await table.bob.slash(where, command, **options)
+    text = reply_text(second)
+    assert second.ephemeral and f"again in {int(COOLDOWNS[command])} s" in text, text
+    assert (len(table.thread.history(viewer=table.dave)), len(table.channel.threads)) == posts
+    assert set(COOLDOWNS) == {"game new", "game board", "game replay", "game verify", "flare"}
+
+
 async def test_a_refused_command_does_not_start_the_wait(table):
     await table.alice.slash(table.channel, "game new", ruleset="no-such-game")
     retry = await table.alice.slash(table.channel, "game new", ruleset="skirmish")
@@ -174,6 +197,29 @@ async def test_open_games_are_capped_per_member_and_per_server(table):
     opened = await table.carol.slash(table.channel, "game new", ruleset="skirmish")
     assert "already has" not in reply_text(opened), reply_text(opened)
     assert len(await table.service.list_games(guild_id=table.guild.id)) == 3
+
+
+async def test_the_server_cap_holds_when_members_open_games_in_the_same_instant(table):
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
+        "Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(table.channel, "umpire config", max_games_per_server=1)
+    results = await slash_together(table.env, [
+        (member, table.channel, "game new", {"ruleset": "skirmish"})
+        for member in (table.alice, table.bob, table.carol)])
+    texts = [reply_text(r) for r in results]
+    assert len(await table.service.list_games(guild_id=table.guild.id)) == 1, texts
+    assert sum("already has 1 open games" in text for text in texts) == 2, texts
+    assert len(table.channel.threads) == 1
+
+
+async def test_config_reply_shows_the_stored_settings_when_only_the_caps_change(table):
+    role = table.guild.create_role("Umpires")
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
+        "Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(table.channel, "umpire config", referee_role=role, language="de")
+    saved = reply_text(await admin.slash(table.channel, "umpire config", max_games_per_member=2))
+    assert f"<@&{role.id}>" in saved and "de" in saved and "2 per member" in saved, saved
+    assert (await table.service.guild_config(table.guild.id))["referee_role_id"] == role.id
 
 
 async def test_one_replay_at_a_time_per_game(table):
@@ -271,3 +317,21 @@ async def test_an_undo_agreement_still_works_after_a_restart(table):
     agreed = await table.bob.click(request, label=AGREE)
     assert reply_text(agreed) == "Done.", reply_text(agreed)
     assert (await table.game()).version == fired.version + 1
+
+
+async def test_play_commands_are_built_with_discords_public_decorators(table):
+    """Names Python cannot use (``with``, ``as``) reach Discord as the game wrote them, every
+    option is described, and every play command is refused outside a server."""
+    tree = table.bot.tree
+    play = {c.name: c for c in tree.get_commands()
+            if c.name not in ("game", "ref", "umpire", "act", "undo", "flare")}
+    assert play, "the play commands are registered"
+    for command in play.values():
+        assert command.guild_only, command.name
+        payload = command.to_dict(tree)
+        for option in payload.get("options", []):
+            assert option["description"], (command.name, option["name"])
+    names = {c: [o["name"] for o in play[c].to_dict(tree).get("options", [])] for c in play}
+    assert any("with" in options for options in names.values()), names
+    assert any("as" in options for options in names.values()), names
+    assert not any("with_" in options or "as_" in options for options in names.values())

@@ -116,6 +116,17 @@ async def test_only_seated_players_act_for_a_side(svc, game):
         await svc.seat(game.id, "green", 1)
 
 
+async def test_a_player_cannot_act_as_the_referee(svc, game):
+    await svc.seat(game.id, "red", 10)
+    before = await svc.get_game(game.id)
+    for action in ({"type": "ref-remove", "side": "referee", "unit": "b1"},
+                   {"type": "ref-phase", "side": "referee", "phase": "fire"}):
+        with pytest.raises(NotSeated, match="Only a referee"):
+            await svc.act(game.id, action, actor="user:10")
+    after = await svc.get_game(game.id)
+    assert after.version == before.version and "b1" in after.state["units"]
+
+
 async def test_view_hides_the_other_sides_secret(svc, game):
     assert (await svc.view(game.id, "red"))["secret"] == {"red": "ace"}
     assert (await svc.view(game.id, "blue"))["secret"] == {}

@@ -6,8 +6,11 @@ What each test proves, honestly: tests may run as root, where file modes do not 
 so "read-only" is produced by SQLite itself (``mode=ro`` and ``PRAGMA query_only``), which
 returns the same SQLITE_READONLY a read-only file or mount gives. "Disk full" is SQLite's
 SQLITE_FULL from ``PRAGMA max_page_count``, the code a full disk returns. The lock is a real
-second connection holding the write lock; the corrupt file is random bytes.
+second connection holding the write lock; the corrupt file is random bytes. On PostgreSQL (a
+real throwaway server), "read-only" is the server's own read-only session setting, and a lost
+connection is the server ending the bot's session in the middle of a transaction.
 """
+import asyncio
 import io
 import os
 import sqlite3
@@ -185,5 +188,58 @@ async def test_a_storage_failure_at_the_table_is_one_clear_refusal_and_the_table
         assert "\n" not in refused["error"]
         await svc.store.fetchone("PRAGMA query_only = OFF")
         assert (await at_table.execute("red /move unit:r1 to:0201"))["ok"]
+    finally:
+        await svc.close()
+
+
+# ----- PostgreSQL: the same one-line StorageError, from a real server ---------------------------
+
+async def _pg_started_game(url, clock):
+    svc = await GameService.open(url, clock=clock)
+    try:
+        return await started_game(svc)
+    finally:
+        await svc.close()
+
+
+async def test_postgres_refusing_writes_is_one_clean_line_and_changes_nothing(pg_url, clock):
+    from service.storage import open_store, redacted
+    from tests.service.backends import query
+
+    game = await _pg_started_game(pg_url, clock)
+    before = await query(pg_url, "SELECT version FROM games")
+    # The read-only session setting is what a standby server or a read-only database gives.
+    svc = GameService(await open_store(pg_url, read_only=True), clock=clock)
+    try:
+        assert (await svc.get_game(game.id)).version == 0      # reading works
+        with pytest.raises(StorageError) as caught:
+            await svc.act(game.id, MOVE, actor="table")
+        one_line(caught.value, redacted(pg_url), "refuses writes", "read-only off")
+    finally:
+        await svc.close()
+    assert await query(pg_url, "SELECT version FROM games") == before
+
+
+async def test_a_lost_postgres_connection_is_one_clean_line_and_the_service_recovers(
+        pg_url, clock):
+    from service.storage import redacted
+    from tests.service.backends import query
+
+    svc = await GameService.open(pg_url, clock=clock)
+    try:
+        game = await started_game(svc)
+        # The server ends the bot's session in the middle of a transaction (as a restart or a
+        # network cut would).
+        with pytest.raises(StorageError) as caught:
+            async with svc.store.transaction() as db:
+                await query(pg_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                    "WHERE datname = current_database() "
+                                    "AND pid <> pg_backend_pid()")
+                await asyncio.sleep(0.2)
+                await db.execute("UPDATE games SET version = 7 WHERE id = ?", (game.id,))
+        one_line(caught.value, redacted(pg_url), "connection to the server was lost")
+        assert (await svc.get_game(game.id)).version == 0
+        # The pool opens a new session by itself: the next request works.
+        assert (await svc.act(game.id, MOVE, actor="table")).version == 1
     finally:
         await svc.close()
