@@ -214,7 +214,7 @@ async def test_postgres_refusing_writes_is_one_clean_line_and_changes_nothing(pg
         assert (await svc.get_game(game.id)).version == 0      # reading works
         with pytest.raises(StorageError) as caught:
             await svc.act(game.id, MOVE, actor="table")
-        one_line(caught.value, redacted(pg_url), "refuses writes", "read-only off")
+        one_line(caught.value, redacted(pg_url), "read-only", "primary server")
     finally:
         await svc.close()
     assert await query(pg_url, "SELECT version FROM games") == before
@@ -237,7 +237,7 @@ async def test_a_lost_postgres_connection_is_one_clean_line_and_the_service_reco
                                     "AND pid <> pg_backend_pid()")
                 await asyncio.sleep(0.2)
                 await db.execute("UPDATE games SET version = 7 WHERE id = ?", (game.id,))
-        one_line(caught.value, redacted(pg_url), "connection to the server was lost")
+        one_line(caught.value, redacted(pg_url), "cannot be reached", "closed it")
         assert (await svc.get_game(game.id)).version == 0
         # The pool opens a new session by itself: the next request works.
         assert (await svc.act(game.id, MOVE, actor="table")).version == 1
