@@ -231,7 +231,10 @@ def test_rivet_wars_plug_ins_get_a_line_of_their_own_on_the_counter():
     state = make(units=[unit("wolverine", "E5", id="w", plugins=["patston"]), unit("wolverine", "I5", id="v")])
     scene = RS.scene(state, [], None)
     pieces = {p["id"]: p for p in scene["pieces"]}
-    assert pieces["w"]["title"] == pieces["v"]["title"] and "subtitle" not in pieces["v"]
+    # Same counter label, told apart by a number (issue 15); the plug-in goes on its own line.
+    assert pieces["w"]["title"] != pieces["v"]["title"]
+    assert pieces["w"]["title"].rsplit(" ", 1)[0] == pieces["v"]["title"].rsplit(" ", 1)[0]
+    assert "subtitle" not in pieces["v"]
     assert pieces["w"]["subtitle"].startswith("+") and "…" not in pieces["w"]["subtitle"]
     img, rec = drawn(scene)
     boxes = dict(rec.counters)
