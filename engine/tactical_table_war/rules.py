@@ -12,12 +12,12 @@ four phases a player acts in.
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
 from . import board
@@ -57,6 +57,7 @@ class TacticalTableWar(Ruleset):
     sides = SIDES
     side_titles = SIDE_TITLES
     default_scenario = "prepared-battlefield"
+    phases = PHASES
     commands = (
         Command("move", "Move a unit along free hexes (onto an enemy-held building: direct conquest)",
                 (Option("unit", "unit", "your unit"), Option("to", "hex", "destination"),
@@ -92,18 +93,23 @@ class TacticalTableWar(Ruleset):
             out.append(Scenario(data["name"], data["title"], data["description"]))
         return out
 
-    def load_scenario(self, name_or_path: str) -> dict:
-        name_or_path = name_or_path or self.default_scenario
-        names = {p.stem: p for p in SCENARIO_DIR.glob("*.json")}
-        if name_or_path in names:
-            path = names[name_or_path]
-        elif name_or_path.endswith(".json") and Path(name_or_path).is_file():
-            path = Path(name_or_path)
-        else:
-            raise ScenarioError(name_or_path, "name", f"no such scenario; packaged: {', '.join(sorted(names))}")
-        return self.scenario_from_data(read_json(path), str(path))
+    def load_scenario(self, name: str) -> dict:
+        """A packaged scenario; files from elsewhere come in through ``load_document`` /
+        ``load_path`` (engine/core/scenario_io.py), never by a name that looks like a path."""
+        name = name or self.default_scenario
+        if name not in self.packaged_names():
+            raise ScenarioError(name[:64], "scenario",
+                                f"no such scenario; packaged: {', '.join(self.packaged_names())}")
+        return self.scenario_from_document(read_json(SCENARIO_DIR / f"{name}.json"),
+                                           f"data/tactical-table-war/scenarios/{name}.json")
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        """A scenario file: structure by ``data/schemas/tactical-table-war.schema.json``, then meaning."""
+        check_schema(document, "tactical-table-war", label)
+        return self.scenario_from_data(document, label)
 
     def scenario_from_data(self, data: dict, source: str = "<scenario>") -> dict:
+        """Meaning checks only (tests build positions in memory this way)."""
         return check_scenario(self.cat, data, source)
 
     def _cycle(self, state: dict) -> TurnCycle:
