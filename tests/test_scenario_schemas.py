@@ -29,6 +29,7 @@ FILES = {
     "tenochtitlan-map": sorted((ROOT / "data" / "tenochtitlan").glob("map-*.json")),
     "tenochtitlan-terrain": [ROOT / "data" / "tenochtitlan" / "terrain.json"],
     "tenochtitlan-units": [ROOT / "data" / "tenochtitlan" / "units.json"],
+    "tactical-table-war": sorted((ROOT / "data" / "tactical-table-war" / "scenarios").glob("*.json")),
 }
 
 

@@ -1,6 +1,4 @@
-"""Tactical Table War with "Die Kunst der Belagerung": the ruleset (under construction).
-
-Not registered in :mod:`engine.registry` yet (see docs/rules/tactical-table-war.md, "Play").
+"""Tactical Table War with "Die Kunst der Belagerung": the ruleset.
 
 Sides ``red`` and ``blue``. Each player-turn has the expansion's five phases:
 ``preparation`` (automatic: weakening dice off own units, training finished, constructions
@@ -21,7 +19,7 @@ from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
 from . import board
-from .combat import counter_route, release_tile, remove_unit, strike, terrain_counts
+from .combat import counter_route, record_loss, release_tile, remove_unit, strike, terrain_counts
 from .data import (
     PHASES,
     SCENARIO_DIR,
@@ -46,7 +44,7 @@ from .units import label as unit_label
 
 SIDE_TITLES = {"red": "Red", "blue": "Blue"}
 EXPLORE_RADIUS_AT_START = 2     # hexes around everything on the map that are known at setup
-COLORS = {"red": "#b03a2e", "blue": "#2e5cb0"}
+COLORS = {"red": "#a4133c", "blue": "#2e5cb0"}
 WAR_BUILDINGS = {"bow": "fortress", "sword": "trebuchet"}   # crew type -> what a settler builds on it
 SYMBOLS = {"sword": "infantry", "bow": "artillery", "shoe": "cavalry", "settler": "engineer"}
 
@@ -146,6 +144,7 @@ class TacticalTableWar(Ruleset):
             "tiles": tiles, "castles": dict(scenario["castles"]),
             "capture_points": {lab: None for lab in scenario.get("capture_points", [])},
             "treasury": dict(scenario["treasury"]), "units": units, "eliminated": [],
+            "lost": {s: [] for s in SIDES},
             "buildings": {}, "constructions": {},
             "outposts": {o["at"]: {"side": o["side"], "damage": o.get("damage", 0)}
                          for o in scenario.get("outposts", [])},
@@ -943,7 +942,7 @@ class TacticalTableWar(Ruleset):
                 target["occupant"] = uid
             events.append({"type": "referee", "what": "place", "unit": uid, "from": old, "to": to})
         else:
-            del state["units"][uid]
+            record_loss(self.cat, state, state["units"].pop(uid))
             state["eliminated"].append(uid)
             events.append({"type": "referee", "what": "remove", "unit": uid, "from": old})
         self._check_defeat(state, events)
@@ -1069,6 +1068,12 @@ class TacticalTableWar(Ruleset):
                 arrows.append({"path": [e["route"][0], e["route"][-1]], "color": "#000000",
                                "kind": "attack", "text": text})
         legend = [{"color": COLORS[s], "text": SIDE_TITLES[s]} for s in SIDES]
+        on_map = set(state["tiles"].values())
+        terrain_key = [{"color": spec["fill"], "text": f"{spec['title']} +{spec['terrain_advantage']}"
+                        if spec["passable"] else f"{spec['title']} (impassable)"}
+                       for name, spec in self.cat.landscapes.items() if name in on_map]
+        losses = [{"color": COLORS[s], "text": f"{SIDE_TITLES[s]} lost:",
+                   "units": list(state.get("lost", {}).get(s, []))} for s in SIDES]
         free = sum(1 for t in state["supply"] if t["at"] is None)
         notes = [(f"Supply {free}/{len(state['supply'])} tiles free · Looting die Red {state['looting']['red']}, "
                   f"Blue {state['looting']['blue']} · counters strength-range-speed, badge weakening")]
@@ -1076,11 +1081,12 @@ class TacticalTableWar(Ruleset):
                 "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
                 "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,
                 "markers": markers, "arrows": arrows,
-                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes}
+                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes,
+                "terrain_key": terrain_key, "losses": losses}
 
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):
-            return ("**Tactical Table War: Die Kunst der Belagerung** (im Aufbau) — Rot gegen Blau.\n"
+            return ("**Tactical Table War: Die Kunst der Belagerung** — Rot gegen Blau.\n"
                     "**Fünf Phasen:** Vorbereitung (automatisch: Schwächungswürfel entfernen, Ausbildung "
                     "abschließen, Schatzwürfel erhalten), Bewegung (`/move`), Rekrutierung (`/recruit`, "
                     "`/train`), Bau (`/build`), Angriff (`/attack`); `/end-phase` beendet eine Phase.\n"
@@ -1092,7 +1098,7 @@ class TacticalTableWar(Ruleset):
                     "die feindliche Mauer; wer darauf steht, greift die Burg an.\n"
                     "**Sieg:** feindliche Burg zerstören, oder nach der letzten Runde die meisten Punkte "
                     "(Schatzwürfel + Einheiten + Eroberungspunkte).")
-        return ("**Tactical Table War: Die Kunst der Belagerung** (under construction) — Red against Blue.\n"
+        return ("**Tactical Table War: Die Kunst der Belagerung** — Red against Blue.\n"
                 "**Five phases:** preparation (automatic: weakening dice removed, training finished, "
                 "treasure collected), movement (`/move`), recruitment (`/recruit`, `/train`), building "
                 "(`/build`), attack (`/attack`); `/end-phase` ends a phase.\n"

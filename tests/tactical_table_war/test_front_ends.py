@@ -1,5 +1,5 @@
 """The game through the local table and through Discord (SimCord), with no game-specific code
-in either: registered only for these tests, since the game is not offered yet."""
+in either."""
 from __future__ import annotations
 
 import io
@@ -14,13 +14,6 @@ from service import table as local_table
 from tests.discord.conftest import clock, db_path, dice, message_text, reply_text, table  # noqa: F401
 
 NAME = "tactical-table-war"
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    monkeypatch.setitem(registry.RULESETS, NAME, "engine.tactical_table_war.rules:TacticalTableWar")
-    yield
-    registry._cache.pop(NAME, None)
 
 
 def test_the_local_table_autoplays_the_prepared_battlefield_to_the_end(tmp_path):

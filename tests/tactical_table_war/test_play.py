@@ -8,7 +8,6 @@ import pytest
 from PIL import Image
 
 import tests.test_ruleset_laws as laws
-from engine import registry
 from engine.core.dice import fixed, seeded
 from engine.core.errors import ScenarioError
 from engine.core.game import autoplay, replay
@@ -21,14 +20,7 @@ from .helpers import RS, of, play, position
 NAME = "tactical-table-war"
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(registry.RULESETS, NAME, "engine.tactical_table_war.rules:TacticalTableWar")
-    yield
-    registry._cache.pop(NAME, None)
-
-
-def test_ruleset_laws_hold(registered):
+def test_ruleset_laws_hold():
     laws.test_legal_actions_agree_with_apply(game=NAME)
     laws.test_views_and_scenes_are_plain_data(game=NAME)
 

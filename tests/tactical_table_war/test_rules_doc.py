@@ -1,5 +1,5 @@
-"""docs/rules/tactical-table-war.md cites only tests that exist (tests/test_rules_docs.py covers
-the registered games; this game is not registered yet)."""
+"""docs/rules/tactical-table-war.md: besides tests/test_rules_docs.py's check that cited tests
+exist, every numbered clause row must cite one."""
 from __future__ import annotations
 
 import re
