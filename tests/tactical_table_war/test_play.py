@@ -202,3 +202,21 @@ def test_the_landscape_is_explored_as_units_move():
     assert len(of(events, "roll")) == len(explored)
     everything = RS.setup(RS.scenario_from_data({**data, "explore": False}, "t"), fixed([1] * 200))[0]
     assert len(everything["tiles"]) == 9 * 7
+
+
+def test_scenario_files_are_checked_against_the_schema_before_their_meaning():
+    doc = json.loads((ttw_data.SCENARIO_DIR / "free-play.json").read_text(encoding="utf-8"))
+    assert RS.load_document(json.dumps(doc).encode(), "mine.json")["name"] == "free-play"
+    for bad, entry in [
+        ({**doc, "units": [{"id": "r1", "side": "red", "type": "dragon", "at": "0303"}]}, "/units/0/type"),
+        ({**doc, "columns": 13.0}, "/columns"),
+        ({**doc, "castles": {"red": "0105"}}, "/castles"),
+        ({**doc, "cheat": True}, "/cheat"),
+    ]:
+        with pytest.raises(ScenarioError) as info:
+            RS.load_document(json.dumps(bad).encode(), "mine.json")
+        assert (info.value.file, info.value.entry) == ("mine.json", entry), str(info.value)
+    # a name from Discord never becomes a path
+    for name in ("../tactical-table-war/scenarios/free-play.json", str(ttw_data.SCENARIO_DIR / "free-play.json")):
+        with pytest.raises(ScenarioError):
+            RS.load_packaged(name)
