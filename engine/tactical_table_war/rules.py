@@ -55,7 +55,9 @@ class TacticalTableWar(Ruleset):
     sides = SIDES
     side_titles = SIDE_TITLES
     default_scenario = "prepared-battlefield"
-    phases = PHASES
+    # The phases a referee can leave the game in; ``/ref phase preparation`` is accepted too,
+    # but the preparation needs no decision, so it runs at once and the game waits in movement.
+    phases = PHASES[1:]
     commands = (
         Command("move", "Move a unit along free hexes (onto an enemy-held building: direct conquest)",
                 (Option("unit", "unit", "your unit"), Option("to", "hex", "destination"),
@@ -905,11 +907,11 @@ class TacticalTableWar(Ruleset):
         off a building leaves it empty, one taken off a construction ends it."""
         kind = action["type"]
         if kind == "ref-phase":
-            if action.get("phase") not in PHASES:
-                raise RuleError(f"Unknown phase {action.get('phase')!r}.", list(PHASES))
-            state, phase_events = super().referee_edit(state, action)
+            prepare = action.get("phase") == PHASES[0]
+            state, phase_events = super().referee_edit(state, {**action, "phase": PHASES[1]} if prepare else action)
             state.pop("scatter", None)      # a half-done catapult attack is abandoned
-            if state["phase"] == "preparation":
+            if prepare:
+                state["phase"] = phase_events[-1]["phase"] = PHASES[0]
                 self._preparation(state, phase_events)
             return state, phase_events
         if kind not in ("ref-place", "ref-remove"):
