@@ -1,4 +1,4 @@
-"""The game as a whole: the ruleset laws, autoplay, scenarios, data, the picture."""
+"""The game as a whole: autoplay, scenarios, data, the picture."""
 from __future__ import annotations
 
 import io
@@ -7,7 +7,6 @@ import json
 import pytest
 from PIL import Image
 
-import tests.test_ruleset_laws as laws
 from engine.core.dice import fixed, seeded
 from engine.core.errors import ScenarioError
 from engine.core.game import autoplay, replay
@@ -16,13 +15,6 @@ from engine.tactical_table_war import data as ttw_data
 from engine.tactical_table_war.board import distance
 
 from .helpers import RS, of, play, position
-
-NAME = "tactical-table-war"
-
-
-def test_ruleset_laws_hold():
-    laws.test_legal_actions_agree_with_apply(game=NAME)
-    laws.test_views_and_scenes_are_plain_data(game=NAME)
 
 
 @pytest.mark.parametrize("scenario", ["prepared-battlefield", "free-play"])
