@@ -987,9 +987,24 @@ class TacticalTableWar(Ruleset):
         if kind == "trained":
             return f"{event['unit']} finishes its training: {event['level']} {event['as']}"
         if kind == "ballista":
-            return f"ballista {event['attacker']} lays {event['dice']} on {event['defender']}"
+            return (f"ballista {event['attacker']} lays weakening dice "
+                    f"{', '.join(map(str, event['dice']))} on {event['defender']}")
         if kind == "scatter":
-            return f"catapult {event['attacker']} scatters on {event['to']}: dice {event['dice']}"
+            return (f"catapult {event['attacker']} scatters on {event['to']}: weakening dice "
+                    f"{', '.join(map(str, event['dice']))} to lay with /weaken")
+        if kind == "recruited":
+            return f"{SIDE_TITLES[event['side']]} recruits {event['unit']} at {event['at']}"
+        if kind == "training_started":
+            return (f"{event['unit']} starts training ({event['as']}, {event['cost']} treasure dice); "
+                    "it is finished in its side's next preparation")
+        if kind == "weakening_removed":
+            return f"{event['unit']} is rid of its weakening dice"
+        if kind == "explored":
+            return "explored: " + ", ".join(f"{lab} {land}" for lab, land in event["tiles"])
+        if kind == "occupied":
+            return f"{event['unit']} occupies the {event['kind']} at {event['at']}"
+        if kind == "left":
+            return f"{event['unit']} leaves the building at {event['at']}"
         if kind == "weakened":
             return f"{event['unit']} gets a weakening die of {event['die']}"
         if kind == "looted":

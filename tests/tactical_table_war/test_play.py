@@ -212,3 +212,20 @@ def test_scenario_files_are_checked_against_the_schema_before_their_meaning():
     for name in ("../tactical-table-war/scenarios/free-play.json", str(ttw_data.SCENARIO_DIR / "free-play.json")):
         with pytest.raises(ScenarioError):
             RS.load_packaged(name)
+
+
+def test_every_game_event_a_player_should_read_has_a_line():
+    """The local table and Discord print the ruleset's lines: a recruit, a training ordered or
+    a landscape explored must not pass in silence."""
+    silent = {"roll", "phase_started", "phase_ended", "side_started", "turn_started", "turn_limit"}
+    seen: dict = {}
+    for scenario in ("prepared-battlefield", "free-play"):
+        data = dict(RS.load_scenario(scenario), last_turn=6)
+        for seed in range(4):
+            autoplay(RS, data, seed, on_action=lambda i, side, action, events, state: [
+                seen.setdefault(e["type"], (state, e)) for e in events])
+    assert {"recruited", "training_started", "explored", "weakening_removed", "combat"} <= set(seen)
+    mute = sorted(kind for kind, (state, e) in seen.items() if kind not in silent and not RS.describe_event(state, e))
+    assert not mute
+    state, e = seen["scatter"] if "scatter" in seen else seen["ballista"]
+    assert "[" not in RS.describe_event(state, e)
