@@ -1046,7 +1046,6 @@ class TacticalTableWar(Ruleset):
         for lab, owner in sorted(state["capture_points"].items()):
             objectives.append({"at": lab, "name": "Capture point", "owner": owner,
                                "color": COLORS[owner] if owner else "#ffffff"})
-        markers = []
         for lab, b in sorted(state["buildings"].items()):
             spec = self.cat.kinds.get(b["kind"]) or self.cat.engines[b["kind"]]
             occupant = b["occupant"]
@@ -1056,8 +1055,12 @@ class TacticalTableWar(Ruleset):
                 name += f" ⚀{b['counter']}"
             objectives.append({"at": lab, "name": name, "owner": owner,
                                "color": COLORS[owner] if owner else "#ffffff"})
+        # A construction is named under its hex like a building (settler and crew share the hex
+        # and are drawn too small for a title; a marker with a word covered a neighbour's label).
         for lab, c in sorted(state["constructions"].items()):
-            markers.append({"at": lab, "kind": "control", "color": COLORS[c["side"]], "text": c["kind"][:4]})
+            spec = self.cat.kinds.get(c["kind"]) or self.cat.engines[c["kind"]]
+            objectives.append({"at": lab, "name": f"{spec['title']} (building)", "owner": c["side"],
+                               "color": COLORS[c["side"]]})
         pieces = []
         for uid, u in sorted(state["units"].items()):
             s = stats(self.cat, state, uid)
@@ -1097,7 +1100,7 @@ class TacticalTableWar(Ruleset):
         return {"map_key": f"tactical-table-war/{key}",
                 "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
                 "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,
-                "markers": markers, "arrows": arrows,
+                "markers": [], "arrows": arrows,
                 "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes,
                 "terrain_key": terrain_key, "losses": losses}
 

@@ -99,6 +99,18 @@ def test_picture_shows_units_buildings_and_attack_routes():
     assert image.format == "PNG" and image.size[0] > 200
 
 
+def test_a_construction_is_named_under_its_hex_and_hides_no_hex_label():
+    renderer = pytest.importorskip("renderer")
+    state = position([("r1", "red", "settler", "0404"), ("r2", "red", "shoe", "0404"), ("b1", "blue", "sword", "0806")],
+                     constructions=[{"kind": "catapult", "settler": "r1", "crew": "r2"}])
+    scene = RS.scene(state, [], None)
+    assert [o["name"] for o in scene["objectives"] if o["at"] == "0404"] == ["Catapult (building)"]
+    _, record = renderer.render_with_layout(scene)
+    covered = [(label, pid) for label, box in record.cell_labels.items() for pid, counter in record.counters
+               if min(box[2], counter[2]) - max(box[0], counter[0]) > 1 and min(box[3], counter[3]) - max(box[1], counter[1]) > 1]
+    assert not covered and not scene["markers"]
+
+
 def _ref(state, **action):
     from engine.core.dice import NoDice
     from engine.core.game import apply_action
