@@ -616,6 +616,8 @@ class TacticalTableWar(Ruleset):
                     raise RuleError(f"No attack route of at most {stats(self.cat, state, uid)['range']} hexes "
                                     f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
                                     "a neutral building, nor cross the enemy castle wall).")
+        if kind == "move" and state["phase"] == "movement" and uid in units:
+            self._explain_move(state, uid, str(action.get("to")))
         if kind in ("recruit", "train") and state["phase"] == "recruitment":
             cost = self.cat.costs["recruit"] if kind == "recruit" else None
             if cost is not None and state["treasury"].get(side, 0) < cost:
@@ -631,6 +633,25 @@ class TacticalTableWar(Ruleset):
             if need and uid in units and not board.adjacent_count(state["tiles"], units[uid]["at"], need):
                 raise RuleError(f"A {action['kind']} needs at least one adjacent {need} tile.")
         self.refuse_unknown(state, action)
+
+    def _explain_move(self, state: dict, uid: str, to: str) -> None:
+        """Why a unit cannot go where it was told (a stranger's commonest mistake), with the
+        hexes it can go to; a legal hex with a wrong ``build:`` falls through to the generic list."""
+        unit = state["units"][uid]
+        if unit["moved"]:
+            raise RuleError(f"{uid} has already moved this phase.")
+        if self._in_construction(state, uid):
+            raise RuleError(f"{uid} is building at {unit['at']} and stays there until it is done.")
+        speed = stats(self.cat, state, uid)["speed"]
+        if speed <= 0:
+            raise RuleError(f"{uid} cannot move (speed 0).")
+        if to not in state["tiles"]:
+            raise RuleError(f"{to} is not an explored hex of the map: units move over explored landscape "
+                            "only, and exploring happens next to every path a unit moves.")
+        reachable = sorted({m["to"] for m in self._moves(state, uid)})
+        if to not in reachable:
+            raise RuleError(f"{uid} (speed {speed}) cannot reach {to} this phase: one unit per hex, "
+                            "never through enemy units, lakes or the enemy castle. It can go to:", reachable)
 
     def _do_move(self, state, action, events, dice):
         uid, to, side = action["unit"], action["to"], action["side"]
