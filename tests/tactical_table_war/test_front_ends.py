@@ -47,3 +47,27 @@ async def test_discord_opens_and_plays_the_game_with_no_game_specific_code(table
     board = table.boards()[-1]
     assert ruleset.title in message_text(board)
     assert board.attachments[0].filename == "board.png"
+
+
+@pytest.mark.parametrize("dice", [[]])
+async def test_discord_plays_the_prepared_battlefield_through_to_its_result(table):  # noqa: F811
+    """A newcomer's whole game: only what /act offers, every fourth pick a real action and
+    otherwise ending the phase, until the game is over and its result is posted."""
+    ruleset = registry.get_ruleset(NAME)
+    await table.alice.slash(table.channel, "game new", ruleset=NAME, scenario="prepared-battlefield")
+    for side in ruleset.sides:
+        await table.alice.slash(table.thread, "game join", side=side)
+    await table.alice.slash(table.thread, "game start")
+    for step in range(600):
+        info = await table.game()
+        if info.status != "active":
+            break
+        choices = [c["value"] for c in await table.alice.autocomplete(table.thread, "act", "action", "")]
+        real = [c for c in choices if "end-phase" not in c]
+        ending = [c for c in choices if "end-phase" in c]
+        pick = real[step % len(real)] if real and (step % 4 == 0 or not ending) else ending[0]
+        result = await table.alice.slash(table.thread, "act", action=pick)
+        assert reply_text(result).startswith("Done"), (pick, reply_text(result))
+    info = await table.game()
+    assert info.status == "finished" and info.result, info
+    assert "Game over. Winner:" in table.public_text()
