@@ -51,7 +51,7 @@ async def test_discord_opens_and_plays_the_game_with_no_game_specific_code(table
 
 @pytest.mark.parametrize("dice", [[]])
 async def test_discord_plays_the_prepared_battlefield_through_to_its_result(table):  # noqa: F811
-    """A newcomer's whole game: only what /act offers, every fourth pick a real action and
+    """A newcomer's whole game: only what /act offers, every eighth pick a real action and
     otherwise ending the phase, until the game is over and its result is posted."""
     ruleset = registry.get_ruleset(NAME)
     await table.alice.slash(table.channel, "game new", ruleset=NAME, scenario="prepared-battlefield")
@@ -65,7 +65,7 @@ async def test_discord_plays_the_prepared_battlefield_through_to_its_result(tabl
         choices = [c["value"] for c in await table.alice.autocomplete(table.thread, "act", "action", "")]
         real = [c for c in choices if "end-phase" not in c]
         ending = [c for c in choices if "end-phase" in c]
-        pick = real[step % len(real)] if real and (step % 4 == 0 or not ending) else ending[0]
+        pick = real[step % len(real)] if real and (step % 8 == 0 or not ending) else ending[0]
         result = await table.alice.slash(table.thread, "act", action=pick)
         assert reply_text(result).startswith("Done"), (pick, reply_text(result))
     info = await table.game()
