@@ -11,6 +11,7 @@ RULESETS: dict[str, str] = {
     "tenochtitlan": "engine.tenochtitlan.rules:Tenochtitlan",
     "rivet-wars": "engine.rivetwars.rules:RivetWars",
     "pocket-tactics": "engine.pockettactics.rules:PocketTactics",
+    "tactical-table-war": "engine.tactical_table_war.rules:TacticalTableWar",
 }
 
 _cache: dict[str, Ruleset] = {}

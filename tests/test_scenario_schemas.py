@@ -29,6 +29,7 @@ FILES = {
     "tenochtitlan-map": sorted((ROOT / "data" / "tenochtitlan").glob("map-*.json")),
     "tenochtitlan-terrain": [ROOT / "data" / "tenochtitlan" / "terrain.json"],
     "tenochtitlan-units": [ROOT / "data" / "tenochtitlan" / "units.json"],
+    "tactical-table-war": sorted((ROOT / "data" / "tactical-table-war" / "scenarios").glob("*.json")),
 }
 
 
@@ -48,7 +49,8 @@ def test_every_packaged_file_has_a_schema_and_passes_it():
             scenario_io.check_schema(json.loads(path.read_text(encoding="utf-8")), name, str(path))
 
 
-@pytest.mark.parametrize("game, count", [("rivet-wars", 3), ("pocket-tactics", 2), ("tenochtitlan", 2)])
+@pytest.mark.parametrize("game, count", [("rivet-wars", 3), ("pocket-tactics", 2), ("tenochtitlan", 2),
+                                         ("tactical-table-war", 1)])
 def test_the_examples_in_the_docs_load_as_attached_files(game, count):
     text = (ROOT / "docs" / "scenarios" / f"{game}.md").read_text(encoding="utf-8")
     blocks = [b for b in re.findall(r"```json\n(.*?)```", text, re.DOTALL) if b.lstrip().startswith("{")]
@@ -91,6 +93,12 @@ def test_each_schema_knows_exactly_the_entries_its_loader_knows():
                                      "mission", "_comment"}
     assert entries("pocket-tactics") == set(pocket.KNOWN_KEYS)
     assert entries("tenochtitlan") == set(teno.KNOWN_KEYS)
+    # Tactical Table War's keys are listed for authors in its rules document.
+    text = (ROOT / "docs" / "rules" / "tactical-table-war.md").read_text(encoding="utf-8")
+    keys_table = text.split("## Scenario files", 1)[1]
+    documented = {key for row in keys_table.splitlines() if row.startswith("| `")
+                  for key in re.findall(r"`([a-z_]+)`", row.split("|")[1])}
+    assert entries("tactical-table-war") - {"_comment"} == documented
 
 
 def test_an_inline_map_named_standard_never_shares_the_packaged_maps_picture_cache():
@@ -115,6 +123,8 @@ def test_an_inline_map_named_standard_never_shares_the_packaged_maps_picture_cac
     ("tenochtitlan", {"units": {"a": {"type": "zzmarker", "at": "1208"}}}, "zzmarker"),
     ("tenochtitlan", {"card": "zzmarker"}, "zzmarker"),
     ("tenochtitlan", {"map": "zzmarker"}, "zzmarker"),
+    ("tactical-table-war", {**json.loads((ROOT / "data" / "tactical-table-war" / "scenarios" / "free-play.json")
+                                         .read_text()), "castles": {"red": "1919", "blue": "1305"}}, "1919"),
     ("tenochtitlan", {"units": {"a": {"type": "az-warriors", "at": "9999"}}}, "9999"),
 ])
 def test_a_meaning_refusal_names_the_entry_but_never_quotes_the_value(game, document, marker):

@@ -1,1 +1,1 @@
-"""Tactical Table War with the siege expansion "Die Kunst der Belagerung" (under construction)."""
+"""Tactical Table War with the siege expansion "Die Kunst der Belagerung"."""

@@ -29,6 +29,7 @@ def remove_unit(cat: Catalogue, state: dict, uid: str, events: list, reason: str
         del state["constructions"][at]
         events.append({"type": "construction_abandoned", "at": at, "kind": c["kind"]})
     state["eliminated"].append(uid)
+    record_loss(cat, state, unit)
     events.append({"type": "eliminated", "unit": uid, "side": unit["side"], "at": at, "reason": reason})
     killer = other(unit["side"])
     state["looting"][killer] += 1
@@ -36,6 +37,13 @@ def remove_unit(cat: Catalogue, state: dict, uid: str, events: list, reason: str
         state["looting"][killer] = 0
         state["treasury"][killer] += 1
         events.append({"type": "looted", "side": killer, "treasury": state["treasury"][killer]})
+
+
+def record_loss(cat: Catalogue, state: dict, unit: dict) -> None:
+    """What each side lost, for the picture's losses strip (a settler used up by building
+    a fortress, trebuchet or engine is not a loss and never comes here)."""
+    lost = state.setdefault("lost", {"red": [], "blue": []})
+    lost[unit["side"]].append(cat.types[unit["type"]]["short"] + ("+" if unit["level"] == "advanced" else ""))
 
 
 def release_tile(state: dict, kind: str, tile: int | None) -> None:

@@ -194,13 +194,13 @@ def check_scenario(cat: Catalogue, data: Any, source: str) -> dict:
     castles = data.get("castles")
     need(isinstance(castles, dict) and set(castles) == set(SIDES), "castles", "must give a hex for red and blue")
     for side, lab in castles.items():
-        need(valid_label(lab, cols, rows), f"castles.{side}", f"{lab!r} is not a hex of the map")
+        need(valid_label(lab, cols, rows), f"castles.{side}", "is not a hex of the map")
     need(castles["red"] != castles["blue"], "castles", "the two castles need different hexes")
     fixed = data.get("fixed_tiles", {})
     need(isinstance(fixed, dict), "fixed_tiles", "must be an object hex -> landscape")
     for lab, land in fixed.items():
         need(valid_label(lab, cols, rows), f"fixed_tiles.{lab}", "not a hex of the map")
-        need(land in cat.landscapes, f"fixed_tiles.{lab}", f"unknown landscape {land!r}")
+        need(land in cat.landscapes, f"fixed_tiles.{lab}", f"must be one of {', '.join(cat.landscapes)}")
     points = data.get("capture_points", [])
     need(isinstance(points, list) and all(valid_label(p, cols, rows) for p in points)
          and len(set(points)) == len(points), "capture_points", "must list distinct hexes of the map")

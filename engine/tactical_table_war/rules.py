@@ -1,6 +1,4 @@
-"""Tactical Table War with "Die Kunst der Belagerung": the ruleset (under construction).
-
-Not registered in :mod:`engine.registry` yet (see docs/rules/tactical-table-war.md, "Play").
+"""Tactical Table War with "Die Kunst der Belagerung": the ruleset.
 
 Sides ``red`` and ``blue``. Each player-turn has the expansion's five phases:
 ``preparation`` (automatic: weakening dice off own units, training finished, constructions
@@ -12,16 +10,16 @@ four phases a player acts in.
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
 from . import board
-from .combat import counter_route, release_tile, remove_unit, strike, terrain_counts
+from .combat import counter_route, record_loss, release_tile, remove_unit, strike, terrain_counts
 from .data import (
     PHASES,
     SCENARIO_DIR,
@@ -46,7 +44,7 @@ from .units import label as unit_label
 
 SIDE_TITLES = {"red": "Red", "blue": "Blue"}
 EXPLORE_RADIUS_AT_START = 2     # hexes around everything on the map that are known at setup
-COLORS = {"red": "#b03a2e", "blue": "#2e5cb0"}
+COLORS = {"red": "#a4133c", "blue": "#2e5cb0"}
 WAR_BUILDINGS = {"bow": "fortress", "sword": "trebuchet"}   # crew type -> what a settler builds on it
 SYMBOLS = {"sword": "infantry", "bow": "artillery", "shoe": "cavalry", "settler": "engineer"}
 
@@ -57,6 +55,9 @@ class TacticalTableWar(Ruleset):
     sides = SIDES
     side_titles = SIDE_TITLES
     default_scenario = "prepared-battlefield"
+    # The phases a referee can leave the game in; ``/ref phase preparation`` is accepted too,
+    # but the preparation needs no decision, so it runs at once and the game waits in movement.
+    phases = PHASES[1:]
     commands = (
         Command("move", "Move a unit along free hexes (onto an enemy-held building: direct conquest)",
                 (Option("unit", "unit", "your unit"), Option("to", "hex", "destination"),
@@ -92,18 +93,23 @@ class TacticalTableWar(Ruleset):
             out.append(Scenario(data["name"], data["title"], data["description"]))
         return out
 
-    def load_scenario(self, name_or_path: str) -> dict:
-        name_or_path = name_or_path or self.default_scenario
-        names = {p.stem: p for p in SCENARIO_DIR.glob("*.json")}
-        if name_or_path in names:
-            path = names[name_or_path]
-        elif name_or_path.endswith(".json") and Path(name_or_path).is_file():
-            path = Path(name_or_path)
-        else:
-            raise ScenarioError(name_or_path, "name", f"no such scenario; packaged: {', '.join(sorted(names))}")
-        return self.scenario_from_data(read_json(path), str(path))
+    def load_scenario(self, name: str) -> dict:
+        """A packaged scenario; files from elsewhere come in through ``load_document`` /
+        ``load_path`` (engine/core/scenario_io.py), never by a name that looks like a path."""
+        name = name or self.default_scenario
+        if name not in self.packaged_names():
+            raise ScenarioError(name[:64], "scenario",
+                                f"no such scenario; packaged: {', '.join(self.packaged_names())}")
+        return self.scenario_from_document(read_json(SCENARIO_DIR / f"{name}.json"),
+                                           f"data/tactical-table-war/scenarios/{name}.json")
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        """A scenario file: structure by ``data/schemas/tactical-table-war.schema.json``, then meaning."""
+        check_schema(document, "tactical-table-war", label)
+        return self.scenario_from_data(document, label)
 
     def scenario_from_data(self, data: dict, source: str = "<scenario>") -> dict:
+        """Meaning checks only (tests build positions in memory this way)."""
         return check_scenario(self.cat, data, source)
 
     def _cycle(self, state: dict) -> TurnCycle:
@@ -140,6 +146,7 @@ class TacticalTableWar(Ruleset):
             "tiles": tiles, "castles": dict(scenario["castles"]),
             "capture_points": {lab: None for lab in scenario.get("capture_points", [])},
             "treasury": dict(scenario["treasury"]), "units": units, "eliminated": [],
+            "lost": {s: [] for s in SIDES},
             "buildings": {}, "constructions": {},
             "outposts": {o["at"]: {"side": o["side"], "damage": o.get("damage", 0)}
                          for o in scenario.get("outposts", [])},
@@ -609,6 +616,8 @@ class TacticalTableWar(Ruleset):
                     raise RuleError(f"No attack route of at most {stats(self.cat, state, uid)['range']} hexes "
                                     f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
                                     "a neutral building, nor cross the enemy castle wall).")
+        if kind == "move" and state["phase"] == "movement" and uid in units:
+            self._explain_move(state, uid, str(action.get("to")))
         if kind in ("recruit", "train") and state["phase"] == "recruitment":
             cost = self.cat.costs["recruit"] if kind == "recruit" else None
             if cost is not None and state["treasury"].get(side, 0) < cost:
@@ -624,6 +633,25 @@ class TacticalTableWar(Ruleset):
             if need and uid in units and not board.adjacent_count(state["tiles"], units[uid]["at"], need):
                 raise RuleError(f"A {action['kind']} needs at least one adjacent {need} tile.")
         self.refuse_unknown(state, action)
+
+    def _explain_move(self, state: dict, uid: str, to: str) -> None:
+        """Why a unit cannot go where it was told (a stranger's commonest mistake), with the
+        hexes it can go to; a legal hex with a wrong ``build:`` falls through to the generic list."""
+        unit = state["units"][uid]
+        if unit["moved"]:
+            raise RuleError(f"{uid} has already moved this phase.")
+        if self._in_construction(state, uid):
+            raise RuleError(f"{uid} is building at {unit['at']} and stays there until it is done.")
+        speed = stats(self.cat, state, uid)["speed"]
+        if speed <= 0:
+            raise RuleError(f"{uid} cannot move (speed 0).")
+        if to not in state["tiles"]:
+            raise RuleError(f"{to} is not an explored hex of the map: units move over explored landscape "
+                            "only, and exploring happens next to every path a unit moves.")
+        reachable = sorted({m["to"] for m in self._moves(state, uid)})
+        if to not in reachable:
+            raise RuleError(f"{uid} (speed {speed}) cannot reach {to} this phase: one unit per hex, "
+                            "never through enemy units, lakes or the enemy castle. It can go to:", reachable)
 
     def _do_move(self, state, action, events, dice):
         uid, to, side = action["unit"], action["to"], action["side"]
@@ -900,11 +928,11 @@ class TacticalTableWar(Ruleset):
         off a building leaves it empty, one taken off a construction ends it."""
         kind = action["type"]
         if kind == "ref-phase":
-            if action.get("phase") not in PHASES:
-                raise RuleError(f"Unknown phase {action.get('phase')!r}.", list(PHASES))
-            state, phase_events = super().referee_edit(state, action)
+            prepare = action.get("phase") == PHASES[0]
+            state, phase_events = super().referee_edit(state, {**action, "phase": PHASES[1]} if prepare else action)
             state.pop("scatter", None)      # a half-done catapult attack is abandoned
-            if state["phase"] == "preparation":
+            if prepare:
+                state["phase"] = phase_events[-1]["phase"] = PHASES[0]
                 self._preparation(state, phase_events)
             return state, phase_events
         if kind not in ("ref-place", "ref-remove"):
@@ -937,7 +965,7 @@ class TacticalTableWar(Ruleset):
                 target["occupant"] = uid
             events.append({"type": "referee", "what": "place", "unit": uid, "from": old, "to": to})
         else:
-            del state["units"][uid]
+            record_loss(self.cat, state, state["units"].pop(uid))
             state["eliminated"].append(uid)
             events.append({"type": "referee", "what": "remove", "unit": uid, "from": old})
         self._check_defeat(state, events)
@@ -980,9 +1008,24 @@ class TacticalTableWar(Ruleset):
         if kind == "trained":
             return f"{event['unit']} finishes its training: {event['level']} {event['as']}"
         if kind == "ballista":
-            return f"ballista {event['attacker']} lays {event['dice']} on {event['defender']}"
+            return (f"ballista {event['attacker']} lays weakening dice "
+                    f"{', '.join(map(str, event['dice']))} on {event['defender']}")
         if kind == "scatter":
-            return f"catapult {event['attacker']} scatters on {event['to']}: dice {event['dice']}"
+            return (f"catapult {event['attacker']} scatters on {event['to']}: weakening dice "
+                    f"{', '.join(map(str, event['dice']))} to lay with /weaken")
+        if kind == "recruited":
+            return f"{SIDE_TITLES[event['side']]} recruits {event['unit']} at {event['at']}"
+        if kind == "training_started":
+            return (f"{event['unit']} starts training ({event['as']}, {event['cost']} treasure dice); "
+                    "it is finished in its side's next preparation")
+        if kind == "weakening_removed":
+            return f"{event['unit']} is rid of its weakening dice"
+        if kind == "explored":
+            return "explored: " + ", ".join(f"{lab} {land}" for lab, land in event["tiles"])
+        if kind == "occupied":
+            return f"{event['unit']} occupies the {event['kind']} at {event['at']}"
+        if kind == "left":
+            return f"{event['unit']} leaves the building at {event['at']}"
         if kind == "weakened":
             return f"{event['unit']} gets a weakening die of {event['die']}"
         if kind == "looted":
@@ -1024,7 +1067,6 @@ class TacticalTableWar(Ruleset):
         for lab, owner in sorted(state["capture_points"].items()):
             objectives.append({"at": lab, "name": "Capture point", "owner": owner,
                                "color": COLORS[owner] if owner else "#ffffff"})
-        markers = []
         for lab, b in sorted(state["buildings"].items()):
             spec = self.cat.kinds.get(b["kind"]) or self.cat.engines[b["kind"]]
             occupant = b["occupant"]
@@ -1034,8 +1076,12 @@ class TacticalTableWar(Ruleset):
                 name += f" ⚀{b['counter']}"
             objectives.append({"at": lab, "name": name, "owner": owner,
                                "color": COLORS[owner] if owner else "#ffffff"})
+        # A construction is named under its hex like a building (settler and crew share the hex
+        # and are drawn too small for a title; a marker with a word covered a neighbour's label).
         for lab, c in sorted(state["constructions"].items()):
-            markers.append({"at": lab, "kind": "control", "color": COLORS[c["side"]], "text": c["kind"][:4]})
+            spec = self.cat.kinds.get(c["kind"]) or self.cat.engines[c["kind"]]
+            objectives.append({"at": lab, "name": f"{spec['title']} (building)", "owner": c["side"],
+                               "color": COLORS[c["side"]]})
         pieces = []
         for uid, u in sorted(state["units"].items()):
             s = stats(self.cat, state, uid)
@@ -1063,18 +1109,25 @@ class TacticalTableWar(Ruleset):
                 arrows.append({"path": [e["route"][0], e["route"][-1]], "color": "#000000",
                                "kind": "attack", "text": text})
         legend = [{"color": COLORS[s], "text": SIDE_TITLES[s]} for s in SIDES]
+        on_map = set(state["tiles"].values())
+        terrain_key = [{"color": spec["fill"], "text": f"{spec['title']} +{spec['terrain_advantage']}"
+                        if spec["passable"] else f"{spec['title']} (impassable)"}
+                       for name, spec in self.cat.landscapes.items() if name in on_map]
+        losses = [{"color": COLORS[s], "text": f"{SIDE_TITLES[s]} lost:",
+                   "units": list(state.get("lost", {}).get(s, []))} for s in SIDES]
         free = sum(1 for t in state["supply"] if t["at"] is None)
         notes = [(f"Supply {free}/{len(state['supply'])} tiles free · Looting die Red {state['looting']['red']}, "
                   f"Blue {state['looting']['blue']} · counters strength-range-speed, badge weakening")]
         return {"map_key": f"tactical-table-war/{key}",
                 "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
                 "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,
-                "markers": markers, "arrows": arrows,
-                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes}
+                "markers": [], "arrows": arrows,
+                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes,
+                "terrain_key": terrain_key, "losses": losses}
 
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):
-            return ("**Tactical Table War: Die Kunst der Belagerung** (im Aufbau) — Rot gegen Blau.\n"
+            return ("**Tactical Table War: Die Kunst der Belagerung** — Rot gegen Blau.\n"
                     "**Fünf Phasen:** Vorbereitung (automatisch: Schwächungswürfel entfernen, Ausbildung "
                     "abschließen, Schatzwürfel erhalten), Bewegung (`/move`), Rekrutierung (`/recruit`, "
                     "`/train`), Bau (`/build`), Angriff (`/attack`); `/end-phase` beendet eine Phase.\n"
@@ -1086,7 +1139,7 @@ class TacticalTableWar(Ruleset):
                     "die feindliche Mauer; wer darauf steht, greift die Burg an.\n"
                     "**Sieg:** feindliche Burg zerstören, oder nach der letzten Runde die meisten Punkte "
                     "(Schatzwürfel + Einheiten + Eroberungspunkte).")
-        return ("**Tactical Table War: Die Kunst der Belagerung** (under construction) — Red against Blue.\n"
+        return ("**Tactical Table War: Die Kunst der Belagerung** — Red against Blue.\n"
                 "**Five phases:** preparation (automatic: weakening dice removed, training finished, "
                 "treasure collected), movement (`/move`), recruitment (`/recruit`, `/train`), building "
                 "(`/build`), attack (`/attack`); `/end-phase` ends a phase.\n"

@@ -21,7 +21,7 @@ from renderer.layout import PREVIEW_WIDTH
 # every packaged game (fixture games registered by other tests are not players' pictures)
 RULESETS = sorted(name for name in registry.available() if registry.RULESETS[name].startswith("engine."))
 # games whose scenes carry a terrain key and losses (a new game adds them and joins the list)
-WITH_KEY_AND_LOSSES = [name for name in ("pocket-tactics", "rivet-wars", "tenochtitlan") if name in RULESETS]
+WITH_KEY_AND_LOSSES = [name for name in ("pocket-tactics", "rivet-wars", "tactical-table-war", "tenochtitlan") if name in RULESETS]
 SEED = 4
 # The losses test needs games that lost units at the sampled points; seed 4's Pocket Tactics
 # game loses none there.

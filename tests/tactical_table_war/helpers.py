@@ -1,8 +1,4 @@
-"""Tactical Table War positions in a few lines, and commands played with fixed dice.
-
-The game is not in engine.registry yet (it is not complete): tests use the ruleset directly, and
-the laws test registers it only for its own duration, so no other test sees an unfinished game.
-"""
+"""Tactical Table War positions in a few lines, and commands played with fixed dice."""
 from __future__ import annotations
 
 from engine.core.commands import parse_command

@@ -105,3 +105,17 @@ def test_refusals_name_the_real_problem():
         play(state, "red", "/attack unit:r1 target:b1 bogus:1")
     with pytest.raises(RuleError, match="not one of your units"):
         play(state, "red", "/attack unit:b1 target:r1")
+
+
+def test_a_refused_move_says_why_and_where_the_unit_can_go():
+    state = position([("r1", "red", "sword", "0303"), ("b1", "blue", "sword", "0806")], phase="movement",
+                     tiles={"0403": "lake"})
+    with pytest.raises(RuleError) as refused:
+        play(state, "red", "/move unit:r1 to:0703")
+    assert "cannot reach 0703" in str(refused.value) and "0304" in refused.value.legal
+    assert "0403" not in refused.value.legal
+    moved, _ = play(state, "red", "/move unit:r1 to:0304")
+    with pytest.raises(RuleError, match="already moved"):
+        play(moved, "red", "/move unit:r1 to:0305")
+    with pytest.raises(RuleError, match="not an explored hex"):
+        play(state, "red", "/move unit:r1 to:2020")

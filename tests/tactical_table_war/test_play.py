@@ -1,4 +1,4 @@
-"""The game as a whole: the ruleset laws, autoplay, scenarios, data, the picture."""
+"""The game as a whole: autoplay, scenarios, data, the picture."""
 from __future__ import annotations
 
 import io
@@ -7,8 +7,6 @@ import json
 import pytest
 from PIL import Image
 
-import tests.test_ruleset_laws as laws
-from engine import registry
 from engine.core.dice import fixed, seeded
 from engine.core.errors import ScenarioError
 from engine.core.game import autoplay, replay
@@ -17,20 +15,6 @@ from engine.tactical_table_war import data as ttw_data
 from engine.tactical_table_war.board import distance
 
 from .helpers import RS, of, play, position
-
-NAME = "tactical-table-war"
-
-
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(registry.RULESETS, NAME, "engine.tactical_table_war.rules:TacticalTableWar")
-    yield
-    registry._cache.pop(NAME, None)
-
-
-def test_ruleset_laws_hold(registered):
-    laws.test_legal_actions_agree_with_apply(game=NAME)
-    laws.test_views_and_scenes_are_plain_data(game=NAME)
 
 
 @pytest.mark.parametrize("scenario", ["prepared-battlefield", "free-play"])
@@ -113,6 +97,18 @@ def test_picture_shows_units_buildings_and_attack_routes():
     assert scene["arrows"][0]["kind"] == "attack" and scene["arrows"][0]["path"] == ["0303", "0503"]
     image = Image.open(io.BytesIO(renderer.render_png(scene)))
     assert image.format == "PNG" and image.size[0] > 200
+
+
+def test_a_construction_is_named_under_its_hex_and_hides_no_hex_label():
+    renderer = pytest.importorskip("renderer")
+    state = position([("r1", "red", "settler", "0404"), ("r2", "red", "shoe", "0404"), ("b1", "blue", "sword", "0806")],
+                     constructions=[{"kind": "catapult", "settler": "r1", "crew": "r2"}])
+    scene = RS.scene(state, [], None)
+    assert [o["name"] for o in scene["objectives"] if o["at"] == "0404"] == ["Catapult (building)"]
+    _, record = renderer.render_with_layout(scene)
+    covered = [(label, pid) for label, box in record.cell_labels.items() for pid, counter in record.counters
+               if min(box[2], counter[2]) - max(box[0], counter[0]) > 1 and min(box[3], counter[3]) - max(box[1], counter[1]) > 1]
+    assert not covered and not scene["markers"]
 
 
 def _ref(state, **action):
@@ -210,3 +206,38 @@ def test_the_landscape_is_explored_as_units_move():
     assert len(of(events, "roll")) == len(explored)
     everything = RS.setup(RS.scenario_from_data({**data, "explore": False}, "t"), fixed([1] * 200))[0]
     assert len(everything["tiles"]) == 9 * 7
+
+
+def test_scenario_files_are_checked_against_the_schema_before_their_meaning():
+    doc = json.loads((ttw_data.SCENARIO_DIR / "free-play.json").read_text(encoding="utf-8"))
+    assert RS.load_document(json.dumps(doc).encode(), "mine.json")["name"] == "free-play"
+    for bad, entry in [
+        ({**doc, "units": [{"id": "r1", "side": "red", "type": "dragon", "at": "0303"}]}, "/units/0/type"),
+        ({**doc, "columns": 13.0}, "/columns"),
+        ({**doc, "castles": {"red": "0105"}}, "/castles"),
+        ({**doc, "cheat": True}, "/cheat"),
+    ]:
+        with pytest.raises(ScenarioError) as info:
+            RS.load_document(json.dumps(bad).encode(), "mine.json")
+        assert (info.value.file, info.value.entry) == ("mine.json", entry), str(info.value)
+    # a name from Discord never becomes a path
+    for name in ("../tactical-table-war/scenarios/free-play.json", str(ttw_data.SCENARIO_DIR / "free-play.json")):
+        with pytest.raises(ScenarioError):
+            RS.load_packaged(name)
+
+
+def test_every_game_event_a_player_should_read_has_a_line():
+    """The local table and Discord print the ruleset's lines: a recruit, a training ordered or
+    a landscape explored must not pass in silence."""
+    silent = {"roll", "phase_started", "phase_ended", "side_started", "turn_started", "turn_limit"}
+    seen: dict = {}
+    for scenario in ("prepared-battlefield", "free-play"):
+        data = dict(RS.load_scenario(scenario), last_turn=6)
+        for seed in range(4):
+            autoplay(RS, data, seed, on_action=lambda i, side, action, events, state: [
+                seen.setdefault(e["type"], (state, e)) for e in events])
+    assert {"recruited", "training_started", "explored", "weakening_removed", "combat"} <= set(seen)
+    mute = sorted(kind for kind, (state, e) in seen.items() if kind not in silent and not RS.describe_event(state, e))
+    assert not mute
+    state, e = seen["scatter"] if "scatter" in seen else seen["ballista"]
+    assert "[" not in RS.describe_event(state, e)

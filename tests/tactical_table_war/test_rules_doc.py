@@ -1,5 +1,5 @@
-"""docs/rules/tactical-table-war.md cites only tests that exist (tests/test_rules_docs.py covers
-the registered games; this game is not registered yet)."""
+"""docs/rules/tactical-table-war.md: besides tests/test_rules_docs.py's check that cited tests
+exist, every numbered clause row must cite one."""
 from __future__ import annotations
 
 import re
@@ -16,6 +16,8 @@ def test_every_cited_test_exists_and_every_clause_cites_one_or_says_not_yet():
     missing = []
     for file, name in sorted(citations):
         path = ROOT / "tests" / "tactical_table_war" / file
+        if not path.exists():
+            path = ROOT / "tests" / file     # the shared checks every registered game passes
         source = path.read_text(encoding="utf-8") if path.exists() else ""
         if not re.search(rf"^\s*(?:async\s+)?def {re.escape(name)}\(", source, re.MULTILINE):
             missing.append(f"{file}::{name}")
