@@ -21,7 +21,8 @@ from engine.core.names import counter_titles, names_of
 from service.table import TABLE_COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL_GAMES = ("tenochtitlan", "rivet-wars", "pocket-tactics")
+# every game players are offered (test fixtures registered by other test modules are not)
+REAL_GAMES = tuple(g for g in registry.available() if not registry.RULESETS[g].startswith("tests."))
 # A command with at least one option: /name key:value, a value quoted or up to a space/backtick.
 EXAMPLE = re.compile(r"""/[a-z][a-z-]*(?:[ ]+[a-z_]+:(?:"[^"\n]*"|'[^'\n]*'|[^\s`"'|\\]+))+""")
 # Placeholders stand for "your unit here", not for an id: shown as such, never checked.
