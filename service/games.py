@@ -28,6 +28,7 @@ from engine.core.state import clone, state_hash
 
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
+from .pictures import Overloaded, PicturePool
 from .replay import (
     SERVICE_ACTIONS,
     VerifyReport,
@@ -42,7 +43,7 @@ from .storage import open_store
 from .store import Store, VersionConflict, dumps
 
 __all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy",
-           "ReplayTooBig", "UndoNeedsConsent"]
+           "ReplayTooBig", "UndoNeedsConsent", "Overloaded", "PicturePool"]
 
 FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
@@ -61,6 +62,22 @@ DISCORD_ATTACHMENT_LIMIT = 25 * 1024 * 1024
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 MAX_REPLAY_FRAMES = 200
 REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the size limit
+# Load shedding: a player's action is refused at once (Overloaded, "busy, try again") while
+# this many actions are already in progress, or while the pictures waiting fill half the
+# picture pool's bound (the rest is kept for the boards of actions already accepted), so a
+# burst beyond what two cores can draw never turns into a queue that only grows.
+MAX_ACTIONS_IN_FLIGHT = 32
+
+_shared_pictures: PicturePool | None = None
+
+
+def shared_pictures() -> PicturePool:
+    """One picture pool per process, shared by every service in it (a test suite opens many
+    services; each would otherwise start its own worker processes)."""
+    global _shared_pictures
+    if _shared_pictures is None:
+        _shared_pictures = PicturePool()
+    return _shared_pictures
 
 
 class GameBusy(ServiceError):
@@ -238,8 +255,11 @@ def _user_id(actor: str) -> int | None:
 
 class GameService:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 dice_override: Iterable[int] | None = None):
+                 dice_override: Iterable[int] | None = None,
+                 pictures: PicturePool | None = None):
         self.store = store
+        self.pictures = pictures if pictures is not None else shared_pictures()
+        self._acting = 0
         self._clock = clock
         self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
         self._locks: dict[int, asyncio.Lock] = {}
@@ -439,8 +459,22 @@ class GameService:
         if isinstance(action, dict) and action.get("type") in SERVICE_ACTIONS:
             raise RuleError(f"/{action['type']} is not a move; to give up use /game resign "
                             "(a clock running out is decided by the bot alone).")
-        return await self._act(game_id, action, actor=actor, expected_version=expected_version,
-                               allow_paused=False, check_seat=True)
+        self._admit()
+        self._acting += 1
+        try:
+            return await self._act(game_id, action, actor=actor,
+                                   expected_version=expected_version, allow_paused=False,
+                                   check_seat=True)
+        finally:
+            self._acting -= 1
+
+    def _admit(self) -> None:
+        """Refuse a new action at once (Overloaded) when the bot is saturated; see
+        MAX_ACTIONS_IN_FLIGHT."""
+        if self._acting >= MAX_ACTIONS_IN_FLIGHT:
+            raise Overloaded("actions")
+        if self.pictures.in_flight * 2 >= self.pictures.limit:
+            raise Overloaded("pictures")
 
     async def _act(self, game_id, action, *, actor, expected_version, allow_paused,
                    check_seat) -> Outcome:
@@ -724,12 +758,15 @@ class GameService:
             live = [r for r in live if r["version"] <= int(at_version)]
             state = await asyncio.to_thread(self._replay_state, row, live)
         events = [e for r in self._last_segment(live) for e in json.loads(r["events_json"])]
-        return await asyncio.to_thread(self._draw, renderer, ruleset, state, events, viewer,
-                                       tuple(flares))
+        return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares))
 
-    def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
-        scene = self._scene(ruleset, state, events, viewer, flares)
-        return renderer.render_png(scene)
+    async def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
+        """The scene is built here, the picture drawn in the picture pool (bounded: Overloaded
+        when full). A stand-in renderer (tests) draws in a thread under the same bound."""
+        scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares)
+        if getattr(renderer.render_png, "__module__", None) == "renderer.render":
+            return await self.pictures.render(scene)
+        return await self.pictures.run(renderer.render_png, scene, in_process=False)
 
     def _scene(self, ruleset, state, events, viewer, flares=()) -> dict:
         scene = ruleset.scene(state, self._visible(events, viewer), viewer)
@@ -792,8 +829,7 @@ class GameService:
 
             found, played = await asyncio.to_thread(find)
             if found is not None:
-                return await asyncio.to_thread(self._draw, renderer, ruleset, found[0],
-                                               found[1], viewer)
+                return await self._draw(renderer, ruleset, found[0], found[1], viewer)
         raise ServiceError(f"Turn {turn} has not been played; turns so far: "
                            f"{', '.join(map(str, played)) or 'none'}.")
 
