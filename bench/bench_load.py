@@ -373,7 +373,7 @@ async def reminder_loop(cog_pass, stop: asyncio.Event, times: list[float], every
         times.append(time.perf_counter() - before)
         try:
             await asyncio.wait_for(stop.wait(), every)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 
