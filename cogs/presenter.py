@@ -15,6 +15,7 @@ import discord
 from engine.core.errors import RuleError
 from renderer.layout import SceneError
 from service.errors import StaleVersion
+from service.lru import Lru
 from service.replay import SERVICE_ACTIONS
 
 from .buttons import Decision, board_view, is_decision
@@ -39,6 +40,8 @@ from .i18n import locale_of, normalise_locale, t
 
 log = logging.getLogger("umpire.discord")
 
+CURRENT_POSTS_KEPT = 4000     # channel, message, version of the newest board per game
+
 
 class Presenter:
     def __init__(self, bot: discord.Client, service, settings):
@@ -48,7 +51,8 @@ class Presenter:
         # The latest board post per game, so new versions can refresh its buttons and stale
         # clicks can point at it. Rebuilt as boards are posted; after a restart an old board's
         # click is still refused (its version is old) and points at the thread instead.
-        self.current_post: dict[Any, tuple[int, int, int]] = {}   # channel, message, version
+        # Bounded: a game dropped here is found again in the posts the service recorded.
+        self.current_post: Lru[Any, tuple[int, int, int]] = Lru(CURRENT_POSTS_KEPT)
 
     # ----- lookups --------------------------------------------------------------------------
     async def game_here(self, interaction: discord.Interaction) -> GameHere:

@@ -28,6 +28,7 @@ from engine.core.state import clone, state_hash
 
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
+from .lru import Lru
 from .pictures import Overloaded, PicturePool
 from .replay import (
     SERVICE_ACTIONS,
@@ -67,6 +68,9 @@ REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the si
 # picture pool's bound (the rest is kept for the boards of actions already accepted), so a
 # burst beyond what two cores can draw never turns into a queue that only grows.
 MAX_ACTIONS_IN_FLIGHT = 32
+# Games whose current state (and lock) stay in memory, least recently used out: a game not
+# in the cache is read from its snapshot again.
+STATE_CACHE_GAMES = 2000
 
 _shared_pictures: PicturePool | None = None
 
@@ -196,6 +200,27 @@ class ActionRecord:
     label: str | None = None    # "/move unit:Red r1 at 0101 to:0201", as it read when played
 
 
+class _GameLock:
+    """One game's lock, counting who holds or waits for it (so the bounded cache of locks
+    never drops one in use)."""
+
+    def __init__(self):
+        self._lock = asyncio.Lock()
+        self.users = 0
+
+    async def __aenter__(self) -> None:
+        self.users += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self.users -= 1
+            raise
+
+    async def __aexit__(self, *exc) -> None:
+        self._lock.release()
+        self.users -= 1
+
+
 class _OverrideSource:
     """The local table's ``--dice``: typed-in dice first, then the seed's dice."""
 
@@ -256,14 +281,16 @@ def _user_id(actor: str) -> int | None:
 class GameService:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  dice_override: Iterable[int] | None = None,
-                 pictures: PicturePool | None = None):
+                 pictures: PicturePool | None = None, cache_games: int = STATE_CACHE_GAMES):
         self.store = store
         self.pictures = pictures if pictures is not None else shared_pictures()
         self._acting = 0
         self._clock = clock
         self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, dict]] = {}   # game id -> (version, state)
+        # A lock held or waited for is never evicted: two different locks for one game would
+        # let two actions interleave.
+        self._locks: Lru[int, _GameLock] = Lru(cache_games, keep=lambda lock: lock.users > 0)
+        self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
         self.shard_plan: ShardPlan | None = None
@@ -282,10 +309,10 @@ class GameService:
         await self.store.close()
 
     # ----- helpers -----------------------------------------------------------------------
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def _lock(self, game_id: int) -> _GameLock:
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self._locks[game_id] = _GameLock()
         return lock
 
     @contextlib.asynccontextmanager
