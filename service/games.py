@@ -631,7 +631,9 @@ class GameService:
                                     "it cannot be rewound.")
             self._require_playable(row, allow_paused=referee)
             ruleset = self._ruleset(row["ruleset"])
-            live = await self.store.actions(row["id"], include_undone=False)
+            # The last two live actions: the one taken back and the one whose snapshot is the
+            # state before it (the whole log only if that snapshot is gone).
+            live = await self.store.last_live_actions(row["id"], 2)
             if not live:
                 raise ServiceError("There is nothing to undo.")
             last = live[-1]
@@ -680,15 +682,19 @@ class GameService:
         raise UndoNeedsConsent(row["id"], own, others, dice, json.loads(last["action_json"]),
                                last.get("label"))
 
-    async def _state_before(self, row: dict, live: list[dict]) -> dict:
+    async def _state_before(self, row: dict, tail: list[dict]) -> dict:
         """The state the last live action was played on: the snapshot of the version before it
-        when it is still kept and agrees with the log, else a replay without that action."""
-        if len(live) >= 2:
-            snap = await self.store.snapshot_at(row["id"], live[-1]["version"] - 1)
-            if snap is not None and snap["state_hash"] == live[-2]["state_hash"]:
+        when it is still kept and agrees with the log, else a replay without that action.
+        ``tail``: the newest live actions, at least the last two (or all there are)."""
+        if len(tail) >= 2:
+            snap = await self.store.snapshot_at(row["id"], tail[-1]["version"] - 1)
+            if snap is not None and snap["state_hash"] == tail[-2]["state_hash"]:
                 state = json.loads(snap["state_json"])
                 if state_hash(state) == snap["state_hash"]:
                     return state
+            live = await self.store.actions(row["id"], include_undone=False)
+        else:
+            live = tail
         return await asyncio.to_thread(self._replay_state, row, live[:-1])
 
     @staticmethod
@@ -729,10 +735,9 @@ class GameService:
         it never did). Other sides' private events are left out."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
-        live = await self.store.actions(row["id"], include_undone=False)
-        last_own = max((i for i, r in enumerate(live) if r["side"] == side), default=-1)
+        since = await self.store.last_live_seq_of(row["id"], side)
         lines: list[str] = []
-        for r in live[last_own + 1:]:
+        for r in await self.store.live_actions_after(row["id"], since):
             who = "Referee" if r["side"] == "referee" else ruleset.side_titles.get(r["side"], r["side"])
             label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
             lines.append(f"{who}: {label}")
@@ -777,14 +782,19 @@ class GameService:
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
         renderer = self._renderer()
-        live = await self.store.actions(row["id"], include_undone=False)
         if at_version is not None and int(at_version) != row["version"]:
             if int(at_version) < 0 or int(at_version) > row["version"]:
                 raise ServiceError(f"Version {at_version} does not exist; the game is at "
                                    f"version {row['version']}.")
+            live = await self.store.actions(row["id"], include_undone=False)
             live = [r for r in live if r["version"] <= int(at_version)]
             state = await asyncio.to_thread(self._replay_state, row, live)
-        events = [e for r in self._last_segment(live) for e in json.loads(r["events_json"])]
+            segment = self._last_segment(live)
+        else:
+            # Only the last player-turn's actions: the picture's cost does not grow with the
+            # game's length.
+            segment = await self.store.last_turn_actions(row["id"])
+        events = [e for r in segment for e in json.loads(r["events_json"])]
         return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares))
 
     async def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:

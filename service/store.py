@@ -517,6 +517,38 @@ class Store:
             sql += " AND live = 1"
         return await self.fetchall(sql + " ORDER BY seq", (game_id,))
 
+    # The tails of a log: each walks the (game_id, seq) key backwards from the newest action
+    # and stops, so its cost follows what it returns, not the game's length.
+    async def last_live_actions(self, game_id: int, count: int) -> list[dict]:
+        """The newest ``count`` live actions, oldest first."""
+        rows = await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "ORDER BY seq DESC LIMIT ?", (game_id, int(count)))
+        return rows[::-1]
+
+    async def live_actions_after(self, game_id: int, seq: int) -> list[dict]:
+        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND seq > ? ORDER BY seq", (game_id, int(seq)))
+
+    async def last_live_seq_of(self, game_id: int, side: str) -> int:
+        """The newest live action of ``side`` (0: none yet)."""
+        row = await self.fetchone("SELECT seq FROM actions WHERE game_id = ? AND live = 1 "
+                                  "AND side = ? ORDER BY seq DESC LIMIT 1", (game_id, side))
+        return int(row["seq"]) if row else 0
+
+    async def last_turn_actions(self, game_id: int) -> list[dict]:
+        """The live actions of the newest player-turn: the trailing run with the same
+        ``turn`` and ``active`` as the newest live action."""
+        last = await self.last_live_actions(game_id, 1)
+        if not last:
+            return []
+        turn, active = last[0]["turn"], last[0]["active"]
+        before = await self.fetchone(
+            "SELECT seq FROM actions WHERE game_id = ? AND live = 1 AND "
+            "(COALESCE(turn, -1) <> ? OR COALESCE(active, '') <> ?) "
+            "ORDER BY seq DESC LIMIT 1",
+            (game_id, -1 if turn is None else int(turn), active or ""))
+        return await self.live_actions_after(game_id, int(before["seq"]) if before else 0)
+
     async def max_seq(self, game_id: int) -> int:
         row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?",
                                   (game_id,))
