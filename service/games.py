@@ -1105,7 +1105,7 @@ class GameService:
         it is returned, so of several processes, or a process and its restarted self, exactly
         one gets it, and the next one comes an interval later."""
         now = self._clock()
-        due = []
+        wanted = []
         for c in await self._clocks_to_check():
             every = (json.loads(c["settings_json"]).get("clock") or {}).get("remind_every")
             if not every:
@@ -1113,11 +1113,16 @@ class GameService:
             since = c["last_reminder_at"] if c["last_reminder_at"] is not None else c["started_at"]
             if now - since < every:
                 continue
-            # False: the turn moved on or another process reminded meanwhile.
-            if await self.store.claim_reminder(c["game_id"], c["side"], c["started_at"],
-                                               c["last_reminder_at"], now):
-                due.append((await self._game_info(c["game_id"]), c["side"]))
-        return due
+            wanted.append(c)
+        if not wanted:
+            return []
+        # All claims in one transaction: one commit per pass, not one per reminder.
+        won = await self.store.claim_reminders(
+            [(c["game_id"], c["side"], c["started_at"], c["last_reminder_at"]) for c in wanted],
+            now)
+        # False: the turn moved on or another process reminded meanwhile.
+        return [(await self._game_info(c["game_id"]), c["side"])
+                for c, claimed in zip(wanted, won) if claimed]
 
     async def check_timeouts(self) -> list[tuple[GameInfo, str, str]]:
         """(game, side, what_happened) for every clock that ran out; what_happened is

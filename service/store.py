@@ -667,15 +667,27 @@ class Store:
         so a stale reading cannot claim either. PostgreSQL: the same statement (row lock on
         UPDATE, re-check of the WHERE after a concurrent commit under READ COMMITTED).
         """
-        sql = ("UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
-               "AND started_at = ? AND ")
-        params: list[Any] = [now, game_id, side, started_at]
-        if last_reminder_at is None:
-            sql += "last_reminder_at IS NULL"
-        else:
-            sql += "last_reminder_at = ?"
-            params.append(last_reminder_at)
-        return await self.execute(sql, params) == 1
+        return (await self.claim_reminders([(game_id, side, started_at, last_reminder_at)],
+                                            now)) == [True]
+
+    async def claim_reminders(self, claims: list[tuple[int, str, float, float | None]],
+                              now: float) -> list[bool]:
+        """:meth:`claim_reminder` for many (game_id, side, started_at, last_reminder_at) at
+        once, in one transaction (one commit, not one per reminder); each claim is decided
+        alone, exactly as if made by itself."""
+        won = []
+        async with self.transaction() as db:
+            for game_id, side, started_at, last_reminder_at in claims:
+                sql = ("UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
+                       "AND started_at = ? AND ")
+                params: list[Any] = [now, game_id, side, started_at]
+                if last_reminder_at is None:
+                    sql += "last_reminder_at IS NULL"
+                else:
+                    sql += "last_reminder_at = ?"
+                    params.append(last_reminder_at)
+                won.append((await db.execute(sql, params)).rowcount == 1)
+        return won
 
     async def pause_for_timeout(self, game_id: int, expected_version: int,
                                 clocks: list[dict], game_fields: dict) -> bool:
