@@ -26,14 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_load import THREAD_BASE, Counters, FakeBot, FakeInteraction  # noqa: E402
+
+import tests.fixtures.skirmish as skirmish  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.core.dice import SeededSource  # noqa: E402
 from engine.core.phases import TurnCycle  # noqa: E402
 from service.games import GameService  # noqa: E402
-
-import tests.fixtures.skirmish as skirmish  # noqa: E402
-
-from bench_load import FakeBot, FakeInteraction, Counters, THREAD_BASE  # noqa: E402
 
 registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
 # The fixture's last turn is 10; an endless game gives logs of any length.
