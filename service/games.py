@@ -847,28 +847,57 @@ class GameService:
 
     async def render_turn(self, game_id: int, turn: int, viewer: str | None = None) -> bytes:
         """The board as it stood after turn ``turn`` (with that turn's moves and dice).
-        Heavy work: refused with GameBusy while another runs for this game."""
+        Heavy work: refused with GameBusy while another runs for this game. The state comes
+        from the nearest kept checkpoint, never from a replay of the whole game."""
         row, _ = await self._load(game_id)
         renderer = self._renderer()
         ruleset = self._ruleset(row["ruleset"])
         turn = int(turn)
         async with self.heavy(row["id"]):
-            live = await self.store.actions(row["id"], include_undone=False)
-
-            def find():
-                found, played = None, []
-                for number, frame_state, events in self._iter_turn_frames(ruleset, row, live):
-                    if number == turn:
-                        found = (frame_state, events)
-                    if number:
-                        played.append(number)
-                return found, played
-
-            found, played = await asyncio.to_thread(find)
-            if found is not None:
-                return await self._draw(renderer, ruleset, found[0], found[1], viewer)
+            rows = await self.store.live_actions_of_turn(row["id"], turn)
+            if rows:
+                state = await self._state_after(row, ruleset, rows[-1])
+                events = [e for r in rows for e in json.loads(r["events_json"])]
+                return await self._draw(renderer, ruleset, state, events, viewer)
+            if turn == 0:       # the setup, before anyone acted
+                state, _ = await asyncio.to_thread(
+                    new_game, ruleset, json.loads(row["scenario_json"]), row["seed"])
+                return await self._draw(renderer, ruleset, state, [], viewer)
+            played = [t for t in await self.store.live_turns(row["id"]) if t]
         raise ServiceError(f"Turn {turn} has not been played; turns so far: "
                            f"{', '.join(map(str, played)) or 'none'}.")
+
+    async def _state_after(self, row: dict, ruleset: Ruleset, target: dict) -> dict:
+        """The state right after live action ``target``: its own snapshot if still kept, else
+        a replay from the nearest checkpoint before it whose hash agrees with the log (at most
+        CHECKPOINT_EVERY actions), else from the setup."""
+        snap = await self.store.snapshot_at(row["id"], target["version"])
+        if snap is not None and snap["state_hash"] == target["state_hash"]:
+            state = json.loads(snap["state_json"])
+            if state_hash(state) == snap["state_hash"]:
+                return state
+        start_state, after_seq = None, 0
+        for checkpoint in await self.store.checkpoints_upto(row["id"], target["version"]):
+            base = await self.store.newest_live_action_upto(row["id"], checkpoint["version"])
+            if base is None or base["state_hash"] != checkpoint["state_hash"]:
+                continue    # its actions were taken back since: not a state of this log
+            state = json.loads(checkpoint["state_json"])
+            if state_hash(state) == checkpoint["state_hash"]:
+                start_state, after_seq = state, base["seq"]
+                break
+        rows = await self.store.live_actions_between(row["id"], after_seq, target["seq"])
+        seed = row["seed"]
+
+        def replay() -> dict:
+            if start_state is None:
+                return replay_rows(ruleset, json.loads(row["scenario_json"]), seed, rows).state
+            state = start_state
+            for r in rows:
+                state, _ = apply_logged(ruleset, state, json.loads(r["action_json"]),
+                                        dice_for(r, seed))
+            return state
+
+        return await asyncio.to_thread(replay)
 
     async def render_animation(self, game_id: int, viewer: str | None = None, *,
                                max_bytes: int = DISCORD_ATTACHMENT_LIMIT,

@@ -137,6 +137,9 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 # Recent versions' states are kept so an undo (the state at the undone action's version - 1)
 # rarely needs a replay; older ones are deleted in the same transaction.
 SNAPSHOTS_KEPT = 16
+# Every CHECKPOINT_EVERY-th version's state is kept for good (a checkpoint), so the board at
+# turn N replays at most that many actions from the nearest one instead of the whole log.
+CHECKPOINT_EVERY = 100
 
 
 class VersionConflict(Exception):
@@ -502,8 +505,9 @@ class Store:
                     (undone_by, now, new_version, game_id, undo_seq))
                 if cursor.rowcount != 1:
                     raise VersionConflict(game_id, expected_version, None)
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version <= ?",
-                             (game_id, new_version - SNAPSHOTS_KEPT))
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version <= ? "
+                             "AND (version % ? <> 0 OR version = 0)",
+                             (game_id, new_version - SNAPSHOTS_KEPT, CHECKPOINT_EVERY))
             await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
                              "created_at) VALUES (?, ?, ?, ?, ?)",
                              (game_id, new_version, state_json, state_hash, now))
@@ -548,6 +552,33 @@ class Store:
             "ORDER BY seq DESC LIMIT 1",
             (game_id, -1 if turn is None else int(turn), active or ""))
         return await self.live_actions_after(game_id, int(before["seq"]) if before else 0)
+
+    async def live_actions_of_turn(self, game_id: int, turn: int) -> list[dict]:
+        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND turn = ? ORDER BY seq", (game_id, int(turn)))
+
+    async def live_turns(self, game_id: int) -> list[int]:
+        rows = await self.fetchall("SELECT DISTINCT turn FROM actions WHERE game_id = ? "
+                                   "AND live = 1 AND turn IS NOT NULL ORDER BY turn", (game_id,))
+        return [int(r["turn"]) for r in rows]
+
+    async def live_actions_between(self, game_id: int, after_seq: int,
+                                   upto_seq: int) -> list[dict]:
+        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND seq > ? AND seq <= ? ORDER BY seq",
+                                   (game_id, int(after_seq), int(upto_seq)))
+
+    async def newest_live_action_upto(self, game_id: int, version: int) -> dict | None:
+        """The newest live action taken at or before ``version``."""
+        return await self.fetchone("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND version <= ? ORDER BY seq DESC LIMIT 1",
+                                   (game_id, int(version)))
+
+    async def checkpoints_upto(self, game_id: int, version: int, count: int = 3) -> list[dict]:
+        """The newest ``count`` kept states at or before ``version``, newest first."""
+        return await self.fetchall("SELECT * FROM snapshots WHERE game_id = ? AND version <= ? "
+                                   "ORDER BY version DESC LIMIT ?",
+                                   (game_id, int(version), int(count)))
 
     async def max_seq(self, game_id: int) -> int:
         row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?",
