@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import itertools
 import os
 import random
@@ -62,6 +63,10 @@ CLOCK = {"initial": 7 * DAY, "increment": DAY, "cap": 14 * DAY, "remind_every": 
 
 
 # ----- the Discord side, reduced to what the presenter touches ----------------------------------
+# Pictures posted by the command running in this task (its posts run inside it).
+POSTED: contextvars.ContextVar[list | None] = contextvars.ContextVar("posted", default=None)
+
+
 class Counters:
     def __init__(self):
         self.messages = 0
@@ -92,6 +97,9 @@ class FakeChannel:
         for each in ([file] if file is not None else []) + list(files or []):
             self.counters.pictures += 1
             self.counters.picture_bytes += len(each.fp.getbuffer())
+            mine = POSTED.get()
+            if mine is not None:
+                mine.append(1)
         return FakeMessage(self)
 
     def get_partial_message(self, message_id):
@@ -245,6 +253,24 @@ def rss_mb() -> float:
     return (total + sum(one(pid) for pid in children)) / 1024
 
 
+def cpu_seconds() -> tuple[float, float]:
+    """CPU time used so far by this process and by its live children (picture workers)."""
+    own = os.times()
+    ticks = os.sysconf("SC_CLK_TCK")
+    children = 0.0
+    try:
+        pids = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
+    except OSError:
+        pids = []
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            children += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return own.user + own.system, children
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -293,7 +319,8 @@ class Load:
         choices = await self.cog.act_complete(typing, "")
         self.complete_latency.append(time.perf_counter() - start)
         interaction = FakeInteraction(self.bot, user, thread)
-        pictures = self.counters.pictures
+        posted: list = []
+        POSTED.set(posted)
         async with Guard(interaction, context="load"):
             if board:
                 here = await self.presenter.game_here(interaction)
@@ -309,7 +336,7 @@ class Load:
             else:
                 interaction.replies.append("nothing to do")
         reply = "\n".join(interaction.replies)
-        posted = self.counters.pictures > pictures
+        posted = bool(posted)
         if "busy" in reply.lower():
             return "busy", posted
         if reply.startswith(("Done", "board posted")):
@@ -392,7 +419,12 @@ async def main(args) -> None:
     load = Load(service, ids, seed=args.seed)
     reminders = ReminderCog(load.bot)
 
-    # References on the idle bot: one command at a time, pictures included.
+    # Every picture worker draws every map once (its own layer cache), as a bot that has run
+    # a while would have; then references on the idle bot: one command at a time.
+    warm = time.perf_counter()
+    await asyncio.gather(*(service.render(t) for t in templates
+                           for _ in range(max(1, service.pictures.workers))))
+    warm = time.perf_counter() - warm
     idle: list[float] = []
     for game_id in ids[:12]:
         before = time.perf_counter()
@@ -404,7 +436,6 @@ async def main(args) -> None:
     load.latency.clear(), load.complete_latency.clear(), load.picture_latency.clear()
     load.outcomes = dict.fromkeys(load.outcomes, 0)
     load.counters.pictures = 0
-    print(f"idle: {load.acts} actions, {load.act_pictures} posted a picture")
     load.acts = load.act_pictures = 0
     shift[0] = DAY + 60
 
@@ -423,15 +454,19 @@ async def main(args) -> None:
                                                     args.reminder_every)),
                   asyncio.create_task(watch_memory())]
     loadavg = os.getloadavg()
+    cpu_before = cpu_seconds()
     started = time.perf_counter()
     await load.run(args.rate, args.seconds)
     wall = time.perf_counter() - started
+    cpu_after = cpu_seconds()
+    bot_cpu, worker_cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
     stop.set()
     await asyncio.gather(*background)
     await service.close()
 
     done = sum(load.outcomes.values())
-    print(f"\n{args.games} games ({len(templates)} templates, setup {setup_seconds:.0f} s), "
+    print(f"\n{args.games} games ({len(templates)} templates, setup {setup_seconds:.0f} s, "
+          f"{service.pictures.workers} picture workers warmed in {warm:.1f} s), "
           f"{args.rate:g} commands/s for {args.seconds:g} s, load average before "
           f"{loadavg[0]:.2f} on {os.cpu_count()} cores")
     print(f"actions {load.acts}, of which posted a board {load.act_pictures}; "
@@ -439,6 +474,12 @@ async def main(args) -> None:
     print(f"commands: {done} in {wall:.1f} s = {done / wall:.1f}/s; " +
           ", ".join(f"{k} {v}" for k, v in load.outcomes.items()) +
           f"; pictures posted {load.counters.pictures} ({load.counters.pictures / max(1, done):.0%})")
+    print(f"CPU: bot process {bot_cpu:.1f} s, picture workers {worker_cpu:.1f} s in {wall:.1f} s "
+          f"of wall time = {bot_cpu / wall:.0%} + {worker_cpu / wall:.0%} of one core; "
+          f"per command {1000 * bot_cpu / max(1, done):.1f} + {1000 * worker_cpu / max(1, done):.1f}"
+          f" ms, so two idle cores would carry about "
+          f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
+          f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)")
     rows = [
         ("command p50", pct(load.latency, 0.5) * 1000, "ms",
          f"idle command p50 {statistics.median(idle) * 1000:.0f} ms", "-"),

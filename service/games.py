@@ -291,6 +291,8 @@ class GameService:
         # let two actions interleave.
         self._locks: Lru[int, _GameLock] = Lru(cache_games, keep=lambda lock: lock.users > 0)
         self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
+        self._legal: Lru[tuple, list[dict]] = Lru(cache_games)      # (id, version, side) -> legal
+        self._fixed: Lru[int, dict] = Lru(cache_games * 4)          # id -> id, ruleset
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
         self.shard_plan: ShardPlan | None = None
@@ -348,6 +350,20 @@ class GameService:
         if row is None:
             raise GameNotFound(game_id)
         return row
+
+    async def _known(self, game_id: int) -> dict:
+        """The game's fields that never change (``id``, ``ruleset``), for calls that need no
+        more: read once, then kept (games are never deleted), so a command's many small
+        calls (seats, posts, flares) do not each read the whole game row again."""
+        try:
+            key = int(game_id)
+        except (TypeError, ValueError):
+            raise GameNotFound(game_id) from None
+        known = self._fixed.get(key)
+        if known is None:
+            row = await self._row(key)
+            known = self._fixed[key] = {"id": row["id"], "ruleset": row["ruleset"]}
+        return known
 
     async def _load(self, game_id: int) -> tuple[dict, dict]:
         """The game row and its current state (the snapshot, or a replay if the snapshot is
@@ -596,11 +612,18 @@ class GameService:
                         f"use /game join.")
 
     async def legal_actions(self, game_id: int, side: str) -> list[dict]:
+        """The legal actions now. A command asks several times (autocomplete, the command,
+        the board's decision buttons) for the same position: kept per game version."""
         row, state = await self._load(game_id)
         if row["status"] != "active":
             return []
-        ruleset = self._ruleset(row["ruleset"])
-        return await asyncio.to_thread(ruleset.legal_actions, state, side)
+        key = (row["id"], row["version"], side)
+        legal = self._legal.get(key)
+        if legal is None:
+            ruleset = self._ruleset(row["ruleset"])
+            legal = await asyncio.to_thread(ruleset.legal_actions, state, side)
+            self._legal[key] = legal
+        return [dict(action) for action in legal]
 
     async def view(self, game_id: int, side: str | None) -> dict:
         row, state = await self._load(game_id)
@@ -973,7 +996,7 @@ class GameService:
         await self.store.unseat(row["id"], int(user_id))
 
     async def seats(self, game_id: int) -> dict[str, list[int]]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         out: dict[str, list[int]] = {side: [] for side in self._ruleset(row["ruleset"]).sides}
         for seat in await self.store.seats(row["id"]):
             out.setdefault(seat["side"], []).append(seat["user_id"])
@@ -983,7 +1006,7 @@ class GameService:
         return [s["side"] for s in await self.store.seats(game_id) if s["user_id"] == int(user_id)]
 
     async def sides_of(self, game_id: int, user_id: int) -> list[str]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         return await self._sides_of(row["id"], user_id)
 
     async def set_guild_config(self, guild_id: int, referee_role_id: int | None = None,
@@ -1021,12 +1044,12 @@ class GameService:
     # ----- posts -------------------------------------------------------------------------
     async def record_post(self, game_id: int, kind: str, channel_id: int | None,
                           message_id: int, version: int) -> None:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         await self.store.record_post(row["id"], kind, channel_id, int(message_id), int(version),
                                      self._clock())
 
     async def posts(self, game_id: int, kind: str | None = None) -> list[dict]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         return await self.store.posts(row["id"], kind)
 
     async def post(self, message_id: int) -> dict | None:
@@ -1036,17 +1059,17 @@ class GameService:
     # ----- flares ------------------------------------------------------------------------
     async def add_flare(self, game_id: int, label: str) -> list[str]:
         """Mark a cell for the pictures until the next turn post; returns every mark."""
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         await self.store.add_flare(row["id"], str(label), self._clock())
         return await self.store.flares(row["id"])
 
     async def flares(self, game_id: int) -> list[str]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         return await self.store.flares(row["id"])
 
     async def clear_flares(self, game_id: int, labels) -> None:
         """Remove the given marks (the ones a turn post showed; a mark added meanwhile stays)."""
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         await self.store.clear_flares(row["id"], list(labels))
 
     # ----- slow turns --------------------------------------------------------------------
@@ -1101,7 +1124,7 @@ class GameService:
 
     async def clocks(self, game_id: int) -> dict[str, float]:
         """Seconds left per side as of now ({} without a time control)."""
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         now = self._clock()
         left = {c["side"]: self._left(c, now) for c in await self.store.clocks(row["id"])}
         return {side: seconds for side, seconds in left.items() if seconds is not None}
