@@ -297,16 +297,20 @@ class Load:
         self.commands = 0
         self.acts = 0
         self.act_pictures = 0
+        self.turns: dict[int, tuple[str, list, str]] = {}
 
     async def whose_turn(self, game_id: int) -> int | None:
-        info = await self.service.get_game(game_id)
-        if info.status != "active":
+        """The player who would type now. Discord delivers the command of someone whose turn
+        it is; the harness knows who from its own notes (the outcome of the last action in
+        that game), so picking a player costs the bot nothing."""
+        if game_id not in self.turns:
+            info = await self.service.get_game(game_id)
+            self.turns[game_id] = (info.ruleset, list(info.awaiting), info.status)
+        name, awaiting, status = self.turns[game_id]
+        if status != "active" or not awaiting:
             return None
-        seats = await self.service.seats(game_id)
-        for side in info.awaiting:
-            if seats.get(side):
-                return seats[side][0]
-        return None
+        sides = registry.get_ruleset(name).sides
+        return USERS[sides.index(awaiting[0])] if awaiting[0] in sides else None
 
     async def command(self, game_id: int, board: bool) -> tuple[str, bool]:
         """One player's command: the autocomplete, then the command itself."""
@@ -322,9 +326,10 @@ class Load:
         posted: list = []
         POSTED.set(posted)
         async with Guard(interaction, context="load"):
-            if board:
+            if board:       # what /game board does
                 here = await self.presenter.game_here(interaction)
-                await self.presenter.post_board(here.info, keep_flares=True)
+                async with self.service.command():
+                    await self.presenter.post_board(here.info, keep_flares=True)
                 interaction.replies.append("board posted")
             elif choices:
                 # Players mostly move and fight several times before they end a phase.
@@ -336,6 +341,17 @@ class Load:
             else:
                 interaction.replies.append("nothing to do")
         reply = "\n".join(interaction.replies)
+        if not board:
+            # The turn may have moved: the harness peeks at the state the service keeps in
+            # memory (free), else reads the game again next time.
+            cached = self.service._cache.get(game_id)
+            known = self.turns.pop(game_id, None)
+            if cached is not None and known is not None:
+                state = cached[1]
+                awaiting = [] if state.get("result") else \
+                    list(state.get("awaiting") or [state.get("active")])
+                self.turns[game_id] = (known[0], awaiting, "finished" if state.get("result")
+                                       else known[2])
         posted = bool(posted)
         if "busy" in reply.lower():
             return "busy", posted

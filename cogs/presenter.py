@@ -176,7 +176,14 @@ class Presenter:
     async def play(self, interaction: discord.Interaction, action_type: str, options: dict,
                    expected_version: int | None = None, here: GameHere | None = None,
                    side: str | None = None) -> None:
-        """Apply one action for the caller and post it. The interaction is already deferred."""
+        """Apply one action for the caller and post it. The interaction is already deferred.
+        A saturated bot refuses at once ("busy, try again in a moment"), before any work."""
+        async with self.service.command():
+            await self._play(interaction, action_type, options, expected_version, here, side)
+
+    async def _play(self, interaction: discord.Interaction, action_type: str, options: dict,
+                    expected_version: int | None, here: GameHere | None,
+                    side: str | None) -> None:
         lang = locale_of(interaction)
         if action_type in SERVICE_ACTIONS:
             raise Refusal("service_only", command=action_type)

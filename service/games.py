@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import secrets
 import time
@@ -68,6 +69,12 @@ REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the si
 # picture pool's bound (the rest is kept for the boards of actions already accepted), so a
 # burst beyond what two cores can draw never turns into a queue that only grows.
 MAX_ACTIONS_IN_FLIGHT = 32
+# Player commands being worked on at once (``GameService.command``): one more is refused at
+# its very start, before it reads anything, so the excess of a burst costs next to nothing
+# and the accepted ones are not slowed down by a queue in front of the database.
+MAX_COMMANDS_IN_FLIGHT = 24
+_IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("umpire_in_command",
+                                                                   default=False)
 # Games whose current state (and lock) stay in memory, least recently used out: a game not
 # in the cache is read from its snapshot again.
 STATE_CACHE_GAMES = 2000
@@ -285,6 +292,8 @@ class GameService:
         self.store = store
         self.pictures = pictures if pictures is not None else shared_pictures()
         self._acting = 0
+        self._commands = 0
+        self.max_commands = MAX_COMMANDS_IN_FLIGHT
         self._clock = clock
         self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
         # A lock held or waited for is never evicted: two different locks for one game would
@@ -316,6 +325,30 @@ class GameService:
         if lock is None:
             lock = self._locks[game_id] = _GameLock()
         return lock
+
+    @property
+    def overloaded(self) -> bool:
+        """True while a new player command would be refused (see ``command``)."""
+        return self._commands >= self.max_commands or \
+            self.pictures.in_flight * 2 >= self.pictures.limit
+
+    @contextlib.asynccontextmanager
+    async def command(self) -> AsyncIterator[None]:
+        """Around one player's command, from its start: refused at once with Overloaded while
+        ``max_commands`` are in progress or the picture pool is half full. Nested use (a
+        command that calls another) counts once."""
+        if _IN_COMMAND.get():
+            yield
+            return
+        if self.overloaded:
+            raise Overloaded("commands")
+        self._commands += 1
+        token = _IN_COMMAND.set(True)
+        try:
+            yield
+        finally:
+            _IN_COMMAND.reset(token)
+            self._commands -= 1
 
     @contextlib.asynccontextmanager
     async def heavy(self, game_id: int) -> AsyncIterator[None]:
