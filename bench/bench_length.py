@@ -7,7 +7,7 @@ the median of a few runs:
 
 - act (a move), the /act autocomplete (through ``cogs.play.PlayCog``), the turn picture
   (``GameService.render``), "changes since" the side last acted, a referee undo: these should
-  be flat (target: within 1.5x from 300 to 5,000);
+  be flat (target: within 1.5x from 300 to 5,000); each figure is the best of several runs;
 - the board at a turn in the middle of the game (``render_turn``) and ``verify``: verify
   replays the whole log by design (linear); the board at turn N replays up to turn N.
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import tempfile
 import time
@@ -56,13 +55,14 @@ async def grow(service: GameService, game_id: int, target: int, chooser: SeededS
         count += 1
 
 
-async def timed(make, runs: int = 5) -> float:
+async def timed(make, runs: int = 7) -> float:
+    """The best of ``runs``: other processes on the machine only ever slow a run down."""
     values = []
     for _ in range(runs):
         start = time.perf_counter()
         await make()
         values.append(time.perf_counter() - start)
-    return statistics.median(values)
+    return min(values)
 
 
 async def measure(service: GameService, cog, game_id: int) -> dict[str, float]:
@@ -80,9 +80,9 @@ async def measure(service: GameService, cog, game_id: int) -> dict[str, float]:
         await service.undo(game_id, actor="referee", referee=True)
         return acted, time.perf_counter() - start
 
-    pairs = [await a_move_and_its_undo() for _ in range(5)]
-    out["act"] = statistics.median(p[0] for p in pairs)
-    out["referee undo"] = statistics.median(p[1] for p in pairs)
+    pairs = [await a_move_and_its_undo() for _ in range(7)]
+    out["act"] = min(p[0] for p in pairs)
+    out["referee undo"] = min(p[1] for p in pairs)
     info = await service.get_game(game_id)
     user = RED if ruleset.awaiting(info.state)[0] == "red" else BLUE
     interaction = FakeInteraction(cog.bot, user, THREAD_BASE + game_id)
