@@ -2,14 +2,15 @@
 
 No packaged game lasts 5,000 actions, so the game is the test fixture ruleset (``skirmish``:
 two units a side, move then fire phase) with its turn limit lifted, played through the service
-on a real SQLite file by moves and phase ends (8 actions a turn). At each length, measured as
-the median of a few runs:
+on a real SQLite file by moves and phase ends (8 actions a turn). At each length, the best of
+several runs (other processes only ever slow a run down):
 
 - act (a move), the /act autocomplete (through ``cogs.play.PlayCog``), the turn picture
   (``GameService.render``), "changes since" the side last acted, a referee undo: these should
-  be flat (target: within 1.5x from 300 to 5,000); each figure is the best of several runs;
-- the board at a turn in the middle of the game (``render_turn``) and ``verify``: verify
-  replays the whole log by design (linear); the board at turn N replays up to turn N.
+  be flat (target: within 1.5x from 300 to 5,000);
+- the board at a turn in the middle of the game (``render_turn``): flat too, it replays at
+  most ``CHECKPOINT_EVERY`` actions from the nearest checkpoint;
+- ``verify``: replays the whole log by design (linear).
 
     .venv/bin/python bench/bench_length.py            # 300, 1000, 5000
     .venv/bin/python bench/bench_length.py --quick     # 100, 300, 1000
