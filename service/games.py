@@ -72,7 +72,7 @@ MAX_ACTIONS_IN_FLIGHT = 32
 # Player commands being worked on at once (``GameService.command``): one more is refused at
 # its very start, before it reads anything, so the excess of a burst costs next to nothing
 # and the accepted ones are not slowed down by a queue in front of the database.
-MAX_COMMANDS_IN_FLIGHT = 24
+MAX_COMMANDS_IN_FLIGHT = 12
 _IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("umpire_in_command",
                                                                    default=False)
 # Games whose current state (and lock) stay in memory, least recently used out: a game not
