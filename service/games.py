@@ -71,7 +71,9 @@ REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the si
 MAX_ACTIONS_IN_FLIGHT = 32
 # Player commands being worked on at once (``GameService.command``): one more is refused at
 # its very start, before it reads anything, so the excess of a burst costs next to nothing
-# and the accepted ones are not slowed down by a queue in front of the database.
+# and the accepted ones are not slowed down by a queue in front of the database. A command
+# waits for at most this many others, so at the 30-60 commands a second two cores carry
+# (docs/performance.md) an accepted one waits well under a second.
 MAX_COMMANDS_IN_FLIGHT = 12
 _IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("umpire_in_command",
                                                                    default=False)
