@@ -192,6 +192,10 @@ class PlayCog(UmpireCog):
         will say it is busy)."""
         if self.service.overloaded:
             return None
+        async with self.service.same_reads():
+            return await self._caller_legal_now(interaction)
+
+    async def _caller_legal_now(self, interaction: discord.Interaction):
         info = await self.service.find_by_thread(interaction.channel_id)
         if info is None or info.status != "active":
             return None

@@ -77,6 +77,10 @@ MAX_ACTIONS_IN_FLIGHT = 32
 MAX_COMMANDS_IN_FLIGHT = 12
 _IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("umpire_in_command",
                                                                    default=False)
+# Within one command, the game rows and seats it read (one read per command, not one per
+# call): dropped for a game as soon as this service writes to it.
+_READS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("umpire_reads",
+                                                                    default=None)
 # Games whose current state (and lock) stay in memory, least recently used out: a game not
 # in the cache is read from its snapshot again.
 STATE_CACHE_GAMES = 2000
@@ -346,11 +350,34 @@ class GameService:
             raise Overloaded("commands")
         self._commands += 1
         token = _IN_COMMAND.set(True)
+        reads = _READS.set({})
         try:
             yield
         finally:
+            _READS.reset(reads)
             _IN_COMMAND.reset(token)
             self._commands -= 1
+
+    @contextlib.asynccontextmanager
+    async def same_reads(self) -> AsyncIterator[None]:
+        """Within: a game's row and seats are read once (an autocomplete asks for the game,
+        the caller's sides, a view and the legal actions of one position)."""
+        if _READS.get() is not None:
+            yield
+            return
+        reads = _READS.set({})
+        try:
+            yield
+        finally:
+            _READS.reset(reads)
+
+    @staticmethod
+    def _forget(game_id: int) -> None:
+        """This service changed the game: the command's earlier reads of it are stale."""
+        reads = _READS.get()
+        if reads is not None:
+            reads.pop(("row", game_id), None)
+            reads.pop(("seats", game_id), None)
 
     @contextlib.asynccontextmanager
     async def heavy(self, game_id: int) -> AsyncIterator[None]:
@@ -381,10 +408,24 @@ class GameService:
             key = int(game_id)
         except (TypeError, ValueError):
             raise GameNotFound(game_id) from None
+        reads = _READS.get()
+        if reads is not None and ("row", key) in reads:
+            return reads[("row", key)]
         row = await self.store.game(key)
         if row is None:
             raise GameNotFound(game_id)
+        if reads is not None:
+            reads[("row", key)] = row
         return row
+
+    async def _seat_rows(self, game_id: int) -> list[dict]:
+        reads = _READS.get()
+        if reads is not None and ("seats", game_id) in reads:
+            return reads[("seats", game_id)]
+        seats = await self.store.seats(game_id)
+        if reads is not None:
+            reads[("seats", game_id)] = seats
+        return seats
 
     async def _known(self, game_id: int) -> dict:
         """The game's fields that never change (``id``, ``ruleset``), for calls that need no
@@ -484,6 +525,7 @@ class GameService:
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         row = await self._row(game_id)
+        self._forget(row["id"])
         await self.store.update_game(row["id"], thread_id=thread_id, updated_at=self._clock())
 
     async def start_game(self, game_id: int) -> GameInfo:
@@ -502,6 +544,7 @@ class GameService:
                     clocks.append({"side": side, "remaining": clock.get("initial"),
                                    "started_at": now if side in awaiting else None,
                                    "last_reminder_at": None})
+            self._forget(row["id"])
             await self.store.put_clocks(row["id"], clocks,
                                         {"status": "active", "updated_at": now})
         return await self._game_info(game_id)
@@ -588,6 +631,7 @@ class GameService:
                                          fixed=bool(source and source.used_override))
             if source is not None:
                 self._dice_queue = source.queue
+            self._forget(row["id"])
             row = await self._row(row["id"])
             turn_ended = (new_state.get("turn"), new_state.get("active")) != \
                          (state.get("turn"), state.get("active")) or bool(ruleset.result(new_state))
@@ -612,6 +656,7 @@ class GameService:
                   "phase": state.get("phase"), "active": state.get("active"),
                   "label": describe_action(ruleset, state, action)}
         try:
+            self._forget(row["id"])
             version = await self.store.commit_change(
                 row["id"], row["version"], now=now, state_json=dumps(new_state),
                 state_hash=record["state_hash"], game_fields=fields, action=record, clocks=clocks)
@@ -711,6 +756,7 @@ class GameService:
                                                increment=False,
                                                running=row["status"] == "active")
             try:
+                self._forget(row["id"])
                 version = await self.store.commit_change(
                     row["id"], row["version"], now=now, state_json=dumps(new_state),
                     state_hash=state_hash(new_state), undo_seq=last["seq"],
@@ -718,6 +764,7 @@ class GameService:
             except VersionConflict as conflict:
                 raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
             self._cache[row["id"]] = (version, new_state)
+            self._forget(row["id"])
         return await self._game_info(game_id)
 
     async def _referee_undo_consent(self, row: dict, ruleset: Ruleset, actor: str, last: dict,
@@ -1024,21 +1071,23 @@ class GameService:
         if side not in ruleset.sides:
             raise ServiceError(f"{ruleset.title or row['ruleset']} has no side {side!r}; sides: "
                                f"{', '.join(ruleset.sides)}.")
+        self._forget(row["id"])
         await self.store.seat(row["id"], side, int(user_id))
 
     async def unseat(self, game_id: int, user_id: int) -> None:
         row = await self._row(game_id)
+        self._forget(row["id"])
         await self.store.unseat(row["id"], int(user_id))
 
     async def seats(self, game_id: int) -> dict[str, list[int]]:
         row = await self._known(game_id)
         out: dict[str, list[int]] = {side: [] for side in self._ruleset(row["ruleset"]).sides}
-        for seat in await self.store.seats(row["id"]):
+        for seat in await self._seat_rows(row["id"]):
             out.setdefault(seat["side"], []).append(seat["user_id"])
         return out
 
     async def _sides_of(self, game_id: int, user_id: int) -> list[str]:
-        return [s["side"] for s in await self.store.seats(game_id) if s["user_id"] == int(user_id)]
+        return [s["side"] for s in await self._seat_rows(game_id) if s["user_id"] == int(user_id)]
 
     async def sides_of(self, game_id: int, user_id: int) -> list[str]:
         row = await self._known(game_id)
@@ -1177,6 +1226,7 @@ class GameService:
             c["remaining"] = float(seconds)
             if c["started_at"] is not None:
                 c["started_at"] = now
+            self._forget(row["id"])
             await self.store.put_clocks(row["id"], [c])
         return await self.clocks(game_id)
 
@@ -1257,6 +1307,7 @@ class GameService:
         for c in clocks:
             if c["side"] == side and c["remaining"] is not None:
                 c["remaining"] = max(c["remaining"], 0.0)
+        self._forget(row["id"])
         if not await self.store.pause_for_timeout(row["id"], row["version"], clocks,
                                                   {"status": "paused", "flag": f"timeout:{side}",
                                                    "updated_at": now}):
@@ -1278,6 +1329,7 @@ class GameService:
             if paused and row["status"] == "active":
                 clocks = await self._clock_changes(row, ruleset, settings, [], now,
                                                    increment=False, running=False)
+                self._forget(row["id"])
                 await self.store.put_clocks(row["id"], clocks, {"status": "paused",
                                                                 "updated_at": now})
             elif not paused and row["status"] == "paused":
@@ -1289,6 +1341,7 @@ class GameService:
                 for c in clocks:
                     if c["remaining"] is not None and c["remaining"] <= 0 and grace:
                         c["remaining"] = float(grace)
+                self._forget(row["id"])
                 await self.store.put_clocks(row["id"], clocks, {"status": "active", "flag": None,
                                                                 "updated_at": now})
         return await self._game_info(game_id)
