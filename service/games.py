@@ -1105,16 +1105,25 @@ class GameService:
                                     ("max_open_per_user", max_open_per_user),
                                     ("max_open_per_guild", max_open_per_guild))
                   if v is not None}
+        reads = _READS.get()
+        if reads is not None:
+            reads.pop(("guild", int(guild_id)), None)
         await self.store.set_guild_config(int(guild_id), **fields)
 
     async def guild_config(self, guild_id: int) -> dict:
         """The server's settings; caps on open games filled in with the defaults."""
+        reads = _READS.get()
+        key = ("guild", int(guild_id))
+        if reads is not None and key in reads:
+            return dict(reads[key])
         row = dict(await self.store.guild_config(int(guild_id)) or
                    {"guild_id": int(guild_id), "referee_role_id": None, "locale": None})
         if row.get("max_open_per_user") is None:
             row["max_open_per_user"] = DEFAULT_MAX_OPEN_PER_USER
         if row.get("max_open_per_guild") is None:
             row["max_open_per_guild"] = DEFAULT_MAX_OPEN_PER_GUILD
+        if reads is not None:
+            reads[key] = dict(row)
         return row
 
     async def open_games(self, *, guild_id: int | None = None,
@@ -1257,9 +1266,20 @@ class GameService:
         won = await self.store.claim_reminders(
             [(c["game_id"], c["side"], c["started_at"], c["last_reminder_at"]) for c in wanted],
             now)
-        # False: the turn moved on or another process reminded meanwhile.
-        return [(await self._game_info(c["game_id"]), c["side"])
-                for c, claimed in zip(wanted, won) if claimed]
+        claimed = [c for c, ok in zip(wanted, won) if ok]   # else another process has it
+        reads = _READS.get()
+        if reads is not None and claimed:
+            # Inside the pass's same_reads(): the rows and seats of every reminded game in two
+            # reads, not two per game (the pass then asks for each game's seats).
+            ids = sorted({c["game_id"] for c in claimed})
+            for row in await self.store.games_by_ids(ids):
+                reads[("row", row["id"])] = row
+            seats: dict[int, list[dict]] = {game_id: [] for game_id in ids}
+            for seat in await self.store.seats_of_games(ids):
+                seats[seat["game_id"]].append({"side": seat["side"], "user_id": seat["user_id"]})
+            for game_id, rows in seats.items():
+                reads[("seats", game_id)] = rows
+        return [(await self._game_info(c["game_id"]), c["side"]) for c in claimed]
 
     async def check_timeouts(self) -> list[tuple[GameInfo, str, str]]:
         """(game, side, what_happened) for every clock that ran out; what_happened is

@@ -614,6 +614,20 @@ class Store:
         return await self.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?",
                                   (game_id, user_id))
 
+    async def games_by_ids(self, ids: list[int]) -> list[dict]:
+        if not ids:
+            return []
+        return await self.fetchall("SELECT * FROM games WHERE id IN (" +
+                                   ", ".join("?" for _ in ids) + ")", [int(i) for i in ids])
+
+    async def seats_of_games(self, ids: list[int]) -> list[dict]:
+        """Every seat of these games, each game's in the order :meth:`seats` gives."""
+        if not ids:
+            return []
+        return await self.fetchall("SELECT game_id, side, user_id FROM seats WHERE game_id IN (" +
+                                   ", ".join("?" for _ in ids) + ") ORDER BY game_id, rowid",
+                                   [int(i) for i in ids])
+
     async def seats(self, game_id: int) -> list[dict]:
         return await self.fetchall("SELECT side, user_id FROM seats WHERE game_id = ? "
                                    "ORDER BY rowid", (game_id,))

@@ -31,3 +31,22 @@ async def test_a_pass_reminds_every_due_game_once(svc, clock):
     assert await svc.due_reminders() == []
     clock.advance(61)
     assert len(await svc.due_reminders()) == 3
+
+
+async def test_a_pass_reads_every_reminded_games_row_and_seats_together(svc, clock):
+    settings = {"clock": {"initial": 3600, "remind_every": 60}}
+    games = []
+    for index, seed in enumerate("ab"):
+        info = await svc.create_game("skirmish", seed=seed, settings=settings)
+        await svc.seat(info.id, "red", 100 + index)
+        await svc.seat(info.id, "blue", 200 + index)
+        games.append((await svc.start_game(info.id)).id)
+    clock.advance(61)
+    async with svc.same_reads():
+        due = await svc.due_reminders()
+        assert sorted(info.id for info, _ in due) == games
+        for index, game_id in enumerate(games):
+            assert await svc.seats(game_id) == {"red": [100 + index], "blue": [200 + index]}
+        # A change by this service is seen at once, not the pass's earlier read.
+        await svc.seat(games[0], "red", 300)
+        assert await svc.seats(games[0]) == {"red": [100, 300], "blue": [200]}
