@@ -29,7 +29,7 @@ from service.errors import (
     StaleVersion,
     StorageError,
 )
-from service.games import GameBusy
+from service.games import GameBusy, Overloaded
 
 from .i18n import locale_of, t
 from .limits import refund_cooldown
@@ -148,6 +148,8 @@ def player_message(error: Exception, lang: str) -> str | None:
         # player learns nothing was changed, without the server's paths.
         log.error("storage failure: %s", error)
         return t(lang, "storage_failed")
+    if isinstance(error, Overloaded):
+        return t(lang, "busy_load")
     if isinstance(error, GameBusy):
         if error.overall:
             return t(lang, "busy_overall")

@@ -288,7 +288,8 @@ class GameCog(UmpireCog):
             if turn is None:
                 if here.info.status == "lobby":
                     raise Refusal("not_running", status=here.info.status)
-                await self.presenter.post_board(here.info, keep_flares=True)
+                async with self.service.command():      # busy: refused before drawing
+                    await self.presenter.post_board(here.info, keep_flares=True)
                 await send(interaction, t(lang, "board_posted"))
                 return
             png = await self.service.render_turn(here.info.id, turn, viewer=None)

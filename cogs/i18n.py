@@ -152,6 +152,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "a moment.",
         "busy_overall": "The bot is busy with other games' replays right now; try again in a "
                         "moment.",
+        "busy_load": "The bot is very busy right now, try again in a moment. Nothing was "
+                     "changed.",
         "replay_too_big": "The replay does not fit in a Discord attachment even at its "
                           "smallest; try /game board turn:N instead.",
         "too_many_games_user": "You already have {count} open games here (this server allows "
@@ -326,6 +328,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "Protokoll; versuche es gleich noch einmal.",
         "busy_overall": "Der Bot ist gerade mit Wiederholungen anderer Partien beschäftigt; "
                         "versuche es gleich noch einmal.",
+        "busy_load": "Der Bot ist gerade sehr beschäftigt, versuche es gleich noch einmal. Es "
+                     "wurde nichts geändert.",
         "replay_too_big": "Die Wiederholung passt selbst in kleinster Form nicht in einen "
                           "Discord-Anhang; versuche stattdessen /game board turn:N.",
         "too_many_games_user": "Du hast hier schon {count} offene Partien (dieser Server "

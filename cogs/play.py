@@ -202,7 +202,15 @@ class PlayCog(UmpireCog):
 
     # ----- autocomplete ----------------------------------------------------------------------
     async def _caller_legal(self, interaction: discord.Interaction):
-        """(ruleset, view, legal actions) for the caller's awaited sides; None if nothing."""
+        """(ruleset, view, legal actions) for the caller's awaited sides; None if nothing (also
+        while the bot is saturated: Discord drops a late answer anyway, and the command itself
+        will say it is busy)."""
+        if self.service.overloaded:
+            return None
+        async with self.service.same_reads():
+            return await self._caller_legal_now(interaction)
+
+    async def _caller_legal_now(self, interaction: discord.Interaction):
         info = await self.service.find_by_thread(interaction.channel_id)
         if info is None or info.status != "active":
             return None

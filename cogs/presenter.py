@@ -15,6 +15,7 @@ import discord
 from engine.core.names import AmbiguousName
 from renderer.layout import SceneError
 from service.errors import StaleVersion
+from service.lru import Lru
 from service.names import act_by_names
 from service.replay import SERVICE_ACTIONS
 
@@ -40,6 +41,8 @@ from .i18n import locale_of, normalise_locale, t
 
 log = logging.getLogger("umpire.discord")
 
+CURRENT_POSTS_KEPT = 4000     # channel, message, version of the newest board per game
+
 
 class Presenter:
     def __init__(self, bot: discord.Client, service, settings):
@@ -49,7 +52,8 @@ class Presenter:
         # The latest board post per game, so new versions can refresh its buttons and stale
         # clicks can point at it. Rebuilt as boards are posted; after a restart an old board's
         # click is still refused (its version is old) and points at the thread instead.
-        self.current_post: dict[Any, tuple[int, int, int]] = {}   # channel, message, version
+        # Bounded: a game dropped here is found again in the posts the service recorded.
+        self.current_post: Lru[Any, tuple[int, int, int]] = Lru(CURRENT_POSTS_KEPT)
 
     # ----- lookups --------------------------------------------------------------------------
     async def game_here(self, interaction: discord.Interaction) -> GameHere:
@@ -173,7 +177,14 @@ class Presenter:
     async def play(self, interaction: discord.Interaction, action_type: str, options: dict,
                    expected_version: int | None = None, here: GameHere | None = None,
                    side: str | None = None) -> None:
-        """Apply one action for the caller and post it. The interaction is already deferred."""
+        """Apply one action for the caller and post it. The interaction is already deferred.
+        A saturated bot refuses at once ("busy, try again in a moment"), before any work."""
+        async with self.service.command():
+            await self._play(interaction, action_type, options, expected_version, here, side)
+
+    async def _play(self, interaction: discord.Interaction, action_type: str, options: dict,
+                    expected_version: int | None, here: GameHere | None,
+                    side: str | None) -> None:
         lang = locale_of(interaction)
         if action_type in SERVICE_ACTIONS:
             raise Refusal("service_only", command=action_type)

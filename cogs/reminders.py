@@ -44,6 +44,11 @@ class ReminderCog(UmpireCog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
+        # One read of each game's row and seats and of each server's settings for the pass.
+        async with self.bot.presenter.service.same_reads():
+            await self._run_once()
+
+    async def _run_once(self) -> None:
         presenter = self.bot.presenter
         service = presenter.service
         for info, side in await service.due_reminders():

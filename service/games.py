@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import secrets
 import time
@@ -28,6 +29,8 @@ from engine.core.state import clone, state_hash
 
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
+from .lru import Lru
+from .pictures import Overloaded, PicturePool
 from .replay import (
     SERVICE_ACTIONS,
     VerifyReport,
@@ -42,7 +45,7 @@ from .storage import open_store
 from .store import Store, VersionConflict, dumps
 
 __all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy",
-           "ReplayTooBig", "UndoNeedsConsent"]
+           "ReplayTooBig", "UndoNeedsConsent", "Overloaded", "PicturePool"]
 
 FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
@@ -61,6 +64,37 @@ DISCORD_ATTACHMENT_LIMIT = 25 * 1024 * 1024
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 MAX_REPLAY_FRAMES = 200
 REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the size limit
+# Load shedding: a player's action is refused at once (Overloaded, "busy, try again") while
+# this many actions are already in progress, or while the pictures waiting fill half the
+# picture pool's bound (the rest is kept for the boards of actions already accepted), so a
+# burst beyond what two cores can draw never turns into a queue that only grows.
+MAX_ACTIONS_IN_FLIGHT = 32
+# Player commands being worked on at once (``GameService.command``): one more is refused at
+# its very start, before it reads anything, so the excess of a burst costs next to nothing
+# and the accepted ones are not slowed down by a queue in front of the database. A command
+# waits for at most this many others, so at the 30-60 commands a second two cores carry
+# (docs/performance.md) an accepted one waits well under a second.
+MAX_COMMANDS_IN_FLIGHT = 12
+_IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("umpire_in_command",
+                                                                   default=False)
+# Within one command, the game rows and seats it read (one read per command, not one per
+# call): dropped for a game as soon as this service writes to it.
+_READS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("umpire_reads",
+                                                                    default=None)
+# Games whose current state (and lock) stay in memory, least recently used out: a game not
+# in the cache is read from its snapshot again.
+STATE_CACHE_GAMES = 2000
+
+_shared_pictures: PicturePool | None = None
+
+
+def shared_pictures() -> PicturePool:
+    """One picture pool per process, shared by every service in it (a test suite opens many
+    services; each would otherwise start its own worker processes)."""
+    global _shared_pictures
+    if _shared_pictures is None:
+        _shared_pictures = PicturePool()
+    return _shared_pictures
 
 
 class GameBusy(ServiceError):
@@ -179,6 +213,27 @@ class ActionRecord:
     label: str | None = None    # "/move unit:Red r1 at 0101 to:0201", as it read when played
 
 
+class _GameLock:
+    """One game's lock, counting who holds or waits for it (so the bounded cache of locks
+    never drops one in use)."""
+
+    def __init__(self):
+        self._lock = asyncio.Lock()
+        self.users = 0
+
+    async def __aenter__(self) -> None:
+        self.users += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self.users -= 1
+            raise
+
+    async def __aexit__(self, *exc) -> None:
+        self._lock.release()
+        self.users -= 1
+
+
 class _OverrideSource:
     """The local table's ``--dice``: typed-in dice first, then the seed's dice."""
 
@@ -238,12 +293,21 @@ def _user_id(actor: str) -> int | None:
 
 class GameService:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 dice_override: Iterable[int] | None = None):
+                 dice_override: Iterable[int] | None = None,
+                 pictures: PicturePool | None = None, cache_games: int = STATE_CACHE_GAMES):
         self.store = store
+        self.pictures = pictures if pictures is not None else shared_pictures()
+        self._acting = 0
+        self._commands = 0
+        self.max_commands = MAX_COMMANDS_IN_FLIGHT
         self._clock = clock
         self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, dict]] = {}   # game id -> (version, state)
+        # A lock held or waited for is never evicted: two different locks for one game would
+        # let two actions interleave.
+        self._locks: Lru[int, _GameLock] = Lru(cache_games, keep=lambda lock: lock.users > 0)
+        self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
+        self._legal: Lru[tuple, list[dict]] = Lru(cache_games)      # (id, version, side) -> legal
+        self._fixed: Lru[int, dict] = Lru(cache_games * 4)          # id -> id, ruleset
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
         self.shard_plan: ShardPlan | None = None
@@ -262,11 +326,58 @@ class GameService:
         await self.store.close()
 
     # ----- helpers -----------------------------------------------------------------------
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def _lock(self, game_id: int) -> _GameLock:
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self._locks[game_id] = _GameLock()
         return lock
+
+    @property
+    def overloaded(self) -> bool:
+        """True while a new player command would be refused (see ``command``)."""
+        return self._commands >= self.max_commands or \
+            self.pictures.in_flight * 2 >= self.pictures.limit
+
+    @contextlib.asynccontextmanager
+    async def command(self) -> AsyncIterator[None]:
+        """Around one player's command, from its start: refused at once with Overloaded while
+        ``max_commands`` are in progress or the picture pool is half full. Nested use (a
+        command that calls another) counts once."""
+        if _IN_COMMAND.get():
+            yield
+            return
+        if self.overloaded:
+            raise Overloaded("commands")
+        self._commands += 1
+        token = _IN_COMMAND.set(True)
+        reads = _READS.set({})
+        try:
+            yield
+        finally:
+            _READS.reset(reads)
+            _IN_COMMAND.reset(token)
+            self._commands -= 1
+
+    @contextlib.asynccontextmanager
+    async def same_reads(self) -> AsyncIterator[None]:
+        """Within: a game's row and seats are read once (an autocomplete asks for the game,
+        the caller's sides, a view and the legal actions of one position)."""
+        if _READS.get() is not None:
+            yield
+            return
+        reads = _READS.set({})
+        try:
+            yield
+        finally:
+            _READS.reset(reads)
+
+    @staticmethod
+    def _forget(game_id: int) -> None:
+        """This service changed the game: the command's earlier reads of it are stale."""
+        reads = _READS.get()
+        if reads is not None:
+            reads.pop(("row", game_id), None)
+            reads.pop(("seats", game_id), None)
 
     @contextlib.asynccontextmanager
     async def heavy(self, game_id: int) -> AsyncIterator[None]:
@@ -297,10 +408,38 @@ class GameService:
             key = int(game_id)
         except (TypeError, ValueError):
             raise GameNotFound(game_id) from None
+        reads = _READS.get()
+        if reads is not None and ("row", key) in reads:
+            return reads[("row", key)]
         row = await self.store.game(key)
         if row is None:
             raise GameNotFound(game_id)
+        if reads is not None:
+            reads[("row", key)] = row
         return row
+
+    async def _seat_rows(self, game_id: int) -> list[dict]:
+        reads = _READS.get()
+        if reads is not None and ("seats", game_id) in reads:
+            return reads[("seats", game_id)]
+        seats = await self.store.seats(game_id)
+        if reads is not None:
+            reads[("seats", game_id)] = seats
+        return seats
+
+    async def _known(self, game_id: int) -> dict:
+        """The game's fields that never change (``id``, ``ruleset``), for calls that need no
+        more: read once, then kept (games are never deleted), so a command's many small
+        calls (seats, posts, flares) do not each read the whole game row again."""
+        try:
+            key = int(game_id)
+        except (TypeError, ValueError):
+            raise GameNotFound(game_id) from None
+        known = self._fixed.get(key)
+        if known is None:
+            row = await self._row(key)
+            known = self._fixed[key] = {"id": row["id"], "ruleset": row["ruleset"]}
+        return known
 
     async def _load(self, game_id: int) -> tuple[dict, dict]:
         """The game row and its current state (the snapshot, or a replay if the snapshot is
@@ -386,6 +525,7 @@ class GameService:
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         row = await self._row(game_id)
+        self._forget(row["id"])
         await self.store.update_game(row["id"], thread_id=thread_id, updated_at=self._clock())
 
     async def start_game(self, game_id: int) -> GameInfo:
@@ -404,6 +544,7 @@ class GameService:
                     clocks.append({"side": side, "remaining": clock.get("initial"),
                                    "started_at": now if side in awaiting else None,
                                    "last_reminder_at": None})
+            self._forget(row["id"])
             await self.store.put_clocks(row["id"], clocks,
                                         {"status": "active", "updated_at": now})
         return await self._game_info(game_id)
@@ -439,8 +580,22 @@ class GameService:
         if isinstance(action, dict) and action.get("type") in SERVICE_ACTIONS:
             raise RuleError(f"/{action['type']} is not a move; to give up use /game resign "
                             "(a clock running out is decided by the bot alone).")
-        return await self._act(game_id, action, actor=actor, expected_version=expected_version,
-                               allow_paused=False, check_seat=True)
+        self._admit()
+        self._acting += 1
+        try:
+            return await self._act(game_id, action, actor=actor,
+                                   expected_version=expected_version, allow_paused=False,
+                                   check_seat=True)
+        finally:
+            self._acting -= 1
+
+    def _admit(self) -> None:
+        """Refuse a new action at once (Overloaded) when the bot is saturated; see
+        MAX_ACTIONS_IN_FLIGHT."""
+        if self._acting >= MAX_ACTIONS_IN_FLIGHT:
+            raise Overloaded("actions")
+        if self.pictures.in_flight * 2 >= self.pictures.limit:
+            raise Overloaded("pictures")
 
     async def _act(self, game_id, action, *, actor, expected_version, allow_paused,
                    check_seat) -> Outcome:
@@ -481,6 +636,7 @@ class GameService:
                                          fixed=bool(source and source.used_override))
             if source is not None:
                 self._dice_queue = source.queue
+            self._forget(row["id"])
             row = await self._row(row["id"])
             turn_ended = (new_state.get("turn"), new_state.get("active")) != \
                          (state.get("turn"), state.get("active")) or bool(ruleset.result(new_state))
@@ -505,6 +661,7 @@ class GameService:
                   "phase": state.get("phase"), "active": state.get("active"),
                   "label": describe_action(ruleset, state, action)}
         try:
+            self._forget(row["id"])
             version = await self.store.commit_change(
                 row["id"], row["version"], now=now, state_json=dumps(new_state),
                 state_hash=record["state_hash"], game_fields=fields, action=record, clocks=clocks)
@@ -540,11 +697,18 @@ class GameService:
                         f"use /game join.")
 
     async def legal_actions(self, game_id: int, side: str) -> list[dict]:
+        """The legal actions now. A command asks several times (autocomplete, the command,
+        the board's decision buttons) for the same position: kept per game version."""
         row, state = await self._load(game_id)
         if row["status"] != "active":
             return []
-        ruleset = self._ruleset(row["ruleset"])
-        return await asyncio.to_thread(ruleset.legal_actions, state, side)
+        key = (row["id"], row["version"], side)
+        legal = self._legal.get(key)
+        if legal is None:
+            ruleset = self._ruleset(row["ruleset"])
+            legal = await asyncio.to_thread(ruleset.legal_actions, state, side)
+            self._legal[key] = legal
+        return [dict(action) for action in legal]
 
     async def view(self, game_id: int, side: str | None) -> dict:
         row, state = await self._load(game_id)
@@ -575,7 +739,9 @@ class GameService:
                                     "it cannot be rewound.")
             self._require_playable(row, allow_paused=referee)
             ruleset = self._ruleset(row["ruleset"])
-            live = await self.store.actions(row["id"], include_undone=False)
+            # The last two live actions: the one taken back and the one whose snapshot is the
+            # state before it (the whole log only if that snapshot is gone).
+            live = await self.store.last_live_actions(row["id"], 2)
             if not live:
                 raise ServiceError("There is nothing to undo.")
             last = live[-1]
@@ -595,6 +761,7 @@ class GameService:
                                                increment=False,
                                                running=row["status"] == "active")
             try:
+                self._forget(row["id"])
                 version = await self.store.commit_change(
                     row["id"], row["version"], now=now, state_json=dumps(new_state),
                     state_hash=state_hash(new_state), undo_seq=last["seq"],
@@ -602,6 +769,7 @@ class GameService:
             except VersionConflict as conflict:
                 raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
             self._cache[row["id"]] = (version, new_state)
+            self._forget(row["id"])
         return await self._game_info(game_id)
 
     async def _referee_undo_consent(self, row: dict, ruleset: Ruleset, actor: str, last: dict,
@@ -624,15 +792,19 @@ class GameService:
         raise UndoNeedsConsent(row["id"], own, others, dice, json.loads(last["action_json"]),
                                last.get("label"))
 
-    async def _state_before(self, row: dict, live: list[dict]) -> dict:
+    async def _state_before(self, row: dict, tail: list[dict]) -> dict:
         """The state the last live action was played on: the snapshot of the version before it
-        when it is still kept and agrees with the log, else a replay without that action."""
-        if len(live) >= 2:
-            snap = await self.store.snapshot_at(row["id"], live[-1]["version"] - 1)
-            if snap is not None and snap["state_hash"] == live[-2]["state_hash"]:
+        when it is still kept and agrees with the log, else a replay without that action.
+        ``tail``: the newest live actions, at least the last two (or all there are)."""
+        if len(tail) >= 2:
+            snap = await self.store.snapshot_at(row["id"], tail[-1]["version"] - 1)
+            if snap is not None and snap["state_hash"] == tail[-2]["state_hash"]:
                 state = json.loads(snap["state_json"])
                 if state_hash(state) == snap["state_hash"]:
                     return state
+            live = await self.store.actions(row["id"], include_undone=False)
+        else:
+            live = tail
         return await asyncio.to_thread(self._replay_state, row, live[:-1])
 
     @staticmethod
@@ -673,10 +845,9 @@ class GameService:
         it never did). Other sides' private events are left out."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
-        live = await self.store.actions(row["id"], include_undone=False)
-        last_own = max((i for i, r in enumerate(live) if r["side"] == side), default=-1)
+        since = await self.store.last_live_seq_of(row["id"], side)
         lines: list[str] = []
-        for r in live[last_own + 1:]:
+        for r in await self.store.live_actions_after(row["id"], since):
             who = "Referee" if r["side"] == "referee" else ruleset.side_titles.get(r["side"], r["side"])
             label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
             lines.append(f"{who}: {label}")
@@ -721,20 +892,28 @@ class GameService:
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
         renderer = self._renderer()
-        live = await self.store.actions(row["id"], include_undone=False)
         if at_version is not None and int(at_version) != row["version"]:
             if int(at_version) < 0 or int(at_version) > row["version"]:
                 raise ServiceError(f"Version {at_version} does not exist; the game is at "
                                    f"version {row['version']}.")
+            live = await self.store.actions(row["id"], include_undone=False)
             live = [r for r in live if r["version"] <= int(at_version)]
             state = await asyncio.to_thread(self._replay_state, row, live)
-        events = [e for r in self._last_segment(live) for e in json.loads(r["events_json"])]
-        return await asyncio.to_thread(self._draw, renderer, ruleset, state, events, viewer,
-                                       tuple(flares))
+            segment = self._last_segment(live)
+        else:
+            # Only the last player-turn's actions: the picture's cost does not grow with the
+            # game's length.
+            segment = await self.store.last_turn_actions(row["id"])
+        events = [e for r in segment for e in json.loads(r["events_json"])]
+        return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares))
 
-    def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
-        scene = self._scene(ruleset, state, events, viewer, flares)
-        return renderer.render_png(scene)
+    async def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
+        """The scene is built here, the picture drawn in the picture pool (bounded: Overloaded
+        when full). A stand-in renderer (tests) draws in a thread under the same bound."""
+        scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares)
+        if getattr(renderer.render_png, "__module__", None) == "renderer.render":
+            return await self.pictures.render(scene)
+        return await self.pictures.run(renderer.render_png, scene, in_process=False)
 
     def _scene(self, ruleset, state, events, viewer, flares=()) -> dict:
         scene = ruleset.scene(state, self._visible(events, viewer), viewer)
@@ -778,29 +957,57 @@ class GameService:
 
     async def render_turn(self, game_id: int, turn: int, viewer: str | None = None) -> bytes:
         """The board as it stood after turn ``turn`` (with that turn's moves and dice).
-        Heavy work: refused with GameBusy while another runs for this game."""
+        Heavy work: refused with GameBusy while another runs for this game. The state comes
+        from the nearest kept checkpoint, never from a replay of the whole game."""
         row, _ = await self._load(game_id)
         renderer = self._renderer()
         ruleset = self._ruleset(row["ruleset"])
         turn = int(turn)
         async with self.heavy(row["id"]):
-            live = await self.store.actions(row["id"], include_undone=False)
-
-            def find():
-                found, played = None, []
-                for number, frame_state, events in self._iter_turn_frames(ruleset, row, live):
-                    if number == turn:
-                        found = (frame_state, events)
-                    if number:
-                        played.append(number)
-                return found, played
-
-            found, played = await asyncio.to_thread(find)
-            if found is not None:
-                return await asyncio.to_thread(self._draw, renderer, ruleset, found[0],
-                                               found[1], viewer)
+            rows = await self.store.live_actions_of_turn(row["id"], turn)
+            if rows:
+                state = await self._state_after(row, ruleset, rows[-1])
+                events = [e for r in rows for e in json.loads(r["events_json"])]
+                return await self._draw(renderer, ruleset, state, events, viewer)
+            if turn == 0:       # the setup, before anyone acted
+                state, _ = await asyncio.to_thread(
+                    new_game, ruleset, json.loads(row["scenario_json"]), row["seed"])
+                return await self._draw(renderer, ruleset, state, [], viewer)
+            played = [t for t in await self.store.live_turns(row["id"]) if t]
         raise ServiceError(f"Turn {turn} has not been played; turns so far: "
                            f"{', '.join(map(str, played)) or 'none'}.")
+
+    async def _state_after(self, row: dict, ruleset: Ruleset, target: dict) -> dict:
+        """The state right after live action ``target``: its own snapshot if still kept, else
+        a replay from the nearest checkpoint before it whose hash agrees with the log (at most
+        CHECKPOINT_EVERY actions), else from the setup."""
+        snap = await self.store.snapshot_at(row["id"], target["version"])
+        if snap is not None and snap["state_hash"] == target["state_hash"]:
+            state = json.loads(snap["state_json"])
+            if state_hash(state) == snap["state_hash"]:
+                return state
+        start_state, after_seq = None, 0
+        for checkpoint in await self.store.checkpoints_upto(row["id"], target["version"]):
+            base = await self.store.newest_live_action_upto(row["id"], checkpoint["version"])
+            if base is None or base["state_hash"] != checkpoint["state_hash"]:
+                continue    # its actions were taken back since: not a state of this log
+            state = json.loads(checkpoint["state_json"])
+            if state_hash(state) == checkpoint["state_hash"]:
+                start_state, after_seq = state, base["seq"]
+                break
+        rows = await self.store.live_actions_between(row["id"], after_seq, target["seq"])
+        seed = row["seed"]
+
+        def replay() -> dict:
+            if start_state is None:
+                return replay_rows(ruleset, json.loads(row["scenario_json"]), seed, rows).state
+            state = start_state
+            for r in rows:
+                state, _ = apply_logged(ruleset, state, json.loads(r["action_json"]),
+                                        dice_for(r, seed))
+            return state
+
+        return await asyncio.to_thread(replay)
 
     async def render_animation(self, game_id: int, viewer: str | None = None, *,
                                max_bytes: int = DISCORD_ATTACHMENT_LIMIT,
@@ -869,24 +1076,26 @@ class GameService:
         if side not in ruleset.sides:
             raise ServiceError(f"{ruleset.title or row['ruleset']} has no side {side!r}; sides: "
                                f"{', '.join(ruleset.sides)}.")
+        self._forget(row["id"])
         await self.store.seat(row["id"], side, int(user_id))
 
     async def unseat(self, game_id: int, user_id: int) -> None:
         row = await self._row(game_id)
+        self._forget(row["id"])
         await self.store.unseat(row["id"], int(user_id))
 
     async def seats(self, game_id: int) -> dict[str, list[int]]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         out: dict[str, list[int]] = {side: [] for side in self._ruleset(row["ruleset"]).sides}
-        for seat in await self.store.seats(row["id"]):
+        for seat in await self._seat_rows(row["id"]):
             out.setdefault(seat["side"], []).append(seat["user_id"])
         return out
 
     async def _sides_of(self, game_id: int, user_id: int) -> list[str]:
-        return [s["side"] for s in await self.store.seats(game_id) if s["user_id"] == int(user_id)]
+        return [s["side"] for s in await self._seat_rows(game_id) if s["user_id"] == int(user_id)]
 
     async def sides_of(self, game_id: int, user_id: int) -> list[str]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         return await self._sides_of(row["id"], user_id)
 
     async def set_guild_config(self, guild_id: int, referee_role_id: int | None = None,
@@ -901,16 +1110,25 @@ class GameService:
                                     ("max_open_per_user", max_open_per_user),
                                     ("max_open_per_guild", max_open_per_guild))
                   if v is not None}
+        reads = _READS.get()
+        if reads is not None:
+            reads.pop(("guild", int(guild_id)), None)
         await self.store.set_guild_config(int(guild_id), **fields)
 
     async def guild_config(self, guild_id: int) -> dict:
         """The server's settings; caps on open games filled in with the defaults."""
+        reads = _READS.get()
+        key = ("guild", int(guild_id))
+        if reads is not None and key in reads:
+            return dict(reads[key])
         row = dict(await self.store.guild_config(int(guild_id)) or
                    {"guild_id": int(guild_id), "referee_role_id": None, "locale": None})
         if row.get("max_open_per_user") is None:
             row["max_open_per_user"] = DEFAULT_MAX_OPEN_PER_USER
         if row.get("max_open_per_guild") is None:
             row["max_open_per_guild"] = DEFAULT_MAX_OPEN_PER_GUILD
+        if reads is not None:
+            reads[key] = dict(row)
         return row
 
     async def open_games(self, *, guild_id: int | None = None,
@@ -924,12 +1142,12 @@ class GameService:
     # ----- posts -------------------------------------------------------------------------
     async def record_post(self, game_id: int, kind: str, channel_id: int | None,
                           message_id: int, version: int) -> None:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         await self.store.record_post(row["id"], kind, channel_id, int(message_id), int(version),
                                      self._clock())
 
     async def posts(self, game_id: int, kind: str | None = None) -> list[dict]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         return await self.store.posts(row["id"], kind)
 
     async def post(self, message_id: int) -> dict | None:
@@ -939,17 +1157,17 @@ class GameService:
     # ----- flares ------------------------------------------------------------------------
     async def add_flare(self, game_id: int, label: str) -> list[str]:
         """Mark a cell for the pictures until the next turn post; returns every mark."""
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         await self.store.add_flare(row["id"], str(label), self._clock())
         return await self.store.flares(row["id"])
 
     async def flares(self, game_id: int) -> list[str]:
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         return await self.store.flares(row["id"])
 
     async def clear_flares(self, game_id: int, labels) -> None:
         """Remove the given marks (the ones a turn post showed; a mark added meanwhile stays)."""
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         await self.store.clear_flares(row["id"], list(labels))
 
     # ----- slow turns --------------------------------------------------------------------
@@ -1004,7 +1222,7 @@ class GameService:
 
     async def clocks(self, game_id: int) -> dict[str, float]:
         """Seconds left per side as of now ({} without a time control)."""
-        row = await self._row(game_id)
+        row = await self._known(game_id)
         now = self._clock()
         left = {c["side"]: self._left(c, now) for c in await self.store.clocks(row["id"])}
         return {side: seconds for side, seconds in left.items() if seconds is not None}
@@ -1022,6 +1240,7 @@ class GameService:
             c["remaining"] = float(seconds)
             if c["started_at"] is not None:
                 c["started_at"] = now
+            self._forget(row["id"])
             await self.store.put_clocks(row["id"], [c])
         return await self.clocks(game_id)
 
@@ -1037,7 +1256,7 @@ class GameService:
         it is returned, so of several processes, or a process and its restarted self, exactly
         one gets it, and the next one comes an interval later."""
         now = self._clock()
-        due = []
+        wanted = []
         for c in await self._clocks_to_check():
             every = (json.loads(c["settings_json"]).get("clock") or {}).get("remind_every")
             if not every:
@@ -1045,11 +1264,27 @@ class GameService:
             since = c["last_reminder_at"] if c["last_reminder_at"] is not None else c["started_at"]
             if now - since < every:
                 continue
-            # False: the turn moved on or another process reminded meanwhile.
-            if await self.store.claim_reminder(c["game_id"], c["side"], c["started_at"],
-                                               c["last_reminder_at"], now):
-                due.append((await self._game_info(c["game_id"]), c["side"]))
-        return due
+            wanted.append(c)
+        if not wanted:
+            return []
+        # All claims in one transaction: one commit per pass, not one per reminder.
+        won = await self.store.claim_reminders(
+            [(c["game_id"], c["side"], c["started_at"], c["last_reminder_at"]) for c in wanted],
+            now)
+        claimed = [c for c, ok in zip(wanted, won) if ok]   # else another process has it
+        reads = _READS.get()
+        if reads is not None and claimed:
+            # Inside the pass's same_reads(): the rows and seats of every reminded game in two
+            # reads, not two per game (the pass then asks for each game's seats).
+            ids = sorted({c["game_id"] for c in claimed})
+            for row in await self.store.games_by_ids(ids):
+                reads[("row", row["id"])] = row
+            seats: dict[int, list[dict]] = {game_id: [] for game_id in ids}
+            for seat in await self.store.seats_of_games(ids):
+                seats[seat["game_id"]].append({"side": seat["side"], "user_id": seat["user_id"]})
+            for game_id, rows in seats.items():
+                reads[("seats", game_id)] = rows
+        return [(await self._game_info(c["game_id"]), c["side"]) for c in claimed]
 
     async def check_timeouts(self) -> list[tuple[GameInfo, str, str]]:
         """(game, side, what_happened) for every clock that ran out; what_happened is
@@ -1097,6 +1332,7 @@ class GameService:
         for c in clocks:
             if c["side"] == side and c["remaining"] is not None:
                 c["remaining"] = max(c["remaining"], 0.0)
+        self._forget(row["id"])
         if not await self.store.pause_for_timeout(row["id"], row["version"], clocks,
                                                   {"status": "paused", "flag": f"timeout:{side}",
                                                    "updated_at": now}):
@@ -1118,6 +1354,7 @@ class GameService:
             if paused and row["status"] == "active":
                 clocks = await self._clock_changes(row, ruleset, settings, [], now,
                                                    increment=False, running=False)
+                self._forget(row["id"])
                 await self.store.put_clocks(row["id"], clocks, {"status": "paused",
                                                                 "updated_at": now})
             elif not paused and row["status"] == "paused":
@@ -1129,6 +1366,7 @@ class GameService:
                 for c in clocks:
                     if c["remaining"] is not None and c["remaining"] <= 0 and grace:
                         c["remaining"] = float(grace)
+                self._forget(row["id"])
                 await self.store.put_clocks(row["id"], clocks, {"status": "active", "flag": None,
                                                                 "updated_at": now})
         return await self._game_info(game_id)

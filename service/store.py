@@ -137,6 +137,9 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 # Recent versions' states are kept so an undo (the state at the undone action's version - 1)
 # rarely needs a replay; older ones are deleted in the same transaction.
 SNAPSHOTS_KEPT = 16
+# Every CHECKPOINT_EVERY-th version's state is kept for good (a checkpoint), so the board at
+# turn N replays at most that many actions from the nearest one instead of the whole log.
+CHECKPOINT_EVERY = 100
 
 
 class VersionConflict(Exception):
@@ -506,8 +509,9 @@ class Store:
                     (undone_by, now, new_version, game_id, undo_seq))
                 if cursor.rowcount != 1:
                     raise VersionConflict(game_id, expected_version, None)
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version <= ?",
-                             (game_id, new_version - SNAPSHOTS_KEPT))
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version <= ? "
+                             "AND (version % ? <> 0 OR version = 0)",
+                             (game_id, new_version - SNAPSHOTS_KEPT, CHECKPOINT_EVERY))
             await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
                              "created_at) VALUES (?, ?, ?, ?, ?)",
                              (game_id, new_version, state_json, state_hash, now))
@@ -520,6 +524,65 @@ class Store:
         if not include_undone:
             sql += " AND live = 1"
         return await self.fetchall(sql + " ORDER BY seq", (game_id,))
+
+    # The tails of a log: each walks the (game_id, seq) key backwards from the newest action
+    # and stops, so its cost follows what it returns, not the game's length.
+    async def last_live_actions(self, game_id: int, count: int) -> list[dict]:
+        """The newest ``count`` live actions, oldest first."""
+        rows = await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "ORDER BY seq DESC LIMIT ?", (game_id, int(count)))
+        return rows[::-1]
+
+    async def live_actions_after(self, game_id: int, seq: int) -> list[dict]:
+        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND seq > ? ORDER BY seq", (game_id, int(seq)))
+
+    async def last_live_seq_of(self, game_id: int, side: str) -> int:
+        """The newest live action of ``side`` (0: none yet)."""
+        row = await self.fetchone("SELECT seq FROM actions WHERE game_id = ? AND live = 1 "
+                                  "AND side = ? ORDER BY seq DESC LIMIT 1", (game_id, side))
+        return int(row["seq"]) if row else 0
+
+    async def last_turn_actions(self, game_id: int) -> list[dict]:
+        """The live actions of the newest player-turn: the trailing run with the same
+        ``turn`` and ``active`` as the newest live action."""
+        last = await self.last_live_actions(game_id, 1)
+        if not last:
+            return []
+        turn, active = last[0]["turn"], last[0]["active"]
+        before = await self.fetchone(
+            "SELECT seq FROM actions WHERE game_id = ? AND live = 1 AND "
+            "(COALESCE(turn, -1) <> ? OR COALESCE(active, '') <> ?) "
+            "ORDER BY seq DESC LIMIT 1",
+            (game_id, -1 if turn is None else int(turn), active or ""))
+        return await self.live_actions_after(game_id, int(before["seq"]) if before else 0)
+
+    async def live_actions_of_turn(self, game_id: int, turn: int) -> list[dict]:
+        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND turn = ? ORDER BY seq", (game_id, int(turn)))
+
+    async def live_turns(self, game_id: int) -> list[int]:
+        rows = await self.fetchall("SELECT DISTINCT turn FROM actions WHERE game_id = ? "
+                                   "AND live = 1 AND turn IS NOT NULL ORDER BY turn", (game_id,))
+        return [int(r["turn"]) for r in rows]
+
+    async def live_actions_between(self, game_id: int, after_seq: int,
+                                   upto_seq: int) -> list[dict]:
+        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND seq > ? AND seq <= ? ORDER BY seq",
+                                   (game_id, int(after_seq), int(upto_seq)))
+
+    async def newest_live_action_upto(self, game_id: int, version: int) -> dict | None:
+        """The newest live action taken at or before ``version``."""
+        return await self.fetchone("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+                                   "AND version <= ? ORDER BY seq DESC LIMIT 1",
+                                   (game_id, int(version)))
+
+    async def checkpoints_upto(self, game_id: int, version: int, count: int = 3) -> list[dict]:
+        """The newest ``count`` kept states at or before ``version``, newest first."""
+        return await self.fetchall("SELECT * FROM snapshots WHERE game_id = ? AND version <= ? "
+                                   "ORDER BY version DESC LIMIT ?",
+                                   (game_id, int(version), int(count)))
 
     async def max_seq(self, game_id: int) -> int:
         row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?",
@@ -554,6 +617,20 @@ class Store:
     async def unseat(self, game_id: int, user_id: int) -> int:
         return await self.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?",
                                   (game_id, user_id))
+
+    async def games_by_ids(self, ids: list[int]) -> list[dict]:
+        if not ids:
+            return []
+        return await self.fetchall("SELECT * FROM games WHERE id IN (" +
+                                   ", ".join("?" for _ in ids) + ")", [int(i) for i in ids])
+
+    async def seats_of_games(self, ids: list[int]) -> list[dict]:
+        """Every seat of these games, each game's in the order :meth:`seats` gives."""
+        if not ids:
+            return []
+        return await self.fetchall("SELECT game_id, side, user_id FROM seats WHERE game_id IN (" +
+                                   ", ".join("?" for _ in ids) + ") ORDER BY game_id, rowid",
+                                   [int(i) for i in ids])
 
     async def seats(self, game_id: int) -> list[dict]:
         return await self.fetchall("SELECT side, user_id FROM seats WHERE game_id = ? "
@@ -639,15 +716,27 @@ class Store:
         so a stale reading cannot claim either. PostgreSQL: the same statement (row lock on
         UPDATE, re-check of the WHERE after a concurrent commit under READ COMMITTED).
         """
-        sql = ("UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
-               "AND started_at = ? AND ")
-        params: list[Any] = [now, game_id, side, started_at]
-        if last_reminder_at is None:
-            sql += "last_reminder_at IS NULL"
-        else:
-            sql += "last_reminder_at = ?"
-            params.append(last_reminder_at)
-        return await self.execute(sql, params) == 1
+        return (await self.claim_reminders([(game_id, side, started_at, last_reminder_at)],
+                                            now)) == [True]
+
+    async def claim_reminders(self, claims: list[tuple[int, str, float, float | None]],
+                              now: float) -> list[bool]:
+        """:meth:`claim_reminder` for many (game_id, side, started_at, last_reminder_at) at
+        once, in one transaction (one commit, not one per reminder); each claim is decided
+        alone, exactly as if made by itself."""
+        won = []
+        async with self.transaction() as db:
+            for game_id, side, started_at, last_reminder_at in claims:
+                sql = ("UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
+                       "AND started_at = ? AND ")
+                params: list[Any] = [now, game_id, side, started_at]
+                if last_reminder_at is None:
+                    sql += "last_reminder_at IS NULL"
+                else:
+                    sql += "last_reminder_at = ?"
+                    params.append(last_reminder_at)
+                won.append((await db.execute(sql, params)).rowcount == 1)
+        return won
 
     async def pause_for_timeout(self, game_id: int, expected_version: int,
                                 clocks: list[dict], game_fields: dict) -> bool:

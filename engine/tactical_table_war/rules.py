@@ -617,7 +617,7 @@ class TacticalTableWar(Ruleset):
                                     f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
                                     "a neutral building, nor cross the enemy castle wall).")
         if kind == "move" and state["phase"] == "movement" and uid in units:
-            self._explain_move(state, uid, str(action.get("to")))
+            self._explain_move(state, str(uid), str(action.get("to")))
         if kind in ("recruit", "train") and state["phase"] == "recruitment":
             cost = self.cat.costs["recruit"] if kind == "recruit" else None
             if cost is not None and state["treasury"].get(side, 0) < cost:

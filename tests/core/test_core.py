@@ -141,3 +141,16 @@ def test_referee_edits_are_actions_outside_turn_order(skirmish):
     assert "b1" not in gone["units"]
     with pytest.raises(RuleError, match="referee actions"):
         apply_action(skirmish, state, {"type": "move", "side": "referee"}, dice_mod.NoDice())
+
+
+def test_a_cloned_state_shares_nothing_the_rules_could_change():
+    from engine.core.state import clone
+    original = {"units": [{"id": "a1", "at": "0101", "tags": ["elite"]}], "turn": 3,
+                "result": None, "odd": {(1, 2)}}
+    copy_ = clone(original)
+    assert copy_ == original
+    copy_["units"][0]["tags"].append("shaken")
+    copy_["units"][0]["at"] = "0202"
+    copy_["odd"].add((3, 4))
+    assert original == {"units": [{"id": "a1", "at": "0101", "tags": ["elite"]}], "turn": 3,
+                        "result": None, "odd": {(1, 2)}}

@@ -1,0 +1,546 @@
+"""Load harness: many live games, mixed commands at a target rate, measured as players feel it.
+
+No Discord, but the code the cogs run: every command goes through ``cogs.presenter.Presenter``
+(``play`` for an action, ``post_board`` for a board) inside the cogs' own ``Guard``, and every
+command is preceded by the ``/act`` autocomplete of ``cogs.play.PlayCog``. The game service is
+the real one on a real SQLite file (``synchronous=FULL``, as the bot opens it). The fake
+Discord side only swallows what would be sent (messages, embeds, the PNG) and counts pictures.
+
+Setup: a few template games per ruleset are played through the service to about a third of
+their length (half with a daily clock whose reminder is due), then copied row for row in the
+database to ``--games`` live games. Load: commands arrive at ``--rate`` per second for
+``--seconds`` (open loop: a slow bot does not slow the arrivals down), each on a random game,
+about 38% of them posting a board picture. Meanwhile the reminder pass of
+``cogs.reminders`` runs every few seconds and a probe measures the event loop's lag.
+
+Printed, each beside its target and a reference measured in the same run:
+
+- command latency p50/p99 (arrival to reply), referenced to one command on the idle bot;
+- autocomplete p99 (Discord drops an answer after 3 s);
+- event-loop lag p99 (a 5 ms sleep's overshoot);
+- reminder pass (reminders and timeouts over every clock);
+- peak RSS of the bot process and its picture workers;
+- accepted / refused-busy / other refusals, and how many commands posted a picture.
+
+    .venv/bin/python bench/bench_load.py --quick            # under a minute
+    .venv/bin/python bench/bench_load.py --rate 100 --seconds 60 --games 1000
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextvars
+import itertools
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import discord  # noqa: E402
+
+from cogs.common import Guard  # noqa: E402
+from cogs.play import PlayCog  # noqa: E402
+from cogs.presenter import Presenter  # noqa: E402
+from engine import registry  # noqa: E402
+from engine.core.commands import parse_command  # noqa: E402
+from engine.core.dice import SeededSource  # noqa: E402
+from service.games import GameService  # noqa: E402
+
+RULESETS = ("tenochtitlan", "rivet-wars", "pocket-tactics")
+GUILD_ID = 4_000_000_000_000_000
+USERS = (5_000_000_000_000_001, 5_000_000_000_000_002, 5_000_000_000_000_003)
+THREAD_BASE = 6_000_000_000_000_000
+BOARD_SHARE = 0.38
+DAY = 86_400.0
+CLOCK = {"initial": 7 * DAY, "increment": DAY, "cap": 14 * DAY, "remind_every": DAY,
+         "on_timeout": "referee"}
+
+
+# ----- the Discord side, reduced to what the presenter touches ----------------------------------
+# Pictures posted by the command running in this task (its posts run inside it).
+POSTED: contextvars.ContextVar[list | None] = contextvars.ContextVar("posted", default=None)
+
+
+class Counters:
+    def __init__(self):
+        self.messages = 0
+        self.pictures = 0
+        self.picture_bytes = 0
+        self.replies: list[str] = []
+
+
+class FakeMessage:
+    _ids = itertools.count(7_000_000_000_000_000)
+
+    def __init__(self, channel):
+        self.id = next(self._ids)
+        self.channel = channel
+
+    async def edit(self, **_):
+        return self
+
+
+class FakeChannel:
+    def __init__(self, channel_id: int, counters: Counters):
+        self.id = channel_id
+        self.counters = counters
+
+    async def send(self, content=None, *, embed=None, file=None, files=None, view=None,
+                   allowed_mentions=None, **_):
+        self.counters.messages += 1
+        for each in ([file] if file is not None else []) + list(files or []):
+            self.counters.pictures += 1
+            self.counters.picture_bytes += len(each.fp.getbuffer())
+            mine = POSTED.get()
+            if mine is not None:
+                mine.append(1)
+        return FakeMessage(self)
+
+    def get_partial_message(self, message_id):
+        return FakeMessage(self)
+
+
+class FakeBot:
+    def __init__(self, counters: Counters):
+        self.counters = counters
+        self.presenter: Presenter | None = None
+
+    def get_channel(self, channel_id):
+        return FakeChannel(int(channel_id), self.counters)
+
+    async def fetch_channel(self, channel_id):
+        return self.get_channel(channel_id)
+
+    def get_guild(self, guild_id):
+        return None
+
+
+class FakeResponse:
+    def __init__(self, sink: list[str]):
+        self._done = False
+        self.sink = sink
+
+    def is_done(self) -> bool:
+        return self._done
+
+    async def defer(self, **_):
+        self._done = True
+
+    async def send_message(self, content=None, **_):
+        self._done = True
+        self.sink.append(content or "")
+
+
+class FakeFollowup:
+    def __init__(self, sink: list[str]):
+        self.sink = sink
+
+    async def send(self, content=None, **_):
+        self.sink.append(content or "")
+
+
+class FakeUser:
+    def __init__(self, user_id: int):
+        self.id = user_id
+        self.roles: list = []
+        self.mention = f"<@{user_id}>"
+
+
+class FakeInteraction:
+    def __init__(self, bot: FakeBot, user_id: int, thread_id: int):
+        self.client = bot
+        self.user = FakeUser(user_id)
+        self.channel_id = thread_id
+        self.guild_id = GUILD_ID
+        self.locale = discord.Locale.american_english
+        self.extras: dict = {}
+        self.command = None
+        self.data: dict = {}
+        self.namespace = ()
+        self.replies: list[str] = []
+        self.response = FakeResponse(self.replies)
+        self.followup = FakeFollowup(self.replies)
+
+
+# ----- setting up many live games -----------------------------------------------------------
+async def build_templates(path: Path, per_ruleset: int) -> list[int]:
+    """Games played through the service to a third of an autoplayed game's length."""
+    service = await GameService.open(path, synchronous="NORMAL")
+    ids = []
+    try:
+        for name in RULESETS:
+            ruleset = registry.get_ruleset(name)
+            for index in range(per_ruleset):
+                settings = {"clock": dict(CLOCK)} if index % 2 == 0 else {}
+                info = await service.create_game(name, seed=f"load-{name}-{index}",
+                                                 guild_id=GUILD_ID, creator_id=USERS[0],
+                                                 settings=settings)
+                for side, user in zip(ruleset.sides, USERS):
+                    await service.seat(info.id, side, user)
+                info = await service.start_game(info.id)
+                chooser = SeededSource(f"load-play-{name}-{index}", 0)
+                state, length = info.state, {"tenochtitlan": 95, "rivet-wars": 160,
+                                             "pocket-tactics": 18}[name]
+                for _ in range(length):
+                    if ruleset.result(state):
+                        break
+                    side = ruleset.awaiting(state)[0]
+                    legal = ruleset.legal_actions(state, side)
+                    action = legal[chooser.draw(len(legal)) - 1]
+                    state = (await service.act(info.id, action, actor="bench")).game.state
+                ids.append(info.id)
+    finally:
+        await service.close()
+    return ids
+
+
+def clone_games(path: Path, templates: list[int], count: int) -> list[int]:
+    """Copy the template games row for row until ``count`` games exist; each gets a thread."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("BEGIN")
+        tables = [row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%game_id%'")]
+        columns = {t: [r[1] for r in db.execute(f"PRAGMA table_info({t})")] for t in tables}
+        game_columns = [r[1] for r in db.execute("PRAGMA table_info(games)")]
+        ids = list(templates)
+        next_id = db.execute("SELECT MAX(id) FROM games").fetchone()[0] + 1
+        for index in range(count - len(templates)):
+            source = templates[index % len(templates)]
+            new = next_id + index
+            picks = ", ".join("?" if c == "id" else c for c in game_columns)
+            db.execute(f"INSERT INTO games ({', '.join(game_columns)}) SELECT {picks} "
+                       "FROM games WHERE id = ?", (new, source))
+            for table in tables:
+                cols = columns[table]
+                picks = ", ".join("?" if c == "game_id" else c for c in cols)
+                db.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {picks} "
+                           f"FROM {table} WHERE game_id = ?", (new, source))
+            ids.append(new)
+        for game_id in ids:
+            db.execute("UPDATE games SET thread_id = ?, channel_id = ? WHERE id = ?",
+                       (THREAD_BASE + game_id, THREAD_BASE + game_id, game_id))
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+    return ids
+
+
+# ----- measuring ------------------------------------------------------------------------------
+def rss_mb() -> float:
+    """Resident memory of this process and its children (picture workers), in MB."""
+    def one(pid) -> int:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+    total = one(os.getpid())
+    try:
+        children = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
+    except OSError:
+        children = []
+    return (total + sum(one(pid) for pid in children)) / 1024
+
+
+def cpu_seconds() -> tuple[float, float]:
+    """CPU time used so far by this process and by its live children (picture workers)."""
+    own = os.times()
+    ticks = os.sysconf("SC_CLK_TCK")
+    children = 0.0
+    try:
+        pids = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
+    except OSError:
+        pids = []
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            children += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return own.user + own.system, children
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Load:
+    def __init__(self, service: GameService, game_ids: list[int], seed: int):
+        self.counters = Counters()
+        self.bot = FakeBot(self.counters)
+        self.presenter = Presenter(self.bot, service, None)
+        self.bot.presenter = self.presenter
+        self.cog = PlayCog(self.bot)
+        self.service = service
+        self.games = game_ids
+        self.rng = random.Random(seed)
+        self.latency: list[float] = []
+        self.picture_latency: list[float] = []
+        self.complete_latency: list[float] = []
+        self.outcomes = {"accepted": 0, "busy": 0, "refused": 0, "failed": 0}
+        self.busy_latency: list[float] = []
+        self.refused_latency: list[float] = []
+        self.board_commands = 0
+        self.commands = 0
+        self.acts = 0
+        self.act_pictures = 0
+        self.turns: dict[int, tuple[str, list, str]] = {}
+
+    async def whose_turn(self, game_id: int) -> int | None:
+        """The player who would type now. Discord delivers the command of someone whose turn
+        it is; the harness knows who from its own notes (the outcome of the last action in
+        that game), so picking a player costs the bot nothing."""
+        if game_id not in self.turns:
+            info = await self.service.get_game(game_id)
+            self.turns[game_id] = (info.ruleset, list(info.awaiting), info.status)
+        name, awaiting, status = self.turns[game_id]
+        if status != "active" or not awaiting:
+            return None
+        sides = registry.get_ruleset(name).sides
+        return USERS[sides.index(awaiting[0])] if awaiting[0] in sides else None
+
+    async def command(self, game_id: int, board: bool) -> tuple[str, bool]:
+        """One player's command: the autocomplete, then the command itself."""
+        user = await self.whose_turn(game_id)
+        if user is None:
+            return "refused", False
+        thread = THREAD_BASE + game_id
+        typing = FakeInteraction(self.bot, user, thread)
+        start = time.perf_counter()
+        choices = await self.cog.act_complete(typing, "")
+        self.complete_latency.append(time.perf_counter() - start)
+        interaction = FakeInteraction(self.bot, user, thread)
+        posted: list = []
+        POSTED.set(posted)
+        async with Guard(interaction, context="load"):
+            if board:       # what /game board does
+                here = await self.presenter.game_here(interaction)
+                async with self.service.command():
+                    await self.presenter.post_board(here.info, keep_flares=True)
+                interaction.replies.append("board posted")
+            elif choices:
+                # Players mostly move and fight several times before they end a phase.
+                moves = [c for c in choices if not c.value.startswith("/end-phase")]
+                pick = self.rng.choice(moves if moves and self.rng.random() < 0.8 else choices)
+                parsed = parse_command(pick.value)
+                kind = parsed.pop("type")
+                await self.presenter.play(interaction, kind, parsed)
+            elif self.service.overloaded:
+                # No choices because the bot is saturated: the player's command would be
+                # refused as busy at its start.
+                interaction.replies.append("busy (no choices offered)")
+            else:
+                interaction.replies.append("nothing to do")
+        reply = "\n".join(interaction.replies)
+        if not board:
+            # The turn may have moved: the harness peeks at the state the service keeps in
+            # memory (free), else reads the game again next time.
+            cached = self.service._cache.get(game_id)
+            known = self.turns.pop(game_id, None)
+            if cached is not None and known is not None:
+                state = cached[1]
+                awaiting = [] if state.get("result") else \
+                    list(state.get("awaiting") or [state.get("active")])
+                self.turns[game_id] = (known[0], awaiting, "finished" if state.get("result")
+                                       else known[2])
+        posted = bool(posted)
+        if "busy" in reply.lower():
+            return "busy", posted
+        if reply.startswith(("Done", "board posted")):
+            return "accepted", posted
+        if reply.startswith("Sorry, something went wrong"):
+            return "failed", posted
+        return "refused", posted
+
+    async def timed(self, arrival: float, game_id: int, board: bool) -> None:
+        try:
+            what, posted = await self.command(game_id, board)
+        except Exception as error:      # a harness fault, not a refusal: show it
+            print("command failed:", repr(error), file=sys.stderr)
+            what, posted = "failed", False
+        elapsed = time.perf_counter() - arrival
+        self.outcomes[what] += 1
+        if what == "busy":
+            self.busy_latency.append(elapsed)
+            return
+        if what != "accepted":
+            self.refused_latency.append(elapsed)
+            return
+        self.latency.append(elapsed)
+        if not board:
+            self.acts += 1
+            self.act_pictures += posted
+        if posted:
+            self.picture_latency.append(elapsed)
+
+    def board_chance(self) -> float:
+        """Board requests fill the mix up to BOARD_SHARE picture-posting commands; actions
+        that end a turn post one too (``act_pictures`` of ``acts`` so far)."""
+        natural = self.act_pictures / self.acts if self.acts else 0.2
+        return max(0.0, (BOARD_SHARE - natural) / max(0.01, 1 - natural))
+
+    async def run(self, rate: float, seconds: float) -> None:
+        tasks = []
+        start = time.perf_counter()
+        total = int(rate * seconds)
+        for index in range(total):
+            arrival = start + index / rate
+            delay = arrival - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.commands += 1
+            board = self.rng.random() < self.board_chance()
+            self.board_commands += board
+            tasks.append(asyncio.create_task(self.timed(arrival, self.rng.choice(self.games),
+                                                        board)))
+        await asyncio.gather(*tasks)
+
+
+async def lag_probe(stop: asyncio.Event, lags: list[float]) -> None:
+    while not stop.is_set():
+        before = time.perf_counter()
+        await asyncio.sleep(0.005)
+        lags.append(time.perf_counter() - before - 0.005)
+
+
+async def reminder_loop(cog_pass, stop: asyncio.Event, times: list[float], every: float) -> None:
+    while not stop.is_set():
+        before = time.perf_counter()
+        await cog_pass()
+        times.append(time.perf_counter() - before)
+        try:
+            await asyncio.wait_for(stop.wait(), every)
+        except TimeoutError:
+            pass
+
+
+async def main(args) -> None:
+    from cogs.reminders import ReminderCog
+
+    workdir = Path(tempfile.mkdtemp(prefix="umpire-load-"))
+    path = workdir / "load.sqlite3"
+    t0 = time.perf_counter()
+    templates = await build_templates(path, args.templates)
+    ids = clone_games(path, templates, args.games)
+    setup_seconds = time.perf_counter() - t0
+    # The games' clocks started during setup; a day later every reminder is due.
+    shift = [0.0]
+    service = await GameService.open(path, clock=lambda: time.time() + shift[0])
+    load = Load(service, ids, seed=args.seed)
+    reminders = ReminderCog(load.bot)
+
+    # Every picture worker draws every map once (its own layer cache), as a bot that has run
+    # a while would have; then references on the idle bot: one command at a time.
+    warm = time.perf_counter()
+    await asyncio.gather(*(service.render(t) for t in templates
+                           for _ in range(max(1, service.pictures.workers))))
+    warm = time.perf_counter() - warm
+    idle: list[float] = []
+    for game_id in ids[:12]:
+        before = time.perf_counter()
+        await load.command(game_id, board=game_id % 3 == 0)
+        idle.append(time.perf_counter() - before)
+    idle_pass = time.perf_counter()
+    await reminders.run_once()      # nothing due yet: the pass's fixed cost
+    idle_pass = time.perf_counter() - idle_pass
+    load.latency.clear(), load.complete_latency.clear(), load.picture_latency.clear()
+    load.outcomes = dict.fromkeys(load.outcomes, 0)
+    load.counters.pictures = 0
+    load.acts = load.act_pictures = 0
+    shift[0] = DAY + 60
+
+    stop = asyncio.Event()
+    lags: list[float] = []
+    passes: list[float] = []
+    peak = [rss_mb()]
+
+    async def watch_memory():
+        while not stop.is_set():
+            peak[0] = max(peak[0], rss_mb())
+            await asyncio.sleep(0.5)
+
+    background = [asyncio.create_task(lag_probe(stop, lags)),
+                  asyncio.create_task(reminder_loop(reminders.run_once, stop, passes,
+                                                    args.reminder_every)),
+                  asyncio.create_task(watch_memory())]
+    loadavg = os.getloadavg()
+    cpu_before = cpu_seconds()
+    started = time.perf_counter()
+    await load.run(args.rate, args.seconds)
+    wall = time.perf_counter() - started
+    cpu_after = cpu_seconds()
+    bot_cpu, worker_cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
+    stop.set()
+    await asyncio.gather(*background)
+    await service.close()
+
+    done = sum(load.outcomes.values())
+    print(f"\n{args.games} games ({len(templates)} templates, setup {setup_seconds:.0f} s, "
+          f"{service.pictures.workers} picture workers warmed in {warm:.1f} s), "
+          f"{args.rate:g} commands/s for {args.seconds:g} s, load average before "
+          f"{loadavg[0]:.2f} on {os.cpu_count()} cores")
+    print(f"actions {load.acts}, of which posted a board {load.act_pictures}; "
+          f"board requests {load.board_commands}")
+    print(f"commands: {done} in {wall:.1f} s = {done / wall:.1f}/s; " +
+          ", ".join(f"{k} {v}" for k, v in load.outcomes.items()) +
+          f"; pictures posted {load.counters.pictures} ({load.counters.pictures / max(1, done):.0%})")
+    print(f"CPU: bot process {bot_cpu:.1f} s, picture workers {worker_cpu:.1f} s in {wall:.1f} s "
+          f"of wall time = {bot_cpu / wall:.0%} + {worker_cpu / wall:.0%} of one core; "
+          f"per command {1000 * bot_cpu / max(1, done):.1f} + {1000 * worker_cpu / max(1, done):.1f}"
+          f" ms, so two idle cores would carry about "
+          f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
+          f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)")
+    rows = [
+        ("accepted command p50", pct(load.latency, 0.5) * 1000, "ms",
+         f"idle command p50 {statistics.median(idle) * 1000:.0f} ms", "-"),
+        ("accepted command p99", pct(load.latency, 0.99) * 1000, "ms",
+         f"idle command max {max(idle) * 1000:.0f} ms", "< 250 ms"),
+        ("  posting a picture p99", pct(load.picture_latency, 0.99) * 1000, "ms", "", "< 250 ms"),
+        ("busy refusal p99", pct(load.busy_latency, 0.99) * 1000, "ms",
+         f"p50 {pct(load.busy_latency, 0.5) * 1000:.0f} ms", "quick"),
+        ("other refusal p99", pct(load.refused_latency, 0.99) * 1000, "ms",
+         "not your turn, stale", "-"),
+        ("autocomplete p99", pct(load.complete_latency, 0.99) * 1000, "ms",
+         "Discord's limit 3000 ms", "< 100 ms"),
+        ("event-loop lag p99", pct(lags, 0.99) * 1000, "ms", "probe sleeps 5 ms", "< 20 ms"),
+        ("reminder pass max", max(passes or [float("nan")]) * 1000, "ms",
+         f"idle pass {idle_pass * 1000:.0f} ms; passes {len(passes)}", "< 1000 ms"),
+        ("peak RSS", peak[0], "MB", "bot + picture workers", "< 400 MB"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    for name, value, unit, reference, target in rows:
+        print(f"  {name:<{width}}  {value:9.1f} {unit:<3} target {target:<10} {reference}")
+
+
+def parse(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--templates", type=int, default=2, help="per ruleset")
+    parser.add_argument("--rate", type=float, default=100.0)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--reminder-every", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true",
+                        help="200 games, 20 commands/s for 15 s: a smoke run under a minute")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.rate, args.seconds, args.reminder_every = 200, 20.0, 15.0, 5.0
+    return args
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse()))

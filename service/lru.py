@@ -1,0 +1,55 @@
+"""A small least-recently-used mapping for per-game things a long-running bot keeps in memory
+(states, locks, the current board post): bounded, so a bot that has seen a hundred thousand
+games holds only the ones in play."""
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Lru(Generic[K, V]):
+    """``keep(value)`` says whether an entry must stay although it is the oldest (a lock that
+    is held); such entries are passed over, so the size may briefly exceed ``limit``."""
+
+    def __init__(self, limit: int, keep: Callable[[V], bool] | None = None):
+        self.limit = int(limit)
+        self._keep = keep
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key) -> bool:
+        return key in self._items
+
+    def get(self, key: K, default=None):
+        value = self._items.get(key, default)
+        if key in self._items:
+            self._items.move_to_end(key)
+        return value
+
+    def __getitem__(self, key: K) -> V:
+        value = self._items[key]
+        self._items.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        if len(self._items) > self.limit:
+            self._evict()
+
+    def pop(self, key: K, default=None):
+        return self._items.pop(key, default)
+
+    def _evict(self) -> None:
+        for key in list(self._items):
+            if len(self._items) <= self.limit:
+                return
+            if self._keep is not None and self._keep(self._items[key]):
+                continue
+            del self._items[key]

@@ -1,0 +1,115 @@
+"""Board pictures drawn in worker processes, with a bound on how many may wait.
+
+Drawing and PNG encoding are most of a busy bot's CPU, and in threads they share one core
+under the GIL with the event loop. Here a scene (plain data) goes to a worker process and PNG
+bytes come back, so both cores draw and the event loop stays free. Each worker keeps its own
+renderer caches (map layers, counter sprites) for its lifetime.
+
+At most ``limit`` pictures are in flight (drawing or waiting for a worker): one more is
+refused at once with :class:`Overloaded` instead of joining a queue that only grows.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from .errors import ServiceError
+
+log = logging.getLogger("umpire.service")
+
+DEFAULT_LIMIT = 24
+
+
+class Overloaded(ServiceError):
+    """The bot has more work waiting than it can finish soon: refused before anything changed."""
+
+    def __init__(self, what: str = "pictures"):
+        self.what = what
+        super().__init__("The bot is very busy right now; nothing was changed. Try again in a "
+                         "moment.")
+
+
+def _warm_worker() -> None:
+    # Import once per worker, not on its first picture.
+    import renderer  # noqa: F401
+
+
+def _render(scene: dict) -> bytes:
+    import renderer
+    return renderer.render_png(scene)
+
+
+def default_workers() -> int:
+    """``UMPIRE_PICTURE_WORKERS`` (0: draw in threads of the bot's process), else one worker
+    per core, at most four."""
+    text = os.environ.get("UMPIRE_PICTURE_WORKERS", "").strip()
+    if text:
+        try:
+            return max(0, int(text))
+        except ValueError:
+            raise ValueError(f"UMPIRE_PICTURE_WORKERS must be a whole number, not {text!r}") \
+                from None
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class PicturePool:
+    """``await pool.render(scene)`` -> PNG bytes. The processes start on the first picture."""
+
+    def __init__(self, workers: int | None = None, limit: int = DEFAULT_LIMIT):
+        self.workers = default_workers() if workers is None else int(workers)
+        self.limit = int(limit)
+        self.in_flight = 0
+        self._executor: ProcessPoolExecutor | None = None
+        self._start_lock = threading.Lock()
+
+    @property
+    def backlog(self) -> float:
+        """In-flight pictures as a share of the limit (0 idle, 1 full)."""
+        return self.in_flight / self.limit if self.limit else 1.0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._start_lock:
+            if self._executor is None:
+                # spawn: the bot process has database and executor threads that a forked
+                # child must not inherit half-locked.
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context,
+                                                     initializer=_warm_worker)
+            return self._executor
+
+    async def run(self, function: Callable[..., bytes], *args, in_process: bool = True) -> bytes:
+        """Run ``function(*args)`` on a worker (without workers, or ``in_process=False``: in a
+        thread) under the bound. On a worker, ``function`` and its arguments cross a process
+        boundary: a module-level function and plain data."""
+        if self.in_flight >= self.limit:
+            raise Overloaded()
+        self.in_flight += 1
+        try:
+            if self.workers <= 0 or not in_process:
+                return await asyncio.to_thread(function, *args)
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self._pool(), function, *args)
+            except BrokenProcessPool:
+                # A worker died (killed for memory, say): start fresh ones next time, and draw
+                # this picture here so the player still gets it.
+                log.error("a picture worker died; restarting the pool")
+                self.shutdown()
+                return await asyncio.to_thread(function, *args)
+        finally:
+            self.in_flight -= 1
+
+    async def render(self, scene: dict) -> bytes:
+        return await self.run(_render, scene)
+
+    def shutdown(self) -> None:
+        with self._start_lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
