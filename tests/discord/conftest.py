@@ -14,6 +14,10 @@ import simcord.interactions as simcord_interactions
 import bot as bot_module
 from engine import registry
 
+# How long SimCord waits for the bot to go quiet after an event. A guard against hangs, not a
+# speed target: some commands (an exact setup search) take seconds on a loaded 2-core machine.
+SETTLE_SECONDS = 60.0
+
 registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
 
 
@@ -148,7 +152,7 @@ async def table(db_path, clock, dice):
     bot = make_bot(clock, dice)
     # The bot is an AutoShardedBot; without UMPIRE_SHARDS it would ask Discord for the
     # recommended count, which the fake gateway answers with one shard.
-    env = simcord.Env(bot, shard_count=1)
+    env = simcord.Env(bot, shard_count=1, settle_timeout=SETTLE_SECONDS)
     await env.start()
     bots = [bot]
     try:

@@ -263,12 +263,12 @@ def test_the_command_tree_obeys_discords_limits():
 async def test_a_development_guild_gets_the_commands_at_once(db_path, clock, monkeypatch):
     import simcord
 
-    from .conftest import make_bot
+    from .conftest import SETTLE_SECONDS, make_bot
 
     guild_id = 424242424242424242
     monkeypatch.setenv("UMPIRE_DEV_GUILD", str(guild_id))
     bot = make_bot(clock)
-    env = simcord.Env(bot, shard_count=1)
+    env = simcord.Env(bot, shard_count=1, settle_timeout=SETTLE_SECONDS)
     guild = env.create_guild(id=guild_id)
     channel = guild.create_text_channel("wargames")
     member = guild.add_member(env.create_user("alice"))
