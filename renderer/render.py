@@ -183,7 +183,56 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
+    for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
+        draw.text((x0 - dx, y0 - dy), text, font=fonts.font(lay.ruler_size, True), fill=RULER_INK, anchor="lt")
     return img
+
+
+RULER_INK = (25, 25, 25)
+
+
+def _ruler_marks(lay: Layout) -> list[tuple]:
+    """The coordinate rulers: each column's part of the cell label above and below the map,
+    each row's part left and right of it, as (edge, text, ink box, ink offset from the text's
+    top-left) each. On hex maps odd and even columns take two staggered lines, as the columns
+    do; the left ruler follows the first column's rows and the right one the last column's
+    (even columns sit half a hex lower), so a row number sits level with its cells."""
+    if not lay.ruler_size:
+        return []
+    font = fonts.font(lay.ruler_size, True)
+    left, top, right, bottom = lay.frame
+    size = lay.ruler_size
+    first, last = lay.first_column, lay.first_column + lay.columns - 1
+    marks = []
+
+    def mark(edge, text, cx, cy):
+        x0, y0, x1, y1 = font.getbbox(text, anchor="lt")
+        w, h = x1 - x0, y1 - y0
+        box = (round(cx - w / 2), round(cy - h / 2))
+        marks.append((edge, text, (box[0], box[1], box[0] + w, box[1] + h), (x0, y0)))
+
+    def cell_of(c, r):
+        return hexgrid.from_offset(c, r) if lay.kind == "hex" else (c, r)
+
+    band = lay.ruler_band
+    for c in range(first, last + 1):
+        text = _label(lay, cell_of(c, lay.first_row))
+        text = text[:2] if lay.kind == "hex" else text[0]
+        x = lay.center_of(cell_of(c, lay.first_row))[0]
+        lower = lay.kind == "hex" and c % 2 == 1
+        # line centres inside the band: one line on squares, two staggered lines on hexes
+        shift = (size * 1.45 if lower else size * 0.55) if lay.kind == "hex" else band / 2
+        mark("top", text, x, top - band + shift)
+        mark("bottom", text, x, bottom + shift)
+    side = lay.ruler_side
+    for r in range(lay.first_row, lay.first_row + lay.rows):
+        text = _label(lay, cell_of(first, r))
+        text = text[2:] if lay.kind == "hex" else text[1:]
+        mark("left", text, left - side / 2, lay.center_of(cell_of(first, r))[1])
+        text = _label(lay, cell_of(last, r))
+        text = text[2:] if lay.kind == "hex" else text[1:]
+        mark("right", text, right + side / 2, lay.center_of(cell_of(last, r))[1])
+    return marks
 
 
 def _region_labels(scene: dict, lay: Layout) -> list[tuple]:
@@ -749,8 +798,10 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     x, y, w, h = spot
     best = None
     for i, (dx, dy) in enumerate(candidates):
-        x0 = min(max(x + dx - w / 2, 2), lay.width - w - 2)
-        y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.origin_y + lay.map_height + lay.cell - h)
+        left, top, right, bottom = lay.frame
+        # inside the map's frame: the rulers around it stay readable
+        x0 = min(max(x + dx - w / 2, left), right - w)
+        y0 = min(max(y + dy - h / 2, top), bottom - h)
         box = (x0, y0, x0 + w, y0 + h)
         if any(_overlap(box, b) > 0 for b in placed):
             continue
@@ -826,6 +877,7 @@ class Drawn:
     legend: list = field(default_factory=list)       # legend texts drawn
     losses: list = field(default_factory=list)       # (side text, unit text) drawn in the footer
     leaders: list = field(default_factory=list)      # (arrow point, label point) of attack labels
+    rulers: list = field(default_factory=list)       # (edge, text, ink box): top, bottom, left, right
 
 
 def footer_lines(scene: dict) -> int:
@@ -917,6 +969,9 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
         drawn.texts.append(("name", " ".join(lines), box))
     for text, size, colour, xy, box in _region_labels(scene, lay):
         drawn.texts.append(("region", text, box))
+    for edge, text, box, _ in _ruler_marks(lay):
+        drawn.rulers.append((edge, text, box))
+        drawn.texts.append(("ruler", text, box))
     return img, drawn
 
 
