@@ -543,6 +543,69 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
     return done
 
 
+_MAP_CELLS = LruCache(16)
+
+
+def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
+    """The cells the map has (holes have no label) and those with strong labels, per map."""
+    def build():
+        cells = _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
+        return (frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
+                frozenset(_strong_labels(scene, lay)))
+    return _MAP_CELLS.get(static_key(scene, lay), build)
+
+
+def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float, keep=()) -> None:
+    """Paste again the label of every cell that one of ``segments`` (lines ``width`` wide,
+    with their halo) crosses, except labels under a box of ``keep`` (dice labels)."""
+    present, strong = _map_cells(scene, lay)
+    pad = width * 2.2 + 2      # arrow heads are wider than their shafts
+    for a, b in segments:
+        reach = math.hypot(b[0] - a[0], b[1] - a[1]) / 2 + lay.cell
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        for h in _cells_near(lay, mx, my, reach):
+            if h not in present:
+                continue
+            x0, y0, x1, y1 = label_box(lay, h, h in strong)
+            if _segment_crosses_box(a, b, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) and \
+                    not any(_overlap((x0, y0, x1, y1), k) > 0 for k in keep):
+                _paste_label(img, lay, h, h in strong)
+
+
+def _segment_crosses_box(p, q, box) -> bool:
+    """Whether the segment p-q passes through ``box``, exactly (clipped Liang-Barsky style)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for delta, low, high, start in ((dx, box[0], box[2], p[0]), (dy, box[1], box[3], p[1])):
+        if delta == 0:
+            if not low <= start <= high:
+                return False
+            continue
+        a, b = (low - start) / delta, (high - start) / delta
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+        if t0 > t1:
+            return False
+    return True
+
+
+def _cells_near(lay: Layout, x: float, y: float, reach: float) -> list:
+    """Grid cells whose centre may lie within ``reach`` of (x, y) (a generous square)."""
+    cell = lay.cell
+    if lay.kind == "hex":
+        col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
+        row0 = (y - lay.origin_y) / (SQRT3 * cell) + lay.first_row
+        span_c, span_r = reach / (1.5 * cell) + 2, reach / (SQRT3 * cell) + 2
+    else:
+        col0 = (x - lay.origin_x) / cell + lay.first_column
+        row0 = (y - lay.origin_y) / cell + lay.first_row
+        span_c = span_r = reach / cell + 2
+    return [hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
+            for col in range(max(lay.first_column, int(col0 - span_c)),
+                             min(lay.first_column + lay.columns, int(col0 + span_c) + 1))
+            for row in range(max(lay.first_row, int(row0 - span_r)),
+                             min(lay.first_row + lay.rows, int(row0 + span_r) + 1))]
+
+
 def _strong_labels(scene: dict, lay: Layout) -> set:
     out = set()
     for c in scene.get("cells") or []:
@@ -818,13 +881,14 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     return best
 
 
-def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None) -> None:
+def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None, repaste=None) -> None:
     """One label per attack near its arrow's middle, at the candidate spot that overlaps no
     other label and hides the fewest counters and cell labels; a leader line joins a moved
     label to its arrow without crossing another label."""
     ts = max(11, min(lay.text_size, round(lay.cell * 0.38)))
     placed: list[tuple[float, float, float, float]] = []
     leaders: list[tuple[tuple, tuple]] = []
+    boxes: list = []
     offsets = [(0.0, 0.0)]
     for k in range(1, 7):
         d = k * 0.45 * lay.cell
@@ -858,11 +922,16 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
         if (x, y) != anchor and math.hypot(anchor[0] - x, anchor[1] - y) > 2:
             draw.line([(x, y), anchor], fill=colour, width=max(2, ts // 8))
             leaders.append(((x, y), anchor))
-        draw.rounded_rectangle(box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8))
-        sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
+        boxes.append((box, text, colour))
         if drawn is not None:
             drawn.texts.append(("attack", text, box))
             drawn.leaders.append(((x, y), anchor))
+    if leaders and repaste is not None:
+        # leader lines cross cell labels: those not under a dice label go back on top
+        repaste(leaders, max(2, ts // 8), placed)
+    for box, text, colour in boxes:
+        draw.rounded_rectangle(box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8))
+        sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
 
 
 @dataclass
@@ -988,7 +1057,7 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
     counter_half = lay.counter_side / 2
     arrows = _items(scene, "arrows")
     attacks = []
-    moved_through: set = set()
+    moved_through: list = []
     for i, ar in enumerate(arrows):
         where = f"arrows[{i}]"
         kind = ar.get("kind", "move")
@@ -999,13 +1068,13 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
         if kind == "attack":
             attacks.append((pts, colour, ar.get("text")))
             continue
-        _arrow(draw, _shorten(pts, cell * 0.15, counter_half * 1.1), colour, max(3, round(cell * 0.13)))
-        moved_through.update(lay.parse(lab) for lab in ar["path"])
+        shown = _shorten(pts, cell * 0.15, counter_half * 1.1)
+        _arrow(draw, shown, colour, max(3, round(cell * 0.13)))
+        moved_through.extend(zip(shown, shown[1:]))
     if moved_through:
-        # a move arrow runs from centre to centre across the cells' labels: put them back on top
-        strong = _strong_labels(scene, lay)
-        for h in moved_through:
-            _paste_label(img, lay, h, h in strong)
+        # a move arrow runs from centre to centre across the cells' labels (its own cells' and,
+        # crossing corners, its neighbours'): put them back on top
+        _repaste_labels_under(img, scene, lay, moved_through, max(3, round(cell * 0.13)))
     _markers(img, draw, scene, lay, under=True)
     boxes = _pieces(img, scene, lay, drawn)
     _markers(img, draw, scene, lay, under=False)
@@ -1026,6 +1095,11 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
                 continue
             seen[key] = ([a], b, colour)
             labels.append(key)
+    if attacks:
+        # an attack arrow runs over the counters and so across cell labels: put them back on
+        # top (the arrow stays visible around them)
+        _repaste_labels_under(img, scene, lay, [(pts[0], pts[-1]) for pts, _, _ in attacks],
+                              max(3, round(cell * 0.11)))
     placed = []
     for text, b in labels:
         starts, target, colour = seen[(text, b)]
@@ -1039,7 +1113,8 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
             placed.append((lay.center(lb.get("at"), where + ".at"), fonts.safe_text(str(lb["text"])), colour, None))
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
-    _attack_labels(img, draw, placed, lay, boxes, avoid, drawn)
+    _attack_labels(img, draw, placed, lay, boxes, avoid, drawn,
+                   lambda segments, width, keep: _repaste_labels_under(img, scene, lay, segments, width, keep))
     if lay.footer_lines:
         _footer(img, draw, scene, lay, drawn)
     return img

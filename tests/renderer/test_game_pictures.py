@@ -107,13 +107,26 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
                 covered.setdefault(text, []).append(label)
     assert all(len(labels) <= MAX_LABELS_UNDER_DICE for labels in covered.values()), f"{where}: {covered}"
     hidden = {label for labels in covered.values() for label in labels}
+    # the map alone (no counters, outlines, arrows or markers): how every label looks uncovered
+    bare, _ = drawn({key: scene[key] for key in ("map_key", "grid", "cells", "lines", "edges", "regions",
+                                                 "terrain_key", "losses") if key in scene})
     for label, box in rec.cell_labels.items():
         if label in hidden:
             continue
-        # and the PNG shows it: dark ink on its light halo
+        # and the PNG shows it: dark ink on its light halo, as on the bare map
         pixels = crop(img, box)
         assert sum(1 for p in pixels if max(p) < 90) >= 4, f"{where}: label {label} has no ink"
         assert sum(1 for p in pixels if min(p) > 215) >= 4, f"{where}: label {label} has no halo"
+        # the glyphs and the halo between them, inside the halo's rim (which meets grid lines)
+        rim = rec.layout.label_size / 7 + 1
+        core = (box[0] + rim, box[1] + rim, box[2] - rim, box[3] - rim)
+        pixels, alone = crop(img, core), crop(bare, core)
+        ink = [p for p, q in zip(pixels, alone) if max(q) < 70]
+        halo = [p for p, q in zip(pixels, alone) if min(q) > 235]
+        if ink and halo:    # a highlighted place the bare map has no cell for is drawn later
+            # (brightness, not exact colours: the 256-colour palette differs between pictures)
+            assert sum(1 for p in ink if sum(p) < 360) >= 0.85 * len(ink), f"{where}: label {label} is covered"
+            assert sum(1 for p in halo if sum(p) > 600) >= 0.85 * len(halo), f"{where}: label {label} is covered"
 
 
 @pytest.mark.parametrize("name", RULESETS)
