@@ -561,9 +561,11 @@ def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float,
     present, strong = _map_cells(scene, lay)
     pad = width * 2.2 + 2      # arrow heads are wider than their shafts
     for a, b in segments:
-        reach = math.hypot(b[0] - a[0], b[1] - a[1]) / 2 + lay.cell
-        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        for h in _cells_near(lay, mx, my, reach):
+        # cells along the segment only (a long arrow across a big map passes few of them)
+        steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
+        near = {h for k in range(steps + 1)
+                for h in _cells_near(lay, a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps, 0)}
+        for h in near:
             if h not in present:
                 continue
             x0, y0, x1, y1 = label_box(lay, h, h in strong)
@@ -594,11 +596,11 @@ def _cells_near(lay: Layout, x: float, y: float, reach: float) -> list:
     if lay.kind == "hex":
         col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
         row0 = (y - lay.origin_y) / (SQRT3 * cell) + lay.first_row
-        span_c, span_r = reach / (1.5 * cell) + 2, reach / (SQRT3 * cell) + 2
+        span_c, span_r = reach / (1.5 * cell) + 1.5, reach / (SQRT3 * cell) + 1.5
     else:
         col0 = (x - lay.origin_x) / cell + lay.first_column
         row0 = (y - lay.origin_y) / cell + lay.first_row
-        span_c = span_r = reach / cell + 2
+        span_c = span_r = reach / cell + 1.5
     return [hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
             for col in range(max(lay.first_column, int(col0 - span_c)),
                              min(lay.first_column + lay.columns, int(col0 + span_c) + 1))
