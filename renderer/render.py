@@ -316,15 +316,19 @@ _LABEL_BOXES = LruCache(8192)
 def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float, float]:
     """The box a cell's label (with its halo) covers in the picture."""
     cx, cy = lay.center_of(h)
+    # the box around the centre depends on the text only (hex labels: DejaVu digits share a width)
+    shared = lay.kind == "hex" and fonts.has_dejavu()
 
     def build():
         boxes = [(x - cx, y - cy, x - cx + ink.width, y - cy + ink.height)
                  for ink, _, (x, y) in _label_pieces(lay, h, strong)]
         return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
                 max(b[3] for b in boxes))
-    # the box around the centre depends on the text only (hex labels: DejaVu digits share a width)
-    text = "0000" if lay.kind == "hex" and fonts.has_dejavu() else _label(lay, h)
-    key = (lay.kind, lay.cell, lay.label_size, text, strong)
+    text = "0000" if shared else _label(lay, h)
+    # the pasted label snaps to whole pixels, so its box depends on the centre's fractions
+    # too (a few per layout): with them in the key, the box is exact and never depends on
+    # which cell happened to be asked first
+    key = (lay, text, strong, cx % 1, cy % 1)
     dx0, dy0, dx1, dy1 = _LABEL_BOXES.get(key, build)
     return (cx + dx0, cy + dy0, cx + dx1, cy + dy1)
 
