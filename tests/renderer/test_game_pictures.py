@@ -303,3 +303,25 @@ def test_rivet_wars_plug_ins_get_a_line_of_their_own_on_the_counter():
         band = (box[0] + 4, box[1] + height * 0.38, box[2] - 4, box[1] + height * 0.54)
         return sum(1 for p in crop(img, band) if min(p) > 200)
     assert white_in_middle(boxes["w"]) > 10 and white_in_middle(boxes["v"]) < white_in_middle(boxes["w"]) / 3
+
+
+def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
+    from tests.tenochtitlan.helpers import RULES, build
+    state = build({"units": {"a": {"type": "sp-artillery", "at": "1119"},
+                             "i": {"type": "sp-infantry", "at": "0305"}}})
+    scene = RULES.scene(state, [], None)
+    pieces = {p["id"]: p for p in scene["pieces"]}
+    assert pieces["a"]["badge"] == "5" and pieces["a"]["badge_color"] == "#ffffff"
+    assert "badge" not in pieces["i"]      # range 1: nothing to read
+    img, rec = drawn(scene)
+    boxes = dict(rec.counters)
+
+    def corner(pid):
+        x0, y0, x1, y1 = boxes[pid]
+        k = x1 - x0
+        return crop(img, (x1 - 0.22 * k, y0 + 0.06 * k, x1 - 0.06 * k, y0 + 0.22 * k))
+    disc = corner("a")
+    assert sum(1 for p in disc if min(p) > 220) >= len(disc) * 0.3, "no white disc"
+    assert sum(1 for p in disc if max(p) < 90) >= 2, "no range digit on the disc"
+    plain = corner("i")
+    assert sum(1 for p in plain if min(p) > 220) < len(plain) * 0.1
