@@ -16,6 +16,13 @@ SQRT3 = math.sqrt(3)
 MIN_WIDTH = 480          # room for the header on tiny maps
 PREVIEW_WIDTH = 480      # about how wide Discord shows a picture on a phone before a tap
 TARGET_WIDTH = 1500      # default pictures are about this wide (Discord shrinks them anyway)
+# Coordinate rulers along the map's edges (column numbers above and below, row numbers on both
+# sides, as on printed wargame maps and chess boards) are sized so their digits are this tall
+# in the phone preview: any cell's label is read off them without zooming, however small the
+# cells are.
+RULER_PREVIEW_PX = 10
+DIGIT_HEIGHT = 0.73      # height of a bold digit (DejaVu Sans Bold) per pixel of font size
+DIGIT_WIDTH = 0.70       # advance of a bold digit per pixel of font size
 
 
 class SceneError(ValueError):
@@ -39,6 +46,30 @@ class Layout:
     first_column: int = 0  # 0-based column and row of the window's top-left cell (a map that
     first_row: int = 0     # grows anywhere in a large label space, such as Pocket Tactics)
     footer_lines: int = 0  # lines of the band under the map (terrain key, losses per side)
+    ruler_size: int = 0    # font size of the coordinate rulers around the map
+
+    @property
+    def ruler_band(self) -> int:
+        """Height of the ruler above (and below) the map. Hex maps put odd and even columns on
+        two staggered lines, like the columns themselves, so neighbouring numbers never touch."""
+        return round(self.ruler_size * (2.05 if self.kind == "hex" else 1.2))
+
+    @property
+    def margin(self) -> int:
+        """Air between the map and its rulers."""
+        return max(8, self.cell // 3)
+
+    @property
+    def frame(self) -> tuple[float, float, float, float]:
+        """The map and its margin, inside the rulers: labels drawn on the map stay in it."""
+        m = self.margin
+        return (self.origin_x - m, self.origin_y - m, self.origin_x + self.map_width + m,
+                self.origin_y + self.map_height + m)
+
+    @property
+    def ruler_side(self) -> int:
+        """Width of the row ruler left (and right) of the map: two digits and some air."""
+        return round(self.ruler_size * (2 * DIGIT_WIDTH + 0.5))
 
     # ---- what goes where inside a cell ------------------------------------------------------
     # Each cell has bands of its own so nothing a player must read lies under a counter: the
@@ -49,6 +80,11 @@ class Layout:
         """Font size of cell labels: chosen from the cell size so a label keeps a fixed share
         of its cell (and so of the picture) at any zoom, never below 10 px."""
         return max(10, round(self.cell * (0.32 if self.kind == "hex" else 0.25)))
+
+    @property
+    def label_preview_px(self) -> float:
+        """How tall a cell label's digits are in the phone preview."""
+        return self.label_size * DIGIT_HEIGHT * PREVIEW_WIDTH / self.width
 
     @property
     def label_top(self) -> float:
@@ -184,20 +220,35 @@ def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0
             first_row: int = 0, footer_lines: int = 0) -> Layout:
     probe = Layout(kind, columns, rows, cell, 0, 0, 0, 0, 0, 0, 0, 0, footer_lines=footer_lines)
     margin = max(8, cell // 3)
-    width = max(MIN_WIDTH, math.ceil(probe.map_width) + 2 * margin)
+    framed = math.ceil(probe.map_width) + 2 * margin
+    # The rulers widen the picture, which shrinks it more in the preview: a few rounds find the
+    # size whose digits still reach RULER_PREVIEW_PX there.
+    row_pitch = SQRT3 * cell if kind == "hex" else cell
+    ruler = 0
+    width = max(MIN_WIDTH, framed)
+    label_size = max(10, round(cell * (0.32 if kind == "hex" else 0.25)))    # Layout.label_size
+    # Small maps whose cell labels already read in the preview need no rulers.
+    needs_rulers = label_size * DIGIT_HEIGHT * PREVIEW_WIDTH / width < RULER_PREVIEW_PX
+    for _ in range(4 if needs_rulers else 0):
+        ruler = math.ceil(RULER_PREVIEW_PX / DIGIT_HEIGHT * width / PREVIEW_WIDTH)
+        # row numbers stay apart vertically (ink 0.73 of the size, pitch of a row)
+        ruler = min(ruler, math.floor(row_pitch * 1.1))
+        side = round(ruler * (2 * DIGIT_WIDTH + 0.5))
+        width = max(MIN_WIDTH, framed + 2 * side)
+    band = round(ruler * (2.05 if kind == "hex" else 1.2))
     # Header text scales with the picture width: Discord shows every picture about 500 px wide.
     title_size = max(16, min(44, round(width / 34)))
     text_size = max(13, round(title_size * 0.78))
     header_lines = 4
     header_height = round(title_size * 1.5 + header_lines * text_size * 1.3 + title_size * 0.4)
-    height = header_height + margin + math.ceil(probe.map_height) + margin
+    height = header_height + band + margin + math.ceil(probe.map_height) + margin + band
     origin_x = (width - probe.map_width) / 2
-    origin_y = header_height + margin
+    origin_y = header_height + band + margin
     lay = Layout(kind, columns, rows, cell, width, height, header_height, origin_x, origin_y,
-                 title_size, text_size, header_lines, first_column, first_row, footer_lines)
+                 title_size, text_size, header_lines, first_column, first_row, footer_lines, ruler)
     # the footer sits under the map, so cell positions never depend on it
     return Layout(kind, columns, rows, cell, width, height + lay.footer_height, header_height, origin_x,
-                  origin_y, title_size, text_size, header_lines, first_column, first_row, footer_lines)
+                  origin_y, title_size, text_size, header_lines, first_column, first_row, footer_lines, ruler)
 
 
 def layout_for(grid: dict, size_hint: int | None = None, footer_lines: int = 0) -> Layout:

@@ -183,7 +183,56 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
+    for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
+        draw.text((x0 - dx, y0 - dy), text, font=fonts.font(lay.ruler_size, True), fill=RULER_INK, anchor="lt")
     return img
+
+
+RULER_INK = (25, 25, 25)
+
+
+def _ruler_marks(lay: Layout) -> list[tuple]:
+    """The coordinate rulers: each column's part of the cell label above and below the map,
+    each row's part left and right of it, as (edge, text, ink box, ink offset from the text's
+    top-left) each. On hex maps odd and even columns take two staggered lines, as the columns
+    do; the left ruler follows the first column's rows and the right one the last column's
+    (even columns sit half a hex lower), so a row number sits level with its cells."""
+    if not lay.ruler_size:
+        return []
+    font = fonts.font(lay.ruler_size, True)
+    left, top, right, bottom = lay.frame
+    size = lay.ruler_size
+    first, last = lay.first_column, lay.first_column + lay.columns - 1
+    marks = []
+
+    def mark(edge, text, cx, cy):
+        x0, y0, x1, y1 = font.getbbox(text, anchor="lt")
+        w, h = x1 - x0, y1 - y0
+        box = (round(cx - w / 2), round(cy - h / 2))
+        marks.append((edge, text, (box[0], box[1], box[0] + w, box[1] + h), (x0, y0)))
+
+    def cell_of(c, r):
+        return hexgrid.from_offset(c, r) if lay.kind == "hex" else (c, r)
+
+    band = lay.ruler_band
+    for c in range(first, last + 1):
+        text = _label(lay, cell_of(c, lay.first_row))
+        text = text[:2] if lay.kind == "hex" else text[0]
+        x = lay.center_of(cell_of(c, lay.first_row))[0]
+        lower = lay.kind == "hex" and c % 2 == 1
+        # line centres inside the band: one line on squares, two staggered lines on hexes
+        shift = (size * 1.45 if lower else size * 0.55) if lay.kind == "hex" else band / 2
+        mark("top", text, x, top - band + shift)
+        mark("bottom", text, x, bottom + shift)
+    side = lay.ruler_side
+    for r in range(lay.first_row, lay.first_row + lay.rows):
+        text = _label(lay, cell_of(first, r))
+        text = text[2:] if lay.kind == "hex" else text[1:]
+        mark("left", text, left - side / 2, lay.center_of(cell_of(first, r))[1])
+        text = _label(lay, cell_of(last, r))
+        text = text[2:] if lay.kind == "hex" else text[1:]
+        mark("right", text, right + side / 2, lay.center_of(cell_of(last, r))[1])
+    return marks
 
 
 def _region_labels(scene: dict, lay: Layout) -> list[tuple]:
@@ -267,15 +316,19 @@ _LABEL_BOXES = LruCache(8192)
 def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float, float]:
     """The box a cell's label (with its halo) covers in the picture."""
     cx, cy = lay.center_of(h)
+    # the box around the centre depends on the text only (hex labels: DejaVu digits share a width)
+    shared = lay.kind == "hex" and fonts.has_dejavu()
 
     def build():
         boxes = [(x - cx, y - cy, x - cx + ink.width, y - cy + ink.height)
                  for ink, _, (x, y) in _label_pieces(lay, h, strong)]
         return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
                 max(b[3] for b in boxes))
-    # the box around the centre depends on the text only (hex labels: DejaVu digits share a width)
-    text = "0000" if lay.kind == "hex" and fonts.has_dejavu() else _label(lay, h)
-    key = (lay.kind, lay.cell, lay.label_size, text, strong)
+    text = "0000" if shared else _label(lay, h)
+    # the pasted label snaps to whole pixels, so its box depends on the centre's fractions
+    # too (a few per layout): with them in the key, the box is exact and never depends on
+    # which cell happened to be asked first
+    key = (lay, text, strong, cx % 1, cy % 1)
     dx0, dy0, dx1, dy1 = _LABEL_BOXES.get(key, build)
     return (cx + dx0, cy + dy0, cx + dx1, cy + dy1)
 
@@ -492,6 +545,71 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
         if entry is not None:
             _paste_name(img, entry)
     return done
+
+
+_MAP_CELLS = LruCache(16)
+
+
+def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
+    """The cells the map has (holes have no label) and those with strong labels, per map."""
+    def build():
+        cells = _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
+        return (frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
+                frozenset(_strong_labels(scene, lay)))
+    return _MAP_CELLS.get(static_key(scene, lay), build)
+
+
+def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float, keep=()) -> None:
+    """Paste again the label of every cell that one of ``segments`` (lines ``width`` wide,
+    with their halo) crosses, except labels under a box of ``keep`` (dice labels)."""
+    present, strong = _map_cells(scene, lay)
+    pad = width * 2.2 + 2      # arrow heads are wider than their shafts
+    for a, b in segments:
+        # cells along the segment only (a long arrow across a big map passes few of them)
+        steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
+        near = {h for k in range(steps + 1)
+                for h in _cells_near(lay, a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps, 0)}
+        for h in near:
+            if h not in present:
+                continue
+            x0, y0, x1, y1 = label_box(lay, h, h in strong)
+            if _segment_crosses_box(a, b, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) and \
+                    not any(_overlap((x0, y0, x1, y1), k) > 0 for k in keep):
+                _paste_label(img, lay, h, h in strong)
+
+
+def _segment_crosses_box(p, q, box) -> bool:
+    """Whether the segment p-q passes through ``box``, exactly (clipped Liang-Barsky style)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for delta, low, high, start in ((dx, box[0], box[2], p[0]), (dy, box[1], box[3], p[1])):
+        if delta == 0:
+            if not low <= start <= high:
+                return False
+            continue
+        a, b = (low - start) / delta, (high - start) / delta
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+        if t0 > t1:
+            return False
+    return True
+
+
+def _cells_near(lay: Layout, x: float, y: float, reach: float) -> list:
+    """Grid cells whose centre may lie within ``reach`` of (x, y) (a generous square)."""
+    cell = lay.cell
+    if lay.kind == "hex":
+        col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
+        row0 = (y - lay.origin_y) / (SQRT3 * cell) + lay.first_row
+        span_c, span_r = reach / (1.5 * cell) + 1.5, reach / (SQRT3 * cell) + 1.5
+    else:
+        col0 = (x - lay.origin_x) / cell + lay.first_column
+        row0 = (y - lay.origin_y) / cell + lay.first_row
+        span_c = span_r = reach / cell + 1.5
+    return [hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
+            for col in range(max(lay.first_column, int(col0 - span_c)),
+                             min(lay.first_column + lay.columns, int(col0 + span_c) + 1))
+            for row in range(max(lay.first_row, int(row0 - span_r)),
+                             min(lay.first_row + lay.rows, int(row0 + span_r) + 1))]
 
 
 def _strong_labels(scene: dict, lay: Layout) -> set:
@@ -749,8 +867,10 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     x, y, w, h = spot
     best = None
     for i, (dx, dy) in enumerate(candidates):
-        x0 = min(max(x + dx - w / 2, 2), lay.width - w - 2)
-        y0 = min(max(y + dy - h / 2, lay.header_height + 2), lay.origin_y + lay.map_height + lay.cell - h)
+        left, top, right, bottom = lay.frame
+        # inside the map's frame: the rulers around it stay readable
+        x0 = min(max(x + dx - w / 2, left), right - w)
+        y0 = min(max(y + dy - h / 2, top), bottom - h)
         box = (x0, y0, x0 + w, y0 + h)
         if any(_overlap(box, b) > 0 for b in placed):
             continue
@@ -767,13 +887,14 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     return best
 
 
-def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None) -> None:
+def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None, repaste=None) -> None:
     """One label per attack near its arrow's middle, at the candidate spot that overlaps no
     other label and hides the fewest counters and cell labels; a leader line joins a moved
     label to its arrow without crossing another label."""
     ts = max(11, min(lay.text_size, round(lay.cell * 0.38)))
     placed: list[tuple[float, float, float, float]] = []
     leaders: list[tuple[tuple, tuple]] = []
+    boxes: list = []
     offsets = [(0.0, 0.0)]
     for k in range(1, 7):
         d = k * 0.45 * lay.cell
@@ -807,11 +928,16 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
         if (x, y) != anchor and math.hypot(anchor[0] - x, anchor[1] - y) > 2:
             draw.line([(x, y), anchor], fill=colour, width=max(2, ts // 8))
             leaders.append(((x, y), anchor))
-        draw.rounded_rectangle(box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8))
-        sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
+        boxes.append((box, text, colour))
         if drawn is not None:
             drawn.texts.append(("attack", text, box))
             drawn.leaders.append(((x, y), anchor))
+    if leaders and repaste is not None:
+        # leader lines cross cell labels: those not under a dice label go back on top
+        repaste(leaders, max(2, ts // 8), placed)
+    for box, text, colour in boxes:
+        draw.rounded_rectangle(box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8))
+        sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
 
 
 @dataclass
@@ -826,6 +952,7 @@ class Drawn:
     legend: list = field(default_factory=list)       # legend texts drawn
     losses: list = field(default_factory=list)       # (side text, unit text) drawn in the footer
     leaders: list = field(default_factory=list)      # (arrow point, label point) of attack labels
+    rulers: list = field(default_factory=list)       # (edge, text, ink box): top, bottom, left, right
 
 
 def footer_lines(scene: dict) -> int:
@@ -917,6 +1044,9 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
         drawn.texts.append(("name", " ".join(lines), box))
     for text, size, colour, xy, box in _region_labels(scene, lay):
         drawn.texts.append(("region", text, box))
+    for edge, text, box, _ in _ruler_marks(lay):
+        drawn.rulers.append((edge, text, box))
+        drawn.texts.append(("ruler", text, box))
     return img, drawn
 
 
@@ -933,7 +1063,7 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
     counter_half = lay.counter_side / 2
     arrows = _items(scene, "arrows")
     attacks = []
-    moved_through: set = set()
+    moved_through: list = []
     for i, ar in enumerate(arrows):
         where = f"arrows[{i}]"
         kind = ar.get("kind", "move")
@@ -944,13 +1074,13 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
         if kind == "attack":
             attacks.append((pts, colour, ar.get("text")))
             continue
-        _arrow(draw, _shorten(pts, cell * 0.15, counter_half * 1.1), colour, max(3, round(cell * 0.13)))
-        moved_through.update(lay.parse(lab) for lab in ar["path"])
+        shown = _shorten(pts, cell * 0.15, counter_half * 1.1)
+        _arrow(draw, shown, colour, max(3, round(cell * 0.13)))
+        moved_through.extend(zip(shown, shown[1:]))
     if moved_through:
-        # a move arrow runs from centre to centre across the cells' labels: put them back on top
-        strong = _strong_labels(scene, lay)
-        for h in moved_through:
-            _paste_label(img, lay, h, h in strong)
+        # a move arrow runs from centre to centre across the cells' labels (its own cells' and,
+        # crossing corners, its neighbours'): put them back on top
+        _repaste_labels_under(img, scene, lay, moved_through, max(3, round(cell * 0.13)))
     _markers(img, draw, scene, lay, under=True)
     boxes = _pieces(img, scene, lay, drawn)
     _markers(img, draw, scene, lay, under=False)
@@ -971,6 +1101,11 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
                 continue
             seen[key] = ([a], b, colour)
             labels.append(key)
+    if attacks:
+        # an attack arrow runs over the counters and so across cell labels: put them back on
+        # top (the arrow stays visible around them)
+        _repaste_labels_under(img, scene, lay, [(pts[0], pts[-1]) for pts, _, _ in attacks],
+                              max(3, round(cell * 0.11)))
     placed = []
     for text, b in labels:
         starts, target, colour = seen[(text, b)]
@@ -984,7 +1119,8 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
             placed.append((lay.center(lb.get("at"), where + ".at"), fonts.safe_text(str(lb["text"])), colour, None))
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
-    _attack_labels(img, draw, placed, lay, boxes, avoid, drawn)
+    _attack_labels(img, draw, placed, lay, boxes, avoid, drawn,
+                   lambda segments, width, keep: _repaste_labels_under(img, scene, lay, segments, width, keep))
     if lay.footer_lines:
         _footer(img, draw, scene, lay, drawn)
     return img

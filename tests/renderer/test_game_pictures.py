@@ -26,11 +26,12 @@ SEED = 4
 # The losses test needs games that lost units at the sampled points; seed 4's Pocket Tactics
 # game loses none there.
 LOSSES_SEED = 2
-# Smallest cell label, in pixels of the phone preview (PREVIEW_WIDTH wide) and of the picture
-# itself. On the 24x20 Tenochtitlan map a hex is 14 px wide in the preview, so labels cannot be
-# larger there; the player taps to zoom and then reads them at 12 px or more.
-MIN_LABEL_PREVIEW = 4.0
+# Smallest cell label in the picture itself (read after a tap to zoom).
 MIN_LABEL_PICTURE = 12
+# Smallest digit, in pixels of the phone preview (the PNG shrunk to PREVIEW_WIDTH), that tells
+# a player a cell's label: the cell labels themselves on small maps, the coordinate rulers
+# around the map where a hex is too small for a readable label (14 px wide on Tenochtitlan).
+MIN_DIGIT_PREVIEW = 9
 # On hex maps a dice label may hide at most this many cell labels (see below).
 MAX_LABELS_UNDER_DICE = 2
 # CIE76 distance between every terrain fill and every side colour, also as seen with
@@ -106,13 +107,26 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
                 covered.setdefault(text, []).append(label)
     assert all(len(labels) <= MAX_LABELS_UNDER_DICE for labels in covered.values()), f"{where}: {covered}"
     hidden = {label for labels in covered.values() for label in labels}
+    # the map alone (no counters, outlines, arrows or markers): how every label looks uncovered
+    bare, _ = drawn({key: scene[key] for key in ("map_key", "grid", "cells", "lines", "edges", "regions",
+                                                 "terrain_key", "losses") if key in scene})
     for label, box in rec.cell_labels.items():
         if label in hidden:
             continue
-        # and the PNG shows it: dark ink on its light halo
+        # and the PNG shows it: dark ink on its light halo, as on the bare map
         pixels = crop(img, box)
         assert sum(1 for p in pixels if max(p) < 90) >= 4, f"{where}: label {label} has no ink"
         assert sum(1 for p in pixels if min(p) > 215) >= 4, f"{where}: label {label} has no halo"
+        # the glyphs and the halo between them, inside the halo's rim (which meets grid lines)
+        rim = rec.layout.label_size / 7 + 1
+        core = (box[0] + rim, box[1] + rim, box[2] - rim, box[3] - rim)
+        pixels, alone = crop(img, core), crop(bare, core)
+        ink = [p for p, q in zip(pixels, alone) if max(q) < 70]
+        halo = [p for p, q in zip(pixels, alone) if min(q) > 235]
+        if ink and halo:    # a highlighted place the bare map has no cell for is drawn later
+            # (brightness, not exact colours: the 256-colour palette differs between pictures)
+            assert sum(1 for p in ink if sum(p) < 360) >= 0.85 * len(ink), f"{where}: label {label} is covered"
+            assert sum(1 for p in halo if sum(p) > 600) >= 0.85 * len(halo), f"{where}: label {label} is covered"
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -120,11 +134,56 @@ def test_cell_labels_are_at_least_the_chosen_size(name):
     for where, scene in positions(name):
         lay = renderer.layout_for(scene["grid"])
         assert lay.label_size >= MIN_LABEL_PICTURE, where
-        assert lay.label_size * PREVIEW_WIDTH / lay.width >= MIN_LABEL_PREVIEW, where
         # the label's glyphs really are that big: the box of "0808"/"A1" in the record
         _, rec = renderer.render_with_layout(scene)
         heights = [box[3] - box[1] for box in rec.cell_labels.values()]
         assert min(heights) >= lay.label_size * 0.7, where
+
+
+def ink_rows(preview, box, scale: float) -> int:
+    """Rows of dark ink inside ``box`` (picture pixels) of the shrunk picture."""
+    x0, y0, x1, y1 = (v * scale for v in box)
+    part = preview.crop((int(x0) - 1, int(y0) - 1, int(x1) + 2, int(y1) + 2))
+    return sum(1 for y in range(part.height)
+               if any(max(part.getpixel((x, y))) < 110 for x in range(part.width)))
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_cell_label_reads_at_the_preview_width(name):
+    for where, scene in positions(name):
+        img, rec = drawn(scene)
+        lay = rec.layout
+        scale = PREVIEW_WIDTH / img.width
+        preview = img.resize((PREVIEW_WIDTH, round(img.height * scale)), Image.Resampling.LANCZOS)
+        hexes = lay.kind == "hex"
+        if not rec.rulers:
+            # a small map: its cell labels are big enough themselves
+            assert lay.label_preview_px >= MIN_DIGIT_PREVIEW, where
+            for label, box in rec.cell_labels.items():
+                assert ink_rows(preview, box, scale) >= MIN_DIGIT_PREVIEW, f"{where}: label {label}"
+            continue
+        marks: dict = {}
+        for edge, text, box in rec.rulers:
+            marks.setdefault(edge, {})[text] = box
+            assert ink_rows(preview, box, scale) >= MIN_DIGIT_PREVIEW, f"{where}: {edge} ruler {text}"
+        # every cell's label is its column's mark above and below the map, level with its
+        # column, and its row's mark on both sides, level with the rows of the first and last
+        # column
+        for label in rec.cell_labels:
+            column, row = (label[:2], label[2:]) if hexes else (label[0], label[1:])
+            x, y = renderer.cell_center(scene["grid"], label)
+            for edge in ("top", "bottom"):
+                box = marks[edge][column]
+                assert abs((box[0] + box[2]) / 2 - x) < lay.cell * 0.3, f"{where}: {edge} {column}"
+            assert row in marks["left"] and row in marks["right"], f"{where}: row {row}"
+        first, last = lay.first_column + 1, lay.first_column + lay.columns
+        edge_columns = {"left": f"{first:02d}" if hexes else chr(64 + first),
+                        "right": f"{last:02d}" if hexes else chr(64 + last)}
+        for edge, column in edge_columns.items():
+            assert len(marks[edge]) == lay.rows, f"{where}: {edge}"
+            for row, box in marks[edge].items():
+                y = renderer.cell_center(scene["grid"], column + row)[1]
+                assert abs((box[1] + box[3]) / 2 - y) < lay.cell * 0.3, f"{where}: {edge} row {row}"
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -244,3 +303,25 @@ def test_rivet_wars_plug_ins_get_a_line_of_their_own_on_the_counter():
         band = (box[0] + 4, box[1] + height * 0.38, box[2] - 4, box[1] + height * 0.54)
         return sum(1 for p in crop(img, band) if min(p) > 200)
     assert white_in_middle(boxes["w"]) > 10 and white_in_middle(boxes["v"]) < white_in_middle(boxes["w"]) / 3
+
+
+def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
+    from tests.tenochtitlan.helpers import RULES, build
+    state = build({"units": {"a": {"type": "sp-artillery", "at": "1119"},
+                             "i": {"type": "sp-infantry", "at": "0305"}}})
+    scene = RULES.scene(state, [], None)
+    pieces = {p["id"]: p for p in scene["pieces"]}
+    assert pieces["a"]["badge"] == "5" and pieces["a"]["badge_color"] == "#ffffff"
+    assert "badge" not in pieces["i"]      # range 1: nothing to read
+    img, rec = drawn(scene)
+    boxes = dict(rec.counters)
+
+    def corner(pid):
+        x0, y0, x1, y1 = boxes[pid]
+        k = x1 - x0
+        return crop(img, (x1 - 0.22 * k, y0 + 0.06 * k, x1 - 0.06 * k, y0 + 0.22 * k))
+    disc = corner("a")
+    assert sum(1 for p in disc if min(p) > 220) >= len(disc) * 0.3, "no white disc"
+    assert sum(1 for p in disc if max(p) < 90) >= 2, "no range digit on the disc"
+    plain = corner("i")
+    assert sum(1 for p in plain if min(p) > 220) < len(plain) * 0.1
