@@ -1071,9 +1071,12 @@ class TacticalTableWar(Ruleset):
             spec = self.cat.kinds.get(b["kind"]) or self.cat.engines[b["kind"]]
             occupant = b["occupant"]
             owner = state["units"][occupant]["side"] if occupant else None
-            name = f"{spec['title']} {b['damage']}/{spec['withstands']}"
+            # The first word only ("Lumber 0/6 c3"): a longer name wraps onto a second line that
+            # reaches the label of the hex below on the phone-sized picture.
+            name = f"{spec['title'].split()[0]} {b['damage']}/{spec['withstands']}"
             if b["counter"] is not None:
-                name += f" ⚀{b['counter']}"
+                # "c3", not a die glyph: the fallback font's glyph is taller than the label band
+                name += f" c{b['counter']}"
             objectives.append({"at": lab, "name": name, "owner": owner,
                                "color": COLORS[owner] if owner else "#ffffff"})
         # A construction is named under its hex like a building (settler and crew share the hex
@@ -1117,7 +1120,7 @@ class TacticalTableWar(Ruleset):
                    "units": list(state.get("lost", {}).get(s, []))} for s in SIDES]
         free = sum(1 for t in state["supply"] if t["at"] is None)
         notes = [(f"Supply {free}/{len(state['supply'])} tiles free · Looting die Red {state['looting']['red']}, "
-                  f"Blue {state['looting']['blue']} · counters strength-range-speed, badge weakening")]
+                  f'Blue {state["looting"]["blue"]} · counters strength-range-speed, badge weakening · "Lumber 1/6 c3": attacks withstood, counter die 3')]
         return {"map_key": f"tactical-table-war/{key}",
                 "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
                 "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,

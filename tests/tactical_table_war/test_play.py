@@ -93,7 +93,7 @@ def test_picture_shows_units_buildings_and_attack_routes():
     state, events = play(state, "red", "/attack unit:r1 target:b1", [1, 6])
     scene = RS.scene(state, events, None)
     assert {p["id"]: p.get("badge") for p in scene["pieces"]} == {"r1": None, "b1": "3", "b2": None}
-    assert [o["name"] for o in scene["objectives"]] == ["Castle 0/6", "Castle 0/6", "Quarry 0/6 ⚀4"]
+    assert [o["name"] for o in scene["objectives"]] == ["Castle 0/6", "Castle 0/6", "Quarry 0/6 c4"]
     assert scene["arrows"][0]["kind"] == "attack" and scene["arrows"][0]["path"] == ["0303", "0503"]
     image = Image.open(io.BytesIO(renderer.render_png(scene)))
     assert image.format == "PNG" and image.size[0] > 200
