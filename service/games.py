@@ -732,6 +732,19 @@ class GameService:
         return await asyncio.to_thread(self._draw, renderer, ruleset, state, events, viewer,
                                        tuple(flares))
 
+    async def ask(self, game_id: int, name: str, options: dict[str, str],
+                  viewer: str | None = None, picture: bool = True) -> tuple[str, bytes | None]:
+        """Answer a ruleset's read-only query (``/los from: to:``) for ``viewer``'s view of the
+        game: its text and, when the ruleset gives a scene and ``picture``, the PNG. Nothing is
+        stored or logged; a bad query raises RuleError."""
+        row, state = await self._load(game_id)
+        ruleset = self._ruleset(row["ruleset"])
+        answer = ruleset.query(ruleset.view(clone(state), viewer), viewer, name, dict(options))
+        if answer.scene is None or not picture:
+            return answer.text, None
+        renderer = self._renderer()
+        return answer.text, await asyncio.to_thread(renderer.render_png, answer.scene)
+
     def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
         scene = self._scene(ruleset, state, events, viewer, flares)
         return renderer.render_png(scene)

@@ -22,7 +22,7 @@ from engine.core import hexgrid
 from engine.core.dice import Dice
 from engine.core.errors import RuleError
 from engine.core.phases import TurnCycle
-from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.ruleset import Answer, Command, Option, Ruleset, Scenario
 from engine.core.state import clone
 
 from . import (
@@ -97,6 +97,15 @@ class Siege(Ruleset):
                 (Option("unit", "unit", "Your figure on the parapet"), Option("ladder", "choice", "The ladder"))),
         Command("winch", "Work the drawbridge winch this round (1.8)", (Option("unit", "unit", "Your figure on the winch"),)),
         Command("end-phase", "End this step of your phase"),
+    )
+    queries = (
+        Command("los", "Line of sight: can a shot go from one cell to another, at what range "
+                       "and cover, and why (any player, any time)",
+                (Option("from", "hex", "The shooter's cell, e.g. 1012"),
+                 Option("to", "hex", "The target's cell, e.g. 1517")),
+                description_i18n={"de": "Sichtlinie: ist ein Schuss von einem Feld zum anderen "
+                                        "möglich, auf welche Entfernung, mit welcher Deckung, "
+                                        "und warum"}),
     )
 
     # ----- setup -------------------------------------------------------------------------
@@ -213,7 +222,7 @@ class Siege(Ruleset):
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell!r} is not a cell of this map.")
+                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
         weapon = figures.weapon(shooter) if shooter else None
@@ -223,13 +232,20 @@ class Siege(Ruleset):
                              **self._tower_view(state, from_cell, to_cell))
         return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
 
+    def answer_query(self, state: dict, viewer: str | None, name: str,
+                     options: dict[str, str]) -> Answer:
+        if name != "los":
+            return super().answer_query(state, viewer, name, options)
+        from_cell, to_cell = options["from"].strip().upper(), options["to"].strip().upper()
+        return Answer(self.los(state, from_cell, to_cell), self.los_scene(state, from_cell, to_cell))
+
     def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
         """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
         the verdict as the line's label (pure; a front end renders it like any scene)."""
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell!r} is not a cell of this map.")
+                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
         weapon = figures.weapon(shooter) if shooter else None

@@ -3,7 +3,10 @@ seat both sides, start, and play the actions /act offers; every one is accepted 
 picture is posted. SIEGE is registered only for this test (not offered to players yet)."""
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from engine import registry
 from tests.discord.conftest import clock, db_path, dice, message_text, reply_text, table  # noqa: F401
@@ -64,3 +67,40 @@ async def test_the_siege_tower_through_the_bot(siege_registered, table):  # noqa
     refused = await table.alice.slash(table.thread, "act", action="/move unit:hugues to:1419 level:top")
     assert not reply_text(refused).startswith("Done")
     assert (await table.game()).state["figures"]["hugues"]["at"] == "1419"
+
+
+def _reply_messages(result) -> list:
+    return ([result.response.message] if result.response is not None else []) + \
+        [f.message for f in result.followups]
+
+
+async def test_los_any_player_any_time_with_the_line_drawn(siege_registered, table):  # noqa: F811
+    """/los is SIEGE's declared query, offered by the generic play cog: a seated player whose
+    side is not to move and a spectator both get the verdict and a picture; nothing changes."""
+    await table.alice.slash(table.channel, "game new", ruleset="siege")
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    before = await table.game()
+    waiting = siege_registered.awaiting(before.state)[0]
+    idle = table.bob if waiting == "besieger" else table.alice
+    for asker in (idle, table.dave):
+        result = await asker.slash(table.thread, "los", **{"from": "0816", "to": "0819"})
+        text = reply_text(result)
+        assert text.startswith("Shot possible from 0816 to 0819: range 2 (short), cover none."), text
+        assert "battlement" in text
+        files = [a for m in _reply_messages(result) for a in m.attachments]
+        assert [a.filename for a in files] == ["los.png"]
+        image = Image.open(io.BytesIO(await files[0].read()))
+        assert image.size[0] > 400
+    blocked = reply_text(await table.dave.slash(table.thread, "los", **{"from": "1112", "to": "1106"}))
+    assert "No shot" in blocked and "1111" in blocked
+    refused = reply_text(await table.dave.slash(table.thread, "los", **{"from": "9999", "to": "0101"}))
+    assert "'9999' is not a cell of this map" in refused
+    after = await table.game()
+    assert after.version == before.version and after.state == before.state
+
+
+async def test_los_outside_a_game_thread_is_refused(siege_registered, table):  # noqa: F811
+    result = await table.alice.slash(table.channel, "los", **{"from": "0816", "to": "0819"})
+    assert "no game" in reply_text(result).lower()
