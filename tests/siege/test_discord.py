@@ -104,3 +104,35 @@ async def test_los_any_player_any_time_with_the_line_drawn(siege_registered, tab
 async def test_los_outside_a_game_thread_is_refused(siege_registered, table):  # noqa: F811
     result = await table.alice.slash(table.channel, "los", **{"from": "0816", "to": "0819"})
     assert "no game" in reply_text(result).lower()
+
+
+async def test_the_stand_in_scenario_1_plays_from_game_new_to_a_result(siege_registered, table):  # noqa: F811
+    """`open-gate` (our stand-in for the rulebook's scenario 1, docs/rules/siege.md) from
+    `/game new` to its result through the bot: each seated player takes a random legal action
+    (seeded) by /act until the game is over; the final post names the winner."""
+    import random
+
+    from engine.core.commands import format_command
+    from service.replay import SERVICE_ACTIONS
+
+    ruleset = siege_registered
+    await table.alice.slash(table.channel, "game new", ruleset="siege", scenario="open-gate")
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    pick = random.Random(1).choice
+    for _ in range(600):
+        info = await table.game()
+        if info.status != "active":
+            break
+        side = ruleset.awaiting(info.state)[0]
+        legal = [a for a in await table.service.legal_actions(info.id, side)
+                 if a["type"] not in SERVICE_ACTIONS]
+        action = format_command(pick(legal))
+        result = await (table.alice if side == "besieger" else table.bob).slash(
+            table.thread, "act", action=action)
+        assert reply_text(result).startswith("Done"), (action, reply_text(result))
+    info = await table.game()
+    assert info.status == "finished" and info.state["result"]["winner"] in ruleset.sides
+    result = info.state["result"]
+    assert f"Winner: {ruleset.side_titles[result['winner']]} ({result['reason']})" in table.public_text()
