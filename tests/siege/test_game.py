@@ -43,11 +43,16 @@ def test_siege_is_not_offered_to_players_yet():
 @pytest.mark.parametrize("name", ["open-gate", "breach"])
 def test_autoplay_finishes_and_replays(name):
     scenario = RULES.load_scenario(name)
-    for seed in (3, 11):
+    winners = set()
+    for seed in (3, 11, 1, 2, 5, 6):
         state, actions = autoplay(RULES, scenario, seed)
         assert state["result"]["winner"] in ("besieger", "defender")
-        replayed, _ = replay(RULES, scenario, seed, actions)
-        assert state_hash(replayed) == state_hash(state)
+        winners.add(state["result"]["winner"])
+        if seed in (3, 11):
+            replayed, _ = replay(RULES, scenario, seed, actions)
+            assert state_hash(replayed) == state_hash(state)
+    if name == "open-gate":   # random play can take the keep: both sides can win scenario 1
+        assert winners == {"besieger", "defender"}
 
 
 def test_scene_renders_figures_states_and_the_last_shot():

@@ -54,3 +54,19 @@ def test_los_on_the_table_for_any_side_with_a_picture(siege_registered, tmp_path
     # Questions change nothing and enter no log.
     assert len({obj["version"] for obj in lines}) == 1
     assert len({obj["state_hash"] for obj in lines}) == 1
+
+
+def test_the_stand_in_scenario_1_plays_to_a_result_by_typed_commands(siege_registered, tmp_path):
+    """`open-gate` (our stand-in for scenario 1) on the table: the commands a seeded autoplay
+    chose, typed as '<side> /command ...' lines, bring the game to the same result."""
+    from engine.core.commands import format_command
+    from engine.core.game import autoplay
+
+    ruleset = siege_registered
+    scenario = ruleset.load_scenario("open-gate")
+    final, actions = autoplay(ruleset, scenario, "3")
+    script = [f"{a['side']} {format_command(a)}" for a in actions]
+    code, lines, _ = run(["--game", "siege", "--scenario", "open-gate", "--seed", "3",
+                          "--db", str(tmp_path / "t.db")], tmp_path, script)
+    assert code == 0 and all(obj["ok"] for obj in lines), next(o for o in lines if not o["ok"])
+    assert lines[-1]["game_over"] and lines[-1]["result"] == final["result"]
