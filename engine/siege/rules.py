@@ -23,6 +23,7 @@ from engine.core.dice import Dice
 from engine.core.errors import RuleError
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Answer, Command, Option, Ruleset, Scenario
+from engine.core.scenario_io import check_schema
 from engine.core.state import clone
 
 from . import (
@@ -116,8 +117,14 @@ class Siege(Ruleset):
             out.append(Scenario(name, sc["title"], sc["description"]))
         return out
 
-    def load_scenario(self, name_or_path: str) -> dict:
-        return scenarios.read_scenario(name_or_path or self.default_scenario)
+    def load_scenario(self, name: str) -> dict:
+        return scenarios.read_scenario(name or self.default_scenario)
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        """A scenario file (attached in Discord, or a path on the local table): structure by
+        ``data/schemas/siege.schema.json``, then meaning (``scenarios.normalise``)."""
+        check_schema(document, "siege", label)
+        return scenarios.normalise(document, label, "attached")
 
     def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
         order = [scenario["first"]] + [s for s in SIDES if s != scenario["first"]]
