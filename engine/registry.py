@@ -11,6 +11,7 @@ RULESETS: dict[str, str] = {
     "tenochtitlan": "engine.tenochtitlan.rules:Tenochtitlan",
     "rivet-wars": "engine.rivetwars.rules:RivetWars",
     "pocket-tactics": "engine.pockettactics.rules:PocketTactics",
+    "siege": "engine.siege.rules:Siege",
 }
 
 _cache: dict[str, Ruleset] = {}

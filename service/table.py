@@ -32,7 +32,7 @@ from .storage import BadDatabaseSetting, parse_database
 
 DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
-PLANNED = {"siege": "SIEGE", "tactical-table-war": "Tactical Table War"}
+PLANNED = {"tactical-table-war": "Tactical Table War"}
 MAX_LISTED = 40   # longer option lists are grouped in the terminal (script mode gets them all)
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = {"tenochtitlan": "tenochtitlan", "rivet-wars": "rivetwars", "pocket-tactics": "pockettactics"}
+DOCS = {"tenochtitlan": "tenochtitlan", "rivet-wars": "rivetwars", "pocket-tactics": "pockettactics",
+        "siege": "siege"}
 CITATION = re.compile(r"(tests/[a-z_]+/)?(test_[a-z0-9_]+\.py)::(test_[A-Za-z0-9_]+)")
 
 

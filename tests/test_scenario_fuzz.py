@@ -23,6 +23,7 @@ PACKAGED = {
     "rivet-wars": sorted((DATA / "rivet-wars" / "missions").glob("*.json")),
     "pocket-tactics": sorted((DATA / "pocket-tactics" / "scenarios").glob("*.json")),
     "tenochtitlan": sorted((DATA / "tenochtitlan" / "scenarios").glob("*.json")),
+    "siege": sorted((DATA / "siege" / "scenarios").glob("*.json")),
 }
 ACTIONS = 25
 DEEP = "\u0000deep\u0000"

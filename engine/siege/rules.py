@@ -54,6 +54,7 @@ class Siege(Ruleset):
     sides = SIDES
     side_titles = TITLES
     default_scenario = "open-gate"
+    phases = PHASES
     commands = (
         Command("shoot", "Shoot with a bow or crossbow", (Option("unit", "unit", "Your archer or crossbowman"),
                                                            Option("target", "target", "Enemy figure"))),
@@ -238,6 +239,35 @@ class Siege(Ruleset):
                              ladders=self._ladders(state), facing=self._facing(state),
                              **self._tower_view(state, from_cell, to_cell))
         return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+
+    def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
+        """``/ref phase`` sets a step of the turn (and the side in it) between decisions; a
+        melee being formed, a casualty, retreat, advance or landing still to be chosen must be
+        finished first (jumping past them would lose the result). Figures are not units, so
+        ``/ref place`` and ``/ref remove`` are refused by the default."""
+        if action.get("type") != "ref-phase":
+            return super().referee_edit(state, action)
+        self.check_referee_phase(action)
+        if state.get("result"):
+            raise RuleError("The game is over.")
+        if state.get("phase") == "prepare":
+            raise RuleError("Before the assault the besieger lays counters and places towers; "
+                            "its /end-phase starts the first round.", list(self.phases))
+        open_decisions = [what for key, what in (
+            ("pending", "a melee being formed (/fight or /cancel)"),
+            ("choice", "which figure takes a result (/take)"), ("retreat", "a retreat (/retreat)"),
+            ("advance", "an advance after combat (/advance or /stay)"),
+            ("landing", "where a falling figure lands (/land)")) if state.get(key)]
+        if open_decisions:
+            raise RuleError(f"Finish {open_decisions[0]} before setting a step.")
+        side = action.get("value") or state["active"]
+        if side not in self.sides:
+            raise RuleError(f"Unknown side {side!r}.", list(self.sides))
+        state = clone(state)
+        state.update(phase=action["phase"], active=side, awaiting=[side], done=[], attacked=[],
+                     spent={})
+        return state, [{"type": "referee", "what": "phase", "phase": state["phase"],
+                        "active": side}]
 
     def answer_query(self, state: dict, viewer: str | None, name: str,
                      options: dict[str, str]) -> Answer:

@@ -124,7 +124,7 @@ def test_bad_dice_are_refused(tmp_path):
     assert code == 2 and "--dice" in err
 
 
-@pytest.mark.parametrize("name", ["siege", "tactical-table-war"])
+@pytest.mark.parametrize("name", ["tactical-table-war"])
 def test_planned_games_say_not_supported_yet(tmp_path, name):
     code, _, err = run(["--game", name], tmp_path)
     assert code == 2 and "not supported yet" in err

@@ -1,6 +1,6 @@
 """SIEGE through the Discord layer under SimCord, with no SIEGE code in cogs/: open a game,
 seat both sides, start, and play the actions /act offers; every one is accepted and the board
-picture is posted. SIEGE is registered only for this test (not offered to players yet)."""
+picture is posted."""
 from __future__ import annotations
 
 import io
@@ -16,12 +16,9 @@ STEPS = 30
 
 @pytest.fixture
 def siege_registered():
-    registry.register("siege", "engine.siege.rules:Siege")
-    try:
-        yield registry.get_ruleset("siege")
-    finally:
-        registry.RULESETS.pop("siege", None)
-        registry._cache.pop("siege", None)
+    """SIEGE as the registry offers it to players."""
+    assert "siege" in registry.available()
+    return registry.get_ruleset("siege")
 
 
 async def test_siege_plays_through_the_bot(siege_registered, table):  # noqa: F811

@@ -1,6 +1,5 @@
 """SIEGE against the ruleset contract: the laws every game obeys, autoplay to the end, replay,
-data validation, the picture and the /los explanation. SIEGE is registered only for these tests
-(it is not offered to players until scenario 1 is complete, see docs/rules/siege.md)."""
+data validation, the picture and the /los explanation."""
 from __future__ import annotations
 
 import io
@@ -22,12 +21,9 @@ from .helpers import RULES, act, build, of
 
 @pytest.fixture
 def siege_registered():
-    registry.register("siege", "engine.siege.rules:Siege")
-    try:
-        yield registry.get_ruleset("siege")
-    finally:
-        registry.RULESETS.pop("siege", None)
-        registry._cache.pop("siege", None)
+    """SIEGE as the registry offers it to players."""
+    assert "siege" in registry.available()
+    return registry.get_ruleset("siege")
 
 
 def test_siege_obeys_the_ruleset_laws(siege_registered):

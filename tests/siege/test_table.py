@@ -1,6 +1,5 @@
 """SIEGE on the local table: /los for any side at any time, with the line's picture, and the
-stand-in scenario 1 played from the command line to a result. SIEGE is registered only for
-these tests (not offered to players yet)."""
+stand-in scenario 1 played from the command line to a result."""
 from __future__ import annotations
 
 import io
@@ -15,12 +14,9 @@ from service import table
 
 @pytest.fixture
 def siege_registered():
-    registry.register("siege", "engine.siege.rules:Siege")
-    try:
-        yield registry.get_ruleset("siege")
-    finally:
-        registry.RULESETS.pop("siege", None)
-        registry._cache.pop("siege", None)
+    """SIEGE as the registry offers it to players."""
+    assert "siege" in registry.available()
+    return registry.get_ruleset("siege")
 
 
 def run(argv, tmp_path, script_lines=None):
