@@ -32,8 +32,11 @@ def test_siege_obeys_the_ruleset_laws(siege_registered):
     laws.test_views_and_scenes_are_plain_data("siege")
 
 
-def test_siege_is_not_offered_to_players_yet():
-    assert "siege" not in registry.RULESETS
+def test_siege_is_offered_with_both_scenarios_and_scenario_1_by_default():
+    assert "siege" in registry.available()
+    ruleset = registry.get_ruleset("siege")
+    assert {s.name for s in ruleset.scenarios()} == {"open-gate", "breach"}
+    assert ruleset.default_scenario == "open-gate" and ruleset.phases == ("fire1", "move", "fire2", "melee")
 
 
 @pytest.mark.parametrize("name", ["open-gate", "breach"])
