@@ -222,8 +222,9 @@ class PlayCog(UmpireCog):
         app_commands.rename(**{param: option for param, option in renames.items()
                                if param != option})(callback)
         app_commands.guild_only()(callback)
-        description = app_commands.locale_str(clip(spec.description or spec.name, 100),
-                                              i18n=dict(spec.description_i18n))
+        description = app_commands.locale_str(
+            clip(spec.description or spec.name, 100),
+            i18n={lang: clip(text, 100) for lang, text in spec.description_i18n.items()})
         command = app_commands.Command(name=spec.name, description=description, callback=callback)
         if not query:   # a query's options are free (any cell), not drawn from legal actions
             for option in options:

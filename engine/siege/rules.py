@@ -101,13 +101,11 @@ class Siege(Ruleset):
         Command("end-phase", "End this step of your phase"),
     )
     queries = (
-        Command("los", "Line of sight: can a shot go from one cell to another, at what range "
-                       "and cover, and why (any player, any time)",
+        Command("los", "Line of sight: is a shot possible, at what range and cover, and why",
                 (Option("from", "hex", "The shooter's cell, e.g. 1012"),
                  Option("to", "hex", "The target's cell, e.g. 1517")),
-                description_i18n={"de": "Sichtlinie: ist ein Schuss von einem Feld zum anderen "
-                                        "möglich, auf welche Entfernung, mit welcher Deckung, "
-                                        "und warum"}),
+                description_i18n={"de": "Sichtlinie: ist ein Schuss möglich, auf welche "
+                                        "Entfernung, mit welcher Deckung, und warum"}),
     )
 
     # ----- setup -------------------------------------------------------------------------
