@@ -66,3 +66,29 @@ def test_the_stand_in_scenario_1_plays_to_a_result_by_typed_commands(siege_regis
                           "--db", str(tmp_path / "t.db")], tmp_path, script)
     assert code == 0 and all(obj["ok"] for obj in lines), next(o for o in lines if not o["ok"])
     assert lines[-1]["game_over"] and lines[-1]["result"] == final["result"]
+
+
+def test_a_scenario_file_of_ones_own_is_checked_by_schema_then_meaning(siege_registered, tmp_path):
+    """Any position from a file (here: scenario 1 at the melee step with a wounded knight);
+    a structural mistake and a meaning mistake are each named, and nothing starts."""
+    from engine.siege.data import DATA_DIR
+
+    document = json.loads((DATA_DIR / "scenarios" / "open-gate.json").read_text(encoding="utf-8"))
+    document.update(phase="melee", name="mine")
+    document["figures"]["raimund"]["state"] = "wounded"
+    good = tmp_path / "mine.json"
+    good.write_text(json.dumps(document))
+    code, lines, _ = run(["--game", "siege", "--scenario", str(good), "--seed", "1",
+                          "--db", str(tmp_path / "t.db")], tmp_path, ["/state"])
+    state = lines[0]["state"]
+    assert code == 0 and state["phase"] == "melee" and state["figures"]["raimund"]["wounded"]
+    document["figures"]["raimund"]["at"] = 1118                       # structure: not a label
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document))
+    code, _, err = run(["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "u.db")], tmp_path, [])
+    assert code == 2 and "/figures/raimund/at: must be a text" in err
+    document["figures"]["raimund"]["at"] = "1116"
+    document["figures"]["raimund"]["type"] = "dragon"                 # meaning: no such figure type
+    bad.write_text(json.dumps(document))
+    code, _, err = run(["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "v.db")], tmp_path, [])
+    assert code == 2 and "figures.raimund.type" in err
