@@ -174,7 +174,7 @@ class Table:
             if name in TABLE_COMMANDS:
                 result.update(await self.table_command(name, text, side, info))
             elif any(q.name == name for q in self.ruleset.queries):
-                result.update(await self.query(text, side, info))
+                result.update(await self.query(name, text, side, info))
             else:
                 result.update(await self.play(text, side, info))
         except UmpireError as exc:
@@ -213,11 +213,12 @@ class Table:
                 result["board"] = board
         return result
 
-    async def query(self, text: str, side: str | None, info) -> dict:
-        """A ruleset's read-only question (``/los from:0816 to:0819``), for any side at any
-        time: its answer, and its picture next to the boards. Nothing is stored."""
+    async def query(self, name: str, text: str, side: str | None, info) -> dict:
+        """A ruleset's read-only question ``name`` (one it declares: ``/los from:0816
+        to:0819``), for any side at any time: its answer, and its picture next to the boards
+        (named after the question, never after what was typed). Nothing is stored."""
         options = parse_command(text)
-        name = options.pop("type")
+        options.pop("type")
         viewer = side if side in self.ruleset.sides else None
         answer, png = await self.svc.ask(self.game_id, name, options, viewer=viewer,
                                          picture=self.out_dir is not None)

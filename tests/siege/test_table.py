@@ -33,7 +33,7 @@ def run(argv, tmp_path, script_lines=None):
 def test_los_on_the_table_for_any_side_with_a_picture(siege_registered, tmp_path):
     code, lines, _ = run(["--game", "siege", "--scenario", "open-gate", "--seed", "3",
                           "--out", str(tmp_path / "out")], tmp_path, [
-        "/los from:0816 to:0819",
+        "/LOS from:0816 to:0819",
         "defender /los from:1112 to:1106",
         "besieger /los from:0816",
         "/los from:../../etc/passwd to:0101",
