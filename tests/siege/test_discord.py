@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from engine import registry
-from tests.discord.conftest import clock, db_path, dice, message_text, reply_text, table  # noqa: F401
+from tests.discord.conftest import clock, db_path, dice, german, message_text, reply_text, table  # noqa: F401
 
 STEPS = 30
 
@@ -133,3 +133,11 @@ async def test_the_stand_in_scenario_1_plays_from_game_new_to_a_result(siege_reg
     assert info.status == "finished" and info.state["result"]["winner"] in ruleset.sides
     result = info.state["result"]
     assert f"Winner: {ruleset.side_titles[result['winner']]} ({result['reason']})" in table.public_text()
+
+
+async def test_los_refusals_come_in_the_askers_language(siege_registered, table, german):  # noqa: F811
+    await table.alice.slash(table.channel, "game new", ruleset="siege")
+    refused = reply_text(await table.dave.slash(table.thread, "los", **{"from": "../x", "to": "0101"}))
+    assert refused.startswith("Nicht erlaubt:") and "is not a cell of this map" in refused
+    elsewhere = reply_text(await table.dave.slash(table.channel, "los", **{"from": "0816", "to": "0819"}))
+    assert elsewhere.startswith("In diesem Kanal läuft keine Partie")
