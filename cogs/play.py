@@ -10,6 +10,7 @@ action works even without its own command.
 from __future__ import annotations
 
 import inspect
+import io
 import logging
 from dataclasses import dataclass, field
 
@@ -124,6 +125,30 @@ def collect_commands(rulesets=None) -> list[PlayCommand]:
     return list(found.values())
 
 
+def collect_queries(rulesets=None, taken: set[str] | None = None) -> list[PlayCommand]:
+    """Every registered ruleset's declared queries (read-only questions such as ``/los``),
+    options united as for commands; a name the bot or a play command already uses is left out
+    (the ruleset's players still have it on the local table)."""
+    taken = RESERVED | (taken or set())
+    found: dict[str, PlayCommand] = {}
+    declared_by: dict[str, list] = {}
+    for ruleset in (playable_rulesets() if rulesets is None else rulesets):
+        for declared in ruleset.queries:
+            if declared.name in taken or not _valid_name(declared.name):
+                continue
+            declared_by.setdefault(declared.name, []).append(declared)
+            command = found.setdefault(declared.name, PlayCommand(declared.name, declared.description))
+            for lang, text in declared.description_i18n.items():
+                command.description_i18n.setdefault(lang, text)
+            for option in declared.options:
+                command.options.setdefault(option.name, PlayOption(option.name, option.description, True))
+    for name, command in found.items():
+        for option in command.options.values():
+            option.required = all(any(o.name == option.name and o.required for o in d.options)
+                                  for d in declared_by[name])
+    return list(found.values())
+
+
 def _resolved(ruleset, view: dict, command_name: str, filled: dict, legal: list[dict]) -> dict:
     """Options already typed, with names (a counter's label, a unit's name) turned into ids so
     the next option's choices fit them; a name that fits several things narrows nothing."""
@@ -152,6 +177,7 @@ class PlayCog(UmpireCog):
     def __init__(self, bot):
         super().__init__(bot)
         self.play_commands: list[app_commands.Command] = []
+        self.query_commands: list[app_commands.Command] = []
 
     # ----- building the commands -----------------------------------------------------------
     def build(self, specs: list[PlayCommand]) -> list[app_commands.Command]:
@@ -161,7 +187,12 @@ class PlayCog(UmpireCog):
         self.play_commands = built
         return built
 
-    def _build_one(self, spec: PlayCommand) -> app_commands.Command:
+    def build_queries(self, specs: list[PlayCommand]) -> list[app_commands.Command]:
+        built = [self._build_one(spec, query=True) for spec in specs]
+        self.query_commands = built
+        return built
+
+    def _build_one(self, spec: PlayCommand, query: bool = False) -> app_commands.Command:
         options = sorted(spec.options.values(), key=lambda o: not o.required)
         renames = {_param_name(o.name): o.name for o in options}
 
@@ -169,7 +200,10 @@ class PlayCog(UmpireCog):
             typed = {renames[k]: str(v).strip() for k, v in values.items()
                      if v is not None and str(v).strip()}
             async with Guard(interaction, context=f"/{spec.name} {typed}"):
-                await self.presenter.play(interaction, spec.name, typed)
+                if query:
+                    await self.answer_query(interaction, spec.name, typed)
+                else:
+                    await self.presenter.play(interaction, spec.name, typed)
 
         parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                         annotation=discord.Interaction)]
@@ -188,12 +222,32 @@ class PlayCog(UmpireCog):
         app_commands.rename(**{param: option for param, option in renames.items()
                                if param != option})(callback)
         app_commands.guild_only()(callback)
-        description = app_commands.locale_str(clip(spec.description or spec.name, 100),
-                                              i18n=dict(spec.description_i18n))
+        description = app_commands.locale_str(
+            clip(spec.description or spec.name, 100),
+            i18n={lang: clip(text, 100) for lang, text in spec.description_i18n.items()})
         command = app_commands.Command(name=spec.name, description=description, callback=callback)
-        for option in options:
-            command.autocomplete(_param_name(option.name))(self._completer(spec.name, option.name))
+        if not query:   # a query's options are free (any cell), not drawn from legal actions
+            for option in options:
+                command.autocomplete(_param_name(option.name))(
+                    self._completer(spec.name, option.name))
         return command
+
+    async def answer_query(self, interaction: discord.Interaction, name: str,
+                           typed: dict[str, str]) -> None:
+        """A read-only question about the game in this thread (``/los``): anyone who can see
+        the thread may ask, at any time; the answer is computed from what the asker's side may
+        see (a spectator's view otherwise), shown to the asker only, and changes nothing."""
+        here = await self.presenter.game_here(interaction)
+        if not any(q.name == name for q in here.ruleset.queries):
+            raise Refusal("refused", why=f"{here.ruleset.title} has no /{name}.")
+        sides = await self.service.sides_of(here.info.id, interaction.user.id)
+        text, png = await self.service.ask(here.info.id, name, typed,
+                                           viewer=sides[0] if sides else None)
+        if png is None:
+            await send(interaction, clip(text, 2000))
+            return
+        await send(interaction, clip(text, 2000),
+                   file=discord.File(io.BytesIO(png), filename=f"{name}.png"))
 
     def _completer(self, command_name: str, option_name: str):
         async def complete(interaction: discord.Interaction, current: str):
@@ -340,5 +394,8 @@ class PlayCog(UmpireCog):
 async def setup(bot) -> None:
     cog = PlayCog(bot)
     await bot.add_cog(cog)
-    for command in cog.build(collect_commands()):
+    played = collect_commands()
+    for command in cog.build(played):
+        bot.tree.add_command(command)
+    for command in cog.build_queries(collect_queries(taken={c.name for c in played})):
         bot.tree.add_command(command)

@@ -12,6 +12,7 @@ RULESETS: dict[str, str] = {
     "rivet-wars": "engine.rivetwars.rules:RivetWars",
     "pocket-tactics": "engine.pockettactics.rules:PocketTactics",
     "tactical-table-war": "engine.tactical_table_war.rules:TacticalTableWar",
+    "siege": "engine.siege.rules:Siege",
 }
 
 _cache: dict[str, Ruleset] = {}

@@ -915,6 +915,19 @@ class GameService:
             return await self.pictures.render(scene)
         return await self.pictures.run(renderer.render_png, scene, in_process=False)
 
+    async def ask(self, game_id: int, name: str, options: dict[str, str],
+                  viewer: str | None = None, picture: bool = True) -> tuple[str, bytes | None]:
+        """Answer a ruleset's read-only query (``/los from: to:``) for ``viewer``'s view of the
+        game: its text and, when the ruleset gives a scene and ``picture``, the PNG. Nothing is
+        stored or logged; a bad query raises RuleError."""
+        row, state = await self._load(game_id)
+        ruleset = self._ruleset(row["ruleset"])
+        answer = ruleset.query(ruleset.view(clone(state), viewer), viewer, name, dict(options))
+        if answer.scene is None or not picture:
+            return answer.text, None
+        renderer = self._renderer()
+        return answer.text, await asyncio.to_thread(renderer.render_png, answer.scene)
+
     def _scene(self, ruleset, state, events, viewer, flares=()) -> dict:
         scene = ruleset.scene(state, self._visible(events, viewer), viewer)
         if flares:

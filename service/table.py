@@ -32,7 +32,7 @@ from .storage import BadDatabaseSetting, parse_database
 
 DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
-PLANNED = {"siege": "SIEGE"}
+PLANNED: dict[str, str] = {}
 MAX_LISTED = 40   # longer option lists are grouped in the terminal (script mode gets them all)
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
@@ -173,6 +173,8 @@ class Table:
             name = text[1:].split(" ", 1)[0].lower() if text.startswith("/") else ""
             if name in TABLE_COMMANDS:
                 result.update(await self.table_command(name, text, side, info))
+            elif any(q.name == name for q in self.ruleset.queries):
+                result.update(await self.query(name, text, side, info))
             else:
                 result.update(await self.play(text, side, info))
         except UmpireError as exc:
@@ -211,6 +213,24 @@ class Table:
                 result["board"] = board
         return result
 
+    async def query(self, name: str, text: str, side: str | None, info) -> dict:
+        """A ruleset's read-only question ``name`` (one it declares: ``/los from:0816
+        to:0819``), for any side at any time: its answer, and its picture next to the boards
+        (named after the question, never after what was typed). Nothing is stored."""
+        options = parse_command(text)
+        options.pop("type")
+        viewer = side if side in self.ruleset.sides else None
+        answer, png = await self.svc.ask(self.game_id, name, options, viewer=viewer,
+                                         picture=self.out_dir is not None)
+        result = {"ok": True, "command": name, "events": [], "state_hash": _hash(info.state),
+                  "version": info.version, "text": answer}
+        if png is not None and self.out_dir is not None:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / f"{name}.png"
+            path.write_bytes(png)
+            result["picture"] = str(path)
+        return result
+
     async def table_command(self, name: str, text: str, side: str | None, info) -> dict:
         words = text.split()[1:]
         base = {"ok": True, "command": name, "events": [], "state_hash": _hash(info.state),
@@ -219,6 +239,10 @@ class Table:
             commands = [f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options)
                         + f"  {c.description}" for c in self.ruleset.commands]
             text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
+            if self.ruleset.queries:
+                questions = [f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options)
+                             + f"  {q.description}" for q in self.ruleset.queries]
+                text += "\n\nQuestions any side may ask at any time:\n  " + "\n  ".join(questions)
             return {**base, "text": text + await self.examples_now(info)}
         if name == "state":
             return {**base, "state": info.state}
@@ -429,6 +453,8 @@ class Table:
                          f"{' / '.join(self.title(s) for s in result['awaiting'])} to act.")
         if result.get("board"):
             self.say(f"Board picture: {result['board']}")
+        if result.get("picture"):
+            self.say(f"Picture: {result['picture']}")
 
     def emit(self, obj: dict) -> None:
         print(json.dumps(obj, ensure_ascii=False, sort_keys=False), file=self.stdout, flush=True)

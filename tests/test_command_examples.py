@@ -15,7 +15,7 @@ import pytest
 from engine import registry
 from engine.core.commands import parse_command
 from engine.core.dice import seeded
-from engine.core.errors import CommandSyntaxError
+from engine.core.errors import CommandSyntaxError, RuleError
 from engine.core.game import new_game
 from engine.core.names import counter_titles, names_of
 from service.table import TABLE_COMMANDS
@@ -94,6 +94,16 @@ def problems(game: str, example: str) -> list[str]:
     ruleset = registry.get_ruleset(game)
     if name in TABLE_COMMANDS or name in REFEREE_COMMANDS:
         return []
+    if name in {q.name for q in ruleset.queries}:
+        # A question (/los from: to:) is asked of the scenario's first position as typed.
+        if any(PLACEHOLDER.search(value) for value in action.values()):
+            return []
+        state, _ = new_game(ruleset, ruleset.load_packaged(""), "examples")
+        try:
+            ruleset.query(state, None, name, action)
+        except RuleError as exc:
+            return [f"/{name}: {exc}"]
+        return []
     if name not in {c.name for c in ruleset.commands}:
         return [f"{game} has no /{name}"]
     known = known_names(game)
@@ -129,6 +139,8 @@ def test_every_command_example_names_things_that_exist(file, example):
 
 
 def test_the_checker_refuses_ids_that_do_not_exist():
+    assert problems("siege", "/los from:9999 to:0819")
+    assert not problems("siege", "/los from:0816 to:0819")
     assert problems("tenochtitlan", "/move unit:sp-cav-99 to:0507")
     assert problems("tenochtitlan", '/play card:"Aqueduct cut"')
     assert not problems("tenochtitlan", "/place unit:az-bowmen-1 to:1106")

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = {"tenochtitlan": "tenochtitlan", "rivet-wars": "rivetwars", "pocket-tactics": "pockettactics",
-        "tactical-table-war": "tactical_table_war"}
+        "tactical-table-war": "tactical_table_war", "siege": "siege"}
 CITATION = re.compile(r"(tests/[a-z_]+/)?(test_[a-z0-9_]+\.py)::(test_[A-Za-z0-9_]+)")
 
 

@@ -24,6 +24,7 @@ PACKAGED = {
     "pocket-tactics": sorted((DATA / "pocket-tactics" / "scenarios").glob("*.json")),
     "tenochtitlan": sorted((DATA / "tenochtitlan" / "scenarios").glob("*.json")),
     "tactical-table-war": sorted((DATA / "tactical-table-war" / "scenarios").glob("*.json")),
+    "siege": sorted((DATA / "siege" / "scenarios").glob("*.json")),
 }
 ACTIONS = 25
 DEEP = "\u0000deep\u0000"

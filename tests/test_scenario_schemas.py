@@ -25,6 +25,7 @@ FILES = {
     "pocket-tactics-factions": [ROOT / "data" / "pocket-tactics" / "factions.json"],
     "pocket-tactics-terrain": [ROOT / "data" / "pocket-tactics" / "terrain.json"],
     "tenochtitlan": sorted((ROOT / "data" / "tenochtitlan" / "scenarios").glob("*.json")),
+    "siege": sorted((ROOT / "data" / "siege" / "scenarios").glob("*.json")),
     "tenochtitlan-cards": [ROOT / "data" / "tenochtitlan" / "cards.json"],
     "tenochtitlan-map": sorted((ROOT / "data" / "tenochtitlan").glob("map-*.json")),
     "tenochtitlan-terrain": [ROOT / "data" / "tenochtitlan" / "terrain.json"],

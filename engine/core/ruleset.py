@@ -48,6 +48,14 @@ class Command:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """A query's answer: text for the player and, optionally, a scene to draw with it."""
+
+    text: str
+    scene: dict | None = None
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     title: str
@@ -67,6 +75,10 @@ class Ruleset(abc.ABC):
     # types that do it: ``/auto-setup`` repeats random ones of these (see ``setup_actions``).
     setup_phases: tuple[str, ...] = ()
     setup_action_types: tuple[str, ...] = ("place", "deploy")
+    # Read-only questions any player may ask at any time (SIEGE's ``/los from: to:``). Declared
+    # like commands so every front end offers them without game code; answered by
+    # ``answer_query``; they change nothing and never enter the action log.
+    queries: tuple[Command, ...] = ()
 
     # ----- setup -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -201,6 +213,29 @@ class Ruleset(abc.ABC):
     @abc.abstractmethod
     def rules_summary(self, locale: str = "en") -> str:
         """A short Markdown summary of the rules for ``/game rules``."""
+
+    def query(self, state: dict, viewer: str | None, name: str, options: dict[str, str]) -> Answer:
+        """Check a query against its declaration, then answer it. ``state`` is what ``viewer``
+        may see (``view``), so an answer can never leak a secret."""
+        declared = next((q for q in self.queries if q.name == name), None)
+        if declared is None:
+            raise RuleError(f"{self.title or self.name} has no /{name}.",
+                            ["/" + q.name for q in self.queries])
+        known = {o.name for o in declared.options}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise RuleError(f"/{name} takes no option {unknown[0]!r}.",
+                            [o.name + ":" for o in declared.options])
+        missing = [o.name for o in declared.options if o.required and not options.get(o.name)]
+        if missing:
+            raise RuleError(f"/{name} needs {missing[0]}:.",
+                            [o.name + ": " + o.description for o in declared.options])
+        return self.answer_query(state, viewer, name, options)
+
+    def answer_query(self, state: dict, viewer: str | None, name: str,
+                     options: dict[str, str]) -> Answer:
+        """Answer a declared query (options checked by ``query``); pure like ``apply``."""
+        raise RuleError(f"{self.title or self.name} has no /{name}.")
 
     # ----- referee edits ------------------------------------------------------------------
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:

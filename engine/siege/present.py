@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from . import data, figures, tower
 
-COLORS = {"besieger": "#b03a2e", "defender": "#1f5f99"}
-# Stunned counters are pale tints of their side's colour with dark text: told apart from
-# healthy ones at phone size, where the S badge alone is a few pixels.
-STUNNED_COLORS = {"besieger": "#e6a49c", "defender": "#9cc0e3"}
-DEAD = "#777777"
+# Side colours stay apart from every terrain fill also with colour blindness (a brick red
+# sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
+COLORS = {"besieger": "#ff5500", "defender": "#1f5f99"}
+# Stunned counters are light versions of their side's colour with dark text: told apart from
+# healthy ones at phone size, where the S badge alone is a few pixels. Chosen to stay apart
+# from every terrain fill also with colour blindness (a pale red sank into the gateway's sand
+# with deuteranopia), so the besiegers' is amber.
+STUNNED_COLORS = {"besieger": "#ffb000", "defender": "#b8e0ff"}
+DEAD = "#555555"
 STEP_TITLES = {"prepare": "counters before the assault", "fire1": "1 bows and crossbows", "move": "2 movement", "fire2": "3 bows again",
                "melee": "4 melee"}
 BATTLEMENT_EDGE = "#2b2b2b"
@@ -145,7 +149,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         stunned = f["stunned"] and not f["dead"]
         pieces.append({"at": f["at"], "id": fid,
                        "color": DEAD if f["dead"] else (STUNNED_COLORS if stunned else COLORS)[f["side"]],
-                       "text_color": "#1b1b1b" if stunned else "#ffffff", "title": ("+" if f["dead"] else "") + f["name"][:8],
+                       **({"text_color": "#1b1b1b"} if stunned else {}), "title": ("+" if f["dead"] else "") + f["name"][:8],
                        "values": f"{v['attack']}-{v['defence']}-{v['move']}",
                        **({"badge": _badge(f)} if _badge(f) else {}), **slot})
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
@@ -169,7 +173,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             for aid in e["attackers"]:
                 arrows.append({"path": [state["figures"][aid]["at"], target], "color": "#000000",
                                "kind": "attack", "text": f"{e['column']} {e['roll']} {e['letter']}"})
-    notes = [("Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned (pale counter), "
+    notes = [("Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned (light counter), "
               "W wounded, + dead (grey). Thick dark sides: battlements; yellow: arrow slit openings.")]
     if towers:
         notes.append("Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside.")

@@ -22,7 +22,8 @@ from engine.core import hexgrid
 from engine.core.dice import Dice
 from engine.core.errors import RuleError
 from engine.core.phases import TurnCycle
-from engine.core.ruleset import Command, Option, Ruleset, Scenario
+from engine.core.ruleset import Answer, Command, Option, Ruleset, Scenario
+from engine.core.scenario_io import check_schema
 from engine.core.state import clone
 
 from . import (
@@ -53,6 +54,7 @@ class Siege(Ruleset):
     sides = SIDES
     side_titles = TITLES
     default_scenario = "open-gate"
+    phases = PHASES
     commands = (
         Command("shoot", "Shoot with a bow or crossbow", (Option("unit", "unit", "Your archer or crossbowman"),
                                                            Option("target", "target", "Enemy figure"))),
@@ -98,6 +100,13 @@ class Siege(Ruleset):
         Command("winch", "Work the drawbridge winch this round (1.8)", (Option("unit", "unit", "Your figure on the winch"),)),
         Command("end-phase", "End this step of your phase"),
     )
+    queries = (
+        Command("los", "Line of sight: is a shot possible, at what range and cover, and why",
+                (Option("from", "hex", "The shooter's cell, e.g. 1012"),
+                 Option("to", "hex", "The target's cell, e.g. 1517")),
+                description_i18n={"de": "Sichtlinie: ist ein Schuss möglich, auf welche "
+                                        "Entfernung, mit welcher Deckung, und warum"}),
+    )
 
     # ----- setup -------------------------------------------------------------------------
     def scenarios(self) -> list[Scenario]:
@@ -107,8 +116,14 @@ class Siege(Ruleset):
             out.append(Scenario(name, sc["title"], sc["description"]))
         return out
 
-    def load_scenario(self, name_or_path: str) -> dict:
-        return scenarios.read_scenario(name_or_path or self.default_scenario)
+    def load_scenario(self, name: str) -> dict:
+        return scenarios.read_scenario(name or self.default_scenario)
+
+    def scenario_from_document(self, document: dict, label: str) -> dict:
+        """A scenario file (attached in Discord, or a path on the local table): structure by
+        ``data/schemas/siege.schema.json``, then meaning (``scenarios.normalise``)."""
+        check_schema(document, "siege", label)
+        return scenarios.normalise(document, label, "attached")
 
     def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
         order = [scenario["first"]] + [s for s in SIDES if s != scenario["first"]]
@@ -213,7 +228,7 @@ class Siege(Ruleset):
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell!r} is not a cell of this map.")
+                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
         weapon = figures.weapon(shooter) if shooter else None
@@ -223,13 +238,49 @@ class Siege(Ruleset):
                              **self._tower_view(state, from_cell, to_cell))
         return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
 
+    def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
+        """``/ref phase`` sets a step of the turn (and the side in it) between decisions; a
+        melee being formed, a casualty, retreat, advance or landing still to be chosen must be
+        finished first (jumping past them would lose the result). Figures are not units, so
+        ``/ref place`` and ``/ref remove`` are refused by the default."""
+        if action.get("type") != "ref-phase":
+            return super().referee_edit(state, action)
+        self.check_referee_phase(action)
+        if state.get("result"):
+            raise RuleError("The game is over.")
+        if state.get("phase") == "prepare":
+            raise RuleError("Before the assault the besieger lays counters and places towers; "
+                            "its /end-phase starts the first round.", list(self.phases))
+        open_decisions = [what for key, what in (
+            ("pending", "a melee being formed (/fight or /cancel)"),
+            ("choice", "which figure takes a result (/take)"), ("retreat", "a retreat (/retreat)"),
+            ("advance", "an advance after combat (/advance or /stay)"),
+            ("landing", "where a falling figure lands (/land)")) if state.get(key)]
+        if open_decisions:
+            raise RuleError(f"Finish {open_decisions[0]} before setting a step.")
+        side = action.get("value") or state["active"]
+        if side not in self.sides:
+            raise RuleError(f"Unknown side {side!r}.", list(self.sides))
+        state = clone(state)
+        state.update(phase=action["phase"], active=side, awaiting=[side], done=[], attacked=[],
+                     spent={})
+        return state, [{"type": "referee", "what": "phase", "phase": state["phase"],
+                        "active": side}]
+
+    def answer_query(self, state: dict, viewer: str | None, name: str,
+                     options: dict[str, str]) -> Answer:
+        if name != "los":
+            return super().answer_query(state, viewer, name, options)
+        from_cell, to_cell = options["from"].strip().upper(), options["to"].strip().upper()
+        return Answer(self.los(state, from_cell, to_cell), self.los_scene(state, from_cell, to_cell))
+
     def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
         """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
         the verdict as the line's label (pure; a front end renders it like any scene)."""
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell!r} is not a cell of this map.")
+                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
         weapon = figures.weapon(shooter) if shooter else None

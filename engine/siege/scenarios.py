@@ -5,7 +5,6 @@ turn and which step. Format: docs/scenarios/siege.md.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from engine.core.errors import ScenarioError
@@ -31,11 +30,7 @@ def read_scenario(name_or_path: str) -> dict:
     if name in packaged_names():
         file = f"scenarios/{name}.json"
         return normalise(data.read_json(SCENARIO_DIR / f"{name}.json", file), file, name)
-    path = Path(name)
-    if path.suffix == ".json":
-        if not path.exists():
-            raise ScenarioError(name, "file", "does not exist")
-        return normalise(data.read_json(path, str(path)), str(path), path.stem)
+    # Files from elsewhere come in as documents (Ruleset.load_document / load_path), never here.
     raise ScenarioError(name or "(none)", "scenario",
                         f"unknown scenario; packaged: {', '.join(packaged_names())}")
 

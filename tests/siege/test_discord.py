@@ -1,24 +1,24 @@
 """SIEGE through the Discord layer under SimCord, with no SIEGE code in cogs/: open a game,
 seat both sides, start, and play the actions /act offers; every one is accepted and the board
-picture is posted. SIEGE is registered only for this test (not offered to players yet)."""
+picture is posted."""
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from engine import registry
-from tests.discord.conftest import clock, db_path, dice, message_text, reply_text, table  # noqa: F401
+from tests.discord.conftest import clock, db_path, dice, german, message_text, reply_text, table  # noqa: F401
 
 STEPS = 30
 
 
 @pytest.fixture
 def siege_registered():
-    registry.register("siege", "engine.siege.rules:Siege")
-    try:
-        yield registry.get_ruleset("siege")
-    finally:
-        registry.RULESETS.pop("siege", None)
-        registry._cache.pop("siege", None)
+    """SIEGE as the registry offers it to players."""
+    assert "siege" in registry.available()
+    return registry.get_ruleset("siege")
 
 
 async def test_siege_plays_through_the_bot(siege_registered, table):  # noqa: F811
@@ -64,3 +64,80 @@ async def test_the_siege_tower_through_the_bot(siege_registered, table):  # noqa
     refused = await table.alice.slash(table.thread, "act", action="/move unit:hugues to:1419 level:top")
     assert not reply_text(refused).startswith("Done")
     assert (await table.game()).state["figures"]["hugues"]["at"] == "1419"
+
+
+def _reply_messages(result) -> list:
+    return ([result.response.message] if result.response is not None else []) + \
+        [f.message for f in result.followups]
+
+
+async def test_los_any_player_any_time_with_the_line_drawn(siege_registered, table):  # noqa: F811
+    """/los is SIEGE's declared query, offered by the generic play cog: a seated player whose
+    side is not to move and a spectator both get the verdict and a picture; nothing changes."""
+    await table.alice.slash(table.channel, "game new", ruleset="siege")
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    before = await table.game()
+    waiting = siege_registered.awaiting(before.state)[0]
+    idle = table.bob if waiting == "besieger" else table.alice
+    for asker in (idle, table.dave):
+        result = await asker.slash(table.thread, "los", **{"from": "0816", "to": "0819"})
+        text = reply_text(result)
+        assert text.startswith("Shot possible from 0816 to 0819: range 2 (short), cover none."), text
+        assert "battlement" in text
+        files = [a for m in _reply_messages(result) for a in m.attachments]
+        assert [a.filename for a in files] == ["los.png"]
+        image = Image.open(io.BytesIO(await files[0].read()))
+        assert image.size[0] > 400
+    blocked = reply_text(await table.dave.slash(table.thread, "los", **{"from": "1112", "to": "1106"}))
+    assert "No shot" in blocked and "1111" in blocked
+    refused = reply_text(await table.dave.slash(table.thread, "los", **{"from": "9999", "to": "0101"}))
+    assert "'9999' is not a cell of this map" in refused
+    after = await table.game()
+    assert after.version == before.version and after.state == before.state
+
+
+async def test_los_outside_a_game_thread_is_refused(siege_registered, table):  # noqa: F811
+    result = await table.alice.slash(table.channel, "los", **{"from": "0816", "to": "0819"})
+    assert "no game" in reply_text(result).lower()
+
+
+async def test_the_stand_in_scenario_1_plays_from_game_new_to_a_result(siege_registered, table):  # noqa: F811
+    """`open-gate` (our stand-in for the rulebook's scenario 1, docs/rules/siege.md) from
+    `/game new` to its result through the bot: each seated player takes a random legal action
+    (seeded) by /act until the game is over; the final post names the winner."""
+    import random
+
+    from engine.core.commands import format_command
+    from service.replay import SERVICE_ACTIONS
+
+    ruleset = siege_registered
+    await table.alice.slash(table.channel, "game new", ruleset="siege", scenario="open-gate")
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    pick = random.Random(1).choice
+    for _ in range(1500):   # rounds are capped (12), so random play always ends well before
+        info = await table.game()
+        if info.status != "active":
+            break
+        side = ruleset.awaiting(info.state)[0]
+        legal = [a for a in await table.service.legal_actions(info.id, side)
+                 if a["type"] not in SERVICE_ACTIONS]
+        action = format_command(pick(legal))
+        result = await (table.alice if side == "besieger" else table.bob).slash(
+            table.thread, "act", action=action)
+        assert reply_text(result).startswith("Done"), (action, reply_text(result))
+    info = await table.game()
+    assert info.status == "finished" and info.state["result"]["winner"] in ruleset.sides
+    result = info.state["result"]
+    assert f"Winner: {ruleset.side_titles[result['winner']]} ({result['reason']})" in table.public_text()
+
+
+async def test_los_refusals_come_in_the_askers_language(siege_registered, table, german):  # noqa: F811
+    await table.alice.slash(table.channel, "game new", ruleset="siege")
+    refused = reply_text(await table.dave.slash(table.thread, "los", **{"from": "../x", "to": "0101"}))
+    assert refused.startswith("Nicht erlaubt:") and "is not a cell of this map" in refused
+    elsewhere = reply_text(await table.dave.slash(table.channel, "los", **{"from": "0816", "to": "0819"}))
+    assert elsewhere.startswith("In diesem Kanal läuft keine Partie")

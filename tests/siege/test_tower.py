@@ -228,7 +228,7 @@ def test_the_picture_outlines_the_tower_and_stacks_its_two_levels():
     scene = RULES.scene(state, [], None)
     pieces = {p["id"]: p for p in scene["pieces"]}
     assert pieces["u"]["slot"] == 0 and pieces["i"]["slot"] == 2           # top above, inside below
-    assert pieces["j"]["color"] != pieces["i"]["color"]                     # stunned: pale counter
+    assert pieces["j"]["color"] != pieces["i"]["color"]                     # stunned: light counter
     outlined = {m["at"] for m in scene["markers"] if m["kind"] == "highlight"}
     assert outlined == set(FILLED)
     assert "on top of the siege tower" in RULES.describe(state, "unit", "u")
@@ -238,7 +238,7 @@ def test_the_picture_outlines_the_tower_and_stacks_its_two_levels():
     def pixels_near(rgb):
         return sum(n for n, c in counts if all(abs(a - b) <= 3 for a, b in zip(c, rgb)))
     assert pixels_near((0x6E, 0x2C, 0x00)) > 500                          # the tower's outline
-    assert pixels_near((0xE6, 0xA4, 0x9C)) > 200                          # the stunned counter's tint
+    assert pixels_near((0xFF, 0xB0, 0x00)) > 200                          # the stunned counter's tint
 
 
 def test_a_figure_in_the_tower_retreats_along_its_level_of_the_tower():

@@ -1,0 +1,94 @@
+"""SIEGE on the local table: /los for any side at any time, with the line's picture, and the
+stand-in scenario 1 played from the command line to a result."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from engine import registry
+from service import table
+
+
+@pytest.fixture
+def siege_registered():
+    """SIEGE as the registry offers it to players."""
+    assert "siege" in registry.available()
+    return registry.get_ruleset("siege")
+
+
+def run(argv, tmp_path, script_lines=None):
+    if script_lines is not None:
+        path = tmp_path / "script.txt"
+        path.write_text("\n".join(script_lines) + "\n")
+        argv = [*argv, "--script", str(path)]
+    out, err = io.StringIO(), io.StringIO()
+    code = table.main(argv, stdout=out, stderr=err)
+    lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    return code, lines, err.getvalue()
+
+
+def test_los_on_the_table_for_any_side_with_a_picture(siege_registered, tmp_path):
+    code, lines, _ = run(["--game", "siege", "--scenario", "open-gate", "--seed", "3",
+                          "--out", str(tmp_path / "out")], tmp_path, [
+        "/LOS from:0816 to:0819",
+        "defender /los from:1112 to:1106",
+        "besieger /los from:0816",
+        "/los from:../../etc/passwd to:0101",
+        "/help",
+    ])
+    assert code == 0
+    possible, blocked, missing, hostile, helped = lines
+    assert possible["ok"] and possible["text"].startswith("Shot possible from 0816 to 0819")
+    assert Image.open(possible["picture"]).size[0] > 400
+    assert blocked["ok"] and blocked["text"].startswith("No shot") and "1111" in blocked["text"]
+    assert not missing["ok"] and "needs to:" in missing["error"]
+    assert not hostile["ok"] and "is not a cell of this map" in hostile["error"]
+    assert "/los from:… to:…" in helped["text"]
+    # Questions change nothing and enter no log.
+    assert len({obj["version"] for obj in lines}) == 1
+    assert len({obj["state_hash"] for obj in lines}) == 1
+
+
+def test_the_stand_in_scenario_1_plays_to_a_result_by_typed_commands(siege_registered, tmp_path):
+    """`open-gate` (our stand-in for scenario 1) on the table: the commands a seeded autoplay
+    chose, typed as '<side> /command ...' lines, bring the game to the same result."""
+    from engine.core.commands import format_command
+    from engine.core.game import autoplay
+
+    ruleset = siege_registered
+    scenario = ruleset.load_scenario("open-gate")
+    final, actions = autoplay(ruleset, scenario, "3")
+    script = [f"{a['side']} {format_command(a)}" for a in actions]
+    code, lines, _ = run(["--game", "siege", "--scenario", "open-gate", "--seed", "3",
+                          "--db", str(tmp_path / "t.db")], tmp_path, script)
+    assert code == 0 and all(obj["ok"] for obj in lines), next(o for o in lines if not o["ok"])
+    assert lines[-1]["game_over"] and lines[-1]["result"] == final["result"]
+
+
+def test_a_scenario_file_of_ones_own_is_checked_by_schema_then_meaning(siege_registered, tmp_path):
+    """Any position from a file (here: scenario 1 at the melee step with a wounded knight);
+    a structural mistake and a meaning mistake are each named, and nothing starts."""
+    from engine.siege.data import DATA_DIR
+
+    document = json.loads((DATA_DIR / "scenarios" / "open-gate.json").read_text(encoding="utf-8"))
+    document.update(phase="melee", name="mine")
+    document["figures"]["raimund"]["state"] = "wounded"
+    good = tmp_path / "mine.json"
+    good.write_text(json.dumps(document))
+    code, lines, _ = run(["--game", "siege", "--scenario", str(good), "--seed", "1",
+                          "--db", str(tmp_path / "t.db")], tmp_path, ["/state"])
+    state = lines[0]["state"]
+    assert code == 0 and state["phase"] == "melee" and state["figures"]["raimund"]["wounded"]
+    document["figures"]["raimund"]["at"] = 1118                       # structure: not a label
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document))
+    code, _, err = run(["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "u.db")], tmp_path, [])
+    assert code == 2 and "/figures/raimund/at: must be a text" in err
+    document["figures"]["raimund"]["at"] = "1116"
+    document["figures"]["raimund"]["type"] = "dragon"                 # meaning: no such figure type
+    bad.write_text(json.dumps(document))
+    code, _, err = run(["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "v.db")], tmp_path, [])
+    assert code == 2 and "figures.raimund.type" in err
