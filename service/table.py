@@ -214,9 +214,10 @@ class Table:
         return result
 
     async def query(self, name: str, text: str, side: str | None, info) -> dict:
-        """A ruleset's read-only question ``name`` (one it declares: ``/los from:0816
-        to:0819``), for any side at any time: its answer, and its picture next to the boards
-        (named after the question, never after what was typed). Nothing is stored."""
+        """A ruleset's read-only question ``name`` (one it declares, e.g.
+        ``/los from:0816 to:0819``), for any side at any time: its answer, and its picture
+        next to the boards (named after the question, never after what was typed). Nothing is
+        stored."""
         options = parse_command(text)
         options.pop("type")
         viewer = side if side in self.ruleset.sides else None
