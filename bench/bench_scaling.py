@@ -170,6 +170,30 @@ async def run_mix(setting: str, ids: list[int], templates: list[int], rate: floa
             "bot_cpu_ms": 1000 * (cpu_after[0] - cpu_before[0]) / max(1, done)}
 
 
+def server_cpu(cluster) -> float:
+    """CPU seconds used so far by the PostgreSQL server: the postmaster, the backends it has
+    reaped (its children's times) and the live ones."""
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def stat(pid: int) -> list[str]:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    fields = stat(postmaster)
+    total = sum(int(f) for f in fields[11:15]) / ticks
+    try:
+        children = Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split()
+    except OSError:
+        children = []
+    for pid in children:
+        try:
+            fields = stat(int(pid))
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
 # ----- sizes ---------------------------------------------------------------------------------
 def sqlite_bytes(path: Path) -> int:
     db = sqlite3.connect(path)
@@ -239,10 +263,10 @@ async def measure(args, base, cluster, build_templates, clone_games, copy_databa
             raise RuntimeError(f"copy to PostgreSQL failed its check: {report.problems[:3]}")
         return url
 
+    built = time.perf_counter()
     first_pg = await fresh("postgresql")
-    print(f"setup: {len(ids)} live games ({len(templates)} templates) in "
-          f"{time.perf_counter() - t0:.0f} s; one copy to PostgreSQL (with its check) "
-          f"{time.perf_counter() - t0:.0f} s in all")
+    print(f"setup: {len(ids)} live games ({len(templates)} templates) in {built - t0:.0f} s; "
+          f"one copy to PostgreSQL (with its check) {time.perf_counter() - built:.0f} s")
     sizes = (sqlite_bytes(pristine), await postgres_bytes(first_pg))
     print(f"\nsize of the same {len(ids)} live games: SQLite {sizes[0] / len(ids) / 1024:.1f} KB"
           f" per game, PostgreSQL {sizes[1] / len(ids) / 1024:.1f} KB per game "
@@ -272,13 +296,19 @@ async def measure(args, base, cluster, build_templates, clone_games, copy_databa
     for backend in ("sqlite", "postgresql"):
         for name, sets in runs:
             setting = await fresh(backend)
+            before = server_cpu(cluster)
             r = results[backend, name] = await run_workers(setting, sets(), args.throughput_seconds,
                                                            args.clients)
+            server = (server_cpu(cluster) - before) if backend == "postgresql" else 0.0
             one = results[backend, "one process"]["per_second"]
             print(f"  {backend:<10} {name:<30} load {r['load']:.2f}: {r['per_second']:6.1f} "
                   f"actions/s ({r['per_second'] / one:.2f}x one process), moved-on "
                   f"{r['stale']}, other refusals {r['other']}, p50 {r['p50'] * 1000:.1f} ms, "
-                  f"p99 {r['p99'] * 1000:.1f} ms, CPU {r['cpu_ms']:.1f} ms per action")
+                  f"p99 {r['p99'] * 1000:.1f} ms, CPU {r['cpu_ms']:.1f} ms per action "
+                  f"(workers busy {r['cpu'] / r['wall']:.2f} cores"
+                  + (f"; PostgreSQL server {1000 * server / max(1, r['landed']):.1f} ms per "
+                     f"action, {server / r['wall']:.2f} cores)" if backend == "postgresql"
+                     else ")"))
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
 
 
