@@ -34,12 +34,16 @@ def find_bindir() -> Path | None:
 
 
 class Cluster:
-    def __init__(self, bindir: Path):
+    def __init__(self, bindir: Path, base: Path | None = None):
+        """``base``: the directory to create the cluster in; by default a tmpfs if there is
+        one (a benchmark passes the directory its SQLite file is in, to compare like with
+        like)."""
         self.bindir = bindir
-        # In memory where there is a tmpfs: a database per test writes a lot of small files,
-        # and on a busy shared disk removing them took longer than the tests themselves.
-        shm = Path("/dev/shm")
-        base = shm if shm.is_dir() and os.access(shm, os.W_OK) else None
+        if base is None:
+            # In memory where there is a tmpfs: a database per test writes a lot of small
+            # files, and on a busy shared disk removing them took longer than the tests.
+            shm = Path("/dev/shm")
+            base = shm if shm.is_dir() and os.access(shm, os.W_OK) else None
         self.root = Path(tempfile.mkdtemp(prefix="umpire-pg-", dir=base))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
@@ -60,14 +64,17 @@ class Cluster:
             raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n"
                                f"{done.stdout}\n{done.stderr}\n{log}")
 
-    def start(self) -> None:
+    def start(self, durable: bool = False) -> None:
+        """``durable``: keep fsync and full-page writes on, as a production server runs (the
+        benchmarks); the tests switch them off for speed."""
         self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust",
                   "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions")
         # Only the socket in our own directory; durability settings stay the server's defaults
         # except fsync: the crash test kills the client, never the server.
         options = (f"-c listen_addresses='' -c unix_socket_directories='{self.root}' "
-                   "-c fsync=off -c full_page_writes=off -c max_connections=200 "
-                   "-c wal_level=minimal -c max_wal_senders=0")
+                   "-c max_connections=200 -c wal_level=minimal -c max_wal_senders=0")
+        if not durable:
+            options += " -c fsync=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options,
                   "-w", "-t", "60", "start")
 
