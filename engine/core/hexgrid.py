@@ -126,15 +126,23 @@ def sight_line(a: Hex, b: Hex) -> SightLine:
                 along.append((da, (q, r)))
     crossed.sort()
     along.sort()
+    return SightLine(tuple(h for _, h in crossed), pair_hexsides([h for _, h in along]))
+
+
+def pair_hexsides(along: list[Hex], keep_unpaired: bool = False) -> tuple[tuple[Hex, Hex], ...]:
+    """The hexes a line runs along, nearest first, as the pairs sharing each hexside. A hex
+    whose partner is off the map (an end of the line) is kept as ``(h, h)`` on request."""
     edges: list[tuple[Hex, Hex]] = []
-    pending = [h for _, h in along]
+    pending = list(along)
     while pending:
         h = pending.pop(0)
         partner = next((o for o in pending if distance(h, o) == 1), None)
         if partner is not None:
             pending.remove(partner)
             edges.append((h, partner))
-    return SightLine(tuple(h for _, h in crossed), tuple(edges))
+        elif keep_unpaired:
+            edges.append((h, h))
+    return tuple(edges)
 
 
 def line_clear(a: Hex, b: Hex, blocks: Callable[[Hex], bool], edge_rule: str = "both") -> bool:

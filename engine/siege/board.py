@@ -101,19 +101,10 @@ def segment_cells(p: Point, q: Point, exclude: tuple[Hex, ...] = ()) -> Crossing
                     touched.append((order, (hq, hr)))
     crossed.sort()
     along.sort()
-    edges: list[tuple[Hex, Hex]] = []
-    pending = [h for _, h in along]
-    while pending:
-        h = pending.pop(0)
-        partner = next((o for o in pending if hexgrid.distance(h, o) == 1), None)
-        if partner is not None:
-            pending.remove(partner)
-            edges.append((h, partner))
-        else:
-            # The other side of the hexside is off the map or excluded (an end of the line).
-            edges.append((h, h))
+    # A hex whose hexside partner is off the map or excluded (an end of the line) stays alone.
+    edges = hexgrid.pair_hexsides([h for _, h in along], keep_unpaired=True)
     touched.sort()
-    return Crossing(tuple(h for _, h in crossed), tuple(edges), tuple(h for _, h in touched))
+    return Crossing(tuple(h for _, h in crossed), edges, tuple(h for _, h in touched))
 
 
 def _separated(corners: list[Point], p: Point, q: Point) -> bool:

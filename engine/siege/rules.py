@@ -225,6 +225,14 @@ class Siege(Ruleset):
 
     def los(self, state: dict, from_cell: str, to_cell: str) -> str:
         """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
+        board, living, weapon, view = self._sight_inputs(state, from_cell, to_cell)
+        text = sight.explain(board, living, from_cell, to_cell, **view)
+        return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+
+    def _sight_inputs(self, state: dict, from_cell: str, to_cell: str):
+        """What a sight line from ``from_cell`` to ``to_cell`` is judged on: the board, the
+        living figures by cell, the first cell's weapon (None: no bow there) and the keyword
+        arguments of ``sight.look``/``sight.explain``."""
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
@@ -233,10 +241,9 @@ class Siege(Ruleset):
         shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
-        text = sight.explain(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
-                             ladders=self._ladders(state), facing=self._facing(state),
-                             **self._tower_view(state, from_cell, to_cell))
-        return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+        view = dict(bands=bands, bridge_up=state["bridge_up"], ladders=self._ladders(state),
+                    facing=self._facing(state), **self._tower_view(state, from_cell, to_cell))
+        return board, living, weapon, view
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
         """``/ref phase`` sets a step of the turn (and the side in it) between decisions; a
@@ -277,17 +284,8 @@ class Siege(Ruleset):
     def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
         """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
         the verdict as the line's label (pure; a front end renders it like any scene)."""
-        board = self.board(state)
-        for cell in (from_cell, to_cell):
-            if cell not in board:
-                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
-        living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
-        shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
-        weapon = figures.weapon(shooter) if shooter else None
-        bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
-        seen = sight.look(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
-                          ladders=self._ladders(state), facing=self._facing(state),
-                          **self._tower_view(state, from_cell, to_cell))
+        board, living, _, view = self._sight_inputs(state, from_cell, to_cell)
+        seen = sight.look(board, living, from_cell, to_cell, **view)
         scene = self.scene(state, [], None)
         verdict = (f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot")
         scene["arrows"] = [{"path": [from_cell, to_cell], "color": "#27ae60" if seen.possible else "#c0392b",
