@@ -31,7 +31,7 @@ from service.errors import (
 )
 from service.games import GameBusy
 
-from .i18n import locale_of, t
+from .i18n import locale_of, rule_text, t
 from .limits import refund_cooldown
 
 log = logging.getLogger("umpire.discord")
@@ -161,7 +161,7 @@ def player_message(error: Exception, lang: str) -> str | None:
     if isinstance(error, NotSeated):
         return t(lang, "not_seated_side", why=str(error))
     if isinstance(error, RuleError):
-        return t(lang, "illegal", why=str(error))
+        return t(lang, "illegal", why=rule_text(error, lang))
     if isinstance(error, (ServiceError, UmpireError)):
         return t(lang, "refused", why=str(error))
     return None
@@ -224,10 +224,8 @@ def describe_value(ruleset: Ruleset, state: dict, key: str, value: str) -> str:
         return value
 
 
-def side_title(ruleset: Ruleset, side: str | None) -> str:
-    if side is None:
-        return "—"
-    return ruleset.side_titles.get(side, side)
+def side_title(ruleset: Ruleset, side: str | None, lang: str = "en") -> str:
+    return ruleset.side_title(side, lang)
 
 
 def secrets_of(public: dict, mine: dict) -> dict:

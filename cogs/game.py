@@ -135,7 +135,7 @@ class GameCog(UmpireCog):
                 name=clip(f"#{info.id} {game_rules.title}", 90),
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
             await self.service.set_thread(info.id, thread.id)
-            sides = ", ".join(f"`{s}` ({side_title(game_rules, s)})" for s in game_rules.sides)
+            sides = ", ".join(f"`{s}` ({side_title(game_rules, s, lang)})" for s in game_rules.sides)
             lobby = t(lang, "lobby", user=f"<@{interaction.user.id}>",
                       title=game_rules.title, scenario=info.scenario, sides=sides)
             lobby += await self._setup_hint(lang, game_rules, info)
@@ -202,8 +202,8 @@ class GameCog(UmpireCog):
             await self.service.seat(here.info.id, side, interaction.user.id)
             public = await self.presenter.public_lang(interaction.guild_id)
             await self.presenter.announce(here.info, t(public, "joined", user=f"<@{interaction.user.id}>",
-                                                       side=side_title(here.ruleset, side)))
-            await send(interaction, t(lang, "you_joined", side=side_title(here.ruleset, side)))
+                                                       side=side_title(here.ruleset, side, lang)))
+            await send(interaction, t(lang, "you_joined", side=side_title(here.ruleset, side, lang)))
 
     @join.autocomplete("side")
     async def join_side(self, interaction: discord.Interaction, current: str):
@@ -218,11 +218,11 @@ class GameCog(UmpireCog):
             return []
         lang = locale_of(interaction)
         return [app_commands.Choice(
-                    name=clip(f"{side_title(game_rules, s)} — "
+                    name=clip(f"{side_title(game_rules, s, lang)} — "
                               f"{t(lang, 'seated_count', count=len(seats.get(s, [])))}", 100),
                     value=s)
                 for s in game_rules.sides if current.lower() in s.lower()
-                or current.lower() in side_title(game_rules, s).lower()][:25]
+                or current.lower() in side_title(game_rules, s, lang).lower()][:25]
 
     @game.command(name="start", description="Start the game (creator or referee)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -231,7 +231,7 @@ class GameCog(UmpireCog):
             here = await self.presenter.game_here(interaction)
             await self.presenter.require_referee(interaction, here.info)
             seats = await self.service.seats(here.info.id)
-            empty = [side_title(here.ruleset, s) for s in here.ruleset.sides if not seats.get(s)]
+            empty = [side_title(here.ruleset, s, lang) for s in here.ruleset.sides if not seats.get(s)]
             if empty:
                 raise Refusal("empty_sides", sides=", ".join(empty))
             info = await self.service.start_game(here.info.id)
@@ -251,29 +251,29 @@ class GameCog(UmpireCog):
             public_state = await self.service.view(info.id, None)
             seats = await self.service.seats(info.id)
             lines = [f"**{game_rules.title}** #{info.id} — {t(lang, 'status_' + info.status)}"]
-            for key, value in game_rules.header(public_state).items():
+            for key, value in game_rules.localised_header(public_state, lang).items():
                 lines.append(f"{key}: {value}")
             for side in game_rules.sides:
-                lines.append(f"{side_title(game_rules, side)}: "
+                lines.append(f"{side_title(game_rules, side, lang)}: "
                              f"{mention_list(seats.get(side, [])) or t(lang, 'empty_seat')}")
             if info.status == "active":
                 awaited = game_rules.awaiting(info.state)
                 lines.append(t(lang, "waiting_for", sides=", ".join(
-                    side_title(game_rules, s) for s in awaited)))
+                    side_title(game_rules, s, lang) for s in awaited)))
             clocks = await self.service.clocks(info.id)
             for side, seconds in (clocks or {}).items():
-                lines.append(t(lang, "clock_left", side=side_title(game_rules, side),
+                lines.append(t(lang, "clock_left", side=side_title(game_rules, side, lang),
                                time=format_duration(seconds)))
             result = info.result or info.state.get("result")
             if result:
                 winner = result.get("winner")
-                lines.append(t(lang, "game_over", winner=side_title(game_rules, winner) if winner
+                lines.append(t(lang, "game_over", winner=side_title(game_rules, winner, lang) if winner
                                else t(lang, "nobody"), reason=result.get("reason", "")))
             mine = await self.service.sides_of(info.id, interaction.user.id)
             for side in mine:
                 changes = await self.service.changes_since(info.id, side)
                 if changes:
-                    lines.append(t(lang, "since_last") + " (" + side_title(game_rules, side) + ")")
+                    lines.append(t(lang, "since_last") + " (" + side_title(game_rules, side, lang) + ")")
                     lines += [f"• {c}" for c in changes[-10:]]
             lines.append(t(lang, "board_link", link=await self.presenter.board_link(info)))
             await send(interaction, clip("\n".join(lines)))
@@ -310,7 +310,7 @@ class GameCog(UmpireCog):
             state = await self.service.view(here.info.id, None)
             lines = []
             for record in records[-count:]:
-                head = (f"`v{record.version}` **{side_title(here.ruleset, record.side)}**: "
+                head = (f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
                         f"{record.label or describe_action(here.ruleset, state, record.action)}")
                 if not record.live:
                     head = t(lang, "log_undone_title", line=head)
@@ -338,7 +338,7 @@ class GameCog(UmpireCog):
             posted = await self.presenter.after_change(
                 self.presenter.announce(info, t(public, "resigned",
                                                 user=f"<@{interaction.user.id}>",
-                                                side=side_title(here.ruleset, sides[0]))),
+                                                side=side_title(here.ruleset, sides[0], lang))),
                 self.presenter.post_board(info, lang=public))
             await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
 

@@ -485,6 +485,74 @@ DE_TEXT = {
     "Fire at an adjacent enemy": "Auf einen benachbarten Feind feuern",
 }
 
+# Refusals every ruleset raises (keys of RuleError, see engine.core.errors). English is the
+# error's own message; a ruleset's refusals of its own live in its ``translations``.
+RULE_MESSAGES: dict[str, dict[str, str]] = {
+    "de": {
+        "game_over": "Die Partie ist vorbei.",
+        "unknown_side": "Es gibt keine Seite {side!r}.",
+        "not_your_turn": "{side} ist nicht am Zug; die Partie wartet auf {waiting}.",
+        "not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie wartet auf "
+                             "{waiting}.",
+        "not_possible_now": "/{command} ist jetzt nicht möglich.",
+        "not_legal_now": "Dieses /{command} ist jetzt nicht erlaubt.",
+        "no_unit": "Es gibt keine Einheit {unit!r}.",
+        "no_unit_on_map": "Es gibt keine Einheit {unit!r} auf dem Brett.",
+        "not_a_cell": "{cell!r} ist kein Feld dieses Bretts.",
+        "no_option": "/{command} hat keine Option {option}.",
+        "legal": "Erlaubt: {items}{more}.",
+        "legal_more": " (+{count} weitere)",
+    },
+}
+
+
+def _term(ruleset, value: str, lang: str) -> str:
+    return ruleset.term(value, lang) if ruleset is not None else value
+
+
+def rule_text(error, lang: str) -> str:
+    """A rules refusal in ``lang``: its template filled with its params (side and phase names
+    in that language), then what is legal instead. English, or a refusal without a template in
+    ``lang``, is the error's own text."""
+    key = getattr(error, "key", None)
+    if lang == "en" or not key:
+        return str(error)
+    ruleset = None
+    domain = getattr(error, "domain", None)
+    if domain:
+        from engine.registry import get_ruleset
+        try:
+            ruleset = get_ruleset(domain)
+        except Exception:   # an unknown domain only costs the translation
+            log.warning("refusal from unknown ruleset %r", domain)
+    own = ruleset.translations.get(lang, {}) if ruleset is not None else {}
+    template = own.get(key) or RULE_MESSAGES.get(lang, {}).get(key)
+    if template is None:
+        return str(error)
+    params = {}
+    for name, value in error.params.items():
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(_term(ruleset, str(v), lang) for v in value) or "—"
+        else:
+            value = _term(ruleset, str(value), lang)
+        params[name] = value
+    try:
+        text = template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.exception("bad parameters for refusal %r", key)
+        return str(error)
+    shown = list(error.legal)
+    if not shown:
+        return text
+    more = getattr(error, "more", None)
+    if more is None:
+        more = max(0, len(shown) - 12)
+        shown = shown[:12]
+    catalog = RULE_MESSAGES[lang]
+    tail = catalog["legal_more"].format(count=more) if more else ""
+    return text + " " + catalog["legal"].format(items=", ".join(shown), more=tail)
+
+
 NAME_LOCATIONS = (Where.command_name, Where.group_name, Where.parameter_name)
 
 

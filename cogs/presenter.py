@@ -145,7 +145,8 @@ class Presenter:
         candidates = [side for side in mine if side in awaited and wanted in (None, side)]
         if not candidates:
             seats = await self.service.seats(info.id)
-            waiting = ", ".join(f"{side_title(ruleset, s)} {mention_list(seats.get(s, []))}".strip()
+            lang = locale_of(interaction)
+            waiting = ", ".join(f"{side_title(ruleset, s, lang)} {mention_list(seats.get(s, []))}".strip()
                                 for s in awaited) or "—"
             raise Refusal("not_your_turn", waiting=waiting)
         if len(candidates) > 1 and action_type:
@@ -233,7 +234,7 @@ class Presenter:
         public_state = await self.service.view(info.id, None)
         lines = event_lines(ruleset, public_state, outcome.events, None)
         who = f"<@{user.id}>" if user is not None else ""
-        head = f"**{side_title(ruleset, outcome.action.get('side'))}** {who}: " \
+        head = f"**{side_title(ruleset, outcome.action.get('side'), lang)}** {who}: " \
                f"{describe_action(ruleset, before, outcome.action)}"
         text = clip("\n".join([head, *lines]))
         has_dice = any(e.get("type") == "roll" for e in outcome.events)
@@ -270,7 +271,7 @@ class Presenter:
         public_state = await self.service.view(info.id, None)
         embed = discord.Embed(title=f"{ruleset.title} — #{info.id}", colour=discord.Colour.blurple())
         try:
-            header = ruleset.header(public_state)
+            header = ruleset.localised_header(public_state, lang)
         except Exception:
             log.exception("header failed for game %s", info.id)
             header = {}
@@ -282,14 +283,14 @@ class Presenter:
         result = info.result or info.state.get("result")
         if result:
             winner = result.get("winner")
-            embed.description = t(lang, "game_over", winner=side_title(ruleset, winner) if winner
+            embed.description = t(lang, "game_over", winner=side_title(ruleset, winner, lang) if winner
                                   else t(lang, "nobody"), reason=result.get("reason", ""))
             if info.seed:
                 embed.description += "\n" + t(lang, "seed_revealed", seed=info.seed)
         elif awaited:
             people = " ".join(mention_list(seats.get(s, [])) for s in awaited).strip()
             embed.description = t(lang, "waiting_for", sides=", ".join(
-                side_title(ruleset, s) for s in awaited))
+                side_title(ruleset, s, lang) for s in awaited))
             if mention and people:
                 content = t(lang, "your_move", people=people)
         elif info.status == "paused":
@@ -313,7 +314,7 @@ class Presenter:
             png = await self.service.render(info.id, viewer=None)
         embed.set_image(url="attachment://board.png")
         view = None if result else board_view(info.id, info.version, lang,
-                                              await self.decisions(info, ruleset))
+                                              await self.decisions(info, ruleset, lang))
         kwargs = {"view": view} if view is not None else {}
         message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
                                      allowed_mentions=discord.AllowedMentions(
@@ -342,7 +343,7 @@ class Presenter:
         channel = self.bot.get_channel(post[0])
         if channel is None:
             return
-        decisions = await self.decisions(info, ruleset_of(info))
+        decisions = await self.decisions(info, ruleset_of(info), lang)
         try:
             await channel.get_partial_message(post[1]).edit(view=board_view(info.id, info.version,
                                                                              lang, decisions))
@@ -355,7 +356,7 @@ class Presenter:
         except Exception:
             log.exception("record_post failed for game %s", info.id)
 
-    async def decisions(self, info, ruleset) -> list[Decision]:
+    async def decisions(self, info, ruleset, lang: str = "en") -> list[Decision]:
         """The awaited sides whose next step is a decision, with their choices labelled for a
         public post. A side whose choices would name its hidden information (a card in its
         hand) gets none: it acts through commands, whose replies only it sees. A plain
@@ -377,7 +378,7 @@ class Presenter:
                        for action in legal for key, value in action.items()
                        if key not in ("type", "side")):
                     continue
-                found.append(Decision(side, side_title(ruleset, side),
+                found.append(Decision(side, side_title(ruleset, side, lang),
                                       [(a, describe_action(ruleset, public, a)) for a in legal]))
         except Exception:      # the board goes out with its standard buttons regardless
             log.exception("working out the decision buttons of game %s failed", info.id)
@@ -404,7 +405,7 @@ class Presenter:
         files = []
         for side in mine:
             view = await self.service.view(info.id, side)
-            parts.append(f"__**{side_title(ruleset, side)}**__")
+            parts.append(f"__**{side_title(ruleset, side, lang)}**__")
             secrets = secrets_of(public_view, view)
             if secrets:
                 parts.append(t(lang, "only_you") + "\n" + format_secrets(

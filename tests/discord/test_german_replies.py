@@ -1,0 +1,81 @@
+"""A German client reads German (issue 15): refusals, /game status, the turn post's header and
+fields, side and phase names. Game data (unit and card names) may stay as the game wrote it."""
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+
+from engine.tenochtitlan.data import cards_by_id
+from engine.tenochtitlan.present import card_text
+
+from .conftest import message_text, reply_text
+
+# Words that carry an English sentence and are not German words as well. A line with two of
+# them (ids and command syntax such as ``to:0507`` removed first) is an English sentence.
+ENGLISH_WORDS = frozenset("""
+    the is are was were not no of and or has have had can cannot you your it its this that
+    with for on at be been now there their which what when who may must only any than then
+    into from by
+""".split())
+# The English field names of a turn post or status line ("Turn: 3 / 24"; "Phase" is German
+# too, so its value is checked instead).
+ENGLISH_LABELS = frozenset("turn round active card used waiting result winner".split())
+
+
+def english_sentences(text: str) -> list[str]:
+    found = []
+    for line in text.splitlines():
+        bare = re.sub(r"\S+:\S+|`[^`]*`|<[^>]*>|/[\w-]+", " ", line)
+        words = {w.lower() for w in re.findall(r"[A-Za-z']+", bare)}
+        label = re.match(r"\W*([A-Za-z]+):\s", line)
+        if len(words & ENGLISH_WORDS) >= 2 or (label and label[1].lower() in ENGLISH_LABELS):
+            found.append(line)
+    return found
+
+
+def test_the_detector_finds_english_and_passes_german():
+    assert english_sentences("It is not your turn. The game waits for Spanish.")
+    assert english_sentences("Turn: 1 / 24")
+    assert not english_sentences("Du bist nicht am Zug. Die Partie wartet auf Spanier.")
+    assert not english_sentences("Erledigt: /move unit:sp-cavalry-1 to:0507")
+
+
+@pytest.mark.parametrize("dice", [[3, 4, 5, 6, 2, 1] * 10])
+async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, german):
+    """A German server (public posts) and German clients (replies): status, refusals (not her
+    turn, an illegal move), ending phases, the turn post. Card texts are game data and stay."""
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[admins])
+    await admin.slash(table.channel, "umpire config", language="de")
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
+                            scenario="historical")
+    await table.alice.slash(table.thread, "game join", side="aztec")
+    await table.bob.slash(table.thread, "game join", side="spanish")
+    await table.alice.slash(table.thread, "game start")
+    replies = []
+
+    async def say(person, command, **options):
+        result = await person.slash(table.thread, command, **options)
+        replies.append(f"[{command}] " + reply_text(result))
+        return result
+
+    await say(table.bob, "game status")
+    await say(table.alice, "end-phase")                       # not her turn
+    await say(table.bob, "move", unit="sp-cavalry-1", to="0101")  # not a legal move
+    for _ in range(3):
+        info = await table.game()
+        side = info.awaiting[0]
+        person = table.bob if side == "spanish" else table.alice
+        await say(person, "end-phase")
+    await say(table.alice, "game status")
+    board = table.boards()[-1]
+    replies.append("[board] " + message_text(board))
+    text = "\n".join(replies)
+    for card in cards_by_id().values():
+        text = text.replace(card_text(card), "«card»")
+    assert "«card»" in text and "Spanier" in text and "Bewegung" in text, text
+    assert "Phase: Movement" not in text and "Phase Movement" not in text, text
+    assert "Nicht erlaubt" in text and "Du bist nicht am Zug" in text, text
+    assert not english_sentences(text), english_sentences(text)
