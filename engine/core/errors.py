@@ -54,3 +54,21 @@ class ScenarioError(UmpireError):
 
 class DiceExhausted(UmpireError):
     """A fixed dice sequence ran out: the test or ``--dice`` list supplied too few dice."""
+
+
+class Reason(str):
+    """A refusal's English text that also carries its translation key and params, for rules
+    code that works out a reason as a string before raising (``RuleError(reason, **reason.keyed)``
+    keeps both)."""
+
+    keyed: dict
+
+    def __new__(cls, text: str, key: str, domain: str | None = None, **params):
+        made = super().__new__(cls, text)
+        made.keyed = {"key": key, "params": params, "domain": domain}
+        return made
+
+
+def keyed_of(reason) -> dict:
+    """RuleError's key, params and domain for ``reason`` when it is a :class:`Reason`."""
+    return dict(getattr(reason, "keyed", None) or {})

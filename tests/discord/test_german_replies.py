@@ -7,6 +7,11 @@ import re
 import discord
 import pytest
 
+from cogs.i18n import rule_text
+from engine.core.commands import parse_command
+from engine.core.dice import fixed, seeded
+from engine.core.errors import RuleError
+from engine.registry import get_ruleset
 from engine.tenochtitlan.data import cards_by_id
 from engine.tenochtitlan.present import card_text
 
@@ -79,3 +84,43 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
     assert "Phase: Movement" not in text and "Phase Movement" not in text, text
     assert "Nicht erlaubt" in text and "Du bist nicht am Zug" in text, text
     assert not english_sentences(text), english_sentences(text)
+
+
+def refusal(ruleset_name: str, state: dict, command: str) -> RuleError:
+    ruleset = get_ruleset(ruleset_name)
+    action = parse_command(command)
+    action.setdefault("side", ruleset.awaiting(state)[0])
+    with pytest.raises(RuleError) as refused:
+        ruleset.apply(state, action, fixed([]))
+    return refused.value
+
+
+def test_the_common_refusals_of_pocket_tactics_and_rivet_wars_read_german():
+    from tests.pockettactics.helpers import position
+    state = position({"spearman": "0808", "slinger": "0809"})
+    refused = refusal("pocket-tactics", state, "/move unit:spearman to:0101")
+    assert rule_text(refused, "en") == str(refused) and "is not a tile" in str(refused)
+    assert rule_text(refused, "de").startswith("0101 ist kein Plättchen der Karte"), rule_text(refused, "de")
+    refused = refusal("pocket-tactics", state, "/fire unit:spearman target:slinger")
+    assert rule_text(refused, "de") == "spearman hat keinen Fernkampfangriff."
+
+    rivet = get_ruleset("rivet-wars")
+    state, _ = rivet.setup(rivet.load_scenario(rivet.default_scenario), seeded("test", 1))
+    refused = refusal("rivet-wars", state, "/move unit:nobody to:A1")
+    assert rule_text(refused, "de").startswith("Es gibt keine Einheit 'nobody' auf dem Brett."), \
+        rule_text(refused, "de")
+    header = rivet.localised_header(state, "de")
+    assert {"Runde", "Phase", "Aktive Seite", "Siegpunkte", "Nieten"} <= set(header), header
+    assert "Alliierte" in header["Siegpunkte"]
+    assert not english_sentences("\n".join(f"{k}: {v}" for k, v in header.items()))
+
+
+def test_not_your_turn_names_the_sides_in_german():
+    teno = get_ruleset("tenochtitlan")
+    state, _ = teno.setup(teno.load_scenario("historical"), seeded("test", 1))
+    other = next(s for s in teno.sides if s not in teno.awaiting(state))
+    with pytest.raises(RuleError) as refused:
+        teno.apply(state, {"type": "end-phase", "side": other}, fixed([]))
+    german = rule_text(refused.value, "de")
+    assert "Spanier" in german or "Azteken" in german, german
+    assert not english_sentences(german), german
