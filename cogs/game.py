@@ -271,7 +271,7 @@ class GameCog(UmpireCog):
                                else t(lang, "nobody"), reason=result.get("reason", "")))
             mine = await self.service.sides_of(info.id, interaction.user.id)
             for side in mine:
-                changes = await self.service.changes_since(info.id, side)
+                changes = await self.service.changes_since(info.id, side, lang)
                 if changes:
                     lines.append(t(lang, "since_last") + " (" + side_title(game_rules, side, lang) + ")")
                     lines += [f"• {c}" for c in changes[-10:]]

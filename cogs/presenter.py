@@ -189,7 +189,7 @@ class Presenter:
         # Type and side last: no option, whatever its name, can replace them.
         action = {**options, "type": action_type, "side": side}
         try:
-            changes = await self.service.changes_since(here.info.id, side)
+            changes = await self.service.changes_since(here.info.id, side, lang)
         except Exception:
             log.exception("changes_since failed")
             changes = []
@@ -419,7 +419,7 @@ class Presenter:
             else:
                 parts.append(t(lang, "nothing_now"))
             try:
-                changes = await self.service.changes_since(info.id, side)
+                changes = await self.service.changes_since(info.id, side, lang)
             except Exception:
                 log.exception("changes_since failed")
                 changes = []

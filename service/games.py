@@ -63,6 +63,9 @@ MAX_REPLAY_FRAMES = 200
 REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the size limit
 
 
+# The referee as the action log names them, per reader language.
+REFEREE = {"en": "Referee", "de": "Schiedsrichter"}
+
 class GameBusy(ServiceError):
     """Heavy work for this game (or too much heavy work overall) is already running."""
 
@@ -668,16 +671,18 @@ class GameService:
                             undone_by=r["undone_by"], undone_at=r["undone_at"], turn=r["turn"],
                             phase=r["phase"], active=r["active"], label=r.get("label"))
 
-    async def changes_since(self, game_id: int, side: str) -> list[str]:
+    async def changes_since(self, game_id: int, side: str, lang: str = "en") -> list[str]:
         """Human lines for everything that happened since ``side`` last acted (everything, if
-        it never did). Other sides' private events are left out."""
+        it never did). Other sides' private events are left out. ``lang``: the reader's
+        language for side names (the game's own lines are its own words)."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
         live = await self.store.actions(row["id"], include_undone=False)
         last_own = max((i for i, r in enumerate(live) if r["side"] == side), default=-1)
         lines: list[str] = []
         for r in live[last_own + 1:]:
-            who = "Referee" if r["side"] == "referee" else ruleset.side_titles.get(r["side"], r["side"])
+            who = REFEREE.get(lang, "Referee") if r["side"] == "referee" \
+                else ruleset.side_title(r["side"], lang)
             label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
             lines.append(f"{who}: {label}")
             for event in json.loads(r["events_json"]):

@@ -83,6 +83,7 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
     assert "«card»" in text and "Spanier" in text and "Bewegung" in text, text
     assert "Phase: Movement" not in text and "Phase Movement" not in text, text
     assert "Nicht erlaubt" in text and "Du bist nicht am Zug" in text, text
+    assert "• Spanish:" not in text and "• Aztec:" not in text, text
     assert not english_sentences(text), english_sentences(text)
 
 
