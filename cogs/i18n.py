@@ -175,6 +175,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} took back the last action with the agreement of {user} "
                        "(it stays in the audit log).",
         "referee_consent": "referee {referee}, agreed by {user}",
+        "flow_turn": "{word} {turn} begins",
+        "flow_phase": "phase: {phase}",
+        "flow_to_act": "to act: {sides}",
+        "flow_owed": "{side} owes a decision ({what}): {commands}",
+        "flow_ended": "{side} ended the phase",
+        "flow_dice": "decided by the dice: {dice}",
+        "flow_after": "after {action}, the game moves on by its rules",
+        "flow_decided": "{side} made the decision",
     },
     "de": {
         "oops": "Entschuldigung, bei uns ist etwas schiefgegangen. Die Partie ist unverändert; "
@@ -351,6 +359,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} hat die letzte Aktion mit Zustimmung von {user} "
                        "zurückgenommen (sie bleibt im Prüfprotokoll).",
         "referee_consent": "Schiedsrichter {referee}, Zustimmung von {user}",
+        "flow_turn": "{word} {turn} beginnt",
+        "flow_phase": "Phase: {phase}",
+        "flow_to_act": "am Zug: {sides}",
+        "flow_owed": "{side} muss entscheiden ({what}): {commands}",
+        "flow_ended": "{side} hat die Phase beendet",
+        "flow_dice": "die Würfel entscheiden: {dice}",
+        "flow_after": "nach {action} geht die Partie nach ihren Regeln weiter",
+        "flow_decided": "{side} hat entschieden",
     },
 }
 

@@ -26,6 +26,7 @@ from .common import (
     clip,
     describe_action,
     event_lines,
+    flow_line,
     format_secrets,
     mention_list,
     png_file,
@@ -233,6 +234,9 @@ class Presenter:
         lang = await self.public_lang(info.guild_id)
         public_state = await self.service.view(info.id, None)
         lines = event_lines(ruleset, public_state, outcome.events, None)
+        flow = await self.flow(info, ruleset, before, public_state, outcome, lang)
+        if flow:
+            lines.append(flow)
         who = f"<@{user.id}>" if user is not None else ""
         head = f"**{side_title(ruleset, outcome.action.get('side'), lang)}** {who}: " \
                f"{describe_action(ruleset, before, outcome.action)}"
@@ -253,6 +257,18 @@ class Presenter:
             await self.post_board(info, lang=lang, mention=new_people, happened=[head, *lines])
         else:
             await self.refresh_buttons(info, lang)
+
+    async def flow(self, info, ruleset, before: dict, after: dict, outcome, lang: str) -> str | None:
+        """The one line announcing a new round, phase or side to act, and why."""
+        try:
+            pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
+            owed = {}
+            if pending and info.status == "active" and pending.get("side") in ruleset.sides:
+                owed[pending["side"]] = await self.service.legal_actions(info.id, pending["side"])
+            return flow_line(ruleset, before, after, outcome.events, outcome.action, lang, owed)
+        except Exception:   # the move is made; a missing announcement must not hide it
+            log.exception("announcing the change of game %s failed", info.id)
+            return None
 
     async def post_board(self, info, *, lang: str | None = None, mention: bool = False,
                          note: str | None = None, happened: list[str] | None = None,
