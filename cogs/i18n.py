@@ -175,6 +175,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} took back the last action with the agreement of {user} "
                        "(it stays in the audit log).",
         "referee_consent": "referee {referee}, agreed by {user}",
+        "act_more": "…{count} more: type part of a name, a cell or a command to narrow the list",
+        "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
         "flow_phase": "phase: {phase}",
         "flow_to_act": "to act: {sides}",
@@ -359,6 +361,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} hat die letzte Aktion mit Zustimmung von {user} "
                        "zurückgenommen (sie bleibt im Prüfprotokoll).",
         "referee_consent": "Schiedsrichter {referee}, Zustimmung von {user}",
+        "act_more": "…{count} weitere: tippe einen Teil eines Namens, Felds oder Befehls, um "
+                    "die Liste einzugrenzen",
+        "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
         "flow_turn": "{word} {turn} beginnt",
         "flow_phase": "Phase: {phase}",
         "flow_to_act": "am Zug: {sides}",

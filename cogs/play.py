@@ -217,6 +217,13 @@ class PlayCog(UmpireCog):
                 results.append((side, view, legal))
         return info, ruleset, results
 
+    def _whose_turn(self, interaction: discord.Interaction, info, ruleset) -> app_commands.Choice:
+        """The one entry autocomplete offers out of turn: whose turn it is."""
+        lang = locale_of(interaction)
+        sides = ", ".join(ruleset.side_title(s, lang) for s in ruleset.awaiting(info.state))
+        return app_commands.Choice(name=clip(t(lang, "autocomplete_wait", sides=sides or "—"), 100),
+                                   value="?")
+
     async def complete_option(self, interaction: discord.Interaction, command_name: str,
                               option_name: str, current: str) -> list[app_commands.Choice[str]]:
         try:
@@ -224,6 +231,8 @@ class PlayCog(UmpireCog):
             if not found:
                 return []
             info, ruleset, per_side = found
+            if not per_side:
+                return [self._whose_turn(interaction, info, ruleset)]
             filled = {key.rstrip("_"): str(value) for key, value in interaction.namespace
                       if value not in (None, "") and key.rstrip("_") != option_name}
             needle = (current or "").lower()
@@ -270,9 +279,12 @@ class PlayCog(UmpireCog):
             if not found:
                 return []
             info, ruleset, per_side = found
+            if not per_side:
+                return [self._whose_turn(interaction, info, ruleset)]
             needle = (current or "").lower()
             choices = []
             seen = set()
+            matching = 0
             for side, view, legal in per_side:
                 for action in legal:
                     if action.get("type") in SERVICE_ACTIONS:
@@ -284,9 +296,15 @@ class PlayCog(UmpireCog):
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     seen.add(value)
-                    choices.append(app_commands.Choice(name=clip(label, 100), value=value))
-                    if len(choices) >= MAX_CHOICES:
-                        return choices
+                    matching += 1
+                    if len(choices) < MAX_CHOICES:
+                        choices.append(app_commands.Choice(name=clip(label, 100), value=value))
+            if matching > MAX_CHOICES:
+                # Discord shows 25 choices: the last place says how many more there are and how
+                # to narrow them (picking it runs what was typed, so nothing unintended).
+                hint = t(locale_of(interaction), "act_more", count=matching - MAX_CHOICES + 1)
+                choices[-1] = app_commands.Choice(name=clip(hint, 100),
+                                                  value=clip(current.strip(), 100) or "?")
             return choices
         except Exception:
             log.exception("autocomplete of /act failed")

@@ -54,3 +54,21 @@ def test_a_new_round_decided_by_initiative_dice_shows_them():
                     "initiative Allies 5, initiative Bismark 2)"), line
     german = flow_line(rivet, before, after, rolls, {"type": "end-phase", "side": "bismark"}, "de")
     assert german.startswith("➡️ Runde 2 beginnt · Phase: Karten · am Zug: Alliierte"), german
+
+
+async def test_act_says_when_there_are_more_than_25_actions_and_how_to_narrow(table, german):
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
+                            scenario="historical")
+    await table.alice.slash(table.thread, "game join", side="aztec")
+    await table.bob.slash(table.thread, "game join", side="spanish")
+    await table.alice.slash(table.thread, "game start")
+    info = await table.game()
+    legal = await table.service.legal_actions(info.id, "spanish")
+    assert len(legal) > 25
+    offered = await table.bob.autocomplete(table.thread, "act", "action", "")
+    assert len(offered) == 25
+    assert offered[-1]["name"].startswith(f"…{len(legal) - 24} weitere: tippe einen Teil"), offered[-1]
+    narrowed = await table.bob.autocomplete(table.thread, "act", "action", "sp-cavalry-1 to:0102")
+    assert len(narrowed) < 25 and not any("weitere" in c["name"] for c in narrowed), narrowed
+    waiting = await table.alice.autocomplete(table.thread, "act", "action", "")
+    assert waiting == [{"name": "Nicht dein Zug: die Partie wartet auf Spanier", "value": "?"}]

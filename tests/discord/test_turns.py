@@ -23,7 +23,9 @@ async def test_autocomplete_lists_only_legal_options_with_labels(table):
     assert destinations == legal and "0102" not in destinations
     # Nothing to fire at yet, and nothing at all for the side that is not to move.
     assert await table.alice.autocomplete(thread, "fire", "unit", "") == []
-    assert await table.bob.autocomplete(thread, "move", "unit", "") == []
+    # Out of turn, one entry says whose turn it is (issue 15).
+    assert await table.bob.autocomplete(thread, "move", "unit", "") == [
+        {"name": "Not your turn: the game waits for Red", "value": "?"}]
     # /act offers every legal action, labelled by the ruleset.
     actions = await table.alice.autocomplete(thread, "act", "action", "r1")
     assert actions and all("r1" in c["name"] for c in actions)
