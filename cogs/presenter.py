@@ -360,9 +360,16 @@ class Presenter:
         if channel is None:
             return
         decisions = await self.decisions(info, ruleset_of(info), lang)
+        view = board_view(info.id, info.version, lang, decisions)
         try:
-            await channel.get_partial_message(post[1]).edit(view=board_view(info.id, info.version,
-                                                                             lang, decisions))
+            # The footer names the version the buttons act on: it moves with them.
+            message = await channel.fetch_message(post[1])
+            embeds = list(message.embeds)
+            if embeds:
+                embeds[0].set_footer(text=t(lang, "version_footer", version=info.version))
+                await message.edit(embeds=embeds, view=view)
+            else:
+                await message.edit(view=view)
         except discord.HTTPException:
             log.warning("could not refresh buttons of game %s", info.id, exc_info=True)
             return

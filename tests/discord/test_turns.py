@@ -116,6 +116,10 @@ async def test_moves_refresh_the_live_board_buttons(table):
     board = table.boards()[-1]
     await table.alice.slash(table.thread, "move", unit="r1", to="0201")
     board = [m for m in table.thread.history() if m.id == board.id][0]
+    # The footer names the version the refreshed buttons act on (issue 15).
+    info = await table.game()
+    assert board.embeds[0].footer.text == f"Version {info.version} · buttons act on this version only"
+    assert board.attachments and board.embeds[0].image.url == "attachment://board.png"
     result = await table.alice.click(board, label="End phase")
     assert reply_text(result).startswith("Done"), reply_text(result)
 
