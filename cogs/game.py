@@ -131,16 +131,24 @@ class GameCog(UmpireCog):
                 except ScenarioError as error:
                     raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
                                   game=game_rules.title, names=names) from None
-            thread = await parent.create_thread(
-                name=clip(f"#{info.id} {game_rules.title}", 90),
-                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-            await self.service.set_thread(info.id, thread.id)
-            sides = ", ".join(f"`{s}` ({side_title(game_rules, s, lang)})" for s in game_rules.sides)
-            lobby = t(lang, "lobby", user=f"<@{interaction.user.id}>",
-                      title=game_rules.title, scenario=info.scenario, sides=sides)
-            lobby += await self._setup_hint(lang, game_rules, info)
-            await thread.send(lobby, allowed_mentions=discord.AllowedMentions.none())
+            thread = await self._open_thread(interaction, parent, game_rules, info, lang)
             await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
+
+    async def _open_thread(self, interaction: discord.Interaction, parent, game_rules, info,
+                           lang: str, note: str = "") -> discord.Thread:
+        """The game's thread with its lobby message (sides, how to join and start)."""
+        thread = await parent.create_thread(
+            name=clip(f"#{info.id} {game_rules.title}", 90),
+            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+        await self.service.set_thread(info.id, thread.id)
+        sides = ", ".join(f"`{s}` ({side_title(game_rules, s, lang)})" for s in game_rules.sides)
+        lobby = t(lang, "lobby", user=f"<@{interaction.user.id}>",
+                  title=game_rules.title, scenario=info.scenario, sides=sides)
+        lobby += await self._setup_hint(lang, game_rules, info)
+        if note:
+            lobby += "\n" + note
+        await thread.send(lobby, allowed_mentions=discord.AllowedMentions.none())
+        return thread
 
     async def _setup_hint(self, lang: str, game_rules, info) -> str:
         """For a scenario that begins with setting up: how to do it in one command, and which
@@ -240,6 +248,67 @@ class GameCog(UmpireCog):
                 self.presenter.announce(info, t(public, "started", hash=info.seed_hash)),
                 self.presenter.post_board(info, lang=public, mention=True))
             await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
+
+    @game.command(name="leave", description="Give up your seat before the game starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            mine = await self.service.sides_of(here.info.id, interaction.user.id)
+            if not mine:
+                raise Refusal("not_seated")
+            if here.info.status != "lobby":
+                raise Refusal("leave_started")
+            await self.service.unseat(here.info.id, interaction.user.id)
+            public = await self.presenter.public_lang(interaction.guild_id)
+            sides = ", ".join(side_title(here.ruleset, s, public) for s in mine)
+            await self.presenter.announce(here.info, t(public, "left", user=f"<@{interaction.user.id}>",
+                                                       side=sides))
+            await send(interaction, t(lang, "you_left", side=", ".join(
+                side_title(here.ruleset, s, lang) for s in mine)))
+
+    @game.command(name="cancel", description="Close a game that has not started (creator or "
+                                             "referee)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            await self.presenter.require_referee(interaction, here.info)
+            if here.info.status != "lobby":
+                raise Refusal("cancel_started")
+            info = await self.service.cancel_lobby(here.info.id)
+            public = await self.presenter.public_lang(interaction.guild_id)
+            await self.presenter.announce(info, t(public, "cancelled",
+                                                  user=f"<@{interaction.user.id}>"))
+            await send(interaction, t(lang, "ok"))
+
+    @game.command(name="rematch", description="Open the same game again with the same seats")
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            seated = await self.service.sides_of(here.info.id, interaction.user.id)
+            if not seated and not await self.presenter.is_referee(interaction, here.info):
+                raise Refusal("rematch_not_yours")
+            if here.info.status != "finished":
+                raise Refusal("rematch_not_finished")
+            channel = interaction.channel
+            parent = channel.parent if isinstance(channel, discord.Thread) else channel
+            opening = self._opening.setdefault(int(interaction.guild_id or 0), asyncio.Lock())
+            async with opening:
+                await self._check_open_games(interaction)
+                try:
+                    info = await self.service.rematch(here.info.id, creator_id=interaction.user.id)
+                except ScenarioError as error:
+                    raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
+                                  game=here.ruleset.title,
+                                  names=", ".join(here.ruleset.packaged_names()) or "—") from None
+            seats = await self.service.seats(info.id)
+            people = "; ".join(f"{side_title(here.ruleset, s, lang)}: {mention_list(users)}"
+                               for s, users in seats.items() if users)
+            note = t(lang, "rematch_seats", id=here.info.id, seats=people or "—")
+            thread = await self._open_thread(interaction, parent, here.ruleset, info, lang, note)
+            await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
 
     # ----- following the game --------------------------------------------------------------
     @game.command(name="status", description="Where the game stands, your clock and options")

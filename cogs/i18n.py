@@ -175,6 +175,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} took back the last action with the agreement of {user} "
                        "(it stays in the audit log).",
         "referee_consent": "referee {referee}, agreed by {user}",
+        "left": "{user} leaves {side}.",
+        "you_left": "You left {side}; /game join takes a seat again.",
+        "leave_started": "The game has started: a seat is left by /game resign (or a referee's "
+                         "/ref kick).",
+        "cancel_started": "The game has started: it cannot be cancelled any more. A side gives "
+                          "up with /game resign.",
+        "cancelled": "🚫 {user} cancelled this game before it started.",
+        "rematch_not_yours": "Only the game's players and referees can ask for a rematch.",
+        "rematch_not_finished": "A rematch opens once this game is over.",
+        "rematch_seats": "Rematch of game #{id}, same seats: {seats}. The creator or a referee "
+                         "runs /game start.",
         "act_more": "…{count} more: type part of a name, a cell or a command to narrow the list",
         "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
@@ -361,6 +372,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} hat die letzte Aktion mit Zustimmung von {user} "
                        "zurückgenommen (sie bleibt im Prüfprotokoll).",
         "referee_consent": "Schiedsrichter {referee}, Zustimmung von {user}",
+        "left": "{user} verlässt {side}.",
+        "you_left": "Du hast {side} verlassen; mit /game join nimmst du wieder Platz.",
+        "leave_started": "Die Partie läuft schon: einen Platz verlässt man mit /game resign "
+                         "(oder ein Schiedsrichter mit /ref kick).",
+        "cancel_started": "Die Partie läuft schon und kann nicht mehr abgesagt werden. Eine "
+                          "Seite gibt mit /game resign auf.",
+        "cancelled": "🚫 {user} hat diese Partie vor dem Start abgesagt.",
+        "rematch_not_yours": "Nur Spieler und Schiedsrichter der Partie können eine Revanche "
+                             "verlangen.",
+        "rematch_not_finished": "Eine Revanche gibt es, sobald diese Partie vorbei ist.",
+        "rematch_seats": "Revanche von Partie #{id}, gleiche Plätze: {seats}. Der Ersteller "
+                         "oder ein Schiedsrichter startet mit /game start.",
         "act_more": "…{count} weitere: tippe einen Teil eines Namens, Felds oder Befehls, um "
                     "die Liste einzugrenzen",
         "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
@@ -387,7 +410,8 @@ DE_NAMES = {
     "move": "bewegen", "attack": "angreifen", "fire": "feuern", "end-phase": "phase-beenden",
     "deploy": "aufstellen", "rally": "sammeln", "retreat": "rueckzug", "advance": "vorruecken",
     "play": "ausspielen", "discard": "abwerfen", "draw": "ziehen", "reserve": "reserve",
-    "pass": "passen",
+    "pass": "passen", "leave": "verlassen", "cancel": "absagen", "rematch": "revanche",
+    "help": "hilfe",
     # options
     "ruleset": "spiel", "scenario": "szenario", "scenario_file": "szenario_datei",
     "time_control": "bedenkzeit",
@@ -420,6 +444,11 @@ DE_TEXT = {
                                                   "Würfen",
     "How many actions to show (default 10)": "Wie viele Aktionen (Standard 10)",
     "Give up: the other side wins": "Aufgeben: die andere Seite gewinnt",
+    "Give up your seat before the game starts": "Deinen Platz vor dem Start aufgeben",
+    "Close a game that has not started (creator or referee)": "Eine nicht gestartete Partie "
+        "absagen (Ersteller oder Schiedsrichter)",
+    "Open the same game again with the same seats": "Dieselbe Partie mit denselben Plätzen "
+        "neu eröffnen",
     "A summary of this game's rules": "Eine Zusammenfassung der Regeln",
     "Games in this server": "Partien auf diesem Server",
     "Only games with this status": "Nur Partien mit diesem Status",

@@ -411,6 +411,36 @@ class GameService:
                                         {"status": "active", "updated_at": now})
         return await self._game_info(game_id)
 
+    async def rematch(self, game_id: int, *, creator_id: int | None) -> GameInfo:
+        """A new game (in the lobby) of the same ruleset, scenario and clocks, with the same
+        people on the same seats. A scenario that came as a file is used again as stored."""
+        row = await self._row(game_id)
+        rules = self._ruleset(row["ruleset"])
+        packaged = row["scenario"] in rules.packaged_names()
+        new = await self.create_game(
+            row["ruleset"], row["scenario"] if packaged else "", creator_id=creator_id,
+            guild_id=row["guild_id"], channel_id=row["channel_id"],
+            settings=json.loads(row["settings_json"]),
+            document=None if packaged else row["scenario_json"].encode(),
+            document_label=f"scenario of game #{row['id']}")
+        for seat in await self.store.seats(row["id"]):
+            await self.store.seat(new.id, seat["side"], int(seat["user_id"]))
+        return await self._game_info(new.id)
+
+    async def cancel_lobby(self, game_id: int) -> GameInfo:
+        """Close a game that never started: it is finished with no winner (reason
+        "cancelled") and no longer counts against the open-games limits. A started game is
+        ended by resigning instead, so its log keeps who gave up."""
+        async with self._lock(int(game_id)):
+            row = await self._row(game_id)
+            if row["status"] != "lobby":
+                raise GameNotActive(f"Game #{row['id']} has already started (it is "
+                                    f"{row['status']}); a started game ends by /game resign.")
+            await self.store.update_game(row["id"], status="finished",
+                                         result_json=dumps({"winner": None, "reason": "cancelled"}),
+                                         updated_at=self._clock())
+        return await self._game_info(game_id)
+
     async def get_game(self, game_id: int) -> GameInfo:
         return await self._game_info(game_id)
 

@@ -1,0 +1,70 @@
+"""The lobby for newcomers (issue 15): leave a seat before the start, cancel an unstarted game
+(creator or referee), and a rematch of a finished game with the same seats."""
+from __future__ import annotations
+
+from .conftest import reply_text
+
+
+async def test_a_player_leaves_a_seat_before_the_start_but_not_after(table):
+    await table.new_game()
+    await table.alice.slash(table.thread, "game join", side="red")
+    await table.bob.slash(table.thread, "game join", side="blue")
+    left = await table.bob.slash(table.thread, "game leave")
+    assert reply_text(left).startswith("You left Blue"), reply_text(left)
+    info = await table.game()
+    assert (await table.service.seats(info.id))["blue"] == []
+    assert f"<@{table.bob.id}> leaves Blue." in table.public_text()
+    refused = await table.alice.slash(table.thread, "game start")
+    assert "Nobody plays Blue" in reply_text(refused), reply_text(refused)
+    await table.bob.slash(table.thread, "game join", side="blue")
+    await table.alice.slash(table.thread, "game start")
+    late = await table.bob.slash(table.thread, "game leave")
+    assert "/game resign" in reply_text(late), reply_text(late)
+    assert (await table.service.seats(info.id))["blue"] == [table.bob.id]
+    stranger = await table.carol.slash(table.thread, "game leave")
+    assert "no seat" in reply_text(stranger), reply_text(stranger)
+
+
+async def test_only_the_creator_or_a_referee_cancels_a_lobby(table):
+    await table.new_game()
+    await table.alice.slash(table.thread, "game join", side="red")
+    await table.bob.slash(table.thread, "game join", side="blue")
+    refused = await table.bob.slash(table.thread, "game cancel")
+    assert "Only a referee" in reply_text(refused), reply_text(refused)
+    assert (await table.game()).status == "lobby"
+    done = await table.alice.slash(table.thread, "game cancel")
+    assert reply_text(done).startswith("Done"), reply_text(done)
+    info = await table.game()
+    assert info.status == "finished" and info.result == {"winner": None, "reason": "cancelled"}
+    assert "cancelled this game before it started" in table.public_text()
+    # It no longer counts as an open game, and cannot be started or joined.
+    assert await table.service.open_games(guild_id=table.guild.id) == 0
+    start = await table.alice.slash(table.thread, "game start")
+    assert "finished" in reply_text(start), reply_text(start)
+    assert (await table.game()).status == "finished"
+
+
+async def test_a_started_game_cannot_be_cancelled(table):
+    await table.started_game()
+    refused = await table.alice.slash(table.thread, "game cancel")
+    assert "/game resign" in reply_text(refused), reply_text(refused)
+    assert (await table.game()).status == "active"
+
+
+async def test_a_rematch_opens_the_same_game_with_the_same_seats(table):
+    first = await table.started_game()
+    early = await table.alice.slash(table.thread, "game rematch")
+    assert "once this game is over" in reply_text(early), reply_text(early)
+    await table.bob.slash(table.thread, "game resign")
+    outsider = await table.carol.slash(table.thread, "game rematch")
+    assert "Only the game's players" in reply_text(outsider), reply_text(outsider)
+    old_thread = table.thread
+    done = await table.bob.slash(old_thread, "game rematch")
+    assert "is open in" in reply_text(done), reply_text(done)
+    games = await table.service.list_games(guild_id=table.guild.id)
+    new = games[-1]
+    assert new.id != first.id and new.status == "lobby"
+    assert (new.ruleset, new.scenario, new.settings) == (first.ruleset, first.scenario, first.settings)
+    assert await table.service.seats(new.id) == {"red": [table.alice.id], "blue": [table.bob.id]}
+    assert new.thread_id and new.thread_id != first.thread_id
+    assert new.seed_hash != first.seed_hash
