@@ -216,6 +216,29 @@ def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
         return format_command(action)
 
 
+def decision_label(ruleset: Ruleset, state: dict, action: dict, lang: str) -> str:
+    """A decision's choice as the button shows it: the game's own sentence, else the
+    command's description in the reader's language with the options' labels, never command
+    syntax ("Retreat a unit: Spanish Cavalry 1 at 0507, 0608")."""
+    try:
+        sentence = ruleset.describe_choice(state, action, lang)
+    except Exception:
+        log.exception("describe_choice failed for %s", action)
+        sentence = None
+    if sentence:
+        return sentence
+    from .i18n import DE_TEXT
+    command = next((c for c in ruleset.commands if c.name == action.get("type")), None)
+    what = str(action.get("type"))
+    if command is not None:
+        what = command.description_i18n.get(lang) or (
+            DE_TEXT.get(command.description, command.description) if lang == "de"
+            else command.description)
+    values = [describe_value(ruleset, state, key, value) for key, value in action.items()
+              if key not in ("type", "side")]
+    return f"{what}: {', '.join(values)}" if values else what
+
+
 def describe_value(ruleset: Ruleset, state: dict, key: str, value: str) -> str:
     try:
         return ruleset.describe(state, key, value)

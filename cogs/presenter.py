@@ -24,6 +24,7 @@ from .common import (
     GameHere,
     Refusal,
     clip,
+    decision_label,
     describe_action,
     event_lines,
     flow_line,
@@ -402,7 +403,8 @@ class Presenter:
                        if key not in ("type", "side")):
                     continue
                 found.append(Decision(side, side_title(ruleset, side, lang),
-                                      [(a, describe_action(ruleset, public, a)) for a in legal]))
+                                      [(a, decision_label(ruleset, public, a, lang))
+                                       for a in legal]))
         except Exception:      # the board goes out with its standard buttons regardless
             log.exception("working out the decision buttons of game %s failed", info.id)
             return []

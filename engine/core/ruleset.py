@@ -189,6 +189,11 @@ class Ruleset(abc.ABC):
                   if k not in ("type", "side")]
         return " ".join(parts)
 
+    def describe_choice(self, state: dict, action: dict, lang: str = "en") -> str | None:
+        """A decision's choice as a plain sentence for a button ("+1 on your OFF die showing
+        2"), or None to let the caller word it from the command and its options."""
+        return None
+
     def describe_event(self, state: dict, event: dict) -> str | None:
         """One human line for an event, or None to leave it out of summaries."""
         return None

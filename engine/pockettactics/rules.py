@@ -1331,6 +1331,28 @@ class PocketTactics(Ruleset):
         spec = self.cat.units.get(uid)
         return spec["title"] if spec else uid
 
+    def describe_choice(self, state: dict, action: dict, lang: str = "en") -> str | None:
+        """The combat choices as sentences about the chooser's own dice."""
+        kind = action.get("type")
+        if kind == "pass":
+            return "Jetzt nichts davon (passen)" if lang == "de" else "Nothing now (pass)"
+        c = state.get("combat")
+        if kind not in ("bonus", "reroll") or not c or c.get("chooser") not in ROLES:
+            return None
+        try:
+            which, i = _die_ref(str(action.get("die")))
+            showing = c["dice"][c["chooser"]][which][i]
+        except (KeyError, IndexError, ValueError):
+            return None
+        die = which.upper()
+        if kind == "bonus":
+            if lang == "de":
+                return f"+{action.get('value')} auf deinen {die}-Würfel mit der {showing}"
+            return f"+{action.get('value')} on your {die} die showing {showing}"
+        if lang == "de":
+            return f"Deinen {die}-Würfel mit der {showing} neu würfeln"
+        return f"Re-roll your {die} die showing {showing}"
+
     def describe(self, state: dict, key: str, value: str) -> str:
         if key in ("unit", "target", "with") and value in state.get("units", {}):
             u = state["units"][value]

@@ -68,7 +68,7 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
 
     await say(table.bob, "game status")
     await say(table.alice, "end-phase")                       # not her turn
-    await say(table.bob, "move", unit="sp-cavalry-1", to="0101")  # not a legal move
+    await say(table.bob, "move", unit="az-bowmen-1", to="0101")   # not his unit
     for _ in range(3):
         info = await table.game()
         side = info.awaiting[0]
@@ -82,7 +82,7 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
         text = text.replace(card_text(card), "«card»")
     assert "«card»" in text and "Spanier" in text and "Bewegung" in text, text
     assert "Phase: Movement" not in text and "Phase Movement" not in text, text
-    assert "Nicht erlaubt" in text and "Du bist nicht am Zug" in text, text
+    assert "gehört dir nicht" in text and "Du bist nicht am Zug" in text, text
     assert "• Spanish:" not in text and "• Aztec:" not in text, text
     assert not english_sentences(text), english_sentences(text)
 
@@ -125,3 +125,21 @@ def test_not_your_turn_names_the_sides_in_german():
     german = rule_text(refused.value, "de")
     assert "Spanier" in german or "Azteken" in german, german
     assert not english_sentences(german), german
+
+
+def test_decision_buttons_read_as_german_sentences():
+    from cogs.common import decision_label
+    from tests.pockettactics.helpers import RS, act, position
+    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809",
+                      "goblin": "0910", "troll": "0810"})
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
+    state, _ = act(state, "/pass")
+    labels = [decision_label(RS, state, a, "de") for a in RS.legal_actions(state, "south")]
+    assert "Deinen DEF-Würfel mit der 4 neu würfeln" in labels, labels
+    assert labels[-1] == "Jetzt nichts davon (passen)"
+    teno = get_ruleset("tenochtitlan")
+    retreat = {"type": "retreat", "side": "aztec", "unit": "az-infantry-1", "to": "0507"}
+    teno_state, _ = teno.setup(teno.load_scenario("historical"), seeded("test", 1))
+    label = decision_label(teno, teno_state, retreat, "de")
+    assert "zurückziehen: " in label and "az-infantry-1" in label, label
+    assert not any(part.startswith("/") for part in label.split()), label
