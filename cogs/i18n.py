@@ -186,6 +186,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "rematch_not_finished": "A rematch opens once this game is over.",
         "rematch_seats": "Rematch of game #{id}, same seats: {seats}. The creator or a referee "
                          "runs /game start.",
+        "help_flow": "**Umpire** referees wargames, one game per thread. How a game flows: "
+                     "/game new ruleset:… opens it → each player takes a side with /game join "
+                     "side:… (/game leave gives it up) → the creator or a referee runs /game "
+                     "start (or /game cancel) → in the thread, the turn post says whose turn it "
+                     "is; act with the game's commands (options autocomplete) or /act, take "
+                     "back with /undo; /game status, /game log and /game rules tell you more → "
+                     "once it is over, /game verify checks every die and /game rematch plays "
+                     "again.",
+        "help_no_game": "There is no game in this channel: open one with /game new, or run "
+                        "/help in a game's thread for its commands.",
+        "help_game": "**{title}** #{id} ({status}). Its commands:",
+        "help_examples": "You could type now:",
         "act_more": "…{count} more: type part of a name, a cell or a command to narrow the list",
         "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
@@ -384,6 +396,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "rematch_not_finished": "Eine Revanche gibt es, sobald diese Partie vorbei ist.",
         "rematch_seats": "Revanche von Partie #{id}, gleiche Plätze: {seats}. Der Ersteller "
                          "oder ein Schiedsrichter startet mit /game start.",
+        "help_flow": "**Umpire** leitet Kriegsspiele, eine Partie pro Thread. So läuft eine "
+                     "Partie: /game new ruleset:… eröffnet sie → jeder Spieler wählt eine Seite "
+                     "mit /game join side:… (/game leave gibt sie ab) → der Ersteller oder ein "
+                     "Schiedsrichter startet mit /game start (oder sagt mit /game cancel ab) → im "
+                     "Thread zeigt der Zugbeitrag, wer am Zug ist; gespielt wird mit den Befehlen "
+                     "des Spiels (Optionen mit Vorschlägen) oder /act, zurückgenommen mit /undo; "
+                     "/game status, /game log und /game rules erklären mehr → ist die Partie "
+                     "vorbei, prüft /game verify jeden Wurf und /game rematch spielt sie noch "
+                     "einmal.",
+        "help_no_game": "In diesem Kanal läuft keine Partie: eröffne eine mit /game new, oder "
+                        "rufe /help im Thread einer Partie auf, um ihre Befehle zu sehen.",
+        "help_game": "**{title}** #{id} ({status}). Ihre Befehle:",
+        "help_examples": "Du könntest jetzt tippen:",
         "act_more": "…{count} weitere: tippe einen Teil eines Namens, Felds oder Befehls, um "
                     "die Liste einzugrenzen",
         "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
@@ -444,6 +469,8 @@ DE_TEXT = {
                                                   "Würfen",
     "How many actions to show (default 10)": "Wie viele Aktionen (Standard 10)",
     "Give up: the other side wins": "Aufgeben: die andere Seite gewinnt",
+    "How a game flows and this game's commands": "Wie eine Partie abläuft und die Befehle "
+        "dieser Partie",
     "Give up your seat before the game starts": "Deinen Platz vor dem Start aufgeben",
     "Close a game that has not started (creator or referee)": "Eine nicht gestartete Partie "
         "absagen (Ersteller oder Schiedsrichter)",

@@ -34,14 +34,14 @@ from .common import (
     send,
 )
 from .game import playable_rulesets
-from .i18n import locale_of, t
+from .i18n import DE_TEXT, locale_of, t
 from .limits import MAX_OPTION_LENGTH
 
 log = logging.getLogger("umpire.discord")
 
 # Names a ruleset's command may not take: the bot's own commands, and the actions only the
 # service applies (resigning has /game resign, losing on time is the clock's).
-RESERVED = {"game", "ref", "umpire", "act", "undo", "flare", *SERVICE_ACTIONS}
+RESERVED = {"game", "ref", "umpire", "act", "undo", "flare", "help", *SERVICE_ACTIONS}
 MAX_CHOICES = 25
 
 # The standard names (docs/architecture.md) and the options they take when no ruleset declares
@@ -257,6 +257,47 @@ class PlayCog(UmpireCog):
         except Exception:
             log.exception("autocomplete of /%s %s failed", command_name, option_name)
             return []
+
+    # ----- /help ------------------------------------------------------------------------------
+    @app_commands.command(name="help", description="How a game flows and this game's commands")
+    async def help_(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction, context="/help"):
+            lang = locale_of(interaction)
+            parts = [t(lang, "help_flow")]
+            info = await self.service.find_by_thread(interaction.channel_id) \
+                if interaction.channel_id else None
+            if info is not None:
+                parts.append(await self._game_help(interaction, info, lang))
+            else:
+                parts.append(t(lang, "help_no_game"))
+            await send(interaction, clip("\n\n".join(parts)))
+
+    async def _game_help(self, interaction: discord.Interaction, info, lang: str) -> str:
+        """This game's commands in the reader's language, with examples taken from the
+        caller's own legal actions now (never another side's: they could show its secrets)."""
+        ruleset = ruleset_of(info)
+        lines = [t(lang, "help_game", title=ruleset.title, id=info.id,
+                   status=t(lang, "status_" + info.status))]
+        for command in ruleset.commands:
+            if command.name in SERVICE_ACTIONS:
+                continue
+            text = command.description_i18n.get(lang) or (
+                DE_TEXT.get(command.description, command.description) if lang == "de"
+                else command.description)
+            lines.append(f"• `/{command.name}` — {text}")
+        examples: dict[str, str] = {}
+        if info.status == "active":
+            for side in await self.service.sides_of(info.id, interaction.user.id):
+                for action in await self.service.legal_actions(info.id, side):
+                    if action.get("type") not in SERVICE_ACTIONS:
+                        examples.setdefault(str(action.get("type")), format_command(action))
+        if examples:
+            lines.append(t(lang, "help_examples") + " " +
+                         ", ".join(f"`{e}`" for e in list(examples.values())[:6]))
+        elif info.status == "active":
+            awaited = ", ".join(ruleset.side_title(s, lang) for s in ruleset.awaiting(info.state))
+            lines.append(t(lang, "autocomplete_wait", sides=awaited or "—"))
+        return "\n".join(lines)
 
     # ----- /act, /undo, /flare -----------------------------------------------------------------
     @app_commands.command(name="act", description="Take any legal action (pick from the list)")

@@ -68,3 +68,28 @@ async def test_a_rematch_opens_the_same_game_with_the_same_seats(table):
     assert await table.service.seats(new.id) == {"red": [table.alice.id], "blue": [table.bob.id]}
     assert new.thread_id and new.thread_id != first.thread_id
     assert new.seed_hash != first.seed_hash
+
+
+async def test_help_explains_the_flow_and_the_games_commands_with_real_examples(table):
+    outside = await table.alice.slash(table.channel, "help")
+    text = reply_text(outside)
+    assert "/game new" in text and "/game join" in text and "/game rematch" in text, text
+    assert "no game in this channel" in text, text
+    await table.started_game()
+    inside = reply_text(await table.alice.slash(table.thread, "help"))
+    assert "Its commands:" in inside and "`/move` — Move a unit one hex" in inside, inside
+    assert "You could type now:" in inside and "`/move unit:r1 to:" in inside, inside
+    info = await table.game()
+    legal = {f"/move unit:{a['unit']} to:{a['to']}"
+             for a in await table.service.legal_actions(info.id, "red") if a["type"] == "move"}
+    shown = inside.split("You could type now:")[1]
+    assert any(f"`{command}`" in shown for command in legal), shown
+    waiting = reply_text(await table.bob.slash(table.thread, "help"))
+    assert "the game waits for Red" in waiting and "You could type now" not in waiting, waiting
+
+
+async def test_help_speaks_german(table, german):
+    await table.started_game()
+    text = reply_text(await table.alice.slash(table.thread, "help"))
+    assert "So läuft eine Partie" in text and "Ihre Befehle:" in text
+    assert "Eine Einheit ein Feld bewegen" in text and "Du könntest jetzt tippen:" in text, text
