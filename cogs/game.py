@@ -310,6 +310,18 @@ class GameCog(UmpireCog):
             thread = await self._open_thread(interaction, parent, here.ruleset, info, lang, note)
             await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
 
+    @game.command(name="notify", description="A direct message when it is your turn (on/off)")
+    @app_commands.describe(on="True: message me when my side is to act; False: stop")
+    async def notify(self, interaction: discord.Interaction, on: bool) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            if not await self.service.sides_of(here.info.id, interaction.user.id):
+                raise Refusal("not_seated")
+            await self.service.set_turn_notice(here.info.id, interaction.user.id,
+                                               lang if on else None)
+            await send(interaction, t(lang, "notify_on" if on else "notify_off"))
+
     # ----- following the game --------------------------------------------------------------
     @game.command(name="status", description="Where the game stands, your clock and options")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -198,6 +198,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "/help in a game's thread for its commands.",
         "help_game": "**{title}** #{id} ({status}). Its commands:",
         "help_examples": "You could type now:",
+        "turn_notice": "⏳ {title} #{id}: {side} is to act. {link}",
+        "notify_on": "I will send you a direct message when your side is to act in this game "
+                     "(/game notify on:False stops it). Your DMs from this server must be open.",
+        "notify_off": "No more direct messages for this game.",
         "act_more": "…{count} more: type part of a name, a cell or a command to narrow the list",
         "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
@@ -409,6 +413,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "rufe /help im Thread einer Partie auf, um ihre Befehle zu sehen.",
         "help_game": "**{title}** #{id} ({status}). Ihre Befehle:",
         "help_examples": "Du könntest jetzt tippen:",
+        "turn_notice": "⏳ {title} #{id}: {side} ist am Zug. {link}",
+        "notify_on": "Ich schreibe dir eine Direktnachricht, wenn deine Seite in dieser Partie am "
+                     "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
+                     "Server müssen erlaubt sein.",
+        "notify_off": "Keine Direktnachrichten mehr für diese Partie.",
         "act_more": "…{count} weitere: tippe einen Teil eines Namens, Felds oder Befehls, um "
                     "die Liste einzugrenzen",
         "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
@@ -436,7 +445,7 @@ DE_NAMES = {
     "deploy": "aufstellen", "rally": "sammeln", "retreat": "rueckzug", "advance": "vorruecken",
     "play": "ausspielen", "discard": "abwerfen", "draw": "ziehen", "reserve": "reserve",
     "pass": "passen", "leave": "verlassen", "cancel": "absagen", "rematch": "revanche",
-    "help": "hilfe",
+    "help": "hilfe", "notify": "benachrichtigen", "on": "an",
     # options
     "ruleset": "spiel", "scenario": "szenario", "scenario_file": "szenario_datei",
     "time_control": "bedenkzeit",
@@ -471,6 +480,10 @@ DE_TEXT = {
     "Give up: the other side wins": "Aufgeben: die andere Seite gewinnt",
     "How a game flows and this game's commands": "Wie eine Partie abläuft und die Befehle "
         "dieser Partie",
+    "A direct message when it is your turn (on/off)": "Eine Direktnachricht, wenn du am Zug "
+        "bist (an/aus)",
+    "True: message me when my side is to act; False: stop": "True: schreib mir, wenn meine "
+        "Seite am Zug ist; False: aufhören",
     "Give up your seat before the game starts": "Deinen Platz vor dem Start aufgeben",
     "Close a game that has not started (creator or referee)": "Eine nicht gestartete Partie "
         "absagen (Ersteller oder Schiedsrichter)",

@@ -344,12 +344,35 @@ class Presenter:
         known = self.current_post.get(info.id)
         if known is None or known[2] <= info.version:
             self.current_post[info.id] = (message.channel.id, message.id, info.version)
+        if mention and awaited:
+            await self.turn_notices(info, ruleset, awaited, seats, message)
         try:
             await self.service.record_post(info.id, "turn", message.channel.id, message.id,
                                            info.version)
         except Exception:
             log.exception("record_post failed for game %s", info.id)
         return message
+
+    async def turn_notices(self, info, ruleset, awaited: list[str], seats: dict,
+                           message: discord.Message) -> None:
+        """A direct message to each player of an awaited side who opted in (/game notify).
+        A player whose DMs are closed is skipped quietly: the thread has the ping too."""
+        wanted = (info.settings or {}).get("notify") or {}
+        if not wanted:
+            return
+        link = message.jump_url if info.guild_id else ""
+        for side in awaited:
+            for user_id in seats.get(side, []):
+                lang = wanted.get(str(user_id))
+                if lang is None:
+                    continue
+                try:
+                    user = self.bot.get_user(int(user_id)) or await self.bot.fetch_user(int(user_id))
+                    await user.send(t(lang, "turn_notice", side=ruleset.side_title(side, lang),
+                                      title=ruleset.title, id=info.id, link=link),
+                                    allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException:
+                    log.info("turn notice to %s for game %s not delivered", user_id, info.id)
 
     async def refresh_buttons(self, info, lang: str) -> None:
         """Keep the current board's buttons at the game's version, so End phase on the live

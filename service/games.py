@@ -427,6 +427,24 @@ class GameService:
             await self.store.seat(new.id, seat["side"], int(seat["user_id"]))
         return await self._game_info(new.id)
 
+    async def set_turn_notice(self, game_id: int, user_id: int, lang: str | None) -> None:
+        """A seated player opts in (``lang``: the language of the message) or out (None) of a
+        direct message when the game starts waiting for their side. Kept with the game's
+        settings, so a rematch keeps it too."""
+        async with self._lock(int(game_id)):
+            row = await self._row(game_id)
+            if not await self._sides_of(row["id"], user_id):
+                raise NotSeated(f"You have no seat in game #{row['id']}.")
+            settings = json.loads(row["settings_json"] or "{}")
+            notify = dict(settings.get("notify") or {})
+            if lang is None:
+                notify.pop(str(int(user_id)), None)
+            else:
+                notify[str(int(user_id))] = lang
+            settings["notify"] = notify
+            await self.store.update_game(row["id"], settings_json=dumps(settings),
+                                         updated_at=self._clock())
+
     async def cancel_lobby(self, game_id: int) -> GameInfo:
         """Close a game that never started: it is finished with no winner (reason
         "cancelled") and no longer counts against the open-games limits. A started game is

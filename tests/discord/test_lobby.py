@@ -93,3 +93,27 @@ async def test_help_speaks_german(table, german):
     text = reply_text(await table.alice.slash(table.thread, "help"))
     assert "So läuft eine Partie" in text and "Ihre Befehle:" in text
     assert "Eine Einheit ein Feld bewegen" in text and "Du könntest jetzt tippen:" in text, text
+
+
+def dms(member) -> list[str]:
+    return [m.content for m in member.user.dm_channel.history()]
+
+
+async def test_players_who_opt_in_get_a_direct_message_when_it_is_their_turn(table):
+    await table.started_game()
+    refused = await table.carol.slash(table.thread, "game notify", on=True)
+    assert "no seat" in reply_text(refused), reply_text(refused)
+    done = await table.bob.slash(table.thread, "game notify", on=True)
+    assert "direct message" in reply_text(done), reply_text(done)
+    await table.alice.slash(table.thread, "end-phase")      # Red's fire phase: still Red
+    assert dms(table.bob) == []
+    await table.alice.slash(table.thread, "end-phase")      # Blue to act
+    notices = dms(table.bob)
+    assert len(notices) == 1 and "Blue is to act" in notices[0], notices
+    assert dms(table.alice) == [], "alice did not opt in"
+    await table.bob.slash(table.thread, "game notify", on=False)
+    await table.bob.slash(table.thread, "end-phase")
+    await table.bob.slash(table.thread, "end-phase")        # back to Red, then Blue again
+    await table.alice.slash(table.thread, "end-phase")
+    await table.alice.slash(table.thread, "end-phase")
+    assert len(dms(table.bob)) == 1, "opted out"
