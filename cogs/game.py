@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 
 import discord
@@ -321,6 +322,21 @@ class GameCog(UmpireCog):
             await self.service.set_turn_notice(here.info.id, interaction.user.id,
                                                lang if on else None)
             await send(interaction, t(lang, "notify_on" if on else "notify_off"))
+
+    @game.command(name="export", description="The whole game as one HTML page and a JSON log")
+    async def export(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            if here.info.status == "lobby":
+                raise Refusal("not_running", status=here.info.status)
+            from service.export import export_game
+            made = await export_game(self.service, here.info.id, max_bytes=ATTACHMENT_LIMIT)
+            name = f"umpire-game-{here.info.id}"
+            files = [discord.File(io.BytesIO(made.html.encode("utf-8")), filename=f"{name}.html"),
+                     discord.File(io.BytesIO(made.log_json.encode("utf-8")), filename=f"{name}.json")]
+            await send(interaction, t(lang, "exported", frames=made.frames, actions=made.actions),
+                       files=files)
 
     # ----- following the game --------------------------------------------------------------
     @game.command(name="status", description="Where the game stands, your clock and options")

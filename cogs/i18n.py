@@ -202,6 +202,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "notify_on": "I will send you a direct message when your side is to act in this game "
                      "(/game notify on:False stops it). Your DMs from this server must be open.",
         "notify_off": "No more direct messages for this game.",
+        "exported": "The game as one page ({frames} boards, {actions} actions; open it in any "
+                    "browser, offline) and its JSON log:",
         "act_more": "…{count} more: type part of a name, a cell or a command to narrow the list",
         "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
@@ -418,6 +420,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
                      "Server müssen erlaubt sein.",
         "notify_off": "Keine Direktnachrichten mehr für diese Partie.",
+        "exported": "Die Partie als eine Seite ({frames} Bretter, {actions} Aktionen; öffnet "
+                    "sich offline in jedem Browser) und ihr JSON-Protokoll:",
         "act_more": "…{count} weitere: tippe einen Teil eines Namens, Felds oder Befehls, um "
                     "die Liste einzugrenzen",
         "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
@@ -445,7 +449,7 @@ DE_NAMES = {
     "deploy": "aufstellen", "rally": "sammeln", "retreat": "rueckzug", "advance": "vorruecken",
     "play": "ausspielen", "discard": "abwerfen", "draw": "ziehen", "reserve": "reserve",
     "pass": "passen", "leave": "verlassen", "cancel": "absagen", "rematch": "revanche",
-    "help": "hilfe", "notify": "benachrichtigen", "on": "an",
+    "help": "hilfe", "export": "exportieren", "notify": "benachrichtigen", "on": "an",
     # options
     "ruleset": "spiel", "scenario": "szenario", "scenario_file": "szenario_datei",
     "time_control": "bedenkzeit",
@@ -484,6 +488,8 @@ DE_TEXT = {
         "bist (an/aus)",
     "True: message me when my side is to act; False: stop": "True: schreib mir, wenn meine "
         "Seite am Zug ist; False: aufhören",
+    "The whole game as one HTML page and a JSON log": "Die ganze Partie als eine HTML-Seite "
+        "und ein JSON-Protokoll",
     "Give up your seat before the game starts": "Deinen Platz vor dem Start aufgeben",
     "Close a game that has not started (creator or referee)": "Eine nicht gestartete Partie "
         "absagen (Ersteller oder Schiedsrichter)",
