@@ -218,14 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-async def _export_to(db: str, game_id: int, out: str) -> Export:
-    from pathlib import Path
-
+async def _export(db: str, game_id: int) -> Export:
     svc = await GameService.open(db)
     try:
-        made = await export_game(svc, game_id)
+        return await export_game(svc, game_id)
     finally:
         await svc.close()
+
+
+def _export_to(db: str, game_id: int, out: str) -> Export:
+    from pathlib import Path
+
+    made = asyncio.run(_export(db, game_id))
     target = Path(out)
     target.write_text(made.html, encoding="utf-8")
     target.with_suffix(".json").write_text(made.log_json, encoding="utf-8")
@@ -236,7 +240,7 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from .errors import ServiceError
     try:
-        made = asyncio.run(_export_to(args.db, args.game, args.out))
+        made = _export_to(args.db, args.game, args.out)
     except (ServiceError, OSError) as error:
         print(f"Cannot export game {args.game}: {error}", file=sys.stderr)
         return 1
