@@ -202,8 +202,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "notify_on": "I will send you a direct message when your side is to act in this game "
                      "(/game notify on:False stops it). Your DMs from this server must be open.",
         "notify_off": "No more direct messages for this game.",
-        "exported": "The game as one page ({frames} boards, {actions} actions; open it in any "
-                    "browser, offline) and its JSON log:",
+        "exported": "The game as one page (boards: {frames}, actions: {actions}; open it in "
+                    "any browser, offline) and its JSON log:",
         "act_more": "…{count} more: type part of a name, a cell or a command to narrow the list",
         "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
@@ -420,8 +420,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
                      "Server müssen erlaubt sein.",
         "notify_off": "Keine Direktnachrichten mehr für diese Partie.",
-        "exported": "Die Partie als eine Seite ({frames} Bretter, {actions} Aktionen; öffnet "
-                    "sich offline in jedem Browser) und ihr JSON-Protokoll:",
+        "exported": "Die Partie als eine Seite (Bretter: {frames}, Aktionen: {actions}; "
+                    "öffnet sich offline in jedem Browser) und ihr JSON-Protokoll:",
         "act_more": "…{count} weitere: tippe einen Teil eines Namens, Felds oder Befehls, um "
                     "die Liste einzugrenzen",
         "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",

@@ -244,5 +244,5 @@ def main(argv: list[str]) -> int:
     except (ServiceError, OSError) as error:
         print(f"Cannot export game {args.game}: {error}", file=sys.stderr)
         return 1
-    print(f"Wrote {args.out} ({made.frames} boards, {made.actions} actions) and its JSON log.")
+    print(f"Wrote {args.out} (boards: {made.frames}, actions: {made.actions}) and its JSON log.")
     return 0

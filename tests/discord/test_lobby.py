@@ -117,3 +117,13 @@ async def test_players_who_opt_in_get_a_direct_message_when_it_is_their_turn(tab
     await table.alice.slash(table.thread, "end-phase")
     await table.alice.slash(table.thread, "end-phase")
     assert len(dms(table.bob)) == 1, "opted out"
+
+
+async def test_game_export_attaches_the_page_and_the_json_log(table):
+    info = await table.started_game()
+    await table.alice.slash(table.thread, "end-phase")
+    result = await table.bob.slash(table.thread, "game export")
+    message = result.followups[-1].message if result.followups else result.response.message
+    names = sorted(a.filename for a in message.attachments)
+    assert names == [f"umpire-game-{info.id}.html", f"umpire-game-{info.id}.json"], names
+    assert "boards: 2, actions: 1" in reply_text(result), reply_text(result)
