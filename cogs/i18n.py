@@ -204,7 +204,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "notify_off": "No more direct messages for this game.",
         "exported": "The game as one page (boards: {frames}, actions: {actions}; open it in "
                     "any browser, offline) and its JSON log:",
-        "act_more": "…{count} more: type part of a name, a cell or a command to narrow the list",
+        "act_more": "+{count} more (type a name or cell to narrow)",
         "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
         "flow_phase": "phase: {phase}",
@@ -422,8 +422,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "notify_off": "Keine Direktnachrichten mehr für diese Partie.",
         "exported": "Die Partie als eine Seite (Bretter: {frames}, Aktionen: {actions}; "
                     "öffnet sich offline in jedem Browser) und ihr JSON-Protokoll:",
-        "act_more": "…{count} weitere: tippe einen Teil eines Namens, Felds oder Befehls, um "
-                    "die Liste einzugrenzen",
+        "act_more": "+{count} weitere (Name oder Feld tippen zum Eingrenzen)",
         "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
         "flow_turn": "{word} {turn} beginnt",
         "flow_phase": "Phase: {phase}",

@@ -260,6 +260,7 @@ class PlayCog(UmpireCog):
 
     # ----- /help ------------------------------------------------------------------------------
     @app_commands.command(name="help", description="How a game flows and this game's commands")
+    @app_commands.guild_only()
     async def help_(self, interaction: discord.Interaction) -> None:
         async with Guard(interaction, context="/help"):
             lang = locale_of(interaction)
@@ -341,11 +342,13 @@ class PlayCog(UmpireCog):
                     if len(choices) < MAX_CHOICES:
                         choices.append(app_commands.Choice(name=clip(label, 100), value=value))
             if matching > MAX_CHOICES:
-                # Discord shows 25 choices: the last place says how many more there are and how
-                # to narrow them (picking it runs what was typed, so nothing unintended).
-                hint = t(locale_of(interaction), "act_more", count=matching - MAX_CHOICES + 1)
-                choices[-1] = app_commands.Choice(name=clip(hint, 100),
-                                                  value=clip(current.strip(), 100) or "?")
+                # Discord shows 25 choices: the last one also says how many more there are and
+                # how to narrow them. It stays a real action (its label follows the hint), so
+                # picking it does what it says.
+                last = choices[-1]
+                hint = t(locale_of(interaction), "act_more", count=matching - MAX_CHOICES)
+                choices[-1] = app_commands.Choice(name=clip(f"{hint} · {last.name}", 100),
+                                                  value=last.value)
             return choices
         except Exception:
             log.exception("autocomplete of /act failed")

@@ -67,7 +67,9 @@ async def test_act_says_when_there_are_more_than_25_actions_and_how_to_narrow(ta
     assert len(legal) > 25
     offered = await table.bob.autocomplete(table.thread, "act", "action", "")
     assert len(offered) == 25
-    assert offered[-1]["name"].startswith(f"…{len(legal) - 24} weitere: tippe einen Teil"), offered[-1]
+    assert offered[-1]["name"].startswith(f"+{len(legal) - 25} weitere (Name oder Feld tippen"), \
+        offered[-1]
+    assert offered[-1]["value"].startswith("/"), "the hint stays a real action"
     narrowed = await table.bob.autocomplete(table.thread, "act", "action", "sp-cavalry-1 to:0102")
     assert len(narrowed) < 25 and not any("weitere" in c["name"] for c in narrowed), narrowed
     waiting = await table.alice.autocomplete(table.thread, "act", "action", "")
