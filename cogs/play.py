@@ -307,6 +307,10 @@ class PlayCog(UmpireCog):
     async def act(self, interaction: discord.Interaction,
                   action: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:
         async with Guard(interaction, context=f"/act {action}"):
+            if action.strip() == "?":
+                # The out-of-turn entry of autocomplete: say again whose turn it is.
+                await self.presenter.acting_side(interaction,
+                                                 await self.presenter.game_here(interaction))
             try:
                 parsed = parse_command(action)
             except CommandSyntaxError as error:

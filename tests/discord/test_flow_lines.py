@@ -74,3 +74,12 @@ async def test_act_says_when_there_are_more_than_25_actions_and_how_to_narrow(ta
     assert len(narrowed) < 25 and not any("weitere" in c["name"] for c in narrowed), narrowed
     waiting = await table.alice.autocomplete(table.thread, "act", "action", "")
     assert waiting == [{"name": "Nicht dein Zug: die Partie wartet auf Spanier", "value": "?"}]
+
+
+async def test_picking_the_whose_turn_entry_says_whose_turn_it_is(table):
+    await table.started_game()
+    offered = await table.bob.autocomplete(table.thread, "act", "action", "")
+    picked = await table.bob.slash(table.thread, "act", action=offered[0]["value"])
+    assert "It is not your turn. The game waits for Red" in reply_text(picked), reply_text(picked)
+    moved = await table.bob.slash(table.thread, "move", unit="?", to="?")
+    assert "It is not your turn" in reply_text(moved), reply_text(moved)
