@@ -6,6 +6,8 @@
     python bot.py verify [...]    replay a finished game with its revealed seed, check every die
     python bot.py sync            push the command tree to Discord now (normally the bot syncs
                                   by itself, only when the tree changed)
+    python bot.py export --db DB --game ID --out FILE.html
+                                  one HTML page (boards, log, seed once over) + JSON log
     python bot.py backup PATH     copy the database (UMPIRE_DB or --db) safely, even while the
                                   bot runs; --force replaces an existing PATH
     python bot.py migrate-db --from DB --to DB [--replace-target]
@@ -33,6 +35,9 @@ def main(argv: list[str]) -> int:
     if command == "verify":
         from service.verify import main as verify_main
         return verify_main(argv[1:])
+    if command == "export":
+        from service.export import main as export_main
+        return export_main(argv[1:])
     if command == "backup":
         from service.backup import main as backup_main
         from service.config import ConfigError, load_settings

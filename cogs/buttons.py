@@ -236,7 +236,8 @@ async def decide(interaction: discord.Interaction, game_id: int, version: int, k
             raise Refusal("not_seated")
         if action["side"] not in mine:
             seats = await service.seats(info.id)
-            raise Refusal("not_your_decision", side=side_title(here.ruleset, action["side"]),
+            raise Refusal("not_your_decision", side=side_title(here.ruleset, action["side"],
+                                                            locale_of(interaction)),
                           people=mention_list(seats.get(action["side"], [])) or "—")
         options = {k: v for k, v in action.items() if k not in ("type", "side")}
         await presenter.play(interaction, action["type"], options, expected_version=version,
@@ -280,7 +281,7 @@ class ConsentButton(discord.ui.DynamicItem[discord.ui.Button],
             mine = await service.sides_of(info.id, interaction.user.id)
             if interaction.user.id == self.referee_id or not any(s in others for s in mine):
                 raise Refusal("undo_consent_not_yours", others=", ".join(
-                    side_title(ruleset, s) for s in others) or "—")
+                    side_title(ruleset, s, locale_of(interaction)) for s in others) or "—")
             try:
                 after = await service.undo(info.id, actor=f"referee:{self.referee_id}",
                                            referee=True, expected_version=self.version,

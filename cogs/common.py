@@ -31,7 +31,7 @@ from service.errors import (
 )
 from service.games import GameBusy, Overloaded
 
-from .i18n import locale_of, t
+from .i18n import locale_of, rule_text, t
 from .limits import refund_cooldown
 
 log = logging.getLogger("umpire.discord")
@@ -163,7 +163,7 @@ def player_message(error: Exception, lang: str) -> str | None:
     if isinstance(error, NotSeated):
         return t(lang, "not_seated_side", why=str(error))
     if isinstance(error, RuleError):
-        return t(lang, "illegal", why=str(error))
+        return t(lang, "illegal", why=rule_text(error, lang))
     if isinstance(error, (ServiceError, UmpireError)):
         return t(lang, "refused", why=str(error))
     return None
@@ -218,6 +218,29 @@ def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
         return format_command(action)
 
 
+def decision_label(ruleset: Ruleset, state: dict, action: dict, lang: str) -> str:
+    """A decision's choice as the button shows it: the game's own sentence, else the
+    command's description in the reader's language with the options' labels, never command
+    syntax ("Retreat a unit: Spanish Cavalry 1 at 0507, 0608")."""
+    try:
+        sentence = ruleset.describe_choice(state, action, lang)
+    except Exception:
+        log.exception("describe_choice failed for %s", action)
+        sentence = None
+    if sentence:
+        return sentence
+    from .i18n import DE_TEXT
+    command = next((c for c in ruleset.commands if c.name == action.get("type")), None)
+    what = str(action.get("type"))
+    if command is not None:
+        what = command.description_i18n.get(lang) or (
+            DE_TEXT.get(command.description, command.description) if lang == "de"
+            else command.description)
+    values = [describe_value(ruleset, state, key, value) for key, value in action.items()
+              if key not in ("type", "side")]
+    return f"{what}: {', '.join(values)}" if values else what
+
+
 def describe_value(ruleset: Ruleset, state: dict, key: str, value: str) -> str:
     try:
         return ruleset.describe(state, key, value)
@@ -226,10 +249,8 @@ def describe_value(ruleset: Ruleset, state: dict, key: str, value: str) -> str:
         return value
 
 
-def side_title(ruleset: Ruleset, side: str | None) -> str:
-    if side is None:
-        return "—"
-    return ruleset.side_titles.get(side, side)
+def side_title(ruleset: Ruleset, side: str | None, lang: str = "en") -> str:
+    return ruleset.side_title(side, lang)
 
 
 def secrets_of(public: dict, mine: dict) -> dict:
@@ -288,3 +309,72 @@ def png_file(data: bytes, name: str = "board.png") -> discord.File:
 
 def ruleset_of(info) -> Ruleset:
     return get_ruleset(info.ruleset)
+
+
+# ----- what changed in the game's flow -----------------------------------------------------------
+
+TURN_FIELDS = ("Turn", "Round")
+
+
+def _headline(ruleset: Ruleset, state: dict, lang: str) -> tuple[str, str]:
+    """The game's own word for its turn counter ("Turn", "Round") and its name of the current
+    phase, both as its turn post shows them to a reader of ``lang``."""
+    try:
+        fields = ruleset.header(state)
+    except Exception:
+        log.exception("header failed while announcing a change")
+        fields = {}
+    word = next((key for key in TURN_FIELDS if key in fields), "Turn")
+    phase = str(fields.get("Phase") or state.get("phase"))
+    return ruleset.term(word, lang), ruleset.term(phase, lang)
+
+
+def answer_commands(legal: list[dict]) -> str:
+    """The commands that answer a decision, typeable: "/retreat unit:… to:… or /pass"."""
+    shapes: dict[str, list[str]] = {}
+    for action in legal:
+        keys = shapes.setdefault(str(action.get("type")), [])
+        for key in action:
+            if key not in ("type", "side") and key not in keys:
+                keys.append(key)
+    return " | ".join(" ".join([f"/{kind}", *(f"{key}:…" for key in keys)])
+                      for kind, keys in shapes.items())
+
+
+def flow_line(ruleset: Ruleset, before: dict, after: dict, events: list[dict], action: dict,
+              lang: str, owed: dict[str, list[dict]] | None = None) -> str | None:
+    """One line when the round, the phase or the side to act changed, saying why: the dice
+    that decided it (initiative), a decision owed (with the commands that answer it), a phase
+    ended by a player, or what the last action used up. None when nothing of that changed."""
+    turn_changed = before.get("turn") != after.get("turn")
+    phase_changed = before.get("phase") != after.get("phase")
+    awaited_before = list(before.get("awaiting") or [before.get("active")])
+    awaited_after = list(after.get("awaiting") or [after.get("active")])
+    if after.get("result") or not (turn_changed or phase_changed or awaited_before != awaited_after):
+        return None
+    parts = []
+    word, phase = _headline(ruleset, after, lang) if turn_changed or phase_changed else ("", "")
+    if turn_changed:
+        parts.append(t(lang, "flow_turn", word=word, turn=after.get("turn")))
+    if phase_changed:
+        parts.append(t(lang, "flow_phase", phase=phase))
+    sides = ", ".join(ruleset.side_title(s, lang) for s in awaited_after if s) or "—"
+    parts.append(t(lang, "flow_to_act", sides=sides))
+    dice = [e for e in events if e.get("type") == "roll"]
+    pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
+    if pending and pending != before.get("pending") and owed:
+        side = pending.get("side")
+        legal = owed.get(side) or []
+        why = t(lang, "flow_owed", side=ruleset.side_title(side, lang),
+                what=ruleset.term(str(pending.get("kind")), lang),
+                commands=answer_commands(legal) or "—")
+    elif dice and (turn_changed or any("initiative" in str(e.get("purpose")) for e in dice)):
+        why = t(lang, "flow_dice", dice=", ".join(f"{e.get('purpose')} {e.get('value')}"
+                                                  for e in dice[-4:]))
+    elif before.get("pending") and not pending:
+        why = t(lang, "flow_decided", side=ruleset.side_title(action.get("side"), lang))
+    elif action.get("type") == "end-phase":
+        why = t(lang, "flow_ended", side=ruleset.side_title(action.get("side"), lang))
+    else:
+        why = t(lang, "flow_after", action=f"/{action.get('type')}")
+    return "➡️ " + " · ".join(parts) + f" ({why})"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 
 import discord
@@ -131,16 +132,24 @@ class GameCog(UmpireCog):
                 except ScenarioError as error:
                     raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
                                   game=game_rules.title, names=names) from None
-            thread = await parent.create_thread(
-                name=clip(f"#{info.id} {game_rules.title}", 90),
-                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-            await self.service.set_thread(info.id, thread.id)
-            sides = ", ".join(f"`{s}` ({side_title(game_rules, s)})" for s in game_rules.sides)
-            lobby = t(lang, "lobby", user=f"<@{interaction.user.id}>",
-                      title=game_rules.title, scenario=info.scenario, sides=sides)
-            lobby += await self._setup_hint(lang, game_rules, info)
-            await thread.send(lobby, allowed_mentions=discord.AllowedMentions.none())
+            thread = await self._open_thread(interaction, parent, game_rules, info, lang)
             await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
+
+    async def _open_thread(self, interaction: discord.Interaction, parent, game_rules, info,
+                           lang: str, note: str = "") -> discord.Thread:
+        """The game's thread with its lobby message (sides, how to join and start)."""
+        thread = await parent.create_thread(
+            name=clip(f"#{info.id} {game_rules.title}", 90),
+            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+        await self.service.set_thread(info.id, thread.id)
+        sides = ", ".join(f"`{s}` ({side_title(game_rules, s, lang)})" for s in game_rules.sides)
+        lobby = t(lang, "lobby", user=f"<@{interaction.user.id}>",
+                  title=game_rules.title, scenario=info.scenario, sides=sides)
+        lobby += await self._setup_hint(lang, game_rules, info)
+        if note:
+            lobby += "\n" + note
+        await thread.send(lobby, allowed_mentions=discord.AllowedMentions.none())
+        return thread
 
     async def _setup_hint(self, lang: str, game_rules, info) -> str:
         """For a scenario that begins with setting up: how to do it in one command, and which
@@ -202,8 +211,8 @@ class GameCog(UmpireCog):
             await self.service.seat(here.info.id, side, interaction.user.id)
             public = await self.presenter.public_lang(interaction.guild_id)
             await self.presenter.announce(here.info, t(public, "joined", user=f"<@{interaction.user.id}>",
-                                                       side=side_title(here.ruleset, side)))
-            await send(interaction, t(lang, "you_joined", side=side_title(here.ruleset, side)))
+                                                       side=side_title(here.ruleset, side, lang)))
+            await send(interaction, t(lang, "you_joined", side=side_title(here.ruleset, side, lang)))
 
     @join.autocomplete("side")
     async def join_side(self, interaction: discord.Interaction, current: str):
@@ -218,11 +227,11 @@ class GameCog(UmpireCog):
             return []
         lang = locale_of(interaction)
         return [app_commands.Choice(
-                    name=clip(f"{side_title(game_rules, s)} — "
+                    name=clip(f"{side_title(game_rules, s, lang)} — "
                               f"{t(lang, 'seated_count', count=len(seats.get(s, [])))}", 100),
                     value=s)
                 for s in game_rules.sides if current.lower() in s.lower()
-                or current.lower() in side_title(game_rules, s).lower()][:25]
+                or current.lower() in side_title(game_rules, s, lang).lower()][:25]
 
     @game.command(name="start", description="Start the game (creator or referee)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -231,7 +240,7 @@ class GameCog(UmpireCog):
             here = await self.presenter.game_here(interaction)
             await self.presenter.require_referee(interaction, here.info)
             seats = await self.service.seats(here.info.id)
-            empty = [side_title(here.ruleset, s) for s in here.ruleset.sides if not seats.get(s)]
+            empty = [side_title(here.ruleset, s, lang) for s in here.ruleset.sides if not seats.get(s)]
             if empty:
                 raise Refusal("empty_sides", sides=", ".join(empty))
             info = await self.service.start_game(here.info.id)
@@ -240,6 +249,94 @@ class GameCog(UmpireCog):
                 self.presenter.announce(info, t(public, "started", hash=info.seed_hash)),
                 self.presenter.post_board(info, lang=public, mention=True))
             await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
+
+    @game.command(name="leave", description="Give up your seat before the game starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            mine = await self.service.sides_of(here.info.id, interaction.user.id)
+            if not mine:
+                raise Refusal("not_seated")
+            if here.info.status != "lobby":
+                raise Refusal("leave_started")
+            await self.service.unseat(here.info.id, interaction.user.id)
+            public = await self.presenter.public_lang(interaction.guild_id)
+            sides = ", ".join(side_title(here.ruleset, s, public) for s in mine)
+            await self.presenter.announce(here.info, t(public, "left", user=f"<@{interaction.user.id}>",
+                                                       side=sides))
+            await send(interaction, t(lang, "you_left", side=", ".join(
+                side_title(here.ruleset, s, lang) for s in mine)))
+
+    @game.command(name="cancel", description="Close a game that has not started (creator or "
+                                             "referee)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            await self.presenter.require_referee(interaction, here.info)
+            if here.info.status != "lobby":
+                raise Refusal("cancel_started")
+            info = await self.service.cancel_lobby(here.info.id)
+            public = await self.presenter.public_lang(interaction.guild_id)
+            await self.presenter.announce(info, t(public, "cancelled",
+                                                  user=f"<@{interaction.user.id}>"))
+            await send(interaction, t(lang, "ok"))
+
+    @game.command(name="rematch", description="Open the same game again with the same seats")
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            seated = await self.service.sides_of(here.info.id, interaction.user.id)
+            if not seated and not await self.presenter.is_referee(interaction, here.info):
+                raise Refusal("rematch_not_yours")
+            if here.info.status != "finished":
+                raise Refusal("rematch_not_finished")
+            channel = interaction.channel
+            parent = channel.parent if isinstance(channel, discord.Thread) else channel
+            opening = self._opening.setdefault(int(interaction.guild_id or 0), asyncio.Lock())
+            async with opening:
+                await self._check_open_games(interaction)
+                try:
+                    info = await self.service.rematch(here.info.id, creator_id=interaction.user.id)
+                except ScenarioError as error:
+                    raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
+                                  game=here.ruleset.title,
+                                  names=", ".join(here.ruleset.packaged_names()) or "—") from None
+            seats = await self.service.seats(info.id)
+            people = "; ".join(f"{side_title(here.ruleset, s, lang)}: {mention_list(users)}"
+                               for s, users in seats.items() if users)
+            note = t(lang, "rematch_seats", id=here.info.id, seats=people or "—")
+            thread = await self._open_thread(interaction, parent, here.ruleset, info, lang, note)
+            await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
+
+    @game.command(name="notify", description="A direct message when it is your turn (on/off)")
+    @app_commands.describe(on="True: message me when my side is to act; False: stop")
+    async def notify(self, interaction: discord.Interaction, on: bool) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            if not await self.service.sides_of(here.info.id, interaction.user.id):
+                raise Refusal("not_seated")
+            await self.service.set_turn_notice(here.info.id, interaction.user.id,
+                                               lang if on else None)
+            await send(interaction, t(lang, "notify_on" if on else "notify_off"))
+
+    @game.command(name="export", description="The whole game as one HTML page and a JSON log")
+    async def export(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction):
+            lang = locale_of(interaction)
+            here = await self.presenter.game_here(interaction)
+            if here.info.status == "lobby":
+                raise Refusal("not_running", status=here.info.status)
+            from service.export import export_game
+            made = await export_game(self.service, here.info.id, max_bytes=ATTACHMENT_LIMIT)
+            name = f"umpire-game-{here.info.id}"
+            files = [discord.File(io.BytesIO(made.html.encode("utf-8")), filename=f"{name}.html"),
+                     discord.File(io.BytesIO(made.log_json.encode("utf-8")), filename=f"{name}.json")]
+            await send(interaction, t(lang, "exported", frames=made.frames, actions=made.actions),
+                       files=files)
 
     # ----- following the game --------------------------------------------------------------
     @game.command(name="status", description="Where the game stands, your clock and options")
@@ -251,29 +348,29 @@ class GameCog(UmpireCog):
             public_state = await self.service.view(info.id, None)
             seats = await self.service.seats(info.id)
             lines = [f"**{game_rules.title}** #{info.id} — {t(lang, 'status_' + info.status)}"]
-            for key, value in game_rules.header(public_state).items():
+            for key, value in game_rules.localised_header(public_state, lang).items():
                 lines.append(f"{key}: {value}")
             for side in game_rules.sides:
-                lines.append(f"{side_title(game_rules, side)}: "
+                lines.append(f"{side_title(game_rules, side, lang)}: "
                              f"{mention_list(seats.get(side, [])) or t(lang, 'empty_seat')}")
             if info.status == "active":
                 awaited = game_rules.awaiting(info.state)
                 lines.append(t(lang, "waiting_for", sides=", ".join(
-                    side_title(game_rules, s) for s in awaited)))
+                    side_title(game_rules, s, lang) for s in awaited)))
             clocks = await self.service.clocks(info.id)
             for side, seconds in (clocks or {}).items():
-                lines.append(t(lang, "clock_left", side=side_title(game_rules, side),
+                lines.append(t(lang, "clock_left", side=side_title(game_rules, side, lang),
                                time=format_duration(seconds)))
             result = info.result or info.state.get("result")
             if result:
                 winner = result.get("winner")
-                lines.append(t(lang, "game_over", winner=side_title(game_rules, winner) if winner
+                lines.append(t(lang, "game_over", winner=side_title(game_rules, winner, lang) if winner
                                else t(lang, "nobody"), reason=result.get("reason", "")))
             mine = await self.service.sides_of(info.id, interaction.user.id)
             for side in mine:
-                changes = await self.service.changes_since(info.id, side)
+                changes = await self.service.changes_since(info.id, side, lang)
                 if changes:
-                    lines.append(t(lang, "since_last") + " (" + side_title(game_rules, side) + ")")
+                    lines.append(t(lang, "since_last") + " (" + side_title(game_rules, side, lang) + ")")
                     lines += [f"• {c}" for c in changes[-10:]]
             lines.append(t(lang, "board_link", link=await self.presenter.board_link(info)))
             await send(interaction, clip("\n".join(lines)))
@@ -311,7 +408,7 @@ class GameCog(UmpireCog):
             state = await self.service.view(here.info.id, None)
             lines = []
             for record in records[-count:]:
-                head = (f"`v{record.version}` **{side_title(here.ruleset, record.side)}**: "
+                head = (f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
                         f"{record.label or describe_action(here.ruleset, state, record.action)}")
                 if not record.live:
                     head = t(lang, "log_undone_title", line=head)
@@ -339,7 +436,7 @@ class GameCog(UmpireCog):
             posted = await self.presenter.after_change(
                 self.presenter.announce(info, t(public, "resigned",
                                                 user=f"<@{interaction.user.id}>",
-                                                side=side_title(here.ruleset, sides[0]))),
+                                                side=side_title(here.ruleset, sides[0], lang))),
                 self.presenter.post_board(info, lang=public))
             await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
 

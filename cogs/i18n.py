@@ -177,6 +177,45 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} took back the last action with the agreement of {user} "
                        "(it stays in the audit log).",
         "referee_consent": "referee {referee}, agreed by {user}",
+        "left": "{user} leaves {side}.",
+        "you_left": "You left {side}; /game join takes a seat again.",
+        "leave_started": "The game has started: a seat is left by /game resign (or a referee's "
+                         "/ref kick).",
+        "cancel_started": "The game has started: it cannot be cancelled any more. A side gives "
+                          "up with /game resign.",
+        "cancelled": "🚫 {user} cancelled this game before it started.",
+        "rematch_not_yours": "Only the game's players and referees can ask for a rematch.",
+        "rematch_not_finished": "A rematch opens once this game is over.",
+        "rematch_seats": "Rematch of game #{id}, same seats: {seats}. The creator or a referee "
+                         "runs /game start.",
+        "help_flow": "**Umpire** referees wargames, one game per thread. How a game flows: "
+                     "/game new ruleset:… opens it → each player takes a side with /game join "
+                     "side:… (/game leave gives it up) → the creator or a referee runs /game "
+                     "start (or /game cancel) → in the thread, the turn post says whose turn it "
+                     "is; act with the game's commands (options autocomplete) or /act, take "
+                     "back with /undo; /game status, /game log and /game rules tell you more → "
+                     "once it is over, /game verify checks every die and /game rematch plays "
+                     "again.",
+        "help_no_game": "There is no game in this channel: open one with /game new, or run "
+                        "/help in a game's thread for its commands.",
+        "help_game": "**{title}** #{id} ({status}). Its commands:",
+        "help_examples": "You could type now:",
+        "turn_notice": "⏳ {title} #{id}: {side} is to act. {link}",
+        "notify_on": "I will send you a direct message when your side is to act in this game "
+                     "(/game notify on:False stops it). Your DMs from this server must be open.",
+        "notify_off": "No more direct messages for this game.",
+        "exported": "The game as one page (boards: {frames}, actions: {actions}; open it in "
+                    "any browser, offline) and its JSON log:",
+        "act_more": "+{count} more (type a name or cell to narrow)",
+        "autocomplete_wait": "Not your turn: the game waits for {sides}",
+        "flow_turn": "{word} {turn} begins",
+        "flow_phase": "phase: {phase}",
+        "flow_to_act": "to act: {sides}",
+        "flow_owed": "{side} owes a decision ({what}): {commands}",
+        "flow_ended": "{side} ended the phase",
+        "flow_dice": "decided by the dice: {dice}",
+        "flow_after": "after {action}, the game moves on by its rules",
+        "flow_decided": "{side} made the decision",
     },
     "de": {
         "oops": "Entschuldigung, bei uns ist etwas schiefgegangen. Die Partie ist unverändert; "
@@ -355,6 +394,48 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo_agreed": "⚖️ {referee} hat die letzte Aktion mit Zustimmung von {user} "
                        "zurückgenommen (sie bleibt im Prüfprotokoll).",
         "referee_consent": "Schiedsrichter {referee}, Zustimmung von {user}",
+        "left": "{user} verlässt {side}.",
+        "you_left": "Du hast {side} verlassen; mit /game join nimmst du wieder Platz.",
+        "leave_started": "Die Partie läuft schon: einen Platz verlässt man mit /game resign "
+                         "(oder ein Schiedsrichter mit /ref kick).",
+        "cancel_started": "Die Partie läuft schon und kann nicht mehr abgesagt werden. Eine "
+                          "Seite gibt mit /game resign auf.",
+        "cancelled": "🚫 {user} hat diese Partie vor dem Start abgesagt.",
+        "rematch_not_yours": "Nur Spieler und Schiedsrichter der Partie können eine Revanche "
+                             "verlangen.",
+        "rematch_not_finished": "Eine Revanche gibt es, sobald diese Partie vorbei ist.",
+        "rematch_seats": "Revanche von Partie #{id}, gleiche Plätze: {seats}. Der Ersteller "
+                         "oder ein Schiedsrichter startet mit /game start.",
+        "help_flow": "**Umpire** leitet Kriegsspiele, eine Partie pro Thread. So läuft eine "
+                     "Partie: /game new ruleset:… eröffnet sie → jeder Spieler wählt eine Seite "
+                     "mit /game join side:… (/game leave gibt sie ab) → der Ersteller oder ein "
+                     "Schiedsrichter startet mit /game start (oder sagt mit /game cancel ab) → im "
+                     "Thread zeigt der Zugbeitrag, wer am Zug ist; gespielt wird mit den Befehlen "
+                     "des Spiels (Optionen mit Vorschlägen) oder /act, zurückgenommen mit /undo; "
+                     "/game status, /game log und /game rules erklären mehr → ist die Partie "
+                     "vorbei, prüft /game verify jeden Wurf und /game rematch spielt sie noch "
+                     "einmal.",
+        "help_no_game": "In diesem Kanal läuft keine Partie: eröffne eine mit /game new, oder "
+                        "rufe /help im Thread einer Partie auf, um ihre Befehle zu sehen.",
+        "help_game": "**{title}** #{id} ({status}). Ihre Befehle:",
+        "help_examples": "Du könntest jetzt tippen:",
+        "turn_notice": "⏳ {title} #{id}: {side} ist am Zug. {link}",
+        "notify_on": "Ich schreibe dir eine Direktnachricht, wenn deine Seite in dieser Partie am "
+                     "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
+                     "Server müssen erlaubt sein.",
+        "notify_off": "Keine Direktnachrichten mehr für diese Partie.",
+        "exported": "Die Partie als eine Seite (Bretter: {frames}, Aktionen: {actions}; "
+                    "öffnet sich offline in jedem Browser) und ihr JSON-Protokoll:",
+        "act_more": "+{count} weitere (Name oder Feld tippen zum Eingrenzen)",
+        "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
+        "flow_turn": "{word} {turn} beginnt",
+        "flow_phase": "Phase: {phase}",
+        "flow_to_act": "am Zug: {sides}",
+        "flow_owed": "{side} muss entscheiden ({what}): {commands}",
+        "flow_ended": "{side} hat die Phase beendet",
+        "flow_dice": "die Würfel entscheiden: {dice}",
+        "flow_after": "nach {action} geht die Partie nach ihren Regeln weiter",
+        "flow_decided": "{side} hat entschieden",
     },
 }
 
@@ -370,7 +451,8 @@ DE_NAMES = {
     "move": "bewegen", "attack": "angreifen", "fire": "feuern", "end-phase": "phase-beenden",
     "deploy": "aufstellen", "rally": "sammeln", "retreat": "rueckzug", "advance": "vorruecken",
     "play": "ausspielen", "discard": "abwerfen", "draw": "ziehen", "reserve": "reserve",
-    "pass": "passen",
+    "pass": "passen", "leave": "verlassen", "cancel": "absagen", "rematch": "revanche",
+    "help": "hilfe", "export": "exportieren", "notify": "benachrichtigen", "on": "an",
     # options
     "ruleset": "spiel", "scenario": "szenario", "scenario_file": "szenario_datei",
     "time_control": "bedenkzeit",
@@ -403,6 +485,19 @@ DE_TEXT = {
                                                   "Würfen",
     "How many actions to show (default 10)": "Wie viele Aktionen (Standard 10)",
     "Give up: the other side wins": "Aufgeben: die andere Seite gewinnt",
+    "How a game flows and this game's commands": "Wie eine Partie abläuft und die Befehle "
+        "dieser Partie",
+    "A direct message when it is your turn (on/off)": "Eine Direktnachricht, wenn du am Zug "
+        "bist (an/aus)",
+    "True: message me when my side is to act; False: stop": "True: schreib mir, wenn meine "
+        "Seite am Zug ist; False: aufhören",
+    "The whole game as one HTML page and a JSON log": "Die ganze Partie als eine HTML-Seite "
+        "und ein JSON-Protokoll",
+    "Give up your seat before the game starts": "Deinen Platz vor dem Start aufgeben",
+    "Close a game that has not started (creator or referee)": "Eine nicht gestartete Partie "
+        "absagen (Ersteller oder Schiedsrichter)",
+    "Open the same game again with the same seats": "Dieselbe Partie mit denselben Plätzen "
+        "neu eröffnen",
     "A summary of this game's rules": "Eine Zusammenfassung der Regeln",
     "Games in this server": "Partien auf diesem Server",
     "Only games with this status": "Nur Partien mit diesem Status",
@@ -488,6 +583,74 @@ DE_TEXT = {
     "Move a unit one hex": "Eine Einheit ein Feld bewegen",
     "Fire at an adjacent enemy": "Auf einen benachbarten Feind feuern",
 }
+
+# Refusals every ruleset raises (keys of RuleError, see engine.core.errors). English is the
+# error's own message; a ruleset's refusals of its own live in its ``translations``.
+RULE_MESSAGES: dict[str, dict[str, str]] = {
+    "de": {
+        "game_over": "Die Partie ist vorbei.",
+        "unknown_side": "Es gibt keine Seite {side!r}.",
+        "not_your_turn": "{side} ist nicht am Zug; die Partie wartet auf {waiting}.",
+        "not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie wartet auf "
+                             "{waiting}.",
+        "not_possible_now": "/{command} ist jetzt nicht möglich.",
+        "not_legal_now": "Dieses /{command} ist jetzt nicht erlaubt.",
+        "no_unit": "Es gibt keine Einheit {unit!r}.",
+        "no_unit_on_map": "Es gibt keine Einheit {unit!r} auf dem Brett.",
+        "not_a_cell": "{cell!r} ist kein Feld dieses Bretts.",
+        "no_option": "/{command} hat keine Option {option}.",
+        "legal": "Erlaubt: {items}{more}.",
+        "legal_more": " (+{count} weitere)",
+    },
+}
+
+
+def _term(ruleset, value: str, lang: str) -> str:
+    return ruleset.term(value, lang) if ruleset is not None else value
+
+
+def rule_text(error, lang: str) -> str:
+    """A rules refusal in ``lang``: its template filled with its params (side and phase names
+    in that language), then what is legal instead. English, or a refusal without a template in
+    ``lang``, is the error's own text."""
+    key = getattr(error, "key", None)
+    if lang == "en" or not key:
+        return str(error)
+    ruleset = None
+    domain = getattr(error, "domain", None)
+    if domain:
+        from engine.registry import get_ruleset
+        try:
+            ruleset = get_ruleset(domain)
+        except Exception:   # an unknown domain only costs the translation
+            log.warning("refusal from unknown ruleset %r", domain)
+    own = ruleset.translations.get(lang, {}) if ruleset is not None else {}
+    template = own.get(key) or RULE_MESSAGES.get(lang, {}).get(key)
+    if template is None:
+        return str(error)
+    params = {}
+    for name, value in error.params.items():
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(_term(ruleset, str(v), lang) for v in value) or "—"
+        else:
+            value = _term(ruleset, str(value), lang)
+        params[name] = value
+    try:
+        text = template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.exception("bad parameters for refusal %r", key)
+        return str(error)
+    shown = list(error.legal)
+    if not shown:
+        return text
+    more = getattr(error, "more", None)
+    if more is None:
+        more = max(0, len(shown) - 12)
+        shown = shown[:12]
+    catalog = RULE_MESSAGES[lang]
+    tail = catalog["legal_more"].format(count=more) if more else ""
+    return text + " " + catalog["legal"].format(items=", ".join(shown), more=tail)
+
 
 NAME_LOCATIONS = (Where.command_name, Where.group_name, Where.parameter_name)
 

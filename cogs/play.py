@@ -35,14 +35,14 @@ from .common import (
     send,
 )
 from .game import playable_rulesets
-from .i18n import locale_of, t
+from .i18n import DE_TEXT, locale_of, t
 from .limits import MAX_OPTION_LENGTH
 
 log = logging.getLogger("umpire.discord")
 
 # Names a ruleset's command may not take: the bot's own commands, and the actions only the
 # service applies (resigning has /game resign, losing on time is the clock's).
-RESERVED = {"game", "ref", "umpire", "act", "undo", "flare", *SERVICE_ACTIONS}
+RESERVED = {"game", "ref", "umpire", "act", "undo", "flare", "help", *SERVICE_ACTIONS}
 MAX_CHOICES = 25
 
 # The standard names (docs/architecture.md) and the options they take when no ruleset declares
@@ -279,6 +279,13 @@ class PlayCog(UmpireCog):
                 results.append((side, view, legal))
         return info, ruleset, results
 
+    def _whose_turn(self, interaction: discord.Interaction, info, ruleset) -> app_commands.Choice:
+        """The one entry autocomplete offers out of turn: whose turn it is."""
+        lang = locale_of(interaction)
+        sides = ", ".join(ruleset.side_title(s, lang) for s in ruleset.awaiting(info.state))
+        return app_commands.Choice(name=clip(t(lang, "autocomplete_wait", sides=sides or "—"), 100),
+                                   value="?")
+
     async def complete_option(self, interaction: discord.Interaction, command_name: str,
                               option_name: str, current: str) -> list[app_commands.Choice[str]]:
         try:
@@ -286,6 +293,8 @@ class PlayCog(UmpireCog):
             if not found:
                 return []
             info, ruleset, per_side = found
+            if not per_side:
+                return [self._whose_turn(interaction, info, ruleset)]
             filled = {key.rstrip("_"): str(value) for key, value in interaction.namespace
                       if value not in (None, "") and key.rstrip("_") != option_name}
             needle = (current or "").lower()
@@ -311,6 +320,48 @@ class PlayCog(UmpireCog):
             log.exception("autocomplete of /%s %s failed", command_name, option_name)
             return []
 
+    # ----- /help ------------------------------------------------------------------------------
+    @app_commands.command(name="help", description="How a game flows and this game's commands")
+    @app_commands.guild_only()
+    async def help_(self, interaction: discord.Interaction) -> None:
+        async with Guard(interaction, context="/help"):
+            lang = locale_of(interaction)
+            parts = [t(lang, "help_flow")]
+            info = await self.service.find_by_thread(interaction.channel_id) \
+                if interaction.channel_id else None
+            if info is not None:
+                parts.append(await self._game_help(interaction, info, lang))
+            else:
+                parts.append(t(lang, "help_no_game"))
+            await send(interaction, clip("\n\n".join(parts)))
+
+    async def _game_help(self, interaction: discord.Interaction, info, lang: str) -> str:
+        """This game's commands in the reader's language, with examples taken from the
+        caller's own legal actions now (never another side's: they could show its secrets)."""
+        ruleset = ruleset_of(info)
+        lines = [t(lang, "help_game", title=ruleset.title, id=info.id,
+                   status=t(lang, "status_" + info.status))]
+        for command in ruleset.commands:
+            if command.name in SERVICE_ACTIONS:
+                continue
+            text = command.description_i18n.get(lang) or (
+                DE_TEXT.get(command.description, command.description) if lang == "de"
+                else command.description)
+            lines.append(f"• `/{command.name}` — {text}")
+        examples: dict[str, str] = {}
+        if info.status == "active":
+            for side in await self.service.sides_of(info.id, interaction.user.id):
+                for action in await self.service.legal_actions(info.id, side):
+                    if action.get("type") not in SERVICE_ACTIONS:
+                        examples.setdefault(str(action.get("type")), format_command(action))
+        if examples:
+            lines.append(t(lang, "help_examples") + " " +
+                         ", ".join(f"`{e}`" for e in list(examples.values())[:6]))
+        elif info.status == "active":
+            awaited = ", ".join(ruleset.side_title(s, lang) for s in ruleset.awaiting(info.state))
+            lines.append(t(lang, "autocomplete_wait", sides=awaited or "—"))
+        return "\n".join(lines)
+
     # ----- /act, /undo, /flare -----------------------------------------------------------------
     @app_commands.command(name="act", description="Take any legal action (pick from the list)")
     @app_commands.describe(action="The action, e.g. /move unit:sp-cavalry-1 to:0507")
@@ -318,6 +369,10 @@ class PlayCog(UmpireCog):
     async def act(self, interaction: discord.Interaction,
                   action: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:
         async with Guard(interaction, context=f"/act {action}"):
+            if action.strip() == "?":
+                # The out-of-turn entry of autocomplete: say again whose turn it is.
+                await self.presenter.acting_side(interaction,
+                                                 await self.presenter.game_here(interaction))
             try:
                 parsed = parse_command(action)
             except CommandSyntaxError as error:
@@ -332,9 +387,12 @@ class PlayCog(UmpireCog):
             if not found:
                 return []
             info, ruleset, per_side = found
+            if not per_side:
+                return [self._whose_turn(interaction, info, ruleset)]
             needle = (current or "").lower()
             choices = []
             seen = set()
+            matching = 0
             for side, view, legal in per_side:
                 for action in legal:
                     if action.get("type") in SERVICE_ACTIONS:
@@ -346,9 +404,17 @@ class PlayCog(UmpireCog):
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     seen.add(value)
-                    choices.append(app_commands.Choice(name=clip(label, 100), value=value))
-                    if len(choices) >= MAX_CHOICES:
-                        return choices
+                    matching += 1
+                    if len(choices) < MAX_CHOICES:
+                        choices.append(app_commands.Choice(name=clip(label, 100), value=value))
+            if matching > MAX_CHOICES:
+                # Discord shows 25 choices: the last one also says how many more there are and
+                # how to narrow them. It stays a real action (its label follows the hint), so
+                # picking it does what it says.
+                last = choices[-1]
+                hint = t(locale_of(interaction), "act_more", count=matching - MAX_CHOICES)
+                choices[-1] = app_commands.Choice(name=clip(f"{hint} · {last.name}", 100),
+                                                  value=last.value)
             return choices
         except Exception:
             log.exception("autocomplete of /act failed")

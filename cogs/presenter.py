@@ -25,8 +25,10 @@ from .common import (
     GameHere,
     Refusal,
     clip,
+    decision_label,
     describe_action,
     event_lines,
+    flow_line,
     format_secrets,
     mention_list,
     png_file,
@@ -149,7 +151,8 @@ class Presenter:
         candidates = [side for side in mine if side in awaited and wanted in (None, side)]
         if not candidates:
             seats = await self.service.seats(info.id)
-            waiting = ", ".join(f"{side_title(ruleset, s)} {mention_list(seats.get(s, []))}".strip()
+            lang = locale_of(interaction)
+            waiting = ", ".join(f"{side_title(ruleset, s, lang)} {mention_list(seats.get(s, []))}".strip()
                                 for s in awaited) or "—"
             raise Refusal("not_your_turn", waiting=waiting)
         if len(candidates) > 1 and action_type:
@@ -199,7 +202,7 @@ class Presenter:
         # Type and side last: no option, whatever its name, can replace them.
         action = {**options, "type": action_type, "side": side}
         try:
-            changes = await self.service.changes_since(here.info.id, side)
+            changes = await self.service.changes_since(here.info.id, side, lang)
         except Exception:
             log.exception("changes_since failed")
             changes = []
@@ -243,8 +246,11 @@ class Presenter:
         lang = await self.public_lang(info.guild_id)
         public_state = await self.service.view(info.id, None)
         lines = event_lines(ruleset, public_state, outcome.events, None)
+        flow = await self.flow(info, ruleset, before, public_state, outcome, lang)
+        if flow:
+            lines.append(flow)
         who = f"<@{user.id}>" if user is not None else ""
-        head = f"**{side_title(ruleset, outcome.action.get('side'))}** {who}: " \
+        head = f"**{side_title(ruleset, outcome.action.get('side'), lang)}** {who}: " \
                f"{describe_action(ruleset, before, outcome.action)}"
         text = clip("\n".join([head, *lines]))
         has_dice = any(e.get("type") == "roll" for e in outcome.events)
@@ -264,6 +270,18 @@ class Presenter:
         else:
             await self.refresh_buttons(info, lang)
 
+    async def flow(self, info, ruleset, before: dict, after: dict, outcome, lang: str) -> str | None:
+        """The one line announcing a new round, phase or side to act, and why."""
+        try:
+            pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
+            owed = {}
+            if pending and info.status == "active" and pending.get("side") in ruleset.sides:
+                owed[pending["side"]] = await self.service.legal_actions(info.id, pending["side"])
+            return flow_line(ruleset, before, after, outcome.events, outcome.action, lang, owed)
+        except Exception:   # the move is made; a missing announcement must not hide it
+            log.exception("announcing the change of game %s failed", info.id)
+            return None
+
     async def post_board(self, info, *, lang: str | None = None, mention: bool = False,
                          note: str | None = None, happened: list[str] | None = None,
                          keep_flares: bool = False) -> discord.Message | None:
@@ -281,7 +299,7 @@ class Presenter:
         public_state = await self.service.view(info.id, None)
         embed = discord.Embed(title=f"{ruleset.title} — #{info.id}", colour=discord.Colour.blurple())
         try:
-            header = ruleset.header(public_state)
+            header = ruleset.localised_header(public_state, lang)
         except Exception:
             log.exception("header failed for game %s", info.id)
             header = {}
@@ -293,14 +311,14 @@ class Presenter:
         result = info.result or info.state.get("result")
         if result:
             winner = result.get("winner")
-            embed.description = t(lang, "game_over", winner=side_title(ruleset, winner) if winner
+            embed.description = t(lang, "game_over", winner=side_title(ruleset, winner, lang) if winner
                                   else t(lang, "nobody"), reason=result.get("reason", ""))
             if info.seed:
                 embed.description += "\n" + t(lang, "seed_revealed", seed=info.seed)
         elif awaited:
             people = " ".join(mention_list(seats.get(s, [])) for s in awaited).strip()
             embed.description = t(lang, "waiting_for", sides=", ".join(
-                side_title(ruleset, s) for s in awaited))
+                side_title(ruleset, s, lang) for s in awaited))
             if mention and people:
                 content = t(lang, "your_move", people=people)
         elif info.status == "paused":
@@ -324,7 +342,7 @@ class Presenter:
             png = await self.service.render(info.id, viewer=None)
         embed.set_image(url="attachment://board.png")
         view = None if result else board_view(info.id, info.version, lang,
-                                              await self.decisions(info, ruleset))
+                                              await self.decisions(info, ruleset, lang))
         kwargs = {"view": view} if view is not None else {}
         message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
                                      allowed_mentions=discord.AllowedMentions(
@@ -337,12 +355,35 @@ class Presenter:
         known = self.current_post.get(info.id)
         if known is None or known[2] <= info.version:
             self.current_post[info.id] = (message.channel.id, message.id, info.version)
+        if mention and awaited:
+            await self.turn_notices(info, ruleset, awaited, seats, message)
         try:
             await self.service.record_post(info.id, "turn", message.channel.id, message.id,
                                            info.version)
         except Exception:
             log.exception("record_post failed for game %s", info.id)
         return message
+
+    async def turn_notices(self, info, ruleset, awaited: list[str], seats: dict,
+                           message: discord.Message) -> None:
+        """A direct message to each player of an awaited side who opted in (/game notify).
+        A player whose DMs are closed is skipped quietly: the thread has the ping too."""
+        wanted = (info.settings or {}).get("notify") or {}
+        if not wanted:
+            return
+        link = message.jump_url if info.guild_id else ""
+        for side in awaited:
+            for user_id in seats.get(side, []):
+                lang = wanted.get(str(user_id))
+                if lang is None:
+                    continue
+                try:
+                    user = self.bot.get_user(int(user_id)) or await self.bot.fetch_user(int(user_id))
+                    await user.send(t(lang, "turn_notice", side=ruleset.side_title(side, lang),
+                                      title=ruleset.title, id=info.id, link=link),
+                                    allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException:
+                    log.info("turn notice to %s for game %s not delivered", user_id, info.id)
 
     async def refresh_buttons(self, info, lang: str) -> None:
         """Keep the current board's buttons at the game's version, so End phase on the live
@@ -353,10 +394,17 @@ class Presenter:
         channel = self.bot.get_channel(post[0])
         if channel is None:
             return
-        decisions = await self.decisions(info, ruleset_of(info))
+        decisions = await self.decisions(info, ruleset_of(info), lang)
+        view = board_view(info.id, info.version, lang, decisions)
         try:
-            await channel.get_partial_message(post[1]).edit(view=board_view(info.id, info.version,
-                                                                             lang, decisions))
+            # The footer names the version the buttons act on: it moves with them.
+            message = await channel.fetch_message(post[1])
+            embeds = list(message.embeds)
+            if embeds:
+                embeds[0].set_footer(text=t(lang, "version_footer", version=info.version))
+                await message.edit(embeds=embeds, view=view)
+            else:
+                await message.edit(view=view)
         except discord.HTTPException:
             log.warning("could not refresh buttons of game %s", info.id, exc_info=True)
             return
@@ -366,7 +414,7 @@ class Presenter:
         except Exception:
             log.exception("record_post failed for game %s", info.id)
 
-    async def decisions(self, info, ruleset) -> list[Decision]:
+    async def decisions(self, info, ruleset, lang: str = "en") -> list[Decision]:
         """The awaited sides whose next step is a decision, with their choices labelled for a
         public post. A side whose choices would name its hidden information (a card in its
         hand) gets none: it acts through commands, whose replies only it sees. A plain
@@ -388,8 +436,9 @@ class Presenter:
                        for action in legal for key, value in action.items()
                        if key not in ("type", "side")):
                     continue
-                found.append(Decision(side, side_title(ruleset, side),
-                                      [(a, describe_action(ruleset, public, a)) for a in legal]))
+                found.append(Decision(side, side_title(ruleset, side, lang),
+                                      [(a, decision_label(ruleset, public, a, lang))
+                                       for a in legal]))
         except Exception:      # the board goes out with its standard buttons regardless
             log.exception("working out the decision buttons of game %s failed", info.id)
             return []
@@ -415,7 +464,7 @@ class Presenter:
         files = []
         for side in mine:
             view = await self.service.view(info.id, side)
-            parts.append(f"__**{side_title(ruleset, side)}**__")
+            parts.append(f"__**{side_title(ruleset, side, lang)}**__")
             secrets = secrets_of(public_view, view)
             if secrets:
                 parts.append(t(lang, "only_you") + "\n" + format_secrets(
@@ -429,7 +478,7 @@ class Presenter:
             else:
                 parts.append(t(lang, "nothing_now"))
             try:
-                changes = await self.service.changes_since(info.id, side)
+                changes = await self.service.changes_since(info.id, side, lang)
             except Exception:
                 log.exception("changes_since failed")
                 changes = []

@@ -84,8 +84,8 @@ class RefereeCog(UmpireCog):
         """A referee who plays asks the other side, in public, to agree to an undo."""
         ruleset = here.ruleset
         public = await self.presenter.public_lang(interaction.guild_id)
-        own = ", ".join(side_title(ruleset, s) for s in needed.own_sides)
-        others = ", ".join(side_title(ruleset, s) for s in needed.other_sides)
+        own = ", ".join(side_title(ruleset, s, public) for s in needed.own_sides)
+        others = ", ".join(side_title(ruleset, s, public) for s in needed.other_sides)
         state = await self.service.view(here.info.id, None)
         action = needed.label or describe_action(ruleset, state, needed.action)
         seats = await self.service.seats(here.info.id)

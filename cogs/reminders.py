@@ -61,7 +61,7 @@ class ReminderCog(UmpireCog):
             clocks = await service.clocks(info.id)
             left = clocks.get(side)
             text = t(lang, "reminder", people=mention_list(people),
-                     side=side_title(ruleset, side),
+                     side=side_title(ruleset, side, lang),
                      time=format_duration(left) if left is not None else "—",
                      link=await presenter.board_link(info))
             channel = await presenter.thread_of(info)
@@ -73,7 +73,7 @@ class ReminderCog(UmpireCog):
             ruleset = ruleset_of(info)
             lang = await presenter.public_lang(info.guild_id)
             key = "timeout_forfeit" if what == "forfeit" else "timeout_referee"
-            text = t(lang, key, side=side_title(ruleset, side))
+            text = t(lang, key, side=side_title(ruleset, side, lang))
             if what != "forfeit" and info.creator_id:
                 text += " " + f"<@{info.creator_id}>"
             channel = await presenter.thread_of(info)

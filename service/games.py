@@ -97,6 +97,9 @@ def shared_pictures() -> PicturePool:
     return _shared_pictures
 
 
+# The referee as the action log names them, per reader language.
+REFEREE = {"en": "Referee", "de": "Schiedsrichter"}
+
 class GameBusy(ServiceError):
     """Heavy work for this game (or too much heavy work overall) is already running."""
 
@@ -549,6 +552,54 @@ class GameService:
                                         {"status": "active", "updated_at": now})
         return await self._game_info(game_id)
 
+    async def rematch(self, game_id: int, *, creator_id: int | None) -> GameInfo:
+        """A new game (in the lobby) of the same ruleset, scenario and clocks, with the same
+        people on the same seats. A scenario that came as a file is used again as stored."""
+        row = await self._row(game_id)
+        rules = self._ruleset(row["ruleset"])
+        packaged = row["scenario"] in rules.packaged_names()
+        new = await self.create_game(
+            row["ruleset"], row["scenario"] if packaged else "", creator_id=creator_id,
+            guild_id=row["guild_id"], channel_id=row["channel_id"],
+            settings=json.loads(row["settings_json"]),
+            document=None if packaged else row["scenario_json"].encode(),
+            document_label=f"scenario of game #{row['id']}")
+        for seat in await self.store.seats(row["id"]):
+            await self.store.seat(new.id, seat["side"], int(seat["user_id"]))
+        return await self._game_info(new.id)
+
+    async def set_turn_notice(self, game_id: int, user_id: int, lang: str | None) -> None:
+        """A seated player opts in (``lang``: the language of the message) or out (None) of a
+        direct message when the game starts waiting for their side. Kept with the game's
+        settings, so a rematch keeps it too."""
+        async with self._lock(int(game_id)):
+            row = await self._row(game_id)
+            if not await self._sides_of(row["id"], user_id):
+                raise NotSeated(f"You have no seat in game #{row['id']}.")
+            settings = json.loads(row["settings_json"] or "{}")
+            notify = dict(settings.get("notify") or {})
+            if lang is None:
+                notify.pop(str(int(user_id)), None)
+            else:
+                notify[str(int(user_id))] = lang
+            settings["notify"] = notify
+            await self.store.update_game(row["id"], settings_json=dumps(settings),
+                                         updated_at=self._clock())
+
+    async def cancel_lobby(self, game_id: int) -> GameInfo:
+        """Close a game that never started: it is finished with no winner (reason
+        "cancelled") and no longer counts against the open-games limits. A started game is
+        ended by resigning instead, so its log keeps who gave up."""
+        async with self._lock(int(game_id)):
+            row = await self._row(game_id)
+            if row["status"] != "lobby":
+                raise GameNotActive(f"Game #{row['id']} has already started (it is "
+                                    f"{row['status']}); a started game ends by /game resign.")
+            await self.store.update_game(row["id"], status="finished",
+                                         result_json=dumps({"winner": None, "reason": "cancelled"}),
+                                         updated_at=self._clock())
+        return await self._game_info(game_id)
+
     async def get_game(self, game_id: int) -> GameInfo:
         return await self._game_info(game_id)
 
@@ -840,15 +891,17 @@ class GameService:
                             undone_by=r["undone_by"], undone_at=r["undone_at"], turn=r["turn"],
                             phase=r["phase"], active=r["active"], label=r.get("label"))
 
-    async def changes_since(self, game_id: int, side: str) -> list[str]:
+    async def changes_since(self, game_id: int, side: str, lang: str = "en") -> list[str]:
         """Human lines for everything that happened since ``side`` last acted (everything, if
-        it never did). Other sides' private events are left out."""
+        it never did). Other sides' private events are left out. ``lang``: the reader's
+        language for side names (the game's own lines are its own words)."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
         since = await self.store.last_live_seq_of(row["id"], side)
         lines: list[str] = []
         for r in await self.store.live_actions_after(row["id"], since):
-            who = "Referee" if r["side"] == "referee" else ruleset.side_titles.get(r["side"], r["side"])
+            who = REFEREE.get(lang, "Referee") if r["side"] == "referee" \
+                else ruleset.side_title(r["side"], lang)
             label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
             lines.append(f"{who}: {label}")
             for event in json.loads(r["events_json"]):

@@ -96,7 +96,9 @@ async def teach(svc: GameService, game_id: int, action: dict, error: RuleError) 
     if not legal:
         return error
     commands, more = suggestions(action, legal)
-    return TaughtRefusal(error.message, commands, more)
+    taught = TaughtRefusal(error.message, commands, more)
+    taught.key, taught.params, taught.domain = error.key, error.params, error.domain
+    return taught
 
 
 async def act_by_names(svc: GameService, game_id: int, action: dict, **act_options):

@@ -11,11 +11,21 @@ class RuleError(UmpireError):
 
     ``legal`` optionally lists short human hints of what is allowed instead
     (e.g. ``["0507", "0608"]`` for reachable hexes).
+
+    ``key`` and ``params`` let a player's client show the refusal in its own language: the key
+    names a message template (core keys in the Discord catalogue, ``<ruleset>.<name>`` keys in
+    that ruleset's ``translations``), ``params`` fill it, and ``message`` stays the English
+    text for everyone else (logs, the local table, a language without that template).
+    ``domain``: the ruleset whose terms (side and phase names) translate the params.
     """
 
-    def __init__(self, message: str, legal: list[str] | None = None):
+    def __init__(self, message: str, legal: list[str] | None = None, *,
+                 key: str | None = None, params: dict | None = None, domain: str | None = None):
         self.message = message
         self.legal = list(legal or [])
+        self.key = key
+        self.params = dict(params or {})
+        self.domain = domain
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
@@ -44,3 +54,21 @@ class ScenarioError(UmpireError):
 
 class DiceExhausted(UmpireError):
     """A fixed dice sequence ran out: the test or ``--dice`` list supplied too few dice."""
+
+
+class Reason(str):
+    """A refusal's English text that also carries its translation key and params, for rules
+    code that works out a reason as a string before raising (``RuleError(reason, **reason.keyed)``
+    keeps both)."""
+
+    keyed: dict
+
+    def __new__(cls, text: str, key: str, domain: str | None = None, **params):
+        made = super().__new__(cls, text)
+        made.keyed = {"key": key, "params": params, "domain": domain}
+        return made
+
+
+def keyed_of(reason) -> dict:
+    """RuleError's key, params and domain for ``reason`` when it is a :class:`Reason`."""
+    return dict(getattr(reason, "keyed", None) or {})

@@ -79,6 +79,10 @@ class Ruleset(abc.ABC):
     # like commands so every front end offers them without game code; answered by
     # ``answer_query``; they change nothing and never enter the action log.
     queries: tuple[Command, ...] = ()
+    # Per language: the game's own words (side and phase names, header fields, values such as
+    # "Setup") and its refusal templates (keys "<name>.<what>", see RuleError) for a reader of
+    # that language. English needs none: it is what the engine writes.
+    translations: dict[str, dict[str, str]] = {}
 
     # ----- setup -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -197,6 +201,11 @@ class Ruleset(abc.ABC):
                   if k not in ("type", "side")]
         return " ".join(parts)
 
+    def describe_choice(self, state: dict, action: dict, lang: str = "en") -> str | None:
+        """A decision's choice as a plain sentence for a button ("+1 on your OFF die showing
+        2"), or None to let the caller word it from the command and its options."""
+        return None
+
     def describe_event(self, state: dict, event: dict) -> str | None:
         """One human line for an event, or None to leave it out of summaries."""
         return None
@@ -299,14 +308,21 @@ class Ruleset(abc.ABC):
     def require_turn(self, state: dict, action: dict) -> None:
         side = action.get("side")
         if state.get("result"):
-            raise RuleError("The game is over.")
+            raise RuleError("The game is over.", key="game_over", domain=self.name)
         if side not in self.sides:
-            raise RuleError(f"Unknown side {side!r}.", list(self.sides))
+            raise RuleError(f"Unknown side {side!r}.", list(self.sides), key="unknown_side",
+                            params={"side": str(side)}, domain=self.name)
         waiting = self.awaiting(state)
         if side not in waiting:
-            names = ", ".join(self.side_titles.get(s, s) for s in waiting)
-            raise NotYourTurn(f"It is not {self.side_titles.get(side, side)}'s turn to act; "
-                              f"the game waits for {names}.")
+            raise self.not_your_turn(side, waiting)
+
+    def not_your_turn(self, side: str, waiting: list[str], cls: type = NotYourTurn) -> RuleError:
+        names = ", ".join(self.side_titles.get(s, s) for s in waiting) or "nobody"
+        return cls(f"It is not {self.side_titles.get(side, side)}'s turn to act; "
+                   f"the game waits for {names}.", key="not_your_turn",
+                   params={"side": self.side_titles.get(side, side),
+                           "waiting": [self.side_titles.get(s, s) for s in waiting]},
+                   domain=self.name)
 
     def refuse_unknown(self, state: dict, action: dict) -> None:
         """Raise the best explanation for an action that is not in the legal list."""
@@ -314,9 +330,32 @@ class Ruleset(abc.ABC):
         same = [a for a in legal if a["type"] == action.get("type")]
         if not same:
             kinds = sorted({"/" + a["type"] for a in legal})
-            raise RuleError(f"/{action.get('type')} is not possible now.", kinds)
+            raise RuleError(f"/{action.get('type')} is not possible now.", kinds,
+                            key="not_possible_now", params={"command": str(action.get("type"))},
+                            domain=self.name)
         raise RuleError(f"That /{action['type']} is not legal now.",
-                        [self.describe_action(state, a) for a in same])
+                        [self.describe_action(state, a) for a in same],
+                        key="not_legal_now", params={"command": str(action["type"])},
+                        domain=self.name)
+
+    # ----- a player's language (the engine's own words are English) ------------------------
+    def term(self, text: str, lang: str) -> str:
+        """``text`` (a side or phase name, a header field) in ``lang`` when this ruleset's
+        ``translations`` know it; otherwise as it is."""
+        return self.translations.get(lang, {}).get(text, text)
+
+    def side_title(self, side: str | None, lang: str = "en") -> str:
+        if side is None:
+            return "—"
+        return self.term(self.side_titles.get(side, side), lang)
+
+    def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
+        """:meth:`header` for a reader of ``lang``: field names and whole values the
+        translations know are translated; game data (a card's text) stays."""
+        header = self.header(state)
+        if lang == "en":
+            return header
+        return {self.term(key, lang): self.term(str(value), lang) for key, value in header.items()}
 
 
 _READY: dict[str, list[Scenario]] = {}

@@ -128,6 +128,28 @@ class PocketTactics(Ruleset):
     title = "Pocket Tactics"
     sides = SIDES
     side_titles = SIDE_TITLES
+    translations = {"de": {
+        "North": "Nord", "South": "Süd",
+        "play": "Spiel", "faction": "Fraktionswahl", "army": "Armee", "tiles": "Plättchen",
+        "features": "Merkmale", "map": "Karte", "home": "Heimatfeld", "start": "Startaufstellung",
+        "bonus": "Bonus", "reroll": "Neuwurf",
+        "Turn": "Zug", "Phase": "Phase", "Active": "Aktive Seite", "Awaiting": "Wartet auf",
+        "Points": "Punkte", "Tile in hand": "Plättchen in der Hand", "Bag": "Beutel",
+        "Combat": "Kampf", "Result": "Ergebnis", "choosing": "wählt noch",
+        "Re-rolls left": "Neuwürfe übrig",
+        "pocket-tactics.not_yours": "{unit} ist nicht deine Einheit.",
+        "pocket-tactics.not_in_reserve": "{unit} ist nicht in deiner Reserve.",
+        "pocket-tactics.not_on_map": "{unit} steht nicht auf der Karte.",
+        "pocket-tactics.not_a_tile": "{cell} ist kein Plättchen der Karte (leere Stellen kann "
+                                     "man nicht betreten).",
+        "pocket-tactics.occupied": "Auf {cell} steht schon {unit}.",
+        "pocket-tactics.cannot_reach": "{unit} kann {cell} in diesem Zug nicht erreichen.",
+        "pocket-tactics.not_enemy": "{target!r} ist keine feindliche Einheit auf der Karte.",
+        "pocket-tactics.no_ranged": "{unit} hat keinen Fernkampfangriff.",
+        "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
+                                       "reicht {reach} weit.",
+        "pocket-tactics.no_bonus_left": "Du hast in diesem Kampf keinen Bonus mehr.",
+    }}
     # A referee may hand the turn in play to a side (/ref phase play side:...), nothing more: the
     # setup steps build the bag, the map and the armies one after the other, so a jump between
     # them leaves a half-built game, and the dice steps of a combat exist only inside a combat.
@@ -708,27 +730,28 @@ class PocketTactics(Ruleset):
             self._explain_combat_choice(state, action)
         if state["phase"] == "play" and kind in ("move", "attack", "fire", "reserve", "special", "deploy"):
             if uid not in units:
-                raise RuleError(f"There is no unit {uid!r}.", sorted(u for u, v in units.items() if v["side"] == side))
+                raise RuleError(f"There is no unit {uid!r}.", sorted(u for u, v in units.items() if v["side"] == side),
+                                key="no_unit", params={"unit": str(uid)}, domain=self.name)
             if units[uid]["side"] != side:
-                raise RuleError(f"{uid} is not your unit.")
+                raise RuleError(f"{uid} is not your unit.", key="pocket-tactics.not_yours", params={"unit": uid}, domain=self.name)
             if kind == "deploy" and units[uid]["status"] != "reserve":
-                raise RuleError(f"{uid} is not in your reserve.")
+                raise RuleError(f"{uid} is not in your reserve.", key="pocket-tactics.not_in_reserve", params={"unit": uid}, domain=self.name)
             if kind != "deploy" and units[uid]["status"] != "map":
-                raise RuleError(f"{uid} is not on the map ({units[uid]['status']}).")
+                raise RuleError(f"{uid} is not on the map ({units[uid]['status']}).", key="pocket-tactics.not_on_map", params={"unit": uid}, domain=self.name)
             to = action.get("to")
             if kind in ("move", "deploy") and to is not None:
                 if to not in state["tiles"]:
-                    raise RuleError(f"{to} is not a tile of the map (empty spaces cannot be entered).")
+                    raise RuleError(f"{to} is not a tile of the map (empty spaces cannot be entered).", key="pocket-tactics.not_a_tile", params={"cell": str(to)}, domain=self.name)
                 if to in self._occupant(state):
-                    raise RuleError(f"{to} is occupied by {self._occupant(state)[to]}.")
+                    raise RuleError(f"{to} is occupied by {self._occupant(state)[to]}.", key="pocket-tactics.occupied", params={"cell": str(to), "unit": self._occupant(state)[to]}, domain=self.name)
                 if kind == "deploy":
                     raise RuleError(f"{to} is not next to a feature you control.",
                                     self._deploy_spots(state, side, uid))
-                raise RuleError(f"{uid} cannot reach {to} this turn.", sorted(self._destinations(state, uid)))
+                raise RuleError(f"{uid} cannot reach {to} this turn.", sorted(self._destinations(state, uid)), key="pocket-tactics.cannot_reach", params={"unit": uid, "cell": str(to)}, domain=self.name)
             target = action.get("target")
             if kind in ("attack", "fire") and target is not None:
                 if target not in units or units[target]["side"] == side or units[target]["status"] != "map":
-                    raise RuleError(f"{target!r} is not an enemy unit on the map.")
+                    raise RuleError(f"{target!r} is not an enemy unit on the map.", key="pocket-tactics.not_enemy", params={"target": str(target)}, domain=self.name)
                 at = units[uid]["at"]
                 if to is not None:
                     if not self._flyer(state, uid):
@@ -744,9 +767,9 @@ class PocketTactics(Ruleset):
                     self._explain_close_attack(state, action, d)
                     self.refuse_unknown(state, action)
                 if not self._uspec(state, uid)["ranged"]:
-                    raise RuleError(f"{uid} has no ranged attack.")
+                    raise RuleError(f"{uid} has no ranged attack.", key="pocket-tactics.no_ranged", params={"unit": uid}, domain=self.name)
                 if d > self._reach(state, uid):
-                    raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.")
+                    raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.", key="pocket-tactics.out_of_range", params={"target": target, "distance": d, "unit": uid, "reach": self._reach(state, uid)}, domain=self.name)
                 raise RuleError(f"{uid} has no line of sight to {target}: no clear shortest route of {d} tiles "
                                 f"(features except water, enemy units and empty spaces block it, unless a flyer "
                                 f"shoots or is shot; empty spaces always block).")
@@ -850,7 +873,7 @@ class PocketTactics(Ruleset):
             raise RuleError(f"{die} already shows 6; a bonus never raises a die above 6.")
         left = [b for b in c["bonuses"][role] if _fits(b, kind)]
         if not c["bonuses"][role]:
-            raise RuleError("You have no bonus left in this combat.")
+            raise RuleError("You have no bonus left in this combat.", key="pocket-tactics.no_bonus_left", params={}, domain=self.name)
         if not left:
             raise RuleError(f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
                             f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says).")
@@ -1308,6 +1331,28 @@ class PocketTactics(Ruleset):
         spec = self.cat.units.get(uid)
         return spec["title"] if spec else uid
 
+    def describe_choice(self, state: dict, action: dict, lang: str = "en") -> str | None:
+        """The combat choices as sentences about the chooser's own dice."""
+        kind = action.get("type")
+        if kind == "pass":
+            return "Jetzt nichts davon (passen)" if lang == "de" else "Nothing now (pass)"
+        c = state.get("combat")
+        if kind not in ("bonus", "reroll") or not c or c.get("chooser") not in ROLES:
+            return None
+        try:
+            which, i = _die_ref(str(action.get("die")))
+            showing = c["dice"][c["chooser"]][which][i]
+        except (KeyError, IndexError, ValueError):
+            return None
+        die = which.upper()
+        if kind == "bonus":
+            if lang == "de":
+                return f"+{action.get('value')} auf deinen {die}-Würfel mit der {showing}"
+            return f"+{action.get('value')} on your {die} die showing {showing}"
+        if lang == "de":
+            return f"Deinen {die}-Würfel mit der {showing} neu würfeln"
+        return f"Re-roll your {die} die showing {showing}"
+
     def describe(self, state: dict, key: str, value: str) -> str:
         if key in ("unit", "target", "with") and value in state.get("units", {}):
             u = state["units"][value]
@@ -1455,6 +1500,10 @@ class PocketTactics(Ruleset):
         c = state.get("combat")
         if c:
             out["Combat"] = f"{self._unit_name(state, c['attacker'])} vs {self._unit_name(state, c['defender'])}"
+            # Each side's re-rolls in this combat (its supporting friends and preferred terrain),
+            # so a player knows before answering whether /reroll is still open.
+            out["Re-rolls left"] = " / ".join(
+                f"{SIDE_TITLES[state['units'][c[role]]['side']]} {c['rerolls'][role]}" for role in ROLES)
         if state.get("result"):
             w = state["result"].get("winner")
             out["Result"] = f"{SIDE_TITLES.get(w, 'draw')}: {state['result']['reason']}"

@@ -184,18 +184,23 @@ def describe_event(rs, state, event):
     return None
 
 
-def header(rs, state):
-    out = {"Round": str(state.get("turn")), "Phase": PHASE_TITLES.get(state.get("phase"), str(state.get("phase"))),
-           "Active": _side_title(rs, state.get("active"))}
+def header(rs, state, lang="en"):
+    """The turn post's fields; German ones in the rulebook's words (Runde, Siegpunkte, Nieten)."""
+    term = lambda text: rs.term(text, lang)  # noqa: E731
+    side = lambda s: rs.side_title(s, lang)  # noqa: E731
+    out = {term("Round"): str(state.get("turn")),
+           term("Phase"): term(PHASE_TITLES.get(state.get("phase"), str(state.get("phase")))),
+           term("Active"): side(state.get("active"))}
     victory = state["mission"]["victory"]
-    out["VP"] = " / ".join(f"{_side_title(rs, s)} {state['vp'][s]}/{victory[s]}" for s in rs.sides)
-    out["Rivets"] = " / ".join(f"{_side_title(rs, s)} {state['rivets'][s]}" for s in rs.sides)
+    out[term("VP")] = " / ".join(f"{side(s)} {state['vp'][s]}/{victory[s]}" for s in rs.sides)
+    out[term("Rivets")] = " / ".join(f"{side(s)} {state['rivets'][s]}" for s in rs.sides)
     if state.get("phase") == "deploy":
-        side = state["active"]
-        out["Points"] = str(state["points"][side]) + (f" (+{state['infantry_points'][side]} infantry)"
-                                                      if state["infantry_points"][side] else "")
+        active = state["active"]
+        extra = state["infantry_points"][active]
+        out[term("Points")] = str(state["points"][active]) + (f" (+{extra} {term('infantry')})"
+                                                              if extra else "")
     if state.get("pending"):
-        out["Waiting"] = f"{_side_title(rs, state['pending']['side'])}: {state['pending']['kind']}"
+        out[term("Waiting")] = f"{side(state['pending']['side'])}: {term(state['pending']['kind'])}"
     return out
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from engine.core import squaregrid
 from engine.core.dice import Dice
-from engine.core.errors import RuleError
+from engine.core.errors import Reason, RuleError, keyed_of
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
@@ -101,6 +101,17 @@ class RivetWars(Ruleset):
     title = "Rivet Wars: Eastern Front"
     sides = SIDES
     side_titles = {"allies": "Allies", "bismark": "Bismark"}
+    # The rulebook's German words (Kartenphase, Aufstellungsphase, Siegpunkte, ...).
+    translations = {"de": {
+        "Allies": "Alliierte",
+        "Cards": "Karten", "Deployment": "Aufstellung", "Combat": "Kampf", "Movement": "Bewegung",
+        "Rally": "Sammeln", "card": "Karten", "deploy": "Aufstellung", "combat": "Kampf",
+        "move": "Bewegung", "rally": "Sammeln",
+        "Round": "Runde", "Phase": "Phase", "Active": "Aktive Seite", "VP": "Siegpunkte",
+        "Rivets": "Nieten", "Points": "Punkte", "Waiting": "Wartet auf", "infantry": "Infanterie",
+        "rivetwars.wrong_phase": "/{command} gehört in die Phase {phase}; jetzt ist die Phase "
+                                 "{now}.",
+    }}
     phases = CYCLE.phases
     setup_phases = ("deploy",)
     default_scenario = "mission-1"
@@ -1212,7 +1223,8 @@ class RivetWars(Ruleset):
         unit = action.get("unit") if kind not in ("deploy",) else None
         if unit is not None and unit not in state["units"]:
             own = [u for u in sorted(state["units"]) if state["units"][u]["side"] == side]
-            raise RuleError(f"There is no unit {unit!r} on the board.", own)
+            raise RuleError(f"There is no unit {unit!r} on the board.", own, key="no_unit_on_map",
+                            params={"unit": str(unit)}, domain=self.name)
         legal = self._legal(state, side, only=kind, unit=unit) if side in self.awaiting(state) else []
         if action not in legal:
             reason = self._explain(state, action) if side in self.awaiting(state) else None
@@ -1220,7 +1232,7 @@ class RivetWars(Ruleset):
                 same = [self.describe_action(state, a) for a in legal if a["type"] == kind]
                 if not same:
                     same = sorted({"/" + a["type"] for a in self._legal(state, side)})
-                raise RuleError(reason, same)
+                raise RuleError(reason, same, **keyed_of(reason))
             self.refuse_unknown(state, action)
         state = fast_clone(state)
         events: list[dict] = []
@@ -1269,7 +1281,9 @@ class RivetWars(Ruleset):
         if kind not in phase_of:
             return None
         if state["phase"] != phase_of[kind]:
-            return f"/{kind} belongs to the {phase_of[kind]} phase; this is the {state['phase']} phase."
+            return Reason(f"/{kind} belongs to the {phase_of[kind]} phase; this is the {state['phase']} phase.",
+                          "rivetwars.wrong_phase", self.name, command=kind, phase=phase_of[kind],
+                          now=state["phase"])
         b = board(state)
         occ = self.occupancy(state)
         if kind == "deploy":
@@ -1641,6 +1655,9 @@ class RivetWars(Ruleset):
 
     def header(self, state):
         return present.header(self, state)
+
+    def localised_header(self, state, lang="en"):
+        return present.header(self, state, lang)
 
     def scene(self, state, events, viewer):
         return present.scene(self, state, events, viewer)

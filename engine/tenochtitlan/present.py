@@ -165,24 +165,32 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
     return None
 
 
-def header(ruleset, state: dict) -> dict[str, str]:
+def header(ruleset, state: dict, lang: str = "en") -> dict[str, str]:
+    """The turn post's fields; German ones use the rulebook's words (Spielzug, Kartenziehen)."""
+    term = lambda text: ruleset.term(text, lang)  # noqa: E731
+    side = lambda s: ruleset.side_title(s, lang)  # noqa: E731
     out = {}
     if state["phase"] == "setup":
-        out["Turn"] = "Setup"
+        out[term("Turn")] = term("Setup")
     else:
-        out["Turn"] = f"{state['turn']} / {state.get('last_turn', 24)}"
-    out["Phase"] = PHASE_TITLES.get(state["phase"], state["phase"])
-    out["Active"] = ruleset.side_titles.get(state["active"], state["active"])
+        out[term("Turn")] = f"{state['turn']} / {state.get('last_turn', 24)}"
+    out[term("Phase")] = term(PHASE_TITLES.get(state["phase"], state["phase"]))
+    out[term("Active")] = side(state["active"])
     card = cards_by_id().get(state.get("card") or "")
-    out["Card"] = card_text(card) if card else "—"
+    out[term("Card")] = card_text(card) if card else "—"
     if card and state["phase"] != "setup":
-        out["Used"] = f"moved {len(state['moved'])}/{card['move']}, attacked {state['attacks_used']}/{card['attack']}"
+        moved, attacked = f"{len(state['moved'])}/{card['move']}", f"{state['attacks_used']}/{card['attack']}"
+        out[term("Used")] = (f"gezogen {moved}, angegriffen {attacked}" if lang == "de"
+                             else f"moved {moved}, attacked {attacked}")
     pending = state.get("pending")
     if pending:
-        out["Waiting"] = f"{ruleset.side_titles[pending['side']]}: {pending['kind']}"
+        out[term("Waiting")] = f"{side(pending['side'])}: {term(pending['kind'])}"
     if state.get("result"):
         winner = state["result"].get("winner")
-        out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
+        if lang == "de":
+            out[term("Result")] = f"{side(winner)} gewinnen" if winner else "Remis"
+        else:
+            out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
     return out
 
 

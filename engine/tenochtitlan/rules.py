@@ -209,6 +209,45 @@ class Tenochtitlan(Ruleset):
     title = "Siege of Tenochtitlan"
     sides = SIDES
     side_titles = {"spanish": "Spanish", "aztec": "Aztec"}
+    # The rulebook's own German words (Spielablauf: "Kartenziehen", "Bewegung", ...).
+    translations = {"de": {
+        "Spanish": "Spanier", "Aztec": "Azteken",
+        "Setup": "Aufstellung", "Draw card": "Kartenziehen", "Movement": "Bewegung",
+        "Defensive fire": "Defensivfeuer", "Combat": "Kampf", "Rally": "Neuorganisation",
+        "setup": "Aufstellung", "draw": "Kartenziehen", "movement": "Bewegung",
+        "defensive-fire": "Defensivfeuer", "combat": "Kampf", "rally": "Neuorganisation",
+        "retreat": "Rückzug", "advance": "Nachrücken", "evade": "Ausweichen",
+        "Turn": "Spielzug", "Phase": "Phase", "Active": "Aktive Seite", "Card": "Karte",
+        "Used": "Genutzt", "Waiting": "Wartet auf", "Result": "Ergebnis", "draw_result": "Remis",
+        "tenochtitlan.not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie "
+                                          "wartet auf {waiting}.",
+        "tenochtitlan.card_demands_attack": "Die ausgespielte Karte verlangt einen Angriff, und "
+                                            "einer ist möglich.",
+        "tenochtitlan.one_per_hex": "Am Ende der Bewegungsphase darf nur eine Einheit auf jedem "
+                                    "Feld stehen: auf {cell} stehen {units}; {mover} muss "
+                                    "weiterziehen, bevor die Phase endet oder eine andere "
+                                    "Einheit zieht.",
+        "tenochtitlan.not_during_phase": "/{command} ist in der Phase {phase} nicht möglich.",
+        "tenochtitlan.not_during_decision": "/{command} ist während einer Entscheidung "
+                                            "({phase}) nicht möglich.",
+        "tenochtitlan.no_unit_on_map": "Es gibt keine Einheit {unit!r} auf dem Brett.",
+        "tenochtitlan.not_yours": "{unit} gehört dir nicht.",
+        "tenochtitlan.disorganised": "{unit} ist desorganisiert und darf erst nach der "
+                                     "Neuorganisation wieder ziehen oder angreifen.",
+        "tenochtitlan.already_moved": "{unit} hat sich in diesem Spielzug schon bewegt.",
+        "tenochtitlan.move_limit": "Die Karte erlaubt {limit} Einheiten zu ziehen, und sie "
+                                   "haben gezogen.",
+        "tenochtitlan.cannot_reach": "{unit} kann seinen Zug in diesem Spielzug nicht auf "
+                                     "{cell} beenden: {points} Bewegungspunkte, Geländekosten, "
+                                     "keine Feindfelder, Halt beim Betreten feindlicher "
+                                     "Kontrollzonen oder haltenden Geländes, am Ende eine "
+                                     "Einheit pro Feld.",
+        "tenochtitlan.already_attacked": "{unit} hat in diesem Spielzug schon angegriffen.",
+        "tenochtitlan.attack_limit": "Die Karte erlaubt {limit} angreifende Einheiten, und "
+                                     "{used} haben angegriffen.",
+        "tenochtitlan.not_disorganised": "{unit} ist nicht desorganisiert.",
+        "tenochtitlan.not_enemy": "{target!r} ist keine feindliche Einheit auf dem Brett.",
+    }}
     phases = PHASES
     setup_phases = ("setup",)
     default_scenario = "standard"
@@ -751,12 +790,16 @@ class Tenochtitlan(Ruleset):
         kind = action.get("type", "")
         if side not in self.awaiting(state):
             waiting = ", ".join(self.side_titles.get(s, s) for s in self.awaiting(state)) or "nobody"
-            raise RuleError(f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.")
+            raise RuleError(f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.",
+                            **self._keyed("not_your_decision", side=self.side_titles.get(side, side),
+                                          waiting=[self.side_titles.get(s, s)
+                                                   for s in self.awaiting(state)]))
         everything = self._candidates(state, side)
         kinds = sorted({"/" + a["type"] for a in everything})
         if kind == "end-phase" and state["phase"] == "combat" and not state.get("pending") \
                 and not any(a["type"] == "end-phase" for a in everything):
-            raise RuleError("The card in play demands an attack and one is possible.", kinds)
+            raise RuleError("The card in play demands an attack and one is possible.", kinds,
+                            **self._keyed("card_demands_attack"))
         pos = Pos(state)
         if state["phase"] == "movement" and pos.stacked and kind in ("end-phase", "move"):
             i, uids = next(iter(pos.stacked.items()))
@@ -765,27 +808,38 @@ class Tenochtitlan(Ruleset):
                 raise RuleError(
                     f"One unit per hex at the end of the movement phase: {pos.board.label(i)} holds "
                     f"{' and '.join(self._name(state, x) for x in uids)}; {self._name(state, mover)} "
-                    f"must move on before the phase ends or another unit moves.", kinds)
+                    f"must move on before the phase ends or another unit moves.", kinds,
+                    **self._keyed("one_per_hex", cell=pos.board.label(i), mover=self._name(state, mover),
+                                  units=[self._name(state, x) for x in uids]))
         if not any(a["type"] == kind for a in everything):
             pending = state.get("pending")
             what = f"a decision ({pending['kind']})" if pending else f"the {state['phase']} phase"
-            raise RuleError(f"/{kind} is not possible during {what}.", kinds)
+            raise RuleError(f"/{kind} is not possible during {what}.", kinds,
+                            **self._keyed("not_during_decision" if pending else "not_during_phase",
+                                          command=kind,
+                                          phase=pending["kind"] if pending else state["phase"]))
         extra = set(action) - {"type", "side", "unit", "to", "target", "with"}
         if extra:
             raise RuleError(f"/{kind} has no option {', '.join(sorted(extra))}.")
         unit = action.get("unit")
         reason = None
+        keyed: dict = {}   # the reason's key and params, for a reader of another language
         if kind in ("move", "attack", "fire", "rally", "retreat", "advance") and unit is not None:
             if unit not in pos.units:
                 reason = f"There is no unit {unit!r} on the map."
+                keyed = self._keyed('no_unit_on_map', unit=str(unit))
             elif pos.units[unit]["side"] != side:
                 reason = f"{self._name(state, unit)} is not yours."
+                keyed = self._keyed('not_yours', unit=self._name(state, unit))
             elif kind in ("move", "attack", "fire") and pos.units[unit]["disorganised"]:
                 reason = f"{self._name(state, unit)} is disorganised and may not {kind} until rallied."
+                keyed = self._keyed('disorganised', unit=self._name(state, unit))
             elif kind == "move" and unit in state["moved"]:
                 reason = f"{self._name(state, unit)} has already moved this turn."
+                keyed = self._keyed('already_moved', unit=self._name(state, unit))
             elif kind == "move" and len(state["moved"]) >= pos.move_limit():
                 reason = f"The card allows {pos.move_limit()} units to move and they have moved."
+                keyed = self._keyed('move_limit', limit=pos.move_limit())
             elif kind == "move" and (friend := self._friend_at(pos, side, action.get("to"))):
                 reason = (f"{action['to']} holds {self._name(state, friend)}. A unit may stop on a "
                           f"friend only if that friend can still move on to an empty hex this phase "
@@ -796,20 +850,25 @@ class Tenochtitlan(Ruleset):
                           f"turn: {pos.movement(unit)} movement points, terrain costs, no enemy hexes, "
                           f"a stop on entering enemy zones of control or stopping terrain, one unit "
                           f"per hex at the end.")
+                keyed = self._keyed("cannot_reach", unit=self._name(state, unit),
+                                  cell=str(action.get("to")), points=pos.movement(unit))
             elif kind == "attack" and unit in state["attacked"] and unit != state.get("extra_melee"):
                 reason = f"{self._name(state, unit)} has already attacked this turn."
+                keyed = self._keyed('already_attacked', unit=self._name(state, unit))
             elif kind == "attack" and unit in state["no_attack"]:
                 reason = f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
             elif kind == "attack" and state["attacks_used"] + _charge(
                     state, [unit] + ([action["with"]] if action.get("with") else [])) > pos.attack_limit():
                 reason = (f"The card allows {pos.attack_limit()} attacking units and "
                           f"{state['attacks_used']} have attacked.")
+                keyed = self._keyed("attack_limit", limit=pos.attack_limit(), used=state["attacks_used"])
             elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES[side]:
                 reason = "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and Brigantines give defensive fire."
             elif kind == "fire" and len(state["fired"]) >= MAX_DEFENSIVE_FIRERS:
                 reason = "Three units have already given defensive fire."
             elif kind == "rally" and not pos.units[unit]["disorganised"]:
                 reason = f"{self._name(state, unit)} is not disorganised."
+                keyed = self._keyed('not_disorganised', unit=self._name(state, unit))
             elif kind == "rally" and pos.where(unit) in pos.zoc(OTHER[side]):
                 reason = f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
             elif kind == "retreat" and state.get("pending") and unit != state["pending"].get("unit"):
@@ -830,6 +889,7 @@ class Tenochtitlan(Ruleset):
             partner = action.get("with") if kind == "attack" else None
             if not isinstance(target, str) or target not in pos.units or pos.units[target]["side"] == side:
                 reason = f"{target!r} is not an enemy unit on the map."
+                keyed = self._keyed('not_enemy', target=str(target))
             elif partner is not None and (not isinstance(partner, str) or partner not in pos.units
                                           or pos.units[partner]["side"] != side or partner == unit):
                 reason = f"{partner!r} is not another unit of yours on the map for a combined attack."
@@ -842,8 +902,14 @@ class Tenochtitlan(Ruleset):
         same = [a for a in legal if a["type"] == kind] or [a for a in everything if a["type"] == kind]
         hints = [self.describe_action(state, a) for a in same]
         if reason:
-            raise RuleError(reason, hints)
-        raise RuleError(f"That /{kind} is not legal now.", hints)
+            # ``keyed`` is set together with ``reason``; reasons without one stay English.
+            raise RuleError(reason, hints, **keyed)
+        raise RuleError(f"That /{kind} is not legal now.", hints, key="not_legal_now",
+                        params={"command": kind}, domain=self.name)
+
+    def _keyed(self, what: str, **params) -> dict:
+        """RuleError's key, params and domain for one of this game's refusals."""
+        return {"key": f"{self.name}.{what}", "params": params, "domain": self.name}
 
     @staticmethod
     def _friend_at(pos: Pos, side: str, lab) -> str | None:
@@ -1371,6 +1437,9 @@ class Tenochtitlan(Ruleset):
 
     def header(self, state: dict) -> dict[str, str]:
         return present.header(self, state)
+
+    def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
+        return present.header(self, state, lang)
 
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
         return present.scene(self, state, events, viewer)

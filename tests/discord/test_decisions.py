@@ -75,18 +75,19 @@ async def test_pocket_tactics_combat_choices_are_buttons_in_turn(table, tmp_path
     assert info.state["phase"] == "bonus" and info.state["awaiting"] == ["north"]
     board = table.boards()[-1]
     buttons = choices_of(board)
-    assert list(buttons) == ["/bonus die:OFF die 1 (shows 2) value:+1",
-                             "/bonus die:OFF die 2 (shows 1) value:+1", "/pass"]
+    # Plain sentences, not command syntax (issue 15).
+    assert list(buttons) == ["+1 on your OFF die showing 2", "+1 on your OFF die showing 1",
+                             "Nothing now (pass)"]
     assert all(f":{info.id}:{info.version}:" in custom_id for custom_id in buttons.values())
     assert "End phase" in [c.label for row in board.components for c in row.children]
 
     # The choice is North's: Bob (South) and a spectator are refused, privately; nothing moves.
     for outsider, why in ((table.bob, "not yours"), (table.dave, "no seat")):
-        refused = await outsider.click(board, label="/pass")
+        refused = await outsider.click(board, label="Nothing now (pass)")
         assert refused.ephemeral and why in reply_text(refused), reply_text(refused)
     assert (await table.game()).version == info.version
 
-    raised = await table.alice.click(board, label="/bonus die:OFF die 1 (shows 2) value:+1")
+    raised = await table.alice.click(board, label="+1 on your OFF die showing 2")
     assert reply_text(raised).startswith("Done"), reply_text(raised)
     after = await table.game()
     assert after.state["combat"]["dice"]["attacker"]["off"] == [3, 1]
@@ -94,25 +95,25 @@ async def test_pocket_tactics_combat_choices_are_buttons_in_turn(table, tmp_path
     # South's turn to choose, on a new post with South's dice.
     south_board = table.boards()[-1]
     assert south_board.id != board.id
-    assert list(choices_of(south_board)) == ["/bonus die:DEF die 1 (shows 4) value:+1",
-                                             "/bonus die:DEF die 2 (shows 2) value:+1", "/pass"]
+    assert list(choices_of(south_board)) == ["+1 on your DEF die showing 4",
+                                             "+1 on your DEF die showing 2", "Nothing now (pass)"]
     # The old post's buttons are stale: refused with a pointer, never applied.
-    stale = await table.alice.click(board, label="/pass")
+    stale = await table.alice.click(board, label="Nothing now (pass)")
     assert stale.ephemeral and "out of date" in reply_text(stale)
     assert (await table.game()).version == after.version
 
     # The buttons survive a restart.
     await table.restart()
-    passed = await table.bob.click(south_board, label="/pass")
+    passed = await table.bob.click(south_board, label="Nothing now (pass)")
     assert reply_text(passed).startswith("Done"), reply_text(passed)
     state = (await table.game()).state
     assert state["phase"] == "reroll" and state["awaiting"] == ["north"]
     reroll = table.boards()[-1]
-    assert sorted(choices_of(reroll)) == ["/pass", "/reroll die:DEF die 1 (shows 3)",
-                                          "/reroll die:DEF die 2 (shows 1)",
-                                          "/reroll die:OFF die 1 (shows 3)",
-                                          "/reroll die:OFF die 2 (shows 1)"]
-    rolled = await table.alice.click(reroll, label="/reroll die:OFF die 2 (shows 1)")
+    assert list(choices_of(reroll)) == ["Re-roll your OFF die showing 3",
+                                        "Re-roll your OFF die showing 1",
+                                        "Re-roll your DEF die showing 3",
+                                        "Re-roll your DEF die showing 1", "Nothing now (pass)"]
+    rolled = await table.alice.click(reroll, label="Re-roll your OFF die showing 1")
     assert reply_text(rolled).startswith("Done"), reply_text(rolled)
     assert "🎲" in table.public_text(), "the re-roll's die is shown"
     # South re-rolls or passes, then the combat resolves: the game is back in play.
@@ -121,7 +122,7 @@ async def test_pocket_tactics_combat_choices_are_buttons_in_turn(table, tmp_path
         if info.state["phase"] not in ("bonus", "reroll"):
             break
         player = {"north": table.alice, "south": table.bob}[info.state["awaiting"][0]]
-        done = await player.click(table.boards()[-1], label="/pass")
+        done = await player.click(table.boards()[-1], label="Nothing now (pass)")
         assert reply_text(done).startswith("Done"), reply_text(done)
     info = await table.game()
     assert info.state["phase"] == "play" and info.state["combat"] is None
@@ -138,11 +139,11 @@ async def test_many_choices_come_as_a_select_menu(table, tmp_path):
     assert not choices_of(board), "nine choices do not fit in a row of buttons"
     menu = menu_of(board)
     labels = {o.label: o.value for o in menu.options}
-    assert len(labels) == 9 and "/pass" in labels
-    assert "/bonus die:DEF die 1 (shows 3) value:+2" in labels
-    refused = await table.bob.select(board, [labels["/pass"]], custom_id=menu.custom_id)
+    assert len(labels) == 9 and "Nothing now (pass)" in labels
+    assert "+2 on your DEF die showing 3" in labels
+    refused = await table.bob.select(board, [labels["Nothing now (pass)"]], custom_id=menu.custom_id)
     assert refused.ephemeral and "not yours" in reply_text(refused)
-    chosen = await table.alice.select(board, [labels["/bonus die:DEF die 1 (shows 3) value:+2"]],
+    chosen = await table.alice.select(board, [labels["+2 on your DEF die showing 3"]],
                                       custom_id=menu.custom_id)
     assert reply_text(chosen).startswith("Done"), reply_text(chosen)
     assert (await table.game()).state["combat"]["dice"]["attacker"]["def"] == [5, 1]
@@ -163,7 +164,7 @@ async def test_skirmish_fire_choice_is_a_button_for_the_side_that_fires(table):
     legal = [a for a in await table.service.legal_actions(info.id, "red") if a["type"] == "fire"]
     assert len(buttons) == len(legal) >= 1
     label = next(iter(buttons))
-    assert "fire" in label
+    assert label.startswith("Fire at an adjacent enemy: "), label
     refused = await table.bob.click(board, label=label)
     assert refused.ephemeral and "not yours" in reply_text(refused)
     fired = await table.carol.click(board, label=label)       # team play: any red player

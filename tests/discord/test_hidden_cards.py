@@ -121,9 +121,12 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
             assert len(offered) == 25 and offered <= set(lines), step
             typed = await player.autocomplete(table.thread, "act", "action", lines[-1])
             assert lines[-1] in {c["value"] for c in typed}
+        # Out of turn: one entry saying whose turn it is, no card or action (issue 15).
         for outsider in (other, table.dave):
-            assert await outsider.autocomplete(table.thread, "act", "action", "") == []
-            assert await outsider.autocomplete(table.thread, "discard", "card", "") == []
+            for offered in (await outsider.autocomplete(table.thread, "act", "action", ""),
+                            await outsider.autocomplete(table.thread, "discard", "card", "")):
+                assert [c["value"] for c in offered] == ["?"], offered
+                assert offered[0]["name"].startswith("Not your turn: the game waits for")
 
         discards = [a for a in legal if a["type"] == "discard"]
         if discards:

@@ -23,7 +23,9 @@ async def test_autocomplete_lists_only_legal_options_with_labels(table):
     assert destinations == legal and "0102" not in destinations
     # Nothing to fire at yet, and nothing at all for the side that is not to move.
     assert await table.alice.autocomplete(thread, "fire", "unit", "") == []
-    assert await table.bob.autocomplete(thread, "move", "unit", "") == []
+    # Out of turn, one entry says whose turn it is (issue 15).
+    assert await table.bob.autocomplete(thread, "move", "unit", "") == [
+        {"name": "Not your turn: the game waits for Red", "value": "?"}]
     # /act offers every legal action, labelled by the ruleset.
     actions = await table.alice.autocomplete(thread, "act", "action", "r1")
     assert actions and all("r1" in c["name"] for c in actions)
@@ -114,6 +116,10 @@ async def test_moves_refresh_the_live_board_buttons(table):
     board = table.boards()[-1]
     await table.alice.slash(table.thread, "move", unit="r1", to="0201")
     board = [m for m in table.thread.history() if m.id == board.id][0]
+    # The footer names the version the refreshed buttons act on (issue 15).
+    info = await table.game()
+    assert board.embeds[0].footer.text == f"Version {info.version} · buttons act on this version only"
+    assert board.attachments and board.embeds[0].image.url == "attachment://board.png"
     result = await table.alice.click(board, label="End phase")
     assert reply_text(result).startswith("Done"), reply_text(result)
 

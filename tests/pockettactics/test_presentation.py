@@ -137,3 +137,18 @@ def test_before_the_first_tile_the_picture_marks_where_the_map_starts():
     scene = RS.scene(state, [], None)
     assert {"at": "0808", "kind": "highlight", "color": "#ffff66"} in scene["markers"]
     assert scene["grid"]["first_column"] <= 8 < scene["grid"]["first_column"] + scene["grid"]["columns"]
+
+
+def test_the_header_shows_each_sides_rerolls_left_during_a_combat_in_english_and_german():
+    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809",
+                      "goblin": "0910", "troll": "0810"})
+    assert "Re-rolls left" not in RS.header(state)
+    state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
+    assert RS.header(state)["Re-rolls left"] == "North 2 / South 2"
+    state, _ = act(state, "/pass")
+    state, _ = act(state, "/reroll die:def2", dice=[5])
+    assert RS.header(state)["Re-rolls left"] == "North 2 / South 1"
+    german = RS.localised_header(state, "de")
+    assert german["Neuwürfe übrig"] == "North 2 / South 1"
+    assert german["Phase"] == "Neuwurf" and german["Aktive Seite"] == "Nord"
+
