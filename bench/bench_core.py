@@ -1,5 +1,6 @@
 """Engine benchmarks, each beside a reference measured in the same run (ratios count, the
 machine is noisy). Run: python bench/bench_core.py  (networkx is a bench-only dependency)."""
+
 from __future__ import annotations
 
 import random
@@ -35,6 +36,7 @@ def compare(ours, reference, rounds=15, number=40):
 
 def bench_reachable():
     import networkx as nx
+
     grid = hg.HexMap.rectangle(40, 30)
     rng = random.Random(1)
     cost = tuple(rng.choice((1, 1, 1, 2, 3)) for _ in range(len(grid)))
@@ -47,7 +49,7 @@ def bench_reachable():
         if b in grid.adjacent[a]:
             links |= {(a, b), (b, a)}
 
-    links = frozenset(links)   # fixed for the map, as games hold them
+    links = frozenset(links)  # fixed for the map, as games hold them
 
     def ours():
         return hg.reachable(grid, start, 6, cost, enemy=enemies, enemy_zoc=zoc, road_links=links)
@@ -65,8 +67,11 @@ def bench_reachable():
         return nx.single_source_dijkstra_path_length(graph, start, cutoff=12, weight="weight")
 
     ours_t, ref_t = compare(ours, reference)
-    return {"reachable, 40x30 map, 6 MP (ours)": ours_t, "networkx Dijkstra, same map": ref_t,
-            "speed-up vs networkx": ref_t / ours_t}
+    return {
+        "reachable, 40x30 map, 6 MP (ours)": ours_t,
+        "networkx Dijkstra, same map": ref_t,
+        "speed-up vs networkx": ref_t / ours_t,
+    }
 
 
 def bench_sight_line():
@@ -81,6 +86,7 @@ def bench_sight_line():
     def run():
         for a, b in pairs:
             hg.sight_line(a, b)
+
     per_pair = timed(run, repeat=5, number=3) / len(pairs)
     return {"exact sight line per pair, range 2-10": per_pair}
 
@@ -89,6 +95,7 @@ def bench_games():
     from engine import registry
     from engine.core.dice import seeded
     from engine.core.game import apply_action, autoplay, new_game
+
     rows = {}
     for name in registry.available():
         ruleset = registry.get_ruleset(name)
@@ -104,10 +111,14 @@ def bench_games():
         legal_t = timed(lambda: ruleset.legal_actions(state, side), repeat=5, number=5)
         legal = ruleset.legal_actions(state, side)
         probe = legal[len(legal) // 2]
-        apply_t = timed(lambda: apply_action(ruleset, state, probe, seeded(11, 10**6)), repeat=5, number=5)
+        apply_t = timed(
+            lambda: apply_action(ruleset, state, probe, seeded(11, 10**6)), repeat=5, number=5
+        )
         rows[f"{name}: legal_actions mid-game ({len(legal)} actions)"] = legal_t
         rows[f"{name}: apply one action"] = apply_t
-        rows[f"{name}: whole autoplayed game ({len(actions)} actions, {final.get('turn')} turns)"] = whole
+        rows[
+            f"{name}: whole autoplayed game ({len(actions)} actions, {final.get('turn')} turns)"
+        ] = whole
     return rows
 
 
@@ -118,8 +129,11 @@ def main():
     results.update(bench_games())
     width = max(map(len, results))
     for key, value in results.items():
-        shown = f"{value:8.2f}x" if "speed-up" in key else (
-            f"{value * 1e3:9.3f} ms" if value < 10 else f"{value:9.1f} s")
+        shown = (
+            f"{value:8.2f}x"
+            if "speed-up" in key
+            else (f"{value * 1e3:9.3f} ms" if value < 10 else f"{value:9.1f} s")
+        )
         print(f"{key:<{width}}  {shown}")
 
 

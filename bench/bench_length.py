@@ -15,6 +15,7 @@ several runs (other processes only ever slow a run down):
     .venv/bin/python bench/bench_length.py            # 300, 1000, 5000
     .venv/bin/python bench/bench_length.py --quick     # 100, 300, 1000
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,9 @@ from service.games import GameService  # noqa: E402
 
 registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
 # The fixture's last turn is 10; an endless game gives logs of any length.
-skirmish.CYCLE = TurnCycle(phases=skirmish.CYCLE.phases, sides=skirmish.CYCLE.sides,
-                           last_turn=10**9)
+skirmish.CYCLE = TurnCycle(
+    phases=skirmish.CYCLE.phases, sides=skirmish.CYCLE.sides, last_turn=10**9
+)
 RED, BLUE = 1001, 1002
 
 
@@ -111,7 +113,7 @@ async def main(args) -> None:
     await service.set_thread(info.id, THREAD_BASE + info.id)
     await service.start_game(info.id)
     chooser = SeededSource("length", 0)
-    await service.render(info.id)       # the map layer, once
+    await service.render(info.id)  # the map layer, once
     results = {}
     for length in args.lengths:
         await grow(service, info.id, length, chooser)
@@ -120,8 +122,7 @@ async def main(args) -> None:
     await service.close()
     first, last = args.lengths[0], args.lengths[-1]
     names = list(results[first])
-    print("| what | " + " | ".join(f"{n} actions" for n in args.lengths) +
-          f" | {last}/{first} |")
+    print("| what | " + " | ".join(f"{n} actions" for n in args.lengths) + f" | {last}/{first} |")
     print("|---|" + "---|" * (len(args.lengths) + 1))
     for name in names:
         cells = " | ".join(f"{results[n][name] * 1000:.1f} ms" for n in args.lengths)

@@ -25,6 +25,7 @@ Printed, each beside its target and a reference measured in the same run:
     .venv/bin/python bench/bench_load.py --quick            # under a minute
     .venv/bin/python bench/bench_load.py --rate 100 --seconds 60 --games 1000
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,8 +59,13 @@ USERS = (5_000_000_000_000_001, 5_000_000_000_000_002, 5_000_000_000_000_003)
 THREAD_BASE = 6_000_000_000_000_000
 BOARD_SHARE = 0.38
 DAY = 86_400.0
-CLOCK = {"initial": 7 * DAY, "increment": DAY, "cap": 14 * DAY, "remind_every": DAY,
-         "on_timeout": "referee"}
+CLOCK = {
+    "initial": 7 * DAY,
+    "increment": DAY,
+    "cap": 14 * DAY,
+    "remind_every": DAY,
+    "on_timeout": "referee",
+}
 
 
 # ----- the Discord side, reduced to what the presenter touches ----------------------------------
@@ -91,8 +97,17 @@ class FakeChannel:
         self.id = channel_id
         self.counters = counters
 
-    async def send(self, content=None, *, embed=None, file=None, files=None, view=None,
-                   allowed_mentions=None, **_):
+    async def send(
+        self,
+        content=None,
+        *,
+        embed=None,
+        file=None,
+        files=None,
+        view=None,
+        allowed_mentions=None,
+        **_,
+    ):
         self.counters.messages += 1
         for each in ([file] if file is not None else []) + list(files or []):
             self.counters.pictures += 1
@@ -178,15 +193,21 @@ async def build_templates(path: Path, per_ruleset: int) -> list[int]:
             ruleset = registry.get_ruleset(name)
             for index in range(per_ruleset):
                 settings = {"clock": dict(CLOCK)} if index % 2 == 0 else {}
-                info = await service.create_game(name, seed=f"load-{name}-{index}",
-                                                 guild_id=GUILD_ID, creator_id=USERS[0],
-                                                 settings=settings)
+                info = await service.create_game(
+                    name,
+                    seed=f"load-{name}-{index}",
+                    guild_id=GUILD_ID,
+                    creator_id=USERS[0],
+                    settings=settings,
+                )
                 for side, user in zip(ruleset.sides, USERS):
                     await service.seat(info.id, side, user)
                 info = await service.start_game(info.id)
                 chooser = SeededSource(f"load-play-{name}-{index}", 0)
-                state, length = info.state, {"tenochtitlan": 95, "rivet-wars": 160,
-                                             "pocket-tactics": 18}[name]
+                state, length = (
+                    info.state,
+                    {"tenochtitlan": 95, "rivet-wars": 160, "pocket-tactics": 18}[name],
+                )
                 for _ in range(length):
                     if ruleset.result(state):
                         break
@@ -205,8 +226,12 @@ def clone_games(path: Path, templates: list[int], count: int) -> list[int]:
     db = sqlite3.connect(path, isolation_level=None)
     try:
         db.execute("BEGIN")
-        tables = [row[0] for row in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%game_id%'")]
+        tables = [
+            row[0]
+            for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%game_id%'"
+            )
+        ]
         columns = {t: [r[1] for r in db.execute(f"PRAGMA table_info({t})")] for t in tables}
         game_columns = [r[1] for r in db.execute("PRAGMA table_info(games)")]
         ids = list(templates)
@@ -215,17 +240,25 @@ def clone_games(path: Path, templates: list[int], count: int) -> list[int]:
             source = templates[index % len(templates)]
             new = next_id + index
             picks = ", ".join("?" if c == "id" else c for c in game_columns)
-            db.execute(f"INSERT INTO games ({', '.join(game_columns)}) SELECT {picks} "
-                       "FROM games WHERE id = ?", (new, source))
+            db.execute(
+                f"INSERT INTO games ({', '.join(game_columns)}) SELECT {picks} "
+                "FROM games WHERE id = ?",
+                (new, source),
+            )
             for table in tables:
                 cols = columns[table]
                 picks = ", ".join("?" if c == "game_id" else c for c in cols)
-                db.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {picks} "
-                           f"FROM {table} WHERE game_id = ?", (new, source))
+                db.execute(
+                    f"INSERT INTO {table} ({', '.join(cols)}) SELECT {picks} "
+                    f"FROM {table} WHERE game_id = ?",
+                    (new, source),
+                )
             ids.append(new)
         for game_id in ids:
-            db.execute("UPDATE games SET thread_id = ?, channel_id = ? WHERE id = ?",
-                       (THREAD_BASE + game_id, THREAD_BASE + game_id, game_id))
+            db.execute(
+                "UPDATE games SET thread_id = ?, channel_id = ? WHERE id = ?",
+                (THREAD_BASE + game_id, THREAD_BASE + game_id, game_id),
+            )
         db.execute("COMMIT")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -236,6 +269,7 @@ def clone_games(path: Path, templates: list[int], count: int) -> list[int]:
 # ----- measuring ------------------------------------------------------------------------------
 def rss_mb() -> float:
     """Resident memory of this process and its children (picture workers), in MB."""
+
     def one(pid) -> int:
         try:
             with open(f"/proc/{pid}/status") as status:
@@ -245,6 +279,7 @@ def rss_mb() -> float:
         except OSError:
             pass
         return 0
+
     total = one(os.getpid())
     try:
         children = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
@@ -327,7 +362,7 @@ class Load:
         posted: list = []
         POSTED.set(posted)
         async with Guard(interaction, context="load"):
-            if board:       # what /game board does
+            if board:  # what /game board does
                 here = await self.presenter.game_here(interaction)
                 async with self.service.command():
                     await self.presenter.post_board(here.info, keep_flares=True)
@@ -353,10 +388,16 @@ class Load:
             known = self.turns.pop(game_id, None)
             if cached is not None and known is not None:
                 state = cached[1]
-                awaiting = [] if state.get("result") else \
-                    list(state.get("awaiting") or [state.get("active")])
-                self.turns[game_id] = (known[0], awaiting, "finished" if state.get("result")
-                                       else known[2])
+                awaiting = (
+                    []
+                    if state.get("result")
+                    else list(state.get("awaiting") or [state.get("active")])
+                )
+                self.turns[game_id] = (
+                    known[0],
+                    awaiting,
+                    "finished" if state.get("result") else known[2],
+                )
         posted = bool(posted)
         if "busy" in reply.lower():
             return "busy", posted
@@ -369,7 +410,7 @@ class Load:
     async def timed(self, arrival: float, game_id: int, board: bool) -> None:
         try:
             what, posted = await self.command(game_id, board)
-        except Exception as error:      # a harness fault, not a refusal: show it
+        except Exception as error:  # a harness fault, not a refusal: show it
             print("command failed:", repr(error), file=sys.stderr)
             what, posted = "failed", False
         elapsed = time.perf_counter() - arrival
@@ -405,8 +446,9 @@ class Load:
             self.commands += 1
             board = self.rng.random() < self.board_chance()
             self.board_commands += board
-            tasks.append(asyncio.create_task(self.timed(arrival, self.rng.choice(self.games),
-                                                        board)))
+            tasks.append(
+                asyncio.create_task(self.timed(arrival, self.rng.choice(self.games), board))
+            )
         await asyncio.gather(*tasks)
 
 
@@ -446,8 +488,9 @@ async def main(args) -> None:
     # Every picture worker draws every map once (its own layer cache), as a bot that has run
     # a while would have; then references on the idle bot: one command at a time.
     warm = time.perf_counter()
-    await asyncio.gather(*(service.render(t) for t in templates
-                           for _ in range(max(1, service.pictures.workers))))
+    await asyncio.gather(
+        *(service.render(t) for t in templates for _ in range(max(1, service.pictures.workers)))
+    )
     warm = time.perf_counter() - warm
     idle: list[float] = []
     for game_id in ids[:12]:
@@ -455,7 +498,7 @@ async def main(args) -> None:
         await load.command(game_id, board=game_id % 3 == 0)
         idle.append(time.perf_counter() - before)
     idle_pass = time.perf_counter()
-    await reminders.run_once()      # nothing due yet: the pass's fixed cost
+    await reminders.run_once()  # nothing due yet: the pass's fixed cost
     idle_pass = time.perf_counter() - idle_pass
     load.latency.clear(), load.complete_latency.clear(), load.picture_latency.clear()
     load.outcomes = dict.fromkeys(load.outcomes, 0)
@@ -473,10 +516,11 @@ async def main(args) -> None:
             peak[0] = max(peak[0], rss_mb())
             await asyncio.sleep(0.5)
 
-    background = [asyncio.create_task(lag_probe(stop, lags)),
-                  asyncio.create_task(reminder_loop(reminders.run_once, stop, passes,
-                                                    args.reminder_every)),
-                  asyncio.create_task(watch_memory())]
+    background = [
+        asyncio.create_task(lag_probe(stop, lags)),
+        asyncio.create_task(reminder_loop(reminders.run_once, stop, passes, args.reminder_every)),
+        asyncio.create_task(watch_memory()),
+    ]
     loadavg = os.getloadavg()
     cpu_before = cpu_seconds()
     started = time.perf_counter()
@@ -489,36 +533,74 @@ async def main(args) -> None:
     await service.close()
 
     done = sum(load.outcomes.values())
-    print(f"\n{args.games} games ({len(templates)} templates, setup {setup_seconds:.0f} s, "
-          f"{service.pictures.workers} picture workers warmed in {warm:.1f} s), "
-          f"{args.rate:g} commands/s for {args.seconds:g} s, load average before "
-          f"{loadavg[0]:.2f} on {os.cpu_count()} cores")
-    print(f"actions {load.acts}, of which posted a board {load.act_pictures}; "
-          f"board requests {load.board_commands}")
-    print(f"commands: {done} in {wall:.1f} s = {done / wall:.1f}/s; " +
-          ", ".join(f"{k} {v}" for k, v in load.outcomes.items()) +
-          f"; pictures posted {load.counters.pictures} ({load.counters.pictures / max(1, done):.0%})")
-    print(f"CPU: bot process {bot_cpu:.1f} s, picture workers {worker_cpu:.1f} s in {wall:.1f} s "
-          f"of wall time = {bot_cpu / wall:.0%} + {worker_cpu / wall:.0%} of one core; "
-          f"per command {1000 * bot_cpu / max(1, done):.1f} + {1000 * worker_cpu / max(1, done):.1f}"
-          f" ms, so two idle cores would carry about "
-          f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
-          f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)")
+    print(
+        f"\n{args.games} games ({len(templates)} templates, setup {setup_seconds:.0f} s, "
+        f"{service.pictures.workers} picture workers warmed in {warm:.1f} s), "
+        f"{args.rate:g} commands/s for {args.seconds:g} s, load average before "
+        f"{loadavg[0]:.2f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"actions {load.acts}, of which posted a board {load.act_pictures}; "
+        f"board requests {load.board_commands}"
+    )
+    print(
+        f"commands: {done} in {wall:.1f} s = {done / wall:.1f}/s; "
+        + ", ".join(f"{k} {v}" for k, v in load.outcomes.items())
+        + f"; pictures posted {load.counters.pictures} ({load.counters.pictures / max(1, done):.0%})"
+    )
+    print(
+        f"CPU: bot process {bot_cpu:.1f} s, picture workers {worker_cpu:.1f} s in {wall:.1f} s "
+        f"of wall time = {bot_cpu / wall:.0%} + {worker_cpu / wall:.0%} of one core; "
+        f"per command {1000 * bot_cpu / max(1, done):.1f} + {1000 * worker_cpu / max(1, done):.1f}"
+        f" ms, so two idle cores would carry about "
+        f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
+        f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)"
+    )
     rows = [
-        ("accepted command p50", pct(load.latency, 0.5) * 1000, "ms",
-         f"idle command p50 {statistics.median(idle) * 1000:.0f} ms", "-"),
-        ("accepted command p99", pct(load.latency, 0.99) * 1000, "ms",
-         f"idle command max {max(idle) * 1000:.0f} ms", "< 250 ms"),
+        (
+            "accepted command p50",
+            pct(load.latency, 0.5) * 1000,
+            "ms",
+            f"idle command p50 {statistics.median(idle) * 1000:.0f} ms",
+            "-",
+        ),
+        (
+            "accepted command p99",
+            pct(load.latency, 0.99) * 1000,
+            "ms",
+            f"idle command max {max(idle) * 1000:.0f} ms",
+            "< 250 ms",
+        ),
         ("  posting a picture p99", pct(load.picture_latency, 0.99) * 1000, "ms", "", "< 250 ms"),
-        ("busy refusal p99", pct(load.busy_latency, 0.99) * 1000, "ms",
-         f"p50 {pct(load.busy_latency, 0.5) * 1000:.0f} ms", "quick"),
-        ("other refusal p99", pct(load.refused_latency, 0.99) * 1000, "ms",
-         "not your turn, stale", "-"),
-        ("autocomplete p99", pct(load.complete_latency, 0.99) * 1000, "ms",
-         "Discord's limit 3000 ms", "< 100 ms"),
+        (
+            "busy refusal p99",
+            pct(load.busy_latency, 0.99) * 1000,
+            "ms",
+            f"p50 {pct(load.busy_latency, 0.5) * 1000:.0f} ms",
+            "quick",
+        ),
+        (
+            "other refusal p99",
+            pct(load.refused_latency, 0.99) * 1000,
+            "ms",
+            "not your turn, stale",
+            "-",
+        ),
+        (
+            "autocomplete p99",
+            pct(load.complete_latency, 0.99) * 1000,
+            "ms",
+            "Discord's limit 3000 ms",
+            "< 100 ms",
+        ),
         ("event-loop lag p99", pct(lags, 0.99) * 1000, "ms", "probe sleeps 5 ms", "< 20 ms"),
-        ("reminder pass max", max(passes or [float("nan")]) * 1000, "ms",
-         f"idle pass {idle_pass * 1000:.0f} ms; passes {len(passes)}", "< 1000 ms"),
+        (
+            "reminder pass max",
+            max(passes or [float("nan")]) * 1000,
+            "ms",
+            f"idle pass {idle_pass * 1000:.0f} ms; passes {len(passes)}",
+            "< 1000 ms",
+        ),
         ("peak RSS", peak[0], "MB", "bot + picture workers", "< 400 MB"),
     ]
     width = max(len(r[0]) for r in rows)
@@ -534,8 +616,11 @@ def parse(argv=None):
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--reminder-every", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--quick", action="store_true",
-                        help="200 games, 20 commands/s for 15 s: a smoke run under a minute")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="200 games, 20 commands/s for 15 s: a smoke run under a minute",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.rate, args.seconds, args.reminder_every = 200, 20.0, 15.0, 5.0

@@ -8,6 +8,7 @@ several runs, interleaved so machine noise hits both alike.
     python bench/bench_render.py            # table
     python bench/bench_render.py --images   # also write the example pictures to docs/images/
 """
+
 from __future__ import annotations
 
 import statistics
@@ -26,6 +27,7 @@ from tests.renderer import scenes  # noqa: E402
 def skirmish_scene() -> dict:
     from engine.core.dice import fixed
     from tests.fixtures.skirmish import Skirmish
+
     rules = Skirmish()
     state, _ = rules.setup(rules.load_scenario("standard"), fixed([]))
     return rules.scene(state, [{"type": "moved", "from": "0103", "to": "0102"}], None)
@@ -36,6 +38,7 @@ def game_examples(seed: int = 4) -> dict[str, bytes]:
     moves and attacks (the README and docs show these)."""
     from engine import registry
     from engine.core.game import autoplay
+
     pictures = {}
     for name in registry.available():
         rules = registry.get_ruleset(name)
@@ -45,16 +48,21 @@ def game_examples(seed: int = 4) -> dict[str, bytes]:
 
         def keep(index, side, action, events, state, frames=frames):
             frames.append((state, events))
+
         autoplay(rules, scenario, seed, on_action=keep)
         # three quarters in, or later if the map still has no units then (Pocket Tactics
         # spends its first actions building the map)
         index = len(log) * 3 // 4
         while index < len(frames) - 1 and not rules.scene(frames[index][0], [], None).get("pieces"):
             index += 1
-        frames = frames[:index + 1]
+        frames = frames[: index + 1]
         state = frames[-1][0]
-        turn_events = [e for st, ev in frames if st.get("turn") == state.get("turn")
-                       and st.get("active") == state.get("active") for e in ev]
+        turn_events = [
+            e
+            for st, ev in frames
+            if st.get("turn") == state.get("turn") and st.get("active") == state.get("active")
+            for e in ev
+        ]
         pictures[name] = renderer.render_png(rules.scene(state, turn_events, None))
     return pictures
 
@@ -75,29 +83,49 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
         core.encode_png(layer.copy())
         floor.append(time.perf_counter() - t0)
     w, f = statistics.median(warm), statistics.median(floor)
-    return {"name": name, "size": f"{lay.width}x{lay.height}", "pieces": len(scene.get("pieces", [])),
-            "floor": f, "warm": w, "ratio": w / f, "cold": cold, "cold_ratio": cold / f, "kib": len(png) / 1024}
+    return {
+        "name": name,
+        "size": f"{lay.width}x{lay.height}",
+        "pieces": len(scene.get("pieces", [])),
+        "floor": f,
+        "warm": w,
+        "ratio": w / f,
+        "cold": cold,
+        "cold_ratio": cold / f,
+        "kib": len(png) / 1024,
+    }
 
 
 def main() -> None:
-    cases = [("skirmish 6x5 hex", skirmish_scene()),
-             ("example 12x9 hex", scenes.showcase_hex_scene()),
-             ("square 12x12", scenes.square_scene()),
-             ("large 40x30 hex", scenes.large_hex_scene())]
+    cases = [
+        ("skirmish 6x5 hex", skirmish_scene()),
+        ("example 12x9 hex", scenes.showcase_hex_scene()),
+        ("square 12x12", scenes.square_scene()),
+        ("large 40x30 hex", scenes.large_hex_scene()),
+    ]
     rows = [measure(name, scene) for name, scene in cases]
-    print(f"{'scene':<18} {'picture':>10} {'pieces':>6} {'floor ms':>9} {'warm ms':>8} {'warm/floor':>10} "
-          f"{'cold ms':>8} {'cold/floor':>10} {'PNG KiB':>8}")
+    print(
+        f"{'scene':<18} {'picture':>10} {'pieces':>6} {'floor ms':>9} {'warm ms':>8} {'warm/floor':>10} "
+        f"{'cold ms':>8} {'cold/floor':>10} {'PNG KiB':>8}"
+    )
     for r in rows:
-        print(f"{r['name']:<18} {r['size']:>10} {r['pieces']:>6} {r['floor'] * 1000:>9.1f} {r['warm'] * 1000:>8.1f} "
-              f"{r['ratio']:>10.2f} {r['cold'] * 1000:>8.1f} {r['cold_ratio']:>10.2f} {r['kib']:>8.0f}")
+        print(
+            f"{r['name']:<18} {r['size']:>10} {r['pieces']:>6} {r['floor'] * 1000:>9.1f} {r['warm'] * 1000:>8.1f} "
+            f"{r['ratio']:>10.2f} {r['cold'] * 1000:>8.1f} {r['cold_ratio']:>10.2f} {r['kib']:>8.0f}"
+        )
     big = rows[-1]
-    print(f"\nlargest map PNG: {big['kib']:.0f} KiB (target < 400 KiB); "
-          f"warm/floor {big['ratio']:.2f}x (target <= 1.5x)")
+    print(
+        f"\nlargest map PNG: {big['kib']:.0f} KiB (target < 400 KiB); "
+        f"warm/floor {big['ratio']:.2f}x (target <= 1.5x)"
+    )
     t0 = time.perf_counter()
-    gif = renderer.render_animation([scenes.large_hex_scene(pieces=60 + i, seed=i, map_key="bench/anim")
-                                     for i in range(6)])
-    print(f"replay GIF, 6 frames of the large map: {(time.perf_counter() - t0) * 1000:.0f} ms, "
-          f"{len(gif) / 1024:.0f} KiB")
+    gif = renderer.render_animation(
+        [scenes.large_hex_scene(pieces=60 + i, seed=i, map_key="bench/anim") for i in range(6)]
+    )
+    print(
+        f"replay GIF, 6 frames of the large map: {(time.perf_counter() - t0) * 1000:.0f} ms, "
+        f"{len(gif) / 1024:.0f} KiB"
+    )
     if "--images" in sys.argv:
         out = ROOT / "docs" / "images"
         out.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ machine is shared, so compare within a run, not across runs.
     .venv/bin/python bench/bench_scaling.py --quick        # under two minutes
     .venv/bin/python bench/bench_scaling.py --games 1000 --seconds 30
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 
 # ----- a worker process: closed-loop actions on its games ------------------------------------
-async def worker(setting: str, games: list[int], seconds: float, clients: int,
-                 seed: int) -> dict:
+async def worker(setting: str, games: list[int], seconds: float, clients: int, seed: int) -> dict:
     from service.errors import StaleVersion
     from service.games import GameService
     from service.pictures import Overloaded
@@ -75,11 +75,12 @@ async def worker(setting: str, games: list[int], seconds: float, clients: int,
                     playing.remove(game_id)
                 continue
             try:
-                await service.act(game_id, rng.choice(choices), actor="bench",
-                                  expected_version=info.version)
+                await service.act(
+                    game_id, rng.choice(choices), actor="bench", expected_version=info.version
+                )
             except StaleVersion:
                 counts["stale"] += 1
-            except (Overloaded, Exception) as error:   # counted, and shown once
+            except (Overloaded, Exception) as error:  # counted, and shown once
                 if counts["other"] == 0:
                     print(f"refused: {error!r}", file=sys.stderr)
                 counts["other"] += 1
@@ -93,25 +94,44 @@ async def worker(setting: str, games: list[int], seconds: float, clients: int,
     cpu = time.process_time() - cpu
     await service.close()
     latency.sort()
-    return {**counts, "wall": wall, "cpu": cpu,
-            "p50": latency[len(latency) // 2] if latency else float("nan"),
-            "p99": latency[min(len(latency) - 1, int(0.99 * len(latency)))]
-            if latency else float("nan")}
+    return {
+        **counts,
+        "wall": wall,
+        "cpu": cpu,
+        "p50": latency[len(latency) // 2] if latency else float("nan"),
+        "p99": latency[min(len(latency) - 1, int(0.99 * len(latency)))]
+        if latency
+        else float("nan"),
+    }
 
 
-async def run_workers(setting: str, game_sets: list[list[int]], seconds: float,
-                      clients: int) -> dict:
+async def run_workers(
+    setting: str, game_sets: list[list[int]], seconds: float, clients: int
+) -> dict:
     """Start one worker process per game set, release them together, add up their counts."""
-    children = [await asyncio.create_subprocess_exec(
-        sys.executable, str(SCRIPT), "--worker", setting, json.dumps(games),
-        str(seconds), str(clients), str(index + 1), cwd=ROOT,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE) for index, games in enumerate(game_sets)]
+    children = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(SCRIPT),
+            "--worker",
+            setting,
+            json.dumps(games),
+            str(seconds),
+            str(clients),
+            str(index + 1),
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for index, games in enumerate(game_sets)
+    ]
     for child in children:
         line = await asyncio.wait_for(child.stdout.readline(), timeout=120)
         if line.strip() != b"ready":
-            raise RuntimeError(f"worker did not start: {line!r} "
-                               f"{(await child.stderr.read()).decode()[-2000:]}")
+            raise RuntimeError(
+                f"worker did not start: {line!r} {(await child.stderr.read()).decode()[-2000:]}"
+            )
     load = os.getloadavg()[0]
     for child in children:
         child.stdin.write(b"go\n")
@@ -126,14 +146,21 @@ async def run_workers(setting: str, game_sets: list[list[int]], seconds: float,
         reports.append(json.loads(out.decode().strip().splitlines()[-1]))
     wall = max(r["wall"] for r in reports)
     total = {k: sum(r[k] for r in reports) for k in ("landed", "stale", "other", "cpu")}
-    return {**total, "wall": wall, "per_second": total["landed"] / wall, "load": load,
-            "p50": max(r["p50"] for r in reports), "p99": max(r["p99"] for r in reports),
-            "cpu_ms": 1000 * total["cpu"] / max(1, total["landed"])}
+    return {
+        **total,
+        "wall": wall,
+        "per_second": total["landed"] / wall,
+        "load": load,
+        "p50": max(r["p50"] for r in reports),
+        "p99": max(r["p99"] for r in reports),
+        "cpu_ms": 1000 * total["cpu"] / max(1, total["landed"]),
+    }
 
 
 # ----- the player mix, as bench_load runs it -------------------------------------------------
-async def run_mix(setting: str, ids: list[int], templates: list[int], rate: float,
-                  seconds: float) -> dict:
+async def run_mix(
+    setting: str, ids: list[int], templates: list[int], rate: float, seconds: float
+) -> dict:
     from bench_load import DAY, Load, cpu_seconds, lag_probe, pct, reminder_loop
 
     from cogs.reminders import ReminderCog
@@ -143,14 +170,17 @@ async def run_mix(setting: str, ids: list[int], templates: list[int], rate: floa
     service = await GameService.open(setting, clock=lambda: time.time() + shift[0])
     load = Load(service, ids, seed=1)
     reminders = ReminderCog(load.bot)
-    await asyncio.gather(*(service.render(t) for t in templates
-                           for _ in range(max(1, service.pictures.workers))))
-    shift[0] = DAY + 60         # every clock's reminder is due
+    await asyncio.gather(
+        *(service.render(t) for t in templates for _ in range(max(1, service.pictures.workers)))
+    )
+    shift[0] = DAY + 60  # every clock's reminder is due
     stop = asyncio.Event()
     lags: list[float] = []
     passes: list[float] = []
-    background = [asyncio.create_task(lag_probe(stop, lags)),
-                  asyncio.create_task(reminder_loop(reminders.run_once, stop, passes, 5.0))]
+    background = [
+        asyncio.create_task(lag_probe(stop, lags)),
+        asyncio.create_task(reminder_loop(reminders.run_once, stop, passes, 5.0)),
+    ]
     loadavg = os.getloadavg()[0]
     cpu_before = cpu_seconds()
     started = time.perf_counter()
@@ -161,13 +191,19 @@ async def run_mix(setting: str, ids: list[int], templates: list[int], rate: floa
     await asyncio.gather(*background)
     await service.close()
     done = sum(load.outcomes.values())
-    return {"load": loadavg, "wall": wall, "done": done, "outcomes": dict(load.outcomes),
-            "accepted_per_second": load.outcomes["accepted"] / wall,
-            "p50": pct(load.latency, 0.5) * 1000, "p99": pct(load.latency, 0.99) * 1000,
-            "autocomplete_p99": pct(load.complete_latency, 0.99) * 1000,
-            "lag_p99": pct(lags, 0.99) * 1000,
-            "reminder_pass_max": max(passes or [float("nan")]) * 1000,
-            "bot_cpu_ms": 1000 * (cpu_after[0] - cpu_before[0]) / max(1, done)}
+    return {
+        "load": loadavg,
+        "wall": wall,
+        "done": done,
+        "outcomes": dict(load.outcomes),
+        "accepted_per_second": load.outcomes["accepted"] / wall,
+        "p50": pct(load.latency, 0.5) * 1000,
+        "p99": pct(load.latency, 0.99) * 1000,
+        "autocomplete_p99": pct(load.complete_latency, 0.99) * 1000,
+        "lag_p99": pct(lags, 0.99) * 1000,
+        "reminder_pass_max": max(passes or [float("nan")]) * 1000,
+        "bot_cpu_ms": 1000 * (cpu_after[0] - cpu_before[0]) / max(1, done),
+    }
 
 
 def server_cpu(cluster) -> float:
@@ -209,13 +245,17 @@ def sqlite_bytes(path: Path) -> int:
 
 async def postgres_bytes(url: str) -> int:
     import asyncpg
+
     connection = await asyncpg.connect(url)
     try:
         await connection.execute("VACUUM ANALYZE")
-        return int(await connection.fetchval(
-            "SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c "
-            "JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE n.nspname = current_schema() AND c.relkind = 'r'"))
+        return int(
+            await connection.fetchval(
+                "SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+            )
+        )
     finally:
         await connection.close()
 
@@ -231,7 +271,7 @@ async def main(args) -> None:
     if bindir is None:
         sys.exit("No PostgreSQL server binaries (initdb, pg_ctl) found.")
     base = Path(tempfile.mkdtemp(prefix="umpire-scaling-"))
-    os.chmod(base, 0o711)       # the server runs as the postgres user under root
+    os.chmod(base, 0o711)  # the server runs as the postgres user under root
     cluster = Cluster(bindir, base=base)
     cluster.start(durable=True)
     try:
@@ -242,9 +282,11 @@ async def main(args) -> None:
 
 
 async def measure(args, base, cluster, build_templates, clone_games, copy_database) -> None:
-    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
-          f"PostgreSQL {cluster.bindir.parent.name} (fsync on) and SQLite (synchronous=FULL) "
-          f"in {base}")
+    print(
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
+        f"PostgreSQL {cluster.bindir.parent.name} (fsync on) and SQLite (synchronous=FULL) "
+        f"in {base}"
+    )
     t0 = time.perf_counter()
     pristine = base / "pristine.sqlite3"
     templates = await build_templates(pristine, args.templates)
@@ -265,50 +307,68 @@ async def measure(args, base, cluster, build_templates, clone_games, copy_databa
 
     built = time.perf_counter()
     first_pg = await fresh("postgresql")
-    print(f"setup: {len(ids)} live games ({len(templates)} templates) in {built - t0:.0f} s; "
-          f"one copy to PostgreSQL (with its check) {time.perf_counter() - built:.0f} s")
+    print(
+        f"setup: {len(ids)} live games ({len(templates)} templates) in {built - t0:.0f} s; "
+        f"one copy to PostgreSQL (with its check) {time.perf_counter() - built:.0f} s"
+    )
     sizes = (sqlite_bytes(pristine), await postgres_bytes(first_pg))
-    print(f"\nsize of the same {len(ids)} live games: SQLite {sizes[0] / len(ids) / 1024:.1f} KB"
-          f" per game, PostgreSQL {sizes[1] / len(ids) / 1024:.1f} KB per game "
-          f"(tables, indexes and TOAST after VACUUM)")
+    print(
+        f"\nsize of the same {len(ids)} live games: SQLite {sizes[0] / len(ids) / 1024:.1f} KB"
+        f" per game, PostgreSQL {sizes[1] / len(ids) / 1024:.1f} KB per game "
+        f"(tables, indexes and TOAST after VACUUM)"
+    )
 
-    print(f"\n1. the player mix at {args.rate:g} commands/s for {args.seconds:g} s "
-          "(autocomplete + /act or /game board, pictures, reminder pass)")
+    print(
+        f"\n1. the player mix at {args.rate:g} commands/s for {args.seconds:g} s "
+        "(autocomplete + /act or /game board, pictures, reminder pass)"
+    )
     mixes = {}
     for backend in ("sqlite", "postgresql"):
         setting = str(pristine.with_name("mix.sqlite3")) if backend == "sqlite" else first_pg
         if backend == "sqlite":
             shutil.copy(pristine, setting)
         mixes[backend] = m = await run_mix(setting, ids, templates, args.rate, args.seconds)
-        print(f"  {backend:<10} load {m['load']:.2f}: accepted {m['accepted_per_second']:.1f}/s"
-              f" ({m['outcomes']}), p50 {m['p50']:.0f} ms, p99 {m['p99']:.0f} ms, "
-              f"autocomplete p99 {m['autocomplete_p99']:.0f} ms, loop lag p99 "
-              f"{m['lag_p99']:.0f} ms, reminder pass max {m['reminder_pass_max']:.0f} ms, "
-              f"bot CPU {m['bot_cpu_ms']:.1f} ms/command")
+        print(
+            f"  {backend:<10} load {m['load']:.2f}: accepted {m['accepted_per_second']:.1f}/s"
+            f" ({m['outcomes']}), p50 {m['p50']:.0f} ms, p99 {m['p99']:.0f} ms, "
+            f"autocomplete p99 {m['autocomplete_p99']:.0f} ms, loop lag p99 "
+            f"{m['lag_p99']:.0f} ms, reminder pass max {m['reminder_pass_max']:.0f} ms, "
+            f"bot CPU {m['bot_cpu_ms']:.1f} ms/command"
+        )
 
-    print(f"\n2. actions as fast as answered, no pictures: {args.clients} clients per process, "
-          f"{args.throughput_seconds:g} s")
+    print(
+        f"\n2. actions as fast as answered, no pictures: {args.clients} clients per process, "
+        f"{args.throughput_seconds:g} s"
+    )
     half = len(ids) // 2
-    runs = [("one process", lambda: [ids]),
-            ("two processes, disjoint games", lambda: [ids[:half], ids[half:]]),
-            ("two processes, the same games", lambda: [ids, ids])]
+    runs = [
+        ("one process", lambda: [ids]),
+        ("two processes, disjoint games", lambda: [ids[:half], ids[half:]]),
+        ("two processes, the same games", lambda: [ids, ids]),
+    ]
     results = {}
     for backend in ("sqlite", "postgresql"):
         for name, sets in runs:
             setting = await fresh(backend)
             before = server_cpu(cluster)
-            r = results[backend, name] = await run_workers(setting, sets(), args.throughput_seconds,
-                                                           args.clients)
+            r = results[backend, name] = await run_workers(
+                setting, sets(), args.throughput_seconds, args.clients
+            )
             server = (server_cpu(cluster) - before) if backend == "postgresql" else 0.0
             one = results[backend, "one process"]["per_second"]
-            print(f"  {backend:<10} {name:<30} load {r['load']:.2f}: {r['per_second']:6.1f} "
-                  f"actions/s ({r['per_second'] / one:.2f}x one process), moved-on "
-                  f"{r['stale']}, other refusals {r['other']}, p50 {r['p50'] * 1000:.1f} ms, "
-                  f"p99 {r['p99'] * 1000:.1f} ms, CPU {r['cpu_ms']:.1f} ms per action "
-                  f"(workers busy {r['cpu'] / r['wall']:.2f} cores"
-                  + (f"; PostgreSQL server {1000 * server / max(1, r['landed']):.1f} ms per "
-                     f"action, {server / r['wall']:.2f} cores)" if backend == "postgresql"
-                     else ")"))
+            print(
+                f"  {backend:<10} {name:<30} load {r['load']:.2f}: {r['per_second']:6.1f} "
+                f"actions/s ({r['per_second'] / one:.2f}x one process), moved-on "
+                f"{r['stale']}, other refusals {r['other']}, p50 {r['p50'] * 1000:.1f} ms, "
+                f"p99 {r['p99'] * 1000:.1f} ms, CPU {r['cpu_ms']:.1f} ms per action "
+                f"(workers busy {r['cpu'] / r['wall']:.2f} cores"
+                + (
+                    f"; PostgreSQL server {1000 * server / max(1, r['landed']):.1f} ms per "
+                    f"action, {server / r['wall']:.2f} cores)"
+                    if backend == "postgresql"
+                    else ")"
+                )
+            )
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
 
 
@@ -320,11 +380,17 @@ def parse(argv=None):
     parser.add_argument("--seconds", type=float, default=30.0, help="player mix duration")
     parser.add_argument("--throughput-seconds", type=float, default=20.0)
     parser.add_argument("--clients", type=int, default=8, help="concurrent, per process")
-    parser.add_argument("--quick", action="store_true",
-                        help="100 games, 10 commands/s for 10 s, 6 s per throughput run: "
-                             "under two minutes")
-    parser.add_argument("--worker", nargs=5, metavar=("DB", "GAMES", "SECONDS", "CLIENTS",
-                                                      "SEED"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="100 games, 10 commands/s for 10 s, 6 s per throughput run: under two minutes",
+    )
+    parser.add_argument(
+        "--worker",
+        nargs=5,
+        metavar=("DB", "GAMES", "SECONDS", "CLIENTS", "SEED"),
+        help=argparse.SUPPRESS,
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.templates, args.rate, args.seconds = 100, 1, 10.0, 10.0
@@ -336,7 +402,11 @@ if __name__ == "__main__":
     arguments = parse()
     if arguments.worker:
         db, games, seconds, clients, seed = arguments.worker
-        print(json.dumps(asyncio.run(worker(db, json.loads(games), float(seconds),
-                                            int(clients), int(seed)))), flush=True)
+        print(
+            json.dumps(
+                asyncio.run(worker(db, json.loads(games), float(seconds), int(clients), int(seed)))
+            ),
+            flush=True,
+        )
     else:
         asyncio.run(main(arguments))

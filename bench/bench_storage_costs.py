@@ -15,6 +15,7 @@ Short on purpose (about a minute); run it alone on a quiet machine for steadier 
 
     .venv/bin/python bench/bench_storage_costs.py
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -43,7 +44,7 @@ async def play(name: str, scenario: str, workdir: Path) -> dict:
     svc = await GameService.open(path)
     store = svc.store
     await store.fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
-    size_empty = file_bytes(path)     # schema only: a fixed cost per database, not per game
+    size_empty = file_bytes(path)  # schema only: a fixed cost per database, not per game
     commit_times: list[float] = []
     original = store.commit_change
 
@@ -62,7 +63,7 @@ async def play(name: str, scenario: str, workdir: Path) -> dict:
     size_after_start = file_bytes(path)
     chooser = SeededSource(f"bench:{name}", 0)
     act_times: list[float] = []
-    turn_posts = 0      # outcomes after which the bot posts a new board picture
+    turn_posts = 0  # outcomes after which the bot posts a new board picture
     state = info.state
     while not ruleset.result(state) and len(act_times) < 2000:
         side = ruleset.awaiting(state)[0]
@@ -78,23 +79,30 @@ async def play(name: str, scenario: str, workdir: Path) -> dict:
     sizes = await store.fetchone(
         "SELECT COUNT(*) AS n, AVG(LENGTH(action_json)) AS action, "
         "AVG(LENGTH(events_json)) AS events, AVG(LENGTH(dice_json)) AS dice, "
-        "AVG(LENGTH(label)) AS label FROM actions WHERE game_id = ?", (info.id,))
-    snap = await store.fetchone("SELECT AVG(LENGTH(state_json)) AS state, COUNT(*) AS kept "
-                                "FROM snapshots WHERE game_id = ?", (info.id,))
-    game_row = await store.fetchone("SELECT LENGTH(scenario_json) AS scenario FROM games "
-                                    "WHERE id = ?", (info.id,))
+        "AVG(LENGTH(label)) AS label FROM actions WHERE game_id = ?",
+        (info.id,),
+    )
+    snap = await store.fetchone(
+        "SELECT AVG(LENGTH(state_json)) AS state, COUNT(*) AS kept "
+        "FROM snapshots WHERE game_id = ?",
+        (info.id,),
+    )
+    game_row = await store.fetchone(
+        "SELECT LENGTH(scenario_json) AS scenario FROM games WHERE id = ?", (info.id,)
+    )
     start = time.perf_counter()
     png = await svc.render(info.id)
     render_s = time.perf_counter() - start
     warm = []
-    for _ in range(5):      # the map layer is cached now, as for every post but the first
+    for _ in range(5):  # the map layer is cached now, as for every post but the first
         start = time.perf_counter()
         await svc.render(info.id)
         warm.append(time.perf_counter() - start)
     await svc.close()
     ordered = sorted(act_times)
     return {
-        "game": name, "actions": len(act_times),
+        "game": name,
+        "actions": len(act_times),
         "act_median_ms": statistics.median(act_times) * 1000,
         "act_p90_ms": ordered[int(len(ordered) * 0.9)] * 1000,
         "commit_median_ms": statistics.median(commit_times) * 1000,
@@ -102,9 +110,13 @@ async def play(name: str, scenario: str, workdir: Path) -> dict:
         "commit_total_s": sum(commit_times),
         "row_payload_b": sum(sizes[k] or 0 for k in ("action", "events", "dice", "label")),
         "file_per_action_b": (size_at_end - size_after_start) / max(1, len(act_times)),
-        "state_b": snap["state"], "snapshots_kept": snap["kept"],
-        "scenario_b": game_row["scenario"], "file_b": size_at_end - size_empty,
-        "render_ms": render_s * 1000, "png_b": len(png), "turn_posts": turn_posts,
+        "state_b": snap["state"],
+        "snapshots_kept": snap["kept"],
+        "scenario_b": game_row["scenario"],
+        "file_b": size_at_end - size_empty,
+        "render_ms": render_s * 1000,
+        "png_b": len(png),
+        "turn_posts": turn_posts,
         "warm_render_ms": statistics.median(warm) * 1000,
     }
 
@@ -114,16 +126,22 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name, scenario in GAMES:
             r = await play(name, scenario, Path(tmp))
-            print(f"{r['game']}: {r['actions']} actions; act median {r['act_median_ms']:.1f} ms, "
-                  f"p90 {r['act_p90_ms']:.1f} ms, total {r['act_total_s']:.2f} s of which "
-                  f"commit {r['commit_total_s']:.2f} s (median {r['commit_median_ms']:.1f} ms)")
-            print(f"    action row payload {r['row_payload_b']:.0f} B, file growth per action "
-                  f"{r['file_per_action_b']:.0f} B; state snapshot {r['state_b']:.0f} B "
-                  f"(x{r['snapshots_kept']} kept); scenario copy {r['scenario_b']} B; "
-                  f"the game's share of the file {r['file_b']} B")
-            print(f"    board picture: first {r['render_ms']:.0f} ms, then median "
-                  f"{r['warm_render_ms']:.0f} ms, {r['png_b']} B; {r['turn_posts']} turn posts "
-                  f"(one per {r['actions'] / max(1, r['turn_posts']):.1f} actions)")
+            print(
+                f"{r['game']}: {r['actions']} actions; act median {r['act_median_ms']:.1f} ms, "
+                f"p90 {r['act_p90_ms']:.1f} ms, total {r['act_total_s']:.2f} s of which "
+                f"commit {r['commit_total_s']:.2f} s (median {r['commit_median_ms']:.1f} ms)"
+            )
+            print(
+                f"    action row payload {r['row_payload_b']:.0f} B, file growth per action "
+                f"{r['file_per_action_b']:.0f} B; state snapshot {r['state_b']:.0f} B "
+                f"(x{r['snapshots_kept']} kept); scenario copy {r['scenario_b']} B; "
+                f"the game's share of the file {r['file_b']} B"
+            )
+            print(
+                f"    board picture: first {r['render_ms']:.0f} ms, then median "
+                f"{r['warm_render_ms']:.0f} ms, {r['png_b']} B; {r['turn_posts']} turn posts "
+                f"(one per {r['actions'] / max(1, r['turn_posts']):.1f} actions)"
+            )
     print(f"load average after: {os.getloadavg()}")
 
 

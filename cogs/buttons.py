@@ -2,6 +2,7 @@
 showed (``umpire:end:12:34``), so they keep working after a restart (registered as dynamic
 items in ``setup_hook``) and a click on an old board is refused instead of applied to a game
 that has moved on (the service checks ``expected_version``)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -31,13 +32,14 @@ KINDS = ("end", "undo", "opts")
 # A side is asked for a *decision* (buttons or a menu on the post, instead of commands) when
 # it has only a few legal actions, or when every one of them is of a choosing kind: the combat
 # choices of Pocket Tactics, a retreat or advance after combat, passing.
-DECISION_KINDS = frozenset({"pass", "bonus", "reroll", "retreat", "advance", "choose", "choice",
-                            "done"})
-MAX_DECISION_BUTTONS = 5        # one action row
-MAX_DECISION_MENU = 25          # Discord's limit of options in a select menu
-BUTTON_LABEL = 80               # Discord's limit of a button label
-MENU_LABEL = 100                # ... and of a select option's label
-MAX_DECISION_ROWS = 4           # row 0 holds the board buttons; Discord allows five rows
+DECISION_KINDS = frozenset(
+    {"pass", "bonus", "reroll", "retreat", "advance", "choose", "choice", "done"}
+)
+MAX_DECISION_BUTTONS = 5  # one action row
+MAX_DECISION_MENU = 25  # Discord's limit of options in a select menu
+BUTTON_LABEL = 80  # Discord's limit of a button label
+MENU_LABEL = 100  # ... and of a select option's label
+MAX_DECISION_ROWS = 4  # row 0 holds the board buttons; Discord allows five rows
 
 
 def action_key(action: dict) -> str:
@@ -49,39 +51,52 @@ def action_key(action: dict) -> str:
 @dataclass
 class Decision:
     """The legal actions of one awaited side, labelled for a public post."""
+
     side: str
     title: str
-    actions: list[tuple[dict, str]]        # (action, label)
+    actions: list[tuple[dict, str]]  # (action, label)
 
 
 def is_decision(actions: list[dict]) -> bool:
     if not actions or len(actions) > MAX_DECISION_MENU:
         return False
     return len(actions) <= MAX_DECISION_BUTTONS or all(
-        a.get("type") in DECISION_KINDS for a in actions)
+        a.get("type") in DECISION_KINDS for a in actions
+    )
 
 
-def decision_items(game_id, version: int, decisions: list[Decision],
-                   lang: str) -> list[discord.ui.Item]:
+def decision_items(
+    game_id, version: int, decisions: list[Decision], lang: str
+) -> list[discord.ui.Item]:
     items: list[discord.ui.Item] = []
     for row, decision in enumerate(decisions[:MAX_DECISION_ROWS], start=1):
         unique = {action_key(action): (action, label) for action, label in decision.actions}
-        actions = list(unique.values())       # Discord refuses two items with one custom id
+        actions = list(unique.values())  # Discord refuses two items with one custom id
         if len(actions) <= MAX_DECISION_BUTTONS:
             for action, label in actions:
-                items.append(DecisionButton(game_id, version, action_key(action),
-                                            clip(label, BUTTON_LABEL), row=row))
+                items.append(
+                    DecisionButton(
+                        game_id, version, action_key(action), clip(label, BUTTON_LABEL), row=row
+                    )
+                )
         else:
-            options = [discord.SelectOption(label=clip(label, MENU_LABEL),
-                                            value=action_key(action))
-                       for action, label in actions]
-            items.append(DecisionMenu(game_id, version, row, options,
-                                      t(lang, "decision_placeholder", side=decision.title)))
+            options = [
+                discord.SelectOption(label=clip(label, MENU_LABEL), value=action_key(action))
+                for action, label in actions
+            ]
+            items.append(
+                DecisionMenu(
+                    game_id,
+                    version,
+                    row,
+                    options,
+                    t(lang, "decision_placeholder", side=decision.title),
+                )
+            )
     return items
 
 
-def board_view(game_id, version: int, lang: str,
-               decisions: list[Decision] = ()) -> discord.ui.View:
+def board_view(game_id, version: int, lang: str, decisions: list[Decision] = ()) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for kind in KINDS:
         view.add_item(BoardButton(kind, game_id, version, lang))
@@ -90,26 +105,37 @@ def board_view(game_id, version: int, lang: str,
     return view
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"umpire:(?P<kind>end|undo|opts):(?P<game>\d+):(?P<version>\d+)"):
-    STYLES = {"end": discord.ButtonStyle.primary, "undo": discord.ButtonStyle.secondary,
-              "opts": discord.ButtonStyle.success}
+class BoardButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"umpire:(?P<kind>end|undo|opts):(?P<game>\d+):(?P<version>\d+)",
+):
+    STYLES = {
+        "end": discord.ButtonStyle.primary,
+        "undo": discord.ButtonStyle.secondary,
+        "opts": discord.ButtonStyle.success,
+    }
 
     def __init__(self, kind: str, game_id, version: int, lang: str = "en"):
-        super().__init__(discord.ui.Button(
-            label=t(lang, f"button_{kind}"), style=self.STYLES[kind],
-            custom_id=f"umpire:{kind}:{game_id}:{version}"))
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, f"button_{kind}"),
+                style=self.STYLES[kind],
+                custom_id=f"umpire:{kind}:{game_id}:{version}",
+            )
+        )
         self.kind, self.game_id, self.version = kind, int(game_id), int(version)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
         return cls(match["kind"], int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter = interaction.client.presenter
-        async with Guard(interaction, context=f"button {self.kind} game {self.game_id} "
-                                              f"v{self.version}"):
+        async with Guard(
+            interaction, context=f"button {self.kind} game {self.game_id} v{self.version}"
+        ):
             info = await presenter.service.get_game(self.game_id)
             here = GameHere(info, ruleset_of(info))
             if self.kind == "opts":
@@ -118,15 +144,16 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
             if info.version != self.version:
                 raise Refusal("stale_pointer", link=await presenter.board_link(info))
             if self.kind == "end":
-                await presenter.play(interaction, "end-phase", {}, expected_version=self.version,
-                                     here=here)
+                await presenter.play(
+                    interaction, "end-phase", {}, expected_version=self.version, here=here
+                )
             else:
-                await undo_for_player(interaction, presenter, here,
-                                      expected_version=self.version)
+                await undo_for_player(interaction, presenter, here, expected_version=self.version)
 
 
-async def undo_for_player(interaction: discord.Interaction, presenter, here,
-                          expected_version: int | None = None) -> None:
+async def undo_for_player(
+    interaction: discord.Interaction, presenter, here, expected_version: int | None = None
+) -> None:
     """A player's undo: the service allows it only for their own last action in the same
     phase before any die or hidden information; otherwise they are told to ask a referee.
 
@@ -143,8 +170,12 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here,
     last_error = None
     for side in sides:
         try:
-            after = await presenter.service.undo(info.id, actor=f"user:{interaction.user.id}",
-                                                 side=side, expected_version=expected_version)
+            after = await presenter.service.undo(
+                info.id,
+                actor=f"user:{interaction.user.id}",
+                side=side,
+                expected_version=expected_version,
+            )
         except StaleVersion:
             # Someone acted or undid in the meantime: point at the board, ask no referee.
             current = await presenter.service.get_game(info.id)
@@ -156,53 +187,79 @@ async def undo_for_player(interaction: discord.Interaction, presenter, here,
             continue
         public = await presenter.public_lang(info.guild_id)
         posted = await presenter.after_change(
-            presenter.announce(after, t(public, "undone_by", user=f"<@{interaction.user.id}>",
-                                        side=ruleset.side_titles.get(side, side))),
-            presenter.refresh_buttons(after, public))
+            presenter.announce(
+                after,
+                t(
+                    public,
+                    "undone_by",
+                    user=f"<@{interaction.user.id}>",
+                    side=ruleset.side_titles.get(side, side),
+                ),
+            ),
+            presenter.refresh_buttons(after, public),
+        )
         text = t(lang, "undo_ok")
-        await send(interaction, text if posted else text + "\n" + t(lang, "post_failed"),
-                   ephemeral=True)
+        await send(
+            interaction, text if posted else text + "\n" + t(lang, "post_failed"), ephemeral=True
+        )
         return
     public = await presenter.public_lang(info.guild_id)
     await presenter.announce(info, t(public, "undo_requested", user=f"<@{interaction.user.id}>"))
     raise Refusal("undo_refused", why=str(last_error))
 
 
-class DecisionButton(discord.ui.DynamicItem[discord.ui.Button],
-                     template=r"umpire:do:(?P<game>\d+):(?P<version>\d+):(?P<key>[0-9a-f]+)"):
+class DecisionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"umpire:do:(?P<game>\d+):(?P<version>\d+):(?P<key>[0-9a-f]+)",
+):
     """One legal action as a button. Persistent (a dynamic item, so it works after a restart)
     and stale-safe: it applies only at the version it was posted for, and only the action
     whose key it carries, looked up again among the actions legal now."""
 
     def __init__(self, game_id, version: int, key: str, label: str = "?", row: int | None = None):
-        super().__init__(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, row=row,
-            custom_id=f"umpire:do:{game_id}:{version}:{key}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                row=row,
+                custom_id=f"umpire:do:{game_id}:{version}:{key}",
+            )
+        )
         self.game_id, self.version, self.key = int(game_id), int(version), key
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
         return cls(int(match["game"]), int(match["version"]), match["key"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await decide(interaction, self.game_id, self.version, self.key)
 
 
-class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select],
-                   template=r"umpire:pick:(?P<game>\d+):(?P<version>\d+):(?P<row>\d+)"):
+class DecisionMenu(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"umpire:pick:(?P<game>\d+):(?P<version>\d+):(?P<row>\d+)",
+):
     """More choices than fit in a row of buttons: a select menu, same rules as the buttons."""
 
     def __init__(self, game_id, version: int, row: int, options=(), placeholder: str = ""):
-        super().__init__(discord.ui.Select(
-            custom_id=f"umpire:pick:{game_id}:{version}:{row}", row=int(row),
-            options=list(options) or [discord.SelectOption(label="-", value="-")],
-            placeholder=placeholder or None, min_values=1, max_values=1))
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"umpire:pick:{game_id}:{version}:{row}",
+                row=int(row),
+                options=list(options) or [discord.SelectOption(label="-", value="-")],
+                placeholder=placeholder or None,
+                min_values=1,
+                max_values=1,
+            )
+        )
         self.game_id, self.version = int(game_id), int(version)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):
         return cls(int(match["game"]), int(match["version"]), int(match["row"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -229,19 +286,27 @@ async def decide(interaction: discord.Interaction, game_id: int, version: int, k
                     break
             if action is not None:
                 break
-        if action is None:      # the same version always has the same legal actions
+        if action is None:  # the same version always has the same legal actions
             raise Refusal("stale_pointer", link=await presenter.board_link(info))
         mine = await service.sides_of(info.id, interaction.user.id)
         if not mine:
             raise Refusal("not_seated")
         if action["side"] not in mine:
             seats = await service.seats(info.id)
-            raise Refusal("not_your_decision", side=side_title(here.ruleset, action["side"],
-                                                            locale_of(interaction)),
-                          people=mention_list(seats.get(action["side"], [])) or "—")
+            raise Refusal(
+                "not_your_decision",
+                side=side_title(here.ruleset, action["side"], locale_of(interaction)),
+                people=mention_list(seats.get(action["side"], [])) or "—",
+            )
         options = {k: v for k, v in action.items() if k not in ("type", "side")}
-        await presenter.play(interaction, action["type"], options, expected_version=version,
-                             here=here, side=action["side"])
+        await presenter.play(
+            interaction,
+            action["type"],
+            options,
+            expected_version=version,
+            here=here,
+            side=action["side"],
+        )
 
 
 def consent_view(game_id, version: int, requester_id: int, lang: str) -> discord.ui.View:
@@ -250,27 +315,36 @@ def consent_view(game_id, version: int, requester_id: int, lang: str) -> discord
     return view
 
 
-class ConsentButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"umpire:agree:(?P<game>\d+):(?P<version>\d+):(?P<referee>\d+)"):
+class ConsentButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"umpire:agree:(?P<game>\d+):(?P<version>\d+):(?P<referee>\d+)",
+):
     """A player of the other side agrees that a referee who also plays takes back the last
     action (it rolled dice). Tied to the version the request was made at: once anything
     happens in the game, the request is void."""
 
     def __init__(self, game_id, version: int, referee_id: int, lang: str = "en"):
-        super().__init__(discord.ui.Button(
-            label=t(lang, "undo_consent_button"), style=discord.ButtonStyle.danger,
-            custom_id=f"umpire:agree:{game_id}:{version}:{referee_id}"))
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "undo_consent_button"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"umpire:agree:{game_id}:{version}:{referee_id}",
+            )
+        )
         self.game_id, self.version, self.referee_id = int(game_id), int(version), int(referee_id)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
         return cls(int(match["game"]), int(match["version"]), int(match["referee"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter = interaction.client.presenter
-        async with Guard(interaction, context=f"agree to undo game {self.game_id} "
-                                              f"v{self.version} referee {self.referee_id}"):
+        async with Guard(
+            interaction,
+            context=f"agree to undo game {self.game_id} v{self.version} referee {self.referee_id}",
+        ):
             service = presenter.service
             info = await service.get_game(self.game_id)
             ruleset = ruleset_of(info)
@@ -280,20 +354,33 @@ class ConsentButton(discord.ui.DynamicItem[discord.ui.Button],
             others = [s for s in ruleset.sides if s not in referee_sides]
             mine = await service.sides_of(info.id, interaction.user.id)
             if interaction.user.id == self.referee_id or not any(s in others for s in mine):
-                raise Refusal("undo_consent_not_yours", others=", ".join(
-                    side_title(ruleset, s, locale_of(interaction)) for s in others) or "—")
+                raise Refusal(
+                    "undo_consent_not_yours",
+                    others=", ".join(side_title(ruleset, s, locale_of(interaction)) for s in others)
+                    or "—",
+                )
             try:
-                after = await service.undo(info.id, actor=f"referee:{self.referee_id}",
-                                           referee=True, expected_version=self.version,
-                                           agreed_by=interaction.user.id)
+                after = await service.undo(
+                    info.id,
+                    actor=f"referee:{self.referee_id}",
+                    referee=True,
+                    expected_version=self.version,
+                    agreed_by=interaction.user.id,
+                )
             except StaleVersion:
                 current = await service.get_game(info.id)
                 raise Refusal("stale_pointer", link=await presenter.board_link(current)) from None
             public = await presenter.public_lang(info.guild_id)
             posted = await presenter.after_change(
-                presenter.announce(after, t(public, "undo_agreed",
-                                            referee=f"<@{self.referee_id}>",
-                                            user=f"<@{interaction.user.id}>")),
-                presenter.post_board(after))
-            await send(interaction, t(locale_of(interaction), "ok" if posted else
-                                      "ok_post_failed"))
+                presenter.announce(
+                    after,
+                    t(
+                        public,
+                        "undo_agreed",
+                        referee=f"<@{self.referee_id}>",
+                        user=f"<@{interaction.user.id}>",
+                    ),
+                ),
+                presenter.post_board(after),
+            )
+            await send(interaction, t(locale_of(interaction), "ok" if posted else "ok_post_failed"))

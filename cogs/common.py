@@ -5,6 +5,7 @@ Public messages (the thread) never carry hidden information: they are built from
 ``service.view(game, None)`` and skip events marked ``"private"``. Anything a side may see
 alone goes to that player in an ephemeral reply.
 """
+
 from __future__ import annotations
 
 import io
@@ -36,8 +37,8 @@ from .limits import refund_cooldown
 
 log = logging.getLogger("umpire.discord")
 
-MAX_MESSAGE = 1900          # leave room under Discord's 2000-character limit
-MAX_EMBED_TEXT = 3900       # embed descriptions may hold 4096
+MAX_MESSAGE = 1900  # leave room under Discord's 2000-character limit
+MAX_EMBED_TEXT = 3900  # embed descriptions may hold 4096
 
 
 class UmpireCog(commands.Cog):
@@ -76,8 +77,13 @@ def same_id(a: Any, b: Any) -> bool:
     return a is not None and b is not None and str(a) == str(b)
 
 
-async def send(interaction: discord.Interaction, content: str | None = None, *,
-               ephemeral: bool = True, **kwargs: Any) -> discord.Message | None:
+async def send(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = True,
+    **kwargs: Any,
+) -> discord.Message | None:
     """Answer an interaction whether or not it was deferred already."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
     if not interaction.response.is_done():
@@ -95,8 +101,7 @@ class Guard:
     exception anywhere leaves the game as it was.
     """
 
-    def __init__(self, interaction: discord.Interaction, *, defer: bool = True,
-                 context: str = ""):
+    def __init__(self, interaction: discord.Interaction, *, defer: bool = True, context: str = ""):
         self.interaction = interaction
         self.defer = defer
         self.context = context
@@ -117,13 +122,18 @@ class Guard:
             refund_cooldown(self.interaction)
         if message is None:
             interaction = self.interaction
-            command = getattr(interaction.command, "qualified_name", None) or \
-                (interaction.data or {}).get("custom_id")
-            log.error("unexpected error in %s (user %s, channel %s, guild %s)%s",
-                      command, interaction.user.id if interaction.user else None,
-                      interaction.channel_id, interaction.guild_id,
-                      f" [{self.context}]" if self.context else "",
-                      exc_info=(kind, error, traceback))
+            command = getattr(interaction.command, "qualified_name", None) or (
+                interaction.data or {}
+            ).get("custom_id")
+            log.error(
+                "unexpected error in %s (user %s, channel %s, guild %s)%s",
+                command,
+                interaction.user.id if interaction.user else None,
+                interaction.channel_id,
+                interaction.guild_id,
+                f" [{self.context}]" if self.context else "",
+                exc_info=(kind, error, traceback),
+            )
             message = t(lang, "oops")
         try:
             await send(self.interaction, clip(message), ephemeral=True)
@@ -171,12 +181,14 @@ def player_message(error: Exception, lang: str) -> str | None:
 
 # ----- events and labels -----------------------------------------------------------------------
 
+
 def _describes_events(ruleset: Ruleset) -> bool:
     return type(ruleset).describe_event is not Ruleset.describe_event
 
 
-def event_lines(ruleset: Ruleset, state: dict, events: Iterable[dict],
-                side: str | None = None) -> list[str]:
+def event_lines(
+    ruleset: Ruleset, state: dict, events: Iterable[dict], side: str | None = None
+) -> list[str]:
     """Human lines for events as ``side`` may see them (None: the public).
 
     Every die is shown. Events private to another side are skipped. A ruleset that does not
@@ -201,8 +213,11 @@ def event_lines(ruleset: Ruleset, state: dict, events: Iterable[dict],
         except Exception:  # a presentation bug must not lose the post
             log.exception("describe_event failed for %s", event)
         if text is None and not own_words:
-            details = ", ".join(f"{k} {v}" for k, v in event.items()
-                                if k not in ("type", "private") and not isinstance(v, (dict, list)))
+            details = ", ".join(
+                f"{k} {v}"
+                for k, v in event.items()
+                if k not in ("type", "private") and not isinstance(v, (dict, list))
+            )
             text = f"{event.get('type')}: {details}" if details else str(event.get("type"))
         if text:
             lines.append(prefix + text)
@@ -215,6 +230,7 @@ def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
     except Exception:
         log.exception("describe_action failed for %s", action)
         from engine.core.commands import format_command
+
         return format_command(action)
 
 
@@ -230,14 +246,20 @@ def decision_label(ruleset: Ruleset, state: dict, action: dict, lang: str) -> st
     if sentence:
         return sentence
     from .i18n import DE_TEXT
+
     command = next((c for c in ruleset.commands if c.name == action.get("type")), None)
     what = str(action.get("type"))
     if command is not None:
         what = command.description_i18n.get(lang) or (
-            DE_TEXT.get(command.description, command.description) if lang == "de"
-            else command.description)
-    values = [describe_value(ruleset, state, key, value) for key, value in action.items()
-              if key not in ("type", "side")]
+            DE_TEXT.get(command.description, command.description)
+            if lang == "de"
+            else command.description
+        )
+    values = [
+        describe_value(ruleset, state, key, value)
+        for key, value in action.items()
+        if key not in ("type", "side")
+    ]
     return f"{what}: {', '.join(values)}" if values else what
 
 
@@ -259,14 +281,25 @@ def secrets_of(public: dict, mine: dict) -> dict:
     return {key: value for key, value in mine.items() if public.get(key) != value}
 
 
-def format_secrets(secrets: dict, limit: int = 900, *, ruleset: Ruleset | None = None,
-                   view: dict | None = None, side: str | None = None) -> str:
+def format_secrets(
+    secrets: dict,
+    limit: int = 900,
+    *,
+    ruleset: Ruleset | None = None,
+    view: dict | None = None,
+    side: str | None = None,
+) -> str:
     """A side's secrets for its owner: per-side entries narrowed to that side (the others'
     are empty in its view anyway), ids named the way the game names them ("Barrage (ac12)")."""
     lines = []
     for key, value in secrets.items():
-        if ruleset is not None and side is not None and isinstance(value, dict) and \
-                side in value and set(value) <= set(ruleset.sides):
+        if (
+            ruleset is not None
+            and side is not None
+            and isinstance(value, dict)
+            and side in value
+            and set(value) <= set(ruleset.sides)
+        ):
             value = value[side]
         if isinstance(value, str):
             shown = _secret_label(ruleset, view, key, value)
@@ -337,12 +370,20 @@ def answer_commands(legal: list[dict]) -> str:
         for key in action:
             if key not in ("type", "side") and key not in keys:
                 keys.append(key)
-    return " | ".join(" ".join([f"/{kind}", *(f"{key}:…" for key in keys)])
-                      for kind, keys in shapes.items())
+    return " | ".join(
+        " ".join([f"/{kind}", *(f"{key}:…" for key in keys)]) for kind, keys in shapes.items()
+    )
 
 
-def flow_line(ruleset: Ruleset, before: dict, after: dict, events: list[dict], action: dict,
-              lang: str, owed: dict[str, list[dict]] | None = None) -> str | None:
+def flow_line(
+    ruleset: Ruleset,
+    before: dict,
+    after: dict,
+    events: list[dict],
+    action: dict,
+    lang: str,
+    owed: dict[str, list[dict]] | None = None,
+) -> str | None:
     """One line when the round, the phase or the side to act changed, saying why: the dice
     that decided it (initiative), a decision owed (with the commands that answer it), a phase
     ended by a player, or what the last action used up. None when nothing of that changed."""
@@ -350,7 +391,9 @@ def flow_line(ruleset: Ruleset, before: dict, after: dict, events: list[dict], a
     phase_changed = before.get("phase") != after.get("phase")
     awaited_before = list(before.get("awaiting") or [before.get("active")])
     awaited_after = list(after.get("awaiting") or [after.get("active")])
-    if after.get("result") or not (turn_changed or phase_changed or awaited_before != awaited_after):
+    if after.get("result") or not (
+        turn_changed or phase_changed or awaited_before != awaited_after
+    ):
         return None
     parts = []
     word, phase = _headline(ruleset, after, lang) if turn_changed or phase_changed else ("", "")
@@ -365,12 +408,19 @@ def flow_line(ruleset: Ruleset, before: dict, after: dict, events: list[dict], a
     if pending and pending != before.get("pending") and owed:
         side = pending.get("side")
         legal = owed.get(side) or []
-        why = t(lang, "flow_owed", side=ruleset.side_title(side, lang),
-                what=ruleset.term(str(pending.get("kind")), lang),
-                commands=answer_commands(legal) or "—")
+        why = t(
+            lang,
+            "flow_owed",
+            side=ruleset.side_title(side, lang),
+            what=ruleset.term(str(pending.get("kind")), lang),
+            commands=answer_commands(legal) or "—",
+        )
     elif dice and (turn_changed or any("initiative" in str(e.get("purpose")) for e in dice)):
-        why = t(lang, "flow_dice", dice=", ".join(f"{e.get('purpose')} {e.get('value')}"
-                                                  for e in dice[-4:]))
+        why = t(
+            lang,
+            "flow_dice",
+            dice=", ".join(f"{e.get('purpose')} {e.get('value')}" for e in dice[-4:]),
+        )
     elif before.get("pending") and not pending:
         why = t(lang, "flow_decided", side=ruleset.side_title(action.get("side"), lang))
     elif action.get("type") == "end-phase":

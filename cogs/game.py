@@ -1,4 +1,5 @@
 """``/game ...`` (lobby, status, pictures, log, rules, verify) and ``/umpire config``."""
+
 from __future__ import annotations
 
 import asyncio
@@ -49,7 +50,7 @@ def playable_rulesets() -> list:
     for name in list(registry.RULESETS):
         try:
             found.append(registry.get_ruleset(name))
-        except ImportError as error:   # still being written, or its module is missing
+        except ImportError as error:  # still being written, or its module is missing
             log.info("ruleset %s is not available: %s", name, error)
         except Exception:
             log.warning("ruleset %s fails to load", name, exc_info=True)
@@ -61,13 +62,21 @@ def clock_settings(time_control: str, on_timeout: str) -> dict:
     if control is None:
         return {}
     initial, increment, cap, remind = control
-    return {"clock": {"initial": initial, "increment": increment, "cap": cap,
-                      "on_timeout": on_timeout, "remind_every": remind}}
+    return {
+        "clock": {
+            "initial": initial,
+            "increment": increment,
+            "cap": cap,
+            "on_timeout": on_timeout,
+            "remind_every": remind,
+        }
+    }
 
 
 class GameCog(UmpireCog):
-    game = app_commands.Group(name="game", description="Start, join and follow wargames",
-                              guild_only=True)
+    game = app_commands.Group(
+        name="game", description="Start, join and follow wargames", guild_only=True
+    )
 
     def __init__(self, bot):
         super().__init__(bot)
@@ -78,19 +87,33 @@ class GameCog(UmpireCog):
 
     # ----- lobby ------------------------------------------------------------------------------
     @game.command(name="new", description="Open a new game in a thread of this channel")
-    @app_commands.describe(ruleset="The game to play", scenario="The scenario (default: the "
-                           "game's standard one)", time_control="Clocks per side",
-                           on_timeout="What happens when a clock runs out",
-                           scenario_file="Your own scenario as a JSON file (instead of a name)")
+    @app_commands.describe(
+        ruleset="The game to play",
+        scenario="The scenario (default: the game's standard one)",
+        time_control="Clocks per side",
+        on_timeout="What happens when a clock runs out",
+        scenario_file="Your own scenario as a JSON file (instead of a name)",
+    )
     @app_commands.choices(
-        time_control=[app_commands.Choice(name="live (no clock)", value="live"),
-                      app_commands.Choice(name="daily (24h + 24h, max 72h)", value="daily"),
-                      app_commands.Choice(name="slow (72h + 12h, max 120h)", value="slow")],
-        on_timeout=[app_commands.Choice(name="referee decides", value="referee"),
-                    app_commands.Choice(name="forfeit", value="forfeit")])
-    async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str = "",
-                  time_control: str = "live", on_timeout: str = "referee",
-                  scenario_file: discord.Attachment | None = None) -> None:
+        time_control=[
+            app_commands.Choice(name="live (no clock)", value="live"),
+            app_commands.Choice(name="daily (24h + 24h, max 72h)", value="daily"),
+            app_commands.Choice(name="slow (72h + 12h, max 120h)", value="slow"),
+        ],
+        on_timeout=[
+            app_commands.Choice(name="referee decides", value="referee"),
+            app_commands.Choice(name="forfeit", value="forfeit"),
+        ],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        ruleset: str,
+        scenario: str = "",
+        time_control: str = "live",
+        on_timeout: str = "referee",
+        scenario_file: discord.Attachment | None = None,
+    ) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
             try:
@@ -115,8 +138,9 @@ class GameCog(UmpireCog):
                 if len(document) > MAX_DOCUMENT_BYTES:
                     raise Refusal("scenario_file_too_large", kib=MAX_DOCUMENT_BYTES // 1024)
                 label = safe_label(scenario_file.filename)
-            elif scenario and (len(scenario) > MAX_NAME_LENGTH
-                               or scenario not in game_rules.packaged_names()):
+            elif scenario and (
+                len(scenario) > MAX_NAME_LENGTH or scenario not in game_rules.packaged_names()
+            ):
                 raise Refusal("unknown_scenario", game=game_rules.title, names=names)
             channel = interaction.channel
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
@@ -125,26 +149,44 @@ class GameCog(UmpireCog):
                 await self._check_open_games(interaction)
                 try:
                     info = await self.service.create_game(
-                        game_rules.name, scenario or game_rules.default_scenario,
-                        creator_id=interaction.user.id, guild_id=interaction.guild_id,
-                        channel_id=parent.id, settings=clock_settings(time_control, on_timeout),
-                        document=document, document_label=label)
+                        game_rules.name,
+                        scenario or game_rules.default_scenario,
+                        creator_id=interaction.user.id,
+                        guild_id=interaction.guild_id,
+                        channel_id=parent.id,
+                        settings=clock_settings(time_control, on_timeout),
+                        document=document,
+                        document_label=label,
+                    )
                 except ScenarioError as error:
-                    raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
-                                  game=game_rules.title, names=names) from None
+                    raise Refusal(
+                        "bad_scenario",
+                        why=clip(str(error).rstrip("."), 600),
+                        game=game_rules.title,
+                        names=names,
+                    ) from None
             thread = await self._open_thread(interaction, parent, game_rules, info, lang)
             await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
 
-    async def _open_thread(self, interaction: discord.Interaction, parent, game_rules, info,
-                           lang: str, note: str = "") -> discord.Thread:
+    async def _open_thread(
+        self, interaction: discord.Interaction, parent, game_rules, info, lang: str, note: str = ""
+    ) -> discord.Thread:
         """The game's thread with its lobby message (sides, how to join and start)."""
         thread = await parent.create_thread(
             name=clip(f"#{info.id} {game_rules.title}", 90),
-            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,
+        )
         await self.service.set_thread(info.id, thread.id)
         sides = ", ".join(f"`{s}` ({side_title(game_rules, s, lang)})" for s in game_rules.sides)
-        lobby = t(lang, "lobby", user=f"<@{interaction.user.id}>",
-                  title=game_rules.title, scenario=info.scenario, sides=sides)
+        lobby = t(
+            lang,
+            "lobby",
+            user=f"<@{interaction.user.id}>",
+            title=game_rules.title,
+            scenario=info.scenario,
+            sides=sides,
+        )
         lobby += await self._setup_hint(lang, game_rules, info)
         if note:
             lobby += "\n" + note
@@ -160,29 +202,34 @@ class GameCog(UmpireCog):
         ready = await asyncio.to_thread(game_rules.ready_scenarios)
         if ready:
             names = ", ".join(f"`{s.name}` ({s.title})" for s in ready[:3])
-            text += "\n" + t(lang, "lobby_ready", names=names, ruleset=game_rules.name,
-                              scenario=ready[0].name)
+            text += "\n" + t(
+                lang, "lobby_ready", names=names, ruleset=game_rules.name, scenario=ready[0].name
+            )
         return text
 
     async def _check_open_games(self, interaction: discord.Interaction) -> None:
         """A member, and a server, may hold only so many games that are not finished
         (/umpire config), so nobody can fill a server with threads and stored games."""
         config = await self.service.guild_config(interaction.guild_id)
-        mine = await self.service.open_games(guild_id=interaction.guild_id,
-                                             creator_id=interaction.user.id)
+        mine = await self.service.open_games(
+            guild_id=interaction.guild_id, creator_id=interaction.user.id
+        )
         if mine >= config["max_open_per_user"]:
             raise Refusal("too_many_games_user", count=mine, limit=config["max_open_per_user"])
         everyone = await self.service.open_games(guild_id=interaction.guild_id)
         if everyone >= config["max_open_per_guild"]:
-            raise Refusal("too_many_games_guild", count=everyone,
-                          limit=config["max_open_per_guild"])
+            raise Refusal(
+                "too_many_games_guild", count=everyone, limit=config["max_open_per_guild"]
+            )
 
     @new.autocomplete("ruleset")
     async def new_ruleset(self, interaction: discord.Interaction, current: str):
         current = current.lower()
-        return [app_commands.Choice(name=clip(f"{r.title} ({r.name})", 100), value=r.name)
-                for r in playable_rulesets()
-                if current in r.name.lower() or current in r.title.lower()][:25]
+        return [
+            app_commands.Choice(name=clip(f"{r.title} ({r.name})", 100), value=r.name)
+            for r in playable_rulesets()
+            if current in r.name.lower() or current in r.title.lower()
+        ][:25]
 
     @new.autocomplete("scenario")
     async def new_scenario(self, interaction: discord.Interaction, current: str):
@@ -192,9 +239,11 @@ class GameCog(UmpireCog):
         except Exception:
             return []
         current = current.lower()
-        return [app_commands.Choice(name=clip(f"{s.title} — {s.description}", 100), value=s.name)
-                for s in scenarios
-                if current in s.name.lower() or current in s.title.lower()][:25]
+        return [
+            app_commands.Choice(name=clip(f"{s.title} — {s.description}", 100), value=s.name)
+            for s in scenarios
+            if current in s.name.lower() or current in s.title.lower()
+        ][:25]
 
     @game.command(name="join", description="Take a seat on a side of this thread's game")
     @app_commands.describe(side="The side you will play")
@@ -210,9 +259,18 @@ class GameCog(UmpireCog):
                 raise Refusal("join_closed")
             await self.service.seat(here.info.id, side, interaction.user.id)
             public = await self.presenter.public_lang(interaction.guild_id)
-            await self.presenter.announce(here.info, t(public, "joined", user=f"<@{interaction.user.id}>",
-                                                       side=side_title(here.ruleset, side, lang)))
-            await send(interaction, t(lang, "you_joined", side=side_title(here.ruleset, side, lang)))
+            await self.presenter.announce(
+                here.info,
+                t(
+                    public,
+                    "joined",
+                    user=f"<@{interaction.user.id}>",
+                    side=side_title(here.ruleset, side, lang),
+                ),
+            )
+            await send(
+                interaction, t(lang, "you_joined", side=side_title(here.ruleset, side, lang))
+            )
 
     @join.autocomplete("side")
     async def join_side(self, interaction: discord.Interaction, current: str):
@@ -226,12 +284,19 @@ class GameCog(UmpireCog):
             log.exception("side autocomplete failed")
             return []
         lang = locale_of(interaction)
-        return [app_commands.Choice(
-                    name=clip(f"{side_title(game_rules, s, lang)} — "
-                              f"{t(lang, 'seated_count', count=len(seats.get(s, [])))}", 100),
-                    value=s)
-                for s in game_rules.sides if current.lower() in s.lower()
-                or current.lower() in side_title(game_rules, s, lang).lower()][:25]
+        return [
+            app_commands.Choice(
+                name=clip(
+                    f"{side_title(game_rules, s, lang)} — "
+                    f"{t(lang, 'seated_count', count=len(seats.get(s, [])))}",
+                    100,
+                ),
+                value=s,
+            )
+            for s in game_rules.sides
+            if current.lower() in s.lower()
+            or current.lower() in side_title(game_rules, s, lang).lower()
+        ][:25]
 
     @game.command(name="start", description="Start the game (creator or referee)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -240,14 +305,17 @@ class GameCog(UmpireCog):
             here = await self.presenter.game_here(interaction)
             await self.presenter.require_referee(interaction, here.info)
             seats = await self.service.seats(here.info.id)
-            empty = [side_title(here.ruleset, s, lang) for s in here.ruleset.sides if not seats.get(s)]
+            empty = [
+                side_title(here.ruleset, s, lang) for s in here.ruleset.sides if not seats.get(s)
+            ]
             if empty:
                 raise Refusal("empty_sides", sides=", ".join(empty))
             info = await self.service.start_game(here.info.id)
             public = await self.presenter.public_lang(interaction.guild_id)
             posted = await self.presenter.after_change(
                 self.presenter.announce(info, t(public, "started", hash=info.seed_hash)),
-                self.presenter.post_board(info, lang=public, mention=True))
+                self.presenter.post_board(info, lang=public, mention=True),
+            )
             await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
 
     @game.command(name="leave", description="Give up your seat before the game starts")
@@ -263,13 +331,21 @@ class GameCog(UmpireCog):
             await self.service.unseat(here.info.id, interaction.user.id)
             public = await self.presenter.public_lang(interaction.guild_id)
             sides = ", ".join(side_title(here.ruleset, s, public) for s in mine)
-            await self.presenter.announce(here.info, t(public, "left", user=f"<@{interaction.user.id}>",
-                                                       side=sides))
-            await send(interaction, t(lang, "you_left", side=", ".join(
-                side_title(here.ruleset, s, lang) for s in mine)))
+            await self.presenter.announce(
+                here.info, t(public, "left", user=f"<@{interaction.user.id}>", side=sides)
+            )
+            await send(
+                interaction,
+                t(
+                    lang,
+                    "you_left",
+                    side=", ".join(side_title(here.ruleset, s, lang) for s in mine),
+                ),
+            )
 
-    @game.command(name="cancel", description="Close a game that has not started (creator or "
-                                             "referee)")
+    @game.command(
+        name="cancel", description="Close a game that has not started (creator or referee)"
+    )
     async def cancel(self, interaction: discord.Interaction) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
@@ -279,8 +355,9 @@ class GameCog(UmpireCog):
                 raise Refusal("cancel_started")
             info = await self.service.cancel_lobby(here.info.id)
             public = await self.presenter.public_lang(interaction.guild_id)
-            await self.presenter.announce(info, t(public, "cancelled",
-                                                  user=f"<@{interaction.user.id}>"))
+            await self.presenter.announce(
+                info, t(public, "cancelled", user=f"<@{interaction.user.id}>")
+            )
             await send(interaction, t(lang, "ok"))
 
     @game.command(name="rematch", description="Open the same game again with the same seats")
@@ -301,12 +378,18 @@ class GameCog(UmpireCog):
                 try:
                     info = await self.service.rematch(here.info.id, creator_id=interaction.user.id)
                 except ScenarioError as error:
-                    raise Refusal("bad_scenario", why=clip(str(error).rstrip("."), 600),
-                                  game=here.ruleset.title,
-                                  names=", ".join(here.ruleset.packaged_names()) or "—") from None
+                    raise Refusal(
+                        "bad_scenario",
+                        why=clip(str(error).rstrip("."), 600),
+                        game=here.ruleset.title,
+                        names=", ".join(here.ruleset.packaged_names()) or "—",
+                    ) from None
             seats = await self.service.seats(info.id)
-            people = "; ".join(f"{side_title(here.ruleset, s, lang)}: {mention_list(users)}"
-                               for s, users in seats.items() if users)
+            people = "; ".join(
+                f"{side_title(here.ruleset, s, lang)}: {mention_list(users)}"
+                for s, users in seats.items()
+                if users
+            )
             note = t(lang, "rematch_seats", id=here.info.id, seats=people or "—")
             thread = await self._open_thread(interaction, parent, here.ruleset, info, lang, note)
             await send(interaction, t(lang, "created", id=info.id, thread=thread.mention))
@@ -319,8 +402,9 @@ class GameCog(UmpireCog):
             here = await self.presenter.game_here(interaction)
             if not await self.service.sides_of(here.info.id, interaction.user.id):
                 raise Refusal("not_seated")
-            await self.service.set_turn_notice(here.info.id, interaction.user.id,
-                                               lang if on else None)
+            await self.service.set_turn_notice(
+                here.info.id, interaction.user.id, lang if on else None
+            )
             await send(interaction, t(lang, "notify_on" if on else "notify_off"))
 
     @game.command(name="export", description="The whole game as one HTML page and a JSON log")
@@ -331,12 +415,18 @@ class GameCog(UmpireCog):
             if here.info.status == "lobby":
                 raise Refusal("not_running", status=here.info.status)
             from service.export import export_game
+
             made = await export_game(self.service, here.info.id, max_bytes=ATTACHMENT_LIMIT)
             name = f"umpire-game-{here.info.id}"
-            files = [discord.File(io.BytesIO(made.html.encode("utf-8")), filename=f"{name}.html"),
-                     discord.File(io.BytesIO(made.log_json.encode("utf-8")), filename=f"{name}.json")]
-            await send(interaction, t(lang, "exported", frames=made.frames, actions=made.actions),
-                       files=files)
+            files = [
+                discord.File(io.BytesIO(made.html.encode("utf-8")), filename=f"{name}.html"),
+                discord.File(io.BytesIO(made.log_json.encode("utf-8")), filename=f"{name}.json"),
+            ]
+            await send(
+                interaction,
+                t(lang, "exported", frames=made.frames, actions=made.actions),
+                files=files,
+            )
 
     # ----- following the game --------------------------------------------------------------
     @game.command(name="status", description="Where the game stands, your clock and options")
@@ -351,54 +441,82 @@ class GameCog(UmpireCog):
             for key, value in game_rules.localised_header(public_state, lang).items():
                 lines.append(f"{key}: {value}")
             for side in game_rules.sides:
-                lines.append(f"{side_title(game_rules, side, lang)}: "
-                             f"{mention_list(seats.get(side, [])) or t(lang, 'empty_seat')}")
+                lines.append(
+                    f"{side_title(game_rules, side, lang)}: "
+                    f"{mention_list(seats.get(side, [])) or t(lang, 'empty_seat')}"
+                )
             if info.status == "active":
                 awaited = game_rules.awaiting(info.state)
-                lines.append(t(lang, "waiting_for", sides=", ".join(
-                    side_title(game_rules, s, lang) for s in awaited)))
+                lines.append(
+                    t(
+                        lang,
+                        "waiting_for",
+                        sides=", ".join(side_title(game_rules, s, lang) for s in awaited),
+                    )
+                )
             clocks = await self.service.clocks(info.id)
             for side, seconds in (clocks or {}).items():
-                lines.append(t(lang, "clock_left", side=side_title(game_rules, side, lang),
-                               time=format_duration(seconds)))
+                lines.append(
+                    t(
+                        lang,
+                        "clock_left",
+                        side=side_title(game_rules, side, lang),
+                        time=format_duration(seconds),
+                    )
+                )
             result = info.result or info.state.get("result")
             if result:
                 winner = result.get("winner")
-                lines.append(t(lang, "game_over", winner=side_title(game_rules, winner, lang) if winner
-                               else t(lang, "nobody"), reason=result.get("reason", "")))
+                lines.append(
+                    t(
+                        lang,
+                        "game_over",
+                        winner=side_title(game_rules, winner, lang)
+                        if winner
+                        else t(lang, "nobody"),
+                        reason=result.get("reason", ""),
+                    )
+                )
             mine = await self.service.sides_of(info.id, interaction.user.id)
             for side in mine:
                 changes = await self.service.changes_since(info.id, side, lang)
                 if changes:
-                    lines.append(t(lang, "since_last") + " (" + side_title(game_rules, side, lang) + ")")
+                    lines.append(
+                        t(lang, "since_last") + " (" + side_title(game_rules, side, lang) + ")"
+                    )
                     lines += [f"• {c}" for c in changes[-10:]]
             lines.append(t(lang, "board_link", link=await self.presenter.board_link(info)))
             await send(interaction, clip("\n".join(lines)))
 
     @game.command(name="board", description="Post the board now, or as it stood after a turn")
     @app_commands.describe(turn="Show the board as it stood after this turn")
-    async def board(self, interaction: discord.Interaction,
-                    turn: app_commands.Range[int, 0, 10000] | None = None) -> None:
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        turn: app_commands.Range[int, 0, 10000] | None = None,
+    ) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             if turn is None:
                 if here.info.status == "lobby":
                     raise Refusal("not_running", status=here.info.status)
-                async with self.service.command():      # busy: refused before drawing
+                async with self.service.command():  # busy: refused before drawing
                     await self.presenter.post_board(here.info, keep_flares=True)
                 await send(interaction, t(lang, "board_posted"))
                 return
             png = await self.service.render_turn(here.info.id, turn, viewer=None)
             public = await self.presenter.public_lang(interaction.guild_id)
-            await interaction.channel.send(t(public, "board_after", turn=turn),
-                                           file=png_file(png, f"turn-{turn}.png"))
+            await interaction.channel.send(
+                t(public, "board_after", turn=turn), file=png_file(png, f"turn-{turn}.png")
+            )
             await send(interaction, t(lang, "board_posted"))
 
     @game.command(name="log", description="Recent actions and events, every die shown")
     @app_commands.describe(count="How many actions to show (default 10)")
-    async def log_(self, interaction: discord.Interaction,
-                   count: app_commands.Range[int, 1, 50] = 10) -> None:
+    async def log_(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 10
+    ) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
@@ -408,18 +526,23 @@ class GameCog(UmpireCog):
             state = await self.service.view(here.info.id, None)
             lines = []
             for record in records[-count:]:
-                head = (f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
-                        f"{record.label or describe_action(here.ruleset, state, record.action)}")
+                head = (
+                    f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
+                    f"{record.label or describe_action(here.ruleset, state, record.action)}"
+                )
                 if not record.live:
                     head = t(lang, "log_undone_title", line=head)
                 lines.append(head)
-                lines += [f"  {line}" for line in
-                          event_lines(here.ruleset, state, record.events, None)]
+                lines += [
+                    f"  {line}" for line in event_lines(here.ruleset, state, record.events, None)
+                ]
                 if not record.live:
                     lines.append(t(lang, "log_undone", who=who_undid(lang, record.undone_by)))
             text = "\n".join(lines) or t(lang, "log_empty")
-            embed = discord.Embed(title=t(lang, "log_title", id=here.info.id),
-                                  description=clip(text[-MAX_EMBED_TEXT:], MAX_EMBED_TEXT))
+            embed = discord.Embed(
+                title=t(lang, "log_title", id=here.info.id),
+                description=clip(text[-MAX_EMBED_TEXT:], MAX_EMBED_TEXT),
+            )
             await send(interaction, embed=embed)
 
     @game.command(name="resign", description="Give up: the other side wins")
@@ -430,14 +553,22 @@ class GameCog(UmpireCog):
             sides = await self.service.sides_of(here.info.id, interaction.user.id)
             if not sides:
                 raise Refusal("not_seated")
-            info = await self.service.resign(here.info.id, sides[0],
-                                             actor=f"user:{interaction.user.id}")
+            info = await self.service.resign(
+                here.info.id, sides[0], actor=f"user:{interaction.user.id}"
+            )
             public = await self.presenter.public_lang(interaction.guild_id)
             posted = await self.presenter.after_change(
-                self.presenter.announce(info, t(public, "resigned",
-                                                user=f"<@{interaction.user.id}>",
-                                                side=side_title(here.ruleset, sides[0], lang))),
-                self.presenter.post_board(info, lang=public))
+                self.presenter.announce(
+                    info,
+                    t(
+                        public,
+                        "resigned",
+                        user=f"<@{interaction.user.id}>",
+                        side=side_title(here.ruleset, sides[0], lang),
+                    ),
+                ),
+                self.presenter.post_board(info, lang=public),
+            )
             await send(interaction, t(lang, "ok" if posted else "ok_post_failed"))
 
     @game.command(name="rules", description="A summary of this game's rules")
@@ -446,13 +577,18 @@ class GameCog(UmpireCog):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             summary = here.ruleset.rules_summary(lang)
-            embed = discord.Embed(title=here.ruleset.title, description=clip(summary, MAX_EMBED_TEXT))
+            embed = discord.Embed(
+                title=here.ruleset.title, description=clip(summary, MAX_EMBED_TEXT)
+            )
             await send(interaction, embed=embed)
 
     @game.command(name="list", description="Games in this server")
     @app_commands.describe(status="Only games with this status")
-    @app_commands.choices(status=[app_commands.Choice(name=s, value=s)
-                                  for s in ("lobby", "active", "paused", "finished")])
+    @app_commands.choices(
+        status=[
+            app_commands.Choice(name=s, value=s) for s in ("lobby", "active", "paused", "finished")
+        ]
+    )
     async def list_(self, interaction: discord.Interaction, status: str | None = None) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
@@ -464,8 +600,10 @@ class GameCog(UmpireCog):
                 except Exception:
                     title = info.ruleset
                 where = f"<#{info.thread_id}>" if info.thread_id else ""
-                lines.append(f"#{info.id} {title} ({info.scenario}) — "
-                             f"{t(lang, 'status_' + info.status)} {where}")
+                lines.append(
+                    f"#{info.id} {title} ({info.scenario}) — "
+                    f"{t(lang, 'status_' + info.status)} {where}"
+                )
             await send(interaction, clip("\n".join(lines) or t(lang, "no_games")))
 
     @game.command(name="replay", description="An animated picture of the game so far")
@@ -482,12 +620,14 @@ class GameCog(UmpireCog):
                 raise Refusal("replay_too_big") from None
             name = "replay.webp" if data[:4] == b"RIFF" else "replay.gif"
             public = await self.presenter.public_lang(interaction.guild_id)
-            await interaction.channel.send(t(public, "replay", id=here.info.id),
-                                           file=png_file(data, name))
+            await interaction.channel.send(
+                t(public, "replay", id=here.info.id), file=png_file(data, name)
+            )
             await send(interaction, t(lang, "ok"))
 
-    @game.command(name="verify", description="Replay the log with the revealed seed and check "
-                                             "every die")
+    @game.command(
+        name="verify", description="Replay the log with the revealed seed and check every die"
+    )
     async def verify(self, interaction: discord.Interaction) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
@@ -499,52 +639,91 @@ class GameCog(UmpireCog):
             report = await self.service.verify(here.info.id)
             key = "verify_ok" if report.ok else "verify_bad"
             public = await self.presenter.public_lang(interaction.guild_id)
-            text = t(public, key, actions=report.actions, dice=report.dice,
-                     hash=str(report.final_hash)[:16])
+            text = t(
+                public,
+                key,
+                actions=report.actions,
+                dice=report.dice,
+                hash=str(report.final_hash)[:16],
+            )
             if not report.ok:
                 text += "\n" + "\n".join(f"• {p}" for p in list(report.problems)[:10])
             await self.presenter.announce(here.info, text)
-            await send(interaction, t(lang, key, actions=report.actions, dice=report.dice,
-                                      hash=str(report.final_hash)[:16]))
+            await send(
+                interaction,
+                t(
+                    lang,
+                    key,
+                    actions=report.actions,
+                    dice=report.dice,
+                    hash=str(report.final_hash)[:16],
+                ),
+            )
 
 
 class ConfigCog(UmpireCog):
-    umpire = app_commands.Group(name="umpire", description="Server settings for Umpire",
-                                guild_only=True,
-                                default_permissions=discord.Permissions(manage_guild=True))
+    umpire = app_commands.Group(
+        name="umpire",
+        description="Server settings for Umpire",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
-    @umpire.command(name="config", description="Set the referee role and the language of "
-                                               "public posts")
-    @app_commands.describe(referee_role="Members of this role may referee every game",
-                           language="Language of public posts in game threads",
-                           max_games_per_member="Open games one member may have created",
-                           max_games_per_server="Open games this server may hold")
-    @app_commands.choices(language=[app_commands.Choice(name="English", value="en"),
-                                    app_commands.Choice(name="Deutsch", value="de")])
-    async def config(self, interaction: discord.Interaction,
-                     referee_role: discord.Role | None = None, language: str | None = None,
-                     max_games_per_member: app_commands.Range[int, 1, 1000] | None = None,
-                     max_games_per_server: app_commands.Range[int, 1, 1000] | None = None
-                     ) -> None:
+    @umpire.command(
+        name="config", description="Set the referee role and the language of public posts"
+    )
+    @app_commands.describe(
+        referee_role="Members of this role may referee every game",
+        language="Language of public posts in game threads",
+        max_games_per_member="Open games one member may have created",
+        max_games_per_server="Open games this server may hold",
+    )
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="English", value="en"),
+            app_commands.Choice(name="Deutsch", value="de"),
+        ]
+    )
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        referee_role: discord.Role | None = None,
+        language: str | None = None,
+        max_games_per_member: app_commands.Range[int, 1, 1000] | None = None,
+        max_games_per_server: app_commands.Range[int, 1, 1000] | None = None,
+    ) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
             permissions = getattr(interaction.user, "guild_permissions", None)
             if permissions is None or not permissions.manage_guild:
                 raise Refusal("need_manage_guild")
             service = self.bot.presenter.service
-            await service.set_guild_config(interaction.guild_id,
-                                           referee_role_id=referee_role.id if referee_role else None,
-                                           locale=language,
-                                           max_open_per_user=max_games_per_member,
-                                           max_open_per_guild=max_games_per_server)
+            await service.set_guild_config(
+                interaction.guild_id,
+                referee_role_id=referee_role.id if referee_role else None,
+                locale=language,
+                max_open_per_user=max_games_per_member,
+                max_open_per_guild=max_games_per_server,
+            )
             # The reply shows what is stored now: an option left out keeps its earlier value.
             config = await service.guild_config(interaction.guild_id)
             role_id = config.get("referee_role_id")
-            await send(interaction, t(lang, "config_saved",
-                                      role=f"<@&{role_id}>" if role_id else "—",
-                                      language=config.get("locale") or "—") + "\n" +
-                       t(lang, "config_limits", per_user=config["max_open_per_user"],
-                         per_guild=config["max_open_per_guild"]))
+            await send(
+                interaction,
+                t(
+                    lang,
+                    "config_saved",
+                    role=f"<@&{role_id}>" if role_id else "—",
+                    language=config.get("locale") or "—",
+                )
+                + "\n"
+                + t(
+                    lang,
+                    "config_limits",
+                    per_user=config["max_open_per_user"],
+                    per_guild=config["max_open_per_guild"],
+                ),
+            )
 
 
 def who_undid(lang: str, undone_by: str | None) -> str:

@@ -3,6 +3,7 @@
 Healthy means the bot's event loop is alive (the reminder loop touched the heartbeat file
 recently, so the gateway is not blocked) and the database opens and answers. Exit 0 or 1.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,6 +41,7 @@ def check(database: str, heartbeat: Path | None, now: float | None = None) -> li
             if age > MAX_SILENCE_SECONDS:
                 problems.append(f"no heartbeat for {int(age)} s")
     from service.storage import BadDatabaseSetting, parse_database
+
     try:
         setting = parse_database(database)
     except BadDatabaseSetting as error:
@@ -72,6 +74,7 @@ def _check_postgres(url: str) -> str | None:
             await connection.fetchval("SELECT COUNT(*) FROM games", timeout=5)
         finally:
             await connection.close()
+
     try:
         asyncio.run(ask())
     except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:

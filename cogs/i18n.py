@@ -4,6 +4,7 @@ descriptions through discord.py's :class:`~discord.app_commands.Translator`.
 Game data (unit names, rule texts from a ruleset) stays as the ruleset wrote it; a ruleset can
 add translations of its command descriptions with ``Command.description_i18n``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -19,27 +20,27 @@ LANGUAGES = ("en", "de")
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "oops": "Sorry, something went wrong on our side. The game is unchanged; please try "
-                "again, and tell the bot's operator if it keeps happening.",
+        "again, and tell the bot's operator if it keeps happening.",
         "illegal": "Not allowed: {why}",
         "refused": "That did not work: {why}",
         "ambiguous_name": "{option}:{typed} could mean more than one thing; type the id or more "
-                          "of the name. It could be: {candidates}.",
+        "of the name. It could be: {candidates}.",
         "storage_failed": "The bot cannot save right now: its database reports a problem. "
-                          "Nothing was changed; the operator finds the cause in the bot's log. "
-                          "Please try again later.",
+        "Nothing was changed; the operator finds the cause in the bot's log. "
+        "Please try again later.",
         "storage_uncertain": "The connection to the bot's database broke while it was saving: "
-                             "that may or may not have been saved. Look at the game's latest "
-                             "board before you try again; the operator finds the cause in the "
-                             "bot's log.",
+        "that may or may not have been saved. Look at the game's latest "
+        "board before you try again; the operator finds the cause in the "
+        "bot's log.",
         "stale": "That board is out of date (it shows version {expected}, the game is at "
-                 "version {current}). Nothing was done; use the latest board.",
+        "version {current}). Nothing was done; use the latest board.",
         "stale_pointer": "That board is out of date; nothing was done. The current board: {link}",
         "stale_command": "The game moved on while your command was on its way (someone acted "
-                         "at the same moment); nothing was done. The current board: {link}",
+        "at the same moment); nothing was done. The current board: {link}",
         "not_active": "No moves now: {why}",
         "no_game_id": "{why}",
         "no_game_here": "There is no game in this channel. Use the game's thread, or start one "
-                        "with /game new (see /game list).",
+        "with /game new (see /game list).",
         "not_seated": "You have no seat in this game. Join a side with /game join.",
         "not_seated_side": "{why}",
         "not_your_turn": "It is not your turn. The game waits for {waiting}.",
@@ -47,36 +48,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "decision_placeholder": "Choose for {side}…",
         "not_running": "The game is not running (it is {status}).",
         "not_referee": "Only a referee (the game's creator or the server's referee role) may "
-                       "do that.",
+        "do that.",
         "need_manage_guild": "You need the Manage Server permission to change Umpire's settings.",
         "unknown_ruleset": "There is no game called {name!r}. Games: {names}.",
         "bad_scenario": "That scenario cannot be used, no game was opened: {why}. "
-                        "Scenarios of {game}: {names}, or attach your own JSON file with the "
-                        "scenario_file option.",
+        "Scenarios of {game}: {names}, or attach your own JSON file with the "
+        "scenario_file option.",
         "unknown_scenario": "There is no such scenario, no game was opened. Scenarios of "
-                            "{game}: {names}, or attach your own JSON file with the "
-                            "scenario_file option.",
+        "{game}: {names}, or attach your own JSON file with the "
+        "scenario_file option.",
         "scenario_name_and_file": "Give either a scenario name or a scenario file, not both; "
-                                  "no game was opened. Scenarios of {game}: {names}.",
+        "no game was opened. Scenarios of {game}: {names}.",
         "scenario_file_too_large": "That scenario file is larger than {kib} KiB; no game was "
-                                   "opened.",
+        "opened.",
         "unknown_side": "There is no side {side!r}. Sides: {sides}.",
         "empty_sides": "Nobody plays {sides} yet; every side needs a player (/game join).",
         "member_not_seated": "{user} has no seat in this game.",
-        "join_closed": "This game has started; only a referee can seat players now "
-                       "(/ref seat).",
+        "join_closed": "This game has started; only a referee can seat players now (/ref seat).",
         "bad_syntax": "I cannot read that action: {why}",
         "bad_hex": "{hex!r} is not a cell label (like 0507 or C4).",
         "flare_off_map": "{hex} is not a cell of this game's board; nothing was marked.",
         "undo_refused": "{why} A referee can still take it back with /ref undo.",
         "missing_permissions": "Discord did not let me do that ({why}). I need View Channel, "
-                               "Send Messages, Send Messages in Threads, Create Public Threads, "
-                               "Embed Links, Attach Files and Read Message History here.",
+        "Send Messages, Send Messages in Threads, Create Public Threads, "
+        "Embed Links, Attach Files and Read Message History here.",
         "ok": "Done.",
         "post_failed": "The game is updated, but posting to the thread failed; /game board "
-                       "posts the current board.",
+        "posts the current board.",
         "ok_post_failed": "Done, but posting to the thread failed; /game board posts the "
-                          "current board.",
+        "current board.",
         "done": "Done: {action}",
         "only_you": "Only you can see this:",
         "since_last": "Since you last acted:",
@@ -86,16 +86,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "result": "Result",
         "created": "Game #{id} is open in {thread}.",
         "lobby": "{user} opened **{title}** (scenario {scenario}). Sides: {sides}. Take a seat "
-                 "with /game join, then the creator or a referee runs /game start.",
+        "with /game join, then the creator or a referee runs /game start.",
         "lobby_setup": "This scenario begins with setting up: place your units one by one, or "
-                       "all that are left at once, legally at random, with /auto-setup.",
+        "all that are left at once, legally at random, with /auto-setup.",
         "lobby_ready": "To start playing at once, open a ready scenario instead: {names}, e.g. "
-                       "/game new ruleset:{ruleset} scenario:{scenario}",
+        "/game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} plays {side}.",
         "you_joined": "You play {side}.",
         "seated_count": "{count} seated",
         "started": "The game has started. Hash of the secret dice seed: `{hash}` — when the "
-                   "game ends the seed is revealed and /game verify checks every die.",
+        "game ends the seed is revealed and /game verify checks every die.",
         "waiting_for": "Waiting for: {sides}",
         "your_move": "{people}, your move.",
         "game_over": "Game over. Winner: {winner} ({reason}).",
@@ -114,10 +114,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_games": "No games here yet. Start one with /game new.",
         "replay": "Game #{id} so far:",
         "verify_ok": "Verified: {actions} actions and {dice} dice replay exactly from the "
-                     "revealed seed (final state {hash}…).",
+        "revealed seed (final state {hash}…).",
         "verify_bad": "Verification FAILED ({actions} actions, {dice} dice):",
         "verify_not_yet": "The dice seed stays secret until the game ends (its hash: "
-                          "`{hash}`); then /game verify replays every die with it.",
+        "`{hash}`); then /game verify replays every die with it.",
         "config_saved": "Saved. Referee role: {role}; language of public posts: {language}.",
         "flare": "🔶 {user} marks {hex}.",
         "flare_done": "Flare at {hex}.",
@@ -144,68 +144,67 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status_paused": "paused",
         "status_finished": "finished",
         "too_long": "The option `{option}` is too long ({length} characters; at most {limit}). "
-                    "Nothing was done.",
+        "Nothing was done.",
         "bad_input": "That option value is not valid here. Nothing was done; pick a value from "
-                     "the list or check the command's help.",
+        "the list or check the command's help.",
         "cooldown": "Please wait: you can use /{command} again in {seconds} s.",
         "busy_game": "Game #{id} is already drawing a replay or checking its log; try again in "
-                     "a moment.",
+        "a moment.",
         "busy_overall": "The bot is busy with other games' replays right now; try again in a "
-                        "moment.",
-        "busy_load": "The bot is very busy right now, try again in a moment. Nothing was "
-                     "changed.",
+        "moment.",
+        "busy_load": "The bot is very busy right now, try again in a moment. Nothing was changed.",
         "replay_too_big": "The replay does not fit in a Discord attachment even at its "
-                          "smallest; try /game board turn:N instead.",
+        "smallest; try /game board turn:N instead.",
         "too_many_games_user": "You already have {count} open games here (this server allows "
-                               "{limit} per member). Finish or resign one first.",
+        "{limit} per member). Finish or resign one first.",
         "too_many_games_guild": "This server already has {count} open games (it allows "
-                                "{limit}). Finish some first, or ask an admin to raise the "
-                                "limit with /umpire config.",
+        "{limit}). Finish some first, or ask an admin to raise the "
+        "limit with /umpire config.",
         "config_limits": "Open games allowed: {per_user} per member, {per_guild} per server.",
         "flare_not_allowed": "Only the game's players and referees can mark cells.",
         "service_only": "/{command} is not a move. To give up, use /game resign.",
         "log_undone": "  ↩️ undone by {who}",
         "log_undone_title": "~~{line}~~",
         "undo_consent_needed": "You play {sides} in this game, and the last action rolled "
-                               "dice. Taking it back needs the other side's agreement: I "
-                               "asked them in the thread.",
+        "dice. Taking it back needs the other side's agreement: I "
+        "asked them in the thread.",
         "undo_consent_request": "⚖️ {referee} (referee, playing {sides}) wants to take back "
-                                "the last action: {action}. Its dice: {dice}. A player of "
-                                "{others} must agree with the button below.",
+        "the last action: {action}. Its dice: {dice}. A player of "
+        "{others} must agree with the button below.",
         "undo_consent_button": "Agree to take it back",
         "undo_consent_not_yours": "Only a player of {others} can agree to this.",
         "undo_agreed": "⚖️ {referee} took back the last action with the agreement of {user} "
-                       "(it stays in the audit log).",
+        "(it stays in the audit log).",
         "referee_consent": "referee {referee}, agreed by {user}",
         "left": "{user} leaves {side}.",
         "you_left": "You left {side}; /game join takes a seat again.",
         "leave_started": "The game has started: a seat is left by /game resign (or a referee's "
-                         "/ref kick).",
+        "/ref kick).",
         "cancel_started": "The game has started: it cannot be cancelled any more. A side gives "
-                          "up with /game resign.",
+        "up with /game resign.",
         "cancelled": "🚫 {user} cancelled this game before it started.",
         "rematch_not_yours": "Only the game's players and referees can ask for a rematch.",
         "rematch_not_finished": "A rematch opens once this game is over.",
         "rematch_seats": "Rematch of game #{id}, same seats: {seats}. The creator or a referee "
-                         "runs /game start.",
+        "runs /game start.",
         "help_flow": "**Umpire** referees wargames, one game per thread. How a game flows: "
-                     "/game new ruleset:… opens it → each player takes a side with /game join "
-                     "side:… (/game leave gives it up) → the creator or a referee runs /game "
-                     "start (or /game cancel) → in the thread, the turn post says whose turn it "
-                     "is; act with the game's commands (options autocomplete) or /act, take "
-                     "back with /undo; /game status, /game log and /game rules tell you more → "
-                     "once it is over, /game verify checks every die and /game rematch plays "
-                     "again.",
+        "/game new ruleset:… opens it → each player takes a side with /game join "
+        "side:… (/game leave gives it up) → the creator or a referee runs /game "
+        "start (or /game cancel) → in the thread, the turn post says whose turn it "
+        "is; act with the game's commands (options autocomplete) or /act, take "
+        "back with /undo; /game status, /game log and /game rules tell you more → "
+        "once it is over, /game verify checks every die and /game rematch plays "
+        "again.",
         "help_no_game": "There is no game in this channel: open one with /game new, or run "
-                        "/help in a game's thread for its commands.",
+        "/help in a game's thread for its commands.",
         "help_game": "**{title}** #{id} ({status}). Its commands:",
         "help_examples": "You could type now:",
         "turn_notice": "⏳ {title} #{id}: {side} is to act. {link}",
         "notify_on": "I will send you a direct message when your side is to act in this game "
-                     "(/game notify on:False stops it). Your DMs from this server must be open.",
+        "(/game notify on:False stops it). Your DMs from this server must be open.",
         "notify_off": "No more direct messages for this game.",
         "exported": "The game as one page (boards: {frames}, actions: {actions}; open it in "
-                    "any browser, offline) and its JSON log:",
+        "any browser, offline) and its JSON log:",
         "act_more": "+{count} more (type a name or cell to narrow)",
         "autocomplete_wait": "Not your turn: the game waits for {sides}",
         "flow_turn": "{word} {turn} begins",
@@ -219,73 +218,73 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "de": {
         "oops": "Entschuldigung, bei uns ist etwas schiefgegangen. Die Partie ist unverändert; "
-                "bitte versuche es noch einmal und sag dem Betreiber Bescheid, wenn es wieder "
-                "passiert.",
+        "bitte versuche es noch einmal und sag dem Betreiber Bescheid, wenn es wieder "
+        "passiert.",
         "illegal": "Nicht erlaubt: {why}",
         "refused": "Das ging nicht: {why}",
         "ambiguous_name": "{option}:{typed} passt auf mehreres; gib die Kennung oder mehr vom "
-                          "Namen an. Gemeint sein kann: {candidates}.",
+        "Namen an. Gemeint sein kann: {candidates}.",
         "storage_failed": "Der Bot kann gerade nicht speichern: seine Datenbank meldet ein "
-                          "Problem. Es wurde nichts geändert; der Betreiber findet die Ursache "
-                          "im Log des Bots. Bitte versuche es später noch einmal.",
+        "Problem. Es wurde nichts geändert; der Betreiber findet die Ursache "
+        "im Log des Bots. Bitte versuche es später noch einmal.",
         "storage_uncertain": "Die Verbindung zur Datenbank des Bots ist beim Speichern "
-                             "abgerissen: Das kann gespeichert worden sein oder auch nicht. Sieh "
-                             "dir das neueste Brett der Partie an, bevor du es noch einmal "
-                             "versuchst; der Betreiber findet die Ursache im Log des Bots.",
+        "abgerissen: Das kann gespeichert worden sein oder auch nicht. Sieh "
+        "dir das neueste Brett der Partie an, bevor du es noch einmal "
+        "versuchst; der Betreiber findet die Ursache im Log des Bots.",
         "stale": "Dieses Brett ist veraltet (es zeigt Stand {expected}, die Partie ist bei "
-                 "Stand {current}). Es wurde nichts ausgeführt; nimm das neueste Brett.",
+        "Stand {current}). Es wurde nichts ausgeführt; nimm das neueste Brett.",
         "stale_pointer": "Dieses Brett ist veraltet; es wurde nichts ausgeführt. Aktuelles "
-                         "Brett: {link}",
+        "Brett: {link}",
         "stale_command": "Die Partie ging weiter, während dein Befehl unterwegs war (jemand "
-                         "hat im selben Moment gehandelt); es wurde nichts ausgeführt. "
-                         "Aktuelles Brett: {link}",
+        "hat im selben Moment gehandelt); es wurde nichts ausgeführt. "
+        "Aktuelles Brett: {link}",
         "not_active": "Gerade keine Züge: {why}",
         "no_game_id": "{why}",
         "no_game_here": "In diesem Kanal läuft keine Partie. Nutze den Thread der Partie oder "
-                        "starte eine mit /game new (siehe /game list).",
+        "starte eine mit /game new (siehe /game list).",
         "not_seated": "Du spielst in dieser Partie nicht mit. Tritt einer Seite mit /game join "
-                      "bei.",
+        "bei.",
         "not_seated_side": "{why}",
         "not_your_turn": "Du bist nicht am Zug. Die Partie wartet auf {waiting}.",
         "not_your_decision": "Diese Entscheidung ist nicht deine, sondern die von {side} "
-                             "({people}).",
+        "({people}).",
         "decision_placeholder": "Wähle für {side} …",
         "not_running": "Die Partie läuft nicht (Status: {status}).",
         "not_referee": "Das darf nur ein Schiedsrichter (wer die Partie erstellt hat oder die "
-                       "Schiedsrichter-Rolle des Servers).",
+        "Schiedsrichter-Rolle des Servers).",
         "need_manage_guild": "Dafür brauchst du die Berechtigung „Server verwalten“.",
         "unknown_ruleset": "Es gibt kein Spiel namens {name!r}. Spiele: {names}.",
         "bad_scenario": "Dieses Szenario geht nicht, es wurde keine Partie eröffnet: {why}. "
-                        "Szenarien von {game}: {names}, oder hänge mit der Option "
-                        "szenario_datei deine eigene JSON-Datei an.",
+        "Szenarien von {game}: {names}, oder hänge mit der Option "
+        "szenario_datei deine eigene JSON-Datei an.",
         "unknown_scenario": "Dieses Szenario gibt es nicht, es wurde keine Partie eröffnet. "
-                            "Szenarien von {game}: {names}, oder hänge mit der Option "
-                            "szenario_datei deine eigene JSON-Datei an.",
+        "Szenarien von {game}: {names}, oder hänge mit der Option "
+        "szenario_datei deine eigene JSON-Datei an.",
         "scenario_name_and_file": "Gib entweder einen Szenarionamen oder eine Szenario-Datei an, "
-                                  "nicht beides; es wurde keine Partie eröffnet. Szenarien von "
-                                  "{game}: {names}.",
+        "nicht beides; es wurde keine Partie eröffnet. Szenarien von "
+        "{game}: {names}.",
         "scenario_file_too_large": "Diese Szenario-Datei ist größer als {kib} KiB; es wurde "
-                                   "keine Partie eröffnet.",
+        "keine Partie eröffnet.",
         "unknown_side": "Es gibt keine Seite {side!r}. Seiten: {sides}.",
         "empty_sides": "Für {sides} spielt noch niemand; jede Seite braucht einen Spieler "
-                       "(/game join).",
+        "(/game join).",
         "member_not_seated": "{user} spielt in dieser Partie nicht mit.",
         "join_closed": "Die Partie läuft schon; jetzt kann nur ein Schiedsrichter Spieler "
-                       "setzen (/ref seat).",
+        "setzen (/ref seat).",
         "bad_syntax": "Diese Aktion kann ich nicht lesen: {why}",
         "bad_hex": "{hex!r} ist keine Feldbezeichnung (wie 0507 oder C4).",
         "flare_off_map": "{hex} ist kein Feld des Spielbretts dieser Partie; nichts wurde "
-                         "markiert.",
+        "markiert.",
         "undo_refused": "{why} Ein Schiedsrichter kann es noch mit /ref undo zurücknehmen.",
         "missing_permissions": "Discord hat mir das nicht erlaubt ({why}). Ich brauche hier "
-                               "Kanal ansehen, Nachrichten senden, Nachrichten in Threads senden, "
-                               "Öffentliche Threads erstellen, Links einbetten, Dateien anhängen "
-                               "und Nachrichtenverlauf lesen.",
+        "Kanal ansehen, Nachrichten senden, Nachrichten in Threads senden, "
+        "Öffentliche Threads erstellen, Links einbetten, Dateien anhängen "
+        "und Nachrichtenverlauf lesen.",
         "ok": "Erledigt.",
         "post_failed": "Die Partie ist aktualisiert, aber der Beitrag im Thread schlug fehl; "
-                       "/game board zeigt das aktuelle Brett.",
+        "/game board zeigt das aktuelle Brett.",
         "ok_post_failed": "Erledigt, aber der Beitrag im Thread schlug fehl; /game board zeigt "
-                          "das aktuelle Brett.",
+        "das aktuelle Brett.",
         "done": "Ausgeführt: {action}",
         "only_you": "Nur für dich sichtbar:",
         "since_last": "Seit deiner letzten Aktion:",
@@ -295,18 +294,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "result": "Ergebnis",
         "created": "Partie #{id} ist in {thread} eröffnet.",
         "lobby": "{user} hat **{title}** eröffnet (Szenario {scenario}). Seiten: {sides}. "
-                 "Setz dich mit /game join an den Tisch; dann startet der Ersteller oder ein "
-                 "Schiedsrichter mit /game start.",
+        "Setz dich mit /game join an den Tisch; dann startet der Ersteller oder ein "
+        "Schiedsrichter mit /game start.",
         "lobby_setup": "Dieses Szenario beginnt mit dem Aufstellen: stell deine Einheiten "
-                       "einzeln auf oder alle übrigen auf einmal, zufällig und regelgerecht, mit "
-                       "/auto-setup.",
+        "einzeln auf oder alle übrigen auf einmal, zufällig und regelgerecht, mit "
+        "/auto-setup.",
         "lobby_ready": "Wer gleich spielen will, eröffnet stattdessen ein fertig aufgestelltes "
-                       "Szenario: {names}, z. B. /game new ruleset:{ruleset} scenario:{scenario}",
+        "Szenario: {names}, z. B. /game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} spielt {side}.",
         "you_joined": "Du spielst {side}.",
         "seated_count": "{count} Spieler",
         "started": "Die Partie hat begonnen. Hash des geheimen Würfel-Seeds: `{hash}` — am "
-                   "Ende wird der Seed veröffentlicht und /game verify prüft jeden Wurf.",
+        "Ende wird der Seed veröffentlicht und /game verify prüft jeden Wurf.",
         "waiting_for": "Am Zug: {sides}",
         "your_move": "{people}, ihr seid am Zug.",
         "game_over": "Partie beendet. Sieger: {winner} ({reason}).",
@@ -325,20 +324,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_games": "Hier gibt es noch keine Partien. Starte eine mit /game new.",
         "replay": "Partie #{id} bisher:",
         "verify_ok": "Geprüft: {actions} Aktionen und {dice} Würfe lassen sich aus dem "
-                     "veröffentlichten Seed exakt nachspielen (Endstand {hash}…).",
+        "veröffentlichten Seed exakt nachspielen (Endstand {hash}…).",
         "verify_bad": "Prüfung FEHLGESCHLAGEN ({actions} Aktionen, {dice} Würfe):",
         "verify_not_yet": "Der Würfel-Seed bleibt bis zum Ende der Partie geheim (sein "
-                          "Hash: `{hash}`); dann spielt /game verify jeden Wurf damit nach.",
+        "Hash: `{hash}`); dann spielt /game verify jeden Wurf damit nach.",
         "config_saved": "Gespeichert. Schiedsrichter-Rolle: {role}; Sprache öffentlicher "
-                        "Beiträge: {language}.",
+        "Beiträge: {language}.",
         "flare": "🔶 {user} markiert {hex}.",
         "flare_done": "Markierung auf {hex}.",
         "undone_by": "↩️ {user} hat die letzte Aktion von {side} zurückgenommen.",
         "undo_ok": "Deine letzte Aktion wurde zurückgenommen.",
         "undo_requested": "{user} bittet einen Schiedsrichter, die letzte Aktion zurückzunehmen "
-                          "(/ref undo).",
-        "ref_undo": "{referee} hat die letzte Aktion zurückgenommen (sie bleibt im "
-                    "Prüfprotokoll).",
+        "(/ref undo).",
+        "ref_undo": "{referee} hat die letzte Aktion zurückgenommen (sie bleibt im Prüfprotokoll).",
         "ref_place": "{referee} hat {unit} auf {to} gesetzt.",
         "ref_remove": "{referee} hat {unit} entfernt.",
         "ref_phase": "{referee} hat die Phase auf {phase} gesetzt (am Zug: {side}).",
@@ -349,7 +347,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ref_clock": "{referee} hat die Uhr von {side} auf {hours} h gestellt.",
         "reminder": "⏰ {people}: {side} ist am Zug (noch {time} auf der Uhr). Brett: {link}",
         "timeout_referee": "⌛ Die Uhr von {side} ist abgelaufen. Die Partie wartet auf den "
-                           "Schiedsrichter.",
+        "Schiedsrichter.",
         "timeout_forfeit": "⌛ Die Uhr von {side} ist abgelaufen; {side} verliert.",
         "button_end": "Phase beenden",
         "button_undo": "Rücknahme anfragen",
@@ -359,73 +357,73 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status_paused": "angehalten",
         "status_finished": "beendet",
         "too_long": "Die Option `{option}` ist zu lang ({length} Zeichen; höchstens {limit}). "
-                    "Es wurde nichts geändert.",
+        "Es wurde nichts geändert.",
         "bad_input": "Dieser Wert ist hier nicht gültig. Es wurde nichts geändert; wähle einen "
-                     "Wert aus der Liste oder sieh in der Hilfe des Befehls nach.",
+        "Wert aus der Liste oder sieh in der Hilfe des Befehls nach.",
         "cooldown": "Bitte warte: /{command} geht wieder in {seconds} s.",
         "busy_game": "Partie #{id} zeichnet gerade schon eine Wiederholung oder prüft ihr "
-                     "Protokoll; versuche es gleich noch einmal.",
+        "Protokoll; versuche es gleich noch einmal.",
         "busy_overall": "Der Bot ist gerade mit Wiederholungen anderer Partien beschäftigt; "
-                        "versuche es gleich noch einmal.",
+        "versuche es gleich noch einmal.",
         "busy_load": "Der Bot ist gerade sehr beschäftigt, versuche es gleich noch einmal. Es "
-                     "wurde nichts geändert.",
+        "wurde nichts geändert.",
         "replay_too_big": "Die Wiederholung passt selbst in kleinster Form nicht in einen "
-                          "Discord-Anhang; versuche stattdessen /game board turn:N.",
+        "Discord-Anhang; versuche stattdessen /game board turn:N.",
         "too_many_games_user": "Du hast hier schon {count} offene Partien (dieser Server "
-                               "erlaubt {limit} pro Mitglied). Beende oder gib erst eine auf.",
+        "erlaubt {limit} pro Mitglied). Beende oder gib erst eine auf.",
         "too_many_games_guild": "Dieser Server hat schon {count} offene Partien (erlaubt sind "
-                                "{limit}). Beendet erst welche, oder bittet einen Admin, die "
-                                "Grenze mit /umpire config zu erhöhen.",
+        "{limit}). Beendet erst welche, oder bittet einen Admin, die "
+        "Grenze mit /umpire config zu erhöhen.",
         "config_limits": "Erlaubte offene Partien: {per_user} pro Mitglied, {per_guild} pro "
-                         "Server.",
+        "Server.",
         "flare_not_allowed": "Nur die Spieler und Schiedsrichter der Partie können Felder "
-                             "markieren.",
+        "markieren.",
         "service_only": "/{command} ist kein Zug. Zum Aufgeben gibt es /game resign.",
         "log_undone": "  ↩️ zurückgenommen von {who}",
         "log_undone_title": "~~{line}~~",
         "undo_consent_needed": "Du spielst in dieser Partie {sides}, und bei der letzten Aktion "
-                               "wurde gewürfelt. Sie zurückzunehmen braucht die Zustimmung "
-                               "der anderen Seite: Ich habe sie im Thread gefragt.",
+        "wurde gewürfelt. Sie zurückzunehmen braucht die Zustimmung "
+        "der anderen Seite: Ich habe sie im Thread gefragt.",
         "undo_consent_request": "⚖️ {referee} (Schiedsrichter, spielt {sides}) möchte die "
-                                "letzte Aktion zurücknehmen: {action}. Ihre Würfel: {dice}. "
-                                "Ein Spieler von {others} muss mit dem Knopf unten zustimmen.",
+        "letzte Aktion zurücknehmen: {action}. Ihre Würfel: {dice}. "
+        "Ein Spieler von {others} muss mit dem Knopf unten zustimmen.",
         "undo_consent_button": "Rücknahme zustimmen",
         "undo_consent_not_yours": "Zustimmen kann nur ein Spieler von {others}.",
         "undo_agreed": "⚖️ {referee} hat die letzte Aktion mit Zustimmung von {user} "
-                       "zurückgenommen (sie bleibt im Prüfprotokoll).",
+        "zurückgenommen (sie bleibt im Prüfprotokoll).",
         "referee_consent": "Schiedsrichter {referee}, Zustimmung von {user}",
         "left": "{user} verlässt {side}.",
         "you_left": "Du hast {side} verlassen; mit /game join nimmst du wieder Platz.",
         "leave_started": "Die Partie läuft schon: einen Platz verlässt man mit /game resign "
-                         "(oder ein Schiedsrichter mit /ref kick).",
+        "(oder ein Schiedsrichter mit /ref kick).",
         "cancel_started": "Die Partie läuft schon und kann nicht mehr abgesagt werden. Eine "
-                          "Seite gibt mit /game resign auf.",
+        "Seite gibt mit /game resign auf.",
         "cancelled": "🚫 {user} hat diese Partie vor dem Start abgesagt.",
         "rematch_not_yours": "Nur Spieler und Schiedsrichter der Partie können eine Revanche "
-                             "verlangen.",
+        "verlangen.",
         "rematch_not_finished": "Eine Revanche gibt es, sobald diese Partie vorbei ist.",
         "rematch_seats": "Revanche von Partie #{id}, gleiche Plätze: {seats}. Der Ersteller "
-                         "oder ein Schiedsrichter startet mit /game start.",
+        "oder ein Schiedsrichter startet mit /game start.",
         "help_flow": "**Umpire** leitet Kriegsspiele, eine Partie pro Thread. So läuft eine "
-                     "Partie: /game new ruleset:… eröffnet sie → jeder Spieler wählt eine Seite "
-                     "mit /game join side:… (/game leave gibt sie ab) → der Ersteller oder ein "
-                     "Schiedsrichter startet mit /game start (oder sagt mit /game cancel ab) → im "
-                     "Thread zeigt der Zugbeitrag, wer am Zug ist; gespielt wird mit den Befehlen "
-                     "des Spiels (Optionen mit Vorschlägen) oder /act, zurückgenommen mit /undo; "
-                     "/game status, /game log und /game rules erklären mehr → ist die Partie "
-                     "vorbei, prüft /game verify jeden Wurf und /game rematch spielt sie noch "
-                     "einmal.",
+        "Partie: /game new ruleset:… eröffnet sie → jeder Spieler wählt eine Seite "
+        "mit /game join side:… (/game leave gibt sie ab) → der Ersteller oder ein "
+        "Schiedsrichter startet mit /game start (oder sagt mit /game cancel ab) → im "
+        "Thread zeigt der Zugbeitrag, wer am Zug ist; gespielt wird mit den Befehlen "
+        "des Spiels (Optionen mit Vorschlägen) oder /act, zurückgenommen mit /undo; "
+        "/game status, /game log und /game rules erklären mehr → ist die Partie "
+        "vorbei, prüft /game verify jeden Wurf und /game rematch spielt sie noch "
+        "einmal.",
         "help_no_game": "In diesem Kanal läuft keine Partie: eröffne eine mit /game new, oder "
-                        "rufe /help im Thread einer Partie auf, um ihre Befehle zu sehen.",
+        "rufe /help im Thread einer Partie auf, um ihre Befehle zu sehen.",
         "help_game": "**{title}** #{id} ({status}). Ihre Befehle:",
         "help_examples": "Du könntest jetzt tippen:",
         "turn_notice": "⏳ {title} #{id}: {side} ist am Zug. {link}",
         "notify_on": "Ich schreibe dir eine Direktnachricht, wenn deine Seite in dieser Partie am "
-                     "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
-                     "Server müssen erlaubt sein.",
+        "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
+        "Server müssen erlaubt sein.",
         "notify_off": "Keine Direktnachrichten mehr für diese Partie.",
         "exported": "Die Partie als eine Seite (Bretter: {frames}, Aktionen: {actions}; "
-                    "öffnet sich offline in jedem Browser) und ihr JSON-Protokoll:",
+        "öffnet sich offline in jedem Browser) und ihr JSON-Protokoll:",
         "act_more": "+{count} weitere (Name oder Feld tippen zum Eingrenzen)",
         "autocomplete_wait": "Nicht dein Zug: die Partie wartet auf {sides}",
         "flow_turn": "{word} {turn} beginnt",
@@ -442,82 +440,133 @@ MESSAGES: dict[str, dict[str, str]] = {
 # Command, group and option names shown to German clients (Discord still sends the English
 # name to the bot, so nothing else changes). Names must be lowercase, 1-32 characters.
 DE_NAMES = {
-    "game": "partie", "new": "neu", "join": "beitreten", "start": "starten", "status": "status",
-    "board": "brett", "log": "protokoll", "resign": "aufgeben", "rules": "regeln",
-    "list": "liste", "replay": "wiederholung", "verify": "pruefen", "ref": "schiri",
-    "undo": "zuruecknehmen", "place": "setzen", "remove": "entfernen", "phase": "phase",
-    "seat": "platzieren", "kick": "rauswerfen", "pause": "anhalten", "clock": "uhr",
-    "umpire": "umpire", "config": "einstellungen", "act": "aktion", "flare": "markieren",
-    "move": "bewegen", "attack": "angreifen", "fire": "feuern", "end-phase": "phase-beenden",
-    "deploy": "aufstellen", "rally": "sammeln", "retreat": "rueckzug", "advance": "vorruecken",
-    "play": "ausspielen", "discard": "abwerfen", "draw": "ziehen", "reserve": "reserve",
-    "pass": "passen", "leave": "verlassen", "cancel": "absagen", "rematch": "revanche",
-    "help": "hilfe", "export": "exportieren", "notify": "benachrichtigen", "on": "an",
+    "game": "partie",
+    "new": "neu",
+    "join": "beitreten",
+    "start": "starten",
+    "status": "status",
+    "board": "brett",
+    "log": "protokoll",
+    "resign": "aufgeben",
+    "rules": "regeln",
+    "list": "liste",
+    "replay": "wiederholung",
+    "verify": "pruefen",
+    "ref": "schiri",
+    "undo": "zuruecknehmen",
+    "place": "setzen",
+    "remove": "entfernen",
+    "phase": "phase",
+    "seat": "platzieren",
+    "kick": "rauswerfen",
+    "pause": "anhalten",
+    "clock": "uhr",
+    "umpire": "umpire",
+    "config": "einstellungen",
+    "act": "aktion",
+    "flare": "markieren",
+    "move": "bewegen",
+    "attack": "angreifen",
+    "fire": "feuern",
+    "end-phase": "phase-beenden",
+    "deploy": "aufstellen",
+    "rally": "sammeln",
+    "retreat": "rueckzug",
+    "advance": "vorruecken",
+    "play": "ausspielen",
+    "discard": "abwerfen",
+    "draw": "ziehen",
+    "reserve": "reserve",
+    "pass": "passen",
+    "leave": "verlassen",
+    "cancel": "absagen",
+    "rematch": "revanche",
+    "help": "hilfe",
+    "export": "exportieren",
+    "notify": "benachrichtigen",
+    "on": "an",
     # options
-    "ruleset": "spiel", "scenario": "szenario", "scenario_file": "szenario_datei",
+    "ruleset": "spiel",
+    "scenario": "szenario",
+    "scenario_file": "szenario_datei",
     "time_control": "bedenkzeit",
-    "on_timeout": "bei_zeitablauf", "side": "seite", "turn": "zug", "count": "anzahl",
-    "unit": "einheit", "to": "nach", "target": "ziel", "with": "mit", "card": "karte",
-    "choice": "wahl", "hex": "feld", "die": "wuerfel", "value": "wert", "faction": "fraktion",
-    "tile": "plaettchen", "action": "aktion", "member": "mitglied", "paused": "angehalten",
-    "hours": "stunden", "referee_role": "schiri_rolle", "language": "sprache",
+    "on_timeout": "bei_zeitablauf",
+    "side": "seite",
+    "turn": "zug",
+    "count": "anzahl",
+    "unit": "einheit",
+    "to": "nach",
+    "target": "ziel",
+    "with": "mit",
+    "card": "karte",
+    "choice": "wahl",
+    "hex": "feld",
+    "die": "wuerfel",
+    "value": "wert",
+    "faction": "fraktion",
+    "tile": "plaettchen",
+    "action": "aktion",
+    "member": "mitglied",
+    "paused": "angehalten",
+    "hours": "stunden",
+    "referee_role": "schiri_rolle",
+    "language": "sprache",
 }
 
 DE_TEXT = {
     "Start, join and follow wargames": "Kriegsspiele starten, beitreten und verfolgen",
     "Open a new game in a thread of this channel": "Eine neue Partie in einem Thread dieses "
-                                                   "Kanals eröffnen",
+    "Kanals eröffnen",
     "The game to play": "Das Spiel",
     "The scenario (default: the game's standard one)": "Das Szenario (sonst das Standardszenario)",
     "Your own scenario as a JSON file (instead of a name)": "Dein eigenes Szenario als JSON-Datei "
-                                                             "(statt eines Namens)",
+    "(statt eines Namens)",
     "Clocks per side": "Bedenkzeit je Seite",
     "What happens when a clock runs out": "Was passiert, wenn eine Uhr abläuft",
     "Take a seat on a side of this thread's game": "Einer Seite der Partie in diesem Thread "
-                                                   "beitreten",
+    "beitreten",
     "The side you will play": "Die Seite, die du spielst",
     "Start the game (creator or referee)": "Die Partie starten (Ersteller oder Schiedsrichter)",
     "Where the game stands, your clock and options": "Stand der Partie, deine Uhr und Optionen",
     "Post the board now, or as it stood after a turn": "Das Brett jetzt zeigen oder wie es nach "
-                                                       "einem Zug stand",
+    "einem Zug stand",
     "Show the board as it stood after this turn": "Das Brett nach diesem Zug zeigen",
-    "Recent actions and events, every die shown": "Letzte Aktionen und Ereignisse mit allen "
-                                                  "Würfen",
+    "Recent actions and events, every die shown": "Letzte Aktionen und Ereignisse mit allen Würfen",
     "How many actions to show (default 10)": "Wie viele Aktionen (Standard 10)",
     "Give up: the other side wins": "Aufgeben: die andere Seite gewinnt",
     "How a game flows and this game's commands": "Wie eine Partie abläuft und die Befehle "
-        "dieser Partie",
+    "dieser Partie",
     "A direct message when it is your turn (on/off)": "Eine Direktnachricht, wenn du am Zug "
-        "bist (an/aus)",
+    "bist (an/aus)",
     "True: message me when my side is to act; False: stop": "True: schreib mir, wenn meine "
-        "Seite am Zug ist; False: aufhören",
+    "Seite am Zug ist; False: aufhören",
     "The whole game as one HTML page and a JSON log": "Die ganze Partie als eine HTML-Seite "
-        "und ein JSON-Protokoll",
+    "und ein JSON-Protokoll",
     "Give up your seat before the game starts": "Deinen Platz vor dem Start aufgeben",
     "Close a game that has not started (creator or referee)": "Eine nicht gestartete Partie "
-        "absagen (Ersteller oder Schiedsrichter)",
+    "absagen (Ersteller oder Schiedsrichter)",
     "Open the same game again with the same seats": "Dieselbe Partie mit denselben Plätzen "
-        "neu eröffnen",
+    "neu eröffnen",
     "A summary of this game's rules": "Eine Zusammenfassung der Regeln",
     "Games in this server": "Partien auf diesem Server",
     "Only games with this status": "Nur Partien mit diesem Status",
     "An animated picture of the game so far": "Ein animiertes Bild der bisherigen Partie",
     "Replay the log with the revealed seed and check every die": "Das Protokoll mit dem "
-        "veröffentlichten Seed nachspielen und jeden Wurf prüfen",
+    "veröffentlichten Seed nachspielen und jeden Wurf prüfen",
     "Server settings for Umpire": "Server-Einstellungen für Umpire",
     "Set the referee role and the language of public posts": "Schiedsrichter-Rolle und "
-        "Sprache öffentlicher Beiträge festlegen",
+    "Sprache öffentlicher Beiträge festlegen",
     "Members of this role may referee every game": "Mitglieder dieser Rolle leiten jede Partie",
     "Language of public posts in game threads": "Sprache öffentlicher Beiträge in Partie-Threads",
     "Referee tools for the game in this thread": "Schiedsrichter-Werkzeuge für diese Partie",
     "Take back the last action (it stays in the audit log)": "Die letzte Aktion zurücknehmen "
-        "(sie bleibt im Prüfprotokoll)",
+    "(sie bleibt im Prüfprotokoll)",
     "Put a unit on a cell": "Eine Einheit auf ein Feld setzen",
     "Unit id": "Einheiten-Kennung",
     "Cell label, e.g. 0507": "Feld, z. B. 0507",
     "Take a unit off the board": "Eine Einheit vom Brett nehmen",
     "Set the phase (and optionally the active side)": "Die Phase (und wahlweise die Seite am "
-                                                      "Zug) setzen",
+    "Zug) setzen",
     "Phase name": "Name der Phase",
     "The side whose turn it becomes": "Die Seite, die an den Zug kommt",
     "Seat a member on a side": "Ein Mitglied auf eine Seite setzen",
@@ -525,21 +574,21 @@ DE_TEXT = {
     "Which side": "Welche Seite",
     "Remove a member from every seat of this game": "Ein Mitglied aus der Partie nehmen",
     "Pause (clocks stop, no moves) or resume the game": "Partie anhalten (Uhren stehen, keine "
-                                                        "Züge) oder fortsetzen",
+    "Züge) oder fortsetzen",
     "True to pause, False to resume": "True zum Anhalten, False zum Fortsetzen",
     "Set a side's remaining time in hours": "Die Restzeit einer Seite in Stunden setzen",
     "Time left, in hours": "Restzeit in Stunden",
     "Take any legal action (pick from the list)": "Eine beliebige erlaubte Aktion ausführen "
-                                                  "(aus der Liste wählen)",
+    "(aus der Liste wählen)",
     "The action, e.g. /move unit:sp-cavalry-1 to:0507": "Die Aktion, z. B. /move "
-                                                        "unit:sp-cavalry-1 to:0507",
+    "unit:sp-cavalry-1 to:0507",
     "Take back your last action (same phase, before any die or secret)": "Deine letzte Aktion "
-        "zurücknehmen (gleiche Phase, vor Würfeln oder Geheimnissen)",
+    "zurücknehmen (gleiche Phase, vor Würfeln oder Geheimnissen)",
     "Mark a hex on the next picture": "Ein Feld auf dem nächsten Bild markieren",
     "The cell to mark, e.g. 0507 or C4": "Das Feld, z. B. 0507 oder C4",
     "Move a unit": "Eine Einheit bewegen",
     "Place your remaining units legally at random": "Deine übrigen Einheiten zufällig und "
-                                                    "regelgerecht aufstellen",
+    "regelgerecht aufstellen",
     "Attack an enemy unit": "Eine feindliche Einheit angreifen",
     "Fire at an enemy unit": "Auf eine feindliche Einheit feuern",
     "End the current phase": "Die aktuelle Phase beenden",
@@ -579,7 +628,9 @@ DE_TEXT = {
     "slow (72h + 12h, max 120h)": "langsam (72 h + 12 h, max. 120 h)",
     "referee decides": "Schiedsrichter entscheidet",
     "forfeit": "Partie verloren",
-    "lobby": "wartet", "active": "läuft", "finished": "beendet",
+    "lobby": "wartet",
+    "active": "läuft",
+    "finished": "beendet",
     "Move a unit one hex": "Eine Einheit ein Feld bewegen",
     "Fire at an adjacent enemy": "Auf einen benachbarten Feind feuern",
 }
@@ -592,7 +643,7 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "unknown_side": "Es gibt keine Seite {side!r}.",
         "not_your_turn": "{side} ist nicht am Zug; die Partie wartet auf {waiting}.",
         "not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie wartet auf "
-                             "{waiting}.",
+        "{waiting}.",
         "not_possible_now": "/{command} ist jetzt nicht möglich.",
         "not_legal_now": "Dieses /{command} ist jetzt nicht erlaubt.",
         "no_unit": "Es gibt keine Einheit {unit!r}.",
@@ -620,9 +671,10 @@ def rule_text(error, lang: str) -> str:
     domain = getattr(error, "domain", None)
     if domain:
         from engine.registry import get_ruleset
+
         try:
             ruleset = get_ruleset(domain)
-        except Exception:   # an unknown domain only costs the translation
+        except Exception:  # an unknown domain only costs the translation
             log.warning("refusal from unknown ruleset %r", domain)
     own = ruleset.translations.get(lang, {}) if ruleset is not None else {}
     template = own.get(key) or RULE_MESSAGES.get(lang, {}).get(key)
@@ -681,8 +733,12 @@ class UmpireTranslator(app_commands.Translator):
     """German names and descriptions for the command tree (Discord shows them to clients set
     to German; the English names stay what the bot receives)."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
         if locale is not discord.Locale.german:
             return None
         given = string.extras.get("i18n") or {}

@@ -10,6 +10,7 @@ language.
 Cooldowns use the bot's injectable ``clock`` (the harness's fake time), never the wall clock
 directly.
 """
+
 from __future__ import annotations
 
 import logging
@@ -45,7 +46,9 @@ _COOLDOWN_KEY = "umpire_cooldown"
 _STRING = discord.AppCommandOptionType.string.value
 
 
-def long_options(options: list[dict] | None, limit: int = MAX_OPTION_LENGTH) -> list[tuple[str, int]]:
+def long_options(
+    options: list[dict] | None, limit: int = MAX_OPTION_LENGTH
+) -> list[tuple[str, int]]:
     """(name, length) of every string option over ``limit``, subcommands included."""
     found = []
     for option in options or []:
@@ -85,7 +88,7 @@ class Cooldowns:
         if now < ready:
             return ready - now
         self._ready_at[key] = now + duration
-        if len(self._ready_at) > 10_000:     # forget waits that are over
+        if len(self._ready_at) > 10_000:  # forget waits that are over
             self._ready_at = {k: v for k, v in self._ready_at.items() if v > now}
         return 0.0
 
@@ -106,11 +109,13 @@ def refund_cooldown(interaction: discord.Interaction) -> None:
 async def _reply(interaction: discord.Interaction, text: str) -> None:
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True,
-                                            allowed_mentions=discord.AllowedMentions.none())
+            await interaction.followup.send(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
         else:
             await interaction.response.send_message(
-                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
     except discord.HTTPException:
         log.warning("could not deliver a refusal", exc_info=True)
 
@@ -124,6 +129,7 @@ class UmpireTree(app_commands.CommandTree):
         clock = getattr(self.client, "clock", None)
         if clock is None:
             import time
+
             return time.time()
         return float(clock())
 
@@ -132,10 +138,18 @@ class UmpireTree(app_commands.CommandTree):
         too_long = long_options(data.get("options"))
         if too_long:
             if interaction.type is discord.InteractionType.autocomplete:
-                return False    # no answer at all: the client shows no suggestions
+                return False  # no answer at all: the client shows no suggestions
             name, length = too_long[0]
-            await _reply(interaction, t(locale_of(interaction), "too_long", option=name,
-                                        length=length, limit=MAX_OPTION_LENGTH))
+            await _reply(
+                interaction,
+                t(
+                    locale_of(interaction),
+                    "too_long",
+                    option=name,
+                    length=length,
+                    limit=MAX_OPTION_LENGTH,
+                ),
+            )
             return False
         if interaction.type is not discord.InteractionType.application_command:
             return True
@@ -143,29 +157,38 @@ class UmpireTree(app_commands.CommandTree):
         if command in self.cooldowns.durations and interaction.user is not None:
             wait = self.cooldowns.take(command, interaction.user.id, self._now())
             if wait > 0:
-                await _reply(interaction, t(locale_of(interaction), "cooldown", command=command,
-                                            seconds=math.ceil(wait)))
+                await _reply(
+                    interaction,
+                    t(locale_of(interaction), "cooldown", command=command, seconds=math.ceil(wait)),
+                )
                 return False
             interaction.extras[_COOLDOWN_KEY] = (command, interaction.user.id)
         return True
 
-    async def on_error(self, interaction: discord.Interaction,
-                       error: app_commands.AppCommandError, /) -> None:
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
         """Whatever escaped the cogs' guards: a conversion discord.py refused, a check, a bug.
         Logged with who, where and what; the user gets a private, polite answer."""
         lang = locale_of(interaction)
         command = getattr(interaction.command, "qualified_name", None)
         if isinstance(error, (app_commands.TransformerError, app_commands.CheckFailure)):
-            log.info("refused /%s for user %s: %s", command,
-                     getattr(interaction.user, "id", None), error)
+            log.info(
+                "refused /%s for user %s: %s", command, getattr(interaction.user, "id", None), error
+            )
             refund_cooldown(interaction)
             text = t(lang, "bad_input")
         else:
             original = getattr(error, "original", error)
-            log.error("unhandled error in /%s (user %s, channel %s, guild %s, options %s)",
-                      command, getattr(interaction.user, "id", None), interaction.channel_id,
-                      interaction.guild_id, _options_for_log(interaction),
-                      exc_info=(type(original), original, original.__traceback__))
+            log.error(
+                "unhandled error in /%s (user %s, channel %s, guild %s, options %s)",
+                command,
+                getattr(interaction.user, "id", None),
+                interaction.channel_id,
+                interaction.guild_id,
+                _options_for_log(interaction),
+                exc_info=(type(original), original, original.__traceback__),
+            )
             text = t(lang, "oops")
         await _reply(interaction, text)
 

@@ -7,6 +7,7 @@ union of what the rulesets declare for that name, every one a string with autoco
 ``ruleset.describe``. ``/act`` offers every legal action as one choice, so any ruleset-specific
 action works even without its own command.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -49,23 +50,44 @@ MAX_CHOICES = 25
 # them: (option, description, required).
 STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
     "move": ("Move a unit", (("unit", "Your unit", True), ("to", "Destination", True))),
-    "attack": ("Attack an enemy unit", (("unit", "Your attacking unit", True),
-                                        ("target", "The enemy unit", True),
-                                        ("with", "A second unit joining the attack", False))),
-    "fire": ("Fire at an enemy unit", (("unit", "Your firing unit", True),
-                                       ("target", "The enemy unit", True))),
+    "attack": (
+        "Attack an enemy unit",
+        (
+            ("unit", "Your attacking unit", True),
+            ("target", "The enemy unit", True),
+            ("with", "A second unit joining the attack", False),
+        ),
+    ),
+    "fire": (
+        "Fire at an enemy unit",
+        (("unit", "Your firing unit", True), ("target", "The enemy unit", True)),
+    ),
     "end-phase": ("End the current phase", ()),
-    "deploy": ("Deploy a unit", (("unit", "The unit to deploy", True),
-                                 ("to", "Where it enters", True))),
+    "deploy": (
+        "Deploy a unit",
+        (("unit", "The unit to deploy", True), ("to", "Where it enters", True)),
+    ),
     "rally": ("Rally a unit", (("unit", "The unit to rally", True),)),
-    "retreat": ("Retreat a unit", (("unit", "The retreating unit", True),
-                                   ("to", "Where it retreats to", True))),
-    "advance": ("Advance after combat", (("unit", "The advancing unit", True),
-                                         ("to", "Where it advances to", True))),
-    "place": ("Place a tile or piece", (("tile", "What to place", False),
-                                        ("hex", "Where to place it", False))),
-    "play": ("Play a card", (("card", "The card", True), ("choice", "Your choice", False),
-                             ("target", "Its target", False))),
+    "retreat": (
+        "Retreat a unit",
+        (("unit", "The retreating unit", True), ("to", "Where it retreats to", True)),
+    ),
+    "advance": (
+        "Advance after combat",
+        (("unit", "The advancing unit", True), ("to", "Where it advances to", True)),
+    ),
+    "place": (
+        "Place a tile or piece",
+        (("tile", "What to place", False), ("hex", "Where to place it", False)),
+    ),
+    "play": (
+        "Play a card",
+        (
+            ("card", "The card", True),
+            ("choice", "Your choice", False),
+            ("target", "Its target", False),
+        ),
+    ),
     "discard": ("Discard a card", (("card", "The card", True),)),
     "draw": ("Draw a card", ()),
     "reserve": ("Put a unit into reserve", (("unit", "The unit", True),)),
@@ -96,7 +118,7 @@ def collect_commands(rulesets=None) -> list[PlayCommand]:
     options its declarations list; an option is required only if every declaration of that
     command lists it as required (so no game is asked for an option it does not use)."""
     declarations: dict[str, list] = {}
-    for ruleset in (playable_rulesets() if rulesets is None else rulesets):
+    for ruleset in playable_rulesets() if rulesets is None else rulesets:
         for declared in ruleset.commands:
             if declared.name not in RESERVED and _valid_name(declared.name):
                 declarations.setdefault(declared.name, []).append(declared)
@@ -116,12 +138,12 @@ def collect_commands(rulesets=None) -> list[PlayCommand]:
                 command.description_i18n.setdefault(lang, text)
             for option in declared.options:
                 if option.name not in command.options:
-                    command.options[option.name] = PlayOption(option.name, option.description,
-                                                              True)
+                    command.options[option.name] = PlayOption(option.name, option.description, True)
         for option in command.options.values():
             option.required = all(
                 any(o.name == option.name and o.required for o in declared.options)
-                for declared in declared_list)
+                for declared in declared_list
+            )
     return list(found.values())
 
 
@@ -132,20 +154,26 @@ def collect_queries(rulesets=None, taken: set[str] | None = None) -> list[PlayCo
     taken = RESERVED | (taken or set())
     found: dict[str, PlayCommand] = {}
     declared_by: dict[str, list] = {}
-    for ruleset in (playable_rulesets() if rulesets is None else rulesets):
+    for ruleset in playable_rulesets() if rulesets is None else rulesets:
         for declared in ruleset.queries:
             if declared.name in taken or not _valid_name(declared.name):
                 continue
             declared_by.setdefault(declared.name, []).append(declared)
-            command = found.setdefault(declared.name, PlayCommand(declared.name, declared.description))
+            command = found.setdefault(
+                declared.name, PlayCommand(declared.name, declared.description)
+            )
             for lang, text in declared.description_i18n.items():
                 command.description_i18n.setdefault(lang, text)
             for option in declared.options:
-                command.options.setdefault(option.name, PlayOption(option.name, option.description, True))
+                command.options.setdefault(
+                    option.name, PlayOption(option.name, option.description, True)
+                )
     for name, command in found.items():
         for option in command.options.values():
-            option.required = all(any(o.name == option.name and o.required for o in d.options)
-                                  for d in declared_by[name])
+            option.required = all(
+                any(o.name == option.name and o.required for o in d.options)
+                for d in declared_by[name]
+            )
     return list(found.values())
 
 
@@ -168,9 +196,12 @@ def _valid_name(name: str) -> bool:
 
 def _param_name(option: str) -> str:
     """A Python name for an option (``with`` is a keyword); renamed back for Discord."""
-    return option + "_" if not option.isidentifier() or option in ("with", "from", "in", "as",
-                                                                   "is", "for", "if", "type") \
+    return (
+        option + "_"
+        if not option.isidentifier()
+        or option in ("with", "from", "in", "as", "is", "for", "if", "type")
         else option.replace("-", "_")
+    )
 
 
 class PlayCog(UmpireCog):
@@ -197,43 +228,60 @@ class PlayCog(UmpireCog):
         renames = {_param_name(o.name): o.name for o in options}
 
         async def callback(interaction: discord.Interaction, **values) -> None:
-            typed = {renames[k]: str(v).strip() for k, v in values.items()
-                     if v is not None and str(v).strip()}
+            typed = {
+                renames[k]: str(v).strip()
+                for k, v in values.items()
+                if v is not None and str(v).strip()
+            }
             async with Guard(interaction, context=f"/{spec.name} {typed}"):
                 if query:
                     await self.answer_query(interaction, spec.name, typed)
                 else:
                     await self.presenter.play(interaction, spec.name, typed)
 
-        parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                        annotation=discord.Interaction)]
+        parameters = [
+            inspect.Parameter(
+                "interaction",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=discord.Interaction,
+            )
+        ]
         # Discord's client then refuses longer text itself; the tree checks it again.
         text = app_commands.Range[str, 1, MAX_OPTION_LENGTH]
         for option in options:
-            parameters.append(inspect.Parameter(
-                _param_name(option.name), inspect.Parameter.KEYWORD_ONLY, annotation=
-                text if option.required else (text | None),
-                default=inspect.Parameter.empty if option.required else None))
+            parameters.append(
+                inspect.Parameter(
+                    _param_name(option.name),
+                    inspect.Parameter.KEYWORD_ONLY,
+                    annotation=text if option.required else (text | None),
+                    default=inspect.Parameter.empty if option.required else None,
+                )
+            )
         callback.__signature__ = inspect.Signature(parameters)
         callback.__name__ = callback.__qualname__ = "play_" + spec.name.replace("-", "_")
         # The public decorators, applied by hand because the parameters are built at runtime.
-        app_commands.describe(**{_param_name(o.name): clip(o.description or o.name, 100)
-                                 for o in options})(callback)
-        app_commands.rename(**{param: option for param, option in renames.items()
-                               if param != option})(callback)
+        app_commands.describe(
+            **{_param_name(o.name): clip(o.description or o.name, 100) for o in options}
+        )(callback)
+        app_commands.rename(
+            **{param: option for param, option in renames.items() if param != option}
+        )(callback)
         app_commands.guild_only()(callback)
         description = app_commands.locale_str(
             clip(spec.description or spec.name, 100),
-            i18n={lang: clip(text, 100) for lang, text in spec.description_i18n.items()})
+            i18n={lang: clip(text, 100) for lang, text in spec.description_i18n.items()},
+        )
         command = app_commands.Command(name=spec.name, description=description, callback=callback)
-        if not query:   # a query's options are free (any cell), not drawn from legal actions
+        if not query:  # a query's options are free (any cell), not drawn from legal actions
             for option in options:
                 command.autocomplete(_param_name(option.name))(
-                    self._completer(spec.name, option.name))
+                    self._completer(spec.name, option.name)
+                )
         return command
 
-    async def answer_query(self, interaction: discord.Interaction, name: str,
-                           typed: dict[str, str]) -> None:
+    async def answer_query(
+        self, interaction: discord.Interaction, name: str, typed: dict[str, str]
+    ) -> None:
         """A read-only question about the game in this thread (``/los``): anyone who can see
         the thread may ask, at any time; the answer is computed from what the asker's side may
         see (a spectator's view otherwise), shown to the asker only, and changes nothing."""
@@ -241,17 +289,22 @@ class PlayCog(UmpireCog):
         if not any(q.name == name for q in here.ruleset.queries):
             raise Refusal("refused", why=f"{here.ruleset.title} has no /{name}.")
         sides = await self.service.sides_of(here.info.id, interaction.user.id)
-        text, png = await self.service.ask(here.info.id, name, typed,
-                                           viewer=sides[0] if sides else None)
+        text, png = await self.service.ask(
+            here.info.id, name, typed, viewer=sides[0] if sides else None
+        )
         if png is None:
             await send(interaction, clip(text, 2000))
             return
-        await send(interaction, clip(text, 2000),
-                   file=discord.File(io.BytesIO(png), filename=f"{name}.png"))
+        await send(
+            interaction,
+            clip(text, 2000),
+            file=discord.File(io.BytesIO(png), filename=f"{name}.png"),
+        )
 
     def _completer(self, command_name: str, option_name: str):
         async def complete(interaction: discord.Interaction, current: str):
             return await self.complete_option(interaction, command_name, option_name, current)
+
         return complete
 
     # ----- autocomplete ----------------------------------------------------------------------
@@ -283,11 +336,13 @@ class PlayCog(UmpireCog):
         """The one entry autocomplete offers out of turn: whose turn it is."""
         lang = locale_of(interaction)
         sides = ", ".join(ruleset.side_title(s, lang) for s in ruleset.awaiting(info.state))
-        return app_commands.Choice(name=clip(t(lang, "autocomplete_wait", sides=sides or "—"), 100),
-                                   value="?")
+        return app_commands.Choice(
+            name=clip(t(lang, "autocomplete_wait", sides=sides or "—"), 100), value="?"
+        )
 
-    async def complete_option(self, interaction: discord.Interaction, command_name: str,
-                              option_name: str, current: str) -> list[app_commands.Choice[str]]:
+    async def complete_option(
+        self, interaction: discord.Interaction, command_name: str, option_name: str, current: str
+    ) -> list[app_commands.Choice[str]]:
         try:
             found = await self._caller_legal(interaction)
             if not found:
@@ -295,15 +350,21 @@ class PlayCog(UmpireCog):
             info, ruleset, per_side = found
             if not per_side:
                 return [self._whose_turn(interaction, info, ruleset)]
-            filled = {key.rstrip("_"): str(value) for key, value in interaction.namespace
-                      if value not in (None, "") and key.rstrip("_") != option_name}
+            filled = {
+                key.rstrip("_"): str(value)
+                for key, value in interaction.namespace
+                if value not in (None, "") and key.rstrip("_") != option_name
+            }
             needle = (current or "").lower()
             choices: dict[str, str] = {}
             for side, view, legal in per_side:
                 wanted = _resolved(ruleset, view, command_name, filled, legal)
                 for action in legal:
-                    if action.get("type") != command_name or option_name not in action \
-                            or command_name in SERVICE_ACTIONS:
+                    if (
+                        action.get("type") != command_name
+                        or option_name not in action
+                        or command_name in SERVICE_ACTIONS
+                    ):
                         continue
                     if any(action.get(k) != v for k, v in wanted.items()):
                         continue
@@ -314,8 +375,11 @@ class PlayCog(UmpireCog):
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     choices[value] = label
-            return [app_commands.Choice(name=clip(label, 100), value=value)
-                    for value, label in list(choices.items())[:MAX_CHOICES] if len(value) <= 100]
+            return [
+                app_commands.Choice(name=clip(label, 100), value=value)
+                for value, label in list(choices.items())[:MAX_CHOICES]
+                if len(value) <= 100
+            ]
         except Exception:
             log.exception("autocomplete of /%s %s failed", command_name, option_name)
             return []
@@ -327,8 +391,11 @@ class PlayCog(UmpireCog):
         async with Guard(interaction, context="/help"):
             lang = locale_of(interaction)
             parts = [t(lang, "help_flow")]
-            info = await self.service.find_by_thread(interaction.channel_id) \
-                if interaction.channel_id else None
+            info = (
+                await self.service.find_by_thread(interaction.channel_id)
+                if interaction.channel_id
+                else None
+            )
             if info is not None:
                 parts.append(await self._game_help(interaction, info, lang))
             else:
@@ -339,14 +406,23 @@ class PlayCog(UmpireCog):
         """This game's commands in the reader's language, with examples taken from the
         caller's own legal actions now (never another side's: they could show its secrets)."""
         ruleset = ruleset_of(info)
-        lines = [t(lang, "help_game", title=ruleset.title, id=info.id,
-                   status=t(lang, "status_" + info.status))]
+        lines = [
+            t(
+                lang,
+                "help_game",
+                title=ruleset.title,
+                id=info.id,
+                status=t(lang, "status_" + info.status),
+            )
+        ]
         for command in ruleset.commands:
             if command.name in SERVICE_ACTIONS:
                 continue
             text = command.description_i18n.get(lang) or (
-                DE_TEXT.get(command.description, command.description) if lang == "de"
-                else command.description)
+                DE_TEXT.get(command.description, command.description)
+                if lang == "de"
+                else command.description
+            )
             lines.append(f"• `/{command.name}` — {text}")
         examples: dict[str, str] = {}
         if info.status == "active":
@@ -355,8 +431,11 @@ class PlayCog(UmpireCog):
                     if action.get("type") not in SERVICE_ACTIONS:
                         examples.setdefault(str(action.get("type")), format_command(action))
         if examples:
-            lines.append(t(lang, "help_examples") + " " +
-                         ", ".join(f"`{e}`" for e in list(examples.values())[:6]))
+            lines.append(
+                t(lang, "help_examples")
+                + " "
+                + ", ".join(f"`{e}`" for e in list(examples.values())[:6])
+            )
         elif info.status == "active":
             awaited = ", ".join(ruleset.side_title(s, lang) for s in ruleset.awaiting(info.state))
             lines.append(t(lang, "autocomplete_wait", sides=awaited or "—"))
@@ -366,13 +445,17 @@ class PlayCog(UmpireCog):
     @app_commands.command(name="act", description="Take any legal action (pick from the list)")
     @app_commands.describe(action="The action, e.g. /move unit:sp-cavalry-1 to:0507")
     @app_commands.guild_only()
-    async def act(self, interaction: discord.Interaction,
-                  action: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        action: app_commands.Range[str, 1, MAX_OPTION_LENGTH],
+    ) -> None:
         async with Guard(interaction, context=f"/act {action}"):
             if action.strip() == "?":
                 # The out-of-turn entry of autocomplete: say again whose turn it is.
-                await self.presenter.acting_side(interaction,
-                                                 await self.presenter.game_here(interaction))
+                await self.presenter.acting_side(
+                    interaction, await self.presenter.game_here(interaction)
+                )
             try:
                 parsed = parse_command(action)
             except CommandSyntaxError as error:
@@ -413,33 +496,38 @@ class PlayCog(UmpireCog):
                 # picking it does what it says.
                 last = choices[-1]
                 hint = t(locale_of(interaction), "act_more", count=matching - MAX_CHOICES)
-                choices[-1] = app_commands.Choice(name=clip(f"{hint} · {last.name}", 100),
-                                                  value=last.value)
+                choices[-1] = app_commands.Choice(
+                    name=clip(f"{hint} · {last.name}", 100), value=last.value
+                )
             return choices
         except Exception:
             log.exception("autocomplete of /act failed")
             return []
 
-    @app_commands.command(name="undo", description="Take back your last action (same phase, "
-                                                   "before any die or secret)")
+    @app_commands.command(
+        name="undo", description="Take back your last action (same phase, before any die or secret)"
+    )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
         async with Guard(interaction, context="/undo"):
             here = await self.presenter.game_here(interaction)
-            await undo_for_player(interaction, self.presenter, here,
-                                  expected_version=here.info.version)
+            await undo_for_player(
+                interaction, self.presenter, here, expected_version=here.info.version
+            )
 
     @app_commands.command(name="flare", description="Mark a hex on the next picture")
     @app_commands.describe(hex="The cell to mark, e.g. 0507 or C4")
     @app_commands.guild_only()
-    async def flare(self, interaction: discord.Interaction,
-                    hex: app_commands.Range[str, 1, MAX_OPTION_LENGTH]) -> None:
+    async def flare(
+        self, interaction: discord.Interaction, hex: app_commands.Range[str, 1, MAX_OPTION_LENGTH]
+    ) -> None:
         async with Guard(interaction, context=f"/flare {hex}"):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             # Marks go on the players' next turn post: only people of the game may add them.
-            if not await self.service.sides_of(here.info.id, interaction.user.id) and \
-                    not await self.presenter.is_referee(interaction, here.info):
+            if not await self.service.sides_of(
+                here.info.id, interaction.user.id
+            ) and not await self.presenter.is_referee(interaction, here.info):
                 raise Refusal("flare_not_allowed")
             label = hex.strip().upper()
             if not label or len(label) > 8 or not label.isalnum():
@@ -451,9 +539,11 @@ class PlayCog(UmpireCog):
             except SceneError:
                 raise Refusal("flare_off_map", hex=label) from None
             await self.service.add_flare(here.info.id, label)
-            await self.presenter.post_board(here.info, keep_flares=True,
-                                            note=t(lang, "flare", hex=label,
-                                                   user=f"<@{interaction.user.id}>"))
+            await self.presenter.post_board(
+                here.info,
+                keep_flares=True,
+                note=t(lang, "flare", hex=label, user=f"<@{interaction.user.id}>"),
+            )
             await send(interaction, t(lang, "flare_done", hex=label))
 
 

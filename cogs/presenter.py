@@ -4,6 +4,7 @@ apply through the service, and post what happened (action lines, dice, the board
 Kept off the gateway's critical path: everything here awaits the service, which runs the
 database in aiosqlite's thread and rendering in ``asyncio.to_thread``.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,7 +44,7 @@ from .i18n import locale_of, normalise_locale, t
 
 log = logging.getLogger("umpire.discord")
 
-CURRENT_POSTS_KEPT = 4000     # channel, message, version of the newest board per game
+CURRENT_POSTS_KEPT = 4000  # channel, message, version of the newest board per game
 
 
 class Presenter:
@@ -135,9 +136,14 @@ class Presenter:
         if not await self.is_referee(interaction, info):
             raise Refusal("not_referee")
 
-    async def acting_side(self, interaction: discord.Interaction, here: GameHere,
-                          action_type: str | None = None, options: dict | None = None,
-                          wanted: str | None = None) -> str:
+    async def acting_side(
+        self,
+        interaction: discord.Interaction,
+        here: GameHere,
+        action_type: str | None = None,
+        options: dict | None = None,
+        wanted: str | None = None,
+    ) -> str:
         """The side the caller acts for now: one they are seated on and the game awaits
         (``wanted``: only that one, for a decision button that belongs to a side).
         With team play several users share a side; with hot-seat one user holds several."""
@@ -152,8 +158,13 @@ class Presenter:
         if not candidates:
             seats = await self.service.seats(info.id)
             lang = locale_of(interaction)
-            waiting = ", ".join(f"{side_title(ruleset, s, lang)} {mention_list(seats.get(s, []))}".strip()
-                                for s in awaited) or "—"
+            waiting = (
+                ", ".join(
+                    f"{side_title(ruleset, s, lang)} {mention_list(seats.get(s, []))}".strip()
+                    for s in awaited
+                )
+                or "—"
+            )
             raise Refusal("not_your_turn", waiting=waiting)
         if len(candidates) > 1 and action_type:
             wanted = dict(options or {}, type=action_type)
@@ -177,17 +188,29 @@ class Presenter:
         return ok
 
     # ----- acting ---------------------------------------------------------------------------
-    async def play(self, interaction: discord.Interaction, action_type: str, options: dict,
-                   expected_version: int | None = None, here: GameHere | None = None,
-                   side: str | None = None) -> None:
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        action_type: str,
+        options: dict,
+        expected_version: int | None = None,
+        here: GameHere | None = None,
+        side: str | None = None,
+    ) -> None:
         """Apply one action for the caller and post it. The interaction is already deferred.
         A saturated bot refuses at once ("busy, try again in a moment"), before any work."""
         async with self.service.command():
             await self._play(interaction, action_type, options, expected_version, here, side)
 
-    async def _play(self, interaction: discord.Interaction, action_type: str, options: dict,
-                    expected_version: int | None, here: GameHere | None,
-                    side: str | None) -> None:
+    async def _play(
+        self,
+        interaction: discord.Interaction,
+        action_type: str,
+        options: dict,
+        expected_version: int | None,
+        here: GameHere | None,
+        side: str | None,
+    ) -> None:
         lang = locale_of(interaction)
         if action_type in SERVICE_ACTIONS:
             raise Refusal("service_only", command=action_type)
@@ -206,17 +229,25 @@ class Presenter:
         except Exception:
             log.exception("changes_since failed")
             changes = []
-        before = await self.service.view(here.info.id, None)   # labels for public posts
+        before = await self.service.view(here.info.id, None)  # labels for public posts
         try:
             # Typed names (a counter's label, a unit's name, a clear beginning) are resolved
             # only when the ids as given are refused; a standing refusal says why and offers a
             # few commands worth trying, the same unit's first.
-            outcome = await act_by_names(self.service, here.info.id, action,
-                                         actor=user_actor(interaction.user),
-                                         expected_version=expected_version)
+            outcome = await act_by_names(
+                self.service,
+                here.info.id,
+                action,
+                actor=user_actor(interaction.user),
+                expected_version=expected_version,
+            )
         except AmbiguousName as error:
-            raise Refusal("ambiguous_name", option=error.option, typed=error.typed,
-                          candidates="; ".join(error.legal)) from None
+            raise Refusal(
+                "ambiguous_name",
+                option=error.option,
+                typed=error.typed,
+                candidates="; ".join(error.legal),
+            ) from None
         except StaleVersion:
             if command_version is None:
                 raise
@@ -224,7 +255,8 @@ class Presenter:
             raise Refusal("stale_command", link=await self.board_link(current)) from None
         action = outcome.action
         posted = await self.after_change(
-            self.publish(outcome, before, interaction.user, here.ruleset))
+            self.publish(outcome, before, interaction.user, here.ruleset)
+        )
         mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)
         private = [line for line in mine if line.startswith("🔒")]
         text = t(lang, "done", action=describe_action(here.ruleset, before, action))
@@ -250,19 +282,29 @@ class Presenter:
         if flow:
             lines.append(flow)
         who = f"<@{user.id}>" if user is not None else ""
-        head = f"**{side_title(ruleset, outcome.action.get('side'), lang)}** {who}: " \
-               f"{describe_action(ruleset, before, outcome.action)}"
+        head = (
+            f"**{side_title(ruleset, outcome.action.get('side'), lang)}** {who}: "
+            f"{describe_action(ruleset, before, outcome.action)}"
+        )
         text = clip("\n".join([head, *lines]))
         has_dice = any(e.get("type") == "roll" for e in outcome.events)
         if has_dice:
-            embed = discord.Embed(title=t(lang, "result"), description=clip(text, MAX_EMBED_TEXT),
-                                  colour=discord.Colour.dark_red())
+            embed = discord.Embed(
+                title=t(lang, "result"),
+                description=clip(text, MAX_EMBED_TEXT),
+                colour=discord.Colour.dark_red(),
+            )
             await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         else:
             await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         state = info.state
-        moved_on = outcome.turn_ended or outcome.game_over or any(
-            before.get(key) != state.get(key) for key in ("turn", "phase", "active", "awaiting"))
+        moved_on = (
+            outcome.turn_ended
+            or outcome.game_over
+            or any(
+                before.get(key) != state.get(key) for key in ("turn", "phase", "active", "awaiting")
+            )
+        )
         if moved_on:
             # Ping only when the game starts waiting for someone else, not on every phase.
             new_people = any(before.get(key) != state.get(key) for key in ("active", "awaiting"))
@@ -270,7 +312,9 @@ class Presenter:
         else:
             await self.refresh_buttons(info, lang)
 
-    async def flow(self, info, ruleset, before: dict, after: dict, outcome, lang: str) -> str | None:
+    async def flow(
+        self, info, ruleset, before: dict, after: dict, outcome, lang: str
+    ) -> str | None:
         """The one line announcing a new round, phase or side to act, and why."""
         try:
             pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
@@ -278,13 +322,20 @@ class Presenter:
             if pending and info.status == "active" and pending.get("side") in ruleset.sides:
                 owed[pending["side"]] = await self.service.legal_actions(info.id, pending["side"])
             return flow_line(ruleset, before, after, outcome.events, outcome.action, lang, owed)
-        except Exception:   # the move is made; a missing announcement must not hide it
+        except Exception:  # the move is made; a missing announcement must not hide it
             log.exception("announcing the change of game %s failed", info.id)
             return None
 
-    async def post_board(self, info, *, lang: str | None = None, mention: bool = False,
-                         note: str | None = None, happened: list[str] | None = None,
-                         keep_flares: bool = False) -> discord.Message | None:
+    async def post_board(
+        self,
+        info,
+        *,
+        lang: str | None = None,
+        mention: bool = False,
+        note: str | None = None,
+        happened: list[str] | None = None,
+        keep_flares: bool = False,
+    ) -> discord.Message | None:
         """The turn post: header facts, who is awaited, what just happened (dice included),
         the public picture, and buttons.
 
@@ -297,28 +348,37 @@ class Presenter:
         lang = lang or await self.public_lang(info.guild_id)
         ruleset = ruleset_of(info)
         public_state = await self.service.view(info.id, None)
-        embed = discord.Embed(title=f"{ruleset.title} — #{info.id}", colour=discord.Colour.blurple())
+        embed = discord.Embed(
+            title=f"{ruleset.title} — #{info.id}", colour=discord.Colour.blurple()
+        )
         try:
             header = ruleset.localised_header(public_state, lang)
         except Exception:
             log.exception("header failed for game %s", info.id)
             header = {}
         for key, value in list(header.items())[:20]:
-            embed.add_field(name=clip(str(key), 250), value=clip(str(value) or "—", 1000), inline=True)
+            embed.add_field(
+                name=clip(str(key), 250), value=clip(str(value) or "—", 1000), inline=True
+            )
         seats = await self.service.seats(info.id)
         awaited = ruleset.awaiting(info.state) if info.status == "active" else []
         content = None
         result = info.result or info.state.get("result")
         if result:
             winner = result.get("winner")
-            embed.description = t(lang, "game_over", winner=side_title(ruleset, winner, lang) if winner
-                                  else t(lang, "nobody"), reason=result.get("reason", ""))
+            embed.description = t(
+                lang,
+                "game_over",
+                winner=side_title(ruleset, winner, lang) if winner else t(lang, "nobody"),
+                reason=result.get("reason", ""),
+            )
             if info.seed:
                 embed.description += "\n" + t(lang, "seed_revealed", seed=info.seed)
         elif awaited:
             people = " ".join(mention_list(seats.get(s, [])) for s in awaited).strip()
-            embed.description = t(lang, "waiting_for", sides=", ".join(
-                side_title(ruleset, s, lang) for s in awaited))
+            embed.description = t(
+                lang, "waiting_for", sides=", ".join(side_title(ruleset, s, lang) for s in awaited)
+            )
             if mention and people:
                 content = t(lang, "your_move", people=people)
         elif info.status == "paused":
@@ -326,8 +386,9 @@ class Presenter:
         if note:
             embed.description = (embed.description or "") + "\n" + note
         if happened:
-            embed.description = clip((embed.description or "") + "\n\n" + "\n".join(happened),
-                                     MAX_EMBED_TEXT)
+            embed.description = clip(
+                (embed.description or "") + "\n\n" + "\n".join(happened), MAX_EMBED_TEXT
+            )
         embed.set_footer(text=t(lang, "version_footer", version=info.version))
         flares = tuple(await self.service.flares(info.id))
         try:
@@ -341,12 +402,19 @@ class Presenter:
             flares = ()
             png = await self.service.render(info.id, viewer=None)
         embed.set_image(url="attachment://board.png")
-        view = None if result else board_view(info.id, info.version, lang,
-                                              await self.decisions(info, ruleset, lang))
+        view = (
+            None
+            if result
+            else board_view(info.id, info.version, lang, await self.decisions(info, ruleset, lang))
+        )
         kwargs = {"view": view} if view is not None else {}
-        message = await channel.send(content, embed=embed, file=png_file(png), **kwargs,
-                                     allowed_mentions=discord.AllowedMentions(
-                                         users=True, roles=False, everyone=False))
+        message = await channel.send(
+            content,
+            embed=embed,
+            file=png_file(png),
+            **kwargs,
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        )
         if flares and not keep_flares:
             try:
                 await self.service.clear_flares(info.id, flares)
@@ -358,14 +426,16 @@ class Presenter:
         if mention and awaited:
             await self.turn_notices(info, ruleset, awaited, seats, message)
         try:
-            await self.service.record_post(info.id, "turn", message.channel.id, message.id,
-                                           info.version)
+            await self.service.record_post(
+                info.id, "turn", message.channel.id, message.id, info.version
+            )
         except Exception:
             log.exception("record_post failed for game %s", info.id)
         return message
 
-    async def turn_notices(self, info, ruleset, awaited: list[str], seats: dict,
-                           message: discord.Message) -> None:
+    async def turn_notices(
+        self, info, ruleset, awaited: list[str], seats: dict, message: discord.Message
+    ) -> None:
         """A direct message to each player of an awaited side who opted in (/game notify).
         A player whose DMs are closed is skipped quietly: the thread has the ping too."""
         wanted = (info.settings or {}).get("notify") or {}
@@ -378,10 +448,20 @@ class Presenter:
                 if lang is None:
                     continue
                 try:
-                    user = self.bot.get_user(int(user_id)) or await self.bot.fetch_user(int(user_id))
-                    await user.send(t(lang, "turn_notice", side=ruleset.side_title(side, lang),
-                                      title=ruleset.title, id=info.id, link=link),
-                                    allowed_mentions=discord.AllowedMentions.none())
+                    user = self.bot.get_user(int(user_id)) or await self.bot.fetch_user(
+                        int(user_id)
+                    )
+                    await user.send(
+                        t(
+                            lang,
+                            "turn_notice",
+                            side=ruleset.side_title(side, lang),
+                            title=ruleset.title,
+                            id=info.id,
+                            link=link,
+                        ),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
                 except discord.HTTPException:
                     log.info("turn notice to %s for game %s not delivered", user_id, info.id)
 
@@ -425,21 +505,32 @@ class Presenter:
         try:
             public = None
             for side in ruleset.awaiting(info.state):
-                legal = [a for a in await self.service.legal_actions(info.id, side)
-                         if set(a) != {"type", "side"} or a["type"] != "end-phase"]
+                legal = [
+                    a
+                    for a in await self.service.legal_actions(info.id, side)
+                    if set(a) != {"type", "side"} or a["type"] != "end-phase"
+                ]
                 if not is_decision(legal):
                     continue
                 public = public if public is not None else await self.service.view(info.id, None)
-                secret = json.dumps(secrets_of(public, await self.service.view(info.id, side)),
-                                    ensure_ascii=False)
-                if any(json.dumps(str(value), ensure_ascii=False) in secret
-                       for action in legal for key, value in action.items()
-                       if key not in ("type", "side")):
+                secret = json.dumps(
+                    secrets_of(public, await self.service.view(info.id, side)), ensure_ascii=False
+                )
+                if any(
+                    json.dumps(str(value), ensure_ascii=False) in secret
+                    for action in legal
+                    for key, value in action.items()
+                    if key not in ("type", "side")
+                ):
                     continue
-                found.append(Decision(side, side_title(ruleset, side, lang),
-                                      [(a, decision_label(ruleset, public, a, lang))
-                                       for a in legal]))
-        except Exception:      # the board goes out with its standard buttons regardless
+                found.append(
+                    Decision(
+                        side,
+                        side_title(ruleset, side, lang),
+                        [(a, decision_label(ruleset, public, a, lang)) for a in legal],
+                    )
+                )
+        except Exception:  # the board goes out with its standard buttons regardless
             log.exception("working out the decision buttons of game %s failed", info.id)
             return []
         return found
@@ -450,8 +541,9 @@ class Presenter:
             await channel.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
 
     # ----- what a player may see alone -----------------------------------------------------
-    async def my_options(self, interaction: discord.Interaction, here: GameHere,
-                         stale_version: int | None = None) -> None:
+    async def my_options(
+        self, interaction: discord.Interaction, here: GameHere, stale_version: int | None = None
+    ) -> None:
         lang = locale_of(interaction)
         info, ruleset = here.info, here.ruleset
         mine = await self.service.sides_of(info.id, interaction.user.id)
@@ -467,9 +559,14 @@ class Presenter:
             parts.append(f"__**{side_title(ruleset, side, lang)}**__")
             secrets = secrets_of(public_view, view)
             if secrets:
-                parts.append(t(lang, "only_you") + "\n" + format_secrets(
-                    secrets, ruleset=ruleset, view=view, side=side))
-            legal = await self.service.legal_actions(info.id, side) if info.status == "active" else []
+                parts.append(
+                    t(lang, "only_you")
+                    + "\n"
+                    + format_secrets(secrets, ruleset=ruleset, view=view, side=side)
+                )
+            legal = (
+                await self.service.legal_actions(info.id, side) if info.status == "active" else []
+            )
             if legal:
                 shown = [f"• {describe_action(ruleset, view, a)}" for a in legal[:20]]
                 if len(legal) > 20:
@@ -483,7 +580,9 @@ class Presenter:
                 log.exception("changes_since failed")
                 changes = []
             if changes:
-                parts.append(t(lang, "since_last") + "\n" + "\n".join(f"• {c}" for c in changes[-10:]))
+                parts.append(
+                    t(lang, "since_last") + "\n" + "\n".join(f"• {c}" for c in changes[-10:])
+                )
             if len(files) < 2 and info.status in ("active", "paused"):
                 png = await self.service.render(info.id, viewer=side)
                 files.append(png_file(png, f"{side}.png"))

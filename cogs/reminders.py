@@ -3,6 +3,7 @@
 The service decides what is due (once per interval, marked in the database, so a restart does
 not repeat a reminder); this loop only posts.
 """
+
 from __future__ import annotations
 
 import logging
@@ -60,15 +61,24 @@ class ReminderCog(UmpireCog):
             lang = await presenter.public_lang(info.guild_id)
             clocks = await service.clocks(info.id)
             left = clocks.get(side)
-            text = t(lang, "reminder", people=mention_list(people),
-                     side=side_title(ruleset, side, lang),
-                     time=format_duration(left) if left is not None else "—",
-                     link=await presenter.board_link(info))
+            text = t(
+                lang,
+                "reminder",
+                people=mention_list(people),
+                side=side_title(ruleset, side, lang),
+                time=format_duration(left) if left is not None else "—",
+                link=await presenter.board_link(info),
+            )
             channel = await presenter.thread_of(info)
             if channel is not None:
-                await channel.send(text, allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(int(uid)) for uid in people], roles=False,
-                    everyone=False))
+                await channel.send(
+                    text,
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(int(uid)) for uid in people],
+                        roles=False,
+                        everyone=False,
+                    ),
+                )
         for info, side, what in await service.check_timeouts():
             ruleset = ruleset_of(info)
             lang = await presenter.public_lang(info.guild_id)
@@ -78,9 +88,14 @@ class ReminderCog(UmpireCog):
                 text += " " + f"<@{info.creator_id}>"
             channel = await presenter.thread_of(info)
             if channel is not None:
-                await channel.send(text, allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(int(info.creator_id))] if info.creator_id else False,
-                    roles=False, everyone=False))
+                await channel.send(
+                    text,
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(int(info.creator_id))] if info.creator_id else False,
+                        roles=False,
+                        everyone=False,
+                    ),
+                )
             if what == "forfeit":
                 await presenter.post_board(info, lang=lang)
 

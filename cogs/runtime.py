@@ -10,6 +10,7 @@ Several processes can share one deployment: each runs the gateway shards of
 shards; only one of them (the one with shard 0, or ``UMPIRE_SYNC=1``) pushes the command tree,
 and only when its hash differs from the one kept in the database. See ``docs/scaling.md``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -47,17 +48,30 @@ class UmpireBot(commands.AutoShardedBot):
     """``sync_commands``: push the command tree if this process is the one that syncs and the
     tree changed; ``force_sync``: push it whatever the stored hash says (``bot.py sync``)."""
 
-    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time,
-                 dice_override: Iterable[int] | None = None, sync_commands: bool = True,
-                 open_service: bool = True, force_sync: bool = False):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        dice_override: Iterable[int] | None = None,
+        sync_commands: bool = True,
+        open_service: bool = True,
+        force_sync: bool = False,
+    ):
         shards = settings.shards
         # No UMPIRE_SHARDS: shard_count None makes discord.py ask Discord for the
         # recommended count and run every shard in this one process.
-        sharding: dict = {"shard_count": shards.count, "shard_ids": list(shards.ids)} \
-            if shards else {}
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         help_command=None, tree_cls=UmpireTree,
-                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
+        sharding: dict = (
+            {"shard_count": shards.count, "shard_ids": list(shards.ids)} if shards else {}
+        )
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            tree_cls=UmpireTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
+        )
         self.settings = settings
         self.force_sync = force_sync
         self.clock = clock
@@ -75,7 +89,7 @@ class UmpireBot(commands.AutoShardedBot):
         await self.tree.set_translator(UmpireTranslator())
         for module in COG_MODULES:
             if module == "cogs.reminders" and not self.open_service:
-                continue   # the reminder loop needs the database
+                continue  # the reminder loop needs the database
             await self.load_extension(module)
         self.add_dynamic_items(BoardButton, DecisionButton, DecisionMenu)
         self._cogs_installed = True
@@ -83,8 +97,10 @@ class UmpireBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.open_service:
             from service.games import GameService
+
             service = await GameService.open(
-                self.settings.database, clock=self.clock, dice_override=self.dice_override)
+                self.settings.database, clock=self.clock, dice_override=self.dice_override
+            )
             service.shard_plan = self.settings.shards
             self.presenter.service = service
         await self.install()
@@ -102,8 +118,12 @@ class UmpireBot(commands.AutoShardedBot):
             else:
                 payload.append(command.to_dict(self.tree))
         payload.sort(key=lambda item: (item.get("type", 1), item["name"]))
-        text = json.dumps({"application": self.application_id, "commands": payload},
-                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        text = json.dumps(
+            {"application": self.application_id, "commands": payload},
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
         return hashlib.sha256(text.encode()).hexdigest()
 
     async def sync_tree(self, *, force: bool = False) -> bool:
@@ -140,17 +160,21 @@ class UmpireBot(commands.AutoShardedBot):
             await service.close()
 
 
-def create_bot(*, clock: Callable[[], float] = time.time,
-               dice_override: Iterable[int] | None = None,
-               settings: Settings | None = None) -> UmpireBot:
+def create_bot(
+    *,
+    clock: Callable[[], float] = time.time,
+    dice_override: Iterable[int] | None = None,
+    settings: Settings | None = None,
+) -> UmpireBot:
     """The bot as production runs it; settings (database path included) from the environment.
     ``clock`` and ``dice_override`` are for harnesses (fake time, fixed dice)."""
     return UmpireBot(settings or load_settings(), clock=clock, dice_override=dice_override)
 
 
 def run_bot(settings: Settings) -> int:
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     if settings.shards is not None:
         log.info("running shards %s", settings.shards)
     bot = UmpireBot(settings)
@@ -168,8 +192,9 @@ async def force_sync(settings: Settings) -> None:
 def sync_commands(settings: Settings) -> int:
     """``python bot.py sync``: push the command tree now, whatever the stored hash says (e.g.
     after someone changed the commands in the developer portal)."""
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     if not settings.token:
         print("python bot.py sync needs DISCORD_TOKEN (environment or .env).", file=sys.stderr)
         return 2
@@ -181,6 +206,7 @@ async def _serve(bot: commands.Bot, token: str) -> None:
     """``bot.run`` without its signal handling: SIGTERM/SIGINT/SIGHUP close the gateway and
     the database cleanly (the bot is PID 1 in the container, see service/lifecycle.py)."""
     from service.lifecycle import run_until_signalled
+
     async with bot:
         await run_until_signalled(bot.start(token), bot.close)
 
@@ -196,8 +222,10 @@ async def command_tree_payload() -> list[dict]:
         await bot.install()
         tree = bot.tree
         translator = tree.translator
-        return [await command.get_translated_payload(tree, translator)
-                for command in tree._get_all_commands(guild=None)]
+        return [
+            await command.get_translated_payload(tree, translator)
+            for command in tree._get_all_commands(guild=None)
+        ]
 
 
 def print_command_tree() -> int:

@@ -1,4 +1,5 @@
 """Which games exist. Rulesets are imported lazily so one broken game cannot stop the others."""
+
 from __future__ import annotations
 
 import importlib

@@ -1,4 +1,5 @@
 """A bounded, thread-safe LRU cache: rendering runs in worker threads, possibly several at once."""
+
 from __future__ import annotations
 
 import threading

@@ -5,15 +5,25 @@ read as clearly different from about 20). ``simulate`` shows a colour as seen wi
 deficiency, using the matrices of Machado, Oliveira and Fernandes (2009) at full severity,
 applied to linear RGB.
 """
+
 from __future__ import annotations
 
 MACHADO = {
-    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
-                   (-0.003882, -0.048116, 1.051998)),
-    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
-                     (-0.011820, 0.042940, 0.968881)),
-    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
-                   (0.004733, 0.691367, 0.303900)),
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
 }
 VISIONS = ("normal",) + tuple(MACHADO)
 
@@ -54,6 +64,7 @@ def lab(colour) -> tuple[float, float, float]:
 
     def f(t):
         return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
     fx, fy, fz = f(x), f(y), f(z)
     return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
 

@@ -3,6 +3,7 @@
 Nothing is downloaded. Font objects are kept per thread: rendering runs in worker threads and
 a FreeType face is not meant to be shared by threads drawing at the same time.
 """
+
 from __future__ import annotations
 
 import functools
@@ -11,12 +12,22 @@ import threading
 from PIL import ImageFont
 
 _CANDIDATES = {
-    False: ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-            "/usr/share/fonts/TTF/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-            "/usr/local/share/fonts/DejaVuSans.ttf", "/Library/Fonts/DejaVuSans.ttf"),
-    True: ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-           "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf", "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
-           "/usr/local/share/fonts/DejaVuSans-Bold.ttf", "/Library/Fonts/DejaVuSans-Bold.ttf"),
+    False: (
+        "DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+        "/usr/local/share/fonts/DejaVuSans.ttf",
+        "/Library/Fonts/DejaVuSans.ttf",
+    ),
+    True: (
+        "DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
+        "/usr/local/share/fonts/DejaVuSans-Bold.ttf",
+        "/Library/Fonts/DejaVuSans-Bold.ttf",
+    ),
 }
 _local = threading.local()
 _found_path: dict[bool, str | None] = {}

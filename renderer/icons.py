@@ -3,6 +3,7 @@
 Each icon fits in a box of half-width ``r`` around ``(cx, cy)``; dark ink with a light rim so it
 reads on any terrain fill. They go into the cached static layer, so their cost is paid once.
 """
+
 from __future__ import annotations
 
 import math
@@ -35,8 +36,12 @@ def fort(draw, cx, cy, r):
 
 
 def _house(draw, x, y, w, h, r, fill="#b5533c"):
-    _poly(draw, [(x, y + h), (x, y + h * 0.45), (x + w / 2, y), (x + w, y + h * 0.45), (x + w, y + h)],
-          fill, r)
+    _poly(
+        draw,
+        [(x, y + h), (x, y + h * 0.45), (x + w / 2, y), (x + w, y + h * 0.45), (x + w, y + h)],
+        fill,
+        r,
+    )
 
 
 def village(draw, cx, cy, r):
@@ -47,8 +52,17 @@ def village(draw, cx, cy, r):
 def city(draw, cx, cy, r):
     for dx, h, fill in ((-0.95, 1.1, "#9a8f7d"), (-0.3, 1.7, "#b8ad98"), (0.35, 1.35, "#8d8170")):
         x0 = cx + dx * r
-        _poly(draw, [(x0, cy + r * 0.8), (x0, cy + r * 0.8 - h * r), (x0 + r * 0.6, cy + r * 0.8 - h * r),
-                     (x0 + r * 0.6, cy + r * 0.8)], fill, r)
+        _poly(
+            draw,
+            [
+                (x0, cy + r * 0.8),
+                (x0, cy + r * 0.8 - h * r),
+                (x0 + r * 0.6, cy + r * 0.8 - h * r),
+                (x0 + r * 0.6, cy + r * 0.8),
+            ],
+            fill,
+            r,
+        )
 
 
 def hill(draw, cx, cy, r):
@@ -61,8 +75,17 @@ def hill(draw, cx, cy, r):
 
 
 def building(draw, cx, cy, r):
-    _poly(draw, [(cx - r * 0.8, cy - r * 0.8), (cx + r * 0.8, cy - r * 0.8), (cx + r * 0.8, cy + r * 0.8),
-                 (cx - r * 0.8, cy + r * 0.8)], "#8f8a80", r)
+    _poly(
+        draw,
+        [
+            (cx - r * 0.8, cy - r * 0.8),
+            (cx + r * 0.8, cy - r * 0.8),
+            (cx + r * 0.8, cy + r * 0.8),
+            (cx - r * 0.8, cy + r * 0.8),
+        ],
+        "#8f8a80",
+        r,
+    )
     for i in (-1, 1):
         for j in (-1, 1):
             x, y = cx + i * r * 0.35, cy + j * r * 0.35
@@ -73,28 +96,60 @@ def temple(draw, cx, cy, r):
     # a stepped pyramid with a shrine on top
     for i, half in enumerate((1.0, 0.72, 0.45)):
         y1 = cy + r * 0.8 - i * r * 0.45
-        _poly(draw, [(cx - half * r, y1), (cx - half * r, y1 - r * 0.45), (cx + half * r, y1 - r * 0.45),
-                     (cx + half * r, y1)], "#c9a66b", r)
+        _poly(
+            draw,
+            [
+                (cx - half * r, y1),
+                (cx - half * r, y1 - r * 0.45),
+                (cx + half * r, y1 - r * 0.45),
+                (cx + half * r, y1),
+            ],
+            "#c9a66b",
+            r,
+        )
     draw.rectangle((cx - r * 0.2, cy - r * 0.95, cx + r * 0.2, cy - r * 0.55), fill="#8c2f1b")
 
 
 def market(draw, cx, cy, r):
-    _poly(draw, [(cx - r * 0.8, cy - r * 0.1), (cx + r * 0.8, cy - r * 0.1), (cx + r * 0.8, cy + r * 0.8),
-                 (cx - r * 0.8, cy + r * 0.8)], "#d9c7a0", r)
+    _poly(
+        draw,
+        [
+            (cx - r * 0.8, cy - r * 0.1),
+            (cx + r * 0.8, cy - r * 0.1),
+            (cx + r * 0.8, cy + r * 0.8),
+            (cx - r * 0.8, cy + r * 0.8),
+        ],
+        "#d9c7a0",
+        r,
+    )
     for i in range(4):
         x0 = cx - r + i * r * 0.5
-        _poly(draw, [(x0, cy - r * 0.1), (x0 + r * 0.25, cy - r * 0.8), (x0 + r * 0.5, cy - r * 0.1)],
-              "#c0392b" if i % 2 else LIGHT, r)
+        _poly(
+            draw,
+            [(x0, cy - r * 0.1), (x0 + r * 0.25, cy - r * 0.8), (x0 + r * 0.5, cy - r * 0.1)],
+            "#c0392b" if i % 2 else LIGHT,
+            r,
+        )
 
 
 def spring(draw, cx, cy, r):
-    draw.ellipse((cx - r, cy - r * 0.6, cx + r, cy + r * 0.6), fill="#4f9fd8", outline=INK, width=_w(r))
-    draw.ellipse((cx - r * 0.45, cy - r * 0.25, cx + r * 0.45, cy + r * 0.25), outline=LIGHT, width=_w(r))
+    draw.ellipse(
+        (cx - r, cy - r * 0.6, cx + r, cy + r * 0.6), fill="#4f9fd8", outline=INK, width=_w(r)
+    )
+    draw.ellipse(
+        (cx - r * 0.45, cy - r * 0.25, cx + r * 0.45, cy + r * 0.25), outline=LIGHT, width=_w(r)
+    )
 
 
 def bunker(draw, cx, cy, r):
-    draw.pieslice((cx - r, cy - r * 0.7, cx + r, cy + r * 1.1), 180, 360, fill="#7d7d74", outline=INK,
-                  width=_w(r))
+    draw.pieslice(
+        (cx - r, cy - r * 0.7, cx + r, cy + r * 1.1),
+        180,
+        360,
+        fill="#7d7d74",
+        outline=INK,
+        width=_w(r),
+    )
     draw.rectangle((cx - r * 0.5, cy - r * 0.05, cx + r * 0.5, cy + r * 0.12), fill=INK)
 
 
@@ -119,16 +174,28 @@ def mine(draw, cx, cy, r):
     for i in range(8):
         a = math.pi / 4 * i
         draw.line([(cx, cy), (cx + r * math.cos(a), cy + r * math.sin(a))], fill=INK, width=w)
-    draw.ellipse((cx - r * 0.6, cy - r * 0.6, cx + r * 0.6, cy + r * 0.6), fill="#3b3b36", outline=INK)
+    draw.ellipse(
+        (cx - r * 0.6, cy - r * 0.6, cx + r * 0.6, cy + r * 0.6), fill="#3b3b36", outline=INK
+    )
     draw.ellipse((cx - r * 0.2, cy - r * 0.35, cx + r * 0.05, cy - r * 0.1), fill="#d0d0c0")
 
 
 def forest(draw, cx, cy, r):
     for dx, dy, k in ((-0.5, 0.1, 0.8), (0.45, 0.0, 0.85), (0.0, -0.35, 0.9)):
         x, y = cx + dx * r, cy + dy * r
-        draw.rectangle((x - r * 0.07, y + r * 0.45 * k, x + r * 0.07, y + r * 0.8 * k), fill="#5b3d1e")
-        _poly(draw, [(x, y - r * 0.75 * k), (x + r * 0.45 * k, y + r * 0.5 * k),
-                     (x - r * 0.45 * k, y + r * 0.5 * k)], "#2f6b2f", r)
+        draw.rectangle(
+            (x - r * 0.07, y + r * 0.45 * k, x + r * 0.07, y + r * 0.8 * k), fill="#5b3d1e"
+        )
+        _poly(
+            draw,
+            [
+                (x, y - r * 0.75 * k),
+                (x + r * 0.45 * k, y + r * 0.5 * k),
+                (x - r * 0.45 * k, y + r * 0.5 * k),
+            ],
+            "#2f6b2f",
+            r,
+        )
 
 
 def _waves(draw, cx, cy, r, colour, rows=3):
@@ -175,32 +242,78 @@ def deploy(draw, cx, cy, r, colour="#1d4e89"):
 
 
 def ruins(draw, cx, cy, r):
-    _poly(draw, [(cx - r, cy + r * 0.7), (cx - r, cy - r * 0.3), (cx - r * 0.6, cy - r * 0.6),
-                 (cx - r * 0.4, cy - r * 0.1), (cx - r * 0.1, cy + r * 0.1), (cx - r * 0.1, cy + r * 0.7)],
-          "#9b9486", r)
-    _poly(draw, [(cx + r * 0.2, cy + r * 0.7), (cx + r * 0.2, cy - r * 0.1), (cx + r * 0.5, cy - r * 0.7),
-                 (cx + r * 0.7, cy - r * 0.2), (cx + r, cy - r * 0.3), (cx + r, cy + r * 0.7)], "#aaa294", r)
+    _poly(
+        draw,
+        [
+            (cx - r, cy + r * 0.7),
+            (cx - r, cy - r * 0.3),
+            (cx - r * 0.6, cy - r * 0.6),
+            (cx - r * 0.4, cy - r * 0.1),
+            (cx - r * 0.1, cy + r * 0.1),
+            (cx - r * 0.1, cy + r * 0.7),
+        ],
+        "#9b9486",
+        r,
+    )
+    _poly(
+        draw,
+        [
+            (cx + r * 0.2, cy + r * 0.7),
+            (cx + r * 0.2, cy - r * 0.1),
+            (cx + r * 0.5, cy - r * 0.7),
+            (cx + r * 0.7, cy - r * 0.2),
+            (cx + r, cy - r * 0.3),
+            (cx + r, cy + r * 0.7),
+        ],
+        "#aaa294",
+        r,
+    )
 
 
 def tower(draw, cx, cy, r):
     pts = [(cx - r * 0.45, cy + r), (cx - r * 0.45, cy - r * 0.7)]
     for i in range(3):
         x = cx - r * 0.45 + i * r * 0.3
-        pts += [(x, cy - r), (x + r * 0.15, cy - r), (x + r * 0.15, cy - r * 0.7), (x + r * 0.3, cy - r * 0.7)]
+        pts += [
+            (x, cy - r),
+            (x + r * 0.15, cy - r),
+            (x + r * 0.15, cy - r * 0.7),
+            (x + r * 0.3, cy - r * 0.7),
+        ]
     pts += [(cx + r * 0.45, cy - r * 0.7), (cx + r * 0.45, cy - r), (cx + r * 0.45, cy + r)]
     _poly(draw, pts, "#9c8f7a", r)
 
 
 def gate(draw, cx, cy, r):
-    _poly(draw, [(cx - r, cy + r * 0.8), (cx - r, cy - r * 0.8), (cx + r, cy - r * 0.8), (cx + r, cy + r * 0.8)],
-          "#8f816b", r)
-    draw.pieslice((cx - r * 0.5, cy - r * 0.3, cx + r * 0.5, cy + r * 0.5), 180, 360, fill="#3a2f24")
+    _poly(
+        draw,
+        [
+            (cx - r, cy + r * 0.8),
+            (cx - r, cy - r * 0.8),
+            (cx + r, cy - r * 0.8),
+            (cx + r, cy + r * 0.8),
+        ],
+        "#8f816b",
+        r,
+    )
+    draw.pieslice(
+        (cx - r * 0.5, cy - r * 0.3, cx + r * 0.5, cy + r * 0.5), 180, 360, fill="#3a2f24"
+    )
     draw.rectangle((cx - r * 0.5, cy + r * 0.1, cx + r * 0.5, cy + r * 0.8), fill="#3a2f24")
 
 
 def wall(draw, cx, cy, r):
-    _poly(draw, [(cx - r, cy + r * 0.5), (cx - r, cy - r * 0.5), (cx + r, cy - r * 0.5), (cx + r, cy + r * 0.5)],
-          "#a4553a", r)
+    _poly(
+        draw,
+        [
+            (cx - r, cy + r * 0.5),
+            (cx - r, cy - r * 0.5),
+            (cx + r, cy - r * 0.5),
+            (cx + r, cy + r * 0.5),
+        ],
+        "#a4553a",
+        r,
+    )
     w = _w(r)
     draw.line([(cx - r, cy), (cx + r, cy)], fill=INK, width=w)
     for i in range(3):
@@ -209,7 +322,30 @@ def wall(draw, cx, cy, r):
         draw.line([(x + r / 3, cy), (x + r / 3, cy + r * 0.5)], fill=INK, width=w)
 
 
-COLOURED = ("deploy",)     # icons that take ``cells[].icon_color``
-ICONS: dict[str, Callable] = {f.__name__: f for f in (
-    fort, village, city, hill, building, temple, market, spring, bunker, wire, tanktrap, mine,
-    forest, water, swamp, objective, deploy, ruins, tower, gate, wall)}
+COLOURED = ("deploy",)  # icons that take ``cells[].icon_color``
+ICONS: dict[str, Callable] = {
+    f.__name__: f
+    for f in (
+        fort,
+        village,
+        city,
+        hill,
+        building,
+        temple,
+        market,
+        spring,
+        bunker,
+        wire,
+        tanktrap,
+        mine,
+        forest,
+        water,
+        swamp,
+        objective,
+        deploy,
+        ruins,
+        tower,
+        gate,
+        wall,
+    )
+}

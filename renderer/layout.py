@@ -4,6 +4,7 @@ The picture is a header band (fixed height for a given grid and cell size) above
 map's position therefore never depends on the header's contents, so tests and games can find
 any cell with :func:`cell_center` from the grid alone.
 """
+
 from __future__ import annotations
 
 import math
@@ -13,16 +14,16 @@ from functools import lru_cache
 from engine.core import hexgrid, squaregrid
 
 SQRT3 = math.sqrt(3)
-MIN_WIDTH = 480          # room for the header on tiny maps
-PREVIEW_WIDTH = 480      # about how wide Discord shows a picture on a phone before a tap
-TARGET_WIDTH = 1500      # default pictures are about this wide (Discord shrinks them anyway)
+MIN_WIDTH = 480  # room for the header on tiny maps
+PREVIEW_WIDTH = 480  # about how wide Discord shows a picture on a phone before a tap
+TARGET_WIDTH = 1500  # default pictures are about this wide (Discord shrinks them anyway)
 # Coordinate rulers along the map's edges (column numbers above and below, row numbers on both
 # sides, as on printed wargame maps and chess boards) are sized so their digits are this tall
 # in the phone preview: any cell's label is read off them without zooming, however small the
 # cells are.
 RULER_PREVIEW_PX = 10
-DIGIT_HEIGHT = 0.73      # height of a bold digit (DejaVu Sans Bold) per pixel of font size
-DIGIT_WIDTH = 0.70       # advance of a bold digit per pixel of font size
+DIGIT_HEIGHT = 0.73  # height of a bold digit (DejaVu Sans Bold) per pixel of font size
+DIGIT_WIDTH = 0.70  # advance of a bold digit per pixel of font size
 
 
 class SceneError(ValueError):
@@ -31,22 +32,22 @@ class SceneError(ValueError):
 
 @dataclass(frozen=True)
 class Layout:
-    kind: str              # "hex" or "square"
+    kind: str  # "hex" or "square"
     columns: int
     rows: int
-    cell: int              # hex circumradius or square side, in pixels
+    cell: int  # hex circumradius or square side, in pixels
     width: int
     height: int
     header_height: int
-    origin_x: float        # where the map's own (0, 0) sits in the picture
+    origin_x: float  # where the map's own (0, 0) sits in the picture
     origin_y: float
-    title_size: int        # header font sizes, scaled with the picture
+    title_size: int  # header font sizes, scaled with the picture
     text_size: int
-    header_lines: int      # lines of header pairs and notes under the title
+    header_lines: int  # lines of header pairs and notes under the title
     first_column: int = 0  # 0-based column and row of the window's top-left cell (a map that
-    first_row: int = 0     # grows anywhere in a large label space, such as Pocket Tactics)
+    first_row: int = 0  # grows anywhere in a large label space, such as Pocket Tactics)
     footer_lines: int = 0  # lines of the band under the map (terrain key, losses per side)
-    ruler_size: int = 0    # font size of the coordinate rulers around the map
+    ruler_size: int = 0  # font size of the coordinate rulers around the map
 
     @property
     def ruler_band(self) -> int:
@@ -63,8 +64,12 @@ class Layout:
     def frame(self) -> tuple[float, float, float, float]:
         """The map and its margin, inside the rulers: labels drawn on the map stay in it."""
         m = self.margin
-        return (self.origin_x - m, self.origin_y - m, self.origin_x + self.map_width + m,
-                self.origin_y + self.map_height + m)
+        return (
+            self.origin_x - m,
+            self.origin_y - m,
+            self.origin_x + self.map_width + m,
+            self.origin_y + self.map_height + m,
+        )
 
     @property
     def ruler_side(self) -> int:
@@ -110,7 +115,10 @@ class Layout:
 
     @property
     def footer_height(self) -> int:
-        return round(self.footer_lines * self.text_size * 1.5 + (self.text_size * 0.6 if self.footer_lines else 0))
+        return round(
+            self.footer_lines * self.text_size * 1.5
+            + (self.text_size * 0.6 if self.footer_lines else 0)
+        )
 
     # ---- cells ----------------------------------------------------------------------------
     def parse(self, label: str, where: str = "cell") -> tuple[int, int]:
@@ -124,10 +132,13 @@ class Layout:
                 h = (col, row)
         except (ValueError, TypeError) as exc:
             raise SceneError(f"{where}: {exc}") from None
-        if not (self.first_column <= col < self.first_column + self.columns
-                and self.first_row <= row < self.first_row + self.rows):
-            raise SceneError(f"{where}: {label!r} is outside the {self.columns}x{self.rows} "
-                             f"{self.kind} grid.")
+        if not (
+            self.first_column <= col < self.first_column + self.columns
+            and self.first_row <= row < self.first_row + self.rows
+        ):
+            raise SceneError(
+                f"{where}: {label!r} is outside the {self.columns}x{self.rows} {self.kind} grid."
+            )
         return h
 
     def center_of(self, h: tuple[int, int]) -> tuple[float, float]:
@@ -149,11 +160,17 @@ class Layout:
         cx, cy = self.center_of(h)
         if self.kind == "hex":
             s = self.cell
-            return [(cx + s * math.cos(math.pi / 3 * i), cy + s * math.sin(math.pi / 3 * i))
-                    for i in range(6)]
+            return [
+                (cx + s * math.cos(math.pi / 3 * i), cy + s * math.sin(math.pi / 3 * i))
+                for i in range(6)
+            ]
         half = self.cell / 2
-        return [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
-                (cx - half, cy + half)]
+        return [
+            (cx - half, cy - half),
+            (cx + half, cy - half),
+            (cx + half, cy + half),
+            (cx - half, cy + half),
+        ]
 
     def neighbours_of(self, h: tuple[int, int]) -> list[tuple[int, int]]:
         """Side-sharing neighbours, in the order of the sides of :meth:`corners_of`."""
@@ -203,8 +220,10 @@ def _grid_spec(grid) -> tuple[str, int, int, int, int]:
     limit = 99 if kind == "hex" else 26
     last_column, last_row = first_column + columns - 1, first_row + rows - 1
     if not (1 <= first_column <= last_column <= limit and 1 <= first_row <= last_row <= 99):
-        raise SceneError(f"grid: columns {first_column}..{last_column}, rows {first_row}..{last_row} "
-                         f"are out of range (columns 1..{limit}, rows 1..99).")
+        raise SceneError(
+            f"grid: columns {first_column}..{last_column}, rows {first_row}..{last_row} "
+            f"are out of range (columns 1..{limit}, rows 1..99)."
+        )
     return kind, columns, rows, first_column - 1, first_row - 1
 
 
@@ -216,8 +235,15 @@ def default_cell(kind: str, columns: int, rows: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0,
-            first_row: int = 0, footer_lines: int = 0) -> Layout:
+def _layout(
+    kind: str,
+    columns: int,
+    rows: int,
+    cell: int,
+    first_column: int = 0,
+    first_row: int = 0,
+    footer_lines: int = 0,
+) -> Layout:
     probe = Layout(kind, columns, rows, cell, 0, 0, 0, 0, 0, 0, 0, 0, footer_lines=footer_lines)
     margin = max(8, cell // 3)
     framed = math.ceil(probe.map_width) + 2 * margin
@@ -226,7 +252,7 @@ def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0
     row_pitch = SQRT3 * cell if kind == "hex" else cell
     ruler = 0
     width = max(MIN_WIDTH, framed)
-    label_size = max(10, round(cell * (0.32 if kind == "hex" else 0.25)))    # Layout.label_size
+    label_size = max(10, round(cell * (0.32 if kind == "hex" else 0.25)))  # Layout.label_size
     # Small maps whose cell labels already read in the preview need no rulers.
     needs_rulers = label_size * DIGIT_HEIGHT * PREVIEW_WIDTH / width < RULER_PREVIEW_PX
     for _ in range(4 if needs_rulers else 0):
@@ -244,11 +270,43 @@ def _layout(kind: str, columns: int, rows: int, cell: int, first_column: int = 0
     height = header_height + band + margin + math.ceil(probe.map_height) + margin + band
     origin_x = (width - probe.map_width) / 2
     origin_y = header_height + band + margin
-    lay = Layout(kind, columns, rows, cell, width, height, header_height, origin_x, origin_y,
-                 title_size, text_size, header_lines, first_column, first_row, footer_lines, ruler)
+    lay = Layout(
+        kind,
+        columns,
+        rows,
+        cell,
+        width,
+        height,
+        header_height,
+        origin_x,
+        origin_y,
+        title_size,
+        text_size,
+        header_lines,
+        first_column,
+        first_row,
+        footer_lines,
+        ruler,
+    )
     # the footer sits under the map, so cell positions never depend on it
-    return Layout(kind, columns, rows, cell, width, height + lay.footer_height, header_height, origin_x,
-                  origin_y, title_size, text_size, header_lines, first_column, first_row, footer_lines, ruler)
+    return Layout(
+        kind,
+        columns,
+        rows,
+        cell,
+        width,
+        height + lay.footer_height,
+        header_height,
+        origin_x,
+        origin_y,
+        title_size,
+        text_size,
+        header_lines,
+        first_column,
+        first_row,
+        footer_lines,
+        ruler,
+    )
 
 
 def layout_for(grid: dict, size_hint: int | None = None, footer_lines: int = 0) -> Layout:
@@ -259,7 +317,9 @@ def layout_for(grid: dict, size_hint: int | None = None, footer_lines: int = 0) 
     cell = default_cell(kind, columns, rows) if size_hint is None else int(size_hint)
     if not 12 <= cell <= 200:
         raise SceneError(f"size_hint: cell size {cell} px is out of range (12..200).")
-    return _layout(kind, columns, rows, cell, first_column, first_row, max(0, min(6, int(footer_lines))))
+    return _layout(
+        kind, columns, rows, cell, first_column, first_row, max(0, min(6, int(footer_lines)))
+    )
 
 
 def cell_center(grid: dict, label: str, size_hint: int | None = None) -> tuple[float, float]:

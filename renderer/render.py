@@ -6,6 +6,7 @@ full-image mask per call), counters and markers are cached sprites that are only
 the PNG is quantised to 256 colours then written with ``compress_level`` 3: smaller and faster
 than an RGB PNG of flat-coloured maps.
 """
+
 from __future__ import annotations
 
 import io
@@ -28,7 +29,7 @@ HEADER_BG = (31, 36, 48)
 DEFAULT_FILL = (216, 211, 196)
 GRID_INK = (60, 60, 60)
 PNG_COMPRESS_LEVEL = 3
-STATIC_LIMIT = 6           # cached map layers (a 40x30 hex map layer is ~10 MB)
+STATIC_LIMIT = 6  # cached map layers (a 40x30 hex map layer is ~10 MB)
 
 
 # ----- the static-layer cache ----------------------------------------------------------------
@@ -39,8 +40,13 @@ STATIC = LruCache(STATIC_LIMIT, build_once=True)
 
 def cache_info() -> dict:
     """Counters for tests and benchmarks: how often layers and sprites were drawn or reused."""
-    return {"static_builds": STATIC.builds, "static_hits": STATIC.hits, "static_cached": len(STATIC),
-            "sprite_builds": sprites.SPRITES.builds, "sprite_hits": sprites.SPRITES.hits}
+    return {
+        "static_builds": STATIC.builds,
+        "static_hits": STATIC.hits,
+        "static_cached": len(STATIC),
+        "sprite_builds": sprites.SPRITES.builds,
+        "sprite_hits": sprites.SPRITES.hits,
+    }
 
 
 def clear_cache() -> None:
@@ -49,6 +55,7 @@ def clear_cache() -> None:
 
 
 # ----- helpers -----------------------------------------------------------------------------
+
 
 def _items(scene: dict, key: str) -> list:
     value = scene.get(key) or []
@@ -69,15 +76,26 @@ def _scaled(width, cell: int, default: float) -> int:
     return max(1, round(w * cell / 40))
 
 
-def _halo_text(draw, xy, text, size, fill=(20, 20, 20), halo=(255, 255, 255), bold=True, anchor="mm"):
-    draw.text(xy, text, font=fonts.font(size, bold), fill=fill, anchor=anchor,
-              stroke_width=max(1, size // 7), stroke_fill=halo)
+def _halo_text(
+    draw, xy, text, size, fill=(20, 20, 20), halo=(255, 255, 255), bold=True, anchor="mm"
+):
+    draw.text(
+        xy,
+        text,
+        font=fonts.font(size, bold),
+        fill=fill,
+        anchor=anchor,
+        stroke_width=max(1, size // 7),
+        stroke_fill=halo,
+    )
 
 
 def _dot(draw, xy, width, colour):
     r = width / 2
     if r >= 1.5:
-        draw.ellipse((xy[0] - r + 0.5, xy[1] - r + 0.5, xy[0] + r - 0.5, xy[1] + r - 0.5), fill=colour)
+        draw.ellipse(
+            (xy[0] - r + 0.5, xy[1] - r + 0.5, xy[0] + r - 0.5, xy[1] + r - 0.5), fill=colour
+        )
 
 
 def check(scene) -> None:
@@ -92,13 +110,17 @@ def check(scene) -> None:
 
 # ----- static layer ------------------------------------------------------------------------
 
+
 def _build_static(scene: dict, lay: Layout) -> Image.Image:
     img = Image.new("RGB", (lay.width, lay.height), BACKGROUND)
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.width, lay.header_height - 1), fill=HEADER_BG)
     cell = lay.cell
-    cells = _items(scene, "cells") if "cells" in scene else [
-        {"at": label} for label in _all_labels(lay)]
+    cells = (
+        _items(scene, "cells")
+        if "cells" in scene
+        else [{"at": label} for label in _all_labels(lay)]
+    )
     fills: dict = {}
     parsed = []
     for i, c in enumerate(cells):
@@ -137,8 +159,10 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         ha, hb = lay.parse(e.get("at"), where + ".at"), lay.parse(e.get("to"), where + ".to")
         side = lay.shared_side(ha, hb)
         if side is None:
-            raise SceneError(f"{where}: {e.get('at')} and {e.get('to')} share no side; an edge joins "
-                             f"two cells next to each other.")
+            raise SceneError(
+                f"{where}: {e.get('at')} and {e.get('to')} share no side; an edge joins "
+                f"two cells next to each other."
+            )
         w = _scaled(e.get("width"), cell, 5)
         colour = sprites.rgb(e.get("color") or ("#333333"), where + ".color")
         draw.line(list(side), fill=colour, width=w)
@@ -167,7 +191,9 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         icon = c.get("icon")
         if icon:
             if icon not in ICONS:
-                raise SceneError(f"cells[{i}].icon: {icon!r} is not an icon; known: {', '.join(ICONS)}.")
+                raise SceneError(
+                    f"cells[{i}].icon: {icon!r} is not an icon; known: {', '.join(ICONS)}."
+                )
             # squares: the icon gets the top-right corner, beside the label and above the
             # counter, so deployment zones and bunkers stay visible under a unit
             ix, iy = (cx, cy) if lay.kind == "hex" else (cx + cell * 0.3, cy - cell * 0.32)
@@ -184,7 +210,13 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
     for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
-        draw.text((x0 - dx, y0 - dy), text, font=fonts.font(lay.ruler_size, True), fill=RULER_INK, anchor="lt")
+        draw.text(
+            (x0 - dx, y0 - dy),
+            text,
+            font=fonts.font(lay.ruler_size, True),
+            fill=RULER_INK,
+            anchor="lt",
+        )
     return img
 
 
@@ -247,14 +279,21 @@ def _region_labels(scene: dict, lay: Layout) -> list[tuple]:
         size = max(11, round(cell * 0.3))
         stroke = max(1, size // 7)
         w, h = fonts.text_width(text, size, True) + 2 * stroke, size * 1.2 + 2 * stroke
-        corners = [p for lab in rg.get("cells") or [] for p in lay.corners_of(lay.parse(lab, "regions"))]
+        corners = [
+            p for lab in rg.get("cells") or [] for p in lay.corners_of(lay.parse(lab, "regions"))
+        ]
         x = min(p[0] for p in corners) + cell * 0.25
         y = min(p[1] for p in corners) + cell * (0.3 if lay.kind == "hex" else 0.22)
         labels = _labels_near(lay, x + w / 2, y, w + 2 * cell)
         spot = (x, y)
         for k in range(16):
             for dx in (0.0, 0.5 * cell, cell):
-                box = (x + dx - stroke, y + k * 0.12 * cell - stroke, x + dx + w, y + k * 0.12 * cell + h)
+                box = (
+                    x + dx - stroke,
+                    y + k * 0.12 * cell - stroke,
+                    x + dx + w,
+                    y + k * 0.12 * cell + h,
+                )
                 if not any(_overlap(box, b) > 0 for b in labels):
                     spot = (x + dx, y + k * 0.12 * cell)
                     break
@@ -278,16 +317,25 @@ _LABEL_PARTS = LruCache(4096)
 
 def _label_part(text: str, anchor: str, size: int, bold: bool):
     """Ink and halo masks of a label (or half a hex label; the halves repeat across a map)."""
+
     def build():
         f = fonts.font(size, bold)
         stroke = max(1, round(size / 7))
         left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
         w, h = max(1, right - left), max(1, bottom - top)
         ink, halo = Image.new("L", (w, h), 0), Image.new("L", (w, h), 0)
-        ImageDraw.Draw(halo).text((-left, -top), text, font=f, fill=255, anchor=anchor, stroke_width=stroke,
-                                  stroke_fill=255)
+        ImageDraw.Draw(halo).text(
+            (-left, -top),
+            text,
+            font=f,
+            fill=255,
+            anchor=anchor,
+            stroke_width=stroke,
+            stroke_fill=255,
+        )
         ImageDraw.Draw(ink).text((-left, -top), text, font=f, fill=255, anchor=anchor)
         return ink, halo, left, top
+
     return _LABEL_PARTS.get((text, anchor, size, bold), build)
 
 
@@ -320,10 +368,17 @@ def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float
     shared = lay.kind == "hex" and fonts.has_dejavu()
 
     def build():
-        boxes = [(x - cx, y - cy, x - cx + ink.width, y - cy + ink.height)
-                 for ink, _, (x, y) in _label_pieces(lay, h, strong)]
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                max(b[3] for b in boxes))
+        boxes = [
+            (x - cx, y - cy, x - cx + ink.width, y - cy + ink.height)
+            for ink, _, (x, y) in _label_pieces(lay, h, strong)
+        ]
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+
     text = "0000" if shared else _label(lay, h)
     # the pasted label snaps to whole pixels, so its box depends on the centre's fractions
     # too (a few per layout): with them in the key, the box is exact and never depends on
@@ -345,7 +400,9 @@ def _wrap_name(text: str, size: int, width: float) -> tuple[list[str], int]:
     words = text.split()
     lines = [text]
     if len(words) > 1 and fonts.text_width(text, size, True) > width:
-        best = min(range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k])) - len(text) / 2))
+        best = min(
+            range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k])) - len(text) / 2)
+        )
         lines = [" ".join(words[:best]), " ".join(words[best:])]
     widest = max(lines, key=lambda line: fonts.text_width(line, size, True))
     return lines, fonts.fit_size(widest, size, width, True, smallest=max(7, round(size * 0.6)))
@@ -377,7 +434,9 @@ def _place_names(scene: dict, lay: Layout) -> list[tuple]:
         for k, line in enumerate(lines):
             w = fonts.text_width(line, size, True) + 2 * stroke
             ly = y + k * size * 1.02
-            boxes.append((cx - w / 2, ly - size * 0.5 - stroke, cx + w / 2, ly + size * 0.5 + stroke))
+            boxes.append(
+                (cx - w / 2, ly - size * 0.5 - stroke, cx + w / 2, ly + size * 0.5 + stroke)
+            )
         box = (min(b[0] for b in boxes), boxes[0][1], max(b[2] for b in boxes), boxes[-1][3])
         out.append((h, lines, size, (cx, y), box))
     return out
@@ -386,19 +445,31 @@ def _place_names(scene: dict, lay: Layout) -> list[tuple]:
 def _paste_name(img, entry) -> None:
     _, lines, size, (cx, y), _ = entry
     for k, line in enumerate(lines):
-        sprites.paste_text(img, (cx, y + k * size * 1.02), line, size, (20, 20, 20), True, "mm",
-                           max(1, size // 7), (255, 255, 255))
+        sprites.paste_text(
+            img,
+            (cx, y + k * size * 1.02),
+            line,
+            size,
+            (20, 20, 20),
+            True,
+            "mm",
+            max(1, size // 7),
+            (255, 255, 255),
+        )
 
 
 def _all_labels(lay: Layout) -> list[str]:
     if lay.kind == "hex":
-        return [hexgrid.label(hexgrid.from_offset(c, r))
-                for c in range(lay.first_column, lay.first_column + lay.columns)
-                for r in range(lay.first_row, lay.first_row + lay.rows)]
+        return [
+            hexgrid.label(hexgrid.from_offset(c, r))
+            for c in range(lay.first_column, lay.first_column + lay.columns)
+            for r in range(lay.first_row, lay.first_row + lay.rows)
+        ]
     return [squaregrid.label((c, r)) for r in range(lay.rows) for c in range(lay.columns)]
 
 
 # ----- dynamic layer -----------------------------------------------------------------------
+
 
 def _words_to_lines(words, room: float, size: int):
     """Greedy flow of words into lines no wider than ``room``. A word is a list of (text,
@@ -431,7 +502,13 @@ def _header_words(scene: dict, ts: int):
             raise SceneError(f"header[{i}]: expected a [label, value] pair, got {pair!r}.")
         key, value = fonts.safe_text(str(pair[0])), fonts.safe_text(str(pair[1]))
         words = value.split() or ["–"]
-        out.append(([(f"{key} ", False, (175, 185, 200)), (words[0], True, (255, 255, 255))], ts * 1.1, False))
+        out.append(
+            (
+                [(f"{key} ", False, (175, 185, 200)), (words[0], True, (255, 255, 255))],
+                ts * 1.1,
+                False,
+            )
+        )
         for word in words[1:]:
             out.append(([(word, True, (255, 255, 255))], space, False))
     for note in _items(scene, "notes"):
@@ -464,12 +541,24 @@ def _header(img, draw, scene: dict, lay: Layout, drawn: Drawn | None = None) -> 
             lts -= 1
     title = fonts.safe_text(str(scene.get("title") or ""))
     title_room = room - (0 if own_line else legend_width(lts) + lay.text_size)
-    title_size = fonts.fit_size(title, lay.title_size, title_room, True,
-                                smallest=round(lay.title_size * 0.6)) if title else lay.title_size
+    title_size = (
+        fonts.fit_size(
+            title, lay.title_size, title_room, True, smallest=round(lay.title_size * 0.6)
+        )
+        if title
+        else lay.title_size
+    )
     if title:
         shown = fonts.fit(title, title_size, title_room, True)
-        sprites.paste_text(img, (pad, pad + (lay.title_size - title_size) * 0.5), shown, title_size,
-                           (255, 255, 255), True, "la")
+        sprites.paste_text(
+            img,
+            (pad, pad + (lay.title_size - title_size) * 0.5),
+            shown,
+            title_size,
+            (255, 255, 255),
+            True,
+            "la",
+        )
         if drawn is not None:
             w = fonts.text_width(shown, title_size, True)
             drawn.texts.append(("title", shown, (pad, pad, pad + w, pad + title_size * 1.2)))
@@ -486,9 +575,15 @@ def _header(img, draw, scene: dict, lay: Layout, drawn: Drawn | None = None) -> 
         sprites.paste_text(img, (x, legend_y), text, lts, (240, 240, 240), True, "rm")
         if drawn is not None:
             drawn.legend.append(text)
-            drawn.texts.append(("legend", text, (x - tw, legend_y - lts * 0.6, x, legend_y + lts * 0.6)))
+            drawn.texts.append(
+                ("legend", text, (x - tw, legend_y - lts * 0.6, x, legend_y + lts * 0.6))
+            )
         x -= tw + lts * 0.4
-        draw.rectangle((x - lts, legend_y - lts / 2, x, legend_y + lts / 2), fill=colour, outline=(255, 255, 255))
+        draw.rectangle(
+            (x - lts, legend_y - lts / 2, x, legend_y + lts / 2),
+            fill=colour,
+            outline=(255, 255, 255),
+        )
         x -= lts * 1.6
 
     # header pairs and notes wrap at spaces; when they need more lines than the band holds,
@@ -503,7 +598,9 @@ def _header(img, draw, scene: dict, lay: Layout, drawn: Drawn | None = None) -> 
     if len(lines) > fitting:
         lines = lines[:fitting]
         last = lines[-1][-1]
-        lines[-1].append(("…", True, (255, 255, 255), last[3] + fonts.text_width(last[0] + " ", ts, last[1])))
+        lines[-1].append(
+            ("…", True, (255, 255, 255), last[3] + fonts.text_width(last[0] + " ", ts, last[1]))
+        )
     y = band_top
     for line in lines:
         for text, bold, colour, x in line:
@@ -552,10 +649,18 @@ _MAP_CELLS = LruCache(16)
 
 def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
     """The cells the map has (holes have no label) and those with strong labels, per map."""
+
     def build():
-        cells = _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
-        return (frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
-                frozenset(_strong_labels(scene, lay)))
+        cells = (
+            _items(scene, "cells")
+            if "cells" in scene
+            else [{"at": lab} for lab in _all_labels(lay)]
+        )
+        return (
+            frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
+            frozenset(_strong_labels(scene, lay)),
+        )
+
     return _MAP_CELLS.get(static_key(scene, lay), build)
 
 
@@ -563,18 +668,24 @@ def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float,
     """Paste again the label of every cell that one of ``segments`` (lines ``width`` wide,
     with their halo) crosses, except labels under a box of ``keep`` (dice labels)."""
     present, strong = _map_cells(scene, lay)
-    pad = width * 2.2 + 2      # arrow heads are wider than their shafts
+    pad = width * 2.2 + 2  # arrow heads are wider than their shafts
     for a, b in segments:
         # cells along the segment only (a long arrow across a big map passes few of them)
         steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
-        near = {h for k in range(steps + 1)
-                for h in _cells_near(lay, a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps, 0)}
+        near = {
+            h
+            for k in range(steps + 1)
+            for h in _cells_near(
+                lay, a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps, 0
+            )
+        }
         for h in near:
             if h not in present:
                 continue
             x0, y0, x1, y1 = label_box(lay, h, h in strong)
-            if _segment_crosses_box(a, b, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) and \
-                    not any(_overlap((x0, y0, x1, y1), k) > 0 for k in keep):
+            if _segment_crosses_box(a, b, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) and not any(
+                _overlap((x0, y0, x1, y1), k) > 0 for k in keep
+            ):
                 _paste_label(img, lay, h, h in strong)
 
 
@@ -605,11 +716,17 @@ def _cells_near(lay: Layout, x: float, y: float, reach: float) -> list:
         col0 = (x - lay.origin_x) / cell + lay.first_column
         row0 = (y - lay.origin_y) / cell + lay.first_row
         span_c = span_r = reach / cell + 1.5
-    return [hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
-            for col in range(max(lay.first_column, int(col0 - span_c)),
-                             min(lay.first_column + lay.columns, int(col0 + span_c) + 1))
-            for row in range(max(lay.first_row, int(row0 - span_r)),
-                             min(lay.first_row + lay.rows, int(row0 + span_r) + 1))]
+    return [
+        hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
+        for col in range(
+            max(lay.first_column, int(col0 - span_c)),
+            min(lay.first_column + lay.columns, int(col0 + span_c) + 1),
+        )
+        for row in range(
+            max(lay.first_row, int(row0 - span_r)),
+            min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
+        )
+    ]
 
 
 def _strong_labels(scene: dict, lay: Layout) -> set:
@@ -644,15 +761,26 @@ def _arrow(draw, pts, colour, width: int, halo=(255, 255, 255)) -> None:
     ux, uy = dx / length, dy / length
     base = (tx - ux * head_len, ty - uy * head_len)
     body = pts[:-1] + [base]
-    head = [(tx, ty), (base[0] - uy * head_half, base[1] + ux * head_half),
-            (base[0] + uy * head_half, base[1] - ux * head_half)]
+    head = [
+        (tx, ty),
+        (base[0] - uy * head_half, base[1] + ux * head_half),
+        (base[0] + uy * head_half, base[1] - ux * head_half),
+    ]
     hw = max(2, width // 3)
     if halo is not None:
         draw.line(body, fill=halo, width=width + 2 * hw, joint="curve")
         _dot(draw, body[0], width + 2 * hw, halo)
-        big = [(tx + ux * hw * 1.8, ty + uy * hw * 1.8),
-               (base[0] - uy * (head_half + hw * 1.6) - ux * hw, base[1] + ux * (head_half + hw * 1.6) - uy * hw),
-               (base[0] + uy * (head_half + hw * 1.6) - ux * hw, base[1] - ux * (head_half + hw * 1.6) - uy * hw)]
+        big = [
+            (tx + ux * hw * 1.8, ty + uy * hw * 1.8),
+            (
+                base[0] - uy * (head_half + hw * 1.6) - ux * hw,
+                base[1] + ux * (head_half + hw * 1.6) - uy * hw,
+            ),
+            (
+                base[0] + uy * (head_half + hw * 1.6) - ux * hw,
+                base[1] - ux * (head_half + hw * 1.6) - uy * hw,
+            ),
+        ]
         draw.polygon(big, fill=halo)
     draw.line(body, fill=colour, width=width, joint="curve")
     _dot(draw, body[0], width, colour)
@@ -666,7 +794,9 @@ def _arrow_points(lay: Layout, arrow: dict, where: str):
     return [lay.center(lab, f"{where}.path") for lab in path]
 
 
-def _pieces(img, scene: dict, lay: Layout, drawn: Drawn | None = None) -> list[tuple[float, float, float, float]]:
+def _pieces(
+    img, scene: dict, lay: Layout, drawn: Drawn | None = None
+) -> list[tuple[float, float, float, float]]:
     """Paste the counters between each cell's label and name bands; returns their boxes
     (attack labels avoid them)."""
     cell = lay.cell
@@ -701,21 +831,35 @@ def _pieces(img, scene: dict, lay: Layout, drawn: Drawn | None = None) -> list[t
                 if free is None:
                     break
                 taken[free] = (i, p)
-            placed = [(i, p, cx + slots[s][0] * offset, cy + slots[s][1] * offset, quarter)
-                      for s, (i, p) in sorted(taken.items())]
+            placed = [
+                (i, p, cx + slots[s][0] * offset, cy + slots[s][1] * offset, quarter)
+                for s, (i, p) in sorted(taken.items())
+            ]
             hidden = len(group) - len(placed)
         for i, p, x, y, side in placed:
             compact = side != full
             where = f"pieces[{i}]"
             colour = sprites.rgb(p.get("color") or ("#777777"), where + ".color")
-            text_colour = (sprites.rgb(p["text_color"], where + ".text_color") if p.get("text_color")
-                           else sprites.contrast_text(colour))
-            sprite = sprites.counter(side, colour, text_colour, fonts.safe_text(str(p.get("title") or "")),
-                                     fonts.safe_text(str(p.get("values") or "")), bool(p.get("flipped")),
-                                     str(p["badge"]) if p.get("badge") not in (None, "") else "",
-                                     p.get("symbol"), compact,
-                                     sprites.rgb(p["badge_color"], where + ".badge_color") if p.get("badge_color")
-                                     else (214, 39, 40), fonts.safe_text(str(p.get("subtitle") or "")))
+            text_colour = (
+                sprites.rgb(p["text_color"], where + ".text_color")
+                if p.get("text_color")
+                else sprites.contrast_text(colour)
+            )
+            sprite = sprites.counter(
+                side,
+                colour,
+                text_colour,
+                fonts.safe_text(str(p.get("title") or "")),
+                fonts.safe_text(str(p.get("values") or "")),
+                bool(p.get("flipped")),
+                str(p["badge"]) if p.get("badge") not in (None, "") else "",
+                p.get("symbol"),
+                compact,
+                sprites.rgb(p["badge_color"], where + ".badge_color")
+                if p.get("badge_color")
+                else (214, 39, 40),
+                fonts.safe_text(str(p.get("subtitle") or "")),
+            )
             m = sprites.counter_margin(side)
             img.paste(sprite, (round(x - side / 2 - m), round(y - side / 2 - m)), sprite)
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))
@@ -742,13 +886,17 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         where = f"markers[{i}]"
         kind = mk.get("kind")
         if kind not in sprites.MARKER_KINDS:
-            raise SceneError(f"{where}.kind: {kind!r} is not a marker kind; known: "
-                             f"{', '.join(sprites.MARKER_KINDS)}.")
+            raise SceneError(
+                f"{where}.kind: {kind!r} is not a marker kind; known: "
+                f"{', '.join(sprites.MARKER_KINDS)}."
+            )
         h = lay.parse(mk.get("at"), where + ".at")
         if under != (kind in ("gas", "smoke")):
             continue
         cx, cy = lay.center_of(h)
-        colour = sprites.rgb(mk.get("color") or sprites.MARKER_DEFAULT_COLORS[kind], where + ".color")
+        colour = sprites.rgb(
+            mk.get("color") or sprites.MARKER_DEFAULT_COLORS[kind], where + ".color"
+        )
         text = fonts.safe_text(str(mk.get("text") or ""))
         if kind == "highlight":
             pts = lay.corners_of(h)
@@ -768,7 +916,9 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
             n = used.get(h, 0)
             used[h] = n + 1
             # a flag says who holds a place: big enough to see without zooming
-            size = round(cell * (0.42 if lay.kind == "hex" else 0.26) * (1.3 if kind == "flag" else 1))
+            size = round(
+                cell * (0.42 if lay.kind == "hex" else 0.26) * (1.3 if kind == "flag" else 1)
+            )
             dx, dy = corners[n % 4]
             x, y = cx + dx * cell, cy + dy * cell
         sprite = sprites.marker(kind, size, colour, text)
@@ -786,8 +936,12 @@ def _overlap(a, b) -> float:
 
 def _segment_hits_box(p, q, box) -> bool:
     """Whether the segment p-q passes through ``box`` (sampled: leaders are short)."""
-    if max(p[0], q[0]) < box[0] or min(p[0], q[0]) > box[2] or max(p[1], q[1]) < box[1] \
-            or min(p[1], q[1]) > box[3]:
+    if (
+        max(p[0], q[0]) < box[0]
+        or min(p[0], q[0]) > box[2]
+        or max(p[1], q[1]) < box[1]
+        or min(p[1], q[1]) > box[3]
+    ):
         return False
     for k in range(11):
         t = k / 10
@@ -811,9 +965,14 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
         span_c = span_r = reach / cell + 2
     out = []
     offset = None
-    for col in range(max(lay.first_column, int(col0 - span_c)),
-                     min(lay.first_column + lay.columns, int(col0 + span_c) + 1)):
-        for row in range(max(lay.first_row, int(row0 - span_r)), min(lay.first_row + lay.rows, int(row0 + span_r) + 1)):
+    for col in range(
+        max(lay.first_column, int(col0 - span_c)),
+        min(lay.first_column + lay.columns, int(col0 + span_c) + 1),
+    ):
+        for row in range(
+            max(lay.first_row, int(row0 - span_r)),
+            min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
+        ):
             h = hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
             if lay.kind == "hex" and fonts.has_dejavu():
                 # every hex label has the same box around its centre (digits share a width)
@@ -838,20 +997,35 @@ class _Boxes:
     def __init__(self, must, rather, around):
         self.x0, self.y0 = around[0], around[1]
         k = self.SCALE
-        size = (max(1, math.ceil((around[2] - around[0]) / k)), max(1, math.ceil((around[3] - around[1]) / k)))
+        size = (
+            max(1, math.ceil((around[2] - around[0]) / k)),
+            max(1, math.ceil((around[3] - around[1]) / k)),
+        )
         self.mask = Image.new("L", size, 0)
         draw = ImageDraw.Draw(self.mask)
         for boxes, value in ((rather, 1), (must, 255)):
-            for b in boxes:     # rounded outwards: a near miss counts as hiding, never the reverse
-                draw.rectangle((math.floor((b[0] - self.x0) / k), math.floor((b[1] - self.y0) / k),
-                                math.ceil((b[2] - self.x0) / k) - 1, math.ceil((b[3] - self.y0) / k) - 1),
-                               fill=value)
+            for b in boxes:  # rounded outwards: a near miss counts as hiding, never the reverse
+                draw.rectangle(
+                    (
+                        math.floor((b[0] - self.x0) / k),
+                        math.floor((b[1] - self.y0) / k),
+                        math.ceil((b[2] - self.x0) / k) - 1,
+                        math.ceil((b[3] - self.y0) / k) - 1,
+                    ),
+                    fill=value,
+                )
 
     def hidden(self, box) -> tuple[float, float]:
         """(area of counters and names, area of cell labels) under ``box``."""
         k = self.SCALE
-        part = self.mask.crop((math.floor((box[0] - self.x0) / k), math.floor((box[1] - self.y0) / k),
-                               math.ceil((box[2] - self.x0) / k), math.ceil((box[3] - self.y0) / k)))
+        part = self.mask.crop(
+            (
+                math.floor((box[0] - self.x0) / k),
+                math.floor((box[1] - self.y0) / k),
+                math.ceil((box[2] - self.x0) / k),
+                math.ceil((box[3] - self.y0) / k),
+            )
+        )
         if part.getbbox() is None:
             return 0.0, 0.0
         counts = part.histogram()
@@ -875,11 +1049,18 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
         if any(_overlap(box, b) > 0 for b in placed):
             continue
         anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
-        if any(_segment_hits_box(p, q, box) for p, q in leaders) or \
-                any(_segment_hits_box((x, y), anchor, b) for b in placed):
+        if any(_segment_hits_box(p, q, box) for p, q in leaders) or any(
+            _segment_hits_box((x, y), anchor, b) for b in placed
+        ):
             continue
         hidden, covered = hide.hidden(box)
-        cost = (1e7 if hidden else 0.0) + 3 * hidden + covered + math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01
+        cost = (
+            (1e7 if hidden else 0.0)
+            + 3 * hidden
+            + covered
+            + math.hypot(dx, dy) * lay.cell * 0.3
+            + i * 0.01
+        )
         if best is None or cost < best[0]:
             best = (cost, box, anchor, hidden, covered)
         if hidden == 0 and covered == 0:
@@ -887,7 +1068,9 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     return best
 
 
-def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None, repaste=None) -> None:
+def _attack_labels(
+    img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None, repaste=None
+) -> None:
     """One label per attack near its arrow's middle, at the candidate spot that overlaps no
     other label and hides the fewest counters and cell labels; a leader line joins a moved
     label to its arrow without crossing another label."""
@@ -898,12 +1081,26 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
     offsets = [(0.0, 0.0)]
     for k in range(1, 7):
         d = k * 0.45 * lay.cell
-        offsets += [(0, -d), (0, d), (-d, 0), (d, 0), (-d, -d), (d, -d), (-d, d), (d, d),
-                    (-d / 2, -d), (d / 2, -d), (-d / 2, d), (d / 2, d)]
+        offsets += [
+            (0, -d),
+            (0, d),
+            (-d, 0),
+            (d, 0),
+            (-d, -d),
+            (d, -d),
+            (-d, d),
+            (d, d),
+            (-d / 2, -d),
+            (d / 2, -d),
+            (-d / 2, d),
+            (d / 2, d),
+        ]
     offsets.sort(key=lambda d: math.hypot(*d))
     step_x, step_y = lay.cell * 0.4, lay.cell * 0.12
-    dense = sorted(((i * step_x, j * step_y) for i in range(-7, 8) for j in range(-18, 19)),
-                   key=lambda d: math.hypot(*d))
+    dense = sorted(
+        ((i * step_x, j * step_y) for i in range(-7, 8) for j in range(-18, 19)),
+        key=lambda d: math.hypot(*d),
+    )
     for (x, y), text, colour, segment in labels:
         w = fonts.text_width(text, ts, True) + ts * 0.8
         h = ts * 1.45
@@ -936,23 +1133,28 @@ def _attack_labels(img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn
         # leader lines cross cell labels: those not under a dice label go back on top
         repaste(leaders, max(2, ts // 8), placed)
     for box, text, colour in boxes:
-        draw.rounded_rectangle(box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8))
-        sprites.paste_text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm")
+        draw.rounded_rectangle(
+            box, ts * 0.3, fill=(255, 255, 255), outline=colour, width=max(2, ts // 8)
+        )
+        sprites.paste_text(
+            img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, ts, (20, 20, 20), True, "mm"
+        )
 
 
 @dataclass
 class Drawn:
     """What a picture shows and where (picture pixels), for tests and tools that check the
     picture's layout rather than guess it from pixels. Boxes are (left, top, right, bottom)."""
+
     layout: Layout
-    texts: list = field(default_factory=list)        # (kind, text, box): title, legend, header,
-                                                     # name, attack, key, loss
-    counters: list = field(default_factory=list)     # (piece id, box)
+    texts: list = field(default_factory=list)  # (kind, text, box): title, legend, header,
+    # name, attack, key, loss
+    counters: list = field(default_factory=list)  # (piece id, box)
     cell_labels: dict = field(default_factory=dict)  # cell label -> box of the label and halo
-    legend: list = field(default_factory=list)       # legend texts drawn
-    losses: list = field(default_factory=list)       # (side text, unit text) drawn in the footer
-    leaders: list = field(default_factory=list)      # (arrow point, label point) of attack labels
-    rulers: list = field(default_factory=list)       # (edge, text, ink box): top, bottom, left, right
+    legend: list = field(default_factory=list)  # legend texts drawn
+    losses: list = field(default_factory=list)  # (side text, unit text) drawn in the footer
+    leaders: list = field(default_factory=list)  # (arrow point, label point) of attack labels
+    rulers: list = field(default_factory=list)  # (edge, text, ink box): top, bottom, left, right
 
 
 def footer_lines(scene: dict) -> int:
@@ -962,8 +1164,16 @@ def footer_lines(scene: dict) -> int:
 
 def static_key(scene: dict, lay: Layout) -> tuple:
     """The cache key of a scene's static layer at a layout."""
-    return (scene["map_key"], lay.kind, lay.columns, lay.rows, lay.cell, lay.first_column, lay.first_row,
-            lay.footer_lines)
+    return (
+        scene["map_key"],
+        lay.kind,
+        lay.columns,
+        lay.rows,
+        lay.cell,
+        lay.first_column,
+        lay.first_row,
+        lay.footer_lines,
+    )
 
 
 def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
@@ -976,15 +1186,25 @@ def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
     if key:
         x = pad
         size = ts
-        total = sum(fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2 for k in key)
+        total = sum(
+            fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2
+            for k in key
+        )
         while total > lay.width - 2 * pad and size > 9:
             size -= 1
-            total = sum(fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2 for k in key)
+            total = sum(
+                fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2
+                for k in key
+            )
         for i, k in enumerate(key):
             text = fonts.safe_text(str(k.get("text", "")))
             colour = sprites.rgb(k.get("color") or "#888888", f"terrain_key[{i}].color")
             cy = y + ts * 0.7
-            draw.rectangle((x, cy - size * 0.5, x + size * 1.2, cy + size * 0.5), fill=colour, outline=(60, 60, 60))
+            draw.rectangle(
+                (x, cy - size * 0.5, x + size * 1.2, cy + size * 0.5),
+                fill=colour,
+                outline=(60, 60, 60),
+            )
             x += size * 1.5
             sprites.paste_text(img, (x, cy), text, size, (30, 30, 30), False, "lm")
             w = fonts.text_width(text, size)
@@ -1007,11 +1227,16 @@ def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
         for k, unit in enumerate(units):
             w = fonts.text_width(unit, chip, True) + chip * 0.8
             more = f"+{len(units) - k}"
-            if x + w > lay.width - pad - fonts.text_width(more, ts, True) - ts and k < len(units) - 1:
+            if (
+                x + w > lay.width - pad - fonts.text_width(more, ts, True) - ts
+                and k < len(units) - 1
+            ):
                 sprites.paste_text(img, (x, cy), more, ts, (30, 30, 30), True, "lm")
                 break
             box = (x, cy - chip * 0.7, x + w, cy + chip * 0.7)
-            draw.rounded_rectangle(box, chip * 0.25, fill=colour, outline=(20, 20, 20), width=max(1, chip // 10))
+            draw.rounded_rectangle(
+                box, chip * 0.25, fill=colour, outline=(20, 20, 20), width=max(1, chip // 10)
+            )
             sprites.paste_text(img, ((box[0] + box[2]) / 2, cy), unit, chip, ink, True, "mm")
             if drawn is not None:
                 drawn.losses.append((label, unit))
@@ -1032,7 +1257,9 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
     drawn = Drawn(lay)
     img = _render(scene, size_hint, drawn)
     strong = _strong_labels(scene, lay)
-    cells = _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
+    cells = (
+        _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
+    )
     for c in cells:
         h = lay.parse(str(c.get("at")), "cells")
         drawn.cell_labels[_label(lay, h)] = label_box(lay, h, h in strong)
@@ -1068,9 +1295,13 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
         where = f"arrows[{i}]"
         kind = ar.get("kind", "move")
         if kind not in ("move", "attack"):
-            raise SceneError(f"{where}.kind: {kind!r} is not an arrow kind; use 'move' or 'attack'.")
+            raise SceneError(
+                f"{where}.kind: {kind!r} is not an arrow kind; use 'move' or 'attack'."
+            )
         pts = _arrow_points(lay, ar, where)
-        colour = sprites.rgb(ar.get("color") or ("#222222" if kind == "move" else "#c0392b"), where + ".color")
+        colour = sprites.rgb(
+            ar.get("color") or ("#222222" if kind == "move" else "#c0392b"), where + ".color"
+        )
         if kind == "attack":
             attacks.append((pts, colour, ar.get("text")))
             continue
@@ -1090,7 +1321,12 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
         a, b = pts[0], pts[-1]
         # from the attacker's edge to the target's edge: the head points at the target without
         # hiding its factors
-        _arrow(draw, _shorten([a, b], counter_half * 0.9, counter_half * 0.95), colour, max(3, round(cell * 0.11)))
+        _arrow(
+            draw,
+            _shorten([a, b], counter_half * 0.9, counter_half * 0.95),
+            colour,
+            max(3, round(cell * 0.11)),
+        )
         if text:
             text = fonts.safe_text(str(text))
             # a combined attack has one arrow per attacker and one result: label it once, at
@@ -1104,8 +1340,13 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
     if attacks:
         # an attack arrow runs over the counters and so across cell labels: put them back on
         # top (the arrow stays visible around them)
-        _repaste_labels_under(img, scene, lay, [(pts[0], pts[-1]) for pts, _, _ in attacks],
-                              max(3, round(cell * 0.11)))
+        _repaste_labels_under(
+            img,
+            scene,
+            lay,
+            [(pts[0], pts[-1]) for pts, _, _ in attacks],
+            max(3, round(cell * 0.11)),
+        )
     placed = []
     for text, b in labels:
         starts, target, colour = seen[(text, b)]
@@ -1116,11 +1357,26 @@ def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Im
         where = f"labels[{i}]"
         if lb.get("text"):
             colour = sprites.rgb(lb.get("color") or "#222222", where + ".color")
-            placed.append((lay.center(lb.get("at"), where + ".at"), fonts.safe_text(str(lb["text"])), colour, None))
+            placed.append(
+                (
+                    lay.center(lb.get("at"), where + ".at"),
+                    fonts.safe_text(str(lb["text"])),
+                    colour,
+                    None,
+                )
+            )
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
-    _attack_labels(img, draw, placed, lay, boxes, avoid, drawn,
-                   lambda segments, width, keep: _repaste_labels_under(img, scene, lay, segments, width, keep))
+    _attack_labels(
+        img,
+        draw,
+        placed,
+        lay,
+        boxes,
+        avoid,
+        drawn,
+        lambda segments, width, keep: _repaste_labels_under(img, scene, lay, segments, width, keep),
+    )
     if lay.footer_lines:
         _footer(img, draw, scene, lay, drawn)
     return img
@@ -1140,9 +1396,14 @@ def render_png(scene: dict, *, size_hint: int | None = None) -> bytes:
     return encode_png(render_image(scene, size_hint))
 
 
-def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
-                     size_hint: int | None = None, max_width: int = 800,
-                     max_bytes: int | None = None) -> bytes:
+def render_animation(
+    scenes: Iterable[dict],
+    *,
+    duration_ms: int = 900,
+    size_hint: int | None = None,
+    max_width: int = 800,
+    max_bytes: int | None = None,
+) -> bytes:
     """An animated GIF, one frame per scene (a game's replay, one frame per turn).
 
     Written frame by frame: only the frame being drawn and the one before it are in memory,
@@ -1158,11 +1419,11 @@ def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
     canvas_size: tuple[int, int] | None = None
     scale = 1.0
     palette: Image.Image | None = None
-    previous: Image.Image | None = None     # the last frame written (or waiting to be)
-    pending: list | None = None             # [encoded chunks, duration] of that frame
-    skipped: list | None = None             # the newest frame left out for lack of room
+    previous: Image.Image | None = None  # the last frame written (or waiting to be)
+    pending: list | None = None  # [encoded chunks, duration] of that frame
+    skipped: list | None = None  # the newest frame left out for lack of room
     reserve = 0
-    clear: int | None = None                # a palette index no colour uses: transparency
+    clear: int | None = None  # a palette index no colour uses: transparency
 
     def flush(frame: list, last: bool) -> None:
         data = b"".join(frame[0])
@@ -1179,13 +1440,16 @@ def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
         frame = _fit(image, scale, canvas_size)
         del image
         if palette is None:
-            palette = frame.quantize(colors=255, method=Image.Quantize.FASTOCTREE,
-                                     dither=Image.Dither.NONE)
+            palette = frame.quantize(
+                colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+            )
             header, _ = GifImagePlugin.getheader(palette, None, {"loop": 0})
             for chunk in header:
                 out.write(chunk)
-            pending = [GifImagePlugin.getdata(palette, (0, 0), duration=duration_ms, disposal=1),
-                       duration_ms]
+            pending = [
+                GifImagePlugin.getdata(palette, (0, 0), duration=duration_ms, disposal=1),
+                duration_ms,
+            ]
             previous = palette
             # A later frame may replace the whole picture: keep room for one such frame, so
             # the game's last frame always fits.
@@ -1209,11 +1473,9 @@ def render_animation(scenes: Iterable[dict], *, duration_ms: int = 900,
             changed.paste(clear, mask=delta.crop(box).point([255] + [0] * 255, "1"))
             extra["transparency"] = clear
         del delta
-        chunks = GifImagePlugin.getdata(changed, box[:2], duration=duration_ms, disposal=1,
-                                        **extra)
+        chunks = GifImagePlugin.getdata(changed, box[:2], duration=duration_ms, disposal=1, **extra)
         size = sum(len(c) for c in chunks)
-        if max_bytes is not None and \
-                out.tell() + size_of(pending) + size + reserve + 1 > max_bytes:
+        if max_bytes is not None and out.tell() + size_of(pending) + size + reserve + 1 > max_bytes:
             # Left out: the next frame is compared with the last one kept, so it shows both
             # changes; the time this one would have shown goes to the frame before.
             pending[1] += duration_ms
@@ -1247,8 +1509,10 @@ def _fit(image: Image.Image, scale: float, size: tuple[int, int]) -> Image.Image
     """``image`` scaled by ``scale`` and placed top-centre on a canvas of ``size`` (frames of
     one game are normally the same size; a larger one is shrunk to fit)."""
     if scale < 1.0:
-        image = image.resize((max(1, round(image.width * scale)),
-                              max(1, round(image.height * scale))), Image.Resampling.LANCZOS)
+        image = image.resize(
+            (max(1, round(image.width * scale)), max(1, round(image.height * scale))),
+            Image.Resampling.LANCZOS,
+        )
     if image.size == size:
         return image.convert("RGB")
     if image.width > size[0] or image.height > size[1]:

@@ -102,6 +102,7 @@ Optional additions and how the renderer reads the keys above (nothing here renam
 
 Bad scenes raise :class:`renderer.SceneError` naming the key, the entry and the problem.
 """
+
 from __future__ import annotations
 
 REQUIRED_KEYS = ("map_key", "grid")

@@ -4,6 +4,7 @@ Each sprite is drawn once at three times its size and shrunk (smooth edges), the
 its look, so a turn's picture only pastes them. The cache is bounded and guarded by a lock;
 sprites are never modified after they are cached, so threads may paste them concurrently.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,12 +17,21 @@ from .layout import SceneError
 
 SUPER = 3
 MARKER_KINDS = ("gas", "flag", "flare", "smoke", "fire", "control", "ladder", "breach", "highlight")
-MARKER_DEFAULT_COLORS = {"gas": "#b5d334", "flag": "#c0392b", "flare": "#ff2bd6", "smoke": "#8e8e8e",
-                         "fire": "#f06a1d", "control": "#ffffff", "ladder": "#8b5a2b",
-                         "breach": "#e67e22", "highlight": "#ffd400"}
+MARKER_DEFAULT_COLORS = {
+    "gas": "#b5d334",
+    "flag": "#c0392b",
+    "flare": "#ff2bd6",
+    "smoke": "#8e8e8e",
+    "fire": "#f06a1d",
+    "control": "#ffffff",
+    "ladder": "#8b5a2b",
+    "breach": "#e67e22",
+    "highlight": "#ffd400",
+}
 
 
 # ----- colours -----------------------------------------------------------------------------
+
 
 def rgb(colour, where: str = "color") -> tuple[int, int, int]:
     if isinstance(colour, (tuple, list)) and len(colour) >= 3:
@@ -31,7 +41,7 @@ def rgb(colour, where: str = "color") -> tuple[int, int, int]:
         try:
             if len(text) == 4:
                 return tuple(int(ch * 2, 16) for ch in text[1:])
-            return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+            return tuple(int(text[i : i + 2], 16) for i in (1, 3, 5))
         except ValueError:
             pass
     raise SceneError(f"{where}: {colour!r} is not a colour; write '#rrggbb'.")
@@ -66,29 +76,84 @@ def _shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 
 def _centered_text(draw, xy, text, size, fill, bold=True, stroke=0, stroke_fill=None):
-    draw.text(xy, text, font=fonts.font(size, bold), fill=fill, anchor="mm",
-              stroke_width=stroke, stroke_fill=stroke_fill)
+    draw.text(
+        xy,
+        text,
+        font=fonts.font(size, bold),
+        fill=fill,
+        anchor="mm",
+        stroke_width=stroke,
+        stroke_fill=stroke_fill,
+    )
 
 
 # ----- counters ----------------------------------------------------------------------------
 
-def counter(side: int, colour, text_colour, title: str, values: str, flipped: bool,
-            badge: str, symbol: str | None = None, compact: bool = False,
-            badge_colour=(214, 39, 40), subtitle: str = "") -> Image.Image:
+
+def counter(
+    side: int,
+    colour,
+    text_colour,
+    title: str,
+    values: str,
+    flipped: bool,
+    badge: str,
+    symbol: str | None = None,
+    compact: bool = False,
+    badge_colour=(214, 39, 40),
+    subtitle: str = "",
+) -> Image.Image:
     """A counter of ``side`` pixels (plus a shadow margin), RGBA. ``compact``: one of several
     counters sharing a cell, drawn with fewer details and bigger values."""
-    key = ("counter", side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour,
-           subtitle)
-    return SPRITES.get(key, lambda: _draw_counter(side, colour, text_colour, title, values,
-                                                  flipped, badge, symbol, compact, badge_colour, subtitle))
+    key = (
+        "counter",
+        side,
+        colour,
+        text_colour,
+        title,
+        values,
+        flipped,
+        badge,
+        symbol,
+        compact,
+        badge_colour,
+        subtitle,
+    )
+    return SPRITES.get(
+        key,
+        lambda: _draw_counter(
+            side,
+            colour,
+            text_colour,
+            title,
+            values,
+            flipped,
+            badge,
+            symbol,
+            compact,
+            badge_colour,
+            subtitle,
+        ),
+    )
 
 
 def counter_margin(side: int) -> int:
     return max(2, round(side * 0.08))
 
 
-def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact, badge_colour,
-                  subtitle=""):
+def _draw_counter(
+    side,
+    colour,
+    text_colour,
+    title,
+    values,
+    flipped,
+    badge,
+    symbol,
+    compact,
+    badge_colour,
+    subtitle="",
+):
     margin = counter_margin(side)
     k = side * SUPER
     m = margin * SUPER
@@ -97,27 +162,54 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
     radius = k * 0.12
     shadow = round(k * 0.05)
     box = (m, m, m + k - 1, m + k - 1)
-    draw.rounded_rectangle((m + shadow, m + shadow, m + k - 1 + shadow, m + k - 1 + shadow), radius,
-                           fill=(0, 0, 0, 110))
+    draw.rounded_rectangle(
+        (m + shadow, m + shadow, m + k - 1 + shadow, m + k - 1 + shadow),
+        radius,
+        fill=(0, 0, 0, 110),
+    )
     face = washed(colour) if flipped else colour
     ink = text_colour if not flipped else (30, 30, 30)
-    draw.rounded_rectangle(box, radius, fill=face + (255,), outline=(15, 15, 15, 255),
-                           width=max(SUPER, round(k * 0.045)))
+    draw.rounded_rectangle(
+        box,
+        radius,
+        fill=face + (255,),
+        outline=(15, 15, 15, 255),
+        width=max(SUPER, round(k * 0.045)),
+    )
     if flipped:
         # the back of the counter: a diagonal band with the mark DIS across it
         band = k * 0.2
         x0, y0, x1, y1 = m, m, m + k, m + k
         stripe = Image.new("RGBA", img.size, (0, 0, 0, 0))
         sd = ImageDraw.Draw(stripe)
-        sd.polygon([(x0, y1 - band), (x1 - band, y0), (x1, y0), (x1, y0 + band), (x0 + band, y1), (x0, y1)],
-                   fill=(255, 255, 255, 255))
-        sd.line([(x0, y1 - band), (x1 - band, y0)], fill=(150, 20, 20, 255), width=max(SUPER, round(k * 0.03)))
-        sd.line([(x0 + band, y1), (x1, y0 + band)], fill=(150, 20, 20, 255), width=max(SUPER, round(k * 0.03)))
+        sd.polygon(
+            [
+                (x0, y1 - band),
+                (x1 - band, y0),
+                (x1, y0),
+                (x1, y0 + band),
+                (x0 + band, y1),
+                (x0, y1),
+            ],
+            fill=(255, 255, 255, 255),
+        )
+        sd.line(
+            [(x0, y1 - band), (x1 - band, y0)],
+            fill=(150, 20, 20, 255),
+            width=max(SUPER, round(k * 0.03)),
+        )
+        sd.line(
+            [(x0 + band, y1), (x1, y0 + band)],
+            fill=(150, 20, 20, 255),
+            width=max(SUPER, round(k * 0.03)),
+        )
         mask = Image.new("L", img.size, 0)
         ImageDraw.Draw(mask).rounded_rectangle(box, radius, fill=235)
         img.paste(stripe, (0, 0), ImageChops.multiply(stripe.getchannel("A"), mask))
         draw = ImageDraw.Draw(img)
-        draw.rounded_rectangle(box, radius, outline=(15, 15, 15, 255), width=max(SUPER, round(k * 0.045)))
+        draw.rounded_rectangle(
+            box, radius, outline=(15, 15, 15, 255), width=max(SUPER, round(k * 0.045))
+        )
     inner = k * 0.9
     cx = m + k / 2
     if compact or side < 30:
@@ -130,12 +222,21 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
             text_y, text_max = 0.52, 0.5
         text = values or title
         size = fonts.fit_size(text, round(k * text_max), inner, bold=True)
-        _centered_text(draw, (cx, m + k * text_y), text, size, ink,
-                       stroke=SUPER if flipped else 0, stroke_fill=(255, 255, 255))
+        _centered_text(
+            draw,
+            (cx, m + k * text_y),
+            text,
+            size,
+            ink,
+            stroke=SUPER if flipped else 0,
+            stroke_fill=(255, 255, 255),
+        )
     else:
         # shrink before cutting: "Rifle+Sturm" must stay whole to be any use
         title_size = fonts.fit_size(title, round(k * 0.24), inner, True, smallest=round(k * 0.11))
-        _centered_text(draw, (cx, m + k * 0.22), fonts.fit(title, title_size, inner, True), title_size, ink)
+        _centered_text(
+            draw, (cx, m + k * 0.22), fonts.fit(title, title_size, inner, True), title_size, ink
+        )
         if subtitle:
             # a second line under the title (plug-ins: "+Sturm"), shrunk rather than cut
             size = fonts.fit_size(subtitle, round(k * 0.22), inner, True, smallest=round(k * 0.11))
@@ -143,8 +244,15 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
         elif symbol:
             _symbol(draw, symbol, cx, m + k * 0.49, k * 0.13, ink)
         if flipped:
-            _centered_text(draw, (cx, m + k * 0.5), "DIS", round(k * 0.2), (150, 20, 20),
-                           stroke=SUPER, stroke_fill=(255, 255, 255))
+            _centered_text(
+                draw,
+                (cx, m + k * 0.5),
+                "DIS",
+                round(k * 0.2),
+                (150, 20, 20),
+                stroke=SUPER,
+                stroke_fill=(255, 255, 255),
+            )
         if values:
             low = bool(symbol or flipped or subtitle)
             value_size = fonts.fit_size(values, round(k * (0.3 if low else 0.4)), inner, True)
@@ -152,10 +260,19 @@ def _draw_counter(side, colour, text_colour, title, values, flipped, badge, symb
     if badge:
         r = k * 0.19
         bx, by = m + k - r * 0.75, m + r * 0.75
-        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=tuple(badge_colour) + (255,),
-                     outline=(255, 255, 255, 255), width=max(SUPER, round(k * 0.03)))
-        _centered_text(draw, (bx, by), str(badge)[:3], round(r * (1.25 if len(str(badge)) < 2 else 0.95)),
-                       contrast_text(badge_colour))
+        draw.ellipse(
+            (bx - r, by - r, bx + r, by + r),
+            fill=tuple(badge_colour) + (255,),
+            outline=(255, 255, 255, 255),
+            width=max(SUPER, round(k * 0.03)),
+        )
+        _centered_text(
+            draw,
+            (bx, by),
+            str(badge)[:3],
+            round(r * (1.25 if len(str(badge)) < 2 else 0.95)),
+            contrast_text(badge_colour),
+        )
     return _shrink(img, (side + 2 * margin, side + 2 * margin))
 
 
@@ -171,21 +288,40 @@ def _symbol(draw, symbol, cx, cy, r, ink):
     elif symbol in ("cavalry", "recon"):
         draw.line([(box[0], box[3]), (box[2], box[1])], fill=ink, width=w)
     elif symbol == "armor":
-        draw.rounded_rectangle((cx - r, cy - r * 0.55, cx + r, cy + r * 0.55), r * 0.5, outline=ink, width=w)
+        draw.rounded_rectangle(
+            (cx - r, cy - r * 0.55, cx + r, cy + r * 0.55), r * 0.5, outline=ink, width=w
+        )
     elif symbol == "artillery":
         draw.ellipse((cx - r * 0.35, cy - r * 0.35, cx + r * 0.35, cy + r * 0.35), fill=ink)
     elif symbol == "engineer":
-        draw.line([(cx - r * 0.8, cy + r * 0.3), (cx - r * 0.8, cy - r * 0.3), (cx + r * 0.8, cy - r * 0.3),
-                   (cx + r * 0.8, cy + r * 0.3)], fill=ink, width=w)
+        draw.line(
+            [
+                (cx - r * 0.8, cy + r * 0.3),
+                (cx - r * 0.8, cy - r * 0.3),
+                (cx + r * 0.8, cy - r * 0.3),
+                (cx + r * 0.8, cy + r * 0.3),
+            ],
+            fill=ink,
+            width=w,
+        )
         draw.line([(cx, cy - r * 0.3), (cx, cy + r * 0.3)], fill=ink, width=w)
     elif symbol == "hq":
         draw.line([(box[0], box[1]), (box[0], box[3] + r * 0.8)], fill=ink, width=w)
     elif symbol in ("boat", "ship"):
-        draw.polygon([(cx - r * 1.5, cy - r * 0.2), (cx + r * 1.5, cy - r * 0.2), (cx + r, cy + r * 0.7),
-                      (cx - r, cy + r * 0.7)], fill=ink)
+        draw.polygon(
+            [
+                (cx - r * 1.5, cy - r * 0.2),
+                (cx + r * 1.5, cy - r * 0.2),
+                (cx + r, cy + r * 0.7),
+                (cx - r, cy + r * 0.7),
+            ],
+            fill=ink,
+        )
         if symbol == "ship":
             draw.line([(cx, cy - r * 0.2), (cx, cy - r * 1.1)], fill=ink, width=w)
-            draw.polygon([(cx, cy - r * 1.1), (cx + r * 0.8, cy - r * 0.45), (cx, cy - r * 0.45)], fill=ink)
+            draw.polygon(
+                [(cx, cy - r * 1.1), (cx + r * 0.8, cy - r * 0.45), (cx, cy - r * 0.45)], fill=ink
+            )
     elif symbol == "hero":
         pts = []
         for i in range(10):
@@ -197,9 +333,12 @@ def _symbol(draw, symbol, cx, cy, r, ink):
 
 # ----- markers -----------------------------------------------------------------------------
 
+
 def marker(kind: str, size: int, colour, text: str) -> Image.Image:
     if kind not in MARKER_KINDS:
-        raise SceneError(f"markers: {kind!r} is not a marker kind; known: {', '.join(MARKER_KINDS)}.")
+        raise SceneError(
+            f"markers: {kind!r} is not a marker kind; known: {', '.join(MARKER_KINDS)}."
+        )
     key = ("marker", kind, size, colour, text)
     return SPRITES.get(key, lambda: _draw_marker(kind, size, colour, text))
 
@@ -213,24 +352,52 @@ def _draw_marker(kind, size, colour, text):
     w = max(SUPER, round(k * 0.05))
     if kind in ("gas", "smoke"):
         # a translucent cloud: pieces under it stay readable
-        puffs = [(0.5, 0.5, 0.3), (0.3, 0.4, 0.2), (0.7, 0.38, 0.21), (0.32, 0.66, 0.2), (0.68, 0.66, 0.2),
-                 (0.5, 0.25, 0.18), (0.5, 0.76, 0.18)]
+        puffs = [
+            (0.5, 0.5, 0.3),
+            (0.3, 0.4, 0.2),
+            (0.7, 0.38, 0.21),
+            (0.32, 0.66, 0.2),
+            (0.68, 0.66, 0.2),
+            (0.5, 0.25, 0.18),
+            (0.5, 0.76, 0.18),
+        ]
         alpha = 115 if kind == "gas" else 105
         for x, y, r in puffs:
             d.ellipse(((x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k), fill=c + (alpha,))
         for x, y, r in puffs[1:]:
-            d.arc(((x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k), 0, 360,
-                  fill=mix(c, (0, 0, 0), 0.45) + (200,), width=w)
+            d.arc(
+                ((x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k),
+                0,
+                360,
+                fill=mix(c, (0, 0, 0), 0.45) + (200,),
+                width=w,
+            )
     elif kind == "fire":
-        d.polygon([(0.5 * k, 0.05 * k), (0.8 * k, 0.45 * k), (0.85 * k, 0.75 * k), (0.5 * k, 0.95 * k),
-                   (0.15 * k, 0.75 * k), (0.22 * k, 0.4 * k), (0.35 * k, 0.55 * k)], fill=c + (255,),
-                  outline=ink)
-        d.polygon([(0.5 * k, 0.4 * k), (0.68 * k, 0.7 * k), (0.5 * k, 0.9 * k), (0.32 * k, 0.72 * k)],
-                  fill=(255, 215, 0, 255))
+        d.polygon(
+            [
+                (0.5 * k, 0.05 * k),
+                (0.8 * k, 0.45 * k),
+                (0.85 * k, 0.75 * k),
+                (0.5 * k, 0.95 * k),
+                (0.15 * k, 0.75 * k),
+                (0.22 * k, 0.4 * k),
+                (0.35 * k, 0.55 * k),
+            ],
+            fill=c + (255,),
+            outline=ink,
+        )
+        d.polygon(
+            [(0.5 * k, 0.4 * k), (0.68 * k, 0.7 * k), (0.5 * k, 0.9 * k), (0.32 * k, 0.72 * k)],
+            fill=(255, 215, 0, 255),
+        )
     elif kind == "flag":
         d.line([(0.22 * k, 0.05 * k), (0.22 * k, 0.95 * k)], fill=ink, width=w * 2)
-        d.polygon([(0.25 * k, 0.08 * k), (0.92 * k, 0.3 * k), (0.25 * k, 0.55 * k)], fill=c + (255,),
-                  outline=(255, 255, 255, 255), width=w)
+        d.polygon(
+            [(0.25 * k, 0.08 * k), (0.92 * k, 0.3 * k), (0.25 * k, 0.55 * k)],
+            fill=c + (255,),
+            outline=(255, 255, 255, 255),
+            width=w,
+        )
     elif kind == "control":
         d.ellipse((0.1 * k, 0.1 * k, 0.9 * k, 0.9 * k), fill=c + (255,), outline=ink, width=w * 2)
         d.ellipse((0.3 * k, 0.3 * k, 0.7 * k, 0.7 * k), outline=(255, 255, 255, 255), width=w)
@@ -250,39 +417,79 @@ def _draw_marker(kind, size, colour, text):
     elif kind == "flare":
         for i in range(8):
             a = math.pi / 4 * i
-            d.line([((0.5 + 0.33 * math.cos(a)) * k, (0.5 + 0.33 * math.sin(a)) * k),
-                    ((0.5 + 0.49 * math.cos(a)) * k, (0.5 + 0.49 * math.sin(a)) * k)],
-                   fill=c + (255,), width=w * 2)
+            d.line(
+                [
+                    ((0.5 + 0.33 * math.cos(a)) * k, (0.5 + 0.33 * math.sin(a)) * k),
+                    ((0.5 + 0.49 * math.cos(a)) * k, (0.5 + 0.49 * math.sin(a)) * k),
+                ],
+                fill=c + (255,),
+                width=w * 2,
+            )
         d.ellipse((0.2 * k, 0.2 * k, 0.8 * k, 0.8 * k), outline=(255, 255, 255, 255), width=w * 4)
         d.ellipse((0.2 * k, 0.2 * k, 0.8 * k, 0.8 * k), outline=c + (255,), width=w * 2)
     if text:
         size = round(k * (0.22 if kind in ("gas", "smoke", "flare") else 0.55))
         x, y = (0.8 * k, 0.8 * k) if kind in ("gas", "smoke", "flare") else (0.78 * k, 0.78 * k)
-        _centered_text(d, (x, y), str(text)[:4], size, (255, 255, 255), stroke=max(SUPER, size // 6),
-                       stroke_fill=(0, 0, 0))
+        _centered_text(
+            d,
+            (x, y),
+            str(text)[:4],
+            size,
+            (255, 255, 255),
+            stroke=max(SUPER, size // 6),
+            stroke_fill=(0, 0, 0),
+        )
     return _shrink(img, (size, size))
 
 
 # ----- text --------------------------------------------------------------------------------
 
+
 def text(content: str, size: int, fill, bold: bool, anchor: str, stroke: int = 0, stroke_fill=None):
     """Text as a cached RGBA sprite plus its offset from the anchor point: turns repeat most
     labels (header facts, place names, dice lines), and pasting beats rasterising again."""
-    key = ("text", content, size, tuple(fill), bold, anchor, stroke, tuple(stroke_fill) if stroke_fill else None)
-    return SPRITES.get(key, lambda: _draw_text(content, size, tuple(fill), bold, anchor, stroke, stroke_fill))
+    key = (
+        "text",
+        content,
+        size,
+        tuple(fill),
+        bold,
+        anchor,
+        stroke,
+        tuple(stroke_fill) if stroke_fill else None,
+    )
+    return SPRITES.get(
+        key, lambda: _draw_text(content, size, tuple(fill), bold, anchor, stroke, stroke_fill)
+    )
 
 
 def _draw_text(content, size, fill, bold, anchor, stroke, stroke_fill):
     f = fonts.font(size, bold)
     left, top, right, bottom = f.getbbox(content, anchor=anchor, stroke_width=stroke)
     img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-    ImageDraw.Draw(img).text((-left, -top), content, font=f, fill=fill + (255,), anchor=anchor,
-                             stroke_width=stroke, stroke_fill=tuple(stroke_fill) + (255,) if stroke_fill else None)
+    ImageDraw.Draw(img).text(
+        (-left, -top),
+        content,
+        font=f,
+        fill=fill + (255,),
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=tuple(stroke_fill) + (255,) if stroke_fill else None,
+    )
     return img, (left, top)
 
 
-def paste_text(target: Image.Image, xy, content: str, size: int, fill, bold: bool = False, anchor: str = "la",
-               stroke: int = 0, stroke_fill=None) -> None:
+def paste_text(
+    target: Image.Image,
+    xy,
+    content: str,
+    size: int,
+    fill,
+    bold: bool = False,
+    anchor: str = "la",
+    stroke: int = 0,
+    stroke_fill=None,
+) -> None:
     if not content:
         return
     img, (dx, dy) = text(content, size, fill, bold, anchor, stroke, stroke_fill)

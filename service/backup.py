@@ -14,6 +14,7 @@ is kept unless ``--force`` is given.
 
 Exit codes: 0 copied; 1 the copy failed (the message says why); 2 bad arguments or PATH exists.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,16 +31,20 @@ from .sqlite_errors import storage_error
 from .storage import BadDatabaseSetting, Database, parse_database
 
 COPIED, FAILED, USAGE = 0, 1, 2
-PAGES_PER_STEP = 1024   # the bot may write between steps; each step holds the read lock briefly
+PAGES_PER_STEP = 1024  # the bot may write between steps; each step holds the read lock briefly
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bot.py backup",
-                                description="Copy the database safely while the bot runs.")
+    p = argparse.ArgumentParser(
+        prog="bot.py backup", description="Copy the database safely while the bot runs."
+    )
     p.add_argument("path", help="the file to write the copy to")
-    p.add_argument("--db", default=None,
-                   help="the database to copy: a SQLite file, sqlite:///FILE or "
-                        "postgresql://… (default: UMPIRE_DB, as the bot uses it)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="the database to copy: a SQLite file, sqlite:///FILE or "
+        "postgresql://… (default: UMPIRE_DB, as the bot uses it)",
+    )
     p.add_argument("--force", action="store_true", help="replace PATH if it exists")
     return p
 
@@ -48,22 +53,33 @@ def backup(source: Path, target: Path, *, force: bool = False) -> int:
     """Copy ``source`` to ``target``; returns the number of pages copied. Raises
     :class:`StorageError` (source or target unusable) or :class:`FileExistsError`."""
     if not source.is_file():
-        raise StorageError(str(source), "there is no such file",
-                           "Check --db or UMPIRE_DB; a backup never creates the database.")
+        raise StorageError(
+            str(source),
+            "there is no such file",
+            "Check --db or UMPIRE_DB; a backup never creates the database.",
+        )
     if target.is_dir():
-        raise StorageError(str(target), "it is a directory",
-                           "Name the file to write, e.g. backups/umpire-2026-01-31.sqlite3.")
+        raise StorageError(
+            str(target),
+            "it is a directory",
+            "Name the file to write, e.g. backups/umpire-2026-01-31.sqlite3.",
+        )
     if target.exists() and not force:
         raise FileExistsError(target)
     if target.resolve() == source.resolve():
-        raise StorageError(str(target), "it is the database itself",
-                           "Write the copy to another file.")
+        raise StorageError(
+            str(target), "it is the database itself", "Write the copy to another file."
+        )
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
-                                             dir=target.parent)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".part", dir=target.parent
+        )
     except OSError as error:
-        raise StorageError(str(target), f"the copy cannot be written there ({error.strerror})",
-                           "Choose a directory that exists and that you may write in.") from None
+        raise StorageError(
+            str(target),
+            f"the copy cannot be written there ({error.strerror})",
+            "Choose a directory that exists and that you may write in.",
+        ) from None
     os.close(handle)
     try:
         try:
@@ -77,8 +93,9 @@ def backup(source: Path, target: Path, *, force: bool = False) -> int:
                     src.backup(dst, pages=PAGES_PER_STEP)
                 except sqlite3.Error as error:
                     # A read failure names the database, a write failure the copy.
-                    raise _storage(source if _is_source_problem(error) else target,
-                                   error) from error
+                    raise _storage(
+                        source if _is_source_problem(error) else target, error
+                    ) from error
                 check = dst.execute("PRAGMA integrity_check").fetchone()[0]
                 pages = dst.execute("PRAGMA page_count").fetchone()[0]
             finally:
@@ -86,8 +103,11 @@ def backup(source: Path, target: Path, *, force: bool = False) -> int:
         finally:
             src.close()
         if check != "ok":
-            raise StorageError(str(source), f"the copy fails SQLite's integrity check ({check})",
-                               "The database itself may be damaged; keep it and older backups.")
+            raise StorageError(
+                str(source),
+                f"the copy fails SQLite's integrity check ({check})",
+                "The database itself may be damaged; keep it and older backups.",
+            )
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -97,8 +117,11 @@ def backup(source: Path, target: Path, *, force: bool = False) -> int:
 
 def _check_target(target: Path, force: bool) -> None:
     if target.is_dir():
-        raise StorageError(str(target), "it is a directory",
-                           "Name the file to write, e.g. backups/umpire-2026-01-31.sqlite3.")
+        raise StorageError(
+            str(target),
+            "it is a directory",
+            "Name the file to write, e.g. backups/umpire-2026-01-31.sqlite3.",
+        )
     if target.exists() and not force:
         raise FileExistsError(target)
 
@@ -110,13 +133,18 @@ async def backup_postgres(url: str, target: Path, *, force: bool = False) -> dic
     from .migrate_db import copy_stores
     from .storage import open_store
     from .store import Store
+
     _check_target(target, force)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
-                                             dir=target.parent)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".part", dir=target.parent
+        )
     except OSError as error:
-        raise StorageError(str(target), f"the copy cannot be written there ({error.strerror})",
-                           "Choose a directory that exists and that you may write in.") from None
+        raise StorageError(
+            str(target),
+            f"the copy cannot be written there ({error.strerror})",
+            "Choose a directory that exists and that you may write in.",
+        ) from None
     os.close(handle)
     try:
         # Read-only: the source is never migrated or written, another schema version refused.
@@ -130,10 +158,11 @@ async def backup_postgres(url: str, target: Path, *, force: bool = False) -> dic
         finally:
             await source.close()
         if not report.ok:
-            raise StorageError(parse_database(url).display(), "the copy does not check out (" +
-                               "; ".join(report.problems[:3]) + ")",
-                               "Keep the database and older backups; run python bot.py verify "
-                               "on the games named.")
+            raise StorageError(
+                parse_database(url).display(),
+                "the copy does not check out (" + "; ".join(report.problems[:3]) + ")",
+                "Keep the database and older backups; run python bot.py verify on the games named.",
+            )
         _single_file(temporary)
         os.replace(temporary, target)
     except BaseException:
@@ -160,13 +189,18 @@ def _remove_partial(temporary: str) -> None:
 
 def _is_source_problem(error: sqlite3.Error) -> bool:
     code = getattr(error, "sqlite_errorcode", 0) & 0xFF
-    return code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_BUSY,
-                    sqlite3.SQLITE_LOCKED)
+    return code in (
+        sqlite3.SQLITE_NOTADB,
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )
 
 
 def _storage(path: Path, error: BaseException) -> StorageError:
     return storage_error(str(path), error) or StorageError(
-        str(path), f"SQLite reported: {error}", "Check the file and try again.")
+        str(path), f"SQLite reported: {error}", "Check the file and try again."
+    )
 
 
 def main(argv: list[str] | None = None, *, default_db: str | None = None) -> int:
@@ -205,7 +239,9 @@ def _main_postgres(database: Database, target: Path, force: bool) -> int:
         print(f"Backup failed: {error}", file=sys.stderr)
         return FAILED
     rows = ", ".join(f"{n} {table}" for table, n in counts.items())
-    print(f"Copied {database.display()} to {target} as a SQLite file ({rows}; row counts and "
-          f"every game's replay checked). Restore with: python bot.py migrate-db --from "
-          f"{target} --to postgresql://…")
+    print(
+        f"Copied {database.display()} to {target} as a SQLite file ({rows}; row counts and "
+        f"every game's replay checked). Restore with: python bot.py migrate-db --from "
+        f"{target} --to postgresql://…"
+    )
     return COPIED

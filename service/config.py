@@ -4,6 +4,7 @@ A value that is set but malformed is a :class:`ConfigError` at startup, never a 
 default: a mistyped ``UMPIRE_DEV_GUILD`` must not turn into a global command sync, and a
 mistyped ``UMPIRE_SHARDS`` must not leave shards without a process or games with two.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,6 +27,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class ShardPlan:
     """Which of ``count`` gateway shards this process runs (``ids``, sorted, unique)."""
+
     ids: tuple[int, ...]
     count: int
 
@@ -46,8 +48,10 @@ def shard_of(guild_id: int | None, count: int) -> int:
 
 def _number(text: str, spec: str) -> int:
     if not re.fullmatch(r"[0-9]{1,6}", text):
-        raise ConfigError(f"UMPIRE_SHARDS={spec!r}: {text!r} is not a shard number. "
-                          "Write e.g. 0-3/8, 2/8 or 0,2,5/8.")
+        raise ConfigError(
+            f"UMPIRE_SHARDS={spec!r}: {text!r} is not a shard number. "
+            "Write e.g. 0-3/8, 2/8 or 0,2,5/8."
+        )
     return int(text)
 
 
@@ -58,16 +62,20 @@ def parse_shards(spec: str) -> ShardPlan | None:
     if not spec:
         return None
     if len(spec) > MAX_SPEC_LENGTH:
-        raise ConfigError(f"UMPIRE_SHARDS is {len(spec)} characters long; "
-                          f"at most {MAX_SPEC_LENGTH} are accepted.")
+        raise ConfigError(
+            f"UMPIRE_SHARDS is {len(spec)} characters long; at most {MAX_SPEC_LENGTH} are accepted."
+        )
     which, slash, total = spec.replace(" ", "").partition("/")
     if not slash or not which or not total:
-        raise ConfigError(f"UMPIRE_SHARDS={spec!r} lacks the shard count: write "
-                          "<shards>/<count>, e.g. 0-3/8 (this process runs shards 0 to 3 of 8).")
+        raise ConfigError(
+            f"UMPIRE_SHARDS={spec!r} lacks the shard count: write "
+            "<shards>/<count>, e.g. 0-3/8 (this process runs shards 0 to 3 of 8)."
+        )
     count = _number(total, spec)
     if not 1 <= count <= MAX_SHARDS:
-        raise ConfigError(f"UMPIRE_SHARDS={spec!r}: the shard count must be between 1 and "
-                          f"{MAX_SHARDS}.")
+        raise ConfigError(
+            f"UMPIRE_SHARDS={spec!r}: the shard count must be between 1 and {MAX_SHARDS}."
+        )
     ids: set[int] = set()
     for part in which.split(","):
         first, dash, last = part.partition("-")
@@ -76,8 +84,10 @@ def parse_shards(spec: str) -> ShardPlan | None:
         if low > high:
             raise ConfigError(f"UMPIRE_SHARDS={spec!r}: the range {part!r} runs backwards.")
         if high >= count:
-            raise ConfigError(f"UMPIRE_SHARDS={spec!r}: shard {high} does not exist; with "
-                              f"{count} shards they are numbered 0 to {count - 1}.")
+            raise ConfigError(
+                f"UMPIRE_SHARDS={spec!r}: shard {high} does not exist; with "
+                f"{count} shards they are numbered 0 to {count - 1}."
+            )
         overlap = ids.intersection(range(low, high + 1))
         if overlap:
             raise ConfigError(f"UMPIRE_SHARDS={spec!r} names shard {min(overlap)} twice.")
@@ -92,9 +102,11 @@ def parse_snowflake(name: str, value: str) -> int | None:
         return None
     if not re.fullmatch(r"[0-9]{1,20}", value) or not 0 < int(value) <= SNOWFLAKE_MAX:
         shown = value if len(value) <= 40 else value[:40] + "…"
-        raise ConfigError(f"{name}={shown!r} is not a Discord id (a positive whole number such "
-                          "as 123456789012345678: right-click the server with developer mode on, "
-                          "Copy Server ID). Unset it to use global commands.")
+        raise ConfigError(
+            f"{name}={shown!r} is not a Discord id (a positive whole number such "
+            "as 123456789012345678: right-click the server with developer mode on, "
+            "Copy Server ID). Unset it to use global commands."
+        )
     return int(value)
 
 
@@ -103,6 +115,7 @@ def parse_database_setting(value: str) -> str:
     start: otherwise a typo (``postgress://``, ``sqlite://x``) would only surface after the
     Discord login, as a traceback."""
     from .storage import BadDatabaseSetting, parse_database
+
     try:
         parse_database(value)
     except BadDatabaseSetting as error:
@@ -147,6 +160,7 @@ def load_settings(env_file: str | Path = ".env") -> Settings:
     """Raises :class:`ConfigError` for a malformed value."""
     try:
         from dotenv import load_dotenv
+
         load_dotenv(env_file, override=False)
     except ImportError:  # python-dotenv is a dependency; tolerate its absence in odd setups
         pass

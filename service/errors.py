@@ -3,6 +3,7 @@
 Rule violations stay :class:`engine.core.errors.RuleError` (raised unchanged through the
 service); these are about the game as a whole: which game, whether it runs, whose seat.
 """
+
 from __future__ import annotations
 
 from engine.core.errors import UmpireError
@@ -27,8 +28,10 @@ class StaleVersion(ServiceError):
 
     def __init__(self, game_id, expected: int, current: int | None):
         self.game_id, self.expected, self.current = game_id, expected, current
-        super().__init__(f"That board is out of date (it shows version {expected}, the game is "
-                         f"at version {current}). Use the latest board post.")
+        super().__init__(
+            f"That board is out of date (it shows version {expected}, the game is "
+            f"at version {current}). Use the latest board post."
+        )
 
 
 class NotSeated(ServiceError):

@@ -10,6 +10,7 @@ Everything a player or a scenario file wrote (unit names, labels) is escaped: th
 text from the game as markup or script. A long game is thinned (every n-th action, always the
 first and the last board) so the file stays under ``max_bytes``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,16 +26,16 @@ from engine.core.game import new_game
 from .games import GameService, describe_action, describe_event
 from .replay import apply_logged, dice_for
 
-MAX_FRAMES = 150                  # boards drawn at most (a longer game: every n-th action)
-MAX_BYTES = 8 * 1024 * 1024       # Discord's attachment limit for the HTML file
+MAX_FRAMES = 150  # boards drawn at most (a longer game: every n-th action)
+MAX_BYTES = 8 * 1024 * 1024  # Discord's attachment limit for the HTML file
 
 
 @dataclass
 class Export:
     html: str
     log_json: str
-    frames: int          # boards in the page
-    actions: int         # live actions in the log
+    frames: int  # boards in the page
+    actions: int  # live actions in the log
 
 
 def _log_lines(ruleset, state: dict, events: list[dict]) -> list[str]:
@@ -61,8 +62,9 @@ def _thin(count: int, max_frames: int) -> list[int]:
     return sorted(set(range(0, count, stride)) | {count - 1})
 
 
-async def export_game(svc: GameService, game_id: int, *, max_bytes: int = MAX_BYTES,
-                      max_frames: int = MAX_FRAMES) -> Export:
+async def export_game(
+    svc: GameService, game_id: int, *, max_bytes: int = MAX_BYTES, max_frames: int = MAX_FRAMES
+) -> Export:
     """The game's HTML page and JSON log. Heavy work: refused with GameBusy while another
     replay of this game runs."""
     row, _ = await svc._load(game_id)
@@ -71,8 +73,9 @@ async def export_game(svc: GameService, game_id: int, *, max_bytes: int = MAX_BY
     finished = row["status"] == "finished"
     async with svc.heavy(row["id"]):
         live = await svc.store.actions(row["id"], include_undone=False)
-        undone = [r for r in await svc.store.actions(row["id"], include_undone=True)
-                  if r.get("undone_by")]
+        undone = [
+            r for r in await svc.store.actions(row["id"], include_undone=True) if r.get("undone_by")
+        ]
 
         def build():
             state, setup_events = new_game(ruleset, json.loads(row["scenario_json"]), row["seed"])
@@ -89,23 +92,45 @@ async def export_game(svc: GameService, game_id: int, *, max_bytes: int = MAX_BY
                 who = ruleset.side_title(r["side"]) if r["side"] in ruleset.sides else r["side"]
                 caption = f"v{r['version']} · {who}: {label}"
                 steps.append({"caption": caption})
-                entries.append({"version": r["version"], "side": r["side"], "action": action,
-                                "text": caption, "lines": _log_lines(ruleset, state, events),
-                                "events": [e for e in events if not e.get("private")]})
+                entries.append(
+                    {
+                        "version": r["version"],
+                        "side": r["side"],
+                        "action": action,
+                        "text": caption,
+                        "lines": _log_lines(ruleset, state, events),
+                        "events": [e for e in events if not e.get("private")],
+                    }
+                )
                 if index in wanted:
                     pictures[index] = svc._draw(renderer, ruleset, state, events, None)
             return steps, entries, pictures
 
         steps, entries, pictures = await asyncio.to_thread(build)
 
-    header = {"game": row["id"], "ruleset": row["ruleset"], "title": ruleset.title,
-              "scenario": row["scenario"], "status": row["status"],
-              "seed_hash": row["seed_hash"], "seed": row["seed"] if finished else None,
-              "result": json.loads(row["result_json"]) if row["result_json"] else None}
-    log = dict(header, actions=[{k: v for k, v in e.items() if k != "lines"} for e in entries],
-               undone=[{"version": r["version"], "side": r["side"],
-                        "action": json.loads(r["action_json"]), "undone_by": r["undone_by"]}
-                       for r in undone])
+    header = {
+        "game": row["id"],
+        "ruleset": row["ruleset"],
+        "title": ruleset.title,
+        "scenario": row["scenario"],
+        "status": row["status"],
+        "seed_hash": row["seed_hash"],
+        "seed": row["seed"] if finished else None,
+        "result": json.loads(row["result_json"]) if row["result_json"] else None,
+    }
+    log = dict(
+        header,
+        actions=[{k: v for k, v in e.items() if k != "lines"} for e in entries],
+        undone=[
+            {
+                "version": r["version"],
+                "side": r["side"],
+                "action": json.loads(r["action_json"]),
+                "undone_by": r["undone_by"],
+            }
+            for r in undone
+        ],
+    )
     log_json = json.dumps(log, ensure_ascii=False, indent=1)
     # Thin further until the page fits: the first and the last board always stay.
     kept = sorted(pictures)
@@ -125,32 +150,41 @@ def _script_json(value) -> str:
     return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
 
 
-def _page(header: dict, steps: list[dict], entries: list[dict], images: dict[int, str],
-          actions: int) -> str:
+def _page(
+    header: dict, steps: list[dict], entries: list[dict], images: dict[int, str], actions: int
+) -> str:
     esc = html.escape
-    frames = [{"step": i, "src": "data:image/png;base64," + images[i],
-               "caption": steps[i]["caption"]} for i in sorted(images)]
+    frames = [
+        {"step": i, "src": "data:image/png;base64," + images[i], "caption": steps[i]["caption"]}
+        for i in sorted(images)
+    ]
     log_items = []
     for n, entry in enumerate(entries, start=1):
         lines = "".join(f"<li>{esc(line)}</li>" for line in entry["lines"])
-        log_items.append(f'<li id="step-{n}" data-step="{n}"><span>{esc(entry["text"])}</span>'
-                         f'{"<ul>" + lines + "</ul>" if lines else ""}</li>')
+        log_items.append(
+            f'<li id="step-{n}" data-step="{n}"><span>{esc(entry["text"])}</span>'
+            f"{'<ul>' + lines + '</ul>' if lines else ''}</li>"
+        )
     title = f"{header['title']} — game #{header['game']}"
     if header["seed"]:
-        verify = (f'<section id="seed"><h2>Check the dice</h2><p>Seed: <code>{esc(header["seed"])}'
-                  f'</code><br>Hash posted at the start: <code>{esc(header["seed_hash"])}</code></p>'
-                  f'<p>Every die came from this seed. To check it: <code>/game verify</code> in the '
-                  f'game\'s thread, or with a copy of the database <code>python bot.py verify '
-                  f'--db umpire.sqlite3 --game {int(header["game"])} --seed {esc(header["seed"])} '
-                  f'--seed-hash {esc(header["seed_hash"])}</code>.</p></section>')
+        verify = (
+            f'<section id="seed"><h2>Check the dice</h2><p>Seed: <code>{esc(header["seed"])}'
+            f"</code><br>Hash posted at the start: <code>{esc(header['seed_hash'])}</code></p>"
+            f"<p>Every die came from this seed. To check it: <code>/game verify</code> in the "
+            f"game's thread, or with a copy of the database <code>python bot.py verify "
+            f"--db umpire.sqlite3 --game {int(header['game'])} --seed {esc(header['seed'])} "
+            f"--seed-hash {esc(header['seed_hash'])}</code>.</p></section>"
+        )
     else:
-        verify = (f'<section id="seed"><h2>Check the dice</h2><p>The game is not over: its seed '
-                  f'stays secret until it ends (hash <code>{esc(header["seed_hash"])}</code>). '
-                  f'Export it again afterwards to get the seed and how to verify it.</p></section>')
+        verify = (
+            f'<section id="seed"><h2>Check the dice</h2><p>The game is not over: its seed '
+            f"stays secret until it ends (hash <code>{esc(header['seed_hash'])}</code>). "
+            f"Export it again afterwards to get the seed and how to verify it.</p></section>"
+        )
     result = ""
     if header.get("result"):
         winner = header["result"].get("winner") or "nobody"
-        result = f"<p id=\"result\">Result: {esc(str(winner))} ({esc(str(header['result'].get('reason', '')))})</p>"
+        result = f'<p id="result">Result: {esc(str(winner))} ({esc(str(header["result"].get("reason", "")))})</p>'
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -166,7 +200,7 @@ body {{ font-family: system-ui, sans-serif; margin: 1em; max-width: 70em; }}
 </style></head>
 <body>
 <h1>{esc(title)}</h1>
-<p>Scenario <code>{esc(str(header['scenario']))}</code> · {actions} actions · status {esc(header['status'])}</p>
+<p>Scenario <code>{esc(str(header["scenario"]))}</code> · {actions} actions · status {esc(header["status"])}</p>
 {result}
 <div id="controls">
 <button id="prev" type="button">◀</button>
@@ -177,7 +211,7 @@ body {{ font-family: system-ui, sans-serif; margin: 1em; max-width: 70em; }}
 <p id="caption"></p>
 <img id="board" alt="The board">
 {verify}
-<section><h2>Log</h2><ol id="log">{''.join(log_items)}</ol></section>
+<section><h2>Log</h2><ol id="log">{"".join(log_items)}</ol></section>
 <script id="frames" type="application/json">{_script_json(frames)}</script>
 <script>
 (function () {{
@@ -207,14 +241,19 @@ body {{ font-family: system-ui, sans-serif; margin: 1em; max-width: 70em; }}
 
 # ----- python bot.py export ------------------------------------------------------------------
 
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python bot.py export",
-        description="Write a game as one HTML page (boards, log, seed once over) and its JSON log.")
+        description="Write a game as one HTML page (boards, log, seed once over) and its JSON log.",
+    )
     p.add_argument("--db", required=True, help="the database: a SQLite file or postgresql://...")
     p.add_argument("--game", required=True, type=int, help="the game id (#N in the thread)")
-    p.add_argument("--out", required=True, help="the HTML file to write; the JSON log goes next "
-                                                "to it with .json")
+    p.add_argument(
+        "--out",
+        required=True,
+        help="the HTML file to write; the JSON log goes next to it with .json",
+    )
     return p
 
 
@@ -239,6 +278,7 @@ def _export_to(db: str, game_id: int, out: str) -> Export:
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from .errors import ServiceError
+
     try:
         made = _export_to(args.db, args.game, args.out)
     except (ServiceError, OSError) as error:

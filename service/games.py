@@ -8,6 +8,7 @@ Versions: ``GameInfo.version`` grows by one with every change of the game's stat
 action, an undo) and never goes back, so a button posted at version *v* can never match again
 once anything happened, not even after an undo.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -44,8 +45,18 @@ from .replay import (
 from .storage import open_store
 from .store import Store, VersionConflict, dumps
 
-__all__ = ["GameService", "GameInfo", "Outcome", "ActionRecord", "VerifyReport", "GameBusy",
-           "ReplayTooBig", "UndoNeedsConsent", "Overloaded", "PicturePool"]
+__all__ = [
+    "GameService",
+    "GameInfo",
+    "Outcome",
+    "ActionRecord",
+    "VerifyReport",
+    "GameBusy",
+    "ReplayTooBig",
+    "UndoNeedsConsent",
+    "Overloaded",
+    "PicturePool",
+]
 
 FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
@@ -63,7 +74,7 @@ DISCORD_ATTACHMENT_LIMIT = 25 * 1024 * 1024
 # longer change, so the picture cannot either).
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 MAX_REPLAY_FRAMES = 200
-REPLAY_WIDTHS = (800, 480, 320)     # tried in turn until the replay fits the size limit
+REPLAY_WIDTHS = (800, 480, 320)  # tried in turn until the replay fits the size limit
 # Load shedding: a player's action is refused at once (Overloaded, "busy, try again") while
 # this many actions are already in progress, or while the pictures waiting fill half the
 # picture pool's bound (the rest is kept for the boards of actions already accepted), so a
@@ -75,12 +86,12 @@ MAX_ACTIONS_IN_FLIGHT = 32
 # waits for at most this many others, so at the 30-60 commands a second two cores carry
 # (docs/performance.md) an accepted one waits well under a second.
 MAX_COMMANDS_IN_FLIGHT = 12
-_IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("umpire_in_command",
-                                                                   default=False)
+_IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "umpire_in_command", default=False
+)
 # Within one command, the game rows and seats it read (one read per command, not one per
 # call): dropped for a game as soon as this service writes to it.
-_READS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("umpire_reads",
-                                                                    default=None)
+_READS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("umpire_reads", default=None)
 # Games whose current state (and lock) stay in memory, least recently used out: a game not
 # in the cache is read from its snapshot again.
 STATE_CACHE_GAMES = 2000
@@ -100,27 +111,39 @@ def shared_pictures() -> PicturePool:
 # The referee as the action log names them, per reader language.
 REFEREE = {"en": "Referee", "de": "Schiedsrichter"}
 
+
 class GameBusy(ServiceError):
     """Heavy work for this game (or too much heavy work overall) is already running."""
 
     def __init__(self, game_id: int | None, overall: bool = False):
         self.game_id, self.overall = game_id, overall
-        super().__init__("The bot is busy drawing or checking other games; try again in a "
-                         "moment." if overall else
-                         f"Game #{game_id} is already drawing a replay or checking its log; "
-                         "try again in a moment.")
+        super().__init__(
+            "The bot is busy drawing or checking other games; try again in a moment."
+            if overall
+            else f"Game #{game_id} is already drawing a replay or checking its log; "
+            "try again in a moment."
+        )
 
 
 class UndoNeedsConsent(ServiceError):
     """A referee who also plays wants to take back an action with dice: a player of another
     side must agree first (``undo(..., agreed_by=...)``)."""
 
-    def __init__(self, game_id: int, own_sides: list[str], other_sides: list[str],
-                 dice: list, action: dict, label: str | None):
+    def __init__(
+        self,
+        game_id: int,
+        own_sides: list[str],
+        other_sides: list[str],
+        dice: list,
+        action: dict,
+        label: str | None,
+    ):
         self.game_id, self.own_sides, self.other_sides = game_id, own_sides, other_sides
         self.dice, self.action, self.label = dice, action, label
-        super().__init__("You also play in this game and the last action rolled dice: a player "
-                         f"of {', '.join(other_sides)} must agree to take it back.")
+        super().__init__(
+            "You also play in this game and the last action rolled dice: a player "
+            f"of {', '.join(other_sides)} must agree to take it back."
+        )
 
 
 class ReplayTooBig(ServiceError):
@@ -139,7 +162,7 @@ class _ReplayCache:
     def get(self, key: tuple) -> bytes | None:
         data = self._entries.pop(key, None)
         if data is not None:
-            self._entries[key] = data       # most recently used last
+            self._entries[key] = data  # most recently used last
         return data
 
     def put(self, key: tuple, data: bytes) -> None:
@@ -160,11 +183,11 @@ class GameInfo:
     id: int
     ruleset: str
     scenario: str
-    status: str                 # lobby | active | paused | finished
+    status: str  # lobby | active | paused | finished
     version: int
-    state: dict                 # the full state, secrets included: show players view() instead
+    state: dict  # the full state, secrets included: show players view() instead
     seed_hash: str
-    seed: str | None            # None until the game is finished
+    seed: str | None  # None until the game is finished
     creator_id: int | None
     guild_id: int | None
     channel_id: int | None
@@ -173,7 +196,7 @@ class GameInfo:
     result: dict | None
     created_at: float
     updated_at: float
-    flag: str | None = None     # why a referee is needed ("timeout:aztec"), else None
+    flag: str | None = None  # why a referee is needed ("timeout:aztec"), else None
 
     @property
     def awaiting(self) -> list[str]:
@@ -193,7 +216,7 @@ class Outcome:
     events: list[dict]
     version: int
     seq: int
-    turn_ended: bool            # the active side or the turn changed (post a new board)
+    turn_ended: bool  # the active side or the turn changed (post a new board)
     game_over: bool
 
 
@@ -210,10 +233,10 @@ class ActionRecord:
     created_at: float
     undone_by: str | None = None
     undone_at: float | None = None
-    turn: int | None = None     # turn, phase and active side when the action was taken
+    turn: int | None = None  # turn, phase and active side when the action was taken
     phase: str | None = None
     active: str | None = None
-    label: str | None = None    # "/move unit:Red r1 at 0101 to:0201", as it read when played
+    label: str | None = None  # "/move unit:Red r1 at 0101 to:0201", as it read when played
 
 
 class _GameLock:
@@ -262,21 +285,29 @@ def _validate_settings(settings: dict | None) -> dict:
     if clock is None:
         return settings
     if not isinstance(clock, dict):
-        raise ServiceError("settings['clock'] must be an object with initial, increment, cap, "
-                           "on_timeout and remind_every.")
+        raise ServiceError(
+            "settings['clock'] must be an object with initial, increment, cap, "
+            "on_timeout and remind_every."
+        )
     clock = dict(clock)
     for key in ("initial", "increment", "cap", "remind_every"):
         value = clock.get(key)
         if value is not None and (not isinstance(value, (int, float)) or value < 0):
-            raise ServiceError(f"Clock setting {key!r} must be a number of seconds ≥ 0, "
-                               f"not {value!r}.")
+            raise ServiceError(
+                f"Clock setting {key!r} must be a number of seconds ≥ 0, not {value!r}."
+            )
     clock.setdefault("increment", 0)
     clock.setdefault("on_timeout", "referee")
     if clock["on_timeout"] not in TIMEOUT_ACTIONS:
-        raise ServiceError(f"Clock setting 'on_timeout' must be 'referee' or 'forfeit', "
-                           f"not {clock['on_timeout']!r}.")
-    if clock.get("initial") is not None and clock.get("cap") is not None \
-            and clock["cap"] < clock["initial"]:
+        raise ServiceError(
+            f"Clock setting 'on_timeout' must be 'referee' or 'forfeit', "
+            f"not {clock['on_timeout']!r}."
+        )
+    if (
+        clock.get("initial") is not None
+        and clock.get("cap") is not None
+        and clock["cap"] < clock["initial"]
+    ):
         raise ServiceError("The clock's cap cannot be smaller than its initial allowance.")
     settings["clock"] = clock
     return settings
@@ -295,22 +326,29 @@ def _user_id(actor: str) -> int | None:
 
 
 class GameService:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 dice_override: Iterable[int] | None = None,
-                 pictures: PicturePool | None = None, cache_games: int = STATE_CACHE_GAMES):
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        dice_override: Iterable[int] | None = None,
+        pictures: PicturePool | None = None,
+        cache_games: int = STATE_CACHE_GAMES,
+    ):
         self.store = store
         self.pictures = pictures if pictures is not None else shared_pictures()
         self._acting = 0
         self._commands = 0
         self.max_commands = MAX_COMMANDS_IN_FLIGHT
         self._clock = clock
-        self._dice_queue: list[int] | None = list(dice_override) if dice_override is not None else None
+        self._dice_queue: list[int] | None = (
+            list(dice_override) if dice_override is not None else None
+        )
         # A lock held or waited for is never evicted: two different locks for one game would
         # let two actions interleave.
         self._locks: Lru[int, _GameLock] = Lru(cache_games, keep=lambda lock: lock.users > 0)
         self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
-        self._legal: Lru[tuple, list[dict]] = Lru(cache_games)      # (id, version, side) -> legal
-        self._fixed: Lru[int, dict] = Lru(cache_games * 4)          # id -> id, ruleset
+        self._legal: Lru[tuple, list[dict]] = Lru(cache_games)  # (id, version, side) -> legal
+        self._fixed: Lru[int, dict] = Lru(cache_games * 4)  # id -> id, ruleset
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
         self.shard_plan: ShardPlan | None = None
@@ -319,9 +357,14 @@ class GameService:
         self._replays = _ReplayCache(REPLAY_CACHE_BYTES)
 
     @classmethod
-    async def open(cls, path, clock: Callable[[], float] = time.time,
-                   dice_override: Iterable[int] | None = None, *,
-                   synchronous: str = "FULL") -> GameService:
+    async def open(
+        cls,
+        path,
+        clock: Callable[[], float] = time.time,
+        dice_override: Iterable[int] | None = None,
+        *,
+        synchronous: str = "FULL",
+    ) -> GameService:
         store = await open_store(path, synchronous=synchronous)
         return cls(store, clock=clock, dice_override=dice_override)
 
@@ -338,8 +381,10 @@ class GameService:
     @property
     def overloaded(self) -> bool:
         """True while a new player command would be refused (see ``command``)."""
-        return self._commands >= self.max_commands or \
-            self.pictures.in_flight * 2 >= self.pictures.limit
+        return (
+            self._commands >= self.max_commands
+            or self.pictures.in_flight * 2 >= self.pictures.limit
+        )
 
     @contextlib.asynccontextmanager
     async def command(self) -> AsyncIterator[None]:
@@ -404,7 +449,9 @@ class GameService:
         except registry.UnknownGame as exc:
             raise ServiceError(str(exc)) from None
         except (ImportError, AttributeError) as exc:
-            raise ServiceError(f"The game {name!r} is not available on this server ({exc}).") from None
+            raise ServiceError(
+                f"The game {name!r} is not available on this server ({exc})."
+            ) from None
 
     async def _row(self, game_id: int) -> dict:
         try:
@@ -461,7 +508,8 @@ class GameService:
         if snap is not None:
             state = json.loads(snap["state_json"])
             if state_hash(state) != snap["state_hash"] or (
-                    live_hash is not None and live_hash != snap["state_hash"]):
+                live_hash is not None and live_hash != snap["state_hash"]
+            ):
                 state = None
         if state is None:
             # The row again, with the log, from one read: the state must belong to the
@@ -470,8 +518,9 @@ class GameService:
             row = fresh or row
             rows = [r for r in logged if r["live"]]
             state = await asyncio.to_thread(self._replay_state, row, rows)
-            await self.store.repair_snapshot(row["id"], row["version"], dumps(state),
-                                             state_hash(state), self._clock())
+            await self.store.repair_snapshot(
+                row["id"], row["version"], dumps(state), state_hash(state), self._clock()
+            )
         self._cache[row["id"]] = (row["version"], state)
         return row, state
 
@@ -481,14 +530,24 @@ class GameService:
 
     def _info(self, row: dict, state: dict) -> GameInfo:
         return GameInfo(
-            id=row["id"], ruleset=row["ruleset"], scenario=row["scenario"], status=row["status"],
-            version=row["version"], state=clone(state), seed_hash=row["seed_hash"],
+            id=row["id"],
+            ruleset=row["ruleset"],
+            scenario=row["scenario"],
+            status=row["status"],
+            version=row["version"],
+            state=clone(state),
+            seed_hash=row["seed_hash"],
             seed=row["seed"] if row["status"] == "finished" else None,
-            creator_id=row["creator_id"], guild_id=row["guild_id"],
-            channel_id=row["channel_id"], thread_id=row["thread_id"],
+            creator_id=row["creator_id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            thread_id=row["thread_id"],
             settings=json.loads(row["settings_json"] or "{}"),
             result=json.loads(row["result_json"]) if row["result_json"] else None,
-            created_at=row["created_at"], updated_at=row["updated_at"], flag=row["flag"])
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            flag=row["flag"],
+        )
 
     async def _game_info(self, game_id: int) -> GameInfo:
         row, state = await self._load(game_id)
@@ -499,10 +558,19 @@ class GameService:
         return ruleset.awaiting(state)
 
     # ----- games -------------------------------------------------------------------------
-    async def create_game(self, ruleset: str, scenario: str = "", *, creator_id: int | None = None,
-                          guild_id: int | None = None, channel_id: int | None = None,
-                          settings: dict | None = None, seed: str | int | None = None,
-                          document: bytes | None = None, document_label: str = "scenario file") -> GameInfo:
+    async def create_game(
+        self,
+        ruleset: str,
+        scenario: str = "",
+        *,
+        creator_id: int | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        settings: dict | None = None,
+        seed: str | int | None = None,
+        document: bytes | None = None,
+        document_label: str = "scenario file",
+    ) -> GameInfo:
         """``scenario`` is a packaged name only (never a path); a scenario file comes as the
         bytes of ``document`` (attached in Discord, or read by the local table)."""
         rules = self._ruleset(ruleset)
@@ -510,19 +578,30 @@ class GameService:
         if document is not None:
             scenario_data = await asyncio.to_thread(rules.load_document, document, document_label)
         else:
-            scenario_data = await asyncio.to_thread(rules.load_packaged, scenario or rules.default_scenario)
+            scenario_data = await asyncio.to_thread(
+                rules.load_packaged, scenario or rules.default_scenario
+            )
         seed = str(seed) if seed is not None else secrets.token_hex(16)
         state, setup_events = await asyncio.to_thread(new_game, rules, scenario_data, seed)
         now = self._clock()
-        fields = {"ruleset": rules.name or ruleset, "scenario": str(state.get("scenario") or scenario
-                                                                    or rules.default_scenario),
-                  "scenario_json": dumps(scenario_data), "seed": seed,
-                  "seed_hash": seed_hash(seed), "status": "lobby", "version": 0,
-                  "setup_events": dumps(setup_events), "guild_id": guild_id,
-                  "channel_id": channel_id, "creator_id": creator_id,
-                  "settings_json": dumps(settings), "created_at": now, "updated_at": now}
+        fields = {
+            "ruleset": rules.name or ruleset,
+            "scenario": str(state.get("scenario") or scenario or rules.default_scenario),
+            "scenario_json": dumps(scenario_data),
+            "seed": seed,
+            "seed_hash": seed_hash(seed),
+            "status": "lobby",
+            "version": 0,
+            "setup_events": dumps(setup_events),
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "creator_id": creator_id,
+            "settings_json": dumps(settings),
+            "created_at": now,
+            "updated_at": now,
+        }
         if fields["ruleset"] != ruleset:
-            fields["ruleset"] = ruleset   # the registry name is what get_ruleset understands
+            fields["ruleset"] = ruleset  # the registry name is what get_ruleset understands
         game_id = await self.store.insert_game(fields, dumps(state), state_hash(state))
         return await self._game_info(game_id)
 
@@ -535,8 +614,9 @@ class GameService:
         async with self._lock(int(game_id)):
             row, state = await self._load(game_id)
             if row["status"] != "lobby":
-                raise GameNotActive(f"Game #{row['id']} has already started "
-                                    f"(it is {row['status']}).")
+                raise GameNotActive(
+                    f"Game #{row['id']} has already started (it is {row['status']})."
+                )
             now = self._clock()
             settings = json.loads(row["settings_json"])
             clocks = []
@@ -544,12 +624,16 @@ class GameService:
             if clock:
                 awaiting = self._awaiting(self._ruleset(row["ruleset"]), state)
                 for side in self._ruleset(row["ruleset"]).sides:
-                    clocks.append({"side": side, "remaining": clock.get("initial"),
-                                   "started_at": now if side in awaiting else None,
-                                   "last_reminder_at": None})
+                    clocks.append(
+                        {
+                            "side": side,
+                            "remaining": clock.get("initial"),
+                            "started_at": now if side in awaiting else None,
+                            "last_reminder_at": None,
+                        }
+                    )
             self._forget(row["id"])
-            await self.store.put_clocks(row["id"], clocks,
-                                        {"status": "active", "updated_at": now})
+            await self.store.put_clocks(row["id"], clocks, {"status": "active", "updated_at": now})
         return await self._game_info(game_id)
 
     async def rematch(self, game_id: int, *, creator_id: int | None) -> GameInfo:
@@ -559,11 +643,15 @@ class GameService:
         rules = self._ruleset(row["ruleset"])
         packaged = row["scenario"] in rules.packaged_names()
         new = await self.create_game(
-            row["ruleset"], row["scenario"] if packaged else "", creator_id=creator_id,
-            guild_id=row["guild_id"], channel_id=row["channel_id"],
+            row["ruleset"],
+            row["scenario"] if packaged else "",
+            creator_id=creator_id,
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
             settings=json.loads(row["settings_json"]),
             document=None if packaged else row["scenario_json"].encode(),
-            document_label=f"scenario of game #{row['id']}")
+            document_label=f"scenario of game #{row['id']}",
+        )
         for seat in await self.store.seats(row["id"]):
             await self.store.seat(new.id, seat["side"], int(seat["user_id"]))
         return await self._game_info(new.id)
@@ -583,8 +671,9 @@ class GameService:
             else:
                 notify[str(int(user_id))] = lang
             settings["notify"] = notify
-            await self.store.update_game(row["id"], settings_json=dumps(settings),
-                                         updated_at=self._clock())
+            await self.store.update_game(
+                row["id"], settings_json=dumps(settings), updated_at=self._clock()
+            )
 
     async def cancel_lobby(self, game_id: int) -> GameInfo:
         """Close a game that never started: it is finished with no winner (reason
@@ -593,11 +682,16 @@ class GameService:
         async with self._lock(int(game_id)):
             row = await self._row(game_id)
             if row["status"] != "lobby":
-                raise GameNotActive(f"Game #{row['id']} has already started (it is "
-                                    f"{row['status']}); a started game ends by /game resign.")
-            await self.store.update_game(row["id"], status="finished",
-                                         result_json=dumps({"winner": None, "reason": "cancelled"}),
-                                         updated_at=self._clock())
+                raise GameNotActive(
+                    f"Game #{row['id']} has already started (it is "
+                    f"{row['status']}); a started game ends by /game resign."
+                )
+            await self.store.update_game(
+                row["id"],
+                status="finished",
+                result_json=dumps({"winner": None, "reason": "cancelled"}),
+                updated_at=self._clock(),
+            )
         return await self._game_info(game_id)
 
     async def get_game(self, game_id: int) -> GameInfo:
@@ -609,34 +703,51 @@ class GameService:
             return None
         return await self._game_info(rows[-1]["id"])
 
-    async def list_games(self, guild_id: int | None = None,
-                         status: str | None = None) -> list[GameInfo]:
-        return [await self._game_info(r["id"])
-                for r in await self.store.games(guild_id=guild_id, status=status)]
+    async def list_games(
+        self, guild_id: int | None = None, status: str | None = None
+    ) -> list[GameInfo]:
+        return [
+            await self._game_info(r["id"])
+            for r in await self.store.games(guild_id=guild_id, status=status)
+        ]
 
     async def resign(self, game_id: int, side: str, *, actor: str = "resign") -> GameInfo:
         """``side`` gives up; with two sides the other wins. Logged like an action; the seed
         is revealed."""
-        out = await self._act(game_id, {"type": "resign", "side": side}, actor=actor,
-                              expected_version=None, allow_paused=True, check_seat=False)
+        out = await self._act(
+            game_id,
+            {"type": "resign", "side": side},
+            actor=actor,
+            expected_version=None,
+            allow_paused=True,
+            check_seat=False,
+        )
         return out.game
 
     # ----- play --------------------------------------------------------------------------
-    async def act(self, game_id: int, action: dict, *, actor: str,
-                  expected_version: int | None = None) -> Outcome:
+    async def act(
+        self, game_id: int, action: dict, *, actor: str, expected_version: int | None = None
+    ) -> Outcome:
         """Apply ``action`` (which names its ``side``). A ``user:<id>`` actor must be seated on
         that side; referee actions (``side: "referee"``) are also accepted while paused.
         Actions only the service takes (resigning, losing on time) are refused here: they
         have their own doors (``resign``, the clock)."""
         if isinstance(action, dict) and action.get("type") in SERVICE_ACTIONS:
-            raise RuleError(f"/{action['type']} is not a move; to give up use /game resign "
-                            "(a clock running out is decided by the bot alone).")
+            raise RuleError(
+                f"/{action['type']} is not a move; to give up use /game resign "
+                "(a clock running out is decided by the bot alone)."
+            )
         self._admit()
         self._acting += 1
         try:
-            return await self._act(game_id, action, actor=actor,
-                                   expected_version=expected_version, allow_paused=False,
-                                   check_seat=True)
+            return await self._act(
+                game_id,
+                action,
+                actor=actor,
+                expected_version=expected_version,
+                allow_paused=False,
+                check_seat=True,
+            )
         finally:
             self._acting -= 1
 
@@ -648,8 +759,9 @@ class GameService:
         if self.pictures.in_flight * 2 >= self.pictures.limit:
             raise Overloaded("pictures")
 
-    async def _act(self, game_id, action, *, actor, expected_version, allow_paused,
-                   check_seat) -> Outcome:
+    async def _act(
+        self, game_id, action, *, actor, expected_version, allow_paused, check_seat
+    ) -> Outcome:
         if not isinstance(action, dict):
             raise RuleError("An action needs a type.")
         action = dict(action)
@@ -672,8 +784,10 @@ class GameService:
             now = self._clock()
             if not referee and await self._clock_expired(row, settings, side, now):
                 await self._handle_timeout(row, state, ruleset, settings, side, now)
-                raise GameNotActive(f"{ruleset.side_titles.get(side, side)}'s clock has run out; "
-                                    f"the action was not played.")
+                raise GameNotActive(
+                    f"{ruleset.side_titles.get(side, side)}'s clock has run out; "
+                    f"the action was not played."
+                )
             seq = await self.store.max_seq(row["id"]) + 1
             source = None
             if self._dice_queue:
@@ -682,40 +796,92 @@ class GameService:
             else:
                 dice = seeded(row["seed"], seq)
             new_state, events = await asyncio.to_thread(apply_logged, ruleset, state, action, dice)
-            version = await self._commit(row, ruleset, settings, state, new_state, action, events,
-                                         dice, seq, actor, now,
-                                         fixed=bool(source and source.used_override))
+            version = await self._commit(
+                row,
+                ruleset,
+                settings,
+                state,
+                new_state,
+                action,
+                events,
+                dice,
+                seq,
+                actor,
+                now,
+                fixed=bool(source and source.used_override),
+            )
             if source is not None:
                 self._dice_queue = source.queue
             self._forget(row["id"])
             row = await self._row(row["id"])
-            turn_ended = (new_state.get("turn"), new_state.get("active")) != \
-                         (state.get("turn"), state.get("active")) or bool(ruleset.result(new_state))
-            return Outcome(game=self._info(row, new_state), action=action, events=events,
-                           version=version, seq=seq, turn_ended=turn_ended,
-                           game_over=bool(ruleset.result(new_state)))
+            turn_ended = (new_state.get("turn"), new_state.get("active")) != (
+                state.get("turn"),
+                state.get("active"),
+            ) or bool(ruleset.result(new_state))
+            return Outcome(
+                game=self._info(row, new_state),
+                action=action,
+                events=events,
+                version=version,
+                seq=seq,
+                turn_ended=turn_ended,
+                game_over=bool(ruleset.result(new_state)),
+            )
 
-    async def _commit(self, row, ruleset, settings, state, new_state, action, events, dice, seq,
-                      actor, now, fixed=False) -> int:
+    async def _commit(
+        self,
+        row,
+        ruleset,
+        settings,
+        state,
+        new_state,
+        action,
+        events,
+        dice,
+        seq,
+        actor,
+        now,
+        fixed=False,
+    ) -> int:
         result = ruleset.result(new_state)
         fields: dict[str, Any] = {}
         if result:
             fields = {"status": "finished", "result_json": dumps(result), "flag": None}
-        clocks = await self._clock_changes(row, ruleset, settings, self._awaiting(ruleset, new_state),
-                                           now, increment=True,
-                                           running=row["status"] == "active" and not result)
-        record = {"seq": seq, "side": str(action.get("side")), "actor": str(actor),
-                  "action_json": dumps(action), "events_json": dumps(events),
-                  "dice_json": dumps([r["value"] for r in dice.rolled]),
-                  "dice_source": "fixed" if fixed else "seed",
-                  "state_hash": state_hash(new_state), "turn": state.get("turn"),
-                  "phase": state.get("phase"), "active": state.get("active"),
-                  "label": describe_action(ruleset, state, action)}
+        clocks = await self._clock_changes(
+            row,
+            ruleset,
+            settings,
+            self._awaiting(ruleset, new_state),
+            now,
+            increment=True,
+            running=row["status"] == "active" and not result,
+        )
+        record = {
+            "seq": seq,
+            "side": str(action.get("side")),
+            "actor": str(actor),
+            "action_json": dumps(action),
+            "events_json": dumps(events),
+            "dice_json": dumps([r["value"] for r in dice.rolled]),
+            "dice_source": "fixed" if fixed else "seed",
+            "state_hash": state_hash(new_state),
+            "turn": state.get("turn"),
+            "phase": state.get("phase"),
+            "active": state.get("active"),
+            "label": describe_action(ruleset, state, action),
+        }
         try:
             self._forget(row["id"])
             version = await self.store.commit_change(
-                row["id"], row["version"], now=now, state_json=dumps(new_state),
-                state_hash=record["state_hash"], game_fields=fields, action=record, clocks=clocks)
+                row["id"],
+                row["version"],
+                now=now,
+                state_json=dumps(new_state),
+                state_hash=record["state_hash"],
+                game_fields=fields,
+                action=record,
+                clocks=clocks,
+            )
         except VersionConflict as conflict:
             raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
         self._cache[row["id"]] = (version, new_state)
@@ -729,8 +895,10 @@ class GameService:
             raise GameNotActive(f"Game #{row['id']} has not started yet; use /game start.")
         if status == "paused":
             why = " (a clock ran out)" if (row["flag"] or "").startswith("timeout") else ""
-            raise GameNotActive(f"Game #{row['id']} is paused by the referee{why}; "
-                                f"nothing can be played until it resumes.")
+            raise GameNotActive(
+                f"Game #{row['id']} is paused by the referee{why}; "
+                f"nothing can be played until it resumes."
+            )
         raise GameNotActive(f"Game #{row['id']} is over.")
 
     async def _require_seat(self, row: dict, ruleset: Ruleset, actor: str, side) -> None:
@@ -744,8 +912,9 @@ class GameService:
         if sides:
             mine = ", ".join(ruleset.side_titles.get(s, s) for s in sides)
             raise NotSeated(f"You play {mine}, not {title}.")
-        raise NotSeated(f"You have no seat in this game, so you cannot act for {title}; "
-                        f"use /game join.")
+        raise NotSeated(
+            f"You have no seat in this game, so you cannot act for {title}; use /game join."
+        )
 
     async def legal_actions(self, game_id: int, side: str) -> list[dict]:
         """The legal actions now. A command asks several times (autocomplete, the command,
@@ -765,9 +934,16 @@ class GameService:
         row, state = await self._load(game_id)
         return self._ruleset(row["ruleset"]).view(clone(state), side)
 
-    async def undo(self, game_id: int, *, actor: str, side: str | None = None,
-                   referee: bool = False, expected_version: int | None = None,
-                   agreed_by: int | None = None) -> GameInfo:
+    async def undo(
+        self,
+        game_id: int,
+        *,
+        actor: str,
+        side: str | None = None,
+        referee: bool = False,
+        expected_version: int | None = None,
+        agreed_by: int | None = None,
+    ) -> GameInfo:
         """Take back the last live action. Players: only their own side's, in the same turn and
         phase, and only if it rolled no die and revealed nothing. Referees: always (the log is
         replayed without it). The action stays in the audit log with ``live = 0``.
@@ -786,8 +962,9 @@ class GameService:
             if expected_version is not None and int(expected_version) != row["version"]:
                 raise StaleVersion(row["id"], int(expected_version), row["version"])
             if row["status"] == "finished":
-                raise GameNotActive(f"Game #{row['id']} is over and its seed is public; "
-                                    "it cannot be rewound.")
+                raise GameNotActive(
+                    f"Game #{row['id']} is over and its seed is public; it cannot be rewound."
+                )
             self._require_playable(row, allow_paused=referee)
             ruleset = self._ruleset(row["ruleset"])
             # The last two live actions: the one taken back and the one whose snapshot is the
@@ -807,24 +984,36 @@ class GameService:
             new_state = await self._state_before(row, live)
             now = self._clock()
             settings = json.loads(row["settings_json"])
-            clocks = await self._clock_changes(row, ruleset, settings,
-                                               self._awaiting(ruleset, new_state), now,
-                                               increment=False,
-                                               running=row["status"] == "active")
+            clocks = await self._clock_changes(
+                row,
+                ruleset,
+                settings,
+                self._awaiting(ruleset, new_state),
+                now,
+                increment=False,
+                running=row["status"] == "active",
+            )
             try:
                 self._forget(row["id"])
                 version = await self.store.commit_change(
-                    row["id"], row["version"], now=now, state_json=dumps(new_state),
-                    state_hash=state_hash(new_state), undo_seq=last["seq"],
-                    undone_by=undone_by, clocks=clocks)
+                    row["id"],
+                    row["version"],
+                    now=now,
+                    state_json=dumps(new_state),
+                    state_hash=state_hash(new_state),
+                    undo_seq=last["seq"],
+                    undone_by=undone_by,
+                    clocks=clocks,
+                )
             except VersionConflict as conflict:
                 raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
             self._cache[row["id"]] = (version, new_state)
             self._forget(row["id"])
         return await self._game_info(game_id)
 
-    async def _referee_undo_consent(self, row: dict, ruleset: Ruleset, actor: str, last: dict,
-                                    agreed_by: int | None) -> int | None:
+    async def _referee_undo_consent(
+        self, row: dict, ruleset: Ruleset, actor: str, last: dict, agreed_by: int | None
+    ) -> int | None:
         """Who agreed to a seated referee's undo of an action with dice (None: no agreement
         needed); raises UndoNeedsConsent when one is needed and missing."""
         kind, _, rest = str(actor).partition(":")
@@ -840,8 +1029,9 @@ class GameService:
             theirs = await self._sides_of(row["id"], int(agreed_by))
             if any(s in others for s in theirs):
                 return int(agreed_by)
-        raise UndoNeedsConsent(row["id"], own, others, dice, json.loads(last["action_json"]),
-                               last.get("label"))
+        raise UndoNeedsConsent(
+            row["id"], own, others, dice, json.loads(last["action_json"]), last.get("label")
+        )
 
     async def _state_before(self, row: dict, tail: list[dict]) -> dict:
         """The state the last live action was played on: the snapshot of the version before it
@@ -865,31 +1055,50 @@ class GameService:
         if last["side"] == "referee" or action.get("type") in SERVICE_ACTIONS:
             raise ServiceError("Only a referee can take back that action.")
         if side is not None and side != last["side"]:
-            raise ServiceError(f"You can only undo your own side's last action; the last action "
-                               f"was {title}'s.")
-        if (state.get("turn"), state.get("phase"), state.get("active")) != \
-                (last["turn"], last["phase"], last["active"]):
-            raise ServiceError("That action was in an earlier phase or turn; only a referee can "
-                               "take it back now.")
+            raise ServiceError(
+                f"You can only undo your own side's last action; the last action was {title}'s."
+            )
+        if (state.get("turn"), state.get("phase"), state.get("active")) != (
+            last["turn"],
+            last["phase"],
+            last["active"],
+        ):
+            raise ServiceError(
+                "That action was in an earlier phase or turn; only a referee can take it back now."
+            )
         blockers = undo_blockers(json.loads(last["events_json"]))
         if blockers:
-            raise ServiceError(f"That action cannot be taken back by a player ({', '.join(blockers)})"
-                               f"; ask a referee.")
+            raise ServiceError(
+                f"That action cannot be taken back by a player ({', '.join(blockers)})"
+                f"; ask a referee."
+            )
 
-    async def history(self, game_id: int, since_version: int = 0,
-                      include_undone: bool = False) -> list[ActionRecord]:
+    async def history(
+        self, game_id: int, since_version: int = 0, include_undone: bool = False
+    ) -> list[ActionRecord]:
         row = await self._row(game_id)
         rows = await self.store.actions(row["id"], include_undone=include_undone)
         return [self._record(r) for r in rows if r["version"] > since_version]
 
     @staticmethod
     def _record(r: dict) -> ActionRecord:
-        return ActionRecord(seq=r["seq"], version=r["version"], side=r["side"], actor=r["actor"],
-                            action=json.loads(r["action_json"]),
-                            events=json.loads(r["events_json"]), state_hash=r["state_hash"],
-                            live=bool(r["live"]), created_at=r["created_at"],
-                            undone_by=r["undone_by"], undone_at=r["undone_at"], turn=r["turn"],
-                            phase=r["phase"], active=r["active"], label=r.get("label"))
+        return ActionRecord(
+            seq=r["seq"],
+            version=r["version"],
+            side=r["side"],
+            actor=r["actor"],
+            action=json.loads(r["action_json"]),
+            events=json.loads(r["events_json"]),
+            state_hash=r["state_hash"],
+            live=bool(r["live"]),
+            created_at=r["created_at"],
+            undone_by=r["undone_by"],
+            undone_at=r["undone_at"],
+            turn=r["turn"],
+            phase=r["phase"],
+            active=r["active"],
+            label=r.get("label"),
+        )
 
     async def changes_since(self, game_id: int, side: str, lang: str = "en") -> list[str]:
         """Human lines for everything that happened since ``side`` last acted (everything, if
@@ -900,8 +1109,11 @@ class GameService:
         since = await self.store.last_live_seq_of(row["id"], side)
         lines: list[str] = []
         for r in await self.store.live_actions_after(row["id"], since):
-            who = REFEREE.get(lang, "Referee") if r["side"] == "referee" \
+            who = (
+                REFEREE.get(lang, "Referee")
+                if r["side"] == "referee"
                 else ruleset.side_title(r["side"], lang)
+            )
             label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
             lines.append(f"{who}: {label}")
             for event in json.loads(r["events_json"]):
@@ -918,7 +1130,9 @@ class GameService:
         try:
             import renderer
         except ImportError as exc:
-            raise ServiceError(f"Pictures are not available: the renderer cannot be loaded ({exc}).") from None
+            raise ServiceError(
+                f"Pictures are not available: the renderer cannot be loaded ({exc})."
+            ) from None
         if not hasattr(renderer, "render_png"):
             raise ServiceError("Pictures are not available: the renderer is not installed yet.")
         return renderer
@@ -938,8 +1152,13 @@ class GameService:
             start -= 1
         return rows[start:]
 
-    async def render(self, game_id: int, viewer: str | None = None, at_version: int | None = None,
-                     flares: Iterable[str] = ()) -> bytes:
+    async def render(
+        self,
+        game_id: int,
+        viewer: str | None = None,
+        at_version: int | None = None,
+        flares: Iterable[str] = (),
+    ) -> bytes:
         """The board PNG: now, or after the live actions up to ``at_version``; the arrows and
         dice are those of the last player-turn; ``flares`` are cell labels to mark."""
         row, state = await self._load(game_id)
@@ -947,8 +1166,9 @@ class GameService:
         renderer = self._renderer()
         if at_version is not None and int(at_version) != row["version"]:
             if int(at_version) < 0 or int(at_version) > row["version"]:
-                raise ServiceError(f"Version {at_version} does not exist; the game is at "
-                                   f"version {row['version']}.")
+                raise ServiceError(
+                    f"Version {at_version} does not exist; the game is at version {row['version']}."
+                )
             live = await self.store.actions(row["id"], include_undone=False)
             live = [r for r in live if r["version"] <= int(at_version)]
             state = await asyncio.to_thread(self._replay_state, row, live)
@@ -968,8 +1188,14 @@ class GameService:
             return await self.pictures.render(scene)
         return await self.pictures.run(renderer.render_png, scene, in_process=False)
 
-    async def ask(self, game_id: int, name: str, options: dict[str, str],
-                  viewer: str | None = None, picture: bool = True) -> tuple[str, bytes | None]:
+    async def ask(
+        self,
+        game_id: int,
+        name: str,
+        options: dict[str, str],
+        viewer: str | None = None,
+        picture: bool = True,
+    ) -> tuple[str, bytes | None]:
         """Answer a ruleset's read-only query (``/los from: to:``) for ``viewer``'s view of the
         game: its text and, when the ruleset gives a scene and ``picture``, the PNG. Nothing is
         stored or logged; a bad query raises RuleError."""
@@ -986,7 +1212,8 @@ class GameService:
         if flares:
             scene = dict(scene)
             scene["markers"] = list(scene.get("markers") or []) + [
-                {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares]
+                {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares
+            ]
         return scene
 
     @staticmethod
@@ -999,9 +1226,9 @@ class GameService:
                 ends.append(index + 1)
         return ends
 
-    def _iter_turn_frames(self, ruleset: Ruleset, row: dict, live: list[dict],
-                          wanted: set[int] | None = None
-                          ) -> Iterator[tuple[int, dict, list[dict]]]:
+    def _iter_turn_frames(
+        self, ruleset: Ruleset, row: dict, live: list[dict], wanted: set[int] | None = None
+    ) -> Iterator[tuple[int, dict, list[dict]]]:
         """(turn, state at its end, its events) for every turn played so far, the setup as
         turn 0 first; with ``wanted`` (frame numbers) only those. One state at a time is kept,
         so a long game's replay needs no more memory than a short one's."""
@@ -1012,8 +1239,9 @@ class GameService:
         events: list[dict] = []
         frame = 1
         for index, r in enumerate(live):
-            state, got = apply_logged(ruleset, state, json.loads(r["action_json"]),
-                                      dice_for(r, row["seed"]))
+            state, got = apply_logged(
+                ruleset, state, json.loads(r["action_json"]), dice_for(r, row["seed"])
+            )
             events += got
             if index + 1 == ends[frame]:
                 if wanted is None or frame in wanted:
@@ -1035,13 +1263,16 @@ class GameService:
                 state = await self._state_after(row, ruleset, rows[-1])
                 events = [e for r in rows for e in json.loads(r["events_json"])]
                 return await self._draw(renderer, ruleset, state, events, viewer)
-            if turn == 0:       # the setup, before anyone acted
+            if turn == 0:  # the setup, before anyone acted
                 state, _ = await asyncio.to_thread(
-                    new_game, ruleset, json.loads(row["scenario_json"]), row["seed"])
+                    new_game, ruleset, json.loads(row["scenario_json"]), row["seed"]
+                )
                 return await self._draw(renderer, ruleset, state, [], viewer)
             played = [t for t in await self.store.live_turns(row["id"]) if t]
-        raise ServiceError(f"Turn {turn} has not been played; turns so far: "
-                           f"{', '.join(map(str, played)) or 'none'}.")
+        raise ServiceError(
+            f"Turn {turn} has not been played; turns so far: "
+            f"{', '.join(map(str, played)) or 'none'}."
+        )
 
     async def _state_after(self, row: dict, ruleset: Ruleset, target: dict) -> dict:
         """The state right after live action ``target``: its own snapshot if still kept, else
@@ -1056,7 +1287,7 @@ class GameService:
         for checkpoint in await self.store.checkpoints_upto(row["id"], target["version"]):
             base = await self.store.newest_live_action_upto(row["id"], checkpoint["version"])
             if base is None or base["state_hash"] != checkpoint["state_hash"]:
-                continue    # its actions were taken back since: not a state of this log
+                continue  # its actions were taken back since: not a state of this log
             state = json.loads(checkpoint["state_json"])
             if state_hash(state) == checkpoint["state_hash"]:
                 start_state, after_seq = state, base["seq"]
@@ -1069,15 +1300,21 @@ class GameService:
                 return replay_rows(ruleset, json.loads(row["scenario_json"]), seed, rows).state
             state = start_state
             for r in rows:
-                state, _ = apply_logged(ruleset, state, json.loads(r["action_json"]),
-                                        dice_for(r, seed))
+                state, _ = apply_logged(
+                    ruleset, state, json.loads(r["action_json"]), dice_for(r, seed)
+                )
             return state
 
         return await asyncio.to_thread(replay)
 
-    async def render_animation(self, game_id: int, viewer: str | None = None, *,
-                               max_bytes: int = DISCORD_ATTACHMENT_LIMIT,
-                               max_frames: int = MAX_REPLAY_FRAMES) -> bytes:
+    async def render_animation(
+        self,
+        game_id: int,
+        viewer: str | None = None,
+        *,
+        max_bytes: int = DISCORD_ATTACHMENT_LIMIT,
+        max_frames: int = MAX_REPLAY_FRAMES,
+    ) -> bytes:
         """An animated picture of the game: the setup, then one frame per turn, at most
         ``max_frames`` frames (a longer game shows every n-th turn, and always its last) and
         at most ``max_bytes`` (Discord's attachment limit). A finished game's replay is
@@ -1099,10 +1336,13 @@ class GameService:
             wanted = set(range(0, count, stride)) | {count - 1}
 
             def build(max_width: int) -> bytes:
-                scenes = (self._scene(ruleset, s, events, viewer) for _, s, events in
-                          self._iter_turn_frames(ruleset, row, live, wanted))
-                return renderer.render_animation(scenes, max_bytes=int(max_bytes),
-                                                 max_width=max_width)
+                scenes = (
+                    self._scene(ruleset, s, events, viewer)
+                    for _, s, events in self._iter_turn_frames(ruleset, row, live, wanted)
+                )
+                return renderer.render_animation(
+                    scenes, max_bytes=int(max_bytes), max_width=max_width
+                )
 
             data = b""
             for max_width in REPLAY_WIDTHS:
@@ -1110,8 +1350,10 @@ class GameService:
                 if len(data) <= max_bytes:
                     break
             else:
-                raise ReplayTooBig(f"The replay of game #{row['id']} does not fit in "
-                                   f"{max_bytes // (1024 * 1024)} MiB even at its smallest.")
+                raise ReplayTooBig(
+                    f"The replay of game #{row['id']} does not fit in "
+                    f"{max_bytes // (1024 * 1024)} MiB even at its smallest."
+                )
         if row["status"] == "finished":
             self._replays.put(key, data)
         return data
@@ -1128,20 +1370,29 @@ class GameService:
         async with self.heavy(row["id"]):
             return await self._verify(row, ruleset, seed, rows, snap)
 
-    async def _verify(self, row: dict, ruleset: Ruleset, seed: str | None, rows: list[dict],
-                      snap: dict | None) -> VerifyReport:
+    async def _verify(
+        self, row: dict, ruleset: Ruleset, seed: str | None, rows: list[dict], snap: dict | None
+    ) -> VerifyReport:
         return await asyncio.to_thread(
-            verify_log, ruleset, json.loads(row["scenario_json"]),
-            str(seed) if seed is not None else row["seed"], row["seed_hash"],
-            json.loads(row["setup_events"]), rows, snap["state_hash"] if snap else None)
+            verify_log,
+            ruleset,
+            json.loads(row["scenario_json"]),
+            str(seed) if seed is not None else row["seed"],
+            row["seed_hash"],
+            json.loads(row["setup_events"]),
+            rows,
+            snap["state_hash"] if snap else None,
+        )
 
     # ----- seats and referees ------------------------------------------------------------
     async def seat(self, game_id: int, side: str, user_id: int) -> None:
         row = await self._row(game_id)
         ruleset = self._ruleset(row["ruleset"])
         if side not in ruleset.sides:
-            raise ServiceError(f"{ruleset.title or row['ruleset']} has no side {side!r}; sides: "
-                               f"{', '.join(ruleset.sides)}.")
+            raise ServiceError(
+                f"{ruleset.title or row['ruleset']} has no side {side!r}; sides: "
+                f"{', '.join(ruleset.sides)}."
+            )
         self._forget(row["id"])
         await self.store.seat(row["id"], side, int(user_id))
 
@@ -1164,18 +1415,31 @@ class GameService:
         row = await self._known(game_id)
         return await self._sides_of(row["id"], user_id)
 
-    async def set_guild_config(self, guild_id: int, referee_role_id: int | None = None,
-                               locale: str | None = None, max_open_per_user: int | None = None,
-                               max_open_per_guild: int | None = None) -> None:
+    async def set_guild_config(
+        self,
+        guild_id: int,
+        referee_role_id: int | None = None,
+        locale: str | None = None,
+        max_open_per_user: int | None = None,
+        max_open_per_guild: int | None = None,
+    ) -> None:
         """Arguments left at None keep their stored value."""
-        for name, cap in (("max_open_per_user", max_open_per_user),
-                          ("max_open_per_guild", max_open_per_guild)):
+        for name, cap in (
+            ("max_open_per_user", max_open_per_user),
+            ("max_open_per_guild", max_open_per_guild),
+        ):
             if cap is not None and (not isinstance(cap, int) or not 1 <= cap <= 1000):
                 raise ServiceError(f"{name} must be a whole number from 1 to 1000, not {cap!r}.")
-        fields = {k: v for k, v in (("referee_role_id", referee_role_id), ("locale", locale),
-                                    ("max_open_per_user", max_open_per_user),
-                                    ("max_open_per_guild", max_open_per_guild))
-                  if v is not None}
+        fields = {
+            k: v
+            for k, v in (
+                ("referee_role_id", referee_role_id),
+                ("locale", locale),
+                ("max_open_per_user", max_open_per_user),
+                ("max_open_per_guild", max_open_per_guild),
+            )
+            if v is not None
+        }
         reads = _READS.get()
         if reads is not None:
             reads.pop(("guild", int(guild_id)), None)
@@ -1187,8 +1451,10 @@ class GameService:
         key = ("guild", int(guild_id))
         if reads is not None and key in reads:
             return dict(reads[key])
-        row = dict(await self.store.guild_config(int(guild_id)) or
-                   {"guild_id": int(guild_id), "referee_role_id": None, "locale": None})
+        row = dict(
+            await self.store.guild_config(int(guild_id))
+            or {"guild_id": int(guild_id), "referee_role_id": None, "locale": None}
+        )
         if row.get("max_open_per_user") is None:
             row["max_open_per_user"] = DEFAULT_MAX_OPEN_PER_USER
         if row.get("max_open_per_guild") is None:
@@ -1197,20 +1463,25 @@ class GameService:
             reads[key] = dict(row)
         return row
 
-    async def open_games(self, *, guild_id: int | None = None,
-                         creator_id: int | None = None) -> int:
+    async def open_games(
+        self, *, guild_id: int | None = None, creator_id: int | None = None
+    ) -> int:
         """How many games not yet finished (lobby, running, paused) a server holds or a member
         created."""
         return await self.store.count_open_games(
-            OPEN_STATUSES, guild_id=None if guild_id is None else int(guild_id),
-            creator_id=None if creator_id is None else int(creator_id))
+            OPEN_STATUSES,
+            guild_id=None if guild_id is None else int(guild_id),
+            creator_id=None if creator_id is None else int(creator_id),
+        )
 
     # ----- posts -------------------------------------------------------------------------
-    async def record_post(self, game_id: int, kind: str, channel_id: int | None,
-                          message_id: int, version: int) -> None:
+    async def record_post(
+        self, game_id: int, kind: str, channel_id: int | None, message_id: int, version: int
+    ) -> None:
         row = await self._known(game_id)
-        await self.store.record_post(row["id"], kind, channel_id, int(message_id), int(version),
-                                     self._clock())
+        await self.store.record_post(
+            row["id"], kind, channel_id, int(message_id), int(version), self._clock()
+        )
 
     async def posts(self, game_id: int, kind: str | None = None) -> list[dict]:
         row = await self._known(game_id)
@@ -1237,9 +1508,17 @@ class GameService:
         await self.store.clear_flares(row["id"], list(labels))
 
     # ----- slow turns --------------------------------------------------------------------
-    async def _clock_changes(self, row: dict, ruleset: Ruleset, settings: dict,
-                             awaiting_after: list[str], now: float, *, increment: bool,
-                             running: bool) -> list[dict]:
+    async def _clock_changes(
+        self,
+        row: dict,
+        ruleset: Ruleset,
+        settings: dict,
+        awaiting_after: list[str],
+        now: float,
+        *,
+        increment: bool,
+        running: bool,
+    ) -> list[dict]:
         """Clock rows to write with a change of state: a side that stops being awaited is
         charged the time it took (and, if ``increment``, gets the increment up to the cap); a
         side that starts being awaited starts its clock. Only awaited sides' clocks run."""
@@ -1249,8 +1528,15 @@ class GameService:
         stored = {c["side"]: c for c in await self.store.clocks(row["id"])}
         changes = []
         for side in ruleset.sides:
-            c = dict(stored.get(side) or {"side": side, "remaining": clock.get("initial"),
-                                          "started_at": None, "last_reminder_at": None})
+            c = dict(
+                stored.get(side)
+                or {
+                    "side": side,
+                    "remaining": clock.get("initial"),
+                    "started_at": None,
+                    "last_reminder_at": None,
+                }
+            )
             was_running = c["started_at"] is not None
             should_run = running and side in awaiting_after
             if was_running and not should_run:
@@ -1302,7 +1588,9 @@ class GameService:
                 raise ServiceError(f"Unknown side {side!r}; sides: {', '.join(ruleset.sides)}.")
             now = self._clock()
             stored = {c["side"]: c for c in await self.store.clocks(row["id"])}
-            c = dict(stored.get(side) or {"side": side, "started_at": None, "last_reminder_at": None})
+            c = dict(
+                stored.get(side) or {"side": side, "started_at": None, "last_reminder_at": None}
+            )
             c["remaining"] = float(seconds)
             if c["started_at"] is not None:
                 c["started_at"] = now
@@ -1335,9 +1623,9 @@ class GameService:
             return []
         # All claims in one transaction: one commit per pass, not one per reminder.
         won = await self.store.claim_reminders(
-            [(c["game_id"], c["side"], c["started_at"], c["last_reminder_at"]) for c in wanted],
-            now)
-        claimed = [c for c, ok in zip(wanted, won) if ok]   # else another process has it
+            [(c["game_id"], c["side"], c["started_at"], c["last_reminder_at"]) for c in wanted], now
+        )
+        claimed = [c for c, ok in zip(wanted, won) if ok]  # else another process has it
         reads = _READS.get()
         if reads is not None and claimed:
             # Inside the pass's same_reads(): the rows and seats of every reminded game in two
@@ -1368,14 +1656,14 @@ class GameService:
                 row, state = await self._load(c["game_id"])
                 settings = json.loads(row["settings_json"])
                 if row["status"] != "active" or not await self._clock_expired(
-                        row, settings, c["side"], now):
+                    row, settings, c["side"], now
+                ):
                     continue
                 ruleset = self._ruleset(row["ruleset"])
                 try:
-                    what = await self._handle_timeout(row, state, ruleset, settings, c["side"],
-                                                      now)
+                    what = await self._handle_timeout(row, state, ruleset, settings, c["side"], now)
                 except StaleVersion:
-                    continue    # another process changed the game first (e.g. forfeited it)
+                    continue  # another process changed the game first (e.g. forfeited it)
                 if what is None:
                     continue
             out.append((await self._game_info(row["id"]), c["side"], what))
@@ -1390,18 +1678,23 @@ class GameService:
             seq = await self.store.max_seq(row["id"]) + 1
             dice = seeded(row["seed"], seq)
             new_state, events = apply_logged(ruleset, state, action, dice)
-            await self._commit(row, ruleset, settings, state, new_state, action, events, dice,
-                               seq, "clock", now)
+            await self._commit(
+                row, ruleset, settings, state, new_state, action, events, dice, seq, "clock", now
+            )
             return what
-        clocks = await self._clock_changes(row, ruleset, settings, [], now, increment=False,
-                                           running=False)
+        clocks = await self._clock_changes(
+            row, ruleset, settings, [], now, increment=False, running=False
+        )
         for c in clocks:
             if c["side"] == side and c["remaining"] is not None:
                 c["remaining"] = max(c["remaining"], 0.0)
         self._forget(row["id"])
-        if not await self.store.pause_for_timeout(row["id"], row["version"], clocks,
-                                                  {"status": "paused", "flag": f"timeout:{side}",
-                                                   "updated_at": now}):
+        if not await self.store.pause_for_timeout(
+            row["id"],
+            row["version"],
+            clocks,
+            {"status": "paused", "flag": f"timeout:{side}", "updated_at": now},
+        ):
             return None
         return what
 
@@ -1412,29 +1705,40 @@ class GameService:
         async with self._lock(int(game_id)):
             row, state = await self._load(game_id)
             if row["status"] in ("lobby", "finished"):
-                raise GameNotActive(f"Game #{row['id']} is {'not started' if row['status'] == 'lobby' else 'over'}; "
-                                    "there is nothing to pause.")
+                raise GameNotActive(
+                    f"Game #{row['id']} is {'not started' if row['status'] == 'lobby' else 'over'}; "
+                    "there is nothing to pause."
+                )
             ruleset = self._ruleset(row["ruleset"])
             settings = json.loads(row["settings_json"])
             now = self._clock()
             if paused and row["status"] == "active":
-                clocks = await self._clock_changes(row, ruleset, settings, [], now,
-                                                   increment=False, running=False)
+                clocks = await self._clock_changes(
+                    row, ruleset, settings, [], now, increment=False, running=False
+                )
                 self._forget(row["id"])
-                await self.store.put_clocks(row["id"], clocks, {"status": "paused",
-                                                                "updated_at": now})
+                await self.store.put_clocks(
+                    row["id"], clocks, {"status": "paused", "updated_at": now}
+                )
             elif not paused and row["status"] == "paused":
-                clocks = await self._clock_changes(row, ruleset, settings,
-                                                   self._awaiting(ruleset, state), now,
-                                                   increment=False, running=True)
+                clocks = await self._clock_changes(
+                    row,
+                    ruleset,
+                    settings,
+                    self._awaiting(ruleset, state),
+                    now,
+                    increment=False,
+                    running=True,
+                )
                 clock = settings.get("clock") or {}
                 grace = clock.get("increment") or clock.get("initial")
                 for c in clocks:
                     if c["remaining"] is not None and c["remaining"] <= 0 and grace:
                         c["remaining"] = float(grace)
                 self._forget(row["id"])
-                await self.store.put_clocks(row["id"], clocks, {"status": "active", "flag": None,
-                                                                "updated_at": now})
+                await self.store.put_clocks(
+                    row["id"], clocks, {"status": "active", "flag": None, "updated_at": now}
+                )
         return await self._game_info(game_id)
 
 
@@ -1445,6 +1749,7 @@ def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
         return ruleset.describe_action(state, action)
     except (KeyError, TypeError, ValueError, AttributeError, UmpireError):
         from engine.core.commands import format_command
+
         return format_command(action)
 
 

@@ -5,6 +5,7 @@ without a handler ``docker stop`` waits its 10 s and then kills the process. Her
 signal closes the gateway and the database (the caller's ``stop``), then the process returns
 normally within a few seconds.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,9 +23,13 @@ STOP_GRACE_SECONDS = 5.0
 T = TypeVar("T")
 
 
-async def run_until_signalled(main: Awaitable[T], stop: Callable[[], Awaitable[object]], *,
-                              signals=STOP_SIGNALS,
-                              grace: float = STOP_GRACE_SECONDS) -> T | None:
+async def run_until_signalled(
+    main: Awaitable[T],
+    stop: Callable[[], Awaitable[object]],
+    *,
+    signals=STOP_SIGNALS,
+    grace: float = STOP_GRACE_SECONDS,
+) -> T | None:
     """Run ``main`` until it returns or a stop signal arrives. On a signal: await ``stop()``
     (at most ``grace`` seconds), then cancel ``main`` if it is still running and return None.
     Must be called in the main thread's event loop (signal handlers live there)."""
@@ -49,8 +54,9 @@ async def run_until_signalled(main: Awaitable[T], stop: Callable[[], Awaitable[o
         await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
             return task.result()
-        log.info("received %s: closing the gateway and the database",
-                 signal.Signals(received[0]).name)
+        log.info(
+            "received %s: closing the gateway and the database", signal.Signals(received[0]).name
+        )
         try:
             await asyncio.wait_for(stop(), grace)
         except TimeoutError:

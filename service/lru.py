@@ -1,6 +1,7 @@
 """A small least-recently-used mapping for per-game things a long-running bot keeps in memory
 (states, locks, the current board post): bounded, so a bot that has seen a hundred thousand
 games holds only the ones in play."""
+
 from __future__ import annotations
 
 from collections import OrderedDict

@@ -1,5 +1,6 @@
 """Turning the names a player typed into the ids the rules use, for the local table and the
 Discord commands alike (see :mod:`engine.core.names`)."""
+
 from __future__ import annotations
 
 from engine import registry
@@ -14,10 +15,10 @@ async def resolve_names(svc: GameService, game_id: int, action: dict) -> dict:
     """``action`` (which names its side) with names replaced by ids, as that side sees the
     game. Referee actions name any unit: they are resolved against the full state."""
     if not any(isinstance(v, str) and k not in ("type", "side") for k, v in action.items()):
-        return action   # nothing named (/end-phase, /pass)
+        return action  # nothing named (/end-phase, /pass)
     info = await svc.get_game(game_id)
     if info.status not in ("active", "paused"):
-        return action   # the service refuses it with its own reason
+        return action  # the service refuses it with its own reason
     side = action.get("side")
     ruleset = registry.get_ruleset(info.ruleset)
     if side == "referee":
@@ -61,7 +62,9 @@ def _relevance(tried: dict, candidate: dict) -> int:
     return score
 
 
-def suggestions(tried: dict, legal: list[dict], limit: int = MAX_SUGGESTIONS) -> tuple[list[str], int]:
+def suggestions(
+    tried: dict, legal: list[dict], limit: int = MAX_SUGGESTIONS
+) -> tuple[list[str], int]:
     """At most ``limit`` legal commands for a refused ``tried``: the most relevant first (the
     same unit's, then the same command's; stable among equals), and one example of each other
     command possible now while there is room (when the tried command is not possible at all,
@@ -69,12 +72,12 @@ def suggestions(tried: dict, legal: list[dict], limit: int = MAX_SUGGESTIONS) ->
     order = sorted(range(len(legal)), key=lambda i: -_relevance(tried, legal[i]))
     relevant = [legal[i] for i in order if _relevance(tried, legal[i]) > 0]
     examples: dict[str, dict] = {}
-    for action in relevant + legal:   # each command's most relevant example
+    for action in relevant + legal:  # each command's most relevant example
         examples.setdefault(str(action.get("type")), action)
     if not any(a.get("type") == tried.get("type") for a in legal):
         picked = list(examples.values())[:limit]
     else:
-        picked = relevant[:max(1, limit - (len(examples) - 1))]
+        picked = relevant[: max(1, limit - (len(examples) - 1))]
         for action in examples.values():
             if len(picked) >= limit:
                 break
@@ -91,7 +94,7 @@ async def teach(svc: GameService, game_id: int, action: dict, error: RuleError) 
         return error
     try:
         legal = await svc.legal_actions(game_id, str(action.get("side")))
-    except Exception:   # the refusal itself is what matters; keep it as the rules said it
+    except Exception:  # the refusal itself is what matters; keep it as the rules said it
         return error
     if not legal:
         return error

@@ -8,6 +8,7 @@ renderer caches (map layers, counter sprites) for its lifetime.
 At most ``limit`` pictures are in flight (drawing or waiting for a worker): one more is
 refused at once with :class:`Overloaded` instead of joining a queue that only grows.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,9 @@ class Overloaded(ServiceError):
 
     def __init__(self, what: str = "pictures"):
         self.what = what
-        super().__init__("The bot is very busy right now; nothing was changed. Try again in a "
-                         "moment.")
+        super().__init__(
+            "The bot is very busy right now; nothing was changed. Try again in a moment."
+        )
 
 
 def _warm_worker() -> None:
@@ -42,6 +44,7 @@ def _warm_worker() -> None:
 
 def _render(scene: dict) -> bytes:
     import renderer
+
     return renderer.render_png(scene)
 
 
@@ -53,8 +56,9 @@ def default_workers() -> int:
         try:
             return max(0, int(text))
         except ValueError:
-            raise ValueError(f"UMPIRE_PICTURE_WORKERS must be a whole number, not {text!r}") \
-                from None
+            raise ValueError(
+                f"UMPIRE_PICTURE_WORKERS must be a whole number, not {text!r}"
+            ) from None
     return max(1, min(4, os.cpu_count() or 1))
 
 
@@ -79,8 +83,9 @@ class PicturePool:
                 # spawn: the bot process has database and executor threads that a forked
                 # child must not inherit half-locked.
                 context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                     initializer=_warm_worker)
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=_warm_worker
+                )
             return self._executor
 
     async def run(self, function: Callable[..., bytes], *args, in_process: bool = True) -> bytes:

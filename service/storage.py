@@ -6,6 +6,7 @@ Both backends offer the same methods with the same guarantees (see ``docs/storag
 SQLite one lives in :mod:`service.store`, the PostgreSQL one in :mod:`service.store_pg`, and
 both apply the one migration list in :mod:`service.store`, translated by :func:`to_postgres`.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,8 +27,8 @@ class BadDatabaseSetting(ValueError):
 
 @dataclass(frozen=True)
 class Database:
-    backend: str          # "sqlite" or "postgresql"
-    target: str           # the SQLite path, or the PostgreSQL URL as given
+    backend: str  # "sqlite" or "postgresql"
+    target: str  # the SQLite path, or the PostgreSQL URL as given
 
     @property
     def is_postgres(self) -> bool:
@@ -41,8 +42,9 @@ class Database:
 def parse_database(setting: str | Path) -> Database:
     text = str(setting).strip()
     if not text:
-        raise BadDatabaseSetting("The database setting is empty: give a SQLite file path or a "
-                                 "postgresql:// URL.")
+        raise BadDatabaseSetting(
+            "The database setting is empty: give a SQLite file path or a postgresql:// URL."
+        )
     match = _SCHEME.match(text)
     if match is None:
         return Database("sqlite", text)
@@ -50,7 +52,7 @@ def parse_database(setting: str | Path) -> Database:
     if scheme in POSTGRES_SCHEMES:
         return Database("postgresql", text)
     if scheme == "sqlite":
-        path = text[len("sqlite://"):]
+        path = text[len("sqlite://") :]
         # sqlite:///relative.db is a relative path, sqlite:////abs.db an absolute one (the
         # SQLAlchemy convention people know); ":memory:" works as sqlite:///:memory:.
         if not path.startswith("/"):
@@ -59,8 +61,10 @@ def parse_database(setting: str | Path) -> Database:
         if not path:
             raise BadDatabaseSetting(f"{text!r} names no file.")
         return Database("sqlite", path)
-    raise BadDatabaseSetting(f"{redacted(text)!r}: unknown database kind {scheme!r}; use a "
-                             f"SQLite file path, sqlite:///FILE or postgresql://…")
+    raise BadDatabaseSetting(
+        f"{redacted(text)!r}: unknown database kind {scheme!r}; use a "
+        f"SQLite file path, sqlite:///FILE or postgresql://…"
+    )
 
 
 def redacted(url: str) -> str:
@@ -72,14 +76,14 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
 
 
-async def open_store(setting: str | Path, *, synchronous: str = "FULL",
-                     read_only: bool = False):
+async def open_store(setting: str | Path, *, synchronous: str = "FULL", read_only: bool = False):
     """The store for ``setting``, opened and migrated: a :class:`service.store.Store` or a
     :class:`service.store_pg.PgStore` (same methods). ``read_only`` (verify, backup): nothing
     is created, migrated or written, and another schema version is refused."""
     database = parse_database(setting)
     if database.is_postgres:
         from .store_pg import PgStore  # asyncpg is only imported by those who use it
+
         return await PgStore.open(database.target, read_only=read_only)
     return await Store.open(database.target, synchronous=synchronous, read_only=read_only)
 
@@ -113,10 +117,11 @@ def to_postgres(sql: str) -> str:
             close = sql.rstrip().rfind(")")
             if close < 0:
                 raise ValueError(f"cannot translate table definition: {sql}")
-            sql = sql[:close].rstrip() + ",\n    rowid BIGSERIAL NOT NULL\n)" + sql[close + 1:]
+            sql = sql[:close].rstrip() + ",\n    rowid BIGSERIAL NOT NULL\n)" + sql[close + 1 :]
     if _INSERT_OR_IGNORE.match(sql):
-        sql = _INSERT_OR_IGNORE.sub("INSERT INTO", sql, count=1).rstrip() + \
-            " ON CONFLICT DO NOTHING"
+        sql = (
+            _INSERT_OR_IGNORE.sub("INSERT INTO", sql, count=1).rstrip() + " ON CONFLICT DO NOTHING"
+        )
     return _numbered_placeholders(sql)
 
 

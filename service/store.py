@@ -10,6 +10,7 @@ All statements on the shared connection go through one :class:`asyncio.Lock`, so
 can never read another coroutine's half-finished transaction on the same connection. Other
 processes are kept apart by SQLite itself (``BEGIN IMMEDIATE`` + ``busy_timeout``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -29,8 +30,10 @@ from .sqlite_errors import storage_errors as _storage_errors
 
 # Ordered and append-only: a released migration is never edited, a change is a new entry.
 MIGRATIONS: list[tuple[int, list[str]]] = [
-    (1, [
-        """CREATE TABLE games (
+    (
+        1,
+        [
+            """CREATE TABLE games (
             id            INTEGER PRIMARY KEY AUTOINCREMENT,
             ruleset       TEXT NOT NULL,
             scenario      TEXT NOT NULL,
@@ -51,9 +54,9 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             created_at    REAL NOT NULL,
             updated_at    REAL NOT NULL
         )""",
-        "CREATE INDEX games_thread ON games (thread_id)",
-        "CREATE INDEX games_guild ON games (guild_id, status)",
-        """CREATE TABLE actions (
+            "CREATE INDEX games_thread ON games (thread_id)",
+            "CREATE INDEX games_guild ON games (guild_id, status)",
+            """CREATE TABLE actions (
             game_id        INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             seq            INTEGER NOT NULL,
             version        INTEGER NOT NULL,
@@ -74,7 +77,7 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             created_at     REAL NOT NULL,
             PRIMARY KEY (game_id, seq)
         )""",
-        """CREATE TABLE snapshots (
+            """CREATE TABLE snapshots (
             game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             version    INTEGER NOT NULL,
             state_json TEXT NOT NULL,
@@ -82,18 +85,18 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             created_at REAL NOT NULL,
             PRIMARY KEY (game_id, version)
         )""",
-        """CREATE TABLE seats (
+            """CREATE TABLE seats (
             game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             side    TEXT NOT NULL,
             user_id INTEGER NOT NULL,
             PRIMARY KEY (game_id, side, user_id)
         )""",
-        """CREATE TABLE guild_config (
+            """CREATE TABLE guild_config (
             guild_id        INTEGER PRIMARY KEY,
             referee_role_id INTEGER,
             locale          TEXT
         )""",
-        """CREATE TABLE clocks (
+            """CREATE TABLE clocks (
             game_id          INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             side             TEXT NOT NULL,
             remaining        REAL,
@@ -101,7 +104,7 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             last_reminder_at REAL,
             PRIMARY KEY (game_id, side)
         )""",
-        """CREATE TABLE posts (
+            """CREATE TABLE posts (
             game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             kind       TEXT NOT NULL,
             channel_id INTEGER,
@@ -109,28 +112,44 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             version    INTEGER NOT NULL,
             created_at REAL NOT NULL
         )""",
-        "CREATE INDEX posts_game ON posts (game_id, kind)",
-    ]),
+            "CREATE INDEX posts_game ON posts (game_id, kind)",
+        ],
+    ),
     # The human line for an action, written with the state it was played on (unit names and
     # positions as they were then), so logs and summaries need no replay.
     (2, ["ALTER TABLE actions ADD COLUMN label TEXT"]),
     # /flare marks, kept with the game so a restart between the flare and the next turn post
     # does not lose them.
-    (3, ["""CREATE TABLE flares (
+    (
+        3,
+        [
+            """CREATE TABLE flares (
             game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             label      TEXT NOT NULL,
             created_at REAL NOT NULL,
             PRIMARY KEY (game_id, label)
-        )"""]),
+        )"""
+        ],
+    ),
     # Small facts about the deployment rather than a game, e.g. the hash of the command tree
     # last pushed to Discord per target, so a restart with the same tree does not sync again.
-    (4, ["""CREATE TABLE meta (
+    (
+        4,
+        [
+            """CREATE TABLE meta (
             key   TEXT PRIMARY KEY,
             value TEXT NOT NULL
-        )"""]),
+        )"""
+        ],
+    ),
     # Caps on open games per member and per server (/umpire config); NULL: the default.
-    (5, ["ALTER TABLE guild_config ADD COLUMN max_open_per_user INTEGER",
-         "ALTER TABLE guild_config ADD COLUMN max_open_per_guild INTEGER"]),
+    (
+        5,
+        [
+            "ALTER TABLE guild_config ADD COLUMN max_open_per_user INTEGER",
+            "ALTER TABLE guild_config ADD COLUMN max_open_per_guild INTEGER",
+        ],
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -155,8 +174,9 @@ def _connect_target(path: str, read_only: bool) -> tuple[str, bool]:
     writable file. A few file-system calls at open time, before any game is served."""
     if read_only:
         if not Path(path).is_file():
-            raise StorageError(path, "there is no such file",
-                               "Check the path; a read-only open never creates one.")
+            raise StorageError(
+                path, "there is no such file", "Check the path; a read-only open never creates one."
+            )
         return f"file:{quote(str(Path(path).resolve()))}?mode=ro", True
     if path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -202,14 +222,16 @@ _LOAD_GAME = (
     "(SELECT a.state_hash FROM actions a WHERE a.game_id = g.id AND a.live = 1 "
     "ORDER BY a.seq DESC LIMIT 1) AS last_live_hash "
     "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id AND s.version = g.version "
-    "WHERE g.id = ?")
+    "WHERE g.id = ?"
+)
 
 
 def _split_loaded(row: dict | None) -> tuple[dict | None, dict | None, str | None]:
     if row is None:
         return None, None, None
-    snapshot = {key[len("snapshot_"):]: row.pop(key) for key in list(row)
-                if key.startswith("snapshot_")}
+    snapshot = {
+        key[len("snapshot_") :]: row.pop(key) for key in list(row) if key.startswith("snapshot_")
+    }
     live_hash = row.pop("last_live_hash")
     if snapshot["version"] is None:
         return row, None, live_hash
@@ -231,7 +253,7 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -
         if cursor.description is not None:
             try:
                 await cursor.fetchall()
-            except sqlite3.ProgrammingError:   # already drained and closed by a wrapper
+            except sqlite3.ProgrammingError:  # already drained and closed by a wrapper
                 pass
         return _Done(cursor.rowcount, cursor.lastrowid)
     finally:
@@ -265,8 +287,14 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL",
-                   busy_timeout_ms: int = 10_000, read_only: bool = False) -> Store:
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        busy_timeout_ms: int = 10_000,
+        read_only: bool = False,
+    ) -> Store:
         """Open (creating if needed) and migrate. ``synchronous="FULL"`` makes every commit
         durable across power loss; ``NORMAL`` (the local table) still survives a killed process.
 
@@ -279,8 +307,10 @@ class Store:
         if path.lower().startswith(("postgresql:", "postgres:")):
             # A URL here is a caller's mistake (use service.storage.open_store); as a path it
             # would become a SQLite file named like the URL.
-            raise ValueError("Store.open opens SQLite files; open a PostgreSQL URL with "
-                             "service.storage.open_store")
+            raise ValueError(
+                "Store.open opens SQLite files; open a PostgreSQL URL with "
+                "service.storage.open_store"
+            )
         with _storage_errors(path):
             target, uri = _connect_target(path, read_only)
             # isolation_level=None: we write BEGIN/COMMIT ourselves, nothing is implicit.
@@ -305,16 +335,19 @@ class Store:
     async def _check_readable_schema(self) -> None:
         current = await self.schema_version()
         if current == 0:
-            raise StorageError(self.path, "it is not an Umpire database (no schema version)",
-                               "Check the path.")
+            raise StorageError(
+                self.path, "it is not an Umpire database (no schema version)", "Check the path."
+            )
         if current != SCHEMA_VERSION:
             newer = current > SCHEMA_VERSION
             raise StorageError(
-                self.path, f"it has schema version {current}, this program reads "
-                           f"{SCHEMA_VERSION}",
-                "Upgrade Umpire." if newer else
-                "Let the bot (or the local table) open it once to upgrade it, or use the "
-                "Umpire version that wrote it; a read-only open never changes the file.")
+                self.path,
+                f"it has schema version {current}, this program reads {SCHEMA_VERSION}",
+                "Upgrade Umpire."
+                if newer
+                else "Let the bot (or the local table) open it once to upgrade it, or use the "
+                "Umpire version that wrote it; a read-only open never changes the file.",
+            )
 
     async def close(self) -> None:
         async with self._lock:
@@ -378,7 +411,8 @@ class Store:
     # ----- migrations --------------------------------------------------------------------
     async def schema_version(self) -> int:
         row = await self.fetchone(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        )
         if row is None:
             return 0
         row = await self.fetchone("SELECT MAX(version) AS v FROM schema_version")
@@ -387,13 +421,18 @@ class Store:
     async def migrate(self) -> int:
         """Apply every migration newer than the file, each in its own transaction."""
         async with self.transaction() as db:
-            await db.execute("CREATE TABLE IF NOT EXISTS schema_version ("
-                             "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL "
-                             "DEFAULT CURRENT_TIMESTAMP)")
+            await db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL "
+                "DEFAULT CURRENT_TIMESTAMP)"
+            )
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
-            raise StorageError(self.path, f"it has schema version {current}, newer than this "
-                                          f"program ({SCHEMA_VERSION})", "Upgrade Umpire.")
+            raise StorageError(
+                self.path,
+                f"it has schema version {current}, newer than this program ({SCHEMA_VERSION})",
+                "Upgrade Umpire.",
+            )
         for number, statements in MIGRATIONS:
             if number <= current:
                 continue
@@ -414,12 +453,15 @@ class Store:
         columns = ", ".join(fields)
         marks = ", ".join("?" for _ in fields)
         async with self.transaction() as db:
-            cursor = await db.execute(f"INSERT INTO games ({columns}) VALUES ({marks})",
-                                      tuple(fields.values()))
+            cursor = await db.execute(
+                f"INSERT INTO games ({columns}) VALUES ({marks})", tuple(fields.values())
+            )
             game_id = cursor.lastrowid
-            await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
-                             "created_at) VALUES (?, 0, ?, ?, ?)",
-                             (game_id, state_json, state_hash, fields["created_at"]))
+            await db.execute(
+                "INSERT INTO snapshots (game_id, version, state_json, state_hash, "
+                "created_at) VALUES (?, 0, ?, ?, ?)",
+                (game_id, state_json, state_hash, fields["created_at"]),
+            )
         return game_id
 
     async def game(self, game_id: int) -> dict | None:
@@ -435,26 +477,37 @@ class Store:
         transaction, so an audit never compares a log with a snapshot written after it."""
         async with self.reading() as db:
             row = _dict(await db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,)))
-            actions = _dicts(await db.fetchall(
-                "SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)))
-            snapshot = _dict(await db.fetchone(
-                "SELECT * FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT 1",
-                (game_id,)))
+            actions = _dicts(
+                await db.fetchall(
+                    "SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+                )
+            )
+            snapshot = _dict(
+                await db.fetchone(
+                    "SELECT * FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT 1",
+                    (game_id,),
+                )
+            )
         return row, actions, snapshot
 
-    async def games(self, guild_id: int | None = None, status: str | None = None,
-                    thread_id: int | None = None) -> list[dict]:
+    async def games(
+        self, guild_id: int | None = None, status: str | None = None, thread_id: int | None = None
+    ) -> list[dict]:
         where, params = [], []
-        for column, value in (("guild_id", guild_id), ("status", status),
-                              ("thread_id", thread_id)):
+        for column, value in (("guild_id", guild_id), ("status", status), ("thread_id", thread_id)):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
         sql = "SELECT * FROM games" + (" WHERE " + " AND ".join(where) if where else "")
         return await self.fetchall(sql + " ORDER BY id", params)
 
-    async def count_open_games(self, statuses: tuple[str, ...], *, guild_id: int | None = None,
-                               creator_id: int | None = None) -> int:
+    async def count_open_games(
+        self,
+        statuses: tuple[str, ...],
+        *,
+        guild_id: int | None = None,
+        creator_id: int | None = None,
+    ) -> int:
         marks = ", ".join("?" for _ in statuses)
         where: list[str] = [f"status IN ({marks})"]
         params: list[Any] = list(statuses)
@@ -462,8 +515,9 @@ class Store:
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
-        row = await self.fetchone("SELECT COUNT(*) AS n FROM games WHERE " + " AND ".join(where),
-                                  params)
+        row = await self.fetchone(
+            "SELECT COUNT(*) AS n FROM games WHERE " + " AND ".join(where), params
+        )
         return int(row["n"]) if row else 0
 
     async def update_game(self, game_id: int, **fields) -> None:
@@ -472,11 +526,20 @@ class Store:
         await self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
 
     # ----- the log -----------------------------------------------------------------------
-    async def commit_change(self, game_id: int, expected_version: int, *, now: float,
-                            state_json: str, state_hash: str, game_fields: dict | None = None,
-                            action: dict | None = None, undo_seq: int | None = None,
-                            undone_by: str | None = None,
-                            clocks: list[dict] | None = None) -> int:
+    async def commit_change(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        now: float,
+        state_json: str,
+        state_hash: str,
+        game_fields: dict | None = None,
+        action: dict | None = None,
+        undo_seq: int | None = None,
+        undone_by: str | None = None,
+        clocks: list[dict] | None = None,
+    ) -> int:
         """Write one change of game state atomically and return the new version.
 
         ``action``: a new action row (without ``game_id``/``version``); ``undo_seq``: the
@@ -493,28 +556,36 @@ class Store:
                 params.append(value)
             cursor = await db.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                (*params, game_id, expected_version))
+                (*params, game_id, expected_version),
+            )
             if cursor.rowcount != 1:
                 row = await db.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
                 raise VersionConflict(game_id, expected_version, row[0] if row else None)
             if action is not None:
                 row = {**action, "game_id": game_id, "version": new_version, "created_at": now}
                 columns = ", ".join(row)
-                await db.execute(f"INSERT INTO actions ({columns}) VALUES "
-                                 f"({', '.join('?' for _ in row)})", tuple(row.values()))
+                await db.execute(
+                    f"INSERT INTO actions ({columns}) VALUES ({', '.join('?' for _ in row)})",
+                    tuple(row.values()),
+                )
             if undo_seq is not None:
                 cursor = await db.execute(
                     "UPDATE actions SET live = 0, undone_by = ?, undone_at = ?, "
                     "undone_version = ? WHERE game_id = ? AND seq = ? AND live = 1",
-                    (undone_by, now, new_version, game_id, undo_seq))
+                    (undone_by, now, new_version, game_id, undo_seq),
+                )
                 if cursor.rowcount != 1:
                     raise VersionConflict(game_id, expected_version, None)
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version <= ? "
-                             "AND (version % ? <> 0 OR version = 0)",
-                             (game_id, new_version - SNAPSHOTS_KEPT, CHECKPOINT_EVERY))
-            await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
-                             "created_at) VALUES (?, ?, ?, ?, ?)",
-                             (game_id, new_version, state_json, state_hash, now))
+            await db.execute(
+                "DELETE FROM snapshots WHERE game_id = ? AND version <= ? "
+                "AND (version % ? <> 0 OR version = 0)",
+                (game_id, new_version - SNAPSHOTS_KEPT, CHECKPOINT_EVERY),
+            )
+            await db.execute(
+                "INSERT INTO snapshots (game_id, version, state_json, state_hash, "
+                "created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, new_version, state_json, state_hash, now),
+            )
             for clock in clocks or ():
                 await self._put_clock(db, game_id, clock)
         return new_version
@@ -529,18 +600,25 @@ class Store:
     # and stops, so its cost follows what it returns, not the game's length.
     async def last_live_actions(self, game_id: int, count: int) -> list[dict]:
         """The newest ``count`` live actions, oldest first."""
-        rows = await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
-                                   "ORDER BY seq DESC LIMIT ?", (game_id, int(count)))
+        rows = await self.fetchall(
+            "SELECT * FROM actions WHERE game_id = ? AND live = 1 ORDER BY seq DESC LIMIT ?",
+            (game_id, int(count)),
+        )
         return rows[::-1]
 
     async def live_actions_after(self, game_id: int, seq: int) -> list[dict]:
-        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
-                                   "AND seq > ? ORDER BY seq", (game_id, int(seq)))
+        return await self.fetchall(
+            "SELECT * FROM actions WHERE game_id = ? AND live = 1 AND seq > ? ORDER BY seq",
+            (game_id, int(seq)),
+        )
 
     async def last_live_seq_of(self, game_id: int, side: str) -> int:
         """The newest live action of ``side`` (0: none yet)."""
-        row = await self.fetchone("SELECT seq FROM actions WHERE game_id = ? AND live = 1 "
-                                  "AND side = ? ORDER BY seq DESC LIMIT 1", (game_id, side))
+        row = await self.fetchone(
+            "SELECT seq FROM actions WHERE game_id = ? AND live = 1 "
+            "AND side = ? ORDER BY seq DESC LIMIT 1",
+            (game_id, side),
+        )
         return int(row["seq"]) if row else 0
 
     async def last_turn_actions(self, game_id: int) -> list[dict]:
@@ -554,96 +632,122 @@ class Store:
             "SELECT seq FROM actions WHERE game_id = ? AND live = 1 AND "
             "(COALESCE(turn, -1) <> ? OR COALESCE(active, '') <> ?) "
             "ORDER BY seq DESC LIMIT 1",
-            (game_id, -1 if turn is None else int(turn), active or ""))
+            (game_id, -1 if turn is None else int(turn), active or ""),
+        )
         return await self.live_actions_after(game_id, int(before["seq"]) if before else 0)
 
     async def live_actions_of_turn(self, game_id: int, turn: int) -> list[dict]:
-        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
-                                   "AND turn = ? ORDER BY seq", (game_id, int(turn)))
+        return await self.fetchall(
+            "SELECT * FROM actions WHERE game_id = ? AND live = 1 AND turn = ? ORDER BY seq",
+            (game_id, int(turn)),
+        )
 
     async def live_turns(self, game_id: int) -> list[int]:
-        rows = await self.fetchall("SELECT DISTINCT turn FROM actions WHERE game_id = ? "
-                                   "AND live = 1 AND turn IS NOT NULL ORDER BY turn", (game_id,))
+        rows = await self.fetchall(
+            "SELECT DISTINCT turn FROM actions WHERE game_id = ? "
+            "AND live = 1 AND turn IS NOT NULL ORDER BY turn",
+            (game_id,),
+        )
         return [int(r["turn"]) for r in rows]
 
-    async def live_actions_between(self, game_id: int, after_seq: int,
-                                   upto_seq: int) -> list[dict]:
-        return await self.fetchall("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
-                                   "AND seq > ? AND seq <= ? ORDER BY seq",
-                                   (game_id, int(after_seq), int(upto_seq)))
+    async def live_actions_between(self, game_id: int, after_seq: int, upto_seq: int) -> list[dict]:
+        return await self.fetchall(
+            "SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+            "AND seq > ? AND seq <= ? ORDER BY seq",
+            (game_id, int(after_seq), int(upto_seq)),
+        )
 
     async def newest_live_action_upto(self, game_id: int, version: int) -> dict | None:
         """The newest live action taken at or before ``version``."""
-        return await self.fetchone("SELECT * FROM actions WHERE game_id = ? AND live = 1 "
-                                   "AND version <= ? ORDER BY seq DESC LIMIT 1",
-                                   (game_id, int(version)))
+        return await self.fetchone(
+            "SELECT * FROM actions WHERE game_id = ? AND live = 1 "
+            "AND version <= ? ORDER BY seq DESC LIMIT 1",
+            (game_id, int(version)),
+        )
 
     async def checkpoints_upto(self, game_id: int, version: int, count: int = 3) -> list[dict]:
         """The newest ``count`` kept states at or before ``version``, newest first."""
-        return await self.fetchall("SELECT * FROM snapshots WHERE game_id = ? AND version <= ? "
-                                   "ORDER BY version DESC LIMIT ?",
-                                   (game_id, int(version), int(count)))
+        return await self.fetchall(
+            "SELECT * FROM snapshots WHERE game_id = ? AND version <= ? "
+            "ORDER BY version DESC LIMIT ?",
+            (game_id, int(version), int(count)),
+        )
 
     async def max_seq(self, game_id: int) -> int:
-        row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?",
-                                  (game_id,))
+        row = await self.fetchone("SELECT MAX(seq) AS m FROM actions WHERE game_id = ?", (game_id,))
         return int(row["m"] or 0) if row else 0
 
     async def snapshot(self, game_id: int) -> dict | None:
-        return await self.fetchone("SELECT * FROM snapshots WHERE game_id = ? "
-                                   "ORDER BY version DESC LIMIT 1", (game_id,))
+        return await self.fetchone(
+            "SELECT * FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT 1", (game_id,)
+        )
 
     async def snapshot_at(self, game_id: int, version: int) -> dict | None:
-        return await self.fetchone("SELECT * FROM snapshots WHERE game_id = ? AND version = ?",
-                                   (game_id, version))
+        return await self.fetchone(
+            "SELECT * FROM snapshots WHERE game_id = ? AND version = ?", (game_id, version)
+        )
 
-    async def repair_snapshot(self, game_id: int, version: int, state_json: str,
-                              state_hash: str, now: float) -> None:
+    async def repair_snapshot(
+        self, game_id: int, version: int, state_json: str, state_hash: str, now: float
+    ) -> None:
         """Replace the cache after a replay, only if the game is still at ``version``."""
         async with self.transaction() as db:
             row = await db.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
             if row is None or row[0] != version:
                 return
             await db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
-            await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
-                             "created_at) VALUES (?, ?, ?, ?, ?)",
-                             (game_id, version, state_json, state_hash, now))
+            await db.execute(
+                "INSERT INTO snapshots (game_id, version, state_json, state_hash, "
+                "created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, version, state_json, state_hash, now),
+            )
 
     # ----- seats -------------------------------------------------------------------------
     async def seat(self, game_id: int, side: str, user_id: int) -> None:
-        await self.execute("INSERT OR IGNORE INTO seats (game_id, side, user_id) VALUES (?, ?, ?)",
-                           (game_id, side, user_id))
+        await self.execute(
+            "INSERT OR IGNORE INTO seats (game_id, side, user_id) VALUES (?, ?, ?)",
+            (game_id, side, user_id),
+        )
 
     async def unseat(self, game_id: int, user_id: int) -> int:
-        return await self.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?",
-                                  (game_id, user_id))
+        return await self.execute(
+            "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
 
     async def games_by_ids(self, ids: list[int]) -> list[dict]:
         if not ids:
             return []
-        return await self.fetchall("SELECT * FROM games WHERE id IN (" +
-                                   ", ".join("?" for _ in ids) + ")", [int(i) for i in ids])
+        return await self.fetchall(
+            "SELECT * FROM games WHERE id IN (" + ", ".join("?" for _ in ids) + ")",
+            [int(i) for i in ids],
+        )
 
     async def seats_of_games(self, ids: list[int]) -> list[dict]:
         """Every seat of these games, each game's in the order :meth:`seats` gives."""
         if not ids:
             return []
-        return await self.fetchall("SELECT game_id, side, user_id FROM seats WHERE game_id IN (" +
-                                   ", ".join("?" for _ in ids) + ") ORDER BY game_id, rowid",
-                                   [int(i) for i in ids])
+        return await self.fetchall(
+            "SELECT game_id, side, user_id FROM seats WHERE game_id IN ("
+            + ", ".join("?" for _ in ids)
+            + ") ORDER BY game_id, rowid",
+            [int(i) for i in ids],
+        )
 
     async def seats(self, game_id: int) -> list[dict]:
-        return await self.fetchall("SELECT side, user_id FROM seats WHERE game_id = ? "
-                                   "ORDER BY rowid", (game_id,))
+        return await self.fetchall(
+            "SELECT side, user_id FROM seats WHERE game_id = ? ORDER BY rowid", (game_id,)
+        )
 
     # ----- guild config ------------------------------------------------------------------
     async def set_guild_config(self, guild_id: int, **fields) -> None:
         async with self.transaction() as db:
-            await db.execute("INSERT OR IGNORE INTO guild_config (guild_id) VALUES (?)",
-                             (guild_id,))
+            await db.execute(
+                "INSERT OR IGNORE INTO guild_config (guild_id) VALUES (?)", (guild_id,)
+            )
             for key, value in fields.items():
-                await db.execute(f"UPDATE guild_config SET {key} = ? WHERE guild_id = ?",
-                                 (value, guild_id))
+                await db.execute(
+                    f"UPDATE guild_config SET {key} = ? WHERE guild_id = ?", (value, guild_id)
+                )
 
     async def guild_config(self, guild_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,))
@@ -656,32 +760,43 @@ class Store:
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, side) DO UPDATE SET "
             "remaining = excluded.remaining, started_at = excluded.started_at, "
             "last_reminder_at = excluded.last_reminder_at",
-            (game_id, clock["side"], clock.get("remaining"), clock.get("started_at"),
-             clock.get("last_reminder_at")))
+            (
+                game_id,
+                clock["side"],
+                clock.get("remaining"),
+                clock.get("started_at"),
+                clock.get("last_reminder_at"),
+            ),
+        )
 
-    async def put_clocks(self, game_id: int, clocks: list[dict],
-                         game_fields: dict | None = None) -> None:
+    async def put_clocks(
+        self, game_id: int, clocks: list[dict], game_fields: dict | None = None
+    ) -> None:
         async with self.transaction() as db:
             for clock in clocks:
                 await self._put_clock(db, game_id, clock)
             if game_fields:
                 sets = ", ".join(f"{k} = ?" for k in game_fields)
-                await db.execute(f"UPDATE games SET {sets} WHERE id = ?",
-                                 (*game_fields.values(), game_id))
+                await db.execute(
+                    f"UPDATE games SET {sets} WHERE id = ?", (*game_fields.values(), game_id)
+                )
 
     async def clocks(self, game_id: int) -> list[dict]:
-        return await self.fetchall("SELECT * FROM clocks WHERE game_id = ? ORDER BY rowid",
-                                   (game_id,))
+        return await self.fetchall(
+            "SELECT * FROM clocks WHERE game_id = ? ORDER BY rowid", (game_id,)
+        )
 
     async def running_clocks(self) -> list[dict]:
         """Clocks that are ticking in games that are being played."""
         return await self.fetchall(
             "SELECT clocks.* FROM clocks JOIN games ON games.id = clocks.game_id "
             "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL "
-            "ORDER BY clocks.game_id, clocks.rowid")
+            "ORDER BY clocks.game_id, clocks.rowid"
+        )
 
-    async def clocks_to_check(self, shard_ids: Iterable[int] | None = None,
-                              shard_count: int | None = None) -> list[dict]:
+    async def clocks_to_check(
+        self, shard_ids: Iterable[int] | None = None, shard_count: int | None = None
+    ) -> list[dict]:
         """Every running clock of an active game, with the columns of its game the reminder
         and timeout passes need (``guild_id``, ``settings_json``, ``version``), in ONE query
         however many games there are.
@@ -690,22 +805,28 @@ class Store:
         (``(guild_id >> 22) % shard_count``, Discord's formula; no server means shard 0) is in
         ``shard_ids``: a process checks only the games it answers for.
         """
-        sql = ("SELECT clocks.game_id, clocks.side, clocks.remaining, clocks.started_at, "
-               "clocks.last_reminder_at, games.guild_id, games.settings_json, games.version "
-               "FROM clocks JOIN games ON games.id = clocks.game_id "
-               "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL")
+        sql = (
+            "SELECT clocks.game_id, clocks.side, clocks.remaining, clocks.started_at, "
+            "clocks.last_reminder_at, games.guild_id, games.settings_json, games.version "
+            "FROM clocks JOIN games ON games.id = clocks.game_id "
+            "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL"
+        )
         params: list[Any] = []
         if shard_ids is not None:
             ids = [int(i) for i in shard_ids]
             if not ids or not shard_count:
                 return []
-            sql += (" AND ((COALESCE(games.guild_id, 0) >> 22) % ?) IN ("
-                    + ", ".join("?" for _ in ids) + ")")
+            sql += (
+                " AND ((COALESCE(games.guild_id, 0) >> 22) % ?) IN ("
+                + ", ".join("?" for _ in ids)
+                + ")"
+            )
             params = [int(shard_count), *ids]
         return await self.fetchall(sql + " ORDER BY clocks.game_id, clocks.side", params)
 
-    async def claim_reminder(self, game_id: int, side: str, started_at: float,
-                             last_reminder_at: float | None, now: float) -> bool:
+    async def claim_reminder(
+        self, game_id: int, side: str, started_at: float, last_reminder_at: float | None, now: float
+    ) -> bool:
         """Take the right to send one reminder; True for exactly one caller.
 
         Optimistic claim, the same on every backend and across processes: set
@@ -716,19 +837,23 @@ class Store:
         so a stale reading cannot claim either. PostgreSQL: the same statement (row lock on
         UPDATE, re-check of the WHERE after a concurrent commit under READ COMMITTED).
         """
-        return (await self.claim_reminders([(game_id, side, started_at, last_reminder_at)],
-                                            now)) == [True]
+        return (
+            await self.claim_reminders([(game_id, side, started_at, last_reminder_at)], now)
+        ) == [True]
 
-    async def claim_reminders(self, claims: list[tuple[int, str, float, float | None]],
-                              now: float) -> list[bool]:
+    async def claim_reminders(
+        self, claims: list[tuple[int, str, float, float | None]], now: float
+    ) -> list[bool]:
         """:meth:`claim_reminder` for many (game_id, side, started_at, last_reminder_at) at
         once, in one transaction (one commit, not one per reminder); each claim is decided
         alone, exactly as if made by itself."""
         won = []
         async with self.transaction() as db:
             for game_id, side, started_at, last_reminder_at in claims:
-                sql = ("UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
-                       "AND started_at = ? AND ")
+                sql = (
+                    "UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
+                    "AND started_at = ? AND "
+                )
                 params: list[Any] = [now, game_id, side, started_at]
                 if last_reminder_at is None:
                     sql += "last_reminder_at IS NULL"
@@ -738,8 +863,9 @@ class Store:
                 won.append((await db.execute(sql, params)).rowcount == 1)
         return won
 
-    async def pause_for_timeout(self, game_id: int, expected_version: int,
-                                clocks: list[dict], game_fields: dict) -> bool:
+    async def pause_for_timeout(
+        self, game_id: int, expected_version: int, clocks: list[dict], game_fields: dict
+    ) -> bool:
         """Pause an active game whose clock ran out, and write its stopped clocks, only if it
         is still active at ``expected_version``; True for exactly one caller.
 
@@ -752,7 +878,8 @@ class Store:
             sets = ", ".join(f"{k} = ?" for k in game_fields)
             cursor = await db.execute(
                 f"UPDATE games SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
-                (*game_fields.values(), game_id, expected_version))
+                (*game_fields.values(), game_id, expected_version),
+            )
             if cursor.rowcount != 1:
                 return False
             for clock in clocks:
@@ -760,20 +887,31 @@ class Store:
         return True
 
     # ----- posts -------------------------------------------------------------------------
-    async def record_post(self, game_id: int, kind: str, channel_id: int | None,
-                          message_id: int, version: int, now: float) -> None:
+    async def record_post(
+        self,
+        game_id: int,
+        kind: str,
+        channel_id: int | None,
+        message_id: int,
+        version: int,
+        now: float,
+    ) -> None:
         await self.execute(
             "INSERT INTO posts (game_id, kind, channel_id, message_id, version, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET "
             "game_id = excluded.game_id, kind = excluded.kind, channel_id = excluded.channel_id, "
-            "version = excluded.version", (game_id, kind, channel_id, message_id, version, now))
+            "version = excluded.version",
+            (game_id, kind, channel_id, message_id, version, now),
+        )
 
     async def posts(self, game_id: int, kind: str | None = None) -> list[dict]:
         if kind is None:
-            return await self.fetchall("SELECT * FROM posts WHERE game_id = ? ORDER BY rowid",
-                                       (game_id,))
-        return await self.fetchall("SELECT * FROM posts WHERE game_id = ? AND kind = ? "
-                                   "ORDER BY rowid", (game_id, kind))
+            return await self.fetchall(
+                "SELECT * FROM posts WHERE game_id = ? ORDER BY rowid", (game_id,)
+            )
+        return await self.fetchall(
+            "SELECT * FROM posts WHERE game_id = ? AND kind = ? ORDER BY rowid", (game_id, kind)
+        )
 
     async def post(self, message_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM posts WHERE message_id = ?", (message_id,))
@@ -785,22 +923,30 @@ class Store:
 
     async def set_meta(self, key: str, value: str) -> None:
         """Insert or replace one value (portable upsert: SQLite 3.24+ and PostgreSQL)."""
-        await self.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO "
-                           "UPDATE SET value = excluded.value", (key, value))
+        await self.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO "
+            "UPDATE SET value = excluded.value",
+            (key, value),
+        )
 
     async def add_flare(self, game_id: int, label: str, now: float) -> None:
-        await self.execute("INSERT INTO flares (game_id, label, created_at) VALUES (?, ?, ?) "
-                           "ON CONFLICT (game_id, label) DO NOTHING", (game_id, label, now))
+        await self.execute(
+            "INSERT INTO flares (game_id, label, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, label) DO NOTHING",
+            (game_id, label, now),
+        )
 
     async def flares(self, game_id: int) -> list[str]:
-        rows = await self.fetchall("SELECT label FROM flares WHERE game_id = ? "
-                                   "ORDER BY created_at, rowid", (game_id,))
+        rows = await self.fetchall(
+            "SELECT label FROM flares WHERE game_id = ? ORDER BY created_at, rowid", (game_id,)
+        )
         return [r["label"] for r in rows]
 
     async def clear_flares(self, game_id: int, labels: Iterable[str]) -> None:
         for label in labels:
-            await self.execute("DELETE FROM flares WHERE game_id = ? AND label = ?",
-                               (game_id, label))
+            await self.execute(
+                "DELETE FROM flares WHERE game_id = ? AND label = ?", (game_id, label)
+            )
 
 
 def dumps(value: Any) -> str:

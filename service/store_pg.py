@@ -12,6 +12,7 @@ waits, re-checks the guard against the committed row, matches nothing and writes
 Reads that must agree run in one statement (:meth:`load_game`) or in one REPEATABLE READ
 read-only transaction (:meth:`reading`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -81,8 +82,9 @@ def _connection_lost(error: BaseException) -> bool:
     for _ in range(5):
         if current is None:
             return False
-        if isinstance(current, (OSError, TimeoutError, asyncpg.PostgresConnectionError)) or \
-                _connection_closed(current):
+        if isinstance(
+            current, (OSError, TimeoutError, asyncpg.PostgresConnectionError)
+        ) or _connection_closed(current):
             return True
         if getattr(current, "sqlstate", None) in ("57P01", "57P02"):
             return True
@@ -98,13 +100,20 @@ class PgStore(Store):
     def __init__(self, pool: asyncpg.Pool, url: str):
         self._pool = pool
         self.url = url
-        self.path = redacted(url)     # what messages show; never the password
-        self._lock = asyncio.Lock()   # unused by this backend; kept for the shared interface
+        self.path = redacted(url)  # what messages show; never the password
+        self._lock = asyncio.Lock()  # unused by this backend; kept for the shared interface
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL",
-                   busy_timeout_ms: int = 10_000, min_size: int = 1,
-                   max_size: int = 5, read_only: bool = False) -> PgStore:
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        busy_timeout_ms: int = 10_000,
+        min_size: int = 1,
+        max_size: int = 5,
+        read_only: bool = False,
+    ) -> PgStore:
         """Connect and migrate. At most ``max_size`` connections per process: docs/scaling.md
         counts on 5 (16 processes stay under the server's default max_connections of 100).
         ``synchronous`` and ``busy_timeout_ms`` exist for the shared
@@ -114,14 +123,24 @@ class PgStore(Store):
         # A read-only open (verify) asks the server to refuse every write in its sessions.
         settings = {"default_transaction_read_only": "on"} if read_only else None
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
-                                             command_timeout=60, server_settings=settings)
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=min_size,
+                max_size=max_size,
+                command_timeout=60,
+                server_settings=settings,
+            )
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             # One line for the operator, never the password (``redacted``).
-            raise (_storage_error(redacted(url), error) or StorageError(
-                redacted(url), f"the server cannot be reached or refused the connection "
-                f"({type(error).__name__})", "Check that PostgreSQL runs, the URL, the user "
-                "and the password.")) from None
+            raise (
+                _storage_error(redacted(url), error)
+                or StorageError(
+                    redacted(url),
+                    f"the server cannot be reached or refused the connection "
+                    f"({type(error).__name__})",
+                    "Check that PostgreSQL runs, the URL, the user and the password.",
+                )
+            ) from None
         store = cls(pool, url)
         try:
             with _storage_errors(store.path):
@@ -166,7 +185,7 @@ class PgStore(Store):
                     except BaseException as error:
                         raised_inside = error
                         raise
-                    committing = not readonly     # leaving this block sends COMMIT
+                    committing = not readonly  # leaving this block sends COMMIT
         except _DRIVER_ERRORS as error:
             converted = None if error is raised_inside else _storage_error(self.path, error)
             if converted is None:
@@ -175,10 +194,13 @@ class PgStore(Store):
                 # The server may have committed before the connection broke: say so, rather
                 # than "nothing was saved".
                 raise CommitUncertain(
-                    self.path, "the connection broke while the server was committing a write, "
-                    "so it may or may not have been saved", "Check that PostgreSQL runs and "
+                    self.path,
+                    "the connection broke while the server was committing a write, "
+                    "so it may or may not have been saved",
+                    "Check that PostgreSQL runs and "
                     "is reachable; the game's version shows whether the write landed (the "
-                    "version guard keeps the game consistent either way).") from error
+                    "version guard keeps the game consistent either way).",
+                ) from error
             raise converted from error
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
@@ -203,16 +225,23 @@ class PgStore(Store):
         async with self._pool.acquire() as connection:
             await connection.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
             try:
-                await connection.execute(_pg(
-                    "CREATE TABLE IF NOT EXISTS schema_version ("
-                    "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL "
-                    "DEFAULT CURRENT_TIMESTAMP)"))
+                await connection.execute(
+                    _pg(
+                        "CREATE TABLE IF NOT EXISTS schema_version ("
+                        "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL "
+                        "DEFAULT CURRENT_TIMESTAMP)"
+                    )
+                )
                 current = await connection.fetchval(
-                    "SELECT COALESCE(MAX(version), 0) FROM schema_version")
+                    "SELECT COALESCE(MAX(version), 0) FROM schema_version"
+                )
                 if current > _shared.SCHEMA_VERSION:
-                    raise StorageError(self.path, f"it has schema version {current}, newer "
-                                       f"than this program ({_shared.SCHEMA_VERSION})",
-                                       "Upgrade Umpire.")
+                    raise StorageError(
+                        self.path,
+                        f"it has schema version {current}, newer "
+                        f"than this program ({_shared.SCHEMA_VERSION})",
+                        "Upgrade Umpire.",
+                    )
                 # Looked up at call time: the one list the SQLite store applies too.
                 for number, statements in _shared.MIGRATIONS:
                     if number <= current:
@@ -221,7 +250,8 @@ class PgStore(Store):
                         for statement in statements:
                             await connection.execute(_pg(statement))
                         await connection.execute(
-                            "INSERT INTO schema_version (version) VALUES ($1)", number)
+                            "INSERT INTO schema_version (version) VALUES ($1)", number
+                        )
             finally:
                 await connection.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
         return await self.schema_version()
@@ -231,10 +261,14 @@ class PgStore(Store):
         columns = ", ".join(fields)
         marks = ", ".join("?" for _ in fields)
         async with self.transaction() as db:
-            row = await db.fetchone(f"INSERT INTO games ({columns}) VALUES ({marks}) "
-                                    "RETURNING id", tuple(fields.values()))
+            row = await db.fetchone(
+                f"INSERT INTO games ({columns}) VALUES ({marks}) RETURNING id",
+                tuple(fields.values()),
+            )
             game_id = row[0]
-            await db.execute("INSERT INTO snapshots (game_id, version, state_json, state_hash, "
-                             "created_at) VALUES (?, 0, ?, ?, ?)",
-                             (game_id, state_json, state_hash, fields["created_at"]))
+            await db.execute(
+                "INSERT INTO snapshots (game_id, version, state_json, state_hash, "
+                "created_at) VALUES (?, 0, ?, ?, ?)",
+                (game_id, state_json, state_hash, fields["created_at"]),
+            )
         return game_id

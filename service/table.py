@@ -3,6 +3,7 @@ commands players type in Discord, plus ``--script`` (JSON Lines, for tests and t
 ``--autoplay``. Everything goes through :class:`service.games.GameService`, so the table
 stores its games in SQLite like the bot does. See ``docs/local-table.md``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,7 +34,7 @@ from .storage import BadDatabaseSetting, parse_database
 DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
 PLANNED: dict[str, str] = {}
-MAX_LISTED = 40   # longer option lists are grouped in the terminal (script mode gets them all)
+MAX_LISTED = 40  # longer option lists are grouped in the terminal (script mode gets them all)
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
 TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
@@ -59,27 +60,52 @@ class TableError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py local", description="Umpire's local table.")
-    p.add_argument("--game", default=DEFAULT_GAME,
-                   help="tenochtitlan, rivet-wars, pocket-tactics, siege, tactical-table-war")
-    p.add_argument("--scenario", default="", help="a packaged scenario name, or the path of a scenario file (.json)")
+    p.add_argument(
+        "--game",
+        default=DEFAULT_GAME,
+        help="tenochtitlan, rivet-wars, pocket-tactics, siege, tactical-table-war",
+    )
+    p.add_argument(
+        "--scenario",
+        default="",
+        help="a packaged scenario name, or the path of a scenario file (.json)",
+    )
     p.add_argument("--seed", default=None, help="the game's seed (default: random, printed)")
-    p.add_argument("--dice", default=None,
-                   help="dice to use first, in order, e.g. 6,1,4 (then the seed's dice)")
+    p.add_argument(
+        "--dice",
+        default=None,
+        help="dice to use first, in order, e.g. 6,1,4 (then the seed's dice)",
+    )
     p.add_argument("--out", default=None, help="directory for board pictures (and the database)")
-    p.add_argument("--script", default=None, metavar="FILE|-",
-                   help="read '<side> <command>' lines, print one JSON object per line")
-    p.add_argument("--autoplay", action="store_true",
-                   help="play every side with random legal actions from the seed")
-    p.add_argument("--db", default=None,
-                   help="SQLite file, sqlite:///FILE or postgresql://… (default: table.sqlite3 "
-                        "in --out, else the per-user file "
-                        "$XDG_DATA_HOME/umpire/table.sqlite3, i.e. "
-                        "~/.local/share/umpire/table.sqlite3)")
-    p.add_argument("--resume", nargs="?", const=LATEST, default=None, metavar="ID",
-                   help="continue a stored game (default: the one played last)")
+    p.add_argument(
+        "--script",
+        default=None,
+        metavar="FILE|-",
+        help="read '<side> <command>' lines, print one JSON object per line",
+    )
+    p.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="play every side with random legal actions from the seed",
+    )
+    p.add_argument(
+        "--db",
+        default=None,
+        help="SQLite file, sqlite:///FILE or postgresql://… (default: table.sqlite3 "
+        "in --out, else the per-user file "
+        "$XDG_DATA_HOME/umpire/table.sqlite3, i.e. "
+        "~/.local/share/umpire/table.sqlite3)",
+    )
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const=LATEST,
+        default=None,
+        metavar="ID",
+        help="continue a stored game (default: the one played last)",
+    )
     p.add_argument("--list", action="store_true", help="list the stored games and exit")
-    p.add_argument("--max-actions", type=int, default=MAX_AUTOPLAY_ACTIONS,
-                   help=argparse.SUPPRESS)
+    p.add_argument("--max-actions", type=int, default=MAX_AUTOPLAY_ACTIONS, help=argparse.SUPPRESS)
     return p
 
 
@@ -89,7 +115,9 @@ def parse_dice(text: str | None) -> list[int] | None:
     try:
         values = [int(v) for v in text.replace(" ", "").split(",") if v]
     except ValueError:
-        raise TableError(f"--dice takes numbers separated by commas, e.g. 6,1,4; got {text!r}.") from None
+        raise TableError(
+            f"--dice takes numbers separated by commas, e.g. 6,1,4; got {text!r}."
+        ) from None
     if not values or any(v < 1 for v in values):
         raise TableError(f"--dice needs at least one die of 1 or more; got {text!r}.")
     return values
@@ -99,6 +127,7 @@ def _chooser(seed):
     """The same move picker as engine autoplay, so the table's autoplay matches it."""
     try:
         from engine.core.game import _Chooser
+
         return _Chooser(seed)
     except ImportError:  # pragma: no cover - the engine keeps this helper
         from engine.core.dice import SeededSource
@@ -109,12 +138,14 @@ def _chooser(seed):
 
             def pick(self, items):
                 return items[self._source.draw(len(items)) - 1]
+
         return _Pick()
 
 
 class Table:
-    def __init__(self, svc: GameService, game_id: int, out_dir: Path | None, stdout: TextIO,
-                 stderr: TextIO):
+    def __init__(
+        self, svc: GameService, game_id: int, out_dir: Path | None, stdout: TextIO, stderr: TextIO
+    ):
         self.svc = svc
         self.game_id = game_id
         self.out_dir = out_dir
@@ -122,7 +153,7 @@ class Table:
         self.stderr = stderr
         self.render_note_shown = False
         self.db_label = str(getattr(svc.store, "path", ""))
-        self.db_option: str | None = None   # the --db to repeat when resuming, if not default
+        self.db_option: str | None = None  # the --db to repeat when resuming, if not default
 
     async def info(self):
         return await self.svc.get_game(self.game_id)
@@ -149,9 +180,11 @@ class Table:
         word, _, rest = line.partition(" ")
         side = word.lower()
         if side not in self.ruleset.sides and side != "referee":
-            raise ServiceError(f"Start with a command (/move ...) or a side and a command "
-                               f"(aztec /move ...); sides: {', '.join(self.ruleset.sides)}, "
-                               f"referee. Got {word!r}.")
+            raise ServiceError(
+                f"Start with a command (/move ...) or a side and a command "
+                f"(aztec /move ...); sides: {', '.join(self.ruleset.sides)}, "
+                f"referee. Got {word!r}."
+            )
         return side, rest.strip()
 
     async def execute(self, line: str, length: int | None = None) -> dict:
@@ -162,10 +195,15 @@ class Table:
         if length > MAX_LINE_CHARS:
             # Refused before any splitting, and not echoed back: a pasted megabyte stays out
             # of the terminal and out of the JSON Lines output.
-            return {"input": line.strip()[:80] + "…", "ok": False,
-                    "error": f"That line is {length:,} characters long; a command has at "
-                             f"most {MAX_COMMAND_CHARS:,}.",
-                    "events": [], "state_hash": _hash(info.state), "version": info.version}
+            return {
+                "input": line.strip()[:80] + "…",
+                "ok": False,
+                "error": f"That line is {length:,} characters long; a command has at "
+                f"most {MAX_COMMAND_CHARS:,}.",
+                "events": [],
+                "state_hash": _hash(info.state),
+                "version": info.version,
+            }
         result: dict = {"input": line.strip()}
         try:
             side, text = self.split_side(line, info.awaiting)
@@ -178,10 +216,15 @@ class Table:
             else:
                 result.update(await self.play(text, side, info))
         except UmpireError as exc:
-            if not isinstance(exc, StorageError):   # when storage fails, keep what was read
+            if not isinstance(exc, StorageError):  # when storage fails, keep what was read
                 info = await self.info()
-            result.update(ok=False, error=str(exc), events=[], state_hash=_hash(info.state),
-                          version=info.version)
+            result.update(
+                ok=False,
+                error=str(exc),
+                events=[],
+                state_hash=_hash(info.state),
+                version=info.version,
+            )
         return result
 
     async def play(self, text: str, side: str | None, info) -> dict:
@@ -191,17 +234,27 @@ class Table:
             waiting = info.awaiting
             if len(waiting) != 1:
                 names = ", ".join(waiting) or "nobody (the game is over)"
-                raise ServiceError(f"Say which side acts (e.g. {waiting[0] if waiting else 'red'} "
-                                   f"{text}); the game waits for {names}.")
+                raise ServiceError(
+                    f"Say which side acts (e.g. {waiting[0] if waiting else 'red'} "
+                    f"{text}); the game waits for {names}."
+                )
             side = waiting[0]
         action["side"] = side
         out = await act_by_names(self.svc, self.game_id, action, actor="table")
         action = dict(out.action)
-        result = {"ok": True, "side": side, "action": action, "events": out.events,
-                  "state_hash": _hash(out.game.state), "version": out.version,
-                  "turn": out.game.state.get("turn"), "phase": out.game.state.get("phase"),
-                  "awaiting": out.game.awaiting, "turn_ended": out.turn_ended,
-                  "game_over": out.game_over}
+        result = {
+            "ok": True,
+            "side": side,
+            "action": action,
+            "events": out.events,
+            "state_hash": _hash(out.game.state),
+            "version": out.version,
+            "turn": out.game.state.get("turn"),
+            "phase": out.game.state.get("phase"),
+            "awaiting": out.game.awaiting,
+            "turn_ended": out.turn_ended,
+            "game_over": out.game_over,
+        }
         if inferred:
             result["side_inferred"] = True
         if out.game_over:
@@ -221,10 +274,17 @@ class Table:
         options = parse_command(text)
         options.pop("type")
         viewer = side if side in self.ruleset.sides else None
-        answer, png = await self.svc.ask(self.game_id, name, options, viewer=viewer,
-                                         picture=self.out_dir is not None)
-        result = {"ok": True, "command": name, "events": [], "state_hash": _hash(info.state),
-                  "version": info.version, "text": answer}
+        answer, png = await self.svc.ask(
+            self.game_id, name, options, viewer=viewer, picture=self.out_dir is not None
+        )
+        result = {
+            "ok": True,
+            "command": name,
+            "events": [],
+            "state_hash": _hash(info.state),
+            "version": info.version,
+            "text": answer,
+        }
         if png is not None and self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path = self.out_dir / f"{name}.png"
@@ -234,15 +294,24 @@ class Table:
 
     async def table_command(self, name: str, text: str, side: str | None, info) -> dict:
         words = text.split()[1:]
-        base = {"ok": True, "command": name, "events": [], "state_hash": _hash(info.state),
-                "version": info.version}
+        base = {
+            "ok": True,
+            "command": name,
+            "events": [],
+            "state_hash": _hash(info.state),
+            "version": info.version,
+        }
         if name == "help":
-            commands = [f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options)
-                        + f"  {c.description}" for c in self.ruleset.commands]
+            commands = [
+                f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options) + f"  {c.description}"
+                for c in self.ruleset.commands
+            ]
             text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
             if self.ruleset.queries:
-                questions = [f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options)
-                             + f"  {q.description}" for q in self.ruleset.queries]
+                questions = [
+                    f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {q.description}"
+                    for q in self.ruleset.queries
+                ]
                 text += "\n\nQuestions any side may ask at any time:\n  " + "\n  ".join(questions)
             return {**base, "text": text + await self.examples_now(info)}
         if name == "state":
@@ -256,16 +325,24 @@ class Table:
                 return {**base, "side": None, "options": []}
             if who not in info.awaiting:
                 waiting = " / ".join(self.title(s) for s in info.awaiting) or "nobody"
-                return {**base, "side": who, "options": [],
-                        "note": f"It is not {self.title(who)}'s turn: the game waits for "
-                                f"{waiting}."}
+                return {
+                    **base,
+                    "side": who,
+                    "options": [],
+                    "note": f"It is not {self.title(who)}'s turn: the game waits for {waiting}.",
+                }
             legal = await self.svc.legal_actions(self.game_id, who)
-            options = [{"command": format_command(a),
-                        "label": self.ruleset.describe_action(info.state, a)} for a in legal]
+            options = [
+                {"command": format_command(a), "label": self.ruleset.describe_action(info.state, a)}
+                for a in legal
+            ]
             # Any further words narrow the list: /options az-bowmen-1, /options move 0507
             needles = [w.lower() for w in words]
-            options = [o for o in options
-                       if all(n in (o["command"] + " " + o["label"]).lower() for n in needles)]
+            options = [
+                o
+                for o in options
+                if all(n in (o["command"] + " " + o["label"]).lower() for n in needles)
+            ]
             return {**base, "side": who, "options": options}
         if name == "board":
             board = await self.write_board(info, force=True)
@@ -277,17 +354,30 @@ class Table:
             records = await self.svc.history(self.game_id)
             lines = []
             for r in records[-count:]:
-                lines.append(f"#{r.seq} turn {r.turn} {self.title(r.side)}: "
-                             f"{r.label or self.ruleset.describe_action(info.state, r.action)}")
-                lines += [f"    {t}" for t in (describe_event(self.ruleset, info.state, e)
-                                               for e in r.events) if t]
+                lines.append(
+                    f"#{r.seq} turn {r.turn} {self.title(r.side)}: "
+                    f"{r.label or self.ruleset.describe_action(info.state, r.action)}"
+                )
+                lines += [
+                    f"    {t}"
+                    for t in (describe_event(self.ruleset, info.state, e) for e in r.events)
+                    if t
+                ]
             return {**base, "log": lines}
         if name == "undo":
-            after = await self.svc.undo(self.game_id, actor="table",
-                                        side=None if side == "referee" else side,
-                                        referee=side == "referee")
-            return {**base, "state_hash": _hash(after.state), "version": after.version,
-                    "undone": True, "awaiting": after.awaiting}
+            after = await self.svc.undo(
+                self.game_id,
+                actor="table",
+                side=None if side == "referee" else side,
+                referee=side == "referee",
+            )
+            return {
+                **base,
+                "state_hash": _hash(after.state),
+                "version": after.version,
+                "undone": True,
+                "awaiting": after.awaiting,
+            }
         if name == "quit":
             return {**base, "quit": True}
         raise ServiceError(f"Unknown table command /{name}.")  # pragma: no cover
@@ -323,7 +413,10 @@ class Table:
         who = (info.awaiting[:1] or ["end"])[0]
         # Numbered by the game's version: a setup or map building that stays in one turn
         # gives each board its own file instead of overwriting one.
-        path = self.out_dir / f"{int(info.version):04d}-turn{int(state.get('turn') or 0):02d}-{who}.png"
+        path = (
+            self.out_dir
+            / f"{int(info.version):04d}-turn{int(state.get('turn') or 0):02d}-{who}.png"
+        )
         path.write_bytes(png)
         (self.out_dir / "board.png").write_bytes(png)
         return str(path)
@@ -345,35 +438,64 @@ class Table:
         info = await self.info()
         while not info.result:
             if count >= max_actions:
-                self.emit({"type": "error", "ok": False,
-                           "error": f"no result after {max_actions} actions"})
+                self.emit(
+                    {
+                        "type": "error",
+                        "ok": False,
+                        "error": f"no result after {max_actions} actions",
+                    }
+                )
                 return 1
             side = info.awaiting[0]
             legal = await self.svc.legal_actions(self.game_id, side)
             if not legal:
-                self.emit({"type": "error", "ok": False,
-                           "error": f"{side} has no legal action in phase {info.state.get('phase')}"})
+                self.emit(
+                    {
+                        "type": "error",
+                        "ok": False,
+                        "error": f"{side} has no legal action in phase {info.state.get('phase')}",
+                    }
+                )
                 return 1
             action = chooser.pick(legal)
             out = await self.svc.act(self.game_id, action, actor="table")
             count += 1
-            self.emit({"type": "action", "ok": True, "n": count, "side": side, "action": action,
-                       "events": out.events, "turn": out.game.state.get("turn"),
-                       "state_hash": _hash(out.game.state)})
+            self.emit(
+                {
+                    "type": "action",
+                    "ok": True,
+                    "n": count,
+                    "side": side,
+                    "action": action,
+                    "events": out.events,
+                    "turn": out.game.state.get("turn"),
+                    "state_hash": _hash(out.game.state),
+                }
+            )
             if out.turn_ended:
                 await self.write_board(out.game)
             info = out.game
         result = info.result or {}
-        self.emit({"type": "game_over", "winner": result.get("winner"),
-                   "reason": result.get("reason"), "turns": info.state.get("turn"),
-                   "actions": count, "state_hash": _hash(info.state), "game_id": info.id,
-                   "seed": info.seed})
+        self.emit(
+            {
+                "type": "game_over",
+                "winner": result.get("winner"),
+                "reason": result.get("reason"),
+                "turns": info.state.get("turn"),
+                "actions": count,
+                "state_hash": _hash(info.state),
+                "game_id": info.id,
+                "seed": info.seed,
+            }
+        )
         return 0
 
     async def run_interactive(self, input_fn=input) -> int:
         info = await self.info()
-        self.say(f"{self.ruleset.title} — scenario {info.scenario}. Sides: "
-                 f"{', '.join(self.title(s) for s in self.ruleset.sides)}.")
+        self.say(
+            f"{self.ruleset.title} — scenario {info.scenario}. Sides: "
+            f"{', '.join(self.title(s) for s in self.ruleset.sides)}."
+        )
         self.say(f"Seed hash {info.seed_hash} (the seed is shown when the game ends).")
         if self.out_dir:
             self.say(f"Board pictures go to {self.out_dir}/ after each turn.")
@@ -382,14 +504,20 @@ class Table:
         while True:
             info = await self.info()
             if info.result:
-                self.say(f"Game over: {info.result.get('reason')}. Winner: "
-                         f"{self.title(info.result['winner']) if info.result.get('winner') else 'none (draw)'}.")
-                self.say(f"The seed was {info.seed!r}; check every die with: python bot.py "
-                         f"verify --db {self.svc.store.path} --game {info.id}")
+                self.say(
+                    f"Game over: {info.result.get('reason')}. Winner: "
+                    f"{self.title(info.result['winner']) if info.result.get('winner') else 'none (draw)'}."
+                )
+                self.say(
+                    f"The seed was {info.seed!r}; check every die with: python bot.py "
+                    f"verify --db {self.svc.store.path} --game {info.id}"
+                )
                 return 0
             waiting = " / ".join(self.title(s) for s in info.awaiting)
-            prompt = (f"[turn {info.state.get('turn')} · {info.state.get('phase')} · "
-                      f"{waiting} to act] {'/'.join(info.awaiting)}> ")
+            prompt = (
+                f"[turn {info.state.get('turn')} · {info.state.get('phase')} · "
+                f"{waiting} to act] {'/'.join(info.awaiting)}> "
+            )
             try:
                 line = input_fn(prompt)
             except EOFError:
@@ -450,8 +578,10 @@ class Table:
                 if text:
                     self.say(f"  {text}")
             if result.get("turn_ended") and not result.get("game_over"):
-                self.say(f"Now: turn {result['turn']}, {result['phase']}, "
-                         f"{' / '.join(self.title(s) for s in result['awaiting'])} to act.")
+                self.say(
+                    f"Now: turn {result['turn']}, {result['phase']}, "
+                    f"{' / '.join(self.title(s) for s in result['awaiting'])} to act."
+                )
         if result.get("board"):
             self.say(f"Board picture: {result['board']}")
         if result.get("picture"):
@@ -469,11 +599,12 @@ def _stop_signals_interrupt():
     """SIGTERM and SIGHUP (a closed terminal, ``kill``) end the table like Ctrl-C: the prompt
     is interrupted, the database closed and the game's file named. The table waits in a
     blocking ``input()``, so these are plain signal handlers, not event-loop ones."""
+
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():
-        yield   # only the main thread may install handlers (a table run inside a test thread)
+        yield  # only the main thread may install handlers (a table run inside a test thread)
         return
     previous = {s: signal.signal(s, interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
@@ -513,29 +644,38 @@ def _log_count(word: str | None) -> int:
 
 def _hash(state: dict) -> str:
     from engine.core.state import state_hash
+
     return state_hash(state)
 
 
 def _check_game(name: str) -> str | None:
     """None if the game can be played here, else the message to print."""
     if name in PLANNED and name not in registry.RULESETS:
-        return (f"{PLANNED[name]} ({name}) is not supported yet: its rules are not written. "
-                f"Playable now: {', '.join(registry.available()) or 'none'}.")
+        return (
+            f"{PLANNED[name]} ({name}) is not supported yet: its rules are not written. "
+            f"Playable now: {', '.join(registry.available()) or 'none'}."
+        )
     if name not in registry.RULESETS:
         known = sorted(set(registry.RULESETS) | set(PLANNED))
         return f"Unknown game {name!r}. Games: {', '.join(known)}."
     try:
         registry.get_ruleset(name)
     except (ImportError, AttributeError) as exc:
-        return (f"{name} is not supported yet: its rules cannot be loaded ({exc}). "
-                f"Playable now: {', '.join(registry.available()) or 'none'}.")
+        return (
+            f"{name} is not supported yet: its rules cannot be loaded ({exc}). "
+            f"Playable now: {', '.join(registry.available()) or 'none'}."
+        )
     return None
 
 
 def looks_like_path(scenario: str) -> bool:
     """Packaged scenario names are plain words; a file is named by its path or ``.json``."""
-    return bool(scenario) and (scenario.lower().endswith(".json") or "/" in scenario
-                               or os.sep in scenario or scenario.startswith("."))
+    return bool(scenario) and (
+        scenario.lower().endswith(".json")
+        or "/" in scenario
+        or os.sep in scenario
+        or scenario.startswith(".")
+    )
 
 
 def table_home() -> Path:
@@ -565,14 +705,15 @@ async def _list_games(svc: GameService, stdout) -> int:
             ruleset = registry.get_ruleset(info.ruleset)
             title = ruleset.title
             waiting = " / ".join(ruleset.side_titles.get(s, s) for s in info.awaiting)
-        except Exception:   # a game whose rules are no longer installed is still listed
+        except Exception:  # a game whose rules are no longer installed is still listed
             waiting = ""
         if info.status == "finished":
             result = info.result or {}
             where = f"over: {result.get('reason') or 'finished'}"
         else:
-            where = (f"turn {info.state.get('turn')}, {info.state.get('phase')}"
-                     + (f", {waiting} to act" if waiting else ""))
+            where = f"turn {info.state.get('turn')}, {info.state.get('phase')}" + (
+                f", {waiting} to act" if waiting else ""
+            )
         print(f"#{info.id}  {title} ({info.scenario})  {where}", file=stdout)
     return 0
 
@@ -582,8 +723,11 @@ async def _find_resumed(svc: GameService, wanted: str, stderr) -> int | None:
     if wanted == LATEST:
         open_games = [g for g in await svc.list_games() if g.status in ("active", "paused")]
         if not open_games:
-            print("No unfinished game to continue here; start one with: python bot.py local "
-                  "(--list shows the stored games).", file=stderr)
+            print(
+                "No unfinished game to continue here; start one with: python bot.py local "
+                "(--list shows the stored games).",
+                file=stderr,
+            )
             return None
         return max(open_games, key=lambda g: (g.updated_at, g.id)).id
     text = wanted.lstrip("#")
@@ -602,9 +746,19 @@ async def _find_resumed(svc: GameService, wanted: str, stderr) -> int | None:
     return info.id
 
 
-async def _run(args, dice, seed: str, db_path: str | Path, out_dir: Path | None, stdout, stderr,
-               input_fn, db_label: str = "", db_option: str | None = None) -> int:
-    synchronous = "NORMAL"   # a killed table loses nothing committed; power loss may
+async def _run(
+    args,
+    dice,
+    seed: str,
+    db_path: str | Path,
+    out_dir: Path | None,
+    stdout,
+    stderr,
+    input_fn,
+    db_label: str = "",
+    db_option: str | None = None,
+) -> int:
+    synchronous = "NORMAL"  # a killed table loses nothing committed; power loss may
     svc = await GameService.open(db_path, dice_override=dice, synchronous=synchronous)
     try:
         if args.list:
@@ -614,14 +768,18 @@ async def _run(args, dice, seed: str, db_path: str | Path, out_dir: Path | None,
             if game_id is None:
                 return 2
             info = await svc.get_game(game_id)
-            print(f"Continuing game #{info.id} ({info.ruleset}, scenario {info.scenario}) "
-                  f"from {db_label}", file=stderr)
+            print(
+                f"Continuing game #{info.id} ({info.ruleset}, scenario {info.scenario}) "
+                f"from {db_label}",
+                file=stderr,
+            )
         elif looks_like_path(args.scenario):
             # The person at the terminal owns the machine, so a path is theirs to give; it is
             # still read safely (a regular file, size-capped).
             document = await asyncio.to_thread(read_path, args.scenario)
-            info = await svc.create_game(args.game, seed=seed, document=document,
-                                         document_label=args.scenario)
+            info = await svc.create_game(
+                args.game, seed=seed, document=document, document_label=args.scenario
+            )
             info = await svc.start_game(info.id)
         else:
             info = await svc.create_game(args.game, args.scenario, seed=seed)
@@ -644,15 +802,20 @@ async def _run(args, dice, seed: str, db_path: str | Path, out_dir: Path | None,
                 with open(args.script, encoding="utf-8") as handle:  # noqa: ASYNC230
                     return await table.run_script(handle)
             return await table.run_interactive(input_fn)
-        except StorageError as exc:   # the database failed while reading, between commands
+        except StorageError as exc:  # the database failed while reading, between commands
             print(f"Stopped: {exc}", file=stderr)
             return 1
     finally:
         await svc.close()
 
 
-def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
-         stderr: TextIO | None = None, input_fn=input) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    input_fn=input,
+) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     parser = build_parser()
@@ -661,8 +824,10 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
     except SystemExit as exc:
         return int(exc.code or 0)
     if args.resume is not None and args.autoplay:
-        print("--resume continues a game by hand or with --script; --autoplay starts a new one.",
-              file=stderr)
+        print(
+            "--resume continues a game by hand or with --script; --autoplay starts a new one.",
+            file=stderr,
+        )
         return 2
     if args.resume is None and not args.list:
         problem = _check_game(args.game)
@@ -700,19 +865,36 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None,
         try:
             home.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            print(f"Cannot create {home} for the table's games ({exc.strerror or exc}); "
-                  f"pass --db FILE to keep them elsewhere.", file=stderr)
+            print(
+                f"Cannot create {home} for the table's games ({exc.strerror or exc}); "
+                f"pass --db FILE to keep them elsewhere.",
+                file=stderr,
+            )
             return 2
         db_path = home / "table.sqlite3"
         db_label = str(db_path)
     if args.seed is None and args.resume is None and not args.list:
-        print(f"seed {seed} (pass --seed {seed} to replay this game); database {db_label}",
-              file=stderr)
+        print(
+            f"seed {seed} (pass --seed {seed} to replay this game); database {db_label}",
+            file=stderr,
+        )
     try:
         with _stop_signals_interrupt():
-            return asyncio.run(_run(args, dice, seed, db_path, out_dir, stdout, stderr,
-                                    input_fn, db_label, db_option))
-    except UmpireError as exc:   # a scenario that does not load, an unknown scenario name
+            return asyncio.run(
+                _run(
+                    args,
+                    dice,
+                    seed,
+                    db_path,
+                    out_dir,
+                    stdout,
+                    stderr,
+                    input_fn,
+                    db_label,
+                    db_option,
+                )
+            )
+    except UmpireError as exc:  # a scenario that does not load, an unknown scenario name
         print(f"Cannot start: {exc}", file=stderr)
         return 2
     except KeyboardInterrupt:

@@ -18,6 +18,7 @@ version accounted for, so an action (an undone re-roll, say) deleted from the da
 The database is opened read-only (SQLite ``mode=ro``) and never migrated: checking a game never
 changes the file, even one written by another Umpire version (that is refused instead).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,14 +45,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="bot.py verify",
         description="Replay a game's log with its seed and check every die. Exit 0: all "
-                    "matches; 1: mismatch; 2: bad arguments; 3: the database or game cannot "
-                    "be read.")
-    p.add_argument("--db", required=True, help="the database, opened read-only: a SQLite file, sqlite:///FILE or postgresql://...")
+        "matches; 1: mismatch; 2: bad arguments; 3: the database or game cannot "
+        "be read.",
+    )
+    p.add_argument(
+        "--db",
+        required=True,
+        help="the database, opened read-only: a SQLite file, sqlite:///FILE or postgresql://...",
+    )
     p.add_argument("--game", required=True, help="the game id (#N in the thread)")
-    p.add_argument("--seed", default=None,
-                   help="the revealed seed to check (default: the seed stored in the database)")
-    p.add_argument("--seed-hash", default=None,
-                   help="the seed hash posted in the thread when the game started")
+    p.add_argument(
+        "--seed",
+        default=None,
+        help="the revealed seed to check (default: the seed stored in the database)",
+    )
+    p.add_argument(
+        "--seed-hash", default=None, help="the seed hash posted in the thread when the game started"
+    )
     return p
 
 
@@ -75,18 +85,20 @@ def log_gaps(rows: list[dict], game_version: int) -> list[str]:
         for version, what in marks:
             version = int(version)
             if version in seen:
-                problems.append(f"Version {version} is claimed twice ({seen[version]} and "
-                                f"{what}).")
+                problems.append(f"Version {version} is claimed twice ({seen[version]} and {what}).")
             seen[version] = what
     absent = sorted(set(range(1, int(game_version) + 1)) - set(seen))
     if absent:
-        problems.append(f"The log is incomplete: no action or undo produced version(s) "
-                        f"{_numbers(absent)} of the game (the game is at version "
-                        f"{game_version}); rows were deleted.")
+        problems.append(
+            f"The log is incomplete: no action or undo produced version(s) "
+            f"{_numbers(absent)} of the game (the game is at version "
+            f"{game_version}); rows were deleted."
+        )
     beyond = sorted(v for v in seen if v > int(game_version))
     if beyond:
-        problems.append(f"The log has version(s) {_numbers(beyond)}, beyond the game's version "
-                        f"{game_version}.")
+        problems.append(
+            f"The log has version(s) {_numbers(beyond)}, beyond the game's version {game_version}."
+        )
     return problems
 
 
@@ -102,9 +114,11 @@ def undone_rolls(rows: list[dict]) -> list[str]:
         if not rolls:
             continue
         kind = json.loads(row["action_json"]).get("type")
-        lines.append(f"Action #{row['seq']} ({row['side']}: {kind}) rolled {rolls} and was "
-                     f"undone by {row.get('undone_by') or 'unknown'} (version "
-                     f"{row['undone_version']}).")
+        lines.append(
+            f"Action #{row['seq']} ({row['side']}: {kind}) rolled {rolls} and was "
+            f"undone by {row.get('undone_by') or 'unknown'} (version "
+            f"{row['undone_version']})."
+        )
     return lines
 
 
@@ -113,8 +127,9 @@ def _numbers(values: list[int]) -> str:
     return shown + (f" (+{len(values) - 20} more)" if len(values) > 20 else "")
 
 
-async def _verify(db: str | Path, game_id: int, seed: str | None,
-                  posted_hash: str | None) -> tuple[int, list[str]]:
+async def _verify(
+    db: str | Path, game_id: int, seed: str | None, posted_hash: str | None
+) -> tuple[int, list[str]]:
     store = await open_store(db, read_only=True)
     try:
         row = await store.game(game_id)
@@ -127,37 +142,60 @@ async def _verify(db: str | Path, game_id: int, seed: str | None,
     try:
         ruleset = registry.get_ruleset(row["ruleset"])
     except (registry.UnknownGame, ImportError, AttributeError) as exc:
-        raise CannotRead(f"Game #{game_id} is {row['ruleset']}, which this program cannot "
-                         f"replay ({exc}).") from None
+        raise CannotRead(
+            f"Game #{game_id} is {row['ruleset']}, which this program cannot replay ({exc})."
+        ) from None
     checked_seed = str(seed) if seed is not None else row["seed"]
     report = await asyncio.to_thread(
-        verify_log, ruleset, json.loads(row["scenario_json"]), checked_seed, row["seed_hash"],
-        json.loads(row["setup_events"]), rows, snapshot["state_hash"] if snapshot else None)
+        verify_log,
+        ruleset,
+        json.loads(row["scenario_json"]),
+        checked_seed,
+        row["seed_hash"],
+        json.loads(row["setup_events"]),
+        rows,
+        snapshot["state_hash"] if snapshot else None,
+    )
     problems = list(report.problems)
     if posted_hash is not None:
         posted = posted_hash.strip().lower()
         if posted != row["seed_hash"]:
-            problems.insert(0, f"The database's seed hash ({row['seed_hash'][:16]}…) is not the "
-                               f"one posted at the start ({posted[:16]}…).")
+            problems.insert(
+                0,
+                f"The database's seed hash ({row['seed_hash'][:16]}…) is not the "
+                f"one posted at the start ({posted[:16]}…).",
+            )
         if seed_hash(checked_seed) != posted:
-            problems.insert(0, f"The seed does not hash to the value posted at the start "
-                               f"(sha256 of the seed is {seed_hash(checked_seed)[:16]}…).")
+            problems.insert(
+                0,
+                f"The seed does not hash to the value posted at the start "
+                f"(sha256 of the seed is {seed_hash(checked_seed)[:16]}…).",
+            )
     problems += log_gaps(rows, row["version"])
     revealed = row["status"] == "finished"
-    lines = [f"Game #{row['id']}: {row['ruleset']}, scenario {row['scenario']}, {row['status']}, "
-             f"version {row['version']}, {len(rows)} logged actions.",
-             f"Seed hash published at the start: {row['seed_hash']}"]
+    lines = [
+        f"Game #{row['id']}: {row['ruleset']}, scenario {row['scenario']}, {row['status']}, "
+        f"version {row['version']}, {len(rows)} logged actions.",
+        f"Seed hash published at the start: {row['seed_hash']}",
+    ]
     if seed is None:
-        lines.append("Checked with the seed stored on the server"
-                     + ("" if revealed else " (not yet revealed to players)") + ".")
+        lines.append(
+            "Checked with the seed stored on the server"
+            + ("" if revealed else " (not yet revealed to players)")
+            + "."
+        )
     else:
         lines.append("Checked with the seed given on the command line.")
     if posted_hash is None:
-        lines.append("(Pass --seed-hash with the hash posted in the thread to check that the "
-                     "database holds the same one.)")
+        lines.append(
+            "(Pass --seed-hash with the hash posted in the thread to check that the "
+            "database holds the same one.)"
+        )
     head = "OK" if not problems else "FAILED"
-    lines.append(f"{head}: {report.actions} actions and {report.dice} dice replayed from the "
-                 f"seed; final state {report.final_hash}")
+    lines.append(
+        f"{head}: {report.actions} actions and {report.dice} dice replayed from the "
+        f"seed; final state {report.final_hash}"
+    )
     lines += [f"- {p}" for p in problems]
     undone = undone_rolls(rows)
     lines.append(f"Undone rolls: {len(undone)}" + (":" if undone else "."))
@@ -186,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     except (StorageError, CannotRead) as exc:
         print(f"Cannot read: {exc}", file=sys.stderr)
         return CANNOT_READ
-    except UmpireError as exc:   # a stored scenario this program's rules cannot set up
+    except UmpireError as exc:  # a stored scenario this program's rules cannot set up
         print(f"Cannot read: game #{game_id} cannot be set up again: {exc}", file=sys.stderr)
         return CANNOT_READ
     print("\n".join(lines))

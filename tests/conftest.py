@@ -1,4 +1,5 @@
 """Suite-wide safety: nothing a test runs may write into the real home directory."""
+
 from __future__ import annotations
 
 import pytest

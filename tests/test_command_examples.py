@@ -3,6 +3,7 @@ descriptions) names things that exist (issue 15): each example is parsed with th
 grammar and checked against a real game of its ruleset, played with seeded random legal
 actions while every option value offered on the way is collected with the names it answers to.
 """
+
 from __future__ import annotations
 
 import random
@@ -135,7 +136,8 @@ def test_every_command_example_names_things_that_exist(file, example):
     complaints = {game: problems(game, example) for game in games_for(file)}
     fits = [game for game, found in complaints.items() if not found]
     assert fits, f"{file}: {example!r}: " + "; ".join(
-        f"{game}: {', '.join(found)}" for game, found in complaints.items())
+        f"{game}: {', '.join(found)}" for game, found in complaints.items()
+    )
 
 
 def test_the_checker_refuses_ids_that_do_not_exist():

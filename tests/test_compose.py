@@ -2,6 +2,7 @@
 on a volume with a readiness check, bot processes that wait for it, each with a health check,
 and shard specs that give every shard to exactly one process. (No Docker daemon runs the file
 here; this checks its structure.)"""
+
 from pathlib import Path
 
 import yaml
@@ -16,8 +17,11 @@ def load():
 
 
 def bots(compose):
-    return {name: service for name, service in compose["services"].items()
-            if "UMPIRE_SHARDS" in (service.get("environment") or {})}
+    return {
+        name: service
+        for name, service in compose["services"].items()
+        if "UMPIRE_SHARDS" in (service.get("environment") or {})
+    }
 
 
 def test_postgres_is_the_official_image_on_a_volume_with_a_readiness_check():
@@ -44,8 +48,10 @@ def test_every_bot_process_uses_postgres_has_a_health_check_and_waits_for_the_da
 
 
 def test_the_shard_specs_cover_every_shard_exactly_once():
-    plans = {name: parse_shards(service["environment"]["UMPIRE_SHARDS"])
-             for name, service in bots(load()).items()}
+    plans = {
+        name: parse_shards(service["environment"]["UMPIRE_SHARDS"])
+        for name, service in bots(load()).items()
+    }
     counts = {plan.count for plan in plans.values()}
     assert len(counts) == 1, f"every process must name the same shard count: {plans}"
     [count] = counts

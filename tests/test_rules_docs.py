@@ -2,6 +2,7 @@
 
 A rules document that cites a renamed or deleted test would claim a check that no longer runs.
 """
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = {"tenochtitlan": "tenochtitlan", "rivet-wars": "rivetwars", "pocket-tactics": "pockettactics",
-        "tactical-table-war": "tactical_table_war", "siege": "siege"}
+DOCS = {
+    "tenochtitlan": "tenochtitlan",
+    "rivet-wars": "rivetwars",
+    "pocket-tactics": "pockettactics",
+    "tactical-table-war": "tactical_table_war",
+    "siege": "siege",
+}
 CITATION = re.compile(r"(tests/[a-z_]+/)?(test_[a-z0-9_]+\.py)::(test_[A-Za-z0-9_]+)")
 
 

@@ -6,6 +6,7 @@
 - the action log replays to the identical state (same seed, same actions);
 - views, scenes, events and states are plain JSON; hidden events name their owner.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,8 @@ from engine.core.state import canonical_json, state_hash
 
 registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
 GAMES = ["skirmish"] + [name for name in registry.RULESETS if name != "skirmish"]
-STEPS = 80          # actions played per example
-CHECKS = 6          # legal and illegal probes per step
+STEPS = 80  # actions played per example
+CHECKS = 6  # legal and illegal probes per step
 
 
 def _ruleset_or_skip(name):

@@ -2,6 +2,7 @@
 (types changed, keys deleted, junk added, values swapped, deep nesting, truncation) either
 load, set up, play a bounded number of random legal actions and render a picture without an
 exception, or are refused with a ScenarioError. Nothing else."""
+
 from __future__ import annotations
 
 import json
@@ -29,9 +30,41 @@ PACKAGED = {
 ACTIONS = 25
 DEEP = "\u0000deep\u0000"
 
-JUNK = [None, True, False, 0, -1, 1, 2, 7, 1.5, -3.25, 10 ** 30, "", "x", "A1", "0808", "mission-1",
-        "standard", "allies", "north", "spanish", "phase", "card", "combat", "play", [], [1], ["x"],
-        {}, {"x": 1}, {"allies": 1}, [[]], "\u00df\u2603", "0" * 200]
+JUNK = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2,
+    7,
+    1.5,
+    -3.25,
+    10**30,
+    "",
+    "x",
+    "A1",
+    "0808",
+    "mission-1",
+    "standard",
+    "allies",
+    "north",
+    "spanish",
+    "phase",
+    "card",
+    "combat",
+    "play",
+    [],
+    [1],
+    ["x"],
+    {},
+    {"x": 1},
+    {"allies": 1},
+    [[]],
+    "\u00df\u2603",
+    "0" * 200,
+]
 
 
 def paths(value):
@@ -73,23 +106,36 @@ def mutate(doc, rng: random.Random, steps: int):
     for _ in range(steps):
         places = paths(doc)
         path, value = rng.choice(places)
-        kind = rng.choice(["type", "type", "delete", "junk-key", "swap", "nest", "duplicate",
-                           "number", "other-value"])
+        kind = rng.choice(
+            [
+                "type",
+                "type",
+                "delete",
+                "junk-key",
+                "swap",
+                "nest",
+                "duplicate",
+                "number",
+                "other-value",
+            ]
+        )
         if kind == "type":
             doc = put(doc, path, json.loads(json.dumps(rng.choice(JUNK))))
         elif kind == "delete" and path:
             doc = delete(doc, path)
         elif kind == "junk-key" and isinstance(value, dict):
-            value[rng.choice(["x", "units", "phase", "name", "_", "map", "0808", "allies"])] = rng.choice(JUNK)
+            value[rng.choice(["x", "units", "phase", "name", "_", "map", "0808", "allies"])] = (
+                rng.choice(JUNK)
+            )
         elif kind == "swap":
             other_path, other_value = rng.choice(places)
-            if path[:len(other_path)] != other_path and other_path[:len(path)] != path:
+            if path[: len(other_path)] != other_path and other_path[: len(path)] != path:
                 doc = put(doc, path, json.loads(json.dumps(other_value)))
                 doc = put(doc, other_path, json.loads(json.dumps(value)))
         elif kind == "nest":
             deep = value
             if rng.random() < 0.3:
-                deep = DEEP     # thousands of levels, written into the text by to_bytes
+                deep = DEEP  # thousands of levels, written into the text by to_bytes
             else:
                 for _ in range(rng.choice([1, 3, 30])):
                     deep = [deep] if rng.random() < 0.5 else {"x": deep}
@@ -97,7 +143,9 @@ def mutate(doc, rng: random.Random, steps: int):
         elif kind == "duplicate" and isinstance(value, list) and value:
             value.append(json.loads(json.dumps(rng.choice(value))))
         elif kind == "number" and isinstance(value, int) and not isinstance(value, bool):
-            doc = put(doc, path, rng.choice([value + 1, value - 1, -value, value * 100, 0, float(value)]))
+            doc = put(
+                doc, path, rng.choice([value + 1, value - 1, -value, value * 100, 0, float(value)])
+            )
         elif kind == "other-value":
             _, other_value = rng.choice(places)
             doc = put(doc, path, json.loads(json.dumps(other_value)))
@@ -109,7 +157,7 @@ def to_bytes(doc, rng: random.Random, truncate: bool) -> bytes:
     deep = b"[" * 5000 + b"{" + b'"x": 1' + b"}" + b"]" * 5000
     data = data.replace(json.dumps(DEEP).encode(), deep)
     if truncate:
-        data = data[:rng.randrange(len(data) + 1)]
+        data = data[: rng.randrange(len(data) + 1)]
     return data
 
 
@@ -128,7 +176,7 @@ def play_and_render(ruleset, scenario, seed: int) -> None:
         action = rng.choice(legal)
         try:
             state, events = apply_action(ruleset, state, action, seeded(seed, n))
-        except RuleError as error:   # the agreement law: a listed action always applies
+        except RuleError as error:  # the agreement law: a listed action always applies
             pytest.fail(f"legal action {action} refused: {error}")
     for viewer in (None, *ruleset.sides[:1]):
         png = render_png(ruleset.scene(state, events, viewer))
@@ -136,13 +184,18 @@ def play_and_render(ruleset, scenario, seed: int) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(PACKAGED))
-@settings(max_examples=80, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_a_mutated_scenario_either_plays_and_renders_or_is_refused_cleanly(game, data):
     ruleset = registry.get_ruleset(game)
     source = data.draw(st.sampled_from(PACKAGED[game]), label="scenario")
-    seed = data.draw(st.integers(0, 2 ** 32), label="seed")
+    seed = data.draw(st.integers(0, 2**32), label="seed")
     steps = data.draw(st.integers(1, 4), label="mutations")
     truncate = data.draw(st.integers(0, 9), label="truncate") == 0
     rng = random.Random(seed)
@@ -156,16 +209,22 @@ def test_a_mutated_scenario_either_plays_and_renders_or_is_refused_cleanly(game,
     play_and_render(ruleset, scenario, seed)
 
 
-@pytest.mark.parametrize("game, document", [
-    ("rivet-wars", {"name": "t", "mission": "mission-1", "objective_vp": True}),
-    ("rivet-wars", {"name": "t", "mission": "mission-1", "deploy": {"navy": 1.5}}),
-    ("rivet-wars", {"name": "t", "mission": "mission-1", "units": [{"type": ["x"], "at": "C4"}]}),
-    ("rivet-wars", {"name": "t", "mission": "mission-1", "terrain": []}),
-    ("tenochtitlan", {"units": {"a": {"type": ["x"], "at": "1208"}}}),
-    ("tenochtitlan", {"map": "../../../etc/passwd"}),
-    ("pocket-tactics", {"factions": {"north": ["x"], "south": "horde"}}),
-    ("pocket-tactics", {"map": []}),
-])
+@pytest.mark.parametrize(
+    "game, document",
+    [
+        ("rivet-wars", {"name": "t", "mission": "mission-1", "objective_vp": True}),
+        ("rivet-wars", {"name": "t", "mission": "mission-1", "deploy": {"navy": 1.5}}),
+        (
+            "rivet-wars",
+            {"name": "t", "mission": "mission-1", "units": [{"type": ["x"], "at": "C4"}]},
+        ),
+        ("rivet-wars", {"name": "t", "mission": "mission-1", "terrain": []}),
+        ("tenochtitlan", {"units": {"a": {"type": ["x"], "at": "1208"}}}),
+        ("tenochtitlan", {"map": "../../../etc/passwd"}),
+        ("pocket-tactics", {"factions": {"north": ["x"], "south": "horde"}}),
+        ("pocket-tactics", {"map": []}),
+    ],
+)
 def test_the_crash_shapes_found_by_fuzzing_are_refused(game, document):
     with pytest.raises(ScenarioError) as info:
         registry.get_ruleset(game).load_document(json.dumps(document).encode(), "shape.json")

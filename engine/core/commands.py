@@ -3,6 +3,7 @@
 ``/move unit:sp-cav-2 to:0507`` -> ``{"type": "move", "unit": "sp-cav-2", "to": "0507"}``.
 Values containing spaces are quoted: ``/play card:"Aqueduct cut"``.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -16,11 +17,15 @@ MAX_COMMAND_CHARS = 2000
 
 def parse_command(text: str) -> dict:
     if len(text) > MAX_COMMAND_CHARS:
-        raise CommandSyntaxError(f"That command is {len(text):,} characters long; a command has "
-                                 f"at most {MAX_COMMAND_CHARS:,}.")
+        raise CommandSyntaxError(
+            f"That command is {len(text):,} characters long; a command has "
+            f"at most {MAX_COMMAND_CHARS:,}."
+        )
     text = text.strip()
     if not text.startswith("/"):
-        raise CommandSyntaxError(f"A command starts with '/', e.g. /move unit:… to:…; got {text!r}.")
+        raise CommandSyntaxError(
+            f"A command starts with '/', e.g. /move unit:… to:…; got {text!r}."
+        )
     try:
         words = split_words(text[1:])
     except ValueError as exc:
@@ -73,7 +78,7 @@ def split_words(text: str) -> list[str]:
             end = text.find("'", i + 1)
             if end < 0:
                 raise ValueError("No closing quotation")
-            current.append(text[i + 1:end])
+            current.append(text[i + 1 : end])
             i = end + 1
         elif ch == '"':
             i += 1

@@ -8,6 +8,7 @@ In play the server owns a secret seed per game; the dice of action number *n* ar
 ``SHA-256(seed || n || k)`` so replaying the action log with the seed reproduces every die
 without storing generator state (and a revealed seed lets players verify every roll).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -80,8 +81,9 @@ class Dice:
             events.append(record)
         return value
 
-    def roll_many(self, count: int, purpose: str, events: list | None = None,
-                  sides: int = 6, **extra) -> list[int]:
+    def roll_many(
+        self, count: int, purpose: str, events: list | None = None, sides: int = 6, **extra
+    ) -> list[int]:
         return [self.roll(purpose, events, sides, **extra) for _ in range(count)]
 
     def shuffle(self, items: list, purpose: str, events: list | None = None) -> list:
@@ -93,21 +95,22 @@ class Dice:
         result = list(items)
         for i in range(len(result) - 1, 0, -1):
             j = self.source.draw(i + 1) - 1
-            self.rolled.append({"type": "roll", "purpose": purpose, "sides": i + 1,
-                                "value": j + 1, "hidden": True})
+            self.rolled.append(
+                {"type": "roll", "purpose": purpose, "sides": i + 1, "value": j + 1, "hidden": True}
+            )
             result[i], result[j] = result[j], result[i]
         if events is not None:
             events.append({"type": "shuffle", "purpose": purpose, "count": len(result)})
         return result
-
 
     def choose(self, count: int, purpose: str) -> int:
         """An index below ``count`` at random, for a pick the events that follow make public
         (``/auto-setup``'s placements): kept in ``rolled`` for verification, not logged as a
         die of its own."""
         value = self.source.draw(count)
-        self.rolled.append({"type": "roll", "purpose": purpose, "sides": count, "value": value,
-                            "hidden": True})
+        self.rolled.append(
+            {"type": "roll", "purpose": purpose, "sides": count, "value": value, "hidden": True}
+        )
         return value - 1
 
 

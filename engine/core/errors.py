@@ -1,4 +1,5 @@
 """Typed errors. Players see ``str(error)``; it must say what is wrong and what would be legal."""
+
 from __future__ import annotations
 
 
@@ -19,8 +20,15 @@ class RuleError(UmpireError):
     ``domain``: the ruleset whose terms (side and phase names) translate the params.
     """
 
-    def __init__(self, message: str, legal: list[str] | None = None, *,
-                 key: str | None = None, params: dict | None = None, domain: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        legal: list[str] | None = None,
+        *,
+        key: str | None = None,
+        params: dict | None = None,
+        domain: str | None = None,
+    ):
         self.message = message
         self.legal = list(legal or [])
         self.key = key

@@ -4,6 +4,7 @@ All pure. The seed is never part of the state: the server keeps it secret until 
 and the dice of action *n* are ``seeded(seed, n)`` (see :mod:`engine.core.dice`).
 Action index 0 is the setup; the first player action has index 1.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,7 +20,9 @@ AUTO_SETUP = "auto-setup"
 MAX_AUTO_SETUP_STEPS = 500
 
 
-def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+def apply_action(
+    ruleset: Ruleset, state: dict, action: dict, dice: Dice
+) -> tuple[dict, list[dict]]:
     """Apply one action through the ruleset with the checks every game shares."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise RuleError("An action needs a type.")
@@ -28,7 +31,9 @@ def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tup
             raise RuleError(f"Option {key!r} must be text, not {type(value).__name__}.")
     if action.get("side") == "referee":
         if not action["type"].startswith("ref-"):
-            raise RuleError("A referee may only use referee actions (ref-place, ref-remove, ref-phase).")
+            raise RuleError(
+                "A referee may only use referee actions (ref-place, ref-remove, ref-phase)."
+            )
         edited, events = ruleset.referee_edit(state, action)
         if action["type"] == "ref-phase":
             _require_playable_phase(ruleset, state, edited, action)
@@ -41,8 +46,10 @@ def apply_action(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tup
     rolls_in_log = sum(1 for e in events if e.get("type") == "roll")
     visible_rolls = sum(1 for r in dice.rolled if not r.get("hidden"))
     if rolls_in_log != visible_rolls:
-        raise AssertionError(f"{ruleset.name}: {visible_rolls} dice rolled but "
-                             f"{rolls_in_log} roll events emitted for {action}")
+        raise AssertionError(
+            f"{ruleset.name}: {visible_rolls} dice rolled but "
+            f"{rolls_in_log} roll events emitted for {action}"
+        )
     return new_state, events
 
 
@@ -68,8 +75,10 @@ def auto_setup(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple
         placed += 1
     if not placed:
         title = ruleset.side_titles.get(side, side)
-        raise RuleError(f"{title} has nothing to place now (phase {state.get('phase')}): "
-                        f"/{AUTO_SETUP} places a side's units (or map tiles) before play.")
+        raise RuleError(
+            f"{title} has nothing to place now (phase {state.get('phase')}): "
+            f"/{AUTO_SETUP} places a side's units (or map tiles) before play."
+        )
     return state, events
 
 
@@ -101,8 +110,11 @@ def _require_playable_phase(ruleset: Ruleset, before: dict, after: dict, action:
             continue
         if not _stuck(ruleset, trial):
             usable.append(phase)
-    raise RuleError(f"Phase {action.get('phase')!r} cannot be set now: no action would be legal "
-                    "in it. Phases that can be set now:", usable)
+    raise RuleError(
+        f"Phase {action.get('phase')!r} cannot be set now: no action would be legal "
+        "in it. Phases that can be set now:",
+        usable,
+    )
 
 
 def new_game(ruleset: Ruleset, scenario: dict, seed: str | bytes | int) -> tuple[dict, list[dict]]:
@@ -111,12 +123,18 @@ def new_game(ruleset: Ruleset, scenario: dict, seed: str | bytes | int) -> tuple
 
 @dataclass
 class Replay:
-    states: list[dict] = field(default_factory=list)   # state after setup, then after each action
+    states: list[dict] = field(default_factory=list)  # state after setup, then after each action
     events: list[list[dict]] = field(default_factory=list)
 
 
-def replay(ruleset: Ruleset, scenario: dict, seed, actions: list[dict],
-           keep_states: bool = False, dice_indices: list[int] | None = None) -> tuple[dict, Replay]:
+def replay(
+    ruleset: Ruleset,
+    scenario: dict,
+    seed,
+    actions: list[dict],
+    keep_states: bool = False,
+    dice_indices: list[int] | None = None,
+) -> tuple[dict, Replay]:
     """Rebuild a game from its log. ``dice_indices[i]`` is the dice stream of ``actions[i]``
     (the store's never-reused ``seq``; after an undo it is not simply ``i + 1``)."""
     indices = dice_indices if dice_indices is not None else range(1, len(actions) + 1)
@@ -142,8 +160,9 @@ class _Chooser:
         return items[self._source.draw(len(items)) - 1]
 
 
-def autoplay(ruleset: Ruleset, scenario: dict, seed, max_actions: int = MAX_AUTOPLAY_ACTIONS,
-             on_action=None) -> tuple[dict, list[dict]]:
+def autoplay(
+    ruleset: Ruleset, scenario: dict, seed, max_actions: int = MAX_AUTOPLAY_ACTIONS, on_action=None
+) -> tuple[dict, list[dict]]:
     """Play every side with random legal actions until the game ends.
 
     ``on_action(index, side, action, events, state)`` is called after each action.
@@ -159,8 +178,10 @@ def autoplay(ruleset: Ruleset, scenario: dict, seed, max_actions: int = MAX_AUTO
         side = waiting[0]
         legal = ruleset.legal_actions(state, side)
         if not legal:
-            raise RuntimeError(f"{ruleset.name}: {side} has no legal action in phase "
-                               f"{state.get('phase')} (hash {state_hash(state)[:12]})")
+            raise RuntimeError(
+                f"{ruleset.name}: {side} has no legal action in phase "
+                f"{state.get('phase')} (hash {state_hash(state)[:12]})"
+            )
         action = chooser.pick(legal)
         state, events = apply_action(ruleset, state, action, seeded(seed, len(actions) + 1))
         actions.append(action)

@@ -8,6 +8,7 @@ Line of sight is exact (see ``docs/architecture.md``): a hex is *crossed* when t
 two hex centres passes through its interior; a segment that runs exactly along the side shared
 by two hexes is reported separately as an *edge* pair so every game decides that case itself.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -41,7 +42,9 @@ def parse_label(label: str) -> Hex:
     """``"0507"`` -> axial. Raises :class:`BadLabel` with a reason."""
     text = str(label).strip()
     if len(text) != 4 or not text.isdigit():
-        raise BadLabel(f"{label!r} is not a hex label; write four digits, column then row, e.g. 0507.")
+        raise BadLabel(
+            f"{label!r} is not a hex label; write four digits, column then row, e.g. 0507."
+        )
     col, row = int(text[:2]), int(text[2:])
     if col < 1 or row < 1:
         raise BadLabel(f"{label!r}: columns and rows start at 01.")
@@ -74,11 +77,12 @@ def pixel_center(h: Hex, size: float) -> tuple[float, float]:
     """Centre of a flat-topped hex of circumradius ``size``, with 0101 at (size, size*sqrt3/2)."""
     col, row = to_offset(h)
     x = size + col * 1.5 * size
-    y = (3 ** 0.5) * size * (row + 0.5 * (col & 1)) + (3 ** 0.5) * size / 2
+    y = (3**0.5) * size * (row + 0.5 * (col & 1)) + (3**0.5) * size / 2
     return x, y
 
 
 # ----- line of sight ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SightLine:
@@ -155,13 +159,18 @@ def line_clear(a: Hex, b: Hex, blocks: Callable[[Hex], bool], edge_rule: str = "
     if any(blocks(h) for h in line.crossed):
         return False
     for first, second in line.edges:
-        hit = (blocks(first) and blocks(second)) if edge_rule == "both" else (blocks(first) or blocks(second))
+        hit = (
+            (blocks(first) and blocks(second))
+            if edge_rule == "both"
+            else (blocks(first) or blocks(second))
+        )
         if hit:
             return False
     return True
 
 
 # ----- maps and movement ------------------------------------------------------------------------
+
 
 class HexMap:
     """A finite set of hexes numbered 0..n-1 with precomputed neighbour lists (fast searches)."""
@@ -172,7 +181,8 @@ class HexMap:
         self.labels: list[str] = [label(h) for h in self.hexes]
         self.by_label: dict[str, int] = {lab: i for i, lab in enumerate(self.labels)}
         self.adjacent: list[tuple[int, ...]] = [
-            tuple(self.index[n] for n in neighbours(h) if n in self.index) for h in self.hexes]
+            tuple(self.index[n] for n in neighbours(h) if n in self.index) for h in self.hexes
+        ]
         self._costed: dict[int, tuple[tuple[int, ...], list]] = {}
         self._costed_lock = threading.Lock()
 
@@ -194,6 +204,7 @@ class HexMap:
             for a, b in road_links:
                 road.setdefault(a, set()).add(b)
             return {a: frozenset(b) for a, b in road.items()}
+
         if isinstance(road_links, frozenset):
             return self._cached(road_links, build)
         return build()
@@ -204,6 +215,7 @@ class HexMap:
             for i in stops:
                 flags[i] = 4
             return bytes(flags)
+
         if isinstance(stops, frozenset):
             return self._cached(stops, build)
         return build()
@@ -215,9 +227,13 @@ class HexMap:
         searches skip impassable hexes and cost lookups. Only immutable tables (tuples) are
         cached, keyed by identity and kept alive with the entry.
         """
-        return self._cached(enter_cost, lambda: [
-            tuple((n, 2 * enter_cost[n]) for n in adj if enter_cost[n] < UNREACHABLE)
-            for adj in self.adjacent])
+        return self._cached(
+            enter_cost,
+            lambda: [
+                tuple((n, 2 * enter_cost[n]) for n in adj if enter_cost[n] < UNREACHABLE)
+                for adj in self.adjacent
+            ],
+        )
 
     def __len__(self) -> int:
         return len(self.hexes)
@@ -251,13 +267,18 @@ class _OnDemandCosts:
         row = self._rows.get(node)
         if row is None:
             cost = self._cost
-            row = self._rows[node] = tuple((n, 2 * cost[n]) for n in self._adjacent[node]
-                                           if cost[n] < UNREACHABLE)
+            row = self._rows[node] = tuple(
+                (n, 2 * cost[n]) for n in self._adjacent[node] if cost[n] < UNREACHABLE
+            )
         return row
 
 
-def dijkstra(start: int, budget: int, step: Callable[[int, int], Iterable[tuple[int, int, bool]]],
-             can_end: Callable[[int], bool] | None = None) -> tuple[dict[int, int], dict[int, int]]:
+def dijkstra(
+    start: int,
+    budget: int,
+    step: Callable[[int, int], Iterable[tuple[int, int, bool]]],
+    can_end: Callable[[int], bool] | None = None,
+) -> tuple[dict[int, int], dict[int, int]]:
     """Cheapest costs from ``start`` within ``budget`` over integer nodes.
 
     ``step(node, cost_so_far)`` yields ``(next_node, step_cost, may_continue)``; a node entered
@@ -300,13 +321,18 @@ def path_to(parent: dict[int, int], start: int, goal: int) -> list[int]:
     return path[::-1]
 
 
-def reachable(grid: HexMap, start: int, points: int, enter_cost: list[int],
-              enemy: set[int] | frozenset[int] = frozenset(),
-              friends: set[int] | frozenset[int] = frozenset(),
-              enemy_zoc: set[int] | frozenset[int] = frozenset(),
-              stops: set[int] | frozenset[int] = frozenset(),
-              ignore_zoc: bool = False,
-              road_links: set[tuple[int, int]] | frozenset = frozenset()) -> tuple[dict[int, int], dict[int, int]]:
+def reachable(
+    grid: HexMap,
+    start: int,
+    points: int,
+    enter_cost: list[int],
+    enemy: set[int] | frozenset[int] = frozenset(),
+    friends: set[int] | frozenset[int] = frozenset(),
+    enemy_zoc: set[int] | frozenset[int] = frozenset(),
+    stops: set[int] | frozenset[int] = frozenset(),
+    ignore_zoc: bool = False,
+    road_links: set[tuple[int, int]] | frozenset = frozenset(),
+) -> tuple[dict[int, int], dict[int, int]]:
     """Hexes a unit can end its move on, with their cost in *half* movement points.
 
     - ``enter_cost[i]``: whole points to enter hex ``i`` (``UNREACHABLE`` = impassable).
@@ -324,7 +350,11 @@ def reachable(grid: HexMap, start: int, points: int, enter_cost: list[int],
     # Step costs are small positive integers, so a bucket queue (Dial's algorithm) replaces the
     # heap; one flag byte per hex (1 enemy, 2 enemy ZOC, 4 stop) keeps the common case, an open
     # hex off the road, to one lookup. This is the hot path of every hex game's legal_actions.
-    costed = grid.costed(enter_cost) if isinstance(enter_cost, tuple) else _OnDemandCosts(grid, enter_cost)
+    costed = (
+        grid.costed(enter_cost)
+        if isinstance(enter_cost, tuple)
+        else _OnDemandCosts(grid, enter_cost)
+    )
     size = len(grid.hexes)
     budget = points * 2
     flags = bytearray(grid.stop_flags(stops))
@@ -339,7 +369,7 @@ def reachable(grid: HexMap, start: int, points: int, enter_cost: list[int],
     over = budget + 1
     best = [over] * size
     best[start] = 0
-    dead_end = bytearray(size)      # reached, but entering it ended the move (ZOC, terrain)
+    dead_end = bytearray(size)  # reached, but entering it ended the move (ZOC, terrain)
     parent: dict[int, int] = {}
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)

@@ -5,6 +5,7 @@ these, case-insensitively. One place for the local table and every Discord optio
 Pure: works on a state as the acting side may see it (``Ruleset.view``) and that side's legal
 actions, so a name never finds something the side could not see.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,10 +27,14 @@ class AmbiguousName(RuleError):
 
     def __init__(self, option: str, typed: str, candidates: list[tuple[str, str]]):
         self.option, self.typed, self.candidates = option, typed, candidates
-        shown = [f"{label} ({value})" if label != value else value
-                 for value, label in candidates[:MAX_CANDIDATES_SHOWN]]
-        super().__init__(f"{option}:{typed} could mean more than one thing; type the id or more "
-                         f"of the name.", shown)
+        shown = [
+            f"{label} ({value})" if label != value else value
+            for value, label in candidates[:MAX_CANDIDATES_SHOWN]
+        ]
+        super().__init__(
+            f"{option}:{typed} could mean more than one thing; type the id or more of the name.",
+            shown,
+        )
 
     def __str__(self) -> str:
         more = len(self.candidates) - MAX_CANDIDATES_SHOWN
@@ -60,10 +65,13 @@ def counter_titles(ruleset, state: dict) -> dict[str, str]:
     """The title printed on each unit's counter in the public picture, by unit id."""
     try:
         scene = ruleset.scene(state, [], None)
-    except Exception:   # a position the picture cannot show still has its ids and labels
+    except Exception:  # a position the picture cannot show still has its ids and labels
         return {}
-    return {str(p["id"]): str(p["title"]) for p in scene.get("pieces", [])
-            if p.get("id") and p.get("title")}
+    return {
+        str(p["id"]): str(p["title"])
+        for p in scene.get("pieces", [])
+        if p.get("id") and p.get("title")
+    }
 
 
 def names_of(ruleset, state: dict, key: str, value: str, counters: dict[str, str]) -> list[str]:
@@ -81,7 +89,7 @@ def names_of(ruleset, state: dict, key: str, value: str, counters: dict[str, str
             # "Cavalry 1" for "Spanish Cavalry 1": the side is clear from who is acting.
             for title in (*getattr(ruleset, "side_titles", {}).values(), *ruleset.sides):
                 if _fold(bare).startswith(_fold(title) + " "):
-                    names.add(bare[len(title) + 1:])
+                    names.add(bare[len(title) + 1 :])
     if key in UNIT_OPTIONS and value in counters:
         names.add(counters[value])
     return sorted({_fold(n) for n in names if n})
@@ -91,6 +99,7 @@ def _pools(state: dict, action: dict, key: str, legal: list[dict]) -> list[list[
     """Values to look among, nearest first: what this command may take for this option given
     the options already typed, what it may take at all, what any command may take, then every
     unit the side can see (so a unit that cannot act is still named, and the rules say why)."""
+
     def values(actions: Iterable[dict]) -> list[str]:
         seen: dict[str, None] = {}
         for a in actions:
@@ -99,24 +108,35 @@ def _pools(state: dict, action: dict, key: str, legal: list[dict]) -> list[list[
         return list(seen)
 
     same = [a for a in legal if a.get("type") == action.get("type")]
-    fitting = [a for a in same
-               if all(a.get(k) == v for k, v in action.items() if k not in (key, "type", "side")
-                      and k in a)]
+    fitting = [
+        a
+        for a in same
+        if all(
+            a.get(k) == v for k, v in action.items() if k not in (key, "type", "side") and k in a
+        )
+    ]
     pools = [values(fitting), values(same), values(legal)]
     if key in UNIT_OPTIONS and isinstance(state.get("units"), dict):
         pools.append([str(u) for u in state["units"]])
     return pools
 
 
-def resolve_value(ruleset, state: dict, action: dict, key: str, legal: list[dict],
-                  counters: dict[str, str] | None = None, cache: dict | None = None) -> str:
+def resolve_value(
+    ruleset,
+    state: dict,
+    action: dict,
+    key: str,
+    legal: list[dict],
+    counters: dict[str, str] | None = None,
+    cache: dict | None = None,
+) -> str:
     """The id ``action[key]`` names (see :func:`resolve_action`). ``cache`` keeps the counter
     titles between options of one action: they are read from the picture only when a typed
     value is not an id."""
     typed = str(action[key])
     pools = _pools(state, action, key, legal)
     if any(typed in pool for pool in pools):
-        return typed   # an exact id always wins
+        return typed  # an exact id always wins
     if key not in NAMED_OPTIONS:
         folded = _fold(typed)
         for pool in pools:
@@ -149,8 +169,9 @@ def resolve_value(ruleset, state: dict, action: dict, key: str, legal: list[dict
             if len(found) == 1:
                 return found[0]
             if len(found) > 1:
-                raise AmbiguousName(key, typed, [(v, _label(ruleset, state, key, v))
-                                                 for v in found])
+                raise AmbiguousName(
+                    key, typed, [(v, _label(ruleset, state, key, v)) for v in found]
+                )
     return typed
 
 

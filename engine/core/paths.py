@@ -1,6 +1,7 @@
 """Where the games' data files live: ``data/`` next to the code in a checkout (also an
 editable install), or ``share/umpire/data`` under the environment's prefix when Umpire was
 installed with ``pip install .`` (the wheel ships them as data files)."""
+
 from __future__ import annotations
 
 import sys
@@ -8,9 +9,12 @@ import sysconfig
 from pathlib import Path
 
 CHECKOUT_DATA = Path(__file__).resolve().parents[2] / "data"
-INSTALLED_DATA = tuple(dict.fromkeys(
-    Path(prefix) / "share" / "umpire" / "data"
-    for prefix in (sysconfig.get_path("data"), sys.prefix)))
+INSTALLED_DATA = tuple(
+    dict.fromkeys(
+        Path(prefix) / "share" / "umpire" / "data"
+        for prefix in (sysconfig.get_path("data"), sys.prefix)
+    )
+)
 
 
 def data_dir(game: str) -> Path:

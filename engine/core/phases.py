@@ -6,6 +6,7 @@ initiative each round), and which phases the *other* side acts in (defensive fir
 It only moves the markers ``turn``/``phase``/``active``/``awaiting`` and reports events;
 what happens on entering a phase (drawing a card, scoring) is the ruleset's, via ``on_enter``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,7 +18,7 @@ class TurnCycle:
     phases: tuple[str, ...]
     sides: tuple[str, ...]
     reactive_phases: frozenset[str] = field(default_factory=frozenset)
-    last_turn: int | None = None   # the game ends after this turn (None: no limit)
+    last_turn: int | None = None  # the game ends after this turn (None: no limit)
 
     def order(self, state: dict) -> list[str]:
         return list(state.get("order") or self.sides)
@@ -36,12 +37,17 @@ class TurnCycle:
         state["active"] = self.order(state)[0]
         state["phase"] = self.phases[0]
         state["awaiting"] = [self.actor(state)]
-        return [{"type": "turn_started", "turn": 1, "side": state["active"]},
-                {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
+        return [
+            {"type": "turn_started", "turn": 1, "side": state["active"]},
+            {"type": "phase_started", "phase": state["phase"], "side": state["active"]},
+        ]
 
-    def advance(self, state: dict,
-                on_enter: Callable[[dict, str, list], None] | None = None,
-                on_round_end: Callable[[dict, list], None] | None = None) -> list[dict]:
+    def advance(
+        self,
+        state: dict,
+        on_enter: Callable[[dict, str, list], None] | None = None,
+        on_round_end: Callable[[dict, list], None] | None = None,
+    ) -> list[dict]:
         """Move to the next phase (and side, and turn). Mutates ``state``; returns events.
 
         ``on_round_end(state, events)`` runs when every side has had its player-turn, before
@@ -67,11 +73,11 @@ class TurnCycle:
                     return events
                 state["turn"] += 1
                 state["active"] = self.order(state)[0]
-                events.append({"type": "turn_started", "turn": state["turn"],
-                               "side": state["active"]})
+                events.append(
+                    {"type": "turn_started", "turn": state["turn"], "side": state["active"]}
+                )
             state["phase"] = self.phases[0]
-            events.append({"type": "side_started", "side": state["active"],
-                           "turn": state["turn"]})
+            events.append({"type": "side_started", "side": state["active"], "turn": state["turn"]})
         state["awaiting"] = [self.actor(state)]
         events.append({"type": "phase_started", "phase": state["phase"], "side": state["active"]})
         if on_enter:

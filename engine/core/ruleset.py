@@ -14,6 +14,7 @@ applies without error, and ``apply`` refuses every action not in that list with 
 one ``check(state, action)`` that raises ``RuleError`` and have ``legal_actions`` filter
 generated candidates through it.
 """
+
 from __future__ import annotations
 
 import abc
@@ -63,9 +64,9 @@ class Scenario:
 
 
 class Ruleset(abc.ABC):
-    name: str = ""                # "tenochtitlan"
-    title: str = ""               # "Siege of Tenochtitlan"
-    sides: tuple[str, ...] = ()   # ("spanish", "aztec")
+    name: str = ""  # "tenochtitlan"
+    title: str = ""  # "Siege of Tenochtitlan"
+    sides: tuple[str, ...] = ()  # ("spanish", "aztec")
     side_titles: dict[str, str] = {}
     commands: tuple[Command, ...] = ()
     default_scenario: str = ""
@@ -109,6 +110,7 @@ class Ruleset(abc.ABC):
         """A packaged scenario by name; any other text (a path, ``../x``, a long string) is
         refused before it is used for anything."""
         from .scenario_io import check_name
+
         name = name or self.default_scenario
         return self.load_scenario(check_name(name, self.packaged_names(), self.title or self.name))
 
@@ -116,18 +118,22 @@ class Ruleset(abc.ABC):
         """A scenario file's content (e.g. attached in Discord): UTF-8 JSON, size- and
         depth-capped, checked against the game's schema, then for meaning."""
         from .scenario_io import parse_document
+
         return self.scenario_from_document(parse_document(data, label), label)
 
     def load_path(self, path: str) -> dict:
         """A scenario file on this machine, for the local table only: a regular file, capped
         in size before it is read."""
         from .scenario_io import read_path
+
         return self.load_document(read_path(path), str(path))
 
     def scenario_from_document(self, document: dict, label: str) -> dict:
         """Validate a parsed scenario document. Games that accept scenario files override this
         (schema first, then meaning checks); by default a game takes packaged scenarios only."""
-        raise ScenarioError(label, "file", f"{self.title or self.name} takes packaged scenarios only")
+        raise ScenarioError(
+            label, "file", f"{self.title or self.name} takes packaged scenarios only"
+        )
 
     @abc.abstractmethod
     def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
@@ -161,14 +167,16 @@ class Ruleset(abc.ABC):
         once), for pointing newcomers past setting up. Computed once per ruleset."""
         if self.name not in _READY:
             from .dice import seeded
+
             ready = []
             for scenario in self.scenarios():
                 try:
                     state, _ = self.setup(self.load_scenario(scenario.name), seeded("ready", 0))
-                except ScenarioError:   # reported where the scenario is loaded
+                except ScenarioError:  # reported where the scenario is loaded
                     continue
                 if state.get("phase") not in self.setup_phases and not any(
-                        self.setup_actions(state, side) for side in self.sides):
+                    self.setup_actions(state, side) for side in self.sides
+                ):
                     ready.append(scenario)
             _READY[self.name] = ready
         return _READY[self.name]
@@ -182,8 +190,9 @@ class Ruleset(abc.ABC):
         empty once setting up is over. A game overrides this when its setup is not a phase."""
         if state.get("phase") not in self.setup_phases:
             return []
-        return [a for a in self.legal_actions(state, side)
-                if a.get("type") in self.setup_action_types]
+        return [
+            a for a in self.legal_actions(state, side) if a.get("type") in self.setup_action_types
+        ]
 
     # ----- presentation (no rules are decided here) -----------------------------------------
     def view(self, state: dict, side: str | None) -> dict:
@@ -197,8 +206,11 @@ class Ruleset(abc.ABC):
     def describe_action(self, state: dict, action: dict) -> str:
         """One line for an action, used by autocomplete and the log."""
         parts = [f"/{action['type']}"]
-        parts += [f"{k}:{self.describe(state, k, v)}" for k, v in action.items()
-                  if k not in ("type", "side")]
+        parts += [
+            f"{k}:{self.describe(state, k, v)}"
+            for k, v in action.items()
+            if k not in ("type", "side")
+        ]
         return " ".join(parts)
 
     def describe_choice(self, state: dict, action: dict, lang: str = "en") -> str | None:
@@ -212,8 +224,11 @@ class Ruleset(abc.ABC):
 
     def header(self, state: dict) -> dict[str, str]:
         """Ordered facts for the turn post and the picture: Turn, Phase, Active, Card, ..."""
-        return {"Turn": str(state.get("turn")), "Phase": str(state.get("phase")),
-                "Active": self.side_titles.get(str(state.get("active")), str(state.get("active")))}
+        return {
+            "Turn": str(state.get("turn")),
+            "Phase": str(state.get("phase")),
+            "Active": self.side_titles.get(str(state.get("active")), str(state.get("active"))),
+        }
 
     @abc.abstractmethod
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
@@ -228,21 +243,26 @@ class Ruleset(abc.ABC):
         may see (``view``), so an answer can never leak a secret."""
         declared = next((q for q in self.queries if q.name == name), None)
         if declared is None:
-            raise RuleError(f"{self.title or self.name} has no /{name}.",
-                            ["/" + q.name for q in self.queries])
+            raise RuleError(
+                f"{self.title or self.name} has no /{name}.", ["/" + q.name for q in self.queries]
+            )
         known = {o.name for o in declared.options}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise RuleError(f"/{name} takes no option {unknown[0]!r}.",
-                            [o.name + ":" for o in declared.options])
+            raise RuleError(
+                f"/{name} takes no option {unknown[0]!r}.", [o.name + ":" for o in declared.options]
+            )
         missing = [o.name for o in declared.options if o.required and not options.get(o.name)]
         if missing:
-            raise RuleError(f"/{name} needs {missing[0]}:.",
-                            [o.name + ": " + o.description for o in declared.options])
+            raise RuleError(
+                f"/{name} needs {missing[0]}:.",
+                [o.name + ": " + o.description for o in declared.options],
+            )
         return self.answer_query(state, viewer, name, options)
 
-    def answer_query(self, state: dict, viewer: str | None, name: str,
-                     options: dict[str, str]) -> Answer:
+    def answer_query(
+        self, state: dict, viewer: str | None, name: str, options: dict[str, str]
+    ) -> Answer:
         """Answer a declared query (options checked by ``query``); pure like ``apply``."""
         raise RuleError(f"{self.title or self.name} has no /{name}.")
 
@@ -257,6 +277,7 @@ class Ruleset(abc.ABC):
         rulesets with other layouts override it.
         """
         from .state import clone
+
         state = clone(state)
         kind = action["type"]
         found = state.get("units")
@@ -269,8 +290,15 @@ class Ruleset(abc.ABC):
                 raise RuleError(f"No unit {action.get('unit')!r}.", sorted(units)[:20])
             old = unit.get("at")
             unit["at"] = action["to"]
-            return state, [{"type": "referee", "what": "place", "unit": action["unit"],
-                            "from": old, "to": action["to"]}]
+            return state, [
+                {
+                    "type": "referee",
+                    "what": "place",
+                    "unit": action["unit"],
+                    "from": old,
+                    "to": action["to"],
+                }
+            ]
         if kind == "ref-remove":
             if action.get("unit") not in units:
                 raise RuleError(f"No unit {action.get('unit')!r}.", sorted(units)[:20])
@@ -278,8 +306,14 @@ class Ruleset(abc.ABC):
             state.setdefault("eliminated", [])
             if isinstance(state["eliminated"], list):
                 state["eliminated"].append(action["unit"])
-            return state, [{"type": "referee", "what": "remove", "unit": action["unit"],
-                            "from": removed.get("at")}]
+            return state, [
+                {
+                    "type": "referee",
+                    "what": "remove",
+                    "unit": action["unit"],
+                    "from": removed.get("at"),
+                }
+            ]
         if kind == "ref-phase":
             self.check_referee_phase(action)
             state["phase"] = action["phase"]
@@ -288,9 +322,17 @@ class Ruleset(abc.ABC):
                     raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))
                 state["active"] = action["value"]
             state["awaiting"] = [state["active"]]
-            return state, [{"type": "referee", "what": "phase", "phase": state["phase"],
-                            "active": state["active"]}]
-        raise RuleError(f"Unknown referee action {kind!r}.", ["ref-place", "ref-remove", "ref-phase"])
+            return state, [
+                {
+                    "type": "referee",
+                    "what": "phase",
+                    "phase": state["phase"],
+                    "active": state["active"],
+                }
+            ]
+        raise RuleError(
+            f"Unknown referee action {kind!r}.", ["ref-place", "ref-remove", "ref-phase"]
+        )
 
     def check_referee_phase(self, action: dict) -> None:
         """Refuse a ``ref-phase`` to a phase the game does not have (an empty or made-up one
@@ -301,8 +343,7 @@ class Ruleset(abc.ABC):
         if not isinstance(phase, str) or phase not in self.phases:
             shown = phase if isinstance(phase, str) else ""
             what = f"Unknown phase {shown!r}." if shown else "Name the phase to set."
-            raise RuleError(f"{what} The phases of {self.title or self.name}:",
-                            list(self.phases))
+            raise RuleError(f"{what} The phases of {self.title or self.name}:", list(self.phases))
 
     # ----- helpers for subclasses ----------------------------------------------------------
     def require_turn(self, state: dict, action: dict) -> None:
@@ -310,19 +351,29 @@ class Ruleset(abc.ABC):
         if state.get("result"):
             raise RuleError("The game is over.", key="game_over", domain=self.name)
         if side not in self.sides:
-            raise RuleError(f"Unknown side {side!r}.", list(self.sides), key="unknown_side",
-                            params={"side": str(side)}, domain=self.name)
+            raise RuleError(
+                f"Unknown side {side!r}.",
+                list(self.sides),
+                key="unknown_side",
+                params={"side": str(side)},
+                domain=self.name,
+            )
         waiting = self.awaiting(state)
         if side not in waiting:
             raise self.not_your_turn(side, waiting)
 
     def not_your_turn(self, side: str, waiting: list[str], cls: type = NotYourTurn) -> RuleError:
         names = ", ".join(self.side_titles.get(s, s) for s in waiting) or "nobody"
-        return cls(f"It is not {self.side_titles.get(side, side)}'s turn to act; "
-                   f"the game waits for {names}.", key="not_your_turn",
-                   params={"side": self.side_titles.get(side, side),
-                           "waiting": [self.side_titles.get(s, s) for s in waiting]},
-                   domain=self.name)
+        return cls(
+            f"It is not {self.side_titles.get(side, side)}'s turn to act; "
+            f"the game waits for {names}.",
+            key="not_your_turn",
+            params={
+                "side": self.side_titles.get(side, side),
+                "waiting": [self.side_titles.get(s, s) for s in waiting],
+            },
+            domain=self.name,
+        )
 
     def refuse_unknown(self, state: dict, action: dict) -> None:
         """Raise the best explanation for an action that is not in the legal list."""
@@ -330,13 +381,20 @@ class Ruleset(abc.ABC):
         same = [a for a in legal if a["type"] == action.get("type")]
         if not same:
             kinds = sorted({"/" + a["type"] for a in legal})
-            raise RuleError(f"/{action.get('type')} is not possible now.", kinds,
-                            key="not_possible_now", params={"command": str(action.get("type"))},
-                            domain=self.name)
-        raise RuleError(f"That /{action['type']} is not legal now.",
-                        [self.describe_action(state, a) for a in same],
-                        key="not_legal_now", params={"command": str(action["type"])},
-                        domain=self.name)
+            raise RuleError(
+                f"/{action.get('type')} is not possible now.",
+                kinds,
+                key="not_possible_now",
+                params={"command": str(action.get("type"))},
+                domain=self.name,
+            )
+        raise RuleError(
+            f"That /{action['type']} is not legal now.",
+            [self.describe_action(state, a) for a in same],
+            key="not_legal_now",
+            params={"command": str(action["type"])},
+            domain=self.name,
+        )
 
     # ----- a player's language (the engine's own words are English) ------------------------
     def term(self, text: str, lang: str) -> str:
@@ -370,6 +428,7 @@ def find_legal(legal: list[dict], action: dict) -> dict | None:
 
 def jsonable(value: Any) -> bool:  # small guard used by tests
     import json
+
     try:
         json.dumps(value)
         return True

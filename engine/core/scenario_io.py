@@ -14,6 +14,7 @@ Every document is strict UTF-8 JSON with a bounded nesting depth, and a refusal 
 the document: it names the entry (a JSON pointer such as ``/units/3/at``) and the problem in
 our own words.
 """
+
 from __future__ import annotations
 
 import functools
@@ -45,7 +46,9 @@ _BRACKETS = re.compile(r"[\[\]{}]")
 def check_name(name: str, known: list[str], game: str) -> str:
     """``name`` if it is one of the packaged ``known`` names, else a ScenarioError that lists them."""
     if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH or name not in known:
-        raise ScenarioError("scenario", "name", f"unknown scenario of {game}; packaged: {', '.join(known)}")
+        raise ScenarioError(
+            "scenario", "name", f"unknown scenario of {game}; packaged: {', '.join(known)}"
+        )
     return name
 
 
@@ -75,7 +78,9 @@ def parse_document(data: bytes | str, label: str) -> dict:
         try:
             text = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ScenarioError(label, "file", f"is not UTF-8 text (bad byte at offset {exc.start})") from None
+            raise ScenarioError(
+                label, "file", f"is not UTF-8 text (bad byte at offset {exc.start})"
+            ) from None
     else:
         text = data
         if len(text) > MAX_DOCUMENT_BYTES:
@@ -87,11 +92,14 @@ def parse_document(data: bytes | str, label: str) -> dict:
         value = json.loads(text, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
         # exc.msg is json's description of the syntax problem; it never contains the text.
-        raise ScenarioError(label, f"line {exc.lineno} column {exc.colno}",
-                            f"is not valid JSON ({exc.msg})") from None
+        raise ScenarioError(
+            label, f"line {exc.lineno} column {exc.colno}", f"is not valid JSON ({exc.msg})"
+        ) from None
     except (ValueError, RecursionError):
         # NaN/Infinity, or an integer longer than Python converts (int_max_str_digits).
-        raise ScenarioError(label, "file", "holds a number JSON does not allow or that is too long") from None
+        raise ScenarioError(
+            label, "file", "holds a number JSON does not allow or that is too long"
+        ) from None
     if not isinstance(value, dict):
         raise ScenarioError(label, "/", "the top level must be a JSON object")
     return value
@@ -105,7 +113,11 @@ def read_path(path: str | os.PathLike[str]) -> bytes:
     except (OSError, ValueError) as exc:
         raise ScenarioError(label, "file", _os_problem(exc)) from None
     if not stat.S_ISREG(info.st_mode):
-        raise ScenarioError(label, "file", "is not a regular file (a directory, device or pipe cannot be a scenario)")
+        raise ScenarioError(
+            label,
+            "file",
+            "is not a regular file (a directory, device or pipe cannot be a scenario)",
+        )
     if info.st_size > MAX_DOCUMENT_BYTES:
         raise ScenarioError(label, "file", f"is larger than {MAX_DOCUMENT_BYTES // 1024} KiB")
     try:
@@ -142,6 +154,7 @@ def _os_problem(exc: BaseException) -> str:
 
 # ----- JSON Schema ----------------------------------------------------------------------------
 
+
 @functools.cache
 def validator(schema_name: str):
     """The validator of ``data/schemas/<schema_name>.schema.json`` (the files published in
@@ -153,7 +166,8 @@ def validator(schema_name: str):
     base = validators.validator_for(schema)
     base.check_schema(schema)
     checker = base.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
     strict = validators.extend(base, type_checker=checker)
     return strict(schema, format_checker=jsonschema.FormatChecker())
 
@@ -169,8 +183,15 @@ def pointer(path) -> str:
 
 
 def _type_words(kinds) -> str:
-    words = {"integer": "a whole number", "number": "a number", "string": "a text",
-             "boolean": "true or false", "object": "an object", "array": "a list", "null": "null"}
+    words = {
+        "integer": "a whole number",
+        "number": "a number",
+        "string": "a text",
+        "boolean": "true or false",
+        "object": "an object",
+        "array": "a list",
+        "null": "null",
+    }
     kinds = [kinds] if isinstance(kinds, str) else list(kinds)
     return " or ".join(words.get(k, k) for k in kinds)
 
@@ -192,8 +213,12 @@ def _problem(error) -> tuple[str, str]:
     if kind == "additionalProperties":
         known = sorted((schema.get("properties") or {}).keys())
         instance = error.instance if isinstance(error.instance, dict) else {}
-        extra = [k for k in instance if k not in known and not any(
-            re.search(p, k) for p in (schema.get("patternProperties") or {}))]
+        extra = [
+            k
+            for k in instance
+            if k not in known
+            and not any(re.search(p, k) for p in (schema.get("patternProperties") or {}))
+        ]
         entry = pointer(where + extra[:1])
         return entry, ("unknown entry; known: " + ", ".join(known)) if known else "unknown entry"
     if kind == "enum":
@@ -202,15 +227,21 @@ def _problem(error) -> tuple[str, str]:
     if kind == "const":
         return pointer(where), f"must be {json.dumps(expected)}"
     if kind in ("minimum", "exclusiveMinimum"):
-        return pointer(where), f"must be at least {expected + (1 if kind == 'exclusiveMinimum' else 0)}"
+        return pointer(
+            where
+        ), f"must be at least {expected + (1 if kind == 'exclusiveMinimum' else 0)}"
     if kind in ("maximum", "exclusiveMaximum"):
-        return pointer(where), f"must be at most {expected - (1 if kind == 'exclusiveMaximum' else 0)}"
+        return pointer(
+            where
+        ), f"must be at most {expected - (1 if kind == 'exclusiveMaximum' else 0)}"
     if kind == "minItems":
         return pointer(where), f"needs at least {expected} item(s)"
     if kind == "maxItems":
         return pointer(where), f"may hold at most {expected} item(s)"
     if kind == "minLength":
-        return pointer(where), "must not be empty" if expected == 1 else f"needs at least {expected} characters"
+        return pointer(
+            where
+        ), "must not be empty" if expected == 1 else f"needs at least {expected} characters"
     if kind == "maxLength":
         return pointer(where), f"may be at most {expected} characters long"
     if kind == "minProperties":

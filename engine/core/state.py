@@ -8,6 +8,7 @@ Every state carries these keys, which the service, renderer and bot read without
   during defensive fire; a defender choosing a retreat)
 - ``result``: ``None`` while running, else ``{"winner": side or None, "reason": str}``
 """
+
 from __future__ import annotations
 
 import copy
@@ -39,8 +40,7 @@ def clone(state: dict) -> dict:
 def _copy(value):
     kind = type(value)
     if kind is dict:
-        return {key: item if type(item) in _ATOMS else _copy(item)
-                for key, item in value.items()}
+        return {key: item if type(item) in _ATOMS else _copy(item) for key, item in value.items()}
     if kind is list:
         return [item if type(item) in _ATOMS else _copy(item) for item in value]
     if kind in _ATOMS:

@@ -4,6 +4,7 @@ The rulebook has no unit or tile cards; ``data/pocket-tactics/*.json`` holds our
 values. Everything is checked on load so a group editing the files gets an error naming the
 file, the entry and the problem instead of a crash in the middle of a game.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -76,7 +77,9 @@ class Catalogue:
         features = _check_tiles(str(tpath), tdata.get("features"), "features", feature=True)
         clash = set(terrains) & set(features)
         if clash:
-            raise ScenarioError(str(tpath), "features", f"ids also used by terrains: {sorted(clash)}")
+            raise ScenarioError(
+                str(tpath), "features", f"ids also used by terrains: {sorted(clash)}"
+            )
         kinds = set(terrains) | set(features)
         factions = fdata.get("factions")
         if not isinstance(factions, dict) or len(factions) < 2:
@@ -93,12 +96,19 @@ class Catalogue:
             for uid, spec in faction["units"].items():
                 units[uid] = _check_unit(str(fpath), f"{entry}.units.{uid}", spec, kinds)
                 if uid in seen:
-                    raise ScenarioError(str(fpath), f"{entry}.units.{uid}",
-                                        f"unit id already used by faction {seen[uid]}")
+                    raise ScenarioError(
+                        str(fpath),
+                        f"{entry}.units.{uid}",
+                        f"unit id already used by faction {seen[uid]}",
+                    )
                 seen[uid] = fid
             if len(units) < 6:
                 raise ScenarioError(str(fpath), entry, "a faction needs six units")
-            out[fid] = {"title": str(faction.get("title", fid)), "color": faction["color"], "units": units}
+            out[fid] = {
+                "title": str(faction.get("title", fid)),
+                "color": faction["color"],
+                "units": units,
+            }
         return cls(out, terrains, features)
 
 
@@ -113,14 +123,19 @@ def _check_tiles(file: str, tiles, entry: str, feature: bool) -> dict:
         if spec.get("hazard") not in HAZARDS:
             raise ScenarioError(file, where + ".hazard", f"must be one of {HAZARDS}")
         bonus = _check_bonus(file, where, spec.get("bonus", []))
-        out[kind] = {"title": str(spec.get("title", kind)), "fill": str(spec.get("fill", "#999999")),
-                     "icon": spec.get("icon"), "hazard": spec.get("hazard"),
-                     "stops": bool(spec.get("stops", False)),
-                     "no_jump_in": bool(spec.get("no_jump_in", False)),
-                     "flyers_only": bool(spec.get("flyers_only", False)),
-                     # a terrain tile never blocks sight; a feature does unless it says otherwise
-                     "blocks_sight": bool(spec.get("blocks_sight", True)) if feature else False,
-                     "bonus": bonus, "feature": feature}
+        out[kind] = {
+            "title": str(spec.get("title", kind)),
+            "fill": str(spec.get("fill", "#999999")),
+            "icon": spec.get("icon"),
+            "hazard": spec.get("hazard"),
+            "stops": bool(spec.get("stops", False)),
+            "no_jump_in": bool(spec.get("no_jump_in", False)),
+            "flyers_only": bool(spec.get("flyers_only", False)),
+            # a terrain tile never blocks sight; a feature does unless it says otherwise
+            "blocks_sight": bool(spec.get("blocks_sight", True)) if feature else False,
+            "bonus": bonus,
+            "feature": feature,
+        }
     return out
 
 
@@ -128,41 +143,71 @@ def _check_bonus(file: str, where: str, bonus) -> list:
     if not isinstance(bonus, list):
         raise ScenarioError(file, where + ".bonus", "must be a list of {kind, value}")
     for b in bonus:
-        if not isinstance(b, dict) or b.get("kind") not in BONUS_KINDS or not isinstance(b.get("value"), int) \
-                or not 1 <= b["value"] <= 5:
+        if (
+            not isinstance(b, dict)
+            or b.get("kind") not in BONUS_KINDS
+            or not isinstance(b.get("value"), int)
+            or not 1 <= b["value"] <= 5
+        ):
             raise ScenarioError(file, where + ".bonus", f"{b!r}: kind off|def|any and value 1-5")
         only = b.get("attack")
-        if only is not None and (not isinstance(only, list) or not only or set(only) - set(ATTACK_TYPES)):
-            raise ScenarioError(file, where + ".bonus", f"{b!r}: attack must list attack types of {ATTACK_TYPES}")
+        if only is not None and (
+            not isinstance(only, list) or not only or set(only) - set(ATTACK_TYPES)
+        ):
+            raise ScenarioError(
+                file, where + ".bonus", f"{b!r}: attack must list attack types of {ATTACK_TYPES}"
+            )
         if not isinstance(b.get("only_kind", False), bool):
             raise ScenarioError(file, where + ".bonus", f"{b!r}: only_kind must be true or false")
-    return [dict({"kind": b["kind"], "value": b["value"]}, **({"attack": list(b["attack"])} if b.get("attack") else {}),
-                 **({"only_kind": True} if b.get("only_kind") else {}))
-            for b in bonus]
+    return [
+        dict(
+            {"kind": b["kind"], "value": b["value"]},
+            **({"attack": list(b["attack"])} if b.get("attack") else {}),
+            **({"only_kind": True} if b.get("only_kind") else {}),
+        )
+        for b in bonus
+    ]
 
 
 def _check_unit(file: str, where: str, spec, kinds: set) -> dict:
     if not isinstance(spec, dict):
         raise ScenarioError(file, where, "must be an object")
-    out = {"title": str(spec.get("title", where)), "short": str(spec.get("short", spec.get("title", "")))[:8],
-           "types": spec.get("types", [])}
+    out = {
+        "title": str(spec.get("title", where)),
+        "short": str(spec.get("short", spec.get("title", "")))[:8],
+        "types": spec.get("types", []),
+    }
     if not isinstance(out["types"], list) or not all(isinstance(t, str) for t in out["types"]):
         raise ScenarioError(file, where + ".types", "must be a list of words")
-    for key, low, high in (("off", 0, 3), ("def", 0, 3), ("fast", 0, 5), ("flying", 0, 5), ("ranged", 0, 5),
-                           ("points", 1, 100)):
+    for key, low, high in (
+        ("off", 0, 3),
+        ("def", 0, 3),
+        ("fast", 0, 5),
+        ("flying", 0, 5),
+        ("ranged", 0, 5),
+        ("points", 1, 100),
+    ):
         value = spec.get(key, 0)
         if not isinstance(value, int) or not low <= value <= high:
             raise ScenarioError(file, f"{where}.{key}", f"must be a whole number {low}-{high}")
         out[key] = value
     out["bonus"] = _check_bonus(file, where, spec.get("bonus", []))
     attacks = spec.get("attacks", ["melee"])
-    if not isinstance(attacks, list) or not attacks or set(attacks) - set(CLOSE_ATTACKS) \
-            or len(set(attacks)) != len(attacks):
-        raise ScenarioError(file, where + ".attacks", f"must list close-combat attack types of {CLOSE_ATTACKS}")
+    if (
+        not isinstance(attacks, list)
+        or not attacks
+        or set(attacks) - set(CLOSE_ATTACKS)
+        or len(set(attacks)) != len(attacks)
+    ):
+        raise ScenarioError(
+            file, where + ".attacks", f"must list close-combat attack types of {CLOSE_ATTACKS}"
+        )
     out["attacks"] = list(attacks)
     preferred = spec.get("preferred", [])
     if not isinstance(preferred, list) or any(p not in kinds for p in preferred):
-        raise ScenarioError(file, where + ".preferred", f"must list terrain/feature ids from {sorted(kinds)}")
+        raise ScenarioError(
+            file, where + ".preferred", f"must list terrain/feature ids from {sorted(kinds)}"
+        )
     out["preferred"] = list(preferred)
     out["bane"] = spec.get("bane")
     if out["bane"] is not None and not isinstance(out["bane"], str):

@@ -27,6 +27,7 @@ Phases, in order (a scenario may start at any of them):
 
 Every interpretation of the rulebook is listed in ``docs/rules/pocket-tactics.md``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -79,7 +80,7 @@ def _duel(off: list[int], dfn: list[int]) -> tuple[bool, str]:
             word = "beats" if value > dfn[i] else "is beaten by"
             return value > dfn[i], "; ".join(ties + [f"{value} {word} {dfn[i]}"])
         ties.append(f"{value} ties {dfn[i]}")
-    rest = dfn[len(off):]
+    rest = dfn[len(off) :]
     if rest:
         ties.append(f"DEF {','.join(map(str, rest))} left over")
     return False, "; ".join(ties)
@@ -96,7 +97,9 @@ def _hex(lab: str):
 
 @cache
 def _neighbour_labels(lab: str) -> tuple[str, ...]:
-    return tuple(hexgrid.label(h) for h in hexgrid.neighbours(_hex(lab)) if min(hexgrid.to_offset(h)) >= 0)
+    return tuple(
+        hexgrid.label(h) for h in hexgrid.neighbours(_hex(lab)) if min(hexgrid.to_offset(h)) >= 0
+    )
 
 
 def _copy(state: dict) -> dict:
@@ -128,28 +131,45 @@ class PocketTactics(Ruleset):
     title = "Pocket Tactics"
     sides = SIDES
     side_titles = SIDE_TITLES
-    translations = {"de": {
-        "North": "Nord", "South": "Süd",
-        "play": "Spiel", "faction": "Fraktionswahl", "army": "Armee", "tiles": "Plättchen",
-        "features": "Merkmale", "map": "Karte", "home": "Heimatfeld", "start": "Startaufstellung",
-        "bonus": "Bonus", "reroll": "Neuwurf",
-        "Turn": "Zug", "Phase": "Phase", "Active": "Aktive Seite", "Awaiting": "Wartet auf",
-        "Points": "Punkte", "Tile in hand": "Plättchen in der Hand", "Bag": "Beutel",
-        "Combat": "Kampf", "Result": "Ergebnis", "choosing": "wählt noch",
-        "Re-rolls left": "Neuwürfe übrig",
-        "pocket-tactics.not_yours": "{unit} ist nicht deine Einheit.",
-        "pocket-tactics.not_in_reserve": "{unit} ist nicht in deiner Reserve.",
-        "pocket-tactics.not_on_map": "{unit} steht nicht auf der Karte.",
-        "pocket-tactics.not_a_tile": "{cell} ist kein Plättchen der Karte (leere Stellen kann "
-                                     "man nicht betreten).",
-        "pocket-tactics.occupied": "Auf {cell} steht schon {unit}.",
-        "pocket-tactics.cannot_reach": "{unit} kann {cell} in diesem Zug nicht erreichen.",
-        "pocket-tactics.not_enemy": "{target!r} ist keine feindliche Einheit auf der Karte.",
-        "pocket-tactics.no_ranged": "{unit} hat keinen Fernkampfangriff.",
-        "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
-                                       "reicht {reach} weit.",
-        "pocket-tactics.no_bonus_left": "Du hast in diesem Kampf keinen Bonus mehr.",
-    }}
+    translations = {
+        "de": {
+            "North": "Nord",
+            "South": "Süd",
+            "play": "Spiel",
+            "faction": "Fraktionswahl",
+            "army": "Armee",
+            "tiles": "Plättchen",
+            "features": "Merkmale",
+            "map": "Karte",
+            "home": "Heimatfeld",
+            "start": "Startaufstellung",
+            "bonus": "Bonus",
+            "reroll": "Neuwurf",
+            "Turn": "Zug",
+            "Phase": "Phase",
+            "Active": "Aktive Seite",
+            "Awaiting": "Wartet auf",
+            "Points": "Punkte",
+            "Tile in hand": "Plättchen in der Hand",
+            "Bag": "Beutel",
+            "Combat": "Kampf",
+            "Result": "Ergebnis",
+            "choosing": "wählt noch",
+            "Re-rolls left": "Neuwürfe übrig",
+            "pocket-tactics.not_yours": "{unit} ist nicht deine Einheit.",
+            "pocket-tactics.not_in_reserve": "{unit} ist nicht in deiner Reserve.",
+            "pocket-tactics.not_on_map": "{unit} steht nicht auf der Karte.",
+            "pocket-tactics.not_a_tile": "{cell} ist kein Plättchen der Karte (leere Stellen kann "
+            "man nicht betreten).",
+            "pocket-tactics.occupied": "Auf {cell} steht schon {unit}.",
+            "pocket-tactics.cannot_reach": "{unit} kann {cell} in diesem Zug nicht erreichen.",
+            "pocket-tactics.not_enemy": "{target!r} ist keine feindliche Einheit auf der Karte.",
+            "pocket-tactics.no_ranged": "{unit} hat keinen Fernkampfangriff.",
+            "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
+            "reicht {reach} weit.",
+            "pocket-tactics.no_bonus_left": "Du hast in diesem Kampf keinen Bonus mehr.",
+        }
+    }
     # A referee may hand the turn in play to a side (/ref phase play side:...), nothing more: the
     # setup steps build the bag, the map and the armies one after the other, so a jump between
     # them leaves a half-built game, and the dice steps of a combat exist only inside a combat.
@@ -157,50 +177,130 @@ class PocketTactics(Ruleset):
     setup_phases = ("faction", "army", "tiles", "features", "map", "home", "start")
     default_scenario = "standard"
     commands = (
-        Command("faction", "Choose your faction", (Option("faction", "choice", "Faction"),),
-                {"de": "Wähle deine Fraktion"}),
-        Command("recruit", "Add a unit to your army (points limit)", (Option("unit", "choice", "Unit"),),
-                {"de": "Einheit in die Armee aufnehmen (Punktegrenze)"}),
-        Command("done", "Finish recruiting or placing starting units", (),
-                {"de": "Armeeaufbau oder Startaufstellung beenden"}),
-        Command("tile", "Put a terrain tile into the bag", (Option("tile", "choice", "Terrain"),),
-                {"de": "Ein Geländeplättchen in den Beutel legen"}),
-        Command("central", "Name the central feature (or random)", (Option("tile", "choice", "Feature"),),
-                {"de": "Zentrales Merkmal bestimmen (oder zufällig)"}),
-        Command("feature", "Choose your own feature", (Option("tile", "choice", "Feature"),),
-                {"de": "Eigenes Merkmal wählen"}),
-        Command("place", "Place the drawn tile or your feature", (Option("to", "hex", "Where"),),
-                {"de": "Gezogenes Plättchen oder eigenes Merkmal platzieren"}),
-        Command("deploy", "Put a unit from your reserve on the map",
-                (Option("unit", "unit", "Unit"), Option("to", "hex", "Where")),
-                {"de": "Einheit aus der Reserve stationieren"}),
-        Command("move", "Move a unit", (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination")),
-                {"de": "Einheit bewegen"}),
-        Command("attack", "Close-combat attack on an adjacent enemy (melee or magic)",
-                (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy"),
-                 Option("as", "choice", "Attack type melee or magic (only units that know magic choose)", False),
-                 Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False)),
-                {"de": "Nahkampfangriff auf benachbarten Feind (Nahkampf oder Magie)"}),
-        Command("fire", "Ranged attack",
-                (Option("unit", "unit", "Attacker"), Option("target", "target", "Enemy"),
-                 Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False)),
-                {"de": "Fernangriff"}),
-        Command("reserve", "Return a unit to the reserve through a feature",
-                (Option("unit", "unit", "Unit"),
-                 Option("to", "hex",
-                        "Own-occupied feature to step into (adjacent, flyers after bonus moves; leave out: the one it is on)", False)),
-                {"de": "Einheit über ein Merkmal in die Reserve zurückholen"}),
-        Command("special", "Use a unit's special ability",
-                (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination (teleport)", False),
-                 Option("with", "unit", "Ally (bless)", False)),
-                {"de": "Sonderfähigkeit einer Einheit nutzen"}),
-        Command("bonus", "Raise one of your combat dice by a bonus",
-                (Option("die", "choice", "Die (off1, def2, ...)"), Option("value", "number", "Bonus")),
-                {"de": "Einen eigenen Kampfwürfel um einen Bonus erhöhen"}),
-        Command("reroll", "Re-roll one of your combat dice", (Option("die", "choice", "Die"),),
-                {"de": "Einen eigenen Kampfwürfel neu würfeln"}),
-        Command("pass", "Use no bonus / re-roll now (the phase ends when both pass in a row)", (),
-                {"de": "Jetzt keinen Bonus / Neuwurf (die Phase endet, wenn beide nacheinander passen)"}),
+        Command(
+            "faction",
+            "Choose your faction",
+            (Option("faction", "choice", "Faction"),),
+            {"de": "Wähle deine Fraktion"},
+        ),
+        Command(
+            "recruit",
+            "Add a unit to your army (points limit)",
+            (Option("unit", "choice", "Unit"),),
+            {"de": "Einheit in die Armee aufnehmen (Punktegrenze)"},
+        ),
+        Command(
+            "done",
+            "Finish recruiting or placing starting units",
+            (),
+            {"de": "Armeeaufbau oder Startaufstellung beenden"},
+        ),
+        Command(
+            "tile",
+            "Put a terrain tile into the bag",
+            (Option("tile", "choice", "Terrain"),),
+            {"de": "Ein Geländeplättchen in den Beutel legen"},
+        ),
+        Command(
+            "central",
+            "Name the central feature (or random)",
+            (Option("tile", "choice", "Feature"),),
+            {"de": "Zentrales Merkmal bestimmen (oder zufällig)"},
+        ),
+        Command(
+            "feature",
+            "Choose your own feature",
+            (Option("tile", "choice", "Feature"),),
+            {"de": "Eigenes Merkmal wählen"},
+        ),
+        Command(
+            "place",
+            "Place the drawn tile or your feature",
+            (Option("to", "hex", "Where"),),
+            {"de": "Gezogenes Plättchen oder eigenes Merkmal platzieren"},
+        ),
+        Command(
+            "deploy",
+            "Put a unit from your reserve on the map",
+            (Option("unit", "unit", "Unit"), Option("to", "hex", "Where")),
+            {"de": "Einheit aus der Reserve stationieren"},
+        ),
+        Command(
+            "move",
+            "Move a unit",
+            (Option("unit", "unit", "Unit"), Option("to", "hex", "Destination")),
+            {"de": "Einheit bewegen"},
+        ),
+        Command(
+            "attack",
+            "Close-combat attack on an adjacent enemy (melee or magic)",
+            (
+                Option("unit", "unit", "Attacker"),
+                Option("target", "target", "Enemy"),
+                Option(
+                    "as",
+                    "choice",
+                    "Attack type melee or magic (only units that know magic choose)",
+                    False,
+                ),
+                Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False),
+            ),
+            {"de": "Nahkampfangriff auf benachbarten Feind (Nahkampf oder Magie)"},
+        ),
+        Command(
+            "fire",
+            "Ranged attack",
+            (
+                Option("unit", "unit", "Attacker"),
+                Option("target", "target", "Enemy"),
+                Option("to", "hex", "Flyers: tile to fly to first with the bonus moves", False),
+            ),
+            {"de": "Fernangriff"},
+        ),
+        Command(
+            "reserve",
+            "Return a unit to the reserve through a feature",
+            (
+                Option("unit", "unit", "Unit"),
+                Option(
+                    "to",
+                    "hex",
+                    "Own-occupied feature to step into (adjacent, flyers after bonus moves; leave out: the one it is on)",
+                    False,
+                ),
+            ),
+            {"de": "Einheit über ein Merkmal in die Reserve zurückholen"},
+        ),
+        Command(
+            "special",
+            "Use a unit's special ability",
+            (
+                Option("unit", "unit", "Unit"),
+                Option("to", "hex", "Destination (teleport)", False),
+                Option("with", "unit", "Ally (bless)", False),
+            ),
+            {"de": "Sonderfähigkeit einer Einheit nutzen"},
+        ),
+        Command(
+            "bonus",
+            "Raise one of your combat dice by a bonus",
+            (Option("die", "choice", "Die (off1, def2, ...)"), Option("value", "number", "Bonus")),
+            {"de": "Einen eigenen Kampfwürfel um einen Bonus erhöhen"},
+        ),
+        Command(
+            "reroll",
+            "Re-roll one of your combat dice",
+            (Option("die", "choice", "Die"),),
+            {"de": "Einen eigenen Kampfwürfel neu würfeln"},
+        ),
+        Command(
+            "pass",
+            "Use no bonus / re-roll now (the phase ends when both pass in a row)",
+            (),
+            {
+                "de": "Jetzt keinen Bonus / Neuwurf (die Phase endet, wenn beide nacheinander passen)"
+            },
+        ),
     )
 
     def __init__(self):
@@ -213,7 +313,11 @@ class PocketTactics(Ruleset):
         out = []
         for path in sorted(SCENARIO_DIR.glob("*.json")):
             data = read_json(path)
-            out.append(Scenario(path.stem, str(data.get("title", path.stem)), str(data.get("description", ""))))
+            out.append(
+                Scenario(
+                    path.stem, str(data.get("title", path.stem)), str(data.get("description", ""))
+                )
+            )
         return out
 
     def packaged_names(self) -> list[str]:
@@ -222,8 +326,11 @@ class PocketTactics(Ruleset):
     def load_scenario(self, name: str) -> dict:
         name = name or self.default_scenario
         if name not in self.packaged_names():
-            raise ScenarioError(name[:64], "scenario",
-                                f"no such scenario; packaged: {', '.join(self.packaged_names())}")
+            raise ScenarioError(
+                name[:64],
+                "scenario",
+                f"no such scenario; packaged: {', '.join(self.packaged_names())}",
+            )
         path = SCENARIO_DIR / f"{name}.json"
         document = read_json(path)
         document.setdefault("name", name)
@@ -243,18 +350,27 @@ class PocketTactics(Ruleset):
     def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
         sc = scenario
         state = {
-            "game": self.name, "scenario": sc["name"], "turn": sc.get("turn", 1),
-            "phase": sc.get("phase") or "faction", "active": sc.get("active") or "north",
-            "awaiting": [], "result": None,
-            "points": sc["points"], "tiles_per_player": sc["tiles_per_player"], "start_units": sc["start_units"],
-            "factions": dict(sc["factions"]), "order": sc.get("order"),
+            "game": self.name,
+            "scenario": sc["name"],
+            "turn": sc.get("turn", 1),
+            "phase": sc.get("phase") or "faction",
+            "active": sc.get("active") or "north",
+            "awaiting": [],
+            "result": None,
+            "points": sc["points"],
+            "tiles_per_player": sc["tiles_per_player"],
+            "start_units": sc["start_units"],
+            "factions": dict(sc["factions"]),
+            "order": sc.get("order"),
             "units": clone(sc["units"]) if sc.get("units") is not None else {},
             "army_done": list(SIDES) if sc.get("units") is not None else [],
             "tile_choices": clone(sc.get("tile_choices") or {s: [] for s in SIDES}),
-            "bag": clone(sc["bag"]) if sc.get("bag") is not None else (
-                [] if sc.get("phase") in ("features", "map") else None),
+            "bag": clone(sc["bag"])
+            if sc.get("bag") is not None
+            else ([] if sc.get("phase") in ("features", "map") else None),
             "drawn": sc.get("drawn"),
-            "central": sc.get("central"), "own_features": dict(sc["own_features"]),
+            "central": sc.get("central"),
+            "own_features": dict(sc["own_features"]),
             "tiles": clone(sc["map"]) if sc.get("map") else {},
             "homes": dict(sc.get("homes") or {}),
             "control": clone(sc.get("control") or {}),
@@ -320,8 +436,15 @@ class PocketTactics(Ruleset):
                     state["tiles"][CENTRE] = {"terrain": terrain, "feature": state["central"]}
                     state["control"][CENTRE] = None
                     events.append({"type": "reveal", "what": "tile", "terrain": terrain})
-                    events.append({"type": "tile_placed", "at": CENTRE, "terrain": terrain,
-                                   "feature": state["central"], "side": None})
+                    events.append(
+                        {
+                            "type": "tile_placed",
+                            "at": CENTRE,
+                            "terrain": terrain,
+                            "feature": state["central"],
+                            "side": None,
+                        }
+                    )
                     # "Alle Spieler würfeln um zu sehen, wer anfängt": building the map together
                     # has its own roll-off, and its order also places the features and the
                     # starting units ("in der durch Würfeln bestimmten Reihenfolge")
@@ -375,8 +498,12 @@ class PocketTactics(Ruleset):
             events.append({"type": "roll_off_tie", "value": n})
         first = "north" if n > s else "south"
         state["order"] = [first, other(first)]
-        events.append(dict({"type": "order", "first": first, "north": n, "south": s},
-                           **({} if what == "player order" else {"for": what})))
+        events.append(
+            dict(
+                {"type": "order", "first": first, "north": n, "south": s},
+                **({} if what == "player order" else {"for": what}),
+            )
+        )
 
     # ======================================================================================
     # geometry and map helpers
@@ -421,7 +548,7 @@ class PocketTactics(Ruleset):
         features = [lab for lab, t in state["tiles"].items() if t.get("feature")]
         free = [lab for lab, t in state["tiles"].items() if not t.get("feature")]
         far = [self._tile_steps(state, f) for f in features]
-        return {lab: min((d.get(lab, 10 ** 6) for d in far), default=0) for lab in free}
+        return {lab: min((d.get(lab, 10**6) for d in far), default=0) for lab in free}
 
     def _home_spots(self, state: dict) -> list[str]:
         score = self._home_scores(state)
@@ -436,31 +563,45 @@ class PocketTactics(Ruleset):
         return not self._spec(state, lab)["flyers_only"] or self._uspec(state, uid)["flying"] > 0
 
     def _hazard_applies(self, state: dict, uid: str, lab: str) -> bool:
-        return bool(self._spec(state, lab)["hazard"]) and self._kind(state, lab) not in self._uspec(state, uid)["preferred"]
+        return (
+            bool(self._spec(state, lab)["hazard"])
+            and self._kind(state, lab) not in self._uspec(state, uid)["preferred"]
+        )
 
     def _start_spots(self, state: dict, side: str, uid: str) -> list[str]:
         home = state["homes"].get(side)
         if home is None:
             return []
         occupied = self._occupant(state)
-        return sorted(lab for lab in (home,) + _neighbour_labels(home) if self._can_enter(state, uid, lab, occupied))
+        return sorted(
+            lab
+            for lab in (home,) + _neighbour_labels(home)
+            if self._can_enter(state, uid, lab, occupied)
+        )
 
     def _can_place_start(self, state: dict, side: str) -> bool:
         st = state["start"]
         if side in st["done"] or st["placed"][side] >= state["start_units"]:
             return False
-        return any(self._start_spots(state, side, uid) for uid, u in state["units"].items()
-                   if u["side"] == side and u["status"] == "reserve")
+        return any(
+            self._start_spots(state, side, uid)
+            for uid, u in state["units"].items()
+            if u["side"] == side and u["status"] == "reserve"
+        )
 
     def _deploy_spots(self, state: dict, side: str, uid: str) -> list[str]:
         occupied = self._occupant(state)
         spots: set[str] = set()
         for lab, owner in state["control"].items():
             if owner == side and lab in state["tiles"]:
-                spots.update(n for n in _neighbour_labels(lab) if self._can_enter(state, uid, n, occupied))
+                spots.update(
+                    n for n in _neighbour_labels(lab) if self._can_enter(state, uid, n, occupied)
+                )
         return sorted(spots)
 
-    def _destinations(self, state: dict, uid: str, steps: int | None = None) -> dict[str, list[str]]:
+    def _destinations(
+        self, state: dict, uid: str, steps: int | None = None
+    ) -> dict[str, list[str]]:
         """Every tile the unit may end a move on, with one path to it.
 
         A move is one step plus the unit's fast/flying bonus steps (``steps`` overrides that). A
@@ -473,8 +614,11 @@ class PocketTactics(Ruleset):
         start = unit["at"]
         flyer = spec["flying"] > 0
         occupied = {lab for lab in self._occupant(state) if lab != start}
-        friends = {u["at"] for v, u in state["units"].items()
-                   if u["status"] == "map" and v != uid and (flyer or u["side"] == unit["side"])}
+        friends = {
+            u["at"]
+            for v, u in state["units"].items()
+            if u["status"] == "map" and v != uid and (flyer or u["side"] == unit["side"])
+        }
         if steps is None:
             steps = 1 + spec["fast"] + spec["flying"]
         seen: dict[tuple[str, bool], list[str]] = {(start, False): [start]}
@@ -483,11 +627,18 @@ class PocketTactics(Ruleset):
             nxt = []
             for here, jumped in frontier:
                 path = seen[(here, jumped)]
-                if here != start and not flyer and (self._spec(state, here)["stops"]
-                                                    or self._hazard_applies(state, uid, here)):
+                if (
+                    here != start
+                    and not flyer
+                    and (self._spec(state, here)["stops"] or self._hazard_applies(state, uid, here))
+                ):
                     continue
                 for n in _neighbour_labels(here):
-                    if n != start and self._can_enter(state, uid, n, occupied) and (n, jumped) not in seen:
+                    if (
+                        n != start
+                        and self._can_enter(state, uid, n, occupied)
+                        and (n, jumped) not in seen
+                    ):
                         seen[(n, jumped)] = path + [n]
                         nxt.append((n, jumped))
                 if not jumped:
@@ -497,7 +648,10 @@ class PocketTactics(Ruleset):
                         for n in _neighbour_labels(over):
                             if n in (here, start) or (n, True) in seen:
                                 continue
-                            if self._can_enter(state, uid, n, occupied) and not self._spec(state, n)["no_jump_in"]:
+                            if (
+                                self._can_enter(state, uid, n, occupied)
+                                and not self._spec(state, n)["no_jump_in"]
+                            ):
                                 seen[(n, True)] = path + [n]
                                 nxt.append((n, True))
             frontier = nxt
@@ -529,7 +683,7 @@ class PocketTactics(Ruleset):
 
         def blocks(lab: str) -> bool:
             if lab not in state["tiles"]:
-                return True          # empty space always blocks
+                return True  # empty space always blocks
             if flyer:
                 return False
             if self._spec(state, lab)["blocks_sight"]:
@@ -542,8 +696,12 @@ class PocketTactics(Ruleset):
         frontier = {a}
         while left > 1:
             left -= 1
-            frontier = {n for here in frontier for n in _neighbour_labels(here)
-                        if _dist(n, b) == left and not blocks(n)}
+            frontier = {
+                n
+                for here in frontier
+                for n in _neighbour_labels(here)
+                if _dist(n, b) == left and not blocks(n)
+            }
             if not frontier:
                 return False
         return True
@@ -566,9 +724,12 @@ class PocketTactics(Ruleset):
             faction = self.cat.factions[state["factions"][side]]
             mine = [uid for uid, u in state["units"].items() if u["side"] == side]
             left = state["points"] - sum(self.cat.units[u]["points"] for u in mine)
-            out = [a("recruit", unit=uid) for uid, spec in faction["units"].items()
-                   if uid not in state["units"] and spec["points"] <= left]
-            if mine or not out:       # an army needs a unit, unless none fits the points
+            out = [
+                a("recruit", unit=uid)
+                for uid, spec in faction["units"].items()
+                if uid not in state["units"] and spec["points"] <= left
+            ]
+            if mine or not out:  # an army needs a unit, unless none fits the points
                 out.append(a("done"))
             return out
         if phase == "tiles":
@@ -576,16 +737,21 @@ class PocketTactics(Ruleset):
         if phase == "features":
             # the text never asks the central and the own features to differ
             if not state["central"]:
-                return [a("central", tile=f) for f in self.cat.features] + [a("central", tile="random")]
+                return [a("central", tile=f) for f in self.cat.features] + [
+                    a("central", tile="random")
+                ]
             return [a("feature", tile=f) for f in self.cat.features]
         if phase == "map":
             return [a("place", to=lab) for lab in self._tile_spots(state)]
         if phase == "home":
             return [a("place", to=lab) for lab in self._home_spots(state)]
         if phase == "start":
-            out = [a("deploy", unit=uid, to=lab) for uid, u in sorted(state["units"].items())
-                   if u["side"] == side and u["status"] == "reserve"
-                   for lab in self._start_spots(state, side, uid)]
+            out = [
+                a("deploy", unit=uid, to=lab)
+                for uid, u in sorted(state["units"].items())
+                if u["side"] == side and u["status"] == "reserve"
+                for lab in self._start_spots(state, side, uid)
+            ]
             return out + [a("done")]
         if phase == "play":
             return self._turn_actions(state, side)
@@ -604,29 +770,41 @@ class PocketTactics(Ruleset):
             if unit["side"] != side:
                 continue
             if unit["status"] == "reserve":
-                yield [{"type": "deploy", "side": side, "unit": uid, "to": lab}
-                       for lab in self._deploy_spots(state, side, uid)]
+                yield [
+                    {"type": "deploy", "side": side, "unit": uid, "to": lab}
+                    for lab in self._deploy_spots(state, side, uid)
+                ]
             elif unit["status"] == "map":
                 yield self._actions_of(state, side, uid, occupant)
 
     def _actions_of(self, state: dict, side: str, uid: str, occupant: dict) -> list[dict]:
         unit, spec = state["units"][uid], self._uspec(state, uid)
-        out = [{"type": "move", "side": side, "unit": uid, "to": lab}
-               for lab in sorted(self._destinations(state, uid))]
+        out = [
+            {"type": "move", "side": side, "unit": uid, "to": lab}
+            for lab in sorted(self._destinations(state, uid))
+        ]
         out += self._attacks_from(state, side, uid, unit["at"], {})
         for lab in sorted(self._flights(state, uid)):
             out += self._attacks_from(state, side, uid, lab, {"to": lab})
-        if state["tiles"][unit["at"]].get("feature"):       # into the feature it stands on
+        if state["tiles"][unit["at"]].get("feature"):  # into the feature it stands on
             out.append({"type": "reserve", "side": side, "unit": uid})
-        out += [{"type": "reserve", "side": side, "unit": uid, "to": lab}
-                for lab in self._reserve_gates(state, uid, occupant)]
+        out += [
+            {"type": "reserve", "side": side, "unit": uid, "to": lab}
+            for lab in self._reserve_gates(state, uid, occupant)
+        ]
         if spec["special"] == "teleport":
-            out += [{"type": "special", "side": side, "unit": uid, "to": lab}
-                    for lab in self._deploy_spots(state, side, uid)]
+            out += [
+                {"type": "special", "side": side, "unit": uid, "to": lab}
+                for lab in self._deploy_spots(state, side, uid)
+            ]
         elif spec["special"] == "bless":
             for n in _neighbour_labels(unit["at"]):
                 ally = occupant.get(n)
-                if ally and state["units"][ally]["side"] == side and not state["units"][ally]["blessing"]:
+                if (
+                    ally
+                    and state["units"][ally]["side"] == side
+                    and not state["units"][ally]["blessing"]
+                ):
                     out.append({"type": "special", "side": side, "unit": uid, "with": ally})
         return out
 
@@ -640,13 +818,27 @@ class PocketTactics(Ruleset):
                 continue
             d = _dist(at, target["at"])
             if d == 1 and self._can_enter(state, uid, target["at"], ()):
-                if len(spec["attacks"]) == 1:      # nothing to declare: the unit's only attack type
-                    out.append({"type": "attack", "side": side, "unit": uid, "target": tid, **extra})
+                if len(spec["attacks"]) == 1:  # nothing to declare: the unit's only attack type
+                    out.append(
+                        {"type": "attack", "side": side, "unit": uid, "target": tid, **extra}
+                    )
                 else:
-                    out += [{"type": "attack", "side": side, "unit": uid, "target": tid, "as": t, **extra}
-                            for t in spec["attacks"]]
-            if spec["ranged"] and d <= self._reach(state, uid) and (
-                    d == 1 or self._sight_clear(state, uid, tid, at)):
+                    out += [
+                        {
+                            "type": "attack",
+                            "side": side,
+                            "unit": uid,
+                            "target": tid,
+                            "as": t,
+                            **extra,
+                        }
+                        for t in spec["attacks"]
+                    ]
+            if (
+                spec["ranged"]
+                and d <= self._reach(state, uid)
+                and (d == 1 or self._sight_clear(state, uid, tid, at))
+            ):
                 out.append({"type": "fire", "side": side, "unit": uid, "target": tid, **extra})
         return out
 
@@ -667,8 +859,13 @@ class PocketTactics(Ruleset):
         out: dict[str, list[str]] = {}
         for here, path in sorted(launches.items(), key=lambda kv: (len(kv[1]), kv[0])):
             for n in _neighbour_labels(here):
-                if n != at and n not in out and n in occupant and state["units"][occupant[n]]["side"] == side \
-                        and state["tiles"][n].get("feature"):
+                if (
+                    n != at
+                    and n not in out
+                    and n in occupant
+                    and state["units"][occupant[n]]["side"] == side
+                    and state["tiles"][n].get("feature")
+                ):
                     out[n] = path + [n]
         return out
 
@@ -686,7 +883,9 @@ class PocketTactics(Ruleset):
                 for b in c["bonuses"][role]:
                     if _fits(b, kind) and (die, b["value"]) not in seen:
                         seen.add((die, b["value"]))
-                        out.append({"type": "bonus", "side": side, "die": die, "value": str(b["value"])})
+                        out.append(
+                            {"type": "bonus", "side": side, "die": die, "value": str(b["value"])}
+                        )
         else:
             out = [{"type": "reroll", "side": side, "die": die} for die in _die_ids(mine)]
         return out + [{"type": "pass", "side": side}]
@@ -718,146 +917,286 @@ class PocketTactics(Ruleset):
             known = {o.name for o in command.options} | {"type", "side"}
             extra = sorted(set(action) - known)
             if extra:
-                raise RuleError(f"/{kind} has no option {extra[0]!r}; its options are "
-                                f"{', '.join(o.name for o in command.options) or 'none'}.")
+                raise RuleError(
+                    f"/{kind} has no option {extra[0]!r}; its options are "
+                    f"{', '.join(o.name for o in command.options) or 'none'}."
+                )
             missing = [o.name for o in command.options if o.required and o.name not in action]
             if missing:
-                raise RuleError(f"/{kind} needs {' and '.join(m + ':' for m in missing)}.",
-                                [format_command(a) for a in self.legal_actions(state, side) if a["type"] == kind])
-        if state["phase"] in ("army", "map", "home", "start", "features", "faction") and command is not None:
+                raise RuleError(
+                    f"/{kind} needs {' and '.join(m + ':' for m in missing)}.",
+                    [
+                        format_command(a)
+                        for a in self.legal_actions(state, side)
+                        if a["type"] == kind
+                    ],
+                )
+        if (
+            state["phase"] in ("army", "map", "home", "start", "features", "faction")
+            and command is not None
+        ):
             self._explain_setup(state, action)
         if state["phase"] in ("bonus", "reroll") and kind in ("bonus", "reroll"):
             self._explain_combat_choice(state, action)
-        if state["phase"] == "play" and kind in ("move", "attack", "fire", "reserve", "special", "deploy"):
+        if state["phase"] == "play" and kind in (
+            "move",
+            "attack",
+            "fire",
+            "reserve",
+            "special",
+            "deploy",
+        ):
             if uid not in units:
-                raise RuleError(f"There is no unit {uid!r}.", sorted(u for u, v in units.items() if v["side"] == side),
-                                key="no_unit", params={"unit": str(uid)}, domain=self.name)
+                raise RuleError(
+                    f"There is no unit {uid!r}.",
+                    sorted(u for u, v in units.items() if v["side"] == side),
+                    key="no_unit",
+                    params={"unit": str(uid)},
+                    domain=self.name,
+                )
             if units[uid]["side"] != side:
-                raise RuleError(f"{uid} is not your unit.", key="pocket-tactics.not_yours", params={"unit": uid}, domain=self.name)
+                raise RuleError(
+                    f"{uid} is not your unit.",
+                    key="pocket-tactics.not_yours",
+                    params={"unit": uid},
+                    domain=self.name,
+                )
             if kind == "deploy" and units[uid]["status"] != "reserve":
-                raise RuleError(f"{uid} is not in your reserve.", key="pocket-tactics.not_in_reserve", params={"unit": uid}, domain=self.name)
+                raise RuleError(
+                    f"{uid} is not in your reserve.",
+                    key="pocket-tactics.not_in_reserve",
+                    params={"unit": uid},
+                    domain=self.name,
+                )
             if kind != "deploy" and units[uid]["status"] != "map":
-                raise RuleError(f"{uid} is not on the map ({units[uid]['status']}).", key="pocket-tactics.not_on_map", params={"unit": uid}, domain=self.name)
+                raise RuleError(
+                    f"{uid} is not on the map ({units[uid]['status']}).",
+                    key="pocket-tactics.not_on_map",
+                    params={"unit": uid},
+                    domain=self.name,
+                )
             to = action.get("to")
             if kind in ("move", "deploy") and to is not None:
                 if to not in state["tiles"]:
-                    raise RuleError(f"{to} is not a tile of the map (empty spaces cannot be entered).", key="pocket-tactics.not_a_tile", params={"cell": str(to)}, domain=self.name)
+                    raise RuleError(
+                        f"{to} is not a tile of the map (empty spaces cannot be entered).",
+                        key="pocket-tactics.not_a_tile",
+                        params={"cell": str(to)},
+                        domain=self.name,
+                    )
                 if to in self._occupant(state):
-                    raise RuleError(f"{to} is occupied by {self._occupant(state)[to]}.", key="pocket-tactics.occupied", params={"cell": str(to), "unit": self._occupant(state)[to]}, domain=self.name)
+                    raise RuleError(
+                        f"{to} is occupied by {self._occupant(state)[to]}.",
+                        key="pocket-tactics.occupied",
+                        params={"cell": str(to), "unit": self._occupant(state)[to]},
+                        domain=self.name,
+                    )
                 if kind == "deploy":
-                    raise RuleError(f"{to} is not next to a feature you control.",
-                                    self._deploy_spots(state, side, uid))
-                raise RuleError(f"{uid} cannot reach {to} this turn.", sorted(self._destinations(state, uid)), key="pocket-tactics.cannot_reach", params={"unit": uid, "cell": str(to)}, domain=self.name)
+                    raise RuleError(
+                        f"{to} is not next to a feature you control.",
+                        self._deploy_spots(state, side, uid),
+                    )
+                raise RuleError(
+                    f"{uid} cannot reach {to} this turn.",
+                    sorted(self._destinations(state, uid)),
+                    key="pocket-tactics.cannot_reach",
+                    params={"unit": uid, "cell": str(to)},
+                    domain=self.name,
+                )
             target = action.get("target")
             if kind in ("attack", "fire") and target is not None:
-                if target not in units or units[target]["side"] == side or units[target]["status"] != "map":
-                    raise RuleError(f"{target!r} is not an enemy unit on the map.", key="pocket-tactics.not_enemy", params={"target": str(target)}, domain=self.name)
+                if (
+                    target not in units
+                    or units[target]["side"] == side
+                    or units[target]["status"] != "map"
+                ):
+                    raise RuleError(
+                        f"{target!r} is not an enemy unit on the map.",
+                        key="pocket-tactics.not_enemy",
+                        params={"target": str(target)},
+                        domain=self.name,
+                    )
                 at = units[uid]["at"]
                 if to is not None:
                     if not self._flyer(state, uid):
-                        raise RuleError(f"Only flying units take bonus moves before they attack; {uid} attacks from "
-                                        f"where it stands (leave out to:).")
+                        raise RuleError(
+                            f"Only flying units take bonus moves before they attack; {uid} attacks from "
+                            f"where it stands (leave out to:)."
+                        )
                     flights = self._flights(state, uid)
                     if to not in flights:
-                        raise RuleError(f"{uid} cannot fly to {to} with its {self._uspec(state, uid)['flying']} "
-                                        f"bonus moves.", sorted(flights))
+                        raise RuleError(
+                            f"{uid} cannot fly to {to} with its {self._uspec(state, uid)['flying']} "
+                            f"bonus moves.",
+                            sorted(flights),
+                        )
                     at = to
                 d = _dist(at, units[target]["at"])
                 if kind == "attack":
                     self._explain_close_attack(state, action, d)
                     self.refuse_unknown(state, action)
                 if not self._uspec(state, uid)["ranged"]:
-                    raise RuleError(f"{uid} has no ranged attack.", key="pocket-tactics.no_ranged", params={"unit": uid}, domain=self.name)
+                    raise RuleError(
+                        f"{uid} has no ranged attack.",
+                        key="pocket-tactics.no_ranged",
+                        params={"unit": uid},
+                        domain=self.name,
+                    )
                 if d > self._reach(state, uid):
-                    raise RuleError(f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.", key="pocket-tactics.out_of_range", params={"target": target, "distance": d, "unit": uid, "reach": self._reach(state, uid)}, domain=self.name)
-                raise RuleError(f"{uid} has no line of sight to {target}: no clear shortest route of {d} tiles "
-                                f"(features except water, enemy units and empty spaces block it, unless a flyer "
-                                f"shoots or is shot; empty spaces always block).")
+                    raise RuleError(
+                        f"{target} is {d} tiles away; {uid} reaches {self._reach(state, uid)}.",
+                        key="pocket-tactics.out_of_range",
+                        params={
+                            "target": target,
+                            "distance": d,
+                            "unit": uid,
+                            "reach": self._reach(state, uid),
+                        },
+                        domain=self.name,
+                    )
+                raise RuleError(
+                    f"{uid} has no line of sight to {target}: no clear shortest route of {d} tiles "
+                    f"(features except water, enemy units and empty spaces block it, unless a flyer "
+                    f"shoots or is shot; empty spaces always block)."
+                )
             if kind == "special":
                 self._explain_special(state, action)
             if kind == "reserve":
                 at = units[uid]["at"]
                 gates = self._reserve_gates(state, uid, self._occupant(state))
-                ways = ([f"/reserve unit:{uid}"] if state["tiles"][at].get("feature") else []) + \
-                    [f"/reserve unit:{uid} to:{lab}" for lab in gates]
+                ways = ([f"/reserve unit:{uid}"] if state["tiles"][at].get("feature") else []) + [
+                    f"/reserve unit:{uid} to:{lab}" for lab in gates
+                ]
                 if to is None:
-                    raise RuleError(f"{uid} does not stand on a feature; without to: a unit goes into the feature it "
-                                    f"stands on. With to: it steps into an adjacent feature one of your units "
-                                    f"occupies.", ways)
+                    raise RuleError(
+                        f"{uid} does not stand on a feature; without to: a unit goes into the feature it "
+                        f"stands on. With to: it steps into an adjacent feature one of your units "
+                        f"occupies.",
+                        ways,
+                    )
                 holder = self._occupant(state).get(to)
-                if holder is not None and units[holder]["side"] != side and state["tiles"].get(to, {}).get("feature") \
-                        and _dist(at, to) == 1:
-                    raise RuleError(f"{to} is held by the enemy {holder}; a unit steps only into a feature one of "
-                                    f"your own units occupies (entering an enemy's tile is an attack).", ways)
+                if (
+                    holder is not None
+                    and units[holder]["side"] != side
+                    and state["tiles"].get(to, {}).get("feature")
+                    and _dist(at, to) == 1
+                ):
+                    raise RuleError(
+                        f"{to} is held by the enemy {holder}; a unit steps only into a feature one of "
+                        f"your own units occupies (entering an enemy's tile is an attack).",
+                        ways,
+                    )
                 if self._flyer(state, uid):
-                    raise RuleError(f"{to} is not an occupied feature {uid} can reach; a flyer steps into a feature "
-                                    f"one of your units occupies, next to it or next to a tile its "
-                                    f"{self._uspec(state, uid)['flying']} bonus moves reach.", ways)
-                raise RuleError(f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
-                                f"feature one of your units occupies.", ways)
+                    raise RuleError(
+                        f"{to} is not an occupied feature {uid} can reach; a flyer steps into a feature "
+                        f"one of your units occupies, next to it or next to a tile its "
+                        f"{self._uspec(state, uid)['flying']} bonus moves reach.",
+                        ways,
+                    )
+                raise RuleError(
+                    f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
+                    f"feature one of your units occupies.",
+                    ways,
+                )
         self.refuse_unknown(state, action)
 
     def _explain_setup(self, state: dict, action: dict) -> None:
         """Say why a setup step is refused (the generic refusal then lists what is legal)."""
         kind, side, phase = action["type"], action["side"], state["phase"]
         to = action.get("to")
-        if phase == "faction" and kind == "faction" and action.get("faction") in state["factions"].values():
-            raise RuleError(f"{action['faction']} is already taken; the two players play different factions "
-                            f"(the rules allow a mirror match, but our data holds one set of each faction's figures).",
-                            [a["faction"] for a in self.legal_actions(state, side)])
+        if (
+            phase == "faction"
+            and kind == "faction"
+            and action.get("faction") in state["factions"].values()
+        ):
+            raise RuleError(
+                f"{action['faction']} is already taken; the two players play different factions "
+                f"(the rules allow a mirror match, but our data holds one set of each faction's figures).",
+                [a["faction"] for a in self.legal_actions(state, side)],
+            )
         if phase == "army" and kind == "recruit":
             uid = action.get("unit")
             faction = state["factions"][side]
             if uid not in self.cat.factions[faction]["units"]:
-                raise RuleError(f"{uid!r} is not a unit of {self.cat.factions[faction]['title']}.",
-                                sorted(self.cat.factions[faction]["units"]))
+                raise RuleError(
+                    f"{uid!r} is not a unit of {self.cat.factions[faction]['title']}.",
+                    sorted(self.cat.factions[faction]["units"]),
+                )
             if uid in state["units"]:
                 raise RuleError(f"{uid} is already in your army (each figure once).")
-            spent = sum(self.cat.units[u]["points"] for u, v in state["units"].items() if v["side"] == side)
+            spent = sum(
+                self.cat.units[u]["points"] for u, v in state["units"].items() if v["side"] == side
+            )
             cost = self.cat.units[uid]["points"]
-            raise RuleError(f"{uid} costs {cost} points; your army has {spent} of {state['points']}, "
-                            f"{state['points'] - spent} left.",
-                            [a["unit"] for a in self.legal_actions(state, side) if a["type"] == "recruit"])
-        if phase == "army" and kind == "done" and not any(v["side"] == side for v in state["units"].values()):
+            raise RuleError(
+                f"{uid} costs {cost} points; your army has {spent} of {state['points']}, "
+                f"{state['points'] - spent} left.",
+                [a["unit"] for a in self.legal_actions(state, side) if a["type"] == "recruit"],
+            )
+        if (
+            phase == "army"
+            and kind == "done"
+            and not any(v["side"] == side for v in state["units"].values())
+        ):
             raise RuleError("An army needs at least one unit; /recruit one first.")
         if phase == "features" and kind in ("central", "feature"):
             feature = action.get("tile")
             if feature not in self.cat.features and feature != "random":
-                raise RuleError(f"{feature!r} is not a feature; features: {', '.join(self.cat.features)}.")
+                raise RuleError(
+                    f"{feature!r} is not a feature; features: {', '.join(self.cat.features)}."
+                )
         if phase == "tiles" and kind == "tile" and action.get("tile") not in self.cat.terrains:
-            raise RuleError(f"{action.get('tile')!r} is not a terrain tile (features sit on tiles, they do not "
-                            f"go into the bag); terrains: {', '.join(self.cat.terrains)}.")
+            raise RuleError(
+                f"{action.get('tile')!r} is not a terrain tile (features sit on tiles, they do not "
+                f"go into the bag); terrains: {', '.join(self.cat.terrains)}."
+            )
         if phase == "map" and kind == "place" and to is not None:
             if not valid_label(to):
                 raise RuleError(f"{to!r} is not a place on the table (labels 0101-1515).")
             if to in state["tiles"]:
                 raise RuleError(f"{to} already holds a tile.")
-            raise RuleError(f"{to} is not next to the map; a drawn tile is placed touching a tile already laid.",
-                            self._tile_spots(state))
+            raise RuleError(
+                f"{to} is not next to the map; a drawn tile is placed touching a tile already laid.",
+                self._tile_spots(state),
+            )
         if phase == "home" and kind == "place" and to is not None:
             if to not in state["tiles"]:
                 raise RuleError(f"{to!r} is not a tile of the map.")
             if state["tiles"][to].get("feature"):
                 raise RuleError(f"{to} already holds a feature.")
             scores = self._home_scores(state)
-            raise RuleError(f"{to} is {scores[to]} tiles from the nearest feature; the farthest tiles are "
-                            f"{max(scores.values())} tiles away, and your feature goes as far as possible.",
-                            self._home_spots(state))
+            raise RuleError(
+                f"{to} is {scores[to]} tiles from the nearest feature; the farthest tiles are "
+                f"{max(scores.values())} tiles away, and your feature goes as far as possible.",
+                self._home_spots(state),
+            )
         if phase == "start" and kind == "deploy":
             uid = action.get("unit")
             unit = state["units"].get(uid)
             if uid is None or unit is None or unit["side"] != side or unit["status"] != "reserve":
-                raise RuleError(f"{uid!r} is not a unit of your army waiting to be placed.",
-                                sorted(u for u, v in state["units"].items()
-                                       if v["side"] == side and v["status"] == "reserve"))
+                raise RuleError(
+                    f"{uid!r} is not a unit of your army waiting to be placed.",
+                    sorted(
+                        u
+                        for u, v in state["units"].items()
+                        if v["side"] == side and v["status"] == "reserve"
+                    ),
+                )
             spot = to or ""
             if spot in self._occupant(state):
-                raise RuleError(f"{spot} is occupied; only one unit per tile.", self._start_spots(state, side, uid))
+                raise RuleError(
+                    f"{spot} is occupied; only one unit per tile.",
+                    self._start_spots(state, side, uid),
+                )
             if spot in state["tiles"] and not self._can_enter(state, uid, spot, ()):
-                raise RuleError(f"{uid} cannot stand on {spot} ({self._kind(state, spot)}).",
-                                self._start_spots(state, side, uid))
-            raise RuleError(f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
-                            self._start_spots(state, side, uid))
+                raise RuleError(
+                    f"{uid} cannot stand on {spot} ({self._kind(state, spot)}).",
+                    self._start_spots(state, side, uid),
+                )
+            raise RuleError(
+                f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
+                self._start_spots(state, side, uid),
+            )
 
     def _explain_combat_choice(self, state: dict, action: dict) -> None:
         c = state["combat"]
@@ -873,52 +1212,82 @@ class PocketTactics(Ruleset):
             raise RuleError(f"{die} already shows 6; a bonus never raises a die above 6.")
         left = [b for b in c["bonuses"][role] if _fits(b, kind)]
         if not c["bonuses"][role]:
-            raise RuleError("You have no bonus left in this combat.", key="pocket-tactics.no_bonus_left", params={}, domain=self.name)
+            raise RuleError(
+                "You have no bonus left in this combat.",
+                key="pocket-tactics.no_bonus_left",
+                params={},
+                domain=self.name,
+            )
         if not left:
-            raise RuleError(f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
-                            f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says).")
-        raise RuleError(f"You have no +{action.get('value')} bonus for {die}; left: "
-                        f"{', '.join('+' + str(b['value']) for b in left)}.")
+            raise RuleError(
+                f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
+                f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says)."
+            )
+        raise RuleError(
+            f"You have no +{action.get('value')} bonus for {die}; left: "
+            f"{', '.join('+' + str(b['value']) for b in left)}."
+        )
 
     def _explain_special(self, state: dict, action: dict) -> None:
         uid, side = action["unit"], action["side"]
         special = self._uspec(state, uid)["special"]
         if special is None:
-            raise RuleError(f"{uid} has no special ability.",
-                            sorted(u for u, v in state["units"].items() if v["side"] == side
-                                   and v["status"] == "map" and self._uspec(state, u)["special"]))
+            raise RuleError(
+                f"{uid} has no special ability.",
+                sorted(
+                    u
+                    for u, v in state["units"].items()
+                    if v["side"] == side
+                    and v["status"] == "map"
+                    and self._uspec(state, u)["special"]
+                ),
+            )
         if special == "bless":
             ally = action.get("with")
             if ally is None or "to" in action:
                 raise RuleError(f"{uid} blesses an adjacent ally: /special unit:{uid} with:<ally>.")
             unit = state["units"].get(ally)
-            if unit is None or unit["side"] != side or unit["status"] != "map" or \
-                    _dist(unit["at"], state["units"][uid]["at"]) != 1:
+            if (
+                unit is None
+                or unit["side"] != side
+                or unit["status"] != "map"
+                or _dist(unit["at"], state["units"][uid]["at"]) != 1
+            ):
                 raise RuleError(f"{ally!r} is not an ally next to {uid}.")
             raise RuleError(f"{ally} is already blessed; a blessing lasts until its next combat.")
         to = action.get("to")
         if to is None or "with" in action:
             raise RuleError(f"{uid} teleports: /special unit:{uid} to:<tile>.")
-        raise RuleError(f"{uid} teleports only to a free tile next to a feature you control.",
-                        self._deploy_spots(state, side, uid))
+        raise RuleError(
+            f"{uid} teleports only to a free tile next to a feature you control.",
+            self._deploy_spots(state, side, uid),
+        )
 
     def _explain_close_attack(self, state: dict, action: dict, distance: int) -> None:
         uid, target = action["unit"], action["target"]
         if distance != 1:
-            raise RuleError(f"A close-combat attack needs an adjacent enemy; {target} is {distance} tiles away.")
+            raise RuleError(
+                f"A close-combat attack needs an adjacent enemy; {target} is {distance} tiles away."
+            )
         there = state["units"][target]["at"]
         if not self._can_enter(state, uid, there, ()):
-            raise RuleError(f"{uid} cannot enter {there} ({self._kind(state, there)}), so it cannot attack {target} "
-                            f"there in close combat.")
+            raise RuleError(
+                f"{uid} cannot enter {there} ({self._kind(state, there)}), so it cannot attack {target} "
+                f"there in close combat."
+            )
         types = self._uspec(state, uid)["attacks"]
         declared = action.get("as")
         if len(types) == 1 and declared is not None:
-            raise RuleError(f"{uid} knows only {types[0]} attacks; leave out as:.",
-                            [f"/attack unit:{uid} target:{target}"])
+            raise RuleError(
+                f"{uid} knows only {types[0]} attacks; leave out as:.",
+                [f"/attack unit:{uid} target:{target}"],
+            )
         if len(types) > 1 and declared not in types:
             said = "did not declare" if declared is None else f"cannot attack as {declared!r}"
-            raise RuleError(f"{uid} {said}: the attacker declares the attack type, as:{' or as:'.join(types)}.",
-                            [f"/attack unit:{uid} target:{target} as:{t}" for t in types])
+            raise RuleError(
+                f"{uid} {said}: the attacker declares the attack type, as:{' or as:'.join(types)}.",
+                [f"/attack unit:{uid} target:{target} as:{t}" for t in types],
+            )
 
     # ----- setup actions --------------------------------------------------------------------
     def _do_faction(self, state, action, side, events, dice):
@@ -927,7 +1296,14 @@ class PocketTactics(Ruleset):
 
     def _do_recruit(self, state, action, side, events, dice):
         uid = action["unit"]
-        state["units"][uid] = {"side": side, "type": uid, "status": "reserve", "at": None, "by": None, "blessing": 0}
+        state["units"][uid] = {
+            "side": side,
+            "type": uid,
+            "status": "reserve",
+            "at": None,
+            "by": None,
+            "blessing": 0,
+        }
         events.append({"type": "recruited", "side": side, "unit": uid})
 
     def _do_done(self, state, action, side, events, dice):
@@ -959,7 +1335,15 @@ class PocketTactics(Ruleset):
         to = action["to"]
         if state["phase"] == "map":
             state["tiles"][to] = {"terrain": state["drawn"], "feature": None}
-            events.append({"type": "tile_placed", "side": side, "at": to, "terrain": state["drawn"], "feature": None})
+            events.append(
+                {
+                    "type": "tile_placed",
+                    "side": side,
+                    "at": to,
+                    "terrain": state["drawn"],
+                    "feature": None,
+                }
+            )
             state["drawn"] = None
         else:
             feature = state["own_features"][side]
@@ -985,7 +1369,9 @@ class PocketTactics(Ruleset):
     def _do_move(self, state, action, side, events, dice):
         uid, to = action["unit"], action["to"]
         path = self._destinations(state, uid)[to]
-        events.append({"type": "moved", "side": side, "unit": uid, "from": path[0], "to": to, "path": path})
+        events.append(
+            {"type": "moved", "side": side, "unit": uid, "from": path[0], "to": to, "path": path}
+        )
         self._enter(state, uid, to, path[0], events, dice)
         self._end_turn(state, events)
 
@@ -993,11 +1379,17 @@ class PocketTactics(Ruleset):
         uid = action["unit"]
         unit = state["units"][uid]
         at = unit["at"]
-        event = {"type": "to_reserve", "side": side, "unit": uid, "from": at, "via": action.get("to", at)}
+        event = {
+            "type": "to_reserve",
+            "side": side,
+            "unit": uid,
+            "from": at,
+            "via": action.get("to", at),
+        }
         if "to" in action:
             path = self._reserve_launches(state, uid, self._occupant(state))[action["to"]]
             if len(path) > 2:
-                event["path"] = path        # a flyer flew its bonus moves first
+                event["path"] = path  # a flyer flew its bonus moves first
         unit["status"], unit["at"] = "reserve", None
         events.append(event)
         if "to" not in action:
@@ -1019,10 +1411,19 @@ class PocketTactics(Ruleset):
             to = action["to"]
             origin = state["units"][uid]["at"]
             if self._test(state, uid, "off", "teleport", events, dice):
-                events.append({"type": "teleported", "side": side, "unit": uid, "from": origin, "to": to})
+                events.append(
+                    {"type": "teleported", "side": side, "unit": uid, "from": origin, "to": to}
+                )
                 self._enter(state, uid, to, origin, events, dice)
             else:
-                events.append({"type": "action_failed", "side": side, "unit": uid, "why": "teleport OFF test failed"})
+                events.append(
+                    {
+                        "type": "action_failed",
+                        "side": side,
+                        "unit": uid,
+                        "why": "teleport OFF test failed",
+                    }
+                )
         self._end_turn(state, events)
 
     def _do_attack(self, state, action, side, events, dice):
@@ -1042,7 +1443,9 @@ class PocketTactics(Ruleset):
             return True
         uid = action["unit"]
         path = self._flights(state, uid)[to]
-        events.append({"type": "moved", "side": side, "unit": uid, "from": path[0], "to": to, "path": path})
+        events.append(
+            {"type": "moved", "side": side, "unit": uid, "from": path[0], "to": to, "path": path}
+        )
         if self._enter(state, uid, to, path[0], events, dice):
             return True
         self._end_turn(state, events)
@@ -1052,37 +1455,72 @@ class PocketTactics(Ruleset):
     def _test(self, state, uid, kind, why, events, dice) -> bool:
         """The 5+ test: roll the unit's OFF or DEF dice; one 5 or 6 passes (no dice: fails)."""
         n = self._uspec(state, uid)[kind]
-        values = [dice.roll(f"{uid} {kind.upper()} 5+ test ({why})", events, side=state["units"][uid]["side"])
-                  for _ in range(n)]
+        values = [
+            dice.roll(
+                f"{uid} {kind.upper()} 5+ test ({why})", events, side=state["units"][uid]["side"]
+            )
+            for _ in range(n)
+        ]
         passed = any(v >= 5 for v in values)
-        events.append({"type": "test", "unit": uid, "kind": kind, "why": why, "dice": values, "passed": passed})
+        events.append(
+            {
+                "type": "test",
+                "unit": uid,
+                "kind": kind,
+                "why": why,
+                "dice": values,
+                "passed": passed,
+            }
+        )
         return passed
 
     def _capture(self, state, uid, by, events, reason) -> None:
         unit = state["units"][uid]
-        events.append({"type": "captured", "unit": uid, "by": by, "from": unit["at"], "reason": reason})
+        events.append(
+            {"type": "captured", "unit": uid, "by": by, "from": unit["at"], "reason": reason}
+        )
         unit.update(status="captured", at=None, by=by, blessing=0)
 
     def _take_control(self, state, uid, lab, events) -> None:
         side = state["units"][uid]["side"]
         if state["tiles"][lab].get("feature") and state["control"].get(lab) != side:
-            events.append({"type": "control", "at": lab, "side": side, "was": state["control"].get(lab)})
+            events.append(
+                {"type": "control", "at": lab, "side": side, "was": state["control"].get(lab)}
+            )
             state["control"][lab] = side
 
     def _enter(self, state, uid, dest, origin, events, dice, water_tested=False) -> bool:
         """Put a moving unit on ``dest`` and resolve the tile's hazard. False if it did not stay."""
         unit = state["units"][uid]
         unit["at"] = dest
-        hazard = self._spec(state, dest)["hazard"] if self._hazard_applies(state, uid, dest) else None
+        hazard = (
+            self._spec(state, dest)["hazard"] if self._hazard_applies(state, uid, dest) else None
+        )
         if hazard == "drown" and not water_tested:
             value = dice.roll(f"{uid} water test at {dest}", events, side=unit["side"])
             if value <= 3:
-                events.append({"type": "hazard", "unit": uid, "at": dest, "hazard": "drown", "dice": [value],
-                               "passed": False})
+                events.append(
+                    {
+                        "type": "hazard",
+                        "unit": uid,
+                        "at": dest,
+                        "hazard": "drown",
+                        "dice": [value],
+                        "passed": False,
+                    }
+                )
                 self._capture(state, uid, other(unit["side"]), events, "drowned")
                 return False
-            events.append({"type": "hazard", "unit": uid, "at": dest, "hazard": "drown", "dice": [value],
-                           "passed": True})
+            events.append(
+                {
+                    "type": "hazard",
+                    "unit": uid,
+                    "at": dest,
+                    "hazard": "drown",
+                    "dice": [value],
+                    "passed": True,
+                }
+            )
         elif hazard == "def-test":
             if not self._test(state, uid, "def", f"hazard at {dest}", events, dice):
                 self._capture(state, uid, other(unit["side"]), events, "hazard")
@@ -1090,8 +1528,14 @@ class PocketTactics(Ruleset):
         elif hazard == "off-test":
             if not self._test(state, uid, "off", f"hazard at {dest}", events, dice):
                 unit["at"] = origin
-                events.append({"type": "action_failed", "unit": uid, "why": f"OFF test at {dest} failed",
-                               "back_to": origin})
+                events.append(
+                    {
+                        "type": "action_failed",
+                        "unit": uid,
+                        "why": f"OFF test at {dest} failed",
+                        "back_to": origin,
+                    }
+                )
                 return False
         self._take_control(state, uid, dest, events)
         return True
@@ -1108,12 +1552,21 @@ class PocketTactics(Ruleset):
         here = self._kind(state, unit["at"])
 
         def usable(b: dict, source: str) -> dict:
-            return dict({"kind": b["kind"], "value": b["value"], "source": source},
-                        **({"only_kind": True} if b.get("only_kind") else {}))
+            return dict(
+                {"kind": b["kind"], "value": b["value"], "source": source},
+                **({"only_kind": True} if b.get("only_kind") else {}),
+            )
 
-        out = [usable(b, "card") for b in spec["bonus"] if attack_type in b.get("attack", (attack_type,))]
-        out += [usable(b, here) for b in self._spec(state, unit["at"])["bonus"]
-                if attack_type in b.get("attack", (attack_type,))]
+        out = [
+            usable(b, "card")
+            for b in spec["bonus"]
+            if attack_type in b.get("attack", (attack_type,))
+        ]
+        out += [
+            usable(b, here)
+            for b in self._spec(state, unit["at"])["bonus"]
+            if attack_type in b.get("attack", (attack_type,))
+        ]
         if spec["bane"] and spec["bane"] in self._uspec(state, enemy)["types"]:
             out.append({"kind": "off", "value": 1, "source": f"bane of {spec['bane']}"})
         if unit["blessing"]:
@@ -1122,24 +1575,46 @@ class PocketTactics(Ruleset):
 
     def _rerolls(self, state, uid) -> int:
         unit = state["units"][uid]
-        support = sum(1 for n in _neighbour_labels(unit["at"])
-                      for v in state["units"].values()
-                      if v["status"] == "map" and v["at"] == n and v["side"] == unit["side"])
-        preferred = 1 if self._kind(state, unit["at"]) in self._uspec(state, uid)["preferred"] else 0
+        support = sum(
+            1
+            for n in _neighbour_labels(unit["at"])
+            for v in state["units"].values()
+            if v["status"] == "map" and v["at"] == n and v["side"] == unit["side"]
+        )
+        preferred = (
+            1 if self._kind(state, unit["at"]) in self._uspec(state, uid)["preferred"] else 0
+        )
         return support + preferred
 
     def _new_combat_record(self, state, sc: dict) -> dict:
         att, dfd = sc["attacker"], sc["defender"]
-        c = {"attacker": att, "defender": dfd, "kind": sc["kind"],
-             "from": state["units"][att]["at"], "to": state["units"][dfd]["at"],
-             "water_tested": sc.get("water_tested", False), "dice": clone(sc["dice"]),
-             "bonuses": clone(sc.get("bonuses") or {"attacker": self._bonuses(state, att, dfd, sc["kind"]),
-                                                     "defender": self._bonuses(state, dfd, att, sc["kind"])}),
-             "rerolls": clone(sc.get("rerolls") or {"attacker": self._rerolls(state, att),
-                                                    "defender": self._rerolls(state, dfd)}),
-             "passed": list(sc.get("passed", [])), "next": sc.get("next", "attacker"), "chooser": None}
+        c = {
+            "attacker": att,
+            "defender": dfd,
+            "kind": sc["kind"],
+            "from": state["units"][att]["at"],
+            "to": state["units"][dfd]["at"],
+            "water_tested": sc.get("water_tested", False),
+            "dice": clone(sc["dice"]),
+            "bonuses": clone(
+                sc.get("bonuses")
+                or {
+                    "attacker": self._bonuses(state, att, dfd, sc["kind"]),
+                    "defender": self._bonuses(state, dfd, att, sc["kind"]),
+                }
+            ),
+            "rerolls": clone(
+                sc.get("rerolls")
+                or {"attacker": self._rerolls(state, att), "defender": self._rerolls(state, dfd)}
+            ),
+            "passed": list(sc.get("passed", [])),
+            "next": sc.get("next", "attacker"),
+            "chooser": None,
+        }
         for role in ROLES:
-            c["bonuses"][role] = [dict(b, source=b.get("source", "scenario")) for b in c["bonuses"][role]]
+            c["bonuses"][role] = [
+                dict(b, source=b.get("source", "scenario")) for b in c["bonuses"][role]
+            ]
             # a blessing lasts for one combat, used or not
             state["units"][c[role]]["blessing"] = 0
         return c
@@ -1148,36 +1623,80 @@ class PocketTactics(Ruleset):
         att, dfd = action["unit"], action["target"]
         units = state["units"]
         a_at, d_at = units[att]["at"], units[dfd]["at"]
-        events.append({"type": "attack_declared", "side": side, "unit": att, "target": dfd, "kind": kind,
-                       "from": a_at, "to": d_at})
+        events.append(
+            {
+                "type": "attack_declared",
+                "side": side,
+                "unit": att,
+                "target": dfd,
+                "kind": kind,
+                "from": a_at,
+                "to": d_at,
+            }
+        )
         water_tested = False
-        if self._spec(state, d_at)["hazard"] == "drown" and self._kind(state, d_at) not in self._uspec(state, att)["preferred"]:
+        if (
+            self._spec(state, d_at)["hazard"] == "drown"
+            and self._kind(state, d_at) not in self._uspec(state, att)["preferred"]
+        ):
             value = dice.roll(f"{att} water test before attacking {dfd}", events, side=side)
             passed = value >= 4
-            events.append({"type": "hazard", "unit": att, "at": d_at, "hazard": "drown", "dice": [value],
-                           "passed": passed, "before": "attack"})
+            events.append(
+                {
+                    "type": "hazard",
+                    "unit": att,
+                    "at": d_at,
+                    "hazard": "drown",
+                    "dice": [value],
+                    "passed": passed,
+                    "before": "attack",
+                }
+            )
             if not passed:
                 if kind in CLOSE_ATTACKS:
                     self._capture(state, att, other(side), events, "drowned")
                 else:
-                    events.append({"type": "action_failed", "unit": att, "why": "water test failed"})
+                    events.append(
+                        {"type": "action_failed", "unit": att, "why": "water test failed"}
+                    )
                 self._end_turn(state, events)
                 return
             water_tested = True
         aspec, dspec = self._uspec(state, att), self._uspec(state, dfd)
         counter = kind in CLOSE_ATTACKS or _dist(a_at, d_at) <= self._reach(state, dfd)
-        rolled: dict[str, dict[str, list[int]]] = {"attacker": {"off": [], "def": []},
-                                                   "defender": {"off": [], "def": []}}
-        for role, uid, spec, side_of in (("attacker", att, aspec, side), ("defender", dfd, dspec, other(side))):
+        rolled: dict[str, dict[str, list[int]]] = {
+            "attacker": {"off": [], "def": []},
+            "defender": {"off": [], "def": []},
+        }
+        for role, uid, spec, side_of in (
+            ("attacker", att, aspec, side),
+            ("defender", dfd, dspec, other(side)),
+        ):
             for k in ("off", "def"):
                 if k == "off" and role == "defender" and not counter:
-                    events.append({"type": "no_counter", "unit": dfd, "why": "attacker out of its range"})
+                    events.append(
+                        {"type": "no_counter", "unit": dfd, "why": "attacker out of its range"}
+                    )
                     continue
-                rolled[role][k] = [dice.roll(f"{uid} {k.upper()}", events, side=side_of, role=role, die=f"{k}{i + 1}")
-                                   for i in range(spec[k])]
+                rolled[role][k] = [
+                    dice.roll(
+                        f"{uid} {k.upper()}", events, side=side_of, role=role, die=f"{k}{i + 1}"
+                    )
+                    for i in range(spec[k])
+                ]
         state["combat"] = self._new_combat_record(
-            state, {"attacker": att, "defender": dfd, "kind": kind, "dice": rolled, "water_tested": water_tested})
-        events.append({"type": "combat_rolled", "attacker": att, "defender": dfd, "dice": clone(rolled)})
+            state,
+            {
+                "attacker": att,
+                "defender": dfd,
+                "kind": kind,
+                "dice": rolled,
+                "water_tested": water_tested,
+            },
+        )
+        events.append(
+            {"type": "combat_rolled", "attacker": att, "defender": dfd, "dice": clone(rolled)}
+        )
         state["phase"] = "bonus"
 
     def _has_choice(self, c: dict, role: str, step: str) -> bool:
@@ -1185,8 +1704,11 @@ class PocketTactics(Ruleset):
             return False
         mine = c["dice"][role]
         if step == "bonus":
-            return any(mine[k][i] < 6 and any(_fits(b, k) for b in c["bonuses"][role])
-                       for k in ("off", "def") for i in range(len(mine[k])))
+            return any(
+                mine[k][i] < 6 and any(_fits(b, k) for b in c["bonuses"][role])
+                for k in ("off", "def")
+                for i in range(len(mine[k]))
+            )
         return c["rerolls"][role] > 0 and bool(mine["off"] or mine["def"])
 
     def _combat_next(self, state, events, dice) -> None:
@@ -1218,8 +1740,18 @@ class PocketTactics(Ruleset):
         pool.remove(used)
         old = c["dice"][role][kind][i]
         c["dice"][role][kind][i] = min(6, old + value)
-        events.append({"type": "bonus", "side": side, "unit": c[role], "die": action["die"], "from": old,
-                       "to": c["dice"][role][kind][i], "value": value, "source": used["source"]})
+        events.append(
+            {
+                "type": "bonus",
+                "side": side,
+                "unit": c[role],
+                "die": action["die"],
+                "from": old,
+                "to": c["dice"][role][kind][i],
+                "value": value,
+                "source": used["source"],
+            }
+        )
         self._changed(c, role)
 
     def _do_reroll(self, state, action, side, events, dice):
@@ -1227,10 +1759,21 @@ class PocketTactics(Ruleset):
         role = c["chooser"]
         kind, i = _die_ref(action["die"])
         old = c["dice"][role][kind][i]
-        new = dice.roll(f"{c[role]} re-roll {action['die']}", events, side=side, role=role, die=action["die"])
+        new = dice.roll(
+            f"{c[role]} re-roll {action['die']}", events, side=side, role=role, die=action["die"]
+        )
         c["dice"][role][kind][i] = new
         c["rerolls"][role] -= 1
-        events.append({"type": "reroll", "side": side, "unit": c[role], "die": action["die"], "from": old, "to": new})
+        events.append(
+            {
+                "type": "reroll",
+                "side": side,
+                "unit": c[role],
+                "die": action["die"],
+                "from": old,
+                "to": new,
+            }
+        )
         self._changed(c, role)
 
     @staticmethod
@@ -1254,12 +1797,28 @@ class PocketTactics(Ruleset):
         attack_hits, attack_why = _duel(a["off"], d["def"])
         counter_hits, counter_why = _duel(d["off"], a["def"])
         side = state["units"][att]["side"]
-        events.append({"type": "combat", "attacker": att, "defender": dfd, "kind": c["kind"],
-                       "from": c["from"], "to": c["to"],
-                       "attack": {"off": sorted(a["off"], reverse=True), "def": sorted(d["def"], reverse=True),
-                                  "hit": attack_hits, "why": attack_why},
-                       "counter": {"off": sorted(d["off"], reverse=True), "def": sorted(a["def"], reverse=True),
-                                   "hit": counter_hits, "why": counter_why}})
+        events.append(
+            {
+                "type": "combat",
+                "attacker": att,
+                "defender": dfd,
+                "kind": c["kind"],
+                "from": c["from"],
+                "to": c["to"],
+                "attack": {
+                    "off": sorted(a["off"], reverse=True),
+                    "def": sorted(d["def"], reverse=True),
+                    "hit": attack_hits,
+                    "why": attack_why,
+                },
+                "counter": {
+                    "off": sorted(d["off"], reverse=True),
+                    "def": sorted(a["def"], reverse=True),
+                    "hit": counter_hits,
+                    "why": counter_why,
+                },
+            }
+        )
         if attack_hits:
             self._capture(state, dfd, side, events, "defeated")
         if counter_hits:
@@ -1267,9 +1826,20 @@ class PocketTactics(Ruleset):
         state["combat"] = None
         state["phase"] = "play"
         if attack_hits and not counter_hits and c["kind"] in CLOSE_ATTACKS:
-            events.append({"type": "moved", "side": side, "unit": att, "from": c["from"], "to": c["to"],
-                           "path": [c["from"], c["to"]], "advance": True})
-            self._enter(state, att, c["to"], c["from"], events, dice, water_tested=c["water_tested"])
+            events.append(
+                {
+                    "type": "moved",
+                    "side": side,
+                    "unit": att,
+                    "from": c["from"],
+                    "to": c["to"],
+                    "path": [c["from"], c["to"]],
+                    "advance": True,
+                }
+            )
+            self._enter(
+                state, att, c["to"], c["from"], events, dice, water_tested=c["water_tested"]
+            )
         self._end_turn(state, events)
 
     # ----- turn end and victory -------------------------------------------------------------------
@@ -1278,7 +1848,10 @@ class PocketTactics(Ruleset):
         owners = {state["control"].get(lab) for lab in features}
         if features and len(owners) == 1 and None not in owners:
             winner = owners.pop()
-            state["result"] = {"winner": winner, "reason": f"{SIDE_TITLES[winner]} controls every feature"}
+            state["result"] = {
+                "winner": winner,
+                "reason": f"{SIDE_TITLES[winner]} controls every feature",
+            }
             state["awaiting"] = []
             events.append({"type": "game_over", **state["result"]})
             return True
@@ -1286,7 +1859,9 @@ class PocketTactics(Ruleset):
 
     def _end_turn(self, state, events) -> None:
         state["phase"], state["combat"] = "play", None
-        if self._holds_every_feature(state, events) or self._decided(state, events, other(state["active"])):
+        if self._holds_every_feature(state, events) or self._decided(
+            state, events, other(state["active"])
+        ):
             return
         state["active"] = other(state["active"])
         state["turn"] += 1
@@ -1310,10 +1885,15 @@ class PocketTactics(Ruleset):
         if not stuck:
             return False
         if len(stuck) == 2:
-            state["result"] = {"winner": None, "reason": "Neither player can activate or deploy a unit"}
+            state["result"] = {
+                "winner": None,
+                "reason": "Neither player can activate or deploy a unit",
+            }
         else:
-            state["result"] = {"winner": other(stuck[0]),
-                               "reason": f"{SIDE_TITLES[stuck[0]]} can neither activate nor deploy a unit"}
+            state["result"] = {
+                "winner": other(stuck[0]),
+                "reason": f"{SIDE_TITLES[stuck[0]]} can neither activate nor deploy a unit",
+            }
         state["awaiting"] = []
         events.append({"type": "game_over", **state["result"]})
         return True
@@ -1389,9 +1969,13 @@ class PocketTactics(Ruleset):
         if t == "roll":
             return f"🎲 {event['purpose']}: {event['value']}"
         if t == "order":
-            what = f" for {event['for']}" if event.get("for", "player order") != "player order" else ""
-            return (f"Roll-off{what} North {event['north']} : South {event['south']} — "
-                    f"{SIDE_TITLES[event['first']]} goes first.")
+            what = (
+                f" for {event['for']}" if event.get("for", "player order") != "player order" else ""
+            )
+            return (
+                f"Roll-off{what} North {event['north']} : South {event['south']} — "
+                f"{SIDE_TITLES[event['first']]} goes first."
+            )
         if t == "faction_chosen":
             return f"{SIDE_TITLES[event['side']]} plays {self.cat.factions[event['faction']]['title']}."
         if t == "recruited":
@@ -1407,7 +1991,11 @@ class PocketTactics(Ruleset):
         if t == "feature_chosen":
             return f"{SIDE_TITLES[event['side']]} chooses {self.cat.features[event['feature']]['title']} as own feature."
         if t == "tile_placed":
-            feat = f" with {self.cat.features[event['feature']]['title']}" if event.get("feature") else ""
+            feat = (
+                f" with {self.cat.features[event['feature']]['title']}"
+                if event.get("feature")
+                else ""
+            )
             return f"{self.cat.terrains[event['terrain']]['title']}{feat} placed at {event['at']}."
         if t == "feature_placed":
             return f"{SIDE_TITLES[event['side']]} places {self.cat.features[event['feature']]['title']} at {event['at']}."
@@ -1417,12 +2005,18 @@ class PocketTactics(Ruleset):
             verb = "advances" if event.get("advance") else "moves"
             return f"{n(event['unit'])} {verb} {' → '.join(event['path'])}."
         if t == "to_reserve":
-            via = f" through the feature at {event['via']}" if event.get("via", event["from"]) != event["from"] else ""
+            via = (
+                f" through the feature at {event['via']}"
+                if event.get("via", event["from"]) != event["from"]
+                else ""
+            )
             if event.get("path"):
                 via = f", flying {' → '.join(event['path'][:-1])} and into the feature at {event['via']}"
             return f"{n(event['unit'])} returns to the reserve from {event['from']}{via}."
         if t == "blessed":
-            return f"{n(event['unit'])} blesses {n(event['with'])} (+1 to any die in its next combat)."
+            return (
+                f"{n(event['unit'])} blesses {n(event['with'])} (+1 to any die in its next combat)."
+            )
         if t == "teleported":
             return f"{n(event['unit'])} teleports {event['from']} → {event['to']}."
         if t == "test":
@@ -1442,8 +2036,10 @@ class PocketTactics(Ruleset):
             return f"{n(event['unit'])} cannot reach the attacker and rolls no OFF dice."
         if t == "combat_rolled":
             d = event["dice"]
-            return (f"{n(event['attacker'])} OFF {d['attacker']['off']} DEF {d['attacker']['def']} vs "
-                    f"{n(event['defender'])} OFF {d['defender']['off']} DEF {d['defender']['def']}.")
+            return (
+                f"{n(event['attacker'])} OFF {d['attacker']['off']} DEF {d['attacker']['def']} vs "
+                f"{n(event['defender'])} OFF {d['defender']['off']} DEF {d['defender']['def']}."
+            )
         if t == "bonus":
             return f"{n(event['unit'])}: +{event['value']} ({event['source']}) on {event['die']}: {event['from']} → {event['to']}."
         if t == "reroll":
@@ -1478,13 +2074,17 @@ class PocketTactics(Ruleset):
             dfn = ",".join(map(str, p["def"])) or "–"
             why = f" ({p['why']})" if p.get("why") and not short else ""
             return f"{off} vs {dfn} {'hit' if p['hit'] else 'miss'}{why}"
-        if short:   # the picture's arrow label: both duels, no explanations
+
+        if short:  # the picture's arrow label: both duels, no explanations
             return f"{part(event['attack'])} · {part(event['counter'])}"
         return f"attack {part(event['attack'])}; counter {part(event['counter'])}"
 
     def header(self, state: dict) -> dict[str, str]:
-        out = {"Turn": str(state.get("turn")), "Phase": state.get("phase", ""),
-               "Active": SIDE_TITLES.get(str(state.get("active")), str(state.get("active")))}
+        out = {
+            "Turn": str(state.get("turn")),
+            "Phase": state.get("phase", ""),
+            "Active": SIDE_TITLES.get(str(state.get("active")), str(state.get("active"))),
+        }
         if state.get("awaiting") and state["awaiting"] != [state.get("active")]:
             out["Awaiting"] = ", ".join(SIDE_TITLES[s] for s in state["awaiting"])
         if state["phase"] in ("faction", "army"):
@@ -1499,11 +2099,15 @@ class PocketTactics(Ruleset):
             out["Bag"] = str(len(state["bag"]))
         c = state.get("combat")
         if c:
-            out["Combat"] = f"{self._unit_name(state, c['attacker'])} vs {self._unit_name(state, c['defender'])}"
+            out["Combat"] = (
+                f"{self._unit_name(state, c['attacker'])} vs {self._unit_name(state, c['defender'])}"
+            )
             # Each side's re-rolls in this combat (its supporting friends and preferred terrain),
             # so a player knows before answering whether /reroll is still open.
             out["Re-rolls left"] = " / ".join(
-                f"{SIDE_TITLES[state['units'][c[role]]['side']]} {c['rerolls'][role]}" for role in ROLES)
+                f"{SIDE_TITLES[state['units'][c[role]]['side']]} {c['rerolls'][role]}"
+                for role in ROLES
+            )
         if state.get("result"):
             w = state["result"].get("winner")
             out["Result"] = f"{SIDE_TITLES.get(w, 'draw')}: {state['result']['reason']}"
@@ -1523,8 +2127,13 @@ class PocketTactics(Ruleset):
         last_col = min(COLUMNS - 1, max(c for c, _ in spots) + 1)
         first_row = max(0, min(r for _, r in spots) - 1)
         last_row = min(ROWS - 1, max(r for _, r in spots) + 1)
-        return {"kind": "hex", "first_column": first_col + 1, "first_row": first_row + 1,
-                "columns": last_col - first_col + 1, "rows": last_row - first_row + 1}
+        return {
+            "kind": "hex",
+            "first_column": first_col + 1,
+            "first_row": first_row + 1,
+            "columns": last_col - first_col + 1,
+            "rows": last_row - first_row + 1,
+        }
 
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
         tiles = state.get("tiles", {})
@@ -1536,28 +2145,50 @@ class PocketTactics(Ruleset):
                 f = self.cat.features[t["feature"]]
                 cell["icon"], cell["text"] = f["icon"], f["title"]
             cells.append(cell)
-        homes = [{"cells": [lab], "outline": self._color(state, s)}
-                 for s, lab in sorted(state.get("homes", {}).items())]
+        homes = [
+            {"cells": [lab], "outline": self._color(state, s)}
+            for s, lab in sorted(state.get("homes", {}).items())
+        ]
         key = hashlib.sha256(canonical_json([cells, homes]).encode()).hexdigest()[:16]
         pieces, markers, objectives = [], [], []
         for uid, u in sorted(state["units"].items()):
             if u["status"] != "map":
                 continue
             spec = self.cat.units[uid]
-            piece = {"at": u["at"], "id": uid, "color": self._color(state, u["side"]), "text_color": "#ffffff",
-                     "title": spec["short"], "values": f"{spec['off']}/{spec['def']}"}
+            piece = {
+                "at": u["at"],
+                "id": uid,
+                "color": self._color(state, u["side"]),
+                "text_color": "#ffffff",
+                "title": spec["short"],
+                "values": f"{spec['off']}/{spec['def']}",
+            }
             if u.get("blessing"):
                 piece["badge"] = "+1"
             pieces.append(piece)
         for lab, owner in sorted(state.get("control", {}).items()):
             if lab not in tiles:
                 continue
-            name = self.cat.features[tiles[lab]["feature"]]["title"] if tiles[lab].get("feature") else lab
-            objectives.append({"at": lab, "name": name, "owner": owner,
-                               "color": self._color(state, owner) if owner else "#ffffff"})
+            name = (
+                self.cat.features[tiles[lab]["feature"]]["title"]
+                if tiles[lab].get("feature")
+                else lab
+            )
+            objectives.append(
+                {
+                    "at": lab,
+                    "name": name,
+                    "owner": owner,
+                    "color": self._color(state, owner) if owner else "#ffffff",
+                }
+            )
             if owner:
                 markers.append({"at": lab, "kind": "flag", "color": self._color(state, owner)})
-        for a in self.legal_actions(state, (state.get("awaiting") or [None])[0]) if state["phase"] in ("map", "home") else []:
+        for a in (
+            self.legal_actions(state, (state.get("awaiting") or [None])[0])
+            if state["phase"] in ("map", "home")
+            else []
+        ):
             markers.append({"at": a["to"], "kind": "highlight", "color": "#ffff66"})
         if not tiles:
             # Before the first tile the board is empty: show where the map will start.
@@ -1565,16 +2196,45 @@ class PocketTactics(Ruleset):
         arrows = []
         for e in events:
             if e.get("type") == "moved" and len(e["path"]) > 1:
-                arrows.append({"path": list(e["path"]), "color": self._color(state, e["side"]), "kind": "move"})
+                arrows.append(
+                    {
+                        "path": list(e["path"]),
+                        "color": self._color(state, e["side"]),
+                        "kind": "move",
+                    }
+                )
             elif e.get("type") == "combat":
-                arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
-                               "text": self._combat_text(e, short=True)})
-            elif e.get("type") == "attack_declared" and not any(x.get("type") == "combat" for x in events):
-                arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack",
-                               "text": "combat pending" if state.get("combat") else "attack failed"})
+                arrows.append(
+                    {
+                        "path": [e["from"], e["to"]],
+                        "color": "#000000",
+                        "kind": "attack",
+                        "text": self._combat_text(e, short=True),
+                    }
+                )
+            elif e.get("type") == "attack_declared" and not any(
+                x.get("type") == "combat" for x in events
+            ):
+                arrows.append(
+                    {
+                        "path": [e["from"], e["to"]],
+                        "color": "#000000",
+                        "kind": "attack",
+                        "text": "combat pending" if state.get("combat") else "attack failed",
+                    }
+                )
+
         def names(side, status):
-            return ", ".join(self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
-                             if v["status"] == status and (v["side"] if status == "reserve" else v["by"]) == side) or "–"
+            return (
+                ", ".join(
+                    self.cat.units[u]["short"]
+                    for u, v in sorted(state["units"].items())
+                    if v["status"] == status
+                    and (v["side"] if status == "reserve" else v["by"]) == side
+                )
+                or "–"
+            )
+
         # captured units are shown per side under the map (``losses``)
         notes = [f"Reserve N: {names('north', 'reserve')} · S: {names('south', 'reserve')}"]
         c = state.get("combat")
@@ -1585,26 +2245,55 @@ class PocketTactics(Ruleset):
                 bonus = " ".join(f"+{b['value']}{b['kind']}" for b in c["bonuses"][role]) or "none"
                 off = ",".join(map(str, d["off"])) or "–"
                 dfn = ",".join(map(str, d["def"])) or "–"
-                parts.append(f"{self.cat.units[c[role]]['short']} OFF {off} DEF {dfn} "
-                             f"[{bonus}; {c['rerolls'][role]} rr]")
+                parts.append(
+                    f"{self.cat.units[c[role]]['short']} OFF {off} DEF {dfn} "
+                    f"[{bonus}; {c['rerolls'][role]} rr]"
+                )
             notes.append(" vs ".join(parts))
-        legend = [{"color": self._color(state, s),
-                   "text": f"{SIDE_TITLES[s][0]} {self.cat.factions[state['factions'][s]]['title']}"
-                   if state["factions"].get(s) else SIDE_TITLES[s]} for s in SIDES]
+        legend = [
+            {
+                "color": self._color(state, s),
+                "text": f"{SIDE_TITLES[s][0]} {self.cat.factions[state['factions'][s]]['title']}"
+                if state["factions"].get(s)
+                else SIDE_TITLES[s],
+            }
+            for s in SIDES
+        ]
         # the picture's key: one swatch per plain terrain on the map (features carry icons and
         # names); a side's losses are its captured units
         key_names = sorted({t["terrain"] for t in tiles.values() if not t.get("feature")})
-        terrain_key = [{"color": self.cat.terrains[n]["fill"], "text": self.cat.terrains[n]["title"]}
-                       for n in key_names]
-        losses = [{"color": self._color(state, s), "text": f"{SIDE_TITLES[s]} lost:",
-                   "units": [self.cat.units[u]["short"] for u, v in sorted(state["units"].items())
-                             if v["status"] == "captured" and v["side"] == s]}
-                  for s in SIDES]
-        return {"map_key": f"pocket-tactics/{key}", "grid": self._window(tiles),
-                "title": self.title, "cells": cells, "regions": homes, "objectives": objectives,
-                "pieces": distinguish_titles(pieces), "markers": markers, "arrows": arrows,
-                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes,
-                "terrain_key": terrain_key, "losses": losses}
+        terrain_key = [
+            {"color": self.cat.terrains[n]["fill"], "text": self.cat.terrains[n]["title"]}
+            for n in key_names
+        ]
+        losses = [
+            {
+                "color": self._color(state, s),
+                "text": f"{SIDE_TITLES[s]} lost:",
+                "units": [
+                    self.cat.units[u]["short"]
+                    for u, v in sorted(state["units"].items())
+                    if v["status"] == "captured" and v["side"] == s
+                ],
+            }
+            for s in SIDES
+        ]
+        return {
+            "map_key": f"pocket-tactics/{key}",
+            "grid": self._window(tiles),
+            "title": self.title,
+            "cells": cells,
+            "regions": homes,
+            "objectives": objectives,
+            "pieces": distinguish_titles(pieces),
+            "markers": markers,
+            "arrows": arrows,
+            "header": [list(kv) for kv in self.header(state).items()],
+            "legend": legend,
+            "notes": notes,
+            "terrain_key": terrain_key,
+            "losses": losses,
+        }
 
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):
@@ -1622,7 +2311,8 @@ class PocketTactics(Ruleset):
                 "(je angrenzender Verbündeter und bevorzugtes Gelände), `/pass`. Höchste OFF gegen höchste DEF, "
                 "Gleichstand → nächstes Paar, übrige OFF trifft. Beide können fallen; Besiegte nimmt der Sieger.\n"
                 "**Gefahren:** Wasser 1–3 ertrinkt; 5+-Tests. **Sieg:** Gegner kann keine Einheit aktivieren oder "
-                "stationieren, oder man kontrolliert alle Merkmale.")
+                "stationieren, oder man kontrolliert alle Merkmale."
+            )
         return (
             "**Pocket Tactics** — two players (North, South).\n"
             "**Setup:** choose factions, roll off for order, recruit up to the points limit (50). Six terrain "
@@ -1638,7 +2328,8 @@ class PocketTactics(Ruleset):
             "adjacent ally, one on preferred terrain), `/pass`. Highest OFF vs highest DEF, ties go to the next "
             "pair, a spare OFF die hits. Both may fall; the victor keeps the captured unit.\n"
             "**Hazards:** water drowns on 1–3; 5+ tests. **Victory:** the opponent can neither activate nor "
-            "deploy a unit, or you control every feature.")
+            "deploy a unit, or you control every feature."
+        )
 
     # ----- referee edits --------------------------------------------------------------------
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -1665,9 +2356,13 @@ class PocketTactics(Ruleset):
         if action["type"] == "ref-phase":
             self.check_referee_phase(action)
             if state["phase"] not in ("play", "bonus", "reroll"):
-                raise RuleError("The referee can change the turn only once play has begun; the "
-                                f"setup is at step {state['phase']!r} (/ref undo takes a setup step back).")
+                raise RuleError(
+                    "The referee can change the turn only once play has begun; the "
+                    f"setup is at step {state['phase']!r} (/ref undo takes a setup step back)."
+                )
             if state.get("combat"):
-                raise RuleError("A combat is being resolved; the referee can change the turn once "
-                                "its dice are settled.")
+                raise RuleError(
+                    "A combat is being resolved; the referee can change the turn once "
+                    "its dice are settled."
+                )
         return super().referee_edit(state, action)

@@ -4,6 +4,7 @@ A scenario may stop anywhere between "nothing chosen yet" (the default game) and
 of a combat with dice on the table". Every key is optional; what is missing is played out.
 The format is documented in ``docs/scenarios/pocket-tactics.md``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -14,9 +15,32 @@ from engine.core.errors import ScenarioError
 from .data import PHASES, SIDES, Catalogue, other, valid_label
 
 MAP_PHASES = ("faction", "army", "tiles", "features", "map", "home")
-KNOWN_KEYS = {"_comment", "name", "title", "description", "points", "tiles_per_player", "start_units",
-              "factions", "order", "armies", "units", "map", "homes", "control", "phase", "active", "turn",
-              "combat", "tile_choices", "bag", "drawn", "central", "own_features", "start"}
+KNOWN_KEYS = {
+    "_comment",
+    "name",
+    "title",
+    "description",
+    "points",
+    "tiles_per_player",
+    "start_units",
+    "factions",
+    "order",
+    "armies",
+    "units",
+    "map",
+    "homes",
+    "control",
+    "phase",
+    "active",
+    "turn",
+    "combat",
+    "tile_choices",
+    "bag",
+    "drawn",
+    "central",
+    "own_features",
+    "start",
+}
 
 
 def validate(cat: Catalogue, data: dict, file: str) -> dict:
@@ -26,10 +50,16 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         fail(unknown[0], f"unknown key; known keys: {', '.join(sorted(KNOWN_KEYS - {'_comment'}))}")
-    out: dict = {"name": str(data.get("name", "custom")), "title": str(data.get("title", data.get("name", "Custom"))),
-                 "description": str(data.get("description", ""))}
-    for key, default, low, high in (("points", 50, 1, 500), ("tiles_per_player", 6, 1, 20),
-                                    ("start_units", 3, 0, 6)):
+    out: dict = {
+        "name": str(data.get("name", "custom")),
+        "title": str(data.get("title", data.get("name", "Custom"))),
+        "description": str(data.get("description", "")),
+    }
+    for key, default, low, high in (
+        ("points", 50, 1, 500),
+        ("tiles_per_player", 6, 1, 20),
+        ("start_units", 3, 0, 6),
+    ):
         value = data.get(key, default)
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             fail(key, f"must be a whole number {low}-{high}")
@@ -71,14 +101,26 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
             for uid in types:
                 spec = cat.units.get(uid)
                 if spec is None or spec["faction"] != out["factions"][side]:
-                    fail(f"armies.{side}", f"lists a unit that is not a unit of faction {out['factions'][side]}; "
-                                           f"known: {', '.join(cat.factions[out['factions'][side]]['units'])}")
+                    fail(
+                        f"armies.{side}",
+                        f"lists a unit that is not a unit of faction {out['factions'][side]}; "
+                        f"known: {', '.join(cat.factions[out['factions'][side]]['units'])}",
+                    )
                 if uid in units:
                     fail(f"armies.{side}", "lists a unit twice")
-                units[uid] = {"side": side, "type": uid, "status": "reserve", "at": None, "by": None, "blessing": 0}
+                units[uid] = {
+                    "side": side,
+                    "type": uid,
+                    "status": "reserve",
+                    "at": None,
+                    "by": None,
+                    "blessing": 0,
+                }
             cost = sum(cat.units[u]["points"] for u in types)
             if cost > out["points"]:
-                fail(f"armies.{side}", f"costs {cost} points, more than the {out['points']} allowed")
+                fail(
+                    f"armies.{side}", f"costs {cost} points, more than the {out['points']} allowed"
+                )
     raw_units = data.get("units")
     if raw_units is not None:
         if not complete_factions:
@@ -89,19 +131,30 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
             where = f"units.{uid}"
             spec = cat.units.get(uid)
             if spec is None or spec["faction"] not in faction_of_side:
-                fail(where, "not a unit of the chosen factions; unit ids are the unit names in factions.json")
+                fail(
+                    where,
+                    "not a unit of the chosen factions; unit ids are the unit names in factions.json",
+                )
             if not isinstance(entry, dict):
-                fail(where, "must be an object like {\"at\": \"0807\"}")
+                fail(where, 'must be an object like {"at": "0807"}')
             side = faction_of_side[spec["faction"]]
             at = entry.get("at", "reserve")
-            unit = {"side": side, "type": uid, "status": "map", "at": at, "by": None,
-                    "blessing": entry.get("blessing", 0)}
+            unit = {
+                "side": side,
+                "type": uid,
+                "status": "map",
+                "at": at,
+                "by": None,
+                "blessing": entry.get("blessing", 0),
+            }
             if at in ("reserve", "captured"):
                 unit["status"], unit["at"] = at, None
                 if at == "captured":
                     unit["by"] = entry.get("by", other(side))
                     if unit["by"] not in SIDES or unit["by"] == side:
-                        fail(where + ".by", "the side holding the captured unit must be the opponent")
+                        fail(
+                            where + ".by", "the side holding the captured unit must be the opponent"
+                        )
             elif not valid_label(at):
                 fail(where + ".at", "write a hex label 0101-1515, 'reserve' or 'captured'")
             if unit["blessing"] not in (0, 1):
@@ -162,7 +215,10 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
             if unit["at"] not in out["map"]:
                 fail(f"units.{uid}.at", f"{unit['at']} is not a tile of the map")
             if unit["at"] in taken:
-                fail(f"units.{uid}.at", f"{unit['at']} already holds {taken[unit['at']]}; one unit per tile")
+                fail(
+                    f"units.{uid}.at",
+                    f"{unit['at']} already holds {taken[unit['at']]}; one unit per tile",
+                )
             taken[unit["at"]] = uid
     elif units and any(u["status"] == "map" for u in units.values()):
         fail("units", "units on the map need a map (key 'map')")
@@ -171,13 +227,21 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
     out["tile_choices"] = data.get("tile_choices")
     if out["tile_choices"] is not None:
         tc = out["tile_choices"]
-        if not isinstance(tc, dict) or set(tc) - set(SIDES) or any(
-                not isinstance(v, list) or any(t not in cat.terrains for t in v) for v in tc.values()):
+        if (
+            not isinstance(tc, dict)
+            or set(tc) - set(SIDES)
+            or any(
+                not isinstance(v, list) or any(t not in cat.terrains for t in v)
+                for v in tc.values()
+            )
+        ):
             fail("tile_choices", f"side -> list of terrain ids ({', '.join(cat.terrains)})")
         out["tile_choices"] = {s: list(tc.get(s, [])) for s in SIDES}
     for key in ("bag",):
         value = data.get(key)
-        if value is not None and (not isinstance(value, list) or any(t not in cat.terrains for t in value)):
+        if value is not None and (
+            not isinstance(value, list) or any(t not in cat.terrains for t in value)
+        ):
             fail(key, f"a list of terrain ids ({', '.join(cat.terrains)})")
         out[key] = value
     drawn = data.get("drawn")
@@ -189,7 +253,11 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
         fail("central", f"a feature id ({', '.join(cat.features)})")
     out["central"] = central
     own = data.get("own_features", {})
-    if not isinstance(own, dict) or set(own) - set(SIDES) or any(f not in cat.features for f in own.values()):
+    if (
+        not isinstance(own, dict)
+        or set(own) - set(SIDES)
+        or any(f not in cat.features for f in own.values())
+    ):
         fail("own_features", f"side -> feature id ({', '.join(cat.features)})")
     out["own_features"] = {s: own.get(s) for s in SIDES}
 
@@ -197,8 +265,10 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
         fail("bag", f"phase {phase} needs the tiles still in the bag (or a map)")
     if phase in ("home", "start") and out["map"] is None:
         fail("map", f"phase {phase} needs the map")
-    if phase in ("army", "tiles", "features", "map", "home", "start", "play", "bonus", "reroll") \
-            and not complete_factions:
+    if (
+        phase in ("army", "tiles", "features", "map", "home", "start", "play", "bonus", "reroll")
+        and not complete_factions
+    ):
         fail("factions", f"phase {phase} needs both factions")
 
     # ----- turn, starting placement, combat ----------------------------------------------------
@@ -216,7 +286,9 @@ def validate(cat: Catalogue, data: dict, file: str) -> dict:
         if active is None:
             fail("active", f"phase {phase} needs the active side")
     start = data.get("start")
-    if start is not None and (not isinstance(start, dict) or set(start) - {"placed", "done", "next", "last"}):
+    if start is not None and (
+        not isinstance(start, dict) or set(start) - {"placed", "done", "next", "last"}
+    ):
         fail("start", "an object with placed {side: n}, done [sides], next side, last side")
     out["start"] = start
     combat = data.get("combat")
@@ -245,7 +317,10 @@ def _check_combat(cat, combat, units, active, fail: Callable[[str, str], NoRetur
         fail("combat.kind", "melee, magic or ranged")
     spec = cat.units[units[att]["type"]]
     if kind != "ranged" and kind not in spec["attacks"]:
-        fail("combat.kind", f"{att} does not know {kind} attacks; its card lists {', '.join(spec['attacks'])}")
+        fail(
+            "combat.kind",
+            f"{att} does not know {kind} attacks; its card lists {', '.join(spec['attacks'])}",
+        )
     if kind == "ranged" and not spec["ranged"]:
         fail("combat.kind", f"{att} has no ranged attack")
     dice = combat.get("dice")
@@ -257,12 +332,20 @@ def _check_combat(cat, combat, units, active, fail: Callable[[str, str], NoRetur
         out_dice[role] = {}
         for k in ("off", "def"):
             values = rd.get(k, [])
-            if not isinstance(values, list) or len(values) > 3 or any(
-                    not isinstance(v, int) or not 1 <= v <= 6 for v in values):
+            if (
+                not isinstance(values, list)
+                or len(values) > 3
+                or any(not isinstance(v, int) or not 1 <= v <= 6 for v in values)
+            ):
                 fail(f"combat.dice.{role}.{k}", "up to three values 1-6")
             out_dice[role][k] = list(values)
-    out = {"attacker": att, "defender": dfd, "kind": kind, "dice": out_dice,
-           "water_tested": bool(combat.get("water_tested", False))}
+    out = {
+        "attacker": att,
+        "defender": dfd,
+        "kind": kind,
+        "dice": out_dice,
+        "water_tested": bool(combat.get("water_tested", False)),
+    }
     for key in ("bonuses", "rerolls"):
         if key in combat:
             value = combat[key]
@@ -271,8 +354,11 @@ def _check_combat(cat, combat, units, active, fail: Callable[[str, str], NoRetur
             out[key] = value
     for role in ("attacker", "defender"):
         for b in out.get("bonuses", {}).get(role, []):
-            if not isinstance(b, dict) or b.get("kind") not in ("off", "def", "any") or not isinstance(
-                    b.get("value"), int):
+            if (
+                not isinstance(b, dict)
+                or b.get("kind") not in ("off", "def", "any")
+                or not isinstance(b.get("value"), int)
+            ):
                 fail(f"combat.bonuses.{role}", "each bonus is {kind: off|def|any, value: n}")
         r = out.get("rerolls", {}).get(role, 0)
         if not isinstance(r, int) or r < 0:

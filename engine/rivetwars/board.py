@@ -8,6 +8,7 @@ Inside, a segment is ``(sx, sy)`` counted from 0, y growing southwards.
 Range counts segments, crossing at most one diagonal: the distance is ``dx + dy`` minus one
 when both differ (one diagonal step saves one), so ``(2, 2)`` away is 3.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,8 +22,14 @@ TILE_SEGMENTS = 3
 SEGMENT_SQUARES = 2
 # Deviation diagram directions as (right, forward) steps seen from the player drawing the card.
 DIRECTIONS: dict[str, tuple[int, int]] = {
-    "F": (0, 1), "FR": (1, 1), "R": (1, 0), "BR": (1, -1),
-    "B": (0, -1), "BL": (-1, -1), "L": (-1, 0), "FL": (-1, 1),
+    "F": (0, 1),
+    "FR": (1, 1),
+    "R": (1, 0),
+    "BR": (1, -1),
+    "B": (0, -1),
+    "BL": (-1, -1),
+    "L": (-1, 0),
+    "FL": (-1, 1),
 }
 
 
@@ -57,10 +64,10 @@ def deviation_step(direction: str, facing_north: bool) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Board:
-    tiles: str                     # "5A 3B 2B / 9A 8A 7A"
+    tiles: str  # "5A 3B 2B / 9A 8A 7A"
     seg_cols: int
     seg_rows: int
-    walkways: frozenset            # squares with planks
+    walkways: frozenset  # squares with planks
 
     @property
     def columns(self) -> int:

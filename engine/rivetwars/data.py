@@ -3,6 +3,7 @@
 The only file I/O of the game. Everything returned is plain data; every problem raises
 ``ScenarioError(file, entry, problem)``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -26,14 +27,58 @@ CARD_TIMINGS = ("deploy", "combat", "move", "any", "reaction")
 REACTION_EFFECTS = ("take-cover",)
 CLASSES = ("infantry", "cavalry", "vehicle", "artillery")
 ARMOUR_NAMES = ("infantry", "light", "medium", "heavy", "air")
-ABILITIES = ("movement_bonus", "runner", "tank_shock", "precision", "rush", "range_ground",
-             "range_air", "sniper", "quick_advance", "reinforced_defence", "gas_immune")
-MISSION_KEYS = ("title", "title_de", "tiles", "resources", "cards", "victory", "first",
-                "start_on_objectives", "round_vp", "objective_vp", "infantry_points", "escalation",
-                "paratroopers", "terrain", "deploy", "territory", "round_limit")
-POSITION_KEYS = ("units", "turn", "active", "phase", "order", "hands", "secrets", "vp", "rivets",
-                 "points", "flags", "clouds", "decks", "heroes_used", "first_turn", "escalation_vp",
-                 "spent", "no_move")
+ABILITIES = (
+    "movement_bonus",
+    "runner",
+    "tank_shock",
+    "precision",
+    "rush",
+    "range_ground",
+    "range_air",
+    "sniper",
+    "quick_advance",
+    "reinforced_defence",
+    "gas_immune",
+)
+MISSION_KEYS = (
+    "title",
+    "title_de",
+    "tiles",
+    "resources",
+    "cards",
+    "victory",
+    "first",
+    "start_on_objectives",
+    "round_vp",
+    "objective_vp",
+    "infantry_points",
+    "escalation",
+    "paratroopers",
+    "terrain",
+    "deploy",
+    "territory",
+    "round_limit",
+)
+POSITION_KEYS = (
+    "units",
+    "turn",
+    "active",
+    "phase",
+    "order",
+    "hands",
+    "secrets",
+    "vp",
+    "rivets",
+    "points",
+    "flags",
+    "clouds",
+    "decks",
+    "heroes_used",
+    "first_turn",
+    "escalation_vp",
+    "spent",
+    "no_move",
+)
 
 
 def _read(path: Path, name: str) -> dict:
@@ -77,15 +122,24 @@ def cards() -> dict:
     check_schema(data, "rivet-wars-cards", "cards.json")
     for card in data["action_cards"]:
         if card.get("deviation") not in ("F", "FR", "R", "BR", "B", "BL", "L", "FL"):
-            raise ScenarioError("cards.json", card.get("id", "?"), "deviation must be F, FR, R, BR, B, BL, L or FL")
+            raise ScenarioError(
+                "cards.json", card.get("id", "?"), "deviation must be F, FR, R, BR, B, BL, L or FL"
+            )
         if card.get("when") not in CARD_TIMINGS:
-            raise ScenarioError("cards.json", card.get("id", "?"), f"when must be one of {', '.join(CARD_TIMINGS)}")
+            raise ScenarioError(
+                "cards.json", card.get("id", "?"), f"when must be one of {', '.join(CARD_TIMINGS)}"
+            )
         if (card.get("when") == "reaction") != (card.get("effect") in REACTION_EFFECTS):
-            raise ScenarioError("cards.json", card.get("id", "?"),
-                                f"only {', '.join(REACTION_EFFECTS)} is played as a reaction, and always so")
-    return {"action": {c["id"]: c for c in data["action_cards"]},
-            "secret": {c["id"]: c for c in data["secret_missions"]},
-            "priority": {s: [tuple(p) for p in data["target_priority"][s]] for s in SIDES}}
+            raise ScenarioError(
+                "cards.json",
+                card.get("id", "?"),
+                f"only {', '.join(REACTION_EFFECTS)} is played as a reaction, and always so",
+            )
+    return {
+        "action": {c["id"]: c for c in data["action_cards"]},
+        "secret": {c["id"]: c for c in data["secret_missions"]},
+        "priority": {s: [tuple(p) for p in data["target_priority"][s]] for s in SIDES},
+    }
 
 
 def validate_unit_type(file: str, key: str, spec: dict) -> None:
@@ -96,24 +150,38 @@ def validate_unit_type(file: str, key: str, spec: dict) -> None:
         raise ScenarioError(file, entry, f"side must be one of {', '.join(SIDES)}")
     if spec.get("class") not in CLASSES:
         raise ScenarioError(file, entry, f"class must be one of {', '.join(CLASSES)}")
-    numbers = ["count", "cost", "rivets", "loot"] + ([] if spec.get("plugin") else ["move", "armour", "hp", "sockets"])
+    numbers = ["count", "cost", "rivets", "loot"] + (
+        [] if spec.get("plugin") else ["move", "armour", "hp", "sockets"]
+    )
     for field in numbers:
         if not isinstance(spec.get(field), int) or spec[field] < 0:
             raise ScenarioError(file, entry, f"{field} must be a whole number >= 0")
     if not spec.get("plugin") and not 1 <= spec["armour"] <= 5:
-        raise ScenarioError(file, entry, "armour must be 1..5 (infantry, light, medium, heavy, air)")
+        raise ScenarioError(
+            file, entry, "armour must be 1..5 (infantry, light, medium, heavy, air)"
+        )
     for weapon in spec.get("weapons", []):
         if not isinstance(weapon.get("id"), str) or not isinstance(weapon.get("attacks"), int):
             raise ScenarioError(file, entry, "each weapon needs an id and a number of attacks")
         dice = weapon.get("dice")
-        if not isinstance(dice, list) or len(dice) != 5 or not all(isinstance(d, int) and d >= 0 for d in dice):
-            raise ScenarioError(file, entry, f"weapon {weapon['id']}: dice must list 5 numbers (armour 1..5)")
+        if (
+            not isinstance(dice, list)
+            or len(dice) != 5
+            or not all(isinstance(d, int) and d >= 0 for d in dice)
+        ):
+            raise ScenarioError(
+                file, entry, f"weapon {weapon['id']}: dice must list 5 numbers (armour 1..5)"
+            )
         for rng in ("ground", "air"):
             if not isinstance(weapon.get(rng), int) or weapon[rng] < 0:
-                raise ScenarioError(file, entry, f"weapon {weapon['id']}: {rng} range must be a number >= 0")
+                raise ScenarioError(
+                    file, entry, f"weapon {weapon['id']}: {rng} range must be a number >= 0"
+                )
     for ability in spec.get("abilities", []):
         if ability.get("name") not in ABILITIES:
-            raise ScenarioError(file, entry, f"lists an unknown ability; known: {', '.join(ABILITIES)}")
+            raise ScenarioError(
+                file, entry, f"lists an unknown ability; known: {', '.join(ABILITIES)}"
+            )
 
 
 def mission_names() -> list[str]:
@@ -127,8 +195,12 @@ def _seg_list(file, entry, board, values):
     for value in values:
         seg = board.parse_seg(str(value))
         if seg is None:
-            raise ScenarioError(file, entry, "lists a name that is not a segment of this map (segments are "
-                                             "named by their top-left square: A1, C1, ..., A3, ...)")
+            raise ScenarioError(
+                file,
+                entry,
+                "lists a name that is not a segment of this map (segments are "
+                "named by their top-left square: A1, C1, ..., A3, ...)",
+            )
         out.append(str(value).upper())
     return out
 
@@ -138,7 +210,9 @@ def load(name: str) -> dict:
     ``Ruleset.load_packaged``)."""
     name = name or "mission-1"
     if name not in mission_names():
-        raise ScenarioError(name[:64], "scenario", f"unknown scenario; known: {', '.join(mission_names())}")
+        raise ScenarioError(
+            name[:64], "scenario", f"unknown scenario; known: {', '.join(mission_names())}"
+        )
     file = f"data/rivet-wars/missions/{name}.json"
     return from_document(_read(DATA_DIR / "missions" / f"{name}.json", file), file)
 
@@ -155,7 +229,9 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
     base_name = raw.get("mission")
     if base_name is not None:
         if base_name not in mission_names():
-            raise ScenarioError(file, "mission", f"unknown mission; known: {', '.join(mission_names())}")
+            raise ScenarioError(
+                file, "mission", f"unknown mission; known: {', '.join(mission_names())}"
+            )
         base = _read(DATA_DIR / "missions" / f"{base_name}.json", f"{base_name}.json")
         base.pop("_comment", None)
         merged = {**base, **{k: v for k, v in raw.items() if k != "mission"}}
@@ -200,17 +276,29 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
     for side in SIDES:
         for field in ("points", "rivets"):
             if not isinstance(res[side].get(field), int) or res[side][field] < 0:
-                raise ScenarioError(file, f"resources.{side}.{field}", "must be a whole number >= 0")
+                raise ScenarioError(
+                    file, f"resources.{side}.{field}", "must be a whole number >= 0"
+                )
     victory = merged.get("victory")
-    if not isinstance(victory, dict) or any(not isinstance(victory.get(s), int) or victory[s] < 1 for s in SIDES):
-        raise ScenarioError(file, "victory", "give the victory points each side needs, e.g. {\"allies\": 6, \"bismark\": 6}")
+    if not isinstance(victory, dict) or any(
+        not isinstance(victory.get(s), int) or victory[s] < 1 for s in SIDES
+    ):
+        raise ScenarioError(
+            file,
+            "victory",
+            'give the victory points each side needs, e.g. {"allies": 6, "bismark": 6}',
+        )
     terrain = merged.get("terrain") or {}
     for kind, segs in terrain.items():
         if kind not in TERRAIN_KINDS:
-            raise ScenarioError(file, f"terrain.{kind}", f"unknown terrain; known: {', '.join(TERRAIN_KINDS)}")
+            raise ScenarioError(
+                file, f"terrain.{kind}", f"unknown terrain; known: {', '.join(TERRAIN_KINDS)}"
+            )
         terrain[kind] = _seg_list(file, f"terrain.{kind}", board, segs)
         if len(terrain[kind]) > TOKENS_IN_BOX:
-            raise ScenarioError(file, f"terrain.{kind}", f"the box holds only {TOKENS_IN_BOX} tokens of each kind")
+            raise ScenarioError(
+                file, f"terrain.{kind}", f"the box holds only {TOKENS_IN_BOX} tokens of each kind"
+            )
     merged["terrain"] = terrain
     deploy = merged.get("deploy") or {}
     for side in SIDES:
@@ -222,7 +310,9 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
         spec = territory.get(side, {})
         rows = spec.get("rows", [])
         if any(not isinstance(r, int) or not 1 <= r <= board.seg_rows for r in rows):
-            raise ScenarioError(file, f"territory.{side}.rows", f"segment rows are 1..{board.seg_rows}")
+            raise ScenarioError(
+                file, f"territory.{side}.rows", f"segment rows are 1..{board.seg_rows}"
+            )
         for seg in board.segments():
             if seg[1] + 1 in rows:
                 owner[_label(seg)] = side
@@ -239,12 +329,19 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
     if merged.get("first") not in (None, *SIDES):
         raise ScenarioError(file, "first", "must be allies or bismark")
     cards_cfg = merged.get("cards", {"action": True, "secret": True})
-    merged["cards"] = {"action": bool(cards_cfg.get("action", True)), "secret": bool(cards_cfg.get("secret", True))}
+    merged["cards"] = {
+        "action": bool(cards_cfg.get("action", True)),
+        "secret": bool(cards_cfg.get("secret", True)),
+    }
     merged["objective_vp"] = merged.get("objective_vp") or {s: 1 for s in SIDES}
     merged["round_vp"] = merged.get("round_vp") or {}
     para = merged.get("paratroopers")
     if para is not None:
-        if para.get("side") not in SIDES or para.get("unit") not in roster or not isinstance(para.get("count"), int):
+        if (
+            para.get("side") not in SIDES
+            or para.get("unit") not in roster
+            or not isinstance(para.get("count"), int)
+        ):
             raise ScenarioError(file, "paratroopers", "needs side, unit (a unit type) and count")
     start = merged.get("start_on_objectives")
     if start is not None and (start.get("side") not in SIDES or start.get("unit") not in roster):
@@ -256,6 +353,7 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
 
 def _label(seg):
     from .board import seg_label
+
     return seg_label(seg)
 
 
@@ -272,24 +370,35 @@ def _validate_position(file, scn, board, roster):
                 raise ScenarioError(file, entry, "must be an object with type, side and at")
             spec = roster.get(unit.get("type"))
             if spec is None or spec.get("plugin"):
-                raise ScenarioError(file, entry, "unknown unit type; types: "
-                                                 f"{', '.join(k for k, v in sorted(roster.items()) if not v.get('plugin'))}")
+                raise ScenarioError(
+                    file,
+                    entry,
+                    "unknown unit type; types: "
+                    f"{', '.join(k for k, v in sorted(roster.items()) if not v.get('plugin'))}",
+                )
             side = unit.get("side", spec["side"])
             if side != spec["side"]:
                 raise ScenarioError(file, entry, f"{unit['type']} belongs to {spec['side']}")
             sq = board.parse_square(str(unit.get("at", "")))
             if sq is None:
-                raise ScenarioError(file, entry, "at is not a square of this "
-                                                 f"{board.columns}x{board.rows} map (e.g. C4)")
+                raise ScenarioError(
+                    file,
+                    entry,
+                    f"at is not a square of this {board.columns}x{board.rows} map (e.g. C4)",
+                )
             if sq in seen_squares:
                 raise ScenarioError(file, entry, f"square {unit['at']} already holds a unit")
             seen_squares.add(sq)
             for plug in unit.get("plugins", []):
                 pspec = roster.get(plug)
                 if not pspec or not pspec.get("plugin") or pspec["side"] != side:
-                    raise ScenarioError(file, entry, f"lists a plug-in that is not a plug-in of {side}")
+                    raise ScenarioError(
+                        file, entry, f"lists a plug-in that is not a plug-in of {side}"
+                    )
             if len(unit.get("plugins", [])) > spec.get("sockets", 0):
-                raise ScenarioError(file, entry, f"{unit['type']} has only {spec.get('sockets', 0)} socket(s)")
+                raise ScenarioError(
+                    file, entry, f"{unit['type']} has only {spec.get('sockets', 0)} socket(s)"
+                )
             damage = unit.get("damage", 0)
             if not isinstance(damage, int) or damage < 0:
                 raise ScenarioError(file, entry, "damage must be a whole number >= 0")
@@ -312,19 +421,27 @@ def _validate_position(file, scn, board, roster):
                 if cid not in card_data[deck]:
                     raise ScenarioError(file, f"{key}.{side}", "lists an unknown card")
             if len(ids) > (3 if key == "hands" else 2):
-                raise ScenarioError(file, f"{key}.{side}", "hand limit is 3 action cards / 2 secret missions")
+                raise ScenarioError(
+                    file, f"{key}.{side}", "hand limit is 3 action cards / 2 secret missions"
+                )
     for key in ("vp", "rivets", "points", "escalation_vp"):
         for side, value in (scn.get(key) or {}).items():
             if side not in SIDES or not isinstance(value, int) or value < 0:
-                raise ScenarioError(file, f"{key}.{side}", "must be a side with a whole number >= 0")
+                raise ScenarioError(
+                    file, f"{key}.{side}", "must be a side with a whole number >= 0"
+                )
     for label, side in (scn.get("flags") or {}).items():
         if label not in scn["terrain"].get("objective", []) or side not in SIDES:
-            raise ScenarioError(file, f"flags.{label}", "flags stand on objective segments and belong to a side")
+            raise ScenarioError(
+                file, f"flags.{label}", "flags stand on objective segments and belong to a side"
+            )
     if len(scn.get("clouds") or []) > GAS_MARKERS:
         raise ScenarioError(file, "clouds", f"the box holds only {GAS_MARKERS} gas markers")
     for i, cloud in enumerate(scn.get("clouds") or []):
         if board.parse_seg(str(cloud.get("at", ""))) is None or cloud.get("owner") not in SIDES:
-            raise ScenarioError(file, f"clouds[{i}]", "a cloud needs at (a segment) and owner (a side)")
+            raise ScenarioError(
+                file, f"clouds[{i}]", "a cloud needs at (a segment) and owner (a side)"
+            )
         dice = cloud.get("dice")
         if not isinstance(dice, list) or len(dice) != 5:
             raise ScenarioError(file, f"clouds[{i}]", "dice must list 5 numbers (armour 1..5)")
@@ -340,7 +457,9 @@ def _validate_position(file, scn, board, roster):
     for key in ("spent", "no_move"):
         for uid in scn.get(key) or []:
             if uid not in ids:
-                raise ScenarioError(file, key, "lists an id that is not the id of a unit in 'units'")
+                raise ScenarioError(
+                    file, key, "lists an id that is not the id of a unit in 'units'"
+                )
     for key in ("heroes_used",):
         for t in scn.get(key) or []:
             if t not in roster:

@@ -3,6 +3,7 @@
 No rule is decided here. Hidden information (hands of action cards, secret missions, deck
 order) is removed for everyone but its owner.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,13 +19,27 @@ from .board import seg_label, seg_of_square, squares_of
 COLORS = {"allies": "#2e6fb5", "bismark": "#b0322b"}
 TERRITORY_FILL = {"allies": "#b9c9b0", "bismark": "#c9b9a8", None: "#a89a7a"}
 WALKWAY_FILL = "#d2b07a"
-TERRAIN_KEY = [{"color": TERRITORY_FILL["allies"], "text": "Allied territory"},
-               {"color": TERRITORY_FILL["bismark"], "text": "Bismark territory"},
-               {"color": TERRITORY_FILL[None], "text": "No man's land"},
-               {"color": WALKWAY_FILL, "text": "Walkway"}]
-ICON = {"bunker": "bunker", "objective": "objective", "wire": "wire", "tanktrap": "tanktrap",
-        "minefield": "mine", "deploy": "deploy"}
-PHASE_TITLES = {"card": "Cards", "deploy": "Deployment", "combat": "Combat", "move": "Movement", "rally": "Rally"}
+TERRAIN_KEY = [
+    {"color": TERRITORY_FILL["allies"], "text": "Allied territory"},
+    {"color": TERRITORY_FILL["bismark"], "text": "Bismark territory"},
+    {"color": TERRITORY_FILL[None], "text": "No man's land"},
+    {"color": WALKWAY_FILL, "text": "Walkway"},
+]
+ICON = {
+    "bunker": "bunker",
+    "objective": "objective",
+    "wire": "wire",
+    "tanktrap": "tanktrap",
+    "minefield": "mine",
+    "deploy": "deploy",
+}
+PHASE_TITLES = {
+    "card": "Cards",
+    "deploy": "Deployment",
+    "combat": "Combat",
+    "move": "Movement",
+    "rally": "Rally",
+}
 
 
 def _side_title(rs, side):
@@ -39,26 +54,33 @@ def view(rs, state, side):
         if s != side:
             shown["hands"][s] = []
             shown["secrets"][s] = []
-    shown["decks"] = {"action": len(state["decks"]["action"]), "secret": len(state["decks"]["secret"]),
-                      "action_discard": list(state["decks"]["action_discard"]),
-                      "secret_discard": list(state["decks"]["secret_discard"])}
+    shown["decks"] = {
+        "action": len(state["decks"]["action"]),
+        "secret": len(state["decks"]["secret"]),
+        "action_discard": list(state["decks"]["action_discard"]),
+        "secret_discard": list(state["decks"]["secret_discard"]),
+    }
     return shown
 
 
 def _unit_name(rs, state, utype):
     from .rules import roster
+
     return roster(state)[utype]["name"]
 
 
 def describe(rs, state, key, value):
     from .rules import roster
+
     units = state.get("units", {})
     if key in ("unit", "target") and value in units:
         u = units[value]
         hp = rs.hp(state, value)
         plugs = "".join(f"+{_unit_name(rs, state, p)}" for p in u["plugins"])
-        return (f"{_side_title(rs, u['side'])} {_unit_name(rs, state, u['type'])}{plugs} {value} in "
-                f"{seg_label(seg_of_square(squaregrid.parse_label(u['at'])))} ({hp - u['damage']}/{hp} hp)")
+        return (
+            f"{_side_title(rs, u['side'])} {_unit_name(rs, state, u['type'])}{plugs} {value} in "
+            f"{seg_label(seg_of_square(squaregrid.parse_label(u['at'])))} ({hp - u['damage']}/{hp} hp)"
+        )
     if key == "unit" and value in roster(state):
         spec = roster(state)[value]
         cost = f"{spec['cost']} pts" + (f" + {spec['rivets']} rivets" if spec["rivets"] else "")
@@ -84,20 +106,26 @@ def describe_event(rs, state, event):
     if t == "initiative":
         if event.get("reason") == "mission":
             return f"The mission sets the order: {', '.join(_side_title(rs, s) for s in event['order'])}."
-        rolls = ", ".join(f"{_side_title(rs, s)} rolled {v}" for s, v in event.get("rolls", {}).items())
+        rolls = ", ".join(
+            f"{_side_title(rs, s)} rolled {v}" for s, v in event.get("rolls", {}).items()
+        )
         return f"Initiative: {rolls}; {_side_title(rs, event['order'][0])} goes first."
     if t == "initiative_tie":
         return f"Initiative tied at {event['value']}; rolled again."
     if t == "attack":
         dice = " ".join(str(v) for v in event["dice"])
         prec = f" +{event['precision']}" if event.get("precision") else ""
-        return (f"{event['by']} attacks {event['target']} ({event['kind']}): dice [{dice}]{prec} -> "
-                f"{'hit, 1 damage' if event['hit'] else 'miss'}.")
+        return (
+            f"{event['by']} attacks {event['target']} ({event['kind']}): dice [{dice}]{prec} -> "
+            f"{'hit, 1 damage' if event['hit'] else 'miss'}."
+        )
     if t == "attack_declared":
         aim = event.get("target") or event["at"]
         return f"{event['unit']} attacks {aim} with {event['weapon']}."
     if t == "regrouped":
-        return f"{event['unit']} regroups to {event['to']}" + (f", swapping with {event['swapped']}." if event.get("swapped") else ".")
+        return f"{event['unit']} regroups to {event['to']}" + (
+            f", swapping with {event['swapped']}." if event.get("swapped") else "."
+        )
     if t == "turn_started":
         return f"Round {event['turn']} begins."
     if t == "side_started":
@@ -158,16 +186,25 @@ def describe_event(rs, state, event):
     if t == "paradrop_lost":
         return f"A paratrooper is lost: {event.get('why', 'drifted off the map')}."
     if t == "resources":
-        return (f"{side} has {event['points']} deployment points and {event['rivets']} rivets"
-                + (f", {event['infantry_points']} infantry-only points" if event.get("infantry_points") else "")
-                + (f", {event['free_units']} free infantry" if event.get("free_units") else "") + ".")
+        return (
+            f"{side} has {event['points']} deployment points and {event['rivets']} rivets"
+            + (
+                f", {event['infantry_points']} infantry-only points"
+                if event.get("infantry_points")
+                else ""
+            )
+            + (f", {event['free_units']} free infantry" if event.get("free_units") else "")
+            + "."
+        )
     if t == "points_lost":
         return f"{side} loses {event['points']} unspent deployment points."
     if t == "attack_lost":
         return f"The attack is lost: {event['why']}."
     if t == "reaction_window":
-        return (f"{side} may answer the attack on {event['at']} with a reaction card "
-                f"(/play a reaction card, or /pass).")
+        return (
+            f"{side} may answer the attack on {event['at']} with a reaction card "
+            f"(/play a reaction card, or /pass)."
+        )
     if t == "passed":
         return f"{side} plays no reaction card."
     if t == "covered":
@@ -188,17 +225,20 @@ def header(rs, state, lang="en"):
     """The turn post's fields; German ones in the rulebook's words (Runde, Siegpunkte, Nieten)."""
     term = lambda text: rs.term(text, lang)  # noqa: E731
     side = lambda s: rs.side_title(s, lang)  # noqa: E731
-    out = {term("Round"): str(state.get("turn")),
-           term("Phase"): term(PHASE_TITLES.get(state.get("phase"), str(state.get("phase")))),
-           term("Active"): side(state.get("active"))}
+    out = {
+        term("Round"): str(state.get("turn")),
+        term("Phase"): term(PHASE_TITLES.get(state.get("phase"), str(state.get("phase")))),
+        term("Active"): side(state.get("active")),
+    }
     victory = state["mission"]["victory"]
     out[term("VP")] = " / ".join(f"{side(s)} {state['vp'][s]}/{victory[s]}" for s in rs.sides)
     out[term("Rivets")] = " / ".join(f"{side(s)} {state['rivets'][s]}" for s in rs.sides)
     if state.get("phase") == "deploy":
         active = state["active"]
         extra = state["infantry_points"][active]
-        out[term("Points")] = str(state["points"][active]) + (f" (+{extra} {term('infantry')})"
-                                                              if extra else "")
+        out[term("Points")] = str(state["points"][active]) + (
+            f" (+{extra} {term('infantry')})" if extra else ""
+        )
     if state.get("pending"):
         out[term("Waiting")] = f"{side(state['pending']['side'])}: {term(state['pending']['kind'])}"
     return out
@@ -206,9 +246,12 @@ def header(rs, state, lang="en"):
 
 def _static(rs, state):
     from .rules import board
+
     b = board(state)
     territory = state["mission"]["territory_of"]
-    deploy = {label: side for side, labels in state["mission"]["deploy"].items() for label in labels}
+    deploy = {
+        label: side for side, labels in state["mission"]["deploy"].items() for label in labels
+    }
     cells = []
     for seg in b.segments():
         label = seg_label(seg)
@@ -216,8 +259,12 @@ def _static(rs, state):
         if label in deploy:
             kinds.append("deploy")
         for i, square in enumerate(squares_of(seg)):
-            cell = {"at": squaregrid.label(square),
-                    "fill": WALKWAY_FILL if square in b.walkways else TERRITORY_FILL[territory.get(label)]}
+            cell = {
+                "at": squaregrid.label(square),
+                "fill": WALKWAY_FILL
+                if square in b.walkways
+                else TERRITORY_FILL[territory.get(label)],
+            }
             if i < len(kinds):
                 cell["icon"] = ICON[kinds[i]]
                 if kinds[i] == "deploy":
@@ -230,16 +277,29 @@ def _static(rs, state):
     for y in range(b.rows):
         for x in range(b.columns):
             if x % 2 == 1 and x + 1 < b.columns:
-                edges.append({"at": squaregrid.label((x, y)), "to": squaregrid.label((x + 1, y)),
-                              "color": "#222222", "width": 5 if (x + 1) % 6 == 0 else 3})
+                edges.append(
+                    {
+                        "at": squaregrid.label((x, y)),
+                        "to": squaregrid.label((x + 1, y)),
+                        "color": "#222222",
+                        "width": 5 if (x + 1) % 6 == 0 else 3,
+                    }
+                )
             if y % 2 == 1 and y + 1 < b.rows:
-                edges.append({"at": squaregrid.label((x, y)), "to": squaregrid.label((x, y + 1)),
-                              "color": "#222222", "width": 5 if (y + 1) % 6 == 0 else 3})
+                edges.append(
+                    {
+                        "at": squaregrid.label((x, y)),
+                        "to": squaregrid.label((x, y + 1)),
+                        "color": "#222222",
+                        "width": 5 if (y + 1) % 6 == 0 else 3,
+                    }
+                )
     return b, cells, edges
 
 
 def scene(rs, state, events, viewer):
     from .rules import roster
+
     b, cells, edges = _static(rs, state)
     key = hashlib.sha256(json.dumps(cells, sort_keys=True).encode()).hexdigest()[:12]
     pieces = []
@@ -250,8 +310,14 @@ def scene(rs, state, events, viewer):
         title = spec.get("short", spec["name"][:5])
         plugs = "".join("+" + roster(state)[p].get("short", "P") for p in u["plugins"])
         hp = rs.hp(state, uid)
-        piece = {"at": u["at"], "id": uid, "color": COLORS[u["side"]], "text_color": "#ffffff", "title": title,
-                 "values": f"{hp - u['damage']}/{hp}"}
+        piece = {
+            "at": u["at"],
+            "id": uid,
+            "color": COLORS[u["side"]],
+            "text_color": "#ffffff",
+            "title": title,
+            "values": f"{hp - u['damage']}/{hp}",
+        }
         if plugs:
             # plug-ins on a line of their own: "Rifle+Sturm" in one line was cut to "Sturm+…"
             piece["subtitle"] = plugs
@@ -266,8 +332,9 @@ def scene(rs, state, events, viewer):
             seg = b.parse_seg(label)
             owner = state["flags"].get(label)
             first = squaregrid.label(squares_of(seg)[0])
-            objectives.append({"at": first, "name": label, "owner": owner,
-                               "color": COLORS.get(owner, "#777777")})
+            objectives.append(
+                {"at": first, "name": label, "owner": owner, "color": COLORS.get(owner, "#777777")}
+            )
             if owner:
                 markers.append({"at": first, "kind": "flag", "color": COLORS[owner]})
     for cloud in state["clouds"]:
@@ -287,17 +354,29 @@ def scene(rs, state, events, viewer):
             arrows.append({"path": [e["from"], e["to"]], "color": "#222222", "kind": "move"})
         if e.get("type") == "attack_declared":
             seg = b.parse_seg(e["at"])
-            arrows.append({"path": [e["from"], squaregrid.label(squares_of(seg)[0])], "color": "#000000",
-                           "kind": "attack", "text": e["weapon"], "rolls": []})
+            arrows.append(
+                {
+                    "path": [e["from"], squaregrid.label(squares_of(seg)[0])],
+                    "color": "#000000",
+                    "kind": "attack",
+                    "text": e["weapon"],
+                    "rolls": [],
+                }
+            )
         if e.get("type") == "attack":
             # dice as separate values ("5 2", never "52"), hit or miss spelled out
             roll = f"{' '.join(str(v) for v in e['dice']) or '-'} {'hit' if e['hit'] else 'miss'}"
             cloud = str(e.get("by", ""))
             if e.get("kind") == "gas" and cloud.startswith("gas cloud at "):
                 # a cloud's attack is shown at the cloud, not on the arrow of who laid it
-                seg = b.parse_seg(cloud[len("gas cloud at "):])
-                labels.append({"at": squaregrid.label(squares_of(seg)[0]), "text": f"gas: {roll}",
-                               "color": "#5b7f12"})
+                seg = b.parse_seg(cloud[len("gas cloud at ") :])
+                labels.append(
+                    {
+                        "at": squaregrid.label(squares_of(seg)[0]),
+                        "text": f"gas: {roll}",
+                        "color": "#5b7f12",
+                    }
+                )
             elif arrows and arrows[-1]["kind"] == "attack":
                 arrows[-1]["rolls"].append(roll)
     for arrow in arrows:
@@ -311,26 +390,49 @@ def scene(rs, state, events, viewer):
     if viewer in rs.sides:
         hand = [data.cards()["action"][c]["name"] for c in state["hands"][viewer]]
         secrets = [data.cards()["secret"][c]["name"] for c in state["secrets"][viewer]]
-        notes.append(f"Your hand: {', '.join(hand) or '-'}; your secret missions: {', '.join(secrets) or '-'}")
-    notes.append("Held: " + " · ".join(
-        f"{_side_title(rs, s)} {len(state['hands'][s])} card(s), {len(state['secrets'][s])} mission(s)"
-        for s in rs.sides))
-    return {"map_key": f"rivet-wars/{state['mission']['tiles'].replace(' ', '')}/{key}",
-            "grid": {"kind": "square", "columns": b.columns, "rows": b.rows},
-            "title": f"{rs.title} - {state['mission'].get('title') or state['scenario']}",
-            "cells": cells, "edges": edges, "objectives": objectives, "pieces": distinguish_titles(pieces), "markers": markers,
-            "arrows": arrows, "labels": labels, "header": [[k, v] for k, v in header(rs, state).items()],
-            "legend": [{"color": COLORS[s], "text": _side_title(rs, s)} for s in rs.sides],
-            "notes": notes, "terrain_key": TERRAIN_KEY,
-            "losses": [{"color": COLORS[s], "text": f"{_side_title(rs, s)} lost:",
-                        "units": [_lost_title(state, lost) for lost in state.get("lost", {}).get(s, [])]}
-                       for s in rs.sides]}
+        notes.append(
+            f"Your hand: {', '.join(hand) or '-'}; your secret missions: {', '.join(secrets) or '-'}"
+        )
+    notes.append(
+        "Held: "
+        + " · ".join(
+            f"{_side_title(rs, s)} {len(state['hands'][s])} card(s), {len(state['secrets'][s])} mission(s)"
+            for s in rs.sides
+        )
+    )
+    return {
+        "map_key": f"rivet-wars/{state['mission']['tiles'].replace(' ', '')}/{key}",
+        "grid": {"kind": "square", "columns": b.columns, "rows": b.rows},
+        "title": f"{rs.title} - {state['mission'].get('title') or state['scenario']}",
+        "cells": cells,
+        "edges": edges,
+        "objectives": objectives,
+        "pieces": distinguish_titles(pieces),
+        "markers": markers,
+        "arrows": arrows,
+        "labels": labels,
+        "header": [[k, v] for k, v in header(rs, state).items()],
+        "legend": [{"color": COLORS[s], "text": _side_title(rs, s)} for s in rs.sides],
+        "notes": notes,
+        "terrain_key": TERRAIN_KEY,
+        "losses": [
+            {
+                "color": COLORS[s],
+                "text": f"{_side_title(rs, s)} lost:",
+                "units": [_lost_title(state, lost) for lost in state.get("lost", {}).get(s, [])],
+            }
+            for s in rs.sides
+        ],
+    }
 
 
 def _lost_title(state, lost):
     from .rules import roster
+
     names = roster(state)
-    return "+".join(names[t].get("short", names[t]["name"][:5]) if t in names else t for t in lost["types"])
+    return "+".join(
+        names[t].get("short", names[t]["name"][:5]) if t in names else t for t in lost["types"]
+    )
 
 
 SUMMARY_EN = """**Rivet Wars: Eastern Front** — Allies against the Bismark.

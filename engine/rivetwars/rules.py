@@ -5,6 +5,7 @@ rally (scoring). Segments (2x2 squares, named by their top-left square) are the 
 and range; squares say where in a segment a unit stands (target priority). Rules are traced in
 docs/rules/rivet-wars.md; the data (units, cards, tiles, missions) lives in data/rivet-wars/.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,16 @@ HIT = 5
 ACTION_HAND = 3
 SECRET_HAND = 2
 BASIC_INFANTRY = {"allies": "rifleman", "bismark": "panzerfaust"}
-ESCALATION = {1: "point", 2: "point", 3: "rivet", 4: "rivet", 5: "points3", 6: "points3", 7: "free3", 8: "free3"}
+ESCALATION = {
+    1: "point",
+    2: "point",
+    3: "rivet",
+    4: "rivet",
+    5: "points3",
+    6: "points3",
+    7: "free3",
+    8: "free3",
+}
 
 
 def other(side: str) -> str:
@@ -102,56 +112,122 @@ class RivetWars(Ruleset):
     sides = SIDES
     side_titles = {"allies": "Allies", "bismark": "Bismark"}
     # The rulebook's German words (Kartenphase, Aufstellungsphase, Siegpunkte, ...).
-    translations = {"de": {
-        "Allies": "Alliierte",
-        "Cards": "Karten", "Deployment": "Aufstellung", "Combat": "Kampf", "Movement": "Bewegung",
-        "Rally": "Sammeln", "card": "Karten", "deploy": "Aufstellung", "combat": "Kampf",
-        "move": "Bewegung", "rally": "Sammeln",
-        "Round": "Runde", "Phase": "Phase", "Active": "Aktive Seite", "VP": "Siegpunkte",
-        "Rivets": "Nieten", "Points": "Punkte", "Waiting": "Wartet auf", "infantry": "Infanterie",
-        "rivetwars.wrong_phase": "/{command} gehört in die Phase {phase}; jetzt ist die Phase "
-                                 "{now}.",
-    }}
+    translations = {
+        "de": {
+            "Allies": "Alliierte",
+            "Cards": "Karten",
+            "Deployment": "Aufstellung",
+            "Combat": "Kampf",
+            "Movement": "Bewegung",
+            "Rally": "Sammeln",
+            "card": "Karten",
+            "deploy": "Aufstellung",
+            "combat": "Kampf",
+            "move": "Bewegung",
+            "rally": "Sammeln",
+            "Round": "Runde",
+            "Phase": "Phase",
+            "Active": "Aktive Seite",
+            "VP": "Siegpunkte",
+            "Rivets": "Nieten",
+            "Points": "Punkte",
+            "Waiting": "Wartet auf",
+            "infantry": "Infanterie",
+            "rivetwars.wrong_phase": "/{command} gehört in die Phase {phase}; jetzt ist die Phase "
+            "{now}.",
+        }
+    }
     phases = CYCLE.phases
     setup_phases = ("deploy",)
     default_scenario = "mission-1"
     commands = (
-        Command("end-phase", "End the current phase (the card phase draws your cards)",
-                description_i18n={"de": "Aktuelle Phase beenden (die Kartenphase zieht Karten)"}),
-        Command("discard", "Card phase: discard one action card before drawing",
-                (Option("card", "card", "Action card in your hand"),),
-                {"de": "Kartenphase: eine Action!-Karte abwerfen"}),
-        Command("deploy", "Deploy a unit type into one of your deployment segments (a plug-in: to an own unit)",
-                (Option("unit", "choice", "Unit type"), Option("to", "hex", "Deployment segment or host unit")),
-                {"de": "Einheit in ein Aufstellungssegment bringen (Aufstecker: auf eigene Einheit)"}),
-        Command("attack", "Combat: attack a segment (or, for a sniper, a unit) with one attack",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Target segment", False),
-                 Option("target", "target", "Target unit (snipers)", False),
-                 Option("choice", "choice", "Weapon, if the unit has several", False)),
-                {"de": "Kampf: ein Segment (Scharfschütze: eine Einheit) angreifen"}),
-        Command("advance", "Combat: Quick Advance one segment before attacking",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
-                {"de": "Kampf: Schneller Vorstoß um ein Segment"}),
-        Command("rush", "Combat [Action]: Rush one segment instead of attacking",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
-                {"de": "Kampf [Aktion]: Rasen um ein Segment"}),
-        Command("move", "Movement: move a unit one segment",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
-                {"de": "Bewegung: Einheit ein Segment bewegen"}),
-        Command("regroup", "Movement: move a unit to another square of its segment (swapping)",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Square in the same segment")),
-                {"de": "Bewegung: innerhalb des Segments umgruppieren"}),
-        Command("play", "Play an action card (a reaction card when the game waits for your reaction)",
-                (Option("card", "card", "Action card"), Option("unit", "unit", "Your unit", False),
-                 Option("to", "hex", "Target segment", False)),
-                {"de": "Action!-Karte spielen (Reaktionskarte, wenn das Spiel auf deine Reaktion wartet)"}),
-        Command("pass", "Let the enemy attack go ahead without playing a reaction card",
-                description_i18n={"de": "Den feindlichen Angriff ohne Reaktionskarte geschehen lassen"}),
-        Command("place", "Paratroopers: choose the drop segment", (Option("to", "hex", "Segment"),),
-                {"de": "Fallschirmjäger: Absprungsegment wählen"}),
-        Command("retreat", "Tank shock: move your shocked unit to an adjacent segment",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
-                {"de": "Panzerschreck: verdrängte Einheit versetzen"}),
+        Command(
+            "end-phase",
+            "End the current phase (the card phase draws your cards)",
+            description_i18n={"de": "Aktuelle Phase beenden (die Kartenphase zieht Karten)"},
+        ),
+        Command(
+            "discard",
+            "Card phase: discard one action card before drawing",
+            (Option("card", "card", "Action card in your hand"),),
+            {"de": "Kartenphase: eine Action!-Karte abwerfen"},
+        ),
+        Command(
+            "deploy",
+            "Deploy a unit type into one of your deployment segments (a plug-in: to an own unit)",
+            (
+                Option("unit", "choice", "Unit type"),
+                Option("to", "hex", "Deployment segment or host unit"),
+            ),
+            {"de": "Einheit in ein Aufstellungssegment bringen (Aufstecker: auf eigene Einheit)"},
+        ),
+        Command(
+            "attack",
+            "Combat: attack a segment (or, for a sniper, a unit) with one attack",
+            (
+                Option("unit", "unit", "Your unit"),
+                Option("to", "hex", "Target segment", False),
+                Option("target", "target", "Target unit (snipers)", False),
+                Option("choice", "choice", "Weapon, if the unit has several", False),
+            ),
+            {"de": "Kampf: ein Segment (Scharfschütze: eine Einheit) angreifen"},
+        ),
+        Command(
+            "advance",
+            "Combat: Quick Advance one segment before attacking",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
+            {"de": "Kampf: Schneller Vorstoß um ein Segment"},
+        ),
+        Command(
+            "rush",
+            "Combat [Action]: Rush one segment instead of attacking",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
+            {"de": "Kampf [Aktion]: Rasen um ein Segment"},
+        ),
+        Command(
+            "move",
+            "Movement: move a unit one segment",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
+            {"de": "Bewegung: Einheit ein Segment bewegen"},
+        ),
+        Command(
+            "regroup",
+            "Movement: move a unit to another square of its segment (swapping)",
+            (
+                Option("unit", "unit", "Your unit"),
+                Option("to", "hex", "Square in the same segment"),
+            ),
+            {"de": "Bewegung: innerhalb des Segments umgruppieren"},
+        ),
+        Command(
+            "play",
+            "Play an action card (a reaction card when the game waits for your reaction)",
+            (
+                Option("card", "card", "Action card"),
+                Option("unit", "unit", "Your unit", False),
+                Option("to", "hex", "Target segment", False),
+            ),
+            {
+                "de": "Action!-Karte spielen (Reaktionskarte, wenn das Spiel auf deine Reaktion wartet)"
+            },
+        ),
+        Command(
+            "pass",
+            "Let the enemy attack go ahead without playing a reaction card",
+            description_i18n={"de": "Den feindlichen Angriff ohne Reaktionskarte geschehen lassen"},
+        ),
+        Command(
+            "place",
+            "Paratroopers: choose the drop segment",
+            (Option("to", "hex", "Segment"),),
+            {"de": "Fallschirmjäger: Absprungsegment wählen"},
+        ),
+        Command(
+            "retreat",
+            "Tank shock: move your shocked unit to an adjacent segment",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Adjacent segment")),
+            {"de": "Panzerschreck: verdrängte Einheit versetzen"},
+        ),
     )
 
     # ----- scenarios -------------------------------------------------------------------------
@@ -159,8 +235,14 @@ class RivetWars(Ruleset):
         out = []
         for name in data.mission_names():
             scn = data.load(name)
-            out.append(Scenario(name, scn["title"], f"{scn['tiles']}; first to {scn['victory']['allies']}"
-                                f"/{scn['victory']['bismark']} VP (Allies/Bismark)"))
+            out.append(
+                Scenario(
+                    name,
+                    scn["title"],
+                    f"{scn['tiles']}; first to {scn['victory']['allies']}"
+                    f"/{scn['victory']['bismark']} VP (Allies/Bismark)",
+                )
+            )
         return out
 
     def packaged_names(self) -> list[str]:
@@ -179,47 +261,102 @@ class RivetWars(Ruleset):
     def setup(self, scenario: dict, dice: Dice):
         scn = clone(scenario)
         events: list[dict] = []
-        mission = {k: scn.get(k) for k in ("name", "title", "tiles", "resources", "cards", "victory",
-                                            "objective_vp", "round_vp", "infantry_points", "escalation",
-                                            "paratroopers", "deploy", "territory_of", "round_limit", "first")}
+        mission = {
+            k: scn.get(k)
+            for k in (
+                "name",
+                "title",
+                "tiles",
+                "resources",
+                "cards",
+                "victory",
+                "objective_vp",
+                "round_vp",
+                "infantry_points",
+                "escalation",
+                "paratroopers",
+                "deploy",
+                "territory_of",
+                "round_limit",
+                "first",
+            )
+        }
         terrain: dict[str, list[str]] = {}
         for kind, segs in scn["terrain"].items():
             for label in segs:
                 terrain.setdefault(label, []).append(kind)
-        state = {"game": self.name, "scenario": scn["name"], "result": None, "mission": mission,
-                 "roster": scn.get("roster") or {}, "terrain": terrain, "units": {}, "counter": {},
-                 "vp": {s: 0 for s in SIDES}, "rivets": {s: 0 for s in SIDES},
-                 "points": {s: 0 for s in SIDES}, "infantry_points": {s: 0 for s in SIDES},
-                 "free_units": {s: 0 for s in SIDES}, "heroes_used": list(scn.get("heroes_used") or []),
-                 "hands": {s: [] for s in SIDES}, "secrets": {s: [] for s in SIDES},
-                 "decks": {"action": [], "action_discard": [], "secret": [], "secret_discard": []},
-                 "first_turn": bool(scn.get("first_turn", "phase" not in scn)), "discarded": False,
-                 "flags": dict(scn.get("flags") or {}), "clouds": [], "act": None, "spent": [],
-                 "ust": {}, "no_move": [], "regrouped": [], "effects": {"precision": {}, "dig_in": {}, "march": {}, "cover": {}},
-                 "kills": [], "pending": None, "escalation_vp": {s: 0 for s in SIDES}, "overtime": False,
-                 "awaiting": []}
+        state = {
+            "game": self.name,
+            "scenario": scn["name"],
+            "result": None,
+            "mission": mission,
+            "roster": scn.get("roster") or {},
+            "terrain": terrain,
+            "units": {},
+            "counter": {},
+            "vp": {s: 0 for s in SIDES},
+            "rivets": {s: 0 for s in SIDES},
+            "points": {s: 0 for s in SIDES},
+            "infantry_points": {s: 0 for s in SIDES},
+            "free_units": {s: 0 for s in SIDES},
+            "heroes_used": list(scn.get("heroes_used") or []),
+            "hands": {s: [] for s in SIDES},
+            "secrets": {s: [] for s in SIDES},
+            "decks": {"action": [], "action_discard": [], "secret": [], "secret_discard": []},
+            "first_turn": bool(scn.get("first_turn", "phase" not in scn)),
+            "discarded": False,
+            "flags": dict(scn.get("flags") or {}),
+            "clouds": [],
+            "act": None,
+            "spent": [],
+            "ust": {},
+            "no_move": [],
+            "regrouped": [],
+            "effects": {"precision": {}, "dig_in": {}, "march": {}, "cover": {}},
+            "kills": [],
+            "pending": None,
+            "escalation_vp": {s: 0 for s in SIDES},
+            "overtime": False,
+            "awaiting": [],
+        }
         for key in ("vp", "rivets", "points", "escalation_vp"):
             state[key].update(scn.get(key) or {})
         for side in SIDES:
             state["hands"][side] = list((scn.get("hands") or {}).get(side, []))
             state["secrets"][side] = list((scn.get("secrets") or {}).get(side, []))
         for i, cloud in enumerate(scn.get("clouds") or []):
-            state["clouds"].append({"id": i + 1, "at": cloud["at"].upper(), "owner": cloud["owner"],
-                                    "dice": cloud["dice"], "precision": cloud.get("precision", 0),
-                                    "placed": cloud.get("placed", scn.get("turn", 1))})
+            state["clouds"].append(
+                {
+                    "id": i + 1,
+                    "at": cloud["at"].upper(),
+                    "owner": cloud["owner"],
+                    "dice": cloud["dice"],
+                    "precision": cloud.get("precision", 0),
+                    "placed": cloud.get("placed", scn.get("turn", 1)),
+                }
+            )
         units = scn.get("units")
         if units is None:
             units = []
             start = scn.get("start_on_objectives")
             if start:
                 for label in scn["terrain"].get("objective", []):
-                    units.append({"type": start["unit"], "side": start["side"],
-                                  "at": sqlabel(squares_of(known_seg(state, label))[0])})
+                    units.append(
+                        {
+                            "type": start["unit"],
+                            "side": start["side"],
+                            "at": sqlabel(squares_of(known_seg(state, label))[0]),
+                        }
+                    )
         for unit in units:
             uid = unit.get("id") or self._new_id(state, unit["type"])
-            state["units"][uid] = {"type": unit["type"], "side": roster(state)[unit["type"]]["side"],
-                                   "at": unit["at"].upper(), "damage": unit.get("damage", 0),
-                                   "plugins": list(unit.get("plugins", []))}
+            state["units"][uid] = {
+                "type": unit["type"],
+                "side": roster(state)[unit["type"]]["side"],
+                "at": unit["at"].upper(),
+                "damage": unit.get("damage", 0),
+                "plugins": list(unit.get("plugins", [])),
+            }
             for t in [unit["type"], *unit.get("plugins", [])]:
                 if roster(state)[t].get("hero") and t not in state["heroes_used"]:
                     state["heroes_used"].append(t)
@@ -234,19 +371,23 @@ class RivetWars(Ruleset):
         if "action" in decks:
             state["decks"]["action"] = list(decks["action"])
         else:
-            state["decks"]["action"] = dice.shuffle([c for c in card_data["action"] if c not in held],
-                                                    "shuffle action cards", events)
+            state["decks"]["action"] = dice.shuffle(
+                [c for c in card_data["action"] if c not in held], "shuffle action cards", events
+            )
         if "secret" in decks:
             state["decks"]["secret"] = list(decks["secret"])
         else:
-            state["decks"]["secret"] = dice.shuffle([c for c in card_data["secret"] if c not in held],
-                                                    "shuffle secret missions", events)
+            state["decks"]["secret"] = dice.shuffle(
+                [c for c in card_data["secret"] if c not in held], "shuffle secret missions", events
+            )
         state["turn"] = scn.get("turn", 1)
         state["spent"] = list(scn.get("spent") or [])
         state["no_move"] = list(scn.get("no_move") or [])
         if "phase" in scn:
-            state["order"] = list(scn.get("order") or [scn.get("active") or SIDES[0],
-                                                        other(scn.get("active") or SIDES[0])])
+            state["order"] = list(
+                scn.get("order")
+                or [scn.get("active") or SIDES[0], other(scn.get("active") or SIDES[0])]
+            )
             state["active"] = scn.get("active") or state["order"][0]
             state["phase"] = scn["phase"]
             if "points" not in scn and state["phase"] == "deploy":
@@ -317,7 +458,9 @@ class RivetWars(Ruleset):
 
     def hp(self, state, uid):
         unit = state["units"][uid]
-        return roster(state)[unit["type"]]["hp"] + sum(roster(state)[p].get("hp_bonus", 0) for p in unit["plugins"])
+        return roster(state)[unit["type"]]["hp"] + sum(
+            roster(state)[p].get("hp_bonus", 0) for p in unit["plugins"]
+        )
 
     def _own_abilities(self, state, uid, advantage_only=False) -> dict:
         unit = state["units"][uid]
@@ -347,7 +490,9 @@ class RivetWars(Ruleset):
         if act and uid in act["group"]:
             adv = act["adv"]
         else:
-            adv = self._segment_advantages(state, state["units"][uid]["side"], self.seg_name(state, uid), occ)
+            adv = self._segment_advantages(
+                state, state["units"][uid]["side"], self.seg_name(state, uid), occ
+            )
         out = dict(own)
         for name, x in adv.items():
             if name not in own or own[name] < x:
@@ -399,7 +544,9 @@ class RivetWars(Ruleset):
 
     def _pool_left(self, state, side, utype) -> int:
         spec = roster(state)[utype]
-        on_board = sum(1 for u in state["units"].values() for t in [u["type"], *u["plugins"]] if t == utype)
+        on_board = sum(
+            1 for u in state["units"].values() for t in [u["type"], *u["plugins"]] if t == utype
+        )
         if spec.get("hero") and utype in state["heroes_used"]:
             return 0
         return spec["count"] - on_board
@@ -430,6 +577,7 @@ class RivetWars(Ruleset):
                 st["escalation_vp"] = dict(st["vp"])
                 evs.append({"type": "escalation", "vp": dict(st["vp"])})
             self._roll_initiative(st, dice, evs)
+
         events += CYCLE.advance(state, on_enter, on_round_end)
 
     def _on_enter(self, state, phase, events, dice):
@@ -464,7 +612,9 @@ class RivetWars(Ruleset):
         state["kills"] = []
         state["discarded"] = False
         state["no_move"] = []
-        state["effects"]["dig_in"] = {u: s for u, s in state["effects"]["dig_in"].items() if s != side}
+        state["effects"]["dig_in"] = {
+            u: s for u, s in state["effects"]["dig_in"].items() if s != side
+        }
         # Gas: the owner's clouds drift first, then everything standing in gas is attacked.
         hit_now: set[str] = set()
         for cloud in list(state["clouds"]):
@@ -494,7 +644,12 @@ class RivetWars(Ruleset):
                     events.append({"type": "flag_placed", "at": label, "side": side})
         para = state["mission"].get("paratroopers")
         if para and para["side"] == side and self._pool_left(state, side, para["unit"]) > 0:
-            state["pending"] = {"kind": "paradrop", "side": side, "unit": para["unit"], "count": para["count"]}
+            state["pending"] = {
+                "kind": "paradrop",
+                "side": side,
+                "unit": para["unit"],
+                "count": para["count"],
+            }
             events.append({"type": "paradrop_ready", "side": side, "count": para["count"]})
 
     def _objectives(self, state):
@@ -510,7 +665,15 @@ class RivetWars(Ruleset):
             card = self._take(state, "action", events, dice)
             if card:
                 state["hands"][side].append(card)
-                events.append({"type": "card_drawn", "side": side, "card": card, "deck": "action", "private": side})
+                events.append(
+                    {
+                        "type": "card_drawn",
+                        "side": side,
+                        "card": card,
+                        "deck": "action",
+                        "private": side,
+                    }
+                )
                 events.append({"type": "cards_drawn", "side": side, "deck": "action", "count": 1})
         if cfg["secret"]:
             drawn = 0
@@ -520,9 +683,19 @@ class RivetWars(Ruleset):
                     break
                 state["secrets"][side].append(card)
                 drawn += 1
-                events.append({"type": "card_drawn", "side": side, "card": card, "deck": "secret", "private": side})
+                events.append(
+                    {
+                        "type": "card_drawn",
+                        "side": side,
+                        "card": card,
+                        "deck": "secret",
+                        "private": side,
+                    }
+                )
             if drawn:
-                events.append({"type": "cards_drawn", "side": side, "deck": "secret", "count": drawn})
+                events.append(
+                    {"type": "cards_drawn", "side": side, "deck": "secret", "count": drawn}
+                )
         state["first_turn"] = False
 
     def _take(self, state, deck, events, dice):
@@ -554,8 +727,16 @@ class RivetWars(Ruleset):
         state["rivets"][side] += rivets
         state["infantry_points"][side] = state["mission"].get("infantry_points") or 0
         state["free_units"][side] = free
-        events.append({"type": "resources", "side": side, "points": points, "rivets": state["rivets"][side],
-                       "infantry_points": state["infantry_points"][side], "free_units": free})
+        events.append(
+            {
+                "type": "resources",
+                "side": side,
+                "points": points,
+                "rivets": state["rivets"][side],
+                "infantry_points": state["infantry_points"][side],
+                "free_units": free,
+            }
+        )
 
     def _settle(self, state, events, dice):
         """Run the steps that need no decision: an empty card phase, the rally, the round end."""
@@ -597,7 +778,14 @@ class RivetWars(Ruleset):
             if self._secret_done(state, side, mission["goal"], occ):
                 state["secrets"][side].remove(card)
                 state["decks"]["secret_discard"].append(card)
-                events.append({"type": "reveal", "side": side, "card": card, "what": "secret mission completed"})
+                events.append(
+                    {
+                        "type": "reveal",
+                        "side": side,
+                        "card": card,
+                        "what": "secret mission completed",
+                    }
+                )
                 self._score(state, side, mission["vp"], f"secret mission {mission['name']}", events)
 
     def _secret_done(self, state, side, goal, occ) -> bool:
@@ -622,7 +810,9 @@ class RivetWars(Ruleset):
     def _score(self, state, side, vp, why, events):
         if vp:
             state["vp"][side] += vp
-            events.append({"type": "vp", "side": side, "vp": vp, "total": state["vp"][side], "why": why})
+            events.append(
+                {"type": "vp", "side": side, "vp": vp, "total": state["vp"][side], "why": why}
+            )
 
     def _round_end(self, state, events):
         for side, vp in (state["mission"].get("round_vp") or {}).items():
@@ -637,19 +827,29 @@ class RivetWars(Ruleset):
                 winner, reason = reached[0], f"reached {target[reached[0]]} victory points"
             elif vp[SIDES[0]] != vp[SIDES[1]]:
                 winner = max(SIDES, key=lambda s: vp[s])
-                reason = f"ended the round ahead on victory points ({vp[winner]} to {vp[other(winner)]})"
+                reason = (
+                    f"ended the round ahead on victory points ({vp[winner]} to {vp[other(winner)]})"
+                )
             else:
                 if not state["overtime"]:
                     events.append({"type": "tied", "vp": dict(vp)})
                 state["overtime"] = True
         if winner:
             state["result"] = {"winner": winner, "reason": reason}
-        elif state["mission"].get("round_limit") and state["turn"] >= state["mission"]["round_limit"]:
+        elif (
+            state["mission"].get("round_limit") and state["turn"] >= state["mission"]["round_limit"]
+        ):
             if vp[SIDES[0]] == vp[SIDES[1]]:
-                state["result"] = {"winner": None, "reason": f"round limit {state['turn']}: tied on victory points"}
+                state["result"] = {
+                    "winner": None,
+                    "reason": f"round limit {state['turn']}: tied on victory points",
+                }
             else:
                 winner = max(SIDES, key=lambda s: vp[s])
-                state["result"] = {"winner": winner, "reason": f"round limit {state['turn']}: more victory points"}
+                state["result"] = {
+                    "winner": winner,
+                    "reason": f"round limit {state['turn']}: more victory points",
+                }
         if state["result"]:
             events.append({"type": "game_over", **state["result"]})
 
@@ -660,22 +860,35 @@ class RivetWars(Ruleset):
         card = self._take(state, "action", events, dice)
         seg = board(state).parse_seg(label)
         if card is None:
-            events.append({"type": "deviation", "why": why, "card": None, "from": label, "to": label})
+            events.append(
+                {"type": "deviation", "why": why, "card": None, "from": label, "to": label}
+            )
             return label
         state["decks"]["action_discard"].append(card)
         direction = data.cards()["action"][card]["deviation"]
         dx, dy = deviation_step(direction, self._facing_north(side))
         new = (seg[0] + dx, seg[1] + dy)
         to = seg_label(new) if board(state).on_board(new) else None
-        events.append({"type": "deviation", "why": why, "card": card, "direction": direction,
-                       "from": label, "to": to, "side": side})
+        events.append(
+            {
+                "type": "deviation",
+                "why": why,
+                "card": card,
+                "direction": direction,
+                "from": label,
+                "to": to,
+                "side": side,
+            }
+        )
         return to
 
     # ----- attacks -----------------------------------------------------------------------------
     def _defence(self, state, uid, occ) -> int:
         ab = self.abilities(state, uid, occ)
         value = ab.get("reinforced_defence", 0)
-        if self.is_infantry(state, state["units"][uid]["type"]) and "bunker" in state["terrain"].get(self.seg_name(state, uid), []):
+        if self.is_infantry(state, state["units"][uid]["type"]) and "bunker" in state[
+            "terrain"
+        ].get(self.seg_name(state, uid), []):
             value += 1
         if uid in state["effects"]["dig_in"]:
             value += 1
@@ -692,30 +905,56 @@ class RivetWars(Ruleset):
     def _roll_attack(self, state, attacker_desc, uid, n, precision, events, dice, kind):
         values = dice.roll_many(n, f"{attacker_desc} vs {uid}", events)
         hit = any(v + precision >= HIT for v in values)
-        events.append({"type": "attack", "by": attacker_desc, "target": uid, "dice": values,
-                       "precision": precision, "hit": hit, "kind": kind})
+        events.append(
+            {
+                "type": "attack",
+                "by": attacker_desc,
+                "target": uid,
+                "dice": values,
+                "precision": precision,
+                "hit": hit,
+                "kind": kind,
+            }
+        )
         return hit
 
     def _damage(self, state, uid, killer_side, events):
         unit = state["units"][uid]
         unit["damage"] += 1
-        events.append({"type": "damage", "unit": uid, "damage": unit["damage"], "hp": self.hp(state, uid)})
+        events.append(
+            {"type": "damage", "unit": uid, "damage": unit["damage"], "hp": self.hp(state, uid)}
+        )
         if unit["damage"] >= self.hp(state, uid):
             self._eliminate(state, uid, killer_side, events)
 
     def _eliminate(self, state, uid, killer_side, events):
         unit = state["units"].pop(uid)
         types = [unit["type"], *unit["plugins"]]
-        events.append({"type": "eliminated", "unit": uid, "side": unit["side"], "at": unit["at"], "types": types})
+        events.append(
+            {
+                "type": "eliminated",
+                "unit": uid,
+                "side": unit["side"],
+                "at": unit["at"],
+                "types": types,
+            }
+        )
         # kept for the picture's losses strip (a unit leaves ``units`` when it is eliminated)
-        state.setdefault("lost", {}).setdefault(unit["side"], []).append({"unit": uid, "types": types})
+        state.setdefault("lost", {}).setdefault(unit["side"], []).append(
+            {"unit": uid, "types": types}
+        )
         if killer_side and killer_side != unit["side"]:
             loot = sum(roster(state)[t].get("loot", 0) for t in types)
             self._score(state, killer_side, loot, f"loot {uid}", events)
             if killer_side == state["active"]:
                 spec = roster(state)[unit["type"]]
-                state["kills"].append({"type": unit["type"], "class": spec["class"],
-                                       "hero": any(roster(state)[t].get("hero") for t in types)})
+                state["kills"].append(
+                    {
+                        "type": unit["type"],
+                        "class": spec["class"],
+                        "hero": any(roster(state)[t].get("hero") for t in types),
+                    }
+                )
         for key in ("spent", "no_move", "regrouped"):
             if uid in state[key]:
                 state[key].remove(uid)
@@ -731,8 +970,16 @@ class RivetWars(Ruleset):
         n = self.dice_against(state, cloud["dice"], uid, self.occupancy(state))
         if n <= 0:
             return
-        if self._roll_attack(state, f"gas cloud at {cloud['at']}", uid, n, cloud.get("precision", 0),
-                             events, dice, "gas"):
+        if self._roll_attack(
+            state,
+            f"gas cloud at {cloud['at']}",
+            uid,
+            n,
+            cloud.get("precision", 0),
+            events,
+            dice,
+            "gas",
+        ):
             self._damage(state, uid, cloud["owner"], events)
 
     def _priority(self, state, label, side, occ) -> list[str]:
@@ -777,7 +1024,10 @@ class RivetWars(Ruleset):
 
                 def ok(t, weapon=weapon, dist=dist):
                     r = self._range(state, uid, weapon, t, occ, ab)
-                    return r > 0 and dist <= r and self.dice_against(state, weapon["dice"], t, occ) > 0
+                    return (
+                        r > 0 and dist <= r and self.dice_against(state, weapon["dice"], t, occ) > 0
+                    )
+
                 if ab.get("sniper") and not (weapon.get("area") or weapon.get("gas")):
                     for t in enemies:
                         if ok(t):
@@ -804,8 +1054,16 @@ class RivetWars(Ruleset):
             target_seg = self.seg_name(state, action["target"])
         else:
             target_seg = action["to"].upper()
-        events.append({"type": "attack_declared", "unit": uid, "weapon": key, "at": target_seg,
-                       "from": state["units"][uid]["at"], "target": action.get("target")})
+        events.append(
+            {
+                "type": "attack_declared",
+                "unit": uid,
+                "weapon": key,
+                "at": target_seg,
+                "from": state["units"][uid]["at"],
+                "target": action.get("target"),
+            }
+        )
         if weapon.get("deviation"):
             target_seg = self._deviate(state, target_seg, side, events, dice, f"{uid} {key}")
             if target_seg is None:
@@ -824,9 +1082,17 @@ class RivetWars(Ruleset):
         defender = other(state["active"])
         if state["phase"] != "combat" or not state["hands"][defender]:
             return False
-        if not any(state["units"][u]["side"] == defender for u in self.occupancy(state)["segs"].get(label, [])):
+        if not any(
+            state["units"][u]["side"] == defender
+            for u in self.occupancy(state)["segs"].get(label, [])
+        ):
             return False
-        state["pending"] = {"kind": "reaction", "side": defender, "segment": label, "strike": strike}
+        state["pending"] = {
+            "kind": "reaction",
+            "side": defender,
+            "segment": label,
+            "strike": strike,
+        }
         events.append({"type": "reaction_window", "side": defender, "at": label})
         return True
 
@@ -854,8 +1120,14 @@ class RivetWars(Ruleset):
             events.append({"type": "attack_lost", "unit": uid, "why": f"no unit in {target_seg}"})
             return
         if weapon.get("gas"):
-            cloud = {"id": max([c["id"] for c in state["clouds"]] + [0]) + 1, "at": target_seg, "owner": side,
-                     "dice": list(weapon["dice"]), "precision": precision, "placed": state["turn"]}
+            cloud = {
+                "id": max([c["id"] for c in state["clouds"]] + [0]) + 1,
+                "at": target_seg,
+                "owner": side,
+                "dice": list(weapon["dice"]),
+                "precision": precision,
+                "placed": state["turn"],
+            }
             state["clouds"].append(cloud)
             events.append({"type": "gas_placed", "at": target_seg, "owner": side, "unit": uid})
             for t in list(present_units):
@@ -878,7 +1150,11 @@ class RivetWars(Ruleset):
                     continue
                 occ = self.occupancy(state)
                 n = self.dice_against(state, weapon["dice"], t, occ)
-                if n > 0 and in_reach(t) and self._roll_attack(state, desc, t, n, precision, events, dice, "area"):
+                if (
+                    n > 0
+                    and in_reach(t)
+                    and self._roll_attack(state, desc, t, n, precision, events, dice, "area")
+                ):
                     self._damage(state, t, side, events)
             return
         if "target" in strike:
@@ -887,7 +1163,9 @@ class RivetWars(Ruleset):
             owner_side = other(side)
             queue = self._priority(state, target_seg, owner_side, occ)
             if any(state["units"][u]["side"] == side for u in present_units):
-                queue = [u for u in queue] + [u for u in self._priority(state, target_seg, side, occ) if u not in queue]
+                queue = [u for u in queue] + [
+                    u for u in self._priority(state, target_seg, side, occ) if u not in queue
+                ]
         for t in queue:
             if t not in state["units"]:
                 continue
@@ -896,9 +1174,20 @@ class RivetWars(Ruleset):
             if n <= 0 or not in_reach(t):
                 if weapon.get("chain"):
                     continue
-                events.append({"type": "attack_lost", "unit": uid, "why": f"{t} cannot be harmed by {key}"})
+                events.append(
+                    {"type": "attack_lost", "unit": uid, "why": f"{t} cannot be harmed by {key}"}
+                )
                 return
-            hit = self._roll_attack(state, desc, t, n, precision, events, dice, "chain" if weapon.get("chain") else "single")
+            hit = self._roll_attack(
+                state,
+                desc,
+                t,
+                n,
+                precision,
+                events,
+                dice,
+                "chain" if weapon.get("chain") else "single",
+            )
             if hit:
                 self._damage(state, t, side, events)
             if not (weapon.get("chain") and hit):
@@ -943,9 +1232,15 @@ class RivetWars(Ruleset):
     def _shockable(self, state, uid, label, occ):
         side = state["units"][uid]["side"]
         there = occ["segs"].get(label, [])
-        return (bool(there) and all(state["units"][u]["side"] != side and self.is_infantry(state, state["units"][u]["type"])
-                                    for u in there)
-                and self._terrain_problem(state, state["units"][uid]["type"], label) is None)
+        return (
+            bool(there)
+            and all(
+                state["units"][u]["side"] != side
+                and self.is_infantry(state, state["units"][u]["type"])
+                for u in there
+            )
+            and self._terrain_problem(state, state["units"][uid]["type"], label) is None
+        )
 
     def _step(self, state, uid, label, events, dice):
         """Move ``uid`` one segment; runs tank shock, wire, mines and gas on the way in."""
@@ -961,9 +1256,19 @@ class RivetWars(Ruleset):
                 n = max(1, x - self._defence(state, t, occ)) if x > 0 else 0
                 if n and self._roll_attack(state, uid, t, n, 0, events, dice, "tank shock"):
                     self._damage(state, t, side, events)
-            survivors = [u for u in self._priority(state, label, other(side), self.occupancy(state)) if u in state["units"]]
-            state["pending"] = {"kind": "retreat", "side": other(side), "units": survivors, "from": label,
-                                "mover": uid, "to": label}
+            survivors = [
+                u
+                for u in self._priority(state, label, other(side), self.occupancy(state))
+                if u in state["units"]
+            ]
+            state["pending"] = {
+                "kind": "retreat",
+                "side": other(side),
+                "units": survivors,
+                "from": label,
+                "mover": uid,
+                "to": label,
+            }
             self._check_retreats(state, events, dice)
             return
         self._arrive(state, uid, label, events, dice)
@@ -972,7 +1277,9 @@ class RivetWars(Ruleset):
         occ = self.occupancy(state)
         unit = state["units"][uid]
         square = self._free_square(state, label, occ, uid)
-        events.append({"type": "moved", "unit": uid, "from": unit["at"], "to": square, "segment": label})
+        events.append(
+            {"type": "moved", "unit": uid, "from": unit["at"], "to": square, "segment": label}
+        )
         unit["at"] = square
         kinds = state["terrain"].get(label, [])
         infantry = self.is_infantry(state, unit["type"])
@@ -1029,7 +1336,11 @@ class RivetWars(Ruleset):
         side = state["units"][uid]["side"]
         label = self.seg_name(state, uid)
         occ = self.occupancy(state)
-        group = [u for u in occ["segs"].get(label, []) if state["units"][u]["side"] == side and u not in state["spent"]]
+        group = [
+            u
+            for u in occ["segs"].get(label, [])
+            if state["units"][u]["side"] == side and u not in state["spent"]
+        ]
         adv = self._segment_advantages(state, side, label, occ)
         # Runner counts the square a unit stands on when its segment is activated.
         walk = [u for u in group if self._on_walkway(state, u)]
@@ -1037,7 +1348,11 @@ class RivetWars(Ruleset):
         events.append({"type": "activated", "segment": label, "units": group, "advantages": adv})
 
     def _selectable(self, state, side):
-        return [u for u in sorted(state["units"]) if state["units"][u]["side"] == side and u not in state["spent"]]
+        return [
+            u
+            for u in sorted(state["units"])
+            if state["units"][u]["side"] == side and u not in state["spent"]
+        ]
 
     # ----- legal actions -----------------------------------------------------------------------
     def legal_actions(self, state, side):
@@ -1058,6 +1373,7 @@ class RivetWars(Ruleset):
         def add(kind, **opts):
             if only is None or kind == only:
                 out.append({"type": kind, "side": side, **opts})
+
         pend = state.get("pending")
         if pend:
             if pend["kind"] == "paradrop":
@@ -1125,15 +1441,21 @@ class RivetWars(Ruleset):
                     for s in squares_of(self.seg(state, uid)):
                         lab = sqlabel(s)
                         other_uid = occ["squares"].get(lab)
-                        if lab != u["at"] and (other_uid is None or state["units"][other_uid]["side"] == side):
+                        if lab != u["at"] and (
+                            other_uid is None or state["units"][other_uid]["side"] == side
+                        ):
                             add("regroup", unit=uid, to=lab)
         return out
 
     def _deploys(self, state, side, occ) -> list[dict]:
         out = []
         ros = roster(state)
-        on_board_groups = {ros[t].get("hero_group") for u in state["units"].values() for t in [u["type"], *u["plugins"]]
-                           if ros[t].get("hero_group")}
+        on_board_groups = {
+            ros[t].get("hero_group")
+            for u in state["units"].values()
+            for t in [u["type"], *u["plugins"]]
+            if ros[t].get("hero_group")
+        }
         for utype, spec in sorted(ros.items()):
             if spec["side"] != side or self._pool_left(state, side, utype) <= 0:
                 continue
@@ -1144,8 +1466,11 @@ class RivetWars(Ruleset):
             if spec.get("plugin"):
                 for uid in sorted(state["units"]):
                     host = state["units"][uid]
-                    if (host["side"] == side and len(host["plugins"]) < ros[host["type"]].get("sockets", 0)
-                            and self.territory(state, self.seg_name(state, uid)) == side):
+                    if (
+                        host["side"] == side
+                        and len(host["plugins"]) < ros[host["type"]].get("sockets", 0)
+                        and self.territory(state, self.seg_name(state, uid)) == side
+                    ):
                         out.append({"type": "deploy", "side": side, "unit": utype, "to": uid})
             else:
                 for label in state["mission"]["deploy"][side]:
@@ -1171,7 +1496,9 @@ class RivetWars(Ruleset):
     def _reaction_plays(self, state, side, pend) -> list[dict]:
         out = []
         occ = self.occupancy(state)
-        mine = [u for u in occ["segs"].get(pend["segment"], []) if state["units"][u]["side"] == side]
+        mine = [
+            u for u in occ["segs"].get(pend["segment"], []) if state["units"][u]["side"] == side
+        ]
         for card in state["hands"][side]:
             if data.cards()["action"][card]["effect"] != "take-cover":
                 continue
@@ -1223,9 +1550,16 @@ class RivetWars(Ruleset):
         unit = action.get("unit") if kind not in ("deploy",) else None
         if unit is not None and unit not in state["units"]:
             own = [u for u in sorted(state["units"]) if state["units"][u]["side"] == side]
-            raise RuleError(f"There is no unit {unit!r} on the board.", own, key="no_unit_on_map",
-                            params={"unit": str(unit)}, domain=self.name)
-        legal = self._legal(state, side, only=kind, unit=unit) if side in self.awaiting(state) else []
+            raise RuleError(
+                f"There is no unit {unit!r} on the board.",
+                own,
+                key="no_unit_on_map",
+                params={"unit": str(unit)},
+                domain=self.name,
+            )
+        legal = (
+            self._legal(state, side, only=kind, unit=unit) if side in self.awaiting(state) else []
+        )
         if action not in legal:
             reason = self._explain(state, action) if side in self.awaiting(state) else None
             if reason:
@@ -1277,13 +1611,24 @@ class RivetWars(Ruleset):
             return waiting
         if kind in ("play", "discard", "pass", "place", "retreat", "regroup"):
             return self._explain_other(state, action)
-        phase_of = {"move": "move", "advance": "combat", "rush": "combat", "attack": "combat", "deploy": "deploy"}
+        phase_of = {
+            "move": "move",
+            "advance": "combat",
+            "rush": "combat",
+            "attack": "combat",
+            "deploy": "deploy",
+        }
         if kind not in phase_of:
             return None
         if state["phase"] != phase_of[kind]:
-            return Reason(f"/{kind} belongs to the {phase_of[kind]} phase; this is the {state['phase']} phase.",
-                          "rivetwars.wrong_phase", self.name, command=kind, phase=phase_of[kind],
-                          now=state["phase"])
+            return Reason(
+                f"/{kind} belongs to the {phase_of[kind]} phase; this is the {state['phase']} phase.",
+                "rivetwars.wrong_phase",
+                self.name,
+                command=kind,
+                phase=phase_of[kind],
+                now=state["phase"],
+            )
         b = board(state)
         occ = self.occupancy(state)
         if kind == "deploy":
@@ -1293,13 +1638,17 @@ class RivetWars(Ruleset):
             if self._pool_left(state, side, uid) <= 0:
                 return f"No {spec['name']} is left to deploy (box count, or a hero already used)."
             if not self._affordable(state, side, uid):
-                return (f"{spec['name']} costs {spec['cost']} points and {spec['rivets']} rivets; you have "
-                        f"{state['points'][side]} points and {state['rivets'][side]} rivets.")
+                return (
+                    f"{spec['name']} costs {spec['cost']} points and {spec['rivets']} rivets; you have "
+                    f"{state['points'][side]} points and {state['rivets'][side]} rivets."
+                )
             if spec.get("plugin"):
                 host = state["units"].get(action.get("to"))
                 if host is None or host["side"] != side:
-                    return (f"{spec['name']} is a plug-in: deploy it onto one of your units (to:<unit id>) "
-                            f"that has a free socket and stands in your territory.")
+                    return (
+                        f"{spec['name']} is a plug-in: deploy it onto one of your units (to:<unit id>) "
+                        f"that has a free socket and stands in your territory."
+                    )
                 if len(host["plugins"]) >= roster(state)[host["type"]].get("sockets", 0):
                     return f"{action['to']} has no free socket."
                 if self.territory(state, self.seg_name(state, action["to"])) != side:
@@ -1316,11 +1665,15 @@ class RivetWars(Ruleset):
         if unit is None or unit["side"] != side:
             return f"{uid!r} is not one of your units."
         if uid in state["spent"]:
-            return f"{uid} has already been activated this phase (its segment's activation is over)."
+            return (
+                f"{uid} has already been activated this phase (its segment's activation is over)."
+            )
         if kind == "attack":
             if "to" in action and b.parse_seg(to) is None:
                 return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
-            if "to" in action and any(state["units"][u]["side"] == side for u in occ["segs"].get(to, [])):
+            if "to" in action and any(
+                state["units"][u]["side"] == side for u in occ["segs"].get(to, [])
+            ):
                 return f"{to} holds one of your own units; only segments without friendly units may be attacked."
             return self._explain_attack(state, action, occ)
         there = b.parse_seg(to)
@@ -1335,10 +1688,15 @@ class RivetWars(Ruleset):
             title = {"advance": "Quick Advance", "rush": "Rush"}[kind]
             total = self.abilities(state, uid, occ).get(ability, 0)
             if not total:
-                return f"{uid} has no {title} (its own, a plug-in's, or an advantage in its segment)."
+                return (
+                    f"{uid} has no {title} (its own, a plug-in's, or an advantage in its segment)."
+                )
             if ust.get("mode") not in (None, kind):
-                return (f"{uid} has already {'attacked' if ust.get('mode') == 'attack' else 'acted'} this "
-                        f"activation; {title} must come first" + (" and replaces the attack." if kind == "rush" else "."))
+                return (
+                    f"{uid} has already {'attacked' if ust.get('mode') == 'attack' else 'acted'} this "
+                    f"activation; {title} must come first"
+                    + (" and replaces the attack." if kind == "rush" else ".")
+                )
             if ust.get(f"{kind}_left", total) <= 0:
                 return f"{uid} has used all {total} segment(s) of its {title}."
         if ust.get("diag") and here[0] != there[0] and here[1] != there[1]:
@@ -1346,7 +1704,9 @@ class RivetWars(Ruleset):
         if kind == "move" and uid in state["no_move"]:
             return f"{uid} used Quick Advance this turn and cannot move in the movement phase."
         problem = self._enter_problem(state, unit["type"], side, to, occ, uid)
-        if problem and not (problem == "enemy units there" and self.abilities(state, uid, occ).get("tank_shock")):
+        if problem and not (
+            problem == "enemy units there" and self.abilities(state, uid, occ).get("tank_shock")
+        ):
             return f"{uid} cannot enter {to}: {problem}."
         return None
 
@@ -1356,23 +1716,29 @@ class RivetWars(Ruleset):
         kind = action.get("type")
         if not pend:
             return None
-        asks = {"reaction": "/play a reaction card (Take Cover!) on one of your units in "
-                            f"{pend.get('segment')}, or /pass",
-                "retreat": "/retreat each shocked unit to an adjacent segment",
-                "paradrop": "/place the paratroopers' drop segment"}[pend["kind"]]
+        asks = {
+            "reaction": "/play a reaction card (Take Cover!) on one of your units in "
+            f"{pend.get('segment')}, or /pass",
+            "retreat": "/retreat each shocked unit to an adjacent segment",
+            "paradrop": "/place the paratroopers' drop segment",
+        }[pend["kind"]]
         if pend["kind"] == "reaction" and kind == "play":
             spec = data.cards()["action"].get(action.get("card", ""))
             if action.get("card") not in state["hands"][action.get("side")]:
                 return f"{action.get('card')!r} is not in your hand."
             if spec["effect"] != "take-cover":
                 return f"{spec['name']} is not a reaction card; only a reaction card can answer an attack."
-            return (f"Take Cover! goes on one of your units in the attacked segment {pend['segment']}; "
-                    f"{action.get('unit')!r} is not one of them.")
+            return (
+                f"Take Cover! goes on one of your units in the attacked segment {pend['segment']}; "
+                f"{action.get('unit')!r} is not one of them."
+            )
         if pend["kind"] == "retreat" and kind == "retreat":
             if action.get("unit") not in pend["units"]:
                 return f"{action.get('unit')!r} was not pushed out; these must retreat: {', '.join(pend['units'])}."
-            return (f"{action.get('to')!r} is not a segment next to {pend['from']} that "
-                    f"{action.get('unit')} could enter.")
+            return (
+                f"{action.get('to')!r} is not a segment next to {pend['from']} that "
+                f"{action.get('unit')} could enter."
+            )
         if pend["kind"] == "paradrop" and kind == "place":
             return f"{action.get('to')!r} is not a segment of this map (segments: A1, C1, ..., A3, ...)."
         return f"The game is waiting for {self.side_titles[pend['side']]}: {asks}."
@@ -1404,18 +1770,31 @@ class RivetWars(Ruleset):
                 return f"{uid} has already regrouped this movement phase."
             square = board(state).parse_square(str(action.get("to", "")))
             if square is None or seg_of_square(square) != self.seg(state, uid):
-                return (f"{action.get('to')!r} is not a square of {uid}'s segment {self.seg_name(state, uid)}; "
-                        f"regrouping stays inside the segment.")
+                return (
+                    f"{action.get('to')!r} is not a square of {uid}'s segment {self.seg_name(state, uid)}; "
+                    f"regrouping stays inside the segment."
+                )
             return f"{uid} already stands on {action.get('to')}."
         if kind == "play":
             spec = data.cards()["action"].get(card or "")
             if card not in state["hands"][side]:
-                return f"{card!r} is not in your hand ({', '.join(state['hands'][side]) or 'empty'})."
+                return (
+                    f"{card!r} is not in your hand ({', '.join(state['hands'][side]) or 'empty'})."
+                )
             if spec["when"] == "reaction":
                 return f"{spec['name']} is a reaction card: it is played when an enemy attack is about to roll."
             if phase not in ("deploy", "combat", "move") or spec["when"] not in ("any", phase):
-                titles = {"deploy": "deployment", "combat": "combat", "move": "movement", "card": "card"}
-                when = "deployment, combat or movement" if spec["when"] == "any" else titles[spec["when"]]
+                titles = {
+                    "deploy": "deployment",
+                    "combat": "combat",
+                    "move": "movement",
+                    "card": "card",
+                }
+                when = (
+                    "deployment, combat or movement"
+                    if spec["when"] == "any"
+                    else titles[spec["when"]]
+                )
                 return f"{spec['name']} is played in your {when} phase; this is the {titles[phase]} phase."
             return None
         return None
@@ -1456,7 +1835,9 @@ class RivetWars(Ruleset):
         enemies = [u for u in occ["segs"].get(label, []) if state["units"][u]["side"] != side]
         if not enemies:
             return f"{label} holds no enemy unit."
-        first = action.get("target") or (enemies[0] if area else self._priority(state, label, other(side), occ)[0])
+        first = action.get("target") or (
+            enemies[0] if area else self._priority(state, label, other(side), occ)[0]
+        )
         dist = seg_range(self.seg(state, uid), known_seg(state, label))
         kind = "air" if self.is_air(state, first) else "ground"
         reach = self._range(state, uid, weapon, first, occ, ab)
@@ -1466,7 +1847,9 @@ class RivetWars(Ruleset):
             return f"{label} is {dist} segments away; {uid}'s {key} reaches {reach} against {kind} targets."
         if self.dice_against(state, weapon["dice"], first, occ) <= 0:
             armour = data.ARMOUR_NAMES[self.spec(state, first)["armour"] - 1]
-            lead = "" if action.get("target") or area else "first in the defender's target priority, "
+            lead = (
+                "" if action.get("target") or area else "first in the defender's target priority, "
+            )
             return f"{first} ({lead}armour {armour}) cannot be harmed by {key}: 0 dice."
         return None
 
@@ -1513,13 +1896,30 @@ class RivetWars(Ruleset):
         if spec.get("plugin"):
             host = state["units"][action["to"]]
             host["plugins"].append(utype)
-            events.append({"type": "plugged", "side": side, "unit": utype, "host": action["to"], "paid": paid})
+            events.append(
+                {"type": "plugged", "side": side, "unit": utype, "host": action["to"], "paid": paid}
+            )
             return
         uid = self._new_id(state, utype)
         square = self._free_square(state, action["to"], self.occupancy(state))
-        state["units"][uid] = {"type": utype, "side": side, "at": square, "damage": 0, "plugins": []}
-        events.append({"type": "deployed", "side": side, "unit": uid, "unit_type": utype, "at": square,
-                       "segment": action["to"], "paid": paid})
+        state["units"][uid] = {
+            "type": utype,
+            "side": side,
+            "at": square,
+            "damage": 0,
+            "plugins": [],
+        }
+        events.append(
+            {
+                "type": "deployed",
+                "side": side,
+                "unit": uid,
+                "unit_type": utype,
+                "at": square,
+                "segment": action["to"],
+                "paid": paid,
+            }
+        )
 
     def _do_move(self, state, action, events, dice):
         uid, kind = action["unit"], action["type"]
@@ -1550,7 +1950,15 @@ class RivetWars(Ruleset):
         other_uid = occ["squares"].get(action["to"])
         if other_uid:
             state["units"][other_uid]["at"] = unit["at"]
-        events.append({"type": "regrouped", "unit": uid, "from": unit["at"], "to": action["to"], "swapped": other_uid})
+        events.append(
+            {
+                "type": "regrouped",
+                "unit": uid,
+                "from": unit["at"],
+                "to": action["to"],
+                "swapped": other_uid,
+            }
+        )
         unit["at"] = action["to"]
         state["regrouped"].append(uid)
 
@@ -1559,8 +1967,16 @@ class RivetWars(Ruleset):
         spec = data.cards()["action"][card]
         state["hands"][side].remove(card)
         state["decks"]["action_discard"].append(card)
-        events.append({"type": "played", "side": side, "card": card, "effect": spec["effect"],
-                       "unit": action.get("unit"), "to": action.get("to")})
+        events.append(
+            {
+                "type": "played",
+                "side": side,
+                "card": card,
+                "effect": spec["effect"],
+                "unit": action.get("unit"),
+                "to": action.get("to"),
+            }
+        )
         effect = spec["effect"]
         uid = action.get("unit")
         if effect == "reinforcements":
@@ -1577,16 +1993,22 @@ class RivetWars(Ruleset):
             state["effects"]["precision"][uid] = state["effects"]["precision"].get(uid, 0) + 1
         elif effect == "field-repairs":
             state["units"][uid]["damage"] -= 1
-            events.append({"type": "repaired", "unit": uid, "damage": state["units"][uid]["damage"]})
+            events.append(
+                {"type": "repaired", "unit": uid, "damage": state["units"][uid]["damage"]}
+            )
         elif effect == "dig-in":
             state["effects"]["dig_in"][uid] = side
         elif effect == "take-cover":
-            state["effects"].setdefault("cover", {})[uid] = side     # games saved before reactions lack it
+            state["effects"].setdefault("cover", {})[uid] = (
+                side  # games saved before reactions lack it
+            )
             events.append({"type": "covered", "side": side, "unit": uid})
         elif effect == "barrage":
             target = self._deviate(state, action["to"], side, events, dice, "barrage")
             if target is None:
-                events.append({"type": "attack_lost", "unit": None, "why": "barrage deviated off the map"})
+                events.append(
+                    {"type": "attack_lost", "unit": None, "why": "barrage deviated off the map"}
+                )
                 return
             strike = {"kind": "barrage", "side": side, "at": target}
             if not self._open_reaction(state, target, strike, events):
@@ -1616,21 +2038,48 @@ class RivetWars(Ruleset):
             for _attempt in range(PARADROP_DRAWS):
                 at = self._deviate(state, at, side, events, dice, "paratrooper")
                 if at is None:
-                    events.append({"type": "paradrop_lost", "side": side, "unit_type": utype,
-                                   "why": "drifted off the map"})
+                    events.append(
+                        {
+                            "type": "paradrop_lost",
+                            "side": side,
+                            "unit_type": utype,
+                            "why": "drifted off the map",
+                        }
+                    )
                     break
                 if self._enter_problem(state, utype, side, at, self.occupancy(state)) is None:
                     landed = at
                     break
             else:
-                events.append({"type": "paradrop_lost", "side": side, "unit_type": utype,
-                               "why": f"no segment it may enter after {PARADROP_DRAWS} cards"})
+                events.append(
+                    {
+                        "type": "paradrop_lost",
+                        "side": side,
+                        "unit_type": utype,
+                        "why": f"no segment it may enter after {PARADROP_DRAWS} cards",
+                    }
+                )
             if landed:
                 uid = self._new_id(state, utype)
                 square = self._free_square(state, landed, self.occupancy(state))
-                state["units"][uid] = {"type": utype, "side": side, "at": square, "damage": 0, "plugins": []}
-                events.append({"type": "deployed", "side": side, "unit": uid, "unit_type": utype, "at": square,
-                               "segment": landed, "paid": {"paratrooper": 1}})
+                state["units"][uid] = {
+                    "type": utype,
+                    "side": side,
+                    "at": square,
+                    "damage": 0,
+                    "plugins": [],
+                }
+                events.append(
+                    {
+                        "type": "deployed",
+                        "side": side,
+                        "unit": uid,
+                        "unit_type": utype,
+                        "at": square,
+                        "segment": landed,
+                        "paid": {"paratrooper": 1},
+                    }
+                )
 
     def _retreat(self, state, action, events, dice):
         uid = action["unit"]
@@ -1638,7 +2087,15 @@ class RivetWars(Ruleset):
         occ = self.occupancy(state)
         unit = state["units"][uid]
         square = self._free_square(state, action["to"], occ, uid)
-        events.append({"type": "retreated", "unit": uid, "from": unit["at"], "to": square, "segment": action["to"]})
+        events.append(
+            {
+                "type": "retreated",
+                "unit": uid,
+                "from": unit["at"],
+                "to": square,
+                "segment": action["to"],
+            }
+        )
         unit["at"] = square
         pend["units"].remove(uid)
         self._check_retreats(state, events, dice)

@@ -13,6 +13,7 @@ from a parapet starts, are integer points too. :func:`segment_cells` generalises
 exact centre-to-centre test (:func:`engine.core.hexgrid.sight_line`) to any two points; the
 tests check that the two agree on every centre-to-centre line.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ class Crossing:
 
     crossed: tuple[Hex, ...]
     edges: tuple[tuple[Hex, Hex], ...]
-    touched: tuple[Hex, ...] = ()     # cells whose corner alone lies on the segment
+    touched: tuple[Hex, ...] = ()  # cells whose corner alone lies on the segment
 
 
 def segment_cells(p: Point, q: Point, exclude: tuple[Hex, ...] = ()) -> Crossing:
@@ -83,7 +84,7 @@ def segment_cells(p: Point, q: Point, exclude: tuple[Hex, ...] = ()) -> Crossing
             sides = [_cross(dx, dy, kx - p[0], ky - p[1]) for kx, ky in corners]
             pos = sum(1 for s in sides if s > 0)
             neg = sum(1 for s in sides if s < 0)
-            order = (dx * (cx - p[0]) + dy * (cy - p[1]))
+            order = dx * (cx - p[0]) + dy * (cy - p[1])
             if pos and neg:
                 if _separated(corners, p, q):
                     continue
@@ -113,8 +114,10 @@ def _separated(corners: list[Point], p: Point, q: Point) -> bool:
         ax, ay = corners[i]
         bx, by = corners[(i + 1) % 6]
         # Corners run counter-clockwise, so the inside is to the left of each side.
-        if _cross(bx - ax, by - ay, p[0] - ax, p[1] - ay) <= 0 and \
-                _cross(bx - ax, by - ay, q[0] - ax, q[1] - ay) <= 0:
+        if (
+            _cross(bx - ax, by - ay, p[0] - ax, p[1] - ay) <= 0
+            and _cross(bx - ax, by - ay, q[0] - ax, q[1] - ay) <= 0
+        ):
             return True
     return False
 
@@ -161,15 +164,22 @@ class Cell:
     cover: str
     melee: str
     inside: bool
-    building: str | None = None          # building id ("tower@0405", "keep@1008") or None
-    openings: frozenset[str] = field(default_factory=frozenset)   # neighbour labels
+    building: str | None = None  # building id ("tower@0405", "keep@1008") or None
+    openings: frozenset[str] = field(default_factory=frozenset)  # neighbour labels
 
 
 class Board:
     """A map read from data: cells by label, buildings, openings, moat edges."""
 
-    def __init__(self, name: str, rows: list[str], kinds: dict[str, dict], file: str,
-                 drawbridge: dict | None = None, openings: dict | None = None):
+    def __init__(
+        self,
+        name: str,
+        rows: list[str],
+        kinds: dict[str, dict],
+        file: str,
+        drawbridge: dict | None = None,
+        openings: dict | None = None,
+    ):
         self.name = name
         by_char = {spec["char"]: kind for kind, spec in kinds.items()}
         raw: dict[Hex, str] = {}
@@ -180,8 +190,11 @@ class Board:
                 if ch == " ":
                     continue
                 if ch not in by_char:
-                    raise ScenarioError(file, f"rows[{r}][{c}]",
-                                        f"unknown terrain character {ch!r}; known: {''.join(sorted(by_char))}")
+                    raise ScenarioError(
+                        file,
+                        f"rows[{r}][{c}]",
+                        f"unknown terrain character {ch!r}; known: {''.join(sorted(by_char))}",
+                    )
                 raw[hexgrid.from_offset(c, r)] = by_char[ch]
         self.columns = max((len(r) for r in rows), default=0)
         self.rows = len(rows)
@@ -199,38 +212,64 @@ class Board:
                 if x in building_of:
                     continue
                 building_of[x] = ident
-                todo += [n for n in hexgrid.neighbours(x) if families.get(n) == family
-                         and n not in building_of]
+                todo += [
+                    n
+                    for n in hexgrid.neighbours(x)
+                    if families.get(n) == family and n not in building_of
+                ]
         cells: dict[str, Cell] = {}
         for h, kind in raw.items():
             spec = kinds[kind]
             found: set[str] = set()
             if kind in BATTLEMENTS:
-                found = {hexgrid.label(n) for n in hexgrid.neighbours(h)
-                         if n in raw and not kinds[raw[n]]["inside"]}
+                found = {
+                    hexgrid.label(n)
+                    for n in hexgrid.neighbours(h)
+                    if n in raw and not kinds[raw[n]]["inside"]
+                }
             elif kind in SLITS:
-                found = {hexgrid.label(n) for n in hexgrid.neighbours(h)
-                         if n in raw and building_of.get(n) != building_of[h]
-                         and raw[n] not in ("wall",) + BATTLEMENTS}
+                found = {
+                    hexgrid.label(n)
+                    for n in hexgrid.neighbours(h)
+                    if n in raw
+                    and building_of.get(n) != building_of[h]
+                    and raw[n] not in ("wall",) + BATTLEMENTS
+                }
             lab = hexgrid.label(h)
             if openings and lab in openings:
                 # A slit is a narrow window: the map may say which of its sides it opens on.
                 chosen = openings[lab]
                 if kind not in SLITS or not isinstance(chosen, list) or not set(chosen) <= found:
-                    raise ScenarioError(file, f"openings.{lab}",
-                                        f"must be a slit's list of its outward neighbours: {sorted(found)}")
+                    raise ScenarioError(
+                        file,
+                        f"openings.{lab}",
+                        f"must be a slit's list of its outward neighbours: {sorted(found)}",
+                    )
                 found = set(chosen)
-            cells[lab] = Cell(lab, h, kind, spec["title"], spec["level"], spec["height"],
-                              spec["cost"], spec["cover"], spec["melee"], spec["inside"],
-                              building_of.get(h), frozenset(found))
+            cells[lab] = Cell(
+                lab,
+                h,
+                kind,
+                spec["title"],
+                spec["level"],
+                spec["height"],
+                spec["cost"],
+                spec["cover"],
+                spec["melee"],
+                spec["inside"],
+                building_of.get(h),
+                frozenset(found),
+            )
         self.cells = cells
         self.kinds = kinds
         self.drawbridge = drawbridge or {}
-        self._neighbours = {lab: [hexgrid.label(n) for n in hexgrid.neighbours(c.hex)
-                                  if hexgrid.label(n) in cells] for lab, c in cells.items()}
+        self._neighbours = {
+            lab: [hexgrid.label(n) for n in hexgrid.neighbours(c.hex) if hexgrid.label(n) in cells]
+            for lab, c in cells.items()
+        }
         # Derived tables (movement steps per drawbridge position), built on first use.
         self.derived: dict = {}
-        self.counters: tuple[tuple[str, str], ...] = ()   # set on variants with counters
+        self.counters: tuple[tuple[str, str], ...] = ()  # set on variants with counters
 
     # ----- queries ------------------------------------------------------------------------
     def __contains__(self, label: str) -> bool:
@@ -249,8 +288,11 @@ class Board:
         """An outside cell at the moat's rim (1.46: outside figures shoot into the moat from
         the moat itself or from such a cell)."""
         cell = self.cells[label]
-        return (cell.kind != "moat" and not cell.inside
-                and any(self.cells[n].kind == "moat" for n in self.neighbours(label)))
+        return (
+            cell.kind != "moat"
+            and not cell.inside
+            and any(self.cells[n].kind == "moat" for n in self.neighbours(label))
+        )
 
     def is_building_interior(self, label: str) -> bool:
         cell = self.cells[label]

@@ -5,6 +5,7 @@ raised ladders are connections in :mod:`.movement` and sight exceptions in :mod:
 Here: who carries which ladder, where a carrying pair may go, and where a ladder may be raised.
 Part 2 adds the siege tower, rams and the siege shield beside these.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -12,31 +13,42 @@ import itertools
 from . import movement
 from .board import Board
 
-CARRY_PENALTY = 2     # 1.91: carriers' movement is two points less
+CARRY_PENALTY = 2  # 1.91: carriers' movement is two points less
 
 
 def carried_by(state: dict) -> dict[str, str]:
     """Figure id -> the ladder it carries."""
-    return {fid: lid for lid, lad in state.get("ladders", {}).items() for fid in lad.get("carriers", [])}
+    return {
+        fid: lid for lid, lad in state.get("ladders", {}).items() for fid in lad.get("carriers", [])
+    }
 
 
-def trailing_cost(board: Board, start: str, path: list[str], dead: dict[str, int], bridge_up: bool,
-                  ladders: dict[str, str]) -> int | None:
+def trailing_cost(
+    board: Board,
+    start: str,
+    path: list[str],
+    dead: dict[str, int],
+    bridge_up: bool,
+    ladders: dict[str, str],
+) -> int | None:
     """What it costs the rear carrier to follow the front one: into the front's start cell,
     then along its path to the cell before the last (the ladder lies across the two)."""
     steps = [start] + path[:-1]
     total = 0
     for here, nxt in itertools.pairwise(steps):
         base = movement.enter_cost(board, here, nxt, dead.get(nxt, 0), bridge_up)
-        cost = movement.ladder_step(ladders, here, nxt, None if base >= movement.UNREACHABLE else base)
+        cost = movement.ladder_step(
+            ladders, here, nxt, None if base >= movement.UNREACHABLE else base
+        )
         if cost is None:
             return None
         total += cost
     return total
 
 
-def raise_spots(board: Board, carrier_cells: list[str], occupied: set[str],
-                ladder_cells: set[str]) -> list[tuple[str, str]]:
+def raise_spots(
+    board: Board, carrier_cells: list[str], occupied: set[str], ladder_cells: set[str]
+) -> list[tuple[str, str]]:
     """(cell, parapet) pairs where a carried ladder may be raised (1.91): a free outside cell
     at the foot of a parapet (never a tower: the gate towers and corner towers are towers),
     next to a cell next to one of the carriers."""

@@ -13,6 +13,7 @@ Transitions (our reading; the rulebook's table legend is illegible, see docs/rul
   wounded (1.8 says so for the drawbridge in clear words).
 Dead figures stay on the map (they cost movement, 1.61).
 """
+
 from __future__ import annotations
 
 from . import data

@@ -3,6 +3,7 @@ column shifts for terrain and for several attackers, the d10 on the table agains
 part 2, mounted) figures. :func:`assess` returns the whole arithmetic so the result line can show
 it; the consequences (who is hit, retreats, advancing) are applied by the ruleset.
 """
+
 from __future__ import annotations
 
 from . import data, figures, tower
@@ -11,8 +12,15 @@ from .board import Board
 SIGN_ORDER = {"-": 0, "0": 1, "+": 2}
 
 
-def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: list[str],
-                 ladders: dict[str, str] | None = None, towers: dict[str, str] | None = None) -> tuple[str, str]:
+def terrain_sign(
+    board: Board,
+    cell: str,
+    *,
+    attacker: bool,
+    defender_cells: list[str],
+    ladders: dict[str, str] | None = None,
+    towers: dict[str, str] | None = None,
+) -> tuple[str, str]:
     """The melee sign of a participant's cell and why (1.71; 1.75 the keep entrance; 1.93
     ladders; 2.4 the siege tower)."""
     if ladders and cell in ladders:
@@ -27,8 +35,14 @@ def terrain_sign(board: Board, cell: str, *, attacker: bool, defender_cells: lis
     return here.melee, f"{cell} {here.title}"
 
 
-def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str],
-           ladders: dict[str, str] | None = None, towers: dict[str, str] | None = None) -> dict:
+def assess(
+    board: Board,
+    figs: dict,
+    attackers: list[str],
+    defenders: list[str],
+    ladders: dict[str, str] | None = None,
+    towers: dict[str, str] | None = None,
+) -> dict:
     """Odds and column of a melee between figure ids ``attackers`` and ``defenders``."""
     att = [figs[a] for a in attackers]
     dfn = [figs[d] for d in defenders]
@@ -39,10 +53,23 @@ def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str],
     columns = table["columns"]
     shifts_spec = data.terrain()["melee_shifts"]
     defender_cells = [f["at"] for f in dfn]
-    a_signs = [terrain_sign(board, f["at"], attacker=True, defender_cells=defender_cells, ladders=ladders,
-                            towers=towers) for f in att]
-    d_signs = [terrain_sign(board, f["at"], attacker=False, defender_cells=[], ladders=ladders, towers=towers)
-               for f in dfn]
+    a_signs = [
+        terrain_sign(
+            board,
+            f["at"],
+            attacker=True,
+            defender_cells=defender_cells,
+            ladders=ladders,
+            towers=towers,
+        )
+        for f in att
+    ]
+    d_signs = [
+        terrain_sign(
+            board, f["at"], attacker=False, defender_cells=[], ladders=ladders, towers=towers
+        )
+        for f in dfn
+    ]
     # The attackers fight on their worst terrain (1.72); several defenders on their best
     # (our reading: the text only speaks of attackers).
     worst_a = min(a_signs, key=lambda s: SIGN_ORDER[s[0]])
@@ -61,10 +88,19 @@ def assess(board: Board, figs: dict, attackers: list[str], defenders: list[str],
     parts = [f"{f['name']} {figures.values(f)['attack']}" for f in att]
     dparts = [f"{f['name']} {figures.values(f)['defence']}" for f in dfn]
     shift_text = "; ".join(f"{why}: {s:+d}" for s, why in shifts if s) or "no column shift"
-    text = (f"attack {' + '.join(parts)} = {attack} vs defence {' + '.join(dparts)} = {defence}: "
-            f"{attack}/{defence} -> {columns[base]}; {shift_text}; column {columns[index]}")
-    return {"attack": attack, "defence": defence, "odds": odds, "base_column": columns[base],
-            "shifts": [[s, why] for s, why in shifts], "column": columns[index], "text": text}
+    text = (
+        f"attack {' + '.join(parts)} = {attack} vs defence {' + '.join(dparts)} = {defence}: "
+        f"{attack}/{defence} -> {columns[base]}; {shift_text}; column {columns[index]}"
+    )
+    return {
+        "attack": attack,
+        "defence": defence,
+        "odds": odds,
+        "base_column": columns[base],
+        "shifts": [[s, why] for s, why in shifts],
+        "column": columns[index],
+        "text": text,
+    }
 
 
 def table_letter(column: str, roll: int, mounted: bool = False) -> str:

@@ -4,6 +4,7 @@
 stands there); melee asks it too, because one may not attack into a cell one could not enter
 (1.74). Part 2 adds ladders, the siege tower, breaches and horses here as further connections.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -62,9 +63,15 @@ def enter_cost(board: Board, a: str, b: str, dead_here: int, bridge_up: bool = F
     table = data.terrain()
     kind = table["kinds"][effective_kind(board, b, bridge_up)]
     cost = kind["cost"]
-    if effective_kind(board, b, bridge_up) == "moat" and effective_kind(board, a, bridge_up) != "moat":
+    if (
+        effective_kind(board, b, bridge_up) == "moat"
+        and effective_kind(board, a, bridge_up) != "moat"
+    ):
         cost = kind.get("cost_from_outside_moat", cost)
-    if effective_kind(board, a, bridge_up) == "breach" and effective_kind(board, b, bridge_up) in BATTLEMENTS:
+    if (
+        effective_kind(board, a, bridge_up) == "breach"
+        and effective_kind(board, b, bridge_up) in BATTLEMENTS
+    ):
         cost = table["kinds"]["breach"].get("cost_onto_wall", cost)
     dead = table["dead_figures"]
     if dead_here >= dead["impassable_at"]:
@@ -92,7 +99,7 @@ def steps(board: Board, bridge_up: bool) -> dict[str, tuple[tuple[str, int], ...
     return table
 
 
-LADDER_CLIMB = 3       # 1.93: climbing a ladder, or crossing its cell
+LADDER_CLIMB = 3  # 1.93: climbing a ladder, or crossing its cell
 LADDER_TO_PARAPET = 4  # 1.1 / 1.93: from the top of a ladder onto the parapet it leans on
 
 
@@ -109,9 +116,16 @@ def ladder_step(ladders: dict[str, str], here: str, nxt: str, cost: int | None) 
     return cost
 
 
-def reachable(board: Board, start: str, points: int, enemies: set[str], friends: set[str],
-              dead_count: dict[str, int], bridge_up: bool = False,
-              ladders: dict[str, str] | None = None) -> tuple[dict[str, int], dict[str, str]]:
+def reachable(
+    board: Board,
+    start: str,
+    points: int,
+    enemies: set[str],
+    friends: set[str],
+    dead_count: dict[str, int],
+    bridge_up: bool = False,
+    ladders: dict[str, str] | None = None,
+) -> tuple[dict[str, int], dict[str, str]]:
     """Cells a figure can end its move on with their cost, and each cell's predecessor.
 
     Never through living enemies (stunned ones too, 1.61 (1)); through friends but not ending on

@@ -1,5 +1,6 @@
 """How a SIEGE game looks: names, event lines, header and the scene the renderer draws.
 No rules are decided here."""
+
 from __future__ import annotations
 
 from . import data, figures, tower
@@ -13,8 +14,13 @@ COLORS = {"besieger": "#ff5500", "defender": "#1f5f99"}
 # with deuteranopia), so the besiegers' is amber.
 STUNNED_COLORS = {"besieger": "#ffb000", "defender": "#b8e0ff"}
 DEAD = "#555555"
-STEP_TITLES = {"prepare": "counters before the assault", "fire1": "1 bows and crossbows", "move": "2 movement", "fire2": "3 bows again",
-               "melee": "4 melee"}
+STEP_TITLES = {
+    "prepare": "counters before the assault",
+    "fire1": "1 bows and crossbows",
+    "move": "2 movement",
+    "fire2": "3 bows again",
+    "melee": "4 melee",
+}
 BATTLEMENT_EDGE = "#2b2b2b"
 SLIT_EDGE = "#f1c40f"
 TOWER_EDGE = "#6e2c00"
@@ -28,7 +34,8 @@ def figure_label(state: dict, fid: str) -> str:
         return fid
     kind = data.figure_types()[f["type"]]["title"]
     where = {"top": " (on top of the siege tower)", "inside": " (inside the siege tower)"}.get(
-        tower.where(state, f) or "", "")
+        tower.where(state, f) or "", ""
+    )
     return f"{f['name']} ({kind}, {figures.state_word(f)}) at {f['at']}{where}"
 
 
@@ -40,12 +47,16 @@ def describe(ruleset, state: dict, key: str, value: str) -> str:
 
 def describe_event(state: dict, e: dict) -> str | None:
     kind = e.get("type")
+
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
+
     if kind == "moved":
         # On a siege tower's cell the path names the level: inside, or on top (2.42).
-        steps = [cell + (" top" if layer == "top" else "") for cell, layer in
-                 zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))]
+        steps = [
+            cell + (" top" if layer == "top" else "")
+            for cell, layer in zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))
+        ]
         return f"{name(e['unit'])} moves {' → '.join(steps)} ({e['cost']} points)."
     if kind in ("shot", "melee"):
         return e["text"]
@@ -74,8 +85,10 @@ def describe_event(state: dict, e: dict) -> str | None:
     if kind == "tower_placed":
         return f"Siege tower {e['tower']} is put on {', '.join(e['at'])}, facing {e['towards']}."
     if kind == "tower_rolled":
-        return (f"Siege tower {e['tower']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} ({e['cost']} points, "
-                f"pushed by {', '.join(name(f) for f in e['crew'])}).")
+        return (
+            f"Siege tower {e['tower']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} ({e['cost']} points, "
+            f"pushed by {', '.join(name(f) for f in e['crew'])})."
+        )
     if kind == "choose_retreat":
         return f"{name(e['unit'])} must retreat: its owner chooses where ({', '.join(e['options'])}; /retreat)."
     if kind == "choose_landing":
@@ -92,14 +105,23 @@ def describe_event(state: dict, e: dict) -> str | None:
 
 
 def header(ruleset, state: dict) -> dict[str, str]:
-    out = {"Round": f"{state['turn']} / {state['last_turn']}",
-           "Step": STEP_TITLES.get(state["phase"], state["phase"]),
-           "Active": ruleset.side_titles.get(state["active"], state["active"]),
-           "Bridge": ("up" if state["bridge_up"] else "down")
-           + (f" (winch: {state['figures'][state['winch']['unit']]['name']})" if state.get("winch") else "")}
+    out = {
+        "Round": f"{state['turn']} / {state['last_turn']}",
+        "Step": STEP_TITLES.get(state["phase"], state["phase"]),
+        "Active": ruleset.side_titles.get(state["active"], state["active"]),
+        "Bridge": ("up" if state["bridge_up"] else "down")
+        + (
+            f" (winch: {state['figures'][state['winch']['unit']]['name']})"
+            if state.get("winch")
+            else ""
+        ),
+    }
     if state.get("pending"):
-        out["Melee"] = (", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
-                        + " vs " + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"]))
+        out["Melee"] = (
+            ", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
+            + " vs "
+            + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"])
+        )
     if state.get("result"):
         winner = state["result"].get("winner")
         out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
@@ -123,9 +145,15 @@ def _static(board) -> dict:
         if ident:
             buildings.setdefault(ident, []).append(lab)
     # Towers and the keep outlined (they stand above the walls: level 2 and 3).
-    regions = [{"cells": cells_of, "outline": "#3b2f24", "width": 3,
-                **({"label": "Keep (3)"} if ident.startswith("keep") else {})}
-               for ident, cells_of in sorted(buildings.items())]
+    regions = [
+        {
+            "cells": cells_of,
+            "outline": "#3b2f24",
+            "width": 3,
+            **({"label": "Keep (3)"} if ident.startswith("keep") else {}),
+        }
+        for ident, cells_of in sorted(buildings.items())
+    ]
     return {"cells": cells, "edges": edges, "regions": regions}
 
 
@@ -145,20 +173,38 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     for fid, f in sorted(state["figures"].items(), key=lambda kv: (not kv[1]["dead"], kv[0])):
         v = figures.values(f)
         # In a siege tower the upper counters stand on its top, the lower ones inside (2.4).
-        slot = ({"slot": 0 if tower.layer(f) == tower.TOP else 2} if f["at"] in towers and not f["dead"] else {})
+        slot = (
+            {"slot": 0 if tower.layer(f) == tower.TOP else 2}
+            if f["at"] in towers and not f["dead"]
+            else {}
+        )
         stunned = f["stunned"] and not f["dead"]
-        pieces.append({"at": f["at"], "id": fid,
-                       "color": DEAD if f["dead"] else (STUNNED_COLORS if stunned else COLORS)[f["side"]],
-                       **({"text_color": "#1b1b1b"} if stunned else {}), "title": ("+" if f["dead"] else "") + f["name"][:8],
-                       "values": f"{v['attack']}-{v['defence']}-{v['move']}",
-                       **({"badge": _badge(f)} if _badge(f) else {}), **slot})
+        pieces.append(
+            {
+                "at": f["at"],
+                "id": fid,
+                "color": DEAD if f["dead"] else (STUNNED_COLORS if stunned else COLORS)[f["side"]],
+                **({"text_color": "#1b1b1b"} if stunned else {}),
+                "title": ("+" if f["dead"] else "") + f["name"][:8],
+                "values": f"{v['attack']}-{v['defence']}-{v['move']}",
+                **({"badge": _badge(f)} if _badge(f) else {}),
+                **slot,
+            }
+        )
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
-    markers = [{"at": lad["at"], "kind": "ladder",
-                **({} if lad["raised"] else {"text": "c" if lad.get("carriers") else "="})}
-               for _, lad in sorted(state.get("ladders", {}).items())]
+    markers = [
+        {
+            "at": lad["at"],
+            "kind": "ladder",
+            **({} if lad["raised"] else {"text": "c" if lad.get("carriers") else "="}),
+        }
+        for _, lad in sorted(state.get("ladders", {}).items())
+    ]
     markers += [{"at": cell, "kind": "highlight", "color": TOWER_EDGE} for cell in sorted(towers)]
-    labels = [{"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
-              for tid, t in sorted(state.get("towers", {}).items())]
+    labels = [
+        {"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
+        for tid, t in sorted(state.get("towers", {}).items())
+    ]
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated"):
@@ -167,28 +213,51 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             arrows.append({"path": path, "color": COLORS.get(side, "#222222"), "kind": "move"})
         elif e.get("type") == "shot":
             text = f"{e['band']} {e['cover']}: {e['roll']}{e['modifier']:+d} {e['letter']}"
-            arrows.append({"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack", "text": text})
+            arrows.append(
+                {"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack", "text": text}
+            )
         elif e.get("type") == "melee":
             target = state["figures"][e["defenders"][0]]["at"]
             for aid in e["attackers"]:
-                arrows.append({"path": [state["figures"][aid]["at"], target], "color": "#000000",
-                               "kind": "attack", "text": f"{e['column']} {e['roll']} {e['letter']}"})
-    notes = [("Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned (light counter), "
-              "W wounded, + dead (grey). Thick dark sides: battlements; yellow: arrow slit openings.")]
+                arrows.append(
+                    {
+                        "path": [state["figures"][aid]["at"], target],
+                        "color": "#000000",
+                        "kind": "attack",
+                        "text": f"{e['column']} {e['roll']} {e['letter']}",
+                    }
+                )
+    notes = [
+        (
+            "Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned (light counter), "
+            "W wounded, + dead (grey). Thick dark sides: battlements; yellow: arrow slit openings."
+        )
+    ]
     if towers:
-        notes.append("Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside.")
+        notes.append(
+            "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside."
+        )
     kinds = data.terrain()["kinds"]
     if state.get("pending"):
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])
     key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
-    return {"map_key": key, "title": ruleset.title,
-            "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
-            **static, "pieces": pieces, "arrows": arrows, "markers": markers,
-            "header": [list(kv) for kv in header(ruleset, state).items()],
-            "legend": [{"color": c, "text": ruleset.side_titles[s]} for s, c in COLORS.items()],
-            "notes": notes, "labels": labels,
-            "terrain_key": [{"color": kinds[k]["fill"], "text": f"{kinds[k]['title']} {kinds[k]['level']}"}
-                            for k in KEY_KINDS]}
+    return {
+        "map_key": key,
+        "title": ruleset.title,
+        "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
+        **static,
+        "pieces": pieces,
+        "arrows": arrows,
+        "markers": markers,
+        "header": [list(kv) for kv in header(ruleset, state).items()],
+        "legend": [{"color": c, "text": ruleset.side_titles[s]} for s, c in COLORS.items()],
+        "notes": notes,
+        "labels": labels,
+        "terrain_key": [
+            {"color": kinds[k]["fill"], "text": f"{kinds[k]['title']} {kinds[k]['level']}"}
+            for k in KEY_KINDS
+        ],
+    }
 
 
 SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2, part done). Each side's phase has four steps:

@@ -16,6 +16,7 @@ not attack again this phase). When a result hits one of several figures its owne
 ``/take unit:``; after a retreat or a death the winner may ``/advance unit: to:`` into the freed
 cell or ``/stay``.
 """
+
 from __future__ import annotations
 
 from engine.core import hexgrid
@@ -56,56 +57,158 @@ class Siege(Ruleset):
     default_scenario = "open-gate"
     phases = PHASES
     commands = (
-        Command("shoot", "Shoot with a bow or crossbow", (Option("unit", "unit", "Your archer or crossbowman"),
-                                                           Option("target", "target", "Enemy figure"))),
-        Command("move", "Move a figure", (Option("unit", "unit", "Your figure"),
-                                          Option("to", "hex", "Destination cell"),
-                                          Option("level", "choice", "top: onto a siege tower's platform (2.42)",
-                                                 required=False))),
-        Command("roll", "Push your siege tower straight forward or back (2.41)",
-                (Option("tower", "choice", "The siege tower"), Option("to", "hex", "Where its first cell goes"))),
-        Command("attack", "Add a figure and its target to the melee being formed",
-                (Option("unit", "unit", "Your attacking figure"), Option("target", "target", "Adjacent enemy"))),
+        Command(
+            "shoot",
+            "Shoot with a bow or crossbow",
+            (
+                Option("unit", "unit", "Your archer or crossbowman"),
+                Option("target", "target", "Enemy figure"),
+            ),
+        ),
+        Command(
+            "move",
+            "Move a figure",
+            (
+                Option("unit", "unit", "Your figure"),
+                Option("to", "hex", "Destination cell"),
+                Option(
+                    "level", "choice", "top: onto a siege tower's platform (2.42)", required=False
+                ),
+            ),
+        ),
+        Command(
+            "roll",
+            "Push your siege tower straight forward or back (2.41)",
+            (
+                Option("tower", "choice", "The siege tower"),
+                Option("to", "hex", "Where its first cell goes"),
+            ),
+        ),
+        Command(
+            "attack",
+            "Add a figure and its target to the melee being formed",
+            (
+                Option("unit", "unit", "Your attacking figure"),
+                Option("target", "target", "Adjacent enemy"),
+            ),
+        ),
         Command("fight", "Resolve the melee being formed"),
         Command("cancel", "Drop the melee being formed"),
-        Command("take", "Choose which of your figures takes the result", (Option("unit", "unit", "Your figure"),)),
-        Command("advance", "Advance after combat into the freed cell",
-                (Option("unit", "unit", "Your figure that fought"), Option("to", "hex", "The freed cell"),
-                 Option("level", "choice", "top: onto a siege tower's platform (2.45)", required=False))),
+        Command(
+            "take",
+            "Choose which of your figures takes the result",
+            (Option("unit", "unit", "Your figure"),),
+        ),
+        Command(
+            "advance",
+            "Advance after combat into the freed cell",
+            (
+                Option("unit", "unit", "Your figure that fought"),
+                Option("to", "hex", "The freed cell"),
+                Option(
+                    "level", "choice", "top: onto a siege tower's platform (2.45)", required=False
+                ),
+            ),
+        ),
         Command("stay", "Do not advance after combat"),
-        Command("retreat", "Choose where your figure retreats (1.72)",
-                (Option("unit", "unit", "Your retreating figure"), Option("to", "hex", "One cell away"))),
-        Command("land", "Choose where your falling figure lands (1.8, 1.94)",
-                (Option("unit", "unit", "Your falling figure"), Option("to", "hex", "Where it lands"))),
-        Command("face", "Declare which way a figure in a doorway takes cover: in or out (1.53)",
-                (Option("unit", "unit", "Your figure in a doorway"), Option("toward", "choice", "in or out"))),
-        Command("fill", "Before the assault: lay a filled-moat counter (2.2)", (Option("at", "hex", "A moat cell"),)),
-        Command("place", "Before the assault: put your siege tower at a map edge, facing where you wish (2.41)",
-                (Option("tower", "choice", "The siege tower"), Option("at", "hex", "Its first cell"),
-                 Option("towards", "hex", "The neighbour of that cell it faces"))),
-        Command("breach", "Before the assault: lay a broken-wall counter (2.31)", (Option("at", "hex", "A wall cell"),)),
-        Command("carry", "Two adjacent figures pick up a lying ladder (1.91)",
-                (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second carrier"),
-                 Option("ladder", "choice", "The ladder"))),
-        Command("raise", "Raise a carried ladder at the foot of a wall (1.91)",
-                (Option("ladder", "choice", "The ladder"), Option("at", "hex", "Foot of the wall"),
-                 Option("faces", "hex", "The parapet it leans on"))),
-        Command("shift", "Two figures turn a raised ladder or move it one cell, 2 points each (1.92)",
-                (Option("unit", "unit", "Your figure"), Option("with", "unit", "The second figure"),
-                 Option("ladder", "choice", "The ladder"), Option("at", "hex", "Its new foot"),
-                 Option("faces", "hex", "The parapet it leans on"))),
+        Command(
+            "retreat",
+            "Choose where your figure retreats (1.72)",
+            (
+                Option("unit", "unit", "Your retreating figure"),
+                Option("to", "hex", "One cell away"),
+            ),
+        ),
+        Command(
+            "land",
+            "Choose where your falling figure lands (1.8, 1.94)",
+            (Option("unit", "unit", "Your falling figure"), Option("to", "hex", "Where it lands")),
+        ),
+        Command(
+            "face",
+            "Declare which way a figure in a doorway takes cover: in or out (1.53)",
+            (
+                Option("unit", "unit", "Your figure in a doorway"),
+                Option("toward", "choice", "in or out"),
+            ),
+        ),
+        Command(
+            "fill",
+            "Before the assault: lay a filled-moat counter (2.2)",
+            (Option("at", "hex", "A moat cell"),),
+        ),
+        Command(
+            "place",
+            "Before the assault: put your siege tower at a map edge, facing where you wish (2.41)",
+            (
+                Option("tower", "choice", "The siege tower"),
+                Option("at", "hex", "Its first cell"),
+                Option("towards", "hex", "The neighbour of that cell it faces"),
+            ),
+        ),
+        Command(
+            "breach",
+            "Before the assault: lay a broken-wall counter (2.31)",
+            (Option("at", "hex", "A wall cell"),),
+        ),
+        Command(
+            "carry",
+            "Two adjacent figures pick up a lying ladder (1.91)",
+            (
+                Option("unit", "unit", "Your figure"),
+                Option("with", "unit", "The second carrier"),
+                Option("ladder", "choice", "The ladder"),
+            ),
+        ),
+        Command(
+            "raise",
+            "Raise a carried ladder at the foot of a wall (1.91)",
+            (
+                Option("ladder", "choice", "The ladder"),
+                Option("at", "hex", "Foot of the wall"),
+                Option("faces", "hex", "The parapet it leans on"),
+            ),
+        ),
+        Command(
+            "shift",
+            "Two figures turn a raised ladder or move it one cell, 2 points each (1.92)",
+            (
+                Option("unit", "unit", "Your figure"),
+                Option("with", "unit", "The second figure"),
+                Option("ladder", "choice", "The ladder"),
+                Option("at", "hex", "Its new foot"),
+                Option("faces", "hex", "The parapet it leans on"),
+            ),
+        ),
         Command("drop", "Put a carried ladder down", (Option("ladder", "choice", "The ladder"),)),
-        Command("push", "Try to push a raised ladder over from the parapet (1.94)",
-                (Option("unit", "unit", "Your figure on the parapet"), Option("ladder", "choice", "The ladder"))),
-        Command("winch", "Work the drawbridge winch this round (1.8)", (Option("unit", "unit", "Your figure on the winch"),)),
+        Command(
+            "push",
+            "Try to push a raised ladder over from the parapet (1.94)",
+            (
+                Option("unit", "unit", "Your figure on the parapet"),
+                Option("ladder", "choice", "The ladder"),
+            ),
+        ),
+        Command(
+            "winch",
+            "Work the drawbridge winch this round (1.8)",
+            (Option("unit", "unit", "Your figure on the winch"),),
+        ),
         Command("end-phase", "End this step of your phase"),
     )
     queries = (
-        Command("los", "Line of sight: is a shot possible, at what range and cover, and why",
-                (Option("from", "hex", "The shooter's cell, e.g. 1012"),
-                 Option("to", "hex", "The target's cell, e.g. 1517")),
-                description_i18n={"de": "Sichtlinie: ist ein Schuss möglich, auf welche "
-                                        "Entfernung, mit welcher Deckung, und warum"}),
+        Command(
+            "los",
+            "Line of sight: is a shot possible, at what range and cover, and why",
+            (
+                Option("from", "hex", "The shooter's cell, e.g. 1012"),
+                Option("to", "hex", "The target's cell, e.g. 1517"),
+            ),
+            description_i18n={
+                "de": "Sichtlinie: ist ein Schuss möglich, auf welche "
+                "Entfernung, mit welcher Deckung, und warum"
+            },
+        ),
     )
 
     # ----- setup -------------------------------------------------------------------------
@@ -127,18 +230,40 @@ class Siege(Ruleset):
 
     def setup(self, scenario: dict, dice: Dice) -> tuple[dict, list[dict]]:
         order = [scenario["first"]] + [s for s in SIDES if s != scenario["first"]]
-        state = {"game": self.name, "scenario": scenario["name"], "map": scenario["map"], "result": None,
-                 "order": order, "last_turn": scenario["last_turn"], "turn": scenario["turn"],
-                 "active": scenario["active"], "phase": scenario["phase"], "awaiting": [scenario["active"]],
-                 "bridge_up": scenario["bridge_up"], "victory": clone(scenario["victory"]),
-                 "figures": clone(scenario["figures"]), "half": 1, "done": [], "crossbow_shot": [],
-                 "melee_half": {}, "attacked": [], "pending": None, "choice": None, "advance": None,
-                 "acted": [], "winch": None, "ladders": clone(scenario.get("ladders", {})),
-                 "counters": clone(scenario.get("counters", [])),
-                 "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0})),
-                 "towers": clone(scenario.get("towers", {})), "tower_moved": []}
-        events = [{"type": "scenario", "name": scenario["name"]},
-                  {"type": "phase_started", "phase": state["phase"], "side": state["active"]}]
+        state = {
+            "game": self.name,
+            "scenario": scenario["name"],
+            "map": scenario["map"],
+            "result": None,
+            "order": order,
+            "last_turn": scenario["last_turn"],
+            "turn": scenario["turn"],
+            "active": scenario["active"],
+            "phase": scenario["phase"],
+            "awaiting": [scenario["active"]],
+            "bridge_up": scenario["bridge_up"],
+            "victory": clone(scenario["victory"]),
+            "figures": clone(scenario["figures"]),
+            "half": 1,
+            "done": [],
+            "crossbow_shot": [],
+            "melee_half": {},
+            "attacked": [],
+            "pending": None,
+            "choice": None,
+            "advance": None,
+            "acted": [],
+            "winch": None,
+            "ladders": clone(scenario.get("ladders", {})),
+            "counters": clone(scenario.get("counters", [])),
+            "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0})),
+            "towers": clone(scenario.get("towers", {})),
+            "tower_moved": [],
+        }
+        events = [
+            {"type": "scenario", "name": scenario["name"]},
+            {"type": "phase_started", "phase": state["phase"], "side": state["active"]},
+        ]
         return state, events
 
     # ----- helpers -------------------------------------------------------------------------
@@ -151,8 +276,11 @@ class Siege(Ruleset):
     @staticmethod
     def _living_at(state: dict) -> dict[str, str]:
         """Cell -> the living figure on its ground layer (inside a siege tower on tower cells)."""
-        return {f["at"]: fid for fid, f in state["figures"].items()
-                if not f["dead"] and tower.layer(f) == tower.GROUND}
+        return {
+            f["at"]: fid
+            for fid, f in state["figures"].items()
+            if not f["dead"] and tower.layer(f) == tower.GROUND
+        }
 
     @staticmethod
     def _positions(state: dict) -> dict[tuple[str, str], str]:
@@ -175,15 +303,23 @@ class Siege(Ruleset):
     def _face_actions(self, state: dict, side: str) -> list[dict]:
         """1.53: under crossfire the player declares which way a figure in a doorway is covered."""
         board = self.board(state)
-        return [{"type": "face", "side": side, "unit": fid, "toward": toward}
-                for fid, f in sorted(state["figures"].items())
-                if f["side"] == side and not f["dead"] and board.cell(f["at"]).kind == "tower-door"
-                and fid not in state["done"] for toward in ("in", "out") if toward != f.get("facing", "out")]
+        return [
+            {"type": "face", "side": side, "unit": fid, "toward": toward}
+            for fid, f in sorted(state["figures"].items())
+            if f["side"] == side
+            and not f["dead"]
+            and board.cell(f["at"]).kind == "tower-door"
+            and fid not in state["done"]
+            for toward in ("in", "out")
+            if toward != f.get("facing", "out")
+        ]
 
     @staticmethod
     def _ladders(state: dict) -> dict[str, str]:
         """Raised ladders: cell -> the parapet each leans on."""
-        return {lad["at"]: lad["faces"] for lad in state.get("ladders", {}).values() if lad["raised"]}
+        return {
+            lad["at"]: lad["faces"] for lad in state.get("ladders", {}).values() if lad["raised"]
+        }
 
     def _actor(self, state: dict) -> str:
         return (state.get("awaiting") or [state["active"]])[0]
@@ -194,40 +330,74 @@ class Siege(Ruleset):
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
         tower_of = tower.cells_of(state)
-        shooter_top, target_top = tower.layer(shooter) == tower.TOP, tower.layer(target) == tower.TOP
-        seen = sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
-                          ladders=self._ladders(state), facing=self._facing(state), towers=tower_of,
-                          shooter_top=shooter_top, target_top=target_top)
-        if seen.possible and shooter_top and board.distance(shooter["at"], target["at"]) <= tower.spec()["shooting_radius"]:
+        shooter_top, target_top = (
+            tower.layer(shooter) == tower.TOP,
+            tower.layer(target) == tower.TOP,
+        )
+        seen = sight.look(
+            board,
+            living,
+            shooter["at"],
+            target["at"],
+            bands=bands,
+            bridge_up=state["bridge_up"],
+            ladders=self._ladders(state),
+            facing=self._facing(state),
+            towers=tower_of,
+            shooter_top=shooter_top,
+            target_top=target_top,
+        )
+        if (
+            seen.possible
+            and shooter_top
+            and board.distance(shooter["at"], target["at"]) <= tower.spec()["shooting_radius"]
+        ):
             # 2.43: no shot at a target with a friend of the shooter beside it on its level.
             level = self._level(board, state, target)
             for other in state["figures"].values():
-                if other["side"] == shooter["side"] and not other["dead"] and other is not shooter \
-                        and board.distance(other["at"], target["at"]) == 1 and self._level(board, state, other) == level:
+                if (
+                    other["side"] == shooter["side"]
+                    and not other["dead"]
+                    and other is not shooter
+                    and board.distance(other["at"], target["at"]) == 1
+                    and self._level(board, state, other) == level
+                ):
                     seen.possible = False
-                    seen.reasons.append(f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
-                                        f"the target on its level: no shot from the siege tower (2.43)")
+                    seen.reasons.append(
+                        f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
+                        f"the target on its level: no shot from the siege tower (2.43)"
+                    )
                     break
         return seen
 
     @staticmethod
     def _level(board, state: dict, fig: dict) -> int:
         """Height level of a figure: its cell's, or the siege tower's platform (2.4)."""
-        return tower.spec()["top_level"] if tower.layer(fig) == tower.TOP else board.cell(fig["at"]).level
+        return (
+            tower.spec()["top_level"]
+            if tower.layer(fig) == tower.TOP
+            else board.cell(fig["at"]).level
+        )
 
     def _tower_view(self, state: dict, from_cell: str, to_cell: str) -> dict:
         """For ``/los``: a line from a siege tower's cell starts on its platform (nobody shoots
         from inside, 2.44); a line to one ends inside when only the inside is occupied."""
         towers = tower.cells_of(state)
         taken = self._positions(state)
-        target_top = to_cell in towers and ((to_cell, tower.TOP) in taken or (to_cell, tower.GROUND) not in taken)
+        target_top = to_cell in towers and (
+            (to_cell, tower.TOP) in taken or (to_cell, tower.GROUND) not in taken
+        )
         return {"towers": towers, "shooter_top": from_cell in towers, "target_top": target_top}
 
     def los(self, state: dict, from_cell: str, to_cell: str) -> str:
         """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
         board, living, weapon, view = self._sight_inputs(state, from_cell, to_cell)
         text = sight.explain(board, living, from_cell, to_cell, **view)
-        return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+        return text + (
+            ""
+            if weapon
+            else "\n- (no bow on the first cell: range bands not judged, figures block)"
+        )
 
     def _sight_inputs(self, state: dict, from_cell: str, to_cell: str):
         """What a sight line from ``from_cell`` to ``to_cell`` is judged on: the board, the
@@ -241,8 +411,13 @@ class Siege(Ruleset):
         shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
-        view = dict(bands=bands, bridge_up=state["bridge_up"], ladders=self._ladders(state),
-                    facing=self._facing(state), **self._tower_view(state, from_cell, to_cell))
+        view = dict(
+            bands=bands,
+            bridge_up=state["bridge_up"],
+            ladders=self._ladders(state),
+            facing=self._facing(state),
+            **self._tower_view(state, from_cell, to_cell),
+        )
         return board, living, weapon, view
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -256,30 +431,44 @@ class Siege(Ruleset):
         if state.get("result"):
             raise RuleError("The game is over.")
         if state.get("phase") == "prepare":
-            raise RuleError("Before the assault the besieger lays counters and places towers; "
-                            "its /end-phase starts the first round.", list(self.phases))
-        open_decisions = [what for key, what in (
-            ("pending", "a melee being formed (/fight or /cancel)"),
-            ("choice", "which figure takes a result (/take)"), ("retreat", "a retreat (/retreat)"),
-            ("advance", "an advance after combat (/advance or /stay)"),
-            ("landing", "where a falling figure lands (/land)")) if state.get(key)]
+            raise RuleError(
+                "Before the assault the besieger lays counters and places towers; "
+                "its /end-phase starts the first round.",
+                list(self.phases),
+            )
+        open_decisions = [
+            what
+            for key, what in (
+                ("pending", "a melee being formed (/fight or /cancel)"),
+                ("choice", "which figure takes a result (/take)"),
+                ("retreat", "a retreat (/retreat)"),
+                ("advance", "an advance after combat (/advance or /stay)"),
+                ("landing", "where a falling figure lands (/land)"),
+            )
+            if state.get(key)
+        ]
         if open_decisions:
             raise RuleError(f"Finish {open_decisions[0]} before setting a step.")
         side = action.get("value") or state["active"]
         if side not in self.sides:
             raise RuleError(f"Unknown side {side!r}.", list(self.sides))
         state = clone(state)
-        state.update(phase=action["phase"], active=side, awaiting=[side], done=[], attacked=[],
-                     spent={})
-        return state, [{"type": "referee", "what": "phase", "phase": state["phase"],
-                        "active": side}]
+        state.update(
+            phase=action["phase"], active=side, awaiting=[side], done=[], attacked=[], spent={}
+        )
+        return state, [
+            {"type": "referee", "what": "phase", "phase": state["phase"], "active": side}
+        ]
 
-    def answer_query(self, state: dict, viewer: str | None, name: str,
-                     options: dict[str, str]) -> Answer:
+    def answer_query(
+        self, state: dict, viewer: str | None, name: str, options: dict[str, str]
+    ) -> Answer:
         if name != "los":
             return super().answer_query(state, viewer, name, options)
         from_cell, to_cell = options["from"].strip().upper(), options["to"].strip().upper()
-        return Answer(self.los(state, from_cell, to_cell), self.los_scene(state, from_cell, to_cell))
+        return Answer(
+            self.los(state, from_cell, to_cell), self.los_scene(state, from_cell, to_cell)
+        )
 
     def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
         """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
@@ -287,11 +476,20 @@ class Siege(Ruleset):
         board, living, _, view = self._sight_inputs(state, from_cell, to_cell)
         seen = sight.look(board, living, from_cell, to_cell, **view)
         scene = self.scene(state, [], None)
-        verdict = (f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot")
-        scene["arrows"] = [{"path": [from_cell, to_cell], "color": "#27ae60" if seen.possible else "#c0392b",
-                            "kind": "attack", "text": verdict}]
+        verdict = f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot"
+        scene["arrows"] = [
+            {
+                "path": [from_cell, to_cell],
+                "color": "#27ae60" if seen.possible else "#c0392b",
+                "kind": "attack",
+                "text": verdict,
+            }
+        ]
         scene["markers"] = scene.get("markers", []) + [
-            {"at": cell, "kind": "highlight", "color": "#f39c12"} for cell in seen.crossed if cell in board]
+            {"at": cell, "kind": "highlight", "color": "#f39c12"}
+            for cell in seen.crossed
+            if cell in board
+        ]
         scene["notes"] = [seen.reasons[-1]] if seen.reasons else []
         return scene
 
@@ -299,7 +497,9 @@ class Siege(Ruleset):
     def legal_actions(self, state: dict, side: str) -> list[dict]:
         return self._legal(state, side)
 
-    def _legal(self, state: dict, side: str, kind: str | None = None, unit: str | None = None) -> list[dict]:
+    def _legal(
+        self, state: dict, side: str, kind: str | None = None, unit: str | None = None
+    ) -> list[dict]:
         """Legal actions, optionally only those of one type (and one figure): ``apply`` checks
         an action against the same list without building every other kind."""
         if state.get("result") or side not in self.awaiting(state):
@@ -308,11 +508,16 @@ class Siege(Ruleset):
             return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
         if state.get("landing"):
             landing = state["landing"]
-            return [{"type": "land", "side": side, "unit": landing["unit"], "to": c} for c in landing["options"]]
+            return [
+                {"type": "land", "side": side, "unit": landing["unit"], "to": c}
+                for c in landing["options"]
+            ]
         if state.get("retreat"):
             fid = state["retreat"]["queue"][0]
-            return [{"type": "retreat", "side": side, "unit": fid, "to": c}
-                    for c in self._retreat_options(state, fid)]
+            return [
+                {"type": "retreat", "side": side, "unit": fid, "to": c}
+                for c in self._retreat_options(state, fid)
+            ]
         if state["advance"]:
             return self._advance_actions(state, side) + [{"type": "stay", "side": side}]
         phase = state["phase"]
@@ -351,24 +556,38 @@ class Siege(Ruleset):
         out = []
         bridge = board.drawbridge.get("cells", [])
         if state["to_place"]["filled_moat"]:
-            out += [{"type": "fill", "side": side, "at": lab} for lab in board.labels()
-                    if board.cell(lab).kind == "moat" and lab not in bridge]
+            out += [
+                {"type": "fill", "side": side, "at": lab}
+                for lab in board.labels()
+                if board.cell(lab).kind == "moat" and lab not in bridge
+            ]
         if state["to_place"]["breaches"]:
-            out += [{"type": "breach", "side": side, "at": lab} for lab in board.labels()
-                    if board.cell(lab).kind in ("parapet", "wall")]
+            out += [
+                {"type": "breach", "side": side, "at": lab}
+                for lab in board.labels()
+                if board.cell(lab).kind in ("parapet", "wall")
+            ]
         for tid in state["to_place"].get("towers", []):
             blocked = self._tower_blocked(state, tid)
-            out += [{"type": "place", "side": side, "tower": tid, "at": at, "towards": towards}
-                    for at, towards in sorted(tower.placements(board, state, tid, blocked))]
+            out += [
+                {"type": "place", "side": side, "tower": tid, "at": at, "towards": towards}
+                for at, towards in sorted(tower.placements(board, state, tid, blocked))
+            ]
         return out
 
     @staticmethod
     def _tower_blocked(state: dict, tid: str) -> set[str]:
         """Cells a tower may not stand on: living figures outside it, ladders, other towers."""
         t = state["towers"][tid]
-        blocked = {f["at"] for f in state["figures"].values() if not f["dead"] and f["at"] not in t["cells"]}
+        blocked = {
+            f["at"]
+            for f in state["figures"].values()
+            if not f["dead"] and f["at"] not in t["cells"]
+        }
         blocked |= {lad["at"] for lad in state["ladders"].values()}
-        return blocked | {c for other, o in state["towers"].items() if other != tid for c in o["cells"]}
+        return blocked | {
+            c for other, o in state["towers"].items() if other != tid for c in o["cells"]
+        }
 
     def _tower_actions(self, state: dict, side: str) -> list[dict]:
         """2.41: three able figures inside push their tower, once a round, straight forward or
@@ -380,16 +599,25 @@ class Siege(Ruleset):
         for tid, t in sorted(state["towers"].items()):
             if t["side"] != side or tid in state.get("tower_moved", []):
                 continue
-            inside = [fid for fid, f in state["figures"].items() if f["at"] in t["cells"]
-                      and tower.layer(f) == tower.GROUND and not f["dead"]]
+            inside = [
+                fid
+                for fid, f in state["figures"].items()
+                if f["at"] in t["cells"] and tower.layer(f) == tower.GROUND and not f["dead"]
+            ]
             if any(state["melee_half"].get(fid, -9) >= state["half"] - 2 for fid in inside):
                 continue
-            crew = [fid for fid in tower.crew(state, tid) if fid not in state["done"] and fid not in self._busy(state)]
+            crew = [
+                fid
+                for fid in tower.crew(state, tid)
+                if fid not in state["done"] and fid not in self._busy(state)
+            ]
             if len(crew) < tower.spec()["crew"]:
                 continue
             blocked = self._tower_blocked(state, tid)
-            out += [{"type": "roll", "side": side, "tower": tid, "to": to}
-                    for to in sorted(tower.tower_moves(board, state, tid, blocked))]
+            out += [
+                {"type": "roll", "side": side, "tower": tid, "to": to}
+                for to in sorted(tower.tower_moves(board, state, tid, blocked))
+            ]
         return out
 
     @staticmethod
@@ -404,8 +632,13 @@ class Siege(Ruleset):
             return []
         out = []
         for fid, f in sorted(state["figures"].items()):
-            if f["side"] == side and f["at"] == winch and figures.can_act(f) \
-                    and fid not in state["acted"] and fid not in state["done"]:
+            if (
+                f["side"] == side
+                and f["at"] == winch
+                and figures.can_act(f)
+                and fid not in state["acted"]
+                and fid not in state["done"]
+            ):
                 out.append({"type": "winch", "side": side, "unit": fid})
         return out
 
@@ -413,8 +646,14 @@ class Siege(Ruleset):
         step, out = state["phase"], []
         for fid, f in sorted(state["figures"].items()):
             weapon = figures.weapon(f)
-            if f["side"] != side or not figures.can_act(f) or weapon is None or fid in state["done"] \
-                    or fid in self._busy(state) or fid in equipment.carried_by(state):
+            if (
+                f["side"] != side
+                or not figures.can_act(f)
+                or weapon is None
+                or fid in state["done"]
+                or fid in self._busy(state)
+                or fid in equipment.carried_by(state)
+            ):
                 continue
             if step not in data.fire()["weapons"][weapon]["steps"]:
                 continue
@@ -451,7 +690,9 @@ class Siege(Ruleset):
     def _moves(self, state: dict, side: str, only: str | None = None) -> dict[str, list[str]]:
         return {fid: sorted(plans) for fid, plans in self._move_plans(state, side, only).items()}
 
-    def _move_plans(self, state: dict, side: str, only: str | None = None) -> dict[str, dict[str, dict]]:
+    def _move_plans(
+        self, state: dict, side: str, only: str | None = None
+    ) -> dict[str, dict[str, dict]]:
         """Per figure, every cell it may move to with the path (and, for a ladder carrier, where
         its partner follows: the pair moves together, 1.91)."""
         board = self.board(state)
@@ -470,26 +711,45 @@ class Siege(Ruleset):
             if (only is not None and fid != only) or fid in self._busy(state):
                 continue
             if fid in state["crossbow_shot"]:
-                continue     # 1.21 step 2: crossbowmen who have just shot do not move
+                continue  # 1.21 step 2: crossbowmen who have just shot do not move
             points = figures.values(f)["move"] - state.get("spent", {}).get(fid, 0)
             partner = None
             if fid in carriers:
                 partner = next(p for p in state["ladders"][carriers[fid]]["carriers"] if p != fid)
                 if partner in state["done"]:
                     continue
-                points = min(points, figures.values(state["figures"][partner])["move"]) - equipment.CARRY_PENALTY
+                points = (
+                    min(points, figures.values(state["figures"][partner])["move"])
+                    - equipment.CARRY_PENALTY
+                )
             # Over (cell, layer) positions only when the figure could reach a tower this step
             # (every step costs at least a point); elsewhere the towers are just cells it
             # cannot enter, and the plain search is the same and faster.
-            if tower_of and partner is None and (f["at"] in tower_of or min(
-                    board.distance(f["at"], c) for c in tower_of) <= points):
-                plans = self._tower_plans(state, board, f, points, positions, dead, ladders, tower_of)
+            if (
+                tower_of
+                and partner is None
+                and (
+                    f["at"] in tower_of
+                    or min(board.distance(f["at"], c) for c in tower_of) <= points
+                )
+            ):
+                plans = self._tower_plans(
+                    state, board, f, points, positions, dead, ladders, tower_of
+                )
                 if plans:
                     out[fid] = plans
                 continue
             # Ladder carriers never take a ladder into a siege tower.
-            ends, parent = movement.reachable(board, f["at"], points, enemies | set(tower_of), friends, dead,
-                                              state["bridge_up"], ladders)
+            ends, parent = movement.reachable(
+                board,
+                f["at"],
+                points,
+                enemies | set(tower_of),
+                friends,
+                dead,
+                state["bridge_up"],
+                ladders,
+            )
             plans = {}
             for end, cost in ends.items():
                 path = movement.path_to(parent, f["at"], end)
@@ -497,9 +757,15 @@ class Siege(Ruleset):
                 if partner is not None:
                     mate = state["figures"][partner]
                     trail = [mate["at"], *path[:-1]]
-                    follow = equipment.trailing_cost(board, mate["at"], path, dead, state["bridge_up"], ladders)
-                    if follow is None or follow > points or (trail[-1] in living and trail[-1] not in
-                                                             (f["at"], mate["at"])) or trail[-1] in enemies:
+                    follow = equipment.trailing_cost(
+                        board, mate["at"], path, dead, state["bridge_up"], ladders
+                    )
+                    if (
+                        follow is None
+                        or follow > points
+                        or (trail[-1] in living and trail[-1] not in (f["at"], mate["at"]))
+                        or trail[-1] in enemies
+                    ):
                         continue
                     plan.update(partner=partner, partner_path=trail, partner_cost=follow)
                 plans[end] = plan
@@ -508,20 +774,28 @@ class Siege(Ruleset):
         return out
 
     @staticmethod
-    def _tower_plans(state, board, f, points, positions, dead, ladders, tower_of) -> dict[str, dict]:
+    def _tower_plans(
+        state, board, f, points, positions, dead, ladders, tower_of
+    ) -> dict[str, dict]:
         """Moves over (cell, layer) positions while a siege tower stands (2.42, 2.45). Keys are
         the cell, with ``+top`` for the platform, so one dict serves both layers."""
         enemies = {p for p, o in positions.items() if state["figures"][o]["side"] != f["side"]}
         friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
         start = tower.position(f)
-        ends, parent = tower.reachable(board, start, points, enemies, friends, dead, state["bridge_up"],
-                                       ladders, tower_of)
+        ends, parent = tower.reachable(
+            board, start, points, enemies, friends, dead, state["bridge_up"], ladders, tower_of
+        )
         plans = {}
         for end, cost in ends.items():
             steps = tower.path_to(parent, start, end)
             key = end[0] + ("+top" if end[1] == tower.TOP else "")
-            plans[key] = {"path": [c for c, _ in steps], "layers": [lay for _, lay in steps], "cost": cost,
-                          "to": end[0], "layer": end[1]}
+            plans[key] = {
+                "path": [c for c, _ in steps],
+                "layers": [lay for _, lay in steps],
+                "cost": cost,
+                "to": end[0],
+                "layer": end[1],
+            }
         return plans
 
     def _ladder_actions(self, state: dict, side: str) -> list[dict]:
@@ -531,9 +805,15 @@ class Siege(Ruleset):
         out = []
         carriers = equipment.carried_by(state)
         living = self._living_at(state)
-        ready = [fid for fid, f in sorted(state["figures"].items())
-                 if f["side"] == side and figures.can_act(f) and fid not in state["done"]
-                 and fid not in self._busy(state) and fid not in carriers]
+        ready = [
+            fid
+            for fid, f in sorted(state["figures"].items())
+            if f["side"] == side
+            and figures.can_act(f)
+            and fid not in state["done"]
+            and fid not in self._busy(state)
+            and fid not in carriers
+        ]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
         # No ladder stands in a siege tower's cells.
         occupied = set(living) | set(tower.cells_of(state))
@@ -544,34 +824,61 @@ class Siege(Ruleset):
                 # one cell, two movement points each.
                 if lad["at"] in living:
                     continue
-                helpers = [fid for fid in ready if board.distance(state["figures"][fid]["at"], lad["at"]) == 1
-                           and fid not in state["crossbow_shot"]
-                           and figures.values(state["figures"][fid])["move"] - spent.get(fid, 0) >= 2]
+                helpers = [
+                    fid
+                    for fid in ready
+                    if board.distance(state["figures"][fid]["at"], lad["at"]) == 1
+                    and fid not in state["crossbow_shot"]
+                    and figures.values(state["figures"][fid])["move"] - spent.get(fid, 0) >= 2
+                ]
                 if len(helpers) < 2:
                     continue
-                spots = [(foot, wall) for foot, wall in equipment.raise_spots(board, [lad["at"]], occupied,
-                                                                             ladder_cells - {lad["at"]})
-                         if board.distance(foot, lad["at"]) <= 1 and (foot, wall) != (lad["at"], lad["faces"])]
+                spots = [
+                    (foot, wall)
+                    for foot, wall in equipment.raise_spots(
+                        board, [lad["at"]], occupied, ladder_cells - {lad["at"]}
+                    )
+                    if board.distance(foot, lad["at"]) <= 1
+                    and (foot, wall) != (lad["at"], lad["faces"])
+                ]
                 for a in helpers:
                     for b in helpers:
                         if a < b:
-                            out += [{"type": "shift", "side": side, "unit": a, "with": b, "ladder": lid,
-                                     "at": foot, "faces": wall} for foot, wall in spots]
+                            out += [
+                                {
+                                    "type": "shift",
+                                    "side": side,
+                                    "unit": a,
+                                    "with": b,
+                                    "ladder": lid,
+                                    "at": foot,
+                                    "faces": wall,
+                                }
+                                for foot, wall in spots
+                            ]
                 continue
             if lad["carriers"]:
                 if state["figures"][lad["carriers"][0]]["side"] != side:
                     continue
                 cells = [state["figures"][c]["at"] for c in lad["carriers"]]
                 for foot, wall in equipment.raise_spots(board, cells, occupied, ladder_cells):
-                    out.append({"type": "raise", "side": side, "ladder": lid, "at": foot, "faces": wall})
+                    out.append(
+                        {"type": "raise", "side": side, "ladder": lid, "at": foot, "faces": wall}
+                    )
                 out.append({"type": "drop", "side": side, "ladder": lid})
                 continue
             near = {lad["at"], *board.neighbours(lad["at"])}
             for a in ready:
                 for b in ready:
                     fa, fb = state["figures"][a], state["figures"][b]
-                    if a < b and board.distance(fa["at"], fb["at"]) == 1 and (fa["at"] in near or fb["at"] in near):
-                        out.append({"type": "carry", "side": side, "unit": a, "with": b, "ladder": lid})
+                    if (
+                        a < b
+                        and board.distance(fa["at"], fb["at"]) == 1
+                        and (fa["at"] in near or fb["at"] in near)
+                    ):
+                        out.append(
+                            {"type": "carry", "side": side, "unit": a, "with": b, "ladder": lid}
+                        )
         return out
 
     def _push_actions(self, state: dict, side: str) -> list[dict]:
@@ -583,9 +890,15 @@ class Siege(Ruleset):
             if not lad["raised"]:
                 continue
             for fid, f in sorted(state["figures"].items()):
-                if f["side"] == side and figures.can_act(f) and board.cell(f["at"]).kind == "parapet" \
-                        and f["at"] in board.neighbours(lad["at"]) and fid not in state["acted"] \
-                        and fid not in state["done"] and fid not in self._busy(state):
+                if (
+                    f["side"] == side
+                    and figures.can_act(f)
+                    and board.cell(f["at"]).kind == "parapet"
+                    and f["at"] in board.neighbours(lad["at"])
+                    and fid not in state["acted"]
+                    and fid not in state["done"]
+                    and fid not in self._busy(state)
+                ):
                     out.append({"type": "push", "side": side, "unit": fid, "ladder": lid})
         return out
 
@@ -594,14 +907,20 @@ class Siege(Ruleset):
         a, d = state["figures"][aid], state["figures"][did]
         if a["side"] == d["side"] or not figures.can_act(a) or d["dead"]:
             return False
-        if aid in state["done"] or did in state["attacked"] or aid in self._busy(state) \
-                or aid in equipment.carried_by(state):
+        if (
+            aid in state["done"]
+            or did in state["attacked"]
+            or aid in self._busy(state)
+            or aid in equipment.carried_by(state)
+        ):
             return False
         if board.distance(a["at"], d["at"]) != 1:
             return False
         tower_of = tower.cells_of(state)
         if tower_of:
-            verdict = tower.adjacent_for_melee(board, tower_of, tower.position(a), tower.position(d))
+            verdict = tower.adjacent_for_melee(
+                board, tower_of, tower.position(a), tower.position(d)
+            )
             if verdict is not None:
                 return verdict
         ladders = self._ladders(state)
@@ -626,14 +945,27 @@ class Siege(Ruleset):
                     atts, defs = pending["attackers"], pending["defenders"]
                     if aid in atts and did in defs:
                         continue
-                    if aid in atts and did not in defs and len(atts) == 1 or did in defs and aid not in atts and len(defs) == 1:
+                    if (
+                        aid in atts
+                        and did not in defs
+                        and len(atts) == 1
+                        or did in defs
+                        and aid not in atts
+                        and len(defs) == 1
+                    ):
                         pass
                     else:
                         continue
                 out.append({"type": "attack", "side": side, "unit": aid, "target": did})
         if pending:
-            odds = melee.assess(self.board(state), state["figures"], pending["attackers"],
-                                pending["defenders"], self._ladders(state), tower.cells_of(state))["odds"]
+            odds = melee.assess(
+                self.board(state),
+                state["figures"],
+                pending["attackers"],
+                pending["defenders"],
+                self._ladders(state),
+                tower.cells_of(state),
+            )["odds"]
             if odds >= 1:
                 out.append({"type": "fight", "side": side})
             out.append({"type": "cancel", "side": side})
@@ -661,16 +993,25 @@ class Siege(Ruleset):
             if not figures.can_act(f):
                 continue
             budget = max(1, figures.values(f)["move"] // 2)
-            if tower_of and (f["at"] in tower_of or any(c.partition("+")[0] in tower_of for c in adv["cells"])):
+            if tower_of and (
+                f["at"] in tower_of or any(c.partition("+")[0] in tower_of for c in adv["cells"])
+            ):
                 # 2.45: between a tower's top and a parapet (or into the tower) the advance is
                 # the one step into the freed position.
                 for key in adv["cells"]:
                     cell, _, top = key.partition("+")
                     if board.distance(f["at"], cell) != 1:
                         continue
-                    base = movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
-                    cost = tower.step_cost(board, tower_of, tower.position(f), (cell, tower.TOP if top else tower.GROUND),
-                                           None if base >= movement.UNREACHABLE else base)
+                    base = movement.enter_cost(
+                        board, f["at"], cell, dead.get(cell, 0), state["bridge_up"]
+                    )
+                    cost = tower.step_cost(
+                        board,
+                        tower_of,
+                        tower.position(f),
+                        (cell, tower.TOP if top else tower.GROUND),
+                        None if base >= movement.UNREACHABLE else base,
+                    )
                     if cost is not None and cost <= budget:
                         out[(fid, key)] = [f["at"], cell]
                 continue
@@ -679,15 +1020,24 @@ class Siege(Ruleset):
             for cell in adv["cells"]:
                 if cell in living or board.distance(f["at"], cell) != 1:
                     continue
-                first = movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                first = movement.enter_cost(
+                    board, f["at"], cell, dead.get(cell, 0), state["bridge_up"]
+                )
                 if first > budget:
                     continue
                 out[(fid, cell)] = [f["at"], cell]
                 if any(n in enemies for n in board.neighbours(cell)):
                     continue
-                ends, parent = movement.reachable(board, cell, budget - first, enemies | set(tower_of),
-                                                  friends - {f["at"]}, dead, state["bridge_up"],
-                                                  self._ladders(state))
+                ends, parent = movement.reachable(
+                    board,
+                    cell,
+                    budget - first,
+                    enemies | set(tower_of),
+                    friends - {f["at"]},
+                    dead,
+                    state["bridge_up"],
+                    self._ladders(state),
+                )
                 for end in ends:
                     if end != f["at"] and (fid, end) not in out:
                         out[(fid, end)] = [f["at"]] + movement.path_to(parent, cell, end)
@@ -713,8 +1063,13 @@ class Siege(Ruleset):
             if action["target"] not in pending["defenders"]:
                 pending["defenders"].append(action["target"])
             state["pending"] = pending
-            events.append({"type": "melee_declared", "attackers": list(pending["attackers"]),
-                           "defenders": list(pending["defenders"])})
+            events.append(
+                {
+                    "type": "melee_declared",
+                    "attackers": list(pending["attackers"]),
+                    "defenders": list(pending["defenders"]),
+                }
+            )
         elif kind == "cancel":
             state["done"] += state["pending"]["attackers"]
             events.append({"type": "melee_cancelled", "attackers": state["pending"]["attackers"]})
@@ -730,8 +1085,15 @@ class Siege(Ruleset):
             f = state["figures"][action["unit"]]
             key = action["to"] + ("+top" if action.get("level") == "top" else "")
             path = self._advance_paths(state)[(action["unit"], key)]
-            events.append({"type": "advanced", "unit": action["unit"], "from": f["at"], "to": action["to"],
-                           "path": path})
+            events.append(
+                {
+                    "type": "advanced",
+                    "unit": action["unit"],
+                    "from": f["at"],
+                    "to": action["to"],
+                    "path": path,
+                }
+            )
             f["at"] = action["to"]
             if action.get("level") == "top":
                 f["layer"] = tower.TOP
@@ -752,7 +1114,9 @@ class Siege(Ruleset):
             state["done"].append(action["unit"])
             events.append({"type": "faced", "unit": action["unit"], "toward": action["toward"]})
         elif kind in ("fill", "breach"):
-            key, counter = ("filled_moat", "filled-moat") if kind == "fill" else ("breaches", "breach")
+            key, counter = (
+                ("filled_moat", "filled-moat") if kind == "fill" else ("breaches", "breach")
+            )
             state["counters"].append([action["at"], counter])
             state["to_place"][key] -= 1
             events.append({"type": "counter_placed", "kind": counter, "at": action["at"]})
@@ -762,20 +1126,36 @@ class Siege(Ruleset):
             lad = state["ladders"][action["ladder"]]
             lad["carriers"] = [action["unit"], action["with"]]
             lad["at"] = state["figures"][action["unit"]]["at"]
-            events.append({"type": "ladder_carried", "ladder": action["ladder"], "carriers": lad["carriers"]})
+            events.append(
+                {"type": "ladder_carried", "ladder": action["ladder"], "carriers": lad["carriers"]}
+            )
         elif kind == "raise":
             lad = state["ladders"][action["ladder"]]
             state["done"] += [c for c in lad["carriers"] if c not in state["done"]]
             lad.update(at=action["at"], faces=action["faces"], raised=True, carriers=[])
-            events.append({"type": "ladder_raised", "ladder": action["ladder"], "at": action["at"],
-                           "faces": action["faces"]})
+            events.append(
+                {
+                    "type": "ladder_raised",
+                    "ladder": action["ladder"],
+                    "at": action["at"],
+                    "faces": action["faces"],
+                }
+            )
         elif kind == "shift":
             lad = state["ladders"][action["ladder"]]
             spent = state.setdefault("spent", {})
             for fid in (action["unit"], action["with"]):
                 spent[fid] = spent.get(fid, 0) + 2
-            events.append({"type": "ladder_shifted", "ladder": action["ladder"], "from": lad["at"],
-                           "at": action["at"], "faces": action["faces"], "by": [action["unit"], action["with"]]})
+            events.append(
+                {
+                    "type": "ladder_shifted",
+                    "ladder": action["ladder"],
+                    "from": lad["at"],
+                    "at": action["at"],
+                    "faces": action["faces"],
+                    "by": [action["unit"], action["with"]],
+                }
+            )
             lad.update(at=action["at"], faces=action["faces"])
         elif kind == "drop":
             self._drop(state, action["ladder"], events)
@@ -784,12 +1164,20 @@ class Siege(Ruleset):
         elif kind == "place":
             t = state["towers"][action["tower"]]
             board = self.board(state)
-            cells = tower.placements(board, state, action["tower"], self._tower_blocked(state, action["tower"]))[
-                (action["at"], action["towards"])]
+            cells = tower.placements(
+                board, state, action["tower"], self._tower_blocked(state, action["tower"])
+            )[(action["at"], action["towards"])]
             self._carry_tower(state, t, cells)
             t["towards"] = action["towards"]
             state["to_place"]["towers"].remove(action["tower"])
-            events.append({"type": "tower_placed", "tower": action["tower"], "at": cells, "towards": action["towards"]})
+            events.append(
+                {
+                    "type": "tower_placed",
+                    "tower": action["tower"],
+                    "at": cells,
+                    "towards": action["towards"],
+                }
+            )
             if not any(state["to_place"].values()):
                 self._start_assault(state, events)
         elif kind == "push":
@@ -798,8 +1186,14 @@ class Siege(Ruleset):
             f = state["figures"][action["unit"]]
             state["winch"] = {"unit": action["unit"], "at": f["at"], "half": state["half"]}
             state["done"].append(action["unit"])
-            events.append({"type": "winch_manned", "unit": action["unit"], "at": f["at"],
-                           "raise": not state["bridge_up"]})
+            events.append(
+                {
+                    "type": "winch_manned",
+                    "unit": action["unit"],
+                    "at": f["at"],
+                    "raise": not state["bridge_up"],
+                }
+            )
         elif kind == "stay":
             events.append({"type": "no_advance", "side": action["side"]})
             self._close_advance(state)
@@ -814,8 +1208,12 @@ class Siege(Ruleset):
         tid = action["tower"]
         t = state["towers"][tid]
         board = self.board(state)
-        cells, cost = tower.tower_moves(board, state, tid, self._tower_blocked(state, tid))[action["to"]]
-        crew = [fid for fid in tower.crew(state, tid) if fid not in state["done"]][:tower.spec()["crew"]]
+        cells, cost = tower.tower_moves(board, state, tid, self._tower_blocked(state, tid))[
+            action["to"]
+        ]
+        crew = [fid for fid in tower.crew(state, tid) if fid not in state["done"]][
+            : tower.spec()["crew"]
+        ]
         vector = tower.heading(board, t)
         old = list(t["cells"])
         self._carry_tower(state, t, cells)
@@ -824,7 +1222,16 @@ class Siege(Ruleset):
         state["done"] += crew
         state["acted"] += crew
         state.setdefault("tower_moved", []).append(tid)
-        events.append({"type": "tower_rolled", "tower": tid, "from": old, "to": cells, "cost": cost, "crew": crew})
+        events.append(
+            {
+                "type": "tower_rolled",
+                "tower": tid,
+                "from": old,
+                "to": cells,
+                "cost": cost,
+                "crew": crew,
+            }
+        )
 
     @staticmethod
     def _carry_tower(state, t, cells):
@@ -853,7 +1260,10 @@ class Siege(Ruleset):
             if not lad["carriers"]:
                 continue
             pair = [state["figures"][c] for c in lad["carriers"]]
-            if any(not figures.can_act(f) for f in pair) or board.distance(pair[0]["at"], pair[1]["at"]) != 1:
+            if (
+                any(not figures.can_act(f) for f in pair)
+                or board.distance(pair[0]["at"], pair[1]["at"]) != 1
+            ):
                 self._drop(state, lid, events)
             else:
                 lad["at"] = pair[0]["at"]
@@ -862,8 +1272,10 @@ class Siege(Ruleset):
         """Why an action is not legal, from the list already built for its type (building
         every legal action again for the message would cost more than the check)."""
         if same:
-            raise RuleError(f"That /{action['type']} is not legal now.",
-                            [self.describe_action(state, a) for a in same[:12]])
+            raise RuleError(
+                f"That /{action['type']} is not legal now.",
+                [self.describe_action(state, a) for a in same[:12]],
+            )
         side = action.get("side", "")
         if state["choice"]:
             kinds = ["take"]
@@ -874,9 +1286,13 @@ class Siege(Ruleset):
         elif state["advance"]:
             kinds = ["advance", "stay"]
         else:
-            kinds = {"fire1": ["shoot"], "fire2": ["shoot"],
-                     "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
-                     "melee": ["attack", "fight", "cancel", "push"], "prepare": ["fill", "breach", "place"]}[state["phase"]]
+            kinds = {
+                "fire1": ["shoot"],
+                "fire2": ["shoot"],
+                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
+                "melee": ["attack", "fight", "cancel", "push"],
+                "prepare": ["fill", "breach", "place"],
+            }[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
                 kinds = []
             if not state["pending"]:
@@ -898,8 +1314,14 @@ class Siege(Ruleset):
         f = state["figures"][fid]
         key = action["to"] + ("+top" if action.get("level") == "top" else "")
         plan = self._move_plans(state, f["side"], fid)[fid][key]
-        moved = {"type": "moved", "unit": fid, "from": f["at"], "to": action["to"], "path": plan["path"],
-                 "cost": plan["cost"]}
+        moved = {
+            "type": "moved",
+            "unit": fid,
+            "from": f["at"],
+            "to": action["to"],
+            "path": plan["path"],
+            "cost": plan["cost"],
+        }
         if "layers" in plan:
             moved["layers"] = plan["layers"]
         events.append(moved)
@@ -912,9 +1334,17 @@ class Siege(Ruleset):
         state["acted"].append(fid)
         if plan.get("partner"):
             mate = state["figures"][plan["partner"]]
-            events.append({"type": "moved", "unit": plan["partner"], "from": mate["at"],
-                           "to": plan["partner_path"][-1], "path": plan["partner_path"],
-                           "cost": plan["partner_cost"], "carrying": True})
+            events.append(
+                {
+                    "type": "moved",
+                    "unit": plan["partner"],
+                    "from": mate["at"],
+                    "to": plan["partner_path"][-1],
+                    "path": plan["partner_path"],
+                    "cost": plan["partner_cost"],
+                    "carrying": True,
+                }
+            )
             mate["at"] = plan["partner_path"][-1]
             state["done"].append(plan["partner"])
             state["acted"].append(plan["partner"])
@@ -923,27 +1353,53 @@ class Siege(Ruleset):
         pending = state["pending"]
         state["pending"] = None
         board = self.board(state)
-        combat = {"attackers": pending["attackers"], "defenders": pending["defenders"],
-                  "attacker_side": state["figures"][pending["attackers"][0]]["side"],
-                  "cells": {fid: state["figures"][fid]["at"] for fid in pending["attackers"] + pending["defenders"]},
-                  "layers": {fid: tower.layer(state["figures"][fid])
-                             for fid in pending["attackers"] + pending["defenders"]}}
+        combat = {
+            "attackers": pending["attackers"],
+            "defenders": pending["defenders"],
+            "attacker_side": state["figures"][pending["attackers"][0]]["side"],
+            "cells": {
+                fid: state["figures"][fid]["at"]
+                for fid in pending["attackers"] + pending["defenders"]
+            },
+            "layers": {
+                fid: tower.layer(state["figures"][fid])
+                for fid in pending["attackers"] + pending["defenders"]
+            },
+        }
         for fid in combat["attackers"] + combat["defenders"]:
             state["melee_half"][fid] = state["half"]
         state["done"] += combat["attackers"]
         state["acted"] += combat["attackers"]
         state["attacked"] += combat["defenders"]
-        sums = melee.assess(board, state["figures"], combat["attackers"], combat["defenders"],
-                            self._ladders(state), tower.cells_of(state))
+        sums = melee.assess(
+            board,
+            state["figures"],
+            combat["attackers"],
+            combat["defenders"],
+            self._ladders(state),
+            tower.cells_of(state),
+        )
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
         letter = melee.table_letter(sums["column"], roll)
         meaning = data.results()[letter]["title"] if letter != "-" else "no effect"
         text = f"{names} attack {dnames}: {sums['text']}; d10 {roll} -> {letter if letter != '-' else 'no result'}: {meaning}"
-        events.append({"type": "melee", "attackers": combat["attackers"], "defenders": combat["defenders"],
-                       "roll": roll, "letter": letter, "meaning": meaning, "text": text,
-                       **{k: sums[k] for k in ("attack", "defence", "odds", "base_column", "shifts", "column")}})
+        events.append(
+            {
+                "type": "melee",
+                "attackers": combat["attackers"],
+                "defenders": combat["defenders"],
+                "roll": roll,
+                "letter": letter,
+                "meaning": meaning,
+                "text": text,
+                **{
+                    k: sums[k]
+                    for k in ("attack", "defence", "odds", "base_column", "shifts", "column")
+                },
+            }
+        )
         if letter == "-":
             return
         spec = data.results()[letter]
@@ -955,10 +1411,17 @@ class Siege(Ruleset):
             self._continue_retreat(state, events)
         elif len(group) > 1:
             owner = state["figures"][group[0]]["side"]
-            state["choice"] = {"side": owner, "effect": spec["effect"], "letter": letter, "among": group,
-                               "combat": combat}
+            state["choice"] = {
+                "side": owner,
+                "effect": spec["effect"],
+                "letter": letter,
+                "among": group,
+                "combat": combat,
+            }
             state["awaiting"] = [owner]
-            events.append({"type": "choose_casualty", "side": owner, "among": group, "effect": spec["effect"]})
+            events.append(
+                {"type": "choose_casualty", "side": owner, "among": group, "effect": spec["effect"]}
+            )
         elif group:
             self._hit(state, group[0], spec["effect"], letter, events)
             self._after_result(state, combat, events)
@@ -966,8 +1429,16 @@ class Siege(Ruleset):
     def _hit(self, state, fid, effect, letter, events):
         f = state["figures"][fid]
         outcome = figures.apply_effect(f, effect, state["half"])
-        events.append({"type": "figure_hit", "unit": fid, "effect": effect, "letter": letter,
-                       "outcome": outcome, "at": f["at"]})
+        events.append(
+            {
+                "type": "figure_hit",
+                "unit": fid,
+                "effect": effect,
+                "letter": letter,
+                "outcome": outcome,
+                "at": f["at"],
+            }
+        )
 
     def _retreat_options(self, state, fid) -> list[str]:
         """1.72: where a figure of the losing group may retreat, one cell.
@@ -977,19 +1448,28 @@ class Siege(Ruleset):
         board = self.board(state)
         f = state["figures"][fid]
         living = self._living_at(state)
-        enemy_cells = [o["at"] for o in state["figures"].values() if not o["dead"] and o["side"] != f["side"]]
+        enemy_cells = [
+            o["at"] for o in state["figures"].values() if not o["dead"] and o["side"] != f["side"]
+        ]
         dead = self._dead_count(state)
         tower_of = tower.cells_of(state)
         if f["at"] in tower_of:
             # Our reading: in a siege tower a figure retreats along its own level of the tower.
             taken = {cell for cell, lay in self._positions(state) if lay == tower.layer(f)}
-            free = [cell for cell in sorted(board.neighbours(f["at"]))
-                    if tower_of.get(cell) == tower_of[f["at"]] and cell not in taken]
+            free = [
+                cell
+                for cell in sorted(board.neighbours(f["at"]))
+                if tower_of.get(cell) == tower_of[f["at"]] and cell not in taken
+            ]
         else:
-            free = [cell for cell in sorted(board.neighbours(f["at"])) if cell not in living
-                    and cell not in tower_of
-                    and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
-                    < movement.UNREACHABLE]
+            free = [
+                cell
+                for cell in sorted(board.neighbours(f["at"]))
+                if cell not in living
+                and cell not in tower_of
+                and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
+                < movement.UNREACHABLE
+            ]
         safe = [c for c in free if all(board.distance(c, e) > 1 for e in enemy_cells)]
         return safe or free
 
@@ -1003,7 +1483,9 @@ class Siege(Ruleset):
             options = self._retreat_options(state, fid) if not f["dead"] else []
             if len(options) > 1:
                 state["awaiting"] = [f["side"]]
-                events.append({"type": "choose_retreat", "side": f["side"], "unit": fid, "options": options})
+                events.append(
+                    {"type": "choose_retreat", "side": f["side"], "unit": fid, "options": options}
+                )
                 return
             pending["queue"].pop(0)
             if f["dead"]:
@@ -1012,7 +1494,9 @@ class Siege(Ruleset):
                 self._retreat_to(state, fid, options[0], events)
             else:
                 outcome = figures.apply_effect(f, "stun", state["half"])
-                events.append({"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome})
+                events.append(
+                    {"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome}
+                )
         state["retreat"] = None
         self._after_result(state, pending["combat"], events)
 
@@ -1035,7 +1519,9 @@ class Siege(Ruleset):
             old = combat["cells"][fid]
             if f["dead"] or f["at"] != old:
                 freed.append(old + ("+top" if layers.get(fid) == tower.TOP else ""))
-        occupied = {cell + ("+top" if lay == tower.TOP else "") for cell, lay in self._positions(state)}
+        occupied = {
+            cell + ("+top" if lay == tower.TOP else "") for cell, lay in self._positions(state)
+        }
         freed = [c for c in freed if c not in occupied]
         able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
         if not freed or not able:
@@ -1066,8 +1552,12 @@ class Siege(Ruleset):
         if state["phase"] == "melee":
             # 1.21 step 5: own figures stunned before this phase recover.
             for fid, f in sorted(state["figures"].items()):
-                if f["side"] == state["active"] and f["stunned"] and not f["dead"] \
-                        and f["stunned_half"] < state["half"]:
+                if (
+                    f["side"] == state["active"]
+                    and f["stunned"]
+                    and not f["dead"]
+                    and f["stunned_half"] < state["half"]
+                ):
                     f["stunned"] = False
                     events.append({"type": "recovered", "unit": fid, "at": f["at"]})
         state["done"] = []
@@ -1102,10 +1592,21 @@ class Siege(Ruleset):
         board = self.board(state)
         state["done"].append(fid)
         state["acted"].append(fid)
-        roll = dice.roll(f"{state['figures'][fid]['name']} pushes at ladder {lid}", events, sides=10)
+        roll = dice.roll(
+            f"{state['figures'][fid]['name']} pushes at ladder {lid}", events, sides=10
+        )
         over = roll <= 6
-        events.append({"type": "ladder_push", "unit": fid, "ladder": lid, "roll": roll, "over": over,
-                       "at": lad["at"], "text": f"d10 {roll}: {'pushed over (1-6)' if over else 'stays (7-10)'}"})
+        events.append(
+            {
+                "type": "ladder_push",
+                "unit": fid,
+                "ladder": lid,
+                "roll": roll,
+                "over": over,
+                "at": lad["at"],
+                "text": f"d10 {roll}: {'pushed over (1-6)' if over else 'stays (7-10)'}",
+            }
+        )
         if not over:
             return
         living = self._living_at(state)
@@ -1114,8 +1615,14 @@ class Siege(Ruleset):
         if climber is None:
             return
         towers = tower.cells_of(state)
-        places = [c for c in sorted(board.neighbours(lad["at"])) if board.cell(c).kind != "parapet"
-                  and board.cell(c).cost is not None and not board.cell(c).inside and c not in towers]
+        places = [
+            c
+            for c in sorted(board.neighbours(lad["at"]))
+            if board.cell(c).kind != "parapet"
+            and board.cell(c).cost is not None
+            and not board.cell(c).inside
+            and c not in towers
+        ]
         self._fall(state, climber, lad["at"], sorted(places + [lad["at"]]), events)
 
     def _fall(self, state, fid, origin, options, events):
@@ -1124,14 +1631,34 @@ class Siege(Ruleset):
         falling = state["figures"][fid]
         if not options:
             outcome = figures.apply_effect(falling, "kill", state["half"])
-            events.append({"type": "fell", "unit": fid, "from": origin, "to": falling["at"], "outcome": outcome})
+            events.append(
+                {
+                    "type": "fell",
+                    "unit": fid,
+                    "from": origin,
+                    "to": falling["at"],
+                    "outcome": outcome,
+                }
+            )
             return
         if len(options) == 1:
             self._land(state, fid, origin, options[0], events)
             return
-        state["landing"] = {"side": falling["side"], "unit": fid, "from": origin, "options": list(options)}
+        state["landing"] = {
+            "side": falling["side"],
+            "unit": fid,
+            "from": origin,
+            "options": list(options),
+        }
         state["awaiting"] = [falling["side"]]
-        events.append({"type": "choose_landing", "side": falling["side"], "unit": fid, "options": list(options)})
+        events.append(
+            {
+                "type": "choose_landing",
+                "side": falling["side"],
+                "unit": fid,
+                "options": list(options),
+            }
+        )
 
     def _land(self, state, fid, origin, cell, events):
         """The fall itself: stunned, or dead if already stunned or wounded; landing on a figure
@@ -1145,8 +1672,16 @@ class Siege(Ruleset):
         # reading: a figure killed by its fall does not stun the figure it lands on.
         if under and under != fid and not falling["dead"]:
             hit = figures.apply_effect(state["figures"][under], "stun", state["half"])
-            events.append({"type": "figure_hit", "unit": under, "effect": "stun", "letter": "-",
-                           "outcome": hit, "at": cell})
+            events.append(
+                {
+                    "type": "figure_hit",
+                    "unit": under,
+                    "effect": "stun",
+                    "letter": "-",
+                    "outcome": hit,
+                    "at": cell,
+                }
+            )
 
     def _turn_winch(self, state, events):
         """1.8: at the end of the round the bridge moves if its winch was worked all round.
@@ -1167,7 +1702,9 @@ class Siege(Ruleset):
         board = self.board(state)
         raising = not state["bridge_up"]
         state["bridge_up"] = raising
-        events.append({"type": "bridge_raised" if raising else "bridge_lowered", "by": winch["unit"]})
+        events.append(
+            {"type": "bridge_raised" if raising else "bridge_lowered", "by": winch["unit"]}
+        )
         if not raising:
             return
         living = self._living_at(state)
@@ -1175,28 +1712,45 @@ class Siege(Ruleset):
             fid = living.get(cell)
             if fid is None:
                 continue
-            free = [c for c in sorted(board.neighbours(cell)) if board.cell(c).kind == "moat"
-                    and c not in living and c not in board.drawbridge.get("cells", [])]
+            free = [
+                c
+                for c in sorted(board.neighbours(cell))
+                if board.cell(c).kind == "moat"
+                and c not in living
+                and c not in board.drawbridge.get("cells", [])
+            ]
             self._fall(state, fid, cell, free, events)
 
     def _check_victory(self, state, events):
         if state.get("result"):
             return
         board = self.board(state)
-        alive = {s: [f for f in state["figures"].values() if f["side"] == s and not f["dead"]] for s in SIDES}
+        alive = {
+            s: [f for f in state["figures"].values() if f["side"] == s and not f["dead"]]
+            for s in SIDES
+        }
         for side in SIDES:
             if not alive[side]:
                 other = next(s for s in SIDES if s != side)
-                state["result"] = {"winner": other, "reason": f"every {TITLES[side].lower()[:-1]} figure is dead"}
+                state["result"] = {
+                    "winner": other,
+                    "reason": f"every {TITLES[side].lower()[:-1]} figure is dead",
+                }
         keeper = state["victory"]["keep_taken_by"]
         if not state.get("result"):
             for f in alive[keeper]:
                 if board.cell(f["at"]).kind == "keep" and not f["stunned"]:
-                    state["result"] = {"winner": keeper, "reason": f"{f['name']} stands in the keep"}
+                    state["result"] = {
+                        "winner": keeper,
+                        "reason": f"{f['name']} stands in the keep",
+                    }
                     break
         if not state.get("result") and state.get("turn_limit_reached"):
             other = next(s for s in SIDES if s != keeper)
-            state["result"] = {"winner": other, "reason": f"held out for {state['last_turn']} rounds"}
+            state["result"] = {
+                "winner": other,
+                "reason": f"held out for {state['last_turn']} rounds",
+            }
         if state.get("result"):
             state["awaiting"] = []
             events.append({"type": "game_over", **state["result"]})
@@ -1216,5 +1770,3 @@ class Siege(Ruleset):
 
     def rules_summary(self, locale: str = "en") -> str:
         return present.rules_summary(locale)
-
-

@@ -17,6 +17,7 @@ How a line is judged (our reading of 1.41-1.46, written out in docs/rules/siege.
   blocked (1.45, 1.46); along a side between two figures it is blocked only when both block.
 - At medium and long range a shot passes over figures (1.42); the target then has light cover.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -55,9 +56,15 @@ class Sight:
     from_wall: bool = False
 
     def as_dict(self) -> dict:
-        return {"possible": self.possible, "distance": self.distance, "band": self.band,
-                "cover": self.cover, "reasons": list(self.reasons), "crossed": list(self.crossed),
-                "from_wall": self.from_wall}
+        return {
+            "possible": self.possible,
+            "distance": self.distance,
+            "band": self.band,
+            "cover": self.cover,
+            "reasons": list(self.reasons),
+            "crossed": list(self.crossed),
+            "from_wall": self.from_wall,
+        }
 
 
 def band_for(bands: dict | None, distance: int) -> str | None:
@@ -69,10 +76,20 @@ def band_for(bands: dict | None, distance: int) -> str | None:
     return None
 
 
-def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
-         bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
-         facing: dict[str, str] | None = None, towers: dict[str, str] | None = None,
-         shooter_top: bool = False, target_top: bool = False) -> Sight:
+def look(
+    board: Board,
+    living: dict[str, str],
+    shooter: str,
+    target: str,
+    *,
+    bands: dict | None = None,
+    bridge_up: bool = False,
+    ladders: dict[str, str] | None = None,
+    facing: dict[str, str] | None = None,
+    towers: dict[str, str] | None = None,
+    shooter_top: bool = False,
+    target_top: bool = False,
+) -> Sight:
     """Whether a figure on ``shooter`` can shoot at one on ``target``, and with what cover.
 
     ``living``: cell -> a short name of the living figure there (shooter and target excluded
@@ -88,8 +105,10 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         # 1.93: from a ladder only at the parapet it faces, whose figure has heavy cover.
         faced = ladders[shooter]
         sight = Sight(possible=target == faced, distance=1, band=band_for(bands, 1), cover="heavy")
-        sight.reasons.append(f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
-                             + (": heavy cover (1.93)" if target == faced else " (1.93)"))
+        sight.reasons.append(
+            f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
+            + (": heavy cover (1.93)" if target == faced else " (1.93)")
+        )
         return sight
     towers = towers or {}
     if shooter in towers and not shooter_top:
@@ -100,9 +119,18 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         sight = Sight(possible=False, distance=board.distance(shooter, target), cover="full")
         sight.reasons.append(f"{target}: inside a siege tower: total cover, no shot (2.44)")
         return sight
-    result = _look(board, living, shooter, target, bands=bands, bridge_up=bridge_up,
-                   facing=(facing or {}).get(target, "out"), towers=towers, shooter_top=shooter_top,
-                   target_top=target_top)
+    result = _look(
+        board,
+        living,
+        shooter,
+        target,
+        bands=bands,
+        bridge_up=bridge_up,
+        facing=(facing or {}).get(target, "out"),
+        towers=towers,
+        shooter_top=shooter_top,
+        target_top=target_top,
+    )
     if target_top and result.possible:
         result.cover = worse_cover(result.cover, tower.spec()["cover_top"])
         result.reasons.append(f"{target}: on top of a siege tower: {result.cover} cover (2.44)")
@@ -112,16 +140,28 @@ def look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     return result
 
 
-def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
-          bands: dict | None, bridge_up: bool, facing: str = "out", towers: dict[str, str] | None = None,
-          shooter_top: bool = False, target_top: bool = False) -> Sight:
+def _look(
+    board: Board,
+    living: dict[str, str],
+    shooter: str,
+    target: str,
+    *,
+    bands: dict | None,
+    bridge_up: bool,
+    facing: str = "out",
+    towers: dict[str, str] | None = None,
+    shooter_top: bool = False,
+    target_top: bool = False,
+) -> Sight:
     s_cell, t_cell = board.cell(shooter), board.cell(target)
     towers = towers or {}
     top_level = tower.spec()["top_level"] if towers else 0
     s_level = top_level if shooter_top else s_cell.level
     t_level = top_level if target_top else t_cell.level
     # 2.43: within ten cells a shooter on a siege tower's top ignores lower figures.
-    over_lower = shooter_top and hexgrid.distance(s_cell.hex, t_cell.hex) <= tower.spec()["shooting_radius"]
+    over_lower = (
+        shooter_top and hexgrid.distance(s_cell.hex, t_cell.hex) <= tower.spec()["shooting_radius"]
+    )
     s_hex, t_hex = s_cell.hex, t_cell.hex
     cell_distance = hexgrid.distance(s_hex, t_hex)
     sight = Sight(possible=False, distance=cell_distance)
@@ -129,8 +169,10 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     if shooter == target:
         why.append("shooter and target are the same cell")
         return sight
-    why.append(f"{shooter}: {'top of a siege tower' if shooter_top else s_cell.title}, level {s_level}; "
-               f"{target}: {'top of a siege tower' if target_top else t_cell.title}, level {t_level}")
+    why.append(
+        f"{shooter}: {'top of a siege tower' if shooter_top else s_cell.title}, level {s_level}; "
+        f"{target}: {'top of a siege tower' if target_top else t_cell.title}, level {t_level}"
+    )
 
     if s_cell.kind == "keep-door":
         why.append(f"{shooter}: nobody shoots from the keep entrance (1.43)")
@@ -139,9 +181,15 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         sight.cover = "full"
         why.append(f"{target}: the keep entrance gives full cover; no shot (1.54)")
         return sight
-    if t_cell.kind == "moat" and s_cell.kind != "moat" and not s_cell.inside \
-            and not board.is_moat_edge(shooter):
-        why.append(f"{shooter}: from outside, shots into the moat only from the moat or its edge (1.46)")
+    if (
+        t_cell.kind == "moat"
+        and s_cell.kind != "moat"
+        and not s_cell.inside
+        and not board.is_moat_edge(shooter)
+    ):
+        why.append(
+            f"{shooter}: from outside, shots into the moat only from the moat or its edge (1.46)"
+        )
         return sight
     if s_cell.kind == "moat" and t_cell.kind != "moat" and not board.is_moat_edge(target):
         why.append(f"{shooter}: from the moat, shots only at the moat and its outer edge (1.46)")
@@ -163,15 +211,22 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
                 shared = set(_side_corners(s_hex, exits[0])) & set(_side_corners(s_hex, exits[1]))
                 start = shared.pop()
             sight.from_wall = True
-            why.append(f"{shooter}: the line starts at the {'opening' if s_cell.kind in SLITS else 'battlement'} "
-                       f"towards {'/'.join(through)} and range counts from the wall (1.44)")
+            why.append(
+                f"{shooter}: the line starts at the {'opening' if s_cell.kind in SLITS else 'battlement'} "
+                f"towards {'/'.join(through)} and range counts from the wall (1.44)"
+            )
         elif s_cell.kind in SLITS:
-            why.append(f"{shooter}: a figure behind an arrow slit shoots only through its opening "
-                       f"({', '.join(sorted(s_cell.openings)) or 'none'}) (1.44)")
+            why.append(
+                f"{shooter}: a figure behind an arrow slit shoots only through its opening "
+                f"({', '.join(sorted(s_cell.openings)) or 'none'}) (1.44)"
+            )
             return sight
     elif board.is_building_interior(shooter) and not any(
-            board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board):
-        why.append(f"{shooter}: inside a building one shoots out only through its doors and slits (1.43)")
+        board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board
+    ):
+        why.append(
+            f"{shooter}: inside a building one shoots out only through its doors and slits (1.43)"
+        )
         return sight
 
     distance = max(1, cell_distance - 1) if sight.from_wall else cell_distance
@@ -188,13 +243,16 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     if t_cell.kind in SLITS:
         straight = any(_on_ray(t_hex, board.cell(o).hex, s_hex) for o in t_cell.openings)
         if not straight:
-            why.append(f"{target}: a figure behind an arrow slit can be shot only from the straight "
-                       f"line through its opening (1.45)")
+            why.append(
+                f"{target}: a figure behind an arrow slit can be shot only from the straight "
+                f"line through its opening (1.45)"
+            )
             return sight
         cover = "heavy"
         why.append(f"{target}: behind an arrow slit, shot through its opening: heavy cover (1.51)")
-    elif t_cell.kind in BATTLEMENTS and (any(lab in t_cell.openings for lab in entries)
-                                         or not s_cell.inside):
+    elif t_cell.kind in BATTLEMENTS and (
+        any(lab in t_cell.openings for lab in entries) or not s_cell.inside
+    ):
         # From outside the castle every line to a parapet crosses the battlements.
         cover = "heavy"
         why.append(f"{target}: the line crosses the battlement: heavy cover (1.51)")
@@ -203,10 +261,14 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         side_of_shot = "in" if s_cell.building == t_cell.building else "out"
         if side_of_shot == facing:
             cover = "medium"
-            why.append(f"{target}: in a doorway, covered against the {facing}side: medium cover (1.53)")
+            why.append(
+                f"{target}: in a doorway, covered against the {facing}side: medium cover (1.53)"
+            )
         else:
-            why.append(f"{target}: in a doorway covered against the {facing}side; this shot comes from "
-                       f"the {side_of_shot}side: no cover (1.53)")
+            why.append(
+                f"{target}: in a doorway covered against the {facing}side; this shot comes from "
+                f"the {side_of_shot}side: no cover (1.53)"
+            )
     elif board.is_building_interior(target):
         if not any(lab in board and board.cell(lab).building == t_cell.building for lab in entries):
             sight.cover = "full"
@@ -222,17 +284,26 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         # Deckung gegen Schüsse von außen": our gatehouse has one passage cell between the two
         # gate towers, so a figure in it stands in their corners.
         cover = "heavy"
-        why.append(f"{target}: in the gateway between the gate towers, bridge down: heavy cover from outside (1.57)")
+        why.append(
+            f"{target}: in the gateway between the gate towers, bridge down: heavy cover from outside (1.57)"
+        )
     line = _crossing(start, centre(t_hex), s_hex, t_hex)
-    through_breach = [hexgrid.label(h) for h in line.crossed
-                      if hexgrid.label(h) in board and board.cell(hexgrid.label(h)).kind == "breach"]
+    through_breach = [
+        hexgrid.label(h)
+        for h in line.crossed
+        if hexgrid.label(h) in board and board.cell(hexgrid.label(h)).kind == "breach"
+    ]
     if bridge_up and not s_cell.inside and t_cell.inside and t_cell.kind not in BATTLEMENTS + SLITS:
         if shooter_top:
-            why.append(f"{shooter}: from the top of a siege tower one shoots over the parapets into the "
-                       f"castle, bridge up or not (2.43)")
+            why.append(
+                f"{shooter}: from the top of a siege tower one shoots over the parapets into the "
+                f"castle, bridge up or not (2.43)"
+            )
         elif not through_breach:
             sight.cover = "full"
-            why.append(f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)")
+            why.append(
+                f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)"
+            )
             return sight
         else:
             why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
@@ -240,7 +311,11 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
     low_end, high_end = (shooter, target) if s_level <= t_level else (target, shooter)
     low, high = min(s_level, t_level), max(s_level, t_level)
     seen_over: list[str] = []
-    own_towers = {towers[c] for c, top in ((shooter, shooter_top), (target, target_top)) if top and c in towers}
+    own_towers = {
+        towers[c]
+        for c, top in ((shooter, shooter_top), (target, target_top))
+        if top and c in towers
+    }
     over = []
     door_seen = None
 
@@ -248,8 +323,11 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         """1.43: a door lets a line through at the shooter's level, into or out of its own
         building; past the building it is part of the wall."""
         cell = board.cell(lab)
-        return (cell.kind == "tower-door" and cell.level == s_level
-                and cell.building in (s_cell.building, t_cell.building))
+        return (
+            cell.kind == "tower-door"
+            and cell.level == s_level
+            and cell.building in (s_cell.building, t_cell.building)
+        )
 
     def terrain_block(lab: str) -> str | None:
         nonlocal door_seen
@@ -271,7 +349,9 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         if over_lower and board.cell(lab).level < s_level:
             seen_over.append(lab)
             return None
-        return _judge(board, lab, f"figure {who}", board.cell(lab).level + 1, low, high, low_end, high_end)
+        return _judge(
+            board, lab, f"figure {who}", board.cell(lab).level + 1, low, high, low_end, high_end
+        )
 
     for h in line.crossed:
         lab = hexgrid.label(h)
@@ -287,30 +367,38 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
             if band in ("medium", "long"):
                 over.append(lab)
             else:
-                why.append(blocked + (" (at short range one cannot shoot over figures, 1.42)" if bands else ""))
+                why.append(
+                    blocked
+                    + (" (at short range one cannot shoot over figures, 1.42)" if bands else "")
+                )
                 return sight
     for a, b in line.edges:
         la, lb = hexgrid.label(a), hexgrid.label(b)
         pair = [lab for lab in (la, lb) if lab in board]
         grazed = [terrain_block(lab) for lab in pair]
         if any(grazed):
-            why.append(f"the line runs along the side of {la}/{lb} and grazes a wall: "
-                       f"{next(g for g in grazed if g)} (1.45, 1.46)")
+            why.append(
+                f"the line runs along the side of {la}/{lb} and grazes a wall: "
+                f"{next(g for g in grazed if g)} (1.45, 1.46)"
+            )
             return sight
         figures = [figure_block(lab) for lab in pair]
         if len(pair) == 2 and all(figures):
             if band in ("medium", "long"):
                 over += pair
             else:
-                why.append(f"the line runs between {la} and {lb}, both blocked: {figures[0]}; {figures[1]}")
+                why.append(
+                    f"the line runs between {la} and {lb}, both blocked: {figures[0]}; {figures[1]}"
+                )
                 return sight
     for h in line.touched:
         lab = hexgrid.label(h)
         touched_height = board.cell(lab).height if lab in board else None
-        if touched_height is not None and touched_height > high \
-                and not open_door(lab):
-            why.append(f"the line touches a corner of {lab} ({board.cell(lab).title}, height "
-                       f"{board.cell(lab).height}, higher than both ends) and grazes its wall: blocked (1.45)")
+        if touched_height is not None and touched_height > high and not open_door(lab):
+            why.append(
+                f"the line touches a corner of {lab} ({board.cell(lab).title}, height "
+                f"{board.cell(lab).height}, higher than both ends) and grazes its wall: blocked (1.45)"
+            )
             return sight
     if door_seen:
         if board.is_building_interior(target):
@@ -321,11 +409,15 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
         why.append(f"{target}: inside a building, reached by no door or slit: no shot (1.56)")
         return sight
     if seen_over:
-        why.append(f"from the top of a siege tower, within {tower.spec()['shooting_radius']} cells, the lower "
-                   f"figures in {', '.join(dict.fromkeys(seen_over))} do not hinder the shot (2.43)")
+        why.append(
+            f"from the top of a siege tower, within {tower.spec()['shooting_radius']} cells, the lower "
+            f"figures in {', '.join(dict.fromkeys(seen_over))} do not hinder the shot (2.43)"
+        )
     if over:
         cover = worse_cover(cover, "light")
-        why.append(f"shoots over the figures in {', '.join(over)} at {band} range: light cover (1.42)")
+        why.append(
+            f"shoots over the figures in {', '.join(over)} at {band} range: light cover (1.42)"
+        )
     sight.possible = True
     sight.cover = cover
     why.append(f"cover of {target}: {cover}")
@@ -344,8 +436,9 @@ def _crossing(start, end, s_hex, t_hex):
     return segment_cells(start, end, exclude=(s_hex, t_hex))
 
 
-def _judge(board: Board, lab: str, what: str, height, low: int, high: int,
-           low_end: str, high_end: str) -> str | None:
+def _judge(
+    board: Board, lab: str, what: str, height, low: int, high: int, low_end: str, high_end: str
+) -> str | None:
     """Why an obstacle of ``height`` in ``lab`` blocks a line between levels low and high."""
     if height is None or height <= low:
         return None
@@ -354,17 +447,40 @@ def _judge(board: Board, lab: str, what: str, height, low: int, high: int,
     near_low, near_high = board.distance(low_end, lab), board.distance(high_end, lab)
     if near_low >= near_high:
         return None
-    return (f"{lab}: {what} (height {height}) hides {low_end}: it stands {near_low} from it, "
-            f"closer than {high_end} ({near_high}) (1.45)")
+    return (
+        f"{lab}: {what} (height {height}) hides {low_end}: it stands {near_low} from it, "
+        f"closer than {high_end} ({near_high}) (1.45)"
+    )
 
 
-def explain(board: Board, living: dict[str, str], shooter: str, target: str, *,
-            bands: dict | None = None, bridge_up: bool = False, ladders: dict[str, str] | None = None,
-            facing: dict[str, str] | None = None, towers: dict[str, str] | None = None,
-            shooter_top: bool = False, target_top: bool = False) -> str:
+def explain(
+    board: Board,
+    living: dict[str, str],
+    shooter: str,
+    target: str,
+    *,
+    bands: dict | None = None,
+    bridge_up: bool = False,
+    ladders: dict[str, str] | None = None,
+    facing: dict[str, str] | None = None,
+    towers: dict[str, str] | None = None,
+    shooter_top: bool = False,
+    target_top: bool = False,
+) -> str:
     """The ``/los`` answer as text: verdict, range, cover, then every reason in order."""
-    sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders,
-                 facing=facing, towers=towers, shooter_top=shooter_top, target_top=target_top)
+    sight = look(
+        board,
+        living,
+        shooter,
+        target,
+        bands=bands,
+        bridge_up=bridge_up,
+        ladders=ladders,
+        facing=facing,
+        towers=towers,
+        shooter_top=shooter_top,
+        target_top=target_top,
+    )
     verdict = "Shot possible" if sight.possible else "No shot"
     head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
     if sight.band:

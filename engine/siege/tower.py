@@ -13,6 +13,7 @@ A tower is ``{"side", "cells": [three labels], "towards": label}``: ``towards`` 
 neighbour of ``cells[0]`` that "forward" points to (2.41: "nur in gerader Linie - nach vorne
 oder nach hinten").
 """
+
 from __future__ import annotations
 
 import functools
@@ -32,16 +33,40 @@ Position = tuple[str, str]
 def spec() -> dict:
     file = "siege-tower.json"
     raw = data.read_json(data.DATA_DIR / file, file)
-    for key in ("points_per_round", "crew", "enter", "climb", "between_cells", "top_to_parapet",
-                "top_level", "shooting_radius"):
-        need(isinstance(raw.get(key), int) and raw[key] >= 1, file, key, "must be a whole number >= 1")
-    need(raw.get("cover_top") in data.COVERS and raw.get("cover_inside") in data.COVERS, file, "cover_top",
-         f"covers must be one of {', '.join(data.COVERS)}")
+    for key in (
+        "points_per_round",
+        "crew",
+        "enter",
+        "climb",
+        "between_cells",
+        "top_to_parapet",
+        "top_level",
+        "shooting_radius",
+    ):
+        need(
+            isinstance(raw.get(key), int) and raw[key] >= 1,
+            file,
+            key,
+            "must be a whole number >= 1",
+        )
+    need(
+        raw.get("cover_top") in data.COVERS and raw.get("cover_inside") in data.COVERS,
+        file,
+        "cover_top",
+        f"covers must be one of {', '.join(data.COVERS)}",
+    )
     need(raw.get("melee") in data.MELEE_SIGNS, file, "melee", "must be +, 0 or -")
     rolls = raw.get("rolls_over")
-    need(isinstance(rolls, dict) and rolls and all(k in data.terrain()["kinds"] and isinstance(v, int) and v >= 1
-                                                   for k, v in rolls.items()),
-         file, "rolls_over", "must map terrain kinds to the points a step costs the tower")
+    need(
+        isinstance(rolls, dict)
+        and rolls
+        and all(
+            k in data.terrain()["kinds"] and isinstance(v, int) and v >= 1 for k, v in rolls.items()
+        ),
+        file,
+        "rolls_over",
+        "must map terrain kinds to the points a step costs the tower",
+    )
     return raw
 
 
@@ -59,7 +84,7 @@ def cells_of(state: dict) -> dict[str, str]:
 
 
 def where(state: dict, fig: dict) -> str | None:
-    """"inside" or "top" for a figure in a siege tower, else None."""
+    """ "inside" or "top" for a figure in a siege tower, else None."""
     if fig["at"] not in cells_of(state):
         return None
     return "top" if layer(fig) == TOP else "inside"
@@ -72,27 +97,61 @@ def heading(board: Board, tower: dict) -> tuple[int, int]:
 
 def validate(board: Board, towers: object, file: str) -> dict:
     """Scenario entry ``towers``: id -> {side, cells, towards}."""
-    need(isinstance(towers, dict), file, "towers", "must be an object: tower id -> {side, cells, towards}")
+    need(
+        isinstance(towers, dict),
+        file,
+        "towers",
+        "must be an object: tower id -> {side, cells, towards}",
+    )
     out: dict[str, dict] = {}
     taken: set[str] = set()
     assert isinstance(towers, dict)
     for tid, t in towers.items():
         entry = f"towers.{tid}"
-        need(isinstance(t, dict) and set(t) == {"side", "cells", "towards"}, file, entry,
-             "must be an object with side, cells (three cells) and towards (the neighbour of the first cell "
-             "that forward points to)")
-        need(t["side"] in ("besieger", "defender"), file, f"{entry}.side", "must be besieger or defender")
+        need(
+            isinstance(t, dict) and set(t) == {"side", "cells", "towards"},
+            file,
+            entry,
+            "must be an object with side, cells (three cells) and towards (the neighbour of the first cell "
+            "that forward points to)",
+        )
+        need(
+            t["side"] in ("besieger", "defender"),
+            file,
+            f"{entry}.side",
+            "must be besieger or defender",
+        )
         cells = t["cells"]
-        need(isinstance(cells, list) and len(cells) == 3 and all(isinstance(c, str) and c in board for c in cells)
-             and len(set(cells)) == 3, file, f"{entry}.cells",
-             "must be three different cells of the map")
-        need(all(board.cell(c).kind in spec()["rolls_over"] for c in cells), file, f"{entry}.cells",
-             f"a siege tower stands only on {' or '.join(spec()['rolls_over'])} (2.41)")
-        need(all(any(board.distance(c, o) == 1 for o in cells if o != c) for c in cells), file,
-             f"{entry}.cells", "the three cells must hang together")
+        need(
+            isinstance(cells, list)
+            and len(cells) == 3
+            and all(isinstance(c, str) and c in board for c in cells)
+            and len(set(cells)) == 3,
+            file,
+            f"{entry}.cells",
+            "must be three different cells of the map",
+        )
+        need(
+            all(board.cell(c).kind in spec()["rolls_over"] for c in cells),
+            file,
+            f"{entry}.cells",
+            f"a siege tower stands only on {' or '.join(spec()['rolls_over'])} (2.41)",
+        )
+        need(
+            all(any(board.distance(c, o) == 1 for o in cells if o != c) for c in cells),
+            file,
+            f"{entry}.cells",
+            "the three cells must hang together",
+        )
         need(not taken & set(cells), file, f"{entry}.cells", "another siege tower stands there")
-        need(isinstance(t["towards"], str) and t["towards"] in board and board.distance(cells[0], t["towards"]) == 1, file, f"{entry}.towards",
-             "must be a neighbour of the first cell")
+        need(
+            isinstance(t["towards"], str)
+            and t["towards"] in board
+            and board.distance(cells[0], t["towards"]) == 1,
+            file,
+            f"{entry}.towards",
+            "must be a neighbour of the first cell",
+        )
         taken |= set(cells)
         out[tid] = {"side": t["side"], "cells": list(cells), "towards": t["towards"]}
     return out
@@ -101,9 +160,14 @@ def validate(board: Board, towers: object, file: str) -> dict:
 def crew(state: dict, tid: str) -> list[str]:
     """Figures of the tower's side inside it that are able to push (2.41)."""
     tower = state["towers"][tid]
-    return [fid for fid, f in sorted(state["figures"].items())
-            if f["at"] in tower["cells"] and layer(f) == GROUND and f["side"] == tower["side"]
-            and figures.can_act(f)]
+    return [
+        fid
+        for fid, f in sorted(state["figures"].items())
+        if f["at"] in tower["cells"]
+        and layer(f) == GROUND
+        and f["side"] == tower["side"]
+        and figures.can_act(f)
+    ]
 
 
 def shifted(board: Board, cells: list[str], vector: tuple[int, int], k: int) -> list[str] | None:
@@ -117,7 +181,9 @@ def shifted(board: Board, cells: list[str], vector: tuple[int, int], k: int) -> 
     return out
 
 
-def tower_moves(board: Board, state: dict, tid: str, blocked: set[str]) -> dict[str, tuple[list[str], int]]:
+def tower_moves(
+    board: Board, state: dict, tid: str, blocked: set[str]
+) -> dict[str, tuple[list[str], int]]:
     """2.41: where the tower may go this round: straight forward or back, each step costing the
     dearest of the three cells entered, within the round's points, only over flat ground or
     filled moat, never onto a figure, a ladder or another tower. New first cell -> (cells, cost)."""
@@ -150,14 +216,18 @@ def _turned(offset: tuple[int, int], steps: int) -> tuple[int, int]:
     return q, r
 
 
-def placements(board: Board, state: dict, tid: str, blocked: set[str]) -> dict[tuple[str, str], list[str]]:
+def placements(
+    board: Board, state: dict, tid: str, blocked: set[str]
+) -> dict[tuple[str, str], list[str]]:
     """2.41: "Zu Beginn des Angriffs kann der Angreifer den Belagerungsturm an einem beliebigen
     Kartenrand auf die Karte setzen, nachdem er ihn so ausgerichtet hat, wie er es wünscht":
     every (first cell, forward neighbour) where the tower's shape, turned to face that way,
     lies on cells it may stand on with at least one cell at the map's edge. -> its cells."""
     tower = state["towers"][tid]
     origin = board.cell(tower["cells"][0]).hex
-    shape = [(board.cell(c).hex[0] - origin[0], board.cell(c).hex[1] - origin[1]) for c in tower["cells"]]
+    shape = [
+        (board.cell(c).hex[0] - origin[0], board.cell(c).hex[1] - origin[1]) for c in tower["cells"]
+    ]
     facing = hexgrid.DIRECTIONS.index(heading(board, tower))
     rolls = spec()["rolls_over"]
     out: dict[tuple[str, str], list[str]] = {}
@@ -171,7 +241,9 @@ def placements(board: Board, state: dict, tid: str, blocked: set[str]) -> dict[t
             for offset in shape:
                 oq, orr = _turned(offset, k - facing)
                 cells.append(hexgrid.label((q + oq, r + orr)))
-            if not all(c in board and board.cell(c).kind in rolls and c not in blocked for c in cells):
+            if not all(
+                c in board and board.cell(c).kind in rolls and c not in blocked for c in cells
+            ):
                 continue
             if all(len(board.neighbours(c)) == 6 for c in cells):
                 continue
@@ -179,8 +251,9 @@ def placements(board: Board, state: dict, tid: str, blocked: set[str]) -> dict[t
     return out
 
 
-def step_cost(board: Board, tower_of: dict[str, str], here: Position, nxt: Position,
-              base: int | None) -> int | None:
+def step_cost(
+    board: Board, tower_of: dict[str, str], here: Position, nxt: Position, base: int | None
+) -> int | None:
     """Cost of one step between positions where a siege tower is involved (2.42, 2.45);
     ``base``: the step's cost on the ground without towers (None: no such step)."""
     s = spec()
@@ -193,7 +266,11 @@ def step_cost(board: Board, tower_of: dict[str, str], here: Position, nxt: Posit
     if ta is not None and ta == tb:
         return s["between_cells"] if la == lb else None
     if la == TOP:
-        return s["top_to_parapet"] if lb == GROUND and tb is None and board.cell(b).kind in BATTLEMENTS else None
+        return (
+            s["top_to_parapet"]
+            if lb == GROUND and tb is None and board.cell(b).kind in BATTLEMENTS
+            else None
+        )
     if lb == TOP:
         return s["top_to_parapet"] if ta is None and board.cell(a).kind in BATTLEMENTS else None
     if tb is not None:
@@ -201,9 +278,17 @@ def step_cost(board: Board, tower_of: dict[str, str], here: Position, nxt: Posit
     return base
 
 
-def reachable(board: Board, start: Position, points: int, enemies: set[Position], friends: set[Position],
-              dead_count: dict[str, int], bridge_up: bool, ladders: dict[str, str],
-              tower_of: dict[str, str]) -> tuple[dict[Position, int], dict[Position, Position]]:
+def reachable(
+    board: Board,
+    start: Position,
+    points: int,
+    enemies: set[Position],
+    friends: set[Position],
+    dead_count: dict[str, int],
+    bridge_up: bool,
+    ladders: dict[str, str],
+    tower_of: dict[str, str],
+) -> tuple[dict[Position, int], dict[Position, Position]]:
     """:func:`engine.siege.movement.reachable` over positions (cell, layer), for maps with a
     siege tower standing: the same rules on the ground, plus the tower's own steps."""
     table = movement.steps(board, bridge_up)
@@ -252,7 +337,9 @@ def path_to(parent: dict[Position, Position], start: Position, goal: Position) -
     return path[::-1]
 
 
-def adjacent_for_melee(board: Board, tower_of: dict[str, str], a: Position, d: Position) -> bool | None:
+def adjacent_for_melee(
+    board: Board, tower_of: dict[str, str], a: Position, d: Position
+) -> bool | None:
     """2.45 for a pair of adjacent positions where a siege tower is involved: top and parapet
     fight each other, so do figures on the platform and, inside, figures and the ground beside
     the tower; never across the tower's two levels. ``None``: no tower involved."""
@@ -265,7 +352,11 @@ def adjacent_for_melee(board: Board, tower_of: dict[str, str], a: Position, d: P
             return True
         other = cd if la == TOP else ca
         other_layer = ld if la == TOP else la
-        return other_layer == GROUND and other not in tower_of and board.cell(other).kind in BATTLEMENTS
+        return (
+            other_layer == GROUND
+            and other not in tower_of
+            and board.cell(other).kind in BATTLEMENTS
+        )
     # Inside the tower: against figures on the ground beside it (not parapets: those face the top).
     if ta is not None and td is not None:
         return ta == td
@@ -273,5 +364,18 @@ def adjacent_for_melee(board: Board, tower_of: dict[str, str], a: Position, d: P
     return board.cell(other).level == 1 and not board.cell(other).inside
 
 
-__all__ = ["GROUND", "TOP", "adjacent_for_melee", "cells_of", "crew", "layer", "position", "reachable",
-           "spec", "step_cost", "tower_moves", "validate", "where"]
+__all__ = [
+    "GROUND",
+    "TOP",
+    "adjacent_for_melee",
+    "cells_of",
+    "crew",
+    "layer",
+    "position",
+    "reachable",
+    "spec",
+    "step_cost",
+    "tower_moves",
+    "validate",
+    "where",
+]

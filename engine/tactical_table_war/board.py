@@ -3,6 +3,7 @@
 Pure geometry on the state's ``tiles`` (label -> landscape); which hexes block is decided by
 the caller, which knows the rules (units, buildings, castles).
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -44,7 +45,9 @@ def adjacent_count(tiles: dict, lab: str, landscape: str) -> int:
     return sum(1 for n in neighbour_labels(lab) if tiles.get(n) == landscape)
 
 
-def paths(tiles: dict, start: str, steps: int, may_pass: Callable[[str], bool]) -> dict[str, list[str]]:
+def paths(
+    tiles: dict, start: str, steps: int, may_pass: Callable[[str], bool]
+) -> dict[str, list[str]]:
     """Every hex reachable in ``steps`` moves of one hex each, with one shortest path to it.
 
     ``may_pass(lab)`` says whether a unit may step onto (and beyond) ``lab``; the start is
@@ -64,7 +67,9 @@ def paths(tiles: dict, start: str, steps: int, may_pass: Callable[[str], bool]) 
     return found
 
 
-def route(tiles: dict, start: str, goal: str, reach: int, may_cross: Callable[[str], bool]) -> list[str] | None:
+def route(
+    tiles: dict, start: str, goal: str, reach: int, may_cross: Callable[[str], bool]
+) -> list[str] | None:
     """An attack route: a chain of adjacent hexes from ``start`` to ``goal`` of at most
     ``reach`` steps whose inner hexes all satisfy ``may_cross``; ``None`` if there is none."""
     if distance(start, goal) > reach:

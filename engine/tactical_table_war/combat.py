@@ -5,6 +5,7 @@ adds its strength; the defender rolls a die and adds its strength and its tile's
 advantage, minus the pips of the weakening dice lying on it. Attack >= defence kills. A strike
 that does not kill leaves its attack die on the defender as a weakening die.
 """
+
 from __future__ import annotations
 
 from engine.core.dice import Dice
@@ -30,7 +31,9 @@ def remove_unit(cat: Catalogue, state: dict, uid: str, events: list, reason: str
         events.append({"type": "construction_abandoned", "at": at, "kind": c["kind"]})
     state["eliminated"].append(uid)
     record_loss(cat, state, unit)
-    events.append({"type": "eliminated", "unit": uid, "side": unit["side"], "at": at, "reason": reason})
+    events.append(
+        {"type": "eliminated", "unit": uid, "side": unit["side"], "at": at, "reason": reason}
+    )
     killer = other(unit["side"])
     state["looting"][killer] += 1
     if state["looting"][killer] >= cat.looting["kills_per_die"]:
@@ -43,7 +46,9 @@ def record_loss(cat: Catalogue, state: dict, unit: dict) -> None:
     """What each side lost, for the picture's losses strip (a settler used up by building
     a fortress, trebuchet or engine is not a loss and never comes here)."""
     lost = state.setdefault("lost", {"red": [], "blue": []})
-    lost[unit["side"]].append(cat.types[unit["type"]]["short"] + ("+" if unit["level"] == "advanced" else ""))
+    lost[unit["side"]].append(
+        cat.types[unit["type"]]["short"] + ("+" if unit["level"] == "advanced" else "")
+    )
 
 
 def release_tile(state: dict, kind: str, tile: int | None) -> None:
@@ -59,8 +64,18 @@ def terrain_counts(state: dict, uid: str) -> bool:
     return building_of(state, uid) is None
 
 
-def strike(cat: Catalogue, state: dict, attacker: str, defender: str, dice: Dice, events: list,
-           kind: str, terrain: bool, path: list[str], weakens: bool = True) -> str:
+def strike(
+    cat: Catalogue,
+    state: dict,
+    attacker: str,
+    defender: str,
+    dice: Dice,
+    events: list,
+    kind: str,
+    terrain: bool,
+    path: list[str],
+    weakens: bool = True,
+) -> str:
     """One strike of ``attacker`` at ``defender``. Returns ``killed``, ``tie`` or ``held``.
 
     On ``tie`` the defender is doomed but may still strike back (the expansion: "Falls der
@@ -80,16 +95,39 @@ def strike(cat: Catalogue, state: dict, attacker: str, defender: str, dice: Dice
     outcome = "killed" if attack > defence else "tie" if attack == defence else "held"
     if outcome == "held" and weakens:
         d_unit["weak"].append(a_die)
-    events.append({"type": "combat", "kind": kind, "attacker": attacker, "defender": defender,
-                   "side": a_unit["side"], "from": a_unit["at"], "to": d_unit["at"], "route": path,
-                   "attack": attack, "attack_die": a_die, "strength": a_strength,
-                   "defence": defence, "defence_die": d_die, "defender_strength": d_strength,
-                   "terrain_advantage": advantage, "weakening": weakening, "outcome": outcome})
+    events.append(
+        {
+            "type": "combat",
+            "kind": kind,
+            "attacker": attacker,
+            "defender": defender,
+            "side": a_unit["side"],
+            "from": a_unit["at"],
+            "to": d_unit["at"],
+            "route": path,
+            "attack": attack,
+            "attack_die": a_die,
+            "strength": a_strength,
+            "defence": defence,
+            "defence_die": d_die,
+            "defender_strength": d_strength,
+            "terrain_advantage": advantage,
+            "weakening": weakening,
+            "outcome": outcome,
+        }
+    )
     return outcome
 
 
-def counter_route(cat: Catalogue, state: dict, striker: str, target: str, crossable) -> list[str] | None:
+def counter_route(
+    cat: Catalogue, state: dict, striker: str, target: str, crossable
+) -> list[str] | None:
     """The route a counter-attack would take, if the striker's range reaches back."""
     s, t = state["units"][striker], state["units"][target]
-    return board.route(state["tiles"], s["at"], t["at"], stats(cat, state, striker)["range"],
-                       lambda lab: crossable(state, s["side"], lab))
+    return board.route(
+        state["tiles"],
+        s["at"],
+        t["at"],
+        stats(cat, state, striker)["range"],
+        lambda lab: crossable(state, s["side"], lab),
+    )

@@ -7,6 +7,7 @@ finished, treasure collected), ``movement`` (``/move``; onto the enemy wall over
 ``/strike``, answered by the struck side's ``/counter``); ``/end-phase`` ends the
 four phases a player acts in.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -43,9 +44,12 @@ from .units import (
 from .units import label as unit_label
 
 SIDE_TITLES = {"red": "Red", "blue": "Blue"}
-EXPLORE_RADIUS_AT_START = 2     # hexes around everything on the map that are known at setup
+EXPLORE_RADIUS_AT_START = 2  # hexes around everything on the map that are known at setup
 COLORS = {"red": "#a4133c", "blue": "#2e5cb0"}
-WAR_BUILDINGS = {"bow": "fortress", "sword": "trebuchet"}   # crew type -> what a settler builds on it
+WAR_BUILDINGS = {
+    "bow": "fortress",
+    "sword": "trebuchet",
+}  # crew type -> what a settler builds on it
 SYMBOLS = {"sword": "infantry", "bow": "artillery", "shoe": "cavalry", "settler": "engineer"}
 
 
@@ -59,26 +63,75 @@ class TacticalTableWar(Ruleset):
     # but the preparation needs no decision, so it runs at once and the game waits in movement.
     phases = PHASES[1:]
     commands = (
-        Command("move", "Move a unit along free hexes (onto an enemy-held building: direct conquest)",
-                (Option("unit", "unit", "your unit"), Option("to", "hex", "destination"),
-                 Option("build", "choice", "settler onto a simple unit: fortress, trebuchet, catapult, ballista",
-                        required=False))),
-        Command("recruit", "Recruit an untrained unit on or next to your castle (1 treasure die)",
-                (Option("at", "hex", "free hex on or next to your castle"),)),
-        Command("train", "Train a unit on or next to your castle; finished in your next preparation phase",
-                (Option("unit", "unit", "your unit"), Option("as", "choice", "sword, bow, shoe, settler or advanced"))),
-        Command("build", "A settler builds a quarry, lumber camp or forge (and occupies it) or an outpost on its hex",
-                (Option("unit", "unit", "your settler"), Option("kind", "choice", "quarry, lumber-camp, forge, outpost"))),
-        Command("attack", "Attack an enemy unit, or a building by its hex, along an attack route",
-                (Option("unit", "unit", "your unit"), Option("target", "target", "enemy unit or building hex"))),
-        Command("scatter", "Catapult: scatter attack on a hex with an enemy and every hex next to it",
-                (Option("unit", "unit", "your catapult's crew"), Option("at", "hex", "hex with an enemy unit"))),
-        Command("weaken", "Catapult: lay one of the rolled weakening dice on a unit in the attacked area",
-                (Option("die", "number", "the die's value"), Option("target", "target", "enemy unit in the area"))),
-        Command("strike", "Catapult: roll the attack die against one of the units just weakened",
-                (Option("target", "target", "a unit weakened by this scatter attack"),)),
-        Command("counter", "Strike back at the catapult's crew, or at the catapult itself by its hex, or none",
-                (Option("target", "target", "crew unit, catapult hex, or none"),)),
+        Command(
+            "move",
+            "Move a unit along free hexes (onto an enemy-held building: direct conquest)",
+            (
+                Option("unit", "unit", "your unit"),
+                Option("to", "hex", "destination"),
+                Option(
+                    "build",
+                    "choice",
+                    "settler onto a simple unit: fortress, trebuchet, catapult, ballista",
+                    required=False,
+                ),
+            ),
+        ),
+        Command(
+            "recruit",
+            "Recruit an untrained unit on or next to your castle (1 treasure die)",
+            (Option("at", "hex", "free hex on or next to your castle"),),
+        ),
+        Command(
+            "train",
+            "Train a unit on or next to your castle; finished in your next preparation phase",
+            (
+                Option("unit", "unit", "your unit"),
+                Option("as", "choice", "sword, bow, shoe, settler or advanced"),
+            ),
+        ),
+        Command(
+            "build",
+            "A settler builds a quarry, lumber camp or forge (and occupies it) or an outpost on its hex",
+            (
+                Option("unit", "unit", "your settler"),
+                Option("kind", "choice", "quarry, lumber-camp, forge, outpost"),
+            ),
+        ),
+        Command(
+            "attack",
+            "Attack an enemy unit, or a building by its hex, along an attack route",
+            (
+                Option("unit", "unit", "your unit"),
+                Option("target", "target", "enemy unit or building hex"),
+            ),
+        ),
+        Command(
+            "scatter",
+            "Catapult: scatter attack on a hex with an enemy and every hex next to it",
+            (
+                Option("unit", "unit", "your catapult's crew"),
+                Option("at", "hex", "hex with an enemy unit"),
+            ),
+        ),
+        Command(
+            "weaken",
+            "Catapult: lay one of the rolled weakening dice on a unit in the attacked area",
+            (
+                Option("die", "number", "the die's value"),
+                Option("target", "target", "enemy unit in the area"),
+            ),
+        ),
+        Command(
+            "strike",
+            "Catapult: roll the attack die against one of the units just weakened",
+            (Option("target", "target", "a unit weakened by this scatter attack"),),
+        ),
+        Command(
+            "counter",
+            "Strike back at the catapult's crew, or at the catapult itself by its hex, or none",
+            (Option("target", "target", "crew unit, catapult hex, or none"),),
+        ),
         Command("end-phase", "End this phase"),
     )
 
@@ -98,10 +151,15 @@ class TacticalTableWar(Ruleset):
         ``load_path`` (engine/core/scenario_io.py), never by a name that looks like a path."""
         name = name or self.default_scenario
         if name not in self.packaged_names():
-            raise ScenarioError(name[:64], "scenario",
-                                f"no such scenario; packaged: {', '.join(self.packaged_names())}")
-        return self.scenario_from_document(read_json(SCENARIO_DIR / f"{name}.json"),
-                                           f"data/tactical-table-war/scenarios/{name}.json")
+            raise ScenarioError(
+                name[:64],
+                "scenario",
+                f"no such scenario; packaged: {', '.join(self.packaged_names())}",
+            )
+        return self.scenario_from_document(
+            read_json(SCENARIO_DIR / f"{name}.json"),
+            f"data/tactical-table-war/scenarios/{name}.json",
+        )
 
     def scenario_from_document(self, document: dict, label: str) -> dict:
         """A scenario file: structure by ``data/schemas/tactical-table-war.schema.json``, then meaning."""
@@ -121,7 +179,9 @@ class TacticalTableWar(Ruleset):
         fixed = scenario.get("fixed_tiles", {})
         tiles = {lab: land for lab, land in fixed.items()}
         known = set(scenario["castles"].values()) | set(scenario.get("capture_points", []))
-        known |= {u["at"] for u in scenario["units"]} | {b["at"] for b in scenario.get("prebuilt", [])}
+        known |= {u["at"] for u in scenario["units"]} | {
+            b["at"] for b in scenario.get("prebuilt", [])
+        }
         known |= {o["at"] for o in scenario.get("outposts", [])}
         if scenario.get("explore", True):
             # The landscape is explored as units go: at first only around what is on the map.
@@ -136,45 +196,79 @@ class TacticalTableWar(Ruleset):
         units: dict[str, dict] = {}
         units = {}
         for u in scenario["units"]:
-            units[u["id"]] = {"side": u["side"], "type": u["type"], "level": u.get("level", "simple"),
-                              "at": u["at"], "weak": list(u.get("weakening", [])),
-                              "training": dict(u["training"]) if u.get("training") else None,
-                              "moved": False, "attacked": False}
+            units[u["id"]] = {
+                "side": u["side"],
+                "type": u["type"],
+                "level": u.get("level", "simple"),
+                "at": u["at"],
+                "weak": list(u.get("weakening", [])),
+                "training": dict(u["training"]) if u.get("training") else None,
+                "moved": False,
+                "attacked": False,
+            }
         state = {
-            "game": self.name, "scenario": scenario["name"], "result": None,
-            "columns": cols, "rows": rows, "last_turn": scenario["last_turn"],
-            "tiles": tiles, "castles": dict(scenario["castles"]),
+            "game": self.name,
+            "scenario": scenario["name"],
+            "result": None,
+            "columns": cols,
+            "rows": rows,
+            "last_turn": scenario["last_turn"],
+            "tiles": tiles,
+            "castles": dict(scenario["castles"]),
             "capture_points": {lab: None for lab in scenario.get("capture_points", [])},
-            "treasury": dict(scenario["treasury"]), "units": units, "eliminated": [],
+            "treasury": dict(scenario["treasury"]),
+            "units": units,
+            "eliminated": [],
             "lost": {s: [] for s in SIDES},
-            "buildings": {}, "constructions": {},
-            "outposts": {o["at"]: {"side": o["side"], "damage": o.get("damage", 0)}
-                         for o in scenario.get("outposts", [])},
+            "buildings": {},
+            "constructions": {},
+            "outposts": {
+                o["at"]: {"side": o["side"], "damage": o.get("damage", 0)}
+                for o in scenario.get("outposts", [])
+            },
             "looting": {s: scenario.get("looting", {}).get(s, 0) for s in SIDES},
             "castle_damage": {s: scenario.get("castle_damage", {}).get(s, 0) for s in SIDES},
             "supply": [{"pair": list(p), "at": None} for p in self.cat.supply],
             "engine_supply": [{"pair": list(p), "at": None} for p in self.cat.engine_supply],
-            "fortress_values": {s: dict(scenario.get("fortress_values", {}).get(s) or
-                                        {"range": self.cat.fortress["default_range"],
-                                         "strength": self.cat.fortress["default_strength"]}) for s in SIDES},
+            "fortress_values": {
+                s: dict(
+                    scenario.get("fortress_values", {}).get(s)
+                    or {
+                        "range": self.cat.fortress["default_range"],
+                        "strength": self.cat.fortress["default_strength"],
+                    }
+                )
+                for s in SIDES
+            },
             "next_id": {s: 1 + sum(1 for u in scenario["units"] if u["side"] == s) for s in SIDES},
         }
         for b in scenario.get("prebuilt", []):
             tile = self._free_tile(state, b["kind"])
             if tile is None:
-                raise ScenarioError(scenario["name"], "prebuilt", f"no {b['kind']} tile left in the supply")
-            (state["engine_supply"] if b["kind"] in ENGINES else state["supply"])[tile]["at"] = b["at"]
+                raise ScenarioError(
+                    scenario["name"], "prebuilt", f"no {b['kind']} tile left in the supply"
+                )
+            (state["engine_supply"] if b["kind"] in ENGINES else state["supply"])[tile]["at"] = b[
+                "at"
+            ]
             occupant = next((uid for uid, u in units.items() if u["at"] == b["at"]), None)
             state["buildings"][b["at"]] = self._new_building(b["kind"], tile, occupant, None)
             state["buildings"][b["at"]].update(damage=b.get("damage", 0), counter=b.get("counter"))
         for c in scenario.get("constructions", []):
             tile = self._free_tile(state, c["kind"])
             if tile is None:
-                raise ScenarioError(scenario["name"], "constructions", f"no {c['kind']} tile left in the supply")
+                raise ScenarioError(
+                    scenario["name"], "constructions", f"no {c['kind']} tile left in the supply"
+                )
             at = units[c["settler"]]["at"]
             (state["engine_supply"] if c["kind"] in ENGINES else state["supply"])[tile]["at"] = at
-            state["constructions"][at] = {"kind": c["kind"], "settler": c["settler"], "crew": c["crew"],
-                                          "side": units[c["settler"]]["side"], "tile": tile}
+            state["constructions"][at] = {
+                "kind": c["kind"],
+                "settler": c["settler"],
+                "crew": c["crew"],
+                "side": units[c["settler"]]["side"],
+                "tile": tile,
+            }
         events += self._cycle(state).start(state)
         if scenario.get("active"):
             state["active"] = scenario["active"]
@@ -205,10 +299,15 @@ class TacticalTableWar(Ruleset):
         if found:
             events.append({"type": "explored", "tiles": found})
 
-    def _new_building(self, kind: str, tile: int | None, occupant: str | None, builder: str | None) -> dict:
+    def _new_building(
+        self, kind: str, tile: int | None, occupant: str | None, builder: str | None
+    ) -> dict:
         b = {"kind": kind, "tile": tile, "occupant": occupant, "damage": 0, "counter": None}
         if kind == "fortress":
-            b.update(range=self.cat.fortress["default_range"], strength=self.cat.fortress["default_strength"])
+            b.update(
+                range=self.cat.fortress["default_range"],
+                strength=self.cat.fortress["default_strength"],
+            )
         return b
 
     def _free_tile(self, state: dict, kind: str) -> int | None:
@@ -231,7 +330,9 @@ class TacticalTableWar(Ruleset):
                 u["weak"] = []
             if u["training"]:
                 u.update(type=u["training"]["type"], level=u["training"]["level"], training=None)
-                events.append({"type": "trained", "unit": uid, "as": u["type"], "level": u["level"]})
+                events.append(
+                    {"type": "trained", "unit": uid, "as": u["type"], "level": u["level"]}
+                )
         for lab, c in sorted(state["constructions"].items()):
             if c["side"] != side:
                 continue
@@ -242,8 +343,16 @@ class TacticalTableWar(Ruleset):
             if c["kind"] == "fortress":
                 b.update(state["fortress_values"][side])
             state["buildings"][lab] = b
-            events.append({"type": "built", "kind": c["kind"], "at": lab, "side": side,
-                           "occupant": c["crew"], "settler_used": c["settler"]})
+            events.append(
+                {
+                    "type": "built",
+                    "kind": c["kind"],
+                    "at": lab,
+                    "side": side,
+                    "occupant": c["crew"],
+                    "settler_used": c["settler"],
+                }
+            )
         income = self.cat.castle["treasure"]
         sources = [f"castle {income}"]
         for lab, o in sorted(state["outposts"].items()):
@@ -253,7 +362,9 @@ class TacticalTableWar(Ruleset):
                 sources.append(f"outpost {lab}")
         for lab in sorted(state["capture_points"]):
             holder = self._unit_at(state, lab)
-            state["capture_points"][lab] = state["units"][holder]["side"] if holder else state["capture_points"][lab]
+            state["capture_points"][lab] = (
+                state["units"][holder]["side"] if holder else state["capture_points"][lab]
+            )
             if holder and state["units"][holder]["side"] == side:
                 income += self.cat.capture_point["treasure"]
                 sources.append(f"capture point {lab}")
@@ -273,15 +384,24 @@ class TacticalTableWar(Ruleset):
                 events.append({"type": "counter_placed", "at": lab, "value": 1})
             else:
                 b["counter"] = min(6, b["counter"] + count)
-                events.append({"type": "counter_raised", "at": lab, "value": b["counter"], "by": count})
+                events.append(
+                    {"type": "counter_raised", "at": lab, "value": b["counter"], "by": count}
+                )
                 if b["counter"] >= 6:
                     income += 1
                     b["counter"] = 1
                     sources.append(f"{b['kind']} {lab}")
                     events.append({"type": "counter_placed", "at": lab, "value": 1})
         state["treasury"][side] += income
-        events.append({"type": "treasure", "side": side, "dice": income, "sources": sources,
-                       "treasury": state["treasury"][side]})
+        events.append(
+            {
+                "type": "treasure",
+                "side": side,
+                "dice": income,
+                "sources": sources,
+                "treasury": state["treasury"][side],
+            }
+        )
         events += self._cycle(state).advance(state)
 
     def _advance(self, state: dict, events: list) -> None:
@@ -293,8 +413,12 @@ class TacticalTableWar(Ruleset):
             self._preparation(state, events)
 
     def _score(self, state: dict, events: list) -> None:
-        scores = {s: state["treasury"][s] + sum(1 for u in state["units"].values() if u["side"] == s)
-                  + sum(1 for owner in state["capture_points"].values() if owner == s) for s in SIDES}
+        scores = {
+            s: state["treasury"][s]
+            + sum(1 for u in state["units"].values() if u["side"] == s)
+            + sum(1 for owner in state["capture_points"].values() if owner == s)
+            for s in SIDES
+        }
         red, blue = scores["red"], scores["blue"]
         winner = "red" if red > blue else "blue" if blue > red else None
         state["result"] = {"winner": winner, "reason": f"turn limit: score red {red}, blue {blue}"}
@@ -307,8 +431,10 @@ class TacticalTableWar(Ruleset):
         for side in SIDES:
             has_units = any(u["side"] == side for u in state["units"].values())
             if not has_units and state["treasury"][side] < self.cat.costs["recruit"]:
-                state["result"] = {"winner": other(side),
-                                   "reason": f"{SIDE_TITLES[side]} has no unit left and cannot recruit"}
+                state["result"] = {
+                    "winner": other(side),
+                    "reason": f"{SIDE_TITLES[side]} has no unit left and cannot recruit",
+                }
                 state["awaiting"] = []
                 events.append({"type": "game_over", **state["result"]})
                 return
@@ -320,7 +446,7 @@ class TacticalTableWar(Ruleset):
             if u["at"] == lab:
                 c = state["constructions"].get(lab)
                 if c and uid == c["crew"]:
-                    continue   # the settler on top is the one that counts (and is attacked first)
+                    continue  # the settler on top is the one that counts (and is attacked first)
                 return uid
         return None
 
@@ -382,9 +508,15 @@ class TacticalTableWar(Ruleset):
             return []
         own_b = building_of(state, uid)
         carrying_engine = own_b if own_b and state["buildings"][own_b]["kind"] in ENGINES else None
-        reach = board.paths(state["tiles"], u["at"], speed,
-                            lambda lab: self._may_pass(state, side, lab)
-                            and not (carrying_engine and lab in state["buildings"]))
+        reach = board.paths(
+            state["tiles"],
+            u["at"],
+            speed,
+            lambda lab: (
+                self._may_pass(state, side, lab)
+                and not (carrying_engine and lab in state["buildings"])
+            ),
+        )
         out = []
         for lab, path in sorted(reach.items()):
             if lab == u["at"]:
@@ -400,8 +532,14 @@ class TacticalTableWar(Ruleset):
                     continue
                 out.append(base)
                 continue
-            if (len(others) == 1 and u["type"] == "settler" and not carrying_engine and not b
-                    and lab not in state["castles"].values() and lab not in state["capture_points"]):
+            if (
+                len(others) == 1
+                and u["type"] == "settler"
+                and not carrying_engine
+                and not b
+                and lab not in state["castles"].values()
+                and lab not in state["capture_points"]
+            ):
                 crew = state["units"][others[0]]
                 if crew["side"] == side and simple_trained(crew) and not crew["training"]:
                     for kind in self._war_kinds(crew["type"]):
@@ -411,8 +549,13 @@ class TacticalTableWar(Ruleset):
         wall = state["castles"][other(side)]
         if not carrying_engine and not own_b and not self._units_at(state, wall):
             for lab, path in sorted(reach.items()):
-                if (len(path) - 1 < speed and wall in board.neighbour_labels(lab)
-                        and any(self._ladder_man(state, o) for o in self._units_at(state, lab) if o != uid)):
+                if (
+                    len(path) - 1 < speed
+                    and wall in board.neighbour_labels(lab)
+                    and any(
+                        self._ladder_man(state, o) for o in self._units_at(state, lab) if o != uid
+                    )
+                ):
                     out.append({"type": "move", "side": side, "unit": uid, "to": wall})
                     break
         # Direct conquest: one step from a reachable hex onto a building an enemy occupies. The
@@ -423,8 +566,12 @@ class TacticalTableWar(Ruleset):
                     continue
                 for n in board.neighbour_labels(lab):
                     b = state["buildings"].get(n)
-                    if (b and b["occupant"] and state["units"][b["occupant"]]["side"] != side
-                            and n not in state["constructions"]):
+                    if (
+                        b
+                        and b["occupant"]
+                        and state["units"][b["occupant"]]["side"] != side
+                        and n not in state["constructions"]
+                    ):
                         move = {"type": "move", "side": side, "unit": uid, "to": n}
                         if move not in out:
                             out.append(move)
@@ -433,7 +580,9 @@ class TacticalTableWar(Ruleset):
     def _may_stop_before(self, state: dict, uid: str, lab: str) -> bool:
         if lab == state["units"][uid]["at"]:
             return True
-        return not (self._units_at(state, lab) or lab in state["buildings"] or lab in state["constructions"])
+        return not (
+            self._units_at(state, lab) or lab in state["buildings"] or lab in state["constructions"]
+        )
 
     def _ladder_man(self, state: dict, uid: str) -> bool:
         """A settler is a ladder man while its side's tool forge works (a settler occupies a
@@ -457,17 +606,31 @@ class TacticalTableWar(Ruleset):
         out = []
         if state["treasury"][side] >= self.cat.costs["recruit"]:
             for lab in sorted(self._castle_spots(state, side)):
-                if (not self._units_at(state, lab) and lab not in state["buildings"]
-                        and self.cat.landscapes[state["tiles"][lab]]["passable"]):
+                if (
+                    not self._units_at(state, lab)
+                    and lab not in state["buildings"]
+                    and self.cat.landscapes[state["tiles"][lab]]["passable"]
+                ):
                     out.append({"type": "recruit", "side": side, "at": lab})
         spots = set(self._castle_spots(state, side))
         for uid, u in sorted(state["units"].items()):
-            if u["side"] != side or u["training"] or u["at"] not in spots or self._in_construction(state, uid):
+            if (
+                u["side"] != side
+                or u["training"]
+                or u["at"] not in spots
+                or self._in_construction(state, uid)
+            ):
                 continue
-            if u["type"] == "recruit" and state["treasury"][side] >= self.cat.costs["simple_training"]:
+            if (
+                u["type"] == "recruit"
+                and state["treasury"][side] >= self.cat.costs["simple_training"]
+            ):
                 out += [{"type": "train", "side": side, "unit": uid, "as": t} for t in TRAININGS]
-            elif (u["type"] in self.cat.advanced and u["level"] == "simple"
-                  and state["treasury"][side] >= self.cat.costs["advanced_training"]):
+            elif (
+                u["type"] in self.cat.advanced
+                and u["level"] == "simple"
+                and state["treasury"][side] >= self.cat.costs["advanced_training"]
+            ):
                 out.append({"type": "train", "side": side, "unit": uid, "as": "advanced"})
         return out
 
@@ -477,12 +640,18 @@ class TacticalTableWar(Ruleset):
             if u["side"] != side or u["type"] != "settler" or self._in_construction(state, uid):
                 continue
             lab = u["at"]
-            if (lab in state["buildings"] or lab in state["castles"].values()
-                    or lab in state["capture_points"] or lab in state["outposts"]):
+            if (
+                lab in state["buildings"]
+                or lab in state["castles"].values()
+                or lab in state["capture_points"]
+                or lab in state["outposts"]
+            ):
                 continue
             own_outposts = sum(1 for o in state["outposts"].values() if o["side"] == side)
-            if (own_outposts < self.cat.outpost["per_side"]
-                    and state["treasury"][side] >= self.cat.outpost["cost"]):
+            if (
+                own_outposts < self.cat.outpost["per_side"]
+                and state["treasury"][side] >= self.cat.outpost["cost"]
+            ):
                 out.append({"type": "build", "side": side, "unit": uid, "kind": "outpost"})
             for kind in ECONOMIC:
                 spec = self.cat.kinds[kind]
@@ -516,7 +685,11 @@ class TacticalTableWar(Ruleset):
             if self._route(state, uid, t["at"], reach):
                 out.append({"type": "attack", "side": side, "unit": uid, "target": tid})
         own_b = building_of(state, uid)
-        if own_b and state["buildings"][own_b]["kind"] == "catapult" and works(self.cat, state, own_b):
+        if (
+            own_b
+            and state["buildings"][own_b]["kind"] == "catapult"
+            and works(self.cat, state, own_b)
+        ):
             for at in sorted({t["at"] for t in state["units"].values() if t["side"] != side}):
                 if self._route(state, uid, at, reach):
                     out.append({"type": "scatter", "side": side, "unit": uid, "at": at})
@@ -539,21 +712,34 @@ class TacticalTableWar(Ruleset):
         """The enemy units a scatter attack on ``at`` may weaken (a building crew only once its
         settler is gone, as for every attack)."""
         area = {at, *board.neighbour_labels(at)}
-        return sorted(uid for uid, u in state["units"].items()
-                      if u["side"] != side and u["at"] in area and self._targetable(state, uid))
+        return sorted(
+            uid
+            for uid, u in state["units"].items()
+            if u["side"] != side and u["at"] in area and self._targetable(state, uid)
+        )
 
     def _scatter_actions(self, state: dict, side: str) -> list[dict]:
         sc = state["scatter"]
         if sc["stage"] == "weaken":
-            return [{"type": "weaken", "side": side, "die": str(die), "target": tid}
-                    for die in sorted(set(sc["dice"])) for tid in self._scatter_area(state, side, sc["at"])]
+            return [
+                {"type": "weaken", "side": side, "die": str(die), "target": tid}
+                for die in sorted(set(sc["dice"]))
+                for tid in self._scatter_area(state, side, sc["at"])
+            ]
         if sc["stage"] == "strike":
-            return [{"type": "strike", "side": side, "target": tid} for tid in sc["weakened"] if tid in state["units"]]
+            return [
+                {"type": "strike", "side": side, "target": tid}
+                for tid in sc["weakened"]
+                if tid in state["units"]
+            ]
         # The struck unit strikes back, at the crew or at the catapult itself, if its range reaches.
         out = [{"type": "counter", "side": side, "target": "none"}]
         striker, crew = sc["defender"], sc["crew"]
-        if (striker in state["units"] and crew in state["units"]
-                and counter_route(self.cat, state, striker, crew, self._crossable)):
+        if (
+            striker in state["units"]
+            and crew in state["units"]
+            and counter_route(self.cat, state, striker, crew, self._crossable)
+        ):
             out.append({"type": "counter", "side": side, "target": crew})
             engine_at = state["units"][crew]["at"]
             if engine_at in state["buildings"]:
@@ -567,8 +753,9 @@ class TacticalTableWar(Ruleset):
 
     def _route(self, state: dict, uid: str, goal: str, reach: int) -> list[str] | None:
         u = state["units"][uid]
-        return board.route(state["tiles"], u["at"], goal, reach,
-                           lambda lab: self._crossable(state, u["side"], lab))
+        return board.route(
+            state["tiles"], u["at"], goal, reach, lambda lab: self._crossable(state, u["side"], lab)
+        )
 
     # ----- apply ------------------------------------------------------------------------------
     def apply(self, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
@@ -598,39 +785,59 @@ class TacticalTableWar(Ruleset):
                 raise RuleError(f"/{kind} has no option {unknown[0]!r}.", sorted(allowed))
         if uid is not None and kind in ("move", "train", "build", "attack"):
             if uid not in units or units[uid]["side"] != side:
-                raise RuleError(f"{uid!r} is not one of your units.",
-                                sorted(u for u, v in units.items() if v["side"] == side)[:20])
+                raise RuleError(
+                    f"{uid!r} is not one of your units.",
+                    sorted(u for u, v in units.items() if v["side"] == side)[:20],
+                )
             if kind == "attack" and state["phase"] == "attack":
                 lab = building_of(state, uid)
                 if lab and state["buildings"][lab]["kind"] in ECONOMIC:
-                    raise RuleError(f"{uid} works in the {state['buildings'][lab]['kind']} at {lab} "
-                                    "and cannot attack.")
+                    raise RuleError(
+                        f"{uid} works in the {state['buildings'][lab]['kind']} at {lab} "
+                        "and cannot attack."
+                    )
                 if self._in_construction(state, uid):
-                    raise RuleError(f"{uid} is building at {units[uid]['at']} and cannot attack until it is done.")
+                    raise RuleError(
+                        f"{uid} is building at {units[uid]['at']} and cannot attack until it is done."
+                    )
                 if units[uid]["attacked"]:
                     raise RuleError(f"{uid} has already attacked this phase.")
                 target = str(action.get("target"))
                 if target in units and not self._targetable(state, target):
-                    raise RuleError(f"{target} is guarded by the settler building with it: attack the settler first.")
+                    raise RuleError(
+                        f"{target} is guarded by the settler building with it: attack the settler first."
+                    )
                 if target in units or target in state["buildings"]:
-                    raise RuleError(f"No attack route of at most {stats(self.cat, state, uid)['range']} hexes "
-                                    f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
-                                    "a neutral building, nor cross the enemy castle wall).")
+                    raise RuleError(
+                        f"No attack route of at most {stats(self.cat, state, uid)['range']} hexes "
+                        f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
+                        "a neutral building, nor cross the enemy castle wall)."
+                    )
         if kind == "move" and state["phase"] == "movement" and uid in units:
             self._explain_move(state, str(uid), str(action.get("to")))
         if kind in ("recruit", "train") and state["phase"] == "recruitment":
             cost = self.cat.costs["recruit"] if kind == "recruit" else None
             if cost is not None and state["treasury"].get(side, 0) < cost:
-                raise RuleError(f"Recruiting costs {cost} treasure die; your treasury has {state['treasury'][side]}.")
+                raise RuleError(
+                    f"Recruiting costs {cost} treasure die; your treasury has {state['treasury'][side]}."
+                )
         if kind == "build" and state["phase"] == "building" and action.get("kind") in ECONOMIC:
             spec = self.cat.kinds[action["kind"]]
             if state["treasury"].get(side, 0) < spec["cost"]:
-                raise RuleError(f"A {action['kind']} costs {spec['cost']} treasure dice; "
-                                f"your treasury has {state['treasury'][side]}.")
+                raise RuleError(
+                    f"A {action['kind']} costs {spec['cost']} treasure dice; "
+                    f"your treasury has {state['treasury'][side]}."
+                )
             if self._free_tile(state, action["kind"]) is None:
-                raise RuleError(f"Every {action['kind']} tile of the supply is built; one must be destroyed first.")
+                raise RuleError(
+                    f"Every {action['kind']} tile of the supply is built; one must be destroyed first."
+                )
             need = spec.get("needs_adjacent")
-            if need and uid in units and not board.adjacent_count(state["tiles"], units[uid]["at"], need):
+            if (
+                need
+                and uid in units
+                and not board.adjacent_count(state["tiles"], units[uid]["at"], need)
+            ):
                 raise RuleError(f"A {action['kind']} needs at least one adjacent {need} tile.")
         self.refuse_unknown(state, action)
 
@@ -646,12 +853,17 @@ class TacticalTableWar(Ruleset):
         if speed <= 0:
             raise RuleError(f"{uid} cannot move (speed 0).")
         if to not in state["tiles"]:
-            raise RuleError(f"{to} is not an explored hex of the map: units move over explored landscape "
-                            "only, and exploring happens next to every path a unit moves.")
+            raise RuleError(
+                f"{to} is not an explored hex of the map: units move over explored landscape "
+                "only, and exploring happens next to every path a unit moves."
+            )
         reachable = sorted({m["to"] for m in self._moves(state, uid)})
         if to not in reachable:
-            raise RuleError(f"{uid} (speed {speed}) cannot reach {to} this phase: one unit per hex, "
-                            "never through enemy units, lakes or the enemy castle. It can go to:", reachable)
+            raise RuleError(
+                f"{uid} (speed {speed}) cannot reach {to} this phase: one unit per hex, "
+                "never through enemy units, lakes or the enemy castle. It can go to:",
+                reachable,
+            )
 
     def _do_move(self, state, action, events, dice):
         uid, to, side = action["unit"], action["to"], action["side"]
@@ -660,20 +872,30 @@ class TacticalTableWar(Ruleset):
         own_b = building_of(state, uid)
         carrying_engine = own_b if own_b and state["buildings"][own_b]["kind"] in ENGINES else None
         speed = stats(self.cat, state, uid)["speed"]
-        reach = board.paths(state["tiles"], start, speed, lambda lab: self._may_pass(state, side, lab))
+        reach = board.paths(
+            state["tiles"], start, speed, lambda lab: self._may_pass(state, side, lab)
+        )
         target_b = state["buildings"].get(to)
         u["moved"] = True
         if own_b and not carrying_engine:
             # Leaving a building empties it; it stops working until someone fitting enters.
             state["buildings"][own_b]["occupant"] = None
             events.append({"type": "left", "unit": uid, "at": own_b})
-        if target_b and target_b["occupant"] and state["units"][target_b["occupant"]]["side"] != side:
+        if (
+            target_b
+            and target_b["occupant"]
+            and state["units"][target_b["occupant"]]["side"] != side
+        ):
             self._conquer(state, uid, to, reach, events, dice)
             return
         if to == state["castles"][other(side)]:
-            ladder = min(lab for lab in board.neighbour_labels(to)
-                         if lab in reach and len(reach[lab]) - 1 < speed
-                         and any(self._ladder_man(state, o) for o in self._units_at(state, lab) if o != uid))
+            ladder = min(
+                lab
+                for lab in board.neighbour_labels(to)
+                if lab in reach
+                and len(reach[lab]) - 1 < speed
+                and any(self._ladder_man(state, o) for o in self._units_at(state, lab) if o != uid)
+            )
             path = reach[ladder] + [to]
         else:
             path = reach[to]
@@ -689,10 +911,22 @@ class TacticalTableWar(Ruleset):
             tile = self._free_tile(state, action["build"])
             pool = state["engine_supply"] if action["build"] in ENGINES else state["supply"]
             pool[tile]["at"] = to
-            state["constructions"][to] = {"kind": action["build"], "settler": uid, "crew": crew,
-                                          "side": side, "tile": tile}
-            events.append({"type": "construction_started", "kind": action["build"], "at": to,
-                           "settler": uid, "crew": crew})
+            state["constructions"][to] = {
+                "kind": action["build"],
+                "settler": uid,
+                "crew": crew,
+                "side": side,
+                "tile": tile,
+            }
+            events.append(
+                {
+                    "type": "construction_started",
+                    "kind": action["build"],
+                    "at": to,
+                    "settler": uid,
+                    "crew": crew,
+                }
+            )
         elif target_b and not target_b["occupant"]:
             target_b["occupant"] = uid
             events.append({"type": "occupied", "unit": uid, "at": to, "kind": target_b["kind"]})
@@ -701,18 +935,39 @@ class TacticalTableWar(Ruleset):
         """Direct conquest: a fight without terrain advantage; the winner occupies at once."""
         side = state["units"][uid]["side"]
         speed = stats(self.cat, state, uid)["speed"]
-        before = min((lab for lab in board.neighbour_labels(to) if lab in reach and len(reach[lab]) - 1 < speed
-                      and self._may_stop_before(state, uid, lab)),
-                     key=lambda lab: (len(reach[lab]), lab))
+        before = min(
+            (
+                lab
+                for lab in board.neighbour_labels(to)
+                if lab in reach
+                and len(reach[lab]) - 1 < speed
+                and self._may_stop_before(state, uid, lab)
+            ),
+            key=lambda lab: (len(reach[lab]), lab),
+        )
         path = reach[before]
         state["units"][uid]["at"] = before
-        events.append({"type": "moved", "unit": uid, "side": side, "path": path + [to], "conquest": True})
+        events.append(
+            {"type": "moved", "unit": uid, "side": side, "path": path + [to], "conquest": True}
+        )
         self._explore(state, path, dice, events)
         b = state["buildings"][to]
         defender = b["occupant"]
-        outcome = strike(self.cat, state, uid, defender, dice, events, "conquest", False, [before, to])
+        outcome = strike(
+            self.cat, state, uid, defender, dice, events, "conquest", False, [before, to]
+        )
         if outcome != "killed":
-            back = strike(self.cat, state, defender, uid, dice, events, "conquest-defence", False, [to, before])
+            back = strike(
+                self.cat,
+                state,
+                defender,
+                uid,
+                dice,
+                events,
+                "conquest-defence",
+                False,
+                [to, before],
+            )
             if outcome == "tie":
                 remove_unit(self.cat, state, defender, events, "conquest")
             if back in ("killed", "tie"):
@@ -723,19 +978,41 @@ class TacticalTableWar(Ruleset):
         if outcome in ("killed", "tie") and uid in state["units"]:
             state["units"][uid]["at"] = to
             b["occupant"] = uid
-            events.append({"type": "conquered", "unit": uid, "at": to, "kind": b["kind"],
-                           "works": works(self.cat, state, to)})
+            events.append(
+                {
+                    "type": "conquered",
+                    "unit": uid,
+                    "at": to,
+                    "kind": b["kind"],
+                    "works": works(self.cat, state, to),
+                }
+            )
 
     def _do_scatter(self, state, action, events, dice):
         uid, at, side = action["unit"], action["at"], action["side"]
         state["units"][uid]["attacked"] = True
         path = self._route(state, uid, at, stats(self.cat, state, uid)["range"])
         rolled = dice.roll_many(3, "catapult weakening", events, at=at)
-        state["scatter"] = {"crew": uid, "at": at, "dice": rolled, "weakened": [], "stage": "weaken",
-                            "defender": None}
-        events.append({"type": "scatter", "attacker": uid, "side": side, "from": state["units"][uid]["at"],
-                       "to": at, "route": path, "dice": rolled,
-                       "area": self._scatter_area(state, side, at)})
+        state["scatter"] = {
+            "crew": uid,
+            "at": at,
+            "dice": rolled,
+            "weakened": [],
+            "stage": "weaken",
+            "defender": None,
+        }
+        events.append(
+            {
+                "type": "scatter",
+                "attacker": uid,
+                "side": side,
+                "from": state["units"][uid]["at"],
+                "to": at,
+                "route": path,
+                "dice": rolled,
+                "area": self._scatter_area(state, side, at),
+            }
+        )
 
     def _do_weaken(self, state, action, events, dice):
         sc = state["scatter"]
@@ -751,10 +1028,21 @@ class TacticalTableWar(Ruleset):
     def _do_strike(self, state, action, events, dice):
         sc = state["scatter"]
         crew, tid = sc["crew"], action["target"]
-        path = self._route(state, crew, state["units"][tid]["at"], stats(self.cat, state, crew)["range"]) or \
-            [state["units"][crew]["at"], state["units"][tid]["at"]]
-        outcome = strike(self.cat, state, crew, tid, dice, events, "catapult", terrain_counts(state, tid), path,
-                         weakens=False)
+        path = self._route(
+            state, crew, state["units"][tid]["at"], stats(self.cat, state, crew)["range"]
+        ) or [state["units"][crew]["at"], state["units"][tid]["at"]]
+        outcome = strike(
+            self.cat,
+            state,
+            crew,
+            tid,
+            dice,
+            events,
+            "catapult",
+            terrain_counts(state, tid),
+            path,
+            weakens=False,
+        )
         if outcome == "killed":
             remove_unit(self.cat, state, tid, events, "catapult")
             del state["scatter"]
@@ -772,7 +1060,17 @@ class TacticalTableWar(Ruleset):
         striker, crew, target = sc["defender"], sc["crew"], action["target"]
         if target == crew:
             back = counter_route(self.cat, state, striker, crew, self._crossable)
-            result = strike(self.cat, state, striker, crew, dice, events, "counter", terrain_counts(state, crew), back)
+            result = strike(
+                self.cat,
+                state,
+                striker,
+                crew,
+                dice,
+                events,
+                "counter",
+                terrain_counts(state, crew),
+                back,
+            )
             if result in ("killed", "tie"):
                 remove_unit(self.cat, state, crew, events, "counter-attack")
         elif target != "none":
@@ -781,10 +1079,21 @@ class TacticalTableWar(Ruleset):
             withstands = self.cat.engines[b["kind"]]["withstands"]
             destroyed = b["damage"] > withstands
             striker_at = state["units"][striker]["at"]
-            events.append({"type": "building_attacked", "attacker": striker, "side": state["units"][striker]["side"],
-                           "from": striker_at, "to": target, "route": [striker_at, target], "kind": b["kind"],
-                           "damage": 1, "attacks_withstood": min(b["damage"], withstands),
-                           "withstands": withstands, "destroyed": destroyed})
+            events.append(
+                {
+                    "type": "building_attacked",
+                    "attacker": striker,
+                    "side": state["units"][striker]["side"],
+                    "from": striker_at,
+                    "to": target,
+                    "route": [striker_at, target],
+                    "kind": b["kind"],
+                    "damage": 1,
+                    "attacks_withstood": min(b["damage"], withstands),
+                    "withstands": withstands,
+                    "destroyed": destroyed,
+                }
+            )
             if destroyed:
                 del state["buildings"][target]
                 release_tile(state, b["kind"], b["tile"])
@@ -796,8 +1105,16 @@ class TacticalTableWar(Ruleset):
         uid = f"{side}-{state['next_id'][side]}"
         state["next_id"][side] += 1
         state["treasury"][side] -= self.cat.costs["recruit"]
-        state["units"][uid] = {"side": side, "type": "recruit", "level": "simple", "at": action["at"],
-                               "weak": [], "training": None, "moved": True, "attacked": True}
+        state["units"][uid] = {
+            "side": side,
+            "type": "recruit",
+            "level": "simple",
+            "at": action["at"],
+            "weak": [],
+            "training": None,
+            "moved": True,
+            "attacked": True,
+        }
         events.append({"type": "recruited", "unit": uid, "side": side, "at": action["at"]})
 
     def _do_train(self, state, action, events, dice):
@@ -818,14 +1135,17 @@ class TacticalTableWar(Ruleset):
         if kind == "outpost":
             state["treasury"][side] -= self.cat.outpost["cost"]
             state["outposts"][lab] = {"side": side, "damage": 0}
-            events.append({"type": "built", "kind": "outpost", "at": lab, "side": side, "occupant": None})
+            events.append(
+                {"type": "built", "kind": "outpost", "at": lab, "side": side, "occupant": None}
+            )
             return
         tile = self._free_tile(state, kind)
         state["supply"][tile]["at"] = lab
         state["treasury"][side] -= self.cat.kinds[kind]["cost"]
         state["buildings"][lab] = self._new_building(kind, tile, uid, side)
-        events.append({"type": "built", "kind": kind, "at": lab, "side": side, "occupant": uid,
-                       "tile": tile})
+        events.append(
+            {"type": "built", "kind": kind, "at": lab, "side": side, "occupant": uid, "tile": tile}
+        )
 
     def _do_attack(self, state, action, events, dice):
         uid, target, side = action["unit"], action["target"], action["side"]
@@ -833,7 +1153,9 @@ class TacticalTableWar(Ruleset):
         u["attacked"] = True
         reach = stats(self.cat, state, uid)["range"]
         own_b = building_of(state, uid)
-        engine = state["buildings"][own_b]["kind"] if own_b and works(self.cat, state, own_b) else None
+        engine = (
+            state["buildings"][own_b]["kind"] if own_b and works(self.cat, state, own_b) else None
+        )
         if target == state["castles"][other(side)]:
             self._attack_castle(state, uid, target, engine, events)
             return
@@ -847,20 +1169,48 @@ class TacticalTableWar(Ruleset):
         if engine == "ballista":
             weak = dice.roll_many(3, "ballista weakening", events, unit=target)
             state["units"][target]["weak"] += weak
-            events.append({"type": "ballista", "attacker": uid, "defender": target, "side": side,
-                           "from": u["at"], "to": state["units"][target]["at"], "route": path, "dice": weak})
+            events.append(
+                {
+                    "type": "ballista",
+                    "attacker": uid,
+                    "defender": target,
+                    "side": side,
+                    "from": u["at"],
+                    "to": state["units"][target]["at"],
+                    "route": path,
+                    "dice": weak,
+                }
+            )
             outcome = "held"
         else:
-            outcome = strike(self.cat, state, uid, target, dice, events, "attack",
-                             terrain_counts(state, target), path)
+            outcome = strike(
+                self.cat,
+                state,
+                uid,
+                target,
+                dice,
+                events,
+                "attack",
+                terrain_counts(state, target),
+                path,
+            )
         if outcome == "killed":
             remove_unit(self.cat, state, target, events, "attack")
             return
         back = counter_route(self.cat, state, target, uid, self._crossable)
         # Builders and workers cannot attack but do defend, and striking back is defending.
         if back:
-            result = strike(self.cat, state, target, uid, dice, events, "counter",
-                            terrain_counts(state, uid), back)
+            result = strike(
+                self.cat,
+                state,
+                target,
+                uid,
+                dice,
+                events,
+                "counter",
+                terrain_counts(state, uid),
+                back,
+            )
             if result in ("killed", "tie"):
                 remove_unit(self.cat, state, uid, events, "counter-attack")
         if outcome == "tie":
@@ -873,12 +1223,26 @@ class TacticalTableWar(Ruleset):
         state["castle_damage"][enemy] += hit
         withstands = self.cat.castle["withstands"]
         destroyed = state["castle_damage"][enemy] > withstands
-        events.append({"type": "building_attacked", "attacker": uid, "side": side, "from": lab, "to": lab,
-                       "route": [lab], "kind": "castle", "damage": hit,
-                       "attacks_withstood": min(state["castle_damage"][enemy], withstands),
-                       "withstands": withstands, "destroyed": destroyed})
+        events.append(
+            {
+                "type": "building_attacked",
+                "attacker": uid,
+                "side": side,
+                "from": lab,
+                "to": lab,
+                "route": [lab],
+                "kind": "castle",
+                "damage": hit,
+                "attacks_withstood": min(state["castle_damage"][enemy], withstands),
+                "withstands": withstands,
+                "destroyed": destroyed,
+            }
+        )
         if destroyed:
-            state["result"] = {"winner": side, "reason": f"{SIDE_TITLES[enemy]}'s castle is destroyed"}
+            state["result"] = {
+                "winner": side,
+                "reason": f"{SIDE_TITLES[enemy]}'s castle is destroyed",
+            }
             state["awaiting"] = []
             events.append({"type": "game_over", **state["result"]})
 
@@ -889,10 +1253,21 @@ class TacticalTableWar(Ruleset):
         o["damage"] += hit
         withstands = self.cat.outpost["withstands"]
         destroyed = o["damage"] > withstands
-        events.append({"type": "building_attacked", "attacker": uid, "side": u["side"], "from": u["at"], "to": lab,
-                       "route": self._route(state, uid, lab, stats(self.cat, state, uid)["range"]),
-                       "kind": "outpost", "damage": hit, "attacks_withstood": min(o["damage"], withstands),
-                       "withstands": withstands, "destroyed": destroyed})
+        events.append(
+            {
+                "type": "building_attacked",
+                "attacker": uid,
+                "side": u["side"],
+                "from": u["at"],
+                "to": lab,
+                "route": self._route(state, uid, lab, stats(self.cat, state, uid)["range"]),
+                "kind": "outpost",
+                "damage": hit,
+                "attacks_withstood": min(o["damage"], withstands),
+                "withstands": withstands,
+                "destroyed": destroyed,
+            }
+        )
         if destroyed:
             del state["outposts"][lab]
 
@@ -904,21 +1279,41 @@ class TacticalTableWar(Ruleset):
         b["damage"] += hit
         path = self._route(state, uid, lab, stats(self.cat, state, uid)["range"])
         destroyed = b["damage"] > spec["withstands"]
-        events.append({"type": "building_attacked", "attacker": uid, "side": u["side"], "from": u["at"],
-                       "to": lab, "route": path, "kind": b["kind"], "damage": hit,
-                       "attacks_withstood": min(b["damage"], spec["withstands"]),
-                       "withstands": spec["withstands"], "destroyed": destroyed})
+        events.append(
+            {
+                "type": "building_attacked",
+                "attacker": uid,
+                "side": u["side"],
+                "from": u["at"],
+                "to": lab,
+                "route": path,
+                "kind": b["kind"],
+                "damage": hit,
+                "attacks_withstood": min(b["damage"], spec["withstands"]),
+                "withstands": spec["withstands"],
+                "destroyed": destroyed,
+            }
+        )
         occupant = b["occupant"]
         if destroyed:
             del state["buildings"][lab]
             release_tile(state, b["kind"], b["tile"])
         # The fortress always strikes back while occupied and in range, even when the building
         # itself is the target (the expansion's ACHTUNG and FAQ).
-        if (not destroyed and b["kind"] == "fortress" and occupant and works(self.cat, state, lab)):
+        if not destroyed and b["kind"] == "fortress" and occupant and works(self.cat, state, lab):
             back = counter_route(self.cat, state, occupant, uid, self._crossable)
             if back:
-                result = strike(self.cat, state, occupant, uid, dice, events, "fortress-counter",
-                                terrain_counts(state, uid), back)
+                result = strike(
+                    self.cat,
+                    state,
+                    occupant,
+                    uid,
+                    dice,
+                    events,
+                    "fortress-counter",
+                    terrain_counts(state, uid),
+                    back,
+                )
                 if result in ("killed", "tie"):
                     remove_unit(self.cat, state, uid, events, "fortress counter-attack")
 
@@ -929,8 +1324,10 @@ class TacticalTableWar(Ruleset):
         kind = action["type"]
         if kind == "ref-phase":
             prepare = action.get("phase") == PHASES[0]
-            state, phase_events = super().referee_edit(state, {**action, "phase": PHASES[1]} if prepare else action)
-            state.pop("scatter", None)      # a half-done catapult attack is abandoned
+            state, phase_events = super().referee_edit(
+                state, {**action, "phase": PHASES[1]} if prepare else action
+            )
+            state.pop("scatter", None)  # a half-done catapult attack is abandoned
             if prepare:
                 state["phase"] = phase_events[-1]["phase"] = PHASES[0]
                 self._preparation(state, phase_events)
@@ -952,7 +1349,7 @@ class TacticalTableWar(Ruleset):
         events: list[dict] = []
         b = state["buildings"].get(old)
         if b and b["occupant"] == uid:
-            b["occupant"] = None     # an engine stays where it was, without its crew
+            b["occupant"] = None  # an engine stays where it was, without its crew
         c = state["constructions"].get(old)
         if c and uid in (c["settler"], c["crew"]):
             release_tile(state, c["kind"], c["tile"])
@@ -986,9 +1383,11 @@ class TacticalTableWar(Ruleset):
     def describe_event(self, state: dict, event: dict) -> str | None:
         kind = event.get("type")
         if kind == "combat":
-            return (f"{event['attacker']} ({event['strength']}+⚄{event['attack_die']}={event['attack']}) "
-                    f"vs {event['defender']} ({event['defender_strength']}+{event['terrain_advantage']}"
-                    f"+⚄{event['defence_die']}-{event['weakening']}={event['defence']}): {event['outcome']}")
+            return (
+                f"{event['attacker']} ({event['strength']}+⚄{event['attack_die']}={event['attack']}) "
+                f"vs {event['defender']} ({event['defender_strength']}+{event['terrain_advantage']}"
+                f"+⚄{event['defence_die']}-{event['weakening']}={event['defence']}): {event['outcome']}"
+            )
         if kind == "moved":
             return f"{event['unit']} moved {'→'.join(event['path'])}"
         if kind == "treasure":
@@ -998,26 +1397,36 @@ class TacticalTableWar(Ruleset):
         if kind == "eliminated":
             return f"{event['unit']} eliminated at {event['at']}"
         if kind == "building_attacked":
-            return f"{event['attacker']} hits the {event['kind']} at {event['to']}" + (" — destroyed" if event["destroyed"] else "")
+            return f"{event['attacker']} hits the {event['kind']} at {event['to']}" + (
+                " — destroyed" if event["destroyed"] else ""
+            )
         if kind == "game_over":
             return f"Game over: {event['reason']}"
         if kind == "construction_started":
-            return f"{event['settler']} starts a {event['kind']} on {event['crew']} at {event['at']}"
+            return (
+                f"{event['settler']} starts a {event['kind']} on {event['crew']} at {event['at']}"
+            )
         if kind == "construction_abandoned":
             return f"the {event['kind']} at {event['at']} is abandoned"
         if kind == "trained":
             return f"{event['unit']} finishes its training: {event['level']} {event['as']}"
         if kind == "ballista":
-            return (f"ballista {event['attacker']} lays weakening dice "
-                    f"{', '.join(map(str, event['dice']))} on {event['defender']}")
+            return (
+                f"ballista {event['attacker']} lays weakening dice "
+                f"{', '.join(map(str, event['dice']))} on {event['defender']}"
+            )
         if kind == "scatter":
-            return (f"catapult {event['attacker']} scatters on {event['to']}: weakening dice "
-                    f"{', '.join(map(str, event['dice']))} to lay with /weaken")
+            return (
+                f"catapult {event['attacker']} scatters on {event['to']}: weakening dice "
+                f"{', '.join(map(str, event['dice']))} to lay with /weaken"
+            )
         if kind == "recruited":
             return f"{SIDE_TITLES[event['side']]} recruits {event['unit']} at {event['at']}"
         if kind == "training_started":
-            return (f"{event['unit']} starts training ({event['as']}, {event['cost']} treasure dice); "
-                    "it is finished in its side's next preparation")
+            return (
+                f"{event['unit']} starts training ({event['as']}, {event['cost']} treasure dice); "
+                "it is finished in its side's next preparation"
+            )
         if kind == "weakening_removed":
             return f"{event['unit']} is rid of its weakening dice"
         if kind == "explored":
@@ -1039,14 +1448,20 @@ class TacticalTableWar(Ruleset):
     def header(self, state: dict) -> dict[str, str]:
         sc = state.get("scatter")
         if sc:
-            waiting = {"weaken": f"lay dice {sc['dice']}", "strike": "choose the unit to strike",
-                       "counter": f"{sc['defender']} may strike back"}[sc["stage"]]
+            waiting = {
+                "weaken": f"lay dice {sc['dice']}",
+                "strike": "choose the unit to strike",
+                "counter": f"{sc['defender']} may strike back",
+            }[sc["stage"]]
             extra = {"Catapult": waiting}
         else:
             extra = {}
-        return {"Turn": f"{state['turn']} / {state['last_turn']}", "Phase": state["phase"].title(),
-                "Active": SIDE_TITLES[state["active"]],
-                "Treasury": f"Red {state['treasury']['red']} · Blue {state['treasury']['blue']}"} | extra
+        return {
+            "Turn": f"{state['turn']} / {state['last_turn']}",
+            "Phase": state["phase"].title(),
+            "Active": SIDE_TITLES[state["active"]],
+            "Treasury": f"Red {state['treasury']['red']} · Blue {state['treasury']['blue']}",
+        } | extra
 
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
         cells = []
@@ -1059,14 +1474,32 @@ class TacticalTableWar(Ruleset):
         key = hashlib.sha256(canonical_json(cells).encode()).hexdigest()[:16]
         objectives = []
         for side, lab in sorted(state["castles"].items()):
-            objectives.append({"at": lab, "name": f"Castle {state['castle_damage'][side]}/{self.cat.castle['withstands']}",
-                               "owner": side, "color": COLORS[side]})
+            objectives.append(
+                {
+                    "at": lab,
+                    "name": f"Castle {state['castle_damage'][side]}/{self.cat.castle['withstands']}",
+                    "owner": side,
+                    "color": COLORS[side],
+                }
+            )
         for lab, o in sorted(state["outposts"].items()):
-            objectives.append({"at": lab, "name": f"Outpost {o['damage']}/{self.cat.outpost['withstands']}",
-                               "owner": o["side"], "color": COLORS[o["side"]]})
+            objectives.append(
+                {
+                    "at": lab,
+                    "name": f"Outpost {o['damage']}/{self.cat.outpost['withstands']}",
+                    "owner": o["side"],
+                    "color": COLORS[o["side"]],
+                }
+            )
         for lab, owner in sorted(state["capture_points"].items()):
-            objectives.append({"at": lab, "name": "Capture point", "owner": owner,
-                               "color": COLORS[owner] if owner else "#ffffff"})
+            objectives.append(
+                {
+                    "at": lab,
+                    "name": "Capture point",
+                    "owner": owner,
+                    "color": COLORS[owner] if owner else "#ffffff",
+                }
+            )
         for lab, b in sorted(state["buildings"].items()):
             spec = self.cat.kinds.get(b["kind"]) or self.cat.engines[b["kind"]]
             occupant = b["occupant"]
@@ -1077,21 +1510,38 @@ class TacticalTableWar(Ruleset):
             if b["counter"] is not None:
                 # "c3", not a die glyph: the fallback font's glyph is taller than the label band
                 name += f" c{b['counter']}"
-            objectives.append({"at": lab, "name": name, "owner": owner,
-                               "color": COLORS[owner] if owner else "#ffffff"})
+            objectives.append(
+                {
+                    "at": lab,
+                    "name": name,
+                    "owner": owner,
+                    "color": COLORS[owner] if owner else "#ffffff",
+                }
+            )
         # A construction is named under its hex like a building (settler and crew share the hex
         # and are drawn too small for a title; a marker with a word covered a neighbour's label).
         for lab, c in sorted(state["constructions"].items()):
             spec = self.cat.kinds.get(c["kind"]) or self.cat.engines[c["kind"]]
-            objectives.append({"at": lab, "name": f"{spec['title']} (building)", "owner": c["side"],
-                               "color": COLORS[c["side"]]})
+            objectives.append(
+                {
+                    "at": lab,
+                    "name": f"{spec['title']} (building)",
+                    "owner": c["side"],
+                    "color": COLORS[c["side"]],
+                }
+            )
         pieces = []
         for uid, u in sorted(state["units"].items()):
             s = stats(self.cat, state, uid)
             spec = self.cat.types[u["type"]]
-            piece = {"at": u["at"], "id": uid, "color": COLORS[u["side"]], "text_color": "#ffffff",
-                     "title": spec["short"] + ("+" if u["level"] == "advanced" else ""),
-                     "values": f"{s['strength']}-{s['range']}-{s['speed']}"}
+            piece = {
+                "at": u["at"],
+                "id": uid,
+                "color": COLORS[u["side"]],
+                "text_color": "#ffffff",
+                "title": spec["short"] + ("+" if u["level"] == "advanced" else ""),
+                "values": f"{s['strength']}-{s['range']}-{s['speed']}",
+            }
             if u["type"] in SYMBOLS:
                 piece["symbol"] = SYMBOLS[u["type"]]
             if u["weak"]:
@@ -1099,58 +1549,104 @@ class TacticalTableWar(Ruleset):
             if u["training"]:
                 # In training: the symbol it will carry after its next preparation.
                 goal = u["training"]
-                piece["title"] += "→" + self.cat.types[goal["type"]]["short"] + ("+" if goal["level"] == "advanced" else "")
+                piece["title"] += (
+                    "→"
+                    + self.cat.types[goal["type"]]["short"]
+                    + ("+" if goal["level"] == "advanced" else "")
+                )
             pieces.append(piece)
         arrows = []
         for e in events:
             if e.get("type") == "moved" and len(e["path"]) > 1:
                 arrows.append({"path": list(e["path"]), "color": COLORS[e["side"]], "kind": "move"})
-            elif e.get("type") in ("combat", "ballista", "scatter", "building_attacked") and e.get("route"):
-                text = (f"{e['attack']} vs {e['defence']}: {e['outcome']}" if e["type"] == "combat"
-                        else "+".join(map(str, e["dice"])) if e["type"] in ("ballista", "scatter")
-                        else f"-{e['damage']}" + (" destroyed" if e["destroyed"] else ""))
-                arrows.append({"path": [e["route"][0], e["route"][-1]], "color": "#000000",
-                               "kind": "attack", "text": text})
+            elif e.get("type") in ("combat", "ballista", "scatter", "building_attacked") and e.get(
+                "route"
+            ):
+                text = (
+                    f"{e['attack']} vs {e['defence']}: {e['outcome']}"
+                    if e["type"] == "combat"
+                    else "+".join(map(str, e["dice"]))
+                    if e["type"] in ("ballista", "scatter")
+                    else f"-{e['damage']}" + (" destroyed" if e["destroyed"] else "")
+                )
+                arrows.append(
+                    {
+                        "path": [e["route"][0], e["route"][-1]],
+                        "color": "#000000",
+                        "kind": "attack",
+                        "text": text,
+                    }
+                )
         legend = [{"color": COLORS[s], "text": SIDE_TITLES[s]} for s in SIDES]
         on_map = set(state["tiles"].values())
-        terrain_key = [{"color": spec["fill"], "text": f"{spec['title']} +{spec['terrain_advantage']}"
-                        if spec["passable"] else f"{spec['title']} (impassable)"}
-                       for name, spec in self.cat.landscapes.items() if name in on_map]
-        losses = [{"color": COLORS[s], "text": f"{SIDE_TITLES[s]} lost:",
-                   "units": list(state.get("lost", {}).get(s, []))} for s in SIDES]
+        terrain_key = [
+            {
+                "color": spec["fill"],
+                "text": f"{spec['title']} +{spec['terrain_advantage']}"
+                if spec["passable"]
+                else f"{spec['title']} (impassable)",
+            }
+            for name, spec in self.cat.landscapes.items()
+            if name in on_map
+        ]
+        losses = [
+            {
+                "color": COLORS[s],
+                "text": f"{SIDE_TITLES[s]} lost:",
+                "units": list(state.get("lost", {}).get(s, [])),
+            }
+            for s in SIDES
+        ]
         free = sum(1 for t in state["supply"] if t["at"] is None)
-        notes = [(f"Supply {free}/{len(state['supply'])} tiles free · Looting die Red {state['looting']['red']}, "
-                  f'Blue {state["looting"]["blue"]} · counters strength-range-speed, badge weakening · "Lumber 1/6 c3": attacks withstood, counter die 3')]
-        return {"map_key": f"tactical-table-war/{key}",
-                "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
-                "title": self.title, "cells": cells, "objectives": objectives, "pieces": pieces,
-                "markers": [], "arrows": arrows,
-                "header": [list(kv) for kv in self.header(state).items()], "legend": legend, "notes": notes,
-                "terrain_key": terrain_key, "losses": losses}
+        notes = [
+            (
+                f"Supply {free}/{len(state['supply'])} tiles free · Looting die Red {state['looting']['red']}, "
+                f'Blue {state["looting"]["blue"]} · counters strength-range-speed, badge weakening · "Lumber 1/6 c3": attacks withstood, counter die 3'
+            )
+        ]
+        return {
+            "map_key": f"tactical-table-war/{key}",
+            "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
+            "title": self.title,
+            "cells": cells,
+            "objectives": objectives,
+            "pieces": pieces,
+            "markers": [],
+            "arrows": arrows,
+            "header": [list(kv) for kv in self.header(state).items()],
+            "legend": legend,
+            "notes": notes,
+            "terrain_key": terrain_key,
+            "losses": losses,
+        }
 
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):
-            return ("**Tactical Table War: Die Kunst der Belagerung** — Rot gegen Blau.\n"
-                    "**Fünf Phasen:** Vorbereitung (automatisch: Schwächungswürfel entfernen, Ausbildung "
-                    "abschließen, Schatzwürfel erhalten), Bewegung (`/move`), Rekrutierung (`/recruit`, "
-                    "`/train`), Bau (`/build`), Angriff (`/attack`); `/end-phase` beendet eine Phase.\n"
-                    "**Kampf:** Stärke + Angriffswürfel gegen Stärke + Landschaftsvorteil + Würfel − "
-                    "Schwächungswürfel; höher oder gleich tötet, sonst bleibt der Angriffswürfel als "
-                    "Schwächungswürfel liegen und der Verteidiger kontert, wenn seine Reichweite reicht.\n"
-                    "**Gebäude:** Steinbruch, Holzfällerlager, Schmiede, Festung, Tribock, Katapult/Balliste "
-                    "(`/scatter`, `/weaken`, `/strike`, `/counter`), Vorposten. Leitermänner bringen Einheiten auf "
-                    "die feindliche Mauer; wer darauf steht, greift die Burg an.\n"
-                    "**Sieg:** feindliche Burg zerstören, oder nach der letzten Runde die meisten Punkte "
-                    "(Schatzwürfel + Einheiten + Eroberungspunkte).")
-        return ("**Tactical Table War: Die Kunst der Belagerung** — Red against Blue.\n"
-                "**Five phases:** preparation (automatic: weakening dice removed, training finished, "
-                "treasure collected), movement (`/move`), recruitment (`/recruit`, `/train`), building "
-                "(`/build`), attack (`/attack`); `/end-phase` ends a phase.\n"
-                "**Combat:** strength + attack die against strength + terrain advantage + die − weakening "
-                "dice; higher or equal kills, otherwise the attack die stays as a weakening die and the "
-                "defender strikes back if its range reaches.\n"
-                "**Buildings:** quarry, lumber camp, forge, fortress, trebuchet, catapult/ballista "
-                "(`/scatter`, `/weaken`, `/strike`, `/counter`), outposts. Ladder men carry units onto the "
-                "enemy wall; units on it attack the castle.\n"
-                "**Victory:** destroy the enemy castle, or hold the best score after the last turn "
-                "(treasure dice + units + capture points).")
+            return (
+                "**Tactical Table War: Die Kunst der Belagerung** — Rot gegen Blau.\n"
+                "**Fünf Phasen:** Vorbereitung (automatisch: Schwächungswürfel entfernen, Ausbildung "
+                "abschließen, Schatzwürfel erhalten), Bewegung (`/move`), Rekrutierung (`/recruit`, "
+                "`/train`), Bau (`/build`), Angriff (`/attack`); `/end-phase` beendet eine Phase.\n"
+                "**Kampf:** Stärke + Angriffswürfel gegen Stärke + Landschaftsvorteil + Würfel − "
+                "Schwächungswürfel; höher oder gleich tötet, sonst bleibt der Angriffswürfel als "
+                "Schwächungswürfel liegen und der Verteidiger kontert, wenn seine Reichweite reicht.\n"
+                "**Gebäude:** Steinbruch, Holzfällerlager, Schmiede, Festung, Tribock, Katapult/Balliste "
+                "(`/scatter`, `/weaken`, `/strike`, `/counter`), Vorposten. Leitermänner bringen Einheiten auf "
+                "die feindliche Mauer; wer darauf steht, greift die Burg an.\n"
+                "**Sieg:** feindliche Burg zerstören, oder nach der letzten Runde die meisten Punkte "
+                "(Schatzwürfel + Einheiten + Eroberungspunkte)."
+            )
+        return (
+            "**Tactical Table War: Die Kunst der Belagerung** — Red against Blue.\n"
+            "**Five phases:** preparation (automatic: weakening dice removed, training finished, "
+            "treasure collected), movement (`/move`), recruitment (`/recruit`, `/train`), building "
+            "(`/build`), attack (`/attack`); `/end-phase` ends a phase.\n"
+            "**Combat:** strength + attack die against strength + terrain advantage + die − weakening "
+            "dice; higher or equal kills, otherwise the attack die stays as a weakening die and the "
+            "defender strikes back if its range reaches.\n"
+            "**Buildings:** quarry, lumber camp, forge, fortress, trebuchet, catapult/ballista "
+            "(`/scatter`, `/weaken`, `/strike`, `/counter`), outposts. Ladder men carry units onto the "
+            "enemy wall; units on it attack the castle.\n"
+            "**Victory:** destroy the enemy castle, or hold the best score after the last turn "
+            "(treasure dice + units + capture points)."
+        )

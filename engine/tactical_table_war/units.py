@@ -4,11 +4,12 @@ A unit is ``{"side", "type", "level", "at", "weak": [pips], "training": None | {
 "level"}, "moved": bool, "attacked": bool}``; ``type`` is ``recruit`` (no training yet) or one
 of the four training symbols (sword, bow, shoe, settler), ``level`` ``simple`` or ``advanced``.
 """
+
 from __future__ import annotations
 
 from .data import TRAININGS, Catalogue
 
-ECONOMIC = ("quarry", "lumber-camp", "forge")   # occupants work there and cannot attack
+ECONOMIC = ("quarry", "lumber-camp", "forge")  # occupants work there and cannot attack
 ENGINES = ("catapult", "ballista")
 FORGE_BY_CREW = {"bow": "weapon", "sword": "armour", "shoe": "hoof", "settler": "tool"}
 
@@ -78,7 +79,10 @@ def stats(cat: Catalogue, state: dict, uid: str) -> dict:
         elif b["kind"] == "trebuchet":
             values["range"], values["speed"] = cat.kinds["trebuchet"]["range"], 0
         elif b["kind"] in ENGINES:
-            values["range"], values["speed"] = cat.engines[b["kind"]]["range"], cat.engines[b["kind"]]["speed"]
+            values["range"], values["speed"] = (
+                cat.engines[b["kind"]]["range"],
+                cat.engines[b["kind"]]["speed"],
+            )
     return values
 
 

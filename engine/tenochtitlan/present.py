@@ -2,6 +2,7 @@
 
 No rules are decided here; everything is read from the state and the data.
 """
+
 from __future__ import annotations
 
 from engine.core.names import distinguish_titles
@@ -13,8 +14,14 @@ from .data import board_for, cards_by_id, terrain_chart, unit_types
 COLORS = {"spanish": "#a3241c", "aztec": "#17405a"}
 TEXT = {"spanish": "#ffffff", "aztec": "#ffffff"}
 TLAXCALAN_COLOR = "#d68910"
-PHASE_TITLES = {"setup": "Setup", "draw": "Draw card", "movement": "Movement",
-                "defensive-fire": "Defensive fire", "combat": "Combat", "rally": "Rally"}
+PHASE_TITLES = {
+    "setup": "Setup",
+    "draw": "Draw card",
+    "movement": "Movement",
+    "defensive-fire": "Defensive fire",
+    "combat": "Combat",
+    "rally": "Rally",
+}
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
@@ -49,8 +56,11 @@ def special_text(special: dict) -> str:
     elif kind == "movement_bonus":
         text = f"+{special['bonus']} movement for {classes}"
     elif kind == "return_unit":
-        where = {"default": "next to a friend", "city": "in Tenochtitlan",
-                 "village": "at a village"}[special.get("where", "default")]
+        where = {
+            "default": "next to a friend",
+            "city": "in Tenochtitlan",
+            "village": "at a village",
+        }[special.get("where", "default")]
         text = f"return one eliminated unit ({classes}) {where}"
     elif kind == "mandatory_attack":
         text = "you must attack if you can"
@@ -85,8 +95,10 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
     if kind == "moved":
         return f"{name(e['unit'])} moves {' → '.join(e['path'])}."
     if kind == "must_move_on":
-        return (f"{name(e['unit'])} shares {e['at']} with {name(e['with'])} and must move on before the "
-                f"movement phase ends (one unit per hex at its end).")
+        return (
+            f"{name(e['unit'])} shares {e['at']} with {name(e['with'])} and must move on before the "
+            f"movement phase ends (one unit per hex at its end)."
+        )
     if kind == "attack":
         who = " + ".join(name(a) for a in e["attackers"])
         face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
@@ -96,11 +108,16 @@ def describe_event(ruleset, state: dict, e: dict) -> str | None:
         if e["bonus"]:
             parts += f"+{e['bonus']}"
         verb = "fires at" if e.get("defensive") else "attacks"
-        outcome = {"none": "no effect", "retreat": "disorganised and must retreat",
-                   "eliminated": "eliminated"}[e["result"]]
-        line = (f"{who} {verb} {name(e['target'])} at {e['at']}: {parts}+{face}{e['roll']}={e['total']} "
-                f"vs defence {e['defence']} (retreat at {e['defence'] + 1}, eliminated at "
-                f"{e['defence'] + 2}): {outcome}.")
+        outcome = {
+            "none": "no effect",
+            "retreat": "disorganised and must retreat",
+            "eliminated": "eliminated",
+        }[e["result"]]
+        line = (
+            f"{who} {verb} {name(e['target'])} at {e['at']}: {parts}+{face}{e['roll']}={e['total']} "
+            f"vs defence {e['defence']} (retreat at {e['defence'] + 1}, eliminated at "
+            f"{e['defence'] + 2}): {outcome}."
+        )
         if e.get("note"):
             line = line[:-1] + f" ({e['note']})."
         return line
@@ -179,9 +196,15 @@ def header(ruleset, state: dict, lang: str = "en") -> dict[str, str]:
     card = cards_by_id().get(state.get("card") or "")
     out[term("Card")] = card_text(card) if card else "—"
     if card and state["phase"] != "setup":
-        moved, attacked = f"{len(state['moved'])}/{card['move']}", f"{state['attacks_used']}/{card['attack']}"
-        out[term("Used")] = (f"gezogen {moved}, angegriffen {attacked}" if lang == "de"
-                             else f"moved {moved}, attacked {attacked}")
+        moved, attacked = (
+            f"{len(state['moved'])}/{card['move']}",
+            f"{state['attacks_used']}/{card['attack']}",
+        )
+        out[term("Used")] = (
+            f"gezogen {moved}, angegriffen {attacked}"
+            if lang == "de"
+            else f"moved {moved}, attacked {attacked}"
+        )
     pending = state.get("pending")
     if pending:
         out[term("Waiting")] = f"{side(pending['side'])}: {term(pending['kind'])}"
@@ -227,21 +250,44 @@ def _static(board) -> dict:
                     break
         for a, b in zip(cw["hexes"], cw["hexes"][1:]):
             kind = "bridge" if board.bridge[a] or board.bridge[b] else "causeway"
-            lines.append({"from": board.label(a), "to": board.label(b), "color": "#e8d7a8", "width": 9,
-                          "kind": kind})
+            lines.append(
+                {
+                    "from": board.label(a),
+                    "to": board.label(b),
+                    "color": "#e8d7a8",
+                    "width": 9,
+                    "kind": kind,
+                }
+            )
         for a, b in ends:
-            lines.append({"from": board.label(a), "to": board.label(b), "color": "#e8d7a8",
-                          "width": 9, "kind": "causeway"})
+            lines.append(
+                {
+                    "from": board.label(a),
+                    "to": board.label(b),
+                    "color": "#e8d7a8",
+                    "width": 9,
+                    "kind": "causeway",
+                }
+            )
     aq = [board.label(i) for i in board.aqueduct]
     for a, b in zip(aq, aq[1:]):
         lines.append({"from": a, "to": b, "color": "#3d7ea6", "width": 3, "kind": "aqueduct"})
     # A canal bridge carries the street across the water to the city hexes on either bank.
     for i in range(len(board.grid)):
         if board.terrain[i] == "city-bridge":
-            banks = [n for n in board.grid.adjacent[i] if board.city[n] and board.medium[n] == "land"]
+            banks = [
+                n for n in board.grid.adjacent[i] if board.city[n] and board.medium[n] == "land"
+            ]
             for n in banks:
-                lines.append({"from": board.label(i), "to": board.label(n), "color": "#e8d7a8",
-                              "width": 7, "kind": "bridge"})
+                lines.append(
+                    {
+                        "from": board.label(i),
+                        "to": board.label(n),
+                        "color": "#e8d7a8",
+                        "width": 7,
+                        "kind": "bridge",
+                    }
+                )
     city = [board.label(i) for i in range(len(board.grid)) if board.city[i]]
     regions = [{"cells": city, "outline": "#5b3a1a", "label": "Tenochtitlan"}] if city else []
     return {"cells": cells, "lines": lines, "regions": regions}
@@ -262,10 +308,17 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         t = types[u["type"]]
         color = TLAXCALAN_COLOR if t.get("tlaxcalan") else COLORS[u["side"]]
         sharing.setdefault(u["at"], []).append(uid)
-        pieces.append({"at": u["at"], "id": uid, "color": color, "text_color": TEXT[u["side"]],
-                       "title": f"{t['short']} {uid.rsplit('-', 1)[-1]}",
-                       "values": f"{t['attack']}-{t['defence']}-{t['movement']}",
-                       "flipped": bool(u["disorganised"])})
+        pieces.append(
+            {
+                "at": u["at"],
+                "id": uid,
+                "color": color,
+                "text_color": TEXT[u["side"]],
+                "title": f"{t['short']} {uid.rsplit('-', 1)[-1]}",
+                "values": f"{t['attack']}-{t['defence']}-{t['movement']}",
+                "flipped": bool(u["disorganised"]),
+            }
+        )
         if t.get("range", 1) > 1:
             # ranged units: the range in a white corner disc (the factors keep their size)
             pieces[-1].update(badge=str(t["range"]), badge_color="#ffffff")
@@ -277,19 +330,26 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         if len(uids) > 1:
             markers.append({"at": lab, "kind": "highlight", "color": "#d4ac0d"})
             waiting = [x for x in uids if x not in state.get("moved", [])]
-            shared_notes.append(f"{lab} holds {' and '.join(unit_name(state, x) for x in uids)} until "
-                                f"{' or '.join(unit_name(state, x) for x in waiting) or 'one'} moves on")
+            shared_notes.append(
+                f"{lab} holds {' and '.join(unit_name(state, x) for x in uids)} until "
+                f"{' or '.join(unit_name(state, x) for x in waiting) or 'one'} moves on"
+            )
     objectives = []
     for name, i in board.objectives.items():
         lab = board.label(i)
         owner = state["control"].get(lab)
-        objectives.append({"at": lab, "name": name, "owner": owner,
-                           "color": COLORS.get(owner, "#777777")})
+        objectives.append(
+            {"at": lab, "name": name, "owner": owner, "color": COLORS.get(owner, "#777777")}
+        )
     arrows = []
     for e in events:
         kind = e.get("type")
         if kind == "moved":
-            color = COLORS[types[state["roster"][e["unit"]]]["side"]] if e["unit"] in state["roster"] else "#222222"
+            color = (
+                COLORS[types[state["roster"][e["unit"]]]["side"]]
+                if e["unit"] in state["roster"]
+                else "#222222"
+            )
             arrows.append({"path": list(e["path"]), "color": color, "kind": "move"})
         elif kind in ("retreated", "evaded", "advanced"):
             arrows.append({"path": [e["from"], e["to"]], "color": "#555555", "kind": "move"})
@@ -298,12 +358,18 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             extra = ("+1" if e["combined"] else "") + (f"+{e['bonus']}" if e["bonus"] else "")
             text = f"{e['base']}{extra}+{face}{e['roll']}={e['total']} vs {e['defence']}: {e['result']}"
             for src in e["from"]:
-                arrows.append({"path": [src, e["at"]], "color": "#111111", "kind": "attack",
-                               "text": text})
+                arrows.append(
+                    {"path": [src, e["at"]], "color": "#111111", "kind": "attack", "text": text}
+                )
     notes = []
     decks = state.get("decks", {})
-    notes.append("Decks: " + ", ".join(
-        f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}" for s, d in decks.items()))
+    notes.append(
+        "Decks: "
+        + ", ".join(
+            f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}"
+            for s, d in decks.items()
+        )
+    )
     notes.append("Counters: attack-defence-movement; white corner disc: range")
     lost: dict[str, list[str]] = {"spanish": [], "aztec": []}
     for uid in state.get("eliminated", []):
@@ -321,13 +387,17 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         "markers": markers,
         "arrows": arrows,
         "header": [[k, v] for k, v in header(ruleset, state).items()],
-        "legend": [{"color": COLORS["spanish"], "text": "Spanish"},
-                   {"color": TLAXCALAN_COLOR, "text": "Tlaxcalan allies"},
-                   {"color": COLORS["aztec"], "text": "Aztec"}],
+        "legend": [
+            {"color": COLORS["spanish"], "text": "Spanish"},
+            {"color": TLAXCALAN_COLOR, "text": "Tlaxcalan allies"},
+            {"color": COLORS["aztec"], "text": "Aztec"},
+        ],
         "notes": notes,
         "terrain_key": _terrain_key(board),
-        "losses": [{"color": COLORS[s], "text": f"{ruleset.side_titles.get(s, s)} lost:", "units": lost[s]}
-                   for s in ("spanish", "aztec")],
+        "losses": [
+            {"color": COLORS[s], "text": f"{ruleset.side_titles.get(s, s)} lost:", "units": lost[s]}
+            for s in ("spanish", "aztec")
+        ],
     }
 
 

@@ -25,6 +25,7 @@ Shape of the state (plain JSON)::
 Legal actions and ``apply`` share one generator (``_candidates``), narrowed by action type
 and unit in ``apply``, so the two cannot disagree.
 """
+
 from __future__ import annotations
 
 import functools
@@ -46,8 +47,10 @@ from .scenarios import PHASES, from_document, packaged_names, read_scenario
 
 # The rule names the kinds per side: Aztec bowmen; Spanish artillery, arquebusiers, crossbowmen
 # and brigantines (a group's own Aztec "artillery" would not fire defensively).
-DEFENSIVE_FIRE_CLASSES = {"aztec": frozenset({"bowmen"}),
-                          "spanish": frozenset({"artillery", "arquebusiers", "crossbowmen", "brigantine"})}
+DEFENSIVE_FIRE_CLASSES = {
+    "aztec": frozenset({"bowmen"}),
+    "spanish": frozenset({"artillery", "arquebusiers", "crossbowmen", "brigantine"}),
+}
 ARTILLERY_CLASSES = frozenset({"artillery", "brigantine"})
 ADVANCE_CLASSES = frozenset({"infantry", "cavalry"})
 MAX_DEFENSIVE_FIRERS = 3
@@ -60,8 +63,12 @@ def cycle_for(state: dict) -> TurnCycle:
 
 @functools.cache
 def _cycle(last_turn: int) -> TurnCycle:
-    return TurnCycle(phases=PHASES, sides=SIDES, reactive_phases=frozenset({"defensive-fire"}),
-                     last_turn=last_turn)
+    return TurnCycle(
+        phases=PHASES,
+        sides=SIDES,
+        reactive_phases=frozenset({"defensive-fire"}),
+        last_turn=last_turn,
+    )
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -164,15 +171,22 @@ class Pos:
         special = card["special"]
         if special.get("requires") == "aqueduct":
             control = self.state["control"]
-            if not any(control.get(self.board.label(i)) == card["side"] for i in self.board.aqueduct):
+            if not any(
+                control.get(self.board.label(i)) == card["side"] for i in self.board.aqueduct
+            ):
                 return None
         return special
 
     def movement(self, uid: str) -> int:
         t = self.utype(uid)
         bonus = self.special("movement_bonus")
-        extra = bonus["bonus"] if bonus and t["class"] in bonus["classes"] and \
-            self.units[uid]["side"] == self.state["active"] else 0
+        extra = (
+            bonus["bonus"]
+            if bonus
+            and t["class"] in bonus["classes"]
+            and self.units[uid]["side"] == self.state["active"]
+            else 0
+        )
         return t["movement"] + extra
 
     def attack_bonus(self, attackers: list[str]) -> int:
@@ -210,71 +224,119 @@ class Tenochtitlan(Ruleset):
     sides = SIDES
     side_titles = {"spanish": "Spanish", "aztec": "Aztec"}
     # The rulebook's own German words (Spielablauf: "Kartenziehen", "Bewegung", ...).
-    translations = {"de": {
-        "Spanish": "Spanier", "Aztec": "Azteken",
-        "Setup": "Aufstellung", "Draw card": "Kartenziehen", "Movement": "Bewegung",
-        "Defensive fire": "Defensivfeuer", "Combat": "Kampf", "Rally": "Neuorganisation",
-        "setup": "Aufstellung", "draw": "Kartenziehen", "movement": "Bewegung",
-        "defensive-fire": "Defensivfeuer", "combat": "Kampf", "rally": "Neuorganisation",
-        "retreat": "Rückzug", "advance": "Nachrücken", "evade": "Ausweichen",
-        "Turn": "Spielzug", "Phase": "Phase", "Active": "Aktive Seite", "Card": "Karte",
-        "Used": "Genutzt", "Waiting": "Wartet auf", "Result": "Ergebnis", "draw_result": "Remis",
-        "tenochtitlan.not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie "
-                                          "wartet auf {waiting}.",
-        "tenochtitlan.card_demands_attack": "Die ausgespielte Karte verlangt einen Angriff, und "
-                                            "einer ist möglich.",
-        "tenochtitlan.one_per_hex": "Am Ende der Bewegungsphase darf nur eine Einheit auf jedem "
-                                    "Feld stehen: auf {cell} stehen {units}; {mover} muss "
-                                    "weiterziehen, bevor die Phase endet oder eine andere "
-                                    "Einheit zieht.",
-        "tenochtitlan.not_during_phase": "/{command} ist in der Phase {phase} nicht möglich.",
-        "tenochtitlan.not_during_decision": "/{command} ist während einer Entscheidung "
-                                            "({phase}) nicht möglich.",
-        "tenochtitlan.no_unit_on_map": "Es gibt keine Einheit {unit!r} auf dem Brett.",
-        "tenochtitlan.not_yours": "{unit} gehört dir nicht.",
-        "tenochtitlan.disorganised": "{unit} ist desorganisiert und darf erst nach der "
-                                     "Neuorganisation wieder ziehen oder angreifen.",
-        "tenochtitlan.already_moved": "{unit} hat sich in diesem Spielzug schon bewegt.",
-        "tenochtitlan.move_limit": "Die Karte erlaubt {limit} Einheiten zu ziehen, und sie "
-                                   "haben gezogen.",
-        "tenochtitlan.cannot_reach": "{unit} kann seinen Zug in diesem Spielzug nicht auf "
-                                     "{cell} beenden: {points} Bewegungspunkte, Geländekosten, "
-                                     "keine Feindfelder, Halt beim Betreten feindlicher "
-                                     "Kontrollzonen oder haltenden Geländes, am Ende eine "
-                                     "Einheit pro Feld.",
-        "tenochtitlan.already_attacked": "{unit} hat in diesem Spielzug schon angegriffen.",
-        "tenochtitlan.attack_limit": "Die Karte erlaubt {limit} angreifende Einheiten, und "
-                                     "{used} haben angegriffen.",
-        "tenochtitlan.not_disorganised": "{unit} ist nicht desorganisiert.",
-        "tenochtitlan.not_enemy": "{target!r} ist keine feindliche Einheit auf dem Brett.",
-    }}
+    translations = {
+        "de": {
+            "Spanish": "Spanier",
+            "Aztec": "Azteken",
+            "Setup": "Aufstellung",
+            "Draw card": "Kartenziehen",
+            "Movement": "Bewegung",
+            "Defensive fire": "Defensivfeuer",
+            "Combat": "Kampf",
+            "Rally": "Neuorganisation",
+            "setup": "Aufstellung",
+            "draw": "Kartenziehen",
+            "movement": "Bewegung",
+            "defensive-fire": "Defensivfeuer",
+            "combat": "Kampf",
+            "rally": "Neuorganisation",
+            "retreat": "Rückzug",
+            "advance": "Nachrücken",
+            "evade": "Ausweichen",
+            "Turn": "Spielzug",
+            "Phase": "Phase",
+            "Active": "Aktive Seite",
+            "Card": "Karte",
+            "Used": "Genutzt",
+            "Waiting": "Wartet auf",
+            "Result": "Ergebnis",
+            "draw_result": "Remis",
+            "tenochtitlan.not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie "
+            "wartet auf {waiting}.",
+            "tenochtitlan.card_demands_attack": "Die ausgespielte Karte verlangt einen Angriff, und "
+            "einer ist möglich.",
+            "tenochtitlan.one_per_hex": "Am Ende der Bewegungsphase darf nur eine Einheit auf jedem "
+            "Feld stehen: auf {cell} stehen {units}; {mover} muss "
+            "weiterziehen, bevor die Phase endet oder eine andere "
+            "Einheit zieht.",
+            "tenochtitlan.not_during_phase": "/{command} ist in der Phase {phase} nicht möglich.",
+            "tenochtitlan.not_during_decision": "/{command} ist während einer Entscheidung "
+            "({phase}) nicht möglich.",
+            "tenochtitlan.no_unit_on_map": "Es gibt keine Einheit {unit!r} auf dem Brett.",
+            "tenochtitlan.not_yours": "{unit} gehört dir nicht.",
+            "tenochtitlan.disorganised": "{unit} ist desorganisiert und darf erst nach der "
+            "Neuorganisation wieder ziehen oder angreifen.",
+            "tenochtitlan.already_moved": "{unit} hat sich in diesem Spielzug schon bewegt.",
+            "tenochtitlan.move_limit": "Die Karte erlaubt {limit} Einheiten zu ziehen, und sie "
+            "haben gezogen.",
+            "tenochtitlan.cannot_reach": "{unit} kann seinen Zug in diesem Spielzug nicht auf "
+            "{cell} beenden: {points} Bewegungspunkte, Geländekosten, "
+            "keine Feindfelder, Halt beim Betreten feindlicher "
+            "Kontrollzonen oder haltenden Geländes, am Ende eine "
+            "Einheit pro Feld.",
+            "tenochtitlan.already_attacked": "{unit} hat in diesem Spielzug schon angegriffen.",
+            "tenochtitlan.attack_limit": "Die Karte erlaubt {limit} angreifende Einheiten, und "
+            "{used} haben angegriffen.",
+            "tenochtitlan.not_disorganised": "{unit} ist nicht desorganisiert.",
+            "tenochtitlan.not_enemy": "{target!r} ist keine feindliche Einheit auf dem Brett.",
+        }
+    }
     phases = PHASES
     setup_phases = ("setup",)
     default_scenario = "standard"
     commands = (
-        Command("place", "Place a unit (setup) or return an eliminated unit (card)",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Hex")),
-                {"de": "Einheit aufstellen oder eliminierte Einheit zurückbringen"}),
-        Command("move", "Move a unit", (Option("unit", "unit", "Your unit"),
-                                        Option("to", "hex", "Destination hex")),
-                {"de": "Einheit bewegen"}),
-        Command("fire", "Defensive fire at an enemy unit", (Option("unit", "unit", "Your unit"),
-                                                            Option("target", "target", "Enemy unit")),
-                {"de": "Defensivfeuer auf eine feindliche Einheit"}),
-        Command("attack", "Attack an enemy unit (with: a second unit for a combined attack)",
-                (Option("unit", "unit", "Attacking unit"), Option("target", "target", "Enemy unit"),
-                 Option("with", "unit", "Second unit of a combined attack", required=False)),
-                {"de": "Angreifen (with: zweite Einheit für einen kombinierten Angriff)"}),
-        Command("retreat", "Retreat a unit (forced, or before combat)",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Destination hex")),
-                {"de": "Einheit zurückziehen"}),
-        Command("advance", "Advance after combat into the vacated hex",
-                (Option("unit", "unit", "Your unit"), Option("to", "hex", "Vacated hex")),
-                {"de": "Nach dem Kampf vorrücken"}),
-        Command("pass", "Decline: stand and fight instead of retreating, hold a fort, or do not advance",
-                (), {"de": "Verzichten: stehen bleiben, das Fort halten oder nicht vorrücken"}),
-        Command("rally", "Rally a disorganised unit", (Option("unit", "unit", "Your unit"),),
-                {"de": "Desorganisierte Einheit neu ordnen"}),
+        Command(
+            "place",
+            "Place a unit (setup) or return an eliminated unit (card)",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Hex")),
+            {"de": "Einheit aufstellen oder eliminierte Einheit zurückbringen"},
+        ),
+        Command(
+            "move",
+            "Move a unit",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Destination hex")),
+            {"de": "Einheit bewegen"},
+        ),
+        Command(
+            "fire",
+            "Defensive fire at an enemy unit",
+            (Option("unit", "unit", "Your unit"), Option("target", "target", "Enemy unit")),
+            {"de": "Defensivfeuer auf eine feindliche Einheit"},
+        ),
+        Command(
+            "attack",
+            "Attack an enemy unit (with: a second unit for a combined attack)",
+            (
+                Option("unit", "unit", "Attacking unit"),
+                Option("target", "target", "Enemy unit"),
+                Option("with", "unit", "Second unit of a combined attack", required=False),
+            ),
+            {"de": "Angreifen (with: zweite Einheit für einen kombinierten Angriff)"},
+        ),
+        Command(
+            "retreat",
+            "Retreat a unit (forced, or before combat)",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Destination hex")),
+            {"de": "Einheit zurückziehen"},
+        ),
+        Command(
+            "advance",
+            "Advance after combat into the vacated hex",
+            (Option("unit", "unit", "Your unit"), Option("to", "hex", "Vacated hex")),
+            {"de": "Nach dem Kampf vorrücken"},
+        ),
+        Command(
+            "pass",
+            "Decline: stand and fight instead of retreating, hold a fort, or do not advance",
+            (),
+            {"de": "Verzichten: stehen bleiben, das Fort halten oder nicht vorrücken"},
+        ),
+        Command(
+            "rally",
+            "Rally a disorganised unit",
+            (Option("unit", "unit", "Your unit"),),
+            {"de": "Desorganisierte Einheit neu ordnen"},
+        ),
         Command("end-phase", "End the current phase", (), {"de": "Phase beenden"}),
     )
 
@@ -310,10 +372,18 @@ class Tenochtitlan(Ruleset):
             if u["at"] is None:
                 pool.append(uid)
                 continue
-            units[uid] = {"type": u["type"], "side": types[u["type"]]["side"], "at": u["at"],
-                          "disorganised": u["disorganised"]}
-            for key, lst in (("moved", moved), ("attacked", attacked), ("fired", fired),
-                             ("no_attack", no_attack)):
+            units[uid] = {
+                "type": u["type"],
+                "side": types[u["type"]]["side"],
+                "at": u["at"],
+                "disorganised": u["disorganised"],
+            }
+            for key, lst in (
+                ("moved", moved),
+                ("attacked", attacked),
+                ("fired", fired),
+                ("no_attack", no_attack),
+            ):
                 if u[key]:
                     lst.append(uid)
         decks = {}
@@ -321,21 +391,38 @@ class Tenochtitlan(Ruleset):
             if side in scenario["decks"]:
                 decks[side] = list(scenario["decks"][side])
             else:
-                decks[side] = dice.shuffle(scenario["unused_cards"][side], f"shuffle the {side} deck",
-                                           events)
+                decks[side] = dice.shuffle(
+                    scenario["unused_cards"][side], f"shuffle the {side} deck", events
+                )
         board = board_for(scenario["map"])
         control = {board.label(i): "aztec" for i in board.control_hexes}
         control.update(scenario["control"])
         state = {
-            "game": self.name, "scenario": scenario["name"], "turn": scenario["turn"],
-            "phase": scenario["phase"], "active": scenario["active"], "awaiting": [],
-            "result": None, "map": scenario["map"], "last_turn": scenario["last_turn"],
-            "roster": roster, "units": units, "pool": pool,
-            "eliminated": sorted(scenario["eliminated"]), "card": scenario["card"],
-            "decks": decks, "discards": {s: list(v) for s, v in scenario["discards"].items()},
-            "moved": moved, "attacked": attacked, "fired": fired, "no_attack": no_attack,
-            "attacks_used": scenario["attacks_used"], "extra_melee": scenario["extra_melee"],
-            "returned": scenario["returned"], "pending": None, "control": control,
+            "game": self.name,
+            "scenario": scenario["name"],
+            "turn": scenario["turn"],
+            "phase": scenario["phase"],
+            "active": scenario["active"],
+            "awaiting": [],
+            "result": None,
+            "map": scenario["map"],
+            "last_turn": scenario["last_turn"],
+            "roster": roster,
+            "units": units,
+            "pool": pool,
+            "eliminated": sorted(scenario["eliminated"]),
+            "card": scenario["card"],
+            "decks": decks,
+            "discards": {s: list(v) for s, v in scenario["discards"].items()},
+            "moved": moved,
+            "attacked": attacked,
+            "fired": fired,
+            "no_attack": no_attack,
+            "attacks_used": scenario["attacks_used"],
+            "extra_melee": scenario["extra_melee"],
+            "returned": scenario["returned"],
+            "pending": None,
+            "control": control,
             "aztec_wins_at": scenario["aztec_wins_at"],
         }
         for uid, u in units.items():
@@ -360,8 +447,9 @@ class Tenochtitlan(Ruleset):
             return []
         return self._candidates(state, side)
 
-    def _candidates(self, state: dict, side: str, kind: str | None = None,
-                    unit: str | None = None) -> list[dict]:
+    def _candidates(
+        self, state: dict, side: str, kind: str | None = None, unit: str | None = None
+    ) -> list[dict]:
         """Every legal action of ``side`` (optionally only of one type / one unit)."""
         pos = Pos(state)
         pending = state.get("pending")
@@ -374,12 +462,18 @@ class Tenochtitlan(Ruleset):
             if pending["side"] != side:
                 return []
             if pending["kind"] in ("evade", "retreat") and want("retreat"):
-                out += [{"type": "retreat", "side": side, "unit": pending["unit"], "to": lab}
-                        for lab in pending["options"]]
+                out += [
+                    {"type": "retreat", "side": side, "unit": pending["unit"], "to": lab}
+                    for lab in pending["options"]
+                ]
             if pending["kind"] == "advance" and want("advance"):
-                out += [{"type": "advance", "side": side, "unit": uid, "to": pending["to"]}
-                        for uid in pending["units"]]
-            if (pending["kind"] in ("evade", "advance") or pending.get("optional")) and want("pass"):
+                out += [
+                    {"type": "advance", "side": side, "unit": uid, "to": pending["to"]}
+                    for uid in pending["units"]
+                ]
+            if (pending["kind"] in ("evade", "advance") or pending.get("optional")) and want(
+                "pass"
+            ):
                 out.append({"type": "pass", "side": side})
             return out
         phase = state["phase"]
@@ -392,10 +486,12 @@ class Tenochtitlan(Ruleset):
                 out += self._return_places(pos, side, unit)
         elif phase == "movement":
             if want("move"):
-                for uid in ([unit] if unit else pos.side_units(side)):
+                for uid in [unit] if unit else pos.side_units(side):
                     if uid in pos.units and pos.units[uid]["side"] == side:
-                        out += [{"type": "move", "side": side, "unit": uid, "to": lab}
-                                for lab in self._move_options(pos, uid)]
+                        out += [
+                            {"type": "move", "side": side, "unit": uid, "to": lab}
+                            for lab in self._move_options(pos, uid)
+                        ]
         elif phase == "defensive-fire":
             if want("fire"):
                 out += self._fire_actions(pos, side, unit)
@@ -413,7 +509,11 @@ class Tenochtitlan(Ruleset):
         state = pos.state
         if state["phase"] == "movement" and pos.stacked:
             return False
-        if state["phase"] == "combat" and state["attacks_used"] == 0 and pos.special("mandatory_attack"):
+        if (
+            state["phase"] == "combat"
+            and state["attacks_used"] == 0
+            and pos.special("mandatory_attack")
+        ):
             return not self._attack_actions(pos, side, None, first_only=True)
         return True
 
@@ -433,7 +533,9 @@ class Tenochtitlan(Ruleset):
             kind = "water" if t["class"] in WATER_CLASSES else "land"
             if kind not in by_kind:
                 by_kind[kind] = self._setup_hexes(pos, side, kind)
-            out += [{"type": "place", "side": side, "unit": uid, "to": lab} for lab in by_kind[kind]]
+            out += [
+                {"type": "place", "side": side, "unit": uid, "to": lab} for lab in by_kind[kind]
+            ]
         return out
 
     def _setup_hexes(self, pos: Pos, side: str, kind: str) -> list[str]:
@@ -443,9 +545,18 @@ class Tenochtitlan(Ruleset):
         if side == "aztec":
             if kind == "water":
                 # Canoes: lake hexes next to Tenochtitlan, or the canal.
-                return [board.label(i) for i in free if board.medium[i] == "water" and (
-                    board.city[i] or any(board.city[j] and board.medium[j] != "water"
-                                         for j in board.grid.adjacent[i]))]
+                return [
+                    board.label(i)
+                    for i in free
+                    if board.medium[i] == "water"
+                    and (
+                        board.city[i]
+                        or any(
+                            board.city[j] and board.medium[j] != "water"
+                            for j in board.grid.adjacent[i]
+                        )
+                    )
+                ]
             per_causeway: dict[str, int] = {}
             for i, uid in pos.at.items():
                 name = board.causeway_of[i]
@@ -469,11 +580,22 @@ class Tenochtitlan(Ruleset):
         get stuck)."""
         board, state = pos.board, pos.state
         types = pos.types
-        placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
-                  and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        placed = [
+            i
+            for i, uid in pos.at.items()
+            if pos.units[uid]["side"] == "spanish"
+            and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES
+        ]
         others = set(pos.at) - set(placed)
-        left = sum(1 for uid in state["pool"] if types[state["roster"][uid]]["side"] == "spanish"
-                   and types[state["roster"][uid]]["class"] not in WATER_CLASSES) - 1
+        left = (
+            sum(
+                1
+                for uid in state["pool"]
+                if types[state["roster"][uid]]["side"] == "spanish"
+                and types[state["roster"][uid]]["class"] not in WATER_CLASSES
+            )
+            - 1
+        )
         return [board.label(i) for i in setup_groups.offered_hexes(board, placed, others, left)]
 
     def _check_spanish_setup_possible(self, state: dict, file: str) -> None:
@@ -481,22 +603,39 @@ class Tenochtitlan(Ruleset):
         leave the Spanish with no legal placement; refuse it when it is loaded instead."""
         pos = Pos(state)
         types = pos.types
-        pool = [u for u in state["pool"] if types[state["roster"][u]]["side"] == "spanish"
-                and types[state["roster"][u]]["class"] not in WATER_CLASSES]
+        pool = [
+            u
+            for u in state["pool"]
+            if types[state["roster"][u]]["side"] == "spanish"
+            and types[state["roster"][u]]["class"] not in WATER_CLASSES
+        ]
         if not pool:
             return
-        placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
-                  and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        placed = [
+            i
+            for i, uid in pos.at.items()
+            if pos.units[uid]["side"] == "spanish"
+            and types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES
+        ]
         if not setup_groups.completable(pos.board, placed, set(pos.at) - set(placed), len(pool)):
-            raise ScenarioError(file, "units", (
-                f"the {len(pool)} Spanish land units still to place cannot form three groups of at "
-                f"least four, each within 3 hexes of its own village, on this map"))
+            raise ScenarioError(
+                file,
+                "units",
+                (
+                    f"the {len(pool)} Spanish land units still to place cannot form three groups of at "
+                    f"least four, each within 3 hexes of its own village, on this map"
+                ),
+            )
 
     def spanish_setup_valid(self, state: dict) -> bool:
         """The finished Spanish setup obeys the three-group rule (used by tests and checks)."""
         pos = Pos(state)
-        placed = [i for i, uid in pos.at.items() if pos.units[uid]["side"] == "spanish"
-                  and pos.types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES]
+        placed = [
+            i
+            for i, uid in pos.at.items()
+            if pos.units[uid]["side"] == "spanish"
+            and pos.types[pos.units[uid]["type"]]["class"] not in WATER_CLASSES
+        ]
         return setup_groups.legal_setup(pos.board, placed)
 
     # --- returning eliminated units (card special)
@@ -533,8 +672,12 @@ class Tenochtitlan(Ruleset):
             if (board.medium[i] == "water") != (kind == "water"):
                 continue
             if where == "default":
-                ok = any((uid := pos.at.get(n)) and pos.units[uid]["side"] == side
-                         and not pos.units[uid]["disorganised"] for n in board.grid.adjacent[i])
+                ok = any(
+                    (uid := pos.at.get(n))
+                    and pos.units[uid]["side"] == side
+                    and not pos.units[uid]["disorganised"]
+                    for n in board.grid.adjacent[i]
+                )
             elif where == "city":
                 ok = board.city[i]
             else:
@@ -575,7 +718,9 @@ class Tenochtitlan(Ruleset):
                 out.append(lab)
         return sorted(out)
 
-    def _can_clear(self, pos: Pos, uid: str, budget: int, vacated: frozenset, seen: frozenset) -> bool:
+    def _can_clear(
+        self, pos: Pos, uid: str, budget: int, vacated: frozenset, seen: frozenset
+    ) -> bool:
         """Whether ``uid``, joined on its hex by a friend, can still move off it to an empty hex
         (``vacated``: hexes emptied meanwhile), directly or by pushing on a chain of unmoved
         friends, with ``budget`` moves left on the card."""
@@ -585,9 +730,12 @@ class Tenochtitlan(Ruleset):
         ends = self._reach_all(pos, uid)
         if any(i not in pos.at or i in vacated for i in ends.values()):
             return True
-        return any(pos.at[i] not in seen and self._can_clear(pos, pos.at[i], budget - 1, vacated,
-                                                             seen | {uid})
-                   for i in ends.values() if pos.at[i] not in seen)
+        return any(
+            pos.at[i] not in seen
+            and self._can_clear(pos, pos.at[i], budget - 1, vacated, seen | {uid})
+            for i in ends.values()
+            if pos.at[i] not in seen
+        )
 
     def _move_path(self, pos: Pos, uid: str, lab: str) -> list[str]:
         ends, parent, start = self._reach(pos, uid)
@@ -598,7 +746,9 @@ class Tenochtitlan(Ruleset):
         """Where ``uid`` could end a move (friends' hexes included), whatever the card's count."""
         return self._reach(pos, uid, ignore_count=True)[0]
 
-    def _reach(self, pos: Pos, uid: str, ignore_count: bool = False) -> tuple[dict[str, int], dict[int, int], int]:
+    def _reach(
+        self, pos: Pos, uid: str, ignore_count: bool = False
+    ) -> tuple[dict[str, int], dict[int, int], int]:
         """(destination label -> hex index, parent links, start index) for a unit that may move;
         destinations include friends' hexes (enemy hexes never)."""
         if not ignore_count and len(pos.state["moved"]) >= pos.move_limit():
@@ -628,17 +778,27 @@ class Tenochtitlan(Ruleset):
                 for i in cw["hexes"]:
                     if board.bridge[i]:
                         continue
-                    if (o := pos.at.get(i)) and pos.units[o]["side"] == side \
-                            and pos.cls(o) not in WATER_CLASSES:
+                    if (
+                        (o := pos.at.get(i))
+                        and pos.units[o]["side"] == side
+                        and pos.cls(o) not in WATER_CLASSES
+                    ):
                         priced[i] = board.brigantine_causeway_cost
         else:
             cost = board.cost_land
         water = cls in WATER_CLASSES
         # reachable takes a tuple as well (fixed costs are then prepared once per map).
         ends, parent = hexgrid.reachable(
-            board.grid, start, pos.movement(uid), cast(list, cost), enemy=enemy,
-            enemy_zoc=pos.zoc(OTHER[side]), stops=frozenset() if water else board.stops,
-            ignore_zoc=water, road_links=frozenset() if water else board.road_links)
+            board.grid,
+            start,
+            pos.movement(uid),
+            cast(list, cost),
+            enemy=enemy,
+            enemy_zoc=pos.zoc(OTHER[side]),
+            stops=frozenset() if water else board.stops,
+            ignore_zoc=water,
+            road_links=frozenset() if water else board.road_links,
+        )
         labels = board.grid.labels
         medium = board.medium
         # Water units pass causeways and bridges but never stop on them.
@@ -657,9 +817,9 @@ class Tenochtitlan(Ruleset):
         melee_only = False
         if not defensive:
             if uid in state["moved"] and cls != "brigantine":
-                melee_only = True          # moved units only attack adjacent enemies
+                melee_only = True  # moved units only attack adjacent enemies
             if uid in state["attacked"] and uid == state.get("extra_melee"):
-                melee_only = True          # the extra attack after an advance is melee only
+                melee_only = True  # the extra attack after an advance is melee only
         restrict = None
         if cls not in WATER_CLASSES and a in pos.zoc(enemy_side):
             restrict = set(pos.exerting(a, enemy_side))
@@ -684,13 +844,18 @@ class Tenochtitlan(Ruleset):
             return False
         return uid not in state["attacked"] or uid == state.get("extra_melee")
 
-    def _attack_actions(self, pos: Pos, side: str, unit: str | None, first_only: bool = False) -> list[dict]:
+    def _attack_actions(
+        self, pos: Pos, side: str, unit: str | None, first_only: bool = False
+    ) -> list[dict]:
         state = pos.state
         if side != state["active"]:
             return []
         remaining = pos.attack_limit() - state["attacks_used"]
-        attackers = [uid for uid in pos.side_units(side) if self._may_attack(pos, uid)
-                     and _charge(state, [uid]) <= remaining]
+        attackers = [
+            uid
+            for uid in pos.side_units(side)
+            if self._may_attack(pos, uid) and _charge(state, [uid]) <= remaining
+        ]
         if not attackers:
             return []
         targets = {uid: self._targets(pos, uid, False) for uid in attackers}
@@ -703,9 +868,20 @@ class Tenochtitlan(Ruleset):
                 if first_only:
                     return out
                 for other in attackers:
-                    if other != uid and tid in targets[other] and _charge(state, [uid, other]) <= remaining:
-                        out.append({"type": "attack", "side": side, "unit": uid,
-                                    "target": tid, "with": other})
+                    if (
+                        other != uid
+                        and tid in targets[other]
+                        and _charge(state, [uid, other]) <= remaining
+                    ):
+                        out.append(
+                            {
+                                "type": "attack",
+                                "side": side,
+                                "unit": uid,
+                                "target": tid,
+                                "with": other,
+                            }
+                        )
         return out
 
     def _fire_actions(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
@@ -719,19 +895,29 @@ class Tenochtitlan(Ruleset):
             if unit is not None and uid != unit:
                 continue
             u = pos.units[uid]
-            if u["disorganised"] or uid in state["fired"] or pos.cls(uid) not in DEFENSIVE_FIRE_CLASSES[side]:
+            if (
+                u["disorganised"]
+                or uid in state["fired"]
+                or pos.cls(uid) not in DEFENSIVE_FIRE_CLASSES[side]
+            ):
                 continue
-            out += [{"type": "fire", "side": side, "unit": uid, "target": tid}
-                    for tid in self._targets(pos, uid, True)]
+            out += [
+                {"type": "fire", "side": side, "unit": uid, "target": tid}
+                for tid in self._targets(pos, uid, True)
+            ]
         return out
 
     def _rally_actions(self, pos: Pos, side: str, unit: str | None) -> list[dict]:
         if side != pos.state["active"]:
             return []
         zoc = pos.zoc(OTHER[side])
-        return [{"type": "rally", "side": side, "unit": uid} for uid in pos.side_units(side)
-                if (unit is None or uid == unit) and pos.units[uid]["disorganised"]
-                and pos.where(uid) not in zoc]
+        return [
+            {"type": "rally", "side": side, "unit": uid}
+            for uid in pos.side_units(side)
+            if (unit is None or uid == unit)
+            and pos.units[uid]["disorganised"]
+            and pos.where(uid) not in zoc
+        ]
 
     def _retreat_options(self, pos: Pos, uid: str, attackers_at: list[int]) -> list[str]:
         """Hexes two steps away, each step farther from every attacker (the rule's "2 hexes away
@@ -774,8 +960,11 @@ class Tenochtitlan(Ruleset):
         side = action.get("side", "")
         kind = action.get("type", "")
         unit = action.get("unit")
-        legal = self._candidates(state, side, kind, unit if isinstance(unit, str) else None) \
-            if side in self.awaiting(state) else []
+        legal = (
+            self._candidates(state, side, kind, unit if isinstance(unit, str) else None)
+            if side in self.awaiting(state)
+            else []
+        )
         if action not in legal:
             self._refuse(state, action, legal)
         state = fast_clone(state)
@@ -789,17 +978,30 @@ class Tenochtitlan(Ruleset):
         side = action.get("side", "")
         kind = action.get("type", "")
         if side not in self.awaiting(state):
-            waiting = ", ".join(self.side_titles.get(s, s) for s in self.awaiting(state)) or "nobody"
-            raise RuleError(f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.",
-                            **self._keyed("not_your_decision", side=self.side_titles.get(side, side),
-                                          waiting=[self.side_titles.get(s, s)
-                                                   for s in self.awaiting(state)]))
+            waiting = (
+                ", ".join(self.side_titles.get(s, s) for s in self.awaiting(state)) or "nobody"
+            )
+            raise RuleError(
+                f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.",
+                **self._keyed(
+                    "not_your_decision",
+                    side=self.side_titles.get(side, side),
+                    waiting=[self.side_titles.get(s, s) for s in self.awaiting(state)],
+                ),
+            )
         everything = self._candidates(state, side)
         kinds = sorted({"/" + a["type"] for a in everything})
-        if kind == "end-phase" and state["phase"] == "combat" and not state.get("pending") \
-                and not any(a["type"] == "end-phase" for a in everything):
-            raise RuleError("The card in play demands an attack and one is possible.", kinds,
-                            **self._keyed("card_demands_attack"))
+        if (
+            kind == "end-phase"
+            and state["phase"] == "combat"
+            and not state.get("pending")
+            and not any(a["type"] == "end-phase" for a in everything)
+        ):
+            raise RuleError(
+                "The card in play demands an attack and one is possible.",
+                kinds,
+                **self._keyed("card_demands_attack"),
+            )
         pos = Pos(state)
         if state["phase"] == "movement" and pos.stacked and kind in ("end-phase", "move"):
             i, uids = next(iter(pos.stacked.items()))
@@ -808,104 +1010,171 @@ class Tenochtitlan(Ruleset):
                 raise RuleError(
                     f"One unit per hex at the end of the movement phase: {pos.board.label(i)} holds "
                     f"{' and '.join(self._name(state, x) for x in uids)}; {self._name(state, mover)} "
-                    f"must move on before the phase ends or another unit moves.", kinds,
-                    **self._keyed("one_per_hex", cell=pos.board.label(i), mover=self._name(state, mover),
-                                  units=[self._name(state, x) for x in uids]))
+                    f"must move on before the phase ends or another unit moves.",
+                    kinds,
+                    **self._keyed(
+                        "one_per_hex",
+                        cell=pos.board.label(i),
+                        mover=self._name(state, mover),
+                        units=[self._name(state, x) for x in uids],
+                    ),
+                )
         if not any(a["type"] == kind for a in everything):
             pending = state.get("pending")
             what = f"a decision ({pending['kind']})" if pending else f"the {state['phase']} phase"
-            raise RuleError(f"/{kind} is not possible during {what}.", kinds,
-                            **self._keyed("not_during_decision" if pending else "not_during_phase",
-                                          command=kind,
-                                          phase=pending["kind"] if pending else state["phase"]))
+            raise RuleError(
+                f"/{kind} is not possible during {what}.",
+                kinds,
+                **self._keyed(
+                    "not_during_decision" if pending else "not_during_phase",
+                    command=kind,
+                    phase=pending["kind"] if pending else state["phase"],
+                ),
+            )
         extra = set(action) - {"type", "side", "unit", "to", "target", "with"}
         if extra:
             raise RuleError(f"/{kind} has no option {', '.join(sorted(extra))}.")
         unit = action.get("unit")
         reason = None
-        keyed: dict = {}   # the reason's key and params, for a reader of another language
+        keyed: dict = {}  # the reason's key and params, for a reader of another language
         if kind in ("move", "attack", "fire", "rally", "retreat", "advance") and unit is not None:
             if unit not in pos.units:
                 reason = f"There is no unit {unit!r} on the map."
-                keyed = self._keyed('no_unit_on_map', unit=str(unit))
+                keyed = self._keyed("no_unit_on_map", unit=str(unit))
             elif pos.units[unit]["side"] != side:
                 reason = f"{self._name(state, unit)} is not yours."
-                keyed = self._keyed('not_yours', unit=self._name(state, unit))
+                keyed = self._keyed("not_yours", unit=self._name(state, unit))
             elif kind in ("move", "attack", "fire") and pos.units[unit]["disorganised"]:
-                reason = f"{self._name(state, unit)} is disorganised and may not {kind} until rallied."
-                keyed = self._keyed('disorganised', unit=self._name(state, unit))
+                reason = (
+                    f"{self._name(state, unit)} is disorganised and may not {kind} until rallied."
+                )
+                keyed = self._keyed("disorganised", unit=self._name(state, unit))
             elif kind == "move" and unit in state["moved"]:
                 reason = f"{self._name(state, unit)} has already moved this turn."
-                keyed = self._keyed('already_moved', unit=self._name(state, unit))
+                keyed = self._keyed("already_moved", unit=self._name(state, unit))
             elif kind == "move" and len(state["moved"]) >= pos.move_limit():
                 reason = f"The card allows {pos.move_limit()} units to move and they have moved."
-                keyed = self._keyed('move_limit', limit=pos.move_limit())
+                keyed = self._keyed("move_limit", limit=pos.move_limit())
             elif kind == "move" and (friend := self._friend_at(pos, side, action.get("to"))):
-                reason = (f"{action['to']} holds {self._name(state, friend)}. A unit may stop on a "
-                          f"friend only if that friend can still move on to an empty hex this phase "
-                          f"(card move limit, not moved yet, not disorganised): one unit per hex at the "
-                          f"end of the movement phase.")
+                reason = (
+                    f"{action['to']} holds {self._name(state, friend)}. A unit may stop on a "
+                    f"friend only if that friend can still move on to an empty hex this phase "
+                    f"(card move limit, not moved yet, not disorganised): one unit per hex at the "
+                    f"end of the movement phase."
+                )
             elif kind == "move":
-                reason = (f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
-                          f"turn: {pos.movement(unit)} movement points, terrain costs, no enemy hexes, "
-                          f"a stop on entering enemy zones of control or stopping terrain, one unit "
-                          f"per hex at the end.")
-                keyed = self._keyed("cannot_reach", unit=self._name(state, unit),
-                                  cell=str(action.get("to")), points=pos.movement(unit))
-            elif kind == "attack" and unit in state["attacked"] and unit != state.get("extra_melee"):
+                reason = (
+                    f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
+                    f"turn: {pos.movement(unit)} movement points, terrain costs, no enemy hexes, "
+                    f"a stop on entering enemy zones of control or stopping terrain, one unit "
+                    f"per hex at the end."
+                )
+                keyed = self._keyed(
+                    "cannot_reach",
+                    unit=self._name(state, unit),
+                    cell=str(action.get("to")),
+                    points=pos.movement(unit),
+                )
+            elif (
+                kind == "attack" and unit in state["attacked"] and unit != state.get("extra_melee")
+            ):
                 reason = f"{self._name(state, unit)} has already attacked this turn."
-                keyed = self._keyed('already_attacked', unit=self._name(state, unit))
+                keyed = self._keyed("already_attacked", unit=self._name(state, unit))
             elif kind == "attack" and unit in state["no_attack"]:
-                reason = f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
-            elif kind == "attack" and state["attacks_used"] + _charge(
-                    state, [unit] + ([action["with"]] if action.get("with") else [])) > pos.attack_limit():
-                reason = (f"The card allows {pos.attack_limit()} attacking units and "
-                          f"{state['attacks_used']} have attacked.")
-                keyed = self._keyed("attack_limit", limit=pos.attack_limit(), used=state["attacks_used"])
+                reason = (
+                    f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
+                )
+            elif (
+                kind == "attack"
+                and state["attacks_used"]
+                + _charge(state, [unit] + ([action["with"]] if action.get("with") else []))
+                > pos.attack_limit()
+            ):
+                reason = (
+                    f"The card allows {pos.attack_limit()} attacking units and "
+                    f"{state['attacks_used']} have attacked."
+                )
+                keyed = self._keyed(
+                    "attack_limit", limit=pos.attack_limit(), used=state["attacks_used"]
+                )
             elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES[side]:
                 reason = "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and Brigantines give defensive fire."
             elif kind == "fire" and len(state["fired"]) >= MAX_DEFENSIVE_FIRERS:
                 reason = "Three units have already given defensive fire."
             elif kind == "rally" and not pos.units[unit]["disorganised"]:
                 reason = f"{self._name(state, unit)} is not disorganised."
-                keyed = self._keyed('not_disorganised', unit=self._name(state, unit))
+                keyed = self._keyed("not_disorganised", unit=self._name(state, unit))
             elif kind == "rally" and pos.where(unit) in pos.zoc(OTHER[side]):
-                reason = f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
-            elif kind == "retreat" and state.get("pending") and unit != state["pending"].get("unit"):
+                reason = (
+                    f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
+                )
+            elif (
+                kind == "retreat" and state.get("pending") and unit != state["pending"].get("unit")
+            ):
                 reason = f"Only {self._name(state, state['pending']['unit'])} retreats now."
-            elif kind == "retreat" and state.get("pending") and unit == state["pending"].get("unit"):
-                reason = (f"{self._name(state, unit)} must retreat two hexes, each step farther from "
-                          f"the attackers, to an empty hex outside enemy zones of control "
-                          f"(friends may be passed).")
-            elif kind == "advance" and state.get("pending") and state["pending"]["kind"] == "advance":
-                reason = (f"Only {', '.join(self._name(state, x) for x in state['pending']['units'])} "
-                          f"may advance, and only into the vacated hex {state['pending']['to']}; "
-                          f"an attacking infantry or cavalry unit next to it and outside enemy "
-                          f"zones of control.")
+            elif (
+                kind == "retreat" and state.get("pending") and unit == state["pending"].get("unit")
+            ):
+                reason = (
+                    f"{self._name(state, unit)} must retreat two hexes, each step farther from "
+                    f"the attackers, to an empty hex outside enemy zones of control "
+                    f"(friends may be passed)."
+                )
+            elif (
+                kind == "advance" and state.get("pending") and state["pending"]["kind"] == "advance"
+            ):
+                reason = (
+                    f"Only {', '.join(self._name(state, x) for x in state['pending']['units'])} "
+                    f"may advance, and only into the vacated hex {state['pending']['to']}; "
+                    f"an attacking infantry or cavalry unit next to it and outside enemy "
+                    f"zones of control."
+                )
         if kind == "place" and reason is None:
             reason = self._why_not_place(pos, side, unit, action.get("to"))
-        if kind in ("attack", "fire") and reason is None and isinstance(unit, str) and unit in pos.units:
+        if (
+            kind in ("attack", "fire")
+            and reason is None
+            and isinstance(unit, str)
+            and unit in pos.units
+        ):
             target = action.get("target")
             partner = action.get("with") if kind == "attack" else None
-            if not isinstance(target, str) or target not in pos.units or pos.units[target]["side"] == side:
+            if (
+                not isinstance(target, str)
+                or target not in pos.units
+                or pos.units[target]["side"] == side
+            ):
                 reason = f"{target!r} is not an enemy unit on the map."
-                keyed = self._keyed('not_enemy', target=str(target))
-            elif partner is not None and (not isinstance(partner, str) or partner not in pos.units
-                                          or pos.units[partner]["side"] != side or partner == unit):
-                reason = f"{partner!r} is not another unit of yours on the map for a combined attack."
+                keyed = self._keyed("not_enemy", target=str(target))
+            elif partner is not None and (
+                not isinstance(partner, str)
+                or partner not in pos.units
+                or pos.units[partner]["side"] != side
+                or partner == unit
+            ):
+                reason = (
+                    f"{partner!r} is not another unit of yours on the map for a combined attack."
+                )
             else:
                 reason = self._why_not_attack(pos, side, unit, target, kind)
                 if reason is None and partner is not None:
                     why = self._why_not_attack(pos, side, partner, target, kind, joining=True)
                     if why:
                         reason = f"{self._name(state, partner)} cannot join: {why}"
-        same = [a for a in legal if a["type"] == kind] or [a for a in everything if a["type"] == kind]
+        same = [a for a in legal if a["type"] == kind] or [
+            a for a in everything if a["type"] == kind
+        ]
         hints = [self.describe_action(state, a) for a in same]
         if reason:
             # ``keyed`` is set together with ``reason``; reasons without one stay English.
             raise RuleError(reason, hints, **keyed)
-        raise RuleError(f"That /{kind} is not legal now.", hints, key="not_legal_now",
-                        params={"command": kind}, domain=self.name)
+        raise RuleError(
+            f"That /{kind} is not legal now.",
+            hints,
+            key="not_legal_now",
+            params={"command": kind},
+            domain=self.name,
+        )
 
     def _keyed(self, what: str, **params) -> dict:
         """RuleError's key, params and domain for one of this game's refusals."""
@@ -918,8 +1187,9 @@ class Tenochtitlan(Ruleset):
         friend = pos.at.get(i) if i is not None else None
         return friend if friend is not None and pos.units[friend]["side"] == side else None
 
-    def _why_not_attack(self, pos: Pos, side: str, uid: str, target: str, kind: str,
-                        joining: bool = False) -> str | None:
+    def _why_not_attack(
+        self, pos: Pos, side: str, uid: str, target: str, kind: str, joining: bool = False
+    ) -> str | None:
         """Why ``uid`` may not attack ``target`` on its own terms (each unit of a combined attack
         must be able to attack the target itself)."""
         state = pos.state
@@ -937,13 +1207,19 @@ class Tenochtitlan(Ruleset):
             return f"{self._name(state, target)} is {d} hexes from {name}; its range is {rng}."
         if d > 1 and kind == "attack" and uid in state["moved"] and pos.cls(uid) != "brigantine":
             return f"{name} moved this turn and may only attack an adjacent enemy."
-        if d > 1 and not los_clear(pos.board, pos.where(uid), pos.where(target), pos.at,
-                                   pos.cls(uid) in ARTILLERY_CLASSES):
+        if d > 1 and not los_clear(
+            pos.board, pos.where(uid), pos.where(target), pos.at, pos.cls(uid) in ARTILLERY_CLASSES
+        ):
             return f"The line of sight from {name} to {self._name(state, target)} is blocked."
         enemy = OTHER[side]
-        if pos.cls(uid) not in WATER_CLASSES and pos.where(uid) in pos.zoc(enemy) \
-                and target not in pos.exerting(pos.where(uid), enemy):
-            return f"{name} is in an enemy zone of control and may only attack the units exerting it."
+        if (
+            pos.cls(uid) not in WATER_CLASSES
+            and pos.where(uid) in pos.zoc(enemy)
+            and target not in pos.exerting(pos.where(uid), enemy)
+        ):
+            return (
+                f"{name} is in an enemy zone of control and may only attack the units exerting it."
+            )
         return None
 
     def _why_not_place(self, pos: Pos, side: str, uid, lab) -> str | None:
@@ -969,16 +1245,23 @@ class Tenochtitlan(Ruleset):
                 return "The card in play returns no (further) eliminated unit."
             if t["class"] not in special["classes"]:
                 return f"The card returns only {', '.join(special['classes'])} units."
-            where = {"default": "an empty hex next to a friendly unit in good order",
-                     "city": "an empty Tenochtitlan hex", "village": "an empty hex at or next to a village"}
-            return (f"The card returns the unit to {where.get(special.get('where', 'default'), 'the hex it names')}, "
-                    f"{'on water' if water else 'on land'}, outside enemy zones of control.")
+            where = {
+                "default": "an empty hex next to a friendly unit in good order",
+                "city": "an empty Tenochtitlan hex",
+                "village": "an empty hex at or next to a village",
+            }
+            return (
+                f"The card returns the unit to {where.get(special.get('where', 'default'), 'the hex it names')}, "
+                f"{'on water' if water else 'on land'}, outside enemy zones of control."
+            )
         if side == "aztec":
             if water:
                 return "Canoes set up on lake hexes next to Tenochtitlan or in the canal."
             name = board.causeway_of[i]
             if name:
-                return f"The {name} causeway already holds two Aztec units (at most two per causeway)."
+                return (
+                    f"The {name} causeway already holds two Aztec units (at most two per causeway)."
+                )
             return "Aztec units set up in Tenochtitlan or on a causeway."
         if water:
             return "Brigantines set up on Lake Texcoco outside the causeways (the southern lake)."
@@ -986,17 +1269,23 @@ class Tenochtitlan(Ruleset):
             return "Spanish land units may not set up in Tenochtitlan, on a causeway or on water."
         if i not in setup_groups.eligible_hexes(board):
             return "Spanish land units set up within 3 hexes of an Aztec village."
-        return ("A unit there would leave a setup that can no longer end in exactly three groups "
-                "(units on connected hexes) of at least four units, each within 3 hexes of its own "
-                "Aztec village.")
+        return (
+            "A unit there would leave a setup that can no longer end in exactly three groups "
+            "(units on connected hexes) of at least four units, each within 3 hexes of its own "
+            "Aztec village."
+        )
 
     # --- action handlers (the action is already known to be legal)
     def _do_place(self, state, action, events, dice):
         uid, lab, side = action["unit"], action["to"], action["side"]
         board = board_for(state["map"])
         t = unit_types()[state["roster"][uid]]
-        state["units"][uid] = {"type": state["roster"][uid], "side": t["side"], "at": lab,
-                               "disorganised": False}
+        state["units"][uid] = {
+            "type": state["roster"][uid],
+            "side": t["side"],
+            "at": lab,
+            "disorganised": False,
+        }
         if state["phase"] == "setup":
             state["pool"].remove(uid)
             events.append({"type": "placed", "unit": uid, "to": lab})
@@ -1062,8 +1351,13 @@ class Tenochtitlan(Ruleset):
         t_at = pos.where(target)
         ranged = any(pos.dist(pos.where(a), t_at) > 1 for a in attackers)
         bonus = 0 if defensive else pos.attack_bonus(attackers)
-        context = {"attackers": attackers, "target": target, "ranged": ranged, "bonus": bonus,
-                   "defensive": defensive}
+        context = {
+            "attackers": attackers,
+            "target": target,
+            "ranged": ranged,
+            "bonus": bonus,
+            "defensive": defensive,
+        }
         defender = pos.units[target]
         # Retreat before combat answers any melee attack, defensive fire included (it "works like
         # normal combat" and may be melee); movement factors as the card in play modifies them.
@@ -1072,10 +1366,21 @@ class Tenochtitlan(Ruleset):
             if pos.movement(target) > fastest:
                 options = self._retreat_options(pos, target, [pos.where(a) for a in attackers])
                 if options:
-                    state["pending"] = {"kind": "evade", "side": defender["side"], "unit": target,
-                                        "options": options, "attack": context}
-                    events.append({"type": "evade_offered", "unit": target, "attackers": attackers,
-                                   "options": options})
+                    state["pending"] = {
+                        "kind": "evade",
+                        "side": defender["side"],
+                        "unit": target,
+                        "options": options,
+                        "attack": context,
+                    }
+                    events.append(
+                        {
+                            "type": "evade_offered",
+                            "unit": target,
+                            "attackers": attackers,
+                            "options": options,
+                        }
+                    )
                     return
         self._resolve(state, context, events, dice)
 
@@ -1099,13 +1404,30 @@ class Tenochtitlan(Ruleset):
             result = "retreat"
         note = None
         artillery_only = all(pos.cls(a) in ARTILLERY_CLASSES for a in attackers)
-        if result == "eliminated" and context["ranged"] and artillery_only and not defender["disorganised"]:
+        if (
+            result == "eliminated"
+            and context["ranged"]
+            and artillery_only
+            and not defender["disorganised"]
+        ):
             result, note = "retreat", "ranged artillery cannot eliminate a unit in good order"
-        event = {"type": "attack", "attackers": attackers, "target": target,
-                 "from": [pos.units[a]["at"] for a in attackers], "at": defender["at"],
-                 "base": base, "combined": combined, "bonus": context["bonus"], "roll": roll,
-                 "total": total, "defence": defence, "terrain": terrain, "result": result,
-                 "defensive": context["defensive"], "ranged": context["ranged"]}
+        event = {
+            "type": "attack",
+            "attackers": attackers,
+            "target": target,
+            "from": [pos.units[a]["at"] for a in attackers],
+            "at": defender["at"],
+            "base": base,
+            "combined": combined,
+            "bonus": context["bonus"],
+            "roll": roll,
+            "total": total,
+            "defence": defence,
+            "terrain": terrain,
+            "result": result,
+            "defensive": context["defensive"],
+            "ranged": context["ranged"],
+        }
         if note:
             event["note"] = note
         events.append(event)
@@ -1130,8 +1452,14 @@ class Tenochtitlan(Ruleset):
         if fort:
             if options:
                 # "Need not retreat": the owner may still choose to (/retreat) or hold (/pass).
-                state["pending"] = {"kind": "retreat", "side": defender["side"], "unit": target,
-                                    "options": options, "attack": context, "optional": True}
+                state["pending"] = {
+                    "kind": "retreat",
+                    "side": defender["side"],
+                    "unit": target,
+                    "options": options,
+                    "attack": context,
+                    "optional": True,
+                }
                 events.append({"type": "fort_retreat_offered", "unit": target, "options": options})
             else:
                 events.append({"type": "held_fort", "unit": target, "at": defender["at"]})
@@ -1140,8 +1468,13 @@ class Tenochtitlan(Ruleset):
             self._eliminate(state, target, "no retreat possible", events)
             self._offer_advance(state, attackers, t_at, False, events)
             return
-        state["pending"] = {"kind": "retreat", "side": defender["side"], "unit": target,
-                            "options": options, "attack": context}
+        state["pending"] = {
+            "kind": "retreat",
+            "side": defender["side"],
+            "unit": target,
+            "options": options,
+            "attack": context,
+        }
 
     def _eliminate(self, state, uid, reason, events):
         unit = state["units"].pop(uid)
@@ -1168,9 +1501,16 @@ class Tenochtitlan(Ruleset):
             candidates.append(a)
         if candidates:
             side = pos.units[candidates[0]]["side"]
-            state["pending"] = {"kind": "advance", "side": side, "units": candidates,
-                                "to": board.label(vacated), "evaded": evaded}
-            events.append({"type": "advance_offered", "units": candidates, "to": board.label(vacated)})
+            state["pending"] = {
+                "kind": "advance",
+                "side": side,
+                "units": candidates,
+                "to": board.label(vacated),
+                "evaded": evaded,
+            }
+            events.append(
+                {"type": "advance_offered", "units": candidates, "to": board.label(vacated)}
+            )
 
     def _do_retreat(self, state, action, events, dice):
         pending = state["pending"]
@@ -1179,8 +1519,14 @@ class Tenochtitlan(Ruleset):
         uid, lab = action["unit"], action["to"]
         unit = state["units"][uid]
         origin = board.idx(unit["at"])
-        events.append({"type": "retreated" if pending["kind"] == "retreat" else "evaded",
-                       "unit": uid, "from": unit["at"], "to": lab})
+        events.append(
+            {
+                "type": "retreated" if pending["kind"] == "retreat" else "evaded",
+                "unit": uid,
+                "from": unit["at"],
+                "to": lab,
+            }
+        )
         unit["at"] = lab
         if pending["kind"] == "evade":
             unit["disorganised"] = True
@@ -1223,7 +1569,8 @@ class Tenochtitlan(Ruleset):
     def _do_end_phase(self, state, action, events, dice):
         events.append({"type": "phase_ended", "phase": state["phase"], "side": action["side"]})
         events += cycle_for(state).advance(
-            state, on_enter=lambda s, p, e: self._enter(s, p, e, dice))
+            state, on_enter=lambda s, p, e: self._enter(s, p, e, dice)
+        )
 
     # ----- phase machinery ----------------------------------------------------------------------
     def _enter(self, state, phase, events, dice):
@@ -1244,7 +1591,9 @@ class Tenochtitlan(Ruleset):
             if not state["discards"][side]:
                 events.append({"type": "no_card", "side": side})
                 return
-            state["decks"][side] = dice.shuffle(state["discards"][side], f"reshuffle the {side} deck", events)
+            state["decks"][side] = dice.shuffle(
+                state["discards"][side], f"reshuffle the {side} deck", events
+            )
             state["discards"][side] = []
             events.append({"type": "reshuffled", "side": side})
         card = state["decks"][side].pop(0)
@@ -1257,11 +1606,12 @@ class Tenochtitlan(Ruleset):
             if side != state["active"]:
                 return False
             if pos.stacked:
-                return True         # its unmoved unit always has a way on (see _move_options)
+                return True  # its unmoved unit always has a way on (see _move_options)
             # An empty destination is always offered; only a move onto a friend needs more.
-            return any(any(i not in pos.at for i in self._reach(pos, uid)[0].values())
-                       for uid in pos.side_units(side)) \
-                or any(self._move_options(pos, uid) for uid in pos.side_units(side))
+            return any(
+                any(i not in pos.at for i in self._reach(pos, uid)[0].values())
+                for uid in pos.side_units(side)
+            ) or any(self._move_options(pos, uid) for uid in pos.side_units(side))
         return any(a["type"] != "end-phase" for a in self._candidates(state, side))
 
     def _settle(self, state, events, dice):
@@ -1298,12 +1648,15 @@ class Tenochtitlan(Ruleset):
         """Whether the Spanish hold every objective and a whole causeway with its village."""
         board = board_for(state["map"])
         control = state["control"]
-        missing = [name for name, i in board.objectives.items() if control.get(board.label(i)) != "spanish"]
+        missing = [
+            name for name, i in board.objectives.items() if control.get(board.label(i)) != "spanish"
+        ]
         causeway_ok = False
         for cw in board.causeways.values():
             village = board.label(board.villages[cw["village"]])
-            if control.get(village) == "spanish" and all(control.get(board.label(i)) == "spanish"
-                                                         for i in cw["hexes"]):
+            if control.get(village) == "spanish" and all(
+                control.get(board.label(i)) == "spanish" for i in cw["hexes"]
+            ):
                 causeway_ok = True
         if not causeway_ok:
             missing.append("a causeway and its village")
@@ -1313,18 +1666,27 @@ class Tenochtitlan(Ruleset):
         if state.get("result") or state["phase"] == "setup":
             return
         types = unit_types()
-        spanish = sum(1 for u in state["units"].values()
-                      if u["side"] == "spanish" and not types[u["type"]].get("tlaxcalan"))
+        spanish = sum(
+            1
+            for u in state["units"].values()
+            if u["side"] == "spanish" and not types[u["type"]].get("tlaxcalan")
+        )
         result = None
         if spanish <= state["aztec_wins_at"]:
-            result = {"winner": "aztec",
-                      "reason": f"only {spanish} Spanish units (without Tlaxcalans) remain on the map"}
+            result = {
+                "winner": "aztec",
+                "reason": f"only {spanish} Spanish units (without Tlaxcalans) remain on the map",
+            }
         elif self.spanish_goal(state)[0]:
-            result = {"winner": "spanish",
-                      "reason": "the Spanish control every objective and a causeway with its village"}
+            result = {
+                "winner": "spanish",
+                "reason": "the Spanish control every objective and a causeway with its village",
+            }
         elif state.get("turn_limit_reached"):
-            result = {"winner": "aztec",
-                      "reason": f"the Spanish did not win by the end of turn {state['last_turn']}"}
+            result = {
+                "winner": "aztec",
+                "reason": f"the Spanish did not win by the end of turn {state['last_turn']}",
+            }
         if result:
             state["result"] = result
             events.append({"type": "game_over", **result})
@@ -1348,14 +1710,20 @@ class Tenochtitlan(Ruleset):
             t = unit_types()[state["roster"][uid]]
             if (board.medium[i] == "water") != (t["class"] in WATER_CLASSES):
                 raise RuleError(f"A {t['title']} cannot stand on {board.terrain[i]}.")
-            holder = next((o for o, u in state["units"].items() if u["at"] == lab and o != uid), None)
+            holder = next(
+                (o for o, u in state["units"].items() if u["at"] == lab and o != uid), None
+            )
             if holder:
                 raise RuleError(f"{lab} already holds {self._name(state, holder)}.")
             unit = state["units"].get(uid)
             old = unit["at"] if unit else None
             if unit is None:
-                state["units"][uid] = {"type": state["roster"][uid], "side": t["side"], "at": lab,
-                                       "disorganised": False}
+                state["units"][uid] = {
+                    "type": state["roster"][uid],
+                    "side": t["side"],
+                    "at": lab,
+                    "disorganised": False,
+                }
                 if uid in state["eliminated"]:
                     state["eliminated"].remove(uid)
                 if uid in state["pool"]:
@@ -1363,7 +1731,9 @@ class Tenochtitlan(Ruleset):
             else:
                 unit["at"] = lab
             self._occupy(state, board, lab, t["side"], events)
-            events.insert(0, {"type": "referee", "what": "place", "unit": uid, "from": old, "to": lab})
+            events.insert(
+                0, {"type": "referee", "what": "place", "unit": uid, "from": old, "to": lab}
+            )
         elif kind == "ref-remove":
             uid = action.get("unit", "")
             if uid not in state["units"]:
@@ -1378,17 +1748,23 @@ class Tenochtitlan(Ruleset):
             if stacked:
                 # Only the movement phase may hold two units on a hex; no other phase can cope.
                 i, uids = next(iter(stacked.items()))
-                raise RuleError(f"{board.label(i)} holds {' and '.join(self._name(state, x) for x in uids)}; "
-                                f"move one with ref-place before changing the phase.")
+                raise RuleError(
+                    f"{board.label(i)} holds {' and '.join(self._name(state, x) for x in uids)}; "
+                    f"move one with ref-place before changing the phase."
+                )
             if action.get("value"):
                 if action["value"] not in self.sides:
                     raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))
                 state["active"] = action["value"]
             state["phase"] = phase
             state["pending"] = None
-            events.append({"type": "referee", "what": "phase", "phase": phase, "active": state["active"]})
+            events.append(
+                {"type": "referee", "what": "phase", "phase": phase, "active": state["active"]}
+            )
         else:
-            raise RuleError(f"Unknown referee action {kind!r}.", ["ref-place", "ref-remove", "ref-phase"])
+            raise RuleError(
+                f"Unknown referee action {kind!r}.", ["ref-place", "ref-remove", "ref-phase"]
+            )
         if state.get("pending"):
             # The offered choices were computed for the old position; the referee's edit ends them.
             events.append({"type": "decision_dropped", "kind": state["pending"]["kind"]})
@@ -1417,10 +1793,18 @@ class Tenochtitlan(Ruleset):
     def describe(self, state: dict, key: str, value: str) -> str:
         if key in ("unit", "target", "with") and value in state.get("roster", {}):
             unit = state["units"].get(value)
-            where = f" at {unit['at']}" if unit else (" (eliminated)" if value in state["eliminated"] else "")
+            where = (
+                f" at {unit['at']}"
+                if unit
+                else (" (eliminated)" if value in state["eliminated"] else "")
+            )
             name = self._name(state, value)
             side = unit_types()[state["roster"][value]]["side"]
-            if side == "spanish" and not name.startswith("Spanish") and not unit_types()[state["roster"][value]].get("tlaxcalan"):
+            if (
+                side == "spanish"
+                and not name.startswith("Spanish")
+                and not unit_types()[state["roster"][value]].get("tlaxcalan")
+            ):
                 name = "Spanish " + name
             if side == "aztec" and not name.startswith("Aztec"):
                 name = "Aztec " + name

@@ -27,6 +27,7 @@ offered without a further search, and the position itself is searched first (wit
 always offers the next one unless that larger search also runs out (never measured). All
 searches are deterministic functions of the position, so replays decide alike.
 """
+
 from __future__ import annotations
 
 from itertools import combinations, product
@@ -41,8 +42,6 @@ STUCK_RETRY = 10
 
 class _OutOfBudget(Exception):
     pass
-
-
 
 
 _AREAS: dict = {}
@@ -60,9 +59,14 @@ def _compute_areas(board) -> tuple[frozenset, dict[int, frozenset], dict[int, tu
     hexes = board.grid.hexes
     areas, nearest_first = {}, {}
     for v in sorted(board.villages.values()):
-        ranked = sorted((hexgrid.distance(hexes[i], hexes[v]), i) for i in range(len(hexes))
-                        if hexgrid.distance(hexes[i], hexes[v]) <= 3 and board.medium[i] == "land"
-                        and not board.city[i] and not board.causeway_of[i])
+        ranked = sorted(
+            (hexgrid.distance(hexes[i], hexes[v]), i)
+            for i in range(len(hexes))
+            if hexgrid.distance(hexes[i], hexes[v]) <= 3
+            and board.medium[i] == "land"
+            and not board.city[i]
+            and not board.causeway_of[i]
+        )
         areas[v] = frozenset(i for _, i in ranked)
         nearest_first[v] = tuple(i for _, i in ranked)
     eligible = frozenset().union(*areas.values()) if areas else frozenset()
@@ -111,8 +115,11 @@ class _Search:
         # A village can only take a group if its free area holds four connected hexes; leaving
         # the others out of every plan loses nothing and keeps a map with many small villages
         # from spending the budget on plans that can never grow.
-        villages = [v for v in sorted(self.areas)
-                    if any(len(c) >= MIN_GROUP for c in self._components(self.areas[v] - self.taken))]
+        villages = [
+            v
+            for v in sorted(self.areas)
+            if any(len(c) >= MIN_GROUP for c in self._components(self.areas[v] - self.taken))
+        ]
         if len(villages) < GROUPS or self._merge_bound(comps) > self.total - len(placed):
             return None
         options = [[v for v in villages if c <= self.areas[v]] for c in comps]
@@ -136,8 +143,12 @@ class _Search:
         if len(comps) <= groups:
             return 0
         hexes = self.board.grid.hexes
-        gaps = sorted((min(hexgrid.distance(hexes[x], hexes[y]) for x in a for y in b) - 1, i, j)
-                      for i, a in enumerate(comps) for j, b in enumerate(comps) if i < j)
+        gaps = sorted(
+            (min(hexgrid.distance(hexes[x], hexes[y]) for x in a for y in b) - 1, i, j)
+            for i, a in enumerate(comps)
+            for j, b in enumerate(comps)
+            if i < j
+        )
         root = list(range(len(comps)))
 
         def find(x: int) -> int:
@@ -188,7 +199,9 @@ class _Search:
         a third part, so the largest gap between two parts would overstate it)."""
         gaps = []
         for a, first in enumerate(parts[:-1]):
-            others = {b: {n for h in p for n in self.adjacent[h]} for b, p in enumerate(parts) if b > a}
+            others = {
+                b: {n for h in p for n in self.adjacent[h]} for b, p in enumerate(parts) if b > a
+            }
             frontier = {n for h in first for n in self.adjacent[h] if n in allowed}
             seen = set(frontier)
             steps = 1
@@ -196,7 +209,9 @@ class _Search:
                 for b in [b for b, rim in others.items() if frontier & rim]:
                     gaps.append((steps, a, b))
                     del others[b]
-                frontier = {n for h in frontier for n in self.adjacent[h] if n in allowed and n not in seen}
+                frontier = {
+                    n for h in frontier for n in self.adjacent[h] if n in allowed and n not in seen
+                }
                 seen |= frontier
                 steps += 1
         root = list(range(len(parts)))
@@ -223,7 +238,9 @@ class _Search:
         while frontier:
             for h in frontier:
                 out[h] = steps
-            frontier = {n for h in frontier for n in self.adjacent[h] if n in allowed and n not in out}
+            frontier = {
+                n for h in frontier for n in self.adjacent[h] if n in allowed and n not in out
+            }
             steps += 1
         return out
 
@@ -251,13 +268,18 @@ class _Search:
         size = sum(len(g) for _, g in plan)
         # Cheapest refutations first: the groups below four, and the straight gaps between the
         # parts of a group, need more units than are left.
-        if sum(max(MIN_GROUP - len(g), self._merge_bound(self._components(g), 1) if g else 0)
-               for _, g in plan) > self.total - size:
+        if (
+            sum(
+                max(MIN_GROUP - len(g), self._merge_bound(self._components(g), 1) if g else 0)
+                for _, g in plan
+            )
+            > self.total - size
+        ):
             return self._refute(plan)
         room: set = set()
-        branches: list[tuple[int, list[int]]] = []     # (village, hexes) to try, first need first
+        branches: list[tuple[int, list[int]]] = []  # (village, hexes) to try, first need first
         split = unfounded = short = None
-        joins: dict[int, int] = {}      # group in parts -> fewest hexes that could join them
+        joins: dict[int, int] = {}  # group in parts -> fewest hexes that could join them
         for v, g in plan:
             allowed = self._allowed(plan, v)
             if g:
@@ -272,8 +294,13 @@ class _Search:
                     joins[v] = cost
                     if split is None:
                         toward = self._distances(set().union(*parts[1:]), allowed)
-                        split = (v, sorted((n for h in first for n in self.adjacent[h] if n in allowed),
-                                           key=lambda n: (toward.get(n, 99), n)))
+                        split = (
+                            v,
+                            sorted(
+                                (n for h in first for n in self.adjacent[h] if n in allowed),
+                                key=lambda n: (toward.get(n, 99), n),
+                            ),
+                        )
                 if len(g) + len(region) < MIN_GROUP:
                     return self._refute(plan)
                 if len(g) < MIN_GROUP and short is None:
@@ -304,7 +331,9 @@ class _Search:
         else:
             for v, g in plan:
                 allowed = self._allowed(plan, v)
-                branches.append((v, sorted({n for h in g for n in self.adjacent[h] if n in allowed})))
+                branches.append(
+                    (v, sorted({n for h in g for n in self.adjacent[h] if n in allowed}))
+                )
         for v, hexes in branches:
             for h in hexes:
                 grown = tuple((w, g | {h}) if w == v else (w, g) for w, g in plan)
@@ -356,7 +385,9 @@ def _find(board, placed: frozenset, taken: frozenset, left: int, budget: int) ->
 def offered_hexes(board, placed, taken, left: int) -> list[int]:
     """Eligible free hexes where one more Spanish land unit may stand, ``left`` units still to
     place after it: exactly those from which a legal setup can still be completed."""
-    return sorted(_offered(board, frozenset(placed), frozenset(taken) & eligible_hexes(board), left))
+    return sorted(
+        _offered(board, frozenset(placed), frozenset(taken) & eligible_hexes(board), left)
+    )
 
 
 def _offered(board, placed: frozenset, taken: frozenset, left: int) -> frozenset:
@@ -391,9 +422,19 @@ def _compute_offered(board, placed: frozenset, taken: frozenset, left: int) -> f
             continue
         # Cheap first: a known completion with one unplaced hex moved to i.
         near = adjacent[i]
-        swapped = next((w - {x} | {i} for w in witnesses[:1] + witnesses[-1:] if any(n in w for n in near)
-                        for x in sorted(w - placed) if legal_setup(board, w - {x} | {i})), None)
-        found = swapped if swapped is not None else _find(board, placed | {i}, taken, left, NODE_BUDGET)
+        swapped = next(
+            (
+                w - {x} | {i}
+                for w in witnesses[:1] + witnesses[-1:]
+                if any(n in w for n in near)
+                for x in sorted(w - placed)
+                if legal_setup(board, w - {x} | {i})
+            ),
+            None,
+        )
+        found = (
+            swapped if swapped is not None else _find(board, placed | {i}, taken, left, NODE_BUDGET)
+        )
         if found is not None:
             out.add(i)
             learn(found)

@@ -1,5 +1,6 @@
 """``/auto-setup`` (issue 15): a side's remaining forces placed legally at random from the
 action's own dice, so a game with it replays to the same position."""
+
 from __future__ import annotations
 
 import pytest
@@ -49,16 +50,19 @@ def test_auto_setup_places_every_remaining_unit_of_the_side_legally():
     state, _ = new_game(ruleset, ruleset.load_packaged("standard"), "auto")
     side = ruleset.awaiting(state)[0]
     to_place = {a["unit"] for a in ruleset.setup_actions(state, side)}
-    after, events = apply_action(ruleset, state, {"type": "auto-setup", "side": side},
-                                 seeded("auto", 1))
+    after, events = apply_action(
+        ruleset, state, {"type": "auto-setup", "side": side}, seeded("auto", 1)
+    )
     placed = {e["unit"] for e in events if e["type"] == "placed"}
     assert placed == to_place and all(u in after["units"] for u in placed)
     assert not ruleset.setup_actions(after, side)
     # Another seed gives another, equally legal, deployment.
-    other, _ = apply_action(ruleset, state, {"type": "auto-setup", "side": side},
-                            seeded("other", 1))
-    assert {u: other["units"][u]["at"] for u in placed} != \
-        {u: after["units"][u]["at"] for u in placed}
+    other, _ = apply_action(
+        ruleset, state, {"type": "auto-setup", "side": side}, seeded("other", 1)
+    )
+    assert {u: other["units"][u]["at"] for u in placed} != {
+        u: after["units"][u]["at"] for u in placed
+    }
 
 
 def test_auto_setup_is_refused_once_play_has_begun_and_with_options():
@@ -68,5 +72,9 @@ def test_auto_setup_is_refused_once_play_has_begun_and_with_options():
         apply_action(ruleset, state, {"type": "auto-setup", "side": side}, seeded("auto", 99))
     fresh, _ = new_game(ruleset, ruleset.load_packaged("standard"), "auto")
     with pytest.raises(RuleError, match="takes no options"):
-        apply_action(ruleset, fresh, {"type": "auto-setup", "side": ruleset.awaiting(fresh)[0],
-                                      "unit": "az-bowmen-1"}, seeded("auto", 1))
+        apply_action(
+            ruleset,
+            fresh,
+            {"type": "auto-setup", "side": ruleset.awaiting(fresh)[0], "unit": "az-bowmen-1"},
+            seeded("auto", 1),
+        )

@@ -1,4 +1,5 @@
 """The command grammar's word splitting: exactly shlex's POSIX rules, in linear time."""
+
 import shlex
 import time
 
@@ -30,9 +31,17 @@ def test_words_split_exactly_like_shlex(text):
     assert ours_or_error(text) == shlex_or_error(text)
 
 
-@pytest.mark.parametrize("text", ["move unit:'Spanish Cavalry 2' to:0507",
-                                  'play card:"Aqueduct \\"cut\\""', "a '' b", "x\\ y",
-                                  'say "a\\b"', "tab\tsep\nnl"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "move unit:'Spanish Cavalry 2' to:0507",
+        'play card:"Aqueduct \\"cut\\""',
+        "a '' b",
+        "x\\ y",
+        'say "a\\b"',
+        "tab\tsep\nnl",
+    ],
+)
 def test_examples_agree_with_shlex(text):
     assert split_words(text) == shlex.split(text)
 

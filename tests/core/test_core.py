@@ -1,4 +1,5 @@
 """Dice, command grammar, phases and the shared driver, tested on the fixture game."""
+
 from __future__ import annotations
 
 import collections
@@ -26,7 +27,9 @@ def test_seeded_dice_are_reproducible_per_action_and_roughly_uniform():
     b = dice_mod.seeded("secret", 3)
     assert [a.roll("x") for _ in range(50)] == [b.roll("x") for _ in range(50)]
     other = dice_mod.seeded("secret", 4)
-    assert [other.roll("x") for _ in range(50)] != [dice_mod.seeded("secret", 3).roll("x") for _ in range(50)]
+    assert [other.roll("x") for _ in range(50)] != [
+        dice_mod.seeded("secret", 3).roll("x") for _ in range(50)
+    ]
     stream = dice_mod.seeded("s", 1)
     counts = collections.Counter(stream.roll("u") for _ in range(6000))
     assert set(counts) == {1, 2, 3, 4, 5, 6}
@@ -64,16 +67,26 @@ def test_command_grammar_round_trips_and_explains_mistakes():
     assert action == {"type": "play", "card": "Aqueduct cut", "unit": "sp-1"}
     assert commands.parse_command(commands.format_command(action)) == action
     assert commands.parse_command("/END-PHASE") == {"type": "end-phase"}
-    for bad, why in [("move unit:a", "starts with '/'"), ("/move unit:", "has no value"),
-                     ("/move unit", "name:value"), ("/move unit:a unit:b", "twice"),
-                     ("/", "Empty"), ('/move unit:"a', "Cannot read"), ("/move side:x", "reserved")]:
+    for bad, why in [
+        ("move unit:a", "starts with '/'"),
+        ("/move unit:", "has no value"),
+        ("/move unit", "name:value"),
+        ("/move unit:a unit:b", "twice"),
+        ("/", "Empty"),
+        ('/move unit:"a', "Cannot read"),
+        ("/move side:x", "reserved"),
+    ]:
         with pytest.raises(CommandSyntaxError, match=why):
             commands.parse_command(bad)
 
 
 def test_turn_cycle_walks_phases_sides_turns_and_reactive_phases():
-    cycle = TurnCycle(phases=("move", "defensive-fire", "combat"), sides=("a", "b"),
-                      reactive_phases=frozenset({"defensive-fire"}), last_turn=2)
+    cycle = TurnCycle(
+        phases=("move", "defensive-fire", "combat"),
+        sides=("a", "b"),
+        reactive_phases=frozenset({"defensive-fire"}),
+        last_turn=2,
+    )
     state: dict = {}
     cycle.start(state)
     seen = [(state["turn"], state["active"], state["phase"], state["awaiting"][0])]
@@ -82,8 +95,12 @@ def test_turn_cycle_walks_phases_sides_turns_and_reactive_phases():
         cycle.advance(state, on_enter=lambda s, phase, ev: entered.append(phase))
         if not state.get("turn_limit_reached"):
             seen.append((state["turn"], state["active"], state["phase"], state["awaiting"][0]))
-    assert seen[:4] == [(1, "a", "move", "a"), (1, "a", "defensive-fire", "b"),
-                        (1, "a", "combat", "a"), (1, "b", "move", "b")]
+    assert seen[:4] == [
+        (1, "a", "move", "a"),
+        (1, "a", "defensive-fire", "b"),
+        (1, "a", "combat", "a"),
+        (1, "b", "move", "b"),
+    ]
     assert seen[-1] == (2, "b", "combat", "b")
     assert len(seen) == 12 and len(entered) == 11
     assert state["awaiting"] == []
@@ -97,6 +114,7 @@ def test_turn_cycle_follows_initiative_order_from_state():
 
     def reroll(s, events):
         s["order"] = ["a", "b"]
+
     cycle.advance(state, on_round_end=reroll)
     assert state["active"] == "a"
     cycle.advance(state, on_round_end=reroll)
@@ -108,15 +126,27 @@ def test_apply_action_refuses_out_of_turn_and_non_text_options(skirmish):
     with pytest.raises(NotYourTurn, match="waits for Red"):
         apply_action(skirmish, state, {"type": "end-phase", "side": "blue"}, dice_mod.NoDice())
     with pytest.raises(RuleError, match="must be text"):
-        apply_action(skirmish, state, {"type": "move", "side": "red", "unit": "r1", "to": 102},
-                     dice_mod.NoDice())
+        apply_action(
+            skirmish,
+            state,
+            {"type": "move", "side": "red", "unit": "r1", "to": 102},
+            dice_mod.NoDice(),
+        )
     with pytest.raises(RuleError, match="Legal: /move"):
-        apply_action(skirmish, state, {"type": "move", "side": "red", "unit": "r1", "to": "0505"},
-                     dice_mod.NoDice())
+        apply_action(
+            skirmish,
+            state,
+            {"type": "move", "side": "red", "unit": "r1", "to": "0505"},
+            dice_mod.NoDice(),
+        )
     before = canonical_json(state)
     with pytest.raises(RuleError):
-        apply_action(skirmish, state, {"type": "fire", "side": "red", "unit": "r1", "target": "b1"},
-                     dice_mod.NoDice())
+        apply_action(
+            skirmish,
+            state,
+            {"type": "fire", "side": "red", "unit": "r1", "target": "b1"},
+            dice_mod.NoDice(),
+        )
     assert canonical_json(state) == before
 
 
@@ -133,11 +163,16 @@ def test_autoplay_is_deterministic_and_replays_to_the_same_hash(skirmish):
 
 def test_referee_edits_are_actions_outside_turn_order(skirmish):
     state, _ = new_game(skirmish, skirmish.load_scenario("standard"), "seed")
-    moved, events = apply_action(skirmish, state, {"type": "ref-place", "side": "referee",
-                                                   "unit": "b1", "to": "0303"}, dice_mod.NoDice())
+    moved, events = apply_action(
+        skirmish,
+        state,
+        {"type": "ref-place", "side": "referee", "unit": "b1", "to": "0303"},
+        dice_mod.NoDice(),
+    )
     assert moved["units"]["b1"]["at"] == "0303" and events[0]["what"] == "place"
-    gone, _ = apply_action(skirmish, moved, {"type": "ref-remove", "side": "referee", "unit": "b1"},
-                           dice_mod.NoDice())
+    gone, _ = apply_action(
+        skirmish, moved, {"type": "ref-remove", "side": "referee", "unit": "b1"}, dice_mod.NoDice()
+    )
     assert "b1" not in gone["units"]
     with pytest.raises(RuleError, match="referee actions"):
         apply_action(skirmish, state, {"type": "move", "side": "referee"}, dice_mod.NoDice())
@@ -145,12 +180,21 @@ def test_referee_edits_are_actions_outside_turn_order(skirmish):
 
 def test_a_cloned_state_shares_nothing_the_rules_could_change():
     from engine.core.state import clone
-    original = {"units": [{"id": "a1", "at": "0101", "tags": ["elite"]}], "turn": 3,
-                "result": None, "odd": {(1, 2)}}
+
+    original = {
+        "units": [{"id": "a1", "at": "0101", "tags": ["elite"]}],
+        "turn": 3,
+        "result": None,
+        "odd": {(1, 2)},
+    }
     copy_ = clone(original)
     assert copy_ == original
     copy_["units"][0]["tags"].append("shaken")
     copy_["units"][0]["at"] = "0202"
     copy_["odd"].add((3, 4))
-    assert original == {"units": [{"id": "a1", "at": "0101", "tags": ["elite"]}], "turn": 3,
-                        "result": None, "odd": {(1, 2)}}
+    assert original == {
+        "units": [{"id": "a1", "at": "0101", "tags": ["elite"]}],
+        "turn": 3,
+        "result": None,
+        "odd": {(1, 2)},
+    }

@@ -1,4 +1,5 @@
 """Hex geometry: labels, neighbours, distance, exact sight lines, movement."""
+
 from __future__ import annotations
 
 import math
@@ -59,8 +60,14 @@ def _crosses_by_sampling(a, b, h, samples=4000):
     return inside > 0
 
 
-@pytest.mark.parametrize("target", [hg.label(h) for h in hg.within(hg.parse_label("0606"), 5)
-                                    if hg.distance(h, hg.parse_label("0606")) >= 2][::3])
+@pytest.mark.parametrize(
+    "target",
+    [
+        hg.label(h)
+        for h in hg.within(hg.parse_label("0606"), 5)
+        if hg.distance(h, hg.parse_label("0606")) >= 2
+    ][::3],
+)
 def test_sight_line_crossed_hexes_match_brute_force(target):
     a, b = hg.parse_label("0606"), hg.parse_label(target)
     line = hg.sight_line(a, b)
@@ -74,7 +81,7 @@ def test_sight_line_crossed_hexes_match_brute_force(target):
 
 def test_line_along_a_hexside_is_reported_as_an_edge_pair_not_crossed():
     a = (0, 0)
-    b = (1, 1)   # the line runs along the side shared by (1, 0) and (0, 1)
+    b = (1, 1)  # the line runs along the side shared by (1, 0) and (0, 1)
     line = hg.sight_line(a, b)
     assert line.crossed == ()
     assert line.edges == (((0, 1), (1, 0)),)
@@ -106,8 +113,8 @@ def test_reachable_counts_terrain_costs_in_half_points():
     cost = [1] * len(GRID)
     cost[GRID.idx("0506")] = 2
     reach = _reach("0505", 2, cost=cost)
-    assert reach["0506"] == 4            # two points to enter the rough hex
-    assert "0507" not in reach           # three points via the rough hex, or around: 3 steps
+    assert reach["0506"] == 4  # two points to enter the rough hex
+    assert "0507" not in reach  # three points via the rough hex, or around: 3 steps
     assert reach["0504"] == 2
 
 
@@ -116,14 +123,14 @@ def test_enemy_hexes_block_and_friends_can_be_passed_but_not_ended_on():
     friends = {GRID.idx("0504")}
     reach = _reach("0505", 2, enemy=enemy, friends=friends)
     assert "0506" not in reach and "0504" not in reach
-    assert "0503" in reach               # through the friend
+    assert "0503" in reach  # through the friend
 
 
 def test_entering_enemy_zoc_stops_and_zoc_to_zoc_is_forbidden():
     zoc = {GRID.idx(h) for h in ("0506", "0606")}
     reach = _reach("0505", 4, enemy_zoc=zoc)
     assert "0506" in reach
-    assert "0507" in reach                # reachable around, not through the ZOC hex
+    assert "0507" in reach  # reachable around, not through the ZOC hex
     stuck = _reach("0506", 3, enemy_zoc=zoc)
     # Not straight from one ZOC hex into the next (cost 2); only by stepping out first.
     assert stuck["0606"] == 4
@@ -137,9 +144,9 @@ def test_roads_give_two_hexes_per_point_and_ignore_stopping_terrain():
         links |= {(GRID.idx(x), GRID.idx(y)), (GRID.idx(y), GRID.idx(x))}
     stops = {GRID.idx("0503")}
     reach = _reach("0501", 2, road_links=links, stops=stops)
-    assert reach["0505"] == 4            # four road hexes for two points, through a stop hex
+    assert reach["0505"] == 4  # four road hexes for two points, through a stop hex
     off_road = _reach("0501", 2, stops=stops)
-    assert "0504" not in off_road        # the stop hex ends the move off the road
+    assert "0504" not in off_road  # the stop hex ends the move off the road
     # A road step into enemy ZOC costs full terrain and stops.
     zoc = {GRID.idx("0503")}
     reach_zoc = _reach("0501", 2, road_links=links, enemy_zoc=zoc)

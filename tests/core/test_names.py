@@ -1,5 +1,6 @@
 """Names players can type (issue 15): ids, counter labels, human labels and unambiguous
 prefixes, case-insensitively, resolved in one place for the table and Discord."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,10 @@ def tenochtitlan_setup():
     return ruleset, state, side, ruleset.legal_actions(state, side)
 
 
-@pytest.mark.parametrize("typed", ["az-bowmen-1", "AZ-BOWMEN-1", "Aztec Bowmen 1",
-                                   "aztec bowmen 1", "Bowmen 1", "  bowmen   1 "])
+@pytest.mark.parametrize(
+    "typed",
+    ["az-bowmen-1", "AZ-BOWMEN-1", "Aztec Bowmen 1", "aztec bowmen 1", "Bowmen 1", "  bowmen   1 "],
+)
 def test_a_unit_is_named_by_id_or_human_label_in_any_case(typed):
     ruleset, state, side, legal = tenochtitlan_setup()
     action = {"type": "place", "side": side, "unit": typed, "to": "0508"}
@@ -27,8 +30,9 @@ def test_a_unit_is_named_by_id_or_human_label_in_any_case(typed):
 
 def test_a_cell_is_named_by_its_place_name_prefix_or_lower_case_label():
     ruleset, state, side, legal = tenochtitlan_setup()
-    resolved = resolve_action(ruleset, state, {"type": "place", "side": side,
-                                               "unit": "az-bowmen-1", "to": "0508"}, legal)
+    resolved = resolve_action(
+        ruleset, state, {"type": "place", "side": side, "unit": "az-bowmen-1", "to": "0508"}, legal
+    )
     assert resolved["to"] == "0508"
     # An unambiguous prefix of a unit's label is enough.
     unique = sorted({a["unit"] for a in legal if a["type"] == "place"})
@@ -36,15 +40,20 @@ def test_a_cell_is_named_by_its_place_name_prefix_or_lower_case_label():
     prefixes = [label[:n] for n in range(len(label), 0, -1)]
     others = [ruleset.describe(state, "unit", u).lower() for u in unique[:-1]]
     shortest = [p for p in prefixes if not any(o.startswith(p.lower()) for o in others)][-1]
-    assert resolve_action(ruleset, state, {"type": "place", "side": side, "unit": shortest,
-                                           "to": "0508"}, legal)["unit"] == unique[-1]
+    assert (
+        resolve_action(
+            ruleset, state, {"type": "place", "side": side, "unit": shortest, "to": "0508"}, legal
+        )["unit"]
+        == unique[-1]
+    )
 
 
 def test_an_ambiguous_name_is_refused_with_the_candidates():
     ruleset, state, side, legal = tenochtitlan_setup()
     with pytest.raises(AmbiguousName) as caught:
-        resolve_action(ruleset, state, {"type": "place", "side": side, "unit": "bowmen",
-                                        "to": "0508"}, legal)
+        resolve_action(
+            ruleset, state, {"type": "place", "side": side, "unit": "bowmen", "to": "0508"}, legal
+        )
     message = str(caught.value)
     assert "unit:bowmen" in message and "Aztec Bowmen 2 (az-bowmen-2)" in message
     assert {v for v, _ in caught.value.candidates} >= {"az-bowmen-1", "az-bowmen-2"}
@@ -91,7 +100,7 @@ def test_a_unit_that_cannot_act_is_still_named_so_the_rules_can_say_why_not():
     legal = ruleset.legal_actions(state, side)
     titles = counter_titles(ruleset, state)
     idle = [uid for uid in titles if not any(a.get("unit") == uid for a in legal)]
-    if not idle:   # every unit can act: take one off the legal list instead
+    if not idle:  # every unit can act: take one off the legal list instead
         idle = [next(iter(titles))]
         legal = [a for a in legal if a.get("unit") != idle[0]]
     action = {"type": "move", "side": side, "unit": titles[idle[0]].lower(), "to": "A1"}

@@ -1,5 +1,6 @@
 """Rulesets' read-only queries (``/los``): declared like commands, checked against the
 declaration before the ruleset answers, and no query changes the state."""
+
 from __future__ import annotations
 
 import pytest

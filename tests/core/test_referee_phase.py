@@ -1,4 +1,5 @@
 """``ref-phase`` only sets a phase the game has, for every registered game (issue 8)."""
+
 from __future__ import annotations
 
 import random
@@ -34,7 +35,7 @@ def test_unknown_or_missing_phase_is_refused_with_the_phases_listed(name, phase)
     with pytest.raises(RuleError) as refused:
         apply_action(ruleset, state, action, fixed([]))
     assert repr(state) == before
-    if not ruleset.phases:      # a game that declares none refuses every phase change
+    if not ruleset.phases:  # a game that declares none refuses every phase change
         assert "no phases a referee can set" in str(refused.value)
         return
     assert refused.value.legal == list(ruleset.phases)
@@ -51,8 +52,9 @@ def _moments(ruleset, state, seed="seed", every=7, count=6):
         if ruleset.result(state):
             break
         side = ruleset.awaiting(state)[0]
-        state, _ = apply_action(ruleset, state, rng.choice(ruleset.legal_actions(state, side)),
-                                seeded(seed, n))
+        state, _ = apply_action(
+            ruleset, state, rng.choice(ruleset.legal_actions(state, side)), seeded(seed, n)
+        )
         if n % every == 0:
             out.append(state)
     return out
@@ -67,9 +69,12 @@ def _goes_on(ruleset, state, seed="after", actions=30):
         waiting = ruleset.awaiting(state)
         assert waiting, "a game that is not over waits for somebody"
         for side in waiting:
-            assert ruleset.legal_actions(state, side), f"{side} has no legal action in {state['phase']}"
-        state, _ = apply_action(ruleset, state, rng.choice(ruleset.legal_actions(state, waiting[0])),
-                                seeded(seed, n))
+            assert ruleset.legal_actions(state, side), (
+                f"{side} has no legal action in {state['phase']}"
+            )
+        state, _ = apply_action(
+            ruleset, state, rng.choice(ruleset.legal_actions(state, waiting[0])), seeded(seed, n)
+        )
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -114,8 +119,9 @@ def test_a_phase_with_nothing_to_do_is_refused_naming_the_phases_that_work_now()
     ruleset = Broken()
     state, _ = new_game(ruleset, ruleset.load_scenario("standard"), "seed")
     with pytest.raises(RuleError) as refused:
-        apply_action(ruleset, state, {"type": "ref-phase", "side": "referee", "phase": "fire"},
-                     fixed([]))
+        apply_action(
+            ruleset, state, {"type": "ref-phase", "side": "referee", "phase": "fire"}, fixed([])
+        )
     assert "cannot be set now" in str(refused.value) and refused.value.legal == ["move"]
 
 
@@ -123,11 +129,13 @@ def test_pocket_tactics_refuses_phase_jumps_in_the_setup_and_inside_a_combat():
     ruleset, state = _started("pocket-tactics")
     assert state["phase"] == "faction"
     with pytest.raises(RuleError) as refused:
-        apply_action(ruleset, state, {"type": "ref-phase", "side": "referee", "phase": "play"},
-                     fixed([]))
+        apply_action(
+            ruleset, state, {"type": "ref-phase", "side": "referee", "phase": "play"}, fixed([])
+        )
     assert "setup" in str(refused.value)
     for phase in ("bonus", "features", "army"):
         with pytest.raises(RuleError) as refused:
-            apply_action(ruleset, state, {"type": "ref-phase", "side": "referee", "phase": phase},
-                         fixed([]))
+            apply_action(
+                ruleset, state, {"type": "ref-phase", "side": "referee", "phase": phase}, fixed([])
+            )
         assert refused.value.legal == ["play"]

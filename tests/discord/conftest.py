@@ -2,6 +2,7 @@
 REST API and gateway in memory, a real SQLite file. Players are SimCord members who type slash
 commands, pick autocomplete choices and click buttons exactly as a client would.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -39,10 +40,10 @@ class Table:
     env: simcord.Env
     guild: object
     channel: object
-    alice: object         # red
-    bob: object           # blue
-    carol: object         # red too (team play)
-    dave: object          # spectator
+    alice: object  # red
+    bob: object  # blue
+    carol: object  # red too (team play)
+    dave: object  # spectator
     clock: FakeClock
     db: str
     bots: list = field(default_factory=list)
@@ -72,8 +73,11 @@ class Table:
         return "\n".join(message_text(m) for m in self.public())
 
     def boards(self) -> list[discord.Message]:
-        return [m for m in self.thread.history(viewer=self.dave)
-                if m.components and any(att.filename == "board.png" for att in m.attachments)]
+        return [
+            m
+            for m in self.thread.history(viewer=self.dave)
+            if m.components and any(att.filename == "board.png" for att in m.attachments)
+        ]
 
     async def new_game(self, creator=None, **options):
         creator = creator or self.alice
@@ -158,8 +162,9 @@ async def table(db_path, clock, dice):
     try:
         guild = env.create_guild()
         channel = guild.create_text_channel("wargames")
-        people = [guild.add_member(env.create_user(name)) for name in
-                  ("alice", "bob", "carol", "dave")]
+        people = [
+            guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol", "dave")
+        ]
         yield Table(env, guild, channel, *people, clock=clock, db=db_path, bots=bots)
     finally:
         await env.shutdown()
@@ -194,12 +199,17 @@ async def click_together(env: simcord.Env, clicks: list[tuple[object, discord.Me
     try:
         for actor, message, label in clicks:
             stored = _visible_message(actor, message)
-            button = _find_component(stored.components, types=(ComponentType.BUTTON,),
-                                     custom_id=None, label=label)
+            button = _find_component(
+                stored.components, types=(ComponentType.BUTTON,), custom_id=None, label=label
+            )
             record, payload = simcord_interactions.base_payload(
-                env.backend, type=InteractionType.MESSAGE_COMPONENT,
-                channel_id=stored.channel_id, guild_id=actor.guild.id, user_id=actor.id,
-                data={"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON})
+                env.backend,
+                type=InteractionType.MESSAGE_COMPONENT,
+                channel_id=stored.channel_id,
+                guild_id=actor.guild.id,
+                user_id=actor.id,
+                data={"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON},
+            )
             payload["message"] = dict(serializers.message_payload(env.backend, stored))
             record.source_message_id = stored.id
             records.append(record)
@@ -221,19 +231,29 @@ async def slash_together(env: simcord.Env, calls: list[tuple[object, object, str
     try:
         for actor, channel, name, options in calls:
             parts = name.split()
-            root = actors._resolve_visible_command(actor, channel.id, parts[0],
-                                                   AppCommandType.CHAT_INPUT)
+            root = actors._resolve_visible_command(
+                actor, channel.id, parts[0], AppCommandType.CHAT_INPUT
+            )
             leaf, nesting = simcord_interactions.walk_to_subcommand(root, parts[1:])
             leaf_options, resolved = simcord_interactions.build_options(
-                actor, name, leaf, options, channel_id=channel.id)
-            data = {"id": root["id"], "name": root["name"],
-                    "type": root.get("type", AppCommandType.CHAT_INPUT),
-                    "options": simcord_interactions.nest_options(root, nesting, leaf_options)}
+                actor, name, leaf, options, channel_id=channel.id
+            )
+            data = {
+                "id": root["id"],
+                "name": root["name"],
+                "type": root.get("type", AppCommandType.CHAT_INPUT),
+                "options": simcord_interactions.nest_options(root, nesting, leaf_options),
+            }
             if resolved:
                 data["resolved"] = resolved
             record, payload = simcord_interactions.base_payload(
-                env.backend, type=InteractionType.APPLICATION_COMMAND, channel_id=channel.id,
-                guild_id=actor.guild.id, user_id=actor.id, data=data)
+                env.backend,
+                type=InteractionType.APPLICATION_COMMAND,
+                channel_id=channel.id,
+                guild_id=actor.guild.id,
+                user_id=actor.id,
+                data=data,
+            )
             records.append(record)
             env.backend.emit("INTERACTION_CREATE", payload)
         await env._settle_internal(dispatch="INTERACTION_CREATE")

@@ -1,5 +1,6 @@
 """A bot saturated with work answers a new command at once with "busy, try again in a moment",
 in the player's language, and changes nothing."""
+
 from __future__ import annotations
 
 import pytest

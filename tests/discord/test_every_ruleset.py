@@ -1,5 +1,6 @@
 """Every registered game works through Discord with no game-specific code: open, seat every
 side, start, and take the actions /act offers, each of which must be accepted."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,7 @@ async def test_a_real_game_runs_through_the_bot(table, game):
         pytest.skip(f"{game} is not available yet: {error}")
     created = await table.alice.slash(table.channel, "game new", ruleset=game)
     assert "is open in" in reply_text(created), reply_text(created)
-    for side in ruleset.sides:        # hot-seat: one player holds every side
+    for side in ruleset.sides:  # hot-seat: one player holds every side
         await table.alice.slash(table.thread, "game join", side=side)
     assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
     for step in range(STEPS):

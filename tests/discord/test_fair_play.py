@@ -1,4 +1,5 @@
 """Fair dice before the end, referee seating in public, past boards as the public saw them."""
+
 from __future__ import annotations
 
 from .conftest import message_text, reply_text
@@ -16,8 +17,9 @@ async def test_verify_waits_for_the_seed_to_be_revealed(table):
     assert len(table.public()) == posts, "nothing is announced before the seed is revealed"
     await table.bob.slash(table.thread, "game resign")
     late = await table.dave.slash(table.thread, "game verify")
-    assert "replay exactly from the revealed seed" in message_text(table.thread.last_message) \
-        or "FAILED" in message_text(table.thread.last_message), reply_text(late)
+    assert "replay exactly from the revealed seed" in message_text(
+        table.thread.last_message
+    ) or "FAILED" in message_text(table.thread.last_message), reply_text(late)
 
 
 async def test_referee_seating_is_announced(table):
@@ -25,8 +27,11 @@ async def test_referee_seating_is_announced(table):
     seated = await table.alice.slash(table.thread, "ref seat", member=table.dave, side="blue")
     assert reply_text(seated) == "Done."
     announced = message_text(table.thread.last_message)
-    assert "seated" in announced and f"<@{table.dave.id}>" in announced \
-        and f"<@{table.alice.id}>" in announced, announced
+    assert (
+        "seated" in announced
+        and f"<@{table.dave.id}>" in announced
+        and f"<@{table.alice.id}>" in announced
+    ), announced
 
 
 async def test_board_of_a_past_turn_is_the_public_picture_of_that_turn(table):
@@ -39,12 +44,10 @@ async def test_board_of_a_past_turn_is_the_public_picture_of_that_turn(table):
     await table.dave.slash(thread, "game board", turn=1)
     posted = await table.thread.last_message.attachments[0].read()
     assert posted == await table.service.render_turn(info.id, 1, viewer=None)
-    assert posted != await table.service.render(info.id, viewer=None), \
-        "turn 1's board, not today's"
+    assert posted != await table.service.render(info.id, viewer=None), "turn 1's board, not today's"
 
 
-async def test_reminders_survive_a_restart_without_repeating_and_ping_only_the_awaited_team(
-        table):
+async def test_reminders_survive_a_restart_without_repeating_and_ping_only_the_awaited_team(table):
     await table.started_game(time_control="daily", also=[(table.carol, "red")])
 
     def reminders():
@@ -65,11 +68,16 @@ async def test_reminders_survive_a_restart_without_repeating_and_ping_only_the_a
         assert f"<@{table.carol.id}>" in message.content
         assert f"<@{table.bob.id}>" not in message.content
     # Only the awaited players may be pinged, whatever the text says.
-    pings = [request.json["allowed_mentions"] for request in table.env.http_requests
-             if request.method == "POST" and isinstance(request.json, dict)
-             and "⏰" in (request.json.get("content") or "")]
+    pings = [
+        request.json["allowed_mentions"]
+        for request in table.env.http_requests
+        if request.method == "POST"
+        and isinstance(request.json, dict)
+        and "⏰" in (request.json.get("content") or "")
+    ]
     assert len(pings) == 2
     for allowed in pings:
-        assert sorted(map(int, allowed.get("users", []))) == sorted([table.alice.id,
-                                                                    table.carol.id])
+        assert sorted(map(int, allowed.get("users", []))) == sorted(
+            [table.alice.id, table.carol.id]
+        )
         assert not allowed.get("parse")

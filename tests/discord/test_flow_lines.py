@@ -1,5 +1,6 @@
 """Every change of round, phase and side to act is announced in one line with why (issue 15);
 a decision owed names the commands that answer it."""
+
 from __future__ import annotations
 
 from cogs.common import flow_line
@@ -24,21 +25,36 @@ async def test_ending_a_phase_and_a_turn_is_announced_with_why(table):
 def test_a_decision_owed_names_its_commands_in_english_and_german():
     teno = get_ruleset("tenochtitlan")
     before = {"turn": 3, "phase": "combat", "active": "spanish", "awaiting": ["spanish"]}
-    after = dict(before, awaiting=["aztec"],
-                 pending={"kind": "retreat", "side": "aztec", "unit": "az-infantry-1"})
-    owed = {"aztec": [{"type": "retreat", "side": "aztec", "unit": "az-infantry-1", "to": "0507"},
-                      {"type": "retreat", "side": "aztec", "unit": "az-infantry-1", "to": "0508"},
-                      {"type": "pass", "side": "aztec"}]}
-    attack = {"type": "attack", "side": "spanish", "unit": "sp-cavalry-1", "target": "az-infantry-1"}
+    after = dict(
+        before,
+        awaiting=["aztec"],
+        pending={"kind": "retreat", "side": "aztec", "unit": "az-infantry-1"},
+    )
+    owed = {
+        "aztec": [
+            {"type": "retreat", "side": "aztec", "unit": "az-infantry-1", "to": "0507"},
+            {"type": "retreat", "side": "aztec", "unit": "az-infantry-1", "to": "0508"},
+            {"type": "pass", "side": "aztec"},
+        ]
+    }
+    attack = {
+        "type": "attack",
+        "side": "spanish",
+        "unit": "sp-cavalry-1",
+        "target": "az-infantry-1",
+    }
     english = flow_line(teno, before, after, [], attack, "en", owed)
-    assert english == ("➡️ to act: Aztec (Aztec owes a decision (retreat): "
-                       "/retreat unit:… to:… | /pass)"), english
+    assert english == (
+        "➡️ to act: Aztec (Aztec owes a decision (retreat): /retreat unit:… to:… | /pass)"
+    ), english
     german = flow_line(teno, before, after, [], attack, "de", owed)
-    assert german == ("➡️ am Zug: Azteken (Azteken muss entscheiden (Rückzug): "
-                      "/retreat unit:… to:… | /pass)"), german
+    assert german == (
+        "➡️ am Zug: Azteken (Azteken muss entscheiden (Rückzug): /retreat unit:… to:… | /pass)"
+    ), german
     # Once decided, the line says so; nothing changed, no line.
     assert "Aztec made the decision" in flow_line(
-        teno, after, before, [], {"type": "pass", "side": "aztec"}, "en", {})
+        teno, after, before, [], {"type": "pass", "side": "aztec"}, "en", {}
+    )
     assert flow_line(teno, before, dict(before), [], attack, "en", {}) is None
 
 
@@ -47,18 +63,23 @@ def test_a_new_round_decided_by_initiative_dice_shows_them():
     state, _ = rivet.setup(rivet.load_scenario(rivet.default_scenario), seeded("flow", 0))
     before = dict(state, turn=1, phase="rally", active="bismark", awaiting=["bismark"])
     after = dict(state, turn=2, phase="card", active="allies", awaiting=["allies"])
-    rolls = [{"type": "roll", "purpose": "initiative Allies", "value": 5},
-             {"type": "roll", "purpose": "initiative Bismark", "value": 2}]
+    rolls = [
+        {"type": "roll", "purpose": "initiative Allies", "value": 5},
+        {"type": "roll", "purpose": "initiative Bismark", "value": 2},
+    ]
     line = flow_line(rivet, before, after, rolls, {"type": "end-phase", "side": "bismark"}, "en")
-    assert line == ("➡️ Round 2 begins · phase: Cards · to act: Allies (decided by the dice: "
-                    "initiative Allies 5, initiative Bismark 2)"), line
+    assert line == (
+        "➡️ Round 2 begins · phase: Cards · to act: Allies (decided by the dice: "
+        "initiative Allies 5, initiative Bismark 2)"
+    ), line
     german = flow_line(rivet, before, after, rolls, {"type": "end-phase", "side": "bismark"}, "de")
     assert german.startswith("➡️ Runde 2 beginnt · Phase: Karten · am Zug: Alliierte"), german
 
 
 async def test_act_says_when_there_are_more_than_25_actions_and_how_to_narrow(table, german):
-    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
-                            scenario="historical")
+    await table.alice.slash(
+        table.channel, "game new", ruleset="tenochtitlan", scenario="historical"
+    )
     await table.alice.slash(table.thread, "game join", side="aztec")
     await table.bob.slash(table.thread, "game join", side="spanish")
     await table.alice.slash(table.thread, "game start")
@@ -67,8 +88,9 @@ async def test_act_says_when_there_are_more_than_25_actions_and_how_to_narrow(ta
     assert len(legal) > 25
     offered = await table.bob.autocomplete(table.thread, "act", "action", "")
     assert len(offered) == 25
-    assert offered[-1]["name"].startswith(f"+{len(legal) - 25} weitere (Name oder Feld tippen"), \
+    assert offered[-1]["name"].startswith(f"+{len(legal) - 25} weitere (Name oder Feld tippen"), (
         offered[-1]
+    )
     assert offered[-1]["value"].startswith("/"), "the hint stays a real action"
     narrowed = await table.bob.autocomplete(table.thread, "act", "action", "sp-cavalry-1 to:0102")
     assert len(narrowed) < 25 and not any("weitere" in c["name"] for c in narrowed), narrowed

@@ -1,4 +1,5 @@
 """A whole game through Discord: /game new to victory, with autocomplete picking every move."""
+
 from __future__ import annotations
 
 import io
@@ -13,8 +14,11 @@ from .conftest import message_text, reply_text
 
 def nearest_enemy_distance(state, side, at):
     here = hexgrid.parse_label(at)
-    return min(hexgrid.distance(here, hexgrid.parse_label(u["at"]))
-               for u in state["units"].values() if u["side"] != side)
+    return min(
+        hexgrid.distance(here, hexgrid.parse_label(u["at"]))
+        for u in state["units"].values()
+        if u["side"] != side
+    )
 
 
 async def play_one_step(table, player, side):
@@ -34,8 +38,11 @@ async def play_one_step(table, player, side):
         at = info.state["units"][unit]["at"]
         now = nearest_enemy_distance(info.state, side, at)
         destinations = await player.autocomplete(thread, "move", "to", "", unit=unit)
-        closer = [d["value"] for d in destinations
-                  if nearest_enemy_distance(info.state, side, d["value"]) < now]
+        closer = [
+            d["value"]
+            for d in destinations
+            if nearest_enemy_distance(info.state, side, d["value"]) < now
+        ]
         if closer:
             return await player.slash(thread, "move", unit=unit, to=closer[0])
     return await player.slash(thread, "end-phase")
@@ -44,8 +51,9 @@ async def play_one_step(table, player, side):
 async def test_complete_game_from_new_to_victory(table):
     choices = await table.alice.autocomplete(table.channel, "game new", "ruleset", "skir")
     assert {"name": "Skirmish (test fixture) (skirmish)", "value": "skirmish"} in choices
-    scenarios = await table.alice.autocomplete(table.channel, "game new", "scenario", "",
-                                               ruleset="skirmish")
+    scenarios = await table.alice.autocomplete(
+        table.channel, "game new", "scenario", "", ruleset="skirmish"
+    )
     assert [s["value"] for s in scenarios] == ["standard"]
 
     created = await table.new_game(scenario="standard")
@@ -86,8 +94,11 @@ async def test_complete_game_from_new_to_victory(table):
     assert info.seed in text, "the seed is revealed when the game ends"
     assert "🎲" in text, "every die is shown in the thread"
     # Every resolved attack was posted as a result with its die.
-    results = [m for m in table.thread.history(viewer=table.dave)
-               if m.embeds and m.embeds[0].title == "Result"]
+    results = [
+        m
+        for m in table.thread.history(viewer=table.dave)
+        if m.embeds and m.embeds[0].title == "Result"
+    ]
     assert results and all("🎲" in m.embeds[0].description for m in results)
 
     # The test's fixed dice are not the seed's, and /game verify says exactly that.
@@ -145,7 +156,7 @@ async def test_board_after_a_turn_flares_and_rules(table):
     assert "after turn 1" in past.content
     data = await past.attachments[0].read()
     assert Image.open(io.BytesIO(data)).format == "PNG"
-    table.clock.advance(60)     # past /game board's cooldown
+    table.clock.advance(60)  # past /game board's cooldown
     missing = await table.dave.slash(thread, "game board", turn=9)
     assert missing.ephemeral and "has not been played" in reply_text(missing)
     flare = await table.bob.slash(thread, "flare", hex="0303")
@@ -159,8 +170,9 @@ async def test_board_after_a_turn_flares_and_rules(table):
 
 
 async def test_missing_permissions_are_explained(table):
-    table.env.inject_error("POST", "/channels/*/threads", status=403, code=50013,
-                           message="Missing Permissions")
+    table.env.inject_error(
+        "POST", "/channels/*/threads", status=403, code=50013, message="Missing Permissions"
+    )
     result = await table.alice.slash(table.channel, "game new", ruleset="skirmish")
     assert result.ephemeral
     assert "Create Public Threads" in reply_text(result), reply_text(result)
@@ -178,8 +190,10 @@ async def test_flares_survive_a_restart_and_clear_after_the_next_turn_post(table
 
     async def pictures():
         game = await table.game()
-        return (await table.service.render(game.id, flares=("0303",)),
-                await table.service.render(game.id))
+        return (
+            await table.service.render(game.id, flares=("0303",)),
+            await table.service.render(game.id),
+        )
 
     await table.dave.slash(thread, "game board")
     flared, plain = await pictures()
@@ -192,6 +206,6 @@ async def test_flares_survive_a_restart_and_clear_after_the_next_turn_post(table
     assert await posted_png() == flared
     # ... and then the flare is gone.
     assert await table.service.flares(info.id) == []
-    table.clock.advance(60)     # past /game board's cooldown
+    table.clock.advance(60)  # past /game board's cooldown
     await table.dave.slash(thread, "game board")
     assert await posted_png() == plain

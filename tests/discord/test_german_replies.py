@@ -1,5 +1,6 @@
 """A German client reads German (issue 15): refusals, /game status, the turn post's header and
 fields, side and phase names. Game data (unit and card names) may stay as the game wrote it."""
+
 from __future__ import annotations
 
 import re
@@ -19,11 +20,13 @@ from .conftest import message_text, reply_text
 
 # Words that carry an English sentence and are not German words as well. A line with two of
 # them (ids and command syntax such as ``to:0507`` removed first) is an English sentence.
-ENGLISH_WORDS = frozenset("""
+ENGLISH_WORDS = frozenset(
+    """
     the is are was were not no of and or has have had can cannot you your it its this that
     with for on at be been now there their which what when who may must only any than then
     into from by
-""".split())
+""".split()
+)
 # The English field names of a turn post or status line ("Turn: 3 / 24"; "Phase" is German
 # too, so its value is checked instead).
 ENGLISH_LABELS = frozenset("turn round active card used waiting result winner".split())
@@ -54,8 +57,9 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = table.guild.add_member(table.env.create_user("erin"), roles=[admins])
     await admin.slash(table.channel, "umpire config", language="de")
-    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
-                            scenario="historical")
+    await table.alice.slash(
+        table.channel, "game new", ruleset="tenochtitlan", scenario="historical"
+    )
     await table.alice.slash(table.thread, "game join", side="aztec")
     await table.bob.slash(table.thread, "game join", side="spanish")
     await table.alice.slash(table.thread, "game start")
@@ -67,8 +71,8 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
         return result
 
     await say(table.bob, "game status")
-    await say(table.alice, "end-phase")                       # not her turn
-    await say(table.bob, "move", unit="az-bowmen-1", to="0101")   # not his unit
+    await say(table.alice, "end-phase")  # not her turn
+    await say(table.bob, "move", unit="az-bowmen-1", to="0101")  # not his unit
     for _ in range(3):
         info = await table.game()
         side = info.awaiting[0]
@@ -98,18 +102,22 @@ def refusal(ruleset_name: str, state: dict, command: str) -> RuleError:
 
 def test_the_common_refusals_of_pocket_tactics_and_rivet_wars_read_german():
     from tests.pockettactics.helpers import position
+
     state = position({"spearman": "0808", "slinger": "0809"})
     refused = refusal("pocket-tactics", state, "/move unit:spearman to:0101")
     assert rule_text(refused, "en") == str(refused) and "is not a tile" in str(refused)
-    assert rule_text(refused, "de").startswith("0101 ist kein Plättchen der Karte"), rule_text(refused, "de")
+    assert rule_text(refused, "de").startswith("0101 ist kein Plättchen der Karte"), rule_text(
+        refused, "de"
+    )
     refused = refusal("pocket-tactics", state, "/fire unit:spearman target:slinger")
     assert rule_text(refused, "de") == "spearman hat keinen Fernkampfangriff."
 
     rivet = get_ruleset("rivet-wars")
     state, _ = rivet.setup(rivet.load_scenario(rivet.default_scenario), seeded("test", 1))
     refused = refusal("rivet-wars", state, "/move unit:nobody to:A1")
-    assert rule_text(refused, "de").startswith("Es gibt keine Einheit 'nobody' auf dem Brett."), \
+    assert rule_text(refused, "de").startswith("Es gibt keine Einheit 'nobody' auf dem Brett."), (
         rule_text(refused, "de")
+    )
     header = rivet.localised_header(state, "de")
     assert {"Runde", "Phase", "Aktive Seite", "Siegpunkte", "Nieten"} <= set(header), header
     assert "Alliierte" in header["Siegpunkte"]
@@ -130,8 +138,17 @@ def test_not_your_turn_names_the_sides_in_german():
 def test_decision_buttons_read_as_german_sentences():
     from cogs.common import decision_label
     from tests.pockettactics.helpers import RS, act, position
-    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809",
-                      "goblin": "0910", "troll": "0810"})
+
+    state = position(
+        {
+            "spearman": "0808",
+            "archer": "0807",
+            "rider": "0708",
+            "slinger": "0809",
+            "goblin": "0910",
+            "troll": "0810",
+        }
+    )
     state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
     state, _ = act(state, "/pass")
     labels = [decision_label(RS, state, a, "de") for a in RS.legal_actions(state, "south")]

@@ -7,6 +7,7 @@ while the owner finds its cards in its own ephemeral replies.
 
 Mission 1 (the brief's example) deals no cards at all (``"cards": {"action": false,
 "secret": false}``), so the game is mission 3, which uses both decks."""
+
 from __future__ import annotations
 
 import json
@@ -49,15 +50,19 @@ def card_name(card: str) -> str:
 
 def held_secretly(state: dict) -> dict[str, set[str]]:
     """side -> the card ids only that side knows it holds."""
-    return {side: set(state["hands"][side]) | set(state["secrets"][side])
-            for side in state["hands"]}
+    return {
+        side: set(state["hands"][side]) | set(state["secrets"][side]) for side in state["hands"]
+    }
 
 
 def secret_words(state: dict, public_view: dict) -> set[str]:
     """Ids of held cards, and their names unless a card of that name is public (the decks
     hold several copies of a card: a discarded "Barrage" says nothing about another one)."""
-    public_names = {card_name(c) for pile in ("action_discard", "secret_discard")
-                    for c in public_view["decks"][pile]}
+    public_names = {
+        card_name(c)
+        for pile in ("action_discard", "secret_discard")
+        for c in public_view["decks"][pile]
+    }
     words = set()
     for cards in held_secretly(state).values():
         words |= cards
@@ -74,7 +79,7 @@ def ephemeral_only_requests_carry(table, words: set[str]) -> list[str]:
         if not isinstance(body, dict):
             continue
         data = body.get("data") or {}
-        if body.get("type") == 8:          # APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
+        if body.get("type") == 8:  # APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
             continue
         if (body.get("flags", 0) & 64) or (isinstance(data, dict) and data.get("flags", 0) & 64):
             continue
@@ -85,11 +90,13 @@ def ephemeral_only_requests_carry(table, words: set[str]) -> list[str]:
 
 @pytest.mark.parametrize("dice", [[]])
 async def test_rivet_wars_cards_never_reach_anything_public(table):
-    offered = await table.alice.autocomplete(table.channel, "game new", "scenario", "",
-                                             ruleset="rivet-wars")
+    offered = await table.alice.autocomplete(
+        table.channel, "game new", "scenario", "", ruleset="rivet-wars"
+    )
     assert "mission-3" in [choice["value"] for choice in offered]
-    created = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                      scenario="mission-3")
+    created = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario="mission-3"
+    )
     assert "is open in" in reply_text(created), reply_text(created)
     players = {"allies": table.alice, "bismark": table.bob}
     for side, member in players.items():
@@ -111,20 +118,23 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
 
         # Autocomplete: exactly the awaited side's legal actions, nothing for anyone else.
         choices = await player.autocomplete(table.thread, "act", "action", "")
-        assert all(c["name"] != c["value"] for c in choices if "unit:" in c["value"]), \
+        assert all(c["name"] != c["value"] for c in choices if "unit:" in c["value"]), (
             "units are named for humans, not by their ids"
+        )
         lines = [format_command(a) for a in legal]
         offered = {c["value"] for c in choices}
         if len(lines) <= 25:
             assert offered == set(lines), step
-        else:   # Discord shows 25 choices; typing finds the rest
+        else:  # Discord shows 25 choices; typing finds the rest
             assert len(offered) == 25 and offered <= set(lines), step
             typed = await player.autocomplete(table.thread, "act", "action", lines[-1])
             assert lines[-1] in {c["value"] for c in typed}
         # Out of turn: one entry saying whose turn it is, no card or action (issue 15).
         for outsider in (other, table.dave):
-            for offered in (await outsider.autocomplete(table.thread, "act", "action", ""),
-                            await outsider.autocomplete(table.thread, "discard", "card", "")):
+            for offered in (
+                await outsider.autocomplete(table.thread, "act", "action", ""),
+                await outsider.autocomplete(table.thread, "discard", "card", ""),
+            ):
                 assert [c["value"] for c in offered] == ["?"], offered
                 assert offered[0]["name"].startswith("Not your turn: the game waits for")
 
@@ -138,8 +148,9 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
             assert result.ephemeral and reply_text(result).startswith("Done"), reply_text(result)
             drawn = set((await table.game()).state["hands"][side]) - held_before
             # The card drawn after the discard is told to its owner alone.
-            assert drawn and all(card_name(c) in reply_text(result) for c in drawn), \
-                reply_text(result)
+            assert drawn and all(card_name(c) in reply_text(result) for c in drawn), reply_text(
+                result
+            )
             discarded = True
             # A card was drawn in secret: no player can take that back, only a referee.
             drawn_at = (await table.game()).version
@@ -158,8 +169,9 @@ async def test_rivet_wars_cards_never_reach_anything_public(table):
         shown = public_surface(table)
         assert not [w for w in words if w in shown], f"step {step}: a held card is public"
     else:
-        pytest.fail("no card phase with a discard and cards on both sides within "
-                    f"{MAX_STEPS} actions")
+        pytest.fail(
+            f"no card phase with a discard and cards on both sides within {MAX_STEPS} actions"
+        )
 
     info = await table.game()
     held = held_secretly(info.state)

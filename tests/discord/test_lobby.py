@@ -1,5 +1,6 @@
 """The lobby for newcomers (issue 15): leave a seat before the start, cancel an unstarted game
 (creator or referee), and a rematch of a finished game with the same seats."""
+
 from __future__ import annotations
 
 from .conftest import reply_text
@@ -64,7 +65,11 @@ async def test_a_rematch_opens_the_same_game_with_the_same_seats(table):
     games = await table.service.list_games(guild_id=table.guild.id)
     new = games[-1]
     assert new.id != first.id and new.status == "lobby"
-    assert (new.ruleset, new.scenario, new.settings) == (first.ruleset, first.scenario, first.settings)
+    assert (new.ruleset, new.scenario, new.settings) == (
+        first.ruleset,
+        first.scenario,
+        first.settings,
+    )
     assert await table.service.seats(new.id) == {"red": [table.alice.id], "blue": [table.bob.id]}
     assert new.thread_id and new.thread_id != first.thread_id
     assert new.seed_hash != first.seed_hash
@@ -80,8 +85,11 @@ async def test_help_explains_the_flow_and_the_games_commands_with_real_examples(
     assert "Its commands:" in inside and "`/move` — Move a unit one hex" in inside, inside
     assert "You could type now:" in inside and "`/move unit:r1 to:" in inside, inside
     info = await table.game()
-    legal = {f"/move unit:{a['unit']} to:{a['to']}"
-             for a in await table.service.legal_actions(info.id, "red") if a["type"] == "move"}
+    legal = {
+        f"/move unit:{a['unit']} to:{a['to']}"
+        for a in await table.service.legal_actions(info.id, "red")
+        if a["type"] == "move"
+    }
     shown = inside.split("You could type now:")[1]
     assert any(f"`{command}`" in shown for command in legal), shown
     waiting = reply_text(await table.bob.slash(table.thread, "help"))
@@ -105,15 +113,15 @@ async def test_players_who_opt_in_get_a_direct_message_when_it_is_their_turn(tab
     assert "no seat" in reply_text(refused), reply_text(refused)
     done = await table.bob.slash(table.thread, "game notify", on=True)
     assert "direct message" in reply_text(done), reply_text(done)
-    await table.alice.slash(table.thread, "end-phase")      # Red's fire phase: still Red
+    await table.alice.slash(table.thread, "end-phase")  # Red's fire phase: still Red
     assert dms(table.bob) == []
-    await table.alice.slash(table.thread, "end-phase")      # Blue to act
+    await table.alice.slash(table.thread, "end-phase")  # Blue to act
     notices = dms(table.bob)
     assert len(notices) == 1 and "Blue is to act" in notices[0], notices
     assert dms(table.alice) == [], "alice did not opt in"
     await table.bob.slash(table.thread, "game notify", on=False)
     await table.bob.slash(table.thread, "end-phase")
-    await table.bob.slash(table.thread, "end-phase")        # back to Red, then Blue again
+    await table.bob.slash(table.thread, "end-phase")  # back to Red, then Blue again
     await table.alice.slash(table.thread, "end-phase")
     await table.alice.slash(table.thread, "end-phase")
     assert len(dms(table.bob)) == 1, "opted out"

@@ -1,5 +1,6 @@
 """Discord play commands take the names players read (issue 15): the same resolution as the
 local table, ambiguity refused with the candidates in the player's language."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,8 +9,7 @@ from .conftest import reply_text
 
 
 async def tenochtitlan(table):
-    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
-                            scenario="standard")
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan", scenario="standard")
     await table.alice.slash(table.thread, "game join", side="aztec")
     await table.bob.slash(table.thread, "game join", side="spanish")
     await table.alice.slash(table.thread, "game start")
@@ -69,8 +69,7 @@ async def test_auto_setup_places_the_callers_side_and_the_log_replays(table):
 
 @pytest.mark.parametrize("dice", [[]])
 async def test_a_scenario_that_needs_setting_up_points_to_auto_setup_and_ready_ones(table):
-    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
-                            scenario="standard")
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan", scenario="standard")
     lobby = table.public_text()
     assert "/auto-setup" in lobby
     assert "/game new ruleset:tenochtitlan scenario:historical" in lobby
@@ -78,8 +77,9 @@ async def test_a_scenario_that_needs_setting_up_points_to_auto_setup_and_ready_o
 
 @pytest.mark.parametrize("dice", [[]])
 async def test_a_ready_scenario_opens_without_the_setup_hint(table, german):
-    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
-                            scenario="historical")
+    await table.alice.slash(
+        table.channel, "game new", ruleset="tenochtitlan", scenario="historical"
+    )
     lobby = table.public_text()
     assert "/auto-setup" not in lobby and "Szenario historical" in lobby, lobby
 
@@ -98,6 +98,5 @@ async def test_a_referee_removes_a_unit_named_by_its_label(table):
 async def test_autocomplete_fits_the_next_option_to_a_unit_typed_by_name(table):
     await tenochtitlan(table)
     by_id = await table.alice.autocomplete(table.thread, "place", "to", "", unit="az-bowmen-1")
-    by_name = await table.alice.autocomplete(table.thread, "place", "to", "",
-                                             unit="aztec bowmen 1")
+    by_name = await table.alice.autocomplete(table.thread, "place", "to", "", unit="aztec bowmen 1")
     assert by_id and by_name == by_id

@@ -1,4 +1,5 @@
 """Hidden information, referees, slow turns and languages."""
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ from cogs.i18n import MESSAGES, t
 from .conftest import reply_text
 
 ROOT = Path(__file__).resolve().parents[2]
-SECRET = "ace"   # the skirmish fixture's secret card of Red
+SECRET = "ace"  # the skirmish fixture's secret card of Red
 
 
 async def test_hidden_information_only_in_its_owners_ephemeral_messages(table):
@@ -38,8 +39,11 @@ async def test_hidden_information_only_in_its_owners_ephemeral_messages(table):
     # ...and no non-ephemeral message body the bot sent to Discord at all.
     for request in table.env.http_requests:
         body = request.json or {}
-        if isinstance(body, dict) and not (body.get("flags", 0) & 64) and \
-                not ((body.get("data") or {}).get("flags", 0) & 64):
+        if (
+            isinstance(body, dict)
+            and not (body.get("flags", 0) & 64)
+            and not ((body.get("data") or {}).get("flags", 0) & 64)
+        ):
             assert SECRET not in json.dumps(body), request.path
 
 
@@ -49,7 +53,7 @@ async def test_referee_undo_place_and_pause_are_announced(table):
     await table.alice.slash(thread, "move", unit="r1", to="0201")
     refused = await table.bob.slash(thread, "ref undo")
     assert "Only a referee" in reply_text(refused)
-    undone = await table.alice.slash(thread, "ref undo")       # alice created the game
+    undone = await table.alice.slash(thread, "ref undo")  # alice created the game
     assert reply_text(undone) == "Done.", reply_text(undone)
     assert (await table.game()).state["units"]["r1"]["at"] == "0101"
     placed = await table.alice.slash(thread, "ref place", unit="b1", to="0303")
@@ -60,8 +64,12 @@ async def test_referee_undo_place_and_pause_are_announced(table):
     assert "not running" in reply_text(blocked) or "paused" in reply_text(blocked)
     await table.alice.slash(thread, "ref pause", paused=False)
     public = table.public_text()
-    for phrase in ("took back the last action", "placed b1 on 0303", "paused the game",
-                   "resumed the game"):
+    for phrase in (
+        "took back the last action",
+        "placed b1 on 0303",
+        "paused the game",
+        "resumed the game",
+    ):
         assert phrase in public, phrase
     history = await table.service.history((await table.game()).id, include_undone=True)
     assert [r.live for r in history][:1] == [False], "the undone move stays in the audit log"
@@ -70,8 +78,9 @@ async def test_referee_undo_place_and_pause_are_announced(table):
 async def test_referee_role_from_umpire_config(table):
     await table.new_game()
     role = table.guild.create_role("Umpires")
-    admin_role = table.guild.create_role("Admins", permissions=__import__("discord").Permissions(
-        manage_guild=True))
+    admin_role = table.guild.create_role(
+        "Admins", permissions=__import__("discord").Permissions(manage_guild=True)
+    )
     admin = table.guild.add_member(table.env.create_user("erin"), roles=[admin_role])
     referee = table.guild.add_member(table.env.create_user("frank"), roles=[role])
     denied = await table.bob.slash(table.thread, "ref kick", member=table.alice)
@@ -87,8 +96,8 @@ async def test_referee_role_from_umpire_config(table):
 
 async def test_reminders_mention_only_the_awaited_player_once_per_interval(table):
     await table.started_game(time_control="daily")
-    table.clock.advance(13 * 3600)              # daily games remind every 12 hours
-    await table.env.advance_time(61)            # the reminder loop runs once a minute
+    table.clock.advance(13 * 3600)  # daily games remind every 12 hours
+    await table.env.advance_time(61)  # the reminder loop runs once a minute
     reminders = [m for m in table.thread.history() if "⏰" in m.content]
     assert len(reminders) == 1
     assert f"<@{table.alice.id}>" in reminders[0].content
@@ -128,21 +137,56 @@ def test_every_message_exists_in_both_languages():
 
 
 def test_bot_py_commands_prints_the_tree_as_json_with_german_localisations():
-    out = subprocess.run([sys.executable, "bot.py", "commands"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, "bot.py", "commands"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     tree = json.loads(out.stdout)
     by_name = {command["name"]: command for command in tree}
-    for name in ("game", "ref", "umpire", "move", "attack", "fire", "end-phase", "deploy",
-                 "rally", "retreat", "advance", "place", "play", "discard", "reserve", "pass",
-                 "act", "undo", "flare"):
+    for name in (
+        "game",
+        "ref",
+        "umpire",
+        "move",
+        "attack",
+        "fire",
+        "end-phase",
+        "deploy",
+        "rally",
+        "retreat",
+        "advance",
+        "place",
+        "play",
+        "discard",
+        "reserve",
+        "pass",
+        "act",
+        "undo",
+        "flare",
+    ):
         assert name in by_name, name
     move = by_name["move"]
     assert move["name_localizations"]["de"] == "bewegen"
     assert move["description_localizations"]["de"]
     assert all(option["autocomplete"] for option in move["options"])
     game = {sub["name"]: sub for sub in by_name["game"]["options"]}
-    assert set(game) >= {"new", "join", "start", "status", "board", "log", "resign", "rules",
-                         "list", "replay", "verify"}
+    assert set(game) >= {
+        "new",
+        "join",
+        "start",
+        "status",
+        "board",
+        "log",
+        "resign",
+        "rules",
+        "list",
+        "replay",
+        "verify",
+    }
     assert by_name["game"]["name_localizations"]["de"] == "partie"
     ref = {sub["name"] for sub in by_name["ref"]["options"]}
     assert ref >= {"undo", "place", "remove", "phase", "seat", "kick", "pause"}
@@ -164,8 +208,9 @@ def test_health_check_needs_a_recent_heartbeat_and_a_database(tmp_path):
     assert any("heartbeat" in p for p in check(str(database), heartbeat))
     heartbeat.write_text("now")
     assert check(str(database), heartbeat) == []
-    assert any("no heartbeat for" in p for p in check(str(database), heartbeat,
-                                                      now=time.time() + 3600))
+    assert any(
+        "no heartbeat for" in p for p in check(str(database), heartbeat, now=time.time() + 3600)
+    )
     # A path with characters that mean something in a file: URI, and the sqlite:/// form.
     odd = tmp_path / "a?b#c%41" / "umpire.sqlite3"
     odd.parent.mkdir()
@@ -179,7 +224,7 @@ def test_health_check_needs_a_recent_heartbeat_and_a_database(tmp_path):
 @pytest.mark.parametrize("on_timeout", ["referee", "forfeit"])
 async def test_a_clock_that_runs_out_goes_to_the_referee_or_forfeits(table, on_timeout):
     await table.started_game(time_control="daily", on_timeout=on_timeout)
-    table.clock.advance(25 * 3600)              # daily: 24 hours to start with
+    table.clock.advance(25 * 3600)  # daily: 24 hours to start with
     await table.env.advance_time(61)
     info = await table.game()
     text = table.public_text()
@@ -199,15 +244,23 @@ async def test_a_clock_that_runs_out_goes_to_the_referee_or_forfeits(table, on_t
 
 def test_without_a_token_bot_py_starts_the_local_table_and_says_why(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "UMPIRE_DB": str(tmp_path / "x.db")}
-    out = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, input="",
-                         capture_output=True, text=True, timeout=60, env=env)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert "No DISCORD_TOKEN is configured" in out.stdout
     assert "local table" in out.stdout
 
 
 async def test_public_posts_follow_the_servers_language(table):
-    admin_role = table.guild.create_role("Admins", permissions=__import__("discord").Permissions(
-        manage_guild=True))
+    admin_role = table.guild.create_role(
+        "Admins", permissions=__import__("discord").Permissions(manage_guild=True)
+    )
     admin = table.guild.add_member(table.env.create_user("erin"), roles=[admin_role])
     await admin.slash(table.channel, "umpire config", language="de")
     await table.started_game()
@@ -240,8 +293,10 @@ def test_the_command_tree_obeys_discords_limits():
         options = item.get("options", [])
         assert len(options) <= 25
         for lang in ("en", "de"):
-            names = [o.get("name_localizations", {}).get(lang, o["name"]) if lang != "en"
-                     else o["name"] for o in options]
+            names = [
+                o.get("name_localizations", {}).get(lang, o["name"]) if lang != "en" else o["name"]
+                for o in options
+            ]
             assert len(names) == len(set(names)), f"{item['name']}: duplicate {lang} names"
         leaves = [o for o in options if o["type"] not in (1, 2)]
         required = [o.get("required", False) for o in leaves]
@@ -255,8 +310,10 @@ def test_the_command_tree_obeys_discords_limits():
     for command in tree:
         check(command)
     for lang in ("en", "de"):
-        names = [c["name"] if lang == "en" else c.get("name_localizations", {}).get(lang, c["name"])
-                 for c in tree]
+        names = [
+            c["name"] if lang == "en" else c.get("name_localizations", {}).get(lang, c["name"])
+            for c in tree
+        ]
         assert len(names) == len(set(names)), f"duplicate top-level {lang} names"
 
 
@@ -290,14 +347,17 @@ async def test_referee_phase_remove_and_clock(table):
     assert [s["value"] for s in sides] == ["red", "blue"]
     units = await table.alice.autocomplete(thread, "ref remove", "unit", "b")
     assert {u["value"] for u in units} == {"b1", "b2"}
-    assert reply_text(await table.alice.slash(thread, "ref phase", phase="fire",
-                                              side="blue")) == "Done."
+    assert (
+        reply_text(await table.alice.slash(thread, "ref phase", phase="fire", side="blue"))
+        == "Done."
+    )
     info = await table.game()
     assert (info.state["phase"], info.state["active"]) == ("fire", "blue")
     assert reply_text(await table.alice.slash(thread, "ref remove", unit="r2")) == "Done."
     assert "r2" not in (await table.game()).state["units"]
-    assert reply_text(await table.alice.slash(thread, "ref clock", side="red",
-                                              hours=5.0)) == "Done."
+    assert (
+        reply_text(await table.alice.slash(thread, "ref clock", side="red", hours=5.0)) == "Done."
+    )
     clocks = await table.service.clocks(info.id)
     assert abs(clocks["red"] - 5 * 3600) < 1
     bad = await table.alice.slash(thread, "ref place", unit="zz", to="0101")

@@ -1,5 +1,6 @@
 """Errors the player caused: each is answered privately with why and what is legal instead,
 and the game (or the server's list of games) is exactly as it was."""
+
 from __future__ import annotations
 
 import json
@@ -16,21 +17,27 @@ async def snapshot(table):
     return info.version, info.state, len(history)
 
 
-@pytest.mark.parametrize("problem, expected", [
-    ("entry", ["deploy.allies", "not a segment"]),
-    ("garbled", ["not valid JSON"]),
-])
+@pytest.mark.parametrize(
+    "problem, expected",
+    [
+        ("entry", ["deploy.allies", "not a segment"]),
+        ("garbled", ["not valid JSON"]),
+    ],
+)
 async def test_a_broken_scenario_file_names_file_entry_and_problem_and_opens_nothing(
-        table, problem, expected):
+    table, problem, expected
+):
     if problem == "entry":
-        mission = json.loads((__import__("pathlib").Path("data/rivet-wars/missions/mission-3.json")
-                              ).read_text())
+        mission = json.loads(
+            (__import__("pathlib").Path("data/rivet-wars/missions/mission-3.json")).read_text()
+        )
         mission["deploy"]["allies"] = ["Z99"]
         document = json.dumps(mission).encode()
     else:
         document = b"{not json"
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario_file=(f"{problem}.json", document))
+    result = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario_file=(f"{problem}.json", document)
+    )
     text = reply_text(result)
     assert result.ephemeral
     assert f"{problem}.json" in text, text
@@ -45,10 +52,12 @@ async def test_someone_elses_unit_or_a_wrong_hex_on_your_own_turn_changes_nothin
     await table.started_game()
     thread = table.thread
     before = await snapshot(table)
-    for options in ({"unit": "b1", "to": "0401"},          # Blue's unit, on Red's turn
-                    {"unit": "r1", "to": "0505"},          # a hex out of reach
-                    {"unit": "r1", "to": "ZZ99"},          # no such hex
-                    {"unit": "r1", "to": "0102"}):         # a hex another unit holds
+    for options in (
+        {"unit": "b1", "to": "0401"},  # Blue's unit, on Red's turn
+        {"unit": "r1", "to": "0505"},  # a hex out of reach
+        {"unit": "r1", "to": "ZZ99"},  # no such hex
+        {"unit": "r1", "to": "0102"},
+    ):  # a hex another unit holds
         result = await table.alice.slash(thread, "move", **options)
         text = reply_text(result)
         assert result.ephemeral, options
@@ -70,9 +79,13 @@ async def test_two_players_sending_the_same_command_at_once_apply_it_once(table)
 
     await table.started_game(also=[(table.carol, "red")])
     before = await table.game()
-    results = await slash_together(table.env, [
-        (table.alice, table.thread, "end-phase", {}),
-        (table.carol, table.thread, "end-phase", {})])
+    results = await slash_together(
+        table.env,
+        [
+            (table.alice, table.thread, "end-phase", {}),
+            (table.carol, table.thread, "end-phase", {}),
+        ],
+    )
     texts = sorted(reply_text(r) for r in results)
     assert all(r.ephemeral for r in results)
     assert sum(text.startswith("Done") for text in texts) == 1, texts
@@ -93,12 +106,18 @@ async def test_two_referees_undoing_at_once_take_back_one_action(table):
     await table.alice.slash(table.thread, "move", unit="r2", to="0202")
     role = table.guild.create_role("Umpires")
     referee = table.guild.add_member(table.env.create_user("frank"), roles=[role])
-    admin = table.guild.add_member(table.env.create_user("erin"), roles=[
-        table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    admin = table.guild.add_member(
+        table.env.create_user("erin"),
+        roles=[
+            table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        ],
+    )
     await admin.slash(table.channel, "umpire config", referee_role=role)
     before = await table.game()
-    results = await slash_together(table.env, [(table.alice, table.thread, "ref undo", {}),
-                                               (referee, table.thread, "ref undo", {})])
+    results = await slash_together(
+        table.env,
+        [(table.alice, table.thread, "ref undo", {}), (referee, table.thread, "ref undo", {})],
+    )
     texts = sorted(reply_text(r) for r in results)
     assert texts[0] == "Done." and "moved on" in texts[1], texts
     state = (await table.game()).state

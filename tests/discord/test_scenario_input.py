@@ -2,6 +2,7 @@
 ``/game new``. No text typed in Discord ever reaches the filesystem, an attachment is read
 into memory only and capped in size, and a refusal names the entry and the problem without
 quoting a file."""
+
 from __future__ import annotations
 
 import builtins
@@ -26,12 +27,20 @@ def file_access(monkeypatch):
 
     def watch(original):
         def wrapper(path, *args, **kwargs):
-            seen.append(os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path))
+            seen.append(
+                os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
+            )
             return original(path, *args, **kwargs)
+
         return wrapper
 
-    for module, name in ((builtins, "open"), (io, "open"), (os, "open"), (os, "stat"),
-                         (os, "lstat")):
+    for module, name in (
+        (builtins, "open"),
+        (io, "open"),
+        (os, "open"),
+        (os, "stat"),
+        (os, "lstat"),
+    ):
         monkeypatch.setattr(module, name, watch(getattr(module, name)))
     return seen
 
@@ -42,24 +51,29 @@ async def nothing_opened(table):
     assert table.public() == []
 
 
-@pytest.mark.parametrize("hostile", [
-    "/etc/passwd",
-    "../../../../etc/passwd",
-    "../data/rivet-wars/missions/mission-1",
-    "../rivet-wars/missions/mission-1.json",
-    "/dev/zero",
-    "fifo",
-    "x" * 6000,
-])
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "/etc/passwd",
+        "../../../../etc/passwd",
+        "../data/rivet-wars/missions/mission-1",
+        "../rivet-wars/missions/mission-1.json",
+        "/dev/zero",
+        "fifo",
+        "x" * 6000,
+    ],
+)
 async def test_a_path_or_an_overlong_name_is_refused_without_touching_the_filesystem(
-        table, tmp_path, file_access, hostile):
+    table, tmp_path, file_access, hostile
+):
     if hostile == "fifo":
         hostile = str(tmp_path / "pipe.json")
-        os.mkfifo(hostile)   # reading it would block a worker thread forever
+        os.mkfifo(hostile)  # reading it would block a worker thread forever
     file_access.clear()
     started = time.perf_counter()
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario=hostile)
+    result = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario=hostile
+    )
     elapsed = time.perf_counter() - started
     text = reply_text(result)
     assert result.ephemeral
@@ -78,8 +92,9 @@ async def test_a_path_or_an_overlong_name_is_refused_without_touching_the_filesy
 
 
 async def test_a_packaged_name_opens_the_game(table):
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario="mission-3")
+    result = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario="mission-3"
+    )
     assert "is open in" in reply_text(result), reply_text(result)
     assert (await table.game()).scenario == "mission-3"
 
@@ -93,13 +108,21 @@ async def test_an_attached_scenario_file_opens_a_game_from_its_content(table, mo
         return await original(self, *args, **kwargs)
 
     monkeypatch.setattr(discord.Attachment, "read", read)
-    document = {"name": "trench-duel", "mission": "mission-3", "phase": "combat",
-                "active": "bismark", "turn": 4,
-                "units": [{"type": "koenig", "at": "I5", "id": "koenig"},
-                          {"type": "rifleman", "at": "I9"}],
-                "vp": {"allies": 7, "bismark": 6}}
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario_file=("trench-duel.json", json.dumps(document).encode()))
+    document = {
+        "name": "trench-duel",
+        "mission": "mission-3",
+        "phase": "combat",
+        "active": "bismark",
+        "turn": 4,
+        "units": [{"type": "koenig", "at": "I5", "id": "koenig"}, {"type": "rifleman", "at": "I9"}],
+        "vp": {"allies": 7, "bismark": 6},
+    }
+    result = await table.alice.slash(
+        table.channel,
+        "game new",
+        ruleset="rivet-wars",
+        scenario_file=("trench-duel.json", json.dumps(document).encode()),
+    )
     assert "is open in" in reply_text(result), reply_text(result)
     assert reads == ["trench-duel.json"]
     info = await table.game()
@@ -123,32 +146,59 @@ async def test_an_oversized_attachment_is_refused_before_it_is_downloaded(table,
     monkeypatch.setattr(discord.Attachment, "read", read)
     padding = " " * (300 * 1024)
     document = ('{"name": "big", "mission": "mission-1"' + padding + "}").encode()
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario_file=("big.json", document))
+    result = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario_file=("big.json", document)
+    )
     text = reply_text(result)
     assert result.ephemeral and "larger than 256 KiB" in text and "no game was opened" in text, text
     assert reads == []
     await nothing_opened(table)
 
 
-@pytest.mark.parametrize("filename, document, entry, problem", [
-    ("bool.json", b'{"name": "t", "mission": "mission-1", "objective_vp": true}',
-     "/objective_vp", "must be an object"),
-    ("navy.json", b'{"name": "t", "mission": "mission-1", "deploy": {"navy": 1.5}}',
-     "/deploy/navy", "unknown entry"),
-    ("type.json", b'{"mission": "mission-1", "units": [{"type": ["x"], "at": "C4"}]}',
-     "/units/0/type", "must be a text"),
-    ("terrain.json", b'{"mission": "mission-1", "terrain": []}', "/terrain", "must be an object"),
-    ("deep.json", b"[" * 100_000 + b"]" * 100_000, "file", "is nested more than"),
-    ("latin1.json", '{"name": "Stra\u00dfe"}'.encode("latin-1"), "file", "is not UTF-8"),
-    ("list.json", b"[1, 2, 3]", "/", "the top level must be a JSON object"),
-    ("secret.json", b'{"mission": "mission-1", "title": ["root:x:0:0:root:/root:/bin/bash"]}',
-     "/title", "must be a text"),
-])
+@pytest.mark.parametrize(
+    "filename, document, entry, problem",
+    [
+        (
+            "bool.json",
+            b'{"name": "t", "mission": "mission-1", "objective_vp": true}',
+            "/objective_vp",
+            "must be an object",
+        ),
+        (
+            "navy.json",
+            b'{"name": "t", "mission": "mission-1", "deploy": {"navy": 1.5}}',
+            "/deploy/navy",
+            "unknown entry",
+        ),
+        (
+            "type.json",
+            b'{"mission": "mission-1", "units": [{"type": ["x"], "at": "C4"}]}',
+            "/units/0/type",
+            "must be a text",
+        ),
+        (
+            "terrain.json",
+            b'{"mission": "mission-1", "terrain": []}',
+            "/terrain",
+            "must be an object",
+        ),
+        ("deep.json", b"[" * 100_000 + b"]" * 100_000, "file", "is nested more than"),
+        ("latin1.json", '{"name": "Stra\u00dfe"}'.encode("latin-1"), "file", "is not UTF-8"),
+        ("list.json", b"[1, 2, 3]", "/", "the top level must be a JSON object"),
+        (
+            "secret.json",
+            b'{"mission": "mission-1", "title": ["root:x:0:0:root:/root:/bin/bash"]}',
+            "/title",
+            "must be a text",
+        ),
+    ],
+)
 async def test_an_invalid_attachment_is_refused_naming_entry_and_problem_without_echo(
-        table, filename, document, entry, problem):
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario_file=(filename, document))
+    table, filename, document, entry, problem
+):
+    result = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario_file=(filename, document)
+    )
     text = reply_text(result)
     assert result.ephemeral
     assert text.startswith("That scenario cannot be used, no game was opened"), text
@@ -158,20 +208,26 @@ async def test_an_invalid_attachment_is_refused_naming_entry_and_problem_without
 
 
 async def test_a_name_and_a_file_together_are_refused(table):
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario="mission-1",
-                                     scenario_file=("m.json", b'{"mission": "mission-2"}'))
+    result = await table.alice.slash(
+        table.channel,
+        "game new",
+        ruleset="rivet-wars",
+        scenario="mission-1",
+        scenario_file=("m.json", b'{"mission": "mission-2"}'),
+    )
     assert "either a scenario name or a scenario file" in reply_text(result)
     await nothing_opened(table)
 
 
 async def test_refusals_in_german(table, german):
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario="/etc/passwd")
+    result = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario="/etc/passwd"
+    )
     text = reply_text(result)
     assert text.startswith("Dieses Szenario gibt es nicht"), text
     assert "szenario_datei" in text
-    result = await table.alice.slash(table.channel, "game new", ruleset="rivet-wars",
-                                     scenario_file=("b.json", b"\xff"))
+    result = await table.alice.slash(
+        table.channel, "game new", ruleset="rivet-wars", scenario_file=("b.json", b"\xff")
+    )
     assert reply_text(result).startswith("Dieses Szenario geht nicht"), reply_text(result)
     await nothing_opened(table)

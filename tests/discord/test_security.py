@@ -1,5 +1,6 @@
 """Issue 8 through the command tree: referee and service actions, limits on expensive and
 spammy commands, length caps, and the last-resort error handler."""
+
 from __future__ import annotations
 
 import io
@@ -30,6 +31,7 @@ async def _fired(table):
 
 
 # ----- referee and service actions --------------------------------------------------------
+
 
 async def test_ref_phase_refuses_an_unknown_phase_and_lists_the_games_phases(table):
     info = await table.started_game()
@@ -69,9 +71,13 @@ async def test_seated_referee_needs_the_other_sides_consent_to_rewind_dice(table
     assert "wants to take back" in message_text(request) and "6" in message_text(request)
     assert f"<@{table.bob.id}>" in request.content, "the player who can agree is pinged"
     assert f"<@{table.alice.id}>" in request.content
-    pings = [r.json["allowed_mentions"] for r in table.env.http_requests
-             if r.method == "POST" and isinstance(r.json, dict)
-             and "wants to take back" in (r.json.get("content") or "")]
+    pings = [
+        r.json["allowed_mentions"]
+        for r in table.env.http_requests
+        if r.method == "POST"
+        and isinstance(r.json, dict)
+        and "wants to take back" in (r.json.get("content") or "")
+    ]
     assert [sorted(map(int, p.get("users", []))) for p in pings] == [[table.bob.id]]
     assert not any(p.get("parse") for p in pings)
     # Neither the referee nor a player of the referee's own side can agree.
@@ -93,8 +99,12 @@ async def test_seated_referee_needs_the_other_sides_consent_to_rewind_dice(table
 async def test_a_referee_without_a_seat_rewinds_dice_alone(table):
     await _fired(table)
     role = table.guild.create_role("Umpires")
-    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
-        "Admins", permissions=discord.Permissions(manage_guild=True))])
+    admin = table.guild.add_member(
+        table.env.create_user("erin"),
+        roles=[
+            table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        ],
+    )
     referee = table.guild.add_member(table.env.create_user("frank"), roles=[role])
     await admin.slash(table.channel, "umpire config", referee_role=role)
     before = await table.game()
@@ -111,11 +121,13 @@ async def test_game_log_shows_undone_rolls_and_who_undid_them(table):
     shown = await table.dave.slash(table.thread, "game log")
     text = reply_text(shown)
     assert "~~" in text and "🎲" in text, text
-    assert "undone by" in text and f"<@{table.alice.id}>" in text and \
-        f"<@{table.bob.id}>" in text, text
+    assert (
+        "undone by" in text and f"<@{table.alice.id}>" in text and f"<@{table.bob.id}>" in text
+    ), text
 
 
 # ----- limits on expensive and spammy commands ----------------------------------------------
+
 
 async def test_flare_only_from_the_games_players_and_referees(table):
     info = await table.started_game()
@@ -143,17 +155,20 @@ async def test_cooldowns_answer_privately_with_the_wait_and_use_the_bots_clock(t
     assert "posted" in reply_text(await table.dave.slash(table.thread, "game board")).lower()
 
 
-@pytest.mark.parametrize("command, options", [
-    ("game new", {"ruleset": "skirmish"}),
-    ("game board", {}),
-    ("game replay", {}),
-    ("game verify", {}),
-    ("flare", {"hex": "0303"}),
-])
+@pytest.mark.parametrize(
+    "command, options",
+    [
+        ("game new", {"ruleset": "skirmish"}),
+        ("game board", {}),
+        ("game replay", {}),
+        ("game verify", {}),
+        ("flare", {"hex": "0303"}),
+    ],
+)
 async def test_every_limited_command_makes_its_user_wait(table, command, options):
     info = await table.started_game()
     await table.alice.slash(table.thread, "move", unit="r1", to="0201")
-    if command == "game verify":      # only a finished game's seed is public
+    if command == "game verify":  # only a finished game's seed is public
         await table.service.resign(info.id, "blue")
     where = table.channel if command == "game new" else table.thread
     first = await table.bob.slash(where, command, **options)
@@ -176,10 +191,15 @@ async def test_a_refused_command_does_not_start_the_wait(table):
 
 
 async def test_open_games_are_capped_per_member_and_per_server(table):
-    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
-        "Admins", permissions=discord.Permissions(manage_guild=True))])
-    saved = await admin.slash(table.channel, "umpire config", max_games_per_member=1,
-                              max_games_per_server=2)
+    admin = table.guild.add_member(
+        table.env.create_user("erin"),
+        roles=[
+            table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        ],
+    )
+    saved = await admin.slash(
+        table.channel, "umpire config", max_games_per_member=1, max_games_per_server=2
+    )
     assert "1 per member, 2 per server" in reply_text(saved), reply_text(saved)
     await table.alice.slash(table.channel, "game new", ruleset="skirmish")
     table.clock.advance(COOLDOWNS["game new"])
@@ -200,12 +220,20 @@ async def test_open_games_are_capped_per_member_and_per_server(table):
 
 
 async def test_the_server_cap_holds_when_members_open_games_in_the_same_instant(table):
-    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
-        "Admins", permissions=discord.Permissions(manage_guild=True))])
+    admin = table.guild.add_member(
+        table.env.create_user("erin"),
+        roles=[
+            table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        ],
+    )
     await admin.slash(table.channel, "umpire config", max_games_per_server=1)
-    results = await slash_together(table.env, [
-        (member, table.channel, "game new", {"ruleset": "skirmish"})
-        for member in (table.alice, table.bob, table.carol)])
+    results = await slash_together(
+        table.env,
+        [
+            (member, table.channel, "game new", {"ruleset": "skirmish"})
+            for member in (table.alice, table.bob, table.carol)
+        ],
+    )
     texts = [reply_text(r) for r in results]
     assert len(await table.service.list_games(guild_id=table.guild.id)) == 1, texts
     assert sum("already has 1 open games" in text for text in texts) == 2, texts
@@ -214,8 +242,12 @@ async def test_the_server_cap_holds_when_members_open_games_in_the_same_instant(
 
 async def test_config_reply_shows_the_stored_settings_when_only_the_caps_change(table):
     role = table.guild.create_role("Umpires")
-    admin = table.guild.add_member(table.env.create_user("erin"), roles=[table.guild.create_role(
-        "Admins", permissions=discord.Permissions(manage_guild=True))])
+    admin = table.guild.add_member(
+        table.env.create_user("erin"),
+        roles=[
+            table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        ],
+    )
     await admin.slash(table.channel, "umpire config", referee_role=role, language="de")
     saved = reply_text(await admin.slash(table.channel, "umpire config", max_games_per_member=2))
     assert f"<@&{role.id}>" in saved and "de" in saved and "2 per member" in saved, saved
@@ -225,13 +257,18 @@ async def test_config_reply_shows_the_stored_settings_when_only_the_caps_change(
 async def test_one_replay_at_a_time_per_game(table):
     await table.started_game()
     await table.alice.slash(table.thread, "move", unit="r1", to="0201")
-    results = await slash_together(table.env, [
-        (table.dave, table.thread, "game replay", {}),
-        (table.carol, table.thread, "game replay", {})])
+    results = await slash_together(
+        table.env,
+        [
+            (table.dave, table.thread, "game replay", {}),
+            (table.carol, table.thread, "game replay", {}),
+        ],
+    )
     texts = sorted(reply_text(r) for r in results)
     assert any("already drawing" in text for text in texts), texts
-    gifs = [m for m in table.thread.history() if any(a.filename == "replay.gif"
-                                                     for a in m.attachments)]
+    gifs = [
+        m for m in table.thread.history() if any(a.filename == "replay.gif" for a in m.attachments)
+    ]
     assert len(gifs) == 1
 
 
@@ -241,8 +278,11 @@ async def test_replay_fits_the_servers_attachment_limit(table):
         for player in (table.alice, table.alice, table.bob, table.bob):
             await player.slash(table.thread, "end-phase")
     await table.dave.slash(table.thread, "game replay")
-    posted = [m for m in table.thread.history() if m.attachments and
-              m.attachments[0].filename == "replay.gif"][-1]
+    posted = [
+        m
+        for m in table.thread.history()
+        if m.attachments and m.attachments[0].filename == "replay.gif"
+    ][-1]
     data = await posted.attachments[0].read()
     assert len(data) <= DISCORD_ATTACHMENT_LIMIT
     gif = Image.open(io.BytesIO(data))
@@ -262,12 +302,12 @@ async def test_replay_fits_the_servers_attachment_limit(table):
 
 # ----- length caps and the last resort -------------------------------------------------------
 
+
 async def test_overlong_options_are_refused_before_any_work(table):
     await table.started_game()
     games = len(await table.service.list_games())
     long = "x" * 6000
-    refused = await table.alice.slash(table.channel, "game new", ruleset="skirmish",
-                                      scenario=long)
+    refused = await table.alice.slash(table.channel, "game new", ruleset="skirmish", scenario=long)
     text = reply_text(refused)
     assert refused.ephemeral and "too long (6000 characters; at most 100)" in text, text
     assert len(await table.service.list_games()) == games
@@ -276,8 +316,9 @@ async def test_overlong_options_are_refused_before_any_work(table):
 
 
 async def test_overlong_option_refused_in_german(table, german):
-    refused = await table.alice.slash(table.channel, "game new", ruleset="skirmish",
-                                      scenario="y" * 500)
+    refused = await table.alice.slash(
+        table.channel, "game new", ruleset="skirmish", scenario="y" * 500
+    )
     assert "zu lang" in reply_text(refused), reply_text(refused)
     assert await table.service.list_games() == []
 
@@ -286,13 +327,17 @@ async def test_free_text_options_declare_their_length_to_discord(table):
     """Discord's client enforces ``max_length`` itself (SimCord refuses as the client would)."""
     for command in table.bot.tree.walk_commands():
         for parameter in getattr(command, "parameters", []):
-            if parameter.type is discord.AppCommandOptionType.string and \
-                    not parameter.choices and command.qualified_name != "game new":
+            if (
+                parameter.type is discord.AppCommandOptionType.string
+                and not parameter.choices
+                and command.qualified_name != "game new"
+            ):
                 assert parameter.max_value == 100, (command.qualified_name, parameter.name)
 
 
 async def test_an_error_the_guards_miss_gets_a_polite_private_reply_and_a_log_line(
-        table, monkeypatch, caplog):
+    table, monkeypatch, caplog
+):
     await table.started_game()
 
     async def broken(self):
@@ -305,7 +350,7 @@ async def test_an_error_the_guards_miss_gets_a_polite_private_reply_and_a_log_li
     logged = [r for r in caplog.records if "unhandled error in /game status" in r.getMessage()]
     assert logged and str(table.bob.id) in logged[0].getMessage()
     assert logged[0].exc_info and "guard broke" in str(logged[0].exc_info[1])
-    assert any("guard broke" in str(e) for e in table.env.errors)   # acknowledged
+    assert any("guard broke" in str(e) for e in table.env.errors)  # acknowledged
 
 
 async def test_an_undo_agreement_still_works_after_a_restart(table):
@@ -323,8 +368,11 @@ async def test_play_commands_are_built_with_discords_public_decorators(table):
     """Names Python cannot use (``with``, ``as``) reach Discord as the game wrote them, every
     option is described, and every play command is refused outside a server."""
     tree = table.bot.tree
-    play = {c.name: c for c in tree.get_commands()
-            if c.name not in ("game", "ref", "umpire", "act", "undo", "flare")}
+    play = {
+        c.name: c
+        for c in tree.get_commands()
+        if c.name not in ("game", "ref", "umpire", "act", "undo", "flare")
+    }
     assert play, "the play commands are registered"
     for command in play.values():
         assert command.guild_only, command.name

@@ -2,6 +2,7 @@
 for the servers of those shards, exactly one process pushes the command tree and only when the
 tree changed (its hash is kept in the database); bad settings stop the start with a clear
 message."""
+
 import discord
 import pytest
 import simcord
@@ -40,7 +41,7 @@ async def test_the_tree_is_synced_on_first_start_then_only_when_it_changed(table
     assert len(syncs(table.env)) == 2, "a changed tree syncs again"
     result = await table.alice.slash(table.channel, "umpire-extra")
     assert reply_text(result) == "extra"
-    await table.restart()       # back to today's tree: that is a change too
+    await table.restart()  # back to today's tree: that is a change too
     assert len(syncs(table.env)) == 3
     result = await table.alice.slash(table.channel, "game list")
     assert "No games here yet" in reply_text(result)
@@ -62,7 +63,8 @@ async def stop(bot, sim):
 
 
 async def test_a_process_runs_its_shards_and_reminds_only_for_their_servers(
-        db_path, clock, monkeypatch):
+    db_path, clock, monkeypatch
+):
     bot, sim = await start_sharded(monkeypatch, clock, "0-1/4")
     try:
         assert (bot.shard_count, sorted(bot.shard_ids)) == (4, [0, 1])
@@ -79,16 +81,18 @@ async def test_a_process_runs_its_shards_and_reminds_only_for_their_servers(
         # A game of a server on shard 2: another process answers and reminds for it.
         foreign_guild = (77 << 22) * 4 + (2 << 22)
         assert (foreign_guild >> 22) % 4 == 2
-        other = await service.create_game("skirmish", seed="x", guild_id=foreign_guild,
-                                          settings={"clock": {"remind_every": 3600}})
+        other = await service.create_game(
+            "skirmish", seed="x", guild_id=foreign_guild, settings={"clock": {"remind_every": 3600}}
+        )
         await service.start_game(other.id)
         clock.advance(13 * 3600)
         await sim.advance_time(61)
         reminders = [m for m in thread.history() if "⏰" in m.content]
         assert len(reminders) == 1 and f"<@{alice.id}>" in reminders[0].content
         foreign = {c["side"]: c for c in await service.store.clocks(other.id)}
-        assert foreign["red"]["last_reminder_at"] is None, \
+        assert foreign["red"]["last_reminder_at"] is None, (
             "the other process's reminder is left for it to claim"
+        )
     finally:
         await stop(bot, sim)
 
@@ -106,10 +110,12 @@ async def test_only_the_process_with_shard_0_syncs_unless_told(db_path, clock, m
         await stop(bot, sim)
 
 
-@pytest.mark.parametrize("value", ["abc", "12345678901234567890123", "-5", "0", "1e18",
-                                   "4242 4242"])
+@pytest.mark.parametrize(
+    "value", ["abc", "12345678901234567890123", "-5", "0", "1e18", "4242 4242"]
+)
 def test_a_malformed_development_guild_is_an_error_not_a_global_sync(
-        db_path, monkeypatch, capsys, value):
+    db_path, monkeypatch, capsys, value
+):
     monkeypatch.setenv("UMPIRE_DEV_GUILD", value)
     with pytest.raises(ConfigError, match="UMPIRE_DEV_GUILD"):
         bot_module.create_bot()
@@ -159,10 +165,19 @@ def test_a_malformed_sync_switch_stops_the_start(db_path, monkeypatch, capsys):
     assert "UMPIRE_SYNC" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("value", ["postgress://u:s3cret@db/umpire", "mysql://u:s3cret@db/x",
-                                   "sqlite://relative.db", "sqlite:///", "  "])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "postgress://u:s3cret@db/umpire",
+        "mysql://u:s3cret@db/x",
+        "sqlite://relative.db",
+        "sqlite:///",
+        "  ",
+    ],
+)
 def test_a_database_setting_naming_nothing_usable_stops_the_start(
-        db_path, monkeypatch, capsys, tmp_path, value):
+    db_path, monkeypatch, capsys, tmp_path, value
+):
     monkeypatch.setenv("UMPIRE_DB", value)
     with pytest.raises(ConfigError, match="UMPIRE_DB"):
         bot_module.create_bot()

@@ -1,5 +1,6 @@
 """A database that refuses writes: the player is told privately, in their language, that
 nothing changed; the operator's log gets one line naming the file and what to do."""
+
 import logging
 
 from .conftest import reply_text

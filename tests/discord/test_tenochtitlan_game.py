@@ -3,6 +3,7 @@ autocomplete, both sides seated, `/game start`, then every action the game await
 `/act` and a value the bot's own autocomplete offered, on the server's seeded dice, until the
 game ends. Afterwards the winner is announced, the seed revealed, `/game verify` agrees and the
 stored state is exactly the engine's replay of the stored log."""
+
 from __future__ import annotations
 
 import random
@@ -16,29 +17,31 @@ from engine.core.state import state_hash
 
 from .conftest import message_text, reply_text
 
-MAX_ACTIONS = 600      # random play ends at turn 24 after roughly 170-280 actions
+MAX_ACTIONS = 600  # random play ends at turn 24 after roughly 170-280 actions
 
 
 def pick(choices: list[dict], rng: random.Random) -> str:
     """A player's pick from the /act list: mostly any offered action, sometimes ending the
     phase when the list offers it (else random play wanders for a long time)."""
-    finishing = [c["value"] for c in choices
-                 if c["value"].startswith(("/end-phase", "/pass"))]
+    finishing = [c["value"] for c in choices if c["value"].startswith(("/end-phase", "/pass"))]
     if finishing and rng.random() < 0.3:
         return finishing[0]
     return rng.choice(choices)["value"]
 
 
-@pytest.mark.parametrize("dice", [[]])          # the server's own seeded dice only
+@pytest.mark.parametrize("dice", [[]])  # the server's own seeded dice only
 async def test_complete_siege_of_tenochtitlan_from_new_to_victory(table):
     started_at = time.perf_counter()
     offered = await table.alice.autocomplete(table.channel, "game new", "ruleset", "tenoch")
     assert [c["value"] for c in offered] == ["tenochtitlan"]
-    scenarios = [c["value"] for c in await table.alice.autocomplete(
-        table.channel, "game new", "scenario", "", ruleset="tenochtitlan")]
+    scenarios = [
+        c["value"]
+        for c in await table.alice.autocomplete(
+            table.channel, "game new", "scenario", "", ruleset="tenochtitlan"
+        )
+    ]
     assert "standard" in scenarios
-    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan",
-                            scenario="standard")
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan", scenario="standard")
     thread = table.thread
     sides = [c["value"] for c in await table.alice.autocomplete(thread, "game join", "side", "")]
     assert sides == ["spanish", "aztec"]
@@ -82,9 +85,16 @@ async def test_complete_siege_of_tenochtitlan_from_new_to_victory(table):
     ruleset = registry.get_ruleset("tenochtitlan")
     records = await table.service.history(info.id)
     assert len(records) == played
-    rebuilt, _ = replay(ruleset, ruleset.load_scenario(info.scenario), info.seed,
-                        [r.action for r in records], dice_indices=[r.seq for r in records])
+    rebuilt, _ = replay(
+        ruleset,
+        ruleset.load_scenario(info.scenario),
+        info.seed,
+        [r.action for r in records],
+        dice_indices=[r.seq for r in records],
+    )
     assert rebuilt == info.state
     assert state_hash(rebuilt) == records[-1].state_hash
-    print(f"\nTenochtitlan through the bot: {played} actions, turn {info.state['turn']}, "
-          f"winner {winner}, {elapsed:.1f} s")
+    print(
+        f"\nTenochtitlan through the bot: {played} actions, turn {info.state['turn']}, "
+        f"winner {winner}, {elapsed:.1f} s"
+    )

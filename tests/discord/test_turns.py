@@ -1,4 +1,5 @@
 """Who may act, when, and what happens to clicks that race, come late or survive a restart."""
+
 from __future__ import annotations
 
 import logging
@@ -10,27 +11,35 @@ async def test_autocomplete_lists_only_legal_options_with_labels(table):
     await table.started_game()
     thread = table.thread
     units = await table.alice.autocomplete(thread, "move", "unit", "")
-    assert units == [{"name": "Red r1 at 0101", "value": "r1"},
-                     {"name": "Red r2 at 0102", "value": "r2"}]
+    assert units == [
+        {"name": "Red r1 at 0101", "value": "r1"},
+        {"name": "Red r2 at 0102", "value": "r2"},
+    ]
     typed = await table.alice.autocomplete(thread, "move", "unit", "r2")
     assert [c["value"] for c in typed] == ["r2"]
     # Destinations depend on the unit already chosen, and exclude occupied hexes.
-    destinations = {c["value"] for c in await table.alice.autocomplete(
-        thread, "move", "to", "", unit="r1")}
+    destinations = {
+        c["value"] for c in await table.alice.autocomplete(thread, "move", "to", "", unit="r1")
+    }
     info = await table.game()
-    legal = {a["to"] for a in await table.service.legal_actions(info.id, "red")
-             if a["type"] == "move" and a["unit"] == "r1"}
+    legal = {
+        a["to"]
+        for a in await table.service.legal_actions(info.id, "red")
+        if a["type"] == "move" and a["unit"] == "r1"
+    }
     assert destinations == legal and "0102" not in destinations
     # Nothing to fire at yet, and nothing at all for the side that is not to move.
     assert await table.alice.autocomplete(thread, "fire", "unit", "") == []
     # Out of turn, one entry says whose turn it is (issue 15).
     assert await table.bob.autocomplete(thread, "move", "unit", "") == [
-        {"name": "Not your turn: the game waits for Red", "value": "?"}]
+        {"name": "Not your turn: the game waits for Red", "value": "?"}
+    ]
     # /act offers every legal action, labelled by the ruleset.
     actions = await table.alice.autocomplete(thread, "act", "action", "r1")
     assert actions and all("r1" in c["name"] for c in actions)
-    assert {"name": "/end-phase", "value": "/end-phase"} in \
-        await table.alice.autocomplete(thread, "act", "action", "end")
+    assert {"name": "/end-phase", "value": "/end-phase"} in await table.alice.autocomplete(
+        thread, "act", "action", "end"
+    )
 
 
 async def test_act_takes_any_legal_action_by_its_command_line(table):
@@ -79,8 +88,9 @@ async def test_two_players_clicking_at_once_apply_once(table):
     await table.started_game(also=[(table.carol, "red")])
     before = await table.game()
     board = table.boards()[-1]
-    first, second = await click_together(table.env, [(table.alice, board, "End phase"),
-                                                      (table.carol, board, "End phase")])
+    first, second = await click_together(
+        table.env, [(table.alice, board, "End phase"), (table.carol, board, "End phase")]
+    )
     texts = sorted([reply_text(first), reply_text(second)])
     assert any(text.startswith("Done") for text in texts), texts
     assert any("out of date" in text for text in texts), texts
@@ -95,7 +105,7 @@ async def test_two_players_clicking_at_once_apply_once(table):
 async def test_a_click_on_an_old_board_is_refused_with_a_pointer(table):
     await table.started_game()
     old_board = table.boards()[-1]
-    await table.alice.slash(table.thread, "end-phase")      # a new board for the fire phase
+    await table.alice.slash(table.thread, "end-phase")  # a new board for the fire phase
     current = table.boards()[-1]
     assert current.id != old_board.id
     assert "/end-phase" in message_text(current), "the turn post says what just happened"
@@ -118,7 +128,9 @@ async def test_moves_refresh_the_live_board_buttons(table):
     board = [m for m in table.thread.history() if m.id == board.id][0]
     # The footer names the version the refreshed buttons act on (issue 15).
     info = await table.game()
-    assert board.embeds[0].footer.text == f"Version {info.version} · buttons act on this version only"
+    assert (
+        board.embeds[0].footer.text == f"Version {info.version} · buttons act on this version only"
+    )
     assert board.attachments and board.embeds[0].image.url == "attachment://board.png"
     result = await table.alice.click(board, label="End phase")
     assert reply_text(result).startswith("Done"), reply_text(result)
@@ -192,8 +204,9 @@ async def test_two_undo_clicks_on_one_board_take_back_one_action(table):
     await table.alice.slash(table.thread, "move", unit="r2", to="0202")
     before = await table.game()
     board = table.boards()[-1]
-    first, second = await click_together(table.env, [(table.alice, board, "Undo request"),
-                                                      (table.carol, board, "Undo request")])
+    first, second = await click_together(
+        table.env, [(table.alice, board, "Undo request"), (table.carol, board, "Undo request")]
+    )
     replies = sorted([reply_text(first), reply_text(second)])
     assert replies[0].startswith("That board is out of date"), replies
     assert replies[1] == "Your last action was taken back.", replies

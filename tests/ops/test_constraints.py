@@ -1,6 +1,7 @@
 """What ships is what was tested: constraints.txt pins every declared dependency, the
 environment running the tests has exactly those versions, and both run.sh (the tests, CI) and
 the Dockerfile (the image) install through it."""
+
 import re
 import tomllib
 from importlib import metadata
@@ -34,8 +35,7 @@ def declared() -> set[str]:
 
 def test_every_declared_dependency_is_pinned():
     missing = declared() - set(pins())
-    assert not missing, (f"not in constraints.txt: {sorted(missing)}; refresh it as its "
-                         f"header says")
+    assert not missing, f"not in constraints.txt: {sorted(missing)}; refresh it as its header says"
 
 
 def test_the_tests_run_with_the_pinned_versions():

@@ -1,6 +1,7 @@
 """The exported page in a real browser (issue 15): headless Chromium opens the file offline,
 steps through the boards with its buttons and slider, and shows each board, its caption and
 the matching log entry. CI installs Chromium (.ci/run); a machine without it skips locally."""
+
 from __future__ import annotations
 
 import asyncio
@@ -39,8 +40,13 @@ class Page:
 
     async def evaluate(self, expression: str):
         self.next_id += 1
-        await self.socket.send_json({"id": self.next_id, "method": "Runtime.evaluate",
-                                     "params": {"expression": expression, "returnByValue": True}})
+        await self.socket.send_json(
+            {
+                "id": self.next_id,
+                "method": "Runtime.evaluate",
+                "params": {"expression": expression, "returnByValue": True},
+            }
+        )
         while True:
             reply = await self.socket.receive_json(timeout=30)
             if reply.get("id") == self.next_id:
@@ -61,11 +67,24 @@ class Page:
         })""")
 
 
-async def open_page(binary: str, html_path, profile) -> tuple[subprocess.Popen, aiohttp.ClientSession, Page]:
+async def open_page(
+    binary: str, html_path, profile
+) -> tuple[subprocess.Popen, aiohttp.ClientSession, Page]:
     process = subprocess.Popen(
-        [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-extensions", "--remote-debugging-port=0", f"--user-data-dir={profile}",
-         html_path.as_uri()], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            binary,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            html_path.as_uri(),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     port_file = profile / "DevToolsActivePort"
     deadline = time.monotonic() + 60
     while not port_file.exists() or not port_file.read_text().strip():
@@ -77,8 +96,11 @@ async def open_page(binary: str, html_path, profile) -> tuple[subprocess.Popen, 
     session = aiohttp.ClientSession()
     for _ in range(100):
         async with session.get(f"http://127.0.0.1:{port}/json/list") as response:
-            tabs = [t for t in json.loads(await response.text()) if t.get("type") == "page"
-                    and t.get("url", "").startswith("file:")]
+            tabs = [
+                t
+                for t in json.loads(await response.text())
+                if t.get("type") == "page" and t.get("url", "").startswith("file:")
+            ]
         if tabs:
             break
         await asyncio.sleep(0.1)
@@ -86,9 +108,11 @@ async def open_page(binary: str, html_path, profile) -> tuple[subprocess.Popen, 
     page = Page(socket)
     # Loaded and its script ran: the position under the slider is filled in.
     for _ in range(300):
-        if await page.evaluate("document.readyState === 'complete' && "
-                               "!!document.getElementById('position') && "
-                               "document.getElementById('position').textContent !== ''"):
+        if await page.evaluate(
+            "document.readyState === 'complete' && "
+            "!!document.getElementById('position') && "
+            "document.getElementById('position').textContent !== ''"
+        ):
             break
         await asyncio.sleep(0.1)
     else:
@@ -103,6 +127,7 @@ async def test_the_exported_page_steps_through_the_game_in_chromium(tmp_path):
         info = await svc.create_game("skirmish", seed="export-2")
         await svc.start_game(info.id)
         from engine.core.game import autoplay
+
         rules = registry.get_ruleset("skirmish")
         _, actions = autoplay(rules, rules.load_scenario(rules.default_scenario), "export-2")
         for action in actions:
@@ -130,7 +155,9 @@ async def test_the_exported_page_steps_through_the_game_in_chromium(tmp_path):
             s.value = s.max; s.dispatchEvent(new Event('input')); })()""")
         last = await page.shown()
         assert last["position"] == f"{made.frames} / {made.frames}"
-        assert last["caption"].startswith(f"v{len(actions)} ") and last["current"] == [last["caption"]]
+        assert last["caption"].startswith(f"v{len(actions)} ") and last["current"] == [
+            last["caption"]
+        ]
         await page.evaluate("document.getElementById('next').click()")
         assert (await page.shown())["position"] == last["position"], "the last board stays"
     finally:

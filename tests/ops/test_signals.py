@@ -8,6 +8,7 @@ but skips Discord's REST API, and the gateway connection waits forever as a conn
 "Closed cleanly" is observed from outside: SQLite removes the ``-wal`` file when the last
 connection closes normally, and keeps it when the process is killed (the control case).
 """
+
 import os
 import signal
 import subprocess
@@ -49,9 +50,15 @@ def start(code: str, tmp_path: Path, *args: str, env_extra: dict | None = None):
     env.update({"UMPIRE_DB": str(tmp_path / "umpire.sqlite3"), "PYTHONUNBUFFERED": "1"})
     env.update(env_extra or {})
     command = [sys.executable, "-c", code, *args] if code else [sys.executable, *args]
-    return subprocess.Popen(command, cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)},
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_for_line(process, word: str, timeout: float = 60) -> None:
@@ -65,20 +72,22 @@ def wait_for_line(process, word: str, timeout: float = 60) -> None:
         if word in line:
             return
     process.kill()
-    raise AssertionError(f"no {word!r} from the child; it said {seen} / "
-                         f"{process.stderr.read()[-2000:]}")
+    raise AssertionError(
+        f"no {word!r} from the child; it said {seen} / {process.stderr.read()[-2000:]}"
+    )
 
 
 def start_bot(tmp_path):
     process = start(FAKE_NETWORK_BOT, tmp_path, env_extra={"DISCORD_TOKEN": "fake-token"})
     wait_for_line(process, "ready")
     wal = tmp_path / "umpire.sqlite3-wal"
-    assert wal.exists()                # the database is open (WAL mode) while the bot runs
+    assert wal.exists()  # the database is open (WAL mode) while the bot runs
     return process, wal
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP],
-                         ids=lambda s: s.name)
+@pytest.mark.parametrize(
+    "signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name
+)
 def test_a_stop_signal_closes_the_gateway_and_the_database_within_seconds(tmp_path, signum):
     process, wal = start_bot(tmp_path)
     sent = time.monotonic()
@@ -93,7 +102,7 @@ def test_a_stop_signal_closes_the_gateway_and_the_database_within_seconds(tmp_pa
     assert elapsed < 5, elapsed
     assert f"received {signum.name}: closing the gateway and the database" in err
     assert "Traceback" not in err
-    assert not wal.exists()            # the last connection was closed normally
+    assert not wal.exists()  # the last connection was closed normally
 
 
 def test_control_a_killed_bot_leaves_its_wal_behind(tmp_path):
@@ -104,10 +113,20 @@ def test_control_a_killed_bot_leaves_its_wal_behind(tmp_path):
 
 
 def test_sigterm_ends_the_local_table_and_keeps_the_game(tmp_path):
-    process = start("", tmp_path, str(ROOT / "bot.py"), "local", "--seed", "1",
-                    "--db", str(tmp_path / "table.sqlite3"), "--out", str(tmp_path / "out"))
+    process = start(
+        "",
+        tmp_path,
+        str(ROOT / "bot.py"),
+        "local",
+        "--seed",
+        "1",
+        "--db",
+        str(tmp_path / "table.sqlite3"),
+        "--out",
+        str(tmp_path / "out"),
+    )
     wait_for_line(process, "Type /help")
-    time.sleep(0.3)                    # let it reach the prompt
+    time.sleep(0.3)  # let it reach the prompt
     process.send_signal(signal.SIGTERM)
     try:
         code = process.wait(timeout=8)
@@ -136,8 +155,14 @@ def test_the_dockerfile_requires_a_token():
 
 def test_a_database_that_cannot_be_opened_stops_the_bot_with_one_line(tmp_path):
     (tmp_path / "volume").write_text("a regular file where the data directory should be")
-    process = start(FAKE_NETWORK_BOT, tmp_path, env_extra={
-        "DISCORD_TOKEN": "fake-token", "UMPIRE_DB": str(tmp_path / "volume" / "umpire.sqlite3")})
+    process = start(
+        FAKE_NETWORK_BOT,
+        tmp_path,
+        env_extra={
+            "DISCORD_TOKEN": "fake-token",
+            "UMPIRE_DB": str(tmp_path / "volume" / "umpire.sqlite3"),
+        },
+    )
     out, err = process.communicate(timeout=60)
     assert process.returncode == 1, err[-2000:]
     assert "ready" not in out
@@ -147,9 +172,10 @@ def test_a_database_that_cannot_be_opened_stops_the_bot_with_one_line(tmp_path):
 
 
 def test_a_postgresql_server_that_cannot_be_reached_stops_the_bot_with_one_line(tmp_path):
-    url = f"postgresql://umpire:s3cret@/umpire?host={tmp_path}&port=1"   # nobody listens
-    process = start(FAKE_NETWORK_BOT, tmp_path, env_extra={
-        "DISCORD_TOKEN": "fake-token", "UMPIRE_DB": url})
+    url = f"postgresql://umpire:s3cret@/umpire?host={tmp_path}&port=1"  # nobody listens
+    process = start(
+        FAKE_NETWORK_BOT, tmp_path, env_extra={"DISCORD_TOKEN": "fake-token", "UMPIRE_DB": url}
+    )
     out, err = process.communicate(timeout=60)
     assert process.returncode == 1, err[-2000:]
     assert "ready" not in out

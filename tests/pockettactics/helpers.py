@@ -1,4 +1,5 @@
 """Building Pocket Tactics positions in a few lines and playing commands with fixed dice."""
+
 from __future__ import annotations
 
 from engine.core import hexgrid
@@ -25,16 +26,25 @@ def disc(radius: int = 3, tiles: dict | None = None) -> dict:
     return m
 
 
-def scenario(units: dict, active: str = "north", tiles: dict | None = None, radius: int = 3, **extra) -> dict:
-    data = {"factions": {"north": "clans", "south": "horde"}, "order": ["north", "south"],
-            "map": disc(radius, tiles), "homes": {"north": NORTH_HOME, "south": SOUTH_HOME},
-            "units": {u: ({"at": v} if isinstance(v, str) else v) for u, v in units.items()},
-            "phase": "play", "active": active}
+def scenario(
+    units: dict, active: str = "north", tiles: dict | None = None, radius: int = 3, **extra
+) -> dict:
+    data = {
+        "factions": {"north": "clans", "south": "horde"},
+        "order": ["north", "south"],
+        "map": disc(radius, tiles),
+        "homes": {"north": NORTH_HOME, "south": SOUTH_HOME},
+        "units": {u: ({"at": v} if isinstance(v, str) else v) for u, v in units.items()},
+        "phase": "play",
+        "active": active,
+    }
     data.update(extra)
     return data
 
 
-def position(units: dict, active: str = "north", tiles: dict | None = None, radius: int = 3, **extra) -> dict:
+def position(
+    units: dict, active: str = "north", tiles: dict | None = None, radius: int = 3, **extra
+) -> dict:
     sc = RS.scenario_from_data(scenario(units, active, tiles, radius, **extra), "test")
     state, _ = RS.setup(sc, fixed([]))
     return state
@@ -56,4 +66,5 @@ def of(events: list, kind: str) -> list:
 
 def legal(state: dict, side: str | None = None) -> list[str]:
     from engine.core.commands import format_command
+
     return [format_command(a) for a in RS.legal_actions(state, side or state["awaiting"][0])]

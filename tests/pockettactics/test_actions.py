@@ -1,4 +1,5 @@
 """Turn actions besides moving and attacking: deploy, reserve, specials; and victory."""
+
 import pytest
 
 from engine.core.errors import RuleError
@@ -9,20 +10,31 @@ from .helpers import RS, act, legal, of, position
 def test_deploy_from_reserve_next_to_a_controlled_feature():
     state = position({"spearman": "0808", "archer": "reserve", "goblin": "0810"})
     spots = sorted(c.split("to:")[1] for c in legal(state) if c.startswith("/deploy unit:archer"))
-    assert spots == ["0706", "0806", "0906"]                     # the tiles around the north home 0805
+    assert spots == ["0706", "0806", "0906"]  # the tiles around the north home 0805
     state, events = act(state, "/deploy unit:archer to:0806")
-    assert state["units"]["archer"] == {"side": "north", "type": "archer", "status": "map", "at": "0806",
-                                        "by": None, "blessing": 0}
+    assert state["units"]["archer"] == {
+        "side": "north",
+        "type": "archer",
+        "status": "map",
+        "at": "0806",
+        "by": None,
+        "blessing": 0,
+    }
     assert state["active"] == "south"
 
 
 def test_deploy_only_next_to_features_you_control_and_ignores_hazards():
-    state = position({"spearman": "0808", "archer": "reserve", "goblin": "0810"},
-                     control={"0805": None}, tiles={"0806": "water"})
+    state = position(
+        {"spearman": "0808", "archer": "reserve", "goblin": "0810"},
+        control={"0805": None},
+        tiles={"0806": "water"},
+    )
     assert not [c for c in legal(state) if c.startswith("/deploy")]
     with pytest.raises(RuleError, match="not next to a feature you control"):
         act(state, "/deploy unit:archer to:0809")
-    state = position({"spearman": "0808", "archer": "reserve", "goblin": "0810"}, tiles={"0806": "water"})
+    state = position(
+        {"spearman": "0808", "archer": "reserve", "goblin": "0810"}, tiles={"0806": "water"}
+    )
     state, events = act(state, "/deploy unit:archer to:0806")
     assert state["units"]["archer"]["at"] == "0806" and not of(events, "roll")
 
@@ -84,7 +96,10 @@ def test_a_flyer_takes_its_bonus_moves_when_activated_to_go_to_the_reserve():
     with pytest.raises(RuleError, match="0805 is not an occupied feature eagle can reach"):
         act(far, "/reserve unit:eagle to:0805")
     # it never lands on the way, so water it flies over does not drown it (no die is rolled)
-    wet = position({"eagle": "0808", "spearman": "0805", "goblin": "0811"}, tiles={"0807": "water", "0806": "water"})
+    wet = position(
+        {"eagle": "0808", "spearman": "0805", "goblin": "0811"},
+        tiles={"0807": "water", "0806": "water"},
+    )
     wet, events = act(wet, "/reserve unit:eagle to:0805")
     assert of(events, "to_reserve")[0]["path"] == ["0808", "0807", "0806", "0805"]
     assert wet["units"]["eagle"]["status"] == "reserve"
@@ -93,9 +108,16 @@ def test_a_flyer_takes_its_bonus_moves_when_activated_to_go_to_the_reserve():
 def test_a_unit_on_a_feature_may_leave_through_a_neighbouring_one_and_keep_its_own():
     # the spearman holds the village at 0808 and stands next to north's occupied home 0807:
     # going into its own feature gives 0808 up, stepping into 0807 keeps it
-    tiles = {"0807": {"terrain": "grass", "feature": "forest"}, "0808": {"terrain": "grass", "feature": "village"}}
-    state = position({"spearman": "0808", "archer": "0807", "goblin": "0811"}, tiles=tiles,
-                     homes={"north": "0807", "south": "0811"}, control={"0808": "north"})
+    tiles = {
+        "0807": {"terrain": "grass", "feature": "forest"},
+        "0808": {"terrain": "grass", "feature": "village"},
+    }
+    state = position(
+        {"spearman": "0808", "archer": "0807", "goblin": "0811"},
+        tiles=tiles,
+        homes={"north": "0807", "south": "0811"},
+        control={"0808": "north"},
+    )
     assert {"/reserve unit:spearman", "/reserve unit:spearman to:0807"} <= set(legal(state))
     own, _ = act(state, "/reserve unit:spearman")
     assert own["control"]["0808"] is None
@@ -105,7 +127,7 @@ def test_a_unit_on_a_feature_may_leave_through_a_neighbouring_one_and_keep_its_o
 
 def test_teleport_needs_an_off_test():
     state = position({"shaman": "0807", "spearman": "0806"}, active="south")
-    assert "/special unit:shaman to:0711" in legal(state)       # next to the south home 0811
+    assert "/special unit:shaman to:0711" in legal(state)  # next to the south home 0811
     failed, events = act(state, "/special unit:shaman to:0711", dice=[4])
     assert failed["units"]["shaman"]["at"] == "0807" and of(events, "action_failed")
     moved, events = act(state, "/special unit:shaman to:0711", dice=[5])
@@ -136,9 +158,15 @@ def test_victory_when_the_opponent_can_neither_activate_nor_deploy():
 def test_a_reserve_without_a_controlled_feature_cannot_deploy():
     # south has only a reserve unit and has lost its home: it can neither activate nor deploy,
     # so the position is decided as soon as it is set up, before anybody moves
-    state = position({"spearman": "0807", "goblin": "reserve"}, control={"0811": "north"},
-                     tiles={"0808": {"terrain": "grass", "feature": "village"}})
-    assert state["result"] == {"winner": "north", "reason": "South can neither activate nor deploy a unit"}
+    state = position(
+        {"spearman": "0807", "goblin": "reserve"},
+        control={"0811": "north"},
+        tiles={"0808": {"terrain": "grass", "feature": "village"}},
+    )
+    assert state["result"] == {
+        "winner": "north",
+        "reason": "South can neither activate nor deploy a unit",
+    }
     assert state["awaiting"] == []
 
 
@@ -147,7 +175,10 @@ def test_a_player_who_strands_itself_loses_at_once():
     # and south wins the moment the action ends (south does not need a turn first)
     state = position({"spearman": "0805", "goblin": "0810", "slinger": "0811"})
     state, events = act(state, "/reserve unit:spearman")
-    assert state["result"] == {"winner": "south", "reason": "North can neither activate nor deploy a unit"}
+    assert state["result"] == {
+        "winner": "south",
+        "reason": "North can neither activate nor deploy a unit",
+    }
     assert not of(events, "turn_started") and state["awaiting"] == []
 
 
@@ -156,7 +187,10 @@ def test_a_draw_when_neither_player_can_act():
     state = position({"spearman": "0808", "lizard": "0809"})
     state, _ = act(state, "/attack unit:spearman target:lizard", dice=[5, 1, 2, 1, 4, 1, 3, 3])
     state, events = act(state, "/pass")
-    assert state["result"] == {"winner": None, "reason": "Neither player can activate or deploy a unit"}
+    assert state["result"] == {
+        "winner": None,
+        "reason": "Neither player can activate or deploy a unit",
+    }
     assert of(events, "game_over")
 
 
@@ -176,7 +210,10 @@ def test_teleport_arrival_meets_the_hazard():
     # 0711 (next to south's village) is lava: after the OFF test (6) the shaman takes the DEF test (2) and burns
     state = position({"shaman": "0807", "spearman": "0806"}, active="south", tiles={"0711": "lava"})
     state, events = act(state, "/special unit:shaman to:0711", dice=[6, 2])
-    assert state["units"]["shaman"]["status"] == "captured" and state["units"]["shaman"]["by"] == "north"
+    assert (
+        state["units"]["shaman"]["status"] == "captured"
+        and state["units"]["shaman"]["by"] == "north"
+    )
     assert [t["kind"] for t in of(events, "test")] == ["off", "def"]
 
 
@@ -193,6 +230,8 @@ def test_special_ability_refusals_say_why():
     with pytest.raises(RuleError, match="spearman is already blessed"):
         act(blessed, "/special unit:druid with:spearman")
     shaman = position({"shaman": "0807", "spearman": "0806"}, active="south")
-    with pytest.raises(RuleError, match="teleports only to a free tile next to a feature you control") as info:
+    with pytest.raises(
+        RuleError, match="teleports only to a free tile next to a feature you control"
+    ) as info:
         act(shaman, "/special unit:shaman to:0808")
     assert "0711" in info.value.legal

@@ -1,5 +1,6 @@
 """Whole games: autoplay ends for many seeds with the map built from the bag; replay is exact;
 legal_actions and apply agree."""
+
 import pytest
 
 from engine.core.dice import seeded
@@ -14,11 +15,19 @@ from .helpers import RS
 def test_autoplay_finishes_with_the_map_built_from_the_bag(seed):
     sc = RS.load_scenario("standard")
     placed = []
-    state, actions = autoplay(RS, sc, seed, max_actions=5000,
-                              on_action=lambda i, s, a, e, st: placed.extend(x for x in e if x["type"] == "tile_placed"))
+    state, actions = autoplay(
+        RS,
+        sc,
+        seed,
+        max_actions=5000,
+        on_action=lambda i, s, a, e, st: placed.extend(x for x in e if x["type"] == "tile_placed"),
+    )
     result = state["result"]
-    assert result["winner"] in ("north", "south") or result["reason"] == "Neither player can activate or deploy a unit"
-    assert len(placed) == 12 and placed[0]["at"] == "0808"      # 2 x 6 tiles from the bag
+    assert (
+        result["winner"] in ("north", "south")
+        or result["reason"] == "Neither player can activate or deploy a unit"
+    )
+    assert len(placed) == 12 and placed[0]["at"] == "0808"  # 2 x 6 tiles from the bag
     assert sum(1 for a in actions if a["type"] == "tile") == 12
 
 

@@ -1,4 +1,5 @@
 """What players read and see: event lines with dice, header, view, scene, rules summary."""
+
 from engine.core.dice import fixed
 
 from .helpers import RS, act, position
@@ -9,8 +10,10 @@ def test_combat_events_show_the_dice():
     after, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
     lines = [RS.describe_event(after, e) for e in events]
     assert "🎲 spearman OFF: 6" in lines
-    assert ("Clan Spearman vs Goblin Slinger: attack 6,1 vs 4,2 hit (6 beats 4); "
-            "counter 3 vs 3,1 miss (3 ties 3; DEF 1 left over)") in lines
+    assert (
+        "Clan Spearman vs Goblin Slinger: attack 6,1 vs 4,2 hit (6 beats 4); "
+        "counter 3 vs 3,1 miss (3 ties 3; DEF 1 left over)"
+    ) in lines
     assert "Goblin Slinger is defeated and captured by North." in lines
 
 
@@ -18,8 +21,12 @@ def test_describe_options():
     state = position({"spearman": "0808", "slinger": "0809"})
     assert RS.describe(state, "unit", "spearman") == "Clan Spearman (North, 0808)"
     assert RS.describe(state, "to", "0805") == "0805 (Village on Grassland)"
-    assert RS.describe_action(state, {"type": "move", "side": "north", "unit": "spearman", "to": "0809"}) == \
-        "/move unit:Clan Spearman (North, 0808) to:0809 (Grassland)"
+    assert (
+        RS.describe_action(
+            state, {"type": "move", "side": "north", "unit": "spearman", "to": "0809"}
+        )
+        == "/move unit:Clan Spearman (North, 0808) to:0809 (Grassland)"
+    )
     assert RS.describe(state, "as", "magic") == "magic attack"
 
 
@@ -27,22 +34,33 @@ def test_header_and_view():
     state = position({"spearman": "0808", "slinger": "0809"})
     header = RS.header(state)
     assert header["Turn"] == "1" and header["Active"] == "North" and header["Phase"] == "play"
-    data = {"factions": {"north": "clans", "south": "horde"}, "order": ["north", "south"],
-            "armies": {"north": ["spearman"], "south": ["goblin"]}, "phase": "map",
-            "map": {"0808": {"terrain": "grass", "feature": "village"}},
-            "bag": ["water", "grass", "sand"], "central": "village",
-            "own_features": {"north": "forest", "south": "city"},
-            "tile_choices": {"north": ["grass", "water"], "south": ["sand", "marsh"]}, "tiles_per_player": 2}
+    data = {
+        "factions": {"north": "clans", "south": "horde"},
+        "order": ["north", "south"],
+        "armies": {"north": ["spearman"], "south": ["goblin"]},
+        "phase": "map",
+        "map": {"0808": {"terrain": "grass", "feature": "village"}},
+        "bag": ["water", "grass", "sand"],
+        "central": "village",
+        "own_features": {"north": "forest", "south": "city"},
+        "tile_choices": {"north": ["grass", "water"], "south": ["sand", "marsh"]},
+        "tiles_per_player": 2,
+    }
     state, _ = RS.setup(RS.scenario_from_data(data), fixed([]))
-    assert state["bag"] == ["grass", "sand"]                      # water was drawn
-    assert RS.view(state, "north")["bag"] == ["grass", "sand"] and RS.header(state)["Tile in hand"] == "Water"
+    assert state["bag"] == ["grass", "sand"]  # water was drawn
+    assert (
+        RS.view(state, "north")["bag"] == ["grass", "sand"]
+        and RS.header(state)["Tile in hand"] == "Water"
+    )
     hidden = dict(state, bag=["sand", "grass"])
-    assert RS.view(hidden, None)["bag"] == ["grass", "sand"]     # the order is not shown
+    assert RS.view(hidden, None)["bag"] == ["grass", "sand"]  # the order is not shown
 
 
 def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
-    state = position({"spearman": "0808", "slinger": "0809", "archer": "reserve"},
-                     tiles={"0807": "water", "0806": {"terrain": "grass", "feature": "forest"}})
+    state = position(
+        {"spearman": "0808", "slinger": "0809", "archer": "reserve"},
+        tiles={"0807": "water", "0806": {"terrain": "grass", "feature": "forest"}},
+    )
     after, events = act(state, "/attack unit:spearman target:slinger", dice=[6, 1, 3, 1, 3, 4, 2])
     scene = RS.scene(after, events, None)
     # Only the part of the 15x15 label space the map occupies, with a ring around it for the
@@ -60,14 +78,20 @@ def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
     assert piece["at"] == "0809" and piece["color"] == RS.cat.factions["clans"]["color"]
     assert piece["title"] == "Spear" and piece["values"] == "2/2"
     flags = {m["at"]: m["color"] for m in scene["markers"] if m["kind"] == "flag"}
-    assert flags == {"0805": RS.cat.factions["clans"]["color"], "0811": RS.cat.factions["horde"]["color"]}
+    assert flags == {
+        "0805": RS.cat.factions["clans"]["color"],
+        "0811": RS.cat.factions["horde"]["color"],
+    }
     attack = next(a for a in scene["arrows"] if a["kind"] == "attack")
     assert attack["path"] == ["0808", "0809"] and "6,1 vs 4,2 hit" in attack["text"]
     move = next(a for a in scene["arrows"] if a["kind"] == "move")
     assert move["path"] == ["0808", "0809"]
     assert "Reserve N: Archer" in scene["notes"][0]
     # the slinger North captured is South's loss, shown under the map
-    assert {e["text"]: e["units"] for e in scene["losses"]} == {"North lost:": [], "South lost:": ["Sling"]}
+    assert {e["text"]: e["units"] for e in scene["losses"]} == {
+        "North lost:": [],
+        "South lost:": ["Sling"],
+    }
     assert [e["text"] for e in scene["legend"]] == ["N Highland Clans", "S Marsh Horde"]
     # the static layer's key changes with the map only
     assert RS.scene(state, [], None)["map_key"] == scene["map_key"]
@@ -78,27 +102,38 @@ def test_scene_has_cells_pieces_flags_and_attack_arrow_with_dice():
 def test_scene_renders_terrain_and_pieces_where_they_are():
     import importlib
     import io
+
     try:
         renderer = importlib.import_module("renderer")
         render_png = renderer.render_png
         from renderer.layout import cell_center
     except (ImportError, AttributeError):
         import pytest
+
         pytest.skip("renderer.render_png not built yet")
     from PIL import Image
-    state = position({"spearman": "0808", "slinger": "0809"}, tiles={"0707": "water", "0909": "lava"})
+
+    state = position(
+        {"spearman": "0808", "slinger": "0809"}, tiles={"0707": "water", "0909": "lava"}
+    )
     scene = RS.scene(state, [], None)
     image = Image.open(io.BytesIO(render_png(scene))).convert("RGB")
+
     def near(label, colour, dx=0.0):
         # most pixels of a small box around the point (text and outlines aside) show the colour
         x, y = cell_center(scene["grid"], label)
-        box = [image.getpixel((int(x + dx + i), int(y + j))) for i in range(-6, 7, 3) for j in range(-6, 7, 3)]
+        box = [
+            image.getpixel((int(x + dx + i), int(y + j)))
+            for i in range(-6, 7, 3)
+            for j in range(-6, 7, 3)
+        ]
         hits = sum(all(abs(a - b) <= 8 for a, b in zip(p, colour)) for p in box)
         return hits >= len(box) // 3
-    hexrgb = lambda h: tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))  # noqa: E731
+
+    hexrgb = lambda h: tuple(int(h[i : i + 2], 16) for i in (1, 3, 5))  # noqa: E731
     assert near("0707", hexrgb(RS.cat.terrains["water"]["fill"]), dx=-25)
     assert near("0909", hexrgb(RS.cat.terrains["lava"]["fill"]), dx=-25)
-    assert near("0808", hexrgb(RS.cat.factions["clans"]["color"]))      # the spearman's counter
+    assert near("0808", hexrgb(RS.cat.factions["clans"]["color"]))  # the spearman's counter
     assert near("0809", hexrgb(RS.cat.factions["horde"]["color"]))
 
 
@@ -111,6 +146,7 @@ def test_rules_summary_in_english_and_german():
 def test_every_test_named_in_the_rules_doc_exists():
     import re
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
     text = (root / "docs" / "rules" / "pocket-tactics.md").read_text()
     refs = set(re.findall(r"((?:tests/[a-z_]+/)?)(test_\w+\.py)::(test_\w+)", text))
@@ -123,11 +159,17 @@ def test_every_test_named_in_the_rules_doc_exists():
 
 def test_every_event_of_whole_games_has_a_line():
     from engine.core.game import autoplay
+
     missing = set()
     for seed in range(4):
-        autoplay(RS, RS.load_scenario("standard"), f"lines-{seed}",
-                 on_action=lambda i, s, a, events, st: missing.update(
-                     e["type"] for e in events if RS.describe_event(st, e) is None))
+        autoplay(
+            RS,
+            RS.load_scenario("standard"),
+            f"lines-{seed}",
+            on_action=lambda i, s, a, events, st: missing.update(
+                e["type"] for e in events if RS.describe_event(st, e) is None
+            ),
+        )
     assert missing == set()
 
 
@@ -136,12 +178,24 @@ def test_before_the_first_tile_the_picture_marks_where_the_map_starts():
     assert not state.get("tiles")
     scene = RS.scene(state, [], None)
     assert {"at": "0808", "kind": "highlight", "color": "#ffff66"} in scene["markers"]
-    assert scene["grid"]["first_column"] <= 8 < scene["grid"]["first_column"] + scene["grid"]["columns"]
+    assert (
+        scene["grid"]["first_column"]
+        <= 8
+        < scene["grid"]["first_column"] + scene["grid"]["columns"]
+    )
 
 
 def test_the_header_shows_each_sides_rerolls_left_during_a_combat_in_english_and_german():
-    state = position({"spearman": "0808", "archer": "0807", "rider": "0708", "slinger": "0809",
-                      "goblin": "0910", "troll": "0810"})
+    state = position(
+        {
+            "spearman": "0808",
+            "archer": "0807",
+            "rider": "0708",
+            "slinger": "0809",
+            "goblin": "0910",
+            "troll": "0810",
+        }
+    )
     assert "Re-rolls left" not in RS.header(state)
     state, _ = act(state, "/attack unit:spearman target:slinger", dice=[1, 1, 1, 1, 3, 4, 2])
     assert RS.header(state)["Re-rolls left"] == "North 2 / South 2"
@@ -151,4 +205,3 @@ def test_the_header_shows_each_sides_rerolls_left_during_a_combat_in_english_and
     german = RS.localised_header(state, "de")
     assert german["Neuwürfe übrig"] == "North 2 / South 1"
     assert german["Phase"] == "Neuwurf" and german["Aktive Seite"] == "Nord"
-

@@ -4,6 +4,7 @@ Each ruleset autoplays a seeded game; positions a third, two thirds and nine ten
 in are drawn with that turn's events. The checks use the renderer's own record of where it put
 each text, counter and cell label (``render_with_layout``) and the pixels of the PNG.
 """
+
 from __future__ import annotations
 
 import functools
@@ -19,9 +20,15 @@ from renderer import colours
 from renderer.layout import PREVIEW_WIDTH
 
 # every packaged game (fixture games registered by other tests are not players' pictures)
-RULESETS = sorted(name for name in registry.available() if registry.RULESETS[name].startswith("engine."))
+RULESETS = sorted(
+    name for name in registry.available() if registry.RULESETS[name].startswith("engine.")
+)
 # games whose scenes carry a terrain key and losses (a new game adds them and joins the list)
-WITH_KEY_AND_LOSSES = [name for name in ("pocket-tactics", "rivet-wars", "tactical-table-war", "tenochtitlan") if name in RULESETS]
+WITH_KEY_AND_LOSSES = [
+    name
+    for name in ("pocket-tactics", "rivet-wars", "tactical-table-war", "tenochtitlan")
+    if name in RULESETS
+]
 SEED = 4
 # The losses test needs games that lost units at the sampled points; seed 4's Pocket Tactics
 # game loses none there.
@@ -51,13 +58,22 @@ def positions(name: str, seed: int = SEED) -> tuple:
     rules = registry.get_ruleset(name)
     scenario = rules.load_scenario(rules.default_scenario)
     frames: list = []
-    autoplay(rules, scenario, seed, on_action=lambda i, side, action, events, state: frames.append((state, events)))
+    autoplay(
+        rules,
+        scenario,
+        seed,
+        on_action=lambda i, side, action, events, state: frames.append((state, events)),
+    )
     out = []
     for share in (3, 6, 9):
         index = len(frames) * share // 10
         state = frames[index][0]
-        events = [e for st, ev in frames[:index + 1] if st.get("turn") == state.get("turn")
-                  and st.get("active") == state.get("active") for e in ev]
+        events = [
+            e
+            for st, ev in frames[: index + 1]
+            if st.get("turn") == state.get("turn") and st.get("active") == state.get("active")
+            for e in ev
+        ]
         out.append((f"{name}@{index}", rules.scene(state, events, None)))
     return tuple(out)
 
@@ -83,7 +99,7 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
     img, rec = drawn(scene)
     texts = rec.texts
     for i, (kind_a, text_a, a) in enumerate(texts):
-        for kind_b, text_b, b in texts[i + 1:]:
+        for kind_b, text_b, b in texts[i + 1 :]:
             assert not _overlap(a, b), f"{where}: {kind_a} {text_a!r} overlaps {kind_b} {text_b!r}"
     assert rec.cell_labels, where
     readable = [t for t in texts if t[0] in ("name", "attack")]
@@ -96,20 +112,39 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
         for pid, counter in rec.counters:
             assert not _overlap(box, counter), f"{where}: counter {pid} covers the label {label}"
         for kind, text, other in regions:
-            assert not _overlap(box, other), f"{where}: the region name {text!r} covers the label {label}"
+            assert not _overlap(box, other), (
+                f"{where}: the region name {text!r} covers the label {label}"
+            )
         for kind, text, other in readable:
             if _overlap(box, other):
                 # On a hex map the rows of labels are closer than a dice label is high, so a
                 # dice label near its arrow may hide a label or two; names never hide
                 # labels, and on a square board nothing does.
-                assert kind == "attack" and scene["grid"]["kind"] == "hex", \
+                assert kind == "attack" and scene["grid"]["kind"] == "hex", (
                     f"{where}: {kind} {text!r} covers the label {label}"
+                )
                 covered.setdefault(text, []).append(label)
-    assert all(len(labels) <= MAX_LABELS_UNDER_DICE for labels in covered.values()), f"{where}: {covered}"
+    assert all(len(labels) <= MAX_LABELS_UNDER_DICE for labels in covered.values()), (
+        f"{where}: {covered}"
+    )
     hidden = {label for labels in covered.values() for label in labels}
     # the map alone (no counters, outlines, arrows or markers): how every label looks uncovered
-    bare, _ = drawn({key: scene[key] for key in ("map_key", "grid", "cells", "lines", "edges", "regions",
-                                                 "terrain_key", "losses") if key in scene})
+    bare, _ = drawn(
+        {
+            key: scene[key]
+            for key in (
+                "map_key",
+                "grid",
+                "cells",
+                "lines",
+                "edges",
+                "regions",
+                "terrain_key",
+                "losses",
+            )
+            if key in scene
+        }
+    )
     for label, box in rec.cell_labels.items():
         if label in hidden:
             continue
@@ -123,10 +158,14 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
         pixels, alone = crop(img, core), crop(bare, core)
         ink = [p for p, q in zip(pixels, alone) if max(q) < 70]
         halo = [p for p, q in zip(pixels, alone) if min(q) > 235]
-        if ink and halo:    # a highlighted place the bare map has no cell for is drawn later
+        if ink and halo:  # a highlighted place the bare map has no cell for is drawn later
             # (brightness, not exact colours: the 256-colour palette differs between pictures)
-            assert sum(1 for p in ink if sum(p) < 360) >= 0.85 * len(ink), f"{where}: label {label} is covered"
-            assert sum(1 for p in halo if sum(p) > 600) >= 0.85 * len(halo), f"{where}: label {label} is covered"
+            assert sum(1 for p in ink if sum(p) < 360) >= 0.85 * len(ink), (
+                f"{where}: label {label} is covered"
+            )
+            assert sum(1 for p in halo if sum(p) > 600) >= 0.85 * len(halo), (
+                f"{where}: label {label} is covered"
+            )
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -144,8 +183,11 @@ def ink_rows(preview, box, scale: float) -> int:
     """Rows of dark ink inside ``box`` (picture pixels) of the shrunk picture."""
     x0, y0, x1, y1 = (v * scale for v in box)
     part = preview.crop((int(x0) - 1, int(y0) - 1, int(x1) + 2, int(y1) + 2))
-    return sum(1 for y in range(part.height)
-               if any(max(part.getpixel((x, y))) < 110 for x in range(part.width)))
+    return sum(
+        1
+        for y in range(part.height)
+        if any(max(part.getpixel((x, y))) < 110 for x in range(part.width))
+    )
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -165,7 +207,9 @@ def test_every_cell_label_reads_at_the_preview_width(name):
         marks: dict = {}
         for edge, text, box in rec.rulers:
             marks.setdefault(edge, {})[text] = box
-            assert ink_rows(preview, box, scale) >= MIN_DIGIT_PREVIEW, f"{where}: {edge} ruler {text}"
+            assert ink_rows(preview, box, scale) >= MIN_DIGIT_PREVIEW, (
+                f"{where}: {edge} ruler {text}"
+            )
         # every cell's label is its column's mark above and below the map, level with its
         # column, and its row's mark on both sides, level with the rows of the first and last
         # column
@@ -177,8 +221,10 @@ def test_every_cell_label_reads_at_the_preview_width(name):
                 assert abs((box[0] + box[2]) / 2 - x) < lay.cell * 0.3, f"{where}: {edge} {column}"
             assert row in marks["left"] and row in marks["right"], f"{where}: row {row}"
         first, last = lay.first_column + 1, lay.first_column + lay.columns
-        edge_columns = {"left": f"{first:02d}" if hexes else chr(64 + first),
-                        "right": f"{last:02d}" if hexes else chr(64 + last)}
+        edge_columns = {
+            "left": f"{first:02d}" if hexes else chr(64 + first),
+            "right": f"{last:02d}" if hexes else chr(64 + last),
+        }
         for edge, column in edge_columns.items():
             assert len(marks[edge]) == lay.rows, f"{where}: {edge}"
             for row, box in marks[edge].items():
@@ -198,8 +244,11 @@ def test_every_side_is_in_the_legend(name):
 @pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
 def test_lost_units_are_drawn_per_side_in_their_colour(name):
     rules = registry.get_ruleset(name)
-    lost = [(where, scene) for where, scene in positions(name, LOSSES_SEED)
-            if any(entry["units"] for entry in scene.get("losses", []))]
+    lost = [
+        (where, scene)
+        for where, scene in positions(name, LOSSES_SEED)
+        if any(entry["units"] for entry in scene.get("losses", []))
+    ]
     assert lost, f"{name}: the seeded game lost no unit; pick another seed"
     where, scene = lost[-1]
     assert len(scene["losses"]) == len(rules.sides)
@@ -207,15 +256,16 @@ def test_lost_units_are_drawn_per_side_in_their_colour(name):
     for entry in scene["losses"]:
         shown = [unit for side, unit in rec.losses if side == entry["text"]]
         assert shown == entry["units"], where
-    colour = tuple(int(scene["losses"][0]["color"][i:i + 2], 16) for i in (1, 3, 5))
+    colour = tuple(int(scene["losses"][0]["color"][i : i + 2], 16) for i in (1, 3, 5))
     chips = [box for kind, text, box in rec.texts if kind == "loss"]
     assert chips
     for box in chips:
         pixels = crop(img, box)
         side_coloured = sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, colour)) < 30)
-        others = [tuple(int(e["color"][i:i + 2], 16) for i in (1, 3, 5)) for e in scene["losses"]]
+        others = [tuple(int(e["color"][i : i + 2], 16) for i in (1, 3, 5)) for e in scene["losses"]]
         assert side_coloured or any(
-            sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, c)) < 30) for c in others), where
+            sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, c)) < 30) for c in others
+        ), where
 
 
 def _side_colours(name, scene) -> dict:
@@ -231,15 +281,25 @@ def _side_colours(name, scene) -> dict:
 def test_terrain_and_side_colours_stay_apart_also_with_colour_blindness(name):
     terrain, sides = {}, {}
     for where, scene in positions(name):
-        terrain.update({f"{c.get('at')} {c.get('fill')}": c["fill"] for c in scene.get("cells", []) if c.get("fill")})
+        terrain.update(
+            {
+                f"{c.get('at')} {c.get('fill')}": c["fill"]
+                for c in scene.get("cells", [])
+                if c.get("fill")
+            }
+        )
         terrain.update({k["text"]: k["color"] for k in scene.get("terrain_key", [])})
         sides.update(_side_colours(name, scene))
     terrain = {fill: fill for fill in terrain.values()}
-    sides = {colour: colour for colour in sides.values() if colour.lower() not in ("#555555", "#999999")}
+    sides = {
+        colour: colour for colour in sides.values() if colour.lower() not in ("#555555", "#999999")
+    }
     assert terrain and len(sides) >= 2
     closest = colours.closest_pairs(terrain, sides)[0]
-    assert closest[0] >= MIN_TERRAIN_SIDE_DISTANCE, f"{name}: terrain {closest[1]} and side {closest[2]} " \
+    assert closest[0] >= MIN_TERRAIN_SIDE_DISTANCE, (
+        f"{name}: terrain {closest[1]} and side {closest[2]} "
         f"are only {closest[0]:.1f} apart with {closest[3]} vision"
+    )
 
 
 @pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
@@ -249,8 +309,12 @@ def test_the_terrain_key_names_the_map_s_fills(name):
     assert key, where
     keyed = {k["color"].lower() for k in key}
     fills = {c["fill"].lower() for c in scene.get("cells", []) if c.get("fill")}
-    features = {c["fill"].lower() for c in scene.get("cells", []) if c.get("icon") and c.get("text")}
-    assert fills - features <= keyed, f"{where}: fills without a key entry: {sorted(fills - features - keyed)}"
+    features = {
+        c["fill"].lower() for c in scene.get("cells", []) if c.get("icon") and c.get("text")
+    }
+    assert fills - features <= keyed, (
+        f"{where}: fills without a key entry: {sorted(fills - features - keyed)}"
+    )
     _, rec = renderer.render_with_layout(scene)
     assert [t for kind, t, _ in rec.texts if kind == "key"] == [k["text"] for k in key]
 
@@ -269,15 +333,23 @@ def test_colour_blindness_simulation_matches_known_values():
 
 def test_rivet_wars_dice_are_separate_values_gas_dice_sit_at_the_cloud_and_losses_are_kept():
     from tests.rivetwars.util import RS, act, make, unit
+
     state = make(units=[unit("rifleman", "E9", id="r"), unit("panzerfaust", "E5", id="p")])
     state, events = act(state, "attack", dice=[5, 2], unit="r", to="E5")
     scene = RS.scene(state, events, None)
     [arrow] = [a for a in scene["arrows"] if a["kind"] == "attack"]
-    assert arrow["text"].endswith(": 5 2 hit")          # never "52"
+    assert arrow["text"].endswith(": 5 2 hit")  # never "52"
     lost = {entry["text"]: entry["units"] for entry in scene["losses"]}
     assert lost["Allies lost:"] == [] and len(lost["Bismark lost:"]) == 1
-    cloud = {"type": "attack", "by": "gas cloud at C3", "target": "r", "dice": [6, 1], "precision": 0,
-             "hit": False, "kind": "gas"}
+    cloud = {
+        "type": "attack",
+        "by": "gas cloud at C3",
+        "target": "r",
+        "dice": [6, 1],
+        "precision": 0,
+        "hit": False,
+        "kind": "gas",
+    }
     with_gas = RS.scene(state, [*events, cloud], None)
     assert [a["text"] for a in with_gas["arrows"] if a["kind"] == "attack"] == [arrow["text"]]
     assert with_gas["labels"] == [{"at": "C3", "text": "gas: 6 1 miss", "color": "#5b7f12"}]
@@ -287,7 +359,13 @@ def test_rivet_wars_dice_are_separate_values_gas_dice_sit_at_the_cloud_and_losse
 
 def test_rivet_wars_plug_ins_get_a_line_of_their_own_on_the_counter():
     from tests.rivetwars.util import RS, make, unit
-    state = make(units=[unit("wolverine", "E5", id="w", plugins=["patston"]), unit("wolverine", "I5", id="v")])
+
+    state = make(
+        units=[
+            unit("wolverine", "E5", id="w", plugins=["patston"]),
+            unit("wolverine", "I5", id="v"),
+        ]
+    )
     scene = RS.scene(state, [], None)
     pieces = {p["id"]: p for p in scene["pieces"]}
     # Same counter label, told apart by a number (issue 15); the plug-in goes on its own line.
@@ -302,17 +380,28 @@ def test_rivet_wars_plug_ins_get_a_line_of_their_own_on_the_counter():
         height = box[3] - box[1]
         band = (box[0] + 4, box[1] + height * 0.38, box[2] - 4, box[1] + height * 0.54)
         return sum(1 for p in crop(img, band) if min(p) > 200)
-    assert white_in_middle(boxes["w"]) > 10 and white_in_middle(boxes["v"]) < white_in_middle(boxes["w"]) / 3
+
+    assert (
+        white_in_middle(boxes["w"]) > 10
+        and white_in_middle(boxes["v"]) < white_in_middle(boxes["w"]) / 3
+    )
 
 
 def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
     from tests.tenochtitlan.helpers import RULES, build
-    state = build({"units": {"a": {"type": "sp-artillery", "at": "1119"},
-                             "i": {"type": "sp-infantry", "at": "0305"}}})
+
+    state = build(
+        {
+            "units": {
+                "a": {"type": "sp-artillery", "at": "1119"},
+                "i": {"type": "sp-infantry", "at": "0305"},
+            }
+        }
+    )
     scene = RULES.scene(state, [], None)
     pieces = {p["id"]: p for p in scene["pieces"]}
     assert pieces["a"]["badge"] == "5" and pieces["a"]["badge_color"] == "#ffffff"
-    assert "badge" not in pieces["i"]      # range 1: nothing to read
+    assert "badge" not in pieces["i"]  # range 1: nothing to read
     img, rec = drawn(scene)
     boxes = dict(rec.counters)
 
@@ -320,6 +409,7 @@ def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
         x0, y0, x1, y1 = boxes[pid]
         k = x1 - x0
         return crop(img, (x1 - 0.22 * k, y0 + 0.06 * k, x1 - 0.06 * k, y0 + 0.22 * k))
+
     disc = corner("a")
     assert sum(1 for p in disc if min(p) > 220) >= len(disc) * 0.3, "no white disc"
     assert sum(1 for p in disc if max(p) < 90) >= 2, "no range digit on the disc"

@@ -1,4 +1,5 @@
 """The renderer, checked by opening its pictures and looking at pixels where things should be."""
+
 from __future__ import annotations
 
 import io
@@ -30,19 +31,30 @@ def close(a, b, tol=24) -> bool:
 
 
 def hex_scene(key="t/hex", **extra) -> dict:
-    scene = {"map_key": key, "grid": {"kind": "hex", "columns": 8, "rows": 6},
-             "cells": [{"at": lab, "fill": FIELD} for lab in scenes.hex_labels(8, 6)]}
+    scene = {
+        "map_key": key,
+        "grid": {"kind": "hex", "columns": 8, "rows": 6},
+        "cells": [{"at": lab, "fill": FIELD} for lab in scenes.hex_labels(8, 6)],
+    }
     scene.update(extra)
     return scene
 
 
 def piece(at, colour="#c0392b", **kw):
-    return {"at": at, "id": at, "color": colour, "text_color": "#ffffff", "title": "Cav", "values": "3-2-4", **kw}
+    return {
+        "at": at,
+        "id": at,
+        "color": colour,
+        "text_color": "#ffffff",
+        "title": "Cav",
+        "values": "3-2-4",
+        **kw,
+    }
 
 
 def pixels(img, box) -> list:
     part = img.crop(tuple(round(v) for v in box))
-    flat = getattr(part, "get_flattened_data", None)   # Pillow >= 12.1; getdata before
+    flat = getattr(part, "get_flattened_data", None)  # Pillow >= 12.1; getdata before
     return list(flat() if flat else part.getdata())
 
 
@@ -53,16 +65,18 @@ def test_piece_side_colour_at_its_hex_centre():
     for label, colour in (("0304", RED), ("0605", BLUE)):
         x, y = cell_center(scene["grid"], label)
         # between the title and the factors the counter shows its bare side colour
-        assert close(img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), colour), label
+        assert close(
+            img.getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12))), colour
+        ), label
     x, y = cell_center(scene["grid"], "0505")
-    assert close(img.getpixel((round(x), round(y))), (169, 196, 127))   # empty hex: terrain
+    assert close(img.getpixel((round(x), round(y))), (169, 196, 127))  # empty hex: terrain
 
 
 def test_even_columns_sit_half_a_hex_lower():
     grid = {"kind": "hex", "columns": 4, "rows": 4}
     (x1, y1), (x2, y2) = cell_center(grid, "0101"), cell_center(grid, "0201")
     cell = layout_for(grid).cell
-    assert x2 > x1 and y2 - y1 == pytest.approx(cell * 3 ** 0.5 / 2)
+    assert x2 > x1 and y2 - y1 == pytest.approx(cell * 3**0.5 / 2)
 
 
 def test_flipped_counter_looks_different_from_its_front():
@@ -94,8 +108,12 @@ def test_move_arrow_pixels_lie_between_its_ends():
         px, py = round(x0 + (x1 - x0) * t), round(y0 + (y1 - y0) * t)
         hits += close(img.getpixel((px, py)), (255, 0, 255), 30)
     assert hits == 5
-    magenta = [(x, y) for x in range(img.width) for y in range(0, img.height, 2)
-               if close(img.getpixel((x, y)), (255, 0, 255), 30)]
+    magenta = [
+        (x, y)
+        for x in range(img.width)
+        for y in range(0, img.height, 2)
+        if close(img.getpixel((x, y)), (255, 0, 255), 30)
+    ]
     assert magenta and all(abs(x - x0) < 25 and y0 - 25 < y < y1 + 25 for x, y in magenta)
 
 
@@ -105,8 +123,12 @@ def test_attack_arrow_is_straight_and_labelled_with_the_dice():
     img = png_image(hex_scene("t/att", arrows=[attack]))
     grid = {"kind": "hex", "columns": 8, "rows": 6}
     (x0, y0), (x1, y1) = cell_center(grid, "0202"), cell_center(grid, "0605")
-    green = [(x, y) for x in range(img.width) for y in range(img.height)
-             if close(img.getpixel((x, y)), (0, 192, 0), 30)]
+    green = [
+        (x, y)
+        for x in range(img.width)
+        for y in range(img.height)
+        if close(img.getpixel((x, y)), (0, 192, 0), 30)
+    ]
     assert green
     # every green pixel sits near the straight line between the two hexes (or the label's frame)
     dx, dy = x1 - x0, y1 - y0
@@ -126,8 +148,11 @@ def test_attack_arrow_is_straight_and_labelled_with_the_dice():
 
 
 def test_header_band_shows_the_header_text():
-    scene = hex_scene("t/head", title="Test game",
-                      header=[["Turn", "3 / 24"], ["Phase", "Combat"], ["Active", "Red"], ["Card", "Rain"]])
+    scene = hex_scene(
+        "t/head",
+        title="Test game",
+        header=[["Turn", "3 / 24"], ["Phase", "Combat"], ["Active", "Red"], ["Card", "Rain"]],
+    )
     with_text = png_image(scene)
     without = png_image(hex_scene("t/head"))
     lay = layout_for(scene["grid"])
@@ -153,9 +178,14 @@ def test_hex_label_is_printed_small_at_the_top_of_each_hex():
 
 
 def test_objectives_are_outlined_in_their_controller_colour():
-    scene = hex_scene("t/obj", objectives=[{"at": "0303", "name": "Town", "owner": "red", "color": "#c0392b"},
-                                           {"at": "0603", "name": "Hill"}],
-                      pieces=[piece("0303", "#2e86c1")])
+    scene = hex_scene(
+        "t/obj",
+        objectives=[
+            {"at": "0303", "name": "Town", "owner": "red", "color": "#c0392b"},
+            {"at": "0603", "name": "Hill"},
+        ],
+        pieces=[piece("0303", "#2e86c1")],
+    )
     img = png_image(scene)
     lay = layout_for(scene["grid"])
     for label, colour in (("0303", RED), ("0603", (255, 255, 255))):
@@ -166,9 +196,12 @@ def test_objectives_are_outlined_in_their_controller_colour():
 
 
 def square_scene(**extra) -> dict:
-    scene = {"map_key": "t/square", "grid": {"kind": "square", "columns": 8, "rows": 6},
-             "cells": [{"at": f"{c}{r}", "fill": "#b3c28f"} for c in "ABCDEFGH" for r in range(1, 7)],
-             "regions": [{"cells": ["A1", "B1", "A2", "B2"], "outline": "#000000", "width": 5}]}
+    scene = {
+        "map_key": "t/square",
+        "grid": {"kind": "square", "columns": 8, "rows": 6},
+        "cells": [{"at": f"{c}{r}", "fill": "#b3c28f"} for c in "ABCDEFGH" for r in range(1, 7)],
+        "regions": [{"cells": ["A1", "B1", "A2", "B2"], "outline": "#000000", "width": 5}],
+    }
     scene.update(extra)
     return scene
 
@@ -176,7 +209,11 @@ def square_scene(**extra) -> dict:
 def test_square_cells_are_where_their_labels_say():
     grid = {"kind": "square", "columns": 8, "rows": 6}
     lay = layout_for(grid)
-    (ax, ay), (bx, by), (cx, cy) = cell_center(grid, "A1"), cell_center(grid, "B1"), cell_center(grid, "A2")
+    (ax, ay), (bx, by), (cx, cy) = (
+        cell_center(grid, "A1"),
+        cell_center(grid, "B1"),
+        cell_center(grid, "A2"),
+    )
     assert bx - ax == pytest.approx(lay.cell) and by == ay
     assert cy - ay == pytest.approx(lay.cell) and cx == ax
     img = png_image(square_scene(pieces=[piece("C4", "#2e86c1")]))
@@ -192,13 +229,17 @@ def test_segment_border_is_thicker_than_the_square_grid():
     grid = {"kind": "square", "columns": 8, "rows": 6}
     lay = layout_for(grid)
 
-    def dark_run(x, y0):      # dark pixels along a vertical cut at x
-        return sum(1 for y in range(round(y0 - lay.cell * 0.3), round(y0 + lay.cell * 0.3))
-                   for dx in range(-8, 9) if max(img.getpixel((round(x) + dx, y))) < 80)
+    def dark_run(x, y0):  # dark pixels along a vertical cut at x
+        return sum(
+            1
+            for y in range(round(y0 - lay.cell * 0.3), round(y0 + lay.cell * 0.3))
+            for dx in range(-8, 9)
+            if max(img.getpixel((round(x) + dx, y))) < 80
+        )
 
     ax, ay = cell_center(grid, "A1")
-    segment_side = ax + lay.cell * 1.5     # right side of the 2x2 segment A1:B2
-    plain_side = ax + lay.cell * 2.5       # between C1 and D1
+    segment_side = ax + lay.cell * 1.5  # right side of the 2x2 segment A1:B2
+    plain_side = ax + lay.cell * 2.5  # between C1 and D1
     assert dark_run(segment_side, ay) > 3 * max(1, dark_run(plain_side, ay))
 
 
@@ -220,7 +261,10 @@ def test_concurrent_renders_build_the_layer_once_and_agree():
     renderer.clear_cache()
     scene = hex_scene("t/threads", pieces=[piece("0303")])
     results = []
-    threads = [threading.Thread(target=lambda: results.append(renderer.render_png(scene))) for _ in range(6)]
+    threads = [
+        threading.Thread(target=lambda: results.append(renderer.render_png(scene)))
+        for _ in range(6)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -244,9 +288,16 @@ def test_several_pieces_share_a_cell_in_its_quarters():
 def test_markers_and_damage_badge_are_drawn():
     base = hex_scene("t/mark", pieces=[piece("0303")])
     plain = png_image(base)
-    marked = png_image(dict(base, markers=[{"at": "0303", "kind": "flag", "color": "#00ff00"},
-                                           {"at": "0505", "kind": "gas"},
-                                           {"at": "0606", "kind": "highlight", "color": "#ffd400"}]))
+    marked = png_image(
+        dict(
+            base,
+            markers=[
+                {"at": "0303", "kind": "flag", "color": "#00ff00"},
+                {"at": "0505", "kind": "gas"},
+                {"at": "0606", "kind": "highlight", "color": "#ffd400"},
+            ],
+        )
+    )
     lay = layout_for(base["grid"])
     x, y = cell_center(base["grid"], "0303")
     # beside the counter, clear of the label above it
@@ -313,8 +364,12 @@ def test_a_crowded_cell_shows_four_counters_and_how_many_more():
     x, y = cell_center(grid, "0303")
     off = lay.cell * 0.335
     for sx, sy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
-        assert any(close(p, RED) for p in pixels(img, (x + sx * off - 6, y + sy * off - 6,
-                                                       x + sx * off + 6, y + sy * off + 6)))
+        assert any(
+            close(p, RED)
+            for p in pixels(
+                img, (x + sx * off - 6, y + sy * off - 6, x + sx * off + 6, y + sy * off + 6)
+            )
+        )
     # the two that do not fit are announced with a red "+2" in the middle
     assert any(close(p, (200, 0, 0), 40) for p in pixels(img, (x - 10, y - 10, x + 10, y + 10)))
 
@@ -328,13 +383,19 @@ def test_cells_omitted_draws_the_whole_grid_plain():
 
 def test_without_dejavu_the_builtin_font_draws_everything(monkeypatch):
     from renderer import fonts
+
     monkeypatch.setattr(fonts, "_path", lambda bold: None)
     monkeypatch.setattr(fonts, "_local", threading.local())
     renderer.clear_cache()
     try:
         assert fonts.safe_text("3+⚄5") == "3+d55"
-        scene = hex_scene("t/nofont", title="Fallback", header=[["Turn", "1"]], pieces=[piece("0202")],
-                          arrows=[{"path": ["0202", "0303"], "kind": "attack", "text": "⚄5"}])
+        scene = hex_scene(
+            "t/nofont",
+            title="Fallback",
+            header=[["Turn", "1"]],
+            pieces=[piece("0202")],
+            arrows=[{"path": ["0202", "0303"], "kind": "attack", "text": "⚄5"}],
+        )
         img = png_image(scene)
         x, y = cell_center(scene["grid"], "0202")
         lay = layout_for(scene["grid"])
@@ -347,10 +408,13 @@ def test_a_window_draws_only_part_of_a_large_label_space_at_the_same_size():
     # A map that grew around 0808 in a 15x15 label space: only the window is drawn, so the
     # picture is no larger than a map of the window's size and the cells fill it.
     labels = ["0707", "0708", "0807", "0808", "0809", "0908", "0909"]
-    windowed = {"map_key": "t/window", "title": "Window",
-                "grid": {"kind": "hex", "first_column": 7, "first_row": 7, "columns": 3, "rows": 3},
-                "cells": [{"at": lab, "fill": FIELD} for lab in labels],
-                "pieces": [piece("0808")]}
+    windowed = {
+        "map_key": "t/window",
+        "title": "Window",
+        "grid": {"kind": "hex", "first_column": 7, "first_row": 7, "columns": 3, "rows": 3},
+        "cells": [{"at": lab, "fill": FIELD} for lab in labels],
+        "pieces": [piece("0808")],
+    }
     small = layout_for({"kind": "hex", "columns": 3, "rows": 3})
     lay = layout_for(windowed["grid"])
     assert (lay.width, lay.height) == (small.width, small.height)
@@ -369,65 +433,92 @@ def test_a_window_draws_only_part_of_a_large_label_space_at_the_same_size():
 
 # ----- readable at a glance (issue 14) ------------------------------------------------------
 
+
 def texts_of(record, kind):
     return [(text, box) for k, text, box in record.texts if k == kind]
 
 
 def test_header_wraps_a_long_card_text_instead_of_cutting_it():
-    card = "Santiago!: move 4, attack 3; +1 to attacks with cavalry and a long tail of special rules"
-    scene = hex_scene("t/wrap", title="A title", header=[["Turn", "3 / 24"], ["Card", card]],
-                      notes=["Decks: Spanish 3, Aztec 4", "Counters: attack-defence-movement"])
+    card = (
+        "Santiago!: move 4, attack 3; +1 to attacks with cavalry and a long tail of special rules"
+    )
+    scene = hex_scene(
+        "t/wrap",
+        title="A title",
+        header=[["Turn", "3 / 24"], ["Card", card]],
+        notes=["Decks: Spanish 3, Aztec 4", "Counters: attack-defence-movement"],
+    )
     _, rec = renderer.render_with_layout(scene)
     words = [text for text, _ in texts_of(rec, "header")]
     assert "…" not in words
-    assert " ".join(words).split() == ("Turn 3 / 24 Card " + card + " Decks: Spanish 3, Aztec 4 "
-                                       "Counters: attack-defence-movement").split()
+    assert (
+        " ".join(words).split()
+        == (
+            "Turn 3 / 24 Card " + card + " Decks: Spanish 3, Aztec 4 "
+            "Counters: attack-defence-movement"
+        ).split()
+    )
     lay = rec.layout
     assert all(box[3] <= lay.header_height for _, box in texts_of(rec, "header"))
 
 
 def test_every_side_stays_in_the_legend_on_a_narrow_picture():
-    legend = [{"color": "#a3241c", "text": "Spanish conquistadors"},
-              {"color": "#d68910", "text": "Tlaxcalan allies"}, {"color": "#17405a", "text": "Aztec"}]
-    scene = {"map_key": "t/narrow", "grid": {"kind": "hex", "columns": 3, "rows": 3},
-             "title": "Siege of Tenochtitlan, the long title", "legend": legend, "header": [["Turn", "1"]]}
+    legend = [
+        {"color": "#a3241c", "text": "Spanish conquistadors"},
+        {"color": "#d68910", "text": "Tlaxcalan allies"},
+        {"color": "#17405a", "text": "Aztec"},
+    ]
+    scene = {
+        "map_key": "t/narrow",
+        "grid": {"kind": "hex", "columns": 3, "rows": 3},
+        "title": "Siege of Tenochtitlan, the long title",
+        "legend": legend,
+        "header": [["Turn", "1"]],
+    }
     img, rec = renderer.render_with_layout(scene)
     assert img.width == 480
     assert rec.legend and sorted(rec.legend) == sorted(e["text"] for e in legend)
     boxes = [box for kind, _, box in rec.texts if kind in ("legend", "title", "header")]
     for i, a in enumerate(boxes):
         assert 0 <= a[0] and a[2] <= img.width
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
 
 
 def test_a_combined_attack_gets_one_label():
     text = "3+1+⚄5=9 vs 6: eliminated"
-    arrows = [{"path": ["0202", "0404"], "kind": "attack", "text": text},
-              {"path": ["0505", "0404"], "kind": "attack", "text": text}]
+    arrows = [
+        {"path": ["0202", "0404"], "kind": "attack", "text": text},
+        {"path": ["0505", "0404"], "kind": "attack", "text": text},
+    ]
     _, rec = renderer.render_with_layout(hex_scene("t/comb", arrows=arrows))
     assert [t for t, _ in texts_of(rec, "attack")] == [text]
 
 
 def test_dice_labels_avoid_counters_and_each_other():
     pieces = [piece(lab) for lab in ("0303", "0304", "0403", "0404", "0503")]
-    arrows = [{"path": ["0303", "0503"], "kind": "attack", "text": "rifle: 5 2 hit"},
-              {"path": ["0304", "0404"], "kind": "attack", "text": "rockets: 4 4 6 miss"},
-              {"path": ["0403", "0404"], "kind": "attack", "text": "mg: 1 1 miss"}]
+    arrows = [
+        {"path": ["0303", "0503"], "kind": "attack", "text": "rifle: 5 2 hit"},
+        {"path": ["0304", "0404"], "kind": "attack", "text": "rockets: 4 4 6 miss"},
+        {"path": ["0403", "0404"], "kind": "attack", "text": "mg: 1 1 miss"},
+    ]
     _, rec = renderer.render_with_layout(hex_scene("t/dice", pieces=pieces, arrows=arrows))
     labels = texts_of(rec, "attack")
     assert len(labels) == 3
     for i, (_, a) in enumerate(labels):
         for _, c in rec.counters:
             assert min(a[2], c[2]) <= max(a[0], c[0]) or min(a[3], c[3]) <= max(a[1], c[1])
-        for _, b in labels[i + 1:]:
+        for _, b in labels[i + 1 :]:
             assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
 
 
 def test_a_highlighted_place_without_a_tile_shows_its_label():
-    scene = {"map_key": "t/grow", "grid": {"kind": "hex", "first_column": 7, "first_row": 7, "columns": 3, "rows": 3},
-             "cells": [{"at": "0808", "fill": FIELD}],
-             "markers": [{"at": "0807", "kind": "highlight", "color": "#ffff66"}]}
+    scene = {
+        "map_key": "t/grow",
+        "grid": {"kind": "hex", "first_column": 7, "first_row": 7, "columns": 3, "rows": 3},
+        "cells": [{"at": "0808", "fill": FIELD}],
+        "markers": [{"at": "0807", "kind": "highlight", "color": "#ffff66"}],
+    }
     img, rec = renderer.render_with_layout(scene)
     assert set(rec.cell_labels) == {"0808", "0807"}
     png = png_image(scene)
@@ -437,13 +528,18 @@ def test_a_highlighted_place_without_a_tile_shows_its_label():
 
 def test_losses_and_the_terrain_key_go_under_the_map_without_moving_it():
     plain = hex_scene("t/foot", pieces=[piece("0303")])
-    extra = dict(plain, terrain_key=[{"color": FIELD, "text": "Field"}, {"color": "#79addc", "text": "Lake"}],
-                 losses=[{"color": "#c0392b", "text": "Red lost:", "units": ["Cav 1", "Inf 2"]},
-                         {"color": "#2e86c1", "text": "Blue lost:", "units": []}])
+    extra = dict(
+        plain,
+        terrain_key=[{"color": FIELD, "text": "Field"}, {"color": "#79addc", "text": "Lake"}],
+        losses=[
+            {"color": "#c0392b", "text": "Red lost:", "units": ["Cav 1", "Inf 2"]},
+            {"color": "#2e86c1", "text": "Blue lost:", "units": []},
+        ],
+    )
     a, rec_a = renderer.render_with_layout(plain)
     b, rec_b = renderer.render_with_layout(extra)
     assert b.height > a.height and b.width == a.width
-    assert rec_a.counters == rec_b.counters          # the map did not move
+    assert rec_a.counters == rec_b.counters  # the map did not move
     assert rec_b.losses == [("Red lost:", "Cav 1"), ("Red lost:", "Inf 2")]
     assert [t for t, _ in texts_of(rec_b, "key")] == ["Field", "Lake"]
     png = Image.open(io.BytesIO(renderer.render_png(extra))).convert("RGB")
@@ -453,13 +549,16 @@ def test_losses_and_the_terrain_key_go_under_the_map_without_moving_it():
 
 
 def test_deployment_icons_take_their_side_colour_and_stay_beside_the_counter():
-    scene = square_scene(cells=[{"at": "C3", "fill": "#b3c28f", "icon": "deploy", "icon_color": "#c0392b"},
-                                {"at": "D3", "fill": "#b3c28f", "icon": "deploy", "icon_color": "#2e86c1"}],
-                         pieces=[piece("C3", "#777777"), piece("D3", "#777777")])
+    scene = square_scene(
+        cells=[
+            {"at": "C3", "fill": "#b3c28f", "icon": "deploy", "icon_color": "#c0392b"},
+            {"at": "D3", "fill": "#b3c28f", "icon": "deploy", "icon_color": "#2e86c1"},
+        ],
+        pieces=[piece("C3", "#777777"), piece("D3", "#777777")],
+    )
     img = png_image(scene)
     lay = layout_for(scene["grid"])
     for label, colour in (("C3", RED), ("D3", BLUE)):
         x, y = cell_center(scene["grid"], label)
         corner = (x + lay.cell * 0.15, y - lay.cell * 0.47, x + lay.cell * 0.47, y - lay.cell * 0.2)
         assert sum(1 for p in pixels(img, corner) if close(p, colour, 30)) > 5, label
-

@@ -1,4 +1,5 @@
 """Every mission plays to its end under random legal play, and legal_actions agrees with apply."""
+
 import random
 
 import pytest
@@ -43,8 +44,12 @@ def test_legal_actions_agree_with_apply(mission):
         for probe in rng.sample(legal, min(3, len(legal))):
             apply_action(RS, state, probe, seeded(5, step))
         bad = dict(rng.choice(legal))
-        for wrong in ({**bad, "to": "Z99"}, {**bad, "unit": "nobody"}, {**bad, "type": "fly"},
-                      {**bad, "side": RS.sides[1 - RS.sides.index(side)]}):
+        for wrong in (
+            {**bad, "to": "Z99"},
+            {**bad, "unit": "nobody"},
+            {**bad, "type": "fly"},
+            {**bad, "side": RS.sides[1 - RS.sides.index(side)]},
+        ):
             if wrong not in legal:
                 with pytest.raises(RuleError):
                     apply_action(RS, state, wrong, seeded(5, step))

@@ -9,8 +9,8 @@ from tests.rivetwars.util import RS, legal, make, unit
 
 def test_segments_are_named_by_their_top_left_square():
     b = board(make())
-    assert (b.seg_cols, b.seg_rows) == (9, 6)          # 3x2 tiles of 3x3 segments
-    assert (b.columns, b.rows) == (18, 12)             # each segment 2x2 squares
+    assert (b.seg_cols, b.seg_rows) == (9, 6)  # 3x2 tiles of 3x3 segments
+    assert (b.columns, b.rows) == (18, 12)  # each segment 2x2 squares
     assert b.labels()[:3] == ["A1", "C1", "E1"] and b.labels()[9] == "A3"
     assert b.parse_seg("C3") == (1, 1)
     assert b.parse_seg("D3") is None and b.parse_seg("C4") is None and b.parse_seg("S1") is None
@@ -18,20 +18,27 @@ def test_segments_are_named_by_their_top_left_square():
 
 def test_segments_are_adjacent_in_eight_directions():
     b = board(make())
-    assert sorted(b.neighbours((1, 1))) == sorted([(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)])
+    assert sorted(b.neighbours((1, 1))) == sorted(
+        [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]
+    )
     assert sorted(b.neighbours((0, 0))) == [(0, 1), (1, 0), (1, 1)]
 
 
 def test_range_counts_segments_with_at_most_one_diagonal():
     assert seg_range((0, 0), (1, 1)) == 1
     assert seg_range((0, 0), (2, 1)) == 2
-    assert seg_range((0, 0), (2, 2)) == 3      # only one diagonal may be crossed
+    assert seg_range((0, 0), (2, 2)) == 3  # only one diagonal may be crossed
     assert seg_range((0, 0), (3, 0)) == 3
 
 
 def test_rifleman_with_ground_range_two_reaches_these_segments():
-    state = make(units=[unit("rifleman", "E5", id="r1")] + [
-        unit("panzerfaust", at, id=f"p{i}") for i, at in enumerate(["I5", "G7", "I9", "I7", "A1", "K5"])])
+    state = make(
+        units=[unit("rifleman", "E5", id="r1")]
+        + [
+            unit("panzerfaust", at, id=f"p{i}")
+            for i, at in enumerate(["I5", "G7", "I9", "I7", "A1", "K5"])
+        ]
+    )
     targets = {a["to"] for a in legal(state, "attack")}
     # E5 is segment (2,2): I5 two east, G7 one diagonal, I7 a diagonal and a step (2);
     # I9 and A1 need two diagonals (3), K5 is three east.

@@ -1,4 +1,5 @@
 """What players see: labels, event lines, header, scene and the picture."""
+
 import io
 
 import pytest
@@ -7,8 +8,13 @@ from tests.rivetwars.util import RS, act, make, unit
 
 
 def test_describe_names_units_types_cards_and_segments():
-    state = make(terrain={"bunker": ["C9"]}, units=[unit("wolverine", "E5", id="w", damage=1, plugins=["patston"])])
-    assert RS.describe(state, "unit", "w") == "Allies M2 Wolverine+General G. Patston w in E5 (4/5 hp)"
+    state = make(
+        terrain={"bunker": ["C9"]},
+        units=[unit("wolverine", "E5", id="w", damage=1, plugins=["patston"])],
+    )
+    assert (
+        RS.describe(state, "unit", "w") == "Allies M2 Wolverine+General G. Patston w in E5 (4/5 hp)"
+    )
     assert RS.describe(state, "unit", "hammer") == "Hammer 65-pounder (3 pts + 1 rivets)"
     assert RS.describe(state, "card", "ac01") == "Reinforcements (ac01)"
     assert RS.describe(state, "to", "C9") == "C9 (bunker)"
@@ -30,9 +36,12 @@ def test_header_shows_round_phase_active_and_victory_points():
 
 
 def test_scene_draws_squares_segments_units_flags_and_gas():
-    state = make(terrain={"objective": ["E5"]}, flags={"E5": "bismark"},
-                 units=[unit("rifleman", "A9", id="r", damage=0), unit("wolverine", "C9", id="w", damage=3)],
-                 clouds=[{"at": "I5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 1}])
+    state = make(
+        terrain={"objective": ["E5"]},
+        flags={"E5": "bismark"},
+        units=[unit("rifleman", "A9", id="r", damage=0), unit("wolverine", "C9", id="w", damage=3)],
+        clouds=[{"at": "I5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 1}],
+    )
     scene = RS.scene(state, [], None)
     assert scene["grid"] == {"kind": "square", "columns": 18, "rows": 12}
     assert len(scene["cells"]) == 18 * 12
@@ -47,6 +56,7 @@ def test_scene_draws_squares_segments_units_flags_and_gas():
 def test_the_picture_shows_units_in_their_squares():
     renderer = pytest.importorskip("renderer")
     from PIL import Image
+
     state = make(units=[unit("rifleman", "E5", id="r"), unit("panzerfaust", "I1", id="p")])
     scene = RS.scene(state, [], None)
     image = Image.open(io.BytesIO(renderer.render_png(scene))).convert("RGB")
@@ -54,13 +64,14 @@ def test_the_picture_shows_units_in_their_squares():
     def near(colour, label):
         x, y = renderer.cell_center(scene["grid"], label)
         cell = renderer.layout_for(scene["grid"]).cell
-        target = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        target = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
         for dx in range(-cell // 3, cell // 3 + 1, 3):
             for dy in range(-cell // 3, cell // 3 + 1, 3):
                 px = image.getpixel((int(x + dx), int(y + dy)))
                 if sum(abs(a - b) for a, b in zip(px, target)) < 40:
                     return True
         return False
+
     assert near("#2e6fb5", "E5") and near("#b0322b", "I1")
     assert not near("#2e6fb5", "C5") and not near("#b0322b", "C5")
 
@@ -75,13 +86,17 @@ def test_rules_summary_says_one_damage_per_attack_however_many_fives_and_sixes()
     # ("jede 5+ macht genau 1 Schaden") would teach players the reading the engine rejects.
     en, de = RS.rules_summary("en"), RS.rules_summary("de")
     assert "jede 5+" not in de and "each 5+" not in en and "any 5+ deals" not in en
-    assert "ein Angriff mit mindestens einer 5+ macht genau 1 Schaden, egal wie viele Fünfen und Sechsen" in de
+    assert (
+        "ein Angriff mit mindestens einer 5+ macht genau 1 Schaden, egal wie viele Fünfen und Sechsen"
+        in de
+    )
     assert "an attack with at least one 5+ deals exactly 1 damage, however many 5s and 6s" in en
 
 
 def test_the_rules_document_names_only_existing_tests():
     import re
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
     doc = (root / "docs" / "rules" / "rivet-wars.md").read_text()
     refs = set(re.findall(r"`(test_\w+\.py)::(test_\w+)`", doc))
@@ -95,6 +110,7 @@ def test_only_the_owners_picture_names_their_hand_and_both_show_what_everyone_ho
     from PIL import Image, ImageChops
 
     from engine.rivetwars import data
+
     card = min(data.cards()["action"])
     name = data.cards()["action"][card]["name"]
     state = make(mission="mission-3", terrain={}, hands={"allies": [card]})
@@ -104,8 +120,14 @@ def test_only_the_owners_picture_names_their_hand_and_both_show_what_everyone_ho
     assert held == ["Held: Allies 1 card(s), 0 mission(s) · Bismark 0 card(s), 0 mission(s)"]
     # The header band has room for both notes, so the owner's picture really differs there.
     lay = renderer.layout_for(own["grid"])
-    pictures = [Image.open(io.BytesIO(renderer.render_png(s))).convert("RGB") for s in (own, public)]
+    pictures = [
+        Image.open(io.BytesIO(renderer.render_png(s))).convert("RGB") for s in (own, public)
+    ]
     band = (0, 0, lay.width, lay.header_height)
-    assert ImageChops.difference(pictures[0].crop(band), pictures[1].crop(band)).getbbox() is not None
+    assert (
+        ImageChops.difference(pictures[0].crop(band), pictures[1].crop(band)).getbbox() is not None
+    )
     # Everything but the notes is the same picture for both.
-    assert {k: v for k, v in own.items() if k != "notes"} == {k: v for k, v in public.items() if k != "notes"}
+    assert {k: v for k, v in own.items() if k != "notes"} == {
+        k: v for k, v in public.items() if k != "notes"
+    }

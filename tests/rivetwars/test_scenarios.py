@@ -41,12 +41,31 @@ def test_scenario_errors_name_file_entry_and_problem():
     assert "not a square of this 18x12 map" in err.problem
     assert _error({**base, "phase": "lunch"}).entry == "phase"
     assert _error({**base, "colour": "red"}).entry == "colour"
-    assert "only 6 tokens" in _error({**base, "terrain": {"wire": ["A1", "C1", "E1", "G1", "I1", "K1", "M1"]}}).problem
-    assert "not in allies territory" in _error({**base, "deploy": {"allies": ["A1"], "bismark": ["C1"]}}).problem
+    assert (
+        "only 6 tokens"
+        in _error({**base, "terrain": {"wire": ["A1", "C1", "E1", "G1", "I1", "K1", "M1"]}}).problem
+    )
+    assert (
+        "not in allies territory"
+        in _error({**base, "deploy": {"allies": ["A1"], "bismark": ["C1"]}}).problem
+    )
     assert "not a segment" in _error({**base, "terrain": {"bunker": ["B2"]}}).problem
-    assert _error({**base, "hands": {"allies": ["ac01", "ac02", "ac03", "ac04"]}}).entry == "hands.allies"
-    assert _error({**base, "units": [{"type": "rifleman", "at": "C4"}, {"type": "rifleman", "at": "C4"}]}).entry == "units[1]"
-    assert "socket" in _error({**base, "units": [{"type": "rifleman", "at": "C4", "plugins": ["patston"]}]}).problem
+    assert (
+        _error({**base, "hands": {"allies": ["ac01", "ac02", "ac03", "ac04"]}}).entry
+        == "hands.allies"
+    )
+    assert (
+        _error(
+            {**base, "units": [{"type": "rifleman", "at": "C4"}, {"type": "rifleman", "at": "C4"}]}
+        ).entry
+        == "units[1]"
+    )
+    assert (
+        "socket"
+        in _error(
+            {**base, "units": [{"type": "rifleman", "at": "C4", "plugins": ["patston"]}]}
+        ).problem
+    )
     with pytest.raises(ScenarioError) as info:
         RS.load_scenario("mission-99")
     assert "known: mission-1" in str(info.value)
@@ -57,17 +76,47 @@ def test_scenario_errors_name_file_entry_and_problem():
 
 def test_a_scenario_file_sets_up_any_position(tmp_path):
     path = tmp_path / "mine.json"
-    path.write_text(json.dumps({
-        "name": "mine", "mission": "mission-4", "phase": "move", "active": "bismark", "turn": 5,
-        "units": [{"type": "sturmpanzer", "at": "I9", "damage": 2, "plugins": ["cyclops"], "id": "tank"},
-                  {"type": "rifleman", "at": "C15"}],
-        "hands": {"allies": ["ac01"], "bismark": ["ac02", "ac03"]}, "secrets": {"allies": ["sm01"]},
-        "vp": {"allies": 4, "bismark": 7}, "rivets": {"bismark": 3}, "flags": {"I7": "allies"},
-        "clouds": [{"at": "E5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 4}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "name": "mine",
+                "mission": "mission-4",
+                "phase": "move",
+                "active": "bismark",
+                "turn": 5,
+                "units": [
+                    {
+                        "type": "sturmpanzer",
+                        "at": "I9",
+                        "damage": 2,
+                        "plugins": ["cyclops"],
+                        "id": "tank",
+                    },
+                    {"type": "rifleman", "at": "C15"},
+                ],
+                "hands": {"allies": ["ac01"], "bismark": ["ac02", "ac03"]},
+                "secrets": {"allies": ["sm01"]},
+                "vp": {"allies": 4, "bismark": 7},
+                "rivets": {"bismark": 3},
+                "flags": {"I7": "allies"},
+                "clouds": [{"at": "E5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 4}],
+            }
+        )
+    )
     state, _ = RS.setup(RS.load_path(str(path)), seeded(1, 0))
-    assert (state["phase"], state["active"], state["turn"], state["awaiting"]) == ("move", "bismark", 5, ["bismark"])
-    assert state["units"]["tank"] == {"type": "sturmpanzer", "side": "bismark", "at": "I9", "damage": 2,
-                                      "plugins": ["cyclops"]}
+    assert (state["phase"], state["active"], state["turn"], state["awaiting"]) == (
+        "move",
+        "bismark",
+        5,
+        ["bismark"],
+    )
+    assert state["units"]["tank"] == {
+        "type": "sturmpanzer",
+        "side": "bismark",
+        "at": "I9",
+        "damage": 2,
+        "plugins": ["cyclops"],
+    }
     assert "rifleman-1" in state["units"]
     assert state["hands"]["bismark"] == ["ac02", "ac03"] and state["secrets"]["allies"] == ["sm01"]
     assert state["vp"] == {"allies": 4, "bismark": 7} and state["rivets"]["bismark"] == 3
@@ -87,16 +136,35 @@ def test_examples_in_the_scenario_docs_load_and_start():
 
 def test_roster_has_every_unit_of_the_box_with_its_count():
     roster = data.base_roster()
-    expected = {"rifleman": 9, "rocket-bike": 3, "hammer": 2, "wolverine": 1, "ostrich": 1, "parman": 1,
-                "patston": 1, "hacksaw": 1, "panzerfaust": 9, "koenig": 1, "romler": 1, "cyclops": 1,
-                "tanken": 1, "mg08": 2, "dragoon": 3, "sturmpanzer": 1}
+    expected = {
+        "rifleman": 9,
+        "rocket-bike": 3,
+        "hammer": 2,
+        "wolverine": 1,
+        "ostrich": 1,
+        "parman": 1,
+        "patston": 1,
+        "hacksaw": 1,
+        "panzerfaust": 9,
+        "koenig": 1,
+        "romler": 1,
+        "cyclops": 1,
+        "tanken": 1,
+        "mg08": 2,
+        "dragoon": 3,
+        "sturmpanzer": 1,
+    }
     assert {k: v["count"] for k, v in roster.items()} == expected
     assert len(data.cards()["action"]) == 24 and len(data.cards()["secret"]) == 10
 
 
 def test_a_scenario_can_mark_units_already_activated():
-    state = make(phase="move", units=[unit("rifleman", "A9", id="r1"), unit("parman", "C9", id="p")],
-                 spent=["r1"], no_move=["p"])
+    state = make(
+        phase="move",
+        units=[unit("rifleman", "A9", id="r1"), unit("parman", "C9", id="p")],
+        spent=["r1"],
+        no_move=["p"],
+    )
     assert not [a for a in RS.legal_actions(state, "allies") if a["type"] == "move"]
     with pytest.raises(ScenarioError, match="not the id of a unit"):
         RS.build_scenario({"mission": "mission-1", "spent": ["ghost"]})
@@ -104,17 +172,31 @@ def test_a_scenario_can_mark_units_already_activated():
 
 def test_a_scenario_without_phase_starts_the_active_sides_turn_with_its_start_of_turn_steps():
     from engine.core.dice import fixed
-    raw = {"mission": "mission-3", "terrain": {"objective": ["I5"]}, "active": "bismark", "turn": 3,
-           "units": [{"type": "rifleman", "at": "E7", "id": "r"}, {"type": "panzerfaust", "at": "I5"}],
-           "clouds": [{"at": "E5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 2}],
-           "decks": {"action": ["ac01", "ac02"], "secret": ["sm01", "sm02"]}}
-    dice = fixed([5, 1, 1])            # the gas attack on the rifleman the cloud drifts onto
+
+    raw = {
+        "mission": "mission-3",
+        "terrain": {"objective": ["I5"]},
+        "active": "bismark",
+        "turn": 3,
+        "units": [{"type": "rifleman", "at": "E7", "id": "r"}, {"type": "panzerfaust", "at": "I5"}],
+        "clouds": [{"at": "E5", "owner": "bismark", "dice": [3, 2, 1, 0, 0], "placed": 2}],
+        "decks": {"action": ["ac01", "ac02"], "secret": ["sm01", "sm02"]},
+    }
+    dice = fixed([5, 1, 1])  # the gas attack on the rifleman the cloud drifts onto
     state, events = RS.setup(RS.build_scenario(raw), dice)
     # ac01 shows F; seen from the Bismark (facing south) the cloud drifts E5 -> E7
-    assert [e["to"] for e in events if e["type"] == "gas_drift"] == ["E7"] and "r" not in state["units"]
+    assert [e["to"] for e in events if e["type"] == "gas_drift"] == ["E7"] and "r" not in state[
+        "units"
+    ]
     assert state["flags"] == {"I5": "bismark"}
-    assert state["turn"] == 3 and state["active"] == "bismark" and state["order"] == ["bismark", "allies"]
-    assert state["hands"]["bismark"] == ["ac02"]        # not the game's first turn: an action card is drawn
+    assert (
+        state["turn"] == 3
+        and state["active"] == "bismark"
+        and state["order"] == ["bismark", "allies"]
+    )
+    assert state["hands"]["bismark"] == [
+        "ac02"
+    ]  # not the game's first turn: an action card is drawn
     assert dice.source.remaining == 0
 
 
@@ -125,12 +207,19 @@ def test_captain_parman_matches_the_card_printed_in_the_rulebook():
     assert parman["hero"] and parman["class"] == "infantry"
     assert parman["abilities"] == [{"name": "quick_advance", "x": 3, "advantage": True}]
     (pistol,) = parman["weapons"]
-    assert (pistol["ground"], pistol["air"], pistol["attacks"], pistol["dice"]) == (1, 0, 1, [3, 2, 1, 0, 0])
+    assert (pistol["ground"], pistol["air"], pistol["attacks"], pistol["dice"]) == (
+        1,
+        0,
+        1,
+        [3, 2, 1, 0, 0],
+    )
 
 
 def test_both_bismark_plug_ins_fit_on_the_sturmpanzer():
     res = {"allies": {"points": 4, "rivets": 0}, "bismark": {"points": 9, "rivets": 3}}
-    state = make(phase="deploy", active="bismark", resources=res, units=[unit("sturmpanzer", "E1", id="t")])
+    state = make(
+        phase="deploy", active="bismark", resources=res, units=[unit("sturmpanzer", "E1", id="t")]
+    )
     state, _ = act(state, "deploy", unit="cyclops", to="t")
     state, _ = act(state, "deploy", unit="romler", to="t")
     assert state["units"]["t"]["plugins"] == ["cyclops", "romler"]

@@ -1,4 +1,5 @@
 """Building Rivet Wars positions in a few lines and acting on them with fixed dice."""
+
 from __future__ import annotations
 
 from engine.core.dice import fixed, seeded

@@ -1,5 +1,6 @@
 """Looking at a test database from the outside: a separate connection with the backend's
 own driver (sqlite3 or asyncpg), never through the store under test."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -19,6 +20,7 @@ async def query(db, sql: str, params=()) -> list[tuple]:
         with sqlite3.connect(database.target) as connection:
             return [tuple(r) for r in connection.execute(sql, tuple(params)).fetchall()]
     import asyncpg
+
     connection = await asyncpg.connect(database.target)
     try:
         return [tuple(r) for r in await connection.fetch(to_postgres(sql), *params)]

@@ -35,9 +35,11 @@ def pg_cluster():
     Without server binaries CI fails loudly; a developer's machine skips with the reason."""
     bindir = find_bindir()
     if bindir is None:
-        message = ("PostgreSQL server binaries (initdb, pg_ctl) not found under "
-                   "/usr/lib/postgresql/*/bin or on PATH; install the 'postgresql' package "
-                   "(.ci/run does) to run the storage tests against PostgreSQL.")
+        message = (
+            "PostgreSQL server binaries (initdb, pg_ctl) not found under "
+            "/usr/lib/postgresql/*/bin or on PATH; install the 'postgresql' package "
+            "(.ci/run does) to run the storage tests against PostgreSQL."
+        )
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
@@ -76,6 +78,7 @@ def db_path(backend, tmp_path, request):
 @pytest.fixture
 async def svc(db_path, clock):
     from service.games import GameService
+
     service = await GameService.open(db_path, clock=clock)
     yield service
     await service.close()

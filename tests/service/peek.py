@@ -1,4 +1,5 @@
 """Skirmish plus one command that shows red its secret card privately (hidden information)."""
+
 from engine.core.state import clone
 from tests.fixtures.skirmish import Skirmish
 
@@ -17,8 +18,9 @@ class PeekSkirmish(Skirmish):
             return super().apply(state, action, dice)
         if action not in self.legal_actions(state, action["side"]):
             self.refuse_unknown(state, action)
-        return clone(state), [{"type": "peeked", "private": action["side"],
-                               "card": state["secret"][action["side"]]}]
+        return clone(state), [
+            {"type": "peeked", "private": action["side"], "card": state["secret"][action["side"]]}
+        ]
 
     def describe_event(self, state, event):
         if event["type"] == "peeked":

@@ -6,6 +6,7 @@ the server listening only on a Unix socket in that directory, removed at the end
 ``runuser``. The tests connect over the socket as the cluster's superuser ``umpire`` (trust
 authentication: nobody else can reach a socket in a private temporary directory).
 """
+
 from __future__ import annotations
 
 import glob
@@ -22,9 +23,12 @@ SUPERUSER = "umpire"
 
 def find_bindir() -> Path | None:
     """The newest PostgreSQL server binaries: Debian's /usr/lib/postgresql/N/bin, else PATH."""
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
-                        key=lambda p: int(Path(p).parent.parent.name)
-                        if Path(p).parent.parent.name.isdigit() else 0)
+    candidates = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
+        key=lambda p: (
+            int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0
+        ),
+    )
     if candidates:
         return Path(candidates[-1]).parent
     on_path = shutil.which("pg_ctl")
@@ -61,22 +65,49 @@ class Cluster:
         done = subprocess.run(command, capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             log = self.log.read_text(errors="replace") if self.log.exists() else ""
-            raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n"
-                               f"{done.stdout}\n{done.stderr}\n{log}")
+            raise RuntimeError(
+                f"{' '.join(command)} failed ({done.returncode}):\n"
+                f"{done.stdout}\n{done.stderr}\n{log}"
+            )
 
     def start(self, durable: bool = False) -> None:
         """``durable``: keep fsync and full-page writes on, as a production server runs (the
         benchmarks); the tests switch them off for speed."""
-        self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust",
-                  "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            SUPERUSER,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+            "--no-instructions",
+        )
         # Only the socket in our own directory; durability settings stay the server's defaults
         # except fsync: the crash test kills the client, never the server.
-        options = (f"-c listen_addresses='' -c unix_socket_directories='{self.root}' "
-                   "-c max_connections=200 -c wal_level=minimal -c max_wal_senders=0")
+        options = (
+            f"-c listen_addresses='' -c unix_socket_directories='{self.root}' "
+            "-c max_connections=200 -c wal_level=minimal -c max_wal_senders=0"
+        )
         if not durable:
             options += " -c fsync=off -c full_page_writes=off"
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options,
-                  "-w", "-t", "60", "start")
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self) -> None:
         try:
@@ -90,17 +121,20 @@ class Cluster:
     async def new_database(self) -> str:
         """A fresh empty database (from template0) and its URL."""
         import asyncpg
+
         name = f"test_{os.getpid()}_{next(self._numbers)}"
         connection = await asyncpg.connect(self.url())
         try:
-            await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE template0 '
-                                     "STRATEGY FILE_COPY")
+            await connection.execute(
+                f'CREATE DATABASE "{name}" TEMPLATE template0 STRATEGY FILE_COPY'
+            )
         finally:
             await connection.close()
         return self.url(name)
 
     async def drop_database(self, url: str) -> None:
         import asyncpg
+
         # The socket directory in "?host=/dev/shm/..." has slashes too: the name ends at "?".
         name = url.split("?", 1)[0].rsplit("/", 1)[1]
         connection = await asyncpg.connect(self.url())

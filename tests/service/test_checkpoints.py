@@ -1,6 +1,7 @@
 """Every CHECKPOINT_EVERY-th state is kept, so the board at turn N starts from the nearest
 checkpoint instead of replaying the game; a checkpoint whose actions were taken back since is
 never used, and the picture is the same as a replay of the whole log gives."""
+
 import json
 import sys
 import types
@@ -22,10 +23,12 @@ def pieces(png: bytes) -> dict:
 
 
 async def test_board_at_turn_n_from_checkpoints_matches_a_full_replay(
-        svc, game, scene_renderer, monkeypatch):
+    svc, game, scene_renderer, monkeypatch
+):
     monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
     monkeypatch.setattr(store_module, "SNAPSHOTS_KEPT", 2)
     from engine import registry
+
     ruleset = registry.get_ruleset("skirmish")
     state = game.state
     for step in range(40):
@@ -38,8 +41,7 @@ async def test_board_at_turn_n_from_checkpoints_matches_a_full_replay(
             # Taking back an action after a checkpoint was written: that checkpoint now holds
             # a state the log no longer reaches.
             state = (await svc.undo(game.id, actor="referee", referee=True)).state
-    kept = await svc.store.fetchall("SELECT version FROM snapshots WHERE game_id = ?",
-                                    (game.id,))
+    kept = await svc.store.fetchall("SELECT version FROM snapshots WHERE game_id = ?", (game.id,))
     versions = sorted(r["version"] for r in kept)
     newest = versions[-1]
     assert all(v % 4 == 0 or v > newest - 2 for v in versions), versions

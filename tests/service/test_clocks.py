@@ -1,5 +1,6 @@
 """Slow turns with a fake clock: only the awaited side's clock runs, increments up to a cap,
 reminders once per interval for the awaited side only, timeouts to the referee or forfeited."""
+
 import pytest
 
 from service.errors import GameNotActive, ServiceError
@@ -7,8 +8,13 @@ from service.games import GameService
 
 
 def settings(**overrides):
-    clock = {"initial": 3600, "increment": 600, "cap": 3900, "on_timeout": "referee",
-             "remind_every": 900}
+    clock = {
+        "initial": 3600,
+        "increment": 600,
+        "cap": 3900,
+        "on_timeout": "referee",
+        "remind_every": 900,
+    }
     clock.update(overrides)
     return {"clock": clock}
 
@@ -33,10 +39,10 @@ async def test_only_the_awaited_side_s_clock_runs_and_increments_stop_at_the_cap
     assert await svc.clocks(game.id) == {"red": 3600, "blue": 3600}
     clock.advance(100)
     assert await svc.clocks(game.id) == {"red": 3500, "blue": 3600}
-    await svc.act(game.id, end("red"), actor="table")      # still red: the clock keeps running
+    await svc.act(game.id, end("red"), actor="table")  # still red: the clock keeps running
     clock.advance(100)
-    await svc.act(game.id, end("red"), actor="table")      # blue's turn now
-    assert await svc.clocks(game.id) == {"red": 3900, "blue": 3600}   # 3400 + 600, capped
+    await svc.act(game.id, end("red"), actor="table")  # blue's turn now
+    assert await svc.clocks(game.id) == {"red": 3900, "blue": 3600}  # 3400 + 600, capped
     clock.advance(50)
     assert await svc.clocks(game.id) == {"red": 3900, "blue": 3550}
 
@@ -55,7 +61,7 @@ async def test_reminders_name_only_the_awaited_side_once_per_interval(svc, clock
     clock.advance(1)
     due = await svc.due_reminders()
     assert [(info.id, side) for info, side in due] == [(game.id, "red")]
-    assert await svc.due_reminders() == []          # never twice in one interval
+    assert await svc.due_reminders() == []  # never twice in one interval
     clock.advance(899)
     assert await svc.due_reminders() == []
     clock.advance(1)
@@ -91,7 +97,7 @@ async def test_a_timeout_goes_to_the_referee_and_the_clocks_stop(svc, clock):
     assert await svc.due_reminders() == []
     resumed = await svc.pause(game.id, paused=False)
     assert resumed.status == "active" and resumed.flag is None
-    assert await svc.clocks(game.id) == {"red": 100, "blue": 100}   # no increment: initial again
+    assert await svc.clocks(game.id) == {"red": 100, "blue": 100}  # no increment: initial again
     await svc.act(game.id, end("red"), actor="table")
 
 
@@ -159,9 +165,15 @@ async def test_an_undo_hands_the_clock_back_without_an_increment(svc, clock):
     assert await svc.clocks(game.id) == {"red": 3890, "blue": 3550}
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"initial": -1}, "initial"), ({"initial": "3d"}, "initial"),
-    ({"on_timeout": "explode"}, "on_timeout"), ({"initial": 100, "cap": 50}, "cap")])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"initial": -1}, "initial"),
+        ({"initial": "3d"}, "initial"),
+        ({"on_timeout": "explode"}, "on_timeout"),
+        ({"initial": 100, "cap": 50}, "cap"),
+    ],
+)
 async def test_bad_clock_settings_are_explained(svc, bad, message):
     with pytest.raises(ServiceError, match=message):
         await svc.create_game("skirmish", settings={"clock": bad})

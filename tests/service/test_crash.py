@@ -1,5 +1,6 @@
 """A process killed (SIGKILL) in the middle of play: on restart every committed action is
 there, the database is consistent, and the game goes on. Runs on SQLite and on PostgreSQL."""
+
 import json
 import os
 import signal
@@ -49,9 +50,14 @@ async def test_killed_in_the_middle_of_play_loses_nothing_committed(db_path, clo
     db = db_path
     committed = []
     deadline = time.monotonic() + 60
-    with subprocess.Popen([sys.executable, "-c", PLAYER, str(db)], cwd=ROOT,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, "PYTHONPATH": ROOT}) as child:
+    with subprocess.Popen(
+        [sys.executable, "-c", PLAYER, str(db)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ROOT},
+    ) as child:
         try:
             while len(committed) < 120 and time.monotonic() < deadline:
                 line = child.stdout.readline()
@@ -59,7 +65,7 @@ async def test_killed_in_the_middle_of_play_loses_nothing_committed(db_path, clo
                     break
                 committed.append(json.loads(line))
         finally:
-            child.send_signal(signal.SIGKILL)      # mid-play: the child never stops on its own
+            child.send_signal(signal.SIGKILL)  # mid-play: the child never stops on its own
             child.wait(10)
         errors = child.stderr.read()
     assert len(committed) >= 120, errors
@@ -69,16 +75,18 @@ async def test_killed_in_the_middle_of_play_loses_nothing_committed(db_path, clo
     try:
         for game_id, seq, version, hash_ in committed:
             stored = {r.seq: r for r in await svc.history(game_id)}
-            assert seq in stored and stored[seq].state_hash == hash_ and stored[seq].version == version
+            assert (
+                seq in stored and stored[seq].state_hash == hash_ and stored[seq].version == version
+            )
         games = await svc.list_games()
-        assert len(games) >= 2          # at least one finished game and one being played
+        assert len(games) >= 2  # at least one finished game and one being played
         for info in games:
             report = await svc.verify(info.id)
             assert report.ok, report.problems
             assert report.final_hash == state_hash(info.state)
         # The game that was being played when the process died goes on.
         last = games[-1]
-        if last.result:      # killed right after a game ended: start another and play on
+        if last.result:  # killed right after a game ended: start another and play on
             last = await svc.start_game((await svc.create_game("skirmish", seed="after")).id)
         side = last.awaiting[0]
         action = (await svc.legal_actions(last.id, side))[0]

@@ -1,6 +1,7 @@
 """The export (issue 15): one self-contained HTML page with a board after every action, the log
 with every die and, once the game is over, the seed and how to verify it; plus the JSON log.
 The page is checked in a real browser in tests/ops/test_export_browser.py."""
+
 from __future__ import annotations
 
 import base64
@@ -22,7 +23,7 @@ from service.games import GameService
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def finished_skirmish(svc, seed="export-2"):   # four dice rolled
+async def finished_skirmish(svc, seed="export-2"):  # four dice rolled
     rules = registry.get_ruleset("skirmish")
     _, actions = autoplay(rules, rules.load_scenario(rules.default_scenario), seed)
     info = await svc.create_game("skirmish", seed=seed)
@@ -55,7 +56,9 @@ async def test_a_finished_game_exports_every_board_the_dice_and_the_seed(service
         assert Image.open(io.BytesIO(png)).format == "PNG"
     assert frames[0]["caption"] == "Setup" and frames[1]["caption"].startswith("v1 · ")
     assert f"Seed: <code>{info.seed}</code>" in made.html
-    assert f"python bot.py verify --db umpire.sqlite3 --game {info.id} --seed {info.seed}" in made.html
+    assert (
+        f"python bot.py verify --db umpire.sqlite3 --game {info.id} --seed {info.seed}" in made.html
+    )
     history = await service.history(info.id)
     dice = sum(1 for r in history for e in r.events if e.get("type") == "roll")
     assert dice and made.html.count("🎲") == dice
@@ -89,7 +92,7 @@ async def test_names_from_a_game_cannot_inject_markup(service, monkeypatch):
     import service.export as export
     import service.games as games
 
-    hostile = '</script><script>alert(1)</script><b>x</b>'   # as a scenario file could name a unit
+    hostile = "</script><script>alert(1)</script><b>x</b>"  # as a scenario file could name a unit
     monkeypatch.setattr(export, "describe_action", lambda *a: hostile)
     monkeypatch.setattr(games, "describe_action", lambda *a: hostile)
     info = await service.create_game("skirmish", seed="x")
@@ -106,7 +109,7 @@ def test_bot_py_export_writes_the_page_and_the_json_log(tmp_path):
 
     db = tmp_path / "umpire.sqlite3"
 
-    async def make():   # a real ruleset: the command line knows no test fixtures
+    async def make():  # a real ruleset: the command line knows no test fixtures
         svc = await GameService.open(db)
         try:
             info = await svc.create_game("tenochtitlan", "historical", seed="cli")
@@ -122,13 +125,41 @@ def test_bot_py_export_writes_the_page_and_the_json_log(tmp_path):
 
     info = asyncio.run(make())
     out = tmp_path / "game.html"
-    done = subprocess.run([sys.executable, str(ROOT / "bot.py"), "export", "--db", str(db),
-                           "--game", str(info.id), "--out", str(out)],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bot.py"),
+            "export",
+            "--db",
+            str(db),
+            "--game",
+            str(info.id),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8").startswith("<!doctype html>")
     assert json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["seed"] == info.seed
-    missing = subprocess.run([sys.executable, str(ROOT / "bot.py"), "export", "--db", str(db),
-                              "--game", "999", "--out", str(tmp_path / "x.html")],
-                             capture_output=True, text=True, timeout=120, cwd=ROOT)
+    missing = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bot.py"),
+            "export",
+            "--db",
+            str(db),
+            "--game",
+            "999",
+            "--out",
+            str(tmp_path / "x.html"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert missing.returncode == 1 and "Cannot export game 999" in missing.stderr

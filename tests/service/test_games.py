@@ -1,5 +1,6 @@
 """GameService behaviour over real databases (SQLite and PostgreSQL), with the skirmish
 fixture game."""
+
 import hashlib
 import json
 
@@ -28,10 +29,11 @@ async def play_to_fire_next_to_blue(svc, game_id):
     """Red r1 walks next to blue b2 over a few turns, then it is red's fire phase."""
     path = {1: "0201", 2: "0302", 3: "0402", 4: "0503", 5: "0504"}
     for turn in range(1, 6):
-        await svc.act(game_id, {"type": "move", "side": "red", "unit": "r1", "to": path[turn]},
-                      actor="table")
+        await svc.act(
+            game_id, {"type": "move", "side": "red", "unit": "r1", "to": path[turn]}, actor="table"
+        )
         if turn == 5:
-            await svc.act(game_id, end("red"), actor="table")     # fire phase, next to b2
+            await svc.act(game_id, end("red"), actor="table")  # fire phase, next to b2
             return
         for step in (end("red"), end("red"), end("blue"), end("blue")):
             await svc.act(game_id, step, actor="table")
@@ -101,7 +103,7 @@ async def test_outcome_reports_version_seq_and_turn_change(svc, game):
 
 async def test_only_seated_players_act_for_a_side(svc, game):
     await svc.seat(game.id, "red", 10)
-    await svc.seat(game.id, "red", 11)        # team play: two players on one side
+    await svc.seat(game.id, "red", 11)  # team play: two players on one side
     await svc.seat(game.id, "blue", 20)
     assert await svc.seats(game.id) == {"red": [10, 11], "blue": [20]}
     assert await svc.sides_of(game.id, 11) == ["red"]
@@ -119,8 +121,10 @@ async def test_only_seated_players_act_for_a_side(svc, game):
 async def test_a_player_cannot_act_as_the_referee(svc, game):
     await svc.seat(game.id, "red", 10)
     before = await svc.get_game(game.id)
-    for action in ({"type": "ref-remove", "side": "referee", "unit": "b1"},
-                   {"type": "ref-phase", "side": "referee", "phase": "fire"}):
+    for action in (
+        {"type": "ref-remove", "side": "referee", "unit": "b1"},
+        {"type": "ref-phase", "side": "referee", "phase": "fire"},
+    ):
         with pytest.raises(NotSeated, match="Only a referee"):
             await svc.act(game.id, action, actor="user:10")
     after = await svc.get_game(game.id)
@@ -145,8 +149,11 @@ async def test_referee_edits_are_logged_actions_and_work_while_paused(svc, game)
     await svc.pause(game.id)
     with pytest.raises(GameNotActive, match="paused"):
         await svc.act(game.id, MOVE_R1, actor="table")
-    out = await svc.act(game.id, {"type": "ref-place", "side": "referee", "unit": "b1",
-                                  "to": "0303"}, actor="referee:1")
+    out = await svc.act(
+        game.id,
+        {"type": "ref-place", "side": "referee", "unit": "b1", "to": "0303"},
+        actor="referee:1",
+    )
     assert out.events[0]["what"] == "place"
     info = await svc.pause(game.id, paused=False)
     assert info.status == "active" and info.state["units"]["b1"]["at"] == "0303"
@@ -175,17 +182,19 @@ async def test_a_player_cannot_undo_the_other_sides_or_an_earlier_phase(svc, gam
         await svc.undo(game.id, actor="user:20")
     await svc.act(game.id, end("red"), actor="table")
     await svc.act(game.id, end("red"), actor="table")
-    await svc.act(game.id, {"type": "move", "side": "blue", "unit": "b1", "to": "0505"},
-                  actor="table")
-    await svc.act(game.id, end("blue"), actor="table")   # blue now in its fire phase
+    await svc.act(
+        game.id, {"type": "move", "side": "blue", "unit": "b1", "to": "0505"}, actor="table"
+    )
+    await svc.act(game.id, end("blue"), actor="table")  # blue now in its fire phase
     with pytest.raises(ServiceError, match="earlier phase"):
         await svc.undo(game.id, actor="table", side="blue")
 
 
 async def test_dice_block_player_undo_but_a_referee_may_and_the_audit_keeps_it(svc, game):
     await play_to_fire_next_to_blue(svc, game.id)
-    out = await svc.act(game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"},
-                        actor="table")
+    out = await svc.act(
+        game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"}, actor="table"
+    )
     assert any(e["type"] == "roll" for e in out.events)
     with pytest.raises(ServiceError, match="dice were rolled"):
         await svc.undo(game.id, actor="table", side="red")
@@ -194,8 +203,9 @@ async def test_dice_block_player_undo_but_a_referee_may_and_the_audit_keeps_it(s
     undone = [r for r in await svc.history(game.id, include_undone=True) if not r.live]
     assert [(r.seq, r.undone_by) for r in undone] == [(out.seq, "referee:1")]
     # The dice of an undone action are never reused: the next fire is a new seq.
-    again = await svc.act(game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"},
-                          actor="table")
+    again = await svc.act(
+        game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"}, actor="table"
+    )
     assert again.seq == out.seq + 1
     expected = seeded("test-seed", again.seq).roll("x")
     assert [e["value"] for e in again.events if e["type"] == "roll"] == [expected]
@@ -216,8 +226,9 @@ def test_undo_blockers_name_every_kind_of_information_that_was_revealed():
     assert undo_blockers([{"type": "moved"}]) == []
     assert undo_blockers([{"type": "shuffle"}]) == ["a deck was shuffled"]
     assert undo_blockers([{"type": "reveal"}]) == ["hidden information was revealed"]
-    assert undo_blockers([{"type": "draw", "private": "red"}]) == \
-        ["a player saw hidden information"]
+    assert undo_blockers([{"type": "draw", "private": "red"}]) == [
+        "a player saw hidden information"
+    ]
 
 
 async def test_finished_games_cannot_be_rewound(svc, game):
@@ -232,13 +243,17 @@ async def autoplayed(svc, seed="auto", limit=40):
     info = await svc.start_game((await svc.create_game("skirmish", seed=seed)).id)
     ruleset = registry.get_ruleset("skirmish")
     from engine.core.game import _Chooser
+
     chooser = _Chooser(seed)
     for _ in range(limit):
         if info.result:
             break
         side = info.awaiting[0]
-        info = (await svc.act(info.id, chooser.pick(await svc.legal_actions(info.id, side)),
-                              actor="table")).game
+        info = (
+            await svc.act(
+                info.id, chooser.pick(await svc.legal_actions(info.id, side)), actor="table"
+            )
+        ).game
     return info, ruleset
 
 
@@ -249,8 +264,13 @@ async def test_replaying_the_log_gives_the_snapshot(svc, db_path):
     rows = await svc.store.actions(info.id, include_undone=False)
     replayed = replay_rows(ruleset, ruleset.load_scenario("standard"), "auto", rows)
     assert state_hash(replayed.state) == state_hash(info.state)
-    stored = (await query(db_path, "SELECT state_hash FROM snapshots WHERE game_id = ? "
-                                   "ORDER BY version DESC LIMIT 1", (info.id,)))[0][0]
+    stored = (
+        await query(
+            db_path,
+            "SELECT state_hash FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT 1",
+            (info.id,),
+        )
+    )[0][0]
     assert stored == state_hash(info.state)
 
 
@@ -258,8 +278,11 @@ async def test_a_missing_or_wrong_snapshot_is_rebuilt_from_the_log(db_path, cloc
     svc = await GameService.open(db_path, clock=clock)
     info, _ = await autoplayed(svc, limit=15)
     await svc.close()
-    await query(db_path, "UPDATE snapshots SET state_json = ?, state_hash = ?",
-                (json.dumps({"bogus": 1}), state_hash({"bogus": 1})))
+    await query(
+        db_path,
+        "UPDATE snapshots SET state_json = ?, state_hash = ?",
+        (json.dumps({"bogus": 1}), state_hash({"bogus": 1})),
+    )
     svc = await GameService.open(db_path, clock=clock)
     assert state_hash((await svc.get_game(info.id)).state) == state_hash(info.state)
     await svc.close()
@@ -267,32 +290,40 @@ async def test_a_missing_or_wrong_snapshot_is_rebuilt_from_the_log(db_path, cloc
     svc = await GameService.open(db_path, clock=clock)
     assert state_hash((await svc.get_game(info.id)).state) == state_hash(info.state)
     await svc.close()
-    assert (await query(db_path, "SELECT state_hash FROM snapshots"))[0][0] == \
-        state_hash(info.state)
+    assert (await query(db_path, "SELECT state_hash FROM snapshots"))[0][0] == state_hash(
+        info.state
+    )
 
 
 async def test_verify_passes_for_an_honest_log_and_catches_a_tampered_die(svc, game, db_path):
     await play_to_fire_next_to_blue(svc, game.id)
-    out = await svc.act(game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"},
-                        actor="table")
+    out = await svc.act(
+        game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"}, actor="table"
+    )
     report = await svc.verify(game.id)
     assert report.ok and report.dice == 1 and report.final_hash == state_hash(out.game.state)
     events = [dict(e) for e in out.events]
     roll = next(e for e in events if e["type"] == "roll")
     honest = roll["value"]
     roll["value"] = 6 if honest != 6 else 1
-    await query(db_path, "UPDATE actions SET events_json = ? WHERE game_id = ? AND seq = ?",
-                (json.dumps(events), game.id, out.seq))
+    await query(
+        db_path,
+        "UPDATE actions SET events_json = ? WHERE game_id = ? AND seq = ?",
+        (json.dumps(events), game.id, out.seq),
+    )
     report = await svc.verify(game.id)
     assert not report.ok
-    assert any(f"#{out.seq}" in p and f"[{roll['value']}]" in p and f"[{honest}]" in p
-               for p in report.problems), report.problems
+    assert any(
+        f"#{out.seq}" in p and f"[{roll['value']}]" in p and f"[{honest}]" in p
+        for p in report.problems
+    ), report.problems
 
 
 async def test_verify_with_a_wrong_revealed_seed_fails(svc, game):
     await play_to_fire_next_to_blue(svc, game.id)
-    await svc.act(game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"},
-                  actor="table")
+    await svc.act(
+        game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"}, actor="table"
+    )
     report = await svc.verify(game.id, seed="not-the-seed")
     assert not report.ok and "does not match the seed hash" in report.problems[0]
     assert (await svc.verify(game.id, seed="test-seed")).ok
@@ -304,8 +335,9 @@ async def test_changes_since_a_side_last_acted(svc, game):
     await svc.act(game.id, MOVE_R1, actor="table")
     await svc.act(game.id, end("red"), actor="table")
     await svc.act(game.id, end("red"), actor="table")
-    await svc.act(game.id, {"type": "move", "side": "blue", "unit": "b1", "to": "0505"},
-                  actor="table")
+    await svc.act(
+        game.id, {"type": "move", "side": "blue", "unit": "b1", "to": "0505"}, actor="table"
+    )
     lines = await svc.changes_since(game.id, "red")
     assert lines == ["Blue: /move unit:Blue b1 at 0605 to:0505"]
     assert len(await svc.changes_since(game.id, "blue")) == 0
@@ -314,8 +346,9 @@ async def test_changes_since_a_side_last_acted(svc, game):
 
 async def test_dice_show_up_in_changes_since(svc, game):
     await play_to_fire_next_to_blue(svc, game.id)
-    out = await svc.act(game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"},
-                        actor="table")
+    out = await svc.act(
+        game.id, {"type": "fire", "side": "red", "unit": "r1", "target": "b2"}, actor="table"
+    )
     value = next(e["value"] for e in out.events if e["type"] == "roll")
     lines = await svc.changes_since(game.id, "blue")
     assert any(f"r1 fires at b2: {value} (d6)" in line for line in lines), lines
@@ -336,16 +369,17 @@ async def test_guild_config_and_posts(svc, game):
 
 async def test_an_action_with_a_non_text_option_is_refused_without_a_trace(svc, game, db_path):
     with pytest.raises(RuleError, match="must be text"):
-        await svc.act(game.id, {"type": "move", "side": "red", "unit": 1, "to": "0201"},
-                      actor="table")
+        await svc.act(
+            game.id, {"type": "move", "side": "red", "unit": 1, "to": "0201"}, actor="table"
+        )
     assert (await svc.get_game(game.id)).version == 0
 
 
 async def test_undo_uses_recent_snapshots_and_falls_back_to_replay(svc, db_path):
     from service.store import SNAPSHOTS_KEPT
+
     info, ruleset = await autoplayed(svc, seed="undo", limit=SNAPSHOTS_KEPT + 10)
-    kept = (await query(db_path, "SELECT COUNT(*) FROM snapshots WHERE game_id = ?",
-                        (info.id,)))[0]
+    kept = (await query(db_path, "SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (info.id,)))[0]
     assert kept[0] == SNAPSHOTS_KEPT
 
     async def check():
@@ -358,8 +392,9 @@ async def test_undo_uses_recent_snapshots_and_falls_back_to_replay(svc, db_path)
         await svc.undo(info.id, actor="referee:1", referee=True)
         await check()
     # only the current snapshot left: must replay
-    await query(db_path,
-                "DELETE FROM snapshots WHERE version < (SELECT MAX(version) FROM snapshots)")
+    await query(
+        db_path, "DELETE FROM snapshots WHERE version < (SELECT MAX(version) FROM snapshots)"
+    )
     await svc.undo(info.id, actor="referee:1", referee=True)
     await check()
 
@@ -371,16 +406,17 @@ async def test_private_information_blocks_player_undo_and_stays_with_its_owner(s
     with pytest.raises(ServiceError, match="a player saw hidden information"):
         await svc.undo(info.id, actor="table", side="red")
     assert await svc.changes_since(info.id, "blue") == ["Red: /peek"]
-    assert await svc.changes_since(info.id, None) == ["Red: /peek"]        # a spectator
+    assert await svc.changes_since(info.id, None) == ["Red: /peek"]  # a spectator
     assert (await svc.view(info.id, "blue"))["secret"] == {}
-    await svc.undo(info.id, actor="referee:1", referee=True)                # a referee may
+    await svc.undo(info.id, actor="referee:1", referee=True)  # a referee may
     assert await svc.history(info.id) == []
 
 
 async def test_undo_with_an_expected_version_refuses_a_game_that_moved_on(svc, game):
     first = await svc.act(game.id, MOVE_R1, actor="table")
-    second = await svc.act(game.id, {"type": "move", "side": "red", "unit": "r2", "to": "0202"},
-                           actor="table")
+    second = await svc.act(
+        game.id, {"type": "move", "side": "red", "unit": "r2", "to": "0202"}, actor="table"
+    )
     # Asked on the board of the first move: the game is already past it, nothing is undone.
     with pytest.raises(StaleVersion) as stale:
         await svc.undo(game.id, actor="table", side="red", expected_version=first.version)
@@ -401,6 +437,7 @@ async def test_undo_with_an_expected_version_refuses_a_game_that_moved_on(svc, g
 
 async def test_flares_are_kept_with_the_game_until_cleared(db_path, clock, game):
     from service.games import GameService
+
     svc = await GameService.open(db_path, clock=clock)
     try:
         assert await svc.flares(game.id) == []

@@ -1,4 +1,5 @@
 """The container health check with ``UMPIRE_DB`` set to a PostgreSQL URL."""
+
 import asyncio
 
 from cogs.health import check
@@ -13,6 +14,7 @@ def test_health_check_asks_the_postgresql_server(pg_url, tmp_path):
 
     async def migrate():
         await (await open_store(pg_url)).close()
+
     asyncio.run(migrate())
     assert check(pg_url, beat) == []
 

@@ -1,5 +1,6 @@
 """A saturated bot refuses new work at once instead of queueing it without limit, and what it
 refuses changes nothing."""
+
 import asyncio
 import sys
 import threading
@@ -31,7 +32,8 @@ def slow_renderer(monkeypatch):
 
 
 async def test_a_full_picture_pool_refuses_pictures_and_actions_and_changes_nothing(
-        svc, game, slow_renderer):
+    svc, game, slow_renderer
+):
     svc.pictures = PicturePool(workers=0, limit=2)
     first = asyncio.create_task(svc.render(game.id))
     while svc.pictures.in_flight < 1:
@@ -60,9 +62,12 @@ async def test_a_full_picture_pool_refuses_pictures_and_actions_and_changes_noth
 
 async def test_games_beyond_the_state_cache_are_read_again_and_stay_right(svc):
     from service.games import GameService
+
     small = GameService(svc.store, clock=svc._clock, cache_games=2)
-    games = [await small.start_game((await small.create_game("skirmish", seed=f"s{i}")).id)
-             for i in range(4)]
+    games = [
+        await small.start_game((await small.create_game("skirmish", seed=f"s{i}")).id)
+        for i in range(4)
+    ]
     for info in games:
         await small.act(info.id, MOVE, actor="table")
     for info in games:
@@ -74,10 +79,11 @@ async def test_games_beyond_the_state_cache_are_read_again_and_stay_right(svc):
 
 def test_the_bounded_cache_keeps_what_is_in_use_and_drops_the_least_recent():
     from service.lru import Lru
+
     cache = Lru(2, keep=lambda value: value == "held")
     cache["a"], cache["b"] = "held", "free"
     cache.get("a")
-    cache["c"] = "free"          # over the limit: "b" is the least recently used one
+    cache["c"] = "free"  # over the limit: "b" is the least recently used one
     assert "b" not in cache and "a" in cache and "c" in cache
-    cache["d"] = "free"          # "a" is the oldest now but in use: "c" goes instead
+    cache["d"] = "free"  # "a" is the oldest now but in use: "c" goes instead
     assert "a" in cache and "c" not in cache and len(cache) == 2

@@ -1,5 +1,6 @@
 """``bot.py migrate-db``: a SQLite database copied into a real PostgreSQL database, checked,
 refused when the target already holds games."""
+
 import asyncio
 
 import pytest
@@ -21,8 +22,9 @@ async def _populate(path, clock):
         assert finished.result
         playing, _ = await autoplayed(svc, seed="mid", limit=12)
         await svc.undo(playing.id, actor="referee:1", referee=True)
-        timed = await svc.create_game("skirmish", seed="timed", guild_id=2**62,
-                                      settings={"clock": {"initial": 3600}})
+        timed = await svc.create_game(
+            "skirmish", seed="timed", guild_id=2**62, settings={"clock": {"initial": 3600}}
+        )
         await svc.seat(timed.id, "red", 2**63 - 1)
         await svc.seat(timed.id, "blue", 42)
         await svc.start_game(timed.id)
@@ -40,11 +42,22 @@ async def _snapshot_of_everything(db):
     try:
         out = []
         for info in await svc.list_games():
-            out.append((info.id, info.status, info.version, state_hash(info.state),
-                        [(r.seq, r.version, r.state_hash, r.label)
-                         for r in await svc.history(info.id, include_undone=True)],
-                        await svc.seats(info.id), await svc.posts(info.id),
-                        await svc.flares(info.id), await svc.store.clocks(info.id)))
+            out.append(
+                (
+                    info.id,
+                    info.status,
+                    info.version,
+                    state_hash(info.state),
+                    [
+                        (r.seq, r.version, r.state_hash, r.label)
+                        for r in await svc.history(info.id, include_undone=True)
+                    ],
+                    await svc.seats(info.id),
+                    await svc.posts(info.id),
+                    await svc.flares(info.id),
+                    await svc.store.clocks(info.id),
+                )
+            )
         return out, await svc.guild_config(2**62)
     finally:
         await svc.close()
@@ -84,8 +97,10 @@ async def test_a_target_with_games_is_refused_unless_replacing(tmp_path, pg_url,
     assert "not empty" in capsys.readouterr().err
     assert (await query(pg_url, "SELECT COUNT(*) FROM games WHERE id = ?", (extra.id,)))[0][0] == 1
 
-    assert await asyncio.to_thread(main, ["--from", str(source), "--to", pg_url,
-                                          "--replace-target"]) == 0
+    assert (
+        await asyncio.to_thread(main, ["--from", str(source), "--to", pg_url, "--replace-target"])
+        == 0
+    )
     assert (await query(pg_url, "SELECT COUNT(*) FROM games WHERE id = ?", (extra.id,)))[0][0] == 0
 
 
@@ -101,10 +116,13 @@ async def test_a_copy_that_does_not_replay_is_reported(tmp_path, pg_url, clock, 
     assert f"Game #{ids[0]} " not in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--from", "nowhere.sqlite3", "--to", "postgresql://u@h/db"], "No database file"),
-    (["--from", "mysql://u@h/db", "--to", "postgresql://u@h/db"], "unknown database kind"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--from", "nowhere.sqlite3", "--to", "postgresql://u@h/db"], "No database file"),
+        (["--from", "mysql://u@h/db", "--to", "postgresql://u@h/db"], "unknown database kind"),
+    ],
+)
 def test_bad_arguments_are_explained(tmp_path, monkeypatch, capsys, argv, message):
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
@@ -114,6 +132,7 @@ def test_bad_arguments_are_explained(tmp_path, monkeypatch, capsys, argv, messag
 async def test_the_source_and_the_target_must_differ(tmp_path, clock, capsys):
     source = tmp_path / "umpire.sqlite3"
     await _populate(source, clock)
-    assert await asyncio.to_thread(main, ["--from", str(source), "--to",
-                                          f"sqlite:///{source}"]) == 2
+    assert (
+        await asyncio.to_thread(main, ["--from", str(source), "--to", f"sqlite:///{source}"]) == 2
+    )
     assert "same database" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """A newcomer's first game on the local table (issue 15), for every real ruleset: from the
 start to the first combat, typing only names seen in messages (a unit's name, a cell's label,
 a card's title), never an id; setting up with /auto-setup where the scenario needs it."""
+
 from __future__ import annotations
 
 import io
@@ -30,9 +31,10 @@ def typed_by_name(ruleset, state: dict, command: str) -> str:
     return format_command(action)
 
 
-@pytest.mark.parametrize(("game", "scenario"), [("tenochtitlan", "standard"),
-                                                ("rivet-wars", "mission-1"),
-                                                ("pocket-tactics", "standard")])
+@pytest.mark.parametrize(
+    ("game", "scenario"),
+    [("tenochtitlan", "standard"), ("rivet-wars", "mission-1"), ("pocket-tactics", "standard")],
+)
 async def test_a_newcomer_reaches_the_first_combat_typing_only_names(tmp_path, game, scenario):
     svc = await GameService.open(tmp_path / "t.db")
     try:

@@ -2,6 +2,7 @@
 last saw (``expected_version``, as a Discord button carries it): exactly one action lands per
 version, every other one is told the game moved on, and nothing is lost or doubled. Runs on
 SQLite and on PostgreSQL; separate operating-system processes, not tasks of one event loop."""
+
 import asyncio
 import json
 import sys
@@ -13,7 +14,7 @@ from service.games import GameService
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES = 3
 GAMES = 2
-VERSIONS = 24          # each game is played up to this version (or its end)
+VERSIONS = 24  # each game is played up to this version (or its end)
 
 PLAYER = """
 import asyncio, json, random, sys
@@ -58,17 +59,32 @@ asyncio.run(main(sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys
 
 
 async def test_processes_racing_on_the_same_games_land_exactly_one_action_per_version(
-        db_path, clock):
+    db_path, clock
+):
     svc = await GameService.open(db_path, clock=clock)
     try:
-        games = [(await svc.start_game((await svc.create_game("skirmish", seed=f"p{n}")).id)).id
-                 for n in range(GAMES)]
+        games = [
+            (await svc.start_game((await svc.create_game("skirmish", seed=f"p{n}")).id)).id
+            for n in range(GAMES)
+        ]
     finally:
         await svc.close()
-    children = [await asyncio.create_subprocess_exec(
-        sys.executable, "-c", PLAYER, str(db_path), json.dumps(games), str(VERSIONS), str(me),
-        cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE) for me in range(PROCESSES)]
+    children = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            PLAYER,
+            str(db_path),
+            json.dumps(games),
+            str(VERSIONS),
+            str(me),
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for me in range(PROCESSES)
+    ]
     try:
         for child in children:
             line = await asyncio.wait_for(child.stdout.readline(), timeout=60)

@@ -10,12 +10,15 @@ async def test_claims_in_one_batch_are_decided_one_by_one(svc, clock):
     await svc.start_game(other.id)
     started = {c["game_id"]: c for c in await svc.store.running_clocks()}
     first, second = started[info.id], started[other.id]
-    won = await svc.store.claim_reminders([
-        (info.id, first["side"], first["started_at"], None),
-        (info.id, first["side"], first["started_at"], None),        # the same reminder again
-        (other.id, second["side"], second["started_at"] + 1, None),  # a turn that moved on
-        (other.id, second["side"], second["started_at"], None),
-    ], clock() + 61)
+    won = await svc.store.claim_reminders(
+        [
+            (info.id, first["side"], first["started_at"], None),
+            (info.id, first["side"], first["started_at"], None),  # the same reminder again
+            (other.id, second["side"], second["started_at"] + 1, None),  # a turn that moved on
+            (other.id, second["side"], second["started_at"], None),
+        ],
+        clock() + 61,
+    )
     assert won == [True, False, False, True]
 
 

@@ -1,6 +1,7 @@
 """Pictures through the service. The scene the service hands to the renderer is checked with a
 stand-in renderer that returns the scene as JSON; real PNGs are checked when the renderer is
 installed (renderer.render_png)."""
+
 import io
 import json
 import sys
@@ -33,8 +34,9 @@ async def test_the_board_shows_the_last_player_turn_and_flares(svc, game, scene_
     scene = json.loads(await svc.render(game.id, flares=("0303",)))
     assert scene["arrows"] == [{"path": ["0101", "0201"], "color": "#222222", "kind": "move"}]
     assert {"at": "0303", "kind": "flare", "color": "#ff8c00"} in scene["markers"]
-    await svc.act(game.id, {"type": "move", "side": "blue", "unit": "b1", "to": "0505"},
-                  actor="table")
+    await svc.act(
+        game.id, {"type": "move", "side": "blue", "unit": "b1", "to": "0505"}, actor="table"
+    )
     scene = json.loads(await svc.render(game.id))
     assert [a["path"] for a in scene["arrows"]] == [["0605", "0505"]]
     assert "markers" not in scene
@@ -42,8 +44,9 @@ async def test_the_board_shows_the_last_player_turn_and_flares(svc, game, scene_
 
 async def test_the_board_at_an_earlier_version(svc, game, scene_renderer):
     await svc.act(game.id, MOVE, actor="table")
-    await svc.act(game.id, {"type": "move", "side": "red", "unit": "r2", "to": "0202"},
-                  actor="table")
+    await svc.act(
+        game.id, {"type": "move", "side": "red", "unit": "r2", "to": "0202"}, actor="table"
+    )
     scene = json.loads(await svc.render(game.id, at_version=1))
     at = {p["id"]: p["at"] for p in scene["pieces"]}
     assert at["r1"] == "0201" and at["r2"] == "0102"
@@ -55,8 +58,9 @@ async def test_board_after_turn_n_and_the_replay_animation(svc, game, scene_rend
     await svc.act(game.id, MOVE, actor="table")
     for side in ("red", "red", "blue", "blue"):
         await svc.act(game.id, end(side), actor="table")
-    await svc.act(game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0302"},
-                  actor="table")
+    await svc.act(
+        game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0302"}, actor="table"
+    )
     turn1 = json.loads(await svc.render_turn(game.id, 1))
     assert {p["id"]: p["at"] for p in turn1["pieces"]}["r1"] == "0201"
     assert turn1["arrows"][0]["path"] == ["0101", "0201"]
@@ -65,8 +69,11 @@ async def test_board_after_turn_n_and_the_replay_animation(svc, game, scene_rend
     with pytest.raises(ServiceError, match="Turn 5 has not been played; turns so far: 1, 2"):
         await svc.render_turn(game.id, 5)
     frames = json.loads(await svc.render_animation(game.id))
-    assert [{p["id"]: p["at"] for p in f["pieces"]}["r1"] for f in frames] == \
-        ["0101", "0201", "0302"]
+    assert [{p["id"]: p["at"] for p in f["pieces"]}["r1"] for f in frames] == [
+        "0101",
+        "0201",
+        "0302",
+    ]
 
 
 async def test_without_a_renderer_the_player_gets_a_clear_message(svc, game, monkeypatch):
@@ -83,22 +90,29 @@ def real_renderer():
     return renderer if hasattr(renderer, "render_png") else None
 
 
-@pytest.mark.skipif(real_renderer() is None,
-                    reason="renderer.render_png is not written yet (renderer/__init__.py)")
+@pytest.mark.skipif(
+    real_renderer() is None, reason="renderer.render_png is not written yet (renderer/__init__.py)"
+)
 async def test_a_real_png_with_a_flare(svc, game):
     from PIL import Image
+
     await svc.act(game.id, MOVE, actor="table")
     png = await svc.render(game.id, viewer="red", flares=("0303",))
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.width > 100 and image.height > 100
     plain = Image.open(io.BytesIO(await svc.render(game.id, viewer="red")))
-    assert image.convert("RGB").tobytes() != plain.convert("RGB").tobytes()   # the flare is drawn somewhere
+    assert (
+        image.convert("RGB").tobytes() != plain.convert("RGB").tobytes()
+    )  # the flare is drawn somewhere
 
 
-@pytest.mark.skipif(real_renderer() is None or not hasattr(real_renderer(), "render_animation"),
-                    reason="renderer.render_animation is not written yet")
+@pytest.mark.skipif(
+    real_renderer() is None or not hasattr(real_renderer(), "render_animation"),
+    reason="renderer.render_animation is not written yet",
+)
 async def test_a_real_replay_animation(svc, game):
     from PIL import Image
+
     await svc.act(game.id, MOVE, actor="table")
     for side in ("red", "red", "blue", "blue"):
         await svc.act(game.id, end(side), actor="table")

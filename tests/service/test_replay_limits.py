@@ -1,6 +1,7 @@
 """Heavy work through the service (issue 8): a long game's replay is drawn frame by frame within
 a memory ceiling and the attachment limit, one heavy job per game at a time, and a finished
 game's replay is cached."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,7 +15,7 @@ from engine import registry
 from engine.core.game import autoplay
 from service.games import GameBusy
 
-SEED = "long-2"          # Tenochtitlan autoplays 331 actions with this seed
+SEED = "long-2"  # Tenochtitlan autoplays 331 actions with this seed
 MEMORY_CEILING = 200 * 1024 * 1024
 
 
@@ -68,8 +69,10 @@ async def test_a_long_replay_stays_under_the_memory_ceiling_and_the_size_limit(s
     limit = 2 * 1024 * 1024
     with PeakRss() as memory:
         data = await svc.render_animation(info.id, max_bytes=limit)
-    print(f"replay of {count} actions: {len(data)} bytes, resident memory grew by "
-          f"{memory.growth / 2**20:.1f} MiB")
+    print(
+        f"replay of {count} actions: {len(data)} bytes, resident memory grew by "
+        f"{memory.growth / 2**20:.1f} MiB"
+    )
     assert memory.growth < MEMORY_CEILING
     assert len(data) <= limit
     gif = Image.open(io.BytesIO(data))
@@ -79,8 +82,9 @@ async def test_a_long_replay_stays_under_the_memory_ceiling_and_the_size_limit(s
 
 
 async def test_heavy_work_runs_once_per_game_at_a_time(svc, game):
-    await svc.act(game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
-                  actor="table")
+    await svc.act(
+        game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"}, actor="table"
+    )
     # The first replay is held inside its drawing (in its worker thread) until released, so
     # the test never races a short replay, whatever the machine's load or the backend.
     real = svc._renderer()
@@ -117,5 +121,5 @@ async def test_heavy_work_runs_once_per_game_at_a_time(svc, game):
             await svc.render_turn(game.id, 1)
         with pytest.raises(GameBusy):
             await svc.render_animation(game.id)
-    report = await svc.verify(game.id)      # free again
+    report = await svc.verify(game.id)  # free again
     assert report.ok

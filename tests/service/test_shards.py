@@ -2,6 +2,7 @@
 claimed in the database, so two service instances racing over the same games, or a restarted
 one, send each reminder once and handle each timeout once; a sharded process only looks at the
 games of its own shards."""
+
 import asyncio
 
 from service.config import parse_shards
@@ -12,8 +13,13 @@ GAMES = 12
 
 
 def clock_settings(**overrides):
-    clock = {"initial": 3600, "increment": 0, "cap": None, "on_timeout": "referee",
-             "remind_every": 900}
+    clock = {
+        "initial": 3600,
+        "increment": 0,
+        "cap": None,
+        "on_timeout": "referee",
+        "remind_every": 900,
+    }
     clock.update(overrides)
     return {"clock": clock}
 
@@ -29,8 +35,9 @@ async def started_games(svc, count=GAMES, guild_ids=None, **overrides):
     ids = []
     for n in range(count):
         guild_id = guild_ids[n] if guild_ids else None
-        info = await svc.create_game("skirmish", seed=f"s{n}", guild_id=guild_id,
-                                     settings=clock_settings(**overrides))
+        info = await svc.create_game(
+            "skirmish", seed=f"s{n}", guild_id=guild_id, settings=clock_settings(**overrides)
+        )
         ids.append((await svc.start_game(info.id)).id)
     return ids
 
@@ -72,9 +79,10 @@ async def test_a_stale_reading_cannot_claim_a_reminder_after_the_turn_moved_on(s
     clock.advance(900)
     [reading] = [c for c in await svc.store.clocks_to_check() if c["side"] == "red"]
     await svc.act(game, {"type": "end-phase", "side": "red"}, actor="table")
-    await svc.act(game, {"type": "end-phase", "side": "red"}, actor="table")   # blue's turn
-    assert not await svc.store.claim_reminder(game, "red", reading["started_at"],
-                                              reading["last_reminder_at"], clock())
+    await svc.act(game, {"type": "end-phase", "side": "red"}, actor="table")  # blue's turn
+    assert not await svc.store.claim_reminder(
+        game, "red", reading["started_at"], reading["last_reminder_at"], clock()
+    )
 
 
 async def test_two_services_racing_forfeit_a_timed_out_game_once(db_path, clock):
@@ -121,7 +129,7 @@ async def test_each_process_reminds_only_the_games_of_its_own_shards(db_path, cl
     try:
         guilds = [guild_on_shard(shard, 4, n) for n, shard in enumerate([0, 1, 2, 3, 1])]
         games = await started_games(first, count=len(guilds), guild_ids=guilds)
-        dm_game = (await started_games(first, count=1))[0]     # no server: shard 0
+        dm_game = (await started_games(first, count=1))[0]  # no server: shard 0
         first.shard_plan = parse_shards("0-1/4")
         second.shard_plan = parse_shards("2-3/4")
         clock.advance(900)
@@ -157,6 +165,7 @@ async def test_meta_values_are_upserted_and_survive_a_reopen(db_path):
 
 def test_shard_specs_name_ranges_single_shards_and_lists():
     from service.config import ShardPlan, shard_of
+
     assert parse_shards("0-3/8") == ShardPlan((0, 1, 2, 3), 8)
     assert parse_shards("2/8") == ShardPlan((2,), 8)
     assert parse_shards("0,2,5/8") == ShardPlan((0, 2, 5), 8)
@@ -170,6 +179,7 @@ def test_shard_specs_name_ranges_single_shards_and_lists():
 
 async def test_processes_opening_a_new_database_together_migrate_it_once(db_path):
     from service.store import SCHEMA_VERSION
+
     stores = await asyncio.gather(*(open_store(db_path) for _ in range(4)))
     try:
         rows = await stores[0].fetchall("SELECT version FROM schema_version ORDER BY version")
@@ -202,16 +212,27 @@ async def test_separate_processes_share_the_background_work_without_doubles(db_p
     import json
     import sys
     from pathlib import Path
+
     svc = await GameService.open(db_path, clock=clock)
     try:
         games = await started_games(svc, count=30, initial=1000, on_timeout="forfeit")
     finally:
         await svc.close()
-    clock.advance(1001)         # a reminder is due and the clock ran out, in every game
+    clock.advance(1001)  # a reminder is due and the clock ran out, in every game
     root = Path(__file__).resolve().parents[2]
-    children = [await asyncio.create_subprocess_exec(
-        sys.executable, "-c", CHILD, str(db_path), repr(clock()), cwd=root,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE) for _ in range(3)]
+    children = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            CHILD,
+            str(db_path),
+            repr(clock()),
+            cwd=root,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(3)
+    ]
     results = []
     for child in children:
         out, err = await asyncio.wait_for(child.communicate(), timeout=120)
@@ -232,8 +253,14 @@ def test_which_process_syncs_the_command_tree():
     from service.config import Settings
 
     def settings(shards, sync=None):
-        return Settings(token=None, database="x", dev_guild=None, referee_role=None,
-                        shards=parse_shards(shards), sync=sync)
+        return Settings(
+            token=None,
+            database="x",
+            dev_guild=None,
+            referee_role=None,
+            shards=parse_shards(shards),
+            sync=sync,
+        )
 
     assert settings("").syncs_commands, "a lone process syncs"
     assert settings("0-1/4").syncs_commands and not settings("2-3/4").syncs_commands

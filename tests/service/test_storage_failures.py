@@ -10,6 +10,7 @@ second connection holding the write lock; the corrupt file is random bytes. On P
 real throwaway server), "read-only" is the server's own read-only session setting, and a lost
 connection is the server ending the bot's session in the middle of a transaction.
 """
+
 import asyncio
 import io
 import os
@@ -70,7 +71,7 @@ async def test_a_damaged_page_is_reported_as_damage(tmp_path, clock):
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page = db.execute("PRAGMA page_size").fetchone()[0]
     data = bytearray(path.read_bytes())
-    data[page:] = os.urandom(len(data) - page)    # keep the header, scramble every table
+    data[page:] = os.urandom(len(data) - page)  # keep the header, scramble every table
     path.write_bytes(bytes(data))
     with pytest.raises(StorageError) as caught:
         svc = await GameService.open(path, clock=clock)
@@ -80,7 +81,8 @@ async def test_a_damaged_page_is_reported_as_damage(tmp_path, clock):
 
 
 async def test_a_write_lock_held_by_another_program_fails_cleanly_and_writes_nothing(
-        tmp_path, clock):
+    tmp_path, clock
+):
     path = tmp_path / "umpire.sqlite3"
     svc = GameService(await Store.open(path, busy_timeout_ms=200), clock=clock)
     try:
@@ -97,7 +99,7 @@ async def test_a_write_lock_held_by_another_program_fails_cleanly_and_writes_not
             other.execute("ROLLBACK")
             other.close()
         assert dump(path) == before
-        out = await svc.act(game.id, MOVE, actor="table")     # the lock is gone: it works
+        out = await svc.act(game.id, MOVE, actor="table")  # the lock is gone: it works
         assert out.version == game.version + 1
     finally:
         await svc.close()
@@ -111,14 +113,14 @@ async def test_a_full_disk_rolls_the_action_back_and_the_service_recovers(tmp_pa
         pages = (await svc.store.fetchone("PRAGMA page_count"))["page_count"]
         await svc.store.fetchone(f"PRAGMA max_page_count = {pages}")
         with pytest.raises(StorageError) as caught:
-            for _ in range(200):    # a snapshot or an index page more soon does not fit
+            for _ in range(200):  # a snapshot or an index page more soon does not fit
                 side = game.awaiting[0]
                 action = (await svc.legal_actions(game.id, side))[-1]
                 await svc.act(game.id, {**action, "side": side}, actor="table")
                 game = await svc.get_game(game.id)
         one_line(caught.value, path, "disk is full", "Free space")
         kept = dump(path)
-        assert len(kept["actions"]) == game.version >= 1     # the failed one left no trace
+        assert len(kept["actions"]) == game.version >= 1  # the failed one left no trace
         assert (await svc.get_game(game.id)).version == game.version
         await svc.store.fetchone(f"PRAGMA max_page_count = {pages * 100}")
         awaiting = (await svc.get_game(game.id)).awaiting[0]
@@ -136,7 +138,7 @@ async def test_a_read_only_database_refuses_writes_cleanly(tmp_path, clock):
     before = dump(path)
     svc = GameService(await Store.open(path, read_only=True), clock=clock)
     try:
-        assert (await svc.get_game(game.id)).version == 0      # reading works
+        assert (await svc.get_game(game.id)).version == 0  # reading works
         with pytest.raises(StorageError) as caught:
             await svc.act(game.id, MOVE, actor="table")
         one_line(caught.value, path, "read-only", "write the file and its directory")
@@ -145,8 +147,7 @@ async def test_a_read_only_database_refuses_writes_cleanly(tmp_path, clock):
     assert dump(path) == before
 
 
-async def test_query_only_on_the_bots_own_connection_gives_the_same_clean_refusal(
-        tmp_path, clock):
+async def test_query_only_on_the_bots_own_connection_gives_the_same_clean_refusal(tmp_path, clock):
     path = tmp_path / "umpire.sqlite3"
     svc = await GameService.open(path, clock=clock)
     try:
@@ -165,8 +166,11 @@ async def test_query_only_on_the_bots_own_connection_gives_the_same_clean_refusa
 def test_the_local_table_says_what_is_wrong_with_its_database_in_one_line(tmp_path):
     (tmp_path / "plain").write_text("x")
     err = io.StringIO()
-    code = table.main(["--game", "skirmish", "--autoplay", "--db",
-                       str(tmp_path / "plain" / "t.db")], stdout=io.StringIO(), stderr=err)
+    code = table.main(
+        ["--game", "skirmish", "--autoplay", "--db", str(tmp_path / "plain" / "t.db")],
+        stdout=io.StringIO(),
+        stderr=err,
+    )
     assert code == 2
     last = err.getvalue().strip().splitlines()[-1]
     assert last.startswith("Cannot start: Database ") and "cannot be opened" in last
@@ -174,7 +178,8 @@ def test_the_local_table_says_what_is_wrong_with_its_database_in_one_line(tmp_pa
 
 
 async def test_a_storage_failure_at_the_table_is_one_clear_refusal_and_the_table_goes_on(
-        tmp_path, clock):
+    tmp_path, clock
+):
     path = tmp_path / "umpire.sqlite3"
     svc = await GameService.open(path, clock=clock)
     try:
@@ -194,6 +199,7 @@ async def test_a_storage_failure_at_the_table_is_one_clear_refusal_and_the_table
 
 # ----- PostgreSQL: the same one-line StorageError, from a real server ---------------------------
 
+
 async def _pg_started_game(url, clock):
     svc = await GameService.open(url, clock=clock)
     try:
@@ -211,7 +217,7 @@ async def test_postgres_refusing_writes_is_one_clean_line_and_changes_nothing(pg
     # The read-only session setting is what a standby server or a read-only database gives.
     svc = GameService(await open_store(pg_url, read_only=True), clock=clock)
     try:
-        assert (await svc.get_game(game.id)).version == 0      # reading works
+        assert (await svc.get_game(game.id)).version == 0  # reading works
         with pytest.raises(StorageError) as caught:
             await svc.act(game.id, MOVE, actor="table")
         one_line(caught.value, redacted(pg_url), "read-only", "primary server")
@@ -220,8 +226,7 @@ async def test_postgres_refusing_writes_is_one_clean_line_and_changes_nothing(pg
     assert await query(pg_url, "SELECT version FROM games") == before
 
 
-async def test_a_lost_postgres_connection_is_one_clean_line_and_the_service_recovers(
-        pg_url, clock):
+async def test_a_lost_postgres_connection_is_one_clean_line_and_the_service_recovers(pg_url, clock):
     from service.storage import redacted
     from tests.service.backends import query
 
@@ -232,9 +237,12 @@ async def test_a_lost_postgres_connection_is_one_clean_line_and_the_service_reco
         # network cut would).
         with pytest.raises(StorageError) as caught:
             async with svc.store.transaction() as db:
-                await query(pg_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                    "WHERE datname = current_database() "
-                                    "AND pid <> pg_backend_pid()")
+                await query(
+                    pg_url,
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() "
+                    "AND pid <> pg_backend_pid()",
+                )
                 await asyncio.sleep(0.2)
                 await db.execute("UPDATE games SET version = 7 WHERE id = ?", (game.id,))
         one_line(caught.value, redacted(pg_url), "cannot be reached", "closed it")

@@ -8,6 +8,7 @@ sessions (``ALLOW_CONNECTIONS false``) or hands out read-only ones
 (``default_transaction_read_only``, what a standby server does). The test cluster trusts its
 socket, so the password in the URL is never checked, only kept out of messages.
 """
+
 import asyncio
 
 import asyncpg
@@ -39,9 +40,12 @@ async def as_admin(pg_cluster, *statements):
 
 
 async def end_sessions(pg_cluster, name):
-    await as_admin(pg_cluster, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               f"WHERE datname = '{name}' AND pid <> pg_backend_pid()")
-    await asyncio.sleep(0.3)     # the pool's sockets see the server hang up
+    await as_admin(
+        pg_cluster,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        f"WHERE datname = '{name}' AND pid <> pg_backend_pid()",
+    )
+    await asyncio.sleep(0.3)  # the pool's sockets see the server hang up
 
 
 def one_line(error: StorageError, *words):
@@ -53,13 +57,15 @@ def one_line(error: StorageError, *words):
 
 
 async def test_a_read_only_server_refuses_the_write_and_the_game_is_untouched(
-        pg_cluster, pg_url, clock):
+    pg_cluster, pg_url, clock
+):
     url, name = with_password(pg_url), database_name(pg_url)
     svc = await GameService.open(url, clock=clock)
     try:
         game = await svc.start_game((await svc.create_game("skirmish", seed="s")).id)
-        await as_admin(pg_cluster, f'ALTER DATABASE "{name}" SET '
-                                   "default_transaction_read_only = on")
+        await as_admin(
+            pg_cluster, f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'
+        )
         await end_sessions(pg_cluster, name)
         with pytest.raises(StorageError) as caught:
             await svc.act(game.id, MOVE, actor="table")
@@ -74,7 +80,8 @@ async def test_a_read_only_server_refuses_the_write_and_the_game_is_untouched(
 
 
 async def test_a_server_that_refuses_sessions_is_a_storage_error_then_recovers(
-        pg_cluster, pg_url, clock):
+    pg_cluster, pg_url, clock
+):
     url, name = with_password(pg_url), database_name(pg_url)
     svc = await GameService.open(url, clock=clock)
     try:
@@ -110,6 +117,7 @@ def test_verify_prints_one_line_when_the_server_refuses(pg_cluster, pg_url, caps
             return (await svc.create_game("skirmish", seed="s")).id
         finally:
             await svc.close()
+
     game_id = asyncio.run(one_game())
     asyncio.run(as_admin(pg_cluster, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false'))
     try:
@@ -122,23 +130,25 @@ def test_verify_prints_one_line_when_the_server_refuses(pg_cluster, pg_url, caps
         asyncio.run(as_admin(pg_cluster, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
 
 
-
 async def test_a_connection_lost_during_the_commit_is_reported_as_uncertain(pg_url, clock):
     """The server ends the session while it commits an action (a deferred trigger, run at
     COMMIT, terminates its own session): nobody can know whether the write landed, and the
     error says exactly that (here it did not: the server rolled the transaction back)."""
     from cogs.common import player_message
     from service.errors import CommitUncertain
+
     svc = await GameService.open(with_password(pg_url), clock=clock)
     admin = await asyncpg.connect(pg_url)
     try:
         game = await svc.start_game((await svc.create_game("skirmish", seed="s")).id)
         await admin.execute(
             "CREATE FUNCTION die_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-            "PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$")
+            "PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$"
+        )
         await admin.execute(
             "CREATE CONSTRAINT TRIGGER die_at_commit AFTER INSERT ON actions DEFERRABLE "
-            "INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION die_at_commit()")
+            "INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION die_at_commit()"
+        )
         with pytest.raises(CommitUncertain) as caught:
             await svc.act(game.id, MOVE, actor="table")
         one_line(caught.value, "may or may not have been saved", "version")

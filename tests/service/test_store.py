@@ -1,6 +1,7 @@
 """Storage against real databases (a SQLite file and a PostgreSQL server, every test that
 takes ``db_path`` runs on both): migrations, one transaction per action, nothing written for
 refused actions, the version guard against concurrent writers, reads that agree."""
+
 import asyncio
 import json
 
@@ -16,8 +17,7 @@ from service.store import SCHEMA_VERSION, Store, VersionConflict
 from .backends import dump as dump_tables
 from .backends import is_postgres, query
 
-TABLES = ("games", "actions", "snapshots", "seats", "guild_config", "clocks", "posts",
-          "flares")
+TABLES = ("games", "actions", "snapshots", "seats", "guild_config", "clocks", "posts", "flares")
 
 
 async def dump(db) -> dict:
@@ -30,13 +30,18 @@ async def test_new_database_is_migrated_to_the_latest_schema(db_path):
     assert await store.schema_version() == SCHEMA_VERSION
     await store.close()
     if is_postgres(db_path):
-        names = {r[0] for r in await query(
-            db_path, "SELECT table_name FROM information_schema.tables "
-                     "WHERE table_schema = 'public'")}
+        names = {
+            r[0]
+            for r in await query(
+                db_path,
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+            )
+        }
     else:
         assert (await query(db_path, "PRAGMA journal_mode"))[0][0] == "wal"
-        names = {r[0] for r in await query(
-            db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
+        names = {
+            r[0] for r in await query(db_path, "SELECT name FROM sqlite_master WHERE type='table'")
+        }
     assert set(TABLES) | {"schema_version"} <= names
     assert (await query(db_path, "SELECT COUNT(*) FROM schema_version"))[0][0] == SCHEMA_VERSION
 
@@ -52,27 +57,34 @@ async def test_reopening_does_not_reapply_migrations_and_keeps_data(db_path, clo
 
 
 async def test_a_file_from_a_newer_program_is_refused(db_path):
-    await query(db_path, "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
-                         "applied_at TEXT)")
-    await query(db_path, "INSERT INTO schema_version (version, applied_at) VALUES (?, 'later')",
-                (SCHEMA_VERSION + 1,))
+    await query(
+        db_path, "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)"
+    )
+    await query(
+        db_path,
+        "INSERT INTO schema_version (version, applied_at) VALUES (?, 'later')",
+        (SCHEMA_VERSION + 1,),
+    )
     with pytest.raises(StorageError, match="newer than this program"):
         await open_store(db_path)
 
 
 async def test_each_accepted_action_writes_action_events_and_snapshot_together(svc, game, db_path):
-    out = await svc.act(game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
-                        actor="table")
+    out = await svc.act(
+        game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"}, actor="table"
+    )
     rows = await dump(db_path)
     assert len(rows["actions"]) == 1
     [(events_json, action_version, action_hash)] = await query(
-        db_path, "SELECT events_json, version, state_hash FROM actions")
-    snap = await query(db_path, "SELECT version, state_json, state_hash FROM snapshots "
-                                "ORDER BY version")
+        db_path, "SELECT events_json, version, state_hash FROM actions"
+    )
+    snap = await query(
+        db_path, "SELECT version, state_json, state_hash FROM snapshots ORDER BY version"
+    )
     [(version,)] = await query(db_path, "SELECT version FROM games")
     assert json.loads(events_json) == out.events
     assert action_version == version == out.version == 1
-    assert [s[0] for s in snap] == [0, 1]      # the latest is the cache
+    assert [s[0] for s in snap] == [0, 1]  # the latest is the cache
     assert json.loads(snap[-1][1])["units"]["r1"]["at"] == "0201"
     assert snap[-1][2] == action_hash
 
@@ -80,23 +92,26 @@ async def test_each_accepted_action_writes_action_events_and_snapshot_together(s
 async def test_a_refused_action_writes_nothing(svc, game, db_path):
     before = await dump(db_path)
     with pytest.raises(RuleError, match="not legal"):
-        await svc.act(game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0505"},
-                      actor="table")
+        await svc.act(
+            game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0505"}, actor="table"
+        )
     with pytest.raises(RuleError, match="not Blue's turn"):
         await svc.act(game.id, {"type": "end-phase", "side": "blue"}, actor="table")
     assert await dump(db_path) == before
 
 
-async def test_a_failure_inside_the_transaction_leaves_the_game_as_it_was(db_path, clock,
-                                                                        monkeypatch):
+async def test_a_failure_inside_the_transaction_leaves_the_game_as_it_was(
+    db_path, clock, monkeypatch
+):
     svc = await GameService.open(db_path, clock=clock)
     info = await svc.create_game("skirmish", seed="x", settings={"clock": {"initial": 100}})
     await svc.start_game(info.id)
-    await svc.act(info.id, {"type": "end-phase", "side": "red"}, actor="table")   # to fire
+    await svc.act(info.id, {"type": "end-phase", "side": "red"}, actor="table")  # to fire
     before = await dump(db_path)
 
     async def broken(db, game_id, clock_row):
         raise OSError("disk full")
+
     # The clock rows are written last in the action's transaction.
     monkeypatch.setattr(Store, "_put_clock", staticmethod(broken))
     with pytest.raises(OSError):
@@ -117,13 +132,21 @@ async def test_the_version_guard_lets_only_one_of_two_connections_land(db_path, 
     await svc.start_game(info.id)
     await svc.close()
     first, second = await open_store(db_path), await open_store(db_path)
-    action = {"seq": 1, "side": "red", "actor": "table", "action_json": "{}",
-              "events_json": "[]", "state_hash": "h"}
+    action = {
+        "seq": 1,
+        "side": "red",
+        "actor": "table",
+        "action_json": "{}",
+        "events_json": "[]",
+        "state_hash": "h",
+    }
     results = await asyncio.gather(
         first.commit_change(info.id, 0, now=1.0, state_json="{}", state_hash="h", action=action),
-        second.commit_change(info.id, 0, now=1.0, state_json="{}", state_hash="h",
-                             action={**action, "seq": 2}),
-        return_exceptions=True)
+        second.commit_change(
+            info.id, 0, now=1.0, state_json="{}", state_hash="h", action={**action, "seq": 2}
+        ),
+        return_exceptions=True,
+    )
     assert sorted(type(r).__name__ for r in results) == ["VersionConflict", "int"]
     assert len(await first.actions(info.id)) == 1
     await first.close()
@@ -131,11 +154,14 @@ async def test_the_version_guard_lets_only_one_of_two_connections_land(db_path, 
 
 
 async def test_concurrent_acts_with_the_same_expected_version_land_once(svc, game):
-    moves = [{"type": "move", "side": "red", "unit": "r1", "to": "0201"},
-             {"type": "move", "side": "red", "unit": "r2", "to": "0202"}]
+    moves = [
+        {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
+        {"type": "move", "side": "red", "unit": "r2", "to": "0202"},
+    ]
     results = await asyncio.gather(
         *(svc.act(game.id, m, actor="table", expected_version=0) for m in moves),
-        return_exceptions=True)
+        return_exceptions=True,
+    )
     landed = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(landed) == 1 and len(refused) == 1
@@ -149,16 +175,17 @@ async def test_two_services_on_one_file_cannot_both_apply_on_the_same_state(db_p
     info = await a.create_game("skirmish", seed="x")
     await a.start_game(info.id)
     b = await GameService.open(db_path, clock=clock)
-    await b.get_game(info.id)       # b has the version-0 state cached
-    await a.act(info.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
-                actor="table")
+    await b.get_game(info.id)  # b has the version-0 state cached
+    await a.act(info.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"}, actor="table")
     # b re-reads the version before applying, so it builds on a's move, not on its cache.
-    out = await b.act(info.id, {"type": "move", "side": "red", "unit": "r2", "to": "0202"},
-                      actor="table")
+    out = await b.act(
+        info.id, {"type": "move", "side": "red", "unit": "r2", "to": "0202"}, actor="table"
+    )
     assert out.version == 2 and out.game.state["units"]["r1"]["at"] == "0201"
     with pytest.raises(StaleVersion):
-        await a.act(info.id, {"type": "end-phase", "side": "red"}, actor="table",
-                    expected_version=1)
+        await a.act(
+            info.id, {"type": "end-phase", "side": "red"}, actor="table", expected_version=1
+        )
     await a.close()
     await b.close()
 
@@ -169,8 +196,9 @@ async def test_many_games_live_in_one_file(svc):
         info = await svc.create_game("skirmish", seed=f"s{n}", guild_id=7 if n else 8)
         await svc.start_game(info.id)
         ids.append(info.id)
-    await svc.act(ids[1], {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
-                  actor="table")
+    await svc.act(
+        ids[1], {"type": "move", "side": "red", "unit": "r1", "to": "0201"}, actor="table"
+    )
     assert [(await svc.get_game(i)).version for i in ids] == [0, 1, 0]
     assert [g.id for g in await svc.list_games(guild_id=7)] == ids[1:]
     assert [g.id for g in await svc.list_games(status="active")] == ids
@@ -183,23 +211,34 @@ async def test_version_conflict_names_both_versions():
 
 async def test_a_file_at_schema_1_is_upgraded_in_place_and_keeps_its_games(db_path):
     from service import store as store_module
+
     first = [m for m in store_module.MIGRATIONS if m[0] == 1]
     original = store_module.MIGRATIONS
     store_module.MIGRATIONS = first
     try:
         old = await open_store(db_path)
         assert await old.schema_version() == 1
-        await old.insert_game({"ruleset": "skirmish", "scenario": "standard",
-                               "scenario_json": "{}", "seed": "s", "seed_hash": "h",
-                               "status": "lobby", "created_at": 1.0, "updated_at": 1.0},
-                              "{}", "h")
+        await old.insert_game(
+            {
+                "ruleset": "skirmish",
+                "scenario": "standard",
+                "scenario_json": "{}",
+                "seed": "s",
+                "seed_hash": "h",
+                "status": "lobby",
+                "created_at": 1.0,
+                "updated_at": 1.0,
+            },
+            "{}",
+            "h",
+        )
         await old.close()
     finally:
         store_module.MIGRATIONS = original
     new = await open_store(db_path)
     assert await new.schema_version() == SCHEMA_VERSION
     assert (await new.game(1))["seed"] == "s"
-    assert await new.fetchall("SELECT label FROM actions") == []   # migration 2's column
+    assert await new.fetchall("SELECT label FROM actions") == []  # migration 2's column
     await new.close()
 
 
@@ -208,6 +247,7 @@ async def test_commits_work_even_if_nothing_is_garbage_collected(tmp_path, clock
     collector (event-loop harnesses can keep them alive), SQLite would refuse the next COMMIT
     with "SQL statements in progress"."""
     import aiosqlite
+
     kept = []
     original = aiosqlite.Connection.execute
 
@@ -215,9 +255,12 @@ async def test_commits_work_even_if_nothing_is_garbage_collected(tmp_path, clock
         cursor = await original(self, sql, parameters)
         kept.append(cursor)
         return cursor
-    monkeypatch.setattr(aiosqlite.Connection, "execute",
-                        lambda self, sql, parameters=None: _ContextAwaitable(
-                            keep_alive(self, sql, parameters)))
+
+    monkeypatch.setattr(
+        aiosqlite.Connection,
+        "execute",
+        lambda self, sql, parameters=None: _ContextAwaitable(keep_alive(self, sql, parameters)),
+    )
     svc = await GameService.open(tmp_path / "umpire.sqlite3", clock=clock)
     info = await svc.start_game((await svc.create_game("skirmish", seed="x")).id)
     await svc.act(info.id, {"type": "end-phase", "side": "red"}, actor="table")
@@ -251,8 +294,9 @@ async def test_a_commit_between_reads_never_pairs_a_version_with_another_state(d
     b = await GameService.open(db_path, clock=clock)
     try:
         info = await b.start_game((await b.create_game("skirmish", seed="x")).id)
-        await b.act(info.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"},
-                    actor="table")
+        await b.act(
+            info.id, {"type": "move", "side": "red", "unit": "r1", "to": "0201"}, actor="table"
+        )
         store = a.store
         fired = []
 
@@ -263,12 +307,25 @@ async def test_a_commit_between_reads_never_pairs_a_version_with_another_state(d
                 result = await original(*args, **kwargs)
                 if not fired:
                     fired.append(name)
-                    await b.act(info.id, {"type": "move", "side": "red", "unit": "r2",
-                                          "to": "0202"}, actor="table")
+                    await b.act(
+                        info.id,
+                        {"type": "move", "side": "red", "unit": "r2", "to": "0202"},
+                        actor="table",
+                    )
                 return result
+
             return read
-        for name in ("game", "load_game", "game_log", "snapshot", "snapshot_at", "actions",
-                     "fetchone", "fetchall"):
+
+        for name in (
+            "game",
+            "load_game",
+            "game_log",
+            "snapshot",
+            "snapshot_at",
+            "actions",
+            "fetchone",
+            "fetchall",
+        ):
             setattr(store, name, after_first_read(name))
         seen = await a.get_game(info.id)
         assert fired, "the game was loaded without reading the store"
@@ -280,9 +337,10 @@ async def test_a_commit_between_reads_never_pairs_a_version_with_another_state(d
 
 
 async def test_discord_ids_need_64_bits_and_keep_them(svc):
-    snowflake = 2**63 - 1        # the largest id a signed 64-bit column can hold
-    info = await svc.create_game("skirmish", seed="x", guild_id=snowflake, channel_id=snowflake,
-                                 creator_id=snowflake)
+    snowflake = 2**63 - 1  # the largest id a signed 64-bit column can hold
+    info = await svc.create_game(
+        "skirmish", seed="x", guild_id=snowflake, channel_id=snowflake, creator_id=snowflake
+    )
     await svc.seat(info.id, "red", snowflake)
     await svc.record_post(info.id, "turn", snowflake, snowflake - 1, 0)
     again = await svc.get_game(info.id)
@@ -291,21 +349,29 @@ async def test_discord_ids_need_64_bits_and_keep_them(svc):
     assert (await svc.post(snowflake - 1))["channel_id"] == snowflake
 
 
-@pytest.mark.parametrize("setting, backend, target", [
-    ("umpire.sqlite3", "sqlite", "umpire.sqlite3"),
-    ("/var/lib/umpire/u.db", "sqlite", "/var/lib/umpire/u.db"),
-    ("sqlite:///relative.db", "sqlite", "relative.db"),
-    ("sqlite:////var/lib/u.db", "sqlite", "/var/lib/u.db"),
-    ("postgresql://u:secret@db:5432/umpire", "postgresql", "postgresql://u:secret@db:5432/umpire"),
-    ("postgres://u@db/umpire", "postgresql", "postgres://u@db/umpire"),
-])
+@pytest.mark.parametrize(
+    "setting, backend, target",
+    [
+        ("umpire.sqlite3", "sqlite", "umpire.sqlite3"),
+        ("/var/lib/umpire/u.db", "sqlite", "/var/lib/umpire/u.db"),
+        ("sqlite:///relative.db", "sqlite", "relative.db"),
+        ("sqlite:////var/lib/u.db", "sqlite", "/var/lib/u.db"),
+        (
+            "postgresql://u:secret@db:5432/umpire",
+            "postgresql",
+            "postgresql://u:secret@db:5432/umpire",
+        ),
+        ("postgres://u@db/umpire", "postgresql", "postgres://u@db/umpire"),
+    ],
+)
 def test_the_database_setting_picks_the_backend(setting, backend, target):
     database = parse_database(setting)
     assert (database.backend, database.target) == (backend, target)
 
 
-@pytest.mark.parametrize("setting", ["", "   ", "mysql://u@h/db", "sqlite://relative.db",
-                                     "sqlite:///"])
+@pytest.mark.parametrize(
+    "setting", ["", "   ", "mysql://u@h/db", "sqlite://relative.db", "sqlite:///"]
+)
 def test_a_database_setting_that_names_nothing_usable_is_explained(setting):
     with pytest.raises(BadDatabaseSetting):
         parse_database(setting)
@@ -319,15 +385,24 @@ def test_passwords_never_reach_messages():
 
 def test_sqlite_sql_is_translated_for_postgresql():
     from service.storage import to_postgres
-    table = to_postgres("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER, "
-                        "x REAL, s TEXT DEFAULT 'a?b')")
-    assert table == ("CREATE TABLE t (id BIGSERIAL PRIMARY KEY, n BIGINT, x DOUBLE PRECISION, "
-                     "s TEXT DEFAULT 'a?b',\n    rowid BIGSERIAL NOT NULL\n)")
+
+    table = to_postgres(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER, "
+        "x REAL, s TEXT DEFAULT 'a?b')"
+    )
+    assert table == (
+        "CREATE TABLE t (id BIGSERIAL PRIMARY KEY, n BIGINT, x DOUBLE PRECISION, "
+        "s TEXT DEFAULT 'a?b',\n    rowid BIGSERIAL NOT NULL\n)"
+    )
     assert to_postgres("ALTER TABLE t ADD COLUMN m INTEGER") == "ALTER TABLE t ADD COLUMN m BIGINT"
-    assert to_postgres("SELECT * FROM t WHERE n = ? AND s = '?' AND x = ?") == \
-        "SELECT * FROM t WHERE n = $1 AND s = '?' AND x = $2"
-    assert to_postgres("INSERT OR IGNORE INTO seats (a, b) VALUES (?, ?)") == \
-        "INSERT INTO seats (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    assert (
+        to_postgres("SELECT * FROM t WHERE n = ? AND s = '?' AND x = ?")
+        == "SELECT * FROM t WHERE n = $1 AND s = '?' AND x = $2"
+    )
+    assert (
+        to_postgres("INSERT OR IGNORE INTO seats (a, b) VALUES (?, ?)")
+        == "INSERT INTO seats (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    )
     # Only table definitions change their types: a value that says INTEGER stays as it is.
     assert to_postgres("SELECT 'INTEGER' AS kind") == "SELECT 'INTEGER' AS kind"
 
@@ -335,21 +410,28 @@ def test_sqlite_sql_is_translated_for_postgresql():
 async def test_a_migration_written_for_sqlite_runs_on_both_backends(db_path, monkeypatch):
     """How another branch's migration is ported: appended in SQLite's SQL, nothing else."""
     from service import store as store_module
-    migration = (SCHEMA_VERSION + 1, [
-        "CREATE TABLE probe_notes (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "ALTER TABLE guild_config ADD COLUMN probe_limit INTEGER",
-    ])
+
+    migration = (
+        SCHEMA_VERSION + 1,
+        [
+            "CREATE TABLE probe_notes (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "ALTER TABLE guild_config ADD COLUMN probe_limit INTEGER",
+        ],
+    )
     monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, migration])
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", migration[0])
     store = await open_store(db_path)
     try:
         assert await store.schema_version() == migration[0]
-        upsert = ("INSERT INTO probe_notes (key, value) VALUES (?, ?) "
-                  "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        upsert = (
+            "INSERT INTO probe_notes (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        )
         await store.execute(upsert, ("tree", "a"))
         await store.execute(upsert, ("tree", "b"))
-        assert await store.fetchall("SELECT key, value FROM probe_notes") == [{"key": "tree",
-                                                                        "value": "b"}]
+        assert await store.fetchall("SELECT key, value FROM probe_notes") == [
+            {"key": "tree", "value": "b"}
+        ]
         await store.set_guild_config(2**62, probe_limit=2**40)
         assert (await store.guild_config(2**62))["probe_limit"] == 2**40
     finally:
@@ -361,15 +443,17 @@ async def test_processes_starting_together_apply_each_migration_once(pg_url):
     stores = await asyncio.gather(*(open_store(pg_url) for _ in range(4)))
     try:
         assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 4
-        assert await query(pg_url, "SELECT version FROM schema_version ORDER BY version") == \
-            [(n,) for n in range(1, SCHEMA_VERSION + 1)]
+        assert await query(pg_url, "SELECT version FROM schema_version ORDER BY version") == [
+            (n,) for n in range(1, SCHEMA_VERSION + 1)
+        ]
     finally:
         for store in stores:
             await store.close()
 
 
 async def test_the_sqlite_store_refuses_a_postgresql_url_instead_of_making_a_file(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     for url in ("postgresql://umpire@/umpire?host=/tmp", "postgres://u@db/umpire"):
         with pytest.raises(ValueError, match="open_store"):

@@ -1,4 +1,5 @@
 """The local table (``python bot.py local``) and ``python bot.py verify``, with the skirmish game."""
+
 import asyncio
 import io
 import json
@@ -38,28 +39,36 @@ def run(argv, tmp_path, script_lines=None):
 
 
 def test_script_mode_prints_one_json_object_per_command(tmp_path):
-    code, lines, _ = run(["--game", "skirmish", "--seed", "5", "--db", str(tmp_path / "t.db")],
-                         tmp_path, [
-        "# comments and blank lines are skipped", "",
-        "red /move unit:r1 to:0201",
-        "red /move unit:r2 to:0505",
-        "blue /end-phase",
-        "red /move unit:",
-        "green /end-phase",
-        "/state",
-        "red /options",
-        "/options red r2 0202",
-        "red /undo",
-        "/end-phase",
-    ])
+    code, lines, _ = run(
+        ["--game", "skirmish", "--seed", "5", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        [
+            "# comments and blank lines are skipped",
+            "",
+            "red /move unit:r1 to:0201",
+            "red /move unit:r2 to:0505",
+            "blue /end-phase",
+            "red /move unit:",
+            "green /end-phase",
+            "/state",
+            "red /options",
+            "/options red r2 0202",
+            "red /undo",
+            "/end-phase",
+        ],
+    )
     assert code == 0 and len(lines) == 10
     for obj in lines:
         assert isinstance(obj["ok"], bool) and isinstance(obj["events"], list)
         assert all("type" in e for e in obj["events"]) and len(obj["state_hash"]) == 64
         assert obj["ok"] or obj["error"]
     moved, illegal, wrong_side, syntax, unknown, state, options, narrowed, undo, end = lines
-    assert moved["ok"] and moved["events"][0] == {"type": "moved", "unit": "r1", "from": "0101",
-                                                  "to": "0201"}
+    assert moved["ok"] and moved["events"][0] == {
+        "type": "moved",
+        "unit": "r1",
+        "from": "0101",
+        "to": "0201",
+    }
     assert not illegal["ok"] and "not legal" in illegal["error"] and "0202" in illegal["error"]
     assert illegal["state_hash"] == moved["state_hash"]
     assert not wrong_side["ok"] and "not Blue's turn" in wrong_side["error"]
@@ -67,10 +76,13 @@ def test_script_mode_prints_one_json_object_per_command(tmp_path):
     assert not unknown["ok"] and "sides: red, blue" in unknown["error"]
     assert state["state"]["units"]["r1"]["at"] == "0201"
     assert state["state_hash"] == moved["state_hash"]
-    assert {"command": "/move unit:r2 to:0202", "label": "/move unit:Red r2 at 0102 to:0202"} \
-        in options["options"]
-    assert narrowed["options"] == [{"command": "/move unit:r2 to:0202",
-                                    "label": "/move unit:Red r2 at 0102 to:0202"}]
+    assert {
+        "command": "/move unit:r2 to:0202",
+        "label": "/move unit:Red r2 at 0102 to:0202",
+    } in options["options"]
+    assert narrowed["options"] == [
+        {"command": "/move unit:r2 to:0202", "label": "/move unit:Red r2 at 0102 to:0202"}
+    ]
     assert undo["ok"] and undo["state_hash"] != moved["state_hash"]
     assert end["ok"] and end["side"] == "red" and end["events"][0]["type"] == "phase_started"
 
@@ -78,16 +90,26 @@ def test_script_mode_prints_one_json_object_per_command(tmp_path):
 def test_script_from_stdin(tmp_path, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("red /end-phase\nred /end-phase\n"))
     out = io.StringIO()
-    assert table.main(["--game", "skirmish", "--seed", "1", "--script", "-",
-                       "--db", str(tmp_path / "t.db")], stdout=out, stderr=io.StringIO()) == 0
+    assert (
+        table.main(
+            ["--game", "skirmish", "--seed", "1", "--script", "-", "--db", str(tmp_path / "t.db")],
+            stdout=out,
+            stderr=io.StringIO(),
+        )
+        == 0
+    )
     last = json.loads(out.getvalue().splitlines()[-1])
     assert last["turn_ended"] and last["awaiting"] == ["blue"]
 
 
 def test_autoplay_is_the_same_game_for_the_same_seed(tmp_path):
-    runs = [run(["--game", "skirmish", "--seed", seed, "--autoplay",
-                 "--db", str(tmp_path / f"{n}.db")], tmp_path)
-            for n, seed in enumerate(["7", "7", "8"])]
+    runs = [
+        run(
+            ["--game", "skirmish", "--seed", seed, "--autoplay", "--db", str(tmp_path / f"{n}.db")],
+            tmp_path,
+        )
+        for n, seed in enumerate(["7", "7", "8"])
+    ]
     (code_a, a, _), (code_b, b, _), (_, c, _) = runs
     assert code_a == code_b == 0
     assert a == b
@@ -104,10 +126,12 @@ def test_autoplay_is_the_same_game_for_the_same_seed(tmp_path):
 
 
 def test_dice_are_used_in_order_and_verify_flags_them(tmp_path, db_path):
-    db = db_path                    # a SQLite file or a PostgreSQL URL: --db takes either
-    code, lines, _ = run(["--game", "skirmish", "--seed", "1", "--dice", "6,1",
-                          "--db", str(db)], tmp_path,
-                         walk_script() + ["red /fire unit:r1 target:b2"])
+    db = db_path  # a SQLite file or a PostgreSQL URL: --db takes either
+    code, lines, _ = run(
+        ["--game", "skirmish", "--seed", "1", "--dice", "6,1", "--db", str(db)],
+        tmp_path,
+        walk_script() + ["red /fire unit:r1 target:b2"],
+    )
     fire = lines[-1]
     assert fire["ok"], fire
     assert [e["value"] for e in fire["events"] if e["type"] == "roll"] == [6]
@@ -127,6 +151,7 @@ def test_bad_dice_are_refused(tmp_path):
 def test_planned_games_say_not_supported_yet(tmp_path, monkeypatch):
     # Every game of the plan is written now; a future one is announced the same way.
     from service import table
+
     monkeypatch.setitem(table.PLANNED, "chess", "Chess")
     code, _, err = run(["--game", "chess"], tmp_path)
     assert code == 2 and "not supported yet" in err
@@ -153,15 +178,28 @@ def test_the_default_game_is_tenochtitlan():
 
 
 def test_hot_seat_play(tmp_path):
-    typed = iter(["/options", "/move unit:r1 to:0201", "/move unit:r1 to:0302", "/end-phase",
-                  "/end-phase", "blue /log", "/quit"])
+    typed = iter(
+        [
+            "/options",
+            "/move unit:r1 to:0201",
+            "/move unit:r1 to:0302",
+            "/end-phase",
+            "/end-phase",
+            "blue /log",
+            "/quit",
+        ]
+    )
     out = io.StringIO()
-    code = table.main(["--game", "skirmish", "--seed", "3", "--out", str(tmp_path / "boards")],
-                      stdout=out, stderr=io.StringIO(), input_fn=lambda prompt: next(typed))
+    code = table.main(
+        ["--game", "skirmish", "--seed", "3", "--out", str(tmp_path / "boards")],
+        stdout=out,
+        stderr=io.StringIO(),
+        input_fn=lambda prompt: next(typed),
+    )
     text = out.getvalue()
     assert code == 0
     assert "legal action(s) for Red" in text and "/move unit:r1 to:0201" in text
-    assert "✗ That /move is not legal now." in text          # r1 already moved
+    assert "✗ That /move is not legal now." in text  # r1 already moved
     assert "/options lists the exact commands to type" in text
     assert "Now: turn 1, move, Blue to act." in text
     assert "#1 turn 1 Red: /move unit:Red r1 at 0101 to:0201" in text
@@ -172,13 +210,18 @@ def test_hot_seat_play(tmp_path):
 def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
     try:
         import renderer
+
         renderer.render_png
     except (ImportError, AttributeError):
         pytest.skip("renderer.render_png is not written yet")
     typed = iter(["/end-phase", "/end-phase", "/quit"])
     out = io.StringIO()
-    table.main(["--game", "skirmish", "--seed", "3", "--out", str(tmp_path)], stdout=out,
-               stderr=io.StringIO(), input_fn=lambda prompt: next(typed))
+    table.main(
+        ["--game", "skirmish", "--seed", "3", "--out", str(tmp_path)],
+        stdout=out,
+        stderr=io.StringIO(),
+        input_fn=lambda prompt: next(typed),
+    )
     # Numbered by the game's version (two /end-phase: version 2), so no board overwrites one.
     assert f"Board picture: {tmp_path / '0002-turn01-blue.png'}" in out.getvalue()
     assert (tmp_path / "0002-turn01-blue.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -186,8 +229,9 @@ def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
 
 def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, capsys, db_path):
     db = db_path
-    code, lines, _ = run(["--game", "skirmish", "--seed", "42", "--autoplay", "--db", str(db)],
-                         tmp_path)
+    code, lines, _ = run(
+        ["--game", "skirmish", "--seed", "42", "--autoplay", "--db", str(db)], tmp_path
+    )
     assert code == 0
     game_id = lines[-1]["game_id"]
     assert verify.main(["--db", str(db), "--game", str(game_id), "--seed", "42"]) == 0
@@ -195,14 +239,20 @@ def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, cap
     assert report.count("OK:") == 1 and lines[-1]["state_hash"] in report
     assert verify.main(["--db", str(db), "--game", str(game_id), "--seed", "41"]) == 1
     assert "does not match the seed hash" in capsys.readouterr().out
-    [(seq, events)] = asyncio.run(query(db, "SELECT seq, events_json FROM actions WHERE "
-                                            "events_json LIKE '%\"roll\"%' ORDER BY seq LIMIT 1"))
+    [(seq, events)] = asyncio.run(
+        query(
+            db,
+            "SELECT seq, events_json FROM actions WHERE "
+            "events_json LIKE '%\"roll\"%' ORDER BY seq LIMIT 1",
+        )
+    )
     events = json.loads(events)
     roll = next(e for e in events if e["type"] == "roll")
     roll["value"] = roll["value"] % 6 + 1
-    asyncio.run(query(db, "UPDATE actions SET events_json = ? WHERE seq = ?",
-                      (json.dumps(events), seq)))
+    asyncio.run(
+        query(db, "UPDATE actions SET events_json = ? WHERE seq = ?", (json.dumps(events), seq))
+    )
     assert verify.main(["--db", str(db), "--game", str(game_id)]) == 1
     assert f"Action #{seq}" in capsys.readouterr().out
-    assert verify.main(["--db", str(db), "--game", "99"]) == 3        # cannot read
+    assert verify.main(["--db", str(db), "--game", "99"]) == 3  # cannot read
     assert verify.main(["--db", str(tmp_path / "none.db"), "--game", "1"]) == 3

@@ -1,16 +1,20 @@
 """The local table takes the names players read, not only ids (issue 15)."""
+
 from __future__ import annotations
 
 from .test_table import run
 
 
 def test_script_mode_resolves_labels_prefixes_and_case_and_refuses_ambiguity(tmp_path):
-    code, lines, _ = run(["--game", "tenochtitlan", "--seed", "5", "--db",
-                          str(tmp_path / "t.db")], tmp_path, [
-        'aztec /place unit:"Aztec Bowmen 1" to:0508',
-        "aztec /place unit:bowmen to:0608",
-        "aztec /place unit:AZ-BOWMEN-2 to:0608",
-    ])
+    code, lines, _ = run(
+        ["--game", "tenochtitlan", "--seed", "5", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        [
+            'aztec /place unit:"Aztec Bowmen 1" to:0508',
+            "aztec /place unit:bowmen to:0608",
+            "aztec /place unit:AZ-BOWMEN-2 to:0608",
+        ],
+    )
     assert code == 0
     by_label, ambiguous, by_case = lines
     assert by_label["ok"] and by_label["action"]["unit"] == "az-bowmen-1"

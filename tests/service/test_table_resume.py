@@ -1,5 +1,6 @@
 """The local table keeps games (issue 15): a per-user database by default, ``--list``,
 ``--resume [ID]``, ``/quit`` saying how to come back, no temporary folders, numbered boards."""
+
 from __future__ import annotations
 
 import io
@@ -21,14 +22,15 @@ def play(argv, typed):
 def test_games_are_kept_per_user_listed_and_resumed(tmp_path, monkeypatch):
     data = tmp_path / "data"
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
-    code, out, err = play(["--game", "tenochtitlan", "--seed", "4"],
-                          ["/place unit:az-bowmen-1 to:0508", "/quit"])
+    code, out, err = play(
+        ["--game", "tenochtitlan", "--seed", "4"], ["/place unit:az-bowmen-1 to:0508", "/quit"]
+    )
     assert code == 0, err
     db = data / "umpire" / "table.sqlite3"
     assert db.is_file()
     assert f"The game is saved as #1 in {db}" in out
     assert "Continue it with: python bot.py local --resume 1" in out
-    assert "--db" not in out.split("Continue it with:")[1]   # the default needs no --db
+    assert "--db" not in out.split("Continue it with:")[1]  # the default needs no --db
 
     code, listed, _ = play(["--list"], [])
     assert code == 0
@@ -48,8 +50,7 @@ def test_resume_with_script_mode_continues_the_same_game(tmp_path, monkeypatch):
     script = tmp_path / "more.txt"
     script.write_text("/options\n")
     out = io.StringIO()
-    assert table.main(["--resume", "--script", str(script)], stdout=out,
-                      stderr=io.StringIO()) == 0
+    assert table.main(["--resume", "--script", str(script)], stdout=out, stderr=io.StringIO()) == 0
     [options] = [json.loads(line) for line in out.getvalue().splitlines()]
     assert options["side"] == "spanish" and options["version"] == 1
 
@@ -79,8 +80,14 @@ def test_script_mode_leaves_no_temporary_folders(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     script = tmp_path / "s.txt"
     script.write_text("/auto-setup\n")
-    assert table.main(["--game", "tenochtitlan", "--script", str(script)],
-                      stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert (
+        table.main(
+            ["--game", "tenochtitlan", "--script", str(script)],
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+        )
+        == 0
+    )
     assert os.listdir(scratch) == []
 
 
@@ -103,8 +110,20 @@ def test_boards_are_numbered_so_map_building_does_not_overwrite_them(tmp_path):
     script = tmp_path / "s.txt"
     script.write_text("\n".join(steps) + "\n")
     out = io.StringIO()
-    table.main(["--game", "pocket-tactics", "--seed", "2", "--out", str(tmp_path / "boards"),
-                "--script", str(script)], stdout=out, stderr=io.StringIO())
+    table.main(
+        [
+            "--game",
+            "pocket-tactics",
+            "--seed",
+            "2",
+            "--out",
+            str(tmp_path / "boards"),
+            "--script",
+            str(script),
+        ],
+        stdout=out,
+        stderr=io.StringIO(),
+    )
     results = [json.loads(line) for line in out.getvalue().splitlines()]
     assert all(r["ok"] for r in results), results
     written = [r for r in results if r.get("board")]
@@ -117,9 +136,10 @@ def test_boards_are_numbered_so_map_building_does_not_overwrite_them(tmp_path):
 
 def test_help_shows_real_commands_for_now_and_the_table_says_who_acted(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    code, out, _ = play(["--game", "tenochtitlan", "--seed", "4"],
-                        ["/help", "spanish /options", "/place unit:az-bowmen-1 to:0508",
-                         "/quit"])
+    code, out, _ = play(
+        ["--game", "tenochtitlan", "--seed", "4"],
+        ["/help", "spanish /options", "/place unit:az-bowmen-1 to:0508", "/quit"],
+    )
     assert code == 0
     assert "Now, for Aztec: /place unit:az-bowmen-" in out and "/auto-setup" in out
     assert "It is not Spanish's turn: the game waits for Aztec." in out

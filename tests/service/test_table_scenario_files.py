@@ -1,6 +1,7 @@
 """Scenario files on the local table (issue 8): a path is a local-table feature, and even there
 only a regular UTF-8 JSON file of at most 256 KiB with a bounded nesting depth is read. A
 FIFO, a device or a directory is refused at once instead of blocking or filling memory."""
+
 from __future__ import annotations
 
 import io
@@ -32,7 +33,7 @@ def refusal_in_thread(path: str, seconds: float = 10.0) -> ScenarioError:
     def load():
         try:
             RIVET.load_path(path)
-        except Exception as error:   # noqa: BLE001 - handed to the test thread below
+        except Exception as error:  # noqa: BLE001 - handed to the test thread below
             caught.append(error)
 
     worker = threading.Thread(target=load, daemon=True)
@@ -63,14 +64,17 @@ def test_a_file_larger_than_the_cap_is_refused_before_it_is_read(tmp_path, monke
     assert "larger than 256 KiB" in error.problem
 
 
-@pytest.mark.parametrize("content, problem", [
-    ('{"name": "Stra\u00dfe", "mission": "mission-1"}'.encode("latin-1"), "is not UTF-8"),
-    (b"[" * 50_000 + b"]" * 50_000, "is nested more than 20 levels deep"),
-    (b'{"a":' * 30 + b"1" + b"}" * 30, "is nested more than 20 levels deep"),
-    (b'{"mission": "mission-1", "turn": NaN}', "number JSON does not allow"),
-    (b'{"mission": "mission-1", "turn": ' + b"9" * 5000 + b"}", "number JSON does not allow"),
-    (b'{"mission": "mission-1",', "is not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ('{"name": "Stra\u00dfe", "mission": "mission-1"}'.encode("latin-1"), "is not UTF-8"),
+        (b"[" * 50_000 + b"]" * 50_000, "is nested more than 20 levels deep"),
+        (b'{"a":' * 30 + b"1" + b"}" * 30, "is nested more than 20 levels deep"),
+        (b'{"mission": "mission-1", "turn": NaN}', "number JSON does not allow"),
+        (b'{"mission": "mission-1", "turn": ' + b"9" * 5000 + b"}", "number JSON does not allow"),
+        (b'{"mission": "mission-1",', "is not valid JSON"),
+    ],
+)
 def test_bad_bytes_are_refused_with_a_scenario_error(tmp_path, content, problem):
     path = tmp_path / "bad.json"
     path.write_bytes(content)
@@ -90,16 +94,49 @@ def test_the_table_starts_from_a_scenario_file_and_refuses_a_fifo(tmp_path):
     mine.write_text(json.dumps({"name": "mine", "mission": "mission-3", "turn": 4}))
     empty = tmp_path / "script.txt"
     empty.write_text("")
-    code, _, err = run_table(["--game", "rivet-wars", "--scenario", str(mine), "--script",
-                                str(empty), "--seed", "3", "--db", str(tmp_path / "t.db")])
+    code, _, err = run_table(
+        [
+            "--game",
+            "rivet-wars",
+            "--scenario",
+            str(mine),
+            "--script",
+            str(empty),
+            "--seed",
+            "3",
+            "--db",
+            str(tmp_path / "t.db"),
+        ]
+    )
     assert code == 0, err
     with sqlite3.connect(tmp_path / "t.db") as db:
         assert db.execute("SELECT scenario FROM games").fetchall() == [("mine",)]
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    code, _, err = run_table(["--game", "rivet-wars", "--scenario", str(fifo), "--autoplay",
-                                "--db", str(tmp_path / "u.db")])
+    code, _, err = run_table(
+        [
+            "--game",
+            "rivet-wars",
+            "--scenario",
+            str(fifo),
+            "--autoplay",
+            "--db",
+            str(tmp_path / "u.db"),
+        ]
+    )
     assert code == 2 and "is not a regular file" in err, err
-    code, _, err = run_table(["--game", "rivet-wars", "--scenario", "mission-4", "--script",
-                                str(empty), "--seed", "3", "--db", str(tmp_path / "v.db")])
+    code, _, err = run_table(
+        [
+            "--game",
+            "rivet-wars",
+            "--scenario",
+            "mission-4",
+            "--script",
+            str(empty),
+            "--seed",
+            "3",
+            "--db",
+            str(tmp_path / "v.db"),
+        ]
+    )
     assert code == 0, err

@@ -1,20 +1,22 @@
 """Refusals that teach (issue 15): the rules' reason, then at most a few typeable commands
 relevant to what was tried, never a list of hundreds of labels."""
+
 from __future__ import annotations
 
 from service.names import MAX_SUGGESTIONS, suggestions
 
 from .test_table import run
 
-LEGAL = [{"type": "move", "side": "red", "unit": u, "to": to}
-         for u in ("r1", "r2", "r3") for to in ("0201", "0202", "0203")] + \
-        [{"type": "end-phase", "side": "red"}]
+LEGAL = [
+    {"type": "move", "side": "red", "unit": u, "to": to}
+    for u in ("r1", "r2", "r3")
+    for to in ("0201", "0202", "0203")
+] + [{"type": "end-phase", "side": "red"}]
 
 
 def test_the_same_units_moves_come_first_then_other_commands():
     shown, more = suggestions({"type": "move", "side": "red", "unit": "r2", "to": "0909"}, LEGAL)
-    assert shown[:3] == ["/move unit:r2 to:0201", "/move unit:r2 to:0202",
-                         "/move unit:r2 to:0203"]
+    assert shown[:3] == ["/move unit:r2 to:0201", "/move unit:r2 to:0202", "/move unit:r2 to:0203"]
     assert "/end-phase" in shown and len(shown) <= MAX_SUGGESTIONS
     assert more == len(LEGAL) - len(shown)
 
@@ -25,10 +27,15 @@ def test_a_command_not_possible_now_gets_one_example_of_each_that_is():
 
 
 def test_the_table_shows_few_relevant_typeable_alternatives(tmp_path):
-    code, lines, _ = run(["--game", "tenochtitlan", "--seed", "5", "--db", str(tmp_path / "t.db")],
-                         tmp_path, ["/place unit:az-bowmen-1 to:0508",
-                                    "/place unit:az-bowmen-2 to:0608",
-                                    '/place unit:"Bowmen 3" to:0708'])
+    code, lines, _ = run(
+        ["--game", "tenochtitlan", "--seed", "5", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        [
+            "/place unit:az-bowmen-1 to:0508",
+            "/place unit:az-bowmen-2 to:0608",
+            '/place unit:"Bowmen 3" to:0708',
+        ],
+    )
     refused = lines[-1]
     assert not refused["ok"]
     reason, _, alternatives = refused["error"].partition(" Legal: ")

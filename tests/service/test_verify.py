@@ -1,5 +1,6 @@
 """``python bot.py verify``: a complete and contiguous log, the seed against the hash posted at
 the start, a read-only open that never migrates, distinct exit codes, undone rolls listed."""
+
 import hashlib
 import io
 import json
@@ -27,8 +28,14 @@ def rerolled(tmp_path):
     script = tmp_path / "s.txt"
     script.write_text("\n".join(walk_script() + [FIRE, "referee /undo", FIRE]) + "\n")
     out = io.StringIO()
-    assert table.main(["--game", "skirmish", "--seed", "9", "--db", str(db), "--script",
-                       str(script)], stdout=out, stderr=io.StringIO()) == 0
+    assert (
+        table.main(
+            ["--game", "skirmish", "--seed", "9", "--db", str(db), "--script", str(script)],
+            stdout=out,
+            stderr=io.StringIO(),
+        )
+        == 0
+    )
     results = [json.loads(line) for line in out.getvalue().splitlines()]
     assert all(r["ok"] for r in results), [r for r in results if not r["ok"]]
     return db
@@ -44,7 +51,7 @@ def test_a_rerolled_game_verifies_and_lists_the_undone_roll_with_who_undid_it(re
     code, out, _ = run_verify(capsys, "--db", str(rerolled), "--game", "1")
     assert code == 0, out
     with sqlite3.connect(rerolled) as db:
-        seq, = db.execute("SELECT seq FROM actions WHERE live = 0").fetchone()
+        (seq,) = db.execute("SELECT seq FROM actions WHERE live = 0").fetchone()
     assert "Undone rolls: 1:" in out
     assert f"Action #{seq} (red: fire) rolled [" in out and "undone by table" in out
 
@@ -61,8 +68,9 @@ def test_deleting_the_last_action_fails_verification(rerolled, capsys):
     with sqlite3.connect(rerolled) as db:
         db.execute("DELETE FROM actions WHERE seq = (SELECT MAX(seq) FROM actions)")
         # Even with the snapshot rolled back to match, the game's version gives it away.
-        last = db.execute("SELECT state_hash FROM actions WHERE live = 1 "
-                          "ORDER BY seq DESC LIMIT 1").fetchone()[0]
+        last = db.execute(
+            "SELECT state_hash FROM actions WHERE live = 1 ORDER BY seq DESC LIMIT 1"
+        ).fetchone()[0]
         db.execute("UPDATE snapshots SET state_hash = ?", (last,))
     code, out, _ = run_verify(capsys, "--db", str(rerolled), "--game", "1")
     assert code == verify.MISMATCH and "no action or undo produced version" in out, out
@@ -70,14 +78,14 @@ def test_deleting_the_last_action_fails_verification(rerolled, capsys):
 
 def test_the_seed_is_checked_against_the_hash_posted_at_the_start(rerolled, capsys):
     posted = seed_hash("9")
-    code, out, _ = run_verify(capsys, "--db", str(rerolled), "--game", "1", "--seed", "9",
-                              "--seed-hash", posted)
+    code, out, _ = run_verify(
+        capsys, "--db", str(rerolled), "--game", "1", "--seed", "9", "--seed-hash", posted
+    )
     assert code == 0, out
     # Someone rewrote both the seed and its hash in the database: the posted hash catches it.
     with sqlite3.connect(rerolled) as db:
         db.execute("UPDATE games SET seed = 'forged', seed_hash = ?", (seed_hash("forged"),))
-    code, out, _ = run_verify(capsys, "--db", str(rerolled), "--game", "1", "--seed-hash",
-                              posted)
+    code, out, _ = run_verify(capsys, "--db", str(rerolled), "--game", "1", "--seed-hash", posted)
     assert code == verify.MISMATCH
     assert "not the one posted at the start" in out
     assert "does not hash to the value posted at the start" in out
@@ -99,20 +107,24 @@ def test_an_older_schema_is_refused_not_migrated(rerolled, capsys):
     assert code == verify.CANNOT_READ
     assert f"schema version {SCHEMA_VERSION - 1}" in err and "never changes the file" in err
     with sqlite3.connect(rerolled) as db:
-        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] \
+        assert (
+            db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
             == SCHEMA_VERSION - 1
+        )
 
 
 def test_exit_codes_tell_cannot_read_from_mismatch(tmp_path, rerolled, capsys):
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"\x00junk" * 1000)
-    for argv in (["--db", str(tmp_path / "missing.db"), "--game", "1"],
-                 ["--db", str(garbage), "--game", "1"],
-                 ["--db", str(rerolled), "--game", "77"]):
+    for argv in (
+        ["--db", str(tmp_path / "missing.db"), "--game", "1"],
+        ["--db", str(garbage), "--game", "1"],
+        ["--db", str(rerolled), "--game", "77"],
+    ):
         code, out, err = run_verify(capsys, *argv)
         assert code == verify.CANNOT_READ == 3, (argv, out, err)
         assert err.startswith("Cannot read: ") and "Traceback" not in err
-    assert not (tmp_path / "missing.db").exists()      # a read-only open creates nothing
+    assert not (tmp_path / "missing.db").exists()  # a read-only open creates nothing
     assert run_verify(capsys, "--db", str(rerolled), "--game", "x")[0] == verify.USAGE == 2
     code, _, _ = run_verify(capsys, "--db", str(rerolled), "--game", "1", "--seed", "8")
     assert code == verify.MISMATCH == 1
@@ -123,21 +135,27 @@ def test_on_postgresql_verify_finds_deleted_rows_and_never_migrates(tmp_path, pg
     import asyncio
 
     from .backends import query
+
     script = tmp_path / "s.txt"
     script.write_text("\n".join(walk_script() + [FIRE, "referee /undo", FIRE]) + "\n")
-    assert table.main(["--game", "skirmish", "--seed", "9", "--db", pg_url, "--script",
-                       str(script)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
-    code, out, _ = run_verify(capsys, "--db", pg_url, "--game", "1", "--seed-hash",
-                              seed_hash("9"))
+    assert (
+        table.main(
+            ["--game", "skirmish", "--seed", "9", "--db", pg_url, "--script", str(script)],
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+        )
+        == 0
+    )
+    code, out, _ = run_verify(capsys, "--db", pg_url, "--game", "1", "--seed-hash", seed_hash("9"))
     assert code == verify.OK and "Undone rolls: 1:" in out, out
 
     asyncio.run(query(pg_url, "DELETE FROM actions WHERE live = 0"))
     code, out, _ = run_verify(capsys, "--db", pg_url, "--game", "1")
     assert code == verify.MISMATCH and "The log is incomplete" in out, out
 
-    asyncio.run(query(pg_url, "DELETE FROM schema_version WHERE version = ?",
-                      (SCHEMA_VERSION,)))
+    asyncio.run(query(pg_url, "DELETE FROM schema_version WHERE version = ?", (SCHEMA_VERSION,)))
     code, _, err = run_verify(capsys, "--db", pg_url, "--game", "1")
     assert code == verify.CANNOT_READ and f"schema version {SCHEMA_VERSION - 1}" in err, err
-    assert asyncio.run(query(pg_url, "SELECT MAX(version) FROM schema_version")) == \
-        [(SCHEMA_VERSION - 1,)]
+    assert asyncio.run(query(pg_url, "SELECT MAX(version) FROM schema_version")) == [
+        (SCHEMA_VERSION - 1,)
+    ]

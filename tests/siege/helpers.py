@@ -9,6 +9,7 @@ state, layer)`` (layer ``"top"``: on a siege tower's platform); everything else 
 scenario key (format: docs/scenarios/siege.md). Every position is built through the scenario
 loader, so a test position is exactly what a scenario file could set up.
 """
+
 from __future__ import annotations
 
 from engine.core.commands import parse_command
@@ -24,9 +25,14 @@ def build(figs: dict, **extra) -> dict:
     spec = {"figures": {}, **extra}
     for fid, value in figs.items():
         kind, side, at, *rest = value
-        spec["figures"][fid] = {"type": kind, "side": side, "at": at, "name": fid.capitalize(),
-                                **({"state": rest[0]} if rest else {}),
-                                **({"layer": rest[1]} if len(rest) > 1 else {})}
+        spec["figures"][fid] = {
+            "type": kind,
+            "side": side,
+            "at": at,
+            "name": fid.capitalize(),
+            **({"state": rest[0]} if rest else {}),
+            **({"layer": rest[1]} if len(rest) > 1 else {}),
+        }
     scenario = normalise(spec, "test", "test")
     state, _ = RULES.setup(scenario, fixed([]))
     return state

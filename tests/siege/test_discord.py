@@ -1,6 +1,7 @@
 """SIEGE through the Discord layer under SimCord, with no SIEGE code in cogs/: open a game,
 seat both sides, start, and play the actions /act offers; every one is accepted and the board
 picture is posted."""
+
 from __future__ import annotations
 
 import io
@@ -36,8 +37,11 @@ async def test_siege_plays_through_the_bot(siege_registered, table):  # noqa: F8
         player = table.alice if ruleset.awaiting(info.state)[0] == "besieger" else table.bob
         choices = await player.autocomplete(table.thread, "act", "action", "")
         assert choices, f"nothing offered at step {step}"
-        pick = next((c for c in choices if not c["value"].startswith("/end-phase")), choices[0]) \
-            if step % 3 else choices[-1]
+        pick = (
+            next((c for c in choices if not c["value"].startswith("/end-phase")), choices[0])
+            if step % 3
+            else choices[-1]
+        )
         kinds.add(pick["value"].split()[0])
         result = await player.slash(table.thread, "act", action=pick["value"])
         assert reply_text(result).startswith("Done"), (pick, reply_text(result))
@@ -54,21 +58,29 @@ async def test_the_siege_tower_through_the_bot(siege_registered, table):  # noqa
     await table.alice.slash(table.thread, "game join", side="besieger")
     await table.bob.slash(table.thread, "game join", side="defender")
     assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
-    for action in ("/place tower:belfry at:1620 towards:1619", "/end-phase", "/end-phase",
-                   "/move unit:pons to:1620 level:top", "/roll tower:belfry to:1619"):
+    for action in (
+        "/place tower:belfry at:1620 towards:1619",
+        "/end-phase",
+        "/end-phase",
+        "/move unit:pons to:1620 level:top",
+        "/roll tower:belfry to:1619",
+    ):
         result = await table.alice.slash(table.thread, "act", action=action)
         assert reply_text(result).startswith("Done"), (action, reply_text(result))
     state = (await table.game()).state
     assert state["figures"]["pons"]["at"] == "1619" and state["figures"]["pons"]["layer"] == "top"
     assert state["towers"]["belfry"]["cells"] == ["1619", "1719", "1819"]
-    refused = await table.alice.slash(table.thread, "act", action="/move unit:hugues to:1419 level:top")
+    refused = await table.alice.slash(
+        table.thread, "act", action="/move unit:hugues to:1419 level:top"
+    )
     assert not reply_text(refused).startswith("Done")
     assert (await table.game()).state["figures"]["hugues"]["at"] == "1419"
 
 
 def _reply_messages(result) -> list:
-    return ([result.response.message] if result.response is not None else []) + \
-        [f.message for f in result.followups]
+    return ([result.response.message] if result.response is not None else []) + [
+        f.message for f in result.followups
+    ]
 
 
 async def test_los_any_player_any_time_with_the_line_drawn(siege_registered, table):  # noqa: F811
@@ -84,15 +96,21 @@ async def test_los_any_player_any_time_with_the_line_drawn(siege_registered, tab
     for asker in (idle, table.dave):
         result = await asker.slash(table.thread, "los", **{"from": "0816", "to": "0819"})
         text = reply_text(result)
-        assert text.startswith("Shot possible from 0816 to 0819: range 2 (short), cover none."), text
+        assert text.startswith("Shot possible from 0816 to 0819: range 2 (short), cover none."), (
+            text
+        )
         assert "battlement" in text
         files = [a for m in _reply_messages(result) for a in m.attachments]
         assert [a.filename for a in files] == ["los.png"]
         image = Image.open(io.BytesIO(await files[0].read()))
         assert image.size[0] > 400
-    blocked = reply_text(await table.dave.slash(table.thread, "los", **{"from": "1112", "to": "1106"}))
+    blocked = reply_text(
+        await table.dave.slash(table.thread, "los", **{"from": "1112", "to": "1106"})
+    )
     assert "No shot" in blocked and "1111" in blocked
-    refused = reply_text(await table.dave.slash(table.thread, "los", **{"from": "9999", "to": "0101"}))
+    refused = reply_text(
+        await table.dave.slash(table.thread, "los", **{"from": "9999", "to": "0101"})
+    )
     assert "'9999' is not a cell of this map" in refused
     after = await table.game()
     assert after.version == before.version and after.state == before.state
@@ -118,26 +136,37 @@ async def test_the_stand_in_scenario_1_plays_from_game_new_to_a_result(siege_reg
     await table.bob.slash(table.thread, "game join", side="defender")
     assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
     pick = random.Random(1).choice
-    for _ in range(1500):   # rounds are capped (12), so random play always ends well before
+    for _ in range(1500):  # rounds are capped (12), so random play always ends well before
         info = await table.game()
         if info.status != "active":
             break
         side = ruleset.awaiting(info.state)[0]
-        legal = [a for a in await table.service.legal_actions(info.id, side)
-                 if a["type"] not in SERVICE_ACTIONS]
+        legal = [
+            a
+            for a in await table.service.legal_actions(info.id, side)
+            if a["type"] not in SERVICE_ACTIONS
+        ]
         action = format_command(pick(legal))
         result = await (table.alice if side == "besieger" else table.bob).slash(
-            table.thread, "act", action=action)
+            table.thread, "act", action=action
+        )
         assert reply_text(result).startswith("Done"), (action, reply_text(result))
     info = await table.game()
     assert info.status == "finished" and info.state["result"]["winner"] in ruleset.sides
     result = info.state["result"]
-    assert f"Winner: {ruleset.side_titles[result['winner']]} ({result['reason']})" in table.public_text()
+    assert (
+        f"Winner: {ruleset.side_titles[result['winner']]} ({result['reason']})"
+        in table.public_text()
+    )
 
 
 async def test_los_refusals_come_in_the_askers_language(siege_registered, table, german):  # noqa: F811
     await table.alice.slash(table.channel, "game new", ruleset="siege")
-    refused = reply_text(await table.dave.slash(table.thread, "los", **{"from": "../x", "to": "0101"}))
+    refused = reply_text(
+        await table.dave.slash(table.thread, "los", **{"from": "../x", "to": "0101"})
+    )
     assert refused.startswith("Nicht erlaubt:") and "is not a cell of this map" in refused
-    elsewhere = reply_text(await table.dave.slash(table.channel, "los", **{"from": "0816", "to": "0819"}))
+    elsewhere = reply_text(
+        await table.dave.slash(table.channel, "los", **{"from": "0816", "to": "0819"})
+    )
     assert elsewhere.startswith("In diesem Kanal läuft keine Partie")

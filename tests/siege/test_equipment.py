@@ -1,4 +1,5 @@
 """Special equipment of section 1: the drawbridge and its winch (1.8)."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,11 @@ def _to_round_end(state):
 
 
 def test_a_figure_on_the_winch_raises_the_bridge_at_the_end_of_the_round_and_figures_on_it_fall():
-    figs = {"w": ("man-at-arms", "defender", WINCH), "b": ("knight", "besieger", BRIDGE),
-            "c": ("peasant", "besieger", "1118", "wounded")}
+    figs = {
+        "w": ("man-at-arms", "defender", WINCH),
+        "b": ("knight", "besieger", BRIDGE),
+        "c": ("peasant", "besieger", "1118", "wounded"),
+    }
     state = build(figs, active="defender", phase="move")
     state, events = act(state, "defender", "/winch unit:w")
     assert of(events, "winch_manned") and not state["bridge_up"]
@@ -29,7 +33,9 @@ def test_a_figure_on_the_winch_raises_the_bridge_at_the_end_of_the_round_and_fig
     assert state["bridge_up"] and of(events, "bridge_raised")
     # 1.8: the falling figure's owner chooses the moat cell.
     assert of(events, "choose_landing")[0]["options"] == ["1017", "1217"]
-    assert state["awaiting"] == ["besieger"] and {a["type"] for a in legal(state, "besieger")} == {"land"}
+    assert state["awaiting"] == ["besieger"] and {a["type"] for a in legal(state, "besieger")} == {
+        "land"
+    }
     state, events = act(state, "besieger", "/land unit:b to:1217")
     fell = of(events, "fell")[0]
     assert fell["unit"] == "b" and fell["to"] == "1217" and fell["outcome"] == "stunned healthy"
@@ -66,15 +72,18 @@ def test_a_figure_that_already_acted_this_phase_cannot_work_the_winch():
 
 def test_the_bridge_stays_when_the_winch_figure_is_stunned_before_the_round_ends():
     # The besiegers play first, so their winch work spans the defenders' phase.
-    figs = {"w": ("man-at-arms", "besieger", WINCH, "wounded"), "k": ("knight", "defender", "1015"),
-            "x": ("peasant", "besieger", "0101")}
+    figs = {
+        "w": ("man-at-arms", "besieger", WINCH, "wounded"),
+        "k": ("knight", "defender", "1015"),
+        "x": ("peasant", "besieger", "0101"),
+    }
     state = build(figs, phase="move", bridge_up=True)
     state, _ = act(state, "besieger", "/winch unit:w")
     for _ in range(6):
         state, _ = act(state, state["active"], "/end-phase")
     assert (state["active"], state["phase"]) == ("defender", "melee")
     state, _ = act(state, "defender", "/attack unit:k target:w")
-    state, _ = act(state, "defender", "/fight", dice=[8])          # 8 vs 3: 2-1, 8: C stunned
+    state, _ = act(state, "defender", "/fight", dice=[8])  # 8 vs 3: 2-1, 8: C stunned
     assert state["figures"]["w"]["stunned"]
     state, events = act(state, "defender", "/end-phase")
     assert state["bridge_up"] and of(events, "winch_failed")

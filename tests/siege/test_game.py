@@ -1,5 +1,6 @@
 """SIEGE against the ruleset contract: the laws every game obeys, autoplay to the end, replay,
 data validation, the picture and the /los explanation."""
+
 from __future__ import annotations
 
 import io
@@ -28,6 +29,7 @@ def siege_registered():
 
 def test_siege_obeys_the_ruleset_laws(siege_registered):
     from tests import test_ruleset_laws as laws
+
     laws.test_legal_actions_agree_with_apply("siege")
     laws.test_views_and_scenes_are_plain_data("siege")
 
@@ -36,7 +38,12 @@ def test_siege_is_offered_with_both_scenarios_and_scenario_1_by_default():
     assert "siege" in registry.available()
     ruleset = registry.get_ruleset("siege")
     assert {s.name for s in ruleset.scenarios()} == {"open-gate", "breach"}
-    assert ruleset.default_scenario == "open-gate" and ruleset.phases == ("fire1", "move", "fire2", "melee")
+    assert ruleset.default_scenario == "open-gate" and ruleset.phases == (
+        "fire1",
+        "move",
+        "fire2",
+        "melee",
+    )
 
 
 @pytest.mark.parametrize("name", ["open-gate", "breach"])
@@ -50,21 +57,28 @@ def test_autoplay_finishes_and_replays(name):
         if seed in (3, 11):
             replayed, _ = replay(RULES, scenario, seed, actions)
             assert state_hash(replayed) == state_hash(state)
-    if name == "open-gate":   # random play can take the keep: both sides can win scenario 1
+    if name == "open-gate":  # random play can take the keep: both sides can win scenario 1
         assert winners == {"besieger", "defender"}
 
 
 def test_scene_renders_figures_states_and_the_last_shot():
-    state = build({"a": ("archer", "besieger", "0119"), "t": ("man-at-arms", "defender", "0519"),
-                   "s": ("peasant", "defender", "0619", "stunned wounded"),
-                   "d": ("peasant", "defender", "0719", "dead")})
+    state = build(
+        {
+            "a": ("archer", "besieger", "0119"),
+            "t": ("man-at-arms", "defender", "0519"),
+            "s": ("peasant", "defender", "0619", "stunned wounded"),
+            "d": ("peasant", "defender", "0719", "dead"),
+        }
+    )
     state, events = act(state, "besieger", "/shoot unit:a target:t", dice=[7])
     scene = RULES.scene(state, events, None)
     pieces = {p["id"]: p for p in scene["pieces"]}
-    assert pieces["s"]["badge"] == "SW" and pieces["t"]["badge"] == "W" and "badge" not in pieces["a"]
+    assert (
+        pieces["s"]["badge"] == "SW" and pieces["t"]["badge"] == "W" and "badge" not in pieces["a"]
+    )
     assert pieces["d"]["title"].startswith("+")
     assert [a for a in scene["arrows"] if a["kind"] == "attack" and a["path"] == ["0119", "0519"]]
-    assert any(e["color"] == "#2b2b2b" for e in scene["edges"])        # battlements drawn
+    assert any(e["color"] == "#2b2b2b" for e in scene["edges"])  # battlements drawn
     image = Image.open(io.BytesIO(render_png(scene)))
     assert image.size[0] > 400 and image.size[1] > 400
 
@@ -81,7 +95,9 @@ def test_los_explains_each_deciding_cell():
 
 
 def test_event_lines_and_header_and_summaries():
-    state = build({"k": ("knight", "besieger", "0119"), "b": ("bowman", "defender", "0219")}, phase="melee")
+    state = build(
+        {"k": ("knight", "besieger", "0119"), "b": ("bowman", "defender", "0219")}, phase="melee"
+    )
     state, _ = act(state, "besieger", "/attack unit:k target:b")
     assert RULES.header(state)["Melee"] == "K vs B"
     state, events = act(state, "besieger", "/fight", dice=[4])
@@ -91,11 +107,17 @@ def test_event_lines_and_header_and_summaries():
 
 
 def test_data_files_validate_and_bad_scenarios_name_the_entry():
-    assert data.terrain() and data.figure_types() and data.fire() and data.melee() and data.results()
+    assert (
+        data.terrain() and data.figure_types() and data.fire() and data.melee() and data.results()
+    )
     with pytest.raises(ScenarioError, match="figures.x.type"):
-        normalise({"figures": {"x": {"type": "dragon", "side": "besieger", "at": "0101"}}}, "f.json", "f")
+        normalise(
+            {"figures": {"x": {"type": "dragon", "side": "besieger", "at": "0101"}}}, "f.json", "f"
+        )
     with pytest.raises(ScenarioError, match="is not a cell|must be a cell"):
-        normalise({"figures": {"x": {"type": "knight", "side": "besieger", "at": "9999"}}}, "f.json", "f")
+        normalise(
+            {"figures": {"x": {"type": "knight", "side": "besieger", "at": "9999"}}}, "f.json", "f"
+        )
 
 
 def test_a_map_with_an_unknown_terrain_character_is_refused(tmp_path):
@@ -115,7 +137,9 @@ def test_los_picture_draws_the_line_and_its_cells():
     state, _ = new_game(RULES, RULES.load_scenario("open-gate"), 1)
     scene = RULES.los_scene(state, "1112", "1106")
     assert scene["arrows"][0]["text"] == "no shot" and scene["notes"]
-    assert {m["at"] for m in scene["markers"] if m["kind"] == "highlight"} == {"1111"}   # stopped there
+    assert {m["at"] for m in scene["markers"] if m["kind"] == "highlight"} == {
+        "1111"
+    }  # stopped there
     assert "1111" in scene["notes"][0]
     image = Image.open(io.BytesIO(render_png(scene)))
     assert image.size[0] > 400

@@ -1,5 +1,6 @@
 """Sight and cover over heights (rulebook 1.4, 1.5), including the worked examples 1.45 and 1.46
 reproduced on maps we authored for them (tests/siege/maps/)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,7 +29,7 @@ def test_example_1_45_from_the_keep():
     board = _board("example-1-45")
     assert _can(board, A, G).possible and _can(board, A, D).possible
     c = _can(board, A, C)
-    assert not c.possible and "closer than 0602" in c.reasons[-1]   # C 1 from the wall, A 2
+    assert not c.possible and "closer than 0602" in c.reasons[-1]  # C 1 from the wall, A 2
     for near_tower in (E, F):
         result = _can(board, A, near_tower)
         assert not result.possible and "arrow slit (tower)" in result.reasons[-1]
@@ -94,8 +95,10 @@ def test_moat_gives_no_cover_and_moat_figures_do_not_block_ground_lines():
     found = None
     for a in ("0101", "0102", "0201"):
         for b in castle.labels():
-            line = [hexgrid.label(h) for h in hexgrid.sight_line(
-                hexgrid.parse_label(a), hexgrid.parse_label(b)).crossed]
+            line = [
+                hexgrid.label(h)
+                for h in hexgrid.sight_line(hexgrid.parse_label(a), hexgrid.parse_label(b)).crossed
+            ]
             kinds = {castle.cell(x).kind for x in line if x in castle}
             if castle.cell(b).kind == "open" and "moat" in kinds and kinds <= {"moat", "open"}:
                 found = (a, b, [x for x in line if castle.cell(x).kind == "moat"])
@@ -106,8 +109,11 @@ def test_moat_gives_no_cover_and_moat_figures_do_not_block_ground_lines():
     a, b, moat = found
     # bands=None: range is not judged, so figures that block are never shot over.
     assert _can(castle, a, b, {x: "x" for x in moat}, bands=None).possible
-    ground = [hexgrid.label(h) for h in hexgrid.sight_line(hexgrid.parse_label(a), hexgrid.parse_label(b)).crossed
-              if castle.cell(hexgrid.label(h)).kind == "open"]
+    ground = [
+        hexgrid.label(h)
+        for h in hexgrid.sight_line(hexgrid.parse_label(a), hexgrid.parse_label(b)).crossed
+        if castle.cell(hexgrid.label(h)).kind == "open"
+    ]
     assert ground and not _can(castle, a, b, {ground[0]: "x"}, bands=None).possible
 
 
@@ -145,15 +151,15 @@ def test_raised_drawbridge_gives_full_cover_inside_except_on_parapets():
     assert _can(board, "1119", "1115").possible
     raised = _can(board, "1119", "1115", bridge_up=True)
     assert not raised.possible and raised.cover == "full"
-    assert _can(board, "0819", "0816", bridge_up=True).possible      # parapet south wall
+    assert _can(board, "0819", "0816", bridge_up=True).possible  # parapet south wall
 
 
 def test_lowered_bridge_gives_the_gateway_heavy_cover_from_outside_only():
     board = data.board()
     outside = _can(board, "1119", "1116")
     assert outside.possible and outside.cover == "heavy" and "(1.57)" in outside.reasons[-2]
-    assert _can(board, "1113", "1116").cover == "none"                  # from the courtyard
-    assert not _can(board, "1119", "1116", bridge_up=True).possible      # bridge up: the gate is shut
+    assert _can(board, "1113", "1116").cover == "none"  # from the courtyard
+    assert not _can(board, "1119", "1116", bridge_up=True).possible  # bridge up: the gate is shut
 
 
 def test_short_range_cannot_shoot_over_figures_medium_range_can_with_light_cover():
@@ -181,8 +187,13 @@ def test_line_along_a_hexside_between_two_figures_blocks_only_when_both_are_ther
     # Find a centre line on open ground that runs along one hexside.
     for target in hexgrid.within(a, 3):
         line = hexgrid.sight_line(a, target)
-        if line.edges and hexgrid.label(target) in board and board.cell(hexgrid.label(target)).kind == "open" and all(
-                hexgrid.label(h) in board for pair in line.edges for h in pair) and not line.crossed:
+        if (
+            line.edges
+            and hexgrid.label(target) in board
+            and board.cell(hexgrid.label(target)).kind == "open"
+            and all(hexgrid.label(h) in board for pair in line.edges for h in pair)
+            and not line.crossed
+        ):
             b = target
             break
     assert b is not None
@@ -194,9 +205,9 @@ def test_line_along_a_hexside_between_two_figures_blocks_only_when_both_are_ther
 
 def test_through_a_door_only_at_its_level_and_only_into_or_out_of_its_building():
     board = data.board()
-    inside = _can(board, "0704", "0505")                           # parapet, through door 0604
+    inside = _can(board, "0704", "0505")  # parapet, through door 0604
     assert inside.possible and inside.cover == "medium"
     assert any("0604" in r and "(1.43)" in r for r in inside.reasons)
-    assert not _can(board, "0707", "0505").possible                # courtyard: below the door's level
-    past = _can(board, "0816", "1114")                             # past the gate tower's door 1015
+    assert not _can(board, "0707", "0505").possible  # courtyard: below the door's level
+    past = _can(board, "0816", "1114")  # past the gate tower's door 1015
     assert not past.possible and "1015" in past.reasons[-1]

@@ -1,5 +1,6 @@
 """SIEGE on the local table: /los for any side at any time, with the line's picture, and the
 stand-in scenario 1 played from the command line to a result."""
+
 from __future__ import annotations
 
 import io
@@ -31,14 +32,26 @@ def run(argv, tmp_path, script_lines=None):
 
 
 def test_los_on_the_table_for_any_side_with_a_picture(siege_registered, tmp_path):
-    code, lines, _ = run(["--game", "siege", "--scenario", "open-gate", "--seed", "3",
-                          "--out", str(tmp_path / "out")], tmp_path, [
-        "/LOS from:0816 to:0819",
-        "defender /los from:1112 to:1106",
-        "besieger /los from:0816",
-        "/los from:../../etc/passwd to:0101",
-        "/help",
-    ])
+    code, lines, _ = run(
+        [
+            "--game",
+            "siege",
+            "--scenario",
+            "open-gate",
+            "--seed",
+            "3",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        tmp_path,
+        [
+            "/LOS from:0816 to:0819",
+            "defender /los from:1112 to:1106",
+            "besieger /los from:0816",
+            "/los from:../../etc/passwd to:0101",
+            "/help",
+        ],
+    )
     assert code == 0
     possible, blocked, missing, hostile, helped = lines
     assert possible["ok"] and possible["text"].startswith("Shot possible from 0816 to 0819")
@@ -62,8 +75,20 @@ def test_the_stand_in_scenario_1_plays_to_a_result_by_typed_commands(siege_regis
     scenario = ruleset.load_scenario("open-gate")
     final, actions = autoplay(ruleset, scenario, "3")
     script = [f"{a['side']} {format_command(a)}" for a in actions]
-    code, lines, _ = run(["--game", "siege", "--scenario", "open-gate", "--seed", "3",
-                          "--db", str(tmp_path / "t.db")], tmp_path, script)
+    code, lines, _ = run(
+        [
+            "--game",
+            "siege",
+            "--scenario",
+            "open-gate",
+            "--seed",
+            "3",
+            "--db",
+            str(tmp_path / "t.db"),
+        ],
+        tmp_path,
+        script,
+    )
     assert code == 0 and all(obj["ok"] for obj in lines), next(o for o in lines if not o["ok"])
     assert lines[-1]["game_over"] and lines[-1]["result"] == final["result"]
 
@@ -78,17 +103,24 @@ def test_a_scenario_file_of_ones_own_is_checked_by_schema_then_meaning(siege_reg
     document["figures"]["raimund"]["state"] = "wounded"
     good = tmp_path / "mine.json"
     good.write_text(json.dumps(document))
-    code, lines, _ = run(["--game", "siege", "--scenario", str(good), "--seed", "1",
-                          "--db", str(tmp_path / "t.db")], tmp_path, ["/state"])
+    code, lines, _ = run(
+        ["--game", "siege", "--scenario", str(good), "--seed", "1", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/state"],
+    )
     state = lines[0]["state"]
     assert code == 0 and state["phase"] == "melee" and state["figures"]["raimund"]["wounded"]
-    document["figures"]["raimund"]["at"] = 1118                       # structure: not a label
+    document["figures"]["raimund"]["at"] = 1118  # structure: not a label
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(document))
-    code, _, err = run(["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "u.db")], tmp_path, [])
+    code, _, err = run(
+        ["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "u.db")], tmp_path, []
+    )
     assert code == 2 and "/figures/raimund/at: must be a text" in err
     document["figures"]["raimund"]["at"] = "1116"
-    document["figures"]["raimund"]["type"] = "dragon"                 # meaning: no such figure type
+    document["figures"]["raimund"]["type"] = "dragon"  # meaning: no such figure type
     bad.write_text(json.dumps(document))
-    code, _, err = run(["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "v.db")], tmp_path, [])
+    code, _, err = run(
+        ["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "v.db")], tmp_path, []
+    )
     assert code == 2 and "figures.raimund.type" in err

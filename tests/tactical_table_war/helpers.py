@@ -1,4 +1,5 @@
 """Tactical Table War positions in a few lines, and commands played with fixed dice."""
+
 from __future__ import annotations
 
 from engine.core.commands import parse_command
@@ -11,10 +12,13 @@ COLS, ROWS = 9, 7
 RED_CASTLE, BLUE_CASTLE = "0104", "0904"
 
 
-def scenario(units: list, phase: str = "attack", active: str = "red", tiles: dict | None = None,
-             **extra) -> dict:
+def scenario(
+    units: list, phase: str = "attack", active: str = "red", tiles: dict | None = None, **extra
+) -> dict:
     """A 9x7 plain battlefield (castles at 0104 and 0904); ``units`` as (id, side, type, at) or dicts."""
-    fixed_tiles = {f"{c:02d}{r:02d}": "plain" for c in range(1, COLS + 1) for r in range(1, ROWS + 1)}
+    fixed_tiles = {
+        f"{c:02d}{r:02d}": "plain" for c in range(1, COLS + 1) for r in range(1, ROWS + 1)
+    }
     fixed_tiles.update(tiles or {})
     listed = []
     for u in units:
@@ -22,10 +26,22 @@ def scenario(units: list, phase: str = "attack", active: str = "red", tiles: dic
             uid, side, kind, at = u
             u = {"id": uid, "side": side, "type": kind, "at": at}
         listed.append(u)
-    data = {"name": "test", "title": "Test", "description": "A test position.", "columns": COLS,
-            "rows": ROWS, "last_turn": 12, "castles": {"red": RED_CASTLE, "blue": BLUE_CASTLE},
-            "fixed_tiles": fixed_tiles, "capture_points": [], "prebuilt": [],
-            "treasury": {"red": 0, "blue": 0}, "units": listed, "phase": phase, "active": active}
+    data = {
+        "name": "test",
+        "title": "Test",
+        "description": "A test position.",
+        "columns": COLS,
+        "rows": ROWS,
+        "last_turn": 12,
+        "castles": {"red": RED_CASTLE, "blue": BLUE_CASTLE},
+        "fixed_tiles": fixed_tiles,
+        "capture_points": [],
+        "prebuilt": [],
+        "treasury": {"red": 0, "blue": 0},
+        "units": listed,
+        "phase": phase,
+        "active": active,
+    }
     data.update(extra)
     return data
 
@@ -36,7 +52,9 @@ def position(units: list, **kw) -> dict:
     return state
 
 
-def play(state: dict, side: str, command: str, dice: list[int] | None = None) -> tuple[dict, list[dict]]:
+def play(
+    state: dict, side: str, command: str, dice: list[int] | None = None
+) -> tuple[dict, list[dict]]:
     action = parse_command(command)
     action["side"] = side
     return apply_action(RS, state, action, fixed(dice or []))

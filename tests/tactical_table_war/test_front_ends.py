@@ -1,5 +1,6 @@
 """The game through the local table and through Discord (SimCord), with no game-specific code
 in either."""
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,21 @@ NAME = "tactical-table-war"
 
 def test_the_local_table_autoplays_the_prepared_battlefield_to_the_end(tmp_path):
     out, err = io.StringIO(), io.StringIO()
-    code = local_table.main(["--game", NAME, "--scenario", "prepared-battlefield", "--seed", "11",
-                             "--autoplay", "--db", str(tmp_path / "t.db")], stdout=out, stderr=err)
+    code = local_table.main(
+        [
+            "--game",
+            NAME,
+            "--scenario",
+            "prepared-battlefield",
+            "--seed",
+            "11",
+            "--autoplay",
+            "--db",
+            str(tmp_path / "t.db"),
+        ],
+        stdout=out,
+        stderr=err,
+    )
     assert code == 0, err.getvalue()
     lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
     over = lines[-1]
@@ -32,7 +46,9 @@ def test_the_local_table_autoplays_the_prepared_battlefield_to_the_end(tmp_path)
 @pytest.mark.parametrize("dice", [[]])
 async def test_discord_opens_and_plays_the_game_with_no_game_specific_code(table):  # noqa: F811
     ruleset = registry.get_ruleset(NAME)
-    created = await table.alice.slash(table.channel, "game new", ruleset=NAME, scenario="prepared-battlefield")
+    created = await table.alice.slash(
+        table.channel, "game new", ruleset=NAME, scenario="prepared-battlefield"
+    )
     assert "is open in" in reply_text(created), reply_text(created)
     for side in ruleset.sides:
         await table.alice.slash(table.thread, "game join", side=side)
@@ -42,7 +58,9 @@ async def test_discord_opens_and_plays_the_game_with_no_game_specific_code(table
         assert choices, f"nothing offered at step {step}"
         # Prefer real moves over ending phases, so both sides act and the board changes.
         real = [c for c in choices if "end-phase" not in c["value"]] or choices
-        result = await table.alice.slash(table.thread, "act", action=real[step % len(real)]["value"])
+        result = await table.alice.slash(
+            table.thread, "act", action=real[step % len(real)]["value"]
+        )
         assert reply_text(result).startswith("Done"), reply_text(result)
     board = table.boards()[-1]
     assert ruleset.title in message_text(board)
@@ -54,7 +72,9 @@ async def test_discord_plays_the_prepared_battlefield_through_to_its_result(tabl
     """A newcomer's whole game: only what /act offers, every eighth pick a real action and
     otherwise ending the phase, until the game is over and its result is posted."""
     ruleset = registry.get_ruleset(NAME)
-    await table.alice.slash(table.channel, "game new", ruleset=NAME, scenario="prepared-battlefield")
+    await table.alice.slash(
+        table.channel, "game new", ruleset=NAME, scenario="prepared-battlefield"
+    )
     for side in ruleset.sides:
         await table.alice.slash(table.thread, "game join", side=side)
     await table.alice.slash(table.thread, "game start")
@@ -62,7 +82,9 @@ async def test_discord_plays_the_prepared_battlefield_through_to_its_result(tabl
         info = await table.game()
         if info.status != "active":
             break
-        choices = [c["value"] for c in await table.alice.autocomplete(table.thread, "act", "action", "")]
+        choices = [
+            c["value"] for c in await table.alice.autocomplete(table.thread, "act", "action", "")
+        ]
         real = [c for c in choices if "end-phase" not in c]
         ending = [c for c in choices if "end-phase" in c]
         pick = real[step % len(real)] if real and (step % 8 == 0 or not ending) else ending[0]

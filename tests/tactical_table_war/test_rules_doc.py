@@ -1,5 +1,6 @@
 """docs/rules/tactical-table-war.md: besides tests/test_rules_docs.py's check that cited tests
 exist, every numbered clause row must cite one."""
+
 from __future__ import annotations
 
 import re
@@ -17,7 +18,7 @@ def test_every_cited_test_exists_and_every_clause_cites_one_or_says_not_yet():
     for file, name in sorted(citations):
         path = ROOT / "tests" / "tactical_table_war" / file
         if not path.exists():
-            path = ROOT / "tests" / file     # the shared checks every registered game passes
+            path = ROOT / "tests" / file  # the shared checks every registered game passes
         source = path.read_text(encoding="utf-8") if path.exists() else ""
         if not re.search(rf"^\s*(?:async\s+)?def {re.escape(name)}\(", source, re.MULTILINE):
             missing.append(f"{file}::{name}")

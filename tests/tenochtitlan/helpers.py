@@ -10,6 +10,7 @@ defaults: the standard map unless ``map`` is given, phase movement with the Span
 a plain card (no special rule), decks in file order (so no die is spent shuffling) and no
 Spanish-collapse victory (``aztec_wins_at`` -1) unless the test sets one.
 """
+
 from __future__ import annotations
 
 from engine.core.commands import parse_command
@@ -27,8 +28,13 @@ def grid_map(*rows: str, **extra) -> dict:
     """An inline map from terrain rows (legend of the standard map: '.' clear, 'h' hills,
     'w' marsh, 'L' lake, 'k' canal, 'c' city, 'P' precinct, 'M' market, 'D' dock, '=' causeway,
     'b' bridge, 'B' canal bridge, 'v' village, 's' springs)."""
-    return {"name": extra.pop("name", "test"), "columns": len(rows[0]), "rows": len(rows),
-            "terrain": list(rows), **extra}
+    return {
+        "name": extra.pop("name", "test"),
+        "columns": len(rows[0]),
+        "rows": len(rows),
+        "terrain": list(rows),
+        **extra,
+    }
 
 
 def build(spec: dict, dice=()) -> dict:
@@ -40,8 +46,13 @@ def build(spec: dict, dice=()) -> dict:
     used = {spec.get("card")}
     for side, discards in spec.get("discards", {}).items():
         used |= set(discards)
-    spec.setdefault("decks", {side: [c["id"] for c in deck if c["id"] not in used]
-                              for side, deck in card_decks().items()})
+    spec.setdefault(
+        "decks",
+        {
+            side: [c["id"] for c in deck if c["id"] not in used]
+            for side, deck in card_decks().items()
+        },
+    )
     spec.setdefault("aztec_wins_at", -1)
     scenario = normalise(spec, "test")
     state, _ = RULES.setup(scenario, fixed(dice))

@@ -1,5 +1,6 @@
 """legal_actions agrees with apply deep into real games (the shared law test mostly sees setup):
 every offered action applies, and actions not offered are refused with a RuleError."""
+
 import random
 
 import pytest
@@ -42,7 +43,12 @@ def test_offered_actions_apply_and_others_are_refused(seed):
                             with pytest.raises(RuleError):
                                 apply_action(RULES, state, wrong, seeded(seed, step))
         # In the combat phase every single attack is checked, offered or not.
-        if state["phase"] == "combat" and not state.get("pending") and side == state["active"] and combat_states < 1:
+        if (
+            state["phase"] == "combat"
+            and not state.get("pending")
+            and side == state["active"]
+            and combat_states < 1
+        ):
             combat_states += 1
             own = sorted(u for u, x in state["units"].items() if x["side"] == side)
             enemies = sorted(u for u, x in state["units"].items() if x["side"] != side)

@@ -1,4 +1,5 @@
 """Autoplay finishes games, the same seed gives the same game, legal actions stay fast."""
+
 import statistics
 import time
 

@@ -1,4 +1,5 @@
 """Data files and scenario files: everything validates on load, errors name file, entry, problem."""
+
 import json
 
 import pytest
@@ -11,50 +12,87 @@ from .helpers import RULES, build, grid_map
 
 
 def test_packaged_data_loads_with_our_approximation_comment():
-    for name in ("terrain.json", "units.json", "cards.json", "map-standard.json",
-                 "scenarios/standard.json", "scenarios/historical.json"):
+    for name in (
+        "terrain.json",
+        "units.json",
+        "cards.json",
+        "map-standard.json",
+        "scenarios/standard.json",
+        "scenarios/historical.json",
+    ):
         content = json.loads((data.DATA_DIR / name).read_text())
         assert "approximation" in content["_comment"]
     board = data.packaged_map("standard")
     assert (board.columns, board.rows) == (24, 20)
-    assert set(board.objectives) == {"Sacred Precinct", "Tlatelolco Market", "Xoloc", "Dock Area",
-                                     "Chapultepec Springs"}
+    assert set(board.objectives) == {
+        "Sacred Precinct",
+        "Tlatelolco Market",
+        "Xoloc",
+        "Dock Area",
+        "Chapultepec Springs",
+    }
     assert len(board.causeways) == 3 and len(board.villages) >= 6
     assert board.fort[board.objectives["Xoloc"]]
     assert board.aqueduct[0] == board.objectives["Chapultepec Springs"]
     assert {s.name for s in RULES.scenarios()} == {"standard", "historical"}
 
 
-@pytest.mark.parametrize("spec,entry", [
-    ({"units": {"x": {"type": "sp-infantry", "at": "0505"}}}, "units.x.at"),          # lake
-    ({"units": {"x": {"type": "nope", "at": "0101"}}}, "units.x.type"),
-    ({"units": {"x": {"type": "sp-infantry", "at": "0101"}, "y": {"type": "sp-cavalry", "at": "0101"}}},
-     "units.y.at"),
-    ({"units": {"x": {"type": "sp-infantry", "at": "9999"}}}, "units.x.at"),
-    ({"units": {"x": {"type": "sp-infantry", "at": "0101", "hp": 3}}}, "units.x.hp"),
-    ({"phase": "combat", "card": "az-drums", "units": {}}, "card"),
-    ({"phase": "combat", "units": {}}, "card"),
-    ({"phase": "brawl"}, "phase"),
-    ({"turn": 30, "phase": "draw"}, "turn"),
-    ({"bogus": 1}, "bogus"),
-    ({"decks": {"spanish": ["sp-night", "sp-night"]}}, "decks.spanish[1]"),
-    ({"control": {"0101": "martians"}}, "control.0101"),
-])
+@pytest.mark.parametrize(
+    "spec,entry",
+    [
+        ({"units": {"x": {"type": "sp-infantry", "at": "0505"}}}, "units.x.at"),  # lake
+        ({"units": {"x": {"type": "nope", "at": "0101"}}}, "units.x.type"),
+        (
+            {
+                "units": {
+                    "x": {"type": "sp-infantry", "at": "0101"},
+                    "y": {"type": "sp-cavalry", "at": "0101"},
+                }
+            },
+            "units.y.at",
+        ),
+        ({"units": {"x": {"type": "sp-infantry", "at": "9999"}}}, "units.x.at"),
+        ({"units": {"x": {"type": "sp-infantry", "at": "0101", "hp": 3}}}, "units.x.hp"),
+        ({"phase": "combat", "card": "az-drums", "units": {}}, "card"),
+        ({"phase": "combat", "units": {}}, "card"),
+        ({"phase": "brawl"}, "phase"),
+        ({"turn": 30, "phase": "draw"}, "turn"),
+        ({"bogus": 1}, "bogus"),
+        ({"decks": {"spanish": ["sp-night", "sp-night"]}}, "decks.spanish[1]"),
+        ({"control": {"0101": "martians"}}, "control.0101"),
+    ],
+)
 def test_bad_scenarios_are_refused_naming_the_entry(spec, entry):
     with pytest.raises(ScenarioError) as error:
         normalise(spec, "bad.json")
     assert error.value.file == "bad.json" and error.value.entry == entry and error.value.problem
 
 
-@pytest.mark.parametrize("spec,entry", [
-    ({"columns": 3, "rows": 2, "terrain": ["...", ".x."]}, "terrain[1][1]"),
-    ({"columns": 3, "rows": 2, "terrain": ["...", ".."]}, "terrain[1]"),
-    ({"columns": 3, "rows": 2, "terrain": ["L=L", "L=L"]}, "causeways"),
-    ({"columns": 3, "rows": 2, "terrain": ["...", "..."], "roads": [["0101", "0302"]]}, "roads[0][1]"),
-    ({"columns": 3, "rows": 2, "terrain": ["...", "..."], "villages": {"V": "0909"}}, "villages.V"),
-    ({"columns": 3, "rows": 2, "terrain": ["L=L", "L=L"],
-      "causeways": {"c": {"hexes": ["0201", "0202"], "village": "Nowhere"}}}, "causeways.c.village"),
-])
+@pytest.mark.parametrize(
+    "spec,entry",
+    [
+        ({"columns": 3, "rows": 2, "terrain": ["...", ".x."]}, "terrain[1][1]"),
+        ({"columns": 3, "rows": 2, "terrain": ["...", ".."]}, "terrain[1]"),
+        ({"columns": 3, "rows": 2, "terrain": ["L=L", "L=L"]}, "causeways"),
+        (
+            {"columns": 3, "rows": 2, "terrain": ["...", "..."], "roads": [["0101", "0302"]]},
+            "roads[0][1]",
+        ),
+        (
+            {"columns": 3, "rows": 2, "terrain": ["...", "..."], "villages": {"V": "0909"}},
+            "villages.V",
+        ),
+        (
+            {
+                "columns": 3,
+                "rows": 2,
+                "terrain": ["L=L", "L=L"],
+                "causeways": {"c": {"hexes": ["0201", "0202"], "village": "Nowhere"}},
+            },
+            "causeways.c.village",
+        ),
+    ],
+)
 def test_bad_maps_are_refused_naming_the_entry(spec, entry):
     with pytest.raises(ScenarioError) as error:
         normalise({"map": spec}, "map.json")
@@ -63,14 +101,32 @@ def test_bad_maps_are_refused_naming_the_entry(spec, entry):
 
 def test_scenario_files_load_by_path(tmp_path):
     path = tmp_path / "ambush.json"
-    path.write_text(json.dumps({"name": "ambush", "phase": "combat", "active": "aztec", "card": "az-drums",
-                                "turn": 5, "units": {"w": {"type": "az-warriors", "at": "1208"},
-                                                     "i": {"type": "sp-infantry", "at": "1207",
-                                                           "disorganised": True}},
-                                "eliminated": {"sp-cavalry-1": "sp-cavalry"}}))
+    path.write_text(
+        json.dumps(
+            {
+                "name": "ambush",
+                "phase": "combat",
+                "active": "aztec",
+                "card": "az-drums",
+                "turn": 5,
+                "units": {
+                    "w": {"type": "az-warriors", "at": "1208"},
+                    "i": {"type": "sp-infantry", "at": "1207", "disorganised": True},
+                },
+                "eliminated": {"sp-cavalry-1": "sp-cavalry"},
+            }
+        )
+    )
     scenario = RULES.load_path(str(path))
-    state, _ = RULES.setup(scenario, __import__("engine.core.dice", fromlist=["fixed"]).fixed([1] * 40))
-    assert (state["turn"], state["phase"], state["active"], state["card"]) == (5, "combat", "aztec", "az-drums")
+    state, _ = RULES.setup(
+        scenario, __import__("engine.core.dice", fromlist=["fixed"]).fixed([1] * 40)
+    )
+    assert (state["turn"], state["phase"], state["active"], state["card"]) == (
+        5,
+        "combat",
+        "aztec",
+        "az-drums",
+    )
     assert state["units"]["i"]["disorganised"] and state["eliminated"] == ["sp-cavalry-1"]
     with pytest.raises(ScenarioError):
         RULES.load_path(str(tmp_path / "missing.json"))
@@ -106,14 +162,25 @@ def test_data_files_are_validated(tmp_path, monkeypatch):
 
 
 def test_a_scenario_can_set_up_any_position():
-    state = build({"map": grid_map("....", "...."), "phase": "combat", "active": "aztec", "turn": 9,
-                   "card": "az-flower", "attacks_used": 1,
-                   "units": {"w": {"type": "az-warriors", "at": "0101", "attacked": True},
-                             "e": {"type": "az-eagle", "at": "0201", "moved": True},
-                             "i": {"type": "sp-infantry", "at": "0202", "disorganised": True}},
-                   "eliminated": {"t": "tlaxcalan"},
-                   "decks": {"aztec": ["az-hunger"], "spanish": ["sp-night", "sp-council"]},
-                   "discards": {"spanish": ["sp-caution"]}, "control": {"0101": "spanish"}})
+    state = build(
+        {
+            "map": grid_map("....", "...."),
+            "phase": "combat",
+            "active": "aztec",
+            "turn": 9,
+            "card": "az-flower",
+            "attacks_used": 1,
+            "units": {
+                "w": {"type": "az-warriors", "at": "0101", "attacked": True},
+                "e": {"type": "az-eagle", "at": "0201", "moved": True},
+                "i": {"type": "sp-infantry", "at": "0202", "disorganised": True},
+            },
+            "eliminated": {"t": "tlaxcalan"},
+            "decks": {"aztec": ["az-hunger"], "spanish": ["sp-night", "sp-council"]},
+            "discards": {"spanish": ["sp-caution"]},
+            "control": {"0101": "spanish"},
+        }
+    )
     assert state["turn"] == 9 and state["attacked"] == ["w"] and state["moved"] == ["e"]
     assert state["decks"]["spanish"] == ["sp-night", "sp-council"] and state["eliminated"] == ["t"]
     # A unit standing on a hex controls it, whatever the file said about that hex.
@@ -125,7 +192,10 @@ def test_documented_scenario_examples_load():
     from pathlib import Path
 
     from engine.core.dice import fixed
-    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "tenochtitlan.md").read_text()
+
+    text = (
+        Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "tenochtitlan.md"
+    ).read_text()
     blocks = re.findall(r"```json\n(.*?)```", text, re.S)
     assert len(blocks) == 2
     for block in blocks:

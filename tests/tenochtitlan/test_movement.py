@@ -1,4 +1,5 @@
 """Movement: costs, friends and enemies, stacking, ZOC, disorganisation, roads, media, limits."""
+
 import pytest
 
 from engine.core.errors import RuleError
@@ -23,9 +24,9 @@ def inf(at, **kw):
 
 def test_movement_factor_and_terrain_costs():
     terrain = list(STRIP)
-    terrain[2] = "LhL"                       # hills at 0203 cost 2
+    terrain[2] = "LhL"  # hills at 0203 cost 2
     state = strip(terrain=terrain, i=inf("0201"))
-    assert destinations(state, "i") == {"0202", "0203"}      # 1, then 1+2 = 3 = MF
+    assert destinations(state, "i") == {"0202", "0203"}  # 1, then 1+2 = 3 = MF
     state = strip(i=inf("0201"))
     assert destinations(state, "i") == {"0202", "0203", "0204"}
 
@@ -41,12 +42,15 @@ def test_friends_may_be_passed_and_a_move_may_stop_on_one_that_then_moves_on():
     # The phase cannot end while 0202 holds two, and f must move on before anyone else moves.
     assert not legal(state, "spanish", "end-phase")
     assert {a["unit"] for a in legal(state, "spanish", "move")} == {"f"}
-    with pytest.raises(RuleError, match="0202 holds Spanish Infantry i and Spanish Infantry f; "
-                                        "Spanish Infantry f must move on"):
+    with pytest.raises(
+        RuleError,
+        match="0202 holds Spanish Infantry i and Spanish Infantry f; "
+        "Spanish Infantry f must move on",
+    ):
         act(state, "spanish", "/end-phase")
     with pytest.raises(RuleError, match="at the end of the movement phase: 0202 holds"):
         act(state, "spanish", "/move unit:j to:0207")
-    state, _ = act(state, "spanish", "/move unit:f to:0201")            # the swap
+    state, _ = act(state, "spanish", "/move unit:f to:0201")  # the swap
     assert (state["units"]["i"]["at"], state["units"]["f"]["at"]) == ("0202", "0201")
     assert legal(state, "spanish", "end-phase")
 
@@ -61,6 +65,7 @@ def test_two_units_on_a_hex_are_announced_shown_and_kept_from_other_phases():
     from engine.core.game import apply_action
 
     from .helpers import RULES
+
     state = strip(i=inf("0201"), f=inf("0202"))
     state, events = act(state, "spanish", "/move unit:i to:0202")
     (note,) = of_type(events, "must_move_on")
@@ -68,7 +73,9 @@ def test_two_units_on_a_hex_are_announced_shown_and_kept_from_other_phases():
     assert "must move on before the movement phase ends" in RULES.describe_event(state, note)
     # The referee cannot carry two units on a hex into another phase.
     with pytest.raises(RuleError, match="0202 holds .* move one with ref-place"):
-        apply_action(RULES, state, {"side": "referee", "type": "ref-phase", "phase": "combat"}, fixed([]))
+        apply_action(
+            RULES, state, {"side": "referee", "type": "ref-phase", "phase": "combat"}, fixed([])
+        )
     # The picture draws both counters side by side in the hex and outlines it.
     scene = RULES.scene(state, events, None)
     assert [m["at"] for m in scene["markers"] if m["kind"] == "highlight"] == ["0202"]
@@ -78,8 +85,11 @@ def test_two_units_on_a_hex_are_announced_shown_and_kept_from_other_phases():
     cell = renderer.layout_for(scene["grid"]).cell
 
     def reddish(x0, x1, y0, y1):
-        box = [img.getpixel((px, py)) for px in range(round(x + x0 * cell), round(x + x1 * cell))
-               for py in range(round(y + y0 * cell), round(y + y1 * cell))]
+        box = [
+            img.getpixel((px, py))
+            for px in range(round(x + x0 * cell), round(x + x1 * cell))
+            for py in range(round(y + y0 * cell), round(y + y1 * cell))
+        ]
         return sum(1 for p in box if p[0] > 150 and p[1] < 110 and p[2] < 110) / len(box)
 
     # Two small Spanish counters side by side in the upper half (a single counter would be
@@ -96,18 +106,23 @@ def test_a_move_stops_on_a_friend_only_if_that_friend_can_still_move_on():
         assert "0202" not in destinations(state, "i") and "0203" in destinations(state, "i")
         with pytest.raises(RuleError, match="A unit may stop on a friend only if"):
             act(state, "spanish", "/move unit:i to:0202")
-    limited = build({"map": grid_map(*STRIP), "card": "sp-council",
-                     "units": {"i": inf("0201"), "f": inf("0202"), "j": inf("0208", moved=True)}})
+    limited = build(
+        {
+            "map": grid_map(*STRIP),
+            "card": "sp-council",
+            "units": {"i": inf("0201"), "f": inf("0202"), "j": inf("0208", moved=True)},
+        }
+    )
     assert "0202" not in destinations(limited, "i") and "0203" in destinations(limited, "i")
     # A friend may in turn stop on a further friend that can move on: i onto f, f onto g, g on.
     boxed = list(STRIP)
-    boxed[4] = "LLL"                                             # the strip ends at 0204
+    boxed[4] = "LLL"  # the strip ends at 0204
     chain = strip(terrain=boxed, i=inf("0201"), f=inf("0202"), g=inf("0203"))
     chain, _ = act(chain, "spanish", "/move unit:i to:0202")
     assert destinations(chain, "f") == {"0201", "0203", "0204"}
     chain, _ = act(chain, "spanish", "/move unit:f to:0203")
     assert not legal(chain, "spanish", "end-phase")
-    assert destinations(chain, "g") == {"0201", "0204"}          # not onto i, which has moved
+    assert destinations(chain, "g") == {"0201", "0204"}  # not onto i, which has moved
     chain, _ = act(chain, "spanish", "/move unit:g to:0204")
     assert legal(chain, "spanish", "end-phase")
 
@@ -115,15 +130,18 @@ def test_a_move_stops_on_a_friend_only_if_that_friend_can_still_move_on():
 def test_enemies_block_movement():
     # A disorganised canoe has no ZOC, so only its hex blocks the way.
     terrain = list(STRIP)
-    state = strip(terrain=terrain, i=inf("0201"),
-                  w={"type": "az-warriors", "at": "0203", "disorganised": True})
+    state = strip(
+        terrain=terrain,
+        i=inf("0201"),
+        w={"type": "az-warriors", "at": "0203", "disorganised": True},
+    )
     assert destinations(state, "i") == {"0202"}
 
 
 def test_entering_enemy_zoc_ends_the_move():
     free = strip(i=inf("0201"))
     assert "0204" in destinations(free, "i")
-    state = strip(i=inf("0201"), c={"type": "az-canoe", "at": "0304"})   # ZOC on 0203, 0204
+    state = strip(i=inf("0201"), c={"type": "az-canoe", "at": "0304"})  # ZOC on 0203, 0204
     assert destinations(state, "i") == {"0202", "0203"}
 
 
@@ -158,13 +176,13 @@ ROAD = [["0201", "0202", "0203", "0204", "0205", "0206", "0207", "0208"]]
 
 def test_roads_cost_half_a_point_per_hex():
     state = strip(roads=ROAD, i=inf("0201"))
-    assert "0207" in destinations(state, "i")                # 6 road hexes for 3 points
+    assert "0207" in destinations(state, "i")  # 6 road hexes for 3 points
     assert "0208" not in destinations(state, "i")
 
 
 def test_roads_ignore_terrain_that_stops_movement():
     terrain = list(STRIP)
-    terrain[2] = "LwL"                        # marsh at 0203 stops movement off the road
+    terrain[2] = "LwL"  # marsh at 0203 stops movement off the road
     off_road = strip(terrain=terrain, i=inf("0201"))
     assert destinations(off_road, "i") == {"0202", "0203"}
     on_road = strip(terrain=terrain, roads=ROAD, i=inf("0201"))
@@ -178,9 +196,18 @@ def test_road_bonus_lost_when_entering_enemy_zoc():
 
 
 def test_one_move_per_unit_and_card_move_limit():
-    state = build({"map": grid_map(*["........"] * 6), "card": "sp-council",    # move 2
-                   "units": {"a": inf("0101"), "b": inf("0301"), "c": inf("0501"),
-                             "w": {"type": "az-warriors", "at": "0806"}}})
+    state = build(
+        {
+            "map": grid_map(*["........"] * 6),
+            "card": "sp-council",  # move 2
+            "units": {
+                "a": inf("0101"),
+                "b": inf("0301"),
+                "c": inf("0501"),
+                "w": {"type": "az-warriors", "at": "0806"},
+            },
+        }
+    )
     state, _ = act(state, "spanish", "/move unit:a to:0102")
     with pytest.raises(RuleError, match="already moved"):
         act(state, "spanish", "/move unit:a to:0103")
@@ -211,24 +238,31 @@ WATER = ["LL=LL", "LL=LL", "LLbLL", "LL=LL", "LL=LL", "..v.."]
 
 
 def water(**units):
-    m = grid_map(*WATER, causeways={"c": {"hexes": ["0301", "0302", "0303", "0304", "0305"],
-                                          "village": "V"}}, villages={"V": "0306"})
-    active = "aztec" if any(u["type"].startswith("az") for u in units.values()
-                            if u.pop("mover", False)) else "spanish"
+    m = grid_map(
+        *WATER,
+        causeways={"c": {"hexes": ["0301", "0302", "0303", "0304", "0305"], "village": "V"}},
+        villages={"V": "0306"},
+    )
+    active = (
+        "aztec"
+        if any(u["type"].startswith("az") for u in units.values() if u.pop("mover", False))
+        else "spanish"
+    )
     return build({"map": m, "units": units, "active": active})
 
 
 def test_water_units_stay_on_water_but_canoes_cross_causeways_and_bridges():
     state = water(c={"type": "az-canoe", "at": "0202", "mover": True})
     dest = destinations(state, "c")
-    assert {"0402", "0403", "0404"} <= dest                      # across the causeway/bridge
-    assert not dest & {"0301", "0302", "0303", "0304", "0305"}   # never stopping on it
-    assert not dest & {"0106", "0206", "0306"}                   # never on land
+    assert {"0402", "0403", "0404"} <= dest  # across the causeway/bridge
+    assert not dest & {"0301", "0302", "0303", "0304", "0305"}  # never stopping on it
+    assert not dest & {"0106", "0206", "0306"}  # never on land
 
 
 def test_canoes_and_brigantines_ignore_zoc():
-    state = water(c={"type": "az-canoe", "at": "0102", "mover": True},
-                  i={"type": "sp-infantry", "at": "0302"})
+    state = water(
+        c={"type": "az-canoe", "at": "0102", "mover": True}, i={"type": "sp-infantry", "at": "0302"}
+    )
     # 0202 is in the infantry's ZOC; the canoe goes on through it.
     assert "0201" in destinations(state, "c") and "0104" in destinations(state, "c")
     assert {"0402", "0401"} & destinations(state, "c")
@@ -238,9 +272,13 @@ def test_brigantines_never_cross_bridges_and_need_a_friend_to_cross_a_causeway()
     alone = water(b={"type": "sp-brigantine", "at": "0203"})
     assert all(lab[:2] in ("01", "02") for lab in destinations(alone, "b"))
     # A friend on the bridge 0303 opens nothing: brigantines never cross bridges.
-    bridge = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0303"})
+    bridge = water(
+        b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0303"}
+    )
     assert all(lab[:2] in ("01", "02") for lab in destinations(bridge, "b"))
-    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"})
+    helped = water(
+        b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"}
+    )
     crossed = {lab for lab in destinations(helped, "b") if lab[:2] in ("04", "05")}
     assert crossed and "0405" in crossed
 
@@ -253,20 +291,28 @@ def test_brigantine_crosses_only_where_a_friendly_land_unit_stands_on_the_causew
     _, events = act(on, "spanish", "/move unit:b to:0401")
     assert of_type(events, "moved")[0]["path"][1:3] == ["0301", "0401"]
     # A friend next to the causeway hexes (in the village 0306 below 0305) opens no crossing.
-    beside = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"})
+    beside = water(
+        b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0306"}
+    )
     assert all(lab[:2] in ("01", "02") for lab in destinations(beside, "b"))
     with pytest.raises(RuleError):
         act(beside, "spanish", "/move unit:b to:0405")
     # Nor does an enemy on the causeway, nor a friendly boat.
-    enemy = water(b={"type": "sp-brigantine", "at": "0201"}, w={"type": "az-warriors", "at": "0301"})
+    enemy = water(
+        b={"type": "sp-brigantine", "at": "0201"}, w={"type": "az-warriors", "at": "0301"}
+    )
     assert all(lab[:2] in ("01", "02") for lab in destinations(enemy, "b"))
-    boat = water(b={"type": "sp-brigantine", "at": "0201"}, c={"type": "sp-brigantine", "at": "0202"})
+    boat = water(
+        b={"type": "sp-brigantine", "at": "0201"}, c={"type": "sp-brigantine", "at": "0202"}
+    )
     assert all(lab[:2] in ("01", "02") for lab in destinations(boat, "b"))
 
 
 def test_brigantine_causeway_crossing_costs_three_points():
     # From 0203: 0204 (1) + causeway 0305 (3) + 0405 (1) = 5 <= 6; one hex further west costs 6+.
-    helped = water(b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"})
+    helped = water(
+        b={"type": "sp-brigantine", "at": "0203"}, i={"type": "sp-infantry", "at": "0305"}
+    )
     assert "0405" in destinations(helped, "b")
     far = water(b={"type": "sp-brigantine", "at": "0101"}, i={"type": "sp-infantry", "at": "0305"})
     # 0101 -> 0205 is 4 hexes of lake; the crossing (3) would bring it to 7 > 6.
@@ -276,26 +322,54 @@ def test_brigantine_causeway_crossing_costs_three_points():
 def test_terrain_forbidding_attack_on_entry():
     def after_move(row2):
         m = grid_map("....", row2, "....")
-        state = build({"map": m, "units": {"i": inf("0201"), "j": inf("0303"),
-                                           "w": {"type": "az-warriors", "at": "0203"}}})
+        state = build(
+            {
+                "map": m,
+                "units": {
+                    "i": inf("0201"),
+                    "j": inf("0303"),
+                    "w": {"type": "az-warriors", "at": "0203"},
+                },
+            }
+        )
         state, _ = act(state, "spanish", "/move unit:i to:0202")
         state, _ = act(state, "spanish", "/end-phase")
         assert state["phase"] == "combat"
         return {a["unit"] for a in legal(state, "spanish", "attack")}
+
     assert after_move("....") == {"i", "j"}
-    assert after_move(".w..") == {"j"}          # marsh at 0202: no attack in the turn it is entered
+    assert after_move(".w..") == {"j"}  # marsh at 0202: no attack in the turn it is entered
 
 
 def test_canoes_and_brigantines_pass_through_enemy_zoc_down_a_one_hex_channel():
     channel = grid_map(*([".L."] * 8))
-    canoe = build({"map": channel, "active": "aztec", "card": "az-drums",
-                   "units": {"c": {"type": "az-canoe", "at": "0201"}, "i": inf("0303")}})
+    canoe = build(
+        {
+            "map": channel,
+            "active": "aztec",
+            "card": "az-drums",
+            "units": {"c": {"type": "az-canoe", "at": "0201"}, "i": inf("0303")},
+        }
+    )
     # 0203 and 0204 lie in the infantry's ZOC; a land unit would stop there, the canoe goes on.
     assert "0206" in destinations(canoe, "c")
-    brig = build({"map": channel, "units": {"b": {"type": "sp-brigantine", "at": "0201"},
-                                            "w": {"type": "az-warriors", "at": "0303"}}})
+    brig = build(
+        {
+            "map": channel,
+            "units": {
+                "b": {"type": "sp-brigantine", "at": "0201"},
+                "w": {"type": "az-warriors", "at": "0303"},
+            },
+        }
+    )
     assert "0207" in destinations(brig, "b")
     # Starting inside the ZOC and moving to another ZOC hex is no obstacle either.
-    inside = build({"map": channel, "active": "aztec", "card": "az-drums",
-                    "units": {"c": {"type": "az-canoe", "at": "0203"}, "i": inf("0303")}})
+    inside = build(
+        {
+            "map": channel,
+            "active": "aztec",
+            "card": "az-drums",
+            "units": {"c": {"type": "az-canoe", "at": "0203"}, "i": inf("0303")},
+        }
+    )
     assert "0204" in destinations(inside, "c")

@@ -1,5 +1,6 @@
 """Completeness of movement: in real game positions, the destinations legal_actions offers equal
 those of a slow, independent search written straight from the rulebook's movement clauses."""
+
 import heapq
 
 import pytest
@@ -31,7 +32,9 @@ def oracle_all(state, uid):
     enemy_zoc = set()
     for other in state["units"].values():
         if other["side"] != unit["side"] and not other["disorganised"]:
-            enemy_zoc |= {hexgrid.label(n) for n in hexgrid.neighbours(hexgrid.parse_label(other["at"]))}
+            enemy_zoc |= {
+                hexgrid.label(n) for n in hexgrid.neighbours(hexgrid.parse_label(other["at"]))
+            }
     water = kind in ("canoe", "brigantine")
     roads = set()
     for road in BOARD.roads:
@@ -56,9 +59,12 @@ def oracle_all(state, uid):
                 if terrain.get("bridge"):
                     return None
                 friend = by_hex.get(there)
-                if not (friend and friend["side"] == unit["side"]
-                        and TYPES[friend["type"]]["class"] not in ("canoe", "brigantine")):
-                    return None          # only where a friendly land unit stands
+                if not (
+                    friend
+                    and friend["side"] == unit["side"]
+                    and TYPES[friend["type"]]["class"] not in ("canoe", "brigantine")
+                ):
+                    return None  # only where a friendly land unit stands
                 return 2 * CHART["brigantine_causeway_cost"], True
             return 2, True
         if medium == "water":
@@ -84,7 +90,7 @@ def oracle_all(state, uid):
             if step is None:
                 continue
             if not water and here == start and start in enemy_zoc and there in enemy_zoc:
-                continue              # never straight from one enemy ZOC hex into another
+                continue  # never straight from one enemy ZOC hex into another
             new = cost + step[0]
             if new > 2 * points or best.get((there, step[1]), 1 << 30) <= new:
                 continue
@@ -123,11 +129,16 @@ def oracle(state, uid):
         for h in ends_of(friend):
             if h not in holders or h in vacated:
                 return True
-        return any(holders[h][0] not in seen and clears(holders[h][0], budget - 1, seen | {friend})
-                   for h in ends_of(friend))
+        return any(
+            holders[h][0] not in seen and clears(holders[h][0], budget - 1, seen | {friend})
+            for h in ends_of(friend)
+        )
 
-    return {h for h in oracle_all(state, uid) if h not in holders
-            or (h not in stacks and clears(holders[h][0], left - 1, {uid}))}
+    return {
+        h
+        for h in oracle_all(state, uid)
+        if h not in holders or (h not in stacks and clears(holders[h][0], left - 1, {uid}))
+    }
 
 
 @pytest.mark.parametrize("seed", [4])
@@ -140,8 +151,11 @@ def test_offered_moves_equal_an_independent_search(seed):
             break
         side = RULES.awaiting(state)[0]
         actions = RULES.legal_actions(state, side)
-        if state["phase"] == "movement" and not state.get("pending") and len(state["moved"]) < \
-                cards_by_id()[state["card"]]["move"]:
+        if (
+            state["phase"] == "movement"
+            and not state.get("pending")
+            and len(state["moved"]) < cards_by_id()[state["card"]]["move"]
+        ):
             for uid, unit in state["units"].items():
                 if unit["side"] != side or unit["disorganised"] or uid in state["moved"]:
                     continue

@@ -1,5 +1,6 @@
 """Setup: Aztecs first (city, causeways at most 2 each, canoes by the city or in the canal),
 then Spanish (brigantines on the southern lake, three groups by three villages)."""
+
 import random
 
 import pytest
@@ -14,11 +15,17 @@ from engine.tenochtitlan.data import packaged_map
 from .helpers import RULES, act, build, grid_map, legal
 
 BOARD = packaged_map("standard")
-CITY_LAND = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.city[i] and BOARD.medium[i] != "water"}
+CITY_LAND = {
+    BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.city[i] and BOARD.medium[i] != "water"
+}
 CAUSEWAY = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.causeway_of[i]}
 CANAL = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.terrain[i] == "canal"}
-LAKE_BY_CITY = {BOARD.label(i) for i in range(len(BOARD.grid)) if BOARD.terrain[i] == "lake"
-                and any(BOARD.label(j) in CITY_LAND for j in BOARD.grid.adjacent[i])}
+LAKE_BY_CITY = {
+    BOARD.label(i)
+    for i in range(len(BOARD.grid))
+    if BOARD.terrain[i] == "lake"
+    and any(BOARD.label(j) in CITY_LAND for j in BOARD.grid.adjacent[i])
+}
 
 
 def standard():
@@ -41,7 +48,7 @@ def test_aztec_land_units_go_in_the_city_or_on_causeways_and_canoes_by_the_city(
     assert warriors == CITY_LAND | CAUSEWAY
     assert canoes == LAKE_BY_CITY | CANAL
     with pytest.raises(RuleError, match="in Tenochtitlan or on a causeway"):
-        act(state, "aztec", "/place unit:az-warriors-1 to:0408")    # Tlacopan: outside the city
+        act(state, "aztec", "/place unit:az-warriors-1 to:0408")  # Tlacopan: outside the city
     with pytest.raises(RuleError, match="lake hexes next to Tenochtitlan or in the canal"):
         act(state, "aztec", "/place unit:az-canoe-1 to:0101")
 
@@ -54,7 +61,9 @@ def test_at_most_two_aztec_units_per_causeway():
     assert not {a["to"] for a in legal(state, "aztec", "place")} & {BOARD.label(i) for i in north}
     with pytest.raises(RuleError, match="at most two per causeway"):
         act(state, "aztec", "/place unit:az-warriors-3 to:1203")
-    assert {a["to"] for a in legal(state, "aztec", "place") if a["unit"] == "az-warriors-3"} >= {"1211"}
+    assert {a["to"] for a in legal(state, "aztec", "place") if a["unit"] == "az-warriors-3"} >= {
+        "1211"
+    }
 
 
 def _place_all(state, side, rng):
@@ -79,10 +88,14 @@ def test_spanish_brigantines_on_the_southern_lake_and_land_units_by_villages():
 
 def test_spanish_groups_rule_refuses_a_fourth_group():
     state = _place_all(standard(), "aztec", random.Random(2))
-    for unit, to in (("sp-infantry-1", "1101"), ("sp-infantry-2", "0408"), ("sp-infantry-3", "0619")):
+    for unit, to in (
+        ("sp-infantry-1", "1101"),
+        ("sp-infantry-2", "0408"),
+        ("sp-infantry-3", "0619"),
+    ):
         state, _ = act(state, "spanish", f"/place unit:{unit} to:{to}")
     with pytest.raises(RuleError, match="three groups"):
-        act(state, "spanish", "/place unit:sp-cavalry-1 to:2309")   # Texcoco: a fourth group
+        act(state, "spanish", "/place unit:sp-cavalry-1 to:2309")  # Texcoco: a fourth group
     state, _ = act(state, "spanish", "/place unit:sp-cavalry-1 to:1001")
 
 
@@ -113,15 +126,19 @@ def test_historical_scenario_starts_ready_and_obeys_the_setup_rules():
 
 
 def test_spanish_groups_need_four_units_each_and_stay_out_of_city_and_causeways():
-    units = {f"az-warriors-{n}": {"type": "az-warriors", "at": lab}
-             for n, lab in enumerate(["1208", "1207"], start=1)}
+    units = {
+        f"az-warriors-{n}": {"type": "az-warriors", "at": lab}
+        for n, lab in enumerate(["1208", "1207"], start=1)
+    }
     kinds = ["sp-infantry"] * 3 + ["sp-cavalry"] * 2 + ["tlaxcalan"] * 4 + ["sp-arquebusiers"] * 3
-    units.update({f"s{n}": {"type": kind, "at": None} for n, kind in enumerate(kinds)})   # 12 land units
+    units.update(
+        {f"s{n}": {"type": kind, "at": None} for n, kind in enumerate(kinds)}
+    )  # 12 land units
     state = build({"phase": "setup", "active": "spanish", "units": units})
     for lab in ("1204", "1308", "1202"):
         with pytest.raises(RuleError, match="may not set up in Tenochtitlan, on a causeway"):
-            act(state, "spanish", f"/place unit:s0 to:{lab}")        # causeway or city
-    for n, lab in enumerate(["1001", "1101", "1201", "1301"]):      # group of four by Tepeyac
+            act(state, "spanish", f"/place unit:s0 to:{lab}")  # causeway or city
+    for n, lab in enumerate(["1001", "1101", "1201", "1301"]):  # group of four by Tepeyac
         state, _ = act(state, "spanish", f"/place unit:s{n} to:{lab}")
     # A fifth unit there would leave 7 units for two groups of at least 4.
     with pytest.raises(RuleError, match="at least four units"):
@@ -129,13 +146,22 @@ def test_spanish_groups_need_four_units_each_and_stay_out_of_city_and_causeways(
     assert "0901" not in {a["to"] for a in legal(state, "spanish", "place")}
 
 
-SPANISH_LAND = (["sp-infantry"] * 3 + ["sp-cavalry"] * 2 + ["sp-arquebusiers"] * 2 + ["sp-crossbowmen"] * 2
-                + ["sp-artillery"] * 2 + ["tlaxcalan"] * 4)
+SPANISH_LAND = (
+    ["sp-infantry"] * 3
+    + ["sp-cavalry"] * 2
+    + ["sp-arquebusiers"] * 2
+    + ["sp-crossbowmen"] * 2
+    + ["sp-artillery"] * 2
+    + ["tlaxcalan"] * 4
+)
 
 
 def _spanish_setup(map_spec=None, kinds=SPANISH_LAND):
-    spec = {"phase": "setup", "active": "spanish",
-            "units": {f"s{n:02d}": {"type": kind, "at": None} for n, kind in enumerate(kinds)}}
+    spec = {
+        "phase": "setup",
+        "active": "spanish",
+        "units": {f"s{n:02d}": {"type": kind, "at": None} for n, kind in enumerate(kinds)},
+    }
     if map_spec:
         spec["map"] = map_spec
     return build(spec)
@@ -155,13 +181,15 @@ def test_spanish_setup_never_gets_stuck_over_many_seeds():
         assert RULES.spanish_setup_valid(state), seed
 
 
-POCKET_MAP = grid_map("............",
-                      "............",
-                      "............",
-                      "LLLLLLLLLLLL",
-                      "LL.LLLLLLLLL",
-                      "LLLLLLLLLLLL",
-                      villages={"West": "0302", "Middle": "0702", "East": "1102"})
+POCKET_MAP = grid_map(
+    "............",
+    "............",
+    "............",
+    "LLLLLLLLLLLL",
+    "LL.LLLLLLLLL",
+    "LLLLLLLLLLLL",
+    villages={"West": "0302", "Middle": "0702", "East": "1102"},
+)
 
 
 def test_spanish_setup_refuses_a_hex_from_which_a_group_of_four_can_never_grow():
@@ -181,11 +209,12 @@ def test_spanish_setup_refuses_a_hex_from_which_a_group_of_four_can_never_grow()
 
 def test_a_setup_scenario_the_spanish_could_never_complete_is_refused_on_load():
     from engine.core.errors import ScenarioError
+
     two_villages = grid_map(*(["........"] * 6), villages={"A": "0202", "B": "0705"})
     with pytest.raises(ScenarioError, match="cannot form three groups"):
         _spanish_setup(two_villages, SPANISH_LAND[:12])
     with pytest.raises(ScenarioError, match="cannot form three groups"):
-        _spanish_setup(POCKET_MAP, SPANISH_LAND[:11])                # 11 units: one group short
+        _spanish_setup(POCKET_MAP, SPANISH_LAND[:11])  # 11 units: one group short
 
 
 def _many_small_villages_map():
@@ -206,7 +235,7 @@ def test_villages_that_can_never_take_a_group_do_not_crowd_out_the_search():
     # then refuse a setup that the strip's three villages complete easily.
     state = _spanish_setup(_many_small_villages_map())
     offered = {a["to"] for a in legal(state, "spanish", "place") if a["unit"] == "s00"}
-    assert "0402" in offered and "0308" not in offered          # a strip hex, an island hex
+    assert "0402" in offered and "0308" not in offered  # a strip hex, an island hex
     with pytest.raises(RuleError, match="three groups"):
         act(state, "spanish", "/place unit:s00 to:0308")
     state, _ = act(state, "spanish", "/place unit:s00 to:0402")
@@ -240,7 +269,9 @@ def _random_legal_setup(rng, units):
                 break
             group = {rng.choice(free)}
             while len(group) < size:
-                frontier = sorted({n for h in group for n in adjacent[h]} & areas[village] - group - blocked)
+                frontier = sorted(
+                    {n for h in group for n in adjacent[h]} & areas[village] - group - blocked
+                )
                 if not frontier:
                     break
                 group.add(rng.choice(frontier))
