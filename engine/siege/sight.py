@@ -169,6 +169,20 @@ def _look(board: Board, living: dict[str, str], shooter: str, target: str, *,
             why.append(f"{shooter}: a figure behind an arrow slit shoots only through its opening "
                        f"({', '.join(sorted(s_cell.openings)) or 'none'}) (1.44)")
             return sight
+    elif s_cell.kind == "tower-door":
+        # 1.43: "… dann wird die Schußlinie von der Mitte der Tür ermittelt und nicht von der
+        # Mitte des Feldes". Our doors are cells; the door itself is the side (or corner) by
+        # which the line leaves the building. Range still counts from the cell (1.43 says
+        # nothing else).
+        leaving = [n for n, lab in zip(exits, exit_labels)
+                   if lab not in board or board.cell(lab).building != s_cell.building]
+        if leaving and len(leaving) == len(exits):
+            if len(exits) == 1:
+                start = side_midpoint(s_hex, exits[0])
+            else:
+                start = (set(_side_corners(s_hex, exits[0])) & set(_side_corners(s_hex, exits[1]))).pop()
+            why.append(f"{shooter}: the line starts at the door towards {'/'.join(exit_labels)}, "
+                       f"not at the cell's centre (1.43)")
     elif board.is_building_interior(shooter) and not any(
             board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board):
         why.append(f"{shooter}: inside a building one shoots out only through its doors and slits (1.43)")
