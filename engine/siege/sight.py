@@ -379,6 +379,11 @@ def explain(board: Board, living: dict[str, str], shooter: str, target: str, *,
     """The ``/los`` answer as text: verdict, range, cover, then every reason in order."""
     sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders,
                  facing=facing, towers=towers, shooter_top=shooter_top, target_top=target_top)
+    return answer_text(sight, shooter, target)
+
+
+def answer_text(sight: Sight, shooter: str, target: str) -> str:
+    """A judged line as the ``/los`` answer: verdict, range, cover, then every reason."""
     verdict = "Shot possible" if sight.possible else "No shot"
     head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
     if sight.band:
