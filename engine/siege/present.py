@@ -260,32 +260,42 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     }
 
 
-SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2, part done). Each side's phase has four steps:
+SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2: the castle assault; the camp and the long siege come later).
+Before the assault the besieger may `/fill` the moat, `/breach` a wall and `/place` a siege tower.
+Each side's phase has four steps:
 1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
 2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
    also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
    `/face` (a doorway's cover: in or out), `/roll` a siege tower (three figures inside),
    `/move ... level:top` onto its platform;
-3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it, `/push` a ladder.
-Own figures stunned before the phase recover at its end. Shots: d10 + range/state modifier
-against the target's cover; melee: attack/defence odds (rounded down, at least 1-1), shifted by
+3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it (or `/cancel`),
+   `/push` a ladder; `/end-phase` ends a step.
+After a melee the owners `/take` a result, `/retreat`, `/advance` or `/stay`; a falling figure's
+owner says where it lands (`/land`). Own figures stunned before the phase recover at its end.
+Shots: d10 + range/state modifier against the target's cover; melee: attack/defence odds (rounded down, at least 1-1), shifted by
 terrain and for several attackers. Results A killed, B wounded, C stunned, D defenders retreat,
 E attackers retreat, F an attacker stunned. Heights decide sight lines; every refusal names the
-cell and rule. Tables are our own approximation (see docs/rules/siege.md)."""
+cell and rule; `/los from: to:` explains any sight line, at any time. Tables are our own
+approximation (see docs/rules/siege.md)."""
 
-SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2, teilweise). Jede Phase einer Seite hat vier Schritte:
+SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2: der Sturm auf die Burg; Lager und lange Belagerung folgen).
+Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`) und einen
+Belagerungsturm aufstellen (`/place`). Jede Phase einer Seite hat vier Schritte:
 1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
 2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
    außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
    `/face` (Deckung in einer Tür: nach innen oder außen), `/roll` einen Belagerungsturm (drei
    Figuren im Inneren), `/move ... level:top` auf seine Plattform;
-3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt,
-   `/push` stößt eine Leiter um.
-Eigene bewusstlose Figuren erholen sich am Ende der Phase. Schüsse: W10 + Entfernungs- und
-Zustandsmodifikator gegen die Deckung des Ziels; Nahkampf: Stärkeverhältnis (abgerundet,
+3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt (oder `/cancel`),
+   `/push` stößt eine Leiter um; `/end-phase` beendet einen Schritt.
+Nach einem Nahkampf wählen die Besitzer mit `/take`, `/retreat`, `/advance` oder `/stay`; wo eine
+stürzende Figur landet, sagt ihr Besitzer (`/land`). Eigene bewusstlose Figuren erholen sich am
+Ende der Phase.
+Schüsse: W10 + Entfernungs- und Zustandsmodifikator gegen die Deckung des Ziels; Nahkampf: Stärkeverhältnis (abgerundet,
 mindestens 1-1), verschoben durch Gelände und mehrere Angreifer. Ergebnisse: A tot,
 B verwundet, C bewusstlos, D Verteidiger weichen, E Angreifer weichen, F ein Angreifer
-bewusstlos. Die Tabellen sind unsere eigene Annäherung (docs/rules/siege.md)."""
+bewusstlos. Höhen entscheiden über Schusslinien; `/los from: to:` erklärt jede Schusslinie, jederzeit.
+Die Tabellen sind unsere eigene Annäherung (docs/rules/siege.md)."""
 
 
 def rules_summary(locale: str = "en") -> str:

@@ -330,45 +330,27 @@ class Siege(Ruleset):
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
         tower_of = tower.cells_of(state)
-        shooter_top, target_top = (
-            tower.layer(shooter) == tower.TOP,
-            tower.layer(target) == tower.TOP,
-        )
-        seen = sight.look(
-            board,
-            living,
-            shooter["at"],
-            target["at"],
-            bands=bands,
-            bridge_up=state["bridge_up"],
-            ladders=self._ladders(state),
-            facing=self._facing(state),
-            towers=tower_of,
-            shooter_top=shooter_top,
-            target_top=target_top,
-        )
-        if (
-            seen.possible
-            and shooter_top
-            and board.distance(shooter["at"], target["at"]) <= tower.spec()["shooting_radius"]
-        ):
-            # 2.43: no shot at a target with a friend of the shooter beside it on its level.
-            level = self._level(board, state, target)
-            for other in state["figures"].values():
-                if (
-                    other["side"] == shooter["side"]
-                    and not other["dead"]
-                    and other is not shooter
-                    and board.distance(other["at"], target["at"]) == 1
-                    and self._level(board, state, other) == level
-                ):
-                    seen.possible = False
-                    seen.reasons.append(
-                        f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
-                        f"the target on its level: no shot from the siege tower (2.43)"
-                    )
-                    break
+        shooter_top, target_top = tower.layer(shooter) == tower.TOP, tower.layer(target) == tower.TOP
+        seen = sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
+                          ladders=self._ladders(state), facing=self._facing(state), towers=tower_of,
+                          shooter_top=shooter_top, target_top=target_top)
+        self._no_shot_beside_a_friend(board, state, shooter, target["at"], self._level(board, state, target), seen)
         return seen
+
+    def _no_shot_beside_a_friend(self, board, state: dict, shooter: dict | None, target_at: str,
+                                 target_level: int, seen) -> None:
+        """2.43: from a siege tower's top, within its radius, no shot at a target with a friend
+        of the shooter beside it on the target's level (``/shoot`` and ``/los`` alike)."""
+        if not (seen.possible and shooter is not None and tower.layer(shooter) == tower.TOP
+                and board.distance(shooter["at"], target_at) <= tower.spec()["shooting_radius"]):
+            return
+        for other in state["figures"].values():
+            if other["side"] == shooter["side"] and not other["dead"] and other is not shooter \
+                    and board.distance(other["at"], target_at) == 1 and self._level(board, state, other) == target_level:
+                seen.possible = False
+                seen.reasons.append(f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
+                                    f"the target on its level: no shot from the siege tower (2.43)")
+                return
 
     @staticmethod
     def _level(board, state: dict, fig: dict) -> int:
@@ -407,18 +389,26 @@ class Siege(Ruleset):
         for cell in (from_cell, to_cell):
             if cell not in board:
                 raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+        seen, weapon = self._los_sight(state, from_cell, to_cell)
+        text = sight.answer_text(seen, from_cell, to_cell)
+        return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+
+    def _los_sight(self, state: dict, from_cell: str, to_cell: str):
+        """The line ``/los`` judges, with the same rules as ``/shoot``: the first cell's figure
+        (on a siege tower's cell, the one on its top) is the shooter."""
+        board = self.board(state)
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
-        shooter = state["figures"].get(self._living_at(state).get(from_cell, ""), None)
+        view = self._tower_view(state, from_cell, to_cell)
+        shooter_id = self._positions(state).get(
+            (from_cell, tower.TOP if view["shooter_top"] else tower.GROUND))
+        shooter = state["figures"][shooter_id] if shooter_id else None
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
-        view = dict(
-            bands=bands,
-            bridge_up=state["bridge_up"],
-            ladders=self._ladders(state),
-            facing=self._facing(state),
-            **self._tower_view(state, from_cell, to_cell),
-        )
-        return board, living, weapon, view
+        seen = sight.look(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
+                          ladders=self._ladders(state), facing=self._facing(state), **view)
+        target_level = tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
+        self._no_shot_beside_a_friend(board, state, shooter, to_cell, target_level, seen)
+        return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
         """``/ref phase`` sets a step of the turn (and the side in it) between decisions; a
@@ -473,8 +463,11 @@ class Siege(Ruleset):
     def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
         """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
         the verdict as the line's label (pure; a front end renders it like any scene)."""
-        board, living, _, view = self._sight_inputs(state, from_cell, to_cell)
-        seen = sight.look(board, living, from_cell, to_cell, **view)
+        board = self.board(state)
+        for cell in (from_cell, to_cell):
+            if cell not in board:
+                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+        seen, _ = self._los_sight(state, from_cell, to_cell)
         scene = self.scene(state, [], None)
         verdict = f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot"
         scene["arrows"] = [

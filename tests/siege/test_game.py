@@ -143,3 +143,13 @@ def test_los_picture_draws_the_line_and_its_cells():
     assert "1111" in scene["notes"][0]
     image = Image.open(io.BytesIO(render_png(scene)))
     assert image.size[0] > 400
+
+
+def test_the_rules_summary_names_every_command_in_both_languages():
+    # A newcomer learns the game from /rules: every command and query the game declares is
+    # named there, in English and in German.
+    names = [c.name for c in RULES.commands] + [q.name for q in RULES.queries]
+    for locale in ("en", "de"):
+        summary = RULES.rules_summary(locale)
+        assert [n for n in names if f"`/{n}" not in summary] == [], locale
+        assert len(summary) < 2000                      # one Discord message

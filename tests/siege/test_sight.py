@@ -211,3 +211,15 @@ def test_through_a_door_only_at_its_level_and_only_into_or_out_of_its_building()
     assert not _can(board, "0707", "0505").possible  # courtyard: below the door's level
     past = _can(board, "0816", "1114")  # past the gate tower's door 1015
     assert not past.possible and "1015" in past.reasons[-1]
+
+
+def test_from_a_doorway_the_line_starts_at_the_door():
+    # 1.43: "… dann wird die Schußlinie von der Mitte der Tür ermittelt und nicht von der Mitte
+    # des Feldes". Our doors are whole cells: the line starts on the side by which it leaves the
+    # building, and the answer says so; range still counts from the cell.
+    board = data.board()
+    out = _can(board, "0506", "1012")                      # courtyard door of the NW tower
+    assert out.possible and out.distance == 9
+    assert any("starts at the door" in r and "(1.43)" in r for r in out.reasons)
+    inward = _can(board, "0506", "0505")                   # into its own tower: no door side crossed
+    assert not any("starts at the door" in r for r in inward.reasons)
