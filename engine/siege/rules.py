@@ -330,26 +330,53 @@ class Siege(Ruleset):
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
         tower_of = tower.cells_of(state)
-        shooter_top, target_top = tower.layer(shooter) == tower.TOP, tower.layer(target) == tower.TOP
-        seen = sight.look(board, living, shooter["at"], target["at"], bands=bands, bridge_up=state["bridge_up"],
-                          ladders=self._ladders(state), facing=self._facing(state), towers=tower_of,
-                          shooter_top=shooter_top, target_top=target_top)
-        self._no_shot_beside_a_friend(board, state, shooter, target["at"], self._level(board, state, target), seen)
+        shooter_top, target_top = (
+            tower.layer(shooter) == tower.TOP,
+            tower.layer(target) == tower.TOP,
+        )
+        seen = sight.look(
+            board,
+            living,
+            shooter["at"],
+            target["at"],
+            bands=bands,
+            bridge_up=state["bridge_up"],
+            ladders=self._ladders(state),
+            facing=self._facing(state),
+            towers=tower_of,
+            shooter_top=shooter_top,
+            target_top=target_top,
+        )
+        self._no_shot_beside_a_friend(
+            board, state, shooter, target["at"], self._level(board, state, target), seen
+        )
         return seen
 
-    def _no_shot_beside_a_friend(self, board, state: dict, shooter: dict | None, target_at: str,
-                                 target_level: int, seen) -> None:
+    def _no_shot_beside_a_friend(
+        self, board, state: dict, shooter: dict | None, target_at: str, target_level: int, seen
+    ) -> None:
         """2.43: from a siege tower's top, within its radius, no shot at a target with a friend
         of the shooter beside it on the target's level (``/shoot`` and ``/los`` alike)."""
-        if not (seen.possible and shooter is not None and tower.layer(shooter) == tower.TOP
-                and board.distance(shooter["at"], target_at) <= tower.spec()["shooting_radius"]):
+        if not (
+            seen.possible
+            and shooter is not None
+            and tower.layer(shooter) == tower.TOP
+            and board.distance(shooter["at"], target_at) <= tower.spec()["shooting_radius"]
+        ):
             return
         for other in state["figures"].values():
-            if other["side"] == shooter["side"] and not other["dead"] and other is not shooter \
-                    and board.distance(other["at"], target_at) == 1 and self._level(board, state, other) == target_level:
+            if (
+                other["side"] == shooter["side"]
+                and not other["dead"]
+                and other is not shooter
+                and board.distance(other["at"], target_at) == 1
+                and self._level(board, state, other) == target_level
+            ):
                 seen.possible = False
-                seen.reasons.append(f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
-                                    f"the target on its level: no shot from the siege tower (2.43)")
+                seen.reasons.append(
+                    f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
+                    f"the target on its level: no shot from the siege tower (2.43)"
+                )
                 return
 
     @staticmethod
@@ -391,7 +418,11 @@ class Siege(Ruleset):
                 raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
         seen, weapon = self._los_sight(state, from_cell, to_cell)
         text = sight.answer_text(seen, from_cell, to_cell)
-        return text + ("" if weapon else "\n- (no bow on the first cell: range bands not judged, figures block)")
+        return text + (
+            ""
+            if weapon
+            else "\n- (no bow on the first cell: range bands not judged, figures block)"
+        )
 
     def _los_sight(self, state: dict, from_cell: str, to_cell: str):
         """The line ``/los`` judges, with the same rules as ``/shoot``: the first cell's figure
@@ -400,13 +431,25 @@ class Siege(Ruleset):
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         view = self._tower_view(state, from_cell, to_cell)
         shooter_id = self._positions(state).get(
-            (from_cell, tower.TOP if view["shooter_top"] else tower.GROUND))
+            (from_cell, tower.TOP if view["shooter_top"] else tower.GROUND)
+        )
         shooter = state["figures"][shooter_id] if shooter_id else None
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
-        seen = sight.look(board, living, from_cell, to_cell, bands=bands, bridge_up=state["bridge_up"],
-                          ladders=self._ladders(state), facing=self._facing(state), **view)
-        target_level = tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
+        seen = sight.look(
+            board,
+            living,
+            from_cell,
+            to_cell,
+            bands=bands,
+            bridge_up=state["bridge_up"],
+            ladders=self._ladders(state),
+            facing=self._facing(state),
+            **view,
+        )
+        target_level = (
+            tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
+        )
         self._no_shot_beside_a_friend(board, state, shooter, to_cell, target_level, seen)
         return seen, weapon
 

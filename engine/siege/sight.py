@@ -226,15 +226,22 @@ def _look(
         # Mitte des Feldes". Our doors are cells; the door itself is the side (or corner) by
         # which the line leaves the building. Range still counts from the cell (1.43 says
         # nothing else).
-        leaving = [n for n, lab in zip(exits, exit_labels)
-                   if lab not in board or board.cell(lab).building != s_cell.building]
+        leaving = [
+            n
+            for n, lab in zip(exits, exit_labels)
+            if lab not in board or board.cell(lab).building != s_cell.building
+        ]
         if leaving and len(leaving) == len(exits):
             if len(exits) == 1:
                 start = side_midpoint(s_hex, exits[0])
             else:
-                start = (set(_side_corners(s_hex, exits[0])) & set(_side_corners(s_hex, exits[1]))).pop()
-            why.append(f"{shooter}: the line starts at the door towards {'/'.join(exit_labels)}, "
-                       f"not at the cell's centre (1.43)")
+                start = (
+                    set(_side_corners(s_hex, exits[0])) & set(_side_corners(s_hex, exits[1]))
+                ).pop()
+            why.append(
+                f"{shooter}: the line starts at the door towards {'/'.join(exit_labels)}, "
+                f"not at the cell's centre (1.43)"
+            )
     elif board.is_building_interior(shooter) and not any(
         board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board
     ):
@@ -482,8 +489,19 @@ def explain(
     target_top: bool = False,
 ) -> str:
     """The ``/los`` answer as text: verdict, range, cover, then every reason in order."""
-    sight = look(board, living, shooter, target, bands=bands, bridge_up=bridge_up, ladders=ladders,
-                 facing=facing, towers=towers, shooter_top=shooter_top, target_top=target_top)
+    sight = look(
+        board,
+        living,
+        shooter,
+        target,
+        bands=bands,
+        bridge_up=bridge_up,
+        ladders=ladders,
+        facing=facing,
+        towers=towers,
+        shooter_top=shooter_top,
+        target_top=target_top,
+    )
     return answer_text(sight, shooter, target)
 
 

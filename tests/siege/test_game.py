@@ -152,4 +152,4 @@ def test_the_rules_summary_names_every_command_in_both_languages():
     for locale in ("en", "de"):
         summary = RULES.rules_summary(locale)
         assert [n for n in names if f"`/{n}" not in summary] == [], locale
-        assert len(summary) < 2000                      # one Discord message
+        assert len(summary) < 2000  # one Discord message

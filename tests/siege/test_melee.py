@@ -193,7 +193,10 @@ def test_a_defender_inside_a_tower_or_the_keep_stands_on_favourable_terrain():
     # 1.1 terrain chart, row "Innere eines [Turms] | 1 | gemäß der Position des Schützen | +":
     # inside a building a figure fights on '+'. Man-at-arms 5 against a peasant 2: 2-1 base,
     # one column left for the defender inside.
-    for door, inside, where in (("0506", "0505", "inside of a tower"), ("1111", "1110", "inside of the keep")):
+    for door, inside, where in (
+        ("0506", "0505", "inside of a tower"),
+        ("1111", "1110", "inside of the keep"),
+    ):
         figs = {"m": ("man-at-arms", "besieger", door), "p": ("peasant", "defender", inside)}
         state = build(figs, phase="melee")
         state, _ = act(state, "besieger", "/attack unit:m target:p")

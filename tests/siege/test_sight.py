@@ -218,8 +218,8 @@ def test_from_a_doorway_the_line_starts_at_the_door():
     # des Feldes". Our doors are whole cells: the line starts on the side by which it leaves the
     # building, and the answer says so; range still counts from the cell.
     board = data.board()
-    out = _can(board, "0506", "1012")                      # courtyard door of the NW tower
+    out = _can(board, "0506", "1012")  # courtyard door of the NW tower
     assert out.possible and out.distance == 9
     assert any("starts at the door" in r and "(1.43)" in r for r in out.reasons)
-    inward = _can(board, "0506", "0505")                   # into its own tower: no door side crossed
+    inward = _can(board, "0506", "0505")  # into its own tower: no door side crossed
     assert not any("starts at the door" in r for r in inward.reasons)

@@ -425,7 +425,10 @@ def test_malformed_siege_towers_in_a_scenario_are_refused_naming_the_entry(entry
 def test_los_from_the_top_agrees_with_the_shot_about_a_friend_beside_the_target():
     # /los judges with the same rules as /shoot (players must never argue about a line): from
     # the tower's top the shooter is the figure on the platform, and 2.43's friend rule holds.
-    figs = {"s": ("archer", "besieger", "0619", "healthy", "top"), "t": ("peasant", "defender", "1219")}
+    figs = {
+        "s": ("archer", "besieger", "0619", "healthy", "top"),
+        "t": ("peasant", "defender", "1219"),
+    }
     free = RULES.los(build(figs, towers=FIELD), "0619", "1219")
     assert free.startswith("Shot possible") and ("(short)" in free or "(medium)" in free)
     state = build({**figs, "f": ("peasant", "besieger", "1319")}, towers=FIELD)
