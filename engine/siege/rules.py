@@ -400,18 +400,6 @@ class Siege(Ruleset):
 
     def los(self, state: dict, from_cell: str, to_cell: str) -> str:
         """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
-        board, living, weapon, view = self._sight_inputs(state, from_cell, to_cell)
-        text = sight.explain(board, living, from_cell, to_cell, **view)
-        return text + (
-            ""
-            if weapon
-            else "\n- (no bow on the first cell: range bands not judged, figures block)"
-        )
-
-    def _sight_inputs(self, state: dict, from_cell: str, to_cell: str):
-        """What a sight line from ``from_cell`` to ``to_cell`` is judged on: the board, the
-        living figures by cell, the first cell's weapon (None: no bow there) and the keyword
-        arguments of ``sight.look``/``sight.explain``."""
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
