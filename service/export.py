@@ -77,6 +77,8 @@ async def export_game(
             r for r in await svc.store.actions(row["id"], include_undone=True) if r.get("undone_by")
         ]
 
+        # Drawn in this worker thread, one board after another: an export is heavy work with
+        # a slot of its own, not a burst of pictures for the shared pool.
         def build():
             state, setup_events = new_game(ruleset, json.loads(row["scenario_json"]), row["seed"])
             steps = [{"caption": "Setup", "state": None, "events": setup_events}]
@@ -84,7 +86,7 @@ async def export_game(
             wanted = set(_thin(len(live) + 1, max_frames))
             pictures: dict[int, bytes] = {}
             if 0 in wanted:
-                pictures[0] = svc._draw(renderer, ruleset, state, [], None)
+                pictures[0] = renderer.render_png(svc._scene(ruleset, state, [], None))
             for index, r in enumerate(live, start=1):
                 action = json.loads(r["action_json"])
                 label = r.get("label") or describe_action(ruleset, state, action)
@@ -103,7 +105,7 @@ async def export_game(
                     }
                 )
                 if index in wanted:
-                    pictures[index] = svc._draw(renderer, ruleset, state, events, None)
+                    pictures[index] = renderer.render_png(svc._scene(ruleset, state, events, None))
             return steps, entries, pictures
 
         steps, entries, pictures = await asyncio.to_thread(build)
