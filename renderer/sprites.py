@@ -105,8 +105,8 @@ def counter(
 ) -> Image.Image:
     """A counter of ``side`` pixels (plus a shadow margin), RGBA. ``compact``: one of several
     counters sharing a cell, drawn with fewer details and bigger values."""
-    key = (
-        "counter",
+    # The arguments are the cache key: the same counter is drawn once.
+    args = (
         side,
         colour,
         text_colour,
@@ -119,22 +119,7 @@ def counter(
         badge_colour,
         subtitle,
     )
-    return SPRITES.get(
-        key,
-        lambda: _draw_counter(
-            side,
-            colour,
-            text_colour,
-            title,
-            values,
-            flipped,
-            badge,
-            symbol,
-            compact,
-            badge_colour,
-            subtitle,
-        ),
-    )
+    return SPRITES.get(("counter", *args), lambda: _draw_counter(*args))
 
 
 def counter_margin(side: int) -> int:
