@@ -1184,6 +1184,10 @@ class GameService:
         """The scene is built here, the picture drawn in the picture pool (bounded: Overloaded
         when full). A stand-in renderer (tests) draws in a thread under the same bound."""
         scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares)
+        return await self._picture(renderer, scene)
+
+    async def _picture(self, renderer, scene: dict) -> bytes:
+        """Every picture a player can ask for goes through the bounded picture pool."""
         if getattr(renderer.render_png, "__module__", None) == "renderer.render":
             return await self.pictures.render(scene)
         return await self.pictures.run(renderer.render_png, scene, in_process=False)
@@ -1205,7 +1209,7 @@ class GameService:
         if answer.scene is None or not picture:
             return answer.text, None
         renderer = self._renderer()
-        return answer.text, await asyncio.to_thread(renderer.render_png, answer.scene)
+        return answer.text, await self._picture(renderer, answer.scene)
 
     def _scene(self, ruleset, state, events, viewer, flares=()) -> dict:
         scene = ruleset.scene(state, self._visible(events, viewer), viewer)
