@@ -14,7 +14,7 @@ from cogs.i18n import MESSAGES, t
 from .conftest import reply_text
 
 ROOT = Path(__file__).resolve().parents[2]
-SECRET = "ace"  # the skirmish fixture's secret card of Red
+SECRET = "quixotic-jester"  # Red's secret card: no hex digest or English sentence contains it
 
 
 async def test_hidden_information_only_in_its_owners_ephemeral_messages(table):

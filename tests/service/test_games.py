@@ -132,7 +132,7 @@ async def test_a_player_cannot_act_as_the_referee(svc, game):
 
 
 async def test_view_hides_the_other_sides_secret(svc, game):
-    assert (await svc.view(game.id, "red"))["secret"] == {"red": "ace"}
+    assert (await svc.view(game.id, "red"))["secret"] == {"red": "quixotic-jester"}
     assert (await svc.view(game.id, "blue"))["secret"] == {}
     assert (await svc.view(game.id, None))["secret"] == {}
 
