@@ -90,6 +90,18 @@ def terrain() -> dict:
             entry + ".building",
             "must be tower, keep or absent",
         )
+        need(
+            spec.get("elevation", 0) in (0, 1, 2),
+            file,
+            entry + ".elevation",
+            "must be 0 (plain), 1 (slope) or 2 (hilltop), or absent",
+        )
+        need(
+            spec.get("mounted") in (None, "impassable", "cross-only"),
+            file,
+            entry + ".mounted",
+            "must be impassable, cross-only or absent",
+        )
     shifts = data.get("melee_shifts", {})
     for who in ("defender", "attacker"):
         table = shifts.get(who)
@@ -280,11 +292,16 @@ def load_board(path: Path, label: str) -> Board:
     return board
 
 
+MAPS = ("castle", "camp")
+
+
 @functools.lru_cache(maxsize=4)
 def board(name: str = "castle") -> Board:
-    if name != "castle":
-        raise ScenarioError(f"map-{name}.json", "map", "unknown map; known: castle")
-    return load_board(DATA_DIR / "map-castle.json", "map-castle.json")
+    if name not in MAPS:
+        raise ScenarioError(
+            f"map-{name[:24]}.json", "map", f"unknown map; known: {', '.join(MAPS)}"
+        )
+    return load_board(DATA_DIR / f"map-{name}.json", f"map-{name}.json")
 
 
 @functools.lru_cache(maxsize=64)

@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import data, figures, tower
+from . import camp, data, figures, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -154,6 +154,7 @@ def _static(board) -> dict:
         }
         for ident, cells_of in sorted(buildings.items())
     ]
+    edges += camp.slope_edges(board)
     return {"cells": cells, "edges": edges, "regions": regions}
 
 
@@ -233,6 +234,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             "W wounded, + dead (grey). Thick dark sides: battlements; yellow: arrow slit openings."
         )
     ]
+    notes += camp.notes(board)
     if towers:
         notes.append(
             "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside."
@@ -253,7 +255,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         "legend": [{"color": c, "text": ruleset.side_titles[s]} for s, c in COLORS.items()],
         "notes": notes,
         "labels": labels,
-        "terrain_key": [
+        "terrain_key": camp.terrain_key(board)
+        or [
             {"color": kinds[k]["fill"], "text": f"{kinds[k]['title']} {kinds[k]['level']}"}
             for k in KEY_KINDS
         ],

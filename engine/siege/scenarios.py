@@ -36,6 +36,7 @@ KEYS = {
     "breaches",
     "prepare",
     "towers",
+    "burnt_tents",
 }
 
 
@@ -103,6 +104,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     for key, kind, allowed in (
         ("filled_moat", "filled-moat", ("moat",)),
         ("breaches", "breach", ("parapet", "wall")),
+        ("burnt_tents", "burnt-tent", ("tent",)),
     ):
         cells = raw.get(key, [])
         need(

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from engine.core import hexgrid
 
-from . import tower
+from . import camp, tower
 from .board import (
     BATTLEMENTS,
     BUILDING_DOORS,
@@ -308,6 +308,8 @@ def _look(
         why.append(
             f"{target}: in the gateway between the gate towers, bridge down: heavy cover from outside (1.57)"
         )
+    # Section 3: the camp's kinds give the figure in them their own cover.
+    cover = camp.cover_in_cell(board, target, cover, why, over_lower)
     line = _crossing(start, centre(t_hex), s_hex, t_hex)
     through_breach = [
         hexgrid.label(h)
@@ -339,6 +341,8 @@ def _look(
     }
     over = []
     door_seen = None
+    thickets: list[str] = []
+    in_trench: list[str] = []
 
     def open_door(lab: str) -> bool:
         """1.43: a door lets a line through at the shooter's level, into or out of its own
@@ -367,6 +371,9 @@ def _look(
         who = living.get(lab)
         if who is None or lab in towers:
             return None
+        if camp.figures_do_not_block(board, lab):
+            in_trench.append(lab)
+            return None
         if over_lower and board.cell(lab).level < s_level:
             seen_over.append(lab)
             return None
@@ -379,10 +386,12 @@ def _look(
         sight.crossed.append(lab)
         if lab not in board:
             continue
-        blocked = terrain_block(lab)
+        blocked = terrain_block(lab) or camp.blocks(board, lab, over_lower)
         if blocked:
             why.append(blocked)
             return sight
+        if camp.thins(board, lab, over_lower):
+            thickets.append(lab)
         blocked = figure_block(lab)
         if blocked:
             if band in ("medium", "long"):
@@ -403,6 +412,12 @@ def _look(
                 f"{next(g for g in grazed if g)} (1.45, 1.46)"
             )
             return sight
+        passing, camp_why = camp.side_verdict(board, pair, over_lower)
+        if passing == "block":
+            why.append(f"the line runs along the side of {la}/{lb}, blocked on both sides: {camp_why}")
+            return sight
+        if passing == "light":
+            thickets.append(camp_why.split(":")[0])
         figures = [figure_block(lab) for lab in pair]
         if len(pair) == 2 and all(figures):
             if band in ("medium", "long"):
@@ -429,6 +444,26 @@ def _look(
         sight.cover = "full"
         why.append(f"{target}: inside a building, reached by no door or slit: no shot (1.56)")
         return sight
+    blocked, notes, edge_cover = camp.slope_edge(
+        board, camp.along(board, line, start, centre(t_hex), shooter, target), over_lower
+    )
+    why.extend(notes)
+    if blocked:
+        why.append(blocked)
+        return sight
+    if edge_cover:
+        cover = worse_cover(cover, "light")
+    if thickets:
+        cover = worse_cover(cover, "light")
+        why.append(
+            f"the line passes through the thicket in {', '.join(dict.fromkeys(thickets))}: "
+            f"light cover (3.21)"
+        )
+    if in_trench:
+        why.append(
+            f"the figures in the trench at {', '.join(dict.fromkeys(in_trench))} do not hinder "
+            f"the shot (3.25)"
+        )
     if seen_over:
         why.append(
             f"from the top of a siege tower, within {tower.spec()['shooting_radius']} cells, the lower "
