@@ -702,6 +702,26 @@ class Siege(Ruleset):
                 out.append(tid)
         return out
 
+    def _refuse_shot(self, state: dict, action: dict, same: list[dict]) -> None:
+        """A shot refused by the sight line says which cell and rule stopped it (the same
+        reason ``/los`` gives), not only which shots are legal."""
+        fid, tid = action.get("unit"), action.get("target")
+        figs = state["figures"]
+        if (
+            fid not in self._shooters(state, action.get("side", ""))
+            or tid not in figs
+            or figs[tid]["dead"]
+            or figs[tid]["side"] == figs[fid]["side"]
+        ):
+            return
+        seen = self._sight(state, fid, tid)
+        if seen.possible and seen.band:
+            return
+        raise RuleError(
+            f"{figs[fid]['name']} cannot shoot at {figs[tid]['name']}: {seen.reasons[-1]}",
+            [self.describe_action(state, a) for a in same[:12]],
+        )
+
     @staticmethod
     def _move_action(side: str, fid: str, key: str) -> dict:
         """A plan key ``CCRR`` or ``CCRR+top`` (a siege tower's platform) as a /move action."""
@@ -1295,6 +1315,8 @@ class Siege(Ruleset):
     def _refuse(self, state: dict, action: dict, same: list[dict]) -> None:
         """Why an action is not legal, from the list already built for its type (building
         every legal action again for the message would cost more than the check)."""
+        if action.get("type") == "shoot":
+            self._refuse_shot(state, action, same)
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",

@@ -175,7 +175,7 @@ def test_shots_into_and_through_tents_through_the_game_and_burnt_tents_let_them_
     figs = {"a": ("archer", "besieger", "0406"), "t": ("man-at-arms", "defender", "0410")}
     state = camp(figs)
     assert not [x for x in legal(state, "besieger", "shoot") if x["target"] == "t"]
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="A cannot shoot at T: 0408: a tent"):
         act(state, "besieger", "/shoot unit:a target:t", dice=[9])
     assert "0408: a tent" in RULES.los(state, "0406", "0410")
     in_tent = camp({"a": ("archer", "besieger", "0406"), "t": ("man-at-arms", "defender", "0408")})
