@@ -705,7 +705,7 @@ class Siege(Ruleset):
     def _refuse_shot(self, state: dict, action: dict, same: list[dict]) -> None:
         """A shot refused by the sight line says which cell and rule stopped it (the same
         reason ``/los`` gives), not only which shots are legal."""
-        fid, tid = action.get("unit"), action.get("target")
+        fid, tid = str(action.get("unit")), str(action.get("target"))
         figs = state["figures"]
         if (
             fid not in self._shooters(state, action.get("side", ""))

@@ -57,6 +57,7 @@ def test_tents_take_shots_in_but_not_through_until_burnt():
     assert not through.possible and "(3.24)" in through.reasons[-1]
     into = _look("0301", "0303")
     assert into.possible and into.cover == "light"
+    assert _look("0303", "0305").possible  # out of a tent: its own tent is not "through"
     burnt = _look("0401", "0405")  # column 04: the same tent burnt down
     assert burnt.possible and burnt.cover == "none"
     on_ashes = _look("0401", "0403")
