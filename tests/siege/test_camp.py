@@ -229,6 +229,9 @@ def test_los_on_the_camp_explains_the_slope_edge():
     text = RULES.los(state, "1805", "1809")
     assert text.startswith("Shot possible from 1805 to 1809")
     assert "slope edge at 1806" in text and "(3.23)" in text
+    scene = RULES.los_scene(state, "1805", "1809")
+    assert scene["map_key"].startswith("siege/camp")
+    assert Image.open(io.BytesIO(render_png(scene))).size[0] > 400
 
 
 def test_the_camp_picture_has_its_terrain_key_and_the_slope_edge():
@@ -248,6 +251,7 @@ def test_the_camp_picture_has_its_terrain_key_and_the_slope_edge():
 CAMP_SKIRMISH = {
     "map": "camp",
     "last_turn": 6,
+    "burnt_tents": ["0908"],
     "figures": {
         "k": {"type": "knight", "side": "besieger", "at": "1213"},
         "a": {"type": "archer", "side": "besieger", "at": "1216"},
@@ -260,7 +264,9 @@ CAMP_SKIRMISH = {
 
 
 def test_autoplay_on_the_camp_map_finishes_and_replays():
-    scenario = normalise(CAMP_SKIRMISH, "camp-skirmish", "camp-skirmish")
+    # Checked as a scenario file of one's own is: schema first, then meaning.
+    scenario = RULES.scenario_from_document(CAMP_SKIRMISH, "camp-skirmish.json")
+    assert scenario["map"] == "camp" and ["0908", "burnt-tent"] in scenario["counters"]
     state, actions = autoplay(RULES, scenario, 4)
     assert state["result"]
     replayed, _ = replay(RULES, scenario, 4, actions)
