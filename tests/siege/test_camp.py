@@ -6,6 +6,7 @@ column crosses only that column), the rest through commands on the packaged camp
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from engine.core.state import state_hash
 from engine.siege import data, sight
 from engine.siege.scenarios import normalise
 from renderer import render_png
+from tests.discord.conftest import clock, db_path, dice, reply_text, table  # noqa: F401
 
 from .helpers import RULES, act, build, legal, of
 
@@ -271,3 +273,32 @@ def test_autoplay_on_the_camp_map_finishes_and_replays():
     assert state["result"]
     replayed, _ = replay(RULES, scenario, 4, actions)
     assert state_hash(replayed) == state_hash(state)
+
+
+async def test_a_camp_scenario_file_through_the_bot_with_los_over_a_tent(table):  # noqa: F811
+    """Under SimCord: a scenario file choosing the camp opens a game; /los explains the tent."""
+    document = {
+        "name": "camp-duel",
+        "map": "camp",
+        "figures": {
+            "a": {"type": "archer", "side": "besieger", "at": "0406"},
+            "t": {"type": "man-at-arms", "side": "defender", "at": "0410"},
+        },
+    }
+    created = await table.alice.slash(
+        table.channel,
+        "game new",
+        ruleset="siege",
+        scenario_file=("camp-duel.json", json.dumps(document).encode()),
+    )
+    assert "is open in" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    assert (await table.game()).state["map"] == "camp"
+    text = reply_text(await table.bob.slash(table.thread, "los", **{"from": "0406", "to": "0410"}))
+    assert text.startswith("No shot from 0406 to 0410") and "0408: a tent" in text
+    refused = reply_text(
+        await table.alice.slash(table.thread, "act", action="/shoot unit:a target:t")
+    )
+    assert "0408: a tent" in refused, refused
