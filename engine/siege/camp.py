@@ -216,6 +216,7 @@ def notes(board: Board) -> list[str]:
     if not is_camp(board):
         return []
     return [
-        "Camp: thick brown sides mark the slope edge between the hill's top and its slope; "
-        "trees block shots, tents stop shots through them, trenches give heavy cover."
+        "Badges: S stunned (light counter), W wounded, + dead (grey). Thick brown sides: the "
+        "slope edge between the hill's top and its slope. Trees block shots, tents stop shots "
+        "through them until burnt, trenches give heavy cover."
     ]

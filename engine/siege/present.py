@@ -116,6 +116,8 @@ def header(ruleset, state: dict) -> dict[str, str]:
             else ""
         ),
     }
+    if not ruleset.board(state).drawbridge:  # the camp has no drawbridge to report
+        out.pop("Bridge")
     if state.get("pending"):
         out["Melee"] = (
             ", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
@@ -234,7 +236,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             "W wounded, + dead (grey). Thick dark sides: battlements; yellow: arrow slit openings."
         )
     ]
-    notes += camp.notes(board)
+    notes = camp.notes(board) or notes  # the castle's levels and battlements are not on the camp
     if towers:
         notes.append(
             "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside."

@@ -244,6 +244,8 @@ def test_the_camp_picture_has_its_terrain_key_and_the_slope_edge():
         assert title in key
     assert "burnt tent" in key and "slope" in key
     assert any(e["color"] == "#6b4a1f" for e in scene["edges"])
+    assert "slope edge" in scene["notes"][0] and "battlements" not in " ".join(scene["notes"])
+    assert "Bridge" not in RULES.header(state)  # no drawbridge on the camp
     fills = {c["at"]: c["fill"] for c in scene["cells"]}
     assert fills["0908"] == data.terrain()["kinds"]["burnt-tent"]["fill"]
     image = Image.open(io.BytesIO(render_png(scene)))
