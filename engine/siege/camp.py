@@ -54,15 +54,15 @@ def figures_do_not_block(board: Board, label: str) -> bool:
 
 def side_verdict(board: Board, pair: list[str], from_tower_top: bool) -> tuple[str, str]:
     """A line running along the hexside between two cells passes on the more open side
-    (reading C5): ("block", why) only when both sides block, ("light", why) when the open side
-    is a thicket, else ("clear", "")."""
+    (reading C5): ("block", why) only when both sides block, ("light", the thicket's cell) when
+    the open side is a thicket, else ("clear", "")."""
     verdicts = []
     for label in pair:
         why = blocks(board, label, from_tower_top)
         if why:
             verdicts.append((2, "block", why))
         elif thins(board, label, from_tower_top):
-            verdicts.append((1, "light", f"{label}: thicket"))
+            verdicts.append((1, "light", label))
         else:
             verdicts.append((0, "clear", ""))
     if not verdicts:

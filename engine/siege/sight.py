@@ -417,7 +417,7 @@ def _look(
             why.append(f"the line runs along the side of {la}/{lb}, blocked on both sides: {camp_why}")
             return sight
         if passing == "light":
-            thickets.append(camp_why.split(":")[0])
+            thickets.append(camp_why)
         figures = [figure_block(lab) for lab in pair]
         if len(pair) == 2 and all(figures):
             if band in ("medium", "long"):

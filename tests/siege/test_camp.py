@@ -131,7 +131,7 @@ def test_a_line_along_a_hexside_passes_on_its_open_side():
     both = _look("0503", "0703", board=sides)
     assert not both.possible and "blocked on both sides" in both.reasons[-1]
     thicket = _look("0903", "1103", board=sides)
-    assert thicket.possible and thicket.cover == "light"
+    assert thicket.possible and thicket.cover == "light" and "thicket in 1003" in thicket.reasons[-2]
 
 
 def test_from_the_top_of_a_siege_tower_trees_still_block_thickets_and_slopes_give_no_cover():
