@@ -29,6 +29,7 @@ from engine.core.state import clone
 
 from . import (
     data,
+    engines,
     equipment,
     figures,
     melee,
@@ -194,6 +195,35 @@ class Siege(Ruleset):
             "Work the drawbridge winch this round (1.8)",
             (Option("unit", "unit", "Your figure on the winch"),),
         ),
+        Command(
+            "bolt",
+            "Shoot a manned ballista in the crossbows' step (3.41)",
+            (
+                Option("engine", "choice", "Your ballista"),
+                Option("target", "target", "Enemy figure"),
+            ),
+        ),
+        Command(
+            "emplace",
+            "Before the assault: set up an engine (3.43, 4.22)",
+            (Option("engine", "choice", "The engine"), Option("at", "hex", "Its cell")),
+        ),
+        Command(
+            "aim",
+            "Before the assault: lay an onager or catapult on a wall cell for today (4.21)",
+            (Option("engine", "choice", "The engine"), Option("at", "hex", "A wall cell")),
+        ),
+        Command(
+            "bombard",
+            "Before the assault: roll for the engines laid on a wall cell (4.21)",
+            (Option("at", "hex", "The wall cell"),),
+        ),
+        Command("repair", "Spend today repairing your damaged engines (4.23)"),
+        Command(
+            "damage",
+            "Result C: choose the engine that loses a destruction point (4.23)",
+            (Option("engine", "choice", "The engine"),),
+        ),
         Command("end-phase", "End this step of your phase"),
     )
     queries = (
@@ -259,6 +289,9 @@ class Siege(Ruleset):
             "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0})),
             "towers": clone(scenario.get("towers", {})),
             "tower_moved": [],
+            "engines": clone(scenario.get("engines", {})),
+            "siege_sheet": clone(scenario.get("siege_sheet", {})),
+            "engine_damage": None,
         }
         events = [
             {"type": "scenario", "name": scenario["name"]},
@@ -350,6 +383,7 @@ class Siege(Ruleset):
         self._no_shot_beside_a_friend(
             board, state, shooter, target["at"], self._level(board, state, target), seen
         )
+        engines.block(state, seen, shooter["at"], target["at"])
         return seen
 
     def _no_shot_beside_a_friend(
@@ -439,6 +473,7 @@ class Siege(Ruleset):
             tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
         )
         self._no_shot_beside_a_friend(board, state, shooter, to_cell, target_level, seen)
+        engines.block(state, seen, from_cell, to_cell)
         return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -465,6 +500,7 @@ class Siege(Ruleset):
                 ("retreat", "a retreat (/retreat)"),
                 ("advance", "an advance after combat (/advance or /stay)"),
                 ("landing", "where a falling figure lands (/land)"),
+                ("engine_damage", "which engine is damaged (/damage)"),
             )
             if state.get(key)
         ]
@@ -530,6 +566,8 @@ class Siege(Ruleset):
             return []
         if state["choice"]:
             return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
+        if state.get("engine_damage"):
+            return engines.damage_actions(state, side)
         if state.get("landing"):
             landing = state["landing"]
             return [
@@ -553,6 +591,8 @@ class Siege(Ruleset):
                 if unit is None or fid == unit:
                     for tid in self._targets(state, fid):
                         actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
+        if phase in ("fire1", "fire2") and kind in (None, "bolt"):
+            actions += engines.bolt_actions(self, state, side)
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [self._move_action(side, fid, c) for c in cells]
@@ -597,7 +637,7 @@ class Siege(Ruleset):
                 {"type": "place", "side": side, "tower": tid, "at": at, "towards": towards}
                 for at, towards in sorted(tower.placements(board, state, tid, blocked))
             ]
-        return out
+        return out + engines.prepare_actions(self, state, side)
 
     @staticmethod
     def _tower_blocked(state: dict, tid: str) -> set[str]:
@@ -609,6 +649,7 @@ class Siege(Ruleset):
             if not f["dead"] and f["at"] not in t["cells"]
         }
         blocked |= {lad["at"] for lad in state["ladders"].values()}
+        blocked |= set(engines.cells(state))
         return blocked | {
             c for other, o in state["towers"].items() if other != tid for c in o["cells"]
         }
@@ -768,7 +809,7 @@ class Siege(Ruleset):
                 board,
                 f["at"],
                 points,
-                enemies | set(tower_of),
+                enemies | set(tower_of) | set(engines.cells(state)),
                 friends,
                 dead,
                 state["bridge_up"],
@@ -804,6 +845,7 @@ class Siege(Ruleset):
         """Moves over (cell, layer) positions while a siege tower stands (2.42, 2.45). Keys are
         the cell, with ``+top`` for the platform, so one dict serves both layers."""
         enemies = {p for p, o in positions.items() if state["figures"][o]["side"] != f["side"]}
+        enemies |= {(c, tower.GROUND) for c in engines.cells(state)}
         friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
         start = tower.position(f)
         ends, parent = tower.reachable(
@@ -840,7 +882,7 @@ class Siege(Ruleset):
         ]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
         # No ladder stands in a siege tower's cells.
-        occupied = set(living) | set(tower.cells_of(state))
+        occupied = set(living) | set(tower.cells_of(state)) | set(engines.cells(state))
         spent = state.get("spent", {})
         for lid, lad in sorted(state.get("ladders", {}).items()):
             if lad["raised"]:
@@ -1042,7 +1084,11 @@ class Siege(Ruleset):
             enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
             friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
             for cell in adv["cells"]:
-                if cell in living or board.distance(f["at"], cell) != 1:
+                if (
+                    cell in living
+                    or cell in engines.cells(state)
+                    or board.distance(f["at"], cell) != 1
+                ):
                     continue
                 first = movement.enter_cost(
                     board, f["at"], cell, dead.get(cell, 0), state["bridge_up"]
@@ -1056,7 +1102,7 @@ class Siege(Ruleset):
                     board,
                     cell,
                     budget - first,
-                    enemies | set(tower_of),
+                    enemies | set(tower_of) | set(engines.cells(state)),
                     friends - {f["at"]},
                     dead,
                     state["bridge_up"],
@@ -1144,7 +1190,9 @@ class Siege(Ruleset):
             state["counters"].append([action["at"], counter])
             state["to_place"][key] -= 1
             events.append({"type": "counter_placed", "kind": counter, "at": action["at"]})
-            if not any(state["to_place"].values()):
+            if not any(state["to_place"].values()) and not engines.more_to_do(
+                self, state, action["side"]
+            ):
                 self._start_assault(state, events)
         elif kind == "carry":
             lad = state["ladders"][action["ladder"]]
@@ -1202,7 +1250,9 @@ class Siege(Ruleset):
                     "towards": action["towards"],
                 }
             )
-            if not any(state["to_place"].values()):
+            if not any(state["to_place"].values()) and not engines.more_to_do(
+                self, state, action["side"]
+            ):
                 self._start_assault(state, events)
         elif kind == "push":
             self._push(state, action, dice, events)
@@ -1221,8 +1271,22 @@ class Siege(Ruleset):
         elif kind == "stay":
             events.append({"type": "no_advance", "side": action["side"]})
             self._close_advance(state)
+        elif kind in engines.ACTIONS:
+            engines.apply(self, state, action, dice, events)
+            if (
+                state["phase"] == "prepare"
+                and not state.get("engine_damage")
+                and not any(state["to_place"].values())
+                and not engines.more_to_do(self, state, action["side"])
+            ):
+                self._start_assault(state, events)
         elif kind == "end-phase":
-            self._end_step(state, events)
+            # Before the assault every engine still laid on a wall fires (4.21); a result C
+            # that needs the besieger's choice keeps the step open.
+            if state["phase"] != "prepare" or not engines.finish_prepare(
+                self, state, dice, events
+            ):
+                self._end_step(state, events)
         self._check_ladders(state, events)
         self._check_victory(state, events)
         return state, events
@@ -1303,6 +1367,8 @@ class Siege(Ruleset):
         side = action.get("side", "")
         if state["choice"]:
             kinds = ["take"]
+        elif state.get("engine_damage"):
+            kinds = ["damage"]
         elif state.get("landing"):
             kinds = ["land"]
         elif state.get("retreat"):
@@ -1311,14 +1377,14 @@ class Siege(Ruleset):
             kinds = ["advance", "stay"]
         else:
             kinds = {
-                "fire1": ["shoot"],
-                "fire2": ["shoot"],
+                "fire1": ["shoot", "bolt"],
+                "fire2": ["shoot", "bolt"],
                 "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
                 "melee": ["attack", "fight", "cancel", "push"],
-                "prepare": ["fill", "breach", "place"],
+                "prepare": ["fill", "breach", "place", "emplace", "aim", "bombard", "repair"],
             }[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
-                kinds = []
+                kinds = ["bolt"] if engines.bolt_actions(self, state, side) else []
             if not state["pending"]:
                 kinds = [k for k in kinds if k not in ("fight", "cancel")] + ["end-phase"]
         raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
@@ -1491,6 +1557,7 @@ class Siege(Ruleset):
                 for cell in sorted(board.neighbours(f["at"]))
                 if cell not in living
                 and cell not in tower_of
+                and cell not in engines.cells(state)
                 and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
                 < movement.UNREACHABLE
             ]
@@ -1574,6 +1641,7 @@ class Siege(Ruleset):
             self._start_assault(state, events)
             return
         if state["phase"] == "melee":
+            engines.end_of_phase(state, events)
             # 1.21 step 5: own figures stunned before this phase recover.
             for fid, f in sorted(state["figures"].items()):
                 if (

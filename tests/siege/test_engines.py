@@ -1,0 +1,257 @@
+"""Siege engines and the siege sheet: the ballista (3.4), onager and catapult bombarding the
+walls before the assault (4.1, 4.2), breaches made by destruction (4.14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import RuleError, ScenarioError
+
+from .helpers import RULES, act, build, legal, of
+
+FAR = {"x": ("peasant", "defender", "2201")}
+ONAGER = {"o1": {"kind": "onager", "side": "besieger"}}
+CATAPULT = {"c1": {"kind": "catapult", "side": "besieger"}}
+PARAPET, TOWER_SLIT, GATE_TOWER = "0816", "0404", "1216"
+
+
+def next_day(state: dict) -> dict:
+    """What siege-days does at a day's end (coord.md contract): the day counter goes up and the
+    besieger's ``prepare`` step opens again. Here by hand, until that branch is merged."""
+    return {
+        **state,
+        "day": state.get("day", 1) + 1,
+        "phase": "prepare",
+        "active": "besieger",
+        "awaiting": ["besieger"],
+    }
+
+
+def aims(state, engine=None):
+    return {a["at"] for a in legal(state, "besieger", "aim") if engine in (None, a["engine"])}
+
+
+# ----- 4.1-4.2: bombarding walls -----------------------------------------------------------
+def test_an_onager_bombards_a_wall_before_the_assault_and_d_breaks_off_one_step():
+    state = build({"m": ("man-at-arms", "besieger", "0818"), **FAR}, engines=ONAGER)
+    assert (state["phase"], state["active"]) == ("prepare", "besieger")
+    assert PARAPET in aims(state, "o1") and "1109" not in aims(state)  # the keep's inside: no face
+    state, events = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    assert of(events, "engine_aimed")
+    state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[8])
+    shot = of(events, "bombarded")[0]
+    assert (shot["points"], shot["roll"], shot["letter"]) == (3, 8, "D")
+    assert of(events, "wall_damaged")[0]["name"] == "lightly damaged"
+    assert "0816 lightly damaged" in RULES.header(state)["Walls"]
+    # Nothing left to do with the engines: the assault begins.
+    assert state["phase"] == "fire1" and of(events, "phase_started")
+    # 4.13: a damaged wall keeps all its effects until destroyed.
+    assert RULES.board(state).cell(PARAPET).kind == "parapet"
+
+
+def test_engines_on_one_cell_add_their_points_for_one_roll():
+    alone = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER | CATAPULT)
+    alone, _ = act(alone, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    alone, events = act(alone, "besieger", f"/bombard at:{PARAPET}", dice=[7])
+    assert (of(events, "bombarded")[0]["points"], of(events, "bombarded")[0]["letter"]) == (3, "-")
+    both = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER | CATAPULT)
+    both, _ = act(both, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    both, _ = act(both, "besieger", f"/aim engine:c1 at:{PARAPET}")
+    both, events = act(both, "besieger", f"/bombard at:{PARAPET}", dice=[7])
+    shot = of(events, "bombarded")[0]
+    assert (shot["points"], shot["engines"], shot["letter"]) == (4, ["c1", "o1"], "D")
+
+
+def test_one_cell_per_engine_and_at_most_one_ranged_step_per_cell_a_day():
+    state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER | CATAPULT)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    assert not aims(state, "o1")  # the onager is laid for the day
+    state, _ = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[10])
+    # The wall took its step today: no engine may add another.
+    assert PARAPET not in aims(state, "c1") and "0916" in aims(state, "c1")
+    with pytest.raises(RuleError):
+        act(state, "besieger", f"/aim engine:c1 at:{PARAPET}")
+    state = next_day(state)
+    assert PARAPET in aims(state, "o1") and PARAPET in aims(state, "c1")
+
+
+def test_round_walls_take_one_off_the_die_the_gate_walls_count_as_parapets():
+    rolls = {}
+    for cell in (PARAPET, TOWER_SLIT, GATE_TOWER):
+        state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER)
+        state, _ = act(state, "besieger", f"/aim engine:o1 at:{cell}")
+        state, events = act(state, "besieger", f"/bombard at:{cell}", dice=[8])
+        shot = of(events, "bombarded")[0]
+        rolls[cell] = (shot["modifier"], shot["letter"])
+    assert rolls == {PARAPET: (0, "D"), TOWER_SLIT: (-1, "-"), GATE_TOWER: (0, "D")}
+
+
+def test_the_fourth_step_lays_a_breach_and_wounds_the_figure_on_the_wall():
+    figs = {"m": ("man-at-arms", "besieger", "0818"), "d": ("archer", "defender", PARAPET)}
+    state = build(figs, engines=ONAGER, walls={PARAPET: 3})
+    assert RULES.board(state).cell(PARAPET).kind == "parapet"  # badly damaged still stands
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[9])
+    assert of(events, "wall_damaged")[0]["name"] == "destroyed"
+    assert [PARAPET, "breach"] in state["counters"]
+    assert RULES.board(state).cell(PARAPET).kind == "breach"
+    hit = of(events, "figure_hit")[0]
+    assert (hit["unit"], hit["outcome"]) == ("d", "wounded")
+    # Broken walls are not bombarded again.
+    later = next_day(state)
+    assert PARAPET not in aims(later)
+
+
+def test_a_keep_wall_is_destroyed_only_after_a_neighbouring_keep_cell_is_damaged():
+    figs = {"m": ("man-at-arms", "besieger", "0818"), **FAR}
+    alone = build(figs, engines=ONAGER, walls={"1008": 3})
+    assert "1008" not in aims(alone) and "1308" in aims(alone)
+    beside = build(figs, engines=ONAGER, walls={"1008": 3, "1009": 1})
+    assert "1008" in aims(beside)
+    beside, _ = act(beside, "besieger", "/aim engine:o1 at:1008")
+    beside, events = act(beside, "besieger", "/bombard at:1008", dice=[10])
+    assert of(events, "wall_damaged")[0]["name"] == "destroyed"
+
+
+def test_result_c_damages_the_engines_the_owner_shares_the_loss_and_a_day_repairs_them():
+    state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER | CATAPULT)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    state, _ = act(state, "besieger", f"/aim engine:c1 at:{PARAPET}")
+    state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[1])
+    assert of(events, "bombarded")[0]["letter"] == "C"
+    assert of(events, "choose_engine_damage")[0]["among"] == ["c1", "o1"]
+    assert {a["type"] for a in legal(state, "besieger")} == {"damage"}
+    state, events = act(state, "besieger", "/damage engine:o1")
+    assert of(events, "engine_damaged")[0] == {
+        "type": "engine_damaged",
+        "engine": "o1",
+        "points_left": 2,
+        "by": "C",
+    }
+    assert "o1 onager off the map: 2/3 points, damaged" in RULES.header(state)["Engines"]
+    # Next day: a damaged engine still throws its remaining points, or the day goes to repair.
+    state = next_day(state)
+    state, events = act(state, "besieger", "/repair")
+    assert of(events, "engines_repairing")[0]["engines"] == ["o1"]
+    assert not aims(state, "o1") and aims(state, "c1")  # repairing engines do not shoot
+    state = next_day(state)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[8])
+    assert of(events, "bombarded")[0]["points"] == 3
+
+
+def test_a_single_engine_takes_result_c_itself_and_a_catapult_at_nought_is_out():
+    state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=CATAPULT)
+    state, _ = act(state, "besieger", f"/aim engine:c1 at:{PARAPET}")
+    state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[1])
+    assert of(events, "engine_damaged")[0]["points_left"] == 0
+    assert not aims(next_day(state))
+
+
+def test_end_phase_fires_the_engines_still_laid_and_an_engine_burnt_meanwhile_is_gone():
+    state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER | CATAPULT)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    state, _ = act(state, "besieger", f"/aim engine:c1 at:{PARAPET}")
+    # siege-fire removes an engine destroyed by fire from the dict (coord.md).
+    state = {**state, "engines": {k: v for k, v in state["engines"].items() if k != "c1"}}
+    state, events = act(state, "besieger", "/end-phase", dice=[8])
+    assert of(events, "bombarded")[0]["points"] == 3 and state["phase"] == "fire1"
+
+
+def test_scenario_engines_and_walls_are_checked():
+    figs = {"m": ("man-at-arms", "besieger", "0818"), **FAR}
+    with pytest.raises(ScenarioError, match="walls"):
+        build(figs, walls={"1109": 1})  # the keep's inside has no face to hit
+    with pytest.raises(ScenarioError, match="engines.b.at"):
+        build(figs, engines={"b": {"kind": "ballista", "side": "besieger"}})
+    with pytest.raises(ScenarioError, match="figure stands there"):
+        build(figs, engines={"b": {"kind": "ballista", "side": "besieger", "at": "0818"}})
+    with pytest.raises(ScenarioError, match="engines.o.lost"):
+        build(figs, engines={"o": {"kind": "onager", "side": "besieger", "lost": 4}})
+
+
+# ----- 3.4: the ballista ---------------------------------------------------------------------
+BALLISTA = {"b1": {"kind": "ballista", "side": "besieger", "at": "0519"}}
+CREW = {
+    "t": ("technician", "besieger", "0619"),
+    "p": ("peasant", "besieger", "0520"),
+    "d": ("man-at-arms", "defender", "0119"),
+}
+
+
+def _end_steps(state, count):
+    for _ in range(count):
+        state, _ = act(state, state["active"], "/end-phase")
+    return state
+
+
+def test_a_manned_ballista_shoots_on_the_fire_table_then_every_third_round():
+    state = build(CREW, engines=BALLISTA, phase="fire1")
+    assert {a["target"] for a in legal(state, "besieger", "bolt")} == {"d"}
+    state, events = act(state, "besieger", "/bolt engine:b1 target:d", dice=[5])
+    shot = of(events, "shot")[0]
+    assert (shot["band"], shot["cover"], shot["modifier"], shot["modified"]) == (
+        "short",
+        "none",
+        2,
+        7,
+    )
+    assert (shot["letter"], shot["outcome"]) == ("B", "wounded")
+    assert "shoots after 3 more manned round(s)" in RULES.header(state)["Engines"]
+    seen = []
+    for _round in (2, 3, 4):
+        state = _end_steps(state, 8)  # to the besieger's next step 1
+        assert (state["turn"], state["phase"], state["active"]) == (_round, "fire1", "besieger")
+        seen.append(bool(legal(state, "besieger", "bolt")))
+    assert seen == [False, False, True]
+
+
+def test_the_ballista_needs_two_adjacent_figures_one_a_technician_throughout():
+    no_tech = {**CREW, "t": ("peasant", "besieger", "0619")}
+    assert not legal(build(no_tech, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
+    alone = {k: v for k, v in CREW.items() if k != "p"}
+    assert not legal(build(alone, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
+    # A crew member walking off loses the round markers at the end of the phase.
+    state = build(CREW, engines=BALLISTA, phase="move")
+    state, _ = act(state, "besieger", "/move unit:p to:0420")
+    state = _end_steps(state, 3)
+    assert state["engines"]["b1"]["markers"] == 0
+    with pytest.raises(RuleError):
+        act(_end_steps(state, 4), "besieger", "/bolt engine:b1 target:d", dice=[9])
+
+
+def test_no_shot_through_a_ballista_and_no_figure_enters_its_cell():
+    figs = {
+        "a": ("archer", "besieger", "0719"),
+        "t": ("technician", "besieger", "0619"),
+        "d": ("man-at-arms", "defender", "0319"),
+    }
+    state = build(figs, engines=BALLISTA, phase="fire1")
+    seen = RULES._sight(state, "a", "d")
+    assert not seen.possible and "0519: a ballista stands there" in seen.reasons[-1]
+    assert "no shot through it (3.42)" in RULES.los(state, "0719", "0319")
+    moving = build(figs, engines=BALLISTA, phase="move")
+    reach = {a["to"] for a in legal(moving, "besieger", "move") if a["unit"] == "t"}
+    assert "0519" not in reach and "0518" in reach
+
+
+def test_the_besieger_sets_up_a_ballista_before_the_assault_and_it_stays_fixed():
+    state = build(CREW, engines=BALLISTA, prepare={"engines": ["b1"]})
+    assert state["phase"] == "prepare"
+    spots = {a["at"] for a in legal(state, "besieger", "emplace")}
+    assert "0818" in spots and "0619" not in spots and "0817" not in spots  # no figure, no moat
+    state, events = act(state, "besieger", "/emplace engine:b1 at:0818")
+    assert of(events, "engine_placed") and state["engines"]["b1"]["cells"] == ["0818"]
+    assert state["phase"] == "fire1" and not legal(state, "besieger", "emplace")
+
+
+def test_the_picture_and_header_show_engines_and_wall_damage():
+    state = build(CREW, engines=BALLISTA | ONAGER, walls={PARAPET: 2}, phase="fire1")
+    header = RULES.header(state)
+    assert "b1 ballista 0519: 3/3 markers, ready to shoot; crew P, T" in header["Engines"]
+    assert "o1 onager off the map: 3/3 points" in header["Engines"]
+    assert header["Walls"] == "0816 damaged"
+    scene = RULES.scene(state, [], None)
+    piece = next(p for p in scene["pieces"] if p["id"] == "engine-b1")
+    assert (piece["at"], piece["title"], piece["values"]) == ("0519", "ballista", "3/3")
+    assert {"at": PARAPET, "kind": "breach", "text": "2"} in scene["markers"]
