@@ -231,7 +231,7 @@ def block(state: dict, seen, from_cell: str, to_cell: str) -> None:
         if cell in standing and cell not in (from_cell, to_cell):
             seen.possible = False
             kind = title(state["engines"][standing[cell]]["kind"])
-            seen.reasons.append(f"{cell}: a {kind} stands there: no shot through it (3.42)")
+            seen.reasons.append(f"{cell}: the {kind} stands there: no shot through it (3.42)")
             return
 
 
@@ -294,6 +294,21 @@ def _free_cells(rules, state: dict, eid: str) -> list[str]:
     ]
 
 
+def movable(state: dict, side: str) -> list[str]:
+    """3.43: engines are fixed once on the map; the scenario's ``prepare.engines`` are set up
+    before the first assault, and on every later day ("vor jedem neuen Angriff neu postiert")
+    each engine of the besieger standing on the map may be set up anew, once."""
+    day = state.get("day", 1)
+    out = [e for e in state.get("to_place", {}).get("engines", []) if e in state.get("engines", {})]
+    if day > 1:
+        out += [
+            eid
+            for eid, e in sorted(state.get("engines", {}).items())
+            if e["side"] == side and e["cells"] and e.get("placed_day") != day and eid not in out
+        ]
+    return out
+
+
 def _bombarders(state: dict, side: str) -> list[str]:
     day = state.get("day", 1)
     return [
@@ -334,12 +349,11 @@ def _aimed_at(state: dict) -> dict[str, list[str]]:
 
 def prepare_actions(rules, state: dict, side: str) -> list[dict]:
     out: list[dict] = []
-    for eid in state.get("to_place", {}).get("engines", []):
-        if eid in state.get("engines", {}):
-            out += [
-                {"type": "emplace", "side": side, "engine": eid, "at": c}
-                for c in _free_cells(rules, state, eid)
-            ]
+    for eid in movable(state, side):
+        out += [
+            {"type": "emplace", "side": side, "engine": eid, "at": c}
+            for c in _free_cells(rules, state, eid)
+        ]
     shooters = _bombarders(state, side)
     if shooters:
         walls = _aimable(rules, state)
@@ -459,8 +473,9 @@ def apply(rules, state: dict, action: dict, dice: Dice, events: list) -> None:
         _repaired(state, e)
     if kind == "emplace":
         eid = action["engine"]
-        state["engines"][eid]["cells"] = [action["at"]]
-        state["to_place"]["engines"].remove(eid)
+        state["engines"][eid].update(cells=[action["at"]], placed_day=day)
+        if eid in state["to_place"].get("engines", []):
+            state["to_place"]["engines"].remove(eid)
         events.append({"type": "engine_placed", "engine": eid, "at": action["at"]})
     elif kind == "aim":
         e = state["engines"][action["engine"]]

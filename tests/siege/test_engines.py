@@ -228,7 +228,7 @@ def test_no_shot_through_a_ballista_and_no_figure_enters_its_cell():
     }
     state = build(figs, engines=BALLISTA, phase="fire1")
     seen = RULES._sight(state, "a", "d")
-    assert not seen.possible and "0519: a ballista stands there" in seen.reasons[-1]
+    assert not seen.possible and "0519: the ballista stands there" in seen.reasons[-1]
     assert "no shot through it (3.42)" in RULES.los(state, "0719", "0319")
     moving = build(figs, engines=BALLISTA, phase="move")
     reach = {a["to"] for a in legal(moving, "besieger", "move") if a["unit"] == "t"}
@@ -243,6 +243,23 @@ def test_the_besieger_sets_up_a_ballista_before_the_assault_and_it_stays_fixed()
     state, events = act(state, "besieger", "/emplace engine:b1 at:0818")
     assert of(events, "engine_placed") and state["engines"]["b1"]["cells"] == ["0818"]
     assert state["phase"] == "fire1" and not legal(state, "besieger", "emplace")
+    # 3.43: before each new day's assault it may be set up anew, once.
+    state = next_day(state)
+    state, _ = act(state, "besieger", "/emplace engine:b1 at:0519")
+    assert state["engines"]["b1"]["cells"] == ["0519"] and not legal(state, "besieger", "emplace")
+
+
+def test_an_onager_on_the_map_blocks_shots_and_cells_like_the_ballista():
+    figs = {
+        "a": ("archer", "besieger", "0719"),
+        "t": ("technician", "besieger", "0619"),
+        "d": ("man-at-arms", "defender", "0319"),
+    }
+    onager = {"o1": {"kind": "onager", "side": "besieger", "at": "0519"}}
+    state = build(figs, engines=onager, phase="fire1")
+    assert "0519: the onager stands there" in RULES._sight(state, "a", "d").reasons[-1]
+    moving = build(figs, engines=onager, phase="move")
+    assert "0519" not in {a["to"] for a in legal(moving, "besieger", "move") if a["unit"] == "t"}
 
 
 def test_the_picture_and_header_show_engines_and_wall_damage():
