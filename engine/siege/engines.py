@@ -27,13 +27,13 @@ import functools
 from engine.core import hexgrid
 from engine.core.dice import Dice
 
-from . import data, figures, shooting, siege_sheet, sight, tower
+from . import data, figures, movement, shooting, siege_sheet, sight, tower
 from .board import Board
 from .data import need
 
 FILE = "engines.json"
-KINDS = ("ballista", "catapult", "onager")
-ACTIONS = ("emplace", "aim", "bombard", "repair", "damage", "bolt")
+KINDS = ("ballista", "catapult", "onager", "ram")
+ACTIONS = ("emplace", "aim", "bombard", "repair", "damage", "bolt", "drive", "batter")
 
 
 @functools.lru_cache(maxsize=1)
@@ -104,6 +104,20 @@ def spec() -> dict:
         "kinds.ballista.modifiers",
         "must give a whole-number modifier per band",
     )
+    ram = kinds["ram"]
+    for key in ("crew", "enter", "between_cells", "every_rounds"):
+        need(
+            isinstance(ram.get(key), int) and ram[key] >= 1,
+            FILE,
+            f"kinds.ram.{key}",
+            "must be a whole number >= 1",
+        )
+    need(
+        isinstance(ram.get("ignores"), list) and set(ram["ignores"]) <= {"C", "D"},
+        FILE,
+        "kinds.ram.ignores",
+        "must list destruction results the ram ignores",
+    )
     stands = raw.get("stands_on")
     need(
         isinstance(stands, list) and stands and all(k in data.terrain()["kinds"] for k in stands),
@@ -135,15 +149,26 @@ def validate(board: Board, raw: object, figs: dict, blocked: set[str], file: str
             "ids are 1-24 letters, digits or dashes",
         )
         need(
-            isinstance(e, dict) and set(e) <= {"kind", "side", "at", "markers", "lost"},
+            isinstance(e, dict)
+            and set(e) <= {"kind", "side", "at", "markers", "lost", "cells", "towards"},
             file,
             entry,
             "must be an object with kind, side, at (and markers for a ballista, lost for an "
-            "onager or catapult)",
+            "onager or catapult; a ram has cells and towards instead of at)",
         )
         need(e.get("kind") in KINDS, file, f"{entry}.kind", f"must be one of {', '.join(KINDS)}")
         need(e.get("side") in ("besieger", "defender"), file, f"{entry}.side", "must be a side")
         kind = e["kind"]
+        taken = {c for o in out.values() for c in o["cells"]}
+        if kind == "ram":
+            out[eid] = _validate_ram(board, e, blocked | taken, entry, file)
+            continue
+        need(
+            "cells" not in e and "towards" not in e,
+            file,
+            entry,
+            "only a ram has cells and towards; other engines stand on one cell, at",
+        )
         at = e.get("at")
         if at is None:
             need(
@@ -199,18 +224,79 @@ def validate(board: Board, raw: object, figs: dict, blocked: set[str], file: str
     return out
 
 
+def _validate_ram(board: Board, e: dict, blocked: set[str], entry: str, file: str) -> dict:
+    """A ram: three connected cells of ground a siege tower could roll over, and ``towards``,
+    the neighbour of its first cell its front faces (4.31: moved like the siege tower, G13)."""
+    need(
+        set(e) == {"kind", "side", "cells", "towards"},
+        file,
+        entry,
+        "a ram has kind, side, cells (three) and towards (the neighbour its front faces)",
+    )
+    ram_cells = e["cells"]
+    rolls = tower.spec()["rolls_over"]
+    need(
+        isinstance(ram_cells, list)
+        and len(ram_cells) == 3
+        and len(set(ram_cells)) == 3
+        and all(isinstance(c, str) and c in board for c in ram_cells),
+        file,
+        f"{entry}.cells",
+        "must be three different cells of the map",
+    )
+    need(
+        all(board.cell(c).kind in rolls for c in ram_cells),
+        file,
+        f"{entry}.cells",
+        f"a ram stands only on {' or '.join(rolls)} (4.31, as the siege tower 2.41)",
+    )
+    need(
+        all(any(board.distance(c, o) == 1 for o in ram_cells if o != c) for c in ram_cells),
+        file,
+        f"{entry}.cells",
+        "the three cells must hang together",
+    )
+    need(
+        not blocked & set(ram_cells),
+        file,
+        f"{entry}.cells",
+        "a siege tower, ladder or engine stands there",
+    )
+    need(
+        isinstance(e["towards"], str)
+        and e["towards"] in board
+        and board.distance(ram_cells[0], e["towards"]) == 1
+        and e["towards"] not in ram_cells,
+        file,
+        f"{entry}.towards",
+        "must be a neighbour of the first cell outside the ram",
+    )
+    return {
+        "kind": "ram",
+        "side": e["side"],
+        "cells": list(ram_cells),
+        "towards": e["towards"],
+        "last_roll": None,
+        "driven_half": None,
+    }
+
+
 def validate_placing(engines: dict, placed: object, file: str) -> list[str]:
     """Scenario entry ``prepare.engines``: besieger engines placed before the assault."""
     need(
         isinstance(placed, list)
         and all(
-            isinstance(e, str) and e in engines and engines[e]["side"] == "besieger"
+            isinstance(e, str)
+            and e in engines
+            and engines[e]["side"] == "besieger"
+            and engines[e]["kind"] != "ram"
             for e in placed
         )
         and len(set(placed)) == len(placed),
         file,
         "prepare.engines",
-        "must list besieger engines of this file, each once (3.43: placed before the assault)",
+        "must list besieger engines of this file (not rams: they are pushed, 4.31), each once "
+        "(3.43: placed before the assault)",
     )
     assert isinstance(placed, list)
     return list(placed)
@@ -222,17 +308,39 @@ def cells(state: dict) -> dict[str, str]:
     return {c: eid for eid, e in state.get("engines", {}).items() for c in e["cells"]}
 
 
-def block(state: dict, seen, from_cell: str, to_cell: str) -> None:
-    """3.42 (and 4.22 for onager and catapult): no shot through an engine's cell."""
+def block(
+    state: dict,
+    seen,
+    from_cell: str,
+    to_cell: str,
+    board: Board | None = None,
+    shooter_level: int | None = None,
+) -> None:
+    """3.42 (and 4.22 for onager and catapult): no shot through an engine's cell. 4.33: a
+    ram's cells block lines of figures on its level (E13); under it total cover, no shooting."""
     if not seen.possible:
         return
     standing = cells(state)
+    rams = {c for c, eid in standing.items() if state["engines"][eid]["kind"] == "ram"}
+    if from_cell in rams:
+        seen.possible = False
+        seen.reasons.append(f"{from_cell}: figures under a ram do not shoot (4.33)")
+        return
+    if to_cell in rams:
+        seen.possible = False
+        seen.cover = "full"
+        seen.reasons.append(f"{to_cell}: total cover under the ram (4.33)")
+        return
     for cell in seen.crossed:
-        if cell in standing and cell not in (from_cell, to_cell):
-            seen.possible = False
-            kind = title(state["engines"][standing[cell]]["kind"])
-            seen.reasons.append(f"{cell}: the {kind} stands there: no shot through it (3.42)")
-            return
+        if cell not in standing or cell in (from_cell, to_cell):
+            continue
+        if cell in rams and board is not None and shooter_level != board.cell(cell).level:
+            continue
+        seen.possible = False
+        kind = title(state["engines"][standing[cell]]["kind"])
+        rule = "4.33" if cell in rams else "3.42"
+        seen.reasons.append(f"{cell}: the {kind} stands there: no shot through it ({rule})")
+        return
 
 
 def crew(state: dict, eid: str) -> list[str]:
@@ -304,7 +412,11 @@ def movable(state: dict, side: str) -> list[str]:
         out += [
             eid
             for eid, e in sorted(state.get("engines", {}).items())
-            if e["side"] == side and e["cells"] and e.get("placed_day") != day and eid not in out
+            if e["side"] == side
+            and e["cells"]
+            and e["kind"] != "ram"
+            and e.get("placed_day") != day
+            and eid not in out
         ]
     return out
 
@@ -315,7 +427,7 @@ def _bombarders(state: dict, side: str) -> list[str]:
         eid
         for eid, e in sorted(state.get("engines", {}).items())
         if e["side"] == side
-        and e["kind"] != "ballista"
+        and e["kind"] in ("catapult", "onager")
         and points(state, e) > 0
         and not (e.get("aimed") and e["aimed"]["day"] == day)
     ]
@@ -500,6 +612,10 @@ def apply(rules, state: dict, action: dict, dice: Dice, events: list) -> None:
         _settle_damage(state, events)
     elif kind == "bolt":
         shoot(rules, state, action["engine"], action["target"], dice, events)
+    elif kind == "drive":
+        drive(rules, state, action["engine"], action["to"], events)
+    elif kind == "batter":
+        batter(rules, state, action["engine"], dice, events)
 
 
 def finish_prepare(rules, state: dict, dice: Dice, events: list) -> bool:
@@ -633,6 +749,198 @@ def end_of_phase(state: dict, events: list) -> None:
             events.append({"type": "ballista_marker", "engine": eid, "markers": e["markers"]})
 
 
+# ----- the ram ---------------------------------------------------------------------------
+def _as_tower(state: dict, eid: str) -> dict:
+    """The ram seen through the siege tower's machinery (4.31: "genauso wie ein
+    Belagerungsturm bewegt"): a view with only this ram as a tower."""
+    return {"towers": {eid: state["engines"][eid]}, "figures": state["figures"]}
+
+
+def ram_crew(state: dict, eid: str) -> list[str]:
+    """Able figures of the ram's side under it (4.31: three, needed to move and to work it)."""
+    return tower.crew(_as_tower(state, eid), eid)
+
+
+def _rams(state: dict, side: str | None = None) -> list[str]:
+    return [
+        eid
+        for eid, e in sorted(state.get("engines", {}).items())
+        if e["kind"] == "ram" and (side is None or e["side"] == side)
+    ]
+
+
+def ram_blocked(state: dict, eid: str) -> set[str]:
+    """Cells a ram may not roll onto: living figures outside it, ladders, siege towers, other
+    engines (G13)."""
+    e = state["engines"][eid]
+    blocked = {
+        f["at"] for f in state["figures"].values() if not f["dead"] and f["at"] not in e["cells"]
+    }
+    blocked |= {lad["at"] for lad in state.get("ladders", {}).values()}
+    blocked |= set(tower.cells_of(state))
+    return blocked | {c for c, other in cells(state).items() if other != eid}
+
+
+def drive_actions(rules, state: dict, side: str) -> list[dict]:
+    """4.31 with 2.41: three able figures under the ram that have not acted push it straight
+    forward or back once a round; not the round after one of them fought (G14)."""
+    if side != state["active"] or state["phase"] != "move":
+        return []
+    board = rules.board(state)
+    out = []
+    need_crew = spec()["kinds"]["ram"]["crew"]
+    for eid in _rams(state, side):
+        e = state["engines"][eid]
+        if e.get("driven_half") == state["half"]:
+            continue
+        under = [
+            fid for fid, f in state["figures"].items() if f["at"] in e["cells"] and not f["dead"]
+        ]
+        if any(state["melee_half"].get(fid, -9) >= state["half"] - 2 for fid in under):
+            continue
+        team = [
+            fid
+            for fid in ram_crew(state, eid)
+            if fid not in state["done"] and fid not in rules._busy(state)
+        ]
+        if len(team) < need_crew:
+            continue
+        moves = tower.tower_moves(board, _as_tower(state, eid), eid, ram_blocked(state, eid))
+        out += [{"type": "drive", "side": side, "engine": eid, "to": to} for to in sorted(moves)]
+    return out
+
+
+def drive(rules, state: dict, eid: str, to: str, events: list) -> None:
+    e = state["engines"][eid]
+    board = rules.board(state)
+    view = _as_tower(state, eid)
+    new_cells, cost = tower.tower_moves(board, view, eid, ram_blocked(state, eid))[to]
+    team = [fid for fid in ram_crew(state, eid) if fid not in state["done"]][
+        : spec()["kinds"]["ram"]["crew"]
+    ]
+    vector = tower.heading(board, e)
+    old = list(e["cells"])
+    moving = dict(zip(old, new_cells))
+    for f in state["figures"].values():
+        if f["at"] in moving and not f["dead"]:
+            f["at"] = moving[f["at"]]
+    e["cells"] = list(new_cells)
+    q, r = board.cell(new_cells[0]).hex
+    e["towards"] = hexgrid.label((q + vector[0], r + vector[1]))
+    e["driven_half"] = state["half"]
+    state["done"] += team
+    state["acted"] += team
+    events.append(
+        {"type": "ram_driven", "engine": eid, "from": old, "to": new_cells, "cost": cost, "crew": team}
+    )
+
+
+def ram_wall(rules, state: dict, eid: str) -> str | None:
+    """4.32: the wall cell the ram's front touches, if it may be battered: a wall or tower
+    cell of the castle's face, not the keep ("Ein Widder kann nicht gegen Mauerfelder des
+    Burgfrieds eingesetzt werden"), not yet broken."""
+    board = rules.board(state)
+    front = state["engines"][eid].get("towards")
+    if front not in board or front not in siege_sheet.targets(board):
+        return None
+    if siege_sheet.family(board, front) == "keep":
+        return None
+    return front
+
+
+def batter_actions(rules, state: dict, side: str) -> list[dict]:
+    """4.32, 4.34: in its side's melee step, a ram with its front at a wall rolls once every
+    second round, worked by three able figures under it none of which fought this round."""
+    if side != state["active"] or state["phase"] != "melee":
+        return []
+    ram = spec()["kinds"]["ram"]
+    out = []
+    for eid in _rams(state, side):
+        e = state["engines"][eid]
+        if e.get("last_roll") is not None and state["turn"] < e["last_roll"] + ram["every_rounds"]:
+            continue
+        if ram_wall(rules, state, eid) is None:
+            continue
+        team = ram_crew(state, eid)
+        if len(team) < ram["crew"]:
+            continue
+        if any(state["melee_half"].get(fid, -9) >= state["half"] - 1 for fid in team):
+            continue
+        out.append({"type": "batter", "side": side, "engine": eid})
+    return out
+
+
+def batter(rules, state: dict, eid: str, dice: Dice, events: list) -> None:
+    """4.32: 9 destruction points, result C ignored; 1 off the die on a wall already damaged
+    (and on the round walls, the gate walls counting as parapets)."""
+    board = rules.board(state)
+    e = state["engines"][eid]
+    cell = ram_wall(rules, state, eid)
+    assert cell is not None  # only offered at a wall
+    ram = spec()["kinds"]["ram"]
+    e["last_roll"] = state["turn"]
+    mod = siege_sheet.modifier(board, cell) + (-1 if siege_sheet.step(state, cell) else 0)
+    roll = dice.roll(f"ram {eid} batters {cell}", events, sides=10)
+    letter = siege_sheet.result(ram["points"], roll + mod)
+    if letter in ram["ignores"]:
+        letter = "-"
+    meaning = {"-": "no effect", "D": "one destruction step"}[letter]
+    text = (
+        f"Ram {eid} batters {cell}: {ram['points']} destruction points; d10 {roll}{mod:+d}="
+        f"{roll + mod} -> {letter if letter != '-' else 'no result'}: {meaning}"
+    )
+    events.append(
+        {
+            "type": "bombarded",
+            "at": cell,
+            "engines": [eid],
+            "points": ram["points"],
+            "roll": roll,
+            "modifier": mod,
+            "letter": letter,
+            "text": text,
+        }
+    )
+    if letter == "D":
+        siege_sheet.damage(state, cell, False, events)
+
+
+def ram_entries(rules, state: dict, board: Board, fid: str, budget: int, plans: dict) -> dict:
+    """Moves into a ram of the figure's side (the chart: "Widder 2 zu Fuß"): from where the
+    figure stands or any cell it can reach, onto a free cell under the ram; between two cells
+    of one ram 1 point (as in the siege tower, 2.42). Never through a ram."""
+    f = state["figures"][fid]
+    occupied = {o["at"] for o in state["figures"].values() if not o["dead"]}
+    ram = spec()["kinds"]["ram"]
+    out: dict[str, dict] = {}
+    for eid in _rams(state, f["side"]):
+        e = state["engines"][eid]
+        for cell in e["cells"]:
+            if cell in occupied:
+                continue
+            if f["at"] in e["cells"]:
+                if board.distance(f["at"], cell) == 1 and ram["between_cells"] <= budget:
+                    out[cell] = {"path": [f["at"], cell], "cost": ram["between_cells"]}
+                continue
+            best = None
+            starts = [(f["at"], [f["at"]], 0)] + [
+                (key, p["path"], p["cost"])
+                for key, p in plans.items()
+                if "+" not in key and key not in cells(state)
+            ]
+            for here, path, cost in starts:
+                if (
+                    board.distance(here, cell) == 1
+                    and movement.connects(board, here, cell, state["bridge_up"])
+                    and cost + ram["enter"] <= budget
+                    and (best is None or cost + ram["enter"] < best["cost"])
+                ):
+                    best = {"path": [*path, cell], "cost": cost + ram["enter"]}
+            if best:
+                out[cell] = best
+    return out
+
+
 # ----- presentation ----------------------------------------------------------------------
 def status(state: dict, eid: str) -> str:
     e = state["engines"][eid]
@@ -646,6 +954,15 @@ def status(state: dict, eid: str) -> str:
             else f"shoots after {most - e['markers']} more manned round(s)"
         )
         return f"{eid} ballista {where}: {e['markers']}/{most} markers, {ready}; crew {crew_names}"
+    if e["kind"] == "ram":
+        every = spec()["kinds"]["ram"]["every_rounds"]
+        team = ", ".join(state["figures"][f]["name"] for f in ram_crew(state, eid)) or "none"
+        nxt = (
+            "may batter now"
+            if e.get("last_roll") is None or state["turn"] >= e["last_roll"] + every
+            else f"next roll in round {e['last_roll'] + every}"
+        )
+        return f"{eid} ram {'-'.join(e['cells'])} facing {e['towards']}: {nxt}; crew {team}"
     full = spec()["kinds"][e["kind"]]["points"]
     now = points(state, e)
     extra = ""
@@ -683,6 +1000,10 @@ def scene_parts(state: dict) -> tuple[list[dict], list[dict]]:
     most = spec()["kinds"]["ballista"]["markers"]
     for eid, e in sorted(state.get("engines", {}).items()):
         if not e["cells"]:
+            continue
+        if e["kind"] == "ram":
+            # Like the siege tower: the cells outlined, the crew's counters in them (4.31).
+            markers += [{"at": c, "kind": "highlight", "color": ENGINE_COLORS[e["side"]]} for c in e["cells"]]
             continue
         if e["kind"] == "ballista":
             values = f"{e['markers']}/{most}"
@@ -723,6 +1044,11 @@ def describe_event(state: dict, e: dict) -> str | None:
         return (
             f"Result C: the besieger chooses which engine loses a point "
             f"({', '.join(e['among'])}; /damage)."
+        )
+    if kind == "ram_driven":
+        return (
+            f"Ram {e['engine']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} "
+            f"({e['cost']} points)."
         )
     if kind == "ballista_marker":
         return f"Ballista {e['engine']} is worked: round marker {e['markers']}."

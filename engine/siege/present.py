@@ -266,7 +266,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
 SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2: the castle assault; the camp and the long siege come later).
 Before the assault the besieger may `/fill` the moat, `/breach` a wall and `/place` a siege tower.
 Engines: `/emplace` one, `/aim` onagers and catapults at a wall and `/bombard` it (or `/repair`
-them for the day; `/damage` says which one a result C hits); a manned ballista `/bolt`s in step 1.
+them for the day; `/damage` says which one a result C hits); a manned ballista `/bolt`s in step 1;
+three figures under a ram `/drive` it (step 2) and `/batter` the wall its front touches (step 4).
 Each side's phase has four steps:
 1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
 2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
@@ -287,7 +288,9 @@ SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2: der Sturm auf die Burg; Lage
 Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`) und einen
 Belagerungsturm aufstellen (`/place`). Maschinen: `/emplace` stellt eine auf, `/aim` richtet
 Onager und Katapulte auf ein Mauerfeld, `/bombard` würfelt (oder `/repair` für den Tag; `/damage`
-wählt bei Ergebnis C die beschädigte); eine bemannte Balliste schießt in Schritt 1 (`/bolt`).
+wählt bei Ergebnis C die beschädigte); eine bemannte Balliste schießt in Schritt 1 (`/bolt`);
+drei Figuren unter einem Widder schieben ihn (`/drive`, Schritt 2) und rammen die Mauer vor
+seiner Front (`/batter`, Schritt 4).
 Jede Phase einer Seite hat vier Schritte:
 1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
 2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;

@@ -204,6 +204,19 @@ class Siege(Ruleset):
             ),
         ),
         Command(
+            "drive",
+            "Push your ram straight forward or back with the three figures under it (4.31)",
+            (
+                Option("engine", "choice", "The ram"),
+                Option("to", "hex", "Where its first cell goes"),
+            ),
+        ),
+        Command(
+            "batter",
+            "Work your ram against the wall its front touches (4.32)",
+            (Option("engine", "choice", "The ram"),),
+        ),
+        Command(
             "emplace",
             "Before the assault: set up an engine (3.43, 4.22)",
             (Option("engine", "choice", "The engine"), Option("at", "hex", "Its cell")),
@@ -383,7 +396,9 @@ class Siege(Ruleset):
         self._no_shot_beside_a_friend(
             board, state, shooter, target["at"], self._level(board, state, target), seen
         )
-        engines.block(state, seen, shooter["at"], target["at"])
+        engines.block(
+            state, seen, shooter["at"], target["at"], board, self._level(board, state, shooter)
+        )
         return seen
 
     def _no_shot_beside_a_friend(
@@ -473,7 +488,14 @@ class Siege(Ruleset):
             tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
         )
         self._no_shot_beside_a_friend(board, state, shooter, to_cell, target_level, seen)
-        engines.block(state, seen, from_cell, to_cell)
+        engines.block(
+            state,
+            seen,
+            from_cell,
+            to_cell,
+            board,
+            tower.spec()["top_level"] if view["shooter_top"] else board.cell(from_cell).level,
+        )
         return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -598,6 +620,8 @@ class Siege(Ruleset):
                 actions += [self._move_action(side, fid, c) for c in cells]
         if phase == "move" and kind in (None, "roll"):
             actions += self._tower_actions(state, side)
+        if phase == "move" and kind in (None, "drive"):
+            actions += engines.drive_actions(self, state, side)
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
@@ -607,6 +631,8 @@ class Siege(Ruleset):
         elif phase == "melee" and kind != "end-phase":
             if kind in (None, "push") and not state["pending"]:
                 actions += self._push_actions(state, side)
+            if kind in (None, "batter") and not state["pending"]:
+                actions += engines.batter_actions(self, state, side)
             if kind != "push":
                 actions += self._melee_actions(state, side)
         if not state["pending"]:
@@ -801,6 +827,7 @@ class Siege(Ruleset):
                 plans = self._tower_plans(
                     state, board, f, points, positions, dead, ladders, tower_of
                 )
+                plans.update(engines.ram_entries(self, state, board, fid, points, plans))
                 if plans:
                     out[fid] = plans
                 continue
@@ -834,6 +861,8 @@ class Siege(Ruleset):
                         continue
                     plan.update(partner=partner, partner_path=trail, partner_cost=follow)
                 plans[end] = plan
+            if partner is None:
+                plans.update(engines.ram_entries(self, state, board, fid, points, plans))
             if plans:
                 out[fid] = plans
         return out
@@ -1379,8 +1408,8 @@ class Siege(Ruleset):
             kinds = {
                 "fire1": ["shoot", "bolt"],
                 "fire2": ["shoot", "bolt"],
-                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
-                "melee": ["attack", "fight", "cancel", "push"],
+                "move": ["move", "roll", "drive", "face", "carry", "raise", "drop", "shift"],
+                "melee": ["attack", "fight", "cancel", "push", "batter"],
                 "prepare": ["fill", "breach", "place", "emplace", "aim", "bombard", "repair"],
             }[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):

@@ -272,3 +272,127 @@ def test_the_picture_and_header_show_engines_and_wall_damage():
     piece = next(p for p in scene["pieces"] if p["id"] == "engine-b1")
     assert (piece["at"], piece["title"], piece["values"]) == ("0519", "ballista", "3/3")
     assert {"at": PARAPET, "kind": "breach", "text": "2"} in scene["markers"]
+
+
+# ----- 4.3: the ram -------------------------------------------------------------------------
+RAM = {"r1": {"kind": "ram", "side": "besieger", "cells": ["0818", "0819", "0820"], "towards": "0817"}}
+RAM_CREW = {
+    "a": ("peasant", "besieger", "0818"),
+    "b": ("peasant", "besieger", "0819"),
+    "c": ("peasant", "besieger", "0820"),
+    "x": ("peasant", "defender", "2201"),
+}
+
+
+def _at_the_wall(phase="melee", **extra):
+    """The ram rolled onto the filled moat, its front against the parapet 0816."""
+    ram = {"r1": {**RAM["r1"], "cells": ["0817", "0818", "0819"], "towards": "0816"}}
+    figs = {
+        **RAM_CREW,
+        "a": ("peasant", "besieger", "0817"),
+        "b": ("peasant", "besieger", "0818"),
+        "c": ("peasant", "besieger", "0819"),
+    }
+    figs.update(extra.pop("figs", {}))
+    return build(figs, engines=ram, filled_moat=["0817"], phase=phase, **extra)
+
+
+def test_three_figures_under_the_ram_push_it_straight_like_the_siege_tower():
+    state = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="move")
+    assert {a["to"] for a in legal(state, "besieger", "drive")} == {"0817"}  # back: off the map
+    state, events = act(state, "besieger", "/drive engine:r1 to:0817")
+    assert of(events, "ram_driven")[0]["cost"] == 2  # the filled moat costs the ram 2 (2.41)
+    assert state["engines"]["r1"]["cells"] == ["0817", "0818", "0819"]
+    assert state["engines"]["r1"]["towards"] == "0816"
+    assert [state["figures"][f]["at"] for f in "abc"] == ["0817", "0818", "0819"]
+    assert not legal(state, "besieger", "drive")  # once a round, its crew has used its move
+    two = build({**RAM_CREW, "c": ("peasant", "besieger", "0720")}, engines=RAM, phase="move")
+    assert not legal(two, "besieger", "drive")
+
+
+def test_the_ram_at_a_wall_rolls_nine_points_every_second_round_ignoring_c():
+    state = _at_the_wall()
+    assert "r1 ram 0817-0818-0819 facing 0816: may batter now" in RULES.header(state)["Engines"]
+    state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
+    shot = of(events, "bombarded")[0]
+    assert (shot["points"], shot["modifier"], shot["letter"]) == (9, 0, "D")
+    assert of(events, "wall_damaged")[0]["step"] == 1
+    assert "next roll in round 3" in RULES.header(state)["Engines"]
+    state = _end_steps(state, 5)  # the defender's phase, then the besieger's round 2
+    assert (state["turn"], state["active"]) == (2, "besieger")
+    state = _end_steps(state, 3)
+    assert state["phase"] == "melee" and not legal(state, "besieger", "batter")
+    state = _end_steps(state, 8)
+    assert (state["turn"], state["phase"]) == (3, "melee")
+    # 4.32: an already damaged wall takes 1 off the die; result C is ignored.
+    state, events = act(state, "besieger", "/batter engine:r1", dice=[1])
+    shot = of(events, "bombarded")[0]
+    assert (shot["modifier"], shot["letter"]) == (-1, "-") and not of(events, "engine_damaged")
+
+
+def test_the_ram_stops_while_a_crew_member_fights_or_is_stunned():
+    stunned = _at_the_wall(figs={"c": ("peasant", "besieger", "0819", "stunned")})
+    assert not legal(stunned, "besieger", "batter")
+    state = _at_the_wall(figs={"d": ("peasant", "defender", "0719")})
+    assert legal(state, "besieger", "batter")
+    state, _ = act(state, "besieger", "/attack unit:c target:d")
+    state, _ = act(state, "besieger", "/fight", dice=[1])
+    assert not legal(state, "besieger", "batter")
+
+
+def test_the_ram_treats_the_gate_walls_as_parapets_and_towers_as_round():
+    figs = {
+        **RAM_CREW,
+        "a": ("peasant", "besieger", "1217"),
+        "b": ("peasant", "besieger", "1218"),
+        "c": ("peasant", "besieger", "1219"),
+    }
+    ram = {"r1": {"kind": "ram", "side": "besieger", "cells": ["1217", "1218", "1219"], "towards": "1216"}}
+    state = build(figs, engines=ram, filled_moat=["1217"], phase="melee")
+    state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
+    assert of(events, "bombarded")[0]["modifier"] == 0
+    corner = {
+        **RAM_CREW,
+        "a": ("peasant", "besieger", "0417"),
+        "b": ("peasant", "besieger", "0418"),
+        "c": ("peasant", "besieger", "0419"),
+    }
+    ram = {"r1": {"kind": "ram", "side": "besieger", "cells": ["0417", "0418", "0419"], "towards": "0416"}}
+    state = build(corner, engines=ram, filled_moat=["0417"], phase="melee")
+    assert RULES.board(state).cell("0416").kind == "tower-slit"
+    state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
+    assert of(events, "bombarded")[0]["modifier"] == -1
+
+
+def test_the_ram_blocks_lines_on_its_level_gives_total_cover_and_no_shots_from_under_it():
+    figs = {
+        "s": ("archer", "besieger", "1018"),
+        "t": ("archer", "defender", "0618"),
+        "w": ("archer", "defender", "0816"),
+        "a": ("peasant", "besieger", "0819"),
+        "u": ("peasant", "besieger", "0920"),
+    }
+    state = build(figs, engines=RAM, phase="fire1")
+    across = RULES._sight(state, "s", "t")  # over the empty ram cell 0818
+    assert not across.possible
+    assert "0818: the ram stands there: no shot through it (4.33)" in across.reasons[-1]
+    under = RULES._sight(state, "w", "a")
+    assert not under.possible and "total cover under the ram (4.33)" in under.reasons[-1]
+    assert "figures under a ram do not shoot (4.33)" in RULES.los(state, "0819", "0816")
+    # From the wall (level 2) a line over the ram (level 1) is not blocked by it.
+    over = RULES._sight(state, "w", "u")
+    assert over.possible and "0818" in over.crossed
+
+
+def test_figures_enter_a_ram_of_their_side_for_two_points_and_fight_from_under_it():
+    figs = {**RAM_CREW, "c": ("peasant", "besieger", "1020"), "d": ("peasant", "defender", "0719")}
+    state = build(figs, engines=RAM, phase="move")
+    state, events = act(state, "besieger", "/move unit:c to:0820")
+    assert of(events, "moved")[0]["cost"] == 1 + 2  # 0921 -> 0920, then under the ram
+    theirs = build(figs, engines=RAM, phase="move", active="defender")
+    reach = {a["to"] for a in legal(theirs, "defender", "move") if a["unit"] == "d"}
+    assert "0820" not in reach and "0720" in reach
+    melee = build(figs, engines=RAM, phase="melee")
+    assert {"type": "attack", "side": "besieger", "unit": "b", "target": "d"} in legal(
+        melee, "besieger", "attack"
+    )
