@@ -994,16 +994,19 @@ def header_lines(state: dict) -> dict[str, str]:
 ENGINE_COLORS = {"besieger": "#8e3b00", "defender": "#0d3557"}
 
 
-def scene_parts(state: dict) -> tuple[list[dict], list[dict]]:
-    """Engine counters (kind, state) and a damage marker with its step on every damaged wall."""
-    pieces, markers = [], []
+def scene_parts(state: dict) -> tuple[list[dict], list[dict], list[dict]]:
+    """Engine counters (kind, state), rams outlined and labelled, and a damage marker with its
+    step on every damaged wall."""
+    pieces, markers, labels = [], [], []
     most = spec()["kinds"]["ballista"]["markers"]
     for eid, e in sorted(state.get("engines", {}).items()):
         if not e["cells"]:
             continue
         if e["kind"] == "ram":
             # Like the siege tower: the cells outlined, the crew's counters in them (4.31).
-            markers += [{"at": c, "kind": "highlight", "color": ENGINE_COLORS[e["side"]]} for c in e["cells"]]
+            color = ENGINE_COLORS[e["side"]]
+            markers += [{"at": c, "kind": "highlight", "color": color} for c in e["cells"]]
+            labels.append({"at": e["cells"][0], "text": f"ram {eid}", "color": color})
             continue
         if e["kind"] == "ballista":
             values = f"{e['markers']}/{most}"
@@ -1023,7 +1026,7 @@ def scene_parts(state: dict) -> tuple[list[dict], list[dict]]:
     for cell, v in sorted(state.get("siege_sheet", {}).items()):
         if v.get("step") and cell not in broken:
             markers.append({"at": cell, "kind": "breach", "text": str(v["step"])})
-    return pieces, markers
+    return pieces, markers, labels
 
 
 def describe_event(state: dict, e: dict) -> str | None:

@@ -202,12 +202,13 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         for _, lad in sorted(state.get("ladders", {}).items())
     ]
     markers += [{"at": cell, "kind": "highlight", "color": TOWER_EDGE} for cell in sorted(towers)]
-    engine_pieces, engine_markers = engines.scene_parts(state)
-    pieces, markers = pieces + engine_pieces, markers + engine_markers
+
     labels = [
         {"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
         for tid, t in sorted(state.get("towers", {}).items())
     ]
+    engine_pieces, engine_markers, engine_labels = engines.scene_parts(state)
+    pieces, markers, labels = pieces + engine_pieces, markers + engine_markers, labels + engine_labels
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated"):
