@@ -396,3 +396,38 @@ def test_figures_enter_a_ram_of_their_side_for_two_points_and_fight_from_under_i
     assert {"type": "attack", "side": "besieger", "unit": "b", "target": "d"} in legal(
         melee, "besieger", "attack"
     )
+
+
+def test_engines_on_the_local_table_by_typed_commands(tmp_path):
+    """The same commands typed on the local table, with a scenario file of one's own."""
+    import io
+    import json
+
+    from service import table
+
+    from .test_engines_discord import SCENARIO
+
+    path = tmp_path / "engines.json"
+    path.write_text(json.dumps(SCENARIO))
+    script = tmp_path / "script.txt"
+    script.write_text(
+        "\n".join(
+            [
+                "besieger /aim engine:o1 at:0916",
+                "besieger /bombard at:0916",
+                "besieger /bolt engine:b1 target:d",
+                "besieger /end-phase",
+                "besieger /drive engine:r1 to:0817",
+                "besieger /state",
+            ]
+        )
+        + "\n"
+    )
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["--game", "siege", "--scenario", str(path), "--seed", "4"]
+    code = table.main([*argv, "--db", str(tmp_path / "t.db"), "--script", str(script)], stdout=out, stderr=err)
+    lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    assert code == 0 and all(obj["ok"] for obj in lines), (err.getvalue(), lines)
+    state = lines[-1]["state"]
+    assert state["engines"]["r1"]["cells"] == ["0817", "0818", "0819"]
+    assert state["engines"]["b1"]["markers"] == 0 and state["siege_sheet"]["0916"]["rolled_day"] == 1
