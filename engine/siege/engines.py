@@ -658,7 +658,7 @@ def ballista_sight(rules, state: dict, eid: str, target_id: str):
         towers=tower.cells_of(state),
         target_top=tower.layer(target) == tower.TOP,
     )
-    block(state, seen, at, target["at"])
+    block(state, seen, at, target["at"], board, board.cell(at).level)
     return seen
 
 
