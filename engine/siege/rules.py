@@ -1743,6 +1743,7 @@ class Siege(Ruleset):
             and board.cell(c).cost is not None
             and not board.cell(c).inside
             and c not in towers
+            and c not in engines.cells(state)
         ]
         self._fall(state, climber, lad["at"], sorted(places + [lad["at"]]), events)
 

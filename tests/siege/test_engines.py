@@ -431,3 +431,17 @@ def test_engines_on_the_local_table_by_typed_commands(tmp_path):
     state = lines[-1]["state"]
     assert state["engines"]["r1"]["cells"] == ["0817", "0818", "0819"]
     assert state["engines"]["b1"]["markers"] == 0 and state["siege_sheet"]["0916"]["rolled_day"] == 1
+
+
+def test_a_figure_falling_from_a_ladder_never_lands_in_an_engine():
+    figs = {
+        "c": ("man-at-arms", "besieger", "0817"),
+        "t": ("technician", "besieger", "0919"),
+        "d": ("man-at-arms", "defender", "0816"),
+    }
+    ladder = {"l1": {"at": "0817", "faces": "0816", "raised": True}}
+    ballista = {"b1": {"kind": "ballista", "side": "besieger", "at": "0818"}}
+    state = build(figs, ladders=ladder, engines=ballista, phase="melee", active="defender")
+    state, events = act(state, "defender", "/push unit:d ladder:l1", dice=[1])
+    options = of(events, "choose_landing")[0]["options"]
+    assert "0818" not in options and "0717" in options
