@@ -970,6 +970,16 @@ def status(state: dict, eid: str) -> str:
         extra = f", repairing on day {e['repair_day']}"
     elif e.get("lost"):
         extra = f", damaged (−{e['lost']})"
+    day = state.get("day", 1)
+    aimed = e.get("aimed")
+    if aimed and aimed["day"] == day:
+        extra += (
+            f"; bombarded {aimed['at']} today, next on day {day + 1}"
+            if aimed["fired"]
+            else f"; laid on {aimed['at']}, fires at /bombard or /end-phase"
+        )
+    elif now:
+        extra += "; may bombard before the assault"
     return f"{eid} {title(e['kind'])} {where}: {now}/{full} points{extra}"
 
 

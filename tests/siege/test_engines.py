@@ -38,11 +38,13 @@ def test_an_onager_bombards_a_wall_before_the_assault_and_d_breaks_off_one_step(
     assert PARAPET in aims(state, "o1") and "1109" not in aims(state)  # the keep's inside: no face
     state, events = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
     assert of(events, "engine_aimed")
+    assert "o1 onager off the map: 3/3 points; laid on 0816" in RULES.header(state)["Engines"]
     state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[8])
     shot = of(events, "bombarded")[0]
     assert (shot["points"], shot["roll"], shot["letter"]) == (3, 8, "D")
     assert of(events, "wall_damaged")[0]["name"] == "lightly damaged"
     assert "0816 lightly damaged" in RULES.header(state)["Walls"]
+    assert "bombarded 0816 today, next on day 2" in RULES.header(state)["Engines"]
     # Nothing left to do with the engines: the assault begins.
     assert state["phase"] == "fire1" and of(events, "phase_started")
     # 4.13: a damaged wall keeps all its effects until destroyed.
