@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import camp, data, figures, tower
+from . import camp, data, engines, figures, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -101,7 +101,7 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
-    return None
+    return engines.describe_event(state, e)
 
 
 def header(ruleset, state: dict) -> dict[str, str]:
@@ -124,6 +124,7 @@ def header(ruleset, state: dict) -> dict[str, str]:
             + " vs "
             + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"])
         )
+    out.update(engines.header_lines(state))
     if state.get("result"):
         winner = state["result"].get("winner")
         out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
@@ -204,10 +205,13 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         for _, lad in sorted(state.get("ladders", {}).items())
     ]
     markers += [{"at": cell, "kind": "highlight", "color": TOWER_EDGE} for cell in sorted(towers)]
+
     labels = [
         {"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
         for tid, t in sorted(state.get("towers", {}).items())
     ]
+    engine_pieces, engine_markers, engine_labels = engines.scene_parts(state)
+    pieces, markers, labels = pieces + engine_pieces, markers + engine_markers, labels + engine_labels
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated"):
@@ -267,6 +271,9 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
 
 SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2: the castle assault; the camp and the long siege come later).
 Before the assault the besieger may `/fill` the moat, `/breach` a wall and `/place` a siege tower.
+Engines: `/emplace` one, `/aim` onagers and catapults at a wall and `/bombard` it (or `/repair`
+them for the day; `/damage` says which one a result C hits); a manned ballista `/bolt`s in step 1;
+three figures under a ram `/drive` it (step 2) and `/batter` the wall its front touches (step 4).
 Each side's phase has four steps:
 1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
 2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
@@ -285,7 +292,12 @@ approximation (see docs/rules/siege.md)."""
 
 SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2: der Sturm auf die Burg; Lager und lange Belagerung folgen).
 Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`) und einen
-Belagerungsturm aufstellen (`/place`). Jede Phase einer Seite hat vier Schritte:
+Belagerungsturm aufstellen (`/place`). Maschinen: `/emplace` stellt eine auf, `/aim` richtet
+Onager und Katapulte auf ein Mauerfeld, `/bombard` würfelt (oder `/repair` für den Tag; `/damage`
+wählt bei Ergebnis C die beschädigte); eine bemannte Balliste schießt in Schritt 1 (`/bolt`);
+drei Figuren unter einem Widder schieben ihn (`/drive`, Schritt 2) und rammen die Mauer vor
+seiner Front (`/batter`, Schritt 4).
+Jede Phase einer Seite hat vier Schritte:
 1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
 2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
    außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,

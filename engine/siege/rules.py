@@ -29,6 +29,7 @@ from engine.core.state import clone
 
 from . import (
     data,
+    engines,
     equipment,
     figures,
     melee,
@@ -194,6 +195,48 @@ class Siege(Ruleset):
             "Work the drawbridge winch this round (1.8)",
             (Option("unit", "unit", "Your figure on the winch"),),
         ),
+        Command(
+            "bolt",
+            "Shoot a manned ballista in the crossbows' step (3.41)",
+            (
+                Option("engine", "choice", "Your ballista"),
+                Option("target", "target", "Enemy figure"),
+            ),
+        ),
+        Command(
+            "drive",
+            "Push your ram straight forward or back with the three figures under it (4.31)",
+            (
+                Option("engine", "choice", "The ram"),
+                Option("to", "hex", "Where its first cell goes"),
+            ),
+        ),
+        Command(
+            "batter",
+            "Work your ram against the wall its front touches (4.32)",
+            (Option("engine", "choice", "The ram"),),
+        ),
+        Command(
+            "emplace",
+            "Before the assault: set up an engine (3.43, 4.22)",
+            (Option("engine", "choice", "The engine"), Option("at", "hex", "Its cell")),
+        ),
+        Command(
+            "aim",
+            "Before the assault: lay an onager or catapult on a wall cell for today (4.21)",
+            (Option("engine", "choice", "The engine"), Option("at", "hex", "A wall cell")),
+        ),
+        Command(
+            "bombard",
+            "Before the assault: roll for the engines laid on a wall cell (4.21)",
+            (Option("at", "hex", "The wall cell"),),
+        ),
+        Command("repair", "Spend today repairing your damaged engines (4.23)"),
+        Command(
+            "damage",
+            "Result C: choose the engine that loses a destruction point (4.23)",
+            (Option("engine", "choice", "The engine"),),
+        ),
         Command("end-phase", "End this step of your phase"),
     )
     queries = (
@@ -259,6 +302,9 @@ class Siege(Ruleset):
             "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0})),
             "towers": clone(scenario.get("towers", {})),
             "tower_moved": [],
+            "engines": clone(scenario.get("engines", {})),
+            "siege_sheet": clone(scenario.get("siege_sheet", {})),
+            "engine_damage": None,
         }
         events = [
             {"type": "scenario", "name": scenario["name"]},
@@ -350,6 +396,9 @@ class Siege(Ruleset):
         self._no_shot_beside_a_friend(
             board, state, shooter, target["at"], self._level(board, state, target), seen
         )
+        engines.block(
+            state, seen, shooter["at"], target["at"], board, self._level(board, state, shooter)
+        )
         return seen
 
     def _no_shot_beside_a_friend(
@@ -439,6 +488,14 @@ class Siege(Ruleset):
             tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
         )
         self._no_shot_beside_a_friend(board, state, shooter, to_cell, target_level, seen)
+        engines.block(
+            state,
+            seen,
+            from_cell,
+            to_cell,
+            board,
+            tower.spec()["top_level"] if view["shooter_top"] else board.cell(from_cell).level,
+        )
         return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -465,6 +522,7 @@ class Siege(Ruleset):
                 ("retreat", "a retreat (/retreat)"),
                 ("advance", "an advance after combat (/advance or /stay)"),
                 ("landing", "where a falling figure lands (/land)"),
+                ("engine_damage", "which engine is damaged (/damage)"),
             )
             if state.get(key)
         ]
@@ -530,6 +588,8 @@ class Siege(Ruleset):
             return []
         if state["choice"]:
             return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
+        if state.get("engine_damage"):
+            return engines.damage_actions(state, side)
         if state.get("landing"):
             landing = state["landing"]
             return [
@@ -553,11 +613,15 @@ class Siege(Ruleset):
                 if unit is None or fid == unit:
                     for tid in self._targets(state, fid):
                         actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
+        if phase in ("fire1", "fire2") and kind in (None, "bolt"):
+            actions += engines.bolt_actions(self, state, side)
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [self._move_action(side, fid, c) for c in cells]
         if phase == "move" and kind in (None, "roll"):
             actions += self._tower_actions(state, side)
+        if phase == "move" and kind in (None, "drive"):
+            actions += engines.drive_actions(self, state, side)
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
@@ -567,6 +631,8 @@ class Siege(Ruleset):
         elif phase == "melee" and kind != "end-phase":
             if kind in (None, "push") and not state["pending"]:
                 actions += self._push_actions(state, side)
+            if kind in (None, "batter") and not state["pending"]:
+                actions += engines.batter_actions(self, state, side)
             if kind != "push":
                 actions += self._melee_actions(state, side)
         if not state["pending"]:
@@ -597,7 +663,7 @@ class Siege(Ruleset):
                 {"type": "place", "side": side, "tower": tid, "at": at, "towards": towards}
                 for at, towards in sorted(tower.placements(board, state, tid, blocked))
             ]
-        return out
+        return out + engines.prepare_actions(self, state, side)
 
     @staticmethod
     def _tower_blocked(state: dict, tid: str) -> set[str]:
@@ -609,6 +675,7 @@ class Siege(Ruleset):
             if not f["dead"] and f["at"] not in t["cells"]
         }
         blocked |= {lad["at"] for lad in state["ladders"].values()}
+        blocked |= set(engines.cells(state))
         return blocked | {
             c for other, o in state["towers"].items() if other != tid for c in o["cells"]
         }
@@ -780,6 +847,7 @@ class Siege(Ruleset):
                 plans = self._tower_plans(
                     state, board, f, points, positions, dead, ladders, tower_of
                 )
+                plans.update(engines.ram_entries(self, state, board, fid, points, plans))
                 if plans:
                     out[fid] = plans
                 continue
@@ -788,7 +856,7 @@ class Siege(Ruleset):
                 board,
                 f["at"],
                 points,
-                enemies | set(tower_of),
+                enemies | set(tower_of) | set(engines.cells(state)),
                 friends,
                 dead,
                 state["bridge_up"],
@@ -813,6 +881,8 @@ class Siege(Ruleset):
                         continue
                     plan.update(partner=partner, partner_path=trail, partner_cost=follow)
                 plans[end] = plan
+            if partner is None:
+                plans.update(engines.ram_entries(self, state, board, fid, points, plans))
             if plans:
                 out[fid] = plans
         return out
@@ -824,6 +894,7 @@ class Siege(Ruleset):
         """Moves over (cell, layer) positions while a siege tower stands (2.42, 2.45). Keys are
         the cell, with ``+top`` for the platform, so one dict serves both layers."""
         enemies = {p for p, o in positions.items() if state["figures"][o]["side"] != f["side"]}
+        enemies |= {(c, tower.GROUND) for c in engines.cells(state)}
         friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
         start = tower.position(f)
         ends, parent = tower.reachable(
@@ -860,7 +931,7 @@ class Siege(Ruleset):
         ]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
         # No ladder stands in a siege tower's cells.
-        occupied = set(living) | set(tower.cells_of(state))
+        occupied = set(living) | set(tower.cells_of(state)) | set(engines.cells(state))
         spent = state.get("spent", {})
         for lid, lad in sorted(state.get("ladders", {}).items()):
             if lad["raised"]:
@@ -1062,7 +1133,11 @@ class Siege(Ruleset):
             enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
             friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
             for cell in adv["cells"]:
-                if cell in living or board.distance(f["at"], cell) != 1:
+                if (
+                    cell in living
+                    or cell in engines.cells(state)
+                    or board.distance(f["at"], cell) != 1
+                ):
                     continue
                 first = movement.enter_cost(
                     board, f["at"], cell, dead.get(cell, 0), state["bridge_up"]
@@ -1076,7 +1151,7 @@ class Siege(Ruleset):
                     board,
                     cell,
                     budget - first,
-                    enemies | set(tower_of),
+                    enemies | set(tower_of) | set(engines.cells(state)),
                     friends - {f["at"]},
                     dead,
                     state["bridge_up"],
@@ -1164,7 +1239,9 @@ class Siege(Ruleset):
             state["counters"].append([action["at"], counter])
             state["to_place"][key] -= 1
             events.append({"type": "counter_placed", "kind": counter, "at": action["at"]})
-            if not any(state["to_place"].values()):
+            if not any(state["to_place"].values()) and not engines.more_to_do(
+                self, state, action["side"]
+            ):
                 self._start_assault(state, events)
         elif kind == "carry":
             lad = state["ladders"][action["ladder"]]
@@ -1222,7 +1299,9 @@ class Siege(Ruleset):
                     "towards": action["towards"],
                 }
             )
-            if not any(state["to_place"].values()):
+            if not any(state["to_place"].values()) and not engines.more_to_do(
+                self, state, action["side"]
+            ):
                 self._start_assault(state, events)
         elif kind == "push":
             self._push(state, action, dice, events)
@@ -1241,8 +1320,22 @@ class Siege(Ruleset):
         elif kind == "stay":
             events.append({"type": "no_advance", "side": action["side"]})
             self._close_advance(state)
+        elif kind in engines.ACTIONS:
+            engines.apply(self, state, action, dice, events)
+            if (
+                state["phase"] == "prepare"
+                and not state.get("engine_damage")
+                and not any(state["to_place"].values())
+                and not engines.more_to_do(self, state, action["side"])
+            ):
+                self._start_assault(state, events)
         elif kind == "end-phase":
-            self._end_step(state, events)
+            # Before the assault every engine still laid on a wall fires (4.21); a result C
+            # that needs the besieger's choice keeps the step open.
+            if state["phase"] != "prepare" or not engines.finish_prepare(
+                self, state, dice, events
+            ):
+                self._end_step(state, events)
         self._check_ladders(state, events)
         self._check_victory(state, events)
         return state, events
@@ -1325,6 +1418,8 @@ class Siege(Ruleset):
         side = action.get("side", "")
         if state["choice"]:
             kinds = ["take"]
+        elif state.get("engine_damage"):
+            kinds = ["damage"]
         elif state.get("landing"):
             kinds = ["land"]
         elif state.get("retreat"):
@@ -1333,14 +1428,14 @@ class Siege(Ruleset):
             kinds = ["advance", "stay"]
         else:
             kinds = {
-                "fire1": ["shoot"],
-                "fire2": ["shoot"],
-                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
-                "melee": ["attack", "fight", "cancel", "push"],
-                "prepare": ["fill", "breach", "place"],
+                "fire1": ["shoot", "bolt"],
+                "fire2": ["shoot", "bolt"],
+                "move": ["move", "roll", "drive", "face", "carry", "raise", "drop", "shift"],
+                "melee": ["attack", "fight", "cancel", "push", "batter"],
+                "prepare": ["fill", "breach", "place", "emplace", "aim", "bombard", "repair"],
             }[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
-                kinds = []
+                kinds = ["bolt"] if engines.bolt_actions(self, state, side) else []
             if not state["pending"]:
                 kinds = [k for k in kinds if k not in ("fight", "cancel")] + ["end-phase"]
         raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
@@ -1513,6 +1608,7 @@ class Siege(Ruleset):
                 for cell in sorted(board.neighbours(f["at"]))
                 if cell not in living
                 and cell not in tower_of
+                and cell not in engines.cells(state)
                 and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
                 < movement.UNREACHABLE
             ]
@@ -1596,6 +1692,7 @@ class Siege(Ruleset):
             self._start_assault(state, events)
             return
         if state["phase"] == "melee":
+            engines.end_of_phase(state, events)
             # 1.21 step 5: own figures stunned before this phase recover.
             for fid, f in sorted(state["figures"].items()):
                 if (
@@ -1668,6 +1765,7 @@ class Siege(Ruleset):
             and board.cell(c).cost is not None
             and not board.cell(c).inside
             and c not in towers
+            and c not in engines.cells(state)
         ]
         self._fall(state, climber, lad["at"], sorted(places + [lad["at"]]), events)
 

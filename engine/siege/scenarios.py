@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data, tower
+from . import data, engines, siege_sheet, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -37,6 +37,8 @@ KEYS = {
     "prepare",
     "towers",
     "burnt_tents",
+    "engines",
+    "walls",
 }
 
 
@@ -203,8 +205,12 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     placed = prepare.get("towers", []) if isinstance(prepare, dict) else []
     need(
         isinstance(prepare, dict)
-        and set(prepare) <= {"filled_moat", "breaches", "towers"}
-        and all(isinstance(v, int) and 0 <= v <= 20 for k, v in prepare.items() if k != "towers"),
+        and set(prepare) <= {"filled_moat", "breaches", "towers", "engines"}
+        and all(
+            isinstance(v, int) and 0 <= v <= 20
+            for k, v in prepare.items()
+            if k not in ("towers", "engines")
+        ),
         file,
         "prepare",
         "may give filled_moat and breaches, each a number 0-20 of counters the besieger places first, "
@@ -327,4 +333,38 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "raised": spec.get("raised", True),
             "carriers": [],
         }
+    # Section 3.4 and 4.2: engines on the map (or off it), placed or bombarding before the assault.
+    out["engines"] = engines.validate(
+        laid,
+        raw.get("engines", {}),
+        out["figures"],
+        set(tower_of) | {lad["at"] for lad in out["ladders"].values()},
+        file,
+    )
+    out["prepare"]["engines"] = engines.validate_placing(
+        out["engines"], prepare.get("engines", []), file
+    )
+    # 4.12: the siege sheet carried over from earlier days: wall cell -> damage steps 1-3.
+    walls: Any = raw.get("walls", {})
+    faces = set(siege_sheet.targets(laid))
+    need(
+        isinstance(walls, dict)
+        and all(
+            c in faces and isinstance(n, int) and 1 <= n < len(siege_sheet.table()["steps"])
+            for c, n in walls.items()
+        ),
+        file,
+        "walls",
+        "must map wall, tower or keep cells on a face of the castle to damage steps 1-3 "
+        "(a destroyed cell is a broken-wall counter: breaches)",
+    )
+    out["siege_sheet"] = {c: {"step": n, "ranged_day": None} for c, n in walls.items()}
+    if out["prepare"]["engines"]:
+        need("phase" not in raw, file, "phase", "engines to place start the game with placing")
+    bombarding = any(
+        e["side"] == "besieger" and e["kind"] != "ballista" for e in out["engines"].values()
+    )
+    if out["prepare"]["engines"] or (bombarding and "phase" not in raw):
+        out["phase"] = "prepare"
+        out["active"] = "besieger"
     return out
