@@ -31,6 +31,7 @@ from . import (
     data,
     equipment,
     figures,
+    fire,
     melee,
     movement,
     present,
@@ -193,6 +194,21 @@ class Siege(Ruleset):
             "winch",
             "Work the drawbridge winch this round (1.8)",
             (Option("unit", "unit", "Your figure on the winch"),),
+        ),
+        Command(
+            "kindle",
+            "Stay a whole round beside an enemy engine or a tent to set it alight (3.51)",
+            (Option("unit", "unit", "Your figure beside it"), Option("at", "hex", "Its cell")),
+        ),
+        Command(
+            "douse",
+            "Try to put out an adjacent fire (3.53)",
+            (Option("unit", "unit", "Your figure"), Option("at", "hex", "The burning cell")),
+        ),
+        Command(
+            "firearrow",
+            "Shoot a fire arrow at an enemy engine at short range (5.31)",
+            (Option("unit", "unit", "Your archer"), Option("at", "hex", "A cell of the engine")),
         ),
         Command("end-phase", "End this step of your phase"),
     )
@@ -553,6 +569,8 @@ class Siege(Ruleset):
                 if unit is None or fid == unit:
                     for tid in self._targets(state, fid):
                         actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
+        if phase in ("fire1", "fire2") and kind in (None, "firearrow"):
+            actions += self._fire_arrow_actions(state, side, unit)
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [self._move_action(side, fid, c) for c in cells]
@@ -562,11 +580,19 @@ class Siege(Ruleset):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
+        if phase == "move" and kind in (None, "kindle"):
+            actions += fire.kindle_actions(
+                state, self.board(state), side, self._free_hands(state, side)
+            )
         if phase == "move" and kind in (None, "carry", "raise", "drop", "shift"):
             actions += self._ladder_actions(state, side)
         elif phase == "melee" and kind != "end-phase":
             if kind in (None, "push") and not state["pending"]:
                 actions += self._push_actions(state, side)
+            if kind in (None, "douse") and not state["pending"]:
+                actions += fire.douse_actions(
+                    state, self.board(state), side, self._free_hands(state, side)
+                )
             if kind != "push":
                 actions += self._melee_actions(state, side)
         if not state["pending"]:
@@ -646,8 +672,37 @@ class Siege(Ruleset):
 
     @staticmethod
     def _busy(state: dict) -> set[str]:
-        """Figures working the winch do nothing else for the round (1.8)."""
-        return {state["winch"]["unit"]} if state.get("winch") else set()
+        """Figures working the winch do nothing else for the round (1.8), nor those setting a
+        fire (3.51)."""
+        return ({state["winch"]["unit"]} if state.get("winch") else set()) | fire.busy(state)
+
+    def _free_hands(self, state: dict, side: str) -> list[str]:
+        """The side's able figures that have not acted this step and carry nothing."""
+        return [
+            fid
+            for fid, f in sorted(state["figures"].items())
+            if f["side"] == side
+            and figures.can_act(f)
+            and fid not in state["done"]
+            and fid not in self._busy(state)
+            and fid not in equipment.carried_by(state)
+        ]
+
+    def _fire_arrow_actions(self, state: dict, side: str, unit: str | None) -> list[dict]:
+        """5.31: bows shoot fire arrows at enemy engines at short range."""
+        if not state.get("engines"):
+            return []
+        board = self.board(state)
+
+        def look(a, b):
+            return self._los_sight(state, a, b)[0]
+
+        return [
+            {"type": "firearrow", "side": side, "unit": fid, "at": cell}
+            for fid in self._shooters(state, side)
+            if unit is None or fid == unit
+            for cell in fire.arrow_targets(state, board, fid, look)
+        ]
 
     def _winch_actions(self, state: dict, side: str) -> list[dict]:
         board = self.board(state)
@@ -768,7 +823,7 @@ class Siege(Ruleset):
                 board,
                 f["at"],
                 points,
-                enemies | set(tower_of),
+                enemies | set(tower_of) | set(fire.fires(state)),
                 friends,
                 dead,
                 state["bridge_up"],
@@ -1221,8 +1276,21 @@ class Siege(Ruleset):
         elif kind == "stay":
             events.append({"type": "no_advance", "side": action["side"]})
             self._close_advance(state)
+        elif kind == "kindle":
+            fire.start_kindling(state, action, events)
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+        elif kind == "douse":
+            fire.douse(state, action, dice, events)
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+        elif kind == "firearrow":
+            seen = self._los_sight(state, state["figures"][action["unit"]]["at"], action["at"])[0]
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+            fire.shoot_arrow(state, action, seen, dice, events)
         elif kind == "end-phase":
-            self._end_step(state, events)
+            self._end_step(state, events, dice)
         self._check_ladders(state, events)
         self._check_victory(state, events)
         return state, events
@@ -1311,10 +1379,10 @@ class Siege(Ruleset):
             kinds = ["advance", "stay"]
         else:
             kinds = {
-                "fire1": ["shoot"],
-                "fire2": ["shoot"],
-                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
-                "melee": ["attack", "fight", "cancel", "push"],
+                "fire1": ["shoot", "firearrow"],
+                "fire2": ["shoot", "firearrow"],
+                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift", "kindle"],
+                "melee": ["attack", "fight", "cancel", "push", "douse"],
                 "prepare": ["fill", "breach", "place"],
             }[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
@@ -1569,7 +1637,7 @@ class Siege(Ruleset):
         state["awaiting"] = [state["active"]]
         events.append({"type": "phase_started", "phase": state["phase"], "side": state["active"]})
 
-    def _end_step(self, state, events):
+    def _end_step(self, state, events, dice):
         if state["phase"] == "prepare":
             self._start_assault(state, events)
             return
@@ -1584,6 +1652,8 @@ class Siege(Ruleset):
                 ):
                     f["stunned"] = False
                     events.append({"type": "recovered", "unit": fid, "at": f["at"]})
+            if fire.fires(state):
+                fire.spread(state, self.board(state), state["active"], dice, events)
         state["done"] = []
         state["attacked"] = []
         state["spent"] = {}
@@ -1594,9 +1664,12 @@ class Siege(Ruleset):
                 st["crossbow_shot"] = []
                 st["acted"] = []
                 st["tower_moved"] = []
+                if st.get("kindling"):
+                    fire.resolve_kindling(st, self.board(st), st["active"], evs)
 
         def on_round_end(st, evs):
             self._turn_winch(st, evs)
+            fire.round_end(st, self.board(st), evs)
 
         events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
         if state.get("landing") and state["awaiting"]:

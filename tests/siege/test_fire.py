@@ -1,0 +1,280 @@
+"""Fire (3.5) and fire arrows (5.31): setting alight, spreading, putting out, burning cells,
+destruction after three rounds. Engines are built into the state as the shared contract's
+minimal dict ({"kind", "side", "cells"}); the engines themselves are siege-engines' part."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine.core.errors import RuleError
+from renderer import render_png
+
+from .helpers import RULES, act, legal, of
+from .helpers import build as build_position
+
+# Far away, so that each side has a living figure (a scenario needs one) that changes nothing.
+BYSTANDERS = {"zb": ("peasant", "besieger", "2201"), "zd": ("peasant", "defender", "2220")}
+
+
+def build(figs: dict, **extra) -> dict:
+    return build_position({**BYSTANDERS, **figs}, **extra)
+
+
+def with_engines(state: dict, fires: dict | None = None, **engines) -> dict:
+    state["engines"] = {
+        eid: {"kind": kind, "side": side, "cells": list(cells)}
+        for eid, (kind, side, cells) in engines.items()
+    }
+    if fires:
+        state["fires"] = {cell: {"age": age, "by": by} for cell, (age, by) in fires.items()}
+    return state
+
+
+def end_steps(state: dict, count: int) -> tuple[dict, list[dict]]:
+    events: list[dict] = []
+    for _ in range(count):
+        state, new = act(state, state["active"], "/end-phase")
+        events += new
+    return state, events
+
+
+def test_a_figure_beside_an_enemy_engine_sets_it_alight_after_a_whole_round():
+    state = with_engines(
+        build({"d": ("man-at-arms", "defender", "0518"), "b": ("peasant", "besieger", "0120")},
+              first="defender", phase="move"),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    assert {"type": "kindle", "side": "defender", "unit": "d", "at": "0519"} in legal(
+        state, "defender", "kindle"
+    )
+    state, events = act(state, "defender", "/kindle unit:d at:0519")
+    assert of(events, "kindling")[0]["at"] == "0519"
+    assert "Kindling" in RULES.header(state)
+    # Instead of moving, and nothing else while it takes: no move, no attack.
+    assert not [a for a in legal(state, "defender", "move") if a["unit"] == "d"]
+    state, events = end_steps(state, 6)  # fire2, melee, the besiegers' four steps
+    assert not of(events, "fire_lit")
+    state, events = end_steps(state, 1)  # a whole round later, the defenders' phase begins
+    assert of(events, "fire_lit") == [
+        {"type": "fire_lit", "at": "0519", "by": "defender", "how": "kindled"}
+    ]
+    assert state["fires"]["0519"]["age"] == 1
+    assert not state["kindling"] and "Kindling" not in RULES.header(state)
+
+
+def test_no_one_sets_his_own_engine_alight():
+    state = with_engines(
+        build({"b": ("peasant", "besieger", "0518")}, phase="move"),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    assert not legal(state, "besieger", "kindle")
+
+
+def test_kindling_fails_when_the_figure_is_stunned_meanwhile():
+    state = with_engines(
+        build(
+            {"d": ("man-at-arms", "defender", "0518"), "a": ("archer", "besieger", "0119")},
+            first="defender",
+            phase="move",
+        ),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0519")
+    state, _ = end_steps(state, 3)
+    state, events = act(state, "besieger", "/shoot unit:a target:d", dice=[5])
+    assert of(events, "shot")[0]["outcome"] == "stunned healthy"
+    state, events = end_steps(state, 4)
+    assert of(events, "kindle_failed")[0]["reason"] == "is stunned"
+    assert not state.get("fires")
+
+
+def test_kindling_fails_when_the_figure_is_driven_from_its_place():
+    state = with_engines(
+        build(
+            {"d": ("peasant", "defender", "0518"), "k": ("knight", "besieger", "0418")},
+            first="defender",
+            phase="move",
+        ),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0519")
+    state, _ = end_steps(state, 6)
+    assert state["phase"] == "melee" and state["active"] == "besieger"
+    state, _ = act(state, "besieger", "/attack unit:k target:d")
+    # Knight 8 against peasant 2: 4-1, a 4 is D, the defender retreats (1.72).
+    state, events = act(state, "besieger", "/fight", dice=[4])
+    if of(events, "choose_retreat"):
+        to = of(events, "choose_retreat")[0]["options"][0]
+        state, _ = act(state, "defender", f"/retreat unit:d to:{to}")
+    assert state["figures"]["d"]["at"] != "0518" and not state["figures"]["d"]["stunned"]
+    if state.get("advance"):
+        state, _ = act(state, "besieger", "/stay")
+    state, events = end_steps(state, 1)
+    assert of(events, "kindle_failed")[0]["reason"] == "was driven from its place"
+    assert not state.get("fires")
+
+
+def test_not_from_a_parapet():
+    # 3.51 "Anmerkung": from a parapet only fire arrows or boiling oil set an engine alight.
+    state = with_engines(
+        build({"d": ("man-at-arms", "defender", "0704")}, first="defender", phase="move"),
+        ram=("ram", "besieger", ["0703"]),
+    )
+    assert not legal(state, "defender", "kindle")
+    with pytest.raises(RuleError):
+        act(state, "defender", "/kindle unit:d at:0703")
+
+
+def test_fire_spreads_at_the_end_of_the_opponents_phase_to_adjacent_engines():
+    def position():
+        return with_engines(
+            build({"d": ("peasant", "defender", "0101")}, phase="melee"),
+            {"0519": (1, "defender")},
+            cat=("catapult", "besieger", ["0519"]),
+            ona=("onager", "besieger", ["0619", "0719"]),
+            far=("ballista", "besieger", ["1019"]),
+        )
+
+    # One roll for the one adjacent cell holding an object (0619); 0719 and 1019 are not
+    # adjacent to the fire. Our table: an engine catches on 1-4.
+    state, events = act(position(), "besieger", "/end-phase", dice=[4])
+    assert [(e["at"], e["caught"]) for e in of(events, "fire_spread")] == [("0619", True)]
+    assert state["fires"]["0619"] == {"age": 1, "by": "defender"}
+    state, events = act(position(), "besieger", "/end-phase", dice=[5])
+    assert [(e["at"], e["caught"]) for e in of(events, "fire_spread")] == [("0619", False)]
+    assert "0619" not in state["fires"]
+
+
+def test_a_fire_spreads_only_at_the_end_of_its_setters_opponents_phase():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee"),
+        {"0519": (1, "besieger")},
+        cat=("catapult", "defender", ["0519"]),
+        ona=("onager", "defender", ["0619"]),
+    )
+    state, events = act(state, "besieger", "/end-phase")  # no die rolled: no spread check
+    assert not of(events, "fire_spread")
+
+
+def test_an_adjacent_figure_tries_once_to_put_out_a_fire():
+    def position():
+        return with_engines(
+            build({"b": ("peasant", "besieger", "0518"), "c": ("peasant", "besieger", "0418")},
+                  phase="melee"),
+            {"0519": (2, "defender")},
+            cat=("catapult", "besieger", ["0519"]),
+        )
+
+    state, events = act(position(), "besieger", "/douse unit:b at:0519", dice=[5])
+    assert of(events, "douse")[0]["out"] is True
+    assert "0519" not in state["fires"]
+    state, events = act(position(), "besieger", "/douse unit:b at:0519", dice=[6])
+    assert of(events, "douse")[0]["out"] is False and state["fires"]["0519"]["age"] == 2
+    # One attempt a figure, in one direction; another adjacent figure may try too.
+    assert {a["unit"] for a in legal(state, "besieger", "douse")} == {"c"}
+    with pytest.raises(RuleError):
+        act(state, "besieger", "/douse unit:b at:0519", dice=[1])
+
+
+def test_one_burning_cell_destroys_the_whole_engine_after_three_rounds_in_a_row():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee", first="besieger",
+              active="defender"),
+        {"0619": (1, "defender")},
+        ram=("ram", "besieger", ["0519", "0619", "0719"]),
+    )
+    ages = []
+    for _ in range(2):
+        state, events = end_steps(state, 1)  # the round ends
+        ages.append(state["fires"]["0619"]["age"])
+        assert not of(events, "engine_destroyed")
+        state, _ = end_steps(state, 7)
+    assert ages == [2, 3]
+    assert [m["text"] for m in RULES.scene(state, [], None)["markers"] if m["kind"] == "fire"] == [
+        "3"
+    ]
+    state, events = end_steps(state, 1)
+    assert of(events, "engine_destroyed") == [
+        {"type": "engine_destroyed", "engine": "ram", "by": "fire"}
+    ]
+    assert state["engines"] == {} and state["fires"] == {}
+
+
+def test_a_figure_staying_in_a_burning_cell_is_wounded_then_killed_and_a_stunned_one_comes_to():
+    state = with_engines(
+        build(
+            {"r": ("peasant", "defender", "0619", "stunned"), "b": ("peasant", "besieger", "0101")},
+            phase="melee",
+        ),
+        {"0519": (1, "defender")},
+        cat=("catapult", "besieger", ["0519"]),
+        ram=("ram", "besieger", ["0619"]),
+    )
+    state, events = act(state, "besieger", "/end-phase", dice=[1])  # the fire spreads to 0619
+    assert {"type": "recovered", "unit": "r", "at": "0619", "by": "fire"} in events
+    state, events = end_steps(state, 4)  # the defenders' phase; the round ends
+    assert state["figures"]["r"]["wounded"] and not state["figures"]["r"]["dead"]
+    state, _ = end_steps(state, 8)
+    assert state["figures"]["r"]["dead"]
+
+
+def test_no_figure_enters_a_burning_cell_and_one_inside_may_leave():
+    state = with_engines(
+        build({"b": ("peasant", "besieger", "0518"), "r": ("peasant", "besieger", "0619")},
+              phase="move"),
+        {"0519": (1, "defender"), "0619": (1, "defender")},
+        ram=("ram", "besieger", ["0519", "0619"]),
+    )
+    moves = {a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "b"}
+    assert "0519" not in moves and "0619" not in moves and "0418" in moves
+    assert {a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "r"}
+
+
+def test_fire_arrows_at_short_range_against_enemy_engines_only():
+    def position():
+        return with_engines(
+            build(
+                {
+                    "a": ("archer", "defender", "0119"),
+                    "x": ("crossbowman", "defender", "0120"),
+                    "p": ("peasant", "besieger", "0101"),
+                },
+                first="defender",
+            ),
+            cat=("catapult", "besieger", ["0519"]),
+            far=("onager", "besieger", ["1519"]),
+        )
+
+    state = position()
+    # Short range only (the longbow's short band is 8 cells); bows, not crossbows (F5).
+    assert {(a["unit"], a["at"]) for a in legal(state, "defender", "firearrow")} == {("a", "0519")}
+    with pytest.raises(RuleError):
+        act(state, "defender", "/firearrow unit:a at:1519", dice=[1])
+    state, events = act(state, "defender", "/firearrow unit:a at:0519", dice=[4])
+    assert of(events, "fire_arrow")[0]["caught"] is True
+    assert state["fires"]["0519"] == {"age": 1, "by": "defender"}
+    assert not legal(state, "defender", "firearrow")
+    assert "a" not in {a["unit"] for a in legal(state, "defender", "shoot")}
+    state, events = act(position(), "defender", "/firearrow unit:a at:0519", dice=[5])
+    assert of(events, "fire_arrow")[0]["caught"] is False and not state.get("fires")
+
+
+def test_the_picture_shows_fire_markers_with_their_age_and_the_header_the_burning_cells():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}),
+        {"0519": (2, "defender"), "0619": (1, "defender")},
+        ram=("ram", "besieger", ["0519", "0619"]),
+    )
+    scene = RULES.scene(state, [], None)
+    fires = [m for m in scene["markers"] if m["kind"] == "fire"]
+    assert fires == [
+        {"at": "0519", "kind": "fire", "text": "2"},
+        {"at": "0619", "kind": "fire", "text": "1"},
+    ]
+    assert ["Fires", "0519 (2/3), 0619 (1/3)"] in scene["header"]
+    png = render_png(scene)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.width > 400
