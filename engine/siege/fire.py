@@ -24,31 +24,37 @@ PARAPETS = ("parapet", "keep-parapet")
 
 @functools.lru_cache(maxsize=1)
 def table() -> dict:
-    spec = data.read_json(data.DATA_DIR / FILE, FILE)
+    return load(data.DATA_DIR / FILE, FILE)
+
+
+def load(path, label: str) -> dict:
+    """The fire table from ``path``, checked entry by entry (errors name ``label`` and the
+    entry)."""
+    spec = data.read_json(path, label)
     catches: Any = spec.get("catches")
-    data.need(isinstance(catches, dict), FILE, "catches", "must be an object per object kind")
+    data.need(isinstance(catches, dict), label, "catches", "must be an object per object kind")
     for kind in OBJECT_KINDS:
         row = catches.get(kind)
         data.need(
             isinstance(row, list) and len(row) == 10 and all(x in ("F", "-") for x in row),
-            FILE,
+            label,
             f"catches.{kind}",
             "must list ten entries, each 'F' (catches fire) or '-'",
         )
     row = spec.get("put_out")
     data.need(
         isinstance(row, list) and len(row) == 10 and all(x in ("out", "-") for x in row),
-        FILE,
+        label,
         "put_out",
         "must list ten entries, each 'out' or '-'",
     )
     after = spec.get("destroyed_after")
     data.need(
-        isinstance(after, int) and after >= 1, FILE, "destroyed_after", "must be a whole number >= 1"
+        isinstance(after, int) and after >= 1, label, "destroyed_after", "must be a whole number >= 1"
     )
     data.need(
         spec.get("fire_arrow_band") in data.BANDS,
-        FILE,
+        label,
         "fire_arrow_band",
         f"must be one of {', '.join(data.BANDS)}",
     )

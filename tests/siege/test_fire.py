@@ -5,11 +5,13 @@ minimal dict ({"kind", "side", "cells"}); the engines themselves are siege-engin
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from PIL import Image
 
-from engine.core.errors import RuleError
+from engine.core.errors import RuleError, ScenarioError
+from engine.siege import data, fire
 from renderer import render_png
 
 from .helpers import RULES, act, legal, of
@@ -278,3 +280,18 @@ def test_the_picture_shows_fire_markers_with_their_age_and_the_header_the_burnin
     png = render_png(scene)
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.width > 400
+
+
+def test_the_fire_table_is_data_checked_on_load(tmp_path):
+    assert fire.table()["destroyed_after"] == 3
+    good = json.loads((data.DATA_DIR / fire.FILE).read_text(encoding="utf-8"))
+    for broken, entry in (
+        ({**good, "catches": {**good["catches"], "engine": ["F"] * 9}}, "catches.engine"),
+        ({**good, "put_out": ["yes"] * 10}, "put_out"),
+        ({**good, "destroyed_after": 0}, "destroyed_after"),
+        ({**good, "fire_arrow_band": "point-blank"}, "fire_arrow_band"),
+    ):
+        path = tmp_path / "fire-spread.json"
+        path.write_text(json.dumps(broken), encoding="utf-8")
+        with pytest.raises(ScenarioError, match=entry):
+            fire.load(path, "fire-spread.json")
