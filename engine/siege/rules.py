@@ -34,6 +34,7 @@ from . import (
     fire,
     melee,
     movement,
+    oil,
     present,
     scenarios,
     shooting,
@@ -210,6 +211,16 @@ class Siege(Ruleset):
             "Shoot a fire arrow at an enemy engine at short range (5.31)",
             (Option("unit", "unit", "Your archer"), Option("at", "hex", "A cell of the engine")),
         ),
+        Command(
+            "lift",
+            "Take up a pot of boiling oil on or beside your figure (5.32)",
+            (Option("unit", "unit", "Your figure"), Option("pot", "choice", "The oil pot")),
+        ),
+        Command(
+            "pour",
+            "Pour boiling oil from a parapet onto an adjacent lower cell (5.32)",
+            (Option("unit", "unit", "Your figure with a pot"), Option("at", "hex", "The cell")),
+        ),
         Command("end-phase", "End this step of your phase"),
     )
     queries = (
@@ -275,6 +286,7 @@ class Siege(Ruleset):
             "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0})),
             "towers": clone(scenario.get("towers", {})),
             "tower_moved": [],
+            "oil": clone(scenario.get("oil", {})),
         }
         events = [
             {"type": "scenario", "name": scenario["name"]},
@@ -580,6 +592,10 @@ class Siege(Ruleset):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
+        if phase == "move" and kind in (None, "lift"):
+            actions += oil.lift_actions(
+                state, self.board(state), side, self._free_hands(state, side)
+            )
         if phase == "move" and kind in (None, "kindle"):
             actions += fire.kindle_actions(
                 state, self.board(state), side, self._free_hands(state, side)
@@ -589,6 +605,15 @@ class Siege(Ruleset):
         elif phase == "melee" and kind != "end-phase":
             if kind in (None, "push") and not state["pending"]:
                 actions += self._push_actions(state, side)
+            if kind in (None, "pour") and not state["pending"]:
+                actions += oil.pour_actions(
+                    state,
+                    self.board(state),
+                    side,
+                    self._free_hands(state, side),
+                    tower.cells_of(state),
+                    set(state.get("shot", [])),
+                )
             if kind in (None, "douse") and not state["pending"]:
                 actions += fire.douse_actions(
                     state, self.board(state), side, self._free_hands(state, side)
@@ -792,6 +817,7 @@ class Siege(Ruleset):
             if fid in state["crossbow_shot"]:
                 continue  # 1.21 step 2: crossbowmen who have just shot do not move
             points = figures.values(f)["move"] - state.get("spent", {}).get(fid, 0)
+            points -= oil.penalty(state, fid)
             partner = None
             if fid in carriers:
                 partner = next(p for p in state["ladders"][carriers[fid]]["carriers"] if p != fid)
@@ -1288,7 +1314,23 @@ class Siege(Ruleset):
             seen = self._los_sight(state, state["figures"][action["unit"]]["at"], action["at"])[0]
             state["done"].append(action["unit"])
             state["acted"].append(action["unit"])
+            state.setdefault("shot", []).append(action["unit"])
             fire.shoot_arrow(state, action, seen, dice, events)
+        elif kind == "lift":
+            oil.lift(state, action, events)
+        elif kind == "pour":
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+            victim = oil.pour(state, action, dice, events, state["half"])
+            if victim:
+                combat = {
+                    "attackers": [],
+                    "defenders": [victim],
+                    "letter": "D",
+                    "cells": {victim: state["figures"][victim]["at"]},
+                }
+                state["retreat"] = {"queue": [victim], "combat": combat}
+                self._continue_retreat(state, events)
         elif kind == "end-phase":
             self._end_step(state, events, dice)
         self._check_ladders(state, events)
@@ -1381,8 +1423,10 @@ class Siege(Ruleset):
             kinds = {
                 "fire1": ["shoot", "firearrow"],
                 "fire2": ["shoot", "firearrow"],
-                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift", "kindle"],
-                "melee": ["attack", "fight", "cancel", "push", "douse"],
+                "move": [
+                    "move", "roll", "face", "carry", "raise", "drop", "shift", "kindle", "lift"
+                ],
+                "melee": ["attack", "fight", "cancel", "push", "douse", "pour"],
                 "prepare": ["fill", "breach", "place"],
             }[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
@@ -1397,6 +1441,7 @@ class Siege(Ruleset):
         seen = self._sight(state, fid, tid)
         state["done"].append(fid)
         state["acted"].append(fid)
+        state.setdefault("shot", []).append(fid)
         if figures.weapon(shooter) == "crossbow":
             state["crossbow_shot"].append(fid)
         shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
@@ -1664,6 +1709,7 @@ class Siege(Ruleset):
                 st["crossbow_shot"] = []
                 st["acted"] = []
                 st["tower_moved"] = []
+                st["shot"] = []
                 if st.get("kindling"):
                     fire.resolve_kindling(st, self.board(st), st["active"], evs)
 

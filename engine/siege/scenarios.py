@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data, tower
+from . import data, oil, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -36,6 +36,7 @@ KEYS = {
     "breaches",
     "prepare",
     "towers",
+    "oil",
 }
 
 
@@ -325,4 +326,5 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "raised": spec.get("raised", True),
             "carriers": [],
         }
+    out["oil"] = oil.normalise(raw.get("oil", {}), board, out["figures"], file)
     return out
