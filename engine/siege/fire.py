@@ -317,6 +317,13 @@ def markers(state: dict) -> list[dict]:
     ]
 
 
+def notes(state: dict) -> list[str]:
+    if not fires(state):
+        return []
+    limit = table()["destroyed_after"]
+    return [f"Flame with a number: a fire and the rounds it has burned (destroyed after {limit})."]
+
+
 def header(state: dict) -> dict[str, str]:
     burning = fires(state)
     out = {}

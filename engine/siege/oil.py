@@ -233,9 +233,13 @@ def pour(state: dict, action: dict, dice: Dice, events: list, half: int) -> dict
 
 def markers(state: dict) -> list[dict]:
     return [
-        {"at": where(state, pid), "kind": "control", "color": "#3b2412", "text": "oil"}
+        {"at": where(state, pid), "kind": "control", "color": "#3b2412", "text": "O"}
         for pid in sorted(pots(state))
     ]
+
+
+def notes(state: dict) -> list[str]:
+    return ["Dark ring O: a pot of boiling oil (with its carrier)."] if pots(state) else []
 
 
 def describe_event(state: dict, e: dict) -> str | None:

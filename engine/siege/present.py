@@ -239,6 +239,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         notes.append(
             "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside."
         )
+    notes += fire.notes(state) + oil.notes(state)
     kinds = data.terrain()["kinds"]
     if state.get("pending"):
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])

@@ -131,7 +131,7 @@ def test_a_figure_carrying_oil_moves_two_points_less_and_lifts_a_pot_beside_it()
         "at": "0419",
         "kind": "control",
         "color": "#3b2412",
-        "text": "oil",
+        "text": "O",
     }
 
 
@@ -165,6 +165,6 @@ def test_the_picture_shows_oil_pots():
     state = on_the_wall()
     png = render_png(RULES.scene(state, [], None))
     assert Image.open(io.BytesIO(png)).format == "PNG"
-    assert {"at": "0704", "kind": "control", "color": "#3b2412", "text": "oil"} in RULES.scene(
+    assert {"at": "0704", "kind": "control", "color": "#3b2412", "text": "O"} in RULES.scene(
         state, [], None
     )["markers"]
