@@ -112,28 +112,30 @@ def penalty(state: dict, fid: str) -> int:
     return spec()["carry_penalty"] if fid in carriers(state) else 0
 
 
-def lift_actions(state: dict, board, side: str, candidates: list[str]) -> list[dict]:
-    """``/lift unit: pot:`` in the movement step, before moving: a pot on the figure's cell or
-    beside it that no able figure carries (F8)."""
+def lift_actions(
+    state: dict, board, side: str, candidates: list[str], holding: set[str]
+) -> list[dict]:
+    """``/lift unit: item:`` in the movement step, before moving: a pot on the figure's cell or
+    beside it that no able figure carries (F8); a figure carries one thing only."""
     if not pots(state):
         return []
     held = carriers(state)
     out = []
     for fid in candidates:
-        if fid in held:
+        if fid in holding:
             continue
         here = state["figures"][fid]["at"]
         for pid in sorted(pots(state)):
             if pid in held.values():
                 continue
             if board.distance(here, where(state, pid)) <= 1:
-                out.append({"type": "lift", "side": side, "unit": fid, "pot": pid})
+                out.append({"type": "lift", "side": side, "unit": fid, "item": pid})
     return out
 
 
 def lift(state: dict, action: dict, events: list) -> None:
-    state["oil"][action["pot"]] = {"carrier": action["unit"]}
-    events.append({"type": "oil_lifted", "unit": action["unit"], "pot": action["pot"]})
+    state["oil"][action["item"]] = {"carrier": action["unit"]}
+    events.append({"type": "oil_lifted", "unit": action["unit"], "pot": action["item"]})
 
 
 def pour_actions(

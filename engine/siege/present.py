@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import data, figures, fire, oil, tower
+from . import data, figures, fire, oil, shield, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -101,7 +101,11 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
-    return fire.describe_event(state, e) or oil.describe_event(state, e)
+    return (
+        fire.describe_event(state, e)
+        or oil.describe_event(state, e)
+        or shield.describe_event(state, e)
+    )
 
 
 def header(ruleset, state: dict) -> dict[str, str]:
@@ -202,7 +206,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         for _, lad in sorted(state.get("ladders", {}).items())
     ]
     markers += [{"at": cell, "kind": "highlight", "color": TOWER_EDGE} for cell in sorted(towers)]
-    markers += fire.markers(state) + oil.markers(state)
+    markers += fire.markers(state) + oil.markers(state) + shield.markers(state)
     labels = [
         {"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
         for tid, t in sorted(state.get("towers", {}).items())
@@ -239,11 +243,14 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         notes.append(
             "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside."
         )
-    notes += fire.notes(state) + oil.notes(state)
+    notes += fire.notes(state) + oil.notes(state) + shield.notes(state)
     kinds = data.terrain()["kinds"]
     if state.get("pending"):
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])
     key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
+    # Laid shields are drawn as hexsides of the static layer, so they are part of its key.
+    key += "".join(f"+{at}|{faces}" for at, faces in sorted(shield.laid(state).items()))
+    static["edges"] = static["edges"] + shield.edges(state)
     return {
         "map_key": key,
         "title": ruleset.title,
@@ -281,8 +288,9 @@ E attackers retreat, F an attacker stunned. Heights decide sight lines; every re
 cell and rule; `/los from: to:` explains any sight line, at any time. Tables are our own
 approximation (see docs/rules/siege.md).
 Fire: `/kindle` (instead of moving; burns a round later), `/douse` puts out (melee step),
-`/firearrow` (bows, short range); after three rounds the object is destroyed. Boiling oil:
-`/lift` a pot (2 points less movement), `/pour` it from a parapet (melee step)."""
+`/firearrow` (bows, short range); after three rounds the object is destroyed. `/lift` an oil pot
+or a siege shield (2 points less movement), `/pour` oil from a parapet (melee step), `/lay` the
+shield along a side of its cell."""
 
 SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2: der Sturm auf die Burg; Lager und lange Belagerung folgen).
 Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`) und einen
@@ -302,7 +310,7 @@ mindestens 1-1), verschoben durch Gelände und mehrere Angreifer. Ergebnisse: A 
 B verwundet, C bewusstlos, D Verteidiger weichen, E Angreifer weichen, F ein Angreifer
 bewusstlos. Höhen entscheiden über Schusslinien; `/los from: to:` erklärt jede Schusslinie, jederzeit.
 Die Tabellen sind unsere eigene Annäherung (docs/rules/siege.md).
-Feuer: `/kindle` (statt Bewegung), `/douse` löscht, `/firearrow` (kurz); Öl: `/lift`, `/pour`."""
+Feuer: `/kindle` (statt Bewegung), `/douse` löscht, `/firearrow` (kurz); Öl: `/lift`, `/pour`; Schirm: `/lay`."""
 
 
 def rules_summary(locale: str = "en") -> str:

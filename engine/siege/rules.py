@@ -36,6 +36,7 @@ from . import (
     movement,
     oil,
     present,
+    shield,
     scenarios,
     shooting,
     sight,
@@ -213,8 +214,16 @@ class Siege(Ruleset):
         ),
         Command(
             "lift",
-            "Take up a pot of boiling oil on or beside your figure (5.32)",
-            (Option("unit", "unit", "Your figure"), Option("pot", "choice", "The oil pot")),
+            "Take up a pot of boiling oil (5.32) or a siege shield (5.21)",
+            (Option("unit", "unit", "Your figure"), Option("item", "choice", "The pot or shield")),
+        ),
+        Command(
+            "lay",
+            "Lay your siege shield in your cell along the side towards a neighbour (5.22)",
+            (
+                Option("unit", "unit", "Your figure with the shield"),
+                Option("faces", "hex", "The neighbouring cell it faces"),
+            ),
         ),
         Command(
             "pour",
@@ -287,6 +296,7 @@ class Siege(Ruleset):
             "towers": clone(scenario.get("towers", {})),
             "tower_moved": [],
             "oil": clone(scenario.get("oil", {})),
+            "shields": clone(scenario.get("shields", {})),
         }
         events = [
             {"type": "scenario", "name": scenario["name"]},
@@ -378,6 +388,7 @@ class Siege(Ruleset):
         self._no_shot_beside_a_friend(
             board, state, shooter, target["at"], self._level(board, state, target), seen
         )
+        shield.cover(board, state, shooter["at"], target["at"], seen)
         return seen
 
     def _no_shot_beside_a_friend(
@@ -467,6 +478,7 @@ class Siege(Ruleset):
             tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
         )
         self._no_shot_beside_a_friend(board, state, shooter, to_cell, target_level, seen)
+        shield.cover(board, state, from_cell, to_cell, seen)
         return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -593,9 +605,17 @@ class Siege(Ruleset):
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
         if phase == "move" and kind in (None, "lift"):
-            actions += oil.lift_actions(
-                state, self.board(state), side, self._free_hands(state, side)
-            )
+            hands = self._free_hands(state, side)
+            holding = set(oil.carriers(state)) | set(shield.carriers(state))
+            actions += oil.lift_actions(state, self.board(state), side, hands, holding)
+            actions += shield.lift_actions(state, side, hands, holding)
+        if phase == "move" and kind in (None, "lay"):
+            able = [
+                fid
+                for fid in shield.carriers(state)
+                if state["figures"][fid]["side"] == side and fid not in self._busy(state)
+            ]
+            actions += shield.lay_actions(state, self.board(state), side, able)
         if phase == "move" and kind in (None, "kindle"):
             actions += fire.kindle_actions(
                 state, self.board(state), side, self._free_hands(state, side)
@@ -817,7 +837,7 @@ class Siege(Ruleset):
             if fid in state["crossbow_shot"]:
                 continue  # 1.21 step 2: crossbowmen who have just shot do not move
             points = figures.values(f)["move"] - state.get("spent", {}).get(fid, 0)
-            points -= oil.penalty(state, fid)
+            points -= oil.penalty(state, fid) + shield.penalty(state, fid)
             partner = None
             if fid in carriers:
                 partner = next(p for p in state["ladders"][carriers[fid]]["carriers"] if p != fid)
@@ -1019,7 +1039,7 @@ class Siege(Ruleset):
             or aid in equipment.carried_by(state)
         ):
             return False
-        if board.distance(a["at"], d["at"]) != 1:
+        if board.distance(a["at"], d["at"]) != 1 or shield.across(state, a["at"], d["at"]):
             return False
         tower_of = tower.cells_of(state)
         if tower_of:
@@ -1317,7 +1337,15 @@ class Siege(Ruleset):
             state.setdefault("shot", []).append(action["unit"])
             fire.shoot_arrow(state, action, seen, dice, events)
         elif kind == "lift":
-            oil.lift(state, action, events)
+            if action["item"] in oil.pots(state):
+                oil.lift(state, action, events)
+            else:
+                shield.lift(state, action, events)
+        elif kind == "lay":
+            shield.lay(state, action, events)
+            if action["unit"] not in state["done"]:
+                state["done"].append(action["unit"])
+                state["acted"].append(action["unit"])
         elif kind == "pour":
             state["done"].append(action["unit"])
             state["acted"].append(action["unit"])
@@ -1424,7 +1452,8 @@ class Siege(Ruleset):
                 "fire1": ["shoot", "firearrow"],
                 "fire2": ["shoot", "firearrow"],
                 "move": [
-                    "move", "roll", "face", "carry", "raise", "drop", "shift", "kindle", "lift"
+                    "move", "roll", "face", "carry", "raise", "drop", "shift", "kindle", "lift",
+                    "lay",
                 ],
                 "melee": ["attack", "fight", "cancel", "push", "douse", "pour"],
                 "prepare": ["fill", "breach", "place"],
@@ -1604,6 +1633,7 @@ class Siege(Ruleset):
                 for cell in sorted(board.neighbours(f["at"]))
                 if cell not in living
                 and cell not in tower_of
+                and not shield.across(state, f["at"], cell)
                 and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
                 < movement.UNREACHABLE
             ]

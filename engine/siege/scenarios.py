@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data, oil, tower
+from . import data, oil, shield, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -37,6 +37,7 @@ KEYS = {
     "prepare",
     "towers",
     "oil",
+    "shields",
 }
 
 
@@ -327,4 +328,8 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "carriers": [],
         }
     out["oil"] = oil.normalise(raw.get("oil", {}), board, out["figures"], file)
+    taken = set(out["oil"]) | {p["carrier"] for p in out["oil"].values() if "carrier" in p}
+    out["shields"] = shield.normalise(
+        raw.get("shields", {}), board, out["figures"], file, taken
+    )
     return out

@@ -124,7 +124,7 @@ def test_a_figure_carrying_oil_moves_two_points_less_and_lifts_a_pot_beside_it()
         return max(board.distance("0219", a["to"]) for a in legal(st, "defender", "move") if a["unit"] == "d")
 
     assert reach(state) == 5
-    state, events = act(state, "defender", "/lift unit:d pot:pot")
+    state, events = act(state, "defender", "/lift unit:d item:pot")
     assert of(events, "oil_lifted") and reach(state) == 3
     state, _ = act(state, "defender", "/move unit:d to:0419")
     assert RULES.scene(state, [], None)["markers"][-1] == {
