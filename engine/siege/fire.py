@@ -65,14 +65,28 @@ def fires(state: dict) -> dict[str, dict]:
     return state.get("fires") or {}
 
 
+def can_burn(state: dict, board) -> bool:
+    """Whether anything on this game's map could burn: an engine, or tents on the map."""
+    return bool(state.get("engines")) or bool(tents(board))
+
+
+@functools.lru_cache(maxsize=64)
+def _tents(name: str, counters: tuple) -> tuple[str, ...]:
+    board = data.board_with(name, counters) if counters else data.board(name)
+    return tuple(lab for lab in board.labels() if board.cell(lab).kind == "tent")
+
+
+def tents(board) -> tuple[str, ...]:
+    """The map's tent cells (burnt tents are counters of another kind), once per map variant."""
+    if "tent" not in data.terrain()["kinds"]:
+        return ()
+    return _tents(board.name, tuple(getattr(board, "counters", ()) or ()))
+
+
 def objects(state: dict, board) -> dict[str, tuple[str, str]]:
     """Cell -> (object kind, its id) for every burnable object: engines (their id) and tents
     (the cell is the tent's id)."""
-    out: dict[str, tuple[str, str]] = {}
-    if "tent" in data.terrain()["kinds"]:
-        for lab in board.labels():
-            if board.cell(lab).kind == "tent":
-                out[lab] = ("tent", lab)
+    out: dict[str, tuple[str, str]] = {lab: ("tent", lab) for lab in tents(board)}
     for eid, engine in sorted((state.get("engines") or {}).items()):
         for cell in engine["cells"]:
             out[cell] = ("engine", eid)
@@ -163,7 +177,7 @@ def resolve_kindling(state: dict, board, side: str, events: list) -> None:
             if obj is None
             else None
         )
-        if reason is None and _on_fire(state, obj):
+        if obj is not None and reason is None and _on_fire(state, obj):
             reason = "finds it burning already"
         if reason:
             events.append(

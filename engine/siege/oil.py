@@ -55,7 +55,7 @@ def normalise(raw: Any, board, figs: dict, file: str) -> dict:
     """The scenario's ``oil``: pot id -> ``{"at": cell}`` or ``{"carrier": figure}``."""
     if not isinstance(raw, dict):
         raise ScenarioError(file, "oil", "must be an object: pot id -> {at} or {carrier}")
-    out = {}
+    out: dict[str, dict] = {}
     for pid, pot in raw.items():
         entry = f"oil.{pid}"
         data.need(

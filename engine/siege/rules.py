@@ -604,19 +604,19 @@ class Siege(Ruleset):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
-        if phase == "move" and kind in (None, "lift"):
+        if phase == "move" and kind in (None, "lift") and (oil.pots(state) or shield.shields(state)):
             hands = self._free_hands(state, side)
             holding = set(oil.carriers(state)) | set(shield.carriers(state))
             actions += oil.lift_actions(state, self.board(state), side, hands, holding)
             actions += shield.lift_actions(state, side, hands, holding)
-        if phase == "move" and kind in (None, "lay"):
+        if phase == "move" and kind in (None, "lay") and shield.shields(state):
             able = [
                 fid
                 for fid in shield.carriers(state)
                 if state["figures"][fid]["side"] == side and fid not in self._busy(state)
             ]
             actions += shield.lay_actions(state, self.board(state), side, able)
-        if phase == "move" and kind in (None, "kindle"):
+        if phase == "move" and kind in (None, "kindle") and fire.can_burn(state, self.board(state)):
             actions += fire.kindle_actions(
                 state, self.board(state), side, self._free_hands(state, side)
             )
@@ -625,7 +625,7 @@ class Siege(Ruleset):
         elif phase == "melee" and kind != "end-phase":
             if kind in (None, "push") and not state["pending"]:
                 actions += self._push_actions(state, side)
-            if kind in (None, "pour") and not state["pending"]:
+            if kind in (None, "pour") and not state["pending"] and oil.pots(state):
                 actions += oil.pour_actions(
                     state,
                     self.board(state),
@@ -634,7 +634,7 @@ class Siege(Ruleset):
                     tower.cells_of(state),
                     set(state.get("shot", [])),
                 )
-            if kind in (None, "douse") and not state["pending"]:
+            if kind in (None, "douse") and not state["pending"] and fire.fires(state):
                 actions += fire.douse_actions(
                     state, self.board(state), side, self._free_hands(state, side)
                 )
@@ -722,15 +722,16 @@ class Siege(Ruleset):
         return ({state["winch"]["unit"]} if state.get("winch") else set()) | fire.busy(state)
 
     def _free_hands(self, state: dict, side: str) -> list[str]:
-        """The side's able figures that have not acted this step and carry nothing."""
+        """The side's able figures that have not acted this step and carry no ladder."""
+        busy, carrying = self._busy(state), equipment.carried_by(state)
         return [
             fid
             for fid, f in sorted(state["figures"].items())
             if f["side"] == side
             and figures.can_act(f)
             and fid not in state["done"]
-            and fid not in self._busy(state)
-            and fid not in equipment.carried_by(state)
+            and fid not in busy
+            and fid not in carrying
         ]
 
     def _fire_arrow_actions(self, state: dict, side: str, unit: str | None) -> list[dict]:
