@@ -168,3 +168,42 @@ def test_the_picture_shows_oil_pots():
     assert {"at": "0704", "kind": "control", "color": "#3b2412", "text": "O"} in RULES.scene(
         state, [], None
     )["markers"]
+
+
+def test_oil_on_the_local_table_by_typed_commands(tmp_path):
+    """A scenario file of one's own with a pot on the wall: /lift and /pour typed on the local
+    table; a pour onto the parapet beside (same level) is refused with the legal pours."""
+    import json
+
+    from tests.siege.test_table import run
+
+    document = {
+        "name": "oil-test",
+        "first": "defender",
+        "phase": "move",
+        "figures": {
+            "d": {"type": "man-at-arms", "side": "defender", "at": "0704", "name": "Dietrich"},
+            "b": {"type": "peasant", "side": "besieger", "at": "0703", "name": "Bauer"},
+            "w": {"type": "peasant", "side": "besieger", "at": "0804", "name": "Wido"},
+        },
+        "oil": {"pot": {"at": "0704"}},
+    }
+    path = tmp_path / "oil.json"
+    path.write_text(json.dumps(document))
+    code, lines, _ = run(
+        ["--game", "siege", "--scenario", str(path), "--seed", "1", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        [
+            "defender /lift unit:d item:pot",
+            "defender /end-phase",
+            "defender /end-phase",
+            "defender /pour unit:d at:0804",
+            "defender /pour unit:d at:0703",
+        ],
+    )
+    assert code == 0
+    lifted, _, _, refused, poured = lines
+    assert lifted["ok"] and lifted["events"][0]["type"] == "oil_lifted"
+    assert not refused["ok"] and "Legal: /pour unit:d at:0703" in refused["error"]
+    assert poured["ok"]
+    assert "Dietrich pours oil on Bauer at 0703: column 6-1" in of(poured["events"], "oil_poured")[0]["text"]
