@@ -141,11 +141,11 @@ def lift(state: dict, action: dict, events: list) -> None:
 def pour_actions(
     state: dict, board, side: str, candidates: list[str], towers: dict, shot: set[str]
 ) -> list[dict]:
-    """``/pour unit: at:`` in the melee step: a carrier on a parapet that has not shot this
-    phase, onto an adjacent lower cell with an enemy figure (not in a siege tower, F9) or an
+    """``/pour unit: at:`` in the melee step: a defender carrying a pot on a parapet that has
+    not shot this phase, onto an adjacent lower cell with an enemy figure (not in a siege tower, F9) or an
     enemy engine."""
     held = carriers(state)
-    if not held:
+    if not held or side != "defender":  # "Verteidiger, die sich auf Brustwehrfeldern befinden"
         return []
     engines = {
         c: e for e in (state.get("engines") or {}).values() if e.get("side") != side for c in e["cells"]

@@ -207,3 +207,22 @@ def test_oil_on_the_local_table_by_typed_commands(tmp_path):
     assert not refused["ok"] and "Legal: /pour unit:d at:0703" in refused["error"]
     assert poured["ok"]
     assert "Dietrich pours oil on Bauer at 0703: column 6-1" in of(poured["events"], "oil_poured")[0]["text"]
+
+
+def test_only_defenders_pour_oil():
+    # 5.32 "Verteidiger, die sich auf Brustwehrfeldern befinden": a besieger who took the
+    # parapet with a pot does not pour it onto the courtyard stairs below.
+    state = build(
+        {"b": ("man-at-arms", "besieger", "0704"), "d": ("peasant", "defender", "0705")},
+        phase="melee",
+        oil={"pot": {"carrier": "b"}},
+    )
+    assert not legal(state, "besieger", "pour")
+    # The same place in a defender's hands pours onto a besieger on the stairs.
+    mirrored = build(
+        {"b": ("man-at-arms", "defender", "0704"), "d": ("peasant", "besieger", "0705")},
+        first="defender",
+        phase="melee",
+        oil={"pot": {"carrier": "b"}},
+    )
+    assert [a["at"] for a in legal(mirrored, "defender", "pour")] == ["0705"]
