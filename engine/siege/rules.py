@@ -906,6 +906,7 @@ class Siege(Ruleset):
         """Moves over (cell, layer) positions while a siege tower stands (2.42, 2.45). Keys are
         the cell, with ``+top`` for the platform, so one dict serves both layers."""
         enemies = {p for p, o in positions.items() if state["figures"][o]["side"] != f["side"]}
+        enemies |= {(c, lay) for c in fire.fires(state) for lay in (tower.GROUND, tower.TOP)}
         friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
         start = tower.position(f)
         ends, parent = tower.reachable(
@@ -1635,6 +1636,7 @@ class Siege(Ruleset):
                 if cell not in living
                 and cell not in tower_of
                 and not shield.across(state, f["at"], cell)
+                and cell not in fire.fires(state)
                 and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
                 < movement.UNREACHABLE
             ]
@@ -1690,7 +1692,8 @@ class Siege(Ruleset):
         occupied = {
             cell + ("+top" if lay == tower.TOP else "") for cell, lay in self._positions(state)
         }
-        freed = [c for c in freed if c not in occupied]
+        burning = fire.fires(state)
+        freed = [c for c in freed if c not in occupied and c.partition("+")[0] not in burning]
         able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
         if not freed or not able:
             return

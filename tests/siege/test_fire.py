@@ -295,3 +295,26 @@ def test_the_fire_table_is_data_checked_on_load(tmp_path):
         path.write_text(json.dumps(broken), encoding="utf-8")
         with pytest.raises(ScenarioError, match=entry):
             fire.load(path, "fire-spread.json")
+
+
+def test_no_retreat_into_a_burning_cell():
+    # Every neighbour of 1019 but the burning 1119 is taken: the defender cannot retreat.
+    state = with_engines(
+        build(
+            {
+                "d": ("peasant", "defender", "1019"),
+                "k": ("knight", "besieger", "1020"),
+                "f1": ("peasant", "defender", "0919"),
+                "f2": ("peasant", "defender", "0920"),
+                "f3": ("peasant", "defender", "1018"),
+                "f4": ("peasant", "defender", "1120"),
+            },
+            phase="melee",
+        ),
+        {"1119": (1, "besieger")},
+        ram=("ram", "defender", ["1119"]),
+    )
+    state, _ = act(state, "besieger", "/attack unit:k target:d")
+    state, events = act(state, "besieger", "/fight", dice=[4])  # 4-1, a 4 is D
+    assert of(events, "cannot_retreat")[0]["unit"] == "d"
+    assert state["figures"]["d"]["at"] == "1019"
