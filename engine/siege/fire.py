@@ -19,6 +19,9 @@ from . import data, figures
 
 FILE = "fire-spread.json"
 OBJECT_KINDS = ("engine", "tent")
+# Siege towers burn like engines (5.32 names them with the engines and its fire table column
+# "Belagerungsmaschine"), reading F13.
+COLUMN = {"engine": "engine", "tower": "engine", "tent": "tent"}
 PARAPETS = ("parapet", "keep-parapet")
 
 
@@ -66,8 +69,8 @@ def fires(state: dict) -> dict[str, dict]:
 
 
 def can_burn(state: dict, board) -> bool:
-    """Whether anything on this game's map could burn: an engine, or tents on the map."""
-    return bool(state.get("engines")) or bool(tents(board))
+    """Whether anything on this game's map could burn: an engine, a siege tower, tents."""
+    return bool(state.get("engines")) or bool(state.get("towers")) or bool(tents(board))
 
 
 @functools.lru_cache(maxsize=64)
@@ -84,30 +87,48 @@ def tents(board) -> tuple[str, ...]:
 
 
 def objects(state: dict, board) -> dict[str, tuple[str, str]]:
-    """Cell -> (object kind, its id) for every burnable object: engines (their id) and tents
-    (the cell is the tent's id)."""
+    """Cell -> (object kind, its id) for every burnable object: engines and siege towers
+    (their id) and tents (the cell is the tent's id)."""
     out: dict[str, tuple[str, str]] = {lab: ("tent", lab) for lab in tents(board)}
+    for tid, t in sorted((state.get("towers") or {}).items()):
+        for cell in t["cells"]:
+            out[cell] = ("tower", tid)
     for eid, engine in sorted((state.get("engines") or {}).items()):
         for cell in engine["cells"]:
             out[cell] = ("engine", eid)
     return out
 
 
-def _on_fire(state: dict, obj: tuple[str, str]) -> bool:
+def on_fire(state: dict, obj: tuple[str, str]) -> bool:
     """An engine burns when any of its cells does (3.55: one cell destroys the whole)."""
     kind, ident = obj
     if kind == "tent":
         return ident in fires(state)
-    return any(c in fires(state) for c in state["engines"][ident]["cells"])
+    return any(c in fires(state) for c in _holder(state, kind)[ident]["cells"])
 
 
-def _owner(state: dict, obj: tuple[str, str]) -> str | None:
+def _holder(state: dict, kind: str) -> dict:
+    return state["towers"] if kind == "tower" else state["engines"]
+
+
+def owner(state: dict, obj: tuple[str, str]) -> str | None:
     kind, ident = obj
-    return state["engines"][ident].get("side") if kind == "engine" else None
+    return None if kind == "tent" else _holder(state, kind)[ident].get("side")
 
 
 def catches(kind: str, roll: int) -> bool:
-    return table()["catches"][kind][roll - 1] == "F"
+    return table()["catches"][COLUMN[kind]][roll - 1] == "F"
+
+
+def follow(state: dict, moving: dict[str, str]) -> None:
+    """An object that moves (a siege tower rolling, 2.41) takes its fire markers along:
+    ``moving`` maps its old cells to the new ones."""
+    burning = fires(state)
+    if not any(c in burning for c in moving):
+        return
+    kept = {c: f for c, f in burning.items() if c not in moving}
+    kept.update({moving[c]: f for c, f in burning.items() if c in moving})
+    state["fires"] = kept
 
 
 def light(state: dict, cell: str, side: str, how: str, events: list) -> None:
@@ -140,7 +161,7 @@ def kindle_actions(state: dict, board, side: str, candidates: list[str]) -> list
             continue
         for cell in sorted(board.neighbours(f["at"])):
             obj = objs.get(cell)
-            if obj is None or _on_fire(state, obj) or _owner(state, obj) == side:
+            if obj is None or on_fire(state, obj) or owner(state, obj) == side:
                 continue
             out.append({"type": "kindle", "side": side, "unit": fid, "at": cell})
     return out
@@ -177,7 +198,7 @@ def resolve_kindling(state: dict, board, side: str, events: list) -> None:
             if obj is None
             else None
         )
-        if obj is not None and reason is None and _on_fire(state, obj):
+        if obj is not None and reason is None and on_fire(state, obj):
             reason = "finds it burning already"
         if reason:
             events.append(
@@ -198,11 +219,11 @@ def spread(state: dict, board, ended: str, dice: Dice, events: list) -> None:
     for cell in sources:
         by = fires(state)[cell]["by"]
         for n in sorted(board.neighbours(cell)):
-            if n in objs and n not in targets and not _on_fire(state, objs[n]):
+            if n in objs and n not in targets and not on_fire(state, objs[n]):
                 targets[n] = by
     for cell, by in sorted(targets.items()):
         obj = objs[cell]
-        if _on_fire(state, obj):  # another cell of the same engine caught this very check
+        if on_fire(state, obj):  # another cell of the same engine caught this very check
             continue
         roll = dice.roll(f"fire spreads to {cell}", events, sides=10)
         caught = catches(obj[0], roll)
@@ -239,13 +260,14 @@ def douse(state: dict, action: dict, dice: Dice, events: list) -> None:
 
 
 # ----- 3.54, 3.55 at the end of the round -----------------------------------------------
-def round_end(state: dict, board, events: list) -> None:
+def round_end(state: dict, board, events: list) -> list[tuple[str, str]]:
     """Figures still in a burning cell are wounded (a wounded one dies: "in der ersten Runde
     verwundet und in der darauf folgenden tot"); then each fire has burned one more round and
     one that has burned ``destroyed_after`` rounds in a row destroys its object."""
     burning = fires(state)
+    fallen: list[tuple[str, str]] = []
     if not burning:
-        return
+        return fallen
     for fid, f in sorted(state["figures"].items()):
         if f["at"] in burning and not f["dead"]:
             outcome = figures.apply_effect(f, "wound", state["half"])
@@ -273,11 +295,24 @@ def round_end(state: dict, board, events: list) -> None:
                 burning.pop(c, None)
             del state["engines"][ident]
             events.append({"type": "engine_destroyed", "engine": ident, "by": "fire"})
+        elif kind == "tower":
+            # Its platform burns away: whoever stands on top falls onto the cell (F13).
+            cells = state["towers"][ident]["cells"]
+            for c in cells:
+                burning.pop(c, None)
+            fallen += [
+                (fid, f["at"])
+                for fid, f in sorted(state["figures"].items())
+                if f["at"] in cells and f.get("layer") and not f["dead"]
+            ]
+            del state["towers"][ident]
+            events.append({"type": "tower_destroyed", "tower": ident, "by": "fire"})
         else:
             burning.pop(cell)
             if kind == "tent":
                 state["counters"].append([cell, "burnt-tent"])
                 events.append({"type": "counter_placed", "kind": "burnt-tent", "at": cell})
+    return fallen
 
 
 # ----- 5.31 fire arrows -----------------------------------------------------------------
@@ -291,7 +326,7 @@ def arrow_targets(state: dict, board, shooter_id: str, look) -> list[str]:
     reach = data.fire()["weapons"][figures.weapon(shooter)]["bands"][band]
     out = []
     for cell, obj in sorted(objects(state, board).items()):
-        if obj[0] != "engine" or _owner(state, obj) == shooter["side"] or _on_fire(state, obj):
+        if obj[0] == "tent" or owner(state, obj) == shooter["side"] or on_fire(state, obj):
             continue
         # Range counts from the wall, never longer than the plain distance: skip early.
         if board.distance(shooter["at"], cell) > reach + 1:
@@ -374,4 +409,6 @@ def describe_event(state: dict, e: dict) -> str | None:
         )
     if kind == "engine_destroyed":
         return f"Engine {e['engine']} is destroyed by {e['by']}."
+    if kind == "tower_destroyed":
+        return f"Siege tower {e['tower']} burns down; whoever stood on it falls."
     return None

@@ -142,14 +142,13 @@ def pour_actions(
     state: dict, board, side: str, candidates: list[str], towers: dict, shot: set[str]
 ) -> list[dict]:
     """``/pour unit: at:`` in the melee step: a defender carrying a pot on a parapet that has
-    not shot this phase, onto an adjacent lower cell with an enemy figure (not in a siege tower, F9) or an
-    enemy engine."""
+    not shot this phase, onto an adjacent lower cell with an enemy figure, or a cell of an
+    enemy engine or siege tower not burning yet (F9)."""
     held = carriers(state)
     if not held or side != "defender":  # "Verteidiger, die sich auf Brustwehrfeldern befinden"
         return []
-    engines = {
-        c: e for e in (state.get("engines") or {}).values() if e.get("side") != side for c in e["cells"]
-    }
+    machines = _enemy_machines(state, board, side)
+    unburnt = _enemy_machines(state, board, side, unburnt=True)
     enemies = {
         f["at"]
         for f in state["figures"].values()
@@ -164,36 +163,38 @@ def pour_actions(
         for cell in sorted(board.neighbours(f["at"])):
             if board.cell(cell).level >= level:
                 continue
-            if cell in engines and cell not in fire.fires(state) or (
-                cell in enemies and cell not in engines
-            ):
+            if cell in unburnt or (cell in enemies and cell not in machines):
                 out.append({"type": "pour", "side": side, "unit": fid, "at": cell})
     return out
 
 
-def pour(state: dict, action: dict, dice: Dice, events: list, half: int) -> dict | None:
+def _enemy_machines(state: dict, board, side: str, unburnt: bool = False) -> set[str]:
+    """Cells of the enemy's engines and siege towers (``unburnt``: of those not on fire yet):
+    oil there only sets them alight; the figures inside are sheltered by them (F9)."""
+    return {
+        cell
+        for cell, obj in fire.objects(state, board).items()
+        if obj[0] != "tent"
+        and fire.owner(state, obj) != side
+        and not (unburnt and fire.on_fire(state, obj))
+    }
+
+
+def pour(state: dict, board, action: dict, dice: Dice, events: list, half: int) -> str | None:
     """Pour the pot (it is used up). Returns the victim's id when the result makes it retreat
     (D); results against the pourer (E, F) do not apply (F7)."""
     fid, cell = action["unit"], action["at"]
     pid = carriers(state)[fid]
     del state["oil"][pid]
     name = state["figures"][fid]["name"]
-    engine = next(
-        (
-            e
-            for e in (state.get("engines") or {}).values()
-            if cell in e["cells"] and e.get("side") != action["side"]
-        ),
-        None,
-    )
-    if engine is not None:
+    if cell in _enemy_machines(state, board, action["side"]):
         # A figure inside an engine suffers only if the engine catches fire (F9).
-        roll = dice.roll(f"{name} pours boiling oil on the engine at {cell}", events, sides=10)
+        roll = dice.roll(f"{name} pours boiling oil on the machine at {cell}", events, sides=10)
         caught = fire.catches("engine", roll)
         events.append(
             {"type": "oil_poured", "unit": fid, "at": cell, "roll": roll, "engine": True,
              "caught": caught, "text": f"{name} pours oil on {cell}: d10 {roll} -> "
-             + ("the engine catches fire" if caught else "no fire")}
+             + ("it catches fire" if caught else "no fire")}
         )
         if caught:
             fire.light(state, cell, action["side"], "boiling oil", events)

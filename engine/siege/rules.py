@@ -1351,7 +1351,7 @@ class Siege(Ruleset):
         elif kind == "pour":
             state["done"].append(action["unit"])
             state["acted"].append(action["unit"])
-            victim = oil.pour(state, action, dice, events, state["half"])
+            victim = oil.pour(state, self.board(state), action, dice, events, state["half"])
             if victim:
                 combat = {
                     "attackers": [],
@@ -1381,6 +1381,7 @@ class Siege(Ruleset):
         vector = tower.heading(board, t)
         old = list(t["cells"])
         self._carry_tower(state, t, cells)
+        fire.follow(state, dict(zip(old, cells)))
         q, r = board.cell(cells[0]).hex
         t["towards"] = hexgrid.label((q + vector[0], r + vector[1]))
         state["done"] += crew
@@ -1749,7 +1750,9 @@ class Siege(Ruleset):
 
         def on_round_end(st, evs):
             self._turn_winch(st, evs)
-            fire.round_end(st, self.board(st), evs)
+            for fid, cell in fire.round_end(st, self.board(st), evs):
+                self._land(st, fid, cell, cell, evs)  # off a siege tower that burnt down
+                st["figures"][fid].pop("layer", None)
 
         events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
         if state.get("landing") and state["awaiting"]:

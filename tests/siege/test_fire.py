@@ -318,3 +318,68 @@ def test_no_retreat_into_a_burning_cell():
     state, events = act(state, "besieger", "/fight", dice=[4])  # 4-1, a 4 is D
     assert of(events, "cannot_retreat")[0]["unit"] == "d"
     assert state["figures"]["d"]["at"] == "1019"
+
+
+# A siege tower south of the castle, its first cell 0619, forward = north (as in test_tower.py).
+TOWER = {"t": {"side": "besieger", "cells": ["0619", "0719", "0819"], "towards": "0618"}}
+
+
+def test_a_siege_tower_burns_like_an_engine_and_its_top_falls_when_it_burns_down():
+    state = with_engines(
+        build(
+            {
+                "i": ("peasant", "besieger", "0719"),
+                "top": ("archer", "besieger", "0719", "healthy", "top"),
+                "d": ("man-at-arms", "defender", "0518"),
+            },
+            phase="melee",
+            active="defender",
+            first="besieger",
+            towers=TOWER,
+        ),
+        {"0619": (3, "defender")},
+    )
+    state, events = act(state, "defender", "/end-phase")  # the round ends
+    assert of(events, "tower_destroyed") == [{"type": "tower_destroyed", "tower": "t", "by": "fire"}]
+    assert state["towers"] == {} and state["fires"] == {}
+    # The archer on its platform falls onto the cell, stunned, and stuns the peasant inside.
+    assert of(events, "fell")[0]["unit"] == "top"
+    assert "layer" not in state["figures"]["top"] and state["figures"]["top"]["stunned"]
+    assert state["figures"]["i"]["stunned"]
+
+
+def test_a_figure_beside_an_enemy_siege_tower_sets_it_alight_and_its_fire_rolls_with_it():
+    state = build(
+        {
+            "a": ("man-at-arms", "besieger", "0619"),
+            "b": ("man-at-arms", "besieger", "0719"),
+            "c": ("man-at-arms", "besieger", "0819"),
+            "d": ("man-at-arms", "defender", "0519"),
+        },
+        phase="move",
+        first="defender",
+        towers=TOWER,
+    )
+    assert {"type": "kindle", "side": "defender", "unit": "d", "at": "0619"} in legal(
+        state, "defender", "kindle"
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0619")
+    state, events = end_steps(state, 4)  # to the besiegers' movement step
+    assert not of(events, "fire_lit")
+    # Kindling takes a whole round: the besiegers push the tower away before it is over.
+    state, _ = act(state, "besieger", "/roll tower:t to:0620")
+    state, events = end_steps(state, 3)
+    assert of(events, "kindle_failed")[0]["reason"] == "has nothing left to set alight"
+    # A fire on a tower moves with it.
+    state = build(
+        {
+            "a": ("man-at-arms", "besieger", "0619"),
+            "b": ("man-at-arms", "besieger", "0719"),
+            "c": ("man-at-arms", "besieger", "0819"),
+        },
+        phase="move",
+        towers=TOWER,
+    )
+    state["fires"] = {"0719": {"age": 2, "by": "defender"}}
+    state, _ = act(state, "besieger", "/roll tower:t to:0618")
+    assert state["fires"] == {"0718": {"age": 2, "by": "defender"}}

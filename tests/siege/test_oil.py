@@ -226,3 +226,18 @@ def test_only_defenders_pour_oil():
         oil={"pot": {"carrier": "b"}},
     )
     assert [a["at"] for a in legal(mirrored, "defender", "pour")] == ["0705"]
+
+
+def test_oil_on_a_siege_tower_sets_it_alight_and_spares_the_figure_inside():
+    state = build(
+        {"d": ("man-at-arms", "defender", "0716"), "i": ("peasant", "besieger", "0717")},
+        first="defender",
+        phase="melee",
+        towers={"t": {"side": "besieger", "cells": ["0617", "0717", "0817"], "towards": "0616"}},
+        filled_moat=["0617", "0717", "0817"],
+        oil={"pot": {"carrier": "d"}},
+    )
+    assert "0717" in [a["at"] for a in legal(state, "defender", "pour")]
+    state, events = act(state, "defender", "/pour unit:d at:0717", dice=[4])
+    assert of(events, "oil_poured")[0]["caught"] is True and state["fires"]["0717"]["age"] == 1
+    assert not state["figures"]["i"]["wounded"] and not of(events, "figure_hit")
