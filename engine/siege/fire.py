@@ -3,9 +3,12 @@ spreading, putting it out, figures in burning cells and the destruction after th
 
 State: ``state["fires"]`` is ``{cell: {"age": rounds burning in a row, "by": side that set
 it}}``; ``state["kindling"]`` the figures standing a whole round beside an object to set it
-alight (3.51). Burnable objects are the cells of ``state["engines"]`` (any engine kind) and
-cells of terrain kind ``tent`` (the camp map's). Numbers are data: ``data/siege/fire-spread.json``.
-Readings F1-F6 in docs/rules/siege.md.
+alight (3.51). Burnable objects are the cells of ``state["engines"]`` (any engine kind), of the
+siege towers (F13) and cells of terrain kind ``tent`` (the camp map's). Numbers are data:
+``data/siege/fire-spread.json``. Readings F1-F6 and F13 in docs/rules/siege.md.
+
+An engine that moves must take its fire markers along (:func:`follow`), as a rolling siege
+tower does.
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ class Siege(Ruleset):
         ),
         Command(
             "kindle",
-            "Stay a whole round beside an enemy engine or a tent to set it alight (3.51)",
+            "Stay a whole round beside an enemy engine or tent to set it alight (3.51)",
             (Option("unit", "unit", "Your figure beside it"), Option("at", "hex", "Its cell")),
         ),
         Command(
@@ -209,7 +209,7 @@ class Siege(Ruleset):
         ),
         Command(
             "firearrow",
-            "Shoot a fire arrow at an enemy engine at short range (5.31)",
+            "Shoot a fire arrow at an enemy engine or siege tower at short range (5.31)",
             (Option("unit", "unit", "Your archer"), Option("at", "hex", "A cell of the engine")),
         ),
         Command(
@@ -451,12 +451,15 @@ class Siege(Ruleset):
             else "\n- (no bow on the first cell: range bands not judged, figures block)"
         )
 
-    def _los_sight(self, state: dict, from_cell: str, to_cell: str):
+    def _los_sight(self, state: dict, from_cell: str, to_cell: str, machine: bool = False):
         """The line ``/los`` judges, with the same rules as ``/shoot``: the first cell's figure
-        (on a siege tower's cell, the one on its top) is the shooter."""
+        (on a siege tower's cell, the one on its top) is the shooter. ``machine``: the target
+        is a siege tower itself (a fire arrow, 5.31), seen at its top whoever is inside."""
         board = self.board(state)
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         view = self._tower_view(state, from_cell, to_cell)
+        if machine and to_cell in view["towers"]:
+            view["target_top"] = True
         shooter_id = self._positions(state).get(
             (from_cell, tower.TOP if view["shooter_top"] else tower.GROUND)
         )
@@ -593,11 +596,11 @@ class Siege(Ruleset):
                 if unit is None or fid == unit:
                     for tid in self._targets(state, fid):
                         actions.append({"type": "shoot", "side": side, "unit": fid, "target": tid})
-        if phase in ("fire1", "fire2") and kind in (None, "firearrow"):
-            actions += self._fire_arrow_actions(state, side, unit)
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [self._move_action(side, fid, c) for c in cells]
+        if phase in ("fire1", "fire2") and kind in (None, "firearrow"):
+            actions += self._fire_arrow_actions(state, side, unit)
         if phase == "move" and kind in (None, "roll"):
             actions += self._tower_actions(state, side)
         if phase == "move" and kind in (None, "winch"):
@@ -735,13 +738,14 @@ class Siege(Ruleset):
         ]
 
     def _fire_arrow_actions(self, state: dict, side: str, unit: str | None) -> list[dict]:
-        """5.31: bows shoot fire arrows at enemy engines at short range."""
-        if not state.get("engines"):
+        """5.31: bows shoot fire arrows at enemy engines (siege towers too, F13) at short
+        range."""
+        if not (state.get("engines") or state.get("towers")):
             return []
         board = self.board(state)
 
         def look(a, b):
-            return self._los_sight(state, a, b)[0]
+            return self._los_sight(state, a, b, machine=True)[0]
 
         return [
             {"type": "firearrow", "side": side, "unit": fid, "at": cell}
@@ -1333,7 +1337,8 @@ class Siege(Ruleset):
             state["done"].append(action["unit"])
             state["acted"].append(action["unit"])
         elif kind == "firearrow":
-            seen = self._los_sight(state, state["figures"][action["unit"]]["at"], action["at"])[0]
+            at = state["figures"][action["unit"]]["at"]
+            seen = self._los_sight(state, at, action["at"], machine=True)[0]
             state["done"].append(action["unit"])
             state["acted"].append(action["unit"])
             state.setdefault("shot", []).append(action["unit"])

@@ -383,3 +383,14 @@ def test_a_figure_beside_an_enemy_siege_tower_sets_it_alight_and_its_fire_rolls_
     state["fires"] = {"0719": {"age": 2, "by": "defender"}}
     state, _ = act(state, "besieger", "/roll tower:t to:0618")
     assert state["fires"] == {"0718": {"age": 2, "by": "defender"}}
+
+
+def test_fire_arrows_reach_an_enemy_siege_tower():
+    state = build(
+        {"a": ("archer", "defender", "0116"), "i": ("peasant", "besieger", "0619")},
+        first="defender",
+        towers=TOWER,
+    )
+    assert "0619" in {a["at"] for a in legal(state, "defender", "firearrow")}
+    state, events = act(state, "defender", "/firearrow unit:a at:0619", dice=[1])
+    assert state["fires"]["0619"] == {"age": 1, "by": "defender"}
