@@ -289,6 +289,10 @@ def round_end(state: dict, board, events: list) -> list[tuple[str, str]]:
     for cell in sorted(burning):
         if cell not in burning:  # put out with its engine a moment ago
             continue
+        if cell not in objs:  # its object left the map otherwise: nothing feeds the fire
+            burning.pop(cell)
+            events.append({"type": "fire_out", "at": cell})
+            continue
         if burning[cell]["age"] < limit:
             burning[cell]["age"] += 1
             continue
@@ -410,6 +414,8 @@ def describe_event(state: dict, e: dict) -> str | None:
             f"{name(e['unit'])} shoots a fire arrow {e['from']}->{e['to']} (range {e['range']}): "
             f"d10 {e['roll']} -> {'it catches fire' if e['caught'] else 'no fire'}."
         )
+    if kind == "fire_out":
+        return f"The fire at {e['at']} dies down: nothing is left to burn."
     if kind == "engine_destroyed":
         return f"Engine {e['engine']} is destroyed by {e['by']}."
     if kind == "tower_destroyed":

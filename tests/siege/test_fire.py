@@ -394,3 +394,15 @@ def test_fire_arrows_reach_an_enemy_siege_tower():
     assert "0619" in {a["at"] for a in legal(state, "defender", "firearrow")}
     state, events = act(state, "defender", "/firearrow unit:a at:0619", dice=[1])
     assert state["fires"]["0619"] == {"age": 1, "by": "defender"}
+
+
+def test_a_fire_whose_engine_left_the_map_dies_down_at_the_round_end():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee", active="defender"),
+        {"0519": (1, "defender")},
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    del state["engines"]["cat"]  # as when its own side's rules take it away
+    state, events = act(state, "defender", "/end-phase")
+    assert of(events, "fire_out") == [{"type": "fire_out", "at": "0519"}]
+    assert state["fires"] == {}
