@@ -27,7 +27,7 @@ import functools
 from engine.core import hexgrid
 from engine.core.dice import Dice
 
-from . import data, figures, movement, shooting, siege_sheet, sight, tower
+from . import data, figures, fire, movement, shooting, siege_sheet, sight, tower
 from .board import Board
 from .data import need
 
@@ -825,6 +825,7 @@ def drive(rules, state: dict, eid: str, to: str, events: list) -> None:
         if f["at"] in moving and not f["dead"]:
             f["at"] = moving[f["at"]]
     e["cells"] = list(new_cells)
+    fire.follow(state, moving)  # a burning ram carries its fire along
     q, r = board.cell(new_cells[0]).hex
     e["towards"] = hexgrid.label((q + vector[0], r + vector[1]))
     e["driven_half"] = state["half"]
@@ -911,12 +912,13 @@ def ram_entries(rules, state: dict, board: Board, fid: str, budget: int, plans: 
     of one ram 1 point (as in the siege tower, 2.42). Never through a ram."""
     f = state["figures"][fid]
     occupied = {o["at"] for o in state["figures"].values() if not o["dead"]}
+    burning = fire.fires(state)  # 3.54: nobody walks into a fire, under a ram or not
     ram = spec()["kinds"]["ram"]
     out: dict[str, dict] = {}
     for eid in _rams(state, f["side"]):
         e = state["engines"][eid]
         for cell in e["cells"]:
-            if cell in occupied:
+            if cell in occupied or cell in burning:
                 continue
             if f["at"] in e["cells"]:
                 if board.distance(f["at"], cell) == 1 and ram["between_cells"] <= budget:

@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import camp, data, engines, figures, tower
+from . import camp, data, engines, figures, fire, oil, shield, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -101,7 +101,12 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
-    return engines.describe_event(state, e)
+    return (
+        engines.describe_event(state, e)
+        or fire.describe_event(state, e)
+        or oil.describe_event(state, e)
+        or shield.describe_event(state, e)
+    )
 
 
 def header(ruleset, state: dict) -> dict[str, str]:
@@ -118,6 +123,7 @@ def header(ruleset, state: dict) -> dict[str, str]:
     }
     if not ruleset.board(state).drawbridge:  # the camp has no drawbridge to report
         out.pop("Bridge")
+    out.update(fire.header(state))
     if state.get("pending"):
         out["Melee"] = (
             ", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
@@ -206,6 +212,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     ]
     markers += [{"at": cell, "kind": "highlight", "color": TOWER_EDGE} for cell in sorted(towers)]
 
+    markers += fire.markers(state) + oil.markers(state) + shield.markers(state)
     labels = [
         {"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
         for tid, t in sorted(state.get("towers", {}).items())
@@ -245,10 +252,14 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         notes.append(
             "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside."
         )
+    notes += fire.notes(state) + oil.notes(state) + shield.notes(state)
     kinds = data.terrain()["kinds"]
     if state.get("pending"):
         notes.append("Melee forming: " + header(ruleset, state)["Melee"])
     key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
+    # Laid shields are drawn as hexsides of the static layer, so they are part of its key.
+    key += "".join(f"+{at}|{faces}" for at, faces in sorted(shield.laid(state).items()))
+    static["edges"] = static["edges"] + shield.edges(state)
     return {
         "map_key": key,
         "title": ruleset.title,
@@ -269,50 +280,51 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     }
 
 
-SUMMARY_EN = """**SIEGE** (rulebook sections 1 and 2: the castle assault; the camp and the long siege come later).
-Before the assault the besieger may `/fill` the moat, `/breach` a wall and `/place` a siege tower.
-Engines: `/emplace` one, `/aim` onagers and catapults at a wall and `/bombard` it (or `/repair`
-them for the day; `/damage` says which one a result C hits); a manned ballista `/bolt`s in step 1;
-three figures under a ram `/drive` it (step 2) and `/batter` the wall its front touches (step 4).
+SUMMARY_EN = """**SIEGE** (Cry Havoc family; the castle map, the camp map, engines, fire).
+Before the assault the besieger may `/fill` the moat, `/breach` a wall, `/place` a siege tower,
+`/emplace` an engine, `/aim` onagers and catapults at a wall and `/bombard` it (or `/repair` them
+for the day; `/damage` picks the one a result C hits).
 Each side's phase has four steps:
-1. bows and crossbows shoot (`/shoot`), not figures that fought in melee last round;
-2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
-   also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
-   `/face` (a doorway's cover: in or out), `/roll` a siege tower (three figures inside),
-   `/move ... level:top` onto its platform;
-3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it (or `/cancel`),
-   `/push` a ladder; `/end-phase` ends a step.
-After a melee the owners `/take` a result, `/retreat`, `/advance` or `/stay`; a falling figure's
-owner says where it lands (`/land`). Own figures stunned before the phase recover at its end.
-Shots: d10 + range/state modifier against the target's cover; melee: attack/defence odds (rounded down, at least 1-1), shifted by
-terrain and for several attackers. Results A killed, B wounded, C stunned, D defenders retreat,
-E attackers retreat, F an attacker stunned. Heights decide sight lines; every refusal names the
-cell and rule; `/los from: to:` explains any sight line, at any time. Tables are our own
-approximation (see docs/rules/siege.md)."""
+1. bows and crossbows `/shoot` (not figures that fought last round), a manned ballista `/bolt`s,
+   bows `/firearrow` at engines (short range);
+2. figures `/move` (not crossbowmen who just shot; `level:top` onto a tower's platform), `/winch`
+   the bridge, `/carry` `/raise` `/shift` `/drop` ladders, `/face` in a doorway, `/roll` a siege
+   tower or `/drive` a ram (three figures inside), `/kindle` a fire (instead of moving), `/lift`
+   an oil pot or shield, `/lay` a shield along a side;
+3. bows shoot again; 4. melee: `/attack` forms a melee, `/fight` rolls it (or `/cancel`), `/push`
+   a ladder, `/batter` with a ram, `/douse` a fire, `/pour` oil from a parapet.
+`/end-phase` ends a step. After a melee the owners `/take` a result, `/retreat`, `/advance` or
+`/stay`; a falling figure's owner says where it lands (`/land`). Stunned figures recover at the
+end of their phase.
+Shots: d10 + range/state modifier against the target's cover; melee: attack/defence odds
+(rounded down, at least 1-1), shifted by terrain and several attackers. Results A killed,
+B wounded, C stunned, D defenders retreat, E attackers retreat, F an attacker stunned. Heights
+decide sight lines; `/los from: to:` explains any line, at any time. Our tables approximate the
+play aid (docs/rules/siege.md)."""
 
-SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2: der Sturm auf die Burg; Lager und lange Belagerung folgen).
-Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`) und einen
-Belagerungsturm aufstellen (`/place`). Maschinen: `/emplace` stellt eine auf, `/aim` richtet
-Onager und Katapulte auf ein Mauerfeld, `/bombard` würfelt (oder `/repair` für den Tag; `/damage`
-wählt bei Ergebnis C die beschädigte); eine bemannte Balliste schießt in Schritt 1 (`/bolt`);
-drei Figuren unter einem Widder schieben ihn (`/drive`, Schritt 2) und rammen die Mauer vor
-seiner Front (`/batter`, Schritt 4).
+SUMMARY_DE = """**SIEGE** (Cry-Havoc-Familie; Burgkarte, Lagerkarte, Maschinen, Feuer).
+Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`), einen
+Belagerungsturm aufstellen (`/place`), eine Maschine aufstellen (`/emplace`), Onager und
+Katapulte auf ein Mauerfeld richten (`/aim`) und würfeln (`/bombard`), oder sie reparieren
+(`/repair`; `/damage` wählt bei Ergebnis C die beschädigte).
 Jede Phase einer Seite hat vier Schritte:
-1. Bogen- und Armbrustschützen schießen (`/shoot`), nicht wer letzte Runde im Nahkampf war;
-2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
-   außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
-   `/face` (Deckung in einer Tür: nach innen oder außen), `/roll` einen Belagerungsturm (drei
-   Figuren im Inneren), `/move ... level:top` auf seine Plattform;
-3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt (oder `/cancel`),
-   `/push` stößt eine Leiter um; `/end-phase` beendet einen Schritt.
-Nach einem Nahkampf wählen die Besitzer mit `/take`, `/retreat`, `/advance` oder `/stay`; wo eine
-stürzende Figur landet, sagt ihr Besitzer (`/land`). Eigene bewusstlose Figuren erholen sich am
-Ende der Phase.
-Schüsse: W10 + Entfernungs- und Zustandsmodifikator gegen die Deckung des Ziels; Nahkampf: Stärkeverhältnis (abgerundet,
+1. Bogen- und Armbrustschützen schießen (`/shoot`, nicht wer letzte Runde kämpfte), eine
+   bemannte Balliste schießt (`/bolt`), Bogenschützen schießen Brandpfeile (`/firearrow`, kurz);
+2. Figuren ziehen (`/move`; `level:top` auf die Plattform eines Turms), `/winch` die Zugbrücke,
+   Leitern `/carry` `/raise` `/shift` `/drop`, `/face` in einer Tür, `/roll` einen
+   Belagerungsturm oder `/drive` einen Widder (drei Figuren darin), `/kindle` ein Feuer (statt
+   zu ziehen), `/lift` einen Öltopf oder Schirm, `/lay` einen Schirm an eine Seite;
+3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt
+   (oder `/cancel`), `/push` stößt eine Leiter um, `/batter` rammt, `/douse` löscht, `/pour`
+   gießt Öl von der Brustwehr.
+`/end-phase` beendet einen Schritt. Nach einem Nahkampf wählen die Besitzer mit `/take`,
+`/retreat`, `/advance` oder `/stay`; wo eine stürzende Figur landet, sagt ihr Besitzer
+(`/land`). Bewusstlose Figuren erholen sich am Ende ihrer Phase.
+Schüsse: W10 + Modifikator gegen die Deckung des Ziels; Nahkampf: Stärkeverhältnis (abgerundet,
 mindestens 1-1), verschoben durch Gelände und mehrere Angreifer. Ergebnisse: A tot,
 B verwundet, C bewusstlos, D Verteidiger weichen, E Angreifer weichen, F ein Angreifer
-bewusstlos. Höhen entscheiden über Schusslinien; `/los from: to:` erklärt jede Schusslinie, jederzeit.
-Die Tabellen sind unsere eigene Annäherung (docs/rules/siege.md)."""
+bewusstlos. `/los from: to:` erklärt jede Schusslinie, jederzeit. Unsere Tabellen nähern die
+Spielhilfe an (docs/rules/siege.md)."""
 
 
 def rules_summary(locale: str = "en") -> str:

@@ -32,10 +32,13 @@ from . import (
     engines,
     equipment,
     figures,
+    fire,
     melee,
     movement,
+    oil,
     present,
     scenarios,
+    shield,
     shooting,
     sight,
     tower,
@@ -237,6 +240,39 @@ class Siege(Ruleset):
             "Result C: choose the engine that loses a destruction point (4.23)",
             (Option("engine", "choice", "The engine"),),
         ),
+        Command(
+            "kindle",
+            "Stay a whole round beside an enemy engine or tent to set it alight (3.51)",
+            (Option("unit", "unit", "Your figure beside it"), Option("at", "hex", "Its cell")),
+        ),
+        Command(
+            "douse",
+            "Try to put out an adjacent fire (3.53)",
+            (Option("unit", "unit", "Your figure"), Option("at", "hex", "The burning cell")),
+        ),
+        Command(
+            "firearrow",
+            "Shoot a fire arrow at an enemy engine or siege tower at short range (5.31)",
+            (Option("unit", "unit", "Your archer"), Option("at", "hex", "A cell of the engine")),
+        ),
+        Command(
+            "lift",
+            "Take up a pot of boiling oil (5.32) or a siege shield (5.21)",
+            (Option("unit", "unit", "Your figure"), Option("item", "choice", "The pot or shield")),
+        ),
+        Command(
+            "lay",
+            "Lay your siege shield in your cell along the side towards a neighbour (5.22)",
+            (
+                Option("unit", "unit", "Your figure with the shield"),
+                Option("faces", "hex", "The neighbouring cell it faces"),
+            ),
+        ),
+        Command(
+            "pour",
+            "Pour boiling oil from a parapet onto an adjacent lower cell (5.32)",
+            (Option("unit", "unit", "Your figure with a pot"), Option("at", "hex", "The cell")),
+        ),
         Command("end-phase", "End this step of your phase"),
     )
     queries = (
@@ -305,6 +341,8 @@ class Siege(Ruleset):
             "engines": clone(scenario.get("engines", {})),
             "siege_sheet": clone(scenario.get("siege_sheet", {})),
             "engine_damage": None,
+            "oil": clone(scenario.get("oil", {})),
+            "shields": clone(scenario.get("shields", {})),
         }
         events = [
             {"type": "scenario", "name": scenario["name"]},
@@ -399,6 +437,7 @@ class Siege(Ruleset):
         engines.block(
             state, seen, shooter["at"], target["at"], board, self._level(board, state, shooter)
         )
+        shield.cover(board, state, shooter["at"], target["at"], seen)
         return seen
 
     def _no_shot_beside_a_friend(
@@ -461,12 +500,15 @@ class Siege(Ruleset):
             else "\n- (no bow on the first cell: range bands not judged, figures block)"
         )
 
-    def _los_sight(self, state: dict, from_cell: str, to_cell: str):
+    def _los_sight(self, state: dict, from_cell: str, to_cell: str, machine: bool = False):
         """The line ``/los`` judges, with the same rules as ``/shoot``: the first cell's figure
-        (on a siege tower's cell, the one on its top) is the shooter."""
+        (on a siege tower's cell, the one on its top) is the shooter. ``machine``: the target
+        is a siege tower itself (a fire arrow, 5.31), seen at its top whoever is inside."""
         board = self.board(state)
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
         view = self._tower_view(state, from_cell, to_cell)
+        if machine and to_cell in view["towers"]:
+            view["target_top"] = True
         shooter_id = self._positions(state).get(
             (from_cell, tower.TOP if view["shooter_top"] else tower.GROUND)
         )
@@ -496,6 +538,7 @@ class Siege(Ruleset):
             board,
             tower.spec()["top_level"] if view["shooter_top"] else board.cell(from_cell).level,
         )
+        shield.cover(board, state, from_cell, to_cell, seen)
         return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -618,6 +661,8 @@ class Siege(Ruleset):
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [self._move_action(side, fid, c) for c in cells]
+        if phase in ("fire1", "fire2") and kind in (None, "firearrow"):
+            actions += self._fire_arrow_actions(state, side, unit)
         if phase == "move" and kind in (None, "roll"):
             actions += self._tower_actions(state, side)
         if phase == "move" and kind in (None, "drive"):
@@ -626,6 +671,22 @@ class Siege(Ruleset):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
+        if phase == "move" and kind in (None, "lift") and (oil.pots(state) or shield.shields(state)):
+            hands = self._free_hands(state, side)
+            holding = set(oil.carriers(state)) | set(shield.carriers(state))
+            actions += oil.lift_actions(state, self.board(state), side, hands, holding)
+            actions += shield.lift_actions(state, side, hands, holding)
+        if phase == "move" and kind in (None, "lay") and shield.shields(state):
+            able = [
+                fid
+                for fid in shield.carriers(state)
+                if state["figures"][fid]["side"] == side and fid not in self._busy(state)
+            ]
+            actions += shield.lay_actions(state, self.board(state), side, able)
+        if phase == "move" and kind in (None, "kindle") and fire.can_burn(state, self.board(state)):
+            actions += fire.kindle_actions(
+                state, self.board(state), side, self._free_hands(state, side)
+            )
         if phase == "move" and kind in (None, "carry", "raise", "drop", "shift"):
             actions += self._ladder_actions(state, side)
         elif phase == "melee" and kind != "end-phase":
@@ -633,6 +694,19 @@ class Siege(Ruleset):
                 actions += self._push_actions(state, side)
             if kind in (None, "batter") and not state["pending"]:
                 actions += engines.batter_actions(self, state, side)
+            if kind in (None, "pour") and not state["pending"] and oil.pots(state):
+                actions += oil.pour_actions(
+                    state,
+                    self.board(state),
+                    side,
+                    self._free_hands(state, side),
+                    tower.cells_of(state),
+                    set(state.get("shot", [])),
+                )
+            if kind in (None, "douse") and not state["pending"] and fire.fires(state):
+                actions += fire.douse_actions(
+                    state, self.board(state), side, self._free_hands(state, side)
+                )
             if kind != "push":
                 actions += self._melee_actions(state, side)
         if not state["pending"]:
@@ -713,8 +787,39 @@ class Siege(Ruleset):
 
     @staticmethod
     def _busy(state: dict) -> set[str]:
-        """Figures working the winch do nothing else for the round (1.8)."""
-        return {state["winch"]["unit"]} if state.get("winch") else set()
+        """Figures working the winch do nothing else for the round (1.8), nor those setting a
+        fire (3.51)."""
+        return ({state["winch"]["unit"]} if state.get("winch") else set()) | fire.busy(state)
+
+    def _free_hands(self, state: dict, side: str) -> list[str]:
+        """The side's able figures that have not acted this step and carry no ladder."""
+        busy, carrying = self._busy(state), equipment.carried_by(state)
+        return [
+            fid
+            for fid, f in sorted(state["figures"].items())
+            if f["side"] == side
+            and figures.can_act(f)
+            and fid not in state["done"]
+            and fid not in busy
+            and fid not in carrying
+        ]
+
+    def _fire_arrow_actions(self, state: dict, side: str, unit: str | None) -> list[dict]:
+        """5.31: bows shoot fire arrows at enemy engines (siege towers too, F13) at short
+        range."""
+        if not (state.get("engines") or state.get("towers")):
+            return []
+        board = self.board(state)
+
+        def look(a, b):
+            return self._los_sight(state, a, b, machine=True)[0]
+
+        return [
+            {"type": "firearrow", "side": side, "unit": fid, "at": cell}
+            for fid in self._shooters(state, side)
+            if unit is None or fid == unit
+            for cell in fire.arrow_targets(state, board, fid, look)
+        ]
 
     def _winch_actions(self, state: dict, side: str) -> list[dict]:
         board = self.board(state)
@@ -824,6 +929,7 @@ class Siege(Ruleset):
             if fid in state["crossbow_shot"]:
                 continue  # 1.21 step 2: crossbowmen who have just shot do not move
             points = figures.values(f)["move"] - state.get("spent", {}).get(fid, 0)
+            points -= oil.penalty(state, fid) + shield.penalty(state, fid)
             partner = None
             if fid in carriers:
                 partner = next(p for p in state["ladders"][carriers[fid]]["carriers"] if p != fid)
@@ -856,7 +962,7 @@ class Siege(Ruleset):
                 board,
                 f["at"],
                 points,
-                enemies | set(tower_of) | set(engines.cells(state)),
+                enemies | set(tower_of) | set(engines.cells(state)) | set(fire.fires(state)),
                 friends,
                 dead,
                 state["bridge_up"],
@@ -895,6 +1001,7 @@ class Siege(Ruleset):
         the cell, with ``+top`` for the platform, so one dict serves both layers."""
         enemies = {p for p, o in positions.items() if state["figures"][o]["side"] != f["side"]}
         enemies |= {(c, tower.GROUND) for c in engines.cells(state)}
+        enemies |= {(c, lay) for c in fire.fires(state) for lay in (tower.GROUND, tower.TOP)}
         friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
         start = tower.position(f)
         ends, parent = tower.reachable(
@@ -1029,7 +1136,7 @@ class Siege(Ruleset):
             or aid in equipment.carried_by(state)
         ):
             return False
-        if board.distance(a["at"], d["at"]) != 1:
+        if board.distance(a["at"], d["at"]) != 1 or shield.across(state, a["at"], d["at"]):
             return False
         tower_of = tower.cells_of(state)
         if tower_of:
@@ -1335,7 +1442,45 @@ class Siege(Ruleset):
             if state["phase"] != "prepare" or not engines.finish_prepare(
                 self, state, dice, events
             ):
-                self._end_step(state, events)
+                self._end_step(state, events, dice)
+        elif kind == "kindle":
+            fire.start_kindling(state, action, events)
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+        elif kind == "douse":
+            fire.douse(state, action, dice, events)
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+        elif kind == "firearrow":
+            at = state["figures"][action["unit"]]["at"]
+            seen = self._los_sight(state, at, action["at"], machine=True)[0]
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+            state.setdefault("shot", []).append(action["unit"])
+            fire.shoot_arrow(state, action, seen, dice, events)
+        elif kind == "lift":
+            if action["item"] in oil.pots(state):
+                oil.lift(state, action, events)
+            else:
+                shield.lift(state, action, events)
+        elif kind == "lay":
+            shield.lay(state, action, events)
+            if action["unit"] not in state["done"]:
+                state["done"].append(action["unit"])
+                state["acted"].append(action["unit"])
+        elif kind == "pour":
+            state["done"].append(action["unit"])
+            state["acted"].append(action["unit"])
+            victim = oil.pour(state, self.board(state), action, dice, events, state["half"])
+            if victim:
+                combat = {
+                    "attackers": [],
+                    "defenders": [victim],
+                    "letter": "D",
+                    "cells": {victim: state["figures"][victim]["at"]},
+                }
+                state["retreat"] = {"queue": [victim], "combat": combat}
+                self._continue_retreat(state, events)
         self._check_ladders(state, events)
         self._check_victory(state, events)
         return state, events
@@ -1354,6 +1499,7 @@ class Siege(Ruleset):
         vector = tower.heading(board, t)
         old = list(t["cells"])
         self._carry_tower(state, t, cells)
+        fire.follow(state, dict(zip(old, cells)))
         q, r = board.cell(cells[0]).hex
         t["towards"] = hexgrid.label((q + vector[0], r + vector[1]))
         state["done"] += crew
@@ -1428,10 +1574,13 @@ class Siege(Ruleset):
             kinds = ["advance", "stay"]
         else:
             kinds = {
-                "fire1": ["shoot", "bolt"],
-                "fire2": ["shoot", "bolt"],
-                "move": ["move", "roll", "drive", "face", "carry", "raise", "drop", "shift"],
-                "melee": ["attack", "fight", "cancel", "push", "batter"],
+                "fire1": ["shoot", "bolt", "firearrow"],
+                "fire2": ["shoot", "bolt", "firearrow"],
+                "move": [
+                    "move", "roll", "drive", "face", "carry", "raise", "drop", "shift", "kindle",
+                    "lift", "lay",
+                ],
+                "melee": ["attack", "fight", "cancel", "push", "batter", "douse", "pour"],
                 "prepare": ["fill", "breach", "place", "emplace", "aim", "bombard", "repair"],
             }[state["phase"]]
             if state["phase"] in ("fire1", "fire2") and not self._shooters(state, side):
@@ -1446,6 +1595,7 @@ class Siege(Ruleset):
         seen = self._sight(state, fid, tid)
         state["done"].append(fid)
         state["acted"].append(fid)
+        state.setdefault("shot", []).append(fid)
         if figures.weapon(shooter) == "crossbow":
             state["crossbow_shot"].append(fid)
         shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
@@ -1609,6 +1759,8 @@ class Siege(Ruleset):
                 if cell not in living
                 and cell not in tower_of
                 and cell not in engines.cells(state)
+                and not shield.across(state, f["at"], cell)
+                and cell not in fire.fires(state)
                 and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
                 < movement.UNREACHABLE
             ]
@@ -1664,7 +1816,8 @@ class Siege(Ruleset):
         occupied = {
             cell + ("+top" if lay == tower.TOP else "") for cell, lay in self._positions(state)
         }
-        freed = [c for c in freed if c not in occupied]
+        burning = fire.fires(state)
+        freed = [c for c in freed if c not in occupied and c.partition("+")[0] not in burning]
         able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
         if not freed or not able:
             return
@@ -1687,7 +1840,7 @@ class Siege(Ruleset):
         state["awaiting"] = [state["active"]]
         events.append({"type": "phase_started", "phase": state["phase"], "side": state["active"]})
 
-    def _end_step(self, state, events):
+    def _end_step(self, state, events, dice):
         if state["phase"] == "prepare":
             self._start_assault(state, events)
             return
@@ -1703,6 +1856,8 @@ class Siege(Ruleset):
                 ):
                     f["stunned"] = False
                     events.append({"type": "recovered", "unit": fid, "at": f["at"]})
+            if fire.fires(state):
+                fire.spread(state, self.board(state), state["active"], dice, events)
         state["done"] = []
         state["attacked"] = []
         state["spent"] = {}
@@ -1713,9 +1868,15 @@ class Siege(Ruleset):
                 st["crossbow_shot"] = []
                 st["acted"] = []
                 st["tower_moved"] = []
+                st["shot"] = []
+                if st.get("kindling"):
+                    fire.resolve_kindling(st, self.board(st), st["active"], evs)
 
         def on_round_end(st, evs):
             self._turn_winch(st, evs)
+            for fid, cell in fire.round_end(st, self.board(st), evs):
+                self._land(st, fid, cell, cell, evs)  # off a siege tower that burnt down
+                st["figures"][fid].pop("layer", None)
 
         events += _cycle(state).advance(state, on_enter=on_enter, on_round_end=on_round_end)
         if state.get("landing") and state["awaiting"]:

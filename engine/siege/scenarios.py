@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data, engines, siege_sheet, tower
+from . import data, engines, oil, shield, siege_sheet, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -39,6 +39,8 @@ KEYS = {
     "burnt_tents",
     "engines",
     "walls",
+    "oil",
+    "shields",
 }
 
 
@@ -367,4 +369,9 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     if out["prepare"]["engines"] or (bombarding and "phase" not in raw):
         out["phase"] = "prepare"
         out["active"] = "besieger"
+    out["oil"] = oil.normalise(raw.get("oil", {}), board, out["figures"], file)
+    taken = set(out["oil"]) | {p["carrier"] for p in out["oil"].values() if "carrier" in p}
+    out["shields"] = shield.normalise(
+        raw.get("shields", {}), board, out["figures"], file, taken
+    )
     return out

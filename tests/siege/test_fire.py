@@ -1,0 +1,431 @@
+"""Fire (3.5) and fire arrows (5.31): setting alight, spreading, putting out, burning cells,
+destruction after three rounds. Engines are built into the state as the shared contract's
+engine dict with the keys the scenario loader gives it."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from engine.core import hexgrid
+from engine.core.errors import RuleError, ScenarioError
+from engine.siege import data, fire
+from renderer import render_png
+
+from .helpers import RULES, act, legal, of
+from .helpers import build as build_position
+
+# Far away, so that each side has a living figure (a scenario needs one) that changes nothing.
+BYSTANDERS = {"zb": ("peasant", "besieger", "2201"), "zd": ("peasant", "defender", "2220")}
+
+
+def build(figs: dict, **extra) -> dict:
+    return build_position({**BYSTANDERS, **figs}, **extra)
+
+
+# Engines with the keys the scenario loader gives them (engines.validate), on any cells a test
+# needs (a ram of one or two cells too, to burn a single cell of it).
+LOADED = {
+    "ballista": {"markers": 3},
+    "catapult": {"lost": 0, "repair_day": None, "aimed": None},
+    "onager": {"lost": 0, "repair_day": None, "aimed": None},
+}
+
+
+def _ram_front(cells: list[str]) -> str:
+    q, r = hexgrid.parse_label(cells[0])
+    if len(cells) > 1:
+        q2, r2 = hexgrid.parse_label(cells[1])
+        return hexgrid.label((2 * q - q2, 2 * r - r2))
+    return hexgrid.label((q, r - 1))
+
+
+def with_engines(state: dict, fires: dict | None = None, **engines) -> dict:
+    state["engines"] = {
+        eid: {"kind": kind, "side": side, "cells": list(cells), **LOADED.get(kind, {})}
+        | (
+            {"towards": _ram_front(list(cells)), "last_roll": None, "driven_half": None}
+            if kind == "ram"
+            else {}
+        )
+        for eid, (kind, side, cells) in engines.items()
+    }
+    if fires:
+        state["fires"] = {cell: {"age": age, "by": by} for cell, (age, by) in fires.items()}
+    return state
+
+
+def end_steps(state: dict, count: int) -> tuple[dict, list[dict]]:
+    events: list[dict] = []
+    for _ in range(count):
+        state, new = act(state, state["active"], "/end-phase")
+        events += new
+    return state, events
+
+
+def test_a_figure_beside_an_enemy_engine_sets_it_alight_after_a_whole_round():
+    state = with_engines(
+        build({"d": ("man-at-arms", "defender", "0518"), "b": ("peasant", "besieger", "0120")},
+              first="defender", phase="move"),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    assert {"type": "kindle", "side": "defender", "unit": "d", "at": "0519"} in legal(
+        state, "defender", "kindle"
+    )
+    state, events = act(state, "defender", "/kindle unit:d at:0519")
+    assert of(events, "kindling")[0]["at"] == "0519"
+    assert "Kindling" in RULES.header(state)
+    # Instead of moving, and nothing else while it takes: no move, no attack.
+    assert not [a for a in legal(state, "defender", "move") if a["unit"] == "d"]
+    state, events = end_steps(state, 6)  # fire2, melee, the besiegers' four steps
+    assert not of(events, "fire_lit")
+    state, events = end_steps(state, 1)  # a whole round later, the defenders' phase begins
+    assert of(events, "fire_lit") == [
+        {"type": "fire_lit", "at": "0519", "by": "defender", "how": "kindled"}
+    ]
+    assert state["fires"]["0519"]["age"] == 1
+    assert not state["kindling"] and "Kindling" not in RULES.header(state)
+
+
+def test_no_one_sets_his_own_engine_alight():
+    state = with_engines(
+        build({"b": ("peasant", "besieger", "0518")}, phase="move"),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    assert not legal(state, "besieger", "kindle")
+
+
+def test_kindling_fails_when_the_figure_is_stunned_meanwhile():
+    state = with_engines(
+        build(
+            {"d": ("man-at-arms", "defender", "0518"), "a": ("archer", "besieger", "0119")},
+            first="defender",
+            phase="move",
+        ),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0519")
+    state, _ = end_steps(state, 3)
+    state, events = act(state, "besieger", "/shoot unit:a target:d", dice=[5])
+    assert of(events, "shot")[0]["outcome"] == "stunned healthy"
+    state, events = end_steps(state, 4)
+    assert of(events, "kindle_failed")[0]["reason"] == "is stunned"
+    assert not state.get("fires")
+
+
+def test_kindling_fails_when_the_figure_is_driven_from_its_place():
+    state = with_engines(
+        build(
+            {"d": ("peasant", "defender", "0518"), "k": ("knight", "besieger", "0418")},
+            first="defender",
+            phase="move",
+        ),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0519")
+    state, _ = end_steps(state, 6)
+    assert state["phase"] == "melee" and state["active"] == "besieger"
+    state, _ = act(state, "besieger", "/attack unit:k target:d")
+    # Knight 8 against peasant 2: 4-1, a 4 is D, the defender retreats (1.72).
+    state, events = act(state, "besieger", "/fight", dice=[4])
+    if of(events, "choose_retreat"):
+        to = of(events, "choose_retreat")[0]["options"][0]
+        state, _ = act(state, "defender", f"/retreat unit:d to:{to}")
+    assert state["figures"]["d"]["at"] != "0518" and not state["figures"]["d"]["stunned"]
+    if state.get("advance"):
+        state, _ = act(state, "besieger", "/stay")
+    state, events = end_steps(state, 1)
+    assert of(events, "kindle_failed")[0]["reason"] == "was driven from its place"
+    assert not state.get("fires")
+
+
+def test_not_from_a_parapet():
+    # 3.51 "Anmerkung": from a parapet only fire arrows or boiling oil set an engine alight.
+    state = with_engines(
+        build({"d": ("man-at-arms", "defender", "0704")}, first="defender", phase="move"),
+        ram=("ram", "besieger", ["0703"]),
+    )
+    assert not legal(state, "defender", "kindle")
+    with pytest.raises(RuleError):
+        act(state, "defender", "/kindle unit:d at:0703")
+
+
+def test_fire_spreads_at_the_end_of_the_opponents_phase_to_adjacent_engines():
+    def position():
+        return with_engines(
+            build({"d": ("peasant", "defender", "0101")}, phase="melee"),
+            {"0519": (1, "defender")},
+            cat=("catapult", "besieger", ["0519"]),
+            ona=("onager", "besieger", ["0619", "0719"]),
+            far=("ballista", "besieger", ["1019"]),
+        )
+
+    # One roll for the one adjacent cell holding an object (0619); 0719 and 1019 are not
+    # adjacent to the fire. Our table: an engine catches on 1-4.
+    state, events = act(position(), "besieger", "/end-phase", dice=[4])
+    assert [(e["at"], e["caught"]) for e in of(events, "fire_spread")] == [("0619", True)]
+    assert state["fires"]["0619"] == {"age": 1, "by": "defender"}
+    state, events = act(position(), "besieger", "/end-phase", dice=[5])
+    assert [(e["at"], e["caught"]) for e in of(events, "fire_spread")] == [("0619", False)]
+    assert "0619" not in state["fires"]
+
+
+def test_a_fire_spreads_only_at_the_end_of_its_setters_opponents_phase():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee"),
+        {"0519": (1, "besieger")},
+        cat=("catapult", "defender", ["0519"]),
+        ona=("onager", "defender", ["0619"]),
+    )
+    state, events = act(state, "besieger", "/end-phase")  # no die rolled: no spread check
+    assert not of(events, "fire_spread")
+
+
+def test_an_adjacent_figure_tries_once_to_put_out_a_fire():
+    def position():
+        return with_engines(
+            build({"b": ("peasant", "besieger", "0518"), "c": ("peasant", "besieger", "0418")},
+                  phase="melee"),
+            {"0519": (2, "defender")},
+            cat=("catapult", "besieger", ["0519"]),
+        )
+
+    state, events = act(position(), "besieger", "/douse unit:b at:0519", dice=[5])
+    assert of(events, "douse")[0]["out"] is True
+    assert "0519" not in state["fires"]
+    state, events = act(position(), "besieger", "/douse unit:b at:0519", dice=[6])
+    assert of(events, "douse")[0]["out"] is False and state["fires"]["0519"]["age"] == 2
+    # One attempt a figure, in one direction; another adjacent figure may try too.
+    assert {a["unit"] for a in legal(state, "besieger", "douse")} == {"c"}
+    with pytest.raises(RuleError):
+        act(state, "besieger", "/douse unit:b at:0519", dice=[1])
+
+
+def test_one_burning_cell_destroys_the_whole_engine_after_three_rounds_in_a_row():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee", first="besieger",
+              active="defender"),
+        {"0619": (1, "defender")},
+        ram=("ram", "besieger", ["0519", "0619", "0719"]),
+    )
+    ages = []
+    for _ in range(2):
+        state, events = end_steps(state, 1)  # the round ends
+        ages.append(state["fires"]["0619"]["age"])
+        assert not of(events, "engine_destroyed")
+        state, _ = end_steps(state, 7)
+    assert ages == [2, 3]
+    assert [m["text"] for m in RULES.scene(state, [], None)["markers"] if m["kind"] == "fire"] == [
+        "3"
+    ]
+    state, events = end_steps(state, 1)
+    assert of(events, "engine_destroyed") == [
+        {"type": "engine_destroyed", "engine": "ram", "by": "fire"}
+    ]
+    assert state["engines"] == {} and state["fires"] == {}
+
+
+def test_a_figure_staying_in_a_burning_cell_is_wounded_then_killed_and_a_stunned_one_comes_to():
+    state = with_engines(
+        build(
+            {"r": ("peasant", "defender", "0619", "stunned"), "b": ("peasant", "besieger", "0101")},
+            phase="melee",
+        ),
+        {"0519": (1, "defender")},
+        cat=("catapult", "besieger", ["0519"]),
+        ram=("ram", "besieger", ["0619"]),
+    )
+    state, events = act(state, "besieger", "/end-phase", dice=[1])  # the fire spreads to 0619
+    assert {"type": "recovered", "unit": "r", "at": "0619", "by": "fire"} in events
+    state, events = end_steps(state, 4)  # the defenders' phase; the round ends
+    assert state["figures"]["r"]["wounded"] and not state["figures"]["r"]["dead"]
+    state, _ = end_steps(state, 8)
+    assert state["figures"]["r"]["dead"]
+
+
+def test_no_figure_enters_a_burning_cell_and_one_inside_may_leave():
+    state = with_engines(
+        build({"b": ("peasant", "besieger", "0518"), "r": ("peasant", "besieger", "0619")},
+              phase="move"),
+        {"0519": (1, "defender"), "0619": (1, "defender")},
+        ram=("ram", "besieger", ["0519", "0619"]),
+    )
+    moves = {a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "b"}
+    assert "0519" not in moves and "0619" not in moves and "0418" in moves
+    assert {a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "r"}
+
+
+def test_fire_arrows_at_short_range_against_enemy_engines_only():
+    def position():
+        return with_engines(
+            build(
+                {
+                    "a": ("archer", "defender", "0119"),
+                    "x": ("crossbowman", "defender", "0120"),
+                    "p": ("peasant", "besieger", "0101"),
+                },
+                first="defender",
+            ),
+            cat=("catapult", "besieger", ["0519"]),
+            far=("onager", "besieger", ["1519"]),
+        )
+
+    state = position()
+    # Short range only (the longbow's short band is 8 cells); bows, not crossbows (F5).
+    assert {(a["unit"], a["at"]) for a in legal(state, "defender", "firearrow")} == {("a", "0519")}
+    with pytest.raises(RuleError):
+        act(state, "defender", "/firearrow unit:a at:1519", dice=[1])
+    state, events = act(state, "defender", "/firearrow unit:a at:0519", dice=[4])
+    assert of(events, "fire_arrow")[0]["caught"] is True
+    assert state["fires"]["0519"] == {"age": 1, "by": "defender"}
+    assert not legal(state, "defender", "firearrow")
+    assert "a" not in {a["unit"] for a in legal(state, "defender", "shoot")}
+    state, events = act(position(), "defender", "/firearrow unit:a at:0519", dice=[5])
+    assert of(events, "fire_arrow")[0]["caught"] is False and not state.get("fires")
+
+
+def test_the_picture_shows_fire_markers_with_their_age_and_the_header_the_burning_cells():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}),
+        {"0519": (2, "defender"), "0619": (1, "defender")},
+        ram=("ram", "besieger", ["0519", "0619"]),
+    )
+    scene = RULES.scene(state, [], None)
+    fires = [m for m in scene["markers"] if m["kind"] == "fire"]
+    assert fires == [
+        {"at": "0519", "kind": "fire", "text": "2"},
+        {"at": "0619", "kind": "fire", "text": "1"},
+    ]
+    assert ["Fires", "0519 (2/3), 0619 (1/3)"] in scene["header"]
+    png = render_png(scene)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.width > 400
+
+
+def test_the_fire_table_is_data_checked_on_load(tmp_path):
+    assert fire.table()["destroyed_after"] == 3
+    good = json.loads((data.DATA_DIR / fire.FILE).read_text(encoding="utf-8"))
+    for broken, entry in (
+        ({**good, "catches": {**good["catches"], "engine": ["F"] * 9}}, "catches.engine"),
+        ({**good, "put_out": ["yes"] * 10}, "put_out"),
+        ({**good, "destroyed_after": 0}, "destroyed_after"),
+        ({**good, "fire_arrow_band": "point-blank"}, "fire_arrow_band"),
+    ):
+        path = tmp_path / "fire-spread.json"
+        path.write_text(json.dumps(broken), encoding="utf-8")
+        with pytest.raises(ScenarioError, match=entry):
+            fire.load(path, "fire-spread.json")
+
+
+def test_no_retreat_into_a_burning_cell():
+    # Every neighbour of 1019 but the burning 1119 is taken: the defender cannot retreat.
+    state = with_engines(
+        build(
+            {
+                "d": ("peasant", "defender", "1019"),
+                "k": ("knight", "besieger", "1020"),
+                "f1": ("peasant", "defender", "0919"),
+                "f2": ("peasant", "defender", "0920"),
+                "f3": ("peasant", "defender", "1018"),
+                "f4": ("peasant", "defender", "1120"),
+            },
+            phase="melee",
+        ),
+        {"1119": (1, "besieger")},
+        ram=("ram", "defender", ["1119"]),
+    )
+    state, _ = act(state, "besieger", "/attack unit:k target:d")
+    state, events = act(state, "besieger", "/fight", dice=[4])  # 4-1, a 4 is D
+    assert of(events, "cannot_retreat")[0]["unit"] == "d"
+    assert state["figures"]["d"]["at"] == "1019"
+
+
+# A siege tower south of the castle, its first cell 0619, forward = north (as in test_tower.py).
+TOWER = {"t": {"side": "besieger", "cells": ["0619", "0719", "0819"], "towards": "0618"}}
+
+
+def test_a_siege_tower_burns_like_an_engine_and_its_top_falls_when_it_burns_down():
+    state = with_engines(
+        build(
+            {
+                "i": ("peasant", "besieger", "0719"),
+                "top": ("archer", "besieger", "0719", "healthy", "top"),
+                "d": ("man-at-arms", "defender", "0518"),
+            },
+            phase="melee",
+            active="defender",
+            first="besieger",
+            towers=TOWER,
+        ),
+        {"0619": (3, "defender")},
+    )
+    state, events = act(state, "defender", "/end-phase")  # the round ends
+    assert of(events, "tower_destroyed") == [{"type": "tower_destroyed", "tower": "t", "by": "fire"}]
+    assert state["towers"] == {} and state["fires"] == {}
+    # The archer on its platform falls onto the cell, stunned, and stuns the peasant inside.
+    assert of(events, "fell")[0]["unit"] == "top"
+    assert "layer" not in state["figures"]["top"] and state["figures"]["top"]["stunned"]
+    assert state["figures"]["i"]["stunned"]
+
+
+def test_a_figure_beside_an_enemy_siege_tower_sets_it_alight_and_its_fire_rolls_with_it():
+    state = build(
+        {
+            "a": ("man-at-arms", "besieger", "0619"),
+            "b": ("man-at-arms", "besieger", "0719"),
+            "c": ("man-at-arms", "besieger", "0819"),
+            "d": ("man-at-arms", "defender", "0519"),
+        },
+        phase="move",
+        first="defender",
+        towers=TOWER,
+    )
+    assert {"type": "kindle", "side": "defender", "unit": "d", "at": "0619"} in legal(
+        state, "defender", "kindle"
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0619")
+    state, events = end_steps(state, 4)  # to the besiegers' movement step
+    assert not of(events, "fire_lit")
+    # Kindling takes a whole round: the besiegers push the tower away before it is over.
+    state, _ = act(state, "besieger", "/roll tower:t to:0620")
+    state, events = end_steps(state, 3)
+    assert of(events, "kindle_failed")[0]["reason"] == "has nothing left to set alight"
+    # A fire on a tower moves with it.
+    state = build(
+        {
+            "a": ("man-at-arms", "besieger", "0619"),
+            "b": ("man-at-arms", "besieger", "0719"),
+            "c": ("man-at-arms", "besieger", "0819"),
+        },
+        phase="move",
+        towers=TOWER,
+    )
+    state["fires"] = {"0719": {"age": 2, "by": "defender"}}
+    state, _ = act(state, "besieger", "/roll tower:t to:0618")
+    assert state["fires"] == {"0718": {"age": 2, "by": "defender"}}
+
+
+def test_fire_arrows_reach_an_enemy_siege_tower():
+    state = build(
+        {"a": ("archer", "defender", "0116"), "i": ("peasant", "besieger", "0619")},
+        first="defender",
+        towers=TOWER,
+    )
+    assert "0619" in {a["at"] for a in legal(state, "defender", "firearrow")}
+    state, events = act(state, "defender", "/firearrow unit:a at:0619", dice=[1])
+    assert state["fires"]["0619"] == {"age": 1, "by": "defender"}
+
+
+def test_a_fire_whose_engine_left_the_map_dies_down_at_the_round_end():
+    state = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee", active="defender"),
+        {"0519": (1, "defender")},
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    del state["engines"]["cat"]  # as when its own side's rules take it away
+    state, events = act(state, "defender", "/end-phase")
+    assert of(events, "fire_out") == [{"type": "fire_out", "at": "0519"}]
+    assert state["fires"] == {}
