@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import data, figures, tower
+from . import data, days, figures, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -99,6 +99,8 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"A {e['kind']} counter is laid on {e['at']}."
     if kind == "ladder_push":
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
+    if kind in ("day_ended", "day_started"):
+        return days.describe_event(state, e)
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
     return None
@@ -116,6 +118,7 @@ def header(ruleset, state: dict) -> dict[str, str]:
             else ""
         ),
     }
+    days.header_fields(state, out)
     if state.get("pending"):
         out["Melee"] = (
             ", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])

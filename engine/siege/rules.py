@@ -29,6 +29,7 @@ from engine.core.state import clone
 
 from . import (
     data,
+    days,
     equipment,
     figures,
     melee,
@@ -260,6 +261,7 @@ class Siege(Ruleset):
             "towers": clone(scenario.get("towers", {})),
             "tower_moved": [],
         }
+        days.setup(scenario, state)
         events = [
             {"type": "scenario", "name": scenario["name"]},
             {"type": "phase_started", "phase": state["phase"], "side": state["active"]},
@@ -1223,6 +1225,7 @@ class Siege(Ruleset):
             self._close_advance(state)
         elif kind == "end-phase":
             self._end_step(state, events)
+            days.after_step(state, events, dice)
         self._check_ladders(state, events)
         self._check_victory(state, events)
         return state, events

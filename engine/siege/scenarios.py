@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data, tower
+from . import data, days, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -36,6 +36,8 @@ KEYS = {
     "breaches",
     "prepare",
     "towers",
+    "days",
+    "rounds_per_day",
 }
 
 
@@ -70,12 +72,14 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     first = raw.get("first", "besieger")
     need(first in SIDES, file, "first", f"must be one of {', '.join(SIDES)}")
     out["first"] = first
+    raw = days.with_last_turn(raw, file)
     last_turn = raw.get("last_turn", 12)
     need(isinstance(last_turn, int) and 1 <= last_turn <= 200, file, "last_turn", "must be 1..200")
     out["last_turn"] = last_turn
     turn = raw.get("turn", 1)
     need(isinstance(turn, int) and 1 <= turn <= last_turn, file, "turn", "must be 1..last_turn")
     out["turn"] = turn
+    days.normalise(raw, out)
     active = raw.get("active", first)
     need(active in SIDES, file, "active", f"must be one of {', '.join(SIDES)}")
     out["active"] = active
