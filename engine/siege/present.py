@@ -58,7 +58,7 @@ def describe_event(state: dict, e: dict) -> str | None:
             for cell, layer in zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))
         ]
         return f"{name(e['unit'])} moves {' → '.join(steps)} ({e['cost']} points)."
-    if kind in ("shot", "melee"):
+    if kind in ("shot", "melee", "miss_roll"):
         return e["text"]
     if kind == "figure_hit":
         return f"{name(e['unit'])} at {e['at']}: {e['outcome']}."

@@ -28,6 +28,7 @@ from engine.core.scenario_io import check_schema
 from engine.core.state import clone
 
 from . import (
+    aiming,
     data,
     days,
     equipment,
@@ -57,6 +58,7 @@ class Siege(Ruleset):
     side_titles = TITLES
     default_scenario = "open-gate"
     phases = PHASES
+    optional_rules = scenarios.OPTIONAL_RULES
     commands = (
         Command(
             "shoot",
@@ -262,6 +264,8 @@ class Siege(Ruleset):
             "tower_moved": [],
         }
         days.setup(scenario, state)
+        state["options"] = self.options_in(scenario)
+        state["skills"] = clone(scenario.get("skills", {}))
         events = [
             {"type": "scenario", "name": scenario["name"]},
             {"type": "phase_started", "phase": state["phase"], "side": state["active"]},
@@ -359,7 +363,7 @@ class Siege(Ruleset):
     ) -> None:
         """2.43: from a siege tower's top, within its radius, no shot at a target with a friend
         of the shooter beside it on the target's level (``/shoot`` and ``/los`` alike)."""
-        if not (
+        if aiming.on(state) or not (
             seen.possible
             and shooter is not None
             and tower.layer(shooter) == tower.TOP
@@ -1334,7 +1338,20 @@ class Siege(Ruleset):
         state["acted"].append(fid)
         if figures.weapon(shooter) == "crossbow":
             state["crossbow_shot"].append(fid)
-        shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
+        shot = shooting.resolve(
+            fid, shooter, tid, target, seen, dice, events, state["half"], aiming.skill(state, fid)
+        )
+        board = self.board(state)
+        aiming.after_shot(
+            state,
+            fid,
+            tid,
+            shot,
+            dice,
+            events,
+            lambda f: self._level(board, state, f),
+            lambda other: self._sight(state, fid, other).possible,
+        )
 
     def _move(self, state, action, events):
         fid = action["unit"]

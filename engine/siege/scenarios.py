@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import ScenarioError
+from engine.core.ruleset import check_scenario_options
 
-from . import data, days, tower
+from . import aiming, data, days, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -38,7 +39,11 @@ KEYS = {
     "towers",
     "days",
     "rounds_per_day",
+    "options",
+    "skills",
 }
+# The rulebook's optional rules ("Wahlregeln") this game offers; off unless switched on.
+OPTIONAL_RULES = (aiming.RULE,)
 
 
 def packaged_names() -> list[str]:
@@ -201,6 +206,8 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "figures",
             f"{side} needs at least one living figure",
         )
+    out["options"] = check_scenario_options(OPTIONAL_RULES, raw.get("options", {}), file)
+    out["skills"] = aiming.normalise_skills(raw.get("skills", {}), out["figures"], file)
     prepare: Any = raw.get("prepare", {})
     placed = prepare.get("towers", []) if isinstance(prepare, dict) else []
     need(

@@ -170,3 +170,40 @@ async def test_los_refusals_come_in_the_askers_language(siege_registered, table,
         await table.dave.slash(table.channel, "los", **{"from": "0816", "to": "0819"})
     )
     assert elsewhere.startswith("In diesem Kanal läuft keine Partie")
+
+
+async def test_optional_rules_at_game_new_with_autocomplete_and_in_the_status(
+    siege_registered, table  # noqa: F811
+):
+    offered = await table.alice.autocomplete(
+        table.channel, "game new", "rules", "ai", ruleset="siege"
+    )
+    assert [c["value"] for c in offered] == ["aiming"]
+    created = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="Aiming")
+    assert "is open in" in reply_text(created), reply_text(created)
+    assert (await table.game()).state["options"] == {"aiming": True}
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Optional rules: Aiming" in status
+
+
+async def test_an_unknown_optional_rule_opens_no_game(siege_registered, table):  # noqa: F811
+    before = len(await table.service.list_games())
+    refused = await table.alice.slash(
+        table.channel, "game new", ruleset="siege", rules="aiming, panik"
+    )
+    assert "SIEGE has no optional rule 'panik'" in reply_text(refused)
+    assert "Its optional rules: aiming" in reply_text(refused)
+    long = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="x" * 300)
+    assert "The option `rules` is too long" in reply_text(long)  # capped before any work
+    other = await table.alice.slash(
+        table.channel, "game new", ruleset="tenochtitlan", rules="aiming"
+    )
+    assert "has no optional rule 'aiming'" in reply_text(other)
+    assert len(await table.service.list_games()) == before
+
+
+async def test_an_unknown_optional_rule_is_refused_in_german(
+    siege_registered, table, german  # noqa: F811
+):
+    refused = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="panik")
+    assert "SIEGE hat keine Wahlregel 'panik'" in reply_text(refused)

@@ -124,3 +124,24 @@ def test_a_scenario_file_of_ones_own_is_checked_by_schema_then_meaning(siege_reg
         ["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "v.db")], tmp_path, []
     )
     assert code == 2 and "figures.raimund.type" in err
+
+
+def test_optional_rules_on_the_local_table(siege_registered, tmp_path):
+    code, lines, _ = run(
+        ["--game", "siege", "--scenario", "open-gate", "--seed", "3", "--option", "aiming"],
+        tmp_path,
+        ["/state"],
+    )
+    assert code == 0 and lines[0]["state"]["options"] == {"aiming": True}
+    code, lines, err = run(["--game", "siege", "--option", "aimnig"], tmp_path, ["/state"])
+    assert code == 2 and lines == []
+    assert "No optional rule 'aimnig'; this game has: aiming." in err
+    out = io.StringIO()
+    typed = iter(["/quit"])
+    code = table.main(
+        ["--game", "siege", "--seed", "3", "--option", "aiming", "--out", str(tmp_path / "boards")],
+        stdout=out,
+        stderr=io.StringIO(),
+        input_fn=lambda prompt: next(typed),
+    )
+    assert code == 0 and "Optional rules: Aiming." in out.getvalue()
