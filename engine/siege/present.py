@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import data, days, figures, tower
+from . import data, days, figures, panic, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -101,6 +101,8 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
     if kind in ("day_ended", "day_started"):
         return days.describe_event(state, e)
+    if kind in ("panic_roll", "choose_panic", "panicked", "fled", "cannot_fall_back", "calmed"):
+        return panic.describe_event(state, e)
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
     return None
@@ -208,9 +210,10 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         {"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
         for tid, t in sorted(state.get("towers", {}).items())
     ]
+    labels += panic.labels(state)
     arrows = []
     for e in events:
-        if e.get("type") in ("moved", "advanced", "retreated"):
+        if e.get("type") in ("moved", "advanced", "retreated", "fled"):
             path = e.get("path") or [e["from"], e["to"]]
             side = state["figures"].get(e["unit"], {}).get("side")
             arrows.append({"path": path, "color": COLORS.get(side, "#222222"), "kind": "move"})
@@ -279,7 +282,10 @@ Shots: d10 + range/state modifier against the target's cover; melee: attack/defe
 terrain and for several attackers. Results A killed, B wounded, C stunned, D defenders retreat,
 E attackers retreat, F an attacker stunned. Heights decide sight lines; every refusal names the
 cell and rule; `/los from: to:` explains any sight line, at any time. Tables are our own
-approximation (see docs/rules/siege.md)."""
+approximation (see docs/rules/siege.md).
+Long sieges: at each day's end the newly wounded roll for healing and the besieger lays the
+filled moat anew. Optional rules (`/game new rules:`): panic and rout (when your figure dies,
+you choose who panics with `/panic`), aiming (misses may wound a friend; archers' skills)."""
 
 SUMMARY_DE = """**SIEGE** (Regelabschnitte 1 und 2: der Sturm auf die Burg; Lager und lange Belagerung folgen).
 Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`) und einen
@@ -298,7 +304,11 @@ Schüsse: W10 + Entfernungs- und Zustandsmodifikator gegen die Deckung des Ziels
 mindestens 1-1), verschoben durch Gelände und mehrere Angreifer. Ergebnisse: A tot,
 B verwundet, C bewusstlos, D Verteidiger weichen, E Angreifer weichen, F ein Angreifer
 bewusstlos. Höhen entscheiden über Schusslinien; `/los from: to:` erklärt jede Schusslinie, jederzeit.
-Die Tabellen sind unsere eigene Annäherung (docs/rules/siege.md)."""
+Die Tabellen sind unsere eigene Annäherung (docs/rules/siege.md).
+Lange Belagerungen: am Ende jedes Tages würfeln neu Verwundete auf Heilung, und der Belagerer
+legt die Grabenfüllungen neu. Wahlregeln (`/game new rules:`): Panik und Flucht (stirbt eine
+eigene Figur, wählst du mit `/panic`, wer in Panik gerät), Richtig zielen (Fehlschüsse können
+Freunde verwunden; Fähigkeiten der Schützen)."""
 
 
 def rules_summary(locale: str = "en") -> str:

@@ -35,6 +35,7 @@ from . import (
     figures,
     melee,
     movement,
+    panic,
     present,
     scenarios,
     shooting,
@@ -196,6 +197,11 @@ class Siege(Ruleset):
             "winch",
             "Work the drawbridge winch this round (1.8)",
             (Option("unit", "unit", "Your figure on the winch"),),
+        ),
+        Command(
+            "panic",
+            "Optional rule panic: choose a figure the panic roll strikes",
+            (Option("unit", "unit", "Your figure within three cells of the dead one"),),
         ),
         Command("end-phase", "End this step of your phase"),
     )
@@ -534,6 +540,8 @@ class Siege(Ruleset):
         an action against the same list without building every other kind."""
         if state.get("result") or side not in self.awaiting(state):
             return []
+        if state.get("panic_choice"):
+            return panic.choice_actions(state, side)
         if state["choice"]:
             return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
         if state.get("landing"):
@@ -562,6 +570,7 @@ class Siege(Ruleset):
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [self._move_action(side, fid, c) for c in cells]
+            actions = panic.allowed_moves(state, actions)
         if phase == "move" and kind in (None, "roll"):
             actions += self._tower_actions(state, side)
         if phase == "move" and kind in (None, "winch"):
@@ -1082,6 +1091,7 @@ class Siege(Ruleset):
         state = clone(state)
         events: list[dict] = []
         kind = action["type"]
+        dead_before = {fid for fid, f in state["figures"].items() if f["dead"]}
         if kind == "shoot":
             self._shoot(state, action, dice, events)
         elif kind == "move":
@@ -1227,10 +1237,15 @@ class Siege(Ruleset):
         elif kind == "stay":
             events.append({"type": "no_advance", "side": action["side"]})
             self._close_advance(state)
+        elif kind == "panic":
+            panic.choose(state, action, events)
         elif kind == "end-phase":
+            ended = (state["phase"], state["active"])
             self._end_step(state, events)
             days.after_step(state, events, dice)
+            panic.after_step(state, ended, events)
         self._check_ladders(state, events)
+        panic.after_action(state, dead_before, events, dice)
         self._check_victory(state, events)
         return state, events
 
@@ -1423,6 +1438,7 @@ class Siege(Ruleset):
             self._ladders(state),
             tower.cells_of(state),
         )
+        panic.melee_shift(state, combat["defenders"], sums)
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
@@ -1445,6 +1461,9 @@ class Siege(Ruleset):
             }
         )
         if letter == "-":
+            return
+        if panic.ignores(state, combat["defenders"], letter):
+            events.append({"type": "result_ignored", "letter": letter, "why": "panic"})
             return
         spec = data.results()[letter]
         hit_side = "attackers" if spec["side"] == "attacker" else "defenders"

@@ -11,7 +11,7 @@ from typing import Any
 from engine.core.errors import ScenarioError
 from engine.core.ruleset import check_scenario_options
 
-from . import aiming, data, days, tower
+from . import aiming, data, days, panic, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -43,7 +43,7 @@ KEYS = {
     "skills",
 }
 # The rulebook's optional rules ("Wahlregeln") this game offers; off unless switched on.
-OPTIONAL_RULES = (aiming.RULE,)
+OPTIONAL_RULES = (panic.RULE, aiming.RULE)
 
 
 def packaged_names() -> list[str]:

@@ -21,7 +21,7 @@ AIMING = {"options": {"aiming": True}}
 
 def test_without_the_rule_a_miss_beside_a_friend_is_only_a_miss():
     state = build(FIGS)
-    assert state["options"] == {"aiming": False}
+    assert state["options"]["aiming"] is False
     state, events = act(state, "besieger", "/shoot unit:arch target:tom", dice=[4])
     assert not of(events, "miss_roll") and not state["figures"]["pal"]["wounded"]
 

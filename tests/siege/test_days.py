@@ -141,3 +141,23 @@ def test_a_bad_day_structure_names_its_entry(extra, entry):
     with pytest.raises(ScenarioError) as err:
         normalise(spec, "long.json", "long")
     assert err.value.entry == entry
+
+
+def test_a_long_siege_with_both_optional_rules_autoplays_and_replays():
+    import json
+
+    from engine.core.game import autoplay, replay
+    from engine.core.state import state_hash
+    from engine.siege import data
+
+    raw = json.loads((data.DATA_DIR / "scenarios" / "breach.json").read_text(encoding="utf-8"))
+    raw.update(days=3, rounds_per_day=4, options={"panic": True, "aiming": True})
+    raw.pop("last_turn")
+    scenario = normalise(raw, "long-breach.json", "long-breach")
+    for seed in (3, 7):
+        state, actions = autoplay(RULES, scenario, seed)
+        assert state["result"]["winner"] in ("besieger", "defender")
+        assert state["day"] == (state["turn"] - 1) // 4 + 1
+        if seed == 3:
+            replayed, _ = replay(RULES, scenario, seed, actions)
+            assert state_hash(replayed) == state_hash(state)

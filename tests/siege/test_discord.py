@@ -181,7 +181,7 @@ async def test_optional_rules_at_game_new_with_autocomplete_and_in_the_status(
     assert [c["value"] for c in offered] == ["aiming"]
     created = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="Aiming")
     assert "is open in" in reply_text(created), reply_text(created)
-    assert (await table.game()).state["options"] == {"aiming": True}
+    assert (await table.game()).state["options"] == {"panic": False, "aiming": True}
     status = reply_text(await table.alice.slash(table.thread, "game status"))
     assert "Optional rules: Aiming" in status
 
@@ -192,7 +192,7 @@ async def test_an_unknown_optional_rule_opens_no_game(siege_registered, table): 
         table.channel, "game new", ruleset="siege", rules="aiming, panik"
     )
     assert "SIEGE has no optional rule 'panik'" in reply_text(refused)
-    assert "Its optional rules: aiming" in reply_text(refused)
+    assert "Its optional rules: panic, aiming" in reply_text(refused)
     long = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="x" * 300)
     assert "The option `rules` is too long" in reply_text(long)  # capped before any work
     other = await table.alice.slash(

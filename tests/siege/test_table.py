@@ -132,10 +132,10 @@ def test_optional_rules_on_the_local_table(siege_registered, tmp_path):
         tmp_path,
         ["/state"],
     )
-    assert code == 0 and lines[0]["state"]["options"] == {"aiming": True}
+    assert code == 0 and lines[0]["state"]["options"] == {"panic": False, "aiming": True}
     code, lines, err = run(["--game", "siege", "--option", "aimnig"], tmp_path, ["/state"])
     assert code == 2 and lines == []
-    assert "No optional rule 'aimnig'; this game has: aiming." in err
+    assert "No optional rule 'aimnig'; this game has: panic, aiming." in err
     out = io.StringIO()
     typed = iter(["/quit"])
     code = table.main(
