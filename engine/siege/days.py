@@ -202,7 +202,11 @@ def header_fields(state: dict, out: dict[str, str]) -> None:
         return
     per_day = state["rounds_per_day"]
     round_in_day = state["turn"] - (state["day"] - 1) * per_day
-    out["Round"] = f"Day {state['day']} of {state['days']}, round {round_in_day} of {per_day}"
+    value = f"{state['day']} of {state['days']}, round {round_in_day} of {per_day}"
+    # "Day 2 of 4, round 3 of 8" in the place of the plain round count.
+    fields = [("Day", value) if key == "Round" else (key, v) for key, v in out.items()]
+    out.clear()
+    out.update(fields)
 
 
 def describe_event(state: dict, e: dict) -> str | None:

@@ -435,6 +435,11 @@ def ignores(state: dict, defenders: list[str], letter: str) -> bool:
 
 
 # ----- presentation -----------------------------------------------------------------------------
+def badge(fig: dict) -> str:
+    """P or R on the counter: legible at phone size, where the label is a few pixels."""
+    return {PANIC: "P", ROUT: "R"}.get(fig.get("panic") or "", "")
+
+
 def labels(state: dict) -> list[dict]:
     return [
         {"at": f["at"], "text": f["panic"].upper(), "color": "#8b0000"}

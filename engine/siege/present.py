@@ -167,7 +167,7 @@ def _badge(f: dict) -> str:
     counters as disorganised, a different thing."""
     if f["dead"]:
         return ""
-    return ("S" if f["stunned"] else "") + ("W" if f["wounded"] else "")
+    return ("S" if f["stunned"] else "") + ("W" if f["wounded"] else "") + panic.badge(f)
 
 
 def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:

@@ -34,9 +34,9 @@ def _end_round(state, dice_at_day_end=()):
 def test_a_day_ends_after_its_rounds_and_the_header_names_day_and_round():
     state = build(FIGS, days=2, rounds_per_day=2, filled_moat=["0817", "1317"])
     assert (state["day"], state["last_turn"]) == (1, 4)
-    assert RULES.header(state)["Round"] == "Day 1 of 2, round 1 of 2"
+    assert RULES.header(state)["Day"] == "1 of 2, round 1 of 2"
     state, events = _end_round(state)
-    assert RULES.header(state)["Round"] == "Day 1 of 2, round 2 of 2"
+    assert RULES.header(state)["Day"] == "1 of 2, round 2 of 2"
     assert not of(events, "day_ended")
     state, events = _end_round(state)
     assert state["day"] == 2 and of(events, "day_ended") and of(events, "day_started")
@@ -51,7 +51,8 @@ def test_a_day_ends_after_its_rounds_and_the_header_names_day_and_round():
     state, events = act(state, "besieger", "/fill at:1017")
     assert (state["phase"], state["active"]) == ("fire1", "besieger")
     assert sorted(c for c, k in state["counters"] if k == "filled-moat") == ["0917", "1017"]
-    assert RULES.header(state)["Round"] == "Day 2 of 2, round 1 of 2"
+    assert RULES.header(state)["Day"] == "2 of 2, round 1 of 2"
+    assert ["Day", "2 of 2, round 1 of 2"] in RULES.scene(state, events, None)["header"]
 
 
 def test_a_day_without_filled_moat_goes_straight_into_the_next_assault():

@@ -67,6 +67,7 @@ def test_the_owner_chooses_who_panics_and_the_figure_falls_back_three_cells():
     assert RULES.awaiting(state) == ["besieger"] and state["phase"] == "fire1"
     picture = RULES.scene(state, events, None)
     assert {"at": fled["to"], "text": "PANIC", "color": "#8b0000"} in picture["labels"]
+    assert {p["id"]: p.get("badge") for p in picture["pieces"]}["sol"] == "P"
 
 
 def test_a_roll_striking_as_many_as_can_be_struck_needs_no_choice_and_ten_routs():
@@ -248,3 +249,26 @@ def test_the_panic_table_and_classes_are_data():
     rows = panic.table()
     assert [r["count"] for r in rows["rows"]] == [0, 1, 2, 3, 3, 6]
     assert rows["classes"]["knight"] == "knight" and rows["rallying"] == ["knight", "sergeant"]
+
+
+def test_the_fall_back_leaves_the_next_movement_whole():
+    figs = {**FIGS, "foe": ("knight", "besieger", "0918")}
+    state, _ = _kill_tom(build(figs, **PANIC), 6)
+    state, events = act(state, "defender", "/panic unit:sol")
+    where = of(events, "fled")[0]["to"]
+    for _ in range(4):  # the besiegers' steps end; the defenders' shooting step ends
+        state, _ = act(state, state["active"], "/end-phase")
+    state, _ = act(state, "defender", "/end-phase")
+    assert (state["phase"], state["active"]) == ("move", "defender")
+    after_flight = {a["to"] for a in legal(state, "defender", "move") if a["unit"] == "sol"}
+    # The same figure put there in panic without having fled: the same moves.
+    fresh = build(
+        {**figs, "tom": ("man-at-arms", "defender", "0319", "dead"), "sol": ("man-at-arms", "defender", where)},
+        phase="move",
+        active="defender",
+        **PANIC,
+    )
+    fresh["figures"]["sol"]["panic"] = "panic"
+    assert after_flight and after_flight == {
+        a["to"] for a in legal(fresh, "defender", "move") if a["unit"] == "sol"
+    }
