@@ -31,7 +31,7 @@ MAX_ROUNDS_PER_DAY = 50
 def rows_table(file: str, value_ok, value_key: str, problem: str) -> dict:
     """A d10 table of ``{"from", "to", value_key, ...}`` rows covering 1..die exactly once."""
     raw = data.read_json(data.DATA_DIR / file, file)
-    die = raw.get("die")
+    die: Any = raw.get("die")
     need(die == 10, file, "die", "must be 10 (every SIEGE table is rolled with a d10)")
     rows: Any = raw.get("rows")
     need(isinstance(rows, list) and rows, file, "rows", "must be a list of rows")
@@ -39,7 +39,8 @@ def rows_table(file: str, value_ok, value_key: str, problem: str) -> dict:
     for index, row in enumerate(rows):
         entry = f"rows[{index}]"
         need(isinstance(row, dict), file, entry, "must be an object")
-        low, high = row.get("from"), row.get("to")
+        low: Any = row.get("from")
+        high: Any = row.get("to")
         need(
             isinstance(low, int) and isinstance(high, int) and 1 <= low <= high <= die,
             file,
@@ -75,7 +76,8 @@ def healing() -> dict:
 def with_last_turn(raw: dict, file: str) -> dict:
     """Scenario keys ``days`` and ``rounds_per_day`` (optional, given together) fix
     ``last_turn`` to their product; the scenario loader then checks it and ``turn`` as always."""
-    days, per_day = raw.get("days"), raw.get("rounds_per_day")
+    days: Any = raw.get("days")
+    per_day: Any = raw.get("rounds_per_day")
     if days is None and per_day is None:
         return raw
     need(
