@@ -130,9 +130,18 @@ def after_action(
     if not on(state) or state.get("result"):
         return
     board = _board(state)
-    newly_dead = [
-        fid for fid, f in sorted(state["figures"].items()) if f["dead"] and fid not in dead_before
-    ]
+    seen = set(dead_before)
+    # A figure wounded to death because it could not fall back is a death too: roll again.
+    while newly_dead := [
+        fid for fid, f in sorted(state["figures"].items()) if f["dead"] and fid not in seen
+    ]:
+        seen.update(newly_dead)
+        _roll_for(state, board, newly_dead, events, dice)
+    _open_choice(state, events)
+    calm(state, events)
+
+
+def _roll_for(state: dict, board, newly_dead: list[str], events: list[dict], dice: Dice) -> None:
     for dead_id in newly_dead:
         f = state["figures"][dead_id]
         f.pop("panic", None)
@@ -170,8 +179,6 @@ def after_action(
         queue.append(
             {"side": side, "effect": row["effect"], "count": row["count"], "among": fresh}
         )
-    _open_choice(state, events)
-    calm(state, events)
 
 
 def _open_choice(state: dict, events: list[dict]) -> None:
