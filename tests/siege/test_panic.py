@@ -272,3 +272,22 @@ def test_the_fall_back_leaves_the_next_movement_whole():
     assert after_flight and after_flight == {
         a["to"] for a in legal(fresh, "defender", "move") if a["unit"] == "sol"
     }
+
+
+def test_a_figure_killed_because_it_could_not_fall_back_makes_its_own_panic_roll():
+    figs = {
+        "arch": ("archer", "besieger", "0520"),
+        "foe": ("knight", "besieger", "0219"),
+        "tom": ("man-at-arms", "defender", "0220"),
+        "pea": ("peasant", "defender", "0120", "wounded"),
+        "pe3": ("peasant", "defender", "0117"),  # three cells from Pea, four from Tom
+        "x": ("peasant", "defender", "2201"),
+    }
+    state = build(figs, **PANIC)
+    state, events = act(state, "besieger", "/shoot unit:arch target:tom", dice=[9, 6, 8])
+    assert of(events, "cannot_fall_back")[0]["outcome"] == "dead"
+    assert [(r["dead"], r["among"]) for r in of(events, "panic_roll")] == [
+        ("tom", ["pea"]),
+        ("pea", ["pe3"]),
+    ]
+    assert of(events, "fled")[0]["unit"] == "pe3"
