@@ -477,6 +477,7 @@ class Siege(Ruleset):
                 ("retreat", "a retreat (/retreat)"),
                 ("advance", "an advance after combat (/advance or /stay)"),
                 ("landing", "where a falling figure lands (/land)"),
+                ("panic_choice", "who panics (/panic)"),
             )
             if state.get(key)
         ]

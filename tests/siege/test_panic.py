@@ -291,3 +291,14 @@ def test_a_figure_killed_because_it_could_not_fall_back_makes_its_own_panic_roll
         ("pea", ["pe3"]),
     ]
     assert of(events, "fled")[0]["unit"] == "pe3"
+
+
+def test_a_referee_cannot_set_a_step_while_a_panic_choice_is_open():
+    import pytest
+
+    from engine.core.errors import RuleError
+
+    figs = {**FIGS, "foe": ("knight", "besieger", "0918")}
+    state, _ = _kill_tom(build(figs, **PANIC), 6)
+    with pytest.raises(RuleError, match="who panics"):
+        RULES.referee_edit(state, {"type": "ref-phase", "side": "referee", "phase": "move"})
