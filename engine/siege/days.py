@@ -158,7 +158,10 @@ def _end_day(state: dict, events: list[dict], dice: Dice) -> None:
     state["counters"] = [
         [c, kind] for c, kind in state["counters"] if not (kind == "filled-moat" and c in removed)
     ]
-    dead = sorted(fid for fid, f in state["figures"].items() if f["dead"])
+    dead = sorted(
+        fid for fid, f in state["figures"].items() if f["dead"] and not f.get("off_map")
+    )
+    gone = sorted(fid for fid, f in state["figures"].items() if f.get("off_map"))
     wounded = sorted(fid for fid, f in state["figures"].items() if f["wounded"] and not f["dead"])
     events.append(
         {
@@ -168,6 +171,7 @@ def _end_day(state: dict, events: list[dict], dice: Dice) -> None:
             "moat_removed": removed,
             "wounded": wounded,
             "dead": dead,
+            "left_map": gone,
         }
     )
     state["to_place"] = {"filled_moat": len(removed), "breaches": 0, "towers": []}
@@ -228,6 +232,8 @@ def describe_event(state: dict, e: dict) -> str | None:
             parts.append(f"Still wounded: {', '.join(name(f) for f in e['wounded'])}.")
         if e["dead"]:
             parts.append(f"Dead: {', '.join(name(f) for f in e['dead'])}.")
+        if e.get("left_map"):
+            parts.append(f"Fled off the map: {', '.join(name(f) for f in e['left_map'])}.")
         return " ".join(parts)
     if e.get("type") == "day_started":
         line = f"Day {e['day']} of {e['of']} begins."

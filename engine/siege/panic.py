@@ -133,7 +133,9 @@ def after_action(
     seen = set(dead_before)
     # A figure wounded to death because it could not fall back is a death too: roll again.
     while newly_dead := [
-        fid for fid, f in sorted(state["figures"].items()) if f["dead"] and fid not in seen
+        fid
+        for fid, f in sorted(state["figures"].items())
+        if f["dead"] and not f.get("off_map") and fid not in seen
     ]:
         seen.update(newly_dead)
         _roll_for(state, board, newly_dead, events, dice)
@@ -265,7 +267,7 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
     friends = {state["figures"][o]["at"] for o in _living(state, f["side"]) if o != fid}
     dead_count: dict[str, int] = {}
     for o in state["figures"].values():
-        if o["dead"]:
+        if o["dead"] and not o.get("off_map"):
             dead_count[o["at"]] = dead_count.get(o["at"], 0) + 1
     near_enemy = {c for e in enemies for c in board.neighbours(e)}
     ladders = {
@@ -304,8 +306,15 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
         and c not in tower.cells_of(state)
         and score(c)[0] < start_score
     )
+
+    def on_edge(cell: str) -> bool:
+        return len(board.neighbours(cell)) < 6
+
     if not options:
-        if cells:
+        if not inside_besieger and on_edge(f["at"]):
+            # Nowhere farther on the map, but the edge is beside it: it flees off the map.
+            _leave(state, fid, [f["at"]], events)
+        elif cells:
             outcome = figures.apply_effect(f, "wound", state["half"])
             events.append(
                 {"type": "cannot_fall_back", "unit": fid, "at": f["at"], "outcome": outcome}
@@ -313,6 +322,10 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
         return
     best = min(options, key=score)
     path = movement.path_to(parent, f["at"], best)
+    if not inside_besieger and on_edge(best) and ends[best] < reach:
+        # Its flight runs into the map's edge with steps (or points) to spare: it leaves.
+        _leave(state, fid, path, events)
+        return
     events.append(
         {
             "type": "fled",
@@ -324,6 +337,17 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
         }
     )
     f["at"] = best
+    f.pop("facing", None)
+
+
+def _leave(state: dict, fid: str, path: list[str], events: list[dict]) -> None:
+    """"Figuren, die ... die Karte verlassen haben, können die Karte nicht mehr betreten": the
+    figure is out of the game for good (``dead`` with ``off_map``: no body on the map)."""
+    f = state["figures"][fid]
+    events.append({"type": "left_map", "unit": fid, "from": f["at"], "path": path})
+    f["at"] = path[-1]
+    f.update(dead=True, off_map=True, stunned=False)
+    f.pop("panic", None)
     f.pop("facing", None)
 
 
@@ -476,6 +500,8 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} flees {' → '.join(e['path'])} ({e['state']})."
     if kind == "cannot_fall_back":
         return f"{name(e['unit'])} cannot fall back from {e['at']} and is {e['outcome']}."
+    if kind == "left_map":
+        return f"{name(e['unit'])} flees {' → '.join(e['path'])} and off the map, never to return."
     if kind == "calmed":
         return f"{name(e['unit'])} at {e['at']} is no longer in {e['was']}."
     return None

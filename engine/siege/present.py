@@ -101,7 +101,15 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
     if kind in ("day_ended", "day_started"):
         return days.describe_event(state, e)
-    if kind in ("panic_roll", "choose_panic", "panicked", "fled", "cannot_fall_back", "calmed"):
+    if kind in (
+        "panic_roll",
+        "choose_panic",
+        "panicked",
+        "fled",
+        "cannot_fall_back",
+        "calmed",
+        "left_map",
+    ):
         return panic.describe_event(state, e)
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
@@ -176,6 +184,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     pieces = []
     towers = tower.cells_of(state)
     for fid, f in sorted(state["figures"].items(), key=lambda kv: (not kv[1]["dead"], kv[0])):
+        if f.get("off_map"):  # fled off the map in panic or rout: never comes back
+            continue
         v = figures.values(f)
         # In a siege tower the upper counters stand on its top, the lower ones inside (2.4).
         slot = (

@@ -303,7 +303,7 @@ class Siege(Ruleset):
     def _dead_count(state: dict) -> dict[str, int]:
         count: dict[str, int] = {}
         for f in state["figures"].values():
-            if f["dead"]:
+            if f["dead"] and not f.get("off_map"):  # fled off the map (optional rule panic)
                 count[f["at"]] = count.get(f["at"], 0) + 1
         return count
 

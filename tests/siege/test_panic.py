@@ -215,12 +215,12 @@ def test_a_routed_figure_runs_its_whole_movement_each_round_until_rallied():
 
 
 def test_a_panicked_figure_that_cannot_fall_back_is_wounded():
-    # Hemmed in at the map's corner by two enemies.
+    # Hemmed in by two enemies: every cell around is next to one of them.
     figs = {
-        "arch": ("archer", "besieger", "0520"),
-        "foe": ("knight", "besieger", "0219"),
-        "tom": ("man-at-arms", "defender", "0220"),
-        "pea": ("peasant", "defender", "0120"),
+        "arch": ("archer", "besieger", "0619"),
+        "foe": ("knight", "besieger", "0818"),
+        "tom": ("man-at-arms", "defender", "0720"),
+        "pea": ("peasant", "defender", "0719"),
         "x": ("peasant", "defender", "2201"),
     }
     state = build(figs, **PANIC)
@@ -276,11 +276,11 @@ def test_the_fall_back_leaves_the_next_movement_whole():
 
 def test_a_figure_killed_because_it_could_not_fall_back_makes_its_own_panic_roll():
     figs = {
-        "arch": ("archer", "besieger", "0520"),
-        "foe": ("knight", "besieger", "0219"),
-        "tom": ("man-at-arms", "defender", "0220"),
-        "pea": ("peasant", "defender", "0120", "wounded"),
-        "pe3": ("peasant", "defender", "0117"),  # three cells from Pea, four from Tom
+        "arch": ("archer", "besieger", "0619"),
+        "foe": ("knight", "besieger", "0818"),
+        "tom": ("man-at-arms", "defender", "0720"),
+        "pea": ("peasant", "defender", "0719", "wounded"),
+        "pe3": ("peasant", "defender", "0917"),  # three cells from Pea, four from Tom
         "x": ("peasant", "defender", "2201"),
     }
     state = build(figs, **PANIC)
@@ -302,3 +302,42 @@ def test_a_referee_cannot_set_a_step_while_a_panic_choice_is_open():
     state, _ = _kill_tom(build(figs, **PANIC), 6)
     with pytest.raises(RuleError, match="who panics"):
         RULES.referee_edit(state, {"type": "ref-phase", "side": "referee", "phase": "move"})
+
+
+def test_a_flight_that_runs_into_the_map_edge_leaves_the_map_for_good():
+    # Pea stands in the map's corner, the enemy coming at it: nowhere farther on the map.
+    figs = {
+        "arch": ("archer", "besieger", "0318"),
+        "tom": ("man-at-arms", "defender", "0219"),
+        "pea": ("peasant", "defender", "0120"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    state = build(figs, days=2, rounds_per_day=1, **PANIC)
+    state, events = act(state, "besieger", "/shoot unit:arch target:tom", dice=[9, 6])
+    left = of(events, "left_map")[0]
+    assert left["unit"] == "pea"
+    pea = state["figures"]["pea"]
+    assert pea["off_map"] and pea["dead"] and "panic" not in pea
+    assert "never to return" in RULES.describe_event(state, left)
+    # Gone: not drawn, no body costing movement, never a target.
+    assert "pea" not in {p["id"] for p in RULES.scene(state, events, None)["pieces"]}
+    assert RULES._dead_count(state).get(pea["at"]) is None
+    assert not [a for a in legal(state, "besieger", "shoot") if a["target"] == "pea"]
+    # The night's summary names it apart from the dead.
+    for _ in range(8):
+        state, events = act(state, state["active"], "/end-phase")
+    line = RULES.describe_event(state, of(events, "day_ended")[0])
+    assert "Dead: Tom." in line and "Fled off the map: Pea." in line
+
+
+def test_a_rout_reaching_the_map_edge_with_movement_to_spare_runs_off_the_map():
+    figs = {
+        "foe": ("knight", "besieger", "0517"),
+        "r": ("peasant", "defender", "0219"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    state = build(figs, phase="fire1", active="defender", **PANIC)
+    state["figures"]["r"]["panic"] = "rout"
+    state, events = act(state, "defender", "/end-phase")  # into the movement step
+    assert of(events, "left_map")[0]["path"] == ["0219", "0120"]
+    assert state["figures"]["r"]["off_map"]
