@@ -258,3 +258,15 @@ async def test_a_siege_of_two_days_through_the_bot(siege_registered, table, dice
     assert not state["figures"]["tom"]["wounded"]
     status = reply_text(await table.alice.slash(table.thread, "game status"))
     assert "Day: 2 of 2, round 1 of 1" in status
+
+
+async def test_a_rematch_keeps_the_optional_rules(siege_registered, table):  # noqa: F811
+    await table.alice.slash(table.channel, "game new", ruleset="siege", rules="panic")
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    await table.bob.slash(table.thread, "game resign")
+    done = await table.alice.slash(table.thread, "game rematch")
+    assert "is open in" in reply_text(done), reply_text(done)
+    games = await table.service.list_games(guild_id=table.guild.id)
+    assert games[-1].state["options"] == {"panic": True, "aiming": False}
