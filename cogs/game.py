@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 
 from engine import registry
-from engine.core.errors import ScenarioError
+from engine.core.errors import OptionalRuleError, ScenarioError
+from engine.core.ruleset import MAX_OPTIONAL_RULES_TEXT
 from engine.core.scenario_io import MAX_DOCUMENT_BYTES, MAX_NAME_LENGTH, safe_label
 from service.games import DISCORD_ATTACHMENT_LIMIT as ATTACHMENT_LIMIT
 from service.games import ReplayTooBig
@@ -93,6 +94,7 @@ class GameCog(UmpireCog):
         time_control="Clocks per side",
         on_timeout="What happens when a clock runs out",
         scenario_file="Your own scenario as a JSON file (instead of a name)",
+        rules="Optional rules to play with, e.g. panic, aiming (default: none)",
     )
     @app_commands.choices(
         time_control=[
@@ -113,6 +115,7 @@ class GameCog(UmpireCog):
         time_control: str = "live",
         on_timeout: str = "referee",
         scenario_file: discord.Attachment | None = None,
+        rules: str = "",
     ) -> None:
         async with Guard(interaction):
             lang = locale_of(interaction)
@@ -142,6 +145,16 @@ class GameCog(UmpireCog):
                 len(scenario) > MAX_NAME_LENGTH or scenario not in game_rules.packaged_names()
             ):
                 raise Refusal("unknown_scenario", game=game_rules.title, names=names)
+            try:
+                optional = game_rules.optional_rule_names(rules)
+            except OptionalRuleError as error:
+                raise Refusal(
+                    "optional_rules_too_long" if error.too_long else "unknown_optional_rule",
+                    name=clip(error.name, 40),
+                    game=game_rules.title,
+                    names=", ".join(error.known) or "—",
+                    limit=MAX_OPTIONAL_RULES_TEXT,
+                ) from None
             channel = interaction.channel
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
             opening = self._opening.setdefault(int(interaction.guild_id or 0), asyncio.Lock())
@@ -157,6 +170,7 @@ class GameCog(UmpireCog):
                         settings=clock_settings(time_control, on_timeout),
                         document=document,
                         document_label=label,
+                        optional_rules=optional,
                     )
                 except ScenarioError as error:
                     raise Refusal(
@@ -243,6 +257,27 @@ class GameCog(UmpireCog):
             app_commands.Choice(name=clip(f"{s.title} — {s.description}", 100), value=s.name)
             for s in scenarios
             if current in s.name.lower() or current in s.title.lower()
+        ][:25]
+
+    @new.autocomplete("rules")
+    async def new_rules(self, interaction: discord.Interaction, current: str):
+        """The game's optional rules; a list typed so far ("panic, ai") is completed at its
+        last name, keeping the names before it."""
+        try:
+            game_rules = registry.get_ruleset(interaction.namespace.ruleset or "")
+        except Exception:
+            return []
+        current = current[:MAX_OPTIONAL_RULES_TEXT]
+        head, _, last = current.rpartition(",")
+        chosen = [w.strip() for w in head.split(",") if w.strip()]
+        prefix = ", ".join(chosen + [""]) if chosen else ""
+        last = last.strip().lower()
+        return [
+            app_commands.Choice(
+                name=clip(f"{prefix}{r.name} — {r.title}", 100), value=clip(prefix + r.name, 100)
+            )
+            for r in game_rules.optional_rules
+            if r.name not in chosen and last in r.name
         ][:25]
 
     @game.command(name="join", description="Take a seat on a side of this thread's game")
@@ -440,6 +475,11 @@ class GameCog(UmpireCog):
             lines = [f"**{game_rules.title}** #{info.id} — {t(lang, 'status_' + info.status)}"]
             for key, value in game_rules.localised_header(public_state, lang).items():
                 lines.append(f"{key}: {value}")
+            switched_on = game_rules.optional_rules_on(public_state)
+            if switched_on:
+                lines.append(
+                    t(lang, "optional_rules_on", rules=", ".join(r.title for r in switched_on))
+                )
             for side in game_rules.sides:
                 lines.append(
                     f"{side_title(game_rules, side, lang)}: "

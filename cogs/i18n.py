@@ -61,6 +61,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no game was opened. Scenarios of {game}: {names}.",
         "scenario_file_too_large": "That scenario file is larger than {kib} KiB; no game was "
         "opened.",
+        "unknown_optional_rule": "{game} has no optional rule {name!r}; no game was opened. "
+        "Its optional rules: {names}.",
+        "optional_rules_too_long": "Name at most {limit} characters of optional rules; no game "
+        "was opened. Optional rules of {game}: {names}.",
+        "optional_rules_on": "Optional rules: {rules}",
         "unknown_side": "There is no side {side!r}. Sides: {sides}.",
         "empty_sides": "Nobody plays {sides} yet; every side needs a player (/game join).",
         "member_not_seated": "{user} has no seat in this game.",
@@ -265,6 +270,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{game}: {names}.",
         "scenario_file_too_large": "Diese Szenario-Datei ist größer als {kib} KiB; es wurde "
         "keine Partie eröffnet.",
+        "unknown_optional_rule": "{game} hat keine Wahlregel {name!r}; es wurde keine Partie "
+        "eröffnet. Seine Wahlregeln: {names}.",
+        "optional_rules_too_long": "Nenne höchstens {limit} Zeichen Wahlregeln; es wurde keine "
+        "Partie eröffnet. Wahlregeln von {game}: {names}.",
+        "optional_rules_on": "Wahlregeln: {rules}",
         "unknown_side": "Es gibt keine Seite {side!r}. Seiten: {sides}.",
         "empty_sides": "Für {sides} spielt noch niemand; jede Seite braucht einen Spieler "
         "(/game join).",
@@ -521,6 +531,8 @@ DE_TEXT = {
     "The scenario (default: the game's standard one)": "Das Szenario (sonst das Standardszenario)",
     "Your own scenario as a JSON file (instead of a name)": "Dein eigenes Szenario als JSON-Datei "
     "(statt eines Namens)",
+    "Optional rules to play with, e.g. panic, aiming (default: none)": "Wahlregeln für diese "
+    "Partie, z. B. panic, aiming (sonst keine)",
     "Clocks per side": "Bedenkzeit je Seite",
     "What happens when a clock runs out": "Was passiert, wenn eine Uhr abläuft",
     "Take a seat on a side of this thread's game": "Einer Seite der Partie in diesem Thread "

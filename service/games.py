@@ -570,9 +570,12 @@ class GameService:
         seed: str | int | None = None,
         document: bytes | None = None,
         document_label: str = "scenario file",
+        optional_rules: list[str] | None = None,
     ) -> GameInfo:
         """``scenario`` is a packaged name only (never a path); a scenario file comes as the
-        bytes of ``document`` (attached in Discord, or read by the local table)."""
+        bytes of ``document`` (attached in Discord, or read by the local table).
+        ``optional_rules``: names of the ruleset's optional rules to switch on (checked; they
+        are stored in the scenario, so replay sets up the same game)."""
         rules = self._ruleset(ruleset)
         settings = _validate_settings(settings)
         if document is not None:
@@ -581,6 +584,7 @@ class GameService:
             scenario_data = await asyncio.to_thread(
                 rules.load_packaged, scenario or rules.default_scenario
             )
+        scenario_data = rules.with_optional_rules(scenario_data, list(optional_rules or []))
         seed = str(seed) if seed is not None else secrets.token_hex(16)
         state, setup_events = await asyncio.to_thread(new_game, rules, scenario_data, seed)
         now = self._clock()
@@ -642,6 +646,8 @@ class GameService:
         row = await self._row(game_id)
         rules = self._ruleset(row["ruleset"])
         packaged = row["scenario"] in rules.packaged_names()
+        stored = json.loads(row["scenario_json"])
+        switched_on = [name for name, on in (stored.get("options") or {}).items() if on]
         new = await self.create_game(
             row["ruleset"],
             row["scenario"] if packaged else "",
@@ -651,6 +657,7 @@ class GameService:
             settings=json.loads(row["settings_json"]),
             document=None if packaged else row["scenario_json"].encode(),
             document_label=f"scenario of game #{row['id']}",
+            optional_rules=switched_on if packaged else None,
         )
         for seat in await self.store.seats(row["id"]):
             await self.store.seat(new.id, seat["side"], int(seat["user_id"]))

@@ -70,6 +70,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="",
         help="a packaged scenario name, or the path of a scenario file (.json)",
     )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="switch on one of the game's optional rules (repeatable), e.g. --option aiming",
+    )
     p.add_argument("--seed", default=None, help="the game's seed (default: random, printed)")
     p.add_argument(
         "--dice",
@@ -497,6 +504,9 @@ class Table:
             f"{', '.join(self.title(s) for s in self.ruleset.sides)}."
         )
         self.say(f"Seed hash {info.seed_hash} (the seed is shown when the game ends).")
+        switched_on = self.ruleset.optional_rules_on(info.state)
+        if switched_on:
+            self.say(f"Optional rules: {', '.join(r.title for r in switched_on)}.")
         if self.out_dir:
             self.say(f"Board pictures go to {self.out_dir}/ after each turn.")
         self.say("Type /help for commands, /options for what you can do now.")
@@ -668,6 +678,13 @@ def _check_game(name: str) -> str | None:
     return None
 
 
+def _optional_rules(args) -> list[str]:
+    """``--option`` names, checked against the game's declared optional rules."""
+    if not args.option:
+        return []
+    return registry.get_ruleset(args.game).optional_rule_names(" ".join(args.option))
+
+
 def looks_like_path(scenario: str) -> bool:
     """Packaged scenario names are plain words; a file is named by its path or ``.json``."""
     return bool(scenario) and (
@@ -778,11 +795,17 @@ async def _run(
             # still read safely (a regular file, size-capped).
             document = await asyncio.to_thread(read_path, args.scenario)
             info = await svc.create_game(
-                args.game, seed=seed, document=document, document_label=args.scenario
+                args.game,
+                seed=seed,
+                document=document,
+                document_label=args.scenario,
+                optional_rules=_optional_rules(args),
             )
             info = await svc.start_game(info.id)
         else:
-            info = await svc.create_game(args.game, args.scenario, seed=seed)
+            info = await svc.create_game(
+                args.game, args.scenario, seed=seed, optional_rules=_optional_rules(args)
+            )
             info = await svc.start_game(info.id)
         if out_dir is None and not args.autoplay and args.script is None:
             # Each game's pictures in a folder of its own next to the database.

@@ -60,6 +60,17 @@ class ScenarioError(UmpireError):
         super().__init__(f"{file}: {entry}: {problem}")
 
 
+class OptionalRuleError(UmpireError):
+    """An optional rule asked for by name that the game does not declare (or a list of names
+    too long to read). ``known`` lists the game's optional rules."""
+
+    def __init__(self, name: str, known: list[str], too_long: bool = False):
+        self.name, self.known, self.too_long = name, list(known), too_long
+        have = ", ".join(self.known) or "none"
+        what = "Too many optional rules named" if too_long else f"No optional rule {name!r}"
+        super().__init__(f"{what}; this game has: {have}.")
+
+
 class DiceExhausted(UmpireError):
     """A fixed dice sequence ran out: the test or ``--dice`` list supplied too few dice."""
 

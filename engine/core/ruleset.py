@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import Dice
-from .errors import NotYourTurn, RuleError, ScenarioError
+from .errors import NotYourTurn, OptionalRuleError, RuleError, ScenarioError
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,41 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class OptionalRule:
+    """A rule a group may switch on for one game (the rulebook's "Wahlregeln"); off unless
+    ``default``. Switched on in a scenario file (``"options": {"panic": true}``), at
+    ``/game new rules:`` or with ``--option`` on the local table; stored with the game's
+    scenario, so replay and verify see the same rules."""
+
+    name: str
+    title: str
+    description: str
+    default: bool = False
+
+
+# ``/game new rules:`` text is capped before it is split (a handful of short names fit).
+MAX_OPTIONAL_RULES_TEXT = 200
+
+
+def check_scenario_options(
+    declared: tuple[OptionalRule, ...], raw: object, file: str
+) -> dict[str, bool]:
+    """A scenario file's ``options``: an object of declared rule names to true/false."""
+    known = {r.name for r in declared}
+    if not isinstance(raw, dict) or not all(
+        isinstance(k, str) and isinstance(v, bool) for k, v in raw.items()
+    ):
+        raise ScenarioError(file, "options", "must be an object: optional rule name -> true/false")
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        names = ", ".join(sorted(known)) or "none"
+        raise ScenarioError(
+            file, f"options.{unknown[0]}", f"no such optional rule; this game has: {names}"
+        )
+    return {r.name: bool(raw.get(r.name, r.default)) for r in declared}
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     title: str
@@ -84,6 +119,47 @@ class Ruleset(abc.ABC):
     # "Setup") and its refusal templates (keys "<name>.<what>", see RuleError) for a reader of
     # that language. English needs none: it is what the engine writes.
     translations: dict[str, dict[str, str]] = {}
+    # Optional rules a group may switch on per game (see OptionalRule); none by default.
+    optional_rules: tuple[OptionalRule, ...] = ()
+
+    # ----- optional rules ------------------------------------------------------------------
+    def optional_rule_names(self, text: str) -> list[str]:
+        """The optional rules named in ``text`` ("panic, aiming"), each checked against the
+        declared ones; raises :class:`OptionalRuleError` for a name this game does not have."""
+        known = [r.name for r in self.optional_rules]
+        if len(text) > MAX_OPTIONAL_RULES_TEXT:
+            raise OptionalRuleError(text[:40] + "…", known, too_long=True)
+        names: list[str] = []
+        for word in text.replace(",", " ").split():
+            name = word.strip().lower()
+            if name not in known:
+                raise OptionalRuleError(word[:40], known)
+            if name not in names:
+                names.append(name)
+        return names
+
+    def with_optional_rules(self, scenario: dict, names: list[str]) -> dict:
+        """The validated scenario with ``names`` switched on (kept in it, so the stored
+        scenario sets up the same game on replay)."""
+        if not names:
+            return scenario
+        known = {r.name for r in self.optional_rules}
+        for name in names:
+            if name not in known:
+                raise OptionalRuleError(name[:40], sorted(known))
+        options = dict(scenario.get("options") or {})
+        options.update({name: True for name in names})
+        return {**scenario, "options": options}
+
+    def options_in(self, scenario: dict) -> dict[str, bool]:
+        """Every declared optional rule, on or off, for a validated scenario (for ``setup``)."""
+        chosen = scenario.get("options") or {}
+        return {r.name: bool(chosen.get(r.name, r.default)) for r in self.optional_rules}
+
+    def optional_rules_on(self, state: dict) -> list[OptionalRule]:
+        """The optional rules this game plays with (``state["options"]``)."""
+        options = state.get("options") or {}
+        return [r for r in self.optional_rules if options.get(r.name)]
 
     # ----- setup -------------------------------------------------------------------------
     @abc.abstractmethod

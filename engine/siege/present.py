@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import camp, data, engines, figures, fire, oil, shield, tower
+from . import camp, data, days, engines, figures, fire, oil, panic, shield, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -58,7 +58,7 @@ def describe_event(state: dict, e: dict) -> str | None:
             for cell, layer in zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))
         ]
         return f"{name(e['unit'])} moves {' → '.join(steps)} ({e['cost']} points)."
-    if kind in ("shot", "melee"):
+    if kind in ("shot", "melee", "miss_roll"):
         return e["text"]
     if kind == "figure_hit":
         return f"{name(e['unit'])} at {e['at']}: {e['outcome']}."
@@ -99,6 +99,18 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"A {e['kind']} counter is laid on {e['at']}."
     if kind == "ladder_push":
         return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
+    if kind in ("day_ended", "day_started"):
+        return days.describe_event(state, e)
+    if kind in (
+        "panic_roll",
+        "choose_panic",
+        "panicked",
+        "fled",
+        "cannot_fall_back",
+        "calmed",
+        "left_map",
+    ):
+        return panic.describe_event(state, e)
     if kind == "game_over":
         return f"Game over: {e.get('reason')}."
     return (
@@ -124,6 +136,7 @@ def header(ruleset, state: dict) -> dict[str, str]:
     if not ruleset.board(state).drawbridge:  # the camp has no drawbridge to report
         out.pop("Bridge")
     out.update(fire.header(state))
+    days.header_fields(state, out)
     if state.get("pending"):
         out["Melee"] = (
             ", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
@@ -172,7 +185,7 @@ def _badge(f: dict) -> str:
     counters as disorganised, a different thing."""
     if f["dead"]:
         return ""
-    return ("S" if f["stunned"] else "") + ("W" if f["wounded"] else "")
+    return ("S" if f["stunned"] else "") + ("W" if f["wounded"] else "") + panic.badge(f)
 
 
 def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
@@ -181,6 +194,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     pieces = []
     towers = tower.cells_of(state)
     for fid, f in sorted(state["figures"].items(), key=lambda kv: (not kv[1]["dead"], kv[0])):
+        if f.get("off_map"):  # fled off the map in panic or rout: never comes back
+            continue
         v = figures.values(f)
         # In a siege tower the upper counters stand on its top, the lower ones inside (2.4).
         slot = (
@@ -219,9 +234,10 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     ]
     engine_pieces, engine_markers, engine_labels = engines.scene_parts(state)
     pieces, markers, labels = pieces + engine_pieces, markers + engine_markers, labels + engine_labels
+    labels += panic.labels(state)
     arrows = []
     for e in events:
-        if e.get("type") in ("moved", "advanced", "retreated"):
+        if e.get("type") in ("moved", "advanced", "retreated", "fled"):
             path = e.get("path") or [e["from"], e["to"]]
             side = state["figures"].get(e["unit"], {}).get("side")
             arrows.append({"path": path, "color": COLORS.get(side, "#222222"), "kind": "move"})

@@ -28,7 +28,9 @@ from engine.core.scenario_io import check_schema
 from engine.core.state import clone
 
 from . import (
+    aiming,
     data,
+    days,
     engines,
     equipment,
     figures,
@@ -36,6 +38,7 @@ from . import (
     melee,
     movement,
     oil,
+    panic,
     present,
     scenarios,
     shield,
@@ -60,6 +63,7 @@ class Siege(Ruleset):
     side_titles = TITLES
     default_scenario = "open-gate"
     phases = PHASES
+    optional_rules = scenarios.OPTIONAL_RULES
     commands = (
         Command(
             "shoot",
@@ -273,6 +277,11 @@ class Siege(Ruleset):
             "Pour boiling oil from a parapet onto an adjacent lower cell (5.32)",
             (Option("unit", "unit", "Your figure with a pot"), Option("at", "hex", "The cell")),
         ),
+        Command(
+            "panic",
+            "Optional rule panic: choose a figure the panic roll strikes",
+            (Option("unit", "unit", "Your figure within three cells of the dead one"),),
+        ),
         Command("end-phase", "End this step of your phase"),
     )
     queries = (
@@ -344,6 +353,9 @@ class Siege(Ruleset):
             "oil": clone(scenario.get("oil", {})),
             "shields": clone(scenario.get("shields", {})),
         }
+        days.setup(scenario, state)
+        state["options"] = self.options_in(scenario)
+        state["skills"] = clone(scenario.get("skills", {}))
         events = [
             {"type": "scenario", "name": scenario["name"]},
             {"type": "phase_started", "phase": state["phase"], "side": state["active"]},
@@ -375,7 +387,7 @@ class Siege(Ruleset):
     def _dead_count(state: dict) -> dict[str, int]:
         count: dict[str, int] = {}
         for f in state["figures"].values():
-            if f["dead"]:
+            if f["dead"] and not f.get("off_map"):  # fled off the map (optional rule panic)
                 count[f["at"]] = count.get(f["at"], 0) + 1
         return count
 
@@ -445,7 +457,7 @@ class Siege(Ruleset):
     ) -> None:
         """2.43: from a siege tower's top, within its radius, no shot at a target with a friend
         of the shooter beside it on the target's level (``/shoot`` and ``/los`` alike)."""
-        if not (
+        if aiming.on(state) or not (
             seen.possible
             and shooter is not None
             and tower.layer(shooter) == tower.TOP
@@ -566,6 +578,7 @@ class Siege(Ruleset):
                 ("advance", "an advance after combat (/advance or /stay)"),
                 ("landing", "where a falling figure lands (/land)"),
                 ("engine_damage", "which engine is damaged (/damage)"),
+                ("panic_choice", "who panics (/panic)"),
             )
             if state.get(key)
         ]
@@ -629,6 +642,8 @@ class Siege(Ruleset):
         an action against the same list without building every other kind."""
         if state.get("result") or side not in self.awaiting(state):
             return []
+        if state.get("panic_choice"):
+            return panic.choice_actions(state, side)
         if state["choice"]:
             return [{"type": "take", "side": side, "unit": fid} for fid in state["choice"]["among"]]
         if state.get("engine_damage"):
@@ -661,6 +676,7 @@ class Siege(Ruleset):
         elif phase == "move" and kind in (None, "move"):
             for fid, cells in self._moves(state, side, unit).items():
                 actions += [self._move_action(side, fid, c) for c in cells]
+            actions = panic.allowed_moves(state, actions)
         if phase in ("fire1", "fire2") and kind in (None, "firearrow"):
             actions += self._fire_arrow_actions(state, side, unit)
         if phase == "move" and kind in (None, "roll"):
@@ -1278,6 +1294,7 @@ class Siege(Ruleset):
         state = clone(state)
         events: list[dict] = []
         kind = action["type"]
+        dead_before = {fid for fid, f in state["figures"].items() if f["dead"]}
         if kind == "shoot":
             self._shoot(state, action, dice, events)
         elif kind == "move":
@@ -1437,12 +1454,15 @@ class Siege(Ruleset):
             ):
                 self._start_assault(state, events)
         elif kind == "end-phase":
+            ended = (state["phase"], state["active"])
             # Before the assault every engine still laid on a wall fires (4.21); a result C
             # that needs the besieger's choice keeps the step open.
             if state["phase"] != "prepare" or not engines.finish_prepare(
                 self, state, dice, events
             ):
                 self._end_step(state, events, dice)
+                days.after_step(state, events, dice)
+                panic.after_step(state, ended, events)
         elif kind == "kindle":
             fire.start_kindling(state, action, events)
             state["done"].append(action["unit"])
@@ -1481,7 +1501,10 @@ class Siege(Ruleset):
                 }
                 state["retreat"] = {"queue": [victim], "combat": combat}
                 self._continue_retreat(state, events)
+        elif kind == "panic":
+            panic.choose(state, action, events)
         self._check_ladders(state, events)
+        panic.after_action(state, dead_before, events, dice)
         self._check_victory(state, events)
         return state, events
 
@@ -1598,7 +1621,20 @@ class Siege(Ruleset):
         state.setdefault("shot", []).append(fid)
         if figures.weapon(shooter) == "crossbow":
             state["crossbow_shot"].append(fid)
-        shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
+        shot = shooting.resolve(
+            fid, shooter, tid, target, seen, dice, events, state["half"], aiming.skill(state, fid)
+        )
+        board = self.board(state)
+        aiming.after_shot(
+            state,
+            fid,
+            tid,
+            shot,
+            dice,
+            events,
+            lambda f: self._level(board, state, f),
+            lambda other: self._sight(state, fid, other).possible,
+        )
 
     def _move(self, state, action, events):
         fid = action["unit"]
@@ -1670,6 +1706,7 @@ class Siege(Ruleset):
             self._ladders(state),
             tower.cells_of(state),
         )
+        panic.melee_shift(state, combat["defenders"], sums)
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
@@ -1692,6 +1729,9 @@ class Siege(Ruleset):
             }
         )
         if letter == "-":
+            return
+        if panic.ignores(state, combat["defenders"], letter):
+            events.append({"type": "result_ignored", "letter": letter, "why": "panic"})
             return
         spec = data.results()[letter]
         hit_side = "attackers" if spec["side"] == "attacker" else "defenders"

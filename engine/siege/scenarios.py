@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import ScenarioError
+from engine.core.ruleset import check_scenario_options
 
-from . import data, engines, oil, shield, siege_sheet, tower
+from . import aiming, data, days, engines, oil, panic, shield, siege_sheet, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -41,7 +42,13 @@ KEYS = {
     "walls",
     "oil",
     "shields",
+    "days",
+    "rounds_per_day",
+    "options",
+    "skills",
 }
+# The rulebook's optional rules ("Wahlregeln") this game offers; off unless switched on.
+OPTIONAL_RULES = (panic.RULE, aiming.RULE)
 
 
 def packaged_names() -> list[str]:
@@ -75,12 +82,14 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     first = raw.get("first", "besieger")
     need(first in SIDES, file, "first", f"must be one of {', '.join(SIDES)}")
     out["first"] = first
+    raw = days.with_last_turn(raw, file)
     last_turn = raw.get("last_turn", 12)
     need(isinstance(last_turn, int) and 1 <= last_turn <= 200, file, "last_turn", "must be 1..200")
     out["last_turn"] = last_turn
     turn = raw.get("turn", 1)
     need(isinstance(turn, int) and 1 <= turn <= last_turn, file, "turn", "must be 1..last_turn")
     out["turn"] = turn
+    days.normalise(raw, out)
     active = raw.get("active", first)
     need(active in SIDES, file, "active", f"must be one of {', '.join(SIDES)}")
     out["active"] = active
@@ -203,6 +212,8 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "figures",
             f"{side} needs at least one living figure",
         )
+    out["options"] = check_scenario_options(OPTIONAL_RULES, raw.get("options", {}), file)
+    out["skills"] = aiming.normalise_skills(raw.get("skills", {}), out["figures"], file)
     prepare: Any = raw.get("prepare", {})
     placed = prepare.get("towers", []) if isinstance(prepare, dict) else []
     need(

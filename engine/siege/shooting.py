@@ -30,14 +30,16 @@ def resolve(
     dice: Dice,
     events: list,
     half: int,
+    skill: int = 0,
 ) -> dict:
-    """Roll and apply one shot whose sight line ``sight`` was already found possible."""
+    """Roll and apply one shot whose sight line ``sight`` was already found possible.
+    ``skill``: the shooter's skill (optional rule "aiming"), added to the die."""
     weapon = figures.weapon(shooter)
     if weapon is None or sight.band is None:
         raise ValueError("a shot needs a missile weapon and a range band")  # callers check both
     mod = modifier(weapon, sight.band, shooter["wounded"])
     roll = dice.roll(f"{shooter['name']} shoots at {target['name']}", events, sides=10)
-    modified = roll + mod
+    modified = roll + mod + skill
     letter = table_letter(sight.cover, modified)
     if letter == "-":
         outcome, meaning = "no effect", "no effect"
@@ -51,7 +53,9 @@ def resolve(
     text = (
         f"{shooter['name']} ({weapon}, {'wounded' if shooter['wounded'] else 'healthy'}) "
         f"{shooter['at']}->{target['at']} {target['name']}: range {sight.distance} {sight.band} "
-        f"({mod:+d}), cover {sight.cover}; d10 {roll}{mod:+d}={modified} -> "
+        f"({mod:+d}), cover {sight.cover}; d10 {roll}{mod:+d}"
+        + (f"{skill:+d} skill" if skill else "")
+        + f"={modified} -> "
         f"{letter if letter != '-' else 'no result'}: {meaning}; {target['name']} {outcome}"
     )
     event = {
@@ -64,6 +68,7 @@ def resolve(
         "range": sight.distance,
         "band": sight.band,
         "modifier": mod,
+        **({"skill": skill} if skill else {}),
         "cover": sight.cover,
         "roll": roll,
         "modified": modified,

@@ -170,3 +170,103 @@ async def test_los_refusals_come_in_the_askers_language(siege_registered, table,
         await table.dave.slash(table.channel, "los", **{"from": "0816", "to": "0819"})
     )
     assert elsewhere.startswith("In diesem Kanal läuft keine Partie")
+
+
+async def test_optional_rules_at_game_new_with_autocomplete_and_in_the_status(
+    siege_registered, table  # noqa: F811
+):
+    offered = await table.alice.autocomplete(
+        table.channel, "game new", "rules", "ai", ruleset="siege"
+    )
+    assert [c["value"] for c in offered] == ["aiming"]
+    created = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="Aiming")
+    assert "is open in" in reply_text(created), reply_text(created)
+    assert (await table.game()).state["options"] == {"panic": False, "aiming": True}
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Optional rules: Aiming" in status
+
+
+async def test_an_unknown_optional_rule_opens_no_game(siege_registered, table):  # noqa: F811
+    before = len(await table.service.list_games())
+    refused = await table.alice.slash(
+        table.channel, "game new", ruleset="siege", rules="aiming, panik"
+    )
+    assert "SIEGE has no optional rule 'panik'" in reply_text(refused)
+    assert "Its optional rules: panic, aiming" in reply_text(refused)
+    long = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="x" * 300)
+    assert "The option `rules` is too long" in reply_text(long)  # capped before any work
+    other = await table.alice.slash(
+        table.channel, "game new", ruleset="tenochtitlan", rules="aiming"
+    )
+    assert "has no optional rule 'aiming'" in reply_text(other)
+    assert len(await table.service.list_games()) == before
+
+
+async def test_an_unknown_optional_rule_is_refused_in_german(
+    siege_registered, table, german  # noqa: F811
+):
+    refused = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="panik")
+    assert "SIEGE hat keine Wahlregel 'panik'" in reply_text(refused)
+
+
+LONG_SIEGE = {
+    "name": "two-days",
+    "title": "Two days",
+    "days": 2,
+    "rounds_per_day": 1,
+    "filled_moat": ["0817"],
+    "figures": {
+        "arch": {"type": "archer", "name": "Arnulf", "side": "besieger", "at": "0119"},
+        "tom": {"type": "man-at-arms", "name": "Tomas", "side": "defender", "at": "0519"},
+        "far": {"type": "peasant", "name": "Fritz", "side": "defender", "at": "2201"},
+    },
+}
+
+
+@pytest.mark.parametrize("dice", [[7, 1]])  # the shot wounds (B); the healing roll: next morning
+async def test_a_siege_of_two_days_through_the_bot(siege_registered, table, dice):  # noqa: F811
+    import json
+
+    created = await table.alice.slash(
+        table.channel,
+        "game new",
+        ruleset="siege",
+        scenario_file=("two-days.json", json.dumps(LONG_SIEGE).encode()),
+    )
+    assert "is open in" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Day: 1 of 2, round 1 of 1" in status
+    steps = ["/shoot unit:arch target:tom"] + ["/end-phase"] * 8
+    for action in steps:
+        info = await table.game()
+        player = table.alice if info.state["active"] == "besieger" else table.bob
+        result = await player.slash(table.thread, "act", action=action)
+        assert reply_text(result).startswith("Done"), (action, reply_text(result))
+    text = table.public_text()
+    assert "Day 1 ends. Tomas rolls 1 for healing: healed next morning." in text
+    assert "the besiegers lay 1 anew before the next assault" in text
+    assert "Day 2 of 2 begins. Healed overnight: Tomas." in text
+    offered = await table.alice.autocomplete(table.thread, "act", "action", "/fill at:0917")
+    assert "/fill at:0917" in [c["value"] for c in offered]
+    result = await table.alice.slash(table.thread, "act", action="/fill at:0917")
+    assert reply_text(result).startswith("Done"), reply_text(result)
+    state = (await table.game()).state
+    assert (state["day"], state["phase"]) == (2, "fire1")
+    assert not state["figures"]["tom"]["wounded"]
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Day: 2 of 2, round 1 of 1" in status
+
+
+async def test_a_rematch_keeps_the_optional_rules(siege_registered, table):  # noqa: F811
+    await table.alice.slash(table.channel, "game new", ruleset="siege", rules="panic")
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    await table.bob.slash(table.thread, "game resign")
+    done = await table.alice.slash(table.thread, "game rematch")
+    assert "is open in" in reply_text(done), reply_text(done)
+    games = await table.service.list_games(guild_id=table.guild.id)
+    assert games[-1].state["options"] == {"panic": True, "aiming": False}

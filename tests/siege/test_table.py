@@ -124,3 +124,45 @@ def test_a_scenario_file_of_ones_own_is_checked_by_schema_then_meaning(siege_reg
         ["--game", "siege", "--scenario", str(bad), "--db", str(tmp_path / "v.db")], tmp_path, []
     )
     assert code == 2 and "figures.raimund.type" in err
+
+
+def test_optional_rules_on_the_local_table(siege_registered, tmp_path):
+    code, lines, _ = run(
+        ["--game", "siege", "--scenario", "open-gate", "--seed", "3", "--option", "aiming"],
+        tmp_path,
+        ["/state"],
+    )
+    assert code == 0 and lines[0]["state"]["options"] == {"panic": False, "aiming": True}
+    code, lines, err = run(["--game", "siege", "--option", "aimnig"], tmp_path, ["/state"])
+    assert code == 2 and lines == []
+    assert "No optional rule 'aimnig'; this game has: panic, aiming." in err
+    out = io.StringIO()
+    typed = iter(["/quit"])
+    code = table.main(
+        ["--game", "siege", "--seed", "3", "--option", "aiming", "--out", str(tmp_path / "boards")],
+        stdout=out,
+        stderr=io.StringIO(),
+        input_fn=lambda prompt: next(typed),
+    )
+    assert code == 0 and "Optional rules: Aiming." in out.getvalue()
+
+
+def test_a_siege_of_two_days_on_the_local_table(siege_registered, tmp_path):
+    from tests.siege.test_discord import LONG_SIEGE
+
+    path = tmp_path / "two-days.json"
+    path.write_text(json.dumps(LONG_SIEGE))
+    code, lines, _ = run(
+        ["--game", "siege", "--scenario", str(path), "--seed", "3", "--dice", "7,1"],
+        tmp_path,
+        ["besieger /shoot unit:arch target:tom"]
+        + ["besieger /end-phase"] * 4
+        + ["defender /end-phase"] * 4
+        + ["besieger /fill at:0917", "/state"],
+    )
+    assert code == 0 and all(line["ok"] for line in lines), lines
+    night = lines[8]
+    ended = [e for e in night["events"] if e["type"] == "day_ended"][0]
+    assert ended["healing"] == [{"unit": "tom", "roll": 1, "title": "healed next morning", "healed_on": 2}]
+    state = lines[-1]["state"]
+    assert (state["day"], state["phase"]) == (2, "fire1") and not state["figures"]["tom"]["wounded"]

@@ -1,0 +1,507 @@
+"""The optional rule "panic and rout" (Panik und Flucht).
+
+When a figure dies, its side rolls on the panic table (``data/siege/panic.json``) for its
+own figures within three cells that can panic: knights never, soldiers only at the death of a
+knight or soldier, peasants at anyone's; defenders inside the castle never. The owner chooses
+who is struck when fewer are struck than could be (``/panic unit:``); a figure already in panic
+that risks it again is routed at once.
+
+A panicked figure at once falls back three cells away from the enemy (a besieger inside the
+castle towards the nearest way out), never into a cell next to an enemy; it is wounded instead
+when it cannot. It may not move next to an enemy; its attackers fight one column to the right
+and ignore results against themselves. Panic ends as soon as an own knight or sergeant stands
+beside the figure or the nearest enemy is six cells away or more. A routed figure does all
+that and, at the start of each of its side's movement steps, runs its whole movement away
+from the enemy; rout ends when an own knight or sergeant stands beside it at the end of a
+movement step.
+
+Figures carry ``"panic": "panic" | "rout"`` while struck. Readings D7-D12 in
+docs/rules/siege.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from engine.core.dice import Dice
+from engine.core.ruleset import OptionalRule
+
+from . import data, days, figures, movement, tower
+from .data import need
+
+RULE = OptionalRule(
+    "panic",
+    "Panic and rout",
+    "When a figure dies, its side rolls for panic among its own figures within three cells; "
+    "panicked figures fall back from the enemy, routed ones flee every round.",
+)
+PANIC, ROUT = "panic", "rout"
+CLASSES = ("knight", "soldier", "peasant")
+
+
+def on(state: dict) -> bool:
+    return bool((state.get("options") or {}).get(RULE.name))
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> dict:
+    file = "panic.json"
+    raw = days.rows_table(
+        file,
+        lambda v: v in (None, PANIC, ROUT),
+        "effect",
+        'must be null (no effect), "panic" or "rout"',
+    )
+    for index, row in enumerate(raw["rows"]):
+        need(
+            isinstance(row.get("count"), int) and 0 <= row["count"] <= 20,
+            file,
+            f"rows[{index}].count",
+            "must be the number of figures struck, 0..20",
+        )
+    classes: Any = raw.get("classes")
+    types = data.figure_types()
+    need(
+        isinstance(classes, dict)
+        and set(classes) == set(types)
+        and all(c in CLASSES for c in classes.values()),
+        file,
+        "classes",
+        f"must give every figure type ({', '.join(types)}) one of {', '.join(CLASSES)}",
+    )
+    for key in ("radius", "calm_distance", "retreat"):
+        need(
+            isinstance(raw.get(key), int) and 1 <= raw[key] <= 20,
+            file,
+            key,
+            "must be a number of cells 1..20",
+        )
+    need(
+        isinstance(raw.get("rallying"), list) and set(raw["rallying"]) <= set(types),
+        file,
+        "rallying",
+        "must list figure types",
+    )
+    return raw
+
+
+def _class(fig: dict) -> str:
+    return table()["classes"][fig["type"]]
+
+
+def _board(state: dict):
+    counters = state.get("counters")
+    if not counters:
+        return data.board(state["map"])
+    return data.board_with(state["map"], tuple(sorted((c, k) for c, k in counters)))
+
+
+def _living(state: dict, side: str | None = None, other_than: str | None = None) -> list[str]:
+    return [
+        fid
+        for fid, f in sorted(state["figures"].items())
+        if not f["dead"]
+        and (side is None or f["side"] == side)
+        and (other_than is None or f["side"] != other_than)
+    ]
+
+
+def can_panic(board, state: dict, fid: str, dead_id: str) -> bool:
+    """Whether ``fid`` is one the death of ``dead_id`` may strike."""
+    f, dead = state["figures"][fid], state["figures"][dead_id]
+    kind = _class(f)
+    if kind == "knight":
+        return False
+    if kind == "soldier" and _class(dead) == "peasant":
+        return False
+    # "Die Verteidiger der Burg werden nicht von Panik oder Flucht erfaßt, wenn sie sich im
+    # Inneren der Burg befinden."
+    if f["side"] == "defender" and board.cell(f["at"]).inside:
+        return False
+    return board.distance(f["at"], dead["at"]) <= table()["radius"]
+
+
+# ----- after every action ------------------------------------------------------------------------
+def after_action(
+    state: dict, dead_before: set[str], events: list[dict], dice: Dice
+) -> None:
+    """Roll for every figure that died in this action; end panics that are over."""
+    if not on(state) or state.get("result"):
+        return
+    board = _board(state)
+    seen = set(dead_before)
+    # A figure wounded to death because it could not fall back is a death too: roll again.
+    while newly_dead := [
+        fid
+        for fid, f in sorted(state["figures"].items())
+        if f["dead"] and not f.get("off_map") and fid not in seen
+    ]:
+        seen.update(newly_dead)
+        _roll_for(state, board, newly_dead, events, dice)
+    _open_choice(state, events)
+    calm(state, events)
+
+
+def _roll_for(state: dict, board, newly_dead: list[str], events: list[dict], dice: Dice) -> None:
+    for dead_id in newly_dead:
+        f = state["figures"][dead_id]
+        f.pop("panic", None)
+        side = f["side"]
+        struck = [
+            fid for fid in _living(state, side) if fid != dead_id and can_panic(board, state, fid, dead_id)
+        ]
+        # "Wichtige Anmerkung": a figure in panic that risks it a second time is routed.
+        for fid in struck:
+            if state["figures"][fid].get("panic") == PANIC:
+                _strike(state, fid, ROUT, events)
+        fresh = [fid for fid in struck if not state["figures"][fid].get("panic")]
+        if not fresh:
+            continue
+        rows = table()
+        roll = dice.roll(f"panic after {f['name']}'s death", events, sides=rows["die"])
+        row = days.lookup(rows, roll)
+        events.append(
+            {
+                "type": "panic_roll",
+                "side": side,
+                "dead": dead_id,
+                "roll": roll,
+                "title": row["title"],
+                "among": fresh,
+            }
+        )
+        if row["effect"] is None:
+            continue
+        if row["count"] >= len(fresh):
+            for fid in fresh:
+                _strike(state, fid, row["effect"], events)
+            continue
+        queue = state.setdefault("panic_choice", [])
+        queue.append(
+            {"side": side, "effect": row["effect"], "count": row["count"], "among": fresh}
+        )
+
+
+def _open_choice(state: dict, events: list[dict]) -> None:
+    queue = state.get("panic_choice") or []
+    if not queue:
+        state.pop("panic_choice", None)
+        return
+    first = queue[0]
+    if "resume" not in first:
+        first["resume"] = list(state.get("awaiting") or [state["active"]])
+        events.append(
+            {
+                "type": "choose_panic",
+                "side": first["side"],
+                "effect": first["effect"],
+                "count": first["count"],
+                "among": list(first["among"]),
+            }
+        )
+    state["awaiting"] = [first["side"]]
+
+
+def choice_actions(state: dict, side: str) -> list[dict]:
+    first = state["panic_choice"][0]
+    if side != first["side"]:
+        return []
+    return [{"type": "panic", "side": side, "unit": fid} for fid in first["among"]]
+
+
+def choose(state: dict, action: dict, events: list[dict]) -> None:
+    """``/panic unit:``: the owner names one figure the result strikes."""
+    queue = state["panic_choice"]
+    first = queue[0]
+    first["among"].remove(action["unit"])
+    first["count"] -= 1
+    _strike(state, action["unit"], first["effect"], events)
+    first["among"] = [fid for fid in first["among"] if not state["figures"][fid]["dead"]]
+    if first["count"] <= 0 or not first["among"]:
+        queue.pop(0)
+        state["awaiting"] = first["resume"]
+    _open_choice(state, events)
+    calm(state, events)
+
+
+# ----- striking and falling back ---------------------------------------------------------------
+def _strike(state: dict, fid: str, effect: str, events: list[dict]) -> None:
+    f = state["figures"][fid]
+    was = f.get("panic")
+    f["panic"] = ROUT if ROUT in (effect, was) else PANIC
+    events.append({"type": "panicked", "unit": fid, "state": f["panic"], "at": f["at"]})
+    if was is None or f["panic"] != was:
+        fall_back(state, fid, table()["retreat"], events, cells=True)
+
+
+def _enemy_cells(state: dict, side: str) -> list[str]:
+    return [state["figures"][o]["at"] for o in _living(state, other_than=side)]
+
+
+def _exits(board, state: dict) -> list[str]:
+    """Ways out of the castle for a besieger inside it: a breach, a raised ladder's parapet, a
+    siege tower, the lowered drawbridge."""
+    out = [c for c, kind in state.get("counters", []) if kind == "breach"]
+    out += [lad["faces"] for lad in state.get("ladders", {}).values() if lad.get("raised")]
+    out += [c for t in state.get("towers", {}).values() for c in t.get("cells", [])]
+    if not state.get("bridge_up"):
+        out += list(board.drawbridge.get("cells", []))
+    return sorted(set(out))
+
+
+def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool) -> None:
+    """Move ``fid`` away from the enemy: ``reach`` cells (panic) or movement points (rout),
+    through own figures, never into a cell next to an enemy; the farthest cell from the
+    nearest enemy wins (for a besieger inside the castle: the nearest to a way out), ties by
+    the lowest label. Wounded if it cannot get farther (panic only)."""
+    board = _board(state)
+    f = state["figures"][fid]
+    if tower.layer(f) == tower.TOP or f["at"] in tower.cells_of(state):
+        # Our reading: figures in a siege tower stay in it (its ways out are the crew's).
+        return
+    enemies = _enemy_cells(state, f["side"])
+    if not enemies:
+        return
+    living = {state["figures"][o]["at"] for o in _living(state) if o != fid}
+    friends = {state["figures"][o]["at"] for o in _living(state, f["side"]) if o != fid}
+    dead_count: dict[str, int] = {}
+    for o in state["figures"].values():
+        if o["dead"] and not o.get("off_map"):
+            dead_count[o["at"]] = dead_count.get(o["at"], 0) + 1
+    near_enemy = {c for e in enemies for c in board.neighbours(e)}
+    ladders = {
+        lad["at"]: lad["faces"] for lad in state.get("ladders", {}).values() if lad.get("raised")
+    }
+    # "Dieser Rückzug kann über von eigenen Figuren besetzte Felder führen, aber nicht in
+    # Felder, die angrenzend zu feindlichen Figuren ... sind": the way too, not only its end.
+    barred = (set(enemies) | near_enemy) - {f["at"]}
+    if cells:
+        ends, parent = _within_cells(board, f["at"], reach, barred, state["bridge_up"])
+    else:
+        ends, parent = movement.reachable(
+            board,
+            f["at"],
+            reach,
+            barred,
+            friends,
+            dead_count,
+            state["bridge_up"],
+            ladders,
+        )
+    inside_besieger = f["side"] == "besieger" and board.cell(f["at"]).inside
+    exits = _exits(board, state) if inside_besieger else []
+
+    def score(cell: str) -> tuple:
+        if exits:
+            return (min(board.distance(cell, x) for x in exits), cell)
+        return (-min(board.distance(cell, e) for e in enemies), cell)
+
+    start_score = score(f["at"])[0]
+    options = sorted(
+        c
+        for c in ends
+        if c not in living
+        and c not in near_enemy
+        and c not in tower.cells_of(state)
+        and score(c)[0] < start_score
+    )
+
+    def on_edge(cell: str) -> bool:
+        return len(board.neighbours(cell)) < 6
+
+    if not options:
+        if not inside_besieger and on_edge(f["at"]):
+            # Nowhere farther on the map, but the edge is beside it: it flees off the map.
+            _leave(state, fid, [f["at"]], events)
+        elif cells:
+            outcome = figures.apply_effect(f, "wound", state["half"])
+            events.append(
+                {"type": "cannot_fall_back", "unit": fid, "at": f["at"], "outcome": outcome}
+            )
+        return
+    best = min(options, key=score)
+    path = movement.path_to(parent, f["at"], best)
+    if not inside_besieger and on_edge(best) and ends[best] < reach:
+        # Its flight runs into the map's edge with steps (or points) to spare: it leaves.
+        _leave(state, fid, path, events)
+        return
+    events.append(
+        {
+            "type": "fled",
+            "unit": fid,
+            "from": f["at"],
+            "to": best,
+            "path": path,
+            "state": f.get("panic", PANIC),
+        }
+    )
+    f["at"] = best
+    f.pop("facing", None)
+
+
+def _leave(state: dict, fid: str, path: list[str], events: list[dict]) -> None:
+    """"Figuren, die ... die Karte verlassen haben, können die Karte nicht mehr betreten": the
+    figure is out of the game for good (``dead`` with ``off_map``: no body on the map)."""
+    f = state["figures"][fid]
+    events.append({"type": "left_map", "unit": fid, "from": f["at"], "path": path})
+    f["at"] = path[-1]
+    f.update(dead=True, off_map=True, stunned=False)
+    f.pop("panic", None)
+    f.pop("facing", None)
+
+
+def _within_cells(board, start: str, reach: int, barred: set[str], bridge_up: bool):
+    """Cells within ``reach`` steps a figure on foot could take, never through ``barred``."""
+    table_ = movement.steps(board, bridge_up)
+    depth = {start: 0}
+    parent: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        nxt_frontier = []
+        for here in frontier:
+            if depth[here] == reach:
+                continue
+            for nxt, _ in table_[here]:
+                if nxt in depth or nxt in barred:
+                    continue
+                depth[nxt] = depth[here] + 1
+                parent[nxt] = here
+                nxt_frontier.append(nxt)
+        frontier = nxt_frontier
+    return {c: d for c, d in depth.items() if c != start}, parent
+
+
+# ----- ending --------------------------------------------------------------------------------------
+def _rallied(state: dict, board, fid: str) -> bool:
+    f = state["figures"][fid]
+    rallying = table()["rallying"]
+    return any(
+        board.distance(o["at"], f["at"]) == 1
+        for oid, o in state["figures"].items()
+        if oid != fid and o["side"] == f["side"] and not o["dead"] and o["type"] in rallying
+    )
+
+
+def calm(state: dict, events: list[dict]) -> None:
+    """Panic ends as soon as an own knight or sergeant is beside the figure or the nearest
+    enemy is six cells away or more."""
+    board = _board(state)
+    for fid in _living(state):
+        f = state["figures"][fid]
+        if f.get("panic") != PANIC:
+            continue
+        enemies = _enemy_cells(state, f["side"])
+        far = not enemies or min(board.distance(f["at"], e) for e in enemies) >= table()[
+            "calm_distance"
+        ]
+        if far or _rallied(state, board, fid):
+            f.pop("panic")
+            events.append({"type": "calmed", "unit": fid, "at": f["at"], "was": PANIC})
+
+
+def after_step(state: dict, ended: tuple[str, str], events: list[dict]) -> None:
+    """Rout: at the start of its side's movement step a routed figure runs its whole movement
+    away from the enemy; at the end of a movement step an own knight or sergeant beside it
+    ends the rout."""
+    if not on(state) or state.get("result"):
+        return
+    board = _board(state)
+    phase, side = ended
+    if phase == "move":
+        for fid in _living(state, side):
+            f = state["figures"][fid]
+            if f.get("panic") == ROUT and _rallied(state, board, fid):
+                f.pop("panic")
+                events.append({"type": "calmed", "unit": fid, "at": f["at"], "was": ROUT})
+    if state["phase"] == "move":
+        for fid in _living(state, state["active"]):
+            f = state["figures"][fid]
+            if f.get("panic") == ROUT and figures.can_act(f):
+                fall_back(state, fid, figures.values(f)["move"], events, cells=False)
+    calm(state, events)
+
+
+# ----- what the others may do -------------------------------------------------------------------
+def allowed_moves(state: dict, actions: list[dict]) -> list[dict]:
+    """Panicked figures never move next to an enemy; routed ones run on their own."""
+    if not on(state):
+        return actions
+    board = _board(state)
+    out = []
+    for a in actions:
+        if a.get("type") != "move":
+            out.append(a)
+            continue
+        f = state["figures"][a["unit"]]
+        mood = f.get("panic")
+        if mood == ROUT:
+            continue
+        if mood == PANIC and any(
+            board.distance(a["to"], e) == 1 for e in _enemy_cells(state, f["side"])
+        ):
+            continue
+        out.append(a)
+    return out
+
+
+def melee_shift(state: dict, defenders: list[str], sums: dict) -> None:
+    """Attacking figures in panic or rout: one column to the right."""
+    if not on(state) or not all(state["figures"][d].get("panic") for d in defenders):
+        return
+    columns = data.melee()["columns"]
+    index = min(columns.index(sums["column"]) + 1, len(columns) - 1)
+    sums["shifts"].append([1, "defenders in panic or rout"])
+    sums["column"] = columns[index]
+    sums["text"] += f"; defenders in panic or rout: +1 -> column {columns[index]}"
+
+
+def ignores(state: dict, defenders: list[str], letter: str) -> bool:
+    """Results against the attackers of figures in panic or rout are ignored."""
+    if not on(state) or letter == "-" or not all(
+        state["figures"][d].get("panic") for d in defenders
+    ):
+        return False
+    return data.results()[letter]["side"] == "attacker"
+
+
+# ----- presentation -----------------------------------------------------------------------------
+def badge(fig: dict) -> str:
+    """P or R on the counter: legible at phone size, where the label is a few pixels."""
+    return {PANIC: "P", ROUT: "R"}.get(fig.get("panic") or "", "")
+
+
+def labels(state: dict) -> list[dict]:
+    return [
+        {"at": f["at"], "text": f["panic"].upper(), "color": "#8b0000"}
+        for _, f in sorted(state["figures"].items())
+        if f.get("panic") and not f["dead"]
+    ]
+
+
+def describe_event(state: dict, e: dict) -> str | None:
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
+
+    kind = e.get("type")
+    if kind == "panic_roll":
+        return (
+            f"{name(e['dead'])} is dead: panic roll {e['roll']} for "
+            f"{', '.join(name(f) for f in e['among'])}: {e['title']}."
+        )
+    if kind == "choose_panic":
+        return (
+            f"Their owner chooses {e['count']} of {', '.join(name(f) for f in e['among'])} "
+            f"to {e['effect']} (/panic unit:)."
+        )
+    if kind == "panicked":
+        return f"{name(e['unit'])} at {e['at']}: {e['state'].upper()}!"
+    if kind == "fled":
+        return f"{name(e['unit'])} flees {' → '.join(e['path'])} ({e['state']})."
+    if kind == "cannot_fall_back":
+        return f"{name(e['unit'])} cannot fall back from {e['at']} and is {e['outcome']}."
+    if kind == "left_map":
+        return f"{name(e['unit'])} flees {' → '.join(e['path'])} and off the map, never to return."
+    if kind == "calmed":
+        return f"{name(e['unit'])} at {e['at']} is no longer in {e['was']}."
+    return None
