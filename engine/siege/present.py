@@ -267,7 +267,8 @@ Each side's phase has four steps:
 2. figures move (`/move`), not crossbowmen who just shot; costs from the terrain table;
    also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
    `/face` (a doorway's cover: in or out), `/roll` a siege tower (three figures inside),
-   `/move ... level:top` onto its platform;
+   `/move ... level:top` onto its platform; `/mount` or `/dismount` a horse (a whole round),
+   `/lead` a riderless horse;
 3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it (or `/cancel`),
    `/push` a ladder; `/end-phase` ends a step.
 After a melee the owners `/take` a result, `/retreat`, `/advance` or `/stay`; a falling figure's
@@ -285,7 +286,8 @@ Belagerungsturm aufstellen (`/place`). Jede Phase einer Seite hat vier Schritte:
 2. Figuren bewegen sich (`/move`), nicht Armbrustschützen, die gerade geschossen haben;
    außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
    `/face` (Deckung in einer Tür: nach innen oder außen), `/roll` einen Belagerungsturm (drei
-   Figuren im Inneren), `/move ... level:top` auf seine Plattform;
+   Figuren im Inneren), `/move ... level:top` auf seine Plattform; `/mount` und `/dismount`
+   (auf- und absteigen, eine ganze Runde), `/lead` führt ein Pferd ohne Reiter;
 3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt (oder `/cancel`),
    `/push` stößt eine Leiter um; `/end-phase` beendet einen Schritt.
 Nach einem Nahkampf wählen die Besitzer mit `/take`, `/retreat`, `/advance` oder `/stay`; wo eine

@@ -34,6 +34,7 @@ from . import (
     melee,
     movement,
     present,
+    riders,
     scenarios,
     shooting,
     sight,
@@ -82,6 +83,25 @@ class Siege(Ruleset):
             (
                 Option("tower", "choice", "The siege tower"),
                 Option("to", "hex", "Where its first cell goes"),
+            ),
+        ),
+        Command(
+            "mount",
+            "Mount a horse next to your figure: takes its whole round (3.33)",
+            (Option("unit", "unit", "Your figure"), Option("horse", "choice", "The horse")),
+        ),
+        Command(
+            "dismount",
+            "Get off your horse onto a cell beside it: takes the whole round (3.33)",
+            (Option("unit", "unit", "Your rider"), Option("to", "hex", "A cell beside the horse")),
+        ),
+        Command(
+            "lead",
+            "Lead a riderless horse next to your figure: it follows your move (3.34)",
+            (
+                Option("unit", "unit", "Your figure"),
+                Option("horse", "choice", "The horse"),
+                Option("to", "hex", "Destination cell"),
             ),
         ),
         Command(
@@ -259,6 +279,8 @@ class Siege(Ruleset):
             "to_place": clone(scenario.get("prepare", {"filled_moat": 0, "breaches": 0})),
             "towers": clone(scenario.get("towers", {})),
             "tower_moved": [],
+            "horses": clone(scenario.get("horses", {})),
+            "mounting": [],
         }
         events = [
             {"type": "scenario", "name": scenario["name"]},
@@ -293,6 +315,8 @@ class Siege(Ruleset):
         for f in state["figures"].values():
             if f["dead"]:
                 count[f["at"]] = count.get(f["at"], 0) + 1
+        for cell, weight in riders.dead_weights(state).items():
+            count[cell] = count.get(cell, 0) + weight
         return count
 
     @staticmethod
@@ -324,10 +348,17 @@ class Siege(Ruleset):
     def _actor(self, state: dict) -> str:
         return (state.get("awaiting") or [state["active"]])[0]
 
-    def _sight(self, state: dict, shooter_id: str, target_id: str):
+    def _sight(self, state: dict, shooter_id: str, target_id: str, at: str | None = None):
         board = self.board(state)
         shooter, target = state["figures"][shooter_id], state["figures"][target_id]
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        if state.get("horses"):
+            if at is None and riders.horse_of(state, target):
+                # 3.31: the rider is in whichever of his two cells gives him more cover.
+                return riders.better_cover(
+                    [self._sight(state, shooter_id, target_id, c) for c in riders.cells_of(state, target)]
+                )
+            living = riders.in_the_line(state, shooter, target, living)
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
         tower_of = tower.cells_of(state)
         shooter_top, target_top = (
@@ -338,7 +369,7 @@ class Siege(Ruleset):
             board,
             living,
             shooter["at"],
-            target["at"],
+            at or target["at"],
             bands=bands,
             bridge_up=state["bridge_up"],
             ladders=self._ladders(state),
@@ -558,6 +589,8 @@ class Siege(Ruleset):
                 actions += [self._move_action(side, fid, c) for c in cells]
         if phase == "move" and kind in (None, "roll"):
             actions += self._tower_actions(state, side)
+        if phase == "move" and kind in (None, "mount", "dismount", "lead") and state.get("horses"):
+            actions += riders.actions(self, state, side, kind)
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
@@ -646,8 +679,10 @@ class Siege(Ruleset):
 
     @staticmethod
     def _busy(state: dict) -> set[str]:
-        """Figures working the winch do nothing else for the round (1.8)."""
-        return {state["winch"]["unit"]} if state.get("winch") else set()
+        """Figures working the winch do nothing else for the round (1.8), nor those mounting
+        or dismounting (3.33)."""
+        busy = {state["winch"]["unit"]} if state.get("winch") else set()
+        return busy | set(state.get("mounting", []))
 
     def _winch_actions(self, state: dict, side: str) -> list[dict]:
         board = self.board(state)
@@ -728,6 +763,9 @@ class Siege(Ruleset):
         carriers = equipment.carried_by(state)
         tower_of = tower.cells_of(state)
         positions = self._positions(state)
+        if state.get("horses"):
+            closed, crossed = riders.blocked(state, side)
+            enemies, friends = enemies | closed, friends | crossed
         out: dict[str, dict[str, dict]] = {}
         for fid, f in sorted(state["figures"].items()):
             if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
@@ -746,6 +784,11 @@ class Siege(Ruleset):
                     min(points, figures.values(state["figures"][partner])["move"])
                     - equipment.CARRY_PENALTY
                 )
+            if f.get("horse"):
+                plans = riders.mounted_plans(board, state, fid, points, enemies, friends, dead)
+                if plans:
+                    out[fid] = plans
+                continue
             # Over (cell, layer) positions only when the figure could reach a tower this step
             # (every step costs at least a point); elsewhere the towers are just cells it
             # cannot enter, and the plain search is the same and faster.
@@ -938,6 +981,8 @@ class Siege(Ruleset):
             or aid in equipment.carried_by(state)
         ):
             return False
+        if state.get("horses") and (a.get("horse") or d.get("horse")):
+            return riders.contact(board, state, a, d) is not None
         if board.distance(a["at"], d["at"]) != 1:
             return False
         tower_of = tower.cells_of(state)
@@ -989,6 +1034,7 @@ class Siege(Ruleset):
                 pending["defenders"],
                 self._ladders(state),
                 tower.cells_of(state),
+                riders.mounted_cells(state),
             )["odds"]
             if odds >= 1:
                 out.append({"type": "fight", "side": side})
@@ -1078,8 +1124,10 @@ class Siege(Ruleset):
         kind = action["type"]
         if kind == "shoot":
             self._shoot(state, action, dice, events)
-        elif kind == "move":
+        elif kind in ("move", "lead"):
             self._move(state, action, events)
+        elif kind in ("mount", "dismount"):
+            riders.apply_mount(state, action, events)
         elif kind == "attack":
             pending = state["pending"] or {"attackers": [], "defenders": []}
             if action["unit"] not in pending["attackers"]:
@@ -1313,7 +1361,7 @@ class Siege(Ruleset):
             kinds = {
                 "fire1": ["shoot"],
                 "fire2": ["shoot"],
-                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift"],
+                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift", "mount", "dismount", "lead"],
                 "melee": ["attack", "fight", "cancel", "push"],
                 "prepare": ["fill", "breach", "place"],
             }[state["phase"]]
@@ -1337,7 +1385,10 @@ class Siege(Ruleset):
         fid = action["unit"]
         f = state["figures"][fid]
         key = action["to"] + ("+top" if action.get("level") == "top" else "")
-        plan = self._move_plans(state, f["side"], fid)[fid][key]
+        if action["type"] == "lead":
+            plan = riders.lead_options(self, state, f["side"], fid)[(action["horse"], key)]
+        else:
+            plan = self._move_plans(state, f["side"], fid)[fid][key]
         moved = {
             "type": "moved",
             "unit": fid,
@@ -1349,6 +1400,8 @@ class Siege(Ruleset):
         if "layers" in plan:
             moved["layers"] = plan["layers"]
         events.append(moved)
+        if "horse_cells" in plan:
+            riders.follow(state, f.get("horse") or plan["horse"], plan["horse_cells"], events)
         f["at"] = action["to"]
         if plan.get("layer") == tower.TOP:
             f["layer"] = tower.TOP
@@ -1402,11 +1455,12 @@ class Siege(Ruleset):
             combat["defenders"],
             self._ladders(state),
             tower.cells_of(state),
+            riders.mounted_cells(state),
         )
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
-        letter = melee.table_letter(sums["column"], roll)
+        letter = melee.table_letter(sums["column"], roll, sums["mounted"])
         meaning = data.results()[letter]["title"] if letter != "-" else "no effect"
         text = f"{names} attack {dnames}: {sums['text']}; d10 {roll} -> {letter if letter != '-' else 'no result'}: {meaning}"
         events.append(
@@ -1594,6 +1648,7 @@ class Siege(Ruleset):
                 st["crossbow_shot"] = []
                 st["acted"] = []
                 st["tower_moved"] = []
+                riders.new_phase(st)
 
         def on_round_end(st, evs):
             self._turn_winch(st, evs)

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data, tower
+from . import data, riders, tower
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -36,6 +36,7 @@ KEYS = {
     "breaches",
     "prepare",
     "towers",
+    "horses",
 }
 
 
@@ -190,6 +191,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "stunned_half": 0,
             **({"layer": tower.TOP} if layer == tower.TOP else {}),
         }
+    out["horses"] = riders.validate(laid, raw.get("horses", {}), out["figures"], set(tower_of), file)
     for side in SIDES:
         need(
             any(f["side"] == side and not f["dead"] for f in out["figures"].values()),

@@ -1,0 +1,570 @@
+"""Mounted figures and horses (rulebook 3.3).
+
+A horse is a two-cell counter: ``state["horses"][hid] = {"kind", "side", "cells": [front,
+back], "rider": fid | None, "dead": bool}``. Its rider is a figure whose ``"at"`` is the
+horse's front cell and whose ``"horse"`` names the horse; while mounted the figure uses the
+mounted counter's factors (3.33: "die Spielsteine, die das Pferd und den Ritter einzeln
+darstellen, mit dem Spielstein, der beide darstellt eingetauscht"), from
+``data/siege/horses.json``.
+
+Our reading of how a two-cell counter moves (the Cry Havoc family; not in our text): the front
+cell leads along a path of single steps and the back cell follows one step behind, so the horse
+turns as it goes. A riderless horse led by a figure follows it the same way, as "eine
+Erweiterung des Spielsteins, die es führt" (3.34).
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+from typing import Any
+
+from . import data, movement, tower
+from .board import Board
+from .data import need
+
+UNREACHABLE = movement.UNREACHABLE
+
+
+@functools.lru_cache(maxsize=1)
+def spec() -> dict:
+    file = "horses.json"
+    raw = data.read_json(data.DATA_DIR / file, file)
+    mounted: Any = raw.get("mounted")
+    need(isinstance(mounted, dict) and mounted, file, "mounted", "must name the types that ride")
+    for kind, values in mounted.items():
+        need(kind in data.figure_types(), file, f"mounted.{kind}", "must be a figure type")
+        for st in data.STATES:
+            v = values.get(st) if isinstance(values, dict) else None
+            need(
+                isinstance(v, dict)
+                and all(isinstance(v.get(k), int) and v[k] >= 0 for k in ("move", "attack"))
+                and isinstance(v.get("defence"), int)
+                and v["defence"] >= 1,
+                file,
+                f"mounted.{kind}.{st}",
+                "must give move, attack (whole numbers >= 0) and defence (>= 1)",
+            )
+    for key in ("riderless_defence", "dead_horse_weight"):
+        need(
+            isinstance(raw.get(key), int) and raw[key] >= 1, file, key, "must be a whole number >= 1"
+        )
+    for key in ("impassable", "cross_only"):
+        need(
+            isinstance(raw.get(key), list) and all(isinstance(k, str) for k in raw[key]),
+            file,
+            key,
+            "must be a list of terrain kind names",
+        )
+    return raw
+
+
+# ----- who is where ------------------------------------------------------------------------
+
+
+def horse_of(state: dict, fig: dict) -> dict | None:
+    hid = fig.get("horse")
+    return state.get("horses", {}).get(hid) if hid else None
+
+
+def cells_of(state: dict, fig: dict) -> list[str]:
+    """The cells a figure occupies: its horse's two when mounted, else its own."""
+    horse = horse_of(state, fig)
+    return list(horse["cells"]) if horse else [fig["at"]]
+
+
+def mounted_values(fig: dict) -> dict:
+    return spec()["mounted"][fig["type"]]["wounded" if fig["wounded"] else "healthy"]
+
+
+def occupied_cells(state: dict) -> dict[str, str]:
+    """Cell -> the id of the living horse standing on it (with or without its rider). Other
+    modules ask this for the cells a horse's counter takes."""
+    return {
+        cell: hid
+        for hid, h in sorted(state.get("horses", {}).items())
+        if not h["dead"]
+        for cell in h["cells"]
+    }
+
+
+def blocked(state: dict, side: str) -> tuple[set[str], set[str]]:
+    """For a figure of ``side`` on foot: horse cells it may not enter, and cells it may cross
+    but not stop on. A mounted friend is crossed like any friend (1.62); an enemy rider is not;
+    a riderless horse stands in everybody's way (our reading: it is nobody's friend)."""
+    closed, crossed = set(), set()
+    for h in state.get("horses", {}).values():
+        if h["dead"]:
+            continue
+        if h["rider"] and h["side"] == side:
+            crossed |= set(h["cells"])
+        else:
+            closed |= set(h["cells"])
+    return closed, crossed
+
+
+def dead_weights(state: dict) -> dict[str, int]:
+    """1.61 (4)-(5): a dead horse counts as ``dead_horse_weight`` dead figures in each of its
+    cells (our reading: its counter lies on both)."""
+    weight = spec()["dead_horse_weight"]
+    out: dict[str, int] = {}
+    for h in state.get("horses", {}).values():
+        if h["dead"]:
+            for cell in h["cells"]:
+                out[cell] = out.get(cell, 0) + weight
+    return out
+
+
+# ----- terrain -----------------------------------------------------------------------------
+
+
+def closed_kind(board: Board, cell: str, bridge_up: bool) -> str | None:
+    """The terrain kind that shuts ``cell`` to horses (3.32), or None."""
+    kind = movement.effective_kind(board, cell, bridge_up)
+    if kind in spec()["impassable"] or board.cell(cell).cost is None:
+        return kind
+    if board.cell(cell).building is not None:
+        return kind
+    return None
+
+
+def horse_cells_closed(board: Board, state: dict) -> dict[str, str]:
+    """Cells no horse enters and why: 3.32 terrain, raised ladders ("Leitern"), siege towers
+    and other engines ("alle Felder, in denen sich Belagerungsmaschinen befinden")."""
+    out: dict[str, str] = {}
+    for lad in state.get("ladders", {}).values():
+        if lad["raised"]:
+            out[lad["at"]] = "a raised ladder"
+    for cell in tower.cells_of(state):
+        out[cell] = "a siege tower"
+    for engine in state.get("engines", {}).values():
+        for cell in engine.get("cells", []):
+            out[cell] = f"a {engine.get('kind', 'siege engine')}"
+    return out
+
+
+def _stop_ok(board: Board, cell: str, bridge_up: bool) -> bool:
+    return movement.effective_kind(board, cell, bridge_up) not in spec()["cross_only"]
+
+
+# ----- moving a two-cell counter -----------------------------------------------------------
+
+
+def horse_reachable(
+    board: Board,
+    state: dict,
+    cells: list[str],
+    points: int,
+    enemies: set[str],
+    friends: set[str],
+    dead_count: dict[str, int],
+) -> dict[tuple[str, str], tuple[int, list[str]]]:
+    """Where a horse (front, back) can end a move of ``points``: (front, back) -> (cost, the
+    front's path). The front leads cell by cell, the back follows one step behind. Enemies'
+    cells are never entered, except trenches (3.32: "können Reiter diese wohl überqueren, selbst
+    wenn sich eine Figur auf dem Feld befindet"); neither cell ends on a figure or a trench."""
+    bridge_up = state["bridge_up"]
+    shut = horse_cells_closed(board, state)
+    dead = data.terrain()["dead_figures"]
+    front, back = cells
+    start = (front, back)
+    best = {start: 0}
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+    frontier = [(0, start)]
+    own = set(cells)
+    while frontier:
+        cost, (f, b) = heapq.heappop(frontier)
+        if cost > best.get((f, b), UNREACHABLE):
+            continue
+        for n in board.neighbours(f):
+            if n == b or n in shut or closed_kind(board, n, bridge_up):
+                continue
+            if not movement.connects(board, f, n, bridge_up):
+                continue
+            trench = not _stop_ok(board, n, bridge_up)
+            if n in enemies and n not in own and not trench:
+                continue
+            step = movement.enter_cost(board, f, n, 0, bridge_up)
+            if step >= UNREACHABLE:
+                continue
+            here = dead_count.get(n, 0)
+            if here >= dead["impassable_at"]:
+                continue
+            if here >= dead["extra_cost_at"]:
+                step += 1
+            total = cost + step
+            nxt = (n, f)
+            if total <= points and total < best.get(nxt, UNREACHABLE):
+                best[nxt] = total
+                parent[nxt] = (f, b)
+                heapq.heappush(frontier, (total, nxt))
+    out = {}
+    for end, cost in best.items():
+        if end == start:
+            continue
+        if any(c not in own and (c in friends or c in enemies) for c in end):
+            continue
+        if not all(_stop_ok(board, c, bridge_up) for c in end):
+            continue
+        path = [end[0]]
+        node = end
+        while node != start:
+            node = parent[node]
+            path.append(node[0])
+        out[end] = (cost, path[::-1])
+    return out
+
+
+def mounted_plans(
+    board: Board,
+    state: dict,
+    fid: str,
+    points: int,
+    enemies: set[str],
+    friends: set[str],
+    dead_count: dict[str, int],
+) -> dict[str, dict]:
+    """``/move`` plans of a rider: keyed by the new front cell, the cheapest way there."""
+    fig = state["figures"][fid]
+    horse = horse_of(state, fig)
+    assert horse is not None
+    ends = horse_reachable(board, state, horse["cells"], points, enemies, friends, dead_count)
+    plans: dict[str, dict] = {}
+    for (front, back), (cost, path) in sorted(ends.items()):
+        if front in plans and plans[front]["cost"] <= cost:
+            continue
+        plans[front] = {"path": path, "cost": cost, "horse_cells": [front, back]}
+    return plans
+
+
+def lead_plans(
+    board: Board,
+    state: dict,
+    fid: str,
+    hid: str,
+    foot_plans: dict[str, dict],
+    occupied: set[str],
+) -> dict[str, dict]:
+    """3.34: a figure next to a riderless horse leads it: the figure moves as on foot and the
+    horse follows it as an extension of its counter, the cell nearer the leader in front.
+    ``foot_plans``: the figure's own plans; ``occupied``: cells of living figures."""
+    fig = state["figures"][fid]
+    horse = state["horses"][hid]
+    start = fig["at"]
+    front, back = horse["cells"]
+    if board.distance(start, front) == 1:
+        order = [back, front]
+    elif board.distance(start, back) == 1:
+        order = [front, back]
+    else:
+        return {}
+    bridge_up = state["bridge_up"]
+    shut = horse_cells_closed(board, state)
+    out = {}
+    for end, plan in foot_plans.items():
+        trail = order + plan["path"]
+        new_back, new_front = trail[-3], trail[-2]
+        passed = trail[2:-1]
+        if any(c in shut or closed_kind(board, c, bridge_up) for c in passed):
+            continue
+        if not all(_stop_ok(board, c, bridge_up) for c in (new_front, new_back)):
+            continue
+        if any(c in occupied and c != start for c in (new_front, new_back)):
+            continue
+        if board.distance(new_front, new_back) != 1:
+            continue
+        out[end] = {**plan, "horse": hid, "horse_cells": [new_front, new_back]}
+    return out
+
+
+# ----- melee and cover ---------------------------------------------------------------------
+
+
+def contact(board: Board, state: dict, a: dict, d: dict) -> tuple[str, str] | None:
+    """A pair of adjacent cells (attacker's, defender's) when a horse is involved, the first
+    the attacker could step into (1.74); None when they are not in contact."""
+    for ca in cells_of(state, a):
+        for cd in cells_of(state, d):
+            if board.distance(ca, cd) == 1 and movement.connects(board, ca, cd, state["bridge_up"]):
+                return ca, cd
+    return None
+
+
+def better_cover(options: list) -> Any:
+    """3.31: the rider is in the cell that gives him more cover; a cell out of sight gives
+    total cover (our reading: no shot at him then)."""
+    order = {c: i for i, c in enumerate(data.COVERS)}
+
+    def rank(seen):
+        return len(data.COVERS) if not seen.possible else order.get(seen.cover, 0)
+
+    return max(options, key=rank)
+
+
+# ----- scenario ----------------------------------------------------------------------------
+
+
+def validate(board: Board, horses: object, figs: dict, taken: set[str], file: str) -> dict:
+    """Scenario entry ``horses``: id -> {kind?, side, cells: [front, back], rider?, dead?}.
+    Marks each rider figure with its horse. ``taken``: cells no horse may share (towers)."""
+    need(
+        isinstance(horses, dict),
+        file,
+        "horses",
+        "must be an object: horse id -> {side, cells, rider, dead}",
+    )
+    assert isinstance(horses, dict)
+    out: dict[str, dict] = {}
+    used: set[str] = set()
+    living_at = {f["at"]: fid for fid, f in figs.items() if not f["dead"] and "layer" not in f}
+    for hid, h in horses.items():
+        entry = f"horses.{hid}"
+        need(
+            isinstance(hid, str) and 1 <= len(hid) <= 24 and hid.replace("-", "").isalnum(),
+            file,
+            entry,
+            "ids are 1-24 letters, digits or dashes",
+        )
+        need(
+            isinstance(h, dict) and {"side", "cells"} <= set(h) <= {"side", "cells", "rider", "dead"},
+            file,
+            entry,
+            "must be an object with side and cells (front, back), optionally rider and dead",
+        )
+        need(h["side"] in ("besieger", "defender"), file, f"{entry}.side", "must be besieger or defender")
+        cells = h["cells"]
+        need(
+            isinstance(cells, list)
+            and len(cells) == 2
+            and all(isinstance(c, str) and c in board for c in cells)
+            and board.distance(cells[0], cells[1]) == 1,
+            file,
+            f"{entry}.cells",
+            "must be two neighbouring cells of the map: front, back",
+        )
+        for c in cells:
+            why = closed_kind(board, c, False)
+            need(
+                why is None and c not in taken,
+                file,
+                f"{entry}.cells",
+                f"{c}: horses cannot stand on {why or 'a siege tower'} (3.32)",
+            )
+        dead = h.get("dead", False)
+        need(isinstance(dead, bool), file, f"{entry}.dead", "must be true or false")
+        rider = h.get("rider")
+        if rider is not None:
+            need(
+                isinstance(rider, str) and rider in figs,
+                file,
+                f"{entry}.rider",
+                "must be a figure of this file",
+            )
+            fig = figs[rider]
+            need(not dead, file, f"{entry}.rider", "a dead horse has no rider")
+            need(
+                fig["type"] in spec()["mounted"],
+                file,
+                f"{entry}.rider",
+                f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)",
+            )
+            need(
+                fig["at"] == cells[0] and not fig["dead"] and fig["side"] == h["side"],
+                file,
+                f"{entry}.rider",
+                "must be a living figure of the horse's side standing on its front cell",
+            )
+            need(
+                not fig.get("horse"), file, f"{entry}.rider", "already rides another horse"
+            )
+        if not dead:
+            need(not used & set(cells), file, f"{entry}.cells", "another horse stands there")
+            for c in cells:
+                other = living_at.get(c)
+                need(
+                    other is None or other == rider,
+                    file,
+                    f"{entry}.cells",
+                    f"{other} already stands on {c}: one living counter per cell (1.62)",
+                )
+            used |= set(cells)
+        if rider is not None:
+            figs[rider]["horse"] = hid
+        out[hid] = {"side": h["side"], "cells": list(cells), "rider": rider, "dead": dead}
+    return out
+
+
+__all__ = [
+    "blocked",
+    "cells_of",
+    "contact",
+    "dead_weights",
+    "horse_of",
+    "lead_plans",
+    "mounted_plans",
+    "mounted_values",
+    "occupied_cells",
+    "spec",
+    "validate",
+]
+
+
+def in_the_line(state: dict, shooter: dict, target: dict, living: dict[str, str]) -> dict[str, str]:
+    """``living`` with the cells of living horses added: a horse's counter stands in a line
+    like a figure (our reading), except the shooter's and the target's own cells."""
+    own = set(cells_of(state, shooter)) | set(cells_of(state, target))
+    out = {c: name for c, name in living.items() if c not in own}
+    for hid, h in sorted(state.get("horses", {}).items()):
+        if h["dead"]:
+            continue
+        name = state["figures"][h["rider"]]["name"] if h["rider"] else f"horse {hid}"
+        for cell in h["cells"]:
+            if cell not in own:
+                out.setdefault(cell, name)
+    return out
+
+
+# ----- mounting, dismounting, leading (3.33, 3.34) -----------------------------------------
+
+
+def new_phase(state: dict) -> None:
+    """A figure that mounted or dismounted spent its round doing so; the next phase frees it."""
+    state["mounting"] = []
+
+
+def _fresh(state: dict, fid: str, f: dict, side: str, rules) -> bool:
+    """A figure that has done nothing yet this round (3.33: "eine ganze Runde")."""
+    from . import figures
+
+    return (
+        f["side"] == side
+        and figures.can_act(f)
+        and fid not in state["acted"]
+        and fid not in state["done"]
+        and fid not in rules._busy(state)
+    )
+
+
+def mount_refusal(state: dict, fig: dict, horse: dict) -> str | None:
+    """Why ``fig`` may not mount ``horse`` (None: it may)."""
+    if fig["type"] not in spec()["mounted"]:
+        return f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)"
+    if fig["type"] == "knight" and fig["wounded"]:
+        return "a wounded knight can neither mount nor dismount (3.33)"
+    if horse["side"] != fig["side"] and fig["type"] != "knight":
+        return "only knights mount captured horses (3.33)"
+    return None
+
+
+def free_cells_beside(board: Board, state: dict, cells: list[str], occupied: set[str]) -> list[str]:
+    """Cells next to a horse where a figure on foot can stand and nobody does."""
+    shut = set(tower.cells_of(state)) | set(occupied_cells(state))
+    out = set()
+    for c in cells:
+        for n in board.neighbours(c):
+            if (
+                n not in cells
+                and n not in occupied
+                and n not in shut
+                and board.cell(n).cost is not None
+                and any(movement.connects(board, c, n, state["bridge_up"]) for c in cells)
+            ):
+                out.add(n)
+    return sorted(out)
+
+
+def lead_options(rules, state: dict, side: str, fid: str) -> dict[tuple[str, str], dict]:
+    """(horse, cell) -> plan for every riderless horse the figure stands next to (3.34)."""
+    board = rules.board(state)
+    f = state["figures"][fid]
+    near = [
+        hid
+        for hid, h in sorted(state.get("horses", {}).items())
+        if not h["dead"] and not h["rider"] and any(board.distance(f["at"], c) == 1 for c in h["cells"])
+    ]
+    if not near:
+        return {}
+    if f.get("horse") or f["at"] in tower.cells_of(state) or fid in rules._busy(state):
+        return {}
+    occupied = set(rules._living_at(state))
+    out = {}
+    for hid in near:
+        # The horse being led is no obstacle to its leader's own path.
+        led = {**state, "horses": {k: v for k, v in state["horses"].items() if k != hid}}
+        foot = rules._move_plans(led, side, fid).get(fid, {})
+        foot = {k: p for k, p in foot.items() if "partner" not in p and "+" not in k}
+        for end, plan in lead_plans(board, state, fid, hid, foot, occupied).items():
+            out[(hid, end)] = plan
+    return out
+
+
+def actions(rules, state: dict, side: str, kind: str | None) -> list[dict]:
+    board = rules.board(state)
+    out: list[dict] = []
+    occupied = set(rules._living_at(state))
+    horses = state.get("horses", {})
+    for fid, f in sorted(state["figures"].items()):
+        if not _fresh(state, fid, f, side, rules) or fid in state["crossbow_shot"]:
+            continue
+        horse = horse_of(state, f)
+        if horse is not None:
+            if kind in (None, "dismount") and mount_refusal(state, f, horse) is None:
+                for cell in free_cells_beside(board, state, horse["cells"], occupied):
+                    out.append({"type": "dismount", "side": side, "unit": fid, "to": cell})
+            continue
+        for hid, h in sorted(horses.items()):
+            if h["dead"] or h["rider"] or mount_refusal(state, f, h):
+                continue
+            if kind in (None, "mount") and any(board.distance(f["at"], c) == 1 for c in h["cells"]):
+                out.append({"type": "mount", "side": side, "unit": fid, "horse": hid})
+        if kind in (None, "lead"):
+            for (hid, key), _plan in sorted(lead_options(rules, state, side, fid).items()):
+                out.append({"type": "lead", "side": side, "unit": fid, "horse": hid, "to": key})
+    return out
+
+
+def apply_mount(state: dict, action: dict, events: list[dict]) -> None:
+    fid = action["unit"]
+    f = state["figures"][fid]
+    if action["type"] == "mount":
+        hid = action["horse"]
+        horse = state["horses"][hid]
+        captured = horse["side"] != f["side"]
+        events.append(
+            {
+                "type": "mounted",
+                "unit": fid,
+                "horse": hid,
+                "from": f["at"],
+                "to": horse["cells"][0],
+                **({"captured": True} if captured else {}),
+            }
+        )
+        horse["rider"], horse["side"] = fid, f["side"]
+        f["at"], f["horse"] = horse["cells"][0], hid
+    else:
+        hid = f.pop("horse")
+        state["horses"][hid]["rider"] = None
+        events.append(
+            {"type": "dismounted", "unit": fid, "horse": hid, "from": f["at"], "to": action["to"]}
+        )
+        f["at"] = action["to"]
+    state["done"].append(fid)
+    state["acted"].append(fid)
+    state.setdefault("mounting", []).append(fid)
+
+
+def follow(state: dict, hid: str, cells: list[str], events: list[dict]) -> None:
+    """The horse's counter takes its new two cells after its rider's or leader's move."""
+    horse = state["horses"][hid]
+    events.append({"type": "horse_moved", "horse": hid, "from": list(horse["cells"]), "to": list(cells)})
+    horse["cells"] = list(cells)
+
+
+def mounted_cells(state: dict) -> dict[str, list[str]]:
+    """Rider id -> his horse's two cells."""
+    return {
+        h["rider"]: list(h["cells"])
+        for h in state.get("horses", {}).values()
+        if h["rider"] and not h["dead"]
+    }

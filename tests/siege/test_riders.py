@@ -1,0 +1,247 @@
+"""Mounted figures and horses (3.3) on the castle map: two-cell counters, cover, melee,
+mounting, leading and dead horses."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import RuleError, ScenarioError
+
+from .helpers import RULES, act, build, legal, of
+
+FAR = {"far": ("peasant", "defender", "2201")}
+
+
+def _horse(front, back, rider=None, side="besieger", **extra):
+    return {"side": side, "cells": [front, back], **({"rider": rider} if rider else {}), **extra}
+
+
+def _reach(state, fid):
+    side = state["figures"][fid]["side"]
+    return {a["to"] for a in legal(state, side, "move") if a["unit"] == fid}
+
+
+def test_a_rider_moves_with_his_horse_the_back_following_the_front():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    reach = _reach(state, "k")
+    # The mounted counter's movement (8, horses.json), not the knight's on foot (5).
+    assert "1319" in reach and "1419" not in reach
+    state, events = act(state, "besieger", "/move unit:k to:1319")
+    moved = of(events, "moved")[0]
+    assert moved["cost"] == 8
+    # The back takes the cell the front passed last.
+    assert of(events, "horse_moved")[0]["to"] == ["1319", moved["path"][-2]]
+    assert state["horses"]["h"]["cells"] == ["1319", moved["path"][-2]]
+    assert state["figures"]["k"]["at"] == "1319"
+
+
+def test_horses_never_enter_the_moat_filled_or_not_nor_parapets_or_breaches():
+    state = build(
+        {"k": ("knight", "besieger", "0702"), **FAR},
+        phase="move",
+        filled_moat=["0703", "0803"],
+        horses={"h": _horse("0702", "0701", "k")},
+    )
+    board = RULES.board(state)
+    reach = _reach(state, "k")
+    assert reach
+    kinds = {board.cell(c).kind for c in reach}
+    assert not kinds & {"moat", "filled-moat", "parapet", "breach"}
+    # A man on foot crosses the same filled moat.
+    foot = build({"m": ("man-at-arms", "besieger", "0702"), **FAR}, filled_moat=["0703"], phase="move")
+    assert "0703" in _reach(foot, "m")
+
+
+def test_no_horse_rides_onto_doors_stairs_or_into_towers_from_the_courtyard():
+    state = build(
+        {"k": ("knight", "defender", "0706"), "e": ("peasant", "besieger", "2201")},
+        phase="move",
+        active="defender",
+        horses={"h": _horse("0706", "0806", "k", side="defender")},
+    )
+    board = RULES.board(state)
+    kinds = {board.cell(c).kind for c in _reach(state, "k")}
+    assert "courtyard" in kinds
+    assert not kinds & {"stairs", "tower-door", "keep-door", "parapet", "tower"}
+
+
+def test_a_scenario_refuses_a_horse_on_the_moat_and_a_rider_off_its_front_cell():
+    with pytest.raises(ScenarioError, match="horses cannot stand on moat"):
+        build({"k": ("knight", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0703", "k")})
+    with pytest.raises(ScenarioError, match="front cell"):
+        build({"k": ("knight", "besieger", "0701"), **FAR}, horses={"h": _horse("0702", "0701", "k")})
+    with pytest.raises(ScenarioError, match="only knight, sergeant ride"):
+        build({"p": ("peasant", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0701", "p")})
+
+
+def test_the_rider_takes_the_better_cover_of_his_two_cells():
+    figs = {"a": ("bowman", "defender", "0119"), "x": ("peasant", "defender", "0619")}
+    on_foot = build({**figs, "k": ("knight", "besieger", "1119")}, active="defender")
+    state, events = act(on_foot, "defender", "/shoot unit:a target:k", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "none"
+    # Mounted, his horse's back on 1219, whose line passes over x at medium range: light cover.
+    mounted = build(
+        {**figs, "k": ("knight", "besieger", "1119")},
+        active="defender",
+        horses={"h": _horse("1119", "1219", "k")},
+    )
+    state, events = act(mounted, "defender", "/shoot unit:a target:k", dice=[1])
+    shot = of(events, "shot")[0]
+    assert shot["cover"] == "light" and shot["band"] == "medium"
+
+
+def test_a_horses_back_cell_is_occupied_for_enemies_and_blocks_a_short_shot():
+    figs = {
+        "hugo": ("knight", "besieger", "0418"),
+        "a": ("bowman", "defender", "0219"),
+        "t": ("peasant", "besieger", "0619"),
+    }
+    clear = build(figs, active="defender")
+    assert RULES._sight(clear, "a", "t").possible
+    state = build(figs, phase="move", active="defender", horses={"h": _horse("0418", "0419", "hugo")})
+    los = RULES._sight(state, "a", "t")
+    assert not los.possible and any("0419" in r and "Hugo" in r for r in los.reasons)
+    walker = build(
+        {"m": ("man-at-arms", "defender", "0320"), "hugo": ("knight", "besieger", "0418")},
+        phase="move",
+        active="defender",
+        horses={"h": _horse("0418", "0419", "hugo")},
+    )
+    assert "0419" not in _reach(walker, "m") and "0420" in _reach(walker, "m")
+
+
+def test_melee_against_a_rider_uses_the_mounted_table_without_the_several_attackers_shift():
+    figs = {
+        "a": ("man-at-arms", "defender", "0618"),
+        "b": ("man-at-arms", "defender", "0620"),
+        "k": ("knight", "besieger", "0619"),
+    }
+    mounted = build(figs, phase="melee", active="defender", horses={"h": _horse("0619", "0519", "k")})
+    state, _ = act(mounted, "defender", "/attack unit:a target:k")
+    state, _ = act(state, "defender", "/attack unit:b target:k")
+    state, events = act(state, "defender", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    # 10 attack against the mounted knight's 8: 1-1, no shift for two attackers against a rider.
+    assert fight["column"] == "1-1" and not any("several" in why for _, why in fight["shifts"])
+    assert "against mounted figures" in fight["text"]
+    # The mounted table's 1-1 row ends in C, the foot table's in B.
+    assert fight["letter"] == "C"
+
+
+def test_an_enemy_beside_the_horses_back_fights_the_rider():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), "m": ("man-at-arms", "defender", "0320")},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    assert {"type": "attack", "side": "besieger", "unit": "k", "target": "m"} in legal(
+        state, "besieger", "attack"
+    )
+
+
+def test_mounting_takes_the_whole_round_next_to_the_horse():
+    state = build(
+        {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "defender", "0719")},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
+    state, events = act(state, "besieger", "/mount unit:k horse:h")
+    assert of(events, "mounted")[0]["to"] == "0519"
+    assert state["figures"]["k"]["at"] == "0519" and state["horses"]["h"]["rider"] == "k"
+    state, _ = act(state, "besieger", "/end-phase")
+    state, _ = act(state, "besieger", "/end-phase")
+    # Melee step: the knight, busy mounting, does not fight this round.
+    assert not [a for a in legal(state, "besieger", "attack") if a["unit"] == "k"]
+
+
+def test_a_figure_away_from_the_horse_cannot_mount_and_says_why():
+    state = build(
+        {"k": ("knight", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")}
+    )
+    with pytest.raises(RuleError):
+        act(state, "besieger", "/mount unit:k horse:h")
+
+
+def test_only_knights_mount_captured_horses():
+    horses = {"h": _horse("0519", "0419", side="defender")}
+    sergeant = build({"s": ("sergeant", "besieger", "0619"), **FAR}, phase="move", horses=horses)
+    assert not legal(sergeant, "besieger", "mount")
+    knight = build({"k": ("knight", "besieger", "0619"), **FAR}, phase="move", horses=horses)
+    state, events = act(knight, "besieger", "/mount unit:k horse:h")
+    assert of(events, "mounted")[0].get("captured") and state["horses"]["h"]["side"] == "besieger"
+
+
+def test_a_wounded_knight_can_neither_mount_nor_dismount():
+    near = build(
+        {"k": ("knight", "besieger", "0619", "wounded"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
+    assert not legal(near, "besieger", "mount")
+    riding = build(
+        {"k": ("knight", "besieger", "0519", "wounded"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    assert not legal(riding, "besieger", "dismount")
+
+
+def test_dismounting_puts_the_rider_beside_the_horse_which_stays():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    spots = {a["to"] for a in legal(state, "besieger", "dismount")}
+    assert "0619" in spots and "0519" not in spots and "0419" not in spots
+    state, events = act(state, "besieger", "/dismount unit:k to:0619")
+    assert of(events, "dismounted")
+    assert state["figures"]["k"]["at"] == "0619" and "horse" not in state["figures"]["k"]
+    assert state["horses"]["h"] == {"side": "besieger", "cells": ["0519", "0419"], "rider": None, "dead": False}
+    # Back on foot: the knight's own factors.
+    assert not [a for a in legal(state, "besieger", "move") if a["unit"] == "k"]
+
+
+def test_a_riderless_horse_stands_until_a_figure_beside_it_leads_it():
+    state = build(
+        {"p": ("peasant", "besieger", "0619", "wounded"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
+    # Nobody moves it by /move; the peasant, wounded even, leads it (3.34).
+    state2, events = act(state, "besieger", "/lead unit:p horse:h to:0819")
+    assert of(events, "moved")[0]["to"] == "0819"
+    # The horse follows as an extension of the leader's counter: nearer cell in front.
+    assert state2["horses"]["h"]["cells"] == ["0719", "0619"]
+    alone = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    assert not legal(alone, "besieger", "lead")
+
+
+def test_dead_horses_cost_movement_one_extra_two_impassable():
+    one = build(
+        {"m": ("man-at-arms", "besieger", "0419"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0619", dead=True)},
+    )
+    state, events = act(one, "besieger", "/move unit:m to:0519")
+    assert of(events, "moved")[0]["cost"] == 2
+    two = build(
+        {"m": ("man-at-arms", "besieger", "0419"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0619", dead=True), "g": _horse("0519", "0520", dead=True)},
+    )
+    assert "0519" not in _reach(two, "m")
+    figures_and_horse = build(
+        {
+            "m": ("man-at-arms", "besieger", "0419"),
+            **{f"d{i}": ("peasant", "defender", "0519", "dead") for i in range(3)},
+            **FAR,
+        },
+        phase="move",
+        horses={"h": _horse("0519", "0619", dead=True)},
+    )
+    assert "0519" not in _reach(figures_and_horse, "m")
