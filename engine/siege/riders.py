@@ -568,3 +568,94 @@ def mounted_cells(state: dict) -> dict[str, list[str]]:
         for h in state.get("horses", {}).values()
         if h["rider"] and not h["dead"]
     }
+
+
+# ----- thrown riders and retreats (3.35, 1.72) ---------------------------------------------
+
+
+def throw(rules, state: dict, fid: str, events: list[dict]) -> None:
+    """3.35: a rider hit by a shot or in melee (killed, stunned or wounded) is thrown: his
+    owner lays him on a cell beside the horse, which stays where it is, riderless. Our
+    reading: with no free cell beside the horse he stays in the saddle."""
+    f = state["figures"][fid]
+    horse = horse_of(state, f)
+    if horse is None:
+        return
+    occupied = set(rules._living_at(state)) - {f["at"]}
+    options = free_cells_beside(rules.board(state), state, horse["cells"], occupied)
+    if not options:
+        return
+    hid = f.pop("horse")
+    horse["rider"] = None
+    if len(options) == 1:
+        place_thrown(state, fid, hid, options[0], events)
+        return
+    state["landing"] = {
+        "side": f["side"],
+        "unit": fid,
+        "from": f["at"],
+        "options": options,
+        "thrown": hid,
+    }
+    state["awaiting"] = [f["side"]]
+    events.append(
+        {"type": "choose_landing", "side": f["side"], "unit": fid, "options": options, "thrown": True}
+    )
+
+
+def place_thrown(state: dict, fid: str, hid: str, cell: str, events: list[dict]) -> None:
+    from . import figures
+
+    f = state["figures"][fid]
+    events.append(
+        {
+            "type": "thrown",
+            "unit": fid,
+            "horse": hid,
+            "from": f["at"],
+            "to": cell,
+            "outcome": figures.state_word(f),
+        }
+    )
+    f["at"] = cell
+
+
+def retreat_options(rules, state: dict, fid: str) -> list[str]:
+    """1.72 for a rider (our reading): the horse's counter steps one cell as it moves, its
+    front into a free cell a horse may enter and its back into the front's old cell; the
+    options are the new front cells, those next to no enemy when there are such."""
+    board = rules.board(state)
+    f = state["figures"][fid]
+    horse = horse_of(state, f)
+    assert horse is not None
+    front, back = horse["cells"]
+    shut = horse_cells_closed(board, state)
+    taken = set(rules._living_at(state)) | set(occupied_cells(state))
+    dead = data.terrain()["dead_figures"]["impassable_at"]
+    heaps = rules._dead_count(state)
+    free = [
+        n
+        for n in sorted(board.neighbours(front))
+        if n != back
+        and n not in taken
+        and n not in shut
+        and closed_kind(board, n, state["bridge_up"]) is None
+        and _stop_ok(board, n, state["bridge_up"])
+        and heaps.get(n, 0) < dead
+        and movement.connects(board, front, n, state["bridge_up"])
+    ]
+    enemies = [
+        c
+        for o in state["figures"].values()
+        if not o["dead"] and o["side"] != f["side"]
+        for c in cells_of(state, o)
+    ]
+    safe = [c for c in free if all(board.distance(c, e) > 1 for e in enemies)]
+    return safe or free
+
+
+def retreat_to(state: dict, fid: str, cell: str, events: list[dict]) -> None:
+    f = state["figures"][fid]
+    events.append({"type": "retreated", "unit": fid, "from": f["at"], "to": cell})
+    follow(state, f["horse"], [cell, f["at"]], events)
+    f["at"] = cell

@@ -1179,7 +1179,10 @@ class Siege(Ruleset):
         elif kind == "land":
             landing = state.pop("landing")
             state["landing"] = None
-            self._land(state, landing["unit"], landing["from"], action["to"], events)
+            if landing.get("thrown"):
+                riders.place_thrown(state, landing["unit"], landing["thrown"], action["to"], events)
+            else:
+                self._land(state, landing["unit"], landing["from"], action["to"], events)
             state["awaiting"] = [state["active"]]
         elif kind == "face":
             state["figures"][action["unit"]]["facing"] = action["toward"]
@@ -1379,7 +1382,9 @@ class Siege(Ruleset):
         state["acted"].append(fid)
         if figures.weapon(shooter) == "crossbow":
             state["crossbow_shot"].append(fid)
-        shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
+        shot = shooting.resolve(fid, shooter, tid, target, seen, dice, events, state["half"])
+        if shot["outcome"] != "no effect":
+            riders.throw(self, state, tid, events)
 
     def _move(self, state, action, events):
         fid = action["unit"]
@@ -1517,6 +1522,7 @@ class Siege(Ruleset):
                 "at": f["at"],
             }
         )
+        riders.throw(self, state, fid, events)
 
     def _retreat_options(self, state, fid) -> list[str]:
         """1.72: where a figure of the losing group may retreat, one cell.
@@ -1531,6 +1537,8 @@ class Siege(Ruleset):
         ]
         dead = self._dead_count(state)
         tower_of = tower.cells_of(state)
+        if f.get("horse"):
+            return riders.retreat_options(self, state, fid)
         if f["at"] in tower_of:
             # Our reading: in a siege tower a figure retreats along its own level of the tower.
             taken = {cell for cell, lay in self._positions(state) if lay == tower.layer(f)}
@@ -1579,13 +1587,16 @@ class Siege(Ruleset):
         self._after_result(state, pending["combat"], events)
 
     def _retreat_to(self, state, fid, cell, events):
+        if state["figures"][fid].get("horse"):
+            riders.retreat_to(state, fid, cell, events)
+            return
         f = state["figures"][fid]
         events.append({"type": "retreated", "unit": fid, "from": f["at"], "to": cell})
         f["at"] = cell
 
     def _after_result(self, state, combat, events):
         """1.73: after a retreat or a death the winner may advance one participant."""
-        state["awaiting"] = [state["active"]]
+        state["awaiting"] = [state["landing"]["side"] if state.get("landing") else state["active"]]
         letter = combat["letter"]
         spec = data.results()[letter]
         losers = "attackers" if spec["side"] == "attacker" else "defenders"
@@ -1600,6 +1611,7 @@ class Siege(Ruleset):
         occupied = {
             cell + ("+top" if lay == tower.TOP else "") for cell, lay in self._positions(state)
         }
+        occupied |= set(riders.occupied_cells(state))
         freed = [c for c in freed if c not in occupied]
         able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
         if not freed or not able:
@@ -1609,7 +1621,8 @@ class Siege(Ruleset):
         if not self._advance_actions(state, side):
             state["advance"] = None
             return
-        state["awaiting"] = [side]
+        # A thrown rider's owner places him first (3.35); the advance waits for that.
+        state["awaiting"] = [state["landing"]["side"] if state.get("landing") else side]
         events.append({"type": "may_advance", "side": side, "figures": able, "cells": freed})
 
     def _close_advance(self, state):

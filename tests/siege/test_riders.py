@@ -245,3 +245,70 @@ def test_dead_horses_cost_movement_one_extra_two_impassable():
         horses={"h": _horse("0519", "0619", dead=True)},
     )
     assert "0519" not in _reach(figures_and_horse, "m")
+
+
+def test_a_rider_hit_by_a_shot_is_thrown_beside_his_horse_by_his_owner():
+    state = build(
+        {
+            "a": ("bowman", "defender", "0119"),
+            "k": ("knight", "besieger", "0519"),
+            "x": ("peasant", "besieger", "2220"),
+        },
+        active="defender",
+        horses={"h": _horse("0519", "0619", "k")},
+    )
+    # Short range, no cover: a 10 on the fire table wounds at least.
+    state, events = act(state, "defender", "/shoot unit:a target:k", dice=[10])
+    choose = of(events, "choose_landing")[0]
+    assert choose["side"] == "besieger" and choose["thrown"]
+    assert "0419" in choose["options"] and "0519" not in choose["options"]
+    assert state["horses"]["h"]["rider"] is None
+    state, events = act(state, "besieger", "/land unit:k to:0419")
+    thrown = of(events, "thrown")[0]
+    assert thrown["to"] == "0419" and not of(events, "fell")
+    assert state["figures"]["k"]["at"] == "0419" and "horse" not in state["figures"]["k"]
+    # The horse stays where it was, riderless.
+    assert state["horses"]["h"]["cells"] == ["0519", "0619"]
+
+
+def test_a_rider_who_loses_a_melee_is_thrown_and_the_winner_does_not_ride_into_the_horse():
+    state = build(
+        {
+            "a": ("knight", "defender", "0419"),
+            "s": ("sergeant", "besieger", "0519", "wounded"),
+            "x": ("peasant", "besieger", "2220"),
+        },
+        phase="melee",
+        active="defender",
+        horses={"h": _horse("0519", "0619", "s")},
+    )
+    state, _ = act(state, "defender", "/attack unit:a target:s")
+    # 10 vs the wounded sergeant's mounted 4: 2-1 on the mounted table, d10 10 -> B.
+    state, events = act(state, "defender", "/fight", dice=[10])
+    assert of(events, "melee")[0]["letter"] == "B"
+    assert state["figures"]["s"]["dead"]
+    assert of(events, "choose_landing")[0]["side"] == "besieger"
+    assert state["horses"]["h"] == {"side": "besieger", "cells": ["0519", "0619"], "rider": None, "dead": False}
+    assert not of(events, "may_advance")  # the horse still stands on the rider's cell
+    state, events = act(state, "besieger", "/land unit:s to:0520")
+    assert of(events, "thrown")[0]["outcome"] == "dead"
+    assert state["figures"]["s"]["at"] == "0520" and state["awaiting"] == ["defender"]
+
+
+def test_a_rider_who_must_retreat_moves_his_horse_one_cell():
+    state = build(
+        {"a": ("knight", "defender", "0719"), "s": ("sergeant", "besieger", "0619")},
+        phase="melee",
+        active="defender",
+        horses={"h": _horse("0619", "0519", "s")},
+    )
+    state, _ = act(state, "defender", "/attack unit:a target:s")
+    # 10 vs 7: 1-1 on the mounted table, d10 8 -> D: the defender retreats.
+    state, events = act(state, "defender", "/fight", dice=[8])
+    assert of(events, "melee")[0]["letter"] == "D"
+    if state.get("retreat"):
+        option = of(events, "choose_retreat")[0]["options"][0]
+        state, events = act(state, "besieger", f"/retreat unit:s to:{option}")
+    moved = of(events, "horse_moved")[0]
+    assert moved["from"] == ["0619", "0519"] and moved["to"][1] == "0619"
+    assert state["figures"]["s"]["at"] == moved["to"][0]
