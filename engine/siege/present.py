@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import data, figures, tower
+from . import data, figures, riders, tower
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -51,6 +51,8 @@ def describe_event(state: dict, e: dict) -> str | None:
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
 
+    if state.get("horses") and riders.describe_event(state, e):
+        return riders.describe_event(state, e)
     if kind == "moved":
         # On a siege tower's cell the path names the level: inside, or on top (2.42).
         steps = [
@@ -122,6 +124,8 @@ def header(ruleset, state: dict) -> dict[str, str]:
             + " vs "
             + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"])
         )
+    if riders.header_line(state):
+        out["Horses"] = riders.header_line(state) or ""
     if state.get("result"):
         winner = state["result"].get("winner")
         out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
@@ -191,6 +195,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                 **slot,
             }
         )
+    riders.draw(state, pieces, COLORS, DEAD)
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
     markers = [
         {

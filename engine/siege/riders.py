@@ -659,3 +659,76 @@ def retreat_to(state: dict, fid: str, cell: str, events: list[dict]) -> None:
     events.append({"type": "retreated", "unit": fid, "from": f["at"], "to": cell})
     follow(state, f["horse"], [cell, f["at"]], events)
     f["at"] = cell
+
+
+# ----- what players see --------------------------------------------------------------------
+
+RIDERLESS_FILL = "#d9c8f5"  # lavender: apart from the map background, terrain and stunned tints
+
+
+def describe_event(state: dict, e: dict) -> str | None:
+    kind = e.get("type")
+
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
+
+    if kind == "mounted":
+        captured = " (a captured horse)" if e.get("captured") else ""
+        return f"{name(e['unit'])} mounts horse {e['horse']}{captured} at {e['to']}: that takes the round."
+    if kind == "dismounted":
+        return f"{name(e['unit'])} dismounts from horse {e['horse']} onto {e['to']}: that takes the round."
+    if kind == "horse_moved":
+        return f"Horse {e['horse']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
+    if kind == "thrown":
+        return f"{name(e['unit'])} is thrown from horse {e['horse']} onto {e['to']} ({e['outcome']}); the horse stays."
+    if kind == "choose_landing" and e.get("thrown"):
+        return f"{name(e['unit'])} is thrown: his owner chooses where he lies ({', '.join(e['options'])}; /land)."
+    return None
+
+
+def header_line(state: dict) -> str | None:
+    parts = []
+    for hid, h in sorted(state.get("horses", {}).items()):
+        where = "-".join(h["cells"])
+        if h["dead"]:
+            parts.append(f"{hid} dead {where}")
+        elif h["rider"]:
+            parts.append(f"{hid} {where} ridden by {state['figures'][h['rider']]['name']}")
+        else:
+            parts.append(f"{hid} {where} riderless ({h['side']})")
+    return "; ".join(parts) or None
+
+
+def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> None:
+    """Horses as two counters joined front to back: the rider's counter (with the mounted
+    factors) on the front cell, the horse's on the back; riderless horses pale with their
+    side's lettering, dead horses grey."""
+    for hid, h in sorted(state.get("horses", {}).items()):
+        front, back = h["cells"]
+        if h["dead"]:
+            for cell in (front, back):
+                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": "+horse"})
+            continue
+        if h["rider"]:
+            rider = state["figures"][h["rider"]]
+            pieces.append(
+                {
+                    "at": back,
+                    "id": f"{hid}-back",
+                    "color": colors[h["side"]],
+                    "title": "horse",
+                    "values": f"< {rider['name'][:6]}",
+                }
+            )
+            continue
+        for cell, title in ((front, f"{hid} >"), (back, "horse")):
+            pieces.append(
+                {
+                    "at": cell,
+                    "id": f"{hid}-{cell}",
+                    "color": RIDERLESS_FILL,
+                    "text_color": colors[h["side"]],
+                    "title": title[:8],
+                    "values": "no rider",
+                }
+            )

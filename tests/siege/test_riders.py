@@ -3,7 +3,12 @@ mounting, leading and dead horses."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
+
+from renderer import render_png
 
 from engine.core.errors import RuleError, ScenarioError
 
@@ -312,3 +317,32 @@ def test_a_rider_who_must_retreat_moves_his_horse_one_cell():
     moved = of(events, "horse_moved")[0]
     assert moved["from"] == ["0619", "0519"] and moved["to"][1] == "0619"
     assert state["figures"]["s"]["at"] == moved["to"][0]
+
+
+def test_the_picture_shows_ridden_riderless_and_dead_horses_and_the_header_names_them():
+    state = build(
+        {"hugo": ("knight", "besieger", "0519"), "d": ("man-at-arms", "defender", "0719")},
+        horses={
+            "h1": _horse("0519", "0419", "hugo"),
+            "h2": _horse("0918", "0919", side="defender"),
+            "h3": _horse("0619", "0620", dead=True),
+        },
+    )
+    scene = RULES.scene(state, [], None)
+    at = {}
+    for p in scene["pieces"]:
+        at.setdefault(p["at"], []).append(p)
+    # The rider's counter carries the mounted factors; his horse's back cell is its own counter.
+    assert at["0519"][0]["values"] == "10-8-8"
+    assert at["0419"][0]["title"] == "horse" and "Hugo" in at["0419"][0]["values"]
+    assert at["0918"][0]["values"] == "no rider" and at["0919"][0]["values"] == "no rider"
+    assert all(p["title"] == "+horse" for c in ("0619", "0620") for p in at[c])
+    horses = dict(scene["header"])["Horses"]
+    assert "ridden by Hugo" in horses and "h2 0918-0919 riderless" in horses and "h3 dead" in horses
+    image = Image.open(io.BytesIO(render_png(scene))).convert("RGB")
+    counts = image.getcolors(1 << 20)
+
+    def pixels_near(rgb):
+        return sum(n for n, c in counts if all(abs(a - b) <= 3 for a, b in zip(c, rgb)))
+
+    assert pixels_near((0xD9, 0xC8, 0xF5)) > 300  # the riderless horse's pale counters
