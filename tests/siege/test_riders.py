@@ -8,9 +8,8 @@ import io
 import pytest
 from PIL import Image
 
-from renderer import render_png
-
 from engine.core.errors import RuleError, ScenarioError
+from renderer import render_png
 
 from .helpers import RULES, act, build, legal, of
 
