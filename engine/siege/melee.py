@@ -43,19 +43,22 @@ def assess(
     ladders: dict[str, str] | None = None,
     towers: dict[str, str] | None = None,
     mounted: dict[str, list[str]] | None = None,
+    horse: dict | None = None,
 ) -> dict:
     """Odds and column of a melee between figure ids ``attackers`` and ``defenders``.
-    ``mounted``: figure id -> the two cells of its horse, for the riders among them (3.3)."""
+    ``mounted``: figure id -> the two cells of its horse, for the riders among them (3.3).
+    ``horse``: ``{"name", "defence", "cells"}`` when the attackers strike a horse itself
+    (3.35), with no figure defending."""
     mounted = mounted or {}
     att = [figs[a] for a in attackers]
     dfn = [figs[d] for d in defenders]
     attack = sum(figures.values(f)["attack"] for f in att)
-    defence = sum(figures.values(f)["defence"] for f in dfn)
+    defence = horse["defence"] if horse else sum(figures.values(f)["defence"] for f in dfn)
     odds = attack // defence if defence else 99
     table = data.melee()
     columns = table["columns"]
     shifts_spec = data.terrain()["melee_shifts"]
-    defender_cells = [f["at"] for f in dfn]
+    defender_cells = horse["cells"] if horse else [f["at"] for f in dfn]
     a_signs = [
         terrain_sign(
             board,
@@ -90,7 +93,14 @@ def assess(
                     key=lambda s: SIGN_ORDER[s[0]],
                 )
                 signs[i] = (signs[i][0], f"{signs[i][1]} (the rider's worse cell, 3.35)")
-    against_mounted = any(d in mounted for d in defenders)
+    if horse:
+        d_signs = [
+            min(
+                (terrain_sign(board, c, attacker=False, defender_cells=[]) for c in horse["cells"]),
+                key=lambda s: SIGN_ORDER[s[0]],
+            )
+        ]
+    against_mounted = horse is not None or any(d in mounted for d in defenders)
     # The attackers fight on their worst terrain (1.72); several defenders on their best
     # (our reading: the text only speaks of attackers).
     worst_a = min(a_signs, key=lambda s: SIGN_ORDER[s[0]])
@@ -108,6 +118,8 @@ def assess(
     index = max(0, min(index, len(columns) - 1))
     parts = [f"{f['name']} {figures.values(f)['attack']}" for f in att]
     dparts = [f"{f['name']} {figures.values(f)['defence']}" for f in dfn]
+    if horse:
+        dparts = [f"{horse['name']} {horse['defence']}"]
     shift_text = "; ".join(f"{why}: {s:+d}" for s, why in shifts if s) or "no column shift"
     text = (
         f"attack {' + '.join(parts)} = {attack} vs defence {' + '.join(dparts)} = {defence}: "

@@ -123,6 +123,7 @@ def header(ruleset, state: dict) -> dict[str, str]:
             ", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
             + " vs "
             + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"])
+            + (f"horse {state['pending']['horse']}" if state["pending"].get("horse") else "")
         )
     if riders.header_line(state):
         out["Horses"] = riders.header_line(state) or ""
@@ -222,7 +223,11 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                 {"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack", "text": text}
             )
         elif e.get("type") == "melee":
-            target = state["figures"][e["defenders"][0]]["at"]
+            target = (
+                state["figures"][e["defenders"][0]]["at"]
+                if e["defenders"]
+                else state["horses"][e["horse"]]["cells"][0]
+            )
             for aid in e["attackers"]:
                 arrows.append(
                     {

@@ -325,6 +325,7 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
             entry,
             "ids are 1-24 letters, digits or dashes",
         )
+        need(hid not in figs, file, entry, "a figure has this id: horses need ids of their own")
         need(
             isinstance(h, dict) and {"side", "cells"} <= set(h) <= {"side", "cells", "rider", "dead"},
             file,
@@ -583,9 +584,14 @@ def throw(rules, state: dict, fid: str, events: list[dict]) -> None:
         return
     occupied = set(rules._living_at(state)) - {f["at"]}
     options = free_cells_beside(rules.board(state), state, horse["cells"], occupied)
-    if not options:
+    if not options and not horse["dead"]:
         return
     hid = f.pop("horse")
+    if not options:
+        # Nowhere beside a dead horse: the rider lies where he fell, on its front cell.
+        horse["rider"] = None
+        place_thrown(state, fid, hid, f["at"], events)
+        return
     horse["rider"] = None
     if len(options) == 1:
         place_thrown(state, fid, hid, options[0], events)
@@ -681,6 +687,10 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"Horse {e['horse']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
     if kind == "thrown":
         return f"{name(e['unit'])} is thrown from horse {e['horse']} onto {e['to']} ({e['outcome']}); the horse stays."
+    if kind == "horse_killed":
+        return f"Horse {e['horse']} is killed on {'-'.join(e['cells'])}."
+    if kind == "horse_unharmed":
+        return f"Horse {e['horse']}: result {e['letter']} would hurt only a rider and is ignored (3.35)."
     if kind == "choose_landing" and e.get("thrown"):
         return f"{name(e['unit'])} is thrown: his owner chooses where he lies ({', '.join(e['options'])}; /land)."
     return None
@@ -732,3 +742,97 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> 
                     "values": "no rider",
                 }
             )
+
+
+# ----- striking the horse itself (3.35, 5.12) ----------------------------------------------
+
+
+def struck(state: dict, hid: str | None) -> dict | None:
+    """The horse as the defender of a melee: "wie ein Angriff gegen eine Figur zu Pferd"; a
+    riderless horse defends with 1, a ridden one with its mounted counter's defence (our
+    reading: horse and rider are one counter)."""
+    if not hid:
+        return None
+    horse = state["horses"][hid]
+    defence = (
+        mounted_values(state["figures"][horse["rider"]])["defence"]
+        if horse["rider"]
+        else spec()["riderless_defence"]
+    )
+    return {"name": f"horse {hid}", "defence": defence, "cells": list(horse["cells"])}
+
+
+def horse_melee_actions(rules, state: dict, side: str) -> list[dict]:
+    """``/attack unit: target:<horse>``: enemy horses next to the attacker, one horse per
+    melee and not together with figures; then ``/fight`` or ``/cancel``."""
+    from . import equipment, figures, melee
+
+    board = rules.board(state)
+    pending = state["pending"]
+    out: list[dict] = []
+    targets = (
+        [pending["horse"]]
+        if pending
+        else [
+            hid
+            for hid, h in sorted(state.get("horses", {}).items())
+            if not h["dead"] and h["side"] != side and hid not in state["attacked"]
+        ]
+    )
+    for hid in targets:
+        cells = state["horses"][hid]["cells"]
+        for aid, a in sorted(state["figures"].items()):
+            if (
+                a["side"] != side
+                or not figures.can_act(a)
+                or aid in state["done"]
+                or aid in rules._busy(state)
+                or aid in equipment.carried_by(state)
+                or (pending and aid in pending["attackers"])
+                or a["at"] in tower.cells_of(state)
+            ):
+                continue
+            if any(
+                board.distance(c, h) == 1 and movement.connects(board, c, h, state["bridge_up"])
+                for c in cells_of(state, a)
+                for h in cells
+            ):
+                out.append({"type": "attack", "side": side, "unit": aid, "target": hid})
+    if pending:
+        odds = melee.assess(
+            board,
+            state["figures"],
+            pending["attackers"],
+            [],
+            mounted=mounted_cells(state),
+            horse=struck(state, pending["horse"]),
+        )["odds"]
+        if odds >= 1:
+            out.append({"type": "fight", "side": side})
+        out.append({"type": "cancel", "side": side})
+    return out
+
+
+def horse_hit(rules, state: dict, hid: str, letter: str, combat: dict, events: list[dict]) -> None:
+    """A result against a struck horse: killed, it falls where it stands and throws its rider
+    unhurt; results that would wound or stun the rider are ignored (3.35: "wobei Ergebnisse,
+    die eine Verwundung des Reiters nach sich ziehen, ignoriert werden"); a result that makes
+    the defender retreat moves a ridden horse as a rider's retreat and leaves a riderless
+    one standing (3.34: it does not move unless led)."""
+    effect = data.results()[letter]["effect"]
+    horse = state["horses"][hid]
+    if effect == "kill":
+        horse["dead"] = True
+        events.append({"type": "horse_killed", "horse": hid, "cells": list(horse["cells"])})
+        if horse["rider"]:
+            rider = horse["rider"]
+            throw(rules, state, rider, events)
+        return
+    if effect == "retreat" and horse["rider"]:
+        rider = horse["rider"]
+        combat = {**combat, "defenders": [rider], "cells": {**combat["cells"], rider: horse["cells"][0]}}
+        combat["letter"] = letter
+        state["retreat"] = {"queue": [rider], "combat": combat}
+        rules._continue_retreat(state, events)
+        return
+    events.append({"type": "horse_unharmed", "horse": hid, "letter": letter})

@@ -1003,7 +1003,9 @@ class Siege(Ruleset):
 
     def _melee_actions(self, state: dict, side: str) -> list[dict]:
         pending = state["pending"]
-        out = []
+        if pending and pending.get("horse"):
+            return riders.horse_melee_actions(self, state, side)
+        out = riders.horse_melee_actions(self, state, side) if state.get("horses") and not pending else []
         for aid, a in sorted(state["figures"].items()):
             if a["side"] != side:
                 continue
@@ -1132,7 +1134,9 @@ class Siege(Ruleset):
             pending = state["pending"] or {"attackers": [], "defenders": []}
             if action["unit"] not in pending["attackers"]:
                 pending["attackers"].append(action["unit"])
-            if action["target"] not in pending["defenders"]:
+            if action["target"] in state.get("horses", {}):
+                pending["horse"] = action["target"]  # 3.35: striking the horse itself
+            elif action["target"] not in pending["defenders"]:
                 pending["defenders"].append(action["target"])
             state["pending"] = pending
             events.append(
@@ -1435,6 +1439,9 @@ class Siege(Ruleset):
         pending = state["pending"]
         state["pending"] = None
         board = self.board(state)
+        horse = pending.get("horse")
+        if horse:
+            state["attacked"].append(horse)
         combat = {
             "attackers": pending["attackers"],
             "defenders": pending["defenders"],
@@ -1461,9 +1468,12 @@ class Siege(Ruleset):
             self._ladders(state),
             tower.cells_of(state),
             riders.mounted_cells(state),
+            riders.struck(state, horse),
         )
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
+        if horse:
+            dnames = f"horse {horse}"
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
         letter = melee.table_letter(sums["column"], roll, sums["mounted"])
         meaning = data.results()[letter]["title"] if letter != "-" else "no effect"
@@ -1481,11 +1491,15 @@ class Siege(Ruleset):
                     k: sums[k]
                     for k in ("attack", "defence", "odds", "base_column", "shifts", "column")
                 },
+                **({"horse": horse} if horse else {}),
             }
         )
         if letter == "-":
             return
         spec = data.results()[letter]
+        if horse and spec["side"] != "attacker":
+            riders.horse_hit(self, state, horse, letter, combat, events)
+            return
         hit_side = "attackers" if spec["side"] == "attacker" else "defenders"
         group = [fid for fid in combat[hit_side] if not state["figures"][fid]["dead"]]
         combat["letter"] = letter

@@ -345,3 +345,71 @@ def test_the_picture_shows_ridden_riderless_and_dead_horses_and_the_header_names
         return sum(n for n, c in counts if all(abs(a - b) <= 3 for a, b in zip(c, rgb)))
 
     assert pixels_near((0xD9, 0xC8, 0xF5)) > 300  # the riderless horse's pale counters
+
+
+def test_a_riderless_horse_is_struck_on_the_mounted_table_with_defence_one():
+    state = build(
+        {"m": ("man-at-arms", "besieger", "0619"), **FAR},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    # 5 against 1: 5-1 on the table against mounted figures, d10 10 -> A: the horse dies.
+    assert fight["defence"] == 1 and fight["column"] == "5-1" and fight["letter"] == "A"
+    assert "against mounted figures" in fight["text"]
+    assert of(events, "horse_killed") and state["horses"]["h"]["dead"]
+    # Its two cells now hold a dead horse: one extra point to cross.
+    assert RULES._dead_count(state)["0519"] == 3
+
+
+def test_striking_a_ridden_horse_ignores_results_that_would_hurt_the_rider():
+    state = build(
+        {"m": ("man-at-arms", "besieger", "0619"), "k": ("knight", "defender", "0519"), "x": ("peasant", "besieger", "2220")},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    # 5 against the mounted knight's 8: below 1-1, no fight; a second attacker makes 10-8.
+    assert not legal(state, "besieger", "fight")
+    state = build(
+        {
+            "m": ("man-at-arms", "besieger", "0619"),
+            "n": ("man-at-arms", "besieger", "0520"),
+            "k": ("knight", "defender", "0519"),
+        },
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    state, _ = act(state, "besieger", "/attack unit:n target:h")
+    # Nobody else joins a melee against a horse.
+    assert not [a for a in legal(state, "besieger", "attack") if a["target"] == "k"]
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    assert fight["column"] == "1-1" and fight["letter"] == "C"  # mounted 1-1, d10 10: stunned
+    assert of(events, "horse_unharmed")
+    assert not state["figures"]["k"]["stunned"] and state["horses"]["h"]["rider"] == "k"
+
+
+def test_a_killed_horse_throws_its_rider_unhurt():
+    state = build(
+        {
+            "m": ("knight", "besieger", "0619"),
+            "n": ("knight", "besieger", "0520"),
+            "s": ("sergeant", "defender", "0519", "wounded"),
+        },
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "s", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    state, _ = act(state, "besieger", "/attack unit:n target:h")
+    # 16 against the wounded sergeant's mounted 4: 4-1, d10 10 -> A.
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    assert of(events, "melee")[0]["letter"] == "A" and state["horses"]["h"]["dead"]
+    choose = of(events, "choose_landing")[0]
+    assert choose["side"] == "defender" and choose["thrown"]
+    state, events = act(state, "defender", f"/land unit:s to:{choose['options'][0]}")
+    assert of(events, "thrown")[0]["outcome"] == "wounded"
+    assert not state["figures"]["s"]["dead"]
