@@ -836,3 +836,40 @@ def horse_hit(rules, state: dict, hid: str, letter: str, combat: dict, events: l
         rules._continue_retreat(state, events)
         return
     events.append({"type": "horse_unharmed", "horse": hid, "letter": letter})
+
+
+def explain_refusal(rules, state: dict, action: dict) -> str | None:
+    """Why a /mount, /dismount or /lead is refused, in words, when the reason is a rule of 3.3
+    (None: the generic refusal with the legal list says it)."""
+    kind = action.get("type")
+    if kind not in ("mount", "dismount", "lead"):
+        return None
+    fig = state["figures"].get(action.get("unit"))
+    if fig is None:
+        return None
+    horses = state.get("horses", {})
+    if kind == "dismount":
+        horse = horse_of(state, fig)
+        if horse is None:
+            return f"{fig['name']} is not on a horse."
+        return mount_refusal(state, fig, horse)
+    if kind == "mount" and fig["type"] not in spec()["mounted"]:
+        return f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)"
+    horse = horses.get(action.get("horse"))
+    if horse is None:
+        return f"There is no horse {action.get('horse')!r}; horses: {', '.join(sorted(horses)) or 'none'}."
+    if horse["dead"]:
+        return f"Horse {action['horse']} is dead."
+    if horse["rider"]:
+        rider = state["figures"][horse["rider"]]["name"]
+        return f"Horse {action['horse']} already has a rider ({rider})."
+    board = rules.board(state)
+    if not any(board.distance(fig["at"], c) == 1 for c in horse["cells"]):
+        return f"{fig['name']} must stand next to horse {action['horse']} (3.3{'3' if kind == 'mount' else '4'})."
+    if kind == "mount":
+        if fig.get("horse"):
+            return f"{fig['name']} already rides."
+        why = mount_refusal(state, fig, horse)
+        if why:
+            return why
+    return None

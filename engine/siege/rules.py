@@ -1350,6 +1350,9 @@ class Siege(Ruleset):
     def _refuse(self, state: dict, action: dict, same: list[dict]) -> None:
         """Why an action is not legal, from the list already built for its type (building
         every legal action again for the message would cost more than the check)."""
+        why = riders.explain_refusal(self, state, action) if state.get("horses") else None
+        if why:
+            raise RuleError(why, [self.describe_action(state, a) for a in same[:12]])
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",
