@@ -413,3 +413,15 @@ def test_a_killed_horse_throws_its_rider_unhurt():
     state, events = act(state, "defender", f"/land unit:s to:{choose['options'][0]}")
     assert of(events, "thrown")[0]["outcome"] == "wounded"
     assert not state["figures"]["s"]["dead"]
+
+
+def test_no_horse_enters_a_siege_towers_cells_which_men_on_foot_enter():
+    tower = {"t": {"side": "besieger", "cells": ["0819", "0919", "1019"], "towards": "0818"}}
+    state = build(
+        {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "besieger", "0719"), **FAR},
+        phase="move",
+        towers=tower,
+        horses={"h": _horse("0619", "0519", "k")},
+    )
+    assert not {"0819", "0919", "1019"} & _reach(state, "k")
+    assert "0819" in _reach(state, "m")
