@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import data, figures, riders, tower
+from . import data, figures, riders, tower, wagons
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -53,6 +53,8 @@ def describe_event(state: dict, e: dict) -> str | None:
 
     if state.get("horses") and riders.describe_event(state, e):
         return riders.describe_event(state, e)
+    if state.get("wagons") and wagons.describe_event(state, e):
+        return wagons.describe_event(state, e)
     if kind == "moved":
         # On a siege tower's cell the path names the level: inside, or on top (2.42).
         steps = [
@@ -127,6 +129,8 @@ def header(ruleset, state: dict) -> dict[str, str]:
         )
     if riders.header_line(state):
         out["Horses"] = riders.header_line(state) or ""
+    if wagons.header_line(state):
+        out["Wagons"] = wagons.header_line(state) or ""
     if state.get("result"):
         winner = state["result"].get("winner")
         out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
@@ -197,6 +201,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
             }
         )
     riders.draw(state, pieces, COLORS, DEAD)
+    wagons.draw(state, pieces, COLORS)
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
     markers = [
         {
@@ -278,7 +283,7 @@ Each side's phase has four steps:
    also `/winch` (bridge moves at the round's end), `/carry` `/raise` `/shift` `/drop` ladders,
    `/face` (a doorway's cover: in or out), `/roll` a siege tower (three figures inside),
    `/move ... level:top` onto its platform; `/mount` or `/dismount` a horse (a whole round),
-   `/lead` a riderless horse;
+   `/lead` a riderless horse (or a wagon's team), `/harness` `/unharness` a wagon;
 3. bows shoot again; 4. melee: `/attack` to form a melee, `/fight` to roll it (or `/cancel`),
    `/push` a ladder; `/end-phase` ends a step.
 After a melee the owners `/take` a result, `/retreat`, `/advance` or `/stay`; a falling figure's
@@ -297,7 +302,8 @@ Belagerungsturm aufstellen (`/place`). Jede Phase einer Seite hat vier Schritte:
    außerdem `/winch` (Zugbrücke am Rundenende), Leitern `/carry` `/raise` `/shift` `/drop`,
    `/face` (Deckung in einer Tür: nach innen oder außen), `/roll` einen Belagerungsturm (drei
    Figuren im Inneren), `/move ... level:top` auf seine Plattform; `/mount` und `/dismount`
-   (auf- und absteigen, eine ganze Runde), `/lead` führt ein Pferd ohne Reiter;
+   (auf- und absteigen, eine ganze Runde), `/lead` führt ein Pferd ohne Reiter (oder ein
+   Gespann), `/harness` `/unharness` spannt Zugtiere ein und aus;
 3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt (oder `/cancel`),
    `/push` stößt eine Leiter um; `/end-phase` beendet einen Schritt.
 Nach einem Nahkampf wählen die Besitzer mit `/take`, `/retreat`, `/advance` oder `/stay`; wo eine

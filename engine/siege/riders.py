@@ -80,19 +80,25 @@ def mounted_values(fig: dict) -> dict:
 def occupied_cells(state: dict) -> dict[str, str]:
     """Cell -> the id of the living horse standing on it (with or without its rider). Other
     modules ask this for the cells a horse's counter takes."""
-    return {
+    from . import wagons
+
+    out = {
         cell: hid
         for hid, h in sorted(state.get("horses", {}).items())
         if not h["dead"]
         for cell in h["cells"]
     }
+    out.update(wagons.cells(state))
+    return out
 
 
 def blocked(state: dict, side: str) -> tuple[set[str], set[str]]:
     """For a figure of ``side`` on foot: horse cells it may not enter, and cells it may cross
     but not stop on. A mounted friend is crossed like any friend (1.62); an enemy rider is not;
     a riderless horse stands in everybody's way (our reading: it is nobody's friend)."""
-    closed, crossed = set(), set()
+    from . import wagons
+
+    closed, crossed = set(wagons.cells(state)), set()
     for h in state.get("horses", {}).values():
         if h["dead"]:
             continue
@@ -140,6 +146,9 @@ def horse_cells_closed(board: Board, state: dict) -> dict[str, str]:
     for engine in state.get("engines", {}).values():
         for cell in engine.get("cells", []):
             out[cell] = f"a {engine.get('kind', 'siege engine')}"
+    for w in state.get("wagons", {}).values():
+        for cell in w["cells"]:
+            out[cell] = "a wagon"
     return out
 
 
@@ -247,33 +256,49 @@ def lead_plans(
 ) -> dict[str, dict]:
     """3.34: a figure next to a riderless horse leads it: the figure moves as on foot and the
     horse follows it as an extension of its counter, the cell nearer the leader in front.
-    ``foot_plans``: the figure's own plans; ``occupied``: cells of living figures."""
+    5.11: a draught animal is led the same way and its wagon follows behind it, the animal's
+    rear staying in one of the wagon's front cells. ``foot_plans``: the figure's own plans;
+    ``occupied``: cells of living figures."""
+    from . import wagons
+
     fig = state["figures"][fid]
     horse = state["horses"][hid]
     start = fig["at"]
-    front, back = horse["cells"]
-    if board.distance(start, front) == 1:
-        order = [back, front]
-    elif board.distance(start, back) == 1:
-        order = [front, back]
+    animal = list(reversed(horse["cells"]))  # tail to head
+    wid = wagons.harnessed_to(state, hid)
+    if wid is not None:
+        if board.distance(start, animal[-1]) != 1:
+            return {}
+        train = list(reversed(state["wagons"][wid]["cells"])) + animal
+    elif board.distance(start, animal[-1]) == 1:
+        train = animal
+    elif board.distance(start, animal[0]) == 1:
+        train = animal[::-1]
     else:
         return {}
+    n = len(train)
     bridge_up = state["bridge_up"]
     shut = horse_cells_closed(board, state)
     out = {}
     for end, plan in foot_plans.items():
-        trail = order + plan["path"]
-        new_back, new_front = trail[-3], trail[-2]
-        passed = trail[2:-1]
+        trail = train + plan["path"]
+        new = trail[-(n + 1) : -1]
+        passed = trail[n:-1]
         if any(c in shut or closed_kind(board, c, bridge_up) for c in passed):
             continue
-        if not all(_stop_ok(board, c, bridge_up) for c in (new_front, new_back)):
+        if len(set(new)) != n or not all(_stop_ok(board, c, bridge_up) for c in new):
             continue
-        if any(c in occupied and c != start for c in (new_front, new_back)):
+        if any(c in occupied and c != start for c in new):
             continue
-        if board.distance(new_front, new_back) != 1:
-            continue
-        out[end] = {**plan, "horse": hid, "horse_cells": [new_front, new_back]}
+        plan = {**plan, "horse": hid}
+        if wid is not None:
+            if not wagons.in_front(board, new[:2], new[2]):
+                continue
+            plan["wagon"], plan["wagon_cells"] = wid, [new[1], new[0]]
+            plan["horse_cells"] = list(reversed(new[2:]))
+        else:
+            plan["horse_cells"] = list(reversed(new))
+        out[end] = plan
     return out
 
 
@@ -327,21 +352,24 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
         )
         need(hid not in figs, file, entry, "a figure has this id: horses need ids of their own")
         need(
-            isinstance(h, dict) and {"side", "cells"} <= set(h) <= {"side", "cells", "rider", "dead"},
+            isinstance(h, dict)
+            and {"side", "cells"} <= set(h) <= {"side", "cells", "rider", "dead", "kind"},
             file,
             entry,
-            "must be an object with side and cells (front, back), optionally rider and dead",
+            "must be an object with side and cells (front, back), optionally rider, dead and kind",
         )
+        kind = h.get("kind", "horse")
+        need(kind in ("horse", "ox"), file, f"{entry}.kind", "must be horse or ox (a draught ox, 5.1)")
         need(h["side"] in ("besieger", "defender"), file, f"{entry}.side", "must be besieger or defender")
         cells = h["cells"]
         need(
             isinstance(cells, list)
-            and len(cells) == 2
+            and len(cells) == (1 if kind == "ox" else 2)
             and all(isinstance(c, str) and c in board for c in cells)
-            and board.distance(cells[0], cells[1]) == 1,
+            and (kind == "ox" or board.distance(cells[0], cells[1]) == 1),
             file,
             f"{entry}.cells",
-            "must be two neighbouring cells of the map: front, back",
+            "an ox stands on one cell" if kind == "ox" else "must be two neighbouring cells of the map: front, back",
         )
         for c in cells:
             why = closed_kind(board, c, False)
@@ -362,7 +390,7 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
                 "must be a figure of this file",
             )
             fig = figs[rider]
-            need(not dead, file, f"{entry}.rider", "a dead horse has no rider")
+            need(not dead and kind == "horse", file, f"{entry}.rider", "only a living horse has a rider")
             need(
                 fig["type"] in spec()["mounted"],
                 file,
@@ -391,7 +419,13 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
             used |= set(cells)
         if rider is not None:
             figs[rider]["horse"] = hid
-        out[hid] = {"side": h["side"], "cells": list(cells), "rider": rider, "dead": dead}
+        out[hid] = {
+            "side": h["side"],
+            "cells": list(cells),
+            "rider": rider,
+            "dead": dead,
+            **({"kind": "ox"} if kind == "ox" else {}),
+        }
     return out
 
 
@@ -448,8 +482,14 @@ def _fresh(state: dict, fid: str, f: dict, side: str, rules) -> bool:
 
 def mount_refusal(state: dict, fig: dict, horse: dict) -> str | None:
     """Why ``fig`` may not mount ``horse`` (None: it may)."""
+    from . import wagons
+
     if fig["type"] not in spec()["mounted"]:
         return f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)"
+    if horse.get("kind") == "ox":
+        return "an ox is not ridden"
+    if any(h is horse for hid, h in state.get("horses", {}).items() if wagons.harnessed_to(state, hid)):
+        return "a horse in harness is not ridden; unharness it first (5.11)"
     if fig["type"] == "knight" and fig["wounded"]:
         return "a wounded knight can neither mount nor dismount (3.33)"
     if horse["side"] != fig["side"] and fig["type"] != "knight":
@@ -555,11 +595,18 @@ def apply_mount(state: dict, action: dict, events: list[dict]) -> None:
     state.setdefault("mounting", []).append(fid)
 
 
-def follow(state: dict, hid: str, cells: list[str], events: list[dict]) -> None:
-    """The horse's counter takes its new two cells after its rider's or leader's move."""
+def follow(state: dict, hid: str, cells: list[str], events: list[dict], plan: dict | None = None) -> None:
+    """The horse's counter takes its new cells after its rider's or leader's move, and a wagon
+    it draws follows (5.11)."""
     horse = state["horses"][hid]
     events.append({"type": "horse_moved", "horse": hid, "from": list(horse["cells"]), "to": list(cells)})
     horse["cells"] = list(cells)
+    if plan and plan.get("wagon"):
+        wagon = state["wagons"][plan["wagon"]]
+        events.append(
+            {"type": "wagon_moved", "wagon": plan["wagon"], "from": list(wagon["cells"]), "to": plan["wagon_cells"]}
+        )
+        wagon["cells"] = list(plan["wagon_cells"])
 
 
 def mounted_cells(state: dict) -> dict[str, list[str]]:
@@ -714,11 +761,24 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> 
     factors) on the front cell, the horse's on the back; riderless horses pale with their
     side's lettering, dead horses grey."""
     for hid, h in sorted(state.get("horses", {}).items()):
-        front, back = h["cells"]
+        beast = h.get("kind", "horse")
         if h["dead"]:
-            for cell in (front, back):
-                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": "+horse"})
+            for cell in h["cells"]:
+                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": f"+{beast}"})
             continue
+        if beast == "ox":
+            pieces.append(
+                {
+                    "at": h["cells"][0],
+                    "id": hid,
+                    "color": RIDERLESS_FILL,
+                    "text_color": colors[h["side"]],
+                    "title": f"ox {hid}"[:8],
+                    "values": "draught",
+                }
+            )
+            continue
+        front, back = h["cells"]
         if h["rider"]:
             rider = state["figures"][h["rider"]]
             pieces.append(

@@ -39,6 +39,7 @@ from . import (
     shooting,
     sight,
     tower,
+    wagons,
 )
 
 SIDES = scenarios.SIDES
@@ -103,6 +104,20 @@ class Siege(Ruleset):
                 Option("horse", "choice", "The horse"),
                 Option("to", "hex", "Destination cell"),
             ),
+        ),
+        Command(
+            "harness",
+            "Harness a draught animal standing before a wagon: takes the whole round (5.11)",
+            (
+                Option("unit", "unit", "Your figure"),
+                Option("horse", "choice", "The horse or ox"),
+                Option("wagon", "choice", "The wagon"),
+            ),
+        ),
+        Command(
+            "unharness",
+            "Unharness a wagon's animal, alive or dead: takes the whole round (5.11)",
+            (Option("unit", "unit", "Your figure"), Option("wagon", "choice", "The wagon")),
         ),
         Command(
             "attack",
@@ -280,6 +295,7 @@ class Siege(Ruleset):
             "towers": clone(scenario.get("towers", {})),
             "tower_moved": [],
             "horses": clone(scenario.get("horses", {})),
+            "wagons": clone(scenario.get("wagons", {})),
             "mounting": [],
         }
         events = [
@@ -381,6 +397,8 @@ class Siege(Ruleset):
         self._no_shot_beside_a_friend(
             board, state, shooter, target["at"], self._level(board, state, target), seen
         )
+        if state.get("wagons"):
+            wagons.block_sight(board, state, self._level(board, state, shooter), seen)
         return seen
 
     def _no_shot_beside_a_friend(
@@ -591,6 +609,8 @@ class Siege(Ruleset):
             actions += self._tower_actions(state, side)
         if phase == "move" and kind in (None, "mount", "dismount", "lead") and state.get("horses"):
             actions += riders.actions(self, state, side, kind)
+        if phase == "move" and kind in (None, "harness", "unharness") and state.get("wagons"):
+            actions += wagons.actions(self, state, side, kind)
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
@@ -642,6 +662,7 @@ class Siege(Ruleset):
             if not f["dead"] and f["at"] not in t["cells"]
         }
         blocked |= {lad["at"] for lad in state["ladders"].values()}
+        blocked |= set(riders.occupied_cells(state))
         return blocked | {
             c for other, o in state["towers"].items() if other != tid for c in o["cells"]
         }
@@ -763,7 +784,7 @@ class Siege(Ruleset):
         carriers = equipment.carried_by(state)
         tower_of = tower.cells_of(state)
         positions = self._positions(state)
-        if state.get("horses"):
+        if state.get("horses") or state.get("wagons"):
             closed, crossed = riders.blocked(state, side)
             enemies, friends = enemies | closed, friends | crossed
         out: dict[str, dict[str, dict]] = {}
@@ -1130,6 +1151,8 @@ class Siege(Ruleset):
             self._move(state, action, events)
         elif kind in ("mount", "dismount"):
             riders.apply_mount(state, action, events)
+        elif kind in ("harness", "unharness"):
+            wagons.apply(state, action, events)
         elif kind == "attack":
             pending = state["pending"] or {"attackers": [], "defenders": []}
             if action["unit"] not in pending["attackers"]:
@@ -1371,7 +1394,7 @@ class Siege(Ruleset):
             kinds = {
                 "fire1": ["shoot"],
                 "fire2": ["shoot"],
-                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift", "mount", "dismount", "lead"],
+                "move": ["move", "roll", "face", "carry", "raise", "drop", "shift", "mount", "dismount", "lead", "harness", "unharness"],
                 "melee": ["attack", "fight", "cancel", "push"],
                 "prepare": ["fill", "breach", "place"],
             }[state["phase"]]
@@ -1413,7 +1436,7 @@ class Siege(Ruleset):
             moved["layers"] = plan["layers"]
         events.append(moved)
         if "horse_cells" in plan:
-            riders.follow(state, f.get("horse") or plan["horse"], plan["horse_cells"], events)
+            riders.follow(state, f.get("horse") or plan["horse"], plan["horse_cells"], events, plan)
         f["at"] = action["to"]
         if plan.get("layer") == tower.TOP:
             f["layer"] = tower.TOP
@@ -1570,6 +1593,7 @@ class Siege(Ruleset):
                 for cell in sorted(board.neighbours(f["at"]))
                 if cell not in living
                 and cell not in tower_of
+                and cell not in riders.occupied_cells(state)
                 and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
                 < movement.UNREACHABLE
             ]

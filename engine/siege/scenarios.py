@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core.errors import ScenarioError
 
-from . import data, riders, tower
+from . import data, riders, tower, wagons
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -37,6 +37,7 @@ KEYS = {
     "prepare",
     "towers",
     "horses",
+    "wagons",
 }
 
 
@@ -192,6 +193,9 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             **({"layer": tower.TOP} if layer == tower.TOP else {}),
         }
     out["horses"] = riders.validate(laid, raw.get("horses", {}), out["figures"], set(tower_of), file)
+    out["wagons"] = wagons.validate(
+        laid, raw.get("wagons", {}), out["horses"], out["figures"], set(tower_of), file
+    )
     for side in SIDES:
         need(
             any(f["side"] == side and not f["dead"] for f in out["figures"].values()),
