@@ -908,6 +908,10 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
     if fig is None:
         return None
     horses = state.get("horses", {})
+    if action.get("unit") in state.get("mounting", []):
+        return f"{fig['name']} spends this whole round getting on or off a horse (3.33)."
+    if kind != "lead" and action.get("unit") in state.get("acted", []):
+        return f"{fig['name']} has already acted this round; mounting and dismounting take a whole round (3.33)."
     if kind == "dismount":
         horse = horse_of(state, fig)
         if horse is None:
