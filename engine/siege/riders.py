@@ -904,9 +904,16 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
     kind = action.get("type")
     if kind not in ("mount", "dismount", "lead"):
         return None
-    fig = state["figures"].get(action.get("unit"))
-    if fig is None:
+    typed = str(action.get("unit", ""))
+    # A name no legal action offers is not resolved to an id before it gets here.
+    fid = typed if typed in state["figures"] else next(
+        (k for k, f in sorted(state["figures"].items()) if f["name"].casefold() == typed.casefold()),
+        None,
+    )
+    if fid is None:
         return None
+    fig = state["figures"][fid]
+    action = {**action, "unit": fid}
     horses = state.get("horses", {})
     if action.get("unit") in state.get("mounting", []):
         return f"{fig['name']} spends this whole round getting on or off a horse (3.33)."
