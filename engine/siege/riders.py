@@ -944,3 +944,30 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
         if why:
             return why
     return None
+
+
+def advance_cells(rules, state: dict, fid: str, freed: list[str], budget: int) -> list[str]:
+    """1.73 for a rider (our reading, R8): his horse steps into a freed cell next to its front
+    that horses may enter, the back following into the front's old cell; no further."""
+    board = rules.board(state)
+    f = state["figures"][fid]
+    horse = horse_of(state, f)
+    assert horse is not None
+    front, back = horse["cells"]
+    shut = horse_cells_closed(board, state)
+    out = []
+    for key in freed:
+        cell = key.partition("+")[0]
+        if (
+            cell != back
+            and "+" not in key
+            and board.distance(front, cell) == 1
+            and cell not in shut
+            and closed_kind(board, cell, state["bridge_up"]) is None
+            and _stop_ok(board, cell, state["bridge_up"])
+            and movement.connects(board, front, cell, state["bridge_up"])
+            and movement.enter_cost(board, front, cell, rules._dead_count(state).get(cell, 0), state["bridge_up"])
+            <= budget
+        ):
+            out.append(cell)
+    return out

@@ -1086,6 +1086,10 @@ class Siege(Ruleset):
             if not figures.can_act(f):
                 continue
             budget = max(1, figures.values(f)["move"] // 2)
+            if f.get("horse"):
+                for cell in riders.advance_cells(self, state, fid, adv["cells"], budget):
+                    out[(fid, cell)] = [f["at"], cell]
+                continue
             if tower_of and (
                 f["at"] in tower_of or any(c.partition("+")[0] in tower_of for c in adv["cells"])
             ):
@@ -1110,6 +1114,7 @@ class Siege(Ruleset):
                 continue
             enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
             friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
+            enemies |= set(riders.occupied_cells(state))
             for cell in adv["cells"]:
                 if cell in living or board.distance(f["at"], cell) != 1:
                     continue
@@ -1193,6 +1198,8 @@ class Siege(Ruleset):
                     "path": path,
                 }
             )
+            if f.get("horse"):
+                riders.follow(state, f["horse"], [action["to"], f["at"]], events)
             f["at"] = action["to"]
             if action.get("level") == "top":
                 f["layer"] = tower.TOP

@@ -425,3 +425,66 @@ def test_no_horse_enters_a_siege_towers_cells_which_men_on_foot_enter():
     )
     assert not {"0819", "0919", "1019"} & _reach(state, "k")
     assert "0819" in _reach(state, "m")
+
+
+def test_a_winning_rider_advances_with_his_horse_into_the_freed_cell():
+    state = build(
+        {"k": ("knight", "besieger", "0619"), "p": ("peasant", "defender", "0719"), **FAR},
+        phase="melee",
+        horses={"h": _horse("0619", "0519", "k")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:k target:p")
+    # 10 against 2: 5-1 on the foot table, d10 10 -> A: the peasant dies, 0719 is freed.
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    assert of(events, "may_advance")
+    state, events = act(state, "besieger", "/advance unit:k to:0719")
+    assert state["horses"]["h"]["cells"] == ["0719", "0619"] and state["figures"]["k"]["at"] == "0719"
+
+
+CAVALRY = {
+    "name": "cavalry",
+    "last_turn": 6,
+    "figures": {
+        "hugo": {"type": "knight", "side": "besieger", "at": "0519"},
+        "otto": {"type": "sergeant", "side": "besieger", "at": "0819"},
+        "page": {"type": "peasant", "side": "besieger", "at": "0719"},
+        "arch": {"type": "archer", "side": "besieger", "at": "0219"},
+        "wolf": {"type": "knight", "side": "defender", "at": "1119"},
+        "gerd": {"type": "sergeant", "side": "defender", "at": "1318"},
+        "man": {"type": "man-at-arms", "side": "defender", "at": "1220"},
+        "bow": {"type": "bowman", "side": "defender", "at": "1419"},
+        "pea": {"type": "peasant", "side": "defender", "at": "1420"},
+    },
+    "horses": {
+        "h1": {"side": "besieger", "cells": ["0519", "0419"], "rider": "hugo"},
+        "h2": {"side": "besieger", "cells": ["0918", "0818"]},
+        "h3": {"side": "defender", "cells": ["1119", "1019"], "rider": "wolf"},
+        "h4": {"side": "defender", "cells": ["1418", "1518"]},
+        "team": {"side": "besieger", "cells": ["0720", "0620"]},
+        "ox": {"side": "defender", "cells": ["1720"], "kind": "ox"},
+    },
+    "wagons": {
+        "w1": {"side": "besieger", "cells": ["0520", "0420"], "animal": "team"},
+        "w2": {"side": "defender", "cells": ["1620", "1520"], "animal": "ox"},
+    },
+}
+
+
+@pytest.mark.parametrize("seed", [2, 3, 7])
+def test_random_play_with_riders_horses_and_wagons_finishes_consistent_and_replays(seed):
+    from engine.core.game import autoplay, replay
+    from engine.core.state import state_hash
+    from engine.siege.scenarios import normalise
+
+    scenario = normalise(CAVALRY, "cavalry", "cavalry")
+    state, actions = autoplay(RULES, scenario, seed)
+    assert state["result"]["winner"] in ("besieger", "defender")
+    assert {"lead", "attack"} <= {a["type"] for a in actions}
+    for hid, h in state["horses"].items():
+        if h["rider"]:
+            assert state["figures"][h["rider"]]["at"] == h["cells"][0]
+    for fid, f in state["figures"].items():
+        if f.get("horse"):
+            assert state["horses"][f["horse"]]["rider"] == fid
+    replayed, _ = replay(RULES, scenario, seed, actions)
+    assert state_hash(replayed) == state_hash(state)
