@@ -869,6 +869,10 @@ class Siege(Ruleset):
         the cell, with ``+top`` for the platform, so one dict serves both layers."""
         enemies = {p for p, o in positions.items() if state["figures"][o]["side"] != f["side"]}
         friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
+        if state.get("horses") or state.get("wagons"):
+            closed, crossed = riders.blocked(state, f["side"])
+            enemies |= {(c, tower.GROUND) for c in closed}
+            friends |= {(c, tower.GROUND) for c in crossed}
         start = tower.position(f)
         ends, parent = tower.reachable(
             board, start, points, enemies, friends, dead, state["bridge_up"], ladders, tower_of

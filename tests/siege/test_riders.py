@@ -488,3 +488,16 @@ def test_random_play_with_riders_horses_and_wagons_finishes_consistent_and_repla
             assert state["horses"][f["horse"]]["rider"] == fid
     replayed, _ = replay(RULES, scenario, seed, actions)
     assert state_hash(replayed) == state_hash(state)
+
+
+def test_next_to_a_siege_tower_a_riderless_horse_still_stands_in_the_way():
+    tower = {"t": {"side": "besieger", "cells": ["0819", "0919", "1019"], "towards": "0818"}}
+    state = build(
+        {"m": ("man-at-arms", "defender", "0719"), "x": ("peasant", "besieger", "2220")},
+        phase="move",
+        active="defender",
+        towers=tower,
+        horses={"h": _horse("0619", "0519")},
+    )
+    reach = _reach(state, "m")
+    assert "0819" in reach and not {"0619", "0519"} & reach
