@@ -191,6 +191,7 @@ def block_sight(board: Board, state: dict, shooter_level: int, seen) -> None:
 
 
 def draw(state: dict, pieces: list[dict], colors: dict[str, str]) -> None:
+    """Wagons as two counters, the front one naming the wagon, both naming its team."""
     for wid, w in sorted(state.get("wagons", {}).items()):
         drawn_by = f"< {w['animal']}" if w["animal"] else "no team"
         for cell, title in zip(w["cells"], (f"wagon {wid}", "wagon")):
@@ -198,8 +199,10 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str]) -> None:
                 {
                     "at": cell,
                     "id": f"{wid}-{cell}",
-                    "color": "#8d6e63",
-                    "text_color": colors[w["side"]],
+                    # Dark wood with white lettering reads at phone size; the side is in the
+                    # header line.
+                    "color": "#5d4037",
+                    "text_color": "#ffffff",
                     "title": title[:8],
                     "values": drawn_by[:8],
                 }
@@ -208,7 +211,8 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str]) -> None:
 
 def header_line(state: dict) -> str | None:
     parts = [
-        f"{wid} {'-'.join(w['cells'])} " + (f"drawn by {w['animal']}" if w["animal"] else "unharnessed")
+        f"{wid} {'-'.join(w['cells'])} ({w['side']}) "
+        + (f"drawn by {w['animal']}" if w["animal"] else "unharnessed")
         for wid, w in sorted(state.get("wagons", {}).items())
     ]
     return "; ".join(parts) or None

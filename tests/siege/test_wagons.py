@@ -130,4 +130,4 @@ def test_the_picture_and_header_show_the_wagon_and_its_team():
     scene = RULES.scene(state, [], None)
     titles = {p["at"]: p["title"] for p in scene["pieces"]}
     assert titles["0619"] == "wagon w" and titles["0519"] == "wagon"
-    assert dict(scene["header"])["Wagons"] == "w 0619-0519 drawn by team"
+    assert dict(scene["header"])["Wagons"] == "w 0619-0519 (besieger) drawn by team"
