@@ -277,6 +277,7 @@ def lead_plans(
     else:
         return {}
     n = len(train)
+    others = set(occupied_cells(state)) - set(train)
     bridge_up = state["bridge_up"]
     shut = horse_cells_closed(board, state)
     out = {}
@@ -289,6 +290,8 @@ def lead_plans(
         if len(set(new)) != n or not all(_stop_ok(board, c, bridge_up) for c in new):
             continue
         if any(c in occupied and c != start for c in new):
+            continue
+        if any(c in others for c in new):
             continue
         plan = {**plan, "horse": hid}
         if wid is not None:

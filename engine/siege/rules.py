@@ -905,6 +905,7 @@ class Siege(Ruleset):
             and fid not in state["done"]
             and fid not in self._busy(state)
             and fid not in carriers
+            and not f.get("horse")  # a rider carries no ladder (our reading: both hands on the reins)
         ]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
         # No ladder stands in a siege tower's cells.
@@ -1635,6 +1636,7 @@ class Siege(Ruleset):
                 events.append(
                     {"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome}
                 )
+                riders.throw(self, state, fid, events)
         state["retreat"] = None
         self._after_result(state, pending["combat"], events)
 

@@ -501,3 +501,22 @@ def test_next_to_a_siege_tower_a_riderless_horse_still_stands_in_the_way():
     )
     reach = _reach(state, "m")
     assert "0819" in reach and not {"0619", "0519"} & reach
+
+
+def test_a_led_horse_never_ends_on_another_horse_and_riders_carry_no_ladders():
+    state = build(
+        {
+            "p": ("peasant", "besieger", "0619"),
+            "k": ("knight", "besieger", "0819"),
+            **FAR,
+        },
+        phase="move",
+        horses={"h": _horse("0519", "0419"), "r": _horse("0819", "0919", "k")},
+        ladders={"l": {"at": "0719", "raised": False}},
+    )
+    leads = legal(state, "besieger", "lead")
+    assert leads
+    for a in leads:
+        after, _ = act(state, "besieger", f"/lead unit:p horse:h to:{a['to']}")
+        assert not set(after["horses"]["h"]["cells"]) & {"0819", "0919"}
+    assert not [a for a in legal(state, "besieger", "carry") if "k" in (a["unit"], a["with"])]
