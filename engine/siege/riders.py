@@ -974,3 +974,59 @@ def advance_cells(rules, state: dict, fid: str, freed: list[str], budget: int) -
         ):
             out.append(cell)
     return out
+
+
+# ----- shots at horses (3.35: "Schüsse und Nahkämpfe gegen Pferde und Reiter") ---------------
+
+STAND_IN = "horse-target"  # never a figure id: ids are letters, digits and dashes of a file
+
+
+def _horse_sight(rules, state: dict, shooter_id: str, hid: str):
+    """The shot line at a horse, judged as at a mounted figure on its two cells (R2), by
+    the same rules as a shot at a figure: a stand-in target on the horse's front cell."""
+    horse = state["horses"][hid]
+    stand_in = {
+        "type": "peasant",
+        "name": f"horse {hid}",
+        "side": horse["side"],
+        "at": horse["cells"][0],
+        "wounded": False,
+        "stunned": False,
+        "dead": False,
+        "stunned_half": 0,
+        "horse": hid,
+    }
+    view = {**state, "figures": {**state["figures"], STAND_IN: stand_in}}
+    return rules._sight(view, shooter_id, STAND_IN), stand_in
+
+
+def horse_targets(rules, state: dict, shooter_id: str) -> list[str]:
+    me = state["figures"][shooter_id]
+    return [
+        hid
+        for hid, h in sorted(state.get("horses", {}).items())
+        if not h["dead"] and h["side"] != me["side"] and _horse_sight(rules, state, shooter_id, hid)[0].possible
+    ]
+
+
+def shoot_horse(rules, state: dict, action: dict, dice, events: list[dict]) -> None:
+    """A shot at a horse: the fire table as against its rider; only a killing result counts
+    (R6: results that would wound or stun a rider are ignored)."""
+    from . import figures, shooting
+
+    fid, hid = action["unit"], action["target"]
+    shooter = state["figures"][fid]
+    seen, stand_in = _horse_sight(rules, state, fid, hid)
+    state["done"].append(fid)
+    state["acted"].append(fid)
+    if figures.weapon(shooter) == "crossbow":
+        state["crossbow_shot"].append(fid)
+    shot = shooting.resolve(fid, shooter, hid, stand_in, seen, dice, events, state["half"])
+    horse = state["horses"][hid]
+    if stand_in["dead"]:
+        horse["dead"] = True
+        events.append({"type": "horse_killed", "horse": hid, "cells": list(horse["cells"])})
+        if horse["rider"]:
+            throw(rules, state, horse["rider"], events)
+    elif shot["letter"] != "-":
+        events.append({"type": "horse_unharmed", "horse": hid, "letter": shot["letter"]})

@@ -756,6 +756,8 @@ class Siege(Ruleset):
                 continue
             if self._sight(state, fid, tid).possible:
                 out.append(tid)
+        if state.get("horses"):
+            out += riders.horse_targets(self, state, fid)
         return out
 
     @staticmethod
@@ -1417,6 +1419,9 @@ class Siege(Ruleset):
         raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
 
     def _shoot(self, state, action, dice, events):
+        if action["target"] in state.get("horses", {}):
+            riders.shoot_horse(self, state, action, dice, events)
+            return
         fid, tid = action["unit"], action["target"]
         shooter, target = state["figures"][fid], state["figures"][tid]
         seen = self._sight(state, fid, tid)

@@ -520,3 +520,27 @@ def test_a_led_horse_never_ends_on_another_horse_and_riders_carry_no_ladders():
         after, _ = act(state, "besieger", f"/lead unit:p horse:h to:{a['to']}")
         assert not set(after["horses"]["h"]["cells"]) & {"0819", "0919"}
     assert not [a for a in legal(state, "besieger", "carry") if "k" in (a["unit"], a["with"])]
+
+
+def test_a_horse_is_shot_like_its_rider_and_only_a_killing_result_counts():
+    figs = {
+        "a": ("bowman", "defender", "0119"),
+        "x": ("peasant", "defender", "0619"),
+        "p": ("peasant", "besieger", "2220"),
+    }
+    horses = {"h": _horse("1119", "1219")}
+    state = build(figs, active="defender", horses=horses)
+    assert {"type": "shoot", "side": "defender", "unit": "a", "target": "h"} in legal(state, "defender", "shoot")
+    # Medium range; its back cell's line passes over x: light cover, as a rider would have.
+    hit, events = act(state, "defender", "/shoot unit:a target:h", dice=[10])
+    shot = of(events, "shot")[0]
+    assert shot["cover"] == "light" and shot["letter"] != "A"
+    assert of(events, "horse_unharmed") and not hit["horses"]["h"]["dead"]
+    near = build(
+        {"a": ("bowman", "defender", "0419"), "p": ("peasant", "besieger", "2220")},
+        active="defender",
+        horses={"h": _horse("0619", "0719")},
+    )
+    killed, events = act(near, "defender", "/shoot unit:a target:h", dice=[10])
+    assert of(events, "shot")[0]["letter"] == "A" and of(events, "horse_killed")
+    assert killed["horses"]["h"]["dead"]
