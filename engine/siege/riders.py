@@ -978,7 +978,7 @@ def advance_cells(rules, state: dict, fid: str, freed: list[str], budget: int) -
 
 # ----- shots at horses (3.35: "Schüsse und Nahkämpfe gegen Pferde und Reiter") ---------------
 
-STAND_IN = "horse-target"  # never a figure id: ids are letters, digits and dashes of a file
+STAND_IN = "horse target"  # never a figure id: a file's ids have no spaces
 
 
 def _horse_sight(rules, state: dict, shooter_id: str, hid: str):
