@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+from pathlib import Path
 from typing import Any
 
 from . import data, movement, tower
@@ -28,8 +29,12 @@ UNREACHABLE = movement.UNREACHABLE
 
 @functools.lru_cache(maxsize=1)
 def spec() -> dict:
-    file = "horses.json"
-    raw = data.read_json(data.DATA_DIR / file, file)
+    return load_spec(data.DATA_DIR / "horses.json", "horses.json")
+
+
+def load_spec(path: Path, file: str) -> dict:
+    """``data/siege/horses.json`` (or a copy to check), validated; errors name the entry."""
+    raw = data.read_json(path, file)
     mounted: Any = raw.get("mounted")
     need(isinstance(mounted, dict) and mounted, file, "mounted", "must name the types that ride")
     for kind, values in mounted.items():

@@ -544,3 +544,21 @@ def test_a_horse_is_shot_like_its_rider_and_only_a_killing_result_counts():
     killed, events = act(near, "defender", "/shoot unit:a target:h", dice=[10])
     assert of(events, "shot")[0]["letter"] == "A" and of(events, "horse_killed")
     assert killed["horses"]["h"]["dead"]
+
+
+def test_the_horses_table_validates_and_a_broken_one_names_its_entry(tmp_path):
+    import json
+
+    from engine.siege import data, riders
+
+    assert riders.spec()["riderless_defence"] == 1
+    raw = json.loads((data.DATA_DIR / "horses.json").read_text(encoding="utf-8"))
+    raw["mounted"]["knight"]["wounded"]["defence"] = 0
+    path = tmp_path / "horses.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"mounted\.knight\.wounded"):
+        riders.load_spec(path, "horses.json")
+    raw["mounted"] = {"dragon": raw["mounted"]["knight"]}
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"mounted\.dragon"):
+        riders.load_spec(path, "horses.json")
