@@ -1035,3 +1035,16 @@ def shoot_horse(rules, state: dict, action: dict, dice, events: list[dict]) -> N
             throw(rules, state, horse["rider"], events)
     elif shot["letter"] != "-":
         events.append({"type": "horse_unharmed", "horse": hid, "letter": shot["letter"]})
+
+
+def los_living(state: dict, from_cell: str, to_cell: str, living: dict[str, str]) -> dict[str, str]:
+    """For ``/los`` between two cells: horses stand in the line as for ``/shoot``, except the
+    horses on the two cells asked about."""
+    standing = {
+        cell: hid
+        for hid, h in state.get("horses", {}).items()
+        if not h["dead"]
+        for cell in h["cells"]
+    }
+    ends = [{"at": c, "horse": standing.get(c)} for c in (from_cell, to_cell)]
+    return in_the_line(state, ends[0], ends[1], living)

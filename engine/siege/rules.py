@@ -473,6 +473,8 @@ class Siege(Ruleset):
         shooter = state["figures"][shooter_id] if shooter_id else None
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
+        if state.get("horses"):
+            living = riders.los_living(state, from_cell, to_cell, living)
         seen = sight.look(
             board,
             living,
@@ -488,6 +490,9 @@ class Siege(Ruleset):
             tower.spec()["top_level"] if view["target_top"] else board.cell(to_cell).level
         )
         self._no_shot_beside_a_friend(board, state, shooter, to_cell, target_level, seen)
+        if state.get("wagons"):
+            level = self._level(board, state, shooter) if shooter else board.cell(from_cell).level
+            wagons.block_sight(board, state, level, seen)
         return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:

@@ -131,3 +131,20 @@ def test_the_picture_and_header_show_the_wagon_and_its_team():
     titles = {p["at"]: p["title"] for p in scene["pieces"]}
     assert titles["0619"] == "wagon w" and titles["0519"] == "wagon"
     assert dict(scene["header"])["Wagons"] == "w 0619-0519 (besieger) drawn by team"
+
+
+def test_los_agrees_with_the_shot_about_wagons_and_horses():
+    figs = {
+        "ground": ("bowman", "defender", "0319"),
+        "t": ("peasant", "besieger", "0720"),
+    }
+    state = build(figs, active="defender", wagons={"w": {"side": "besieger", "cells": ["0719", "0619"]}})
+    text = RULES.los(state, "0319", "0720")
+    assert text.startswith("No shot") and "wagon w blocks" in text
+    hugo = build(
+        {"a": ("bowman", "defender", "0219"), "t": ("peasant", "besieger", "0619"), "hugo": ("knight", "besieger", "0418")},
+        active="defender",
+        horses={"h": {"side": "besieger", "cells": ["0418", "0419"], "rider": "hugo"}},
+    )
+    assert not RULES._sight(hugo, "a", "t").possible
+    assert RULES.los(hugo, "0219", "0619").startswith("No shot")
