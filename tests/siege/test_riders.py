@@ -562,3 +562,18 @@ def test_the_horses_table_validates_and_a_broken_one_names_its_entry(tmp_path):
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(ScenarioError, match=r"mounted\.dragon"):
         riders.load_spec(path, "horses.json")
+
+
+def test_the_picture_draws_a_strike_at_a_horse_and_the_melee_header_names_it():
+    state = build(
+        {"m": ("man-at-arms", "besieger", "0619"), **FAR},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    assert dict(RULES.scene(state, [], None)["header"])["Melee"] == "M vs horse h"
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    scene = RULES.scene(state, events, None)
+    strikes = [a for a in scene["arrows"] if a["kind"] == "attack"]
+    assert strikes[0]["path"] == ["0619", "0519"] and strikes[0]["text"].endswith("A")
+    assert render_png(scene)[:8] == b"\x89PNG\r\n\x1a\n"
