@@ -20,6 +20,10 @@ from . import data
 
 
 def values(fig: dict) -> dict:
+    if fig.get("horse"):
+        from . import riders  # riders reads figure types through data: no cycle at import
+
+        return riders.mounted_values(fig)
     kind = data.figure_types()[fig["type"]]
     return kind["wounded" if fig["wounded"] else "healthy"]
 

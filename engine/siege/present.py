@@ -3,7 +3,7 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import camp, data, days, engines, figures, fire, oil, panic, shield, tower
+from . import camp, data, days, engines, figures, fire, oil, panic, riders, shield, tower, wagons
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -51,6 +51,10 @@ def describe_event(state: dict, e: dict) -> str | None:
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
 
+    if state.get("horses") and riders.describe_event(state, e):
+        return riders.describe_event(state, e)
+    if state.get("wagons") and wagons.describe_event(state, e):
+        return wagons.describe_event(state, e)
     if kind == "moved":
         # On a siege tower's cell the path names the level: inside, or on top (2.42).
         steps = [
@@ -142,8 +146,13 @@ def header(ruleset, state: dict) -> dict[str, str]:
             ", ".join(state["figures"][a]["name"] for a in state["pending"]["attackers"])
             + " vs "
             + ", ".join(state["figures"][d]["name"] for d in state["pending"]["defenders"])
+            + (f"horse {state['pending']['horse']}" if state["pending"].get("horse") else "")
         )
     out.update(engines.header_lines(state))
+    if riders.header_line(state):
+        out["Horses"] = riders.header_line(state) or ""
+    if wagons.header_line(state):
+        out["Wagons"] = wagons.header_line(state) or ""
     if state.get("result"):
         winner = state["result"].get("winner")
         out["Result"] = (ruleset.side_titles.get(winner, "draw") + " win") if winner else "draw"
@@ -216,6 +225,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                 **slot,
             }
         )
+    riders.draw(state, pieces, COLORS, DEAD)
+    wagons.draw(state, pieces, COLORS)
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
     markers = [
         {
@@ -247,7 +258,11 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
                 {"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack", "text": text}
             )
         elif e.get("type") == "melee":
-            target = state["figures"][e["defenders"][0]]["at"]
+            target = (
+                state["figures"][e["defenders"][0]]["at"]
+                if e["defenders"]
+                else state["horses"][e["horse"]]["cells"][0]
+            )
             for aid in e["attackers"]:
                 arrows.append(
                     {
@@ -296,51 +311,48 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     }
 
 
-SUMMARY_EN = """**SIEGE** (Cry Havoc family; the castle map, the camp map, engines, fire).
-Before the assault the besieger may `/fill` the moat, `/breach` a wall, `/place` a siege tower,
-`/emplace` an engine, `/aim` onagers and catapults at a wall and `/bombard` it (or `/repair` them
-for the day; `/damage` picks the one a result C hits).
+SUMMARY_EN = """**SIEGE** (Cry Havoc family: castle and camp maps, horses, engines, fire, long sieges).
+Before the assault (and each morning of a long siege) the besieger may `/fill` the moat, `/breach`
+a wall, `/place` a siege tower, `/emplace` an engine, `/aim` onagers and catapults at a wall and
+`/bombard` it, or `/repair` them (`/damage`: which one a result C hits).
 Each side's phase has four steps:
-1. bows and crossbows `/shoot` (not figures that fought last round), a manned ballista `/bolt`s,
-   bows `/firearrow` at engines (short range);
-2. figures `/move` (not crossbowmen who just shot; `level:top` onto a tower's platform), `/winch`
-   the bridge, `/carry` `/raise` `/shift` `/drop` ladders, `/face` in a doorway, `/roll` a siege
-   tower or `/drive` a ram (three figures inside), `/kindle` a fire (instead of moving), `/lift`
-   an oil pot or shield, `/lay` a shield along a side;
-3. bows shoot again; 4. melee: `/attack` forms a melee, `/fight` rolls it (or `/cancel`), `/push`
-   a ladder, `/batter` with a ram, `/douse` a fire, `/pour` oil from a parapet.
-`/end-phase` ends a step. After a melee the owners `/take` a result, `/retreat`, `/advance` or
-`/stay`; a falling figure's owner says where it lands (`/land`). Stunned figures recover at the
-end of their phase.
-Shots: d10 + range/state modifier against the target's cover; melee: attack/defence odds
-(rounded down, at least 1-1), shifted by terrain and several attackers. Results A killed,
-B wounded, C stunned, D defenders retreat, E attackers retreat, F an attacker stunned. Heights
-decide sight lines; `/los from: to:` explains any line, at any time. Our tables approximate the
-play aid (docs/rules/siege.md)."""
+1. bows and crossbows `/shoot` (not after a melee last round), a ballista `/bolt`s, bows shoot a
+   `/firearrow` at engines;
+2. `/move` (`level:top`: a tower's platform), `/winch` the bridge, ladders `/carry` `/raise`
+   `/shift` `/drop`, `/face` in a doorway, `/roll` a tower or `/drive` a ram (three inside),
+   `/mount` `/dismount` (a whole round), `/lead` a horse, `/harness` `/unharness` a wagon,
+   `/kindle` a fire, `/lift` an oil pot or shield, `/lay` a shield;
+3. bows shoot again; 4. `/attack` forms a melee, `/fight` rolls it (or `/cancel`), `/push` a
+   ladder, `/batter` with a ram, `/douse` a fire, `/pour` oil.
+`/end-phase` ends a step. After a melee: `/take` a result, `/retreat`, `/advance` or `/stay`; a
+falling or thrown figure's owner picks where it lands (`/land`).
+Shots: d10 + range/state modifier against cover; melee: odds shifted by terrain. Results: A killed,
+B wounded, C stunned, D defenders retreat, E attackers retreat, F an attacker stunned.
+`/los from: to:` explains any sight line. At a day's end the wounded roll for healing.
+Optional rules (`/game new rules:`): panic and rout (`/panic` picks who panics), aiming.
+Our tables approximate the play aid (docs/rules/siege.md)."""
 
-SUMMARY_DE = """**SIEGE** (Cry-Havoc-Familie; Burgkarte, Lagerkarte, Maschinen, Feuer).
-Vor dem Sturm darf der Belagerer den Graben füllen (`/fill`), Mauern brechen (`/breach`), einen
-Belagerungsturm aufstellen (`/place`), eine Maschine aufstellen (`/emplace`), Onager und
-Katapulte auf ein Mauerfeld richten (`/aim`) und würfeln (`/bombard`), oder sie reparieren
-(`/repair`; `/damage` wählt bei Ergebnis C die beschädigte).
-Jede Phase einer Seite hat vier Schritte:
-1. Bogen- und Armbrustschützen schießen (`/shoot`, nicht wer letzte Runde kämpfte), eine
-   bemannte Balliste schießt (`/bolt`), Bogenschützen schießen Brandpfeile (`/firearrow`, kurz);
-2. Figuren ziehen (`/move`; `level:top` auf die Plattform eines Turms), `/winch` die Zugbrücke,
-   Leitern `/carry` `/raise` `/shift` `/drop`, `/face` in einer Tür, `/roll` einen
-   Belagerungsturm oder `/drive` einen Widder (drei Figuren darin), `/kindle` ein Feuer (statt
-   zu ziehen), `/lift` einen Öltopf oder Schirm, `/lay` einen Schirm an eine Seite;
-3. Bogenschützen schießen erneut; 4. Nahkampf: `/attack` bildet einen Kampf, `/fight` würfelt
-   (oder `/cancel`), `/push` stößt eine Leiter um, `/batter` rammt, `/douse` löscht, `/pour`
-   gießt Öl von der Brustwehr.
-`/end-phase` beendet einen Schritt. Nach einem Nahkampf wählen die Besitzer mit `/take`,
-`/retreat`, `/advance` oder `/stay`; wo eine stürzende Figur landet, sagt ihr Besitzer
-(`/land`). Bewusstlose Figuren erholen sich am Ende ihrer Phase.
-Schüsse: W10 + Modifikator gegen die Deckung des Ziels; Nahkampf: Stärkeverhältnis (abgerundet,
-mindestens 1-1), verschoben durch Gelände und mehrere Angreifer. Ergebnisse: A tot,
-B verwundet, C bewusstlos, D Verteidiger weichen, E Angreifer weichen, F ein Angreifer
-bewusstlos. `/los from: to:` erklärt jede Schusslinie, jederzeit. Unsere Tabellen nähern die
-Spielhilfe an (docs/rules/siege.md)."""
+SUMMARY_DE = """**SIEGE** (Cry-Havoc-Familie: Burg und Lager, Pferde, Maschinen, Feuer, lange Belagerungen).
+Vor dem Sturm (und jeden Morgen einer langen Belagerung) darf der Belagerer den Graben füllen
+(`/fill`), Mauern brechen (`/breach`), einen Turm aufstellen (`/place`), eine Maschine aufstellen
+(`/emplace`), Onager und Katapulte richten (`/aim`) und würfeln (`/bombard`) oder reparieren
+(`/repair`; `/damage`: welche Ergebnis C trifft).
+Jede Phase hat vier Schritte:
+1. Schützen schießen (`/shoot`, nicht nach Nahkampf letzte Runde), die Balliste (`/bolt`),
+   Brandpfeile auf Maschinen (`/firearrow`);
+2. `/move` (`level:top`: Turmplattform), `/winch` Zugbrücke, Leitern `/carry` `/raise` `/shift`
+   `/drop`, `/face` in der Tür, `/roll` Turm oder `/drive` Widder (drei darin), `/mount`
+   `/dismount` (ganze Runde), `/lead` Pferd führen, `/harness` `/unharness` Wagen, `/kindle`
+   Feuer legen, `/lift` Öltopf oder Schirm, `/lay` Schirm;
+3. Schützen schießen erneut; 4. `/attack` bildet einen Kampf, `/fight` würfelt (oder
+   `/cancel`), `/push` Leiter, `/batter` Widder, `/douse` löschen, `/pour` Öl.
+`/end-phase` beendet einen Schritt. Nach dem Nahkampf: `/take`, `/retreat`, `/advance` oder
+`/stay`; wo eine stürzende oder abgeworfene Figur landet, wählt ihr Besitzer (`/land`).
+Schüsse: W10 + Modifikator gegen Deckung; Nahkampf: Verhältnis, verschoben durch Gelände.
+Ergebnisse: A tot, B verwundet, C bewusstlos, D Verteidiger weichen, E Angreifer weichen, F ein Angreifer
+bewusstlos. `/los from: to:` erklärt jede Schusslinie. Am Tagesende würfeln Verwundete auf
+Heilung. Wahlregeln (`/game new rules:`): Panik und Flucht (`/panic` wählt), Richtig zielen.
+Unsere Tabellen nähern die Spielhilfe an (docs/rules/siege.md)."""
 
 
 def rules_summary(locale: str = "en") -> str:

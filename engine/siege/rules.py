@@ -40,11 +40,13 @@ from . import (
     oil,
     panic,
     present,
+    riders,
     scenarios,
     shield,
     shooting,
     sight,
     tower,
+    wagons,
 )
 
 SIDES = scenarios.SIDES
@@ -91,6 +93,39 @@ class Siege(Ruleset):
                 Option("tower", "choice", "The siege tower"),
                 Option("to", "hex", "Where its first cell goes"),
             ),
+        ),
+        Command(
+            "mount",
+            "Mount a horse next to your figure: takes its whole round (3.33)",
+            (Option("unit", "unit", "Your figure"), Option("horse", "choice", "The horse")),
+        ),
+        Command(
+            "dismount",
+            "Get off your horse onto a cell beside it: takes the whole round (3.33)",
+            (Option("unit", "unit", "Your rider"), Option("to", "hex", "A cell beside the horse")),
+        ),
+        Command(
+            "lead",
+            "Lead a riderless horse next to your figure: it follows your move (3.34)",
+            (
+                Option("unit", "unit", "Your figure"),
+                Option("horse", "choice", "The horse"),
+                Option("to", "hex", "Destination cell"),
+            ),
+        ),
+        Command(
+            "harness",
+            "Harness a draught animal standing before a wagon: takes the whole round (5.11)",
+            (
+                Option("unit", "unit", "Your figure"),
+                Option("horse", "choice", "The horse or ox"),
+                Option("wagon", "choice", "The wagon"),
+            ),
+        ),
+        Command(
+            "unharness",
+            "Unharness a wagon's animal, alive or dead: takes the whole round (5.11)",
+            (Option("unit", "unit", "Your figure"), Option("wagon", "choice", "The wagon")),
         ),
         Command(
             "attack",
@@ -352,6 +387,9 @@ class Siege(Ruleset):
             "engine_damage": None,
             "oil": clone(scenario.get("oil", {})),
             "shields": clone(scenario.get("shields", {})),
+            "horses": clone(scenario.get("horses", {})),
+            "wagons": clone(scenario.get("wagons", {})),
+            "mounting": [],
         }
         days.setup(scenario, state)
         state["options"] = self.options_in(scenario)
@@ -389,6 +427,8 @@ class Siege(Ruleset):
         for f in state["figures"].values():
             if f["dead"] and not f.get("off_map"):  # fled off the map (optional rule panic)
                 count[f["at"]] = count.get(f["at"], 0) + 1
+        for cell, weight in riders.dead_weights(state).items():
+            count[cell] = count.get(cell, 0) + weight
         return count
 
     @staticmethod
@@ -420,10 +460,17 @@ class Siege(Ruleset):
     def _actor(self, state: dict) -> str:
         return (state.get("awaiting") or [state["active"]])[0]
 
-    def _sight(self, state: dict, shooter_id: str, target_id: str):
+    def _sight(self, state: dict, shooter_id: str, target_id: str, at: str | None = None):
         board = self.board(state)
         shooter, target = state["figures"][shooter_id], state["figures"][target_id]
         living = {at: state["figures"][fid]["name"] for at, fid in self._living_at(state).items()}
+        if state.get("horses"):
+            if at is None and riders.horse_of(state, target):
+                # 3.31: the rider is in whichever of his two cells gives him more cover.
+                return riders.better_cover(
+                    [self._sight(state, shooter_id, target_id, c) for c in riders.cells_of(state, target)]
+                )
+            living = riders.in_the_line(state, shooter, target, living)
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
         tower_of = tower.cells_of(state)
         shooter_top, target_top = (
@@ -434,7 +481,7 @@ class Siege(Ruleset):
             board,
             living,
             shooter["at"],
-            target["at"],
+            at or target["at"],
             bands=bands,
             bridge_up=state["bridge_up"],
             ladders=self._ladders(state),
@@ -450,6 +497,8 @@ class Siege(Ruleset):
             state, seen, shooter["at"], target["at"], board, self._level(board, state, shooter)
         )
         shield.cover(board, state, shooter["at"], target["at"], seen)
+        if state.get("wagons"):
+            wagons.block_sight(board, state, self._level(board, state, shooter), seen)
         return seen
 
     def _no_shot_beside_a_friend(
@@ -527,6 +576,8 @@ class Siege(Ruleset):
         shooter = state["figures"][shooter_id] if shooter_id else None
         weapon = figures.weapon(shooter) if shooter else None
         bands = data.fire()["weapons"][weapon]["bands"] if weapon else None
+        if state.get("horses"):
+            living = riders.los_living(state, from_cell, to_cell, living)
         seen = sight.look(
             board,
             living,
@@ -551,6 +602,9 @@ class Siege(Ruleset):
             tower.spec()["top_level"] if view["shooter_top"] else board.cell(from_cell).level,
         )
         shield.cover(board, state, from_cell, to_cell, seen)
+        if state.get("wagons"):
+            level = self._level(board, state, shooter) if shooter else board.cell(from_cell).level
+            wagons.block_sight(board, state, level, seen)
         return seen, weapon
 
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
@@ -683,6 +737,10 @@ class Siege(Ruleset):
             actions += self._tower_actions(state, side)
         if phase == "move" and kind in (None, "drive"):
             actions += engines.drive_actions(self, state, side)
+        if phase == "move" and kind in (None, "mount", "dismount", "lead") and state.get("horses"):
+            actions += riders.actions(self, state, side, kind)
+        if phase == "move" and kind in (None, "harness", "unharness") and state.get("wagons"):
+            actions += wagons.actions(self, state, side, kind)
         if phase == "move" and kind in (None, "winch"):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
@@ -766,6 +824,7 @@ class Siege(Ruleset):
         }
         blocked |= {lad["at"] for lad in state["ladders"].values()}
         blocked |= set(engines.cells(state))
+        blocked |= set(riders.occupied_cells(state))
         return blocked | {
             c for other, o in state["towers"].items() if other != tid for c in o["cells"]
         }
@@ -804,8 +863,9 @@ class Siege(Ruleset):
     @staticmethod
     def _busy(state: dict) -> set[str]:
         """Figures working the winch do nothing else for the round (1.8), nor those setting a
-        fire (3.51)."""
-        return ({state["winch"]["unit"]} if state.get("winch") else set()) | fire.busy(state)
+        fire (3.51), mounting or dismounting (3.33)."""
+        busy = {state["winch"]["unit"]} if state.get("winch") else set()
+        return busy | fire.busy(state) | set(state.get("mounting", []))
 
     def _free_hands(self, state: dict, side: str) -> list[str]:
         """The side's able figures that have not acted this step and carry no ladder."""
@@ -888,6 +948,8 @@ class Siege(Ruleset):
                 continue
             if self._sight(state, fid, tid).possible:
                 out.append(tid)
+        if state.get("horses"):
+            out += riders.horse_targets(self, state, fid)
         return out
 
     def _refuse_shot(self, state: dict, action: dict, same: list[dict]) -> None:
@@ -936,6 +998,9 @@ class Siege(Ruleset):
         carriers = equipment.carried_by(state)
         tower_of = tower.cells_of(state)
         positions = self._positions(state)
+        if state.get("horses") or state.get("wagons"):
+            closed, crossed = riders.blocked(state, side)
+            enemies, friends = enemies | closed, friends | crossed
         out: dict[str, dict[str, dict]] = {}
         for fid, f in sorted(state["figures"].items()):
             if f["side"] != side or not figures.can_act(f) or fid in state["done"]:
@@ -955,6 +1020,11 @@ class Siege(Ruleset):
                     min(points, figures.values(state["figures"][partner])["move"])
                     - equipment.CARRY_PENALTY
                 )
+            if f.get("horse"):
+                plans = riders.mounted_plans(board, state, fid, points, enemies, friends, dead)
+                if plans:
+                    out[fid] = plans
+                continue
             # Over (cell, layer) positions only when the figure could reach a tower this step
             # (every step costs at least a point); elsewhere the towers are just cells it
             # cannot enter, and the plain search is the same and faster.
@@ -1019,6 +1089,10 @@ class Siege(Ruleset):
         enemies |= {(c, tower.GROUND) for c in engines.cells(state)}
         enemies |= {(c, lay) for c in fire.fires(state) for lay in (tower.GROUND, tower.TOP)}
         friends = {p for p, o in positions.items() if state["figures"][o]["side"] == f["side"]}
+        if state.get("horses") or state.get("wagons"):
+            closed, crossed = riders.blocked(state, f["side"])
+            enemies |= {(c, tower.GROUND) for c in closed}
+            friends |= {(c, tower.GROUND) for c in crossed}
         start = tower.position(f)
         ends, parent = tower.reachable(
             board, start, points, enemies, friends, dead, state["bridge_up"], ladders, tower_of
@@ -1051,6 +1125,7 @@ class Siege(Ruleset):
             and fid not in state["done"]
             and fid not in self._busy(state)
             and fid not in carriers
+            and not f.get("horse")  # a rider carries no ladder (our reading: both hands on the reins)
         ]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
         # No ladder stands in a siege tower's cells.
@@ -1152,6 +1227,8 @@ class Siege(Ruleset):
             or aid in equipment.carried_by(state)
         ):
             return False
+        if state.get("horses") and (a.get("horse") or d.get("horse")):
+            return riders.contact(board, state, a, d) is not None
         if board.distance(a["at"], d["at"]) != 1 or shield.across(state, a["at"], d["at"]):
             return False
         tower_of = tower.cells_of(state)
@@ -1172,7 +1249,9 @@ class Siege(Ruleset):
 
     def _melee_actions(self, state: dict, side: str) -> list[dict]:
         pending = state["pending"]
-        out = []
+        if pending and pending.get("horse"):
+            return riders.horse_melee_actions(self, state, side)
+        out = riders.horse_melee_actions(self, state, side) if state.get("horses") and not pending else []
         for aid, a in sorted(state["figures"].items()):
             if a["side"] != side:
                 continue
@@ -1203,6 +1282,7 @@ class Siege(Ruleset):
                 pending["defenders"],
                 self._ladders(state),
                 tower.cells_of(state),
+                riders.mounted_cells(state),
             )["odds"]
             if odds >= 1:
                 out.append({"type": "fight", "side": side})
@@ -1231,6 +1311,10 @@ class Siege(Ruleset):
             if not figures.can_act(f):
                 continue
             budget = max(1, figures.values(f)["move"] // 2)
+            if f.get("horse"):
+                for cell in riders.advance_cells(self, state, fid, adv["cells"], budget):
+                    out[(fid, cell)] = [f["at"], cell]
+                continue
             if tower_of and (
                 f["at"] in tower_of or any(c.partition("+")[0] in tower_of for c in adv["cells"])
             ):
@@ -1255,6 +1339,7 @@ class Siege(Ruleset):
                 continue
             enemies = {at for at, o in living.items() if state["figures"][o]["side"] != f["side"]}
             friends = {at for at, o in living.items() if state["figures"][o]["side"] == f["side"]}
+            enemies |= set(riders.occupied_cells(state))
             for cell in adv["cells"]:
                 if (
                     cell in living
@@ -1297,13 +1382,19 @@ class Siege(Ruleset):
         dead_before = {fid for fid, f in state["figures"].items() if f["dead"]}
         if kind == "shoot":
             self._shoot(state, action, dice, events)
-        elif kind == "move":
+        elif kind in ("move", "lead"):
             self._move(state, action, events)
+        elif kind in ("mount", "dismount"):
+            riders.apply_mount(state, action, events)
+        elif kind in ("harness", "unharness"):
+            wagons.apply(state, action, events)
         elif kind == "attack":
             pending = state["pending"] or {"attackers": [], "defenders": []}
             if action["unit"] not in pending["attackers"]:
                 pending["attackers"].append(action["unit"])
-            if action["target"] not in pending["defenders"]:
+            if action["target"] in state.get("horses", {}):
+                pending["horse"] = action["target"]  # 3.35: striking the horse itself
+            elif action["target"] not in pending["defenders"]:
                 pending["defenders"].append(action["target"])
             state["pending"] = pending
             events.append(
@@ -1337,6 +1428,8 @@ class Siege(Ruleset):
                     "path": path,
                 }
             )
+            if f.get("horse"):
+                riders.follow(state, f["horse"], [action["to"], f["at"]], events)
             f["at"] = action["to"]
             if action.get("level") == "top":
                 f["layer"] = tower.TOP
@@ -1350,7 +1443,10 @@ class Siege(Ruleset):
         elif kind == "land":
             landing = state.pop("landing")
             state["landing"] = None
-            self._land(state, landing["unit"], landing["from"], action["to"], events)
+            if landing.get("thrown"):
+                riders.place_thrown(state, landing["unit"], landing["thrown"], action["to"], events)
+            else:
+                self._land(state, landing["unit"], landing["from"], action["to"], events)
             state["awaiting"] = [state["active"]]
         elif kind == "face":
             state["figures"][action["unit"]]["facing"] = action["toward"]
@@ -1577,6 +1673,9 @@ class Siege(Ruleset):
     def _refuse(self, state: dict, action: dict, same: list[dict]) -> None:
         """Why an action is not legal, from the list already built for its type (building
         every legal action again for the message would cost more than the check)."""
+        why = riders.explain_refusal(self, state, action) if state.get("horses") else None
+        if why:
+            raise RuleError(why, [self.describe_action(state, a) for a in same[:12]])
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if same:
@@ -1601,7 +1700,7 @@ class Siege(Ruleset):
                 "fire2": ["shoot", "bolt", "firearrow"],
                 "move": [
                     "move", "roll", "drive", "face", "carry", "raise", "drop", "shift", "kindle",
-                    "lift", "lay",
+                    "lift", "lay", "mount", "dismount", "lead", "harness", "unharness",
                 ],
                 "melee": ["attack", "fight", "cancel", "push", "batter", "douse", "pour"],
                 "prepare": ["fill", "breach", "place", "emplace", "aim", "bombard", "repair"],
@@ -1613,6 +1712,9 @@ class Siege(Ruleset):
         raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
 
     def _shoot(self, state, action, dice, events):
+        if action["target"] in state.get("horses", {}):
+            riders.shoot_horse(self, state, action, dice, events)
+            return
         fid, tid = action["unit"], action["target"]
         shooter, target = state["figures"][fid], state["figures"][tid]
         seen = self._sight(state, fid, tid)
@@ -1635,12 +1737,17 @@ class Siege(Ruleset):
             lambda f: self._level(board, state, f),
             lambda other: self._sight(state, fid, other).possible,
         )
+        if shot["outcome"] != "no effect":
+            riders.throw(self, state, tid, events)
 
     def _move(self, state, action, events):
         fid = action["unit"]
         f = state["figures"][fid]
         key = action["to"] + ("+top" if action.get("level") == "top" else "")
-        plan = self._move_plans(state, f["side"], fid)[fid][key]
+        if action["type"] == "lead":
+            plan = riders.lead_options(self, state, f["side"], fid)[(action["horse"], key)]
+        else:
+            plan = self._move_plans(state, f["side"], fid)[fid][key]
         moved = {
             "type": "moved",
             "unit": fid,
@@ -1652,6 +1759,8 @@ class Siege(Ruleset):
         if "layers" in plan:
             moved["layers"] = plan["layers"]
         events.append(moved)
+        if "horse_cells" in plan:
+            riders.follow(state, f.get("horse") or plan["horse"], plan["horse_cells"], events, plan)
         f["at"] = action["to"]
         if plan.get("layer") == tower.TOP:
             f["layer"] = tower.TOP
@@ -1680,6 +1789,9 @@ class Siege(Ruleset):
         pending = state["pending"]
         state["pending"] = None
         board = self.board(state)
+        horse = pending.get("horse")
+        if horse:
+            state["attacked"].append(horse)
         combat = {
             "attackers": pending["attackers"],
             "defenders": pending["defenders"],
@@ -1705,12 +1817,16 @@ class Siege(Ruleset):
             combat["defenders"],
             self._ladders(state),
             tower.cells_of(state),
+            riders.mounted_cells(state),
+            riders.struck(state, horse),
         )
         panic.melee_shift(state, combat["defenders"], sums)
         names = ", ".join(state["figures"][a]["name"] for a in combat["attackers"])
         dnames = ", ".join(state["figures"][d]["name"] for d in combat["defenders"])
+        if horse:
+            dnames = f"horse {horse}"
         roll = dice.roll(f"melee {names} vs {dnames}", events, sides=10)
-        letter = melee.table_letter(sums["column"], roll)
+        letter = melee.table_letter(sums["column"], roll, sums["mounted"])
         meaning = data.results()[letter]["title"] if letter != "-" else "no effect"
         text = f"{names} attack {dnames}: {sums['text']}; d10 {roll} -> {letter if letter != '-' else 'no result'}: {meaning}"
         events.append(
@@ -1726,6 +1842,7 @@ class Siege(Ruleset):
                     k: sums[k]
                     for k in ("attack", "defence", "odds", "base_column", "shifts", "column")
                 },
+                **({"horse": horse} if horse else {}),
             }
         )
         if letter == "-":
@@ -1734,6 +1851,9 @@ class Siege(Ruleset):
             events.append({"type": "result_ignored", "letter": letter, "why": "panic"})
             return
         spec = data.results()[letter]
+        if horse and spec["side"] != "attacker":
+            riders.horse_hit(self, state, horse, letter, combat, events)
+            return
         hit_side = "attackers" if spec["side"] == "attacker" else "defenders"
         group = [fid for fid in combat[hit_side] if not state["figures"][fid]["dead"]]
         combat["letter"] = letter
@@ -1770,6 +1890,7 @@ class Siege(Ruleset):
                 "at": f["at"],
             }
         )
+        riders.throw(self, state, fid, events)
 
     def _retreat_options(self, state, fid) -> list[str]:
         """1.72: where a figure of the losing group may retreat, one cell.
@@ -1784,6 +1905,8 @@ class Siege(Ruleset):
         ]
         dead = self._dead_count(state)
         tower_of = tower.cells_of(state)
+        if f.get("horse"):
+            return riders.retreat_options(self, state, fid)
         if f["at"] in tower_of:
             # Our reading: in a siege tower a figure retreats along its own level of the tower.
             taken = {cell for cell, lay in self._positions(state) if lay == tower.layer(f)}
@@ -1801,6 +1924,7 @@ class Siege(Ruleset):
                 and cell not in engines.cells(state)
                 and not shield.across(state, f["at"], cell)
                 and cell not in fire.fires(state)
+                and cell not in riders.occupied_cells(state)
                 and movement.enter_cost(board, f["at"], cell, dead.get(cell, 0), state["bridge_up"])
                 < movement.UNREACHABLE
             ]
@@ -1831,17 +1955,21 @@ class Siege(Ruleset):
                 events.append(
                     {"type": "cannot_retreat", "unit": fid, "at": f["at"], "outcome": outcome}
                 )
+                riders.throw(self, state, fid, events)
         state["retreat"] = None
         self._after_result(state, pending["combat"], events)
 
     def _retreat_to(self, state, fid, cell, events):
+        if state["figures"][fid].get("horse"):
+            riders.retreat_to(state, fid, cell, events)
+            return
         f = state["figures"][fid]
         events.append({"type": "retreated", "unit": fid, "from": f["at"], "to": cell})
         f["at"] = cell
 
     def _after_result(self, state, combat, events):
         """1.73: after a retreat or a death the winner may advance one participant."""
-        state["awaiting"] = [state["active"]]
+        state["awaiting"] = [state["landing"]["side"] if state.get("landing") else state["active"]]
         letter = combat["letter"]
         spec = data.results()[letter]
         losers = "attackers" if spec["side"] == "attacker" else "defenders"
@@ -1856,6 +1984,7 @@ class Siege(Ruleset):
         occupied = {
             cell + ("+top" if lay == tower.TOP else "") for cell, lay in self._positions(state)
         }
+        occupied |= set(riders.occupied_cells(state))
         burning = fire.fires(state)
         freed = [c for c in freed if c not in occupied and c.partition("+")[0] not in burning]
         able = [fid for fid in combat[winners] if figures.can_act(state["figures"][fid])]
@@ -1866,7 +1995,8 @@ class Siege(Ruleset):
         if not self._advance_actions(state, side):
             state["advance"] = None
             return
-        state["awaiting"] = [side]
+        # A thrown rider's owner places him first (3.35); the advance waits for that.
+        state["awaiting"] = [state["landing"]["side"] if state.get("landing") else side]
         events.append({"type": "may_advance", "side": side, "figures": able, "cells": freed})
 
     def _close_advance(self, state):
@@ -1911,6 +2041,7 @@ class Siege(Ruleset):
                 st["shot"] = []
                 if st.get("kindling"):
                     fire.resolve_kindling(st, self.board(st), st["active"], evs)
+                riders.new_phase(st)
 
         def on_round_end(st, evs):
             self._turn_winch(st, evs)

@@ -11,7 +11,7 @@ from typing import Any
 from engine.core.errors import ScenarioError
 from engine.core.ruleset import check_scenario_options
 
-from . import aiming, data, days, engines, oil, panic, shield, siege_sheet, tower
+from . import aiming, data, days, engines, oil, panic, riders, shield, siege_sheet, tower, wagons
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -46,6 +46,8 @@ KEYS = {
     "rounds_per_day",
     "options",
     "skills",
+    "horses",
+    "wagons",
 }
 # The rulebook's optional rules ("Wahlregeln") this game offers; off unless switched on.
 OPTIONAL_RULES = (panic.RULE, aiming.RULE)
@@ -205,6 +207,10 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "stunned_half": 0,
             **({"layer": tower.TOP} if layer == tower.TOP else {}),
         }
+    out["horses"] = riders.validate(laid, raw.get("horses", {}), out["figures"], set(tower_of), file)
+    out["wagons"] = wagons.validate(
+        laid, raw.get("wagons", {}), out["horses"], out["figures"], set(tower_of), file
+    )
     for side in SIDES:
         need(
             any(f["side"] == side and not f["dead"] for f in out["figures"].values()),

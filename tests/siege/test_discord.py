@@ -270,3 +270,38 @@ async def test_a_rematch_keeps_the_optional_rules(siege_registered, table):  # n
     assert "is open in" in reply_text(done), reply_text(done)
     games = await table.service.list_games(guild_id=table.guild.id)
     assert games[-1].state["options"] == {"panic": True, "aiming": False}
+
+
+async def test_horses_through_the_bot(siege_registered, table):  # noqa: F811
+    """3.3 under SimCord: a scenario file with a riderless horse attached to /game new; /act's
+    autocomplete offers /mount, the mount is accepted and the board shows the mounted factors."""
+    import json
+
+    document = {
+        "name": "stable",
+        "phase": "move",
+        "figures": {
+            "hugo": {"type": "knight", "side": "besieger", "at": "0619", "name": "Hugo"},
+            "guard": {"type": "peasant", "side": "defender", "at": "2201", "name": "Guard"},
+        },
+        "horses": {"grey": {"side": "besieger", "cells": ["0519", "0419"]}},
+    }
+    created = await table.alice.slash(
+        table.channel,
+        "game new",
+        ruleset="siege",
+        scenario_file=("stable.json", json.dumps(document).encode()),
+    )
+    assert "is open in" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    offered = await table.alice.autocomplete(table.thread, "act", "action", "/mount")
+    assert any(c["value"].startswith("/mount unit:hugo horse:grey") for c in offered), offered
+    result = await table.alice.slash(table.thread, "act", action="/mount unit:Hugo horse:grey")
+    assert reply_text(result).startswith("Done"), reply_text(result)
+    state = (await table.game()).state
+    assert state["horses"]["grey"]["rider"] == "hugo" and state["figures"]["hugo"]["at"] == "0519"
+    refused = await table.alice.slash(table.thread, "act", action="/dismount unit:Hugo to:0619")
+    assert "spends this whole round getting on or off a horse" in reply_text(refused)
+    assert (await table.game()).state["figures"]["hugo"]["horse"] == "grey"

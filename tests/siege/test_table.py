@@ -166,3 +166,48 @@ def test_a_siege_of_two_days_on_the_local_table(siege_registered, tmp_path):
     assert ended["healing"] == [{"unit": "tom", "roll": 1, "title": "healed next morning", "healed_on": 2}]
     state = lines[-1]["state"]
     assert (state["day"], state["phase"]) == (2, "fire1") and not state["figures"]["tom"]["wounded"]
+
+
+def test_horses_from_a_scenario_file_are_mounted_led_and_ridden_by_typed_commands(
+    siege_registered, tmp_path
+):
+    """3.3 on the local table: a file with a ridden and a riderless horse; typed /mount,
+    /lead and /move; a mistyped horse is refused with the reason and changes nothing."""
+    document = {
+        "name": "horses",
+        "phase": "move",
+        "figures": {
+            "hugo": {"type": "knight", "side": "besieger", "at": "0519", "name": "Hugo"},
+            "page": {"type": "peasant", "side": "besieger", "at": "0819", "name": "Page"},
+            "otto": {"type": "knight", "side": "besieger", "at": "1619", "name": "Otto"},
+            "guard": {"type": "peasant", "side": "defender", "at": "2201"},
+        },
+        "horses": {
+            "grey": {"side": "besieger", "cells": ["0619", "0719"]},
+            "bay": {"side": "besieger", "cells": ["1619", "1719"], "rider": "otto"},
+        },
+    }
+    path = tmp_path / "horses.json"
+    path.write_text(json.dumps(document))
+    code, lines, _ = run(
+        ["--game", "siege", "--scenario", str(path), "--seed", "1", "--db", str(tmp_path / "h.db")],
+        tmp_path,
+        [
+            "/mount unit:Hugo horse:bay",
+            "/mount unit:Hugo horse:grey",
+            "/lead unit:Page horse:grey to:1019",
+            "/mount unit:Page horse:bay",
+            "/move unit:Otto to:1219",
+            "/state",
+        ],
+    )
+    assert code == 0
+    refused, mounted, led, peasant, ridden, final = lines
+    assert not refused["ok"] and "already has a rider (Otto)" in refused["error"]
+    assert mounted["ok"]
+    assert not led["ok"] and "already has a rider (Hugo)" in led["error"]
+    assert not peasant["ok"] and "only knight, sergeant ride" in peasant["error"]
+    assert ridden["ok"]
+    state = final["state"]
+    assert state["horses"]["grey"]["rider"] == "hugo" and state["figures"]["hugo"]["at"] == "0619"
+    assert state["horses"]["bay"]["cells"][0] == "1219"

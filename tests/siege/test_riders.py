@@ -1,0 +1,579 @@
+"""Mounted figures and horses (3.3) on the castle map: two-cell counters, cover, melee,
+mounting, leading and dead horses."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine.core.errors import RuleError, ScenarioError
+from renderer import render_png
+
+from .helpers import RULES, act, build, legal, of
+
+FAR = {"far": ("peasant", "defender", "2201")}
+
+
+def _horse(front, back, rider=None, side="besieger", **extra):
+    return {"side": side, "cells": [front, back], **({"rider": rider} if rider else {}), **extra}
+
+
+def _reach(state, fid):
+    side = state["figures"][fid]["side"]
+    return {a["to"] for a in legal(state, side, "move") if a["unit"] == fid}
+
+
+def test_a_rider_moves_with_his_horse_the_back_following_the_front():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    reach = _reach(state, "k")
+    # The mounted counter's movement (8, horses.json), not the knight's on foot (5).
+    assert "1319" in reach and "1419" not in reach
+    state, events = act(state, "besieger", "/move unit:k to:1319")
+    moved = of(events, "moved")[0]
+    assert moved["cost"] == 8
+    # The back takes the cell the front passed last.
+    assert of(events, "horse_moved")[0]["to"] == ["1319", moved["path"][-2]]
+    assert state["horses"]["h"]["cells"] == ["1319", moved["path"][-2]]
+    assert state["figures"]["k"]["at"] == "1319"
+
+
+def test_horses_never_enter_the_moat_filled_or_not_nor_parapets_or_breaches():
+    state = build(
+        {"k": ("knight", "besieger", "0702"), **FAR},
+        phase="move",
+        filled_moat=["0703", "0803"],
+        horses={"h": _horse("0702", "0701", "k")},
+    )
+    board = RULES.board(state)
+    reach = _reach(state, "k")
+    assert reach
+    kinds = {board.cell(c).kind for c in reach}
+    assert not kinds & {"moat", "filled-moat", "parapet", "breach"}
+    # A man on foot crosses the same filled moat.
+    foot = build({"m": ("man-at-arms", "besieger", "0702"), **FAR}, filled_moat=["0703"], phase="move")
+    assert "0703" in _reach(foot, "m")
+
+
+def test_no_horse_rides_onto_doors_stairs_or_into_towers_from_the_courtyard():
+    state = build(
+        {"k": ("knight", "defender", "0706"), "e": ("peasant", "besieger", "2201")},
+        phase="move",
+        active="defender",
+        horses={"h": _horse("0706", "0806", "k", side="defender")},
+    )
+    board = RULES.board(state)
+    kinds = {board.cell(c).kind for c in _reach(state, "k")}
+    assert "courtyard" in kinds
+    assert not kinds & {"stairs", "tower-door", "keep-door", "parapet", "tower"}
+
+
+def test_a_scenario_refuses_a_horse_on_the_moat_and_a_rider_off_its_front_cell():
+    with pytest.raises(ScenarioError, match="horses cannot stand on moat"):
+        build({"k": ("knight", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0703", "k")})
+    with pytest.raises(ScenarioError, match="front cell"):
+        build({"k": ("knight", "besieger", "0701"), **FAR}, horses={"h": _horse("0702", "0701", "k")})
+    with pytest.raises(ScenarioError, match="only knight, sergeant ride"):
+        build({"p": ("peasant", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0701", "p")})
+
+
+def test_the_rider_takes_the_better_cover_of_his_two_cells():
+    figs = {"a": ("bowman", "defender", "0119"), "x": ("peasant", "defender", "0619")}
+    on_foot = build({**figs, "k": ("knight", "besieger", "1119")}, active="defender")
+    state, events = act(on_foot, "defender", "/shoot unit:a target:k", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "none"
+    # Mounted, his horse's back on 1219, whose line passes over x at medium range: light cover.
+    mounted = build(
+        {**figs, "k": ("knight", "besieger", "1119")},
+        active="defender",
+        horses={"h": _horse("1119", "1219", "k")},
+    )
+    state, events = act(mounted, "defender", "/shoot unit:a target:k", dice=[1])
+    shot = of(events, "shot")[0]
+    assert shot["cover"] == "light" and shot["band"] == "medium"
+
+
+def test_a_horses_back_cell_is_occupied_for_enemies_and_blocks_a_short_shot():
+    figs = {
+        "hugo": ("knight", "besieger", "0418"),
+        "a": ("bowman", "defender", "0219"),
+        "t": ("peasant", "besieger", "0619"),
+    }
+    clear = build(figs, active="defender")
+    assert RULES._sight(clear, "a", "t").possible
+    state = build(figs, phase="move", active="defender", horses={"h": _horse("0418", "0419", "hugo")})
+    los = RULES._sight(state, "a", "t")
+    assert not los.possible and any("0419" in r and "Hugo" in r for r in los.reasons)
+    walker = build(
+        {"m": ("man-at-arms", "defender", "0320"), "hugo": ("knight", "besieger", "0418")},
+        phase="move",
+        active="defender",
+        horses={"h": _horse("0418", "0419", "hugo")},
+    )
+    assert "0419" not in _reach(walker, "m") and "0420" in _reach(walker, "m")
+
+
+def test_melee_against_a_rider_uses_the_mounted_table_without_the_several_attackers_shift():
+    figs = {
+        "a": ("man-at-arms", "defender", "0618"),
+        "b": ("man-at-arms", "defender", "0620"),
+        "k": ("knight", "besieger", "0619"),
+    }
+    mounted = build(figs, phase="melee", active="defender", horses={"h": _horse("0619", "0519", "k")})
+    state, _ = act(mounted, "defender", "/attack unit:a target:k")
+    state, _ = act(state, "defender", "/attack unit:b target:k")
+    state, events = act(state, "defender", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    # 10 attack against the mounted knight's 8: 1-1, no shift for two attackers against a rider.
+    assert fight["column"] == "1-1" and not any("several" in why for _, why in fight["shifts"])
+    assert "against mounted figures" in fight["text"]
+    # The mounted table's 1-1 row ends in C, the foot table's in B.
+    assert fight["letter"] == "C"
+
+
+def test_an_enemy_beside_the_horses_back_fights_the_rider():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), "m": ("man-at-arms", "defender", "0320")},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    assert {"type": "attack", "side": "besieger", "unit": "k", "target": "m"} in legal(
+        state, "besieger", "attack"
+    )
+
+
+def test_mounting_takes_the_whole_round_next_to_the_horse():
+    state = build(
+        {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "defender", "0719")},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
+    state, events = act(state, "besieger", "/mount unit:k horse:h")
+    assert of(events, "mounted")[0]["to"] == "0519"
+    assert state["figures"]["k"]["at"] == "0519" and state["horses"]["h"]["rider"] == "k"
+    state, _ = act(state, "besieger", "/end-phase")
+    state, _ = act(state, "besieger", "/end-phase")
+    # Melee step: the knight, busy mounting, does not fight this round.
+    assert not [a for a in legal(state, "besieger", "attack") if a["unit"] == "k"]
+
+
+def test_a_figure_away_from_the_horse_cannot_mount_and_says_why():
+    state = build(
+        {"k": ("knight", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")}
+    )
+    with pytest.raises(RuleError):
+        act(state, "besieger", "/mount unit:k horse:h")
+
+
+def test_only_knights_mount_captured_horses():
+    horses = {"h": _horse("0519", "0419", side="defender")}
+    sergeant = build({"s": ("sergeant", "besieger", "0619"), **FAR}, phase="move", horses=horses)
+    assert not legal(sergeant, "besieger", "mount")
+    knight = build({"k": ("knight", "besieger", "0619"), **FAR}, phase="move", horses=horses)
+    state, events = act(knight, "besieger", "/mount unit:k horse:h")
+    assert of(events, "mounted")[0].get("captured") and state["horses"]["h"]["side"] == "besieger"
+
+
+def test_a_wounded_knight_can_neither_mount_nor_dismount():
+    near = build(
+        {"k": ("knight", "besieger", "0619", "wounded"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
+    assert not legal(near, "besieger", "mount")
+    riding = build(
+        {"k": ("knight", "besieger", "0519", "wounded"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    assert not legal(riding, "besieger", "dismount")
+
+
+def test_dismounting_puts_the_rider_beside_the_horse_which_stays():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    spots = {a["to"] for a in legal(state, "besieger", "dismount")}
+    assert "0619" in spots and "0519" not in spots and "0419" not in spots
+    state, events = act(state, "besieger", "/dismount unit:k to:0619")
+    assert of(events, "dismounted")
+    assert state["figures"]["k"]["at"] == "0619" and "horse" not in state["figures"]["k"]
+    assert state["horses"]["h"] == {"side": "besieger", "cells": ["0519", "0419"], "rider": None, "dead": False}
+    # Back on foot: the knight's own factors.
+    assert not [a for a in legal(state, "besieger", "move") if a["unit"] == "k"]
+
+
+def test_a_riderless_horse_stands_until_a_figure_beside_it_leads_it():
+    state = build(
+        {"p": ("peasant", "besieger", "0619", "wounded"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
+    # Nobody moves it by /move; the peasant, wounded even, leads it (3.34).
+    state2, events = act(state, "besieger", "/lead unit:p horse:h to:0819")
+    assert of(events, "moved")[0]["to"] == "0819"
+    # The horse follows as an extension of the leader's counter: nearer cell in front.
+    assert state2["horses"]["h"]["cells"] == ["0719", "0619"]
+    alone = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    assert not legal(alone, "besieger", "lead")
+
+
+def test_dead_horses_cost_movement_one_extra_two_impassable():
+    one = build(
+        {"m": ("man-at-arms", "besieger", "0419"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0619", dead=True)},
+    )
+    state, events = act(one, "besieger", "/move unit:m to:0519")
+    assert of(events, "moved")[0]["cost"] == 2
+    two = build(
+        {"m": ("man-at-arms", "besieger", "0419"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0619", dead=True), "g": _horse("0519", "0520", dead=True)},
+    )
+    assert "0519" not in _reach(two, "m")
+    figures_and_horse = build(
+        {
+            "m": ("man-at-arms", "besieger", "0419"),
+            **{f"d{i}": ("peasant", "defender", "0519", "dead") for i in range(3)},
+            **FAR,
+        },
+        phase="move",
+        horses={"h": _horse("0519", "0619", dead=True)},
+    )
+    assert "0519" not in _reach(figures_and_horse, "m")
+
+
+def test_a_rider_hit_by_a_shot_is_thrown_beside_his_horse_by_his_owner():
+    state = build(
+        {
+            "a": ("bowman", "defender", "0119"),
+            "k": ("knight", "besieger", "0519"),
+            "x": ("peasant", "besieger", "2220"),
+        },
+        active="defender",
+        horses={"h": _horse("0519", "0619", "k")},
+    )
+    # Short range, no cover: a 10 on the fire table wounds at least.
+    state, events = act(state, "defender", "/shoot unit:a target:k", dice=[10])
+    choose = of(events, "choose_landing")[0]
+    assert choose["side"] == "besieger" and choose["thrown"]
+    assert "0419" in choose["options"] and "0519" not in choose["options"]
+    assert state["horses"]["h"]["rider"] is None
+    state, events = act(state, "besieger", "/land unit:k to:0419")
+    thrown = of(events, "thrown")[0]
+    assert thrown["to"] == "0419" and not of(events, "fell")
+    assert state["figures"]["k"]["at"] == "0419" and "horse" not in state["figures"]["k"]
+    # The horse stays where it was, riderless.
+    assert state["horses"]["h"]["cells"] == ["0519", "0619"]
+
+
+def test_a_rider_who_loses_a_melee_is_thrown_and_the_winner_does_not_ride_into_the_horse():
+    state = build(
+        {
+            "a": ("knight", "defender", "0419"),
+            "s": ("sergeant", "besieger", "0519", "wounded"),
+            "x": ("peasant", "besieger", "2220"),
+        },
+        phase="melee",
+        active="defender",
+        horses={"h": _horse("0519", "0619", "s")},
+    )
+    state, _ = act(state, "defender", "/attack unit:a target:s")
+    # 10 vs the wounded sergeant's mounted 4: 2-1 on the mounted table, d10 10 -> B.
+    state, events = act(state, "defender", "/fight", dice=[10])
+    assert of(events, "melee")[0]["letter"] == "B"
+    assert state["figures"]["s"]["dead"]
+    assert of(events, "choose_landing")[0]["side"] == "besieger"
+    assert state["horses"]["h"] == {"side": "besieger", "cells": ["0519", "0619"], "rider": None, "dead": False}
+    assert not of(events, "may_advance")  # the horse still stands on the rider's cell
+    state, events = act(state, "besieger", "/land unit:s to:0520")
+    assert of(events, "thrown")[0]["outcome"] == "dead"
+    assert state["figures"]["s"]["at"] == "0520" and state["awaiting"] == ["defender"]
+
+
+def test_a_rider_who_must_retreat_moves_his_horse_one_cell():
+    state = build(
+        {"a": ("knight", "defender", "0719"), "s": ("sergeant", "besieger", "0619")},
+        phase="melee",
+        active="defender",
+        horses={"h": _horse("0619", "0519", "s")},
+    )
+    state, _ = act(state, "defender", "/attack unit:a target:s")
+    # 10 vs 7: 1-1 on the mounted table, d10 8 -> D: the defender retreats.
+    state, events = act(state, "defender", "/fight", dice=[8])
+    assert of(events, "melee")[0]["letter"] == "D"
+    if state.get("retreat"):
+        option = of(events, "choose_retreat")[0]["options"][0]
+        state, events = act(state, "besieger", f"/retreat unit:s to:{option}")
+    moved = of(events, "horse_moved")[0]
+    assert moved["from"] == ["0619", "0519"] and moved["to"][1] == "0619"
+    assert state["figures"]["s"]["at"] == moved["to"][0]
+
+
+def test_the_picture_shows_ridden_riderless_and_dead_horses_and_the_header_names_them():
+    state = build(
+        {"hugo": ("knight", "besieger", "0519"), "d": ("man-at-arms", "defender", "0719")},
+        horses={
+            "h1": _horse("0519", "0419", "hugo"),
+            "h2": _horse("0918", "0919", side="defender"),
+            "h3": _horse("0619", "0620", dead=True),
+        },
+    )
+    scene = RULES.scene(state, [], None)
+    at = {}
+    for p in scene["pieces"]:
+        at.setdefault(p["at"], []).append(p)
+    # The rider's counter carries the mounted factors; his horse's back cell is its own counter.
+    assert at["0519"][0]["values"] == "10-8-8"
+    assert at["0419"][0]["title"] == "horse" and "Hugo" in at["0419"][0]["values"]
+    assert at["0918"][0]["values"] == "no rider" and at["0919"][0]["values"] == "no rider"
+    assert all(p["title"] == "+horse" for c in ("0619", "0620") for p in at[c])
+    horses = dict(scene["header"])["Horses"]
+    assert "ridden by Hugo" in horses and "h2 0918-0919 riderless" in horses and "h3 dead" in horses
+    image = Image.open(io.BytesIO(render_png(scene))).convert("RGB")
+    counts = image.getcolors(1 << 20)
+
+    def pixels_near(rgb):
+        return sum(n for n, c in counts if all(abs(a - b) <= 3 for a, b in zip(c, rgb)))
+
+    assert pixels_near((0xD9, 0xC8, 0xF5)) > 300  # the riderless horse's pale counters
+
+
+def test_a_riderless_horse_is_struck_on_the_mounted_table_with_defence_one():
+    state = build(
+        {"m": ("man-at-arms", "besieger", "0619"), **FAR},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    # 5 against 1: 5-1 on the table against mounted figures, d10 10 -> A: the horse dies.
+    assert fight["defence"] == 1 and fight["column"] == "5-1" and fight["letter"] == "A"
+    assert "against mounted figures" in fight["text"]
+    assert of(events, "horse_killed") and state["horses"]["h"]["dead"]
+    # Its two cells now hold a dead horse: one extra point to cross.
+    assert RULES._dead_count(state)["0519"] == 3
+
+
+def test_striking_a_ridden_horse_ignores_results_that_would_hurt_the_rider():
+    state = build(
+        {"m": ("man-at-arms", "besieger", "0619"), "k": ("knight", "defender", "0519"), "x": ("peasant", "besieger", "2220")},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    # 5 against the mounted knight's 8: below 1-1, no fight; a second attacker makes 10-8.
+    assert not legal(state, "besieger", "fight")
+    state = build(
+        {
+            "m": ("man-at-arms", "besieger", "0619"),
+            "n": ("man-at-arms", "besieger", "0520"),
+            "k": ("knight", "defender", "0519"),
+        },
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    state, _ = act(state, "besieger", "/attack unit:n target:h")
+    # Nobody else joins a melee against a horse.
+    assert not [a for a in legal(state, "besieger", "attack") if a["target"] == "k"]
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    assert fight["column"] == "1-1" and fight["letter"] == "C"  # mounted 1-1, d10 10: stunned
+    assert of(events, "horse_unharmed")
+    assert not state["figures"]["k"]["stunned"] and state["horses"]["h"]["rider"] == "k"
+
+
+def test_a_killed_horse_throws_its_rider_unhurt():
+    state = build(
+        {
+            "m": ("knight", "besieger", "0619"),
+            "n": ("knight", "besieger", "0520"),
+            "s": ("sergeant", "defender", "0519", "wounded"),
+        },
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "s", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    state, _ = act(state, "besieger", "/attack unit:n target:h")
+    # 16 against the wounded sergeant's mounted 4: 4-1, d10 10 -> A.
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    assert of(events, "melee")[0]["letter"] == "A" and state["horses"]["h"]["dead"]
+    choose = of(events, "choose_landing")[0]
+    assert choose["side"] == "defender" and choose["thrown"]
+    state, events = act(state, "defender", f"/land unit:s to:{choose['options'][0]}")
+    assert of(events, "thrown")[0]["outcome"] == "wounded"
+    assert not state["figures"]["s"]["dead"]
+
+
+def test_no_horse_enters_a_siege_towers_cells_which_men_on_foot_enter():
+    tower = {"t": {"side": "besieger", "cells": ["0819", "0919", "1019"], "towards": "0818"}}
+    state = build(
+        {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "besieger", "0719"), **FAR},
+        phase="move",
+        towers=tower,
+        horses={"h": _horse("0619", "0519", "k")},
+    )
+    assert not {"0819", "0919", "1019"} & _reach(state, "k")
+    assert "0819" in _reach(state, "m")
+
+
+def test_a_winning_rider_advances_with_his_horse_into_the_freed_cell():
+    state = build(
+        {"k": ("knight", "besieger", "0619"), "p": ("peasant", "defender", "0719"), **FAR},
+        phase="melee",
+        horses={"h": _horse("0619", "0519", "k")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:k target:p")
+    # 10 against 2: 5-1 on the foot table, d10 10 -> A: the peasant dies, 0719 is freed.
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    assert of(events, "may_advance")
+    state, events = act(state, "besieger", "/advance unit:k to:0719")
+    assert state["horses"]["h"]["cells"] == ["0719", "0619"] and state["figures"]["k"]["at"] == "0719"
+
+
+CAVALRY = {
+    "name": "cavalry",
+    "last_turn": 6,
+    "figures": {
+        "hugo": {"type": "knight", "side": "besieger", "at": "0519"},
+        "otto": {"type": "sergeant", "side": "besieger", "at": "0819"},
+        "page": {"type": "peasant", "side": "besieger", "at": "0719"},
+        "arch": {"type": "archer", "side": "besieger", "at": "0219"},
+        "wolf": {"type": "knight", "side": "defender", "at": "1119"},
+        "gerd": {"type": "sergeant", "side": "defender", "at": "1318"},
+        "man": {"type": "man-at-arms", "side": "defender", "at": "1220"},
+        "bow": {"type": "bowman", "side": "defender", "at": "1419"},
+        "pea": {"type": "peasant", "side": "defender", "at": "1420"},
+    },
+    "horses": {
+        "h1": {"side": "besieger", "cells": ["0519", "0419"], "rider": "hugo"},
+        "h2": {"side": "besieger", "cells": ["0918", "0818"]},
+        "h3": {"side": "defender", "cells": ["1119", "1019"], "rider": "wolf"},
+        "h4": {"side": "defender", "cells": ["1418", "1518"]},
+        "team": {"side": "besieger", "cells": ["0720", "0620"]},
+        "ox": {"side": "defender", "cells": ["1720"], "kind": "ox"},
+    },
+    "wagons": {
+        "w1": {"side": "besieger", "cells": ["0520", "0420"], "animal": "team"},
+        "w2": {"side": "defender", "cells": ["1620", "1520"], "animal": "ox"},
+    },
+}
+
+
+@pytest.mark.parametrize("seed", [2, 3, 7])
+def test_random_play_with_riders_horses_and_wagons_finishes_consistent_and_replays(seed):
+    from engine.core.game import autoplay, replay
+    from engine.core.state import state_hash
+    from engine.siege.scenarios import normalise
+
+    scenario = normalise(CAVALRY, "cavalry", "cavalry")
+    state, actions = autoplay(RULES, scenario, seed)
+    assert state["result"]["winner"] in ("besieger", "defender")
+    assert {"lead", "attack"} <= {a["type"] for a in actions}
+    for hid, h in state["horses"].items():
+        if h["rider"]:
+            assert state["figures"][h["rider"]]["at"] == h["cells"][0]
+    for fid, f in state["figures"].items():
+        if f.get("horse"):
+            assert state["horses"][f["horse"]]["rider"] == fid
+    replayed, _ = replay(RULES, scenario, seed, actions)
+    assert state_hash(replayed) == state_hash(state)
+
+
+def test_next_to_a_siege_tower_a_riderless_horse_still_stands_in_the_way():
+    tower = {"t": {"side": "besieger", "cells": ["0819", "0919", "1019"], "towards": "0818"}}
+    state = build(
+        {"m": ("man-at-arms", "defender", "0719"), "x": ("peasant", "besieger", "2220")},
+        phase="move",
+        active="defender",
+        towers=tower,
+        horses={"h": _horse("0619", "0519")},
+    )
+    reach = _reach(state, "m")
+    assert "0819" in reach and not {"0619", "0519"} & reach
+
+
+def test_a_led_horse_never_ends_on_another_horse_and_riders_carry_no_ladders():
+    state = build(
+        {
+            "p": ("peasant", "besieger", "0619"),
+            "k": ("knight", "besieger", "0819"),
+            **FAR,
+        },
+        phase="move",
+        horses={"h": _horse("0519", "0419"), "r": _horse("0819", "0919", "k")},
+        ladders={"l": {"at": "0719", "raised": False}},
+    )
+    leads = legal(state, "besieger", "lead")
+    assert leads
+    for a in leads:
+        after, _ = act(state, "besieger", f"/lead unit:p horse:h to:{a['to']}")
+        assert not set(after["horses"]["h"]["cells"]) & {"0819", "0919"}
+    assert not [a for a in legal(state, "besieger", "carry") if "k" in (a["unit"], a["with"])]
+
+
+def test_a_horse_is_shot_like_its_rider_and_only_a_killing_result_counts():
+    figs = {
+        "a": ("bowman", "defender", "0119"),
+        "x": ("peasant", "defender", "0619"),
+        "p": ("peasant", "besieger", "2220"),
+    }
+    horses = {"h": _horse("1119", "1219")}
+    state = build(figs, active="defender", horses=horses)
+    assert {"type": "shoot", "side": "defender", "unit": "a", "target": "h"} in legal(state, "defender", "shoot")
+    # Medium range; its back cell's line passes over x: light cover, as a rider would have.
+    hit, events = act(state, "defender", "/shoot unit:a target:h", dice=[10])
+    shot = of(events, "shot")[0]
+    assert shot["cover"] == "light" and shot["letter"] != "A"
+    assert of(events, "horse_unharmed") and not hit["horses"]["h"]["dead"]
+    near = build(
+        {"a": ("bowman", "defender", "0419"), "p": ("peasant", "besieger", "2220")},
+        active="defender",
+        horses={"h": _horse("0619", "0719")},
+    )
+    killed, events = act(near, "defender", "/shoot unit:a target:h", dice=[10])
+    assert of(events, "shot")[0]["letter"] == "A" and of(events, "horse_killed")
+    assert killed["horses"]["h"]["dead"]
+
+
+def test_the_horses_table_validates_and_a_broken_one_names_its_entry(tmp_path):
+    import json
+
+    from engine.siege import data, riders
+
+    assert riders.spec()["riderless_defence"] == 1
+    raw = json.loads((data.DATA_DIR / "horses.json").read_text(encoding="utf-8"))
+    raw["mounted"]["knight"]["wounded"]["defence"] = 0
+    path = tmp_path / "horses.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"mounted\.knight\.wounded"):
+        riders.load_spec(path, "horses.json")
+    raw["mounted"] = {"dragon": raw["mounted"]["knight"]}
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"mounted\.dragon"):
+        riders.load_spec(path, "horses.json")
+
+
+def test_the_picture_draws_a_strike_at_a_horse_and_the_melee_header_names_it():
+    state = build(
+        {"m": ("man-at-arms", "besieger", "0619"), **FAR},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", side="defender")},
+    )
+    state, _ = act(state, "besieger", "/attack unit:m target:h")
+    assert dict(RULES.scene(state, [], None)["header"])["Melee"] == "M vs horse h"
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    scene = RULES.scene(state, events, None)
+    strikes = [a for a in scene["arrows"] if a["kind"] == "attack"]
+    assert strikes[0]["path"] == ["0619", "0519"] and strikes[0]["text"].endswith("A")
+    assert render_png(scene)[:8] == b"\x89PNG\r\n\x1a\n"
