@@ -1166,6 +1166,8 @@ def static_key(scene: dict, lay: Layout) -> tuple:
     """The cache key of a scene's static layer at a layout."""
     return (
         scene["map_key"],
+        # place names and region labels are words of the static layer
+        str(scene.get("lang") or "en"),
         lay.kind,
         lay.columns,
         lay.rows,

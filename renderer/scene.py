@@ -16,6 +16,8 @@ Format (every key optional unless marked *required*; colours are ``"#rrggbb"``):
            # "rows": 5} for a map that grew around 0808 (Pocket Tactics)
            or {"kind": "square", "columns": 18, "rows": 12},     # square labels A1..
       "title": "Siege of Tenochtitlan",
+      "lang": "en",                         # the language of the scene's words ("de": German);
+                                            # the static layer is cached per map_key and lang
       # ---- static layer (drawn once per map_key and cached) ----
       "cells": [{"at": "0507", "fill": "#7fb069", "text": "Xoloc", "icon": "fort"}],
            # icon: one of renderer.icons.ICONS (fort, village, city, hill, building, temple,
