@@ -36,7 +36,8 @@ PICTURE_WORDS = {
         "Outpost": "Vorposten",
         "Capture point": "Eroberungspunkt",
         "Quarry": "Steinbruch",
-        "Lumber": "Holzfällerlager",
+        # the map names a building by its first word, and a long one wraps onto the hex below
+        "Lumber": "Holzlager",
         "Lumber camp": "Holzfällerlager",
         "Forge": "Schmiede",
         "Fortress": "Festung",
@@ -56,7 +57,7 @@ PICTURE_WORDS = {
             "Einheiten Stärke-Reichweite-Geschwindigkeit, Eckzahl Schwächung"
         ),
         '"Lumber 1/6 c3": attacks withstood, counter die 3': (
-            '"Holzfällerlager 1/6 z3": Angriffe überstanden, Zählerwürfel 3'
+            '"Holzlager 1/6 z3": Angriffe überstanden, Zählerwürfel 3'
         ),
     }
 }
