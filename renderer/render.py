@@ -1148,7 +1148,7 @@ class Drawn:
 
     layout: Layout
     texts: list = field(default_factory=list)  # (kind, text, box): title, legend, header,
-    # name, attack, key, loss
+    # name, attack, key, lost (a side's losses line), loss (a lost unit's chip)
     counters: list = field(default_factory=list)  # (piece id, box)
     cell_labels: dict = field(default_factory=dict)  # cell label -> box of the label and halo
     legend: list = field(default_factory=list)  # legend texts drawn
@@ -1221,6 +1221,9 @@ def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
         cy = y + ts * 0.7
         label = fonts.safe_text(str(loss.get("text", "")))
         sprites.paste_text(img, (pad, cy), label, ts, (30, 30, 30), True, "lm")
+        if drawn is not None:
+            width = fonts.text_width(label, ts, True)
+            drawn.texts.append(("lost", label, (pad, cy - ts * 0.6, pad + width, cy + ts * 0.6)))
         x = pad + fonts.text_width(label, ts, True) + ts * 0.6
         units = [fonts.safe_text(str(u)) for u in loss.get("units") or []]
         if not units:

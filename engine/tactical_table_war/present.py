@@ -36,8 +36,6 @@ PICTURE_WORDS = {
         "Outpost": "Vorposten",
         "Capture point": "Eroberungspunkt",
         "Quarry": "Steinbruch",
-        # the map names a building by its first word, and a long one wraps onto the hex below
-        "Lumber": "Holzlager",
         "Lumber camp": "Holzfällerlager",
         "Forge": "Schmiede",
         "Fortress": "Festung",
@@ -57,7 +55,7 @@ PICTURE_WORDS = {
             "Einheiten Stärke-Reichweite-Geschwindigkeit, Eckzahl Schwächung"
         ),
         '"Lumber 1/6 c3": attacks withstood, counter die 3': (
-            '"Holzlager 1/6 z3": Angriffe überstanden, Zählerwürfel 3'
+            '"Holz 1/6 z3": Angriffe überstanden, Zählerwürfel 3'
         ),
     }
 }
@@ -66,6 +64,15 @@ PICTURE_WORDS = {
 def word(text: str, lang: str) -> str:
     """``text`` as the picture shows it to a reader of ``lang``."""
     return PICTURE_WORDS.get(lang, {}).get(text, text)
+
+
+# The map names a building by one short word: a longer name wraps onto the hex below.
+SHORT_NAMES = {"de": {"Lumber camp": "Holz", "Quarry": "Stein", "Trebuchet": "Tribock"}}
+
+
+def short_name(title: str, lang: str) -> str:
+    """A building's name under its hex ("Lumber", "Holz")."""
+    return SHORT_NAMES.get(lang, {}).get(title) or word(title.split()[0], lang)
 
 
 def header(rs, state: dict, lang: str) -> list[list[str]]:

@@ -1511,7 +1511,7 @@ class TacticalTableWar(Ruleset):
             owner = state["units"][occupant]["side"] if occupant else None
             # The first word only ("Lumber 0/6 c3"): a longer name wraps onto a second line that
             # reaches the label of the hex below on the phone-sized picture.
-            name = f"{word(spec['title'].split()[0])} {b['damage']}/{spec['withstands']}"
+            name = f"{present.short_name(spec['title'], lang)} {b['damage']}/{spec['withstands']}"
             if b["counter"] is not None:
                 # "c3", not a die glyph: the fallback font's glyph is taller than the label band
                 name += f" {'z' if lang == 'de' else 'c'}{b['counter']}"

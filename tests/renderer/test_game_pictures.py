@@ -53,8 +53,7 @@ def _overlap(a, b, slack: float = 1.0) -> float:
 
 
 @functools.cache
-def positions(name: str, seed: int = SEED) -> tuple:
-    """(label, scene) of positions through a seeded autoplayed game, each with its turn's events."""
+def _frames(name: str, seed: int) -> tuple:
     rules = registry.get_ruleset(name)
     scenario = rules.load_scenario(rules.default_scenario)
     frames: list = []
@@ -64,6 +63,15 @@ def positions(name: str, seed: int = SEED) -> tuple:
         seed,
         on_action=lambda i, side, action, events, state: frames.append((state, events)),
     )
+    return tuple(frames)
+
+
+@functools.cache
+def positions(name: str, seed: int = SEED, lang: str = "en") -> tuple:
+    """(label, scene) of positions through a seeded autoplayed game, each with its turn's
+    events, its words in ``lang``."""
+    rules = registry.get_ruleset(name)
+    frames = _frames(name, seed)
     out = []
     for share in (3, 6, 9):
         index = len(frames) * share // 10
@@ -74,7 +82,8 @@ def positions(name: str, seed: int = SEED) -> tuple:
             if st.get("turn") == state.get("turn") and st.get("active") == state.get("active")
             for e in ev
         ]
-        out.append((f"{name}@{index}", rules.scene(state, events, None)))
+        scene = rules.scene(state, events, None, lang=lang)
+        out.append((f"{name}@{index}" + ("" if lang == "en" else f"/{lang}"), scene))
     return tuple(out)
 
 
@@ -90,12 +99,16 @@ def crop(img, box):
     return list(flat() if flat else part.getdata())
 
 
-CASES = [(name, k) for name in RULESETS for k in range(3)]
+# games whose pictures are drawn in German for German readers (SIEGE's words come later)
+IN_GERMAN = [name for name in WITH_KEY_AND_LOSSES if name != "siege"]
+CASES = [(name, k, "en") for name in RULESETS for k in range(3)] + [
+    (name, k, "de") for name in IN_GERMAN for k in range(3)
+]
 
 
-@pytest.mark.parametrize("name,k", CASES)
-def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
-    where, scene = positions(name)[k]
+@pytest.mark.parametrize("name,k,lang", CASES)
+def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
+    where, scene = positions(name, SEED, lang)[k]
     img, rec = drawn(scene)
     texts = rec.texts
     for i, (kind_a, text_a, a) in enumerate(texts):
@@ -415,3 +428,89 @@ def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
     assert sum(1 for p in disc if max(p) < 90) >= 2, "no range digit on the disc"
     plain = corner("i")
     assert sum(1 for p in plain if min(p) > 220) < len(plain) * 0.1
+
+
+# Words a German reader must find in each game's picture (header fields, sides, terrain key,
+# the losses lines), and English picture words that must be gone.
+GERMAN_WORDS = {
+    "tenochtitlan": ["Spielzug", "Spanier", "Azteken", "verloren:", "Gelände", "Nachziehstapel"],
+    "rivet-wars": ["Runde", "Alliierte", "Niemandsland", "Laufrost", "verloren:", "Siegpunkte"],
+    "pocket-tactics": ["Zug", "Nord", "Süd", "verloren:", "Reserve"],
+    "tactical-table-war": ["Runde", "Rot", "Blau", "Schatzkammer", "Ebene", "verloren:"],
+}
+ENGLISH_PICTURE_WORDS = frozenset(
+    "Turn Round Active Card Used Waiting Treasury lost: Decks Held Supply Plain Clear Walkway "
+    "Spanish Aztec Allies North South Red Blue hit miss eliminated retreat killed held tie "
+    "destroyed".split()
+)
+
+
+def _outcomes(scene) -> set:
+    texts = [a.get("text", "") for a in scene.get("arrows", [])]
+    texts += [label.get("text", "") for label in scene.get("labels", [])]
+    return {w.strip(":,") for text in texts for w in text.split()}
+
+
+@pytest.mark.parametrize("name", IN_GERMAN)
+def test_a_german_reader_s_picture_is_drawn_in_german(name):
+    english = positions(name)
+    for k, (where, scene) in enumerate(positions(name, SEED, "de")):
+        img, rec = drawn(scene)
+        shown = [text for kind, text, box in rec.texts]
+        words = {w for text in shown for w in text.split()}
+        missing = [w for w in GERMAN_WORDS[name] if w not in words and w not in " ".join(shown)]
+        assert not missing, f"{where}: not drawn: {missing}"
+        left = sorted(words & ENGLISH_PICTURE_WORDS)
+        assert not left, f"{where}: English words drawn: {left}"
+        assert not _outcomes(scene) & ENGLISH_PICTURE_WORDS, where
+        # the same position in English draws the English words: the language is the only change
+        en_shown = " ".join(t for _, t, _ in drawn(english[k][1])[1].texts)
+        assert "lost:" in en_shown and "verloren:" not in en_shown, english[k][0]
+        # and the PNG carries them: the losses line's words are dark ink on the light footer
+        for kind, text, box in rec.texts:
+            if kind == "lost":
+                assert text.endswith("verloren:"), where
+                ink = crop(img, box)
+                assert sum(1 for p in ink if max(p) < 90) >= len(text) * 3, f"{where}: {text}"
+
+
+GERMAN_OUTCOMES = {
+    "tenochtitlan": {"keine Wirkung", "Rückzug", "eliminiert"},
+    "rivet-wars": {"Treffer", "kein Treffer"},
+    "pocket-tactics": {"Treffer", "kein Treffer", "Kampf läuft", "Angriff gescheitert"},
+    "tactical-table-war": {"besiegt", "Gleichstand", "hält stand", "zerstört"},
+}
+
+
+@pytest.mark.parametrize("name", IN_GERMAN)
+def test_attack_labels_are_german_for_a_german_reader(name):
+    """Every attack label of the seeded game's turns, drawn for a German reader, says what
+    happened in German (and its dice stay separate numbers)."""
+    rules = registry.get_ruleset(name)
+    frames = _frames(name, SEED)
+    checked = 0
+    for index in range(0, len(frames), 3):
+        state, events = frames[index]
+        scene = rules.scene(state, events, None, lang="de")
+        texts = [a["text"] for a in scene.get("arrows", []) if a.get("text")]
+        texts += [label["text"] for label in scene.get("labels", [])]
+        for text in texts:
+            assert not _outcomes({"labels": [{"text": text}]}) & ENGLISH_PICTURE_WORDS, text
+            if any(word in text for word in GERMAN_OUTCOMES[name]):
+                checked += 1
+        if checked >= 3:
+            break
+    assert checked, f"{name}: no attack label in the seeded game"
+
+
+def test_the_map_layer_is_cached_per_language():
+    """Place names are part of the cached map layer: a German picture of a map drawn in English
+    before must not reuse the English names (Tenochtitlan's Texcoco-See, Heiliger Bezirk)."""
+    renderer.clear_cache()
+    where, scene = positions("tenochtitlan")[0]
+    _, english = renderer.render_with_layout(scene)
+    _, german = renderer.render_with_layout(positions("tenochtitlan", SEED, "de")[0][1])
+    names_en = {t for kind, t, _ in english.texts if kind == "name"}
+    names_de = {t for kind, t, _ in german.texts if kind == "name"}
+    assert "Chapultepec Springs" in names_en and "Chapultepec-Quellen" in names_de, where
+    assert renderer.cache_info()["static_builds"] == 2, "one map layer per language"
