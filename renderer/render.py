@@ -18,7 +18,7 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from engine.core import hexgrid, squaregrid
 
-from . import fonts, sprites
+from . import closeup, fonts, sprites
 from .cache import LruCache
 from .icons import COLOURED, ICONS
 from .layout import SQRT3, Layout, SceneError, layout_for
@@ -865,6 +865,17 @@ def _pieces(
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))
             if drawn is not None:
                 drawn.counters.append((str(p.get("id") or i), boxes[-1]))
+                if p.get("values"):
+                    size = sprites.factor_size(
+                        side,
+                        fonts.safe_text(str(p.get("title") or "")),
+                        fonts.safe_text(str(p["values"])),
+                        p.get("symbol"),
+                        bool(p.get("flipped")),
+                        fonts.safe_text(str(p.get("subtitle") or "")),
+                        compact,
+                    )
+                    drawn.factors.append((str(p.get("id") or i), size, boxes[-1]))
         if len(group) > 1 and hidden > 0:
             draw = draw or ImageDraw.Draw(img)
             _halo_text(draw, (cx, cy), f"+{hidden}", max(10, round(cell * 0.4)), fill=(200, 0, 0))
@@ -1155,6 +1166,10 @@ class Drawn:
     losses: list = field(default_factory=list)  # (side text, unit text) drawn in the footer
     leaders: list = field(default_factory=list)  # (arrow point, label point) of attack labels
     rulers: list = field(default_factory=list)  # (edge, text, ink box): top, bottom, left, right
+    factors: list = field(default_factory=list)  # (piece id, font size of its factors, box)
+    # the close-up of the turn's action under the map (renderer/closeup.py), when drawn:
+    # {"box": its place in the picture, "grid": its window, "drawn": its own Drawn, moved there}
+    close_up: dict | None = None
 
 
 def footer_lines(scene: dict) -> int:
@@ -1261,6 +1276,13 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
     drawn = Drawn(lay)
     img = _render(scene, size_hint, drawn)
+    _record_map(scene, lay, drawn)
+    return img, drawn
+
+
+def _record_map(scene: dict, lay: Layout, drawn: Drawn) -> None:
+    """Add what the map layer holds to the record: cell labels, place and region names,
+    rulers."""
     strong = _strong_labels(scene, lay)
     cells = (
         _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
@@ -1279,10 +1301,19 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
     for edge, text, box, _ in _ruler_marks(lay):
         drawn.rulers.append((edge, text, box))
         drawn.texts.append(("ruler", text, box))
-    return img, drawn
 
 
-def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
+def _render(
+    scene: dict, size_hint: int | None, drawn: Drawn | None, close_up: bool = True
+) -> Image.Image:
+    img = _render_map(scene, size_hint, drawn)
+    if not close_up:
+        return img
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map)
+
+
+def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
     base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
@@ -1438,7 +1469,8 @@ def render_animation(
         return sum(len(c) for c in frame[0]) if frame else 0
 
     for scene in scenes:
-        image = render_image(scene, size_hint)
+        # a replay shows the whole board turn by turn: no close-ups (frames keep one size)
+        image = _render(scene, size_hint, None, close_up=False)
         if canvas_size is None:
             scale = min(1.0, max_width / image.width)
             canvas_size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))

@@ -13,7 +13,8 @@ Format (every key optional unless marked *required*; colours are ``"#rrggbb"``):
       "grid": {"kind": "hex", "columns": 24, "rows": 18}          # *required*; hex labels CCRR
            # optional "first_column"/"first_row" (from 1) draw only a window of a larger label
            # space, e.g. {"kind": "hex", "first_column": 6, "first_row": 5, "columns": 6,
-           # "rows": 5} for a map that grew around 0808 (Pocket Tactics)
+           # "rows": 5} for a map that grew around 0808 (Pocket Tactics); "rulers": false
+           # leaves out the coordinate rulers (the close-up of a turn, whose labels read)
            or {"kind": "square", "columns": 18, "rows": 12},     # square labels A1..
       "title": "Siege of Tenochtitlan",
       "lang": "en",                         # the language of the scene's words ("de": German);

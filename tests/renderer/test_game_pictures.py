@@ -16,7 +16,7 @@ from PIL import Image
 import renderer
 from engine import registry
 from engine.core.game import autoplay
-from renderer import colours
+from renderer import closeup, colours
 from renderer.layout import PREVIEW_WIDTH
 
 # every packaged game (fixture games registered by other tests are not players' pictures)
@@ -507,10 +507,63 @@ def test_the_map_layer_is_cached_per_language():
     """Place names are part of the cached map layer: a German picture of a map drawn in English
     before must not reuse the English names (Tenochtitlan's Texcoco-See, Heiliger Bezirk)."""
     renderer.clear_cache()
+    quiet = lambda scene: {k: v for k, v in scene.items() if k != "arrows"}  # noqa: E731
     where, scene = positions("tenochtitlan")[0]
-    _, english = renderer.render_with_layout(scene)
-    _, german = renderer.render_with_layout(positions("tenochtitlan", SEED, "de")[0][1])
+    _, english = renderer.render_with_layout(quiet(scene))
+    _, german = renderer.render_with_layout(quiet(positions("tenochtitlan", SEED, "de")[0][1]))
+    assert english.close_up is None and german.close_up is None  # no turn's action: no close-up
     names_en = {t for kind, t, _ in english.texts if kind == "name"}
     names_de = {t for kind, t, _ in german.texts if kind == "name"}
     assert "Chapultepec Springs" in names_en and "Chapultepec-Quellen" in names_de, where
     assert renderer.cache_info()["static_builds"] == 2, "one map layer per language"
+
+
+def _colour(hex_colour: str) -> tuple:
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_counter_factors_read_at_a_phone_s_width(name):
+    """Every counter's factors are at least FACTOR_PHONE_PX tall when the picture is shown
+    PHONE_WIDTH wide: on the map itself, or, where the map is too large for that, in the
+    close-up of the turn's action under it (the latest attack's target among them)."""
+    closed = 0
+    for where, scene in positions(name):
+        img, rec = drawn(scene)
+        need = closeup.FACTOR_PHONE_PX
+        on_map = {pid: closeup.phone_px(size, img.width) for pid, size, _ in rec.factors}
+        if all(px >= need for px in on_map.values()):
+            assert rec.close_up is None, f"{where}: a close-up the map does not need"
+            continue
+        action = [a for a in scene.get("arrows", []) if a.get("path")]
+        if not action and not scene.get("labels"):
+            assert rec.close_up is None, where
+            continue
+        assert rec.close_up is not None, f"{where}: factors {min(on_map.values()):.1f} px, no close-up"
+        closed += 1
+        part = rec.close_up["drawn"]
+        shown = {pid: closeup.phone_px(size, img.width) for pid, size, _ in part.factors}
+        assert shown, f"{where}: the close-up shows no counter"
+        small = {pid: round(px, 1) for pid, px in shown.items() if px < need}
+        assert not small, f"{where}: factors too small in the close-up: {small}"
+        # the latest attack's target is in it, with its label
+        attacks = [a for a in action if a.get("kind") == "attack"]
+        if attacks:
+            assert attacks[-1]["path"][-1] in part.cell_labels, where
+        # it lies under the whole map, inside the picture, above the terrain key and losses
+        left, top, right, bottom = rec.close_up["box"]
+        lay = rec.layout
+        assert 0 <= left and right <= img.width and bottom <= img.height, where
+        assert top >= lay.origin_y + lay.map_height, where
+        for kind, text, box in rec.texts:
+            if kind in ("key", "lost", "loss"):
+                assert box[1] >= bottom, f"{where}: {kind} {text!r} is not under the close-up"
+        # and the PNG shows its counters: their colour fills their box
+        pieces = {str(p.get("id")): p for p in rec.close_up["scene"]["pieces"]}
+        for pid, box in part.counters:
+            colour = _colour(pieces[pid]["color"])
+            pixels = crop(img, box)
+            near = sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, colour)) < 40)
+            assert near >= len(pixels) * 0.25, f"{where}: counter {pid} is not in the close-up"
+    if name in ("tenochtitlan", "siege"):
+        assert closed, f"{name}: the largest maps' pictures got no close-up"
