@@ -70,19 +70,27 @@ def _offset(lay: Layout, label: str) -> tuple[int, int] | None:
     return hexgrid.to_offset(h) if lay.kind == "hex" else h
 
 
-def _action_cells(scene: dict, lay: Layout) -> list[tuple[int, int]]:
-    """Offset coordinates of the cells the turn's arrows and dice labels touch, the latest
-    attack's target last."""
-    cells = []
+def _action_cells(scene: dict, lay: Layout) -> dict[tuple[int, int], float]:
+    """What the turn did, as weights by offset coordinates: both ends of an attack and a dice
+    label's cell most, where a move ended (a counter stands there now) more than where it began.
+    A close-up shows the window with the most of it."""
+    weights: dict[tuple[int, int], float] = {}
+
+    def add(label, weight: float) -> None:
+        spot = _offset(lay, label)
+        if spot is not None:
+            weights[spot] = weights.get(spot, 0.0) + weight
+
     for arrow in scene.get("arrows") or []:
-        for label in arrow.get("path") or []:
-            cells.append(_offset(lay, label))
-    attacks = [a for a in scene.get("arrows") or [] if a.get("kind") == "attack" and a.get("path")]
+        path = arrow.get("path") or []
+        if not path:
+            continue
+        attack = arrow.get("kind") == "attack"
+        add(path[0], 3.0 if attack else 1.0)
+        add(path[-1], 3.0 if attack else 2.0)
     for label in scene.get("labels") or []:
-        cells.append(_offset(lay, label.get("at")))
-    if attacks:
-        cells.append(_offset(lay, attacks[-1]["path"][-1]))
-    return [c for c in cells if c is not None]
+        add(label.get("at"), 3.0)
+    return weights
 
 
 def _cell_size(lay: Layout, pieces: list) -> int | None:
@@ -104,10 +112,10 @@ def _cell_size(lay: Layout, pieces: list) -> int | None:
     return high
 
 
-def _window(lay: Layout, action: list, cell: int) -> dict:
-    """The grid window of the close-up: the action's cells and a ring around them, as many
-    columns as fit the picture's width and at most MAX_ROWS rows, centred on the latest
-    attack (or the last cell touched) when the action is wider."""
+def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
+    """The grid window of the close-up: as many columns as fit the picture's width and at most
+    MAX_ROWS rows (fewer when the action is smaller), placed where it holds the most of the
+    turn's action, then the most counters."""
     room = lay.width - 2 * max(8, cell // 3)
     if lay.kind == "hex":
         fit_columns = max(1, math.floor((room / cell - 0.5) / 1.5))
@@ -115,37 +123,48 @@ def _window(lay: Layout, action: list, cell: int) -> dict:
         fit_columns = max(1, math.floor(room / cell))
     first_col, first_row = lay.first_column, lay.first_row
     last_col, last_row = first_col + lay.columns - 1, first_row + lay.rows - 1
-
-    def span(values, lowest, highest, most):
-        low, high = max(lowest, min(values) - 1), min(highest, max(values) + 1)
-        if high - low + 1 > most:
-            # too wide: centre on the focus (the last cell) instead
-            centre = values[-1]
-            low = max(lowest, min(centre - most // 2, highest - most + 1))
-            high = min(highest, low + most - 1)
-        return low, high
-
     cols = [c for c, _ in action]
     rows = [r for _, r in action]
-    c0, c1 = span(cols, first_col, last_col, fit_columns)
-    r0, r1 = span(rows, first_row, last_row, MAX_ROWS[lay.kind])
+    # the action and a ring around it, within what fits; at least a few columns
+    width = min(fit_columns, lay.columns, max(MIN_COLUMNS, max(cols) - min(cols) + 3))
+    height = min(MAX_ROWS[lay.kind], lay.rows, max(2, max(rows) - min(rows) + 3))
+    step = 1
     if lay.kind == "square":
         # whole pairs of columns and rows from the board's corner: a 2x2 segment is not cut
-        c0, r0 = max(first_col, c0 - (c0 - first_col) % 2), max(first_row, r0 - (r0 - first_row) % 2)
-        c1 = min(last_col, c0 + max(2, (c1 - c0 + 2) // 2 * 2, 2) - 1, c0 + fit_columns // 2 * 2 - 1)
-        r1 = min(last_row, r0 + max(2, (r1 - r0 + 2) // 2 * 2) - 1, r0 + MAX_ROWS["square"] - 1)
-    # at least a few columns, so a single counter is not a lone hex in a wide strip
-    while c1 - c0 + 1 < min(MIN_COLUMNS, fit_columns, lay.columns):
-        if c0 > first_col:
-            c0 -= 1
-        if c1 - c0 + 1 < min(MIN_COLUMNS, fit_columns, lay.columns) and c1 < last_col:
-            c1 += 1
+        step = 2
+        width = max(2, min(width + width % 2, fit_columns // 2 * 2, lay.columns // 2 * 2))
+        height = max(2, min(height + height % 2, MAX_ROWS["square"], lay.rows // 2 * 2))
+    counters: dict[tuple[int, int], int] = {}
+    for p in pieces:
+        spot = _offset(lay, p.get("at"))
+        if spot is not None:
+            counters[spot] = counters.get(spot, 0) + 1
+    best, best_score = (first_col, first_row), -1.0
+    for c0 in range(first_col, max(first_col, last_col - width + 1) + 1, step):
+        for r0 in range(first_row, max(first_row, last_row - height + 1) + 1, step):
+            inside = lambda spot, c0=c0, r0=r0: (  # noqa: E731
+                c0 <= spot[0] < c0 + width and r0 <= spot[1] < r0 + height
+            )
+            score = sum(w for spot, w in action.items() if inside(spot))
+            score += 0.01 * sum(n for spot, n in counters.items() if inside(spot))
+            # a ring of map around the action rather than the action at the window's rim
+            rim = sum(
+                w
+                for spot, w in action.items()
+                if inside(spot)
+                and spot[0] in (c0, c0 + width - 1)
+                and first_col < spot[0] < last_col
+            )
+            score -= 0.001 * rim
+            if score > best_score:
+                best, best_score = (c0, r0), score
+    c0, r0 = best
     return {
         "kind": lay.kind,
         "first_column": c0 + 1,
         "first_row": r0 + 1,
-        "columns": c1 - c0 + 1,
-        "rows": r1 - r0 + 1,
+        "columns": min(width, last_col - c0 + 1),
+        "rows": min(height, last_row - r0 + 1),
         "rulers": False,
     }
 
@@ -199,7 +218,7 @@ def add_close_up(
     action = _action_cells(scene, lay)
     if not action:
         return img
-    window = _window(lay, action, cell)
+    window = _window(lay, action, pieces, cell)
     part_scene = sub_scene(scene, window, cell)
     part_drawn = type(drawn)(layout_for(window, cell)) if drawn is not None else None
     part = render_map(part_scene, cell, part_drawn)

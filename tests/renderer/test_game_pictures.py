@@ -546,10 +546,16 @@ def test_counter_factors_read_at_a_phone_s_width(name):
         assert shown, f"{where}: the close-up shows no counter"
         small = {pid: round(px, 1) for pid, px in shown.items() if px < need}
         assert not small, f"{where}: factors too small in the close-up: {small}"
-        # the latest attack's target is in it, with its label
-        attacks = [a for a in action if a.get("kind") == "attack"]
-        if attacks:
-            assert attacks[-1]["path"][-1] in part.cell_labels, where
+        # nothing a player reads in it lies under something else
+        readable = [(k, t, b) for k, t, b in part.texts if k in ("name", "attack")]
+        for i, (kind, text, box) in enumerate(readable):
+            for pid, counter in part.counters:
+                assert not _overlap(box, counter), f"{where}: close-up {text!r} under {pid}"
+            for other in readable[i + 1 :]:
+                assert not _overlap(box, other[2]), f"{where}: close-up {text!r}, {other[1]!r}"
+        for label, box in part.cell_labels.items():
+            for pid, counter in part.counters:
+                assert not _overlap(box, counter), f"{where}: close-up {pid} covers {label}"
         # it lies under the whole map, inside the picture, above the terrain key and losses
         left, top, right, bottom = rec.close_up["box"]
         lay = rec.layout
