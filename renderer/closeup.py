@@ -223,23 +223,26 @@ def add_close_up(
     part_drawn = type(drawn)(layout_for(window, cell)) if drawn is not None else None
     part = render_map(part_scene, cell, part_drawn)
     part_lay = layout_for(window, cell)
-    part = part.crop((0, part_lay.header_height, part_lay.width, part_lay.height))
+    hh = part_lay.header_height  # the close-up's own (empty) header band is not shown
     ts = lay.text_size
     caption_height = round(ts * 1.7)
     footer_top = lay.height - lay.footer_height
-    extra = caption_height + part.height
-    # one copy of the picture, taller (the new rows start black), then the footer moved down
+    extra = caption_height + part.height - hh
+    left = (img.width - part.width) // 2
+    top = footer_top + caption_height
+    # One copy of the picture, taller (the new rows start black); the close-up pasted whole,
+    # its header band over the map's bottom, which is then put back (cheaper than cropping
+    # the close-up); the band under the map moved down.
     out = img.crop((0, 0, img.width, img.height + extra))
+    out.paste(part, (left, top - hh))
+    out.paste(img.crop((left, top - hh, left + part.width, footer_top)), (left, top - hh))
     out.paste(img.crop((0, footer_top, img.width, img.height)), (0, footer_top + extra))
     draw = ImageDraw.Draw(out)
-    draw.rectangle((0, footer_top, img.width, footer_top + extra - 1), fill=(222, 216, 200))
+    draw.rectangle((0, footer_top, img.width, top - 1), fill=(222, 216, 200))
     draw.line((0, footer_top, img.width, footer_top), fill=(60, 60, 60), width=2)
     caption = CAPTION.get(str(scene.get("lang") or "en"), CAPTION["en"])
     pad = ts
     sprites.paste_text(out, (pad, footer_top + caption_height / 2), caption, ts, (30, 30, 30), True, "lm")
-    left = (img.width - part.width) // 2
-    top = footer_top + caption_height
-    out.paste(part, (left, top))
     if drawn is not None:
         # the band under the map moved down; the close-up's own record moves to its place
         drawn.texts[:] = [
@@ -255,9 +258,9 @@ def add_close_up(
             )
         )
         record_map(part_scene, part_lay, part_drawn)
-        _move_record(part_drawn, left, top - part_lay.header_height)
+        _move_record(part_drawn, left, top - hh)
         drawn.close_up = {
-            "box": (left, top, left + part.width, top + part.height),
+            "box": (left, top, left + part.width, top + part.height - hh),
             "grid": window,
             "drawn": part_drawn,
             "scene": part_scene,

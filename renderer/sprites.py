@@ -7,6 +7,7 @@ sprites are never modified after they are cached, so threads may paste them conc
 
 from __future__ import annotations
 
+import functools
 import math
 
 from PIL import Image, ImageChops, ImageDraw
@@ -132,6 +133,7 @@ def _value_size(k, side, title, values, symbol, flipped, subtitle, compact) -> i
     return fonts.fit_size(values, round(k * (0.3 if low else 0.4)), inner, True)
 
 
+@functools.lru_cache(maxsize=4096)
 def factor_size(
     side: int,
     title: str,
