@@ -30,6 +30,7 @@ CAPTION = {
     "en": "Close-up of this turn (counters: factors readable on a phone)",
     "de": "Ausschnitt dieses Zuges (Zählsteine: Werte auf dem Handy lesbar)",
 }
+CLOSE_UP_BG = (222, 216, 200)  # a shade darker than the map's background: a panel of its own
 # keys of a scene whose entries sit at one cell ("at") or join cells
 _AT_KEYS = ("cells", "objectives", "pieces", "markers", "labels")
 
@@ -234,11 +235,12 @@ def add_close_up(
     # its header band over the map's bottom, which is then put back (cheaper than cropping
     # the close-up); the band under the map moved down.
     out = img.crop((0, 0, img.width, img.height + extra))
+    draw = ImageDraw.Draw(out)
+    draw.rectangle((0, footer_top, img.width, footer_top + extra - 1), fill=CLOSE_UP_BG)
     out.paste(part, (left, top - hh))
     out.paste(img.crop((left, top - hh, left + part.width, footer_top)), (left, top - hh))
     out.paste(img.crop((0, footer_top, img.width, img.height)), (0, footer_top + extra))
-    draw = ImageDraw.Draw(out)
-    draw.rectangle((0, footer_top, img.width, top - 1), fill=(222, 216, 200))
+    draw.rectangle((0, footer_top, img.width, top - 1), fill=CLOSE_UP_BG)
     draw.line((0, footer_top, img.width, footer_top), fill=(60, 60, 60), width=2)
     caption = CAPTION.get(str(scene.get("lang") or "en"), CAPTION["en"])
     pad = ts

@@ -564,6 +564,12 @@ def test_counter_factors_read_at_a_phone_s_width(name):
         for kind, text, box in rec.texts:
             if kind in ("key", "lost", "loss"):
                 assert box[1] >= bottom, f"{where}: {kind} {text!r} is not under the close-up"
+        # beside it the panel is plain: nothing of the band that moved down is left there
+        for side in ((0, top, left, bottom), (right, top, img.width, bottom)):
+            if side[2] - side[0] >= 1:
+                plain = crop(img, side)
+                off = [p for p in plain if max(abs(a - b) for a, b in zip(p, closeup.CLOSE_UP_BG)) > 12]
+                assert not off, f"{where}: {len(off)} stray pixels beside the close-up"
         # and the PNG shows its counters: their colour fills their box
         pieces = {str(p.get("id")): p for p in rec.close_up["scene"]["pieces"]}
         for pid, box in part.counters:
