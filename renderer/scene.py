@@ -100,6 +100,10 @@ Optional additions and how the renderer reads the keys above (nothing here renam
   title shrinks to make room for the legend; a legend too wide for the title's line gets a
   line of its own, so every side is always named. Its height depends on the grid only, so
   :func:`renderer.cell_center` needs no other key.
+- A close-up of the turn's action is added under the map (above the terrain key and losses)
+  when the map's counters are too small for their factors to read at a phone's width and
+  the scene has ``arrows`` or ``labels`` (``renderer/closeup.py``); nothing in the scene asks
+  for it.
 - ``markers[]`` of kind ``highlight`` also print the cell's label, even on a cell the map does
   not have yet (Pocket Tactics' places for the next tile).
 
