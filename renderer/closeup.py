@@ -17,19 +17,15 @@ from PIL import Image, ImageDraw
 from engine.core import hexgrid
 
 from . import fonts, sprites
-from .layout import Layout, layout_for
+from .layout import DIGIT_HEIGHT, Layout, layout_for
 
 PHONE_WIDTH = 420  # how wide Discord shows a picture on a phone, before a tap
 FACTOR_PHONE_PX = 7.0  # height of a factor's digits there that reads without zooming
-DIGIT_HEIGHT = 0.73  # a bold digit's height per pixel of font size (DejaVu Sans Bold)
-# rows of cells in the close-up (it adds height to the picture); square boards take two more
-# rows' worth of height less per row, and pairs of rows keep 2x2 segments whole
+# Rows of cells in the close-up (each adds height to the picture): a row of squares is lower
+# than a row of hexes, and four squares are two whole 2x2 segments.
 MAX_ROWS = {"hex": 3, "square": 4}
 MIN_COLUMNS = 4
-CAPTION = {
-    "en": "Close-up of this turn (counters: factors readable on a phone)",
-    "de": "Ausschnitt dieses Zuges (Zählsteine: Werte auf dem Handy lesbar)",
-}
+CAPTION = {"en": "Close-up of this turn", "de": "Ausschnitt dieses Zuges"}
 CLOSE_UP_BG = (222, 216, 200)  # a shade darker than the map's background: a panel of its own
 # keys of a scene whose entries sit at one cell ("at") or join cells
 _AT_KEYS = ("cells", "objectives", "pieces", "markers", "labels")
