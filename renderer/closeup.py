@@ -195,9 +195,22 @@ def sub_scene(scene: dict, window: dict, cell: int) -> dict:
             if cells:
                 regions.append({**region, "cells": cells, "label": ""})
         out["regions"] = regions
-    out["arrows"] = [
-        a for a in scene.get("arrows") or [] if all(inside(c) for c in a.get("path") or [])
-    ]
+    arrows = []
+    for arrow in scene.get("arrows") or []:
+        path = list(arrow.get("path") or [])
+        if all(inside(c) for c in path):
+            arrows.append(arrow)
+        elif arrow.get("kind", "move") == "move":
+            # the part of a move inside the window, where it ends if it ends there
+            run: list = []
+            for c in path + [None]:
+                if c is not None and inside(c):
+                    run.append(c)
+                    continue
+                if len(run) > 1:
+                    arrows.append({**arrow, "path": run})
+                run = []
+    out["arrows"] = arrows
     return out
 
 

@@ -590,3 +590,36 @@ def test_counter_factors_read_at_a_phone_s_width(name):
             assert near >= len(pixels) * 0.25, f"{where}: counter {pid} is not in the close-up"
     if name in ("tenochtitlan", "siege"):
         assert closed, f"{name}: the largest maps' pictures got no close-up"
+
+
+def test_the_close_up_holds_the_turn_s_attack_and_speaks_the_scene_s_language():
+    def piece(at, pid, colour):
+        return {"at": at, "id": pid, "color": colour, "title": pid, "values": "2-4-3"}
+
+    scene = {
+        "map_key": "test/close-up",
+        "grid": {"kind": "hex", "columns": 24, "rows": 20},
+        "pieces": [
+            piece("1010", "Inf 1", "#a3241c"),
+            piece("1111", "War 2", "#17405a"),
+            piece("2002", "Cav 3", "#a3241c"),
+        ],
+        "arrows": [
+            {"path": ["1110", "1111"], "kind": "attack", "text": "3+⚃4=7 vs 5: retreat"},
+            {"path": ["0808", "0909", "1009", "1010"], "kind": "move"},
+        ],
+    }
+    img, rec = drawn(scene)
+    assert rec.close_up is not None
+    part = rec.close_up["drawn"]
+    assert {"1010", "1111", "1110"} <= set(part.cell_labels)
+    assert "2002" not in part.cell_labels
+    assert [t for k, t, _ in part.texts if k == "attack"] == ["3+⚃4=7 vs 5: retreat"]
+    # the move that began outside the window is drawn from where it enters it
+    moves = [a["path"] for a in rec.close_up["scene"]["arrows"] if a.get("kind") == "move"]
+    assert moves and moves[0][-1] == "1010" and all(c in part.cell_labels for c in moves[0])
+    assert ("caption", closeup.CAPTION["en"]) in [(k, t) for k, t, _ in rec.texts]
+    _, german = drawn({**scene, "lang": "de"})
+    assert ("caption", "Ausschnitt dieses Zuges") in [(k, t) for k, t, _ in german.texts]
+    # without any action there is nothing to show close up
+    assert drawn({**scene, "arrows": []})[1].close_up is None
