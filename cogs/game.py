@@ -545,8 +545,8 @@ class GameCog(UmpireCog):
                     await self.presenter.post_board(here.info, keep_flares=True)
                 await send(interaction, t(lang, "board_posted"))
                 return
-            png = await self.service.render_turn(here.info.id, turn, viewer=None)
             public = await self.presenter.public_lang(interaction.guild_id)
+            png = await self.service.render_turn(here.info.id, turn, viewer=None, lang=public)
             await interaction.channel.send(
                 t(public, "board_after", turn=turn), file=png_file(png, f"turn-{turn}.png")
             )
@@ -654,12 +654,14 @@ class GameCog(UmpireCog):
             if here.info.status == "lobby":
                 raise Refusal("not_running", status=here.info.status)
             limit = getattr(interaction.guild, "filesize_limit", None) or ATTACHMENT_LIMIT
+            public = await self.presenter.public_lang(interaction.guild_id)
             try:
-                data = await self.service.render_animation(here.info.id, max_bytes=limit)
+                data = await self.service.render_animation(
+                    here.info.id, max_bytes=limit, lang=public
+                )
             except ReplayTooBig:
                 raise Refusal("replay_too_big") from None
             name = "replay.webp" if data[:4] == b"RIFF" else "replay.gif"
-            public = await self.presenter.public_lang(interaction.guild_id)
             await interaction.channel.send(
                 t(public, "replay", id=here.info.id), file=png_file(data, name)
             )

@@ -392,7 +392,7 @@ class Presenter:
         embed.set_footer(text=t(lang, "version_footer", version=info.version))
         flares = tuple(await self.service.flares(info.id))
         try:
-            png = await self.service.render(info.id, viewer=None, flares=flares)
+            png = await self.service.render(info.id, viewer=None, flares=flares, lang=lang)
         except SceneError:
             if not flares:
                 raise
@@ -400,7 +400,7 @@ class Presenter:
             log.warning("game %s: flares %s cannot be drawn; dropped", info.id, flares)
             await self.service.clear_flares(info.id, flares)
             flares = ()
-            png = await self.service.render(info.id, viewer=None)
+            png = await self.service.render(info.id, viewer=None, lang=lang)
         embed.set_image(url="attachment://board.png")
         view = (
             None
@@ -584,7 +584,7 @@ class Presenter:
                     t(lang, "since_last") + "\n" + "\n".join(f"• {c}" for c in changes[-10:])
                 )
             if len(files) < 2 and info.status in ("active", "paused"):
-                png = await self.service.render(info.id, viewer=side)
+                png = await self.service.render(info.id, viewer=side, lang=lang)
                 files.append(png_file(png, f"{side}.png"))
         extra = {"files": files} if files else {}
         await send(interaction, clip("\n".join(parts)), ephemeral=True, **extra)

@@ -243,6 +243,7 @@ def _layout(
     first_column: int = 0,
     first_row: int = 0,
     footer_lines: int = 0,
+    rulers: bool = True,
 ) -> Layout:
     probe = Layout(kind, columns, rows, cell, 0, 0, 0, 0, 0, 0, 0, 0, footer_lines=footer_lines)
     margin = max(8, cell // 3)
@@ -254,7 +255,7 @@ def _layout(
     width = max(MIN_WIDTH, framed)
     label_size = max(10, round(cell * (0.32 if kind == "hex" else 0.25)))  # Layout.label_size
     # Small maps whose cell labels already read in the preview need no rulers.
-    needs_rulers = label_size * DIGIT_HEIGHT * PREVIEW_WIDTH / width < RULER_PREVIEW_PX
+    needs_rulers = rulers and label_size * DIGIT_HEIGHT * PREVIEW_WIDTH / width < RULER_PREVIEW_PX
     for _ in range(4 if needs_rulers else 0):
         ruler = math.ceil(RULER_PREVIEW_PX / DIGIT_HEIGHT * width / PREVIEW_WIDTH)
         # row numbers stay apart vertically (ink 0.73 of the size, pitch of a row)
@@ -318,7 +319,14 @@ def layout_for(grid: dict, size_hint: int | None = None, footer_lines: int = 0) 
     if not 12 <= cell <= 200:
         raise SceneError(f"size_hint: cell size {cell} px is out of range (12..200).")
     return _layout(
-        kind, columns, rows, cell, first_column, first_row, max(0, min(6, int(footer_lines)))
+        kind,
+        columns,
+        rows,
+        cell,
+        first_column,
+        first_row,
+        max(0, min(6, int(footer_lines))),
+        grid.get("rulers", True) is not False,
     )
 
 

@@ -18,7 +18,7 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from engine.core import hexgrid, squaregrid
 
-from . import fonts, sprites
+from . import closeup, fonts, sprites
 from .cache import LruCache
 from .icons import COLOURED, ICONS
 from .layout import SQRT3, Layout, SceneError, layout_for
@@ -865,6 +865,17 @@ def _pieces(
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))
             if drawn is not None:
                 drawn.counters.append((str(p.get("id") or i), boxes[-1]))
+                if p.get("values"):
+                    size = sprites.factor_size(
+                        side,
+                        fonts.safe_text(str(p.get("title") or "")),
+                        fonts.safe_text(str(p["values"])),
+                        p.get("symbol"),
+                        bool(p.get("flipped")),
+                        fonts.safe_text(str(p.get("subtitle") or "")),
+                        compact,
+                    )
+                    drawn.factors.append((str(p.get("id") or i), size, boxes[-1]))
         if len(group) > 1 and hidden > 0:
             draw = draw or ImageDraw.Draw(img)
             _halo_text(draw, (cx, cy), f"+{hidden}", max(10, round(cell * 0.4)), fill=(200, 0, 0))
@@ -1148,13 +1159,17 @@ class Drawn:
 
     layout: Layout
     texts: list = field(default_factory=list)  # (kind, text, box): title, legend, header,
-    # name, attack, key, loss
+    # name, attack, key, lost (a side's losses line), loss (a lost unit's chip)
     counters: list = field(default_factory=list)  # (piece id, box)
     cell_labels: dict = field(default_factory=dict)  # cell label -> box of the label and halo
     legend: list = field(default_factory=list)  # legend texts drawn
     losses: list = field(default_factory=list)  # (side text, unit text) drawn in the footer
     leaders: list = field(default_factory=list)  # (arrow point, label point) of attack labels
     rulers: list = field(default_factory=list)  # (edge, text, ink box): top, bottom, left, right
+    factors: list = field(default_factory=list)  # (piece id, font size of its factors, box)
+    # the close-up of the turn's action under the map (renderer/closeup.py), when drawn:
+    # {"box": its place in the picture, "grid": its window, "drawn": its own Drawn, moved there}
+    close_up: dict | None = None
 
 
 def footer_lines(scene: dict) -> int:
@@ -1166,6 +1181,8 @@ def static_key(scene: dict, lay: Layout) -> tuple:
     """The cache key of a scene's static layer at a layout."""
     return (
         scene["map_key"],
+        # place names and region labels are words of the static layer
+        str(scene.get("lang") or "en"),
         lay.kind,
         lay.columns,
         lay.rows,
@@ -1219,6 +1236,9 @@ def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
         cy = y + ts * 0.7
         label = fonts.safe_text(str(loss.get("text", "")))
         sprites.paste_text(img, (pad, cy), label, ts, (30, 30, 30), True, "lm")
+        if drawn is not None:
+            width = fonts.text_width(label, ts, True)
+            drawn.texts.append(("lost", label, (pad, cy - ts * 0.6, pad + width, cy + ts * 0.6)))
         x = pad + fonts.text_width(label, ts, True) + ts * 0.6
         units = [fonts.safe_text(str(u)) for u in loss.get("units") or []]
         if not units:
@@ -1256,6 +1276,13 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
     drawn = Drawn(lay)
     img = _render(scene, size_hint, drawn)
+    _record_map(scene, lay, drawn)
+    return img, drawn
+
+
+def _record_map(scene: dict, lay: Layout, drawn: Drawn) -> None:
+    """Add what the map layer holds to the record: cell labels, place and region names,
+    rulers."""
     strong = _strong_labels(scene, lay)
     cells = (
         _items(scene, "cells") if "cells" in scene else [{"at": lab} for lab in _all_labels(lay)]
@@ -1274,10 +1301,19 @@ def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image
     for edge, text, box, _ in _ruler_marks(lay):
         drawn.rulers.append((edge, text, box))
         drawn.texts.append(("ruler", text, box))
-    return img, drawn
 
 
-def _render(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
+def _render(
+    scene: dict, size_hint: int | None, drawn: Drawn | None, close_up: bool = True
+) -> Image.Image:
+    img = _render_map(scene, size_hint, drawn)
+    if not close_up:
+        return img
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map)
+
+
+def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
     base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
@@ -1433,7 +1469,8 @@ def render_animation(
         return sum(len(c) for c in frame[0]) if frame else 0
 
     for scene in scenes:
-        image = render_image(scene, size_hint)
+        # a replay shows the whole board turn by turn: no close-ups (frames keep one size)
+        image = _render(scene, size_hint, None, close_up=False)
         if canvas_size is None:
             scale = min(1.0, max_width / image.width)
             canvas_size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))

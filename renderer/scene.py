@@ -13,9 +13,12 @@ Format (every key optional unless marked *required*; colours are ``"#rrggbb"``):
       "grid": {"kind": "hex", "columns": 24, "rows": 18}          # *required*; hex labels CCRR
            # optional "first_column"/"first_row" (from 1) draw only a window of a larger label
            # space, e.g. {"kind": "hex", "first_column": 6, "first_row": 5, "columns": 6,
-           # "rows": 5} for a map that grew around 0808 (Pocket Tactics)
+           # "rows": 5} for a map that grew around 0808 (Pocket Tactics); "rulers": false
+           # leaves out the coordinate rulers (the close-up of a turn, whose labels read)
            or {"kind": "square", "columns": 18, "rows": 12},     # square labels A1..
       "title": "Siege of Tenochtitlan",
+      "lang": "en",                         # the language of the scene's words ("de": German);
+                                            # the static layer is cached per map_key and lang
       # ---- static layer (drawn once per map_key and cached) ----
       "cells": [{"at": "0507", "fill": "#7fb069", "text": "Xoloc", "icon": "fort"}],
            # icon: one of renderer.icons.ICONS (fort, village, city, hill, building, temple,
@@ -97,6 +100,10 @@ Optional additions and how the renderer reads the keys above (nothing here renam
   title shrinks to make room for the legend; a legend too wide for the title's line gets a
   line of its own, so every side is always named. Its height depends on the grid only, so
   :func:`renderer.cell_center` needs no other key.
+- A close-up of the turn's action is added under the map (above the terrain key and losses)
+  when the map's counters are too small for their factors to read at a phone's width and
+  the scene has ``arrows`` or ``labels`` (``renderer/closeup.py``); nothing in the scene asks
+  for it.
 - ``markers[]`` of kind ``highlight`` also print the cell's label, even on a cell the map does
   not have yet (Pocket Tactics' places for the next tile).
 

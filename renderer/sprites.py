@@ -7,6 +7,7 @@ sprites are never modified after they are cached, so threads may paste them conc
 
 from __future__ import annotations
 
+import functools
 import math
 
 from PIL import Image, ImageChops, ImageDraw
@@ -122,6 +123,31 @@ def counter(
     return SPRITES.get(("counter", *args), lambda: _draw_counter(*args))
 
 
+def _value_size(k, side, title, values, symbol, flipped, subtitle, compact) -> int:
+    """Font size of a counter's factors at the drawing size ``k`` (supersampled pixels)."""
+    inner = k * 0.9
+    if compact or side < 30:
+        text_max = 0.4 if side >= 30 and title else 0.5
+        return fonts.fit_size(values or title, round(k * text_max), inner, bold=True)
+    low = bool(symbol or flipped or subtitle)
+    return fonts.fit_size(values, round(k * (0.3 if low else 0.4)), inner, True)
+
+
+@functools.lru_cache(maxsize=4096)
+def factor_size(
+    side: int,
+    title: str,
+    values: str,
+    symbol: str | None = None,
+    flipped: bool = False,
+    subtitle: str = "",
+    compact: bool = False,
+) -> float:
+    """Font size, in picture pixels, of the factors on a counter of ``side`` pixels."""
+    args = (title, values, symbol, flipped, subtitle, compact)
+    return _value_size(side * SUPER, side, *args) / SUPER
+
+
 def counter_margin(side: int) -> int:
     return max(2, round(side * 0.08))
 
@@ -202,11 +228,11 @@ def _draw_counter(
         if side >= 30 and title:
             size = fonts.fit_size(title, round(k * 0.26), inner, True)
             _centered_text(draw, (cx, m + k * 0.24), title, size, ink)
-            text_y, text_max = 0.64, 0.4
+            text_y = 0.64
         else:
-            text_y, text_max = 0.52, 0.5
+            text_y = 0.52
         text = values or title
-        size = fonts.fit_size(text, round(k * text_max), inner, bold=True)
+        size = _value_size(k, side, title, values, symbol, flipped, subtitle, compact)
         _centered_text(
             draw,
             (cx, m + k * text_y),
@@ -240,7 +266,7 @@ def _draw_counter(
             )
         if values:
             low = bool(symbol or flipped or subtitle)
-            value_size = fonts.fit_size(values, round(k * (0.3 if low else 0.4)), inner, True)
+            value_size = _value_size(k, side, title, values, symbol, flipped, subtitle, compact)
             _centered_text(draw, (cx, m + k * (0.8 if low else 0.64)), values, value_size, ink)
     if badge:
         r = k * 0.19

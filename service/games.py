@@ -151,8 +151,8 @@ class ReplayTooBig(ServiceError):
 
 
 class _ReplayCache:
-    """Finished games' replays by (game, version, viewer, size limit), least recently used
-    first out, bounded by their total size."""
+    """Finished games' replays by (game, version, viewer, size limit, language), least
+    recently used first out, bounded by their total size."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
@@ -277,6 +277,16 @@ class _OverrideSource:
         self.queue.pop(0)
         self.used_override = True
         return value
+
+
+# The languages pictures are drawn in; any other locale gets the English picture.
+PICTURE_LANGS = ("en", "de")
+
+
+def picture_lang(lang: str | None) -> str:
+    """A reader's locale ("de", "de-DE", None) as a picture language the rulesets know."""
+    text = str(lang or "").lower()
+    return next((known for known in PICTURE_LANGS if text.startswith(known)), "en")
 
 
 def _validate_settings(settings: dict | None) -> dict:
@@ -1165,9 +1175,11 @@ class GameService:
         viewer: str | None = None,
         at_version: int | None = None,
         flares: Iterable[str] = (),
+        lang: str = "en",
     ) -> bytes:
         """The board PNG: now, or after the live actions up to ``at_version``; the arrows and
-        dice are those of the last player-turn; ``flares`` are cell labels to mark."""
+        dice are those of the last player-turn; ``flares`` are cell labels to mark; its words
+        in ``lang`` (the reader's language, "en" or "de")."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
         renderer = self._renderer()
@@ -1185,12 +1197,14 @@ class GameService:
             # game's length.
             segment = await self.store.last_turn_actions(row["id"])
         events = [e for r in segment for e in json.loads(r["events_json"])]
-        return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares))
+        return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares), lang)
 
-    async def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
+    async def _draw(
+        self, renderer, ruleset, state, events, viewer, flares=(), lang: str = "en"
+    ) -> bytes:
         """The scene is built here, the picture drawn in the picture pool (bounded: Overloaded
         when full). A stand-in renderer (tests) draws in a thread under the same bound."""
-        scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares)
+        scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares, lang)
         return await self._picture(renderer, scene)
 
     async def _picture(self, renderer, scene: dict) -> bytes:
@@ -1218,8 +1232,8 @@ class GameService:
         renderer = self._renderer()
         return answer.text, await self._picture(renderer, answer.scene)
 
-    def _scene(self, ruleset, state, events, viewer, flares=()) -> dict:
-        scene = ruleset.scene(state, self._visible(events, viewer), viewer)
+    def _scene(self, ruleset, state, events, viewer, flares=(), lang: str = "en") -> dict:
+        scene = ruleset.scene(state, self._visible(events, viewer), viewer, lang=picture_lang(lang))
         if flares:
             scene = dict(scene)
             scene["markers"] = list(scene.get("markers") or []) + [
@@ -1260,7 +1274,9 @@ class GameService:
                 events = []
                 frame += 1
 
-    async def render_turn(self, game_id: int, turn: int, viewer: str | None = None) -> bytes:
+    async def render_turn(
+        self, game_id: int, turn: int, viewer: str | None = None, lang: str = "en"
+    ) -> bytes:
         """The board as it stood after turn ``turn`` (with that turn's moves and dice).
         Heavy work: refused with GameBusy while another runs for this game. The state comes
         from the nearest kept checkpoint, never from a replay of the whole game."""
@@ -1273,12 +1289,12 @@ class GameService:
             if rows:
                 state = await self._state_after(row, ruleset, rows[-1])
                 events = [e for r in rows for e in json.loads(r["events_json"])]
-                return await self._draw(renderer, ruleset, state, events, viewer)
+                return await self._draw(renderer, ruleset, state, events, viewer, (), lang)
             if turn == 0:  # the setup, before anyone acted
                 state, _ = await asyncio.to_thread(
                     new_game, ruleset, json.loads(row["scenario_json"]), row["seed"]
                 )
-                return await self._draw(renderer, ruleset, state, [], viewer)
+                return await self._draw(renderer, ruleset, state, [], viewer, (), lang)
             played = [t for t in await self.store.live_turns(row["id"]) if t]
         raise ServiceError(
             f"Turn {turn} has not been played; turns so far: "
@@ -1325,6 +1341,7 @@ class GameService:
         *,
         max_bytes: int = DISCORD_ATTACHMENT_LIMIT,
         max_frames: int = MAX_REPLAY_FRAMES,
+        lang: str = "en",
     ) -> bytes:
         """An animated picture of the game: the setup, then one frame per turn, at most
         ``max_frames`` frames (a longer game shows every n-th turn, and always its last) and
@@ -1334,7 +1351,8 @@ class GameService:
         renderer = self._renderer()
         if not hasattr(renderer, "render_animation"):
             raise ServiceError("Replays are not available: the renderer cannot animate yet.")
-        key = (row["id"], row["version"], viewer, int(max_bytes), int(max_frames))
+        lang = picture_lang(lang)
+        key = (row["id"], row["version"], viewer, int(max_bytes), int(max_frames), lang)
         if row["status"] == "finished":
             cached = self._replays.get(key)
             if cached is not None:
@@ -1348,7 +1366,7 @@ class GameService:
 
             def build(max_width: int) -> bytes:
                 scenes = (
-                    self._scene(ruleset, s, events, viewer)
+                    self._scene(ruleset, s, events, viewer, (), lang)
                     for _, s, events in self._iter_turn_frames(ruleset, row, live, wanted)
                 )
                 return renderer.render_animation(

@@ -85,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--out", default=None, help="directory for board pictures (and the database)")
     p.add_argument(
+        "--lang",
+        default="en",
+        choices=("en", "de"),
+        help="the language of the board pictures' words (default: en)",
+    )
+    p.add_argument(
         "--script",
         default=None,
         metavar="FILE|-",
@@ -161,6 +167,7 @@ class Table:
         self.render_note_shown = False
         self.db_label = str(getattr(svc.store, "path", ""))
         self.db_option: str | None = None  # the --db to repeat when resuming, if not default
+        self.lang = "en"  # the words on the board pictures (--lang)
 
     async def info(self):
         return await self.svc.get_game(self.game_id)
@@ -409,7 +416,7 @@ class Table:
         if self.out_dir is None:
             return None
         try:
-            png = await self.svc.render(self.game_id)
+            png = await self.svc.render(self.game_id, lang=self.lang)
         except Exception as exc:  # pictures are optional at the table; the game goes on
             if not self.render_note_shown or force:
                 print(f"(no board picture: {exc})", file=self.stderr)
@@ -811,6 +818,7 @@ async def _run(
             # Each game's pictures in a folder of its own next to the database.
             out_dir = table_home() / "boards" / f"game-{info.id}"
         table = Table(svc, info.id, out_dir, stdout, stderr)
+        table.lang = getattr(args, "lang", "en")
         table.db_label = db_label or table.db_label
         table.db_option = db_option
         await table.setup()

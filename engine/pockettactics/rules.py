@@ -43,6 +43,7 @@ from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
+from . import present
 from . import scenario as scenario_module
 from .data import (
     CENTRE,
@@ -2135,7 +2136,10 @@ class PocketTactics(Ruleset):
             "rows": last_row - first_row + 1,
         }
 
-    def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
+    def scene(
+        self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
+    ) -> dict:
+        word = lambda text: present.word(text, lang)  # noqa: E731
         tiles = state.get("tiles", {})
         cells = []
         for lab in sorted(tiles):
@@ -2143,7 +2147,7 @@ class PocketTactics(Ruleset):
             cell = {"at": lab, "fill": self.cat.terrains[t["terrain"]]["fill"]}
             if t.get("feature"):
                 f = self.cat.features[t["feature"]]
-                cell["icon"], cell["text"] = f["icon"], f["title"]
+                cell["icon"], cell["text"] = f["icon"], word(f["title"])
             cells.append(cell)
         homes = [
             {"cells": [lab], "outline": self._color(state, s)}
@@ -2170,7 +2174,7 @@ class PocketTactics(Ruleset):
             if lab not in tiles:
                 continue
             name = (
-                self.cat.features[tiles[lab]["feature"]]["title"]
+                word(self.cat.features[tiles[lab]["feature"]]["title"])
                 if tiles[lab].get("feature")
                 else lab
             )
@@ -2209,7 +2213,7 @@ class PocketTactics(Ruleset):
                         "path": [e["from"], e["to"]],
                         "color": "#000000",
                         "kind": "attack",
-                        "text": self._combat_text(e, short=True),
+                        "text": present.combat_label(e, lang),
                     }
                 )
             elif e.get("type") == "attack_declared" and not any(
@@ -2220,7 +2224,7 @@ class PocketTactics(Ruleset):
                         "path": [e["from"], e["to"]],
                         "color": "#000000",
                         "kind": "attack",
-                        "text": "combat pending" if state.get("combat") else "attack failed",
+                        "text": word("combat pending" if state.get("combat") else "attack failed"),
                     }
                 )
 
@@ -2236,26 +2240,33 @@ class PocketTactics(Ruleset):
             )
 
         # captured units are shown per side under the map (``losses``)
-        notes = [f"Reserve N: {names('north', 'reserve')} · S: {names('south', 'reserve')}"]
+        initial = {s: self.side_title(s, lang)[0] for s in SIDES}
+        notes = [
+            f"{word('Reserve')} {initial['north']}: {names('north', 'reserve')} · "
+            f"{initial['south']}: {names('south', 'reserve')}"
+        ]
         c = state.get("combat")
         if c:
             parts = []
             for role in ROLES:
                 d = c["dice"][role]
-                bonus = " ".join(f"+{b['value']}{b['kind']}" for b in c["bonuses"][role]) or "none"
+                bonus = (
+                    " ".join(f"+{b['value']}{b['kind']}" for b in c["bonuses"][role])
+                    or word("none")
+                )
                 off = ",".join(map(str, d["off"])) or "–"
                 dfn = ",".join(map(str, d["def"])) or "–"
                 parts.append(
                     f"{self.cat.units[c[role]]['short']} OFF {off} DEF {dfn} "
-                    f"[{bonus}; {c['rerolls'][role]} rr]"
+                    f"[{bonus}; {c['rerolls'][role]} {word('rr')}]"
                 )
             notes.append(" vs ".join(parts))
         legend = [
             {
                 "color": self._color(state, s),
-                "text": f"{SIDE_TITLES[s][0]} {self.cat.factions[state['factions'][s]]['title']}"
+                "text": f"{initial[s]} {self.cat.factions[state['factions'][s]]['title']}"
                 if state["factions"].get(s)
-                else SIDE_TITLES[s],
+                else self.side_title(s, lang),
             }
             for s in SIDES
         ]
@@ -2263,13 +2274,13 @@ class PocketTactics(Ruleset):
         # names); a side's losses are its captured units
         key_names = sorted({t["terrain"] for t in tiles.values() if not t.get("feature")})
         terrain_key = [
-            {"color": self.cat.terrains[n]["fill"], "text": self.cat.terrains[n]["title"]}
+            {"color": self.cat.terrains[n]["fill"], "text": word(self.cat.terrains[n]["title"])}
             for n in key_names
         ]
         losses = [
             {
                 "color": self._color(state, s),
-                "text": f"{SIDE_TITLES[s]} lost:",
+                "text": f"{self.side_title(s, lang)} {word('lost:')}",
                 "units": [
                     self.cat.units[u]["short"]
                     for u, v in sorted(state["units"].items())
@@ -2282,13 +2293,14 @@ class PocketTactics(Ruleset):
             "map_key": f"pocket-tactics/{key}",
             "grid": self._window(tiles),
             "title": self.title,
+            "lang": lang,
             "cells": cells,
             "regions": homes,
             "objectives": objectives,
             "pieces": distinguish_titles(pieces),
             "markers": markers,
             "arrows": arrows,
-            "header": [list(kv) for kv in self.header(state).items()],
+            "header": present.header(self, state, lang),
             "legend": legend,
             "notes": notes,
             "terrain_key": terrain_key,

@@ -25,6 +25,46 @@ TERRAIN_KEY = [
     {"color": TERRITORY_FILL[None], "text": "No man's land"},
     {"color": WALKWAY_FILL, "text": "Walkway"},
 ]
+# The picture's own words in German, in the rulebook's terms (Territorium, Niemandsland,
+# Laufroste, Action!-Karten, Geheime Missionen, Treffer). Unit and card names are game data.
+PICTURE_WORDS = {
+    "de": {
+        "Allied territory": "Alliiertes Territorium",
+        "Bismark territory": "Bismark-Territorium",
+        "No man's land": "Niemandsland",
+        "Walkway": "Laufrost",
+        "lost:": "verloren:",
+        "hit": "Treffer",
+        "miss": "kein Treffer",
+        "gas": "Gas",
+        "Your hand": "Deine Hand",
+        "your secret missions": "deine Geheimen Missionen",
+        "Held": "Auf der Hand",
+        "card(s)": "Action!-Karte(n)",
+        "mission(s)": "Geheime Mission(en)",
+        "Game over": "Spielende",
+        "Nobody": "Niemand",
+        "wins": "gewinnt",
+        "cannon": "Kanone",
+        "carbine": "Karabiner",
+        "gas-projector": "Gaswerfer",
+        "hacksaw": "Säge",
+        "lance-pistol": "Lanzenpistole",
+        "mg08": "MG08",
+        "panzerfaust": "Panzerfaust",
+        "pistol": "Pistole",
+        "rifle": "Gewehr",
+        "rockets": "Raketen",
+        "scoped-rifle": "Zielfernrohrgewehr",
+        "shell": "Granate",
+        "twin-mg": "Zwillings-MG",
+    }
+}
+
+
+def word(text: str, lang: str) -> str:
+    """``text`` as the picture shows it to a reader of ``lang``."""
+    return PICTURE_WORDS.get(lang, {}).get(text, text)
 ICON = {
     "bunker": "bunker",
     "objective": "objective",
@@ -297,9 +337,10 @@ def _static(rs, state):
     return b, cells, edges
 
 
-def scene(rs, state, events, viewer):
+def scene(rs, state, events, viewer, lang="en"):
     from .rules import roster
 
+    side_title = lambda s: rs.side_title(s, lang)  # noqa: E731
     b, cells, edges = _static(rs, state)
     key = hashlib.sha256(json.dumps(cells, sort_keys=True).encode()).hexdigest()[:12]
     pieces = []
@@ -359,13 +400,14 @@ def scene(rs, state, events, viewer):
                     "path": [e["from"], squaregrid.label(squares_of(seg)[0])],
                     "color": "#000000",
                     "kind": "attack",
-                    "text": e["weapon"],
+                    "text": word(e["weapon"], lang),
                     "rolls": [],
                 }
             )
         if e.get("type") == "attack":
             # dice as separate values ("5 2", never "52"), hit or miss spelled out
-            roll = f"{' '.join(str(v) for v in e['dice']) or '-'} {'hit' if e['hit'] else 'miss'}"
+            outcome = word("hit" if e["hit"] else "miss", lang)
+            roll = f"{' '.join(str(v) for v in e['dice']) or '-'} {outcome}"
             cloud = str(e.get("by", ""))
             if e.get("kind") == "gas" and cloud.startswith("gas cloud at "):
                 # a cloud's attack is shown at the cloud, not on the arrow of who laid it
@@ -373,7 +415,7 @@ def scene(rs, state, events, viewer):
                 labels.append(
                     {
                         "at": squaregrid.label(squares_of(seg)[0]),
-                        "text": f"gas: {roll}",
+                        "text": f"{word('gas', lang)}: {roll}",
                         "color": "#5b7f12",
                     }
                 )
@@ -386,17 +428,25 @@ def scene(rs, state, events, viewer):
     # Most important first: the picture's header has room for few lines.
     notes = []
     if state.get("result"):
-        notes.append(describe_event(rs, state, {"type": "game_over", **state["result"]}))
+        result = state["result"]
+        if lang == "en":
+            notes.append(describe_event(rs, state, {"type": "game_over", **result}))
+        else:
+            winner = side_title(result["winner"]) if result.get("winner") else word("Nobody", lang)
+            notes.append(f"{word('Game over', lang)}: {winner} {word('wins', lang)}")
     if viewer in rs.sides:
         hand = [data.cards()["action"][c]["name"] for c in state["hands"][viewer]]
         secrets = [data.cards()["secret"][c]["name"] for c in state["secrets"][viewer]]
         notes.append(
-            f"Your hand: {', '.join(hand) or '-'}; your secret missions: {', '.join(secrets) or '-'}"
+            f"{word('Your hand', lang)}: {', '.join(hand) or '-'}; "
+            f"{word('your secret missions', lang)}: {', '.join(secrets) or '-'}"
         )
     notes.append(
-        "Held: "
+        word("Held", lang)
+        + ": "
         + " · ".join(
-            f"{_side_title(rs, s)} {len(state['hands'][s])} card(s), {len(state['secrets'][s])} mission(s)"
+            f"{side_title(s)} {len(state['hands'][s])} {word('card(s)', lang)}, "
+            f"{len(state['secrets'][s])} {word('mission(s)', lang)}"
             for s in rs.sides
         )
     )
@@ -404,6 +454,7 @@ def scene(rs, state, events, viewer):
         "map_key": f"rivet-wars/{state['mission']['tiles'].replace(' ', '')}/{key}",
         "grid": {"kind": "square", "columns": b.columns, "rows": b.rows},
         "title": f"{rs.title} - {state['mission'].get('title') or state['scenario']}",
+        "lang": lang,
         "cells": cells,
         "edges": edges,
         "objectives": objectives,
@@ -411,14 +462,14 @@ def scene(rs, state, events, viewer):
         "markers": markers,
         "arrows": arrows,
         "labels": labels,
-        "header": [[k, v] for k, v in header(rs, state).items()],
-        "legend": [{"color": COLORS[s], "text": _side_title(rs, s)} for s in rs.sides],
+        "header": [[k, v] for k, v in header(rs, state, lang).items()],
+        "legend": [{"color": COLORS[s], "text": side_title(s)} for s in rs.sides],
         "notes": notes,
-        "terrain_key": TERRAIN_KEY,
+        "terrain_key": [{**k, "text": word(k["text"], lang)} for k in TERRAIN_KEY],
         "losses": [
             {
                 "color": COLORS[s],
-                "text": f"{_side_title(rs, s)} lost:",
+                "text": f"{side_title(s)} {word('lost:', lang)}",
                 "units": [_lost_title(state, lost) for lost in state.get("lost", {}).get(s, [])],
             }
             for s in rs.sides

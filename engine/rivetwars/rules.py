@@ -2116,8 +2116,8 @@ class RivetWars(Ruleset):
     def localised_header(self, state, lang="en"):
         return present.header(self, state, lang)
 
-    def scene(self, state, events, viewer):
-        return present.scene(self, state, events, viewer)
+    def scene(self, state, events, viewer, lang="en"):
+        return present.scene(self, state, events, viewer, lang)
 
     def rules_summary(self, locale="en"):
         return present.rules_summary(locale)

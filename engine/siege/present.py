@@ -197,7 +197,8 @@ def _badge(f: dict) -> str:
     return ("S" if f["stunned"] else "") + ("W" if f["wounded"] else "") + panic.badge(f)
 
 
-def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
+def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") -> dict:
+    # SIEGE's picture stays English while part 2 is being built; its German comes after.
     board = ruleset.board(state)
     static = _static(board)
     pieces = []

@@ -2241,8 +2241,8 @@ class Siege(Ruleset):
     def header(self, state):
         return present.header(self, state)
 
-    def scene(self, state, events, viewer):
-        return present.scene(self, state, events, viewer)
+    def scene(self, state, events, viewer, lang="en"):
+        return present.scene(self, state, events, viewer, lang)
 
     def rules_summary(self, locale: str = "en") -> str:
         return present.rules_summary(locale)

@@ -19,7 +19,7 @@ from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
-from . import board
+from . import board, present
 from .combat import counter_route, record_loss, release_tile, remove_unit, strike, terrain_counts
 from .data import (
     PHASES,
@@ -1463,13 +1463,17 @@ class TacticalTableWar(Ruleset):
             "Treasury": f"Red {state['treasury']['red']} · Blue {state['treasury']['blue']}",
         } | extra
 
-    def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
+    def scene(
+        self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
+    ) -> dict:
+        word = lambda text: present.word(text, lang)  # noqa: E731
+        side_title = lambda side: word(SIDE_TITLES[side])  # noqa: E731
         cells = []
         for lab, land in sorted(state["tiles"].items()):
             cell = {"at": lab, "fill": self.cat.landscapes[land]["fill"]}
             for side, castle in state["castles"].items():
                 if castle == lab:
-                    cell.update(icon="fort", text=f"{SIDE_TITLES[side]} castle")
+                    cell.update(icon="fort", text=f"{side_title(side)} {word('castle')}")
             cells.append(cell)
         key = hashlib.sha256(canonical_json(cells).encode()).hexdigest()[:16]
         objectives = []
@@ -1477,7 +1481,8 @@ class TacticalTableWar(Ruleset):
             objectives.append(
                 {
                     "at": lab,
-                    "name": f"Castle {state['castle_damage'][side]}/{self.cat.castle['withstands']}",
+                    "name": f"{word('Castle')} {state['castle_damage'][side]}/"
+                    f"{self.cat.castle['withstands']}",
                     "owner": side,
                     "color": COLORS[side],
                 }
@@ -1486,7 +1491,7 @@ class TacticalTableWar(Ruleset):
             objectives.append(
                 {
                     "at": lab,
-                    "name": f"Outpost {o['damage']}/{self.cat.outpost['withstands']}",
+                    "name": f"{word('Outpost')} {o['damage']}/{self.cat.outpost['withstands']}",
                     "owner": o["side"],
                     "color": COLORS[o["side"]],
                 }
@@ -1495,7 +1500,7 @@ class TacticalTableWar(Ruleset):
             objectives.append(
                 {
                     "at": lab,
-                    "name": "Capture point",
+                    "name": word("Capture point"),
                     "owner": owner,
                     "color": COLORS[owner] if owner else "#ffffff",
                 }
@@ -1506,10 +1511,10 @@ class TacticalTableWar(Ruleset):
             owner = state["units"][occupant]["side"] if occupant else None
             # The first word only ("Lumber 0/6 c3"): a longer name wraps onto a second line that
             # reaches the label of the hex below on the phone-sized picture.
-            name = f"{spec['title'].split()[0]} {b['damage']}/{spec['withstands']}"
+            name = f"{present.short_name(spec['title'], lang)} {b['damage']}/{spec['withstands']}"
             if b["counter"] is not None:
                 # "c3", not a die glyph: the fallback font's glyph is taller than the label band
-                name += f" c{b['counter']}"
+                name += f" {'z' if lang == 'de' else 'c'}{b['counter']}"
             objectives.append(
                 {
                     "at": lab,
@@ -1525,7 +1530,7 @@ class TacticalTableWar(Ruleset):
             objectives.append(
                 {
                     "at": lab,
-                    "name": f"{spec['title']} (building)",
+                    "name": f"{word(spec['title'])} ({word('building')})",
                     "owner": c["side"],
                     "color": COLORS[c["side"]],
                 }
@@ -1563,11 +1568,11 @@ class TacticalTableWar(Ruleset):
                 "route"
             ):
                 text = (
-                    f"{e['attack']} vs {e['defence']}: {e['outcome']}"
+                    f"{e['attack']} vs {e['defence']}: {word(e['outcome'])}"
                     if e["type"] == "combat"
                     else "+".join(map(str, e["dice"]))
                     if e["type"] in ("ballista", "scatter")
-                    else f"-{e['damage']}" + (" destroyed" if e["destroyed"] else "")
+                    else f"-{e['damage']}" + (f" {word('destroyed')}" if e["destroyed"] else "")
                 )
                 arrows.append(
                     {
@@ -1577,14 +1582,14 @@ class TacticalTableWar(Ruleset):
                         "text": text,
                     }
                 )
-        legend = [{"color": COLORS[s], "text": SIDE_TITLES[s]} for s in SIDES]
+        legend = [{"color": COLORS[s], "text": side_title(s)} for s in SIDES]
         on_map = set(state["tiles"].values())
         terrain_key = [
             {
                 "color": spec["fill"],
-                "text": f"{spec['title']} +{spec['terrain_advantage']}"
+                "text": f"{word(spec['title'])} +{spec['terrain_advantage']}"
                 if spec["passable"]
-                else f"{spec['title']} (impassable)",
+                else f"{word(spec['title'])} ({word('impassable')})",
             }
             for name, spec in self.cat.landscapes.items()
             if name in on_map
@@ -1592,7 +1597,7 @@ class TacticalTableWar(Ruleset):
         losses = [
             {
                 "color": COLORS[s],
-                "text": f"{SIDE_TITLES[s]} lost:",
+                "text": f"{side_title(s)} {word('lost:')}",
                 "units": list(state.get("lost", {}).get(s, [])),
             }
             for s in SIDES
@@ -1600,20 +1605,24 @@ class TacticalTableWar(Ruleset):
         free = sum(1 for t in state["supply"] if t["at"] is None)
         notes = [
             (
-                f"Supply {free}/{len(state['supply'])} tiles free · Looting die Red {state['looting']['red']}, "
-                f'Blue {state["looting"]["blue"]} · counters strength-range-speed, badge weakening · "Lumber 1/6 c3": attacks withstood, counter die 3'
+                f"{word('Supply')} {free}/{len(state['supply'])} {word('tiles free')} · "
+                f"{word('Looting die')} {side_title('red')} {state['looting']['red']}, "
+                f"{side_title('blue')} {state['looting']['blue']} · "
+                f"{word('counters strength-range-speed, badge weakening')} · "
+                + word('"Lumber 1/6 c3": attacks withstood, counter die 3')
             )
         ]
         return {
             "map_key": f"tactical-table-war/{key}",
             "grid": {"kind": "hex", "columns": state["columns"], "rows": state["rows"]},
             "title": self.title,
+            "lang": lang,
             "cells": cells,
             "objectives": objectives,
             "pieces": pieces,
             "markers": [],
             "arrows": arrows,
-            "header": [list(kv) for kv in self.header(state).items()],
+            "header": present.header(self, state, lang),
             "legend": legend,
             "notes": notes,
             "terrain_key": terrain_key,

@@ -23,6 +23,45 @@ PHASE_TITLES = {
     "rally": "Rally",
 }
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+# The picture's own words in German, in the rulebook's terms where it has them (Damm, Kanal,
+# Dörfer, Angriffswert, Rückzug, eliminiert). Place names and card titles are game data.
+PICTURE_WORDS = {
+    "de": {
+        "Tlaxcalan allies": "Tlaxcalteken (Verbündete)",
+        "Decks": "Nachziehstapel",
+        "Counters: attack-defence-movement; white corner disc: range": (
+            "Einheiten: Angriff-Verteidigung-Bewegung; weiße Eckscheibe: Reichweite"
+        ),
+        "lost:": "verloren:",
+        "none": "keine Wirkung",
+        "retreat": "Rückzug",
+        "eliminated": "eliminiert",
+        "Clear": "Offenes Gelände",
+        "Hills": "Hügel",
+        "Marsh": "Sumpf",
+        "Lake Texcoco": "Texcoco-See",
+        "Canal": "Kanal",
+        "City sites": "Stadtfelder",
+        "Sacred Precinct": "Heiliger Bezirk",
+        "Tlatelolco Market": "Tlatelolco-Markt",
+        "Dock Area": "Hafen",
+        "Causeway": "Damm",
+        "Village": "Dorf",
+        "Chapultepec Springs": "Chapultepec-Quellen",
+        "move": "Bewegung",
+        "attack": "Angriff",
+        "holds": "hält",
+        "and": "und",
+        "or": "oder",
+        "one": "eine",
+        "until {units} moves on": "bis {units} weiterzieht",
+    }
+}
+
+
+def word(text: str, lang: str) -> str:
+    """``text`` as the picture shows it to a reader of ``lang``."""
+    return PICTURE_WORDS.get(lang, {}).get(text, text)
 
 
 def place_name(board, i: int) -> str:
@@ -40,11 +79,50 @@ def place_name(board, i: int) -> str:
     return terrain_chart()["types"][board.terrain[i]]["title"]
 
 
-def card_text(card: dict) -> str:
-    text = f"{card['title']}: move {card['move']}, attack {card['attack']}"
+def card_text(card: dict, lang: str = "en") -> str:
+    if lang == "de":
+        text = f"{card['title']}: Bewegung {card['move']}, Angriff {card['attack']}"
+    else:
+        text = f"{card['title']}: move {card['move']}, attack {card['attack']}"
     special = card.get("special")
     if special:
-        text += "; " + special_text(special)
+        text += "; " + (special_text_de(special) if lang == "de" else special_text(special))
+    return text
+
+
+CLASSES_DE = {
+    "infantry": "Infanterie",
+    "cavalry": "Kavallerie",
+    "arquebusiers": "Arkebusiere",
+    "crossbowmen": "Armbrustschützen",
+    "artillery": "Artillerie",
+    "brigantine": "Brigantinen",
+    "bowmen": "Bogenschützen",
+    "canoe": "Kanus",
+}
+
+
+def special_text_de(special: dict) -> str:
+    """:func:`special_text` in German, with the summary's words (Tlaxcalteken, Aquädukt)."""
+    classes = ", ".join(CLASSES_DE.get(c, c) for c in special.get("classes", []))
+    kind = special["kind"]
+    if kind == "attack_bonus":
+        text = f"+{special['bonus']} auf Angriffe von {classes}"
+    elif kind == "movement_bonus":
+        text = f"+{special['bonus']} Bewegung für {classes}"
+    elif kind == "return_unit":
+        where = {
+            "default": "neben eine eigene Einheit",
+            "city": "in Tenochtitlan",
+            "village": "in ein Dorf",
+        }[special.get("where", "default")]
+        text = f"eine eliminierte Einheit ({classes}) kehrt zurück, {where}"
+    elif kind == "mandatory_attack":
+        text = "du musst angreifen, wenn du kannst"
+    else:
+        text = "kein feindliches Defensivfeuer"
+    if special.get("requires") == "aqueduct":
+        text += " (wenn du das Aquädukt kontrollierst)"
     return text
 
 
@@ -194,7 +272,7 @@ def header(ruleset, state: dict, lang: str = "en") -> dict[str, str]:
     out[term("Phase")] = term(PHASE_TITLES.get(state["phase"], state["phase"]))
     out[term("Active")] = side(state["active"])
     card = cards_by_id().get(state.get("card") or "")
-    out[term("Card")] = card_text(card) if card else "—"
+    out[term("Card")] = card_text(card, lang) if card else "—"
     if card and state["phase"] != "setup":
         moved, attacked = (
             f"{len(state['moved'])}/{card['move']}",
@@ -217,7 +295,7 @@ def header(ruleset, state: dict, lang: str = "en") -> dict[str, str]:
     return out
 
 
-def _static(board) -> dict:
+def _static(board, lang: str = "en") -> dict:
     chart = terrain_chart()
     types = chart["types"]
     names = {}
@@ -235,7 +313,7 @@ def _static(board) -> dict:
         if icon:
             cell["icon"] = icon
         if i in names:
-            cell["text"] = names[i]
+            cell["text"] = word(names[i], lang)
         cells.append(cell)
     lines = []
     for road in board.roads:
@@ -293,14 +371,15 @@ def _static(board) -> dict:
     return {"cells": cells, "lines": lines, "regions": regions}
 
 
-_static_cache: dict[str, dict] = {}
+_static_cache: dict[tuple[str, str], dict] = {}
 
 
-def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
+def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") -> dict:
     board = board_for(state["map"])
-    static = _static_cache.get(board.key)
+    static = _static_cache.get((board.key, lang))
     if static is None:
-        static = _static_cache[board.key] = _static(board)
+        static = _static_cache[(board.key, lang)] = _static(board, lang)
+    side_title = lambda s: ruleset.side_title(s, lang)  # noqa: E731
     types = unit_types()
     pieces = []
     sharing: dict[str, list[str]] = {}
@@ -330,16 +409,21 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         if len(uids) > 1:
             markers.append({"at": lab, "kind": "highlight", "color": "#d4ac0d"})
             waiting = [x for x in uids if x not in state.get("moved", [])]
-            shared_notes.append(
-                f"{lab} holds {' and '.join(unit_name(state, x) for x in uids)} until "
-                f"{' or '.join(unit_name(state, x) for x in waiting) or 'one'} moves on"
-            )
+            who = f" {word('and', lang)} ".join(unit_name(state, x) for x in uids)
+            mover = f" {word('or', lang)} ".join(unit_name(state, x) for x in waiting)
+            until = word("until {units} moves on", lang).format(units=mover or word("one", lang))
+            shared_notes.append(f"{lab} {word('holds', lang)} {who} {until}")
     objectives = []
     for name, i in board.objectives.items():
         lab = board.label(i)
         owner = state["control"].get(lab)
         objectives.append(
-            {"at": lab, "name": name, "owner": owner, "color": COLORS.get(owner, "#777777")}
+            {
+                "at": lab,
+                "name": word(name, lang),
+                "owner": owner,
+                "color": COLORS.get(owner, "#777777"),
+            }
         )
     arrows = []
     for e in events:
@@ -356,7 +440,10 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         elif kind == "attack":
             face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
             extra = ("+1" if e["combined"] else "") + (f"+{e['bonus']}" if e["bonus"] else "")
-            text = f"{e['base']}{extra}+{face}{e['roll']}={e['total']} vs {e['defence']}: {e['result']}"
+            text = (
+                f"{e['base']}{extra}+{face}{e['roll']}={e['total']} vs {e['defence']}: "
+                f"{word(e['result'], lang)}"
+            )
             for src in e["from"]:
                 arrows.append(
                     {"path": [src, e["at"]], "color": "#111111", "kind": "attack", "text": text}
@@ -364,13 +451,13 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
     notes = []
     decks = state.get("decks", {})
     notes.append(
-        "Decks: "
+        word("Decks", lang)
+        + ": "
         + ", ".join(
-            f"{ruleset.side_titles[s]} {len(d) if isinstance(d, list) else d}"
-            for s, d in decks.items()
+            f"{side_title(s)} {len(d) if isinstance(d, list) else d}" for s, d in decks.items()
         )
     )
-    notes.append("Counters: attack-defence-movement; white corner disc: range")
+    notes.append(word("Counters: attack-defence-movement; white corner disc: range", lang))
     lost: dict[str, list[str]] = {"spanish": [], "aztec": []}
     for uid in state.get("eliminated", []):
         t = types.get(state.get("roster", {}).get(uid))
@@ -381,27 +468,28 @@ def scene(ruleset, state: dict, events: list[dict], viewer) -> dict:
         "map_key": board.key,
         "grid": {"kind": "hex", "columns": board.columns, "rows": board.rows},
         "title": "Siege of Tenochtitlan",
+        "lang": lang,
         **static,
         "objectives": objectives,
         "pieces": distinguish_titles(pieces),
         "markers": markers,
         "arrows": arrows,
-        "header": [[k, v] for k, v in header(ruleset, state).items()],
+        "header": [[k, v] for k, v in header(ruleset, state, lang).items()],
         "legend": [
-            {"color": COLORS["spanish"], "text": "Spanish"},
-            {"color": TLAXCALAN_COLOR, "text": "Tlaxcalan allies"},
-            {"color": COLORS["aztec"], "text": "Aztec"},
+            {"color": COLORS["spanish"], "text": side_title("spanish")},
+            {"color": TLAXCALAN_COLOR, "text": word("Tlaxcalan allies", lang)},
+            {"color": COLORS["aztec"], "text": side_title("aztec")},
         ],
         "notes": notes,
-        "terrain_key": _terrain_key(board),
+        "terrain_key": _terrain_key(board, lang),
         "losses": [
-            {"color": COLORS[s], "text": f"{ruleset.side_titles.get(s, s)} lost:", "units": lost[s]}
+            {"color": COLORS[s], "text": f"{side_title(s)} {word('lost:', lang)}", "units": lost[s]}
             for s in ("spanish", "aztec")
         ],
     }
 
 
-def _terrain_key(board) -> list[dict]:
+def _terrain_key(board, lang: str = "en") -> list[dict]:
     """One swatch per fill colour on the map (bridges share the water's colour)."""
     types = terrain_chart()["types"]
     used = {board.terrain[i] for i in range(len(board.grid))}
@@ -412,9 +500,10 @@ def _terrain_key(board) -> list[dict]:
             continue
         fill = t.get("fill", "#999999")
         if fill in seen:
-            seen[fill]["text"] = "City sites" if t.get("city") else seen[fill]["text"]
+            if t.get("city"):
+                seen[fill]["text"] = word("City sites", lang)
             continue
-        seen[fill] = {"color": fill, "text": t["title"]}
+        seen[fill] = {"color": fill, "text": word(t["title"], lang)}
         key.append(seen[fill])
     return key
 

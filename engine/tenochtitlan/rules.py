@@ -1825,8 +1825,10 @@ class Tenochtitlan(Ruleset):
     def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
         return present.header(self, state, lang)
 
-    def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
-        return present.scene(self, state, events, viewer)
+    def scene(
+        self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
+    ) -> dict:
+        return present.scene(self, state, events, viewer, lang)
 
     def rules_summary(self, locale: str = "en") -> str:
         return present.rules_summary(locale)

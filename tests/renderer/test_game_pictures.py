@@ -16,7 +16,7 @@ from PIL import Image
 import renderer
 from engine import registry
 from engine.core.game import autoplay
-from renderer import colours
+from renderer import closeup, colours
 from renderer.layout import PREVIEW_WIDTH
 
 # every packaged game (fixture games registered by other tests are not players' pictures)
@@ -53,8 +53,7 @@ def _overlap(a, b, slack: float = 1.0) -> float:
 
 
 @functools.cache
-def positions(name: str, seed: int = SEED) -> tuple:
-    """(label, scene) of positions through a seeded autoplayed game, each with its turn's events."""
+def _frames(name: str, seed: int) -> tuple:
     rules = registry.get_ruleset(name)
     scenario = rules.load_scenario(rules.default_scenario)
     frames: list = []
@@ -64,6 +63,15 @@ def positions(name: str, seed: int = SEED) -> tuple:
         seed,
         on_action=lambda i, side, action, events, state: frames.append((state, events)),
     )
+    return tuple(frames)
+
+
+@functools.cache
+def positions(name: str, seed: int = SEED, lang: str = "en") -> tuple:
+    """(label, scene) of positions through a seeded autoplayed game, each with its turn's
+    events, its words in ``lang``."""
+    rules = registry.get_ruleset(name)
+    frames = _frames(name, seed)
     out = []
     for share in (3, 6, 9):
         index = len(frames) * share // 10
@@ -74,7 +82,8 @@ def positions(name: str, seed: int = SEED) -> tuple:
             if st.get("turn") == state.get("turn") and st.get("active") == state.get("active")
             for e in ev
         ]
-        out.append((f"{name}@{index}", rules.scene(state, events, None)))
+        scene = rules.scene(state, events, None, lang=lang)
+        out.append((f"{name}@{index}" + ("" if lang == "en" else f"/{lang}"), scene))
     return tuple(out)
 
 
@@ -90,12 +99,16 @@ def crop(img, box):
     return list(flat() if flat else part.getdata())
 
 
-CASES = [(name, k) for name in RULESETS for k in range(3)]
+# games whose pictures are drawn in German for German readers (SIEGE's words come later)
+IN_GERMAN = [name for name in WITH_KEY_AND_LOSSES if name != "siege"]
+CASES = [(name, k, "en") for name in RULESETS for k in range(3)] + [
+    (name, k, "de") for name in IN_GERMAN for k in range(3)
+]
 
 
-@pytest.mark.parametrize("name,k", CASES)
-def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k):
-    where, scene = positions(name)[k]
+@pytest.mark.parametrize("name,k,lang", CASES)
+def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
+    where, scene = positions(name, SEED, lang)[k]
     img, rec = drawn(scene)
     texts = rec.texts
     for i, (kind_a, text_a, a) in enumerate(texts):
@@ -415,3 +428,198 @@ def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
     assert sum(1 for p in disc if max(p) < 90) >= 2, "no range digit on the disc"
     plain = corner("i")
     assert sum(1 for p in plain if min(p) > 220) < len(plain) * 0.1
+
+
+# Words a German reader must find in each game's picture (header fields, sides, terrain key,
+# the losses lines), and English picture words that must be gone.
+GERMAN_WORDS = {
+    "tenochtitlan": ["Spielzug", "Spanier", "Azteken", "verloren:", "Gelände", "Nachziehstapel"],
+    "rivet-wars": ["Runde", "Alliierte", "Niemandsland", "Laufrost", "verloren:", "Siegpunkte"],
+    "pocket-tactics": ["Zug", "Nord", "Süd", "verloren:", "Reserve"],
+    "tactical-table-war": ["Runde", "Rot", "Blau", "Schatzkammer", "Ebene", "verloren:"],
+}
+ENGLISH_PICTURE_WORDS = frozenset(
+    "Turn Round Active Card Used Waiting Treasury lost: Decks Held Supply Plain Clear Walkway "
+    "Spanish Aztec Allies North South Red Blue hit miss eliminated retreat killed held tie "
+    "destroyed".split()
+)
+
+
+def _outcomes(scene) -> set:
+    texts = [a.get("text", "") for a in scene.get("arrows", [])]
+    texts += [label.get("text", "") for label in scene.get("labels", [])]
+    return {w.strip(":,") for text in texts for w in text.split()}
+
+
+@pytest.mark.parametrize("name", IN_GERMAN)
+def test_a_german_reader_s_picture_is_drawn_in_german(name):
+    english = positions(name)
+    for k, (where, scene) in enumerate(positions(name, SEED, "de")):
+        img, rec = drawn(scene)
+        shown = [text for kind, text, box in rec.texts]
+        words = {w for text in shown for w in text.split()}
+        missing = [w for w in GERMAN_WORDS[name] if w not in words and w not in " ".join(shown)]
+        assert not missing, f"{where}: not drawn: {missing}"
+        left = sorted(words & ENGLISH_PICTURE_WORDS)
+        assert not left, f"{where}: English words drawn: {left}"
+        assert not _outcomes(scene) & ENGLISH_PICTURE_WORDS, where
+        # the same position in English draws the English words: the language is the only change
+        en_shown = " ".join(t for _, t, _ in drawn(english[k][1])[1].texts)
+        assert "lost:" in en_shown and "verloren:" not in en_shown, english[k][0]
+        # and the PNG carries them: the losses line's words are dark ink on the light footer
+        for kind, text, box in rec.texts:
+            if kind == "lost":
+                assert text.endswith("verloren:"), where
+                ink = crop(img, box)
+                assert sum(1 for p in ink if max(p) < 90) >= len(text) * 3, f"{where}: {text}"
+
+
+GERMAN_OUTCOMES = {
+    "tenochtitlan": {"keine Wirkung", "Rückzug", "eliminiert"},
+    "rivet-wars": {"Treffer", "kein Treffer"},
+    "pocket-tactics": {"Treffer", "kein Treffer", "Kampf läuft", "Angriff gescheitert"},
+    "tactical-table-war": {"besiegt", "Gleichstand", "hält stand", "zerstört"},
+}
+
+
+@pytest.mark.parametrize("name", IN_GERMAN)
+def test_attack_labels_are_german_for_a_german_reader(name):
+    """Every attack label of the seeded game's turns, drawn for a German reader, says what
+    happened in German (and its dice stay separate numbers)."""
+    rules = registry.get_ruleset(name)
+    frames = _frames(name, SEED)
+    checked = 0
+    for index in range(0, len(frames), 3):
+        state, events = frames[index]
+        scene = rules.scene(state, events, None, lang="de")
+        texts = [a["text"] for a in scene.get("arrows", []) if a.get("text")]
+        texts += [label["text"] for label in scene.get("labels", [])]
+        for text in texts:
+            assert not _outcomes({"labels": [{"text": text}]}) & ENGLISH_PICTURE_WORDS, text
+            if any(word in text for word in GERMAN_OUTCOMES[name]):
+                checked += 1
+        if checked >= 3:
+            break
+    assert checked, f"{name}: no attack label in the seeded game"
+
+
+def test_the_map_layer_is_cached_per_language():
+    """Place names are part of the cached map layer: a German picture of a map drawn in English
+    before must not reuse the English names (Tenochtitlan's Texcoco-See, Heiliger Bezirk)."""
+    renderer.clear_cache()
+    quiet = lambda scene: {k: v for k, v in scene.items() if k != "arrows"}  # noqa: E731
+    where, scene = positions("tenochtitlan")[0]
+    _, english = renderer.render_with_layout(quiet(scene))
+    _, german = renderer.render_with_layout(quiet(positions("tenochtitlan", SEED, "de")[0][1]))
+    assert english.close_up is None and german.close_up is None  # no turn's action: no close-up
+    names_en = {t for kind, t, _ in english.texts if kind == "name"}
+    names_de = {t for kind, t, _ in german.texts if kind == "name"}
+    assert "Chapultepec Springs" in names_en and "Chapultepec-Quellen" in names_de, where
+    assert renderer.cache_info()["static_builds"] == 2, "one map layer per language"
+
+
+def _colour(hex_colour: str) -> tuple:
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_counter_factors_read_at_a_phone_s_width(name):
+    """Every lone counter's factors are at least FACTOR_PHONE_PX tall when the picture is
+    shown PHONE_WIDTH wide: on the map itself, or, where the map is too large for that, in
+    the close-up of the turn's action under it."""
+    closed = 0
+    for where, scene in positions(name):
+        img, rec = drawn(scene)
+        need = closeup.FACTOR_PHONE_PX
+        lone = rec.layout.counter_side * 0.9
+        on_map = {
+            pid: closeup.phone_px(size, img.width)
+            for pid, size, box in rec.factors
+            if box[2] - box[0] >= lone
+        }
+        if all(px >= need for px in on_map.values()):
+            assert rec.close_up is None, f"{where}: a close-up the map does not need"
+            continue
+        action = [a for a in scene.get("arrows", []) if a.get("path")]
+        if not action and not scene.get("labels"):
+            assert rec.close_up is None, where
+            continue
+        assert rec.close_up is not None, f"{where}: factors {min(on_map.values()):.1f} px, no close-up"
+        closed += 1
+        part = rec.close_up["drawn"]
+        # lone counters; two to four in a cell are quarter-size there too (see rendering.md)
+        lone = part.layout.counter_side * 0.9
+        shown = {
+            pid: closeup.phone_px(size, img.width)
+            for pid, size, box in part.factors
+            if box[2] - box[0] >= lone
+        }
+        assert shown, f"{where}: the close-up shows no counter"
+        small = {pid: round(px, 1) for pid, px in shown.items() if px < need}
+        assert not small, f"{where}: factors too small in the close-up: {small}"
+        # nothing a player reads in it lies under something else
+        readable = [(k, t, b) for k, t, b in part.texts if k in ("name", "attack")]
+        for i, (kind, text, box) in enumerate(readable):
+            for pid, counter in part.counters:
+                assert not _overlap(box, counter), f"{where}: close-up {text!r} under {pid}"
+            for other in readable[i + 1 :]:
+                assert not _overlap(box, other[2]), f"{where}: close-up {text!r}, {other[1]!r}"
+        for label, box in part.cell_labels.items():
+            for pid, counter in part.counters:
+                assert not _overlap(box, counter), f"{where}: close-up {pid} covers {label}"
+        # it lies under the whole map, inside the picture, above the terrain key and losses
+        left, top, right, bottom = rec.close_up["box"]
+        lay = rec.layout
+        assert 0 <= left and right <= img.width and bottom <= img.height, where
+        assert top >= lay.origin_y + lay.map_height, where
+        for kind, text, box in rec.texts:
+            if kind in ("key", "lost", "loss"):
+                assert box[1] >= bottom, f"{where}: {kind} {text!r} is not under the close-up"
+        # beside it the panel is plain: nothing of the band that moved down is left there
+        for side in ((0, top, left, bottom), (right, top, img.width, bottom)):
+            if side[2] - side[0] >= 1:
+                plain = crop(img, side)
+                off = [p for p in plain if max(abs(a - b) for a, b in zip(p, closeup.CLOSE_UP_BG)) > 12]
+                assert not off, f"{where}: {len(off)} stray pixels beside the close-up"
+        # and the PNG shows its counters: their colour fills their box
+        pieces = {str(p.get("id")): p for p in rec.close_up["scene"]["pieces"]}
+        for pid, box in part.counters:
+            colour = _colour(pieces[pid]["color"])
+            pixels = crop(img, box)
+            near = sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, colour)) < 40)
+            assert near >= len(pixels) * 0.25, f"{where}: counter {pid} is not in the close-up"
+    if name in ("tenochtitlan", "siege"):
+        assert closed, f"{name}: the largest maps' pictures got no close-up"
+
+
+def test_the_close_up_holds_the_turn_s_attack_and_speaks_the_scene_s_language():
+    def piece(at, pid, colour):
+        return {"at": at, "id": pid, "color": colour, "title": pid, "values": "2-4-3"}
+
+    scene = {
+        "map_key": "test/close-up",
+        "grid": {"kind": "hex", "columns": 24, "rows": 20},
+        "pieces": [
+            piece("1010", "Inf 1", "#a3241c"),
+            piece("1111", "War 2", "#17405a"),
+            piece("2002", "Cav 3", "#a3241c"),
+        ],
+        "arrows": [
+            {"path": ["1110", "1111"], "kind": "attack", "text": "3+⚃4=7 vs 5: retreat"},
+            {"path": ["0808", "0909", "1009", "1010"], "kind": "move"},
+        ],
+    }
+    img, rec = drawn(scene)
+    assert rec.close_up is not None
+    part = rec.close_up["drawn"]
+    assert {"1010", "1111", "1110"} <= set(part.cell_labels)
+    assert "2002" not in part.cell_labels
+    assert [t for k, t, _ in part.texts if k == "attack"] == ["3+⚃4=7 vs 5: retreat"]
+    # the move that began outside the window is drawn from where it enters it
+    moves = [a["path"] for a in rec.close_up["scene"]["arrows"] if a.get("kind") == "move"]
+    assert moves and moves[0][-1] == "1010" and all(c in part.cell_labels for c in moves[0])
+    assert ("caption", closeup.CAPTION["en"]) in [(k, t) for k, t, _ in rec.texts]
+    _, german = drawn({**scene, "lang": "de"})
+    assert ("caption", "Ausschnitt dieses Zuges") in [(k, t) for k, t, _ in german.texts]
+    # without any action there is nothing to show close up
+    assert drawn({**scene, "arrows": []})[1].close_up is None

@@ -76,6 +76,26 @@ async def test_board_after_turn_n_and_the_replay_animation(svc, game, scene_rend
     ]
 
 
+async def test_every_picture_path_draws_in_the_reader_s_language(svc, game, scene_renderer):
+    await svc.act(game.id, MOVE, actor="table")
+    for side in ("red", "red"):
+        await svc.act(game.id, end(side), actor="table")
+    assert json.loads(await svc.render(game.id))["lang"] == "en"
+    assert json.loads(await svc.render(game.id, lang="de"))["lang"] == "de"
+    # Discord's locales ("de", "en-US") and unknown ones (English pictures)
+    assert json.loads(await svc.render(game.id, lang="de-AT"))["lang"] == "de"
+    assert json.loads(await svc.render(game.id, lang="fr"))["lang"] == "en"
+    assert json.loads(await svc.render_turn(game.id, 1, lang="de"))["lang"] == "de"
+    frames = json.loads(await svc.render_animation(game.id, lang="de"))
+    assert {f["lang"] for f in frames} == {"de"}
+    # a finished game's replay is cached: per language, so nobody gets another's words
+    await svc.resign(game.id, "blue")
+    english = json.loads(await svc.render_animation(game.id))
+    german = json.loads(await svc.render_animation(game.id, lang="de"))
+    assert {f["lang"] for f in english} == {"en"} and {f["lang"] for f in german} == {"de"}
+    assert json.loads(await svc.render_animation(game.id, lang="de")) == german
+
+
 async def test_without_a_renderer_the_player_gets_a_clear_message(svc, game, monkeypatch):
     monkeypatch.setitem(sys.modules, "renderer", types.ModuleType("renderer"))
     with pytest.raises(ServiceError, match="Pictures are not available"):

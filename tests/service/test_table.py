@@ -227,6 +227,24 @@ def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
     assert (tmp_path / "0002-turn01-blue.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_lang_de_draws_the_table_s_board_pictures_in_german(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    fake = types.ModuleType("renderer")
+    fake.render_png = lambda scene: json.dumps(scene).encode()  # the scene it was asked to draw
+    monkeypatch.setitem(sys.modules, "renderer", fake)
+    typed = iter(["/end-phase", "/end-phase", "/quit"])
+    table.main(
+        ["--game", "skirmish", "--seed", "3", "--out", str(tmp_path), "--lang", "de"],
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+        input_fn=lambda prompt: next(typed),
+    )
+    assert json.loads((tmp_path / "0002-turn01-blue.png").read_bytes())["lang"] == "de"
+    assert table.main(["--lang", "fr", "--list"], stdout=io.StringIO(), stderr=io.StringIO()) == 2
+
+
 def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, capsys, db_path):
     db = db_path
     code, lines, _ = run(

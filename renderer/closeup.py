@@ -1,0 +1,295 @@
+"""The close-up: the area of the turn's action, drawn big under the whole map.
+
+On the largest maps a counter is about 20 px wide once Discord shrinks the picture to a phone's
+width, and its factors ("2-4-3") are two pixels tall: no font choice makes them readable there.
+So when the map's factors would be smaller than :data:`FACTOR_PHONE_PX` at
+:data:`PHONE_WIDTH`, the cells around the turn's arrows and dice labels are drawn again under
+the map at a cell size where they reach it. The whole map keeps its place (``cell_center``
+needs only the grid); the band under the map (terrain key, losses) moves down.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from engine.core import hexgrid
+
+from . import fonts, sprites
+from .layout import DIGIT_HEIGHT, Layout, layout_for
+
+PHONE_WIDTH = 420  # how wide Discord shows a picture on a phone, before a tap
+FACTOR_PHONE_PX = 7.0  # height of a factor's digits there that reads without zooming
+# Rows of cells in the close-up (each adds height to the picture): a row of squares is lower
+# than a row of hexes, and four squares are two whole 2x2 segments.
+MAX_ROWS = {"hex": 3, "square": 4}
+MIN_COLUMNS = 4
+CAPTION = {"en": "Close-up of this turn", "de": "Ausschnitt dieses Zuges"}
+CLOSE_UP_BG = (222, 216, 200)  # a shade darker than the map's background: a panel of its own
+# keys of a scene whose entries sit at one cell ("at") or join cells
+_AT_KEYS = ("cells", "objectives", "pieces", "markers", "labels")
+
+
+def phone_px(font_size: float, picture_width: int) -> float:
+    """How tall digits of ``font_size`` are when the picture is shown PHONE_WIDTH wide."""
+    return font_size * DIGIT_HEIGHT * PHONE_WIDTH / picture_width
+
+
+def _faces(pieces: list) -> list[tuple]:
+    """The different counter faces among ``pieces`` (what sizes their factors)."""
+    return sorted(
+        {
+            (
+                fonts.safe_text(str(p.get("title") or "")),
+                fonts.safe_text(str(p["values"])),
+                p.get("symbol"),
+                bool(p.get("flipped")),
+                fonts.safe_text(str(p.get("subtitle") or "")),
+            )
+            for p in pieces
+            if p.get("values")
+        },
+        key=str,
+    )
+
+
+def _factor_px(faces: list[tuple], side: int) -> float:
+    """The smallest factor font size among counter ``faces`` drawn alone at ``side`` px."""
+    return min((sprites.factor_size(side, *face) for face in faces), default=0.0)
+
+
+def _offset(lay: Layout, label: str) -> tuple[int, int] | None:
+    try:
+        h = lay.parse(str(label))
+    except ValueError:
+        return None
+    return hexgrid.to_offset(h) if lay.kind == "hex" else h
+
+
+def _action_cells(scene: dict, lay: Layout) -> dict[tuple[int, int], float]:
+    """What the turn did, as weights by offset coordinates: both ends of an attack and a dice
+    label's cell most, where a move ended (a counter stands there now) more than where it began.
+    A close-up shows the window with the most of it."""
+    weights: dict[tuple[int, int], float] = {}
+
+    def add(label, weight: float) -> None:
+        spot = _offset(lay, label)
+        if spot is not None:
+            weights[spot] = weights.get(spot, 0.0) + weight
+
+    for arrow in scene.get("arrows") or []:
+        path = arrow.get("path") or []
+        if not path:
+            continue
+        attack = arrow.get("kind") == "attack"
+        add(path[0], 3.0 if attack else 1.0)
+        add(path[-1], 3.0 if attack else 2.0)
+    for label in scene.get("labels") or []:
+        add(label.get("at"), 3.0)
+    return weights
+
+
+def _cell_size(lay: Layout, pieces: list) -> int | None:
+    """The smallest cell size at which every factor reaches FACTOR_PHONE_PX in a picture as
+    wide as ``lay``'s, or None when the map's own counters already read."""
+    faces = _faces(pieces)
+    if not faces or phone_px(_factor_px(faces, lay.counter_side), lay.width) >= FACTOR_PHONE_PX:
+        return None
+    share = 0.92 if lay.kind == "hex" else 0.66  # Layout.counter_side
+    reads = lambda cell: (  # noqa: E731
+        phone_px(_factor_px(faces, round(cell * share)), lay.width) >= FACTOR_PHONE_PX
+    )
+    low, high = lay.cell, 200  # the factors grow with the cell: the first that reads
+    if not reads(high):
+        return high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if reads(middle) else (middle, high)
+    return high
+
+
+def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
+    """The grid window of the close-up: as many columns as fit the picture's width and at most
+    MAX_ROWS rows (fewer when the action is smaller), placed where it holds the most of the
+    turn's action, then the most counters."""
+    room = lay.width - 2 * max(8, cell // 3)
+    if lay.kind == "hex":
+        fit_columns = max(1, math.floor((room / cell - 0.5) / 1.5))
+    else:
+        fit_columns = max(1, math.floor(room / cell))
+    first_col, first_row = lay.first_column, lay.first_row
+    last_col, last_row = first_col + lay.columns - 1, first_row + lay.rows - 1
+    cols = [c for c, _ in action]
+    rows = [r for _, r in action]
+    # the action and a ring around it, within what fits; at least a few columns
+    width = min(fit_columns, lay.columns, max(MIN_COLUMNS, max(cols) - min(cols) + 3))
+    height = min(MAX_ROWS[lay.kind], lay.rows, max(2, max(rows) - min(rows) + 3))
+    step = 1
+    if lay.kind == "square":
+        # whole pairs of columns and rows from the board's corner: a 2x2 segment is not cut
+        step = 2
+        width = max(2, min(width + width % 2, fit_columns // 2 * 2, lay.columns // 2 * 2))
+        height = max(2, min(height + height % 2, MAX_ROWS["square"], lay.rows // 2 * 2))
+    counters: dict[tuple[int, int], int] = {}
+    for p in pieces:
+        spot = _offset(lay, p.get("at"))
+        if spot is not None:
+            counters[spot] = counters.get(spot, 0) + 1
+    best, best_score = (first_col, first_row), -1.0
+    for c0 in range(first_col, max(first_col, last_col - width + 1) + 1, step):
+        for r0 in range(first_row, max(first_row, last_row - height + 1) + 1, step):
+            inside = lambda spot, c0=c0, r0=r0: (  # noqa: E731
+                c0 <= spot[0] < c0 + width and r0 <= spot[1] < r0 + height
+            )
+            score = sum(w for spot, w in action.items() if inside(spot))
+            score += 0.01 * sum(n for spot, n in counters.items() if inside(spot))
+            # a ring of map around the action rather than the action at the window's rim
+            rim = sum(
+                w
+                for spot, w in action.items()
+                if inside(spot)
+                and spot[0] in (c0, c0 + width - 1)
+                and first_col < spot[0] < last_col
+            )
+            score -= 0.001 * rim
+            if score > best_score:
+                best, best_score = (c0, r0), score
+    c0, r0 = best
+    return {
+        "kind": lay.kind,
+        "first_column": c0 + 1,
+        "first_row": r0 + 1,
+        "columns": min(width, last_col - c0 + 1),
+        "rows": min(height, last_row - r0 + 1),
+        "rulers": False,
+    }
+
+
+def _inside(window_lay: Layout, label) -> bool:
+    try:
+        window_lay.parse(str(label))
+    except ValueError:
+        return False
+    return True
+
+
+def sub_scene(scene: dict, window: dict, cell: int) -> dict:
+    """The scene's map things inside ``window`` (the header, legend and footer stay out)."""
+    lay = layout_for(window, cell)
+    inside = lambda label: _inside(lay, label)  # noqa: E731
+    out = {"map_key": scene["map_key"], "grid": window, "lang": scene.get("lang", "en")}
+    for key in _AT_KEYS:
+        if key in scene:
+            out[key] = [e for e in scene.get(key) or [] if inside(e.get("at"))]
+    if "lines" in scene:
+        out["lines"] = [
+            e for e in scene["lines"] or [] if inside(e.get("from")) and inside(e.get("to"))
+        ]
+    if "edges" in scene:
+        out["edges"] = [e for e in scene["edges"] or [] if inside(e.get("at")) and inside(e.get("to"))]
+    if "regions" in scene:
+        regions = []
+        for region in scene["regions"] or []:
+            cells = [c for c in region.get("cells") or [] if inside(c)]
+            if cells:
+                regions.append({**region, "cells": cells, "label": ""})
+        out["regions"] = regions
+    arrows = []
+    for arrow in scene.get("arrows") or []:
+        path = list(arrow.get("path") or [])
+        if all(inside(c) for c in path):
+            arrows.append(arrow)
+        elif arrow.get("kind", "move") == "move":
+            # the part of a move inside the window, where it ends if it ends there
+            run: list = []
+            for c in path + [None]:
+                if c is not None and inside(c):
+                    run.append(c)
+                    continue
+                if len(run) > 1:
+                    arrows.append({**arrow, "path": run})
+                run = []
+    out["arrows"] = arrows
+    return out
+
+
+def add_close_up(
+    img: Image.Image, scene: dict, lay: Layout, drawn, render_map, record_map
+) -> Image.Image:
+    """``img`` with the close-up inserted above the band under the map, when the map's factors
+    do not read at a phone's width and the turn has any action; else ``img`` itself.
+    ``render_map(scene, size_hint, drawn)`` draws a scene without a close-up and
+    ``record_map(scene, layout, drawn)`` adds its cell labels and names to the record."""
+    pieces = [p for p in scene.get("pieces") or [] if isinstance(p, dict)]
+    cell = _cell_size(lay, pieces)
+    if cell is None:
+        return img
+    action = _action_cells(scene, lay)
+    if not action:
+        return img
+    window = _window(lay, action, pieces, cell)
+    part_scene = sub_scene(scene, window, cell)
+    part_drawn = type(drawn)(layout_for(window, cell)) if drawn is not None else None
+    part = render_map(part_scene, cell, part_drawn)
+    part_lay = layout_for(window, cell)
+    hh = part_lay.header_height  # the close-up's own (empty) header band is not shown
+    ts = lay.text_size
+    caption_height = round(ts * 1.7)
+    footer_top = lay.height - lay.footer_height
+    extra = caption_height + part.height - hh
+    left = (img.width - part.width) // 2
+    top = footer_top + caption_height
+    # One copy of the picture, taller (the new rows start black); the close-up pasted whole,
+    # its header band over the map's bottom, which is then put back (cheaper than cropping
+    # the close-up); the band under the map moved down.
+    out = img.crop((0, 0, img.width, img.height + extra))
+    draw = ImageDraw.Draw(out)
+    draw.rectangle((0, footer_top, img.width, footer_top + extra - 1), fill=CLOSE_UP_BG)
+    out.paste(part, (left, top - hh))
+    out.paste(img.crop((left, top - hh, left + part.width, footer_top)), (left, top - hh))
+    out.paste(img.crop((0, footer_top, img.width, img.height)), (0, footer_top + extra))
+    draw.rectangle((0, footer_top, img.width, top - 1), fill=CLOSE_UP_BG)
+    draw.line((0, footer_top, img.width, footer_top), fill=(60, 60, 60), width=2)
+    caption = CAPTION.get(str(scene.get("lang") or "en"), CAPTION["en"])
+    pad = ts
+    sprites.paste_text(out, (pad, footer_top + caption_height / 2), caption, ts, (30, 30, 30), True, "lm")
+    if drawn is not None:
+        # the band under the map moved down; the close-up's own record moves to its place
+        drawn.texts[:] = [
+            (kind, text, _moved(box, 0, extra) if kind in ("key", "lost", "loss") else box)
+            for kind, text, box in drawn.texts
+        ]
+        drawn.texts.append(
+            (
+                "caption",
+                caption,
+                (pad, footer_top + caption_height / 2 - ts * 0.6,
+                 pad + fonts.text_width(caption, ts, True), footer_top + caption_height / 2 + ts * 0.6),
+            )
+        )
+        record_map(part_scene, part_lay, part_drawn)
+        _move_record(part_drawn, left, top - hh)
+        drawn.close_up = {
+            "box": (left, top, left + part.width, top + part.height - hh),
+            "grid": window,
+            "drawn": part_drawn,
+            "scene": part_scene,
+        }
+    return out
+
+
+def _moved(box, dx: float, dy: float):
+    return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+
+
+def _move_record(drawn, dx: float, dy: float) -> None:
+    drawn.cell_labels = {k: _moved(b, dx, dy) for k, b in drawn.cell_labels.items()}
+    drawn.rulers = [(e, t, _moved(b, dx, dy)) for e, t, b in drawn.rulers]
+    drawn.texts = [(k, t, _moved(b, dx, dy)) for k, t, b in drawn.texts]
+    drawn.counters = [(i, _moved(b, dx, dy)) for i, b in drawn.counters]
+    drawn.factors = [(i, s, _moved(b, dx, dy)) for i, s, b in drawn.factors]
+    drawn.leaders = [
+        ((a[0] + dx, a[1] + dy), (b[0] + dx, b[1] + dy)) for a, b in drawn.leaders
+    ]
+
