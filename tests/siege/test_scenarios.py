@@ -103,3 +103,80 @@ def run_table(argv, tmp_path, script_lines):
     out, err = io.StringIO(), io.StringIO()
     code = local_table.main([*argv, "--script", str(path)], stdout=out, stderr=err)
     return code, [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_the_local_table_starts_each_new_scenario(siege_registered, name, tmp_path):
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", name, "--seed", "1", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/state", "/options"],
+    )
+    assert code == 0
+    shown, options = lines
+    assert shown["ok"] and shown["state"]["scenario"] == name
+    assert options["ok"] and options["options"]
+
+
+def test_the_long_siege_on_the_local_table_by_typed_commands(siege_registered, tmp_path):
+    """A stranger's first rounds of scenario 4 typed on the table: the bombardment before the
+    assault, a refused engine command with its reason, then both sides' steps into round 3."""
+    script = [
+        "/fill at:0817",
+        "/aim engine:great-onager at:0616",
+        "/aim engine:west-catapult at:0616",
+        "/bombard at:0616",
+        "/aim engine:east-catapult at:0916",
+        "/end-phase",  # the laid catapult rolls for 0916, the assault begins
+        "/aim engine:great-onager at:0716",
+        *["/end-phase"] * 16,
+    ]
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", "long-siege", "--seed", "3", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        script,
+    )
+    assert code == 0
+    bombard, rolled_at_end = lines[3], lines[5]
+    assert bombard["ok"] and [e["at"] for e in bombard["events"] if e["type"] == "bombarded"] == ["0616"]
+    assert [e["at"] for e in rolled_at_end["events"] if e["type"] == "bombarded"] == ["0916"]
+    refused = lines[6]
+    assert not refused["ok"] and "/aim" in refused["error"]
+    assert all(obj["ok"] for obj in lines[7:]), next(o for o in lines[7:] if not o["ok"])
+    assert lines[-1]["turn"] == 3 and not lines[-1]["game_over"]
+
+
+def test_the_camp_raid_raiders_move_first_and_the_loaded_ballista_answers(siege_registered):
+    """Scenario 3: the garrison (defenders) raids the camp on the camp map; the camp's
+    ballista is loaded and manned, so it bolts at a raider in the camp's first step."""
+    state, _ = new_game(RULES, RULES.load_scenario("camp-raid"), 1)
+    assert state["map"] == "camp" and (state["active"], state["phase"]) == ("defender", "fire1")
+    assert "ready to shoot; crew Huon, Martin" in RULES.header(state)["Engines"]
+    for _ in range(4):
+        state, _ = act(state, "defender", "/end-phase")
+    state, events = act(
+        state, "besieger", "/bolt engine:trench-ballista target:konrad", dice=[8]
+    )  # 8 + 2 at short range, no cover: A
+    assert [e["outcome"] for e in events if e["type"] == "shot"] == ["dead"]
+    assert "0/3 markers" in RULES.header(state)["Engines"]
+
+
+def test_scenario_5_sets_the_named_shooters_of_the_aiming_example_on_their_sides(
+    siege_registered,
+):
+    state, _ = new_game(RULES, RULES.load_scenario("normans-gauls"), 1)
+    shooters = {
+        (f["name"], f["type"], f["side"])
+        for f in state["figures"].values()
+        if f["type"] in ("crossbowman", "archer")
+    }
+    assert shooters == {
+        ("Alric", "crossbowman", "besieger"),
+        ("Edric", "crossbowman", "besieger"),
+        ("Emlyn", "crossbowman", "defender"),
+        ("Gawain", "crossbowman", "defender"),
+        ("Aylwin", "archer", "defender"),
+        ("Bran", "archer", "defender"),
+        ("Gwyn", "archer", "defender"),
+        ("Idris", "archer", "defender"),
+    }
