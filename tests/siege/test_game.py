@@ -34,10 +34,16 @@ def test_siege_obeys_the_ruleset_laws(siege_registered):
     laws.test_views_and_scenes_are_plain_data("siege")
 
 
-def test_siege_is_offered_with_both_scenarios_and_scenario_1_by_default():
+def test_siege_is_offered_with_every_scenario_and_scenario_1_by_default():
     assert "siege" in registry.available()
     ruleset = registry.get_ruleset("siege")
-    assert {s.name for s in ruleset.scenarios()} == {"open-gate", "breach"}
+    assert {s.name for s in ruleset.scenarios()} == {
+        "open-gate",
+        "breach",
+        "camp-raid",
+        "long-siege",
+        "normans-gauls",
+    }
     assert ruleset.default_scenario == "open-gate" and ruleset.phases == (
         "fire1",
         "move",
@@ -46,11 +52,21 @@ def test_siege_is_offered_with_both_scenarios_and_scenario_1_by_default():
     )
 
 
-@pytest.mark.parametrize("name", ["open-gate", "breach"])
-def test_autoplay_finishes_and_replays(name):
+# Scenarios 3-5 are longer games (engines, more figures): fewer seeds keep the suite fast.
+@pytest.mark.parametrize(
+    "name, seeds",
+    [
+        ("open-gate", (3, 11, 1, 2, 5, 6)),
+        ("breach", (3, 11, 1, 2, 5, 6)),
+        ("camp-raid", (3, 11, 1, 2)),
+        ("long-siege", (3, 1, 2)),
+        ("normans-gauls", (3, 1, 2)),
+    ],
+)
+def test_autoplay_finishes_and_replays(name, seeds):
     scenario = RULES.load_scenario(name)
     winners = set()
-    for seed in (3, 11, 1, 2, 5, 6):
+    for seed in seeds:
         state, actions = autoplay(RULES, scenario, seed)
         assert state["result"]["winner"] in ("besieger", "defender")
         winners.add(state["result"]["winner"])

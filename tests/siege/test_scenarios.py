@@ -1,0 +1,182 @@
+"""SIEGE scenarios 3-5 (our stand-ins, data/siege/scenarios/): offered by /game new and the
+local table, set up as their descriptions promise, and scenario 4 (the long siege) played
+through the bot from /game new: the besiegers' bombardment before the assault, the ram at the
+wall, into the next round."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from engine import registry
+from engine.core.game import new_game
+from service import table as local_table
+from tests.discord.conftest import clock, db_path, message_text, reply_text, table  # noqa: F401
+
+from .helpers import RULES, act
+
+NEW = ("camp-raid", "long-siege", "normans-gauls")
+
+
+@pytest.fixture
+def dice():
+    """The service's fixed dice: every roll a 10 (then the seeded dice)."""
+    return [10] * 40
+
+
+@pytest.fixture
+def siege_registered():
+    assert "siege" in registry.available()
+    return registry.get_ruleset("siege")
+
+
+async def test_game_new_offers_scenarios_3_to_5(siege_registered, table):  # noqa: F811
+    offered = await table.alice.autocomplete(
+        table.channel, "game new", "scenario", "", ruleset="siege"
+    )
+    values = [c["value"] for c in offered]
+    assert set(NEW) <= set(values), values
+    names = {c["value"]: c["name"] for c in offered}
+    assert "The long siege" in names["long-siege"]
+    assert "Raid on the camp" in names["camp-raid"]
+    assert "Normans against Gauls" in names["normans-gauls"]
+
+
+async def test_the_long_siege_plays_from_game_new_through_the_bombardment_into_round_2(
+    siege_registered, table  # noqa: F811
+):
+    created = await table.alice.slash(
+        table.channel, "game new", ruleset="siege", scenario="long-siege"
+    )
+    assert "is open in" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
+    offered = [
+        c["value"]
+        for c in await table.alice.autocomplete(
+            table.thread, "act", "action", "/aim engine:great-onager at:06"
+        )
+    ]
+    assert "/aim engine:great-onager at:0616" in offered, offered[:5]
+    for action in (
+        "/fill at:0817",
+        "/fill at:1617",
+        "/place tower:belfry at:1620 towards:1619",
+        "/aim engine:great-onager at:0616",
+        "/aim engine:west-catapult at:0616",
+        "/aim engine:east-catapult at:0616",
+        "/bombard at:0616",  # 10 on five points: one step
+        "/end-phase",  # the assault begins with the besiegers' movement
+        "/drive engine:iron-ram to:0617",  # its front at the wall
+        "/end-phase",
+        "/end-phase",
+        "/batter engine:iron-ram",  # 10 - 1 (already hit) on nine points: one more step
+    ):
+        result = await table.alice.slash(table.thread, "act", action=action)
+        assert reply_text(result).startswith("Done"), (action, reply_text(result))
+    state = (await table.game()).state
+    assert state["siege_sheet"]["0616"]["step"] == 2
+    assert state["engines"]["iron-ram"]["cells"] == ["0617", "0618", "0619"]
+    # The day's bombardment is over: no engine is aimed again during the assault.
+    refused = await table.alice.slash(
+        table.thread, "act", action="/aim engine:great-onager at:0716"
+    )
+    assert not reply_text(refused).startswith("Done")
+    await table.alice.slash(table.thread, "act", action="/end-phase")
+    for _ in range(4):  # the garrison's four steps, in which it does nothing
+        result = await table.bob.slash(table.thread, "act", action="/end-phase")
+        assert reply_text(result).startswith("Done"), reply_text(result)
+    info = await table.game()
+    assert info.status == "active" and info.state["turn"] == 2
+    board = table.boards()[-1]
+    assert "2 / 14" in message_text(board) and "Walls 0616 damaged" in message_text(board)
+    assert Image.open(io.BytesIO(await board.attachments[0].read())).size[0] > 400
+
+
+def run_table(argv, tmp_path, script_lines):
+    path = tmp_path / "script.txt"
+    path.write_text("\n".join(script_lines) + "\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = local_table.main([*argv, "--script", str(path)], stdout=out, stderr=err)
+    return code, [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_the_local_table_starts_each_new_scenario(siege_registered, name, tmp_path):
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", name, "--seed", "1", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/state", "/options"],
+    )
+    assert code == 0
+    shown, options = lines
+    assert shown["ok"] and shown["state"]["scenario"] == name
+    assert options["ok"] and options["options"]
+
+
+def test_the_long_siege_on_the_local_table_by_typed_commands(siege_registered, tmp_path):
+    """A stranger's first rounds of scenario 4 typed on the table: the bombardment before the
+    assault, a refused engine command with its reason, then both sides' steps into round 3."""
+    script = [
+        "/fill at:0817",
+        "/aim engine:great-onager at:0616",
+        "/aim engine:west-catapult at:0616",
+        "/bombard at:0616",
+        "/aim engine:east-catapult at:0916",
+        "/end-phase",  # the laid catapult rolls for 0916, the assault begins
+        "/aim engine:great-onager at:0716",
+        *["/end-phase"] * 16,
+    ]
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", "long-siege", "--seed", "3", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        script,
+    )
+    assert code == 0
+    bombard, rolled_at_end = lines[3], lines[5]
+    assert bombard["ok"] and [e["at"] for e in bombard["events"] if e["type"] == "bombarded"] == ["0616"]
+    assert [e["at"] for e in rolled_at_end["events"] if e["type"] == "bombarded"] == ["0916"]
+    refused = lines[6]
+    assert not refused["ok"] and "/aim" in refused["error"]
+    assert all(obj["ok"] for obj in lines[7:]), next(o for o in lines[7:] if not o["ok"])
+    assert lines[-1]["turn"] == 3 and not lines[-1]["game_over"]
+
+
+def test_the_camp_raid_raiders_move_first_and_the_loaded_ballista_answers(siege_registered):
+    """Scenario 3: the garrison (defenders) raids the camp on the camp map; the camp's
+    ballista is loaded and manned, so it bolts at a raider in the camp's first step."""
+    state, _ = new_game(RULES, RULES.load_scenario("camp-raid"), 1)
+    assert state["map"] == "camp" and (state["active"], state["phase"]) == ("defender", "fire1")
+    assert "ready to shoot; crew Huon, Martin" in RULES.header(state)["Engines"]
+    for _ in range(4):
+        state, _ = act(state, "defender", "/end-phase")
+    state, events = act(
+        state, "besieger", "/bolt engine:trench-ballista target:konrad", dice=[8]
+    )  # 8 + 2 at short range, no cover: A
+    assert [e["outcome"] for e in events if e["type"] == "shot"] == ["dead"]
+    assert "0/3 markers" in RULES.header(state)["Engines"]
+
+
+def test_scenario_5_sets_the_named_shooters_of_the_aiming_example_on_their_sides(
+    siege_registered,
+):
+    state, _ = new_game(RULES, RULES.load_scenario("normans-gauls"), 1)
+    shooters = {
+        (f["name"], f["type"], f["side"])
+        for f in state["figures"].values()
+        if f["type"] in ("crossbowman", "archer")
+    }
+    assert shooters == {
+        ("Alric", "crossbowman", "besieger"),
+        ("Edric", "crossbowman", "besieger"),
+        ("Emlyn", "crossbowman", "defender"),
+        ("Gawain", "crossbowman", "defender"),
+        ("Aylwin", "archer", "defender"),
+        ("Bran", "archer", "defender"),
+        ("Gwyn", "archer", "defender"),
+        ("Idris", "archer", "defender"),
+    }
