@@ -195,10 +195,20 @@ def _dawn(state: dict, day: int, events: list[dict]) -> None:
     # 2.2: before the day's assault the besieger lays the filled-moat counters anew; the
     # existing ``prepare`` step does it (and whatever else is placed between days).
     if any(state["to_place"].values()):
-        state["phase"] = "prepare"
-        state["active"] = "besieger"
-        state["awaiting"] = ["besieger"]
-        events.append({"type": "phase_started", "phase": "prepare", "side": "besieger"})
+        open_prepare(state, events)
+
+
+def open_prepare(state: dict, events: list[dict]) -> None:
+    """The besieger's work before the day's assault: counters, and engines set up anew,
+    aimed, bombarding or repaired (4.21, 4.23, 3.43)."""
+    state["phase"] = "prepare"
+    state["active"] = "besieger"
+    state["awaiting"] = ["besieger"]
+    events.append({"type": "phase_started", "phase": "prepare", "side": "besieger"})
+
+
+def dawned(events: list[dict]) -> bool:
+    return any(e.get("type") == "day_started" for e in events)
 
 
 # ----- presentation -----------------------------------------------------------------------------

@@ -45,7 +45,7 @@ async def test_game_new_offers_scenarios_3_to_5(siege_registered, table):  # noq
     assert "Normans against Gauls" in names["normans-gauls"]
 
 
-async def test_the_long_siege_plays_from_game_new_through_the_bombardment_into_round_2(
+async def test_the_long_siege_plays_from_game_new_through_the_bombardment_into_the_second_day(
     siege_registered, table  # noqa: F811
 ):
     created = await table.alice.slash(
@@ -93,8 +93,27 @@ async def test_the_long_siege_plays_from_game_new_through_the_bombardment_into_r
     info = await table.game()
     assert info.status == "active" and info.state["turn"] == 2
     board = table.boards()[-1]
-    assert "2 / 14" in message_text(board) and "Walls 0616 damaged" in message_text(board)
+    assert "1 of 3, round 2 of 5" in message_text(board), message_text(board)
+    assert "Walls 0616 damaged" in message_text(board)
     assert Image.open(io.BytesIO(await board.attachments[0].read())).size[0] > 400
+    # Through the rest of the first day (5.4) to the second morning: the besiegers lay the
+    # filled moat anew and their engines bombard again before the day's assault.
+    for _ in range(40):
+        info = await table.game()
+        if info.state["day"] == 2:
+            break
+        player = table.alice if info.state["active"] == "besieger" else table.bob
+        result = await player.slash(table.thread, "act", action="/end-phase")
+        assert reply_text(result).startswith("Done"), reply_text(result)
+    state = (await table.game()).state
+    assert (state["day"], state["turn"], state["phase"]) == (2, 6, "prepare")
+    text = table.public_text()
+    assert "Day 1 ends." in text and "Day 2 of 3 begins." in text
+    for action in ("/fill at:0817", "/aim engine:great-onager at:0716"):
+        result = await table.alice.slash(table.thread, "act", action=action)
+        assert reply_text(result).startswith("Done"), (action, reply_text(result))
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Day: 2 of 3, round 1 of 5" in status, status
 
 
 def run_table(argv, tmp_path, script_lines):
