@@ -1068,3 +1068,178 @@ def describe_event(state: dict, e: dict) -> str | None:
     if kind == "ballista_unmanned":
         return f"Ballista {e['engine']} lacks its crew: its round markers are lost."
     return None
+
+
+# ----- refusals ---------------------------------------------------------------------------
+def _names(state: dict, fids: list[str]) -> str:
+    return ", ".join(state["figures"][f]["name"] for f in fids) or "nobody"
+
+
+def _own(state: dict, action: dict, kinds: tuple[str, ...]) -> tuple[str, dict] | str:
+    eid = str(action.get("engine", ""))[:24]
+    e = state.get("engines", {}).get(eid)
+    wanted = " or ".join(title(k) for k in kinds)
+    if e is None or e["kind"] not in kinds or e["side"] != action.get("side"):
+        return f"{eid or 'That'} is not a {wanted} of yours."
+    return eid, e
+
+
+def refusal(rules, state: dict, action: dict) -> str | None:
+    """Why an engine command is not legal, in the players' terms, or None when the generic
+    answer (not your turn, a decision pending, the legal list) says it better."""
+    kind = action.get("type")
+    side = action.get("side")
+    if side != state.get("active") or state.get("pending"):
+        return None
+    if kind == "bolt":
+        return _bolt_refusal(rules, state, action)
+    if kind in ("drive", "batter"):
+        return _ram_refusal(rules, state, action)
+    if kind in ("emplace", "aim", "bombard", "repair") and state["phase"] != "prepare":
+        return (
+            "Engines are set up, laid on a wall and fired only before the day's assault, in the "
+            "prepare step (3.43, 4.11)."
+        )
+    if kind == "aim":
+        return _aim_refusal(rules, state, action)
+    if kind == "bombard":
+        at = str(action.get("at", ""))[:12]
+        if at not in _aimed_at(state):
+            return f"No engine is laid on {at} today: /aim engine: at:{at} first (4.21)."
+    if kind == "emplace":
+        found = _own(state, action, ("ballista", "catapult", "onager"))
+        if isinstance(found, str):
+            return found
+        eid, _ = found
+        if eid not in movable(state, side):
+            return (
+                f"{eid} stands fixed once on the map (3.43); engines are set up anew only before "
+                "a new day's assault."
+            )
+        return (
+            f"{action.get('at')} is not free {' or '.join(spec()['stands_on'])} ground: no "
+            "figure, ladder, siege tower or other engine may stand there."
+        )
+    return None
+
+
+def _bolt_refusal(rules, state: dict, action: dict) -> str | None:
+    ballista = spec()["kinds"]["ballista"]
+    found = _own(state, action, ("ballista",))
+    if isinstance(found, str):
+        return found
+    eid, e = found
+    if state["phase"] not in ballista["steps"]:
+        return "A ballista shoots only in the crossbows' step (3.41)."
+    if not manned(state, eid):
+        return (
+            f"Ballista {eid} lacks its crew: it needs {ballista['crew']} able figures of its "
+            f"side beside it, one a {ballista['crew_type']} (3.41); beside it now: "
+            f"{_names(state, crew(state, eid))}."
+        )
+    if e.get("markers", 0) < ballista["markers"]:
+        left = ballista["markers"] - e.get("markers", 0)
+        return (
+            f"Ballista {eid} shoots every third round (3.41): it has {e.get('markers', 0)}/"
+            f"{ballista['markers']} round markers and shoots after {left} more round(s) with "
+            "its crew beside it."
+        )
+    tid = str(action.get("target", ""))[:24]
+    target = state["figures"].get(tid)
+    if target is None or target["dead"] or target["side"] == side_of(state, eid):
+        return f"{tid or 'That'} is not a living enemy figure."
+    seen = ballista_sight(rules, state, eid, tid)
+    if not seen.possible:
+        return f"Ballista {eid} cannot shoot at {target['name']}: {seen.reasons[-1]}"
+    if seen.band is None:
+        return (
+            f"Ballista {eid} cannot shoot at {target['name']}: {seen.distance} cells, beyond "
+            f"its long range of {ballista['bands']['long']}."
+        )
+    return None
+
+
+def side_of(state: dict, eid: str) -> str:
+    return state["engines"][eid]["side"]
+
+
+def _ram_refusal(rules, state: dict, action: dict) -> str | None:
+    ram = spec()["kinds"]["ram"]
+    found = _own(state, action, ("ram",))
+    if isinstance(found, str):
+        return found
+    eid, e = found
+    driving = action["type"] == "drive"
+    if state["phase"] != ("move" if driving else "melee"):
+        return (
+            "A ram is pushed in its side's movement step (4.31)."
+            if driving
+            else "A ram is worked against a wall in its side's melee step (4.32)."
+        )
+    if not driving and e.get("last_roll") is not None:
+        if state["turn"] < e["last_roll"] + ram["every_rounds"]:
+            return (
+                f"Ram {eid} rolled in round {e['last_roll']}: one roll every second round, the "
+                f"next in round {e['last_roll'] + ram['every_rounds']} (4.32)."
+            )
+    if not driving and ram_wall(rules, state, eid) is None:
+        front = e.get("towards")
+        board = rules.board(state)
+        why = "no wall, tower or gate wall of the castle's face"
+        if front in board and siege_sheet.family(board, front) == "keep":
+            why = "the keep, which a ram may not batter"
+        return f"Ram {eid}'s front faces {front}: {why} (4.32)."
+    team = ram_crew(state, eid)
+    if driving:
+        team = [f for f in team if f not in state["done"] and f not in rules._busy(state)]
+    if len(team) < ram["crew"]:
+        return (
+            f"Ram {eid} needs {ram['crew']} able figures of its side under it"
+            + (" that have not acted this round" if driving else "")
+            + f" (4.31, 4.34); now: {_names(state, team)}."
+        )
+    under = [f for f, g in state["figures"].items() if g["at"] in e["cells"] and not g["dead"]]
+    if driving:
+        if e.get("driven_half") == state["half"]:
+            return f"Ram {eid} has already been pushed this round (4.31, as the siege tower)."
+        if any(state["melee_half"].get(f, -9) >= state["half"] - 2 for f in under):
+            return f"Ram {eid} cannot move this round: one of its crew fought last round (4.31, 2.41)."
+        return (
+            f"Ram {eid} rolls only straight forward or back by whole cells within its crew's "
+            "movement, never onto a living figure, ladder, siege tower or engine (4.31, 2.41)."
+        )
+    if any(state["melee_half"].get(f, -9) >= state["half"] - 1 for f in team):
+        return f"Ram {eid} rests this round: one of its crew is fighting (4.34)."
+    return None
+
+
+def _aim_refusal(rules, state: dict, action: dict) -> str | None:
+    found = _own(state, action, ("catapult", "onager"))
+    if isinstance(found, str):
+        return found
+    eid, e = found
+    day = state.get("day", 1)
+    if e.get("aimed") and e["aimed"]["day"] == day:
+        return (
+            f"{eid} is already laid on {e['aimed']['at']} today: one wall cell per engine a day "
+            "(4.21)."
+        )
+    if points(state, e) <= 0:
+        return f"{eid} has no destruction points today: it is being repaired or wrecked (4.23)."
+    board = rules.board(state)
+    at = str(action.get("at", ""))[:12]
+    if at not in board or at not in siege_sheet.targets(board):
+        return f"{at} is not a wall, tower or keep cell on the castle's face (4.21)."
+    if at in {c for c, k in state.get("counters", []) if k == "breach"}:
+        return f"The wall at {at} is already destroyed (4.14)."
+    entry = state.get("siege_sheet", {}).get(at, {})
+    if entry.get("rolled_day") == day or entry.get("ranged_day") == day:
+        return (
+            f"{at} has been bombarded today already: the engines laid on one cell roll once, and "
+            "from afar a wall loses at most one step a day (4.13, 4.21)."
+        )
+    if siege_sheet.keep_blocked(board, state, at):
+        return (
+            f"The keep wall at {at} breaks only after a neighbouring keep cell is damaged (4.21)."
+        )
+    return None

@@ -447,3 +447,33 @@ def test_a_figure_falling_from_a_ladder_never_lands_in_an_engine():
     state, events = act(state, "defender", "/push unit:d ladder:l1", dice=[1])
     options = of(events, "choose_landing")[0]["options"]
     assert "0818" not in options and "0717" in options
+
+
+# ----- refusals say why --------------------------------------------------------------------
+def _refused(state, command):
+    with pytest.raises(RuleError) as caught:
+        act(state, state["active"], command)
+    return str(caught.value)
+
+
+def test_refused_engine_commands_say_which_rule_stopped_them():
+    alone = {k: v for k, v in CREW.items() if k != "p"}
+    why = _refused(build(alone, engines=BALLISTA, phase="fire1"), "/bolt engine:b1 target:d")
+    assert "Ballista b1 lacks its crew" in why and "one a technician (3.41)" in why
+    state = build(CREW, engines=BALLISTA, phase="fire1")
+    state, _ = act(state, "besieger", "/bolt engine:b1 target:d", dice=[1])
+    why = _refused(_end_steps(state, 8), "/bolt engine:b1 target:d")
+    assert "it has 1/3 round markers and shoots after 2 more round(s)" in why
+    rested = _at_the_wall()
+    rested, _ = act(rested, "besieger", "/batter engine:r1", dice=[1])
+    why = _refused(_end_steps(rested, 8), "/batter engine:r1")
+    assert "Ram r1 rolled in round 1: one roll every second round, the next in round 3" in why
+    short = _at_the_wall(figs={"c": ("peasant", "besieger", "0819", "stunned")})
+    assert "Ram r1 needs 3 able figures of its side under it" in _refused(short, "/batter engine:r1")
+    far = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="melee")
+    assert "Ram r1's front faces 0817: no wall" in _refused(far, "/batter engine:r1")
+    state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    why = _refused(state, "/aim engine:o1 at:0916")
+    assert f"o1 is already laid on {PARAPET} today: one wall cell per engine a day" in why
+    assert "No engine is laid on 0916 today" in _refused(state, "/bombard at:0916")
