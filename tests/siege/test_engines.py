@@ -338,8 +338,11 @@ def test_the_ram_stops_while_a_crew_member_fights_or_is_stunned():
     state = _at_the_wall(figs={"d": ("peasant", "defender", "0719")})
     assert legal(state, "besieger", "batter")
     state, _ = act(state, "besieger", "/attack unit:c target:d")
-    state, _ = act(state, "besieger", "/fight", dice=[1])
+    # d10 4 on 1-1: no effect, so c stays under the ram, able, and no retreat is pending.
+    state, events = act(state, "besieger", "/fight", dice=[4])
+    assert of(events, "melee")[0]["letter"] == "-" and not state.get("retreat")
     assert not legal(state, "besieger", "batter")
+    assert "one of its crew is fighting (4.34)" in _refused(state, "/batter engine:r1")
 
 
 def test_the_ram_treats_the_gate_walls_as_parapets_and_towers_as_round():
