@@ -71,7 +71,7 @@ def test_one_cell_per_engine_and_at_most_one_ranged_step_per_cell_a_day():
     state, _ = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[10])
     # The wall took its step today: no engine may add another.
     assert PARAPET not in aims(state, "c1") and "0916" in aims(state, "c1")
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="bombarded today already"):
         act(state, "besieger", f"/aim engine:c1 at:{PARAPET}")
     state = next_day(state)
     assert PARAPET in aims(state, "o1") and PARAPET in aims(state, "c1")
@@ -218,7 +218,7 @@ def test_the_ballista_needs_two_adjacent_figures_one_a_technician_throughout():
     state, _ = act(state, "besieger", "/move unit:p to:0420")
     state = _end_steps(state, 3)
     assert state["engines"]["b1"]["markers"] == 0
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="Ballista b1 lacks its crew"):
         act(_end_steps(state, 4), "besieger", "/bolt engine:b1 target:d", dice=[9])
 
 
