@@ -1091,6 +1091,8 @@ def refusal(rules, state: dict, action: dict) -> str | None:
     side = action.get("side")
     if side != state.get("active") or state.get("pending"):
         return None
+    if kind == "move":
+        return _move_refusal(state, action)
     if kind == "bolt":
         return _bolt_refusal(rules, state, action)
     if kind in ("drive", "batter"):
@@ -1120,6 +1122,20 @@ def refusal(rules, state: dict, action: dict) -> str | None:
             f"{action.get('at')} is not free {' or '.join(spec()['stands_on'])} ground: no "
             "figure, ladder, siege tower or other engine may stand there."
         )
+    return None
+
+
+def _move_refusal(state: dict, action: dict) -> str | None:
+    to = str(action.get("to", ""))[:12]
+    eid = cells(state).get(to)
+    if eid is None:
+        return None
+    e = state["engines"][eid]
+    if e["kind"] != "ram":
+        rule = "3.43" if e["kind"] == "ballista" else "4.22 with 3.43"
+        return f"No figure may enter {to}: the {title(e['kind'])} {eid} stands there ({rule})."
+    if e["side"] != action.get("side"):
+        return f"{to} is under the enemy's ram {eid}: only its own side goes under it (4.31)."
     return None
 
 

@@ -1410,7 +1410,7 @@ class Siege(Ruleset):
         every legal action again for the message would cost more than the check)."""
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
-        if action.get("type") in engines.ACTIONS and (why := engines.refusal(self, state, action)):
+        if why := engines.refusal(self, state, action):
             raise RuleError(why, [self.describe_action(state, a) for a in same[:12]])
         if same:
             raise RuleError(

@@ -235,6 +235,8 @@ def test_no_shot_through_a_ballista_and_no_figure_enters_its_cell():
     moving = build(figs, engines=BALLISTA, phase="move")
     reach = {a["to"] for a in legal(moving, "besieger", "move") if a["unit"] == "t"}
     assert "0519" not in reach and "0518" in reach
+    why = _refused(moving, "/move unit:t to:0519")
+    assert "No figure may enter 0519: the ballista b1 stands there (3.43)" in why
 
 
 def test_the_besieger_sets_up_a_ballista_before_the_assault_and_it_stays_fixed():
