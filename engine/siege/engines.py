@@ -331,10 +331,25 @@ def block(
         seen.cover = "full"
         seen.reasons.append(f"{to_cell}: total cover under the ram (4.33)")
         return
+    # 2.43 (as reading C6 has it for tents): within its radius the top of a siege tower sees
+    # over "Hindernisse ..., die sich tiefer befinden", and an engine on the ground is one.
+    from_top = (
+        board is not None
+        and from_cell in tower.cells_of(state)
+        and shooter_level == tower.spec()["top_level"]
+        and board.distance(from_cell, to_cell) <= tower.spec()["shooting_radius"]
+    )
     for cell in seen.crossed:
         if cell not in standing or cell in (from_cell, to_cell):
             continue
         if cell in rams and board is not None and shooter_level != board.cell(cell).level:
+            continue
+        if from_top:
+            kind = title(state["engines"][standing[cell]]["kind"])
+            seen.reasons.insert(
+                -1 if seen.reasons else 0,
+                f"{cell}: the {kind} is lower than the siege tower's top: no hindrance (2.43, E16)",
+            )
             continue
         seen.possible = False
         kind = title(state["engines"][standing[cell]]["kind"])

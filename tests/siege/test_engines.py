@@ -482,3 +482,19 @@ def test_refused_engine_commands_say_which_rule_stopped_them():
     why = _refused(state, "/aim engine:o1 at:0916")
     assert f"o1 is already laid on {PARAPET} today: one wall cell per engine a day" in why
     assert "No engine is laid on 0916 today" in _refused(state, "/bombard at:0916")
+
+
+def test_from_the_top_of_a_siege_tower_one_shoots_over_a_ballista_but_not_from_a_parapet():
+    figs = {
+        "a": ("man-at-arms", "besieger", "0619"),
+        "top": ("archer", "besieger", "0719", "healthy", "top"),
+        "d": ("archer", "defender", "0716"),
+    }
+    tower_field = {"t": {"side": "besieger", "cells": ["0619", "0719", "0819"], "towards": "0618"}}
+    state = build(figs, towers=tower_field, engines={"b1": {**BALLISTA["b1"], "at": "0718"}})
+    over = RULES._sight(state, "top", "d")
+    assert over.possible and "0718" in over.crossed
+    assert any("0718: the ballista is lower than the siege tower's top" in r for r in over.reasons)
+    # 3.42 stands for everyone else: the archer on the parapet cannot shoot back through it.
+    back = RULES._sight(state, "d", "top")
+    assert not back.possible and "0718: the ballista stands there" in back.reasons[-1]
