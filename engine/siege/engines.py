@@ -854,7 +854,10 @@ def ram_wall(rules, state: dict, eid: str) -> str | None:
     """4.32: the wall cell the ram's front touches, if it may be battered: a wall or tower
     cell of the castle's face, not the keep ("Ein Widder kann nicht gegen Mauerfelder des
     Burgfrieds eingesetzt werden"), not yet broken."""
-    board = rules.board(state)
+    return _front_wall(rules.board(state), state, eid)
+
+
+def _front_wall(board: Board, state: dict, eid: str) -> str | None:
     front = state["engines"][eid].get("towards")
     if front not in board or front not in siege_sheet.targets(board):
         return None
@@ -972,11 +975,14 @@ def status(state: dict, eid: str) -> str:
     if e["kind"] == "ram":
         every = spec()["kinds"]["ram"]["every_rounds"]
         team = ", ".join(state["figures"][f]["name"] for f in ram_crew(state, eid)) or "none"
-        nxt = (
-            "may batter now"
-            if e.get("last_roll") is None or state["turn"] >= e["last_roll"] + every
-            else f"next roll in round {e['last_roll'] + every}"
-        )
+        counters = tuple(sorted((c, k) for c, k in state.get("counters", [])))
+        board = data.board_with(state["map"], counters) if counters else data.board(state["map"])
+        if _front_wall(board, state, eid) is None:
+            nxt = "its front touches no wall it may batter (4.32)"
+        elif e.get("last_roll") is None or state["turn"] >= e["last_roll"] + every:
+            nxt = f"may batter {e['towards']} in the melee step"
+        else:
+            nxt = f"next roll in round {e['last_roll'] + every}"
         return f"{eid} ram {'-'.join(e['cells'])} facing {e['towards']}: {nxt}; crew {team}"
     full = spec()["kinds"][e["kind"]]["points"]
     now = points(state, e)

@@ -316,7 +316,13 @@ def test_three_figures_under_the_ram_push_it_straight_like_the_siege_tower():
 
 def test_the_ram_at_a_wall_rolls_nine_points_every_second_round_ignoring_c():
     state = _at_the_wall()
-    assert "r1 ram 0817-0818-0819 facing 0816: may batter now" in RULES.header(state)["Engines"]
+    assert "r1 ram 0817-0818-0819 facing 0816: may batter 0816 in the melee step" in (
+        RULES.header(state)["Engines"]
+    )
+    away = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="melee")
+    assert "facing 0817: its front touches no wall it may batter (4.32)" in (
+        RULES.header(away)["Engines"]
+    )
     state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
     shot = of(events, "bombarded")[0]
     assert (shot["points"], shot["modifier"], shot["letter"]) == (9, 0, "D")
