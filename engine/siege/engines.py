@@ -1134,7 +1134,7 @@ def refusal(rules, state: dict, action: dict) -> str | None:
         if isinstance(found, str):
             return found
         eid, _ = found
-        if eid not in movable(state, side):
+        if eid not in movable(state, str(side)):
             return (
                 f"{eid} stands fixed once on the map (3.43); engines are set up anew only before "
                 "a new day's assault."
@@ -1220,7 +1220,7 @@ def _ram_refusal(rules, state: dict, action: dict) -> str | None:
                 f"next in round {e['last_roll'] + ram['every_rounds']} (4.32)."
             )
     if not driving and ram_wall(rules, state, eid) is None:
-        front = e.get("towards")
+        front = str(e.get("towards"))
         board = rules.board(state)
         why = "no wall, tower or gate wall of the castle's face"
         if front in board and siege_sheet.family(board, front) == "keep":
