@@ -251,6 +251,11 @@ def test_the_besieger_sets_up_a_ballista_before_the_assault_and_it_stays_fixed()
     state = next_day(state)
     state, _ = act(state, "besieger", "/emplace engine:b1 at:0519")
     assert state["engines"]["b1"]["cells"] == ["0519"] and not legal(state, "besieger", "emplace")
+    assert "only before the day's assault" in _refused(state, "/emplace engine:b1 at:0818")
+    # A ballista the scenario set on the map stays where it is on day 1, prepare step or not.
+    fixed = build(CREW, engines=BALLISTA | ONAGER)
+    assert fixed["phase"] == "prepare"
+    assert "b1 stands fixed once on the map (3.43)" in _refused(fixed, "/emplace engine:b1 at:0818")
 
 
 def test_an_onager_on_the_map_blocks_shots_and_cells_like_the_ballista():
