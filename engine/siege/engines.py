@@ -653,9 +653,13 @@ def more_to_do(rules, state: dict, side: str) -> bool:
 
 # ----- the ballista ----------------------------------------------------------------------
 def ballista_sight(rules, state: dict, eid: str, target_id: str):
+    target = state["figures"][target_id]
+    return _ballista_line(rules, state, eid, target["at"], tower.layer(target) == tower.TOP)
+
+
+def _ballista_line(rules, state: dict, eid: str, to_cell: str, target_top: bool):
     board = rules.board(state)
-    e, target = state["engines"][eid], state["figures"][target_id]
-    at = e["cells"][0]
+    at = state["engines"][eid]["cells"][0]
     living = {
         f["at"]: f["name"]
         for f in state["figures"].values()
@@ -665,16 +669,30 @@ def ballista_sight(rules, state: dict, eid: str, target_id: str):
         board,
         living,
         at,
-        target["at"],
+        to_cell,
         bands=spec()["kinds"]["ballista"]["bands"],
         bridge_up=state["bridge_up"],
         ladders=rules._ladders(state),
         facing=rules._facing(state),
         towers=tower.cells_of(state),
-        target_top=tower.layer(target) == tower.TOP,
+        target_top=target_top,
     )
-    block(state, seen, at, target["at"], board, board.cell(at).level)
+    block(state, seen, at, to_cell, board, board.cell(at).level)
     return seen
+
+
+def los_text(rules, state: dict, from_cell: str, to_cell: str) -> str | None:
+    """``/los`` from a ballista's cell: its own line and range bands (3.41, E3), as ``/bolt``
+    judges them; None from any other cell."""
+    eid = cells(state).get(from_cell)
+    if eid is None or state["engines"][eid]["kind"] != "ballista":
+        return None
+    target_top = any(
+        f["at"] == to_cell and not f["dead"] and tower.layer(f) == tower.TOP
+        for f in state["figures"].values()
+    )
+    seen = _ballista_line(rules, state, eid, to_cell, target_top)
+    return sight.answer_text(seen, from_cell, to_cell) + f"\n- (the ballista {eid}'s range bands)"
 
 
 def bolt_actions(rules, state: dict, side: str) -> list[dict]:

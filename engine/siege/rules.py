@@ -453,6 +453,8 @@ class Siege(Ruleset):
         for cell in (from_cell, to_cell):
             if cell not in board:
                 raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+        if ballista := engines.los_text(self, state, from_cell, to_cell):
+            return ballista
         seen, weapon = self._los_sight(state, from_cell, to_cell)
         text = sight.answer_text(seen, from_cell, to_cell)
         return text + (

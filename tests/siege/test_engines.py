@@ -190,6 +190,10 @@ def _end_steps(state, count):
 def test_a_manned_ballista_shoots_on_the_fire_table_then_every_third_round():
     state = build(CREW, engines=BALLISTA, phase="fire1")
     assert {a["target"] for a in legal(state, "besieger", "bolt")} == {"d"}
+    # /los from the ballista's cell judges its own line and range bands, as /bolt will.
+    los = RULES.los(state, "0519", "0119")
+    assert los.startswith("Shot possible from 0519 to 0119: range 4 (short)")
+    assert "the ballista b1's range bands" in los
     state, events = act(state, "besieger", "/bolt engine:b1 target:d", dice=[5])
     shot = of(events, "shot")[0]
     assert (shot["band"], shot["cover"], shot["modifier"], shot["modified"]) == (
