@@ -1264,7 +1264,7 @@ def _ram_refusal(rules, state: dict, action: dict) -> str | None:
             "movement, never onto a living figure, ladder, siege tower or engine (4.31, 2.41)."
         )
     if any(state["melee_half"].get(f, -9) >= state["half"] - 1 for f in team):
-        return f"Ram {eid} rests this round: one of its crew is fighting (4.34)."
+        return f"Ram {eid} rests this round: one of its crew fought this round (4.34)."
     return None
 
 

@@ -359,7 +359,7 @@ def test_the_ram_stops_while_a_crew_member_fights_or_is_stunned():
     state, events = act(state, "besieger", "/fight", dice=[4])
     assert of(events, "melee")[0]["letter"] == "-" and not state.get("retreat")
     assert not legal(state, "besieger", "batter")
-    assert "one of its crew is fighting (4.34)" in _refused(state, "/batter engine:r1")
+    assert "one of its crew fought this round (4.34)" in _refused(state, "/batter engine:r1")
 
 
 def test_the_ram_treats_the_gate_walls_as_parapets_and_towers_as_round():
@@ -513,3 +513,19 @@ def test_from_the_top_of_a_siege_tower_one_shoots_over_a_ballista_but_not_from_a
     # 3.42 stands for everyone else: the archer on the parapet cannot shoot back through it.
     back = RULES._sight(state, "d", "top")
     assert not back.possible and "0718: the ballista stands there" in back.reasons[-1]
+
+
+def test_a_crew_member_attacked_in_the_enemy_phase_stops_the_ram_in_the_next_melee_step():
+    # 4.34 "in einen Kampf verwickelt": defending counts; E15: the enemy phase before this one.
+    quiet = _at_the_wall(figs={"d": ("man-at-arms", "defender", "0719")}, active="defender")
+    quiet = _end_steps(quiet, 4)
+    assert (quiet["active"], quiet["phase"]) == ("besieger", "melee")
+    assert legal(quiet, "besieger", "batter")
+    state = _at_the_wall(figs={"d": ("man-at-arms", "defender", "0719")}, active="defender")
+    state, _ = act(state, "defender", "/attack unit:d target:c")
+    state, events = act(state, "defender", "/fight", dice=[3])  # no effect: c stays, able
+    assert of(events, "melee")[0]["letter"] == "-" and not state.get("retreat")
+    state = _end_steps(state, 4)
+    assert (state["active"], state["phase"]) == ("besieger", "melee")
+    assert not legal(state, "besieger", "batter")
+    assert "one of its crew fought this round (4.34)" in _refused(state, "/batter engine:r1")
