@@ -529,3 +529,20 @@ def test_a_crew_member_attacked_in_the_enemy_phase_stops_the_ram_in_the_next_mel
     assert (state["active"], state["phase"]) == ("besieger", "melee")
     assert not legal(state, "besieger", "batter")
     assert "one of its crew fought this round (4.34)" in _refused(state, "/batter engine:r1")
+
+
+def test_a_ram_whose_crew_fought_last_round_does_not_move():
+    # 4.31 "genauso wie ein Belagerungsturm": 2.41's rule (G14) holds for the ram too.
+    figs = {**RAM_CREW, "d": ("man-at-arms", "defender", "0720")}
+    quiet = build(figs, engines=RAM, filled_moat=["0817"], phase="melee", active="defender")
+    quiet = _end_steps(quiet, 2)
+    assert (quiet["active"], quiet["phase"]) == ("besieger", "move")
+    assert legal(quiet, "besieger", "drive")
+    state = build(figs, engines=RAM, filled_moat=["0817"], phase="melee", active="defender")
+    state, _ = act(state, "defender", "/attack unit:d target:c")
+    state, events = act(state, "defender", "/fight", dice=[3])  # no effect: c stays, able
+    assert of(events, "melee")[0]["letter"] == "-" and not state.get("retreat")
+    state = _end_steps(state, 2)
+    assert (state["active"], state["phase"]) == ("besieger", "move")
+    assert not legal(state, "besieger", "drive")
+    assert "one of its crew fought last round" in _refused(state, "/drive engine:r1 to:0817")
