@@ -140,6 +140,11 @@ def test_result_c_damages_the_engines_the_owner_shares_the_loss_and_a_day_repair
     state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
     state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[8])
     assert of(events, "bombarded")[0]["points"] == 3
+    # Repaired is whole: a later result C damages it afresh.
+    state = next_day(state)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[1])
+    assert of(events, "engine_damaged")[0]["points_left"] == 2
 
 
 def test_a_single_engine_takes_result_c_itself_and_a_catapult_at_nought_is_out():
@@ -217,6 +222,9 @@ def test_the_ballista_needs_two_adjacent_figures_one_a_technician_throughout():
     assert not legal(build(no_tech, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
     alone = {k: v for k, v in CREW.items() if k != "p"}
     assert not legal(build(alone, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
+    # E2: a stunned figure does not work the ballista.
+    dazed = {**CREW, "p": ("peasant", "besieger", "0520", "stunned")}
+    assert not legal(build(dazed, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
     # A crew member walking off loses the round markers at the end of the phase.
     state = build(CREW, engines=BALLISTA, phase="move")
     state, _ = act(state, "besieger", "/move unit:p to:0420")
