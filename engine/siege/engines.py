@@ -1128,8 +1128,9 @@ def refusal(rules, state: dict, action: dict) -> str | None:
     answer (not your turn, a decision pending, the legal list) says it better."""
     kind = action.get("type")
     side = action.get("side")
-    if side != state.get("active") or state.get("pending"):
-        return None
+    decisions = ("pending", "choice", "engine_damage", "landing", "retreat", "advance")
+    if side != state.get("active") or any(state.get(k) for k in decisions):
+        return None  # the generic answer names the decision to take first
     if kind == "move":
         return _move_refusal(state, action)
     if kind == "bolt":

@@ -505,6 +505,11 @@ def test_refused_engine_commands_say_which_rule_stopped_them():
     why = _refused(state, "/aim engine:o1 at:0916")
     assert f"o1 is already laid on {PARAPET} today: one wall cell per engine a day" in why
     assert "No engine is laid on 0916 today" in _refused(state, "/bombard at:0916")
+    # A decision waiting (here c's retreat) is named before any engine rule.
+    waiting = _at_the_wall(figs={"d": ("peasant", "defender", "0719")})
+    waiting, _ = act(waiting, "besieger", "/attack unit:c target:d")
+    waiting, _ = act(waiting, "besieger", "/fight", dice=[1])  # E: attackers retreat
+    assert "Legal: /retreat" in _refused(waiting, "/batter engine:r1")
 
 
 def test_from_the_top_of_a_siege_tower_one_shoots_over_a_ballista_but_not_from_a_parapet():
