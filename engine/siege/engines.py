@@ -331,10 +331,25 @@ def block(
         seen.cover = "full"
         seen.reasons.append(f"{to_cell}: total cover under the ram (4.33)")
         return
+    # 2.43 (as reading C6 has it for tents): within its radius the top of a siege tower sees
+    # over "Hindernisse ..., die sich tiefer befinden", and an engine on the ground is one.
+    from_top = (
+        board is not None
+        and from_cell in tower.cells_of(state)
+        and shooter_level == tower.spec()["top_level"]
+        and board.distance(from_cell, to_cell) <= tower.spec()["shooting_radius"]
+    )
     for cell in seen.crossed:
         if cell not in standing or cell in (from_cell, to_cell):
             continue
         if cell in rams and board is not None and shooter_level != board.cell(cell).level:
+            continue
+        if from_top:
+            kind = title(state["engines"][standing[cell]]["kind"])
+            seen.reasons.insert(
+                -1 if seen.reasons else 0,
+                f"{cell}: the {kind} is lower than the siege tower's top: no hindrance (2.43, E16)",
+            )
             continue
         seen.possible = False
         kind = title(state["engines"][standing[cell]]["kind"])
@@ -638,9 +653,13 @@ def more_to_do(rules, state: dict, side: str) -> bool:
 
 # ----- the ballista ----------------------------------------------------------------------
 def ballista_sight(rules, state: dict, eid: str, target_id: str):
+    target = state["figures"][target_id]
+    return _ballista_line(rules, state, eid, target["at"], tower.layer(target) == tower.TOP)
+
+
+def _ballista_line(rules, state: dict, eid: str, to_cell: str, target_top: bool):
     board = rules.board(state)
-    e, target = state["engines"][eid], state["figures"][target_id]
-    at = e["cells"][0]
+    at = state["engines"][eid]["cells"][0]
     living = {
         f["at"]: f["name"]
         for f in state["figures"].values()
@@ -650,16 +669,30 @@ def ballista_sight(rules, state: dict, eid: str, target_id: str):
         board,
         living,
         at,
-        target["at"],
+        to_cell,
         bands=spec()["kinds"]["ballista"]["bands"],
         bridge_up=state["bridge_up"],
         ladders=rules._ladders(state),
         facing=rules._facing(state),
         towers=tower.cells_of(state),
-        target_top=tower.layer(target) == tower.TOP,
+        target_top=target_top,
     )
-    block(state, seen, at, target["at"], board, board.cell(at).level)
+    block(state, seen, at, to_cell, board, board.cell(at).level)
     return seen
+
+
+def los_text(rules, state: dict, from_cell: str, to_cell: str) -> str | None:
+    """``/los`` from a ballista's cell: its own line and range bands (3.41, E3), as ``/bolt``
+    judges them; None from any other cell."""
+    eid = cells(state).get(from_cell)
+    if eid is None or state["engines"][eid]["kind"] != "ballista":
+        return None
+    target_top = any(
+        f["at"] == to_cell and not f["dead"] and tower.layer(f) == tower.TOP
+        for f in state["figures"].values()
+    )
+    seen = _ballista_line(rules, state, eid, to_cell, target_top)
+    return sight.answer_text(seen, from_cell, to_cell) + f"\n- (the ballista {eid}'s range bands)"
 
 
 def bolt_actions(rules, state: dict, side: str) -> list[dict]:
@@ -840,7 +873,10 @@ def ram_wall(rules, state: dict, eid: str) -> str | None:
     """4.32: the wall cell the ram's front touches, if it may be battered: a wall or tower
     cell of the castle's face, not the keep ("Ein Widder kann nicht gegen Mauerfelder des
     Burgfrieds eingesetzt werden"), not yet broken."""
-    board = rules.board(state)
+    return _front_wall(rules.board(state), state, eid)
+
+
+def _front_wall(board: Board, state: dict, eid: str) -> str | None:
     front = state["engines"][eid].get("towards")
     if front not in board or front not in siege_sheet.targets(board):
         return None
@@ -959,11 +995,14 @@ def status(state: dict, eid: str) -> str:
     if e["kind"] == "ram":
         every = spec()["kinds"]["ram"]["every_rounds"]
         team = ", ".join(state["figures"][f]["name"] for f in ram_crew(state, eid)) or "none"
-        nxt = (
-            "may batter now"
-            if e.get("last_roll") is None or state["turn"] >= e["last_roll"] + every
-            else f"next roll in round {e['last_roll'] + every}"
-        )
+        counters = tuple(sorted((c, k) for c, k in state.get("counters", [])))
+        board = data.board_with(state["map"], counters) if counters else data.board(state["map"])
+        if _front_wall(board, state, eid) is None:
+            nxt = "its front touches no wall it may batter (4.32)"
+        elif e.get("last_roll") is None or state["turn"] >= e["last_roll"] + every:
+            nxt = f"may batter {e['towards']} in the melee step"
+        else:
+            nxt = f"next roll in round {e['last_roll'] + every}"
         return f"{eid} ram {'-'.join(e['cells'])} facing {e['towards']}: {nxt}; crew {team}"
     full = spec()["kinds"][e["kind"]]["points"]
     now = points(state, e)
@@ -1069,4 +1108,196 @@ def describe_event(state: dict, e: dict) -> str | None:
         return f"Ballista {e['engine']} is worked: round marker {e['markers']}."
     if kind == "ballista_unmanned":
         return f"Ballista {e['engine']} lacks its crew: its round markers are lost."
+    return None
+
+
+# ----- refusals ---------------------------------------------------------------------------
+def _names(state: dict, fids: list[str]) -> str:
+    return ", ".join(state["figures"][f]["name"] for f in fids) or "nobody"
+
+
+def _own(state: dict, action: dict, kinds: tuple[str, ...]) -> tuple[str, dict] | str:
+    eid = str(action.get("engine", ""))[:24]
+    e = state.get("engines", {}).get(eid)
+    wanted = " or ".join(title(k) for k in kinds)
+    if e is None or e["kind"] not in kinds or e["side"] != action.get("side"):
+        return f"{eid or 'That'} is not a {wanted} of yours."
+    return eid, e
+
+
+def refusal(rules, state: dict, action: dict) -> str | None:
+    """Why an engine command is not legal, in the players' terms, or None when the generic
+    answer (not your turn, a decision pending, the legal list) says it better."""
+    kind = action.get("type")
+    side = action.get("side")
+    decisions = ("pending", "choice", "engine_damage", "landing", "retreat", "advance")
+    if side != state.get("active") or any(state.get(k) for k in decisions):
+        return None  # the generic answer names the decision to take first
+    if kind == "move":
+        return _move_refusal(state, action)
+    if kind == "bolt":
+        return _bolt_refusal(rules, state, action)
+    if kind in ("drive", "batter"):
+        return _ram_refusal(rules, state, action)
+    if kind in ("emplace", "aim", "bombard", "repair") and state["phase"] != "prepare":
+        return (
+            "Engines are set up, laid on a wall and fired only before the day's assault, in the "
+            "prepare step (3.43, 4.11)."
+        )
+    if kind == "aim":
+        return _aim_refusal(rules, state, action)
+    if kind == "bombard":
+        at = str(action.get("at", ""))[:12]
+        if at not in _aimed_at(state):
+            return f"No engine is laid on {at} today: /aim engine: at:{at} first (4.21)."
+    if kind == "emplace":
+        found = _own(state, action, ("ballista", "catapult", "onager"))
+        if isinstance(found, str):
+            return found
+        eid, _ = found
+        if eid not in movable(state, str(side)):
+            return (
+                f"{eid} stands fixed once on the map (3.43); engines are set up anew only before "
+                "a new day's assault."
+            )
+        return (
+            f"{action.get('at')} is not free {' or '.join(spec()['stands_on'])} ground: no "
+            "figure, ladder, siege tower or other engine may stand there."
+        )
+    return None
+
+
+def _move_refusal(state: dict, action: dict) -> str | None:
+    to = str(action.get("to", ""))[:12]
+    eid = cells(state).get(to)
+    if eid is None:
+        return None
+    e = state["engines"][eid]
+    if e["kind"] != "ram":
+        rule = "3.43" if e["kind"] == "ballista" else "4.22 with 3.43"
+        return f"No figure may enter {to}: the {title(e['kind'])} {eid} stands there ({rule})."
+    if e["side"] != action.get("side"):
+        return f"{to} is under the enemy's ram {eid}: only its own side goes under it (4.31)."
+    return None
+
+
+def _bolt_refusal(rules, state: dict, action: dict) -> str | None:
+    ballista = spec()["kinds"]["ballista"]
+    found = _own(state, action, ("ballista",))
+    if isinstance(found, str):
+        return found
+    eid, e = found
+    if state["phase"] not in ballista["steps"]:
+        return "A ballista shoots only in the crossbows' step (3.41)."
+    if not manned(state, eid):
+        return (
+            f"Ballista {eid} lacks its crew: it needs {ballista['crew']} able figures of its "
+            f"side beside it, one a {ballista['crew_type']} (3.41); beside it now: "
+            f"{_names(state, crew(state, eid))}."
+        )
+    if e.get("markers", 0) < ballista["markers"]:
+        left = ballista["markers"] - e.get("markers", 0)
+        return (
+            f"Ballista {eid} shoots every third round (3.41): it has {e.get('markers', 0)}/"
+            f"{ballista['markers']} round markers and shoots after {left} more round(s) with "
+            "its crew beside it."
+        )
+    tid = str(action.get("target", ""))[:24]
+    target = state["figures"].get(tid)
+    if target is None or target["dead"] or target["side"] == side_of(state, eid):
+        return f"{tid or 'That'} is not a living enemy figure."
+    seen = ballista_sight(rules, state, eid, tid)
+    if not seen.possible:
+        return f"Ballista {eid} cannot shoot at {target['name']}: {seen.reasons[-1]}"
+    if seen.band is None:
+        return (
+            f"Ballista {eid} cannot shoot at {target['name']}: {seen.distance} cells, beyond "
+            f"its long range of {ballista['bands']['long']}."
+        )
+    return None
+
+
+def side_of(state: dict, eid: str) -> str:
+    return state["engines"][eid]["side"]
+
+
+def _ram_refusal(rules, state: dict, action: dict) -> str | None:
+    ram = spec()["kinds"]["ram"]
+    found = _own(state, action, ("ram",))
+    if isinstance(found, str):
+        return found
+    eid, e = found
+    driving = action["type"] == "drive"
+    if state["phase"] != ("move" if driving else "melee"):
+        return (
+            "A ram is pushed in its side's movement step (4.31)."
+            if driving
+            else "A ram is worked against a wall in its side's melee step (4.32)."
+        )
+    if not driving and e.get("last_roll") is not None:
+        if state["turn"] < e["last_roll"] + ram["every_rounds"]:
+            return (
+                f"Ram {eid} rolled in round {e['last_roll']}: one roll every second round, the "
+                f"next in round {e['last_roll'] + ram['every_rounds']} (4.32)."
+            )
+    if not driving and ram_wall(rules, state, eid) is None:
+        front = str(e.get("towards"))
+        board = rules.board(state)
+        why = "no wall, tower or gate wall of the castle's face"
+        if front in board and siege_sheet.family(board, front) == "keep":
+            why = "the keep, which a ram may not batter"
+        return f"Ram {eid}'s front faces {front}: {why} (4.32)."
+    team = ram_crew(state, eid)
+    if driving:
+        team = [f for f in team if f not in state["done"] and f not in rules._busy(state)]
+    if len(team) < ram["crew"]:
+        return (
+            f"Ram {eid} needs {ram['crew']} able figures of its side under it"
+            + (" that have not acted this round" if driving else "")
+            + f" (4.31, 4.34); now: {_names(state, team)}."
+        )
+    under = [f for f, g in state["figures"].items() if g["at"] in e["cells"] and not g["dead"]]
+    if driving:
+        if e.get("driven_half") == state["half"]:
+            return f"Ram {eid} has already been pushed this round (4.31, as the siege tower)."
+        if any(state["melee_half"].get(f, -9) >= state["half"] - 2 for f in under):
+            return f"Ram {eid} cannot move this round: one of its crew fought last round (4.31, 2.41)."
+        return (
+            f"Ram {eid} rolls only straight forward or back by whole cells within its crew's "
+            "movement, never onto a living figure, ladder, siege tower or engine (4.31, 2.41)."
+        )
+    if any(state["melee_half"].get(f, -9) >= state["half"] - 1 for f in team):
+        return f"Ram {eid} rests this round: one of its crew fought this round (4.34)."
+    return None
+
+
+def _aim_refusal(rules, state: dict, action: dict) -> str | None:
+    found = _own(state, action, ("catapult", "onager"))
+    if isinstance(found, str):
+        return found
+    eid, e = found
+    day = state.get("day", 1)
+    if e.get("aimed") and e["aimed"]["day"] == day:
+        return (
+            f"{eid} is already laid on {e['aimed']['at']} today: one wall cell per engine a day "
+            "(4.21)."
+        )
+    if points(state, e) <= 0:
+        return f"{eid} has no destruction points today: it is being repaired or wrecked (4.23)."
+    board = rules.board(state)
+    at = str(action.get("at", ""))[:12]
+    if at not in board or at not in siege_sheet.targets(board):
+        return f"{at} is not a wall, tower or keep cell on the castle's face (4.21)."
+    if at in {c for c, k in state.get("counters", []) if k == "breach"}:
+        return f"The wall at {at} is already destroyed (4.14)."
+    entry = state.get("siege_sheet", {}).get(at, {})
+    if entry.get("rolled_day") == day or entry.get("ranged_day") == day:
+        return (
+            f"{at} has been bombarded today already: the engines laid on one cell roll once, and "
+            "from afar a wall loses at most one step a day (4.13, 4.21)."
+        )
+    if siege_sheet.keep_blocked(board, state, at):
+        return (
+            f"The keep wall at {at} breaks only after a neighbouring keep cell is damaged (4.21)."
+        )
     return None

@@ -553,6 +553,8 @@ class Siege(Ruleset):
         for cell in (from_cell, to_cell):
             if cell not in board:
                 raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+        if ballista := engines.los_text(self, state, from_cell, to_cell):
+            return ballista
         seen, weapon = self._los_sight(state, from_cell, to_cell)
         text = sight.answer_text(seen, from_cell, to_cell)
         return text + (
@@ -1685,6 +1687,8 @@ class Siege(Ruleset):
             raise RuleError(why, [self.describe_action(state, a) for a in same[:12]])
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
+        if why := engines.refusal(self, state, action):
+            raise RuleError(why, [self.describe_action(state, a) for a in same[:12]])
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",

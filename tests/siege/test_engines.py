@@ -71,7 +71,7 @@ def test_one_cell_per_engine_and_at_most_one_ranged_step_per_cell_a_day():
     state, _ = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[10])
     # The wall took its step today: no engine may add another.
     assert PARAPET not in aims(state, "c1") and "0916" in aims(state, "c1")
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="bombarded today already"):
         act(state, "besieger", f"/aim engine:c1 at:{PARAPET}")
     state = next_day(state)
     assert PARAPET in aims(state, "o1") and PARAPET in aims(state, "c1")
@@ -140,6 +140,11 @@ def test_result_c_damages_the_engines_the_owner_shares_the_loss_and_a_day_repair
     state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
     state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[8])
     assert of(events, "bombarded")[0]["points"] == 3
+    # Repaired is whole: a later result C damages it afresh.
+    state = next_day(state)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    state, events = act(state, "besieger", f"/bombard at:{PARAPET}", dice=[1])
+    assert of(events, "engine_damaged")[0]["points_left"] == 2
 
 
 def test_a_single_engine_takes_result_c_itself_and_a_catapult_at_nought_is_out():
@@ -190,6 +195,10 @@ def _end_steps(state, count):
 def test_a_manned_ballista_shoots_on_the_fire_table_then_every_third_round():
     state = build(CREW, engines=BALLISTA, phase="fire1")
     assert {a["target"] for a in legal(state, "besieger", "bolt")} == {"d"}
+    # /los from the ballista's cell judges its own line and range bands, as /bolt will.
+    los = RULES.los(state, "0519", "0119")
+    assert los.startswith("Shot possible from 0519 to 0119: range 4 (short)")
+    assert "the ballista b1's range bands" in los
     state, events = act(state, "besieger", "/bolt engine:b1 target:d", dice=[5])
     shot = of(events, "shot")[0]
     assert (shot["band"], shot["cover"], shot["modifier"], shot["modified"]) == (
@@ -213,12 +222,15 @@ def test_the_ballista_needs_two_adjacent_figures_one_a_technician_throughout():
     assert not legal(build(no_tech, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
     alone = {k: v for k, v in CREW.items() if k != "p"}
     assert not legal(build(alone, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
+    # E2: a stunned figure does not work the ballista.
+    dazed = {**CREW, "p": ("peasant", "besieger", "0520", "stunned")}
+    assert not legal(build(dazed, engines=BALLISTA, phase="fire1"), "besieger", "bolt")
     # A crew member walking off loses the round markers at the end of the phase.
     state = build(CREW, engines=BALLISTA, phase="move")
     state, _ = act(state, "besieger", "/move unit:p to:0420")
     state = _end_steps(state, 3)
     assert state["engines"]["b1"]["markers"] == 0
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="Ballista b1 lacks its crew"):
         act(_end_steps(state, 4), "besieger", "/bolt engine:b1 target:d", dice=[9])
 
 
@@ -235,6 +247,8 @@ def test_no_shot_through_a_ballista_and_no_figure_enters_its_cell():
     moving = build(figs, engines=BALLISTA, phase="move")
     reach = {a["to"] for a in legal(moving, "besieger", "move") if a["unit"] == "t"}
     assert "0519" not in reach and "0518" in reach
+    why = _refused(moving, "/move unit:t to:0519")
+    assert "No figure may enter 0519: the ballista b1 stands there (3.43)" in why
 
 
 def test_the_besieger_sets_up_a_ballista_before_the_assault_and_it_stays_fixed():
@@ -249,6 +263,11 @@ def test_the_besieger_sets_up_a_ballista_before_the_assault_and_it_stays_fixed()
     state = next_day(state)
     state, _ = act(state, "besieger", "/emplace engine:b1 at:0519")
     assert state["engines"]["b1"]["cells"] == ["0519"] and not legal(state, "besieger", "emplace")
+    assert "only before the day's assault" in _refused(state, "/emplace engine:b1 at:0818")
+    # A ballista the scenario set on the map stays where it is on day 1, prepare step or not.
+    fixed = build(CREW, engines=BALLISTA | ONAGER)
+    assert fixed["phase"] == "prepare"
+    assert "b1 stands fixed once on the map (3.43)" in _refused(fixed, "/emplace engine:b1 at:0818")
 
 
 def test_an_onager_on_the_map_blocks_shots_and_cells_like_the_ballista():
@@ -314,7 +333,13 @@ def test_three_figures_under_the_ram_push_it_straight_like_the_siege_tower():
 
 def test_the_ram_at_a_wall_rolls_nine_points_every_second_round_ignoring_c():
     state = _at_the_wall()
-    assert "r1 ram 0817-0818-0819 facing 0816: may batter now" in RULES.header(state)["Engines"]
+    assert "r1 ram 0817-0818-0819 facing 0816: may batter 0816 in the melee step" in (
+        RULES.header(state)["Engines"]
+    )
+    away = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="melee")
+    assert "facing 0817: its front touches no wall it may batter (4.32)" in (
+        RULES.header(away)["Engines"]
+    )
     state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
     shot = of(events, "bombarded")[0]
     assert (shot["points"], shot["modifier"], shot["letter"]) == (9, 0, "D")
@@ -338,8 +363,11 @@ def test_the_ram_stops_while_a_crew_member_fights_or_is_stunned():
     state = _at_the_wall(figs={"d": ("peasant", "defender", "0719")})
     assert legal(state, "besieger", "batter")
     state, _ = act(state, "besieger", "/attack unit:c target:d")
-    state, _ = act(state, "besieger", "/fight", dice=[1])
+    # d10 4 on 1-1: no effect, so c stays under the ram, able, and no retreat is pending.
+    state, events = act(state, "besieger", "/fight", dice=[4])
+    assert of(events, "melee")[0]["letter"] == "-" and not state.get("retreat")
     assert not legal(state, "besieger", "batter")
+    assert "one of its crew fought this round (4.34)" in _refused(state, "/batter engine:r1")
 
 
 def test_the_ram_treats_the_gate_walls_as_parapets_and_towers_as_round():
@@ -447,3 +475,87 @@ def test_a_figure_falling_from_a_ladder_never_lands_in_an_engine():
     state, events = act(state, "defender", "/push unit:d ladder:l1", dice=[1])
     options = of(events, "choose_landing")[0]["options"]
     assert "0818" not in options and "0717" in options
+
+
+# ----- refusals say why --------------------------------------------------------------------
+def _refused(state, command):
+    with pytest.raises(RuleError) as caught:
+        act(state, state["active"], command)
+    return str(caught.value)
+
+
+def test_refused_engine_commands_say_which_rule_stopped_them():
+    alone = {k: v for k, v in CREW.items() if k != "p"}
+    why = _refused(build(alone, engines=BALLISTA, phase="fire1"), "/bolt engine:b1 target:d")
+    assert "Ballista b1 lacks its crew" in why and "one a technician (3.41)" in why
+    state = build(CREW, engines=BALLISTA, phase="fire1")
+    state, _ = act(state, "besieger", "/bolt engine:b1 target:d", dice=[1])
+    why = _refused(_end_steps(state, 8), "/bolt engine:b1 target:d")
+    assert "it has 1/3 round markers and shoots after 2 more round(s)" in why
+    rested = _at_the_wall()
+    rested, _ = act(rested, "besieger", "/batter engine:r1", dice=[1])
+    why = _refused(_end_steps(rested, 8), "/batter engine:r1")
+    assert "Ram r1 rolled in round 1: one roll every second round, the next in round 3" in why
+    short = _at_the_wall(figs={"c": ("peasant", "besieger", "0819", "stunned")})
+    assert "Ram r1 needs 3 able figures of its side under it" in _refused(short, "/batter engine:r1")
+    far = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="melee")
+    assert "Ram r1's front faces 0817: no wall" in _refused(far, "/batter engine:r1")
+    state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER)
+    state, _ = act(state, "besieger", f"/aim engine:o1 at:{PARAPET}")
+    why = _refused(state, "/aim engine:o1 at:0916")
+    assert f"o1 is already laid on {PARAPET} today: one wall cell per engine a day" in why
+    assert "No engine is laid on 0916 today" in _refused(state, "/bombard at:0916")
+    # A decision waiting (here c's retreat) is named before any engine rule.
+    waiting = _at_the_wall(figs={"d": ("peasant", "defender", "0719")})
+    waiting, _ = act(waiting, "besieger", "/attack unit:c target:d")
+    waiting, _ = act(waiting, "besieger", "/fight", dice=[1])  # E: attackers retreat
+    assert "Legal: /retreat" in _refused(waiting, "/batter engine:r1")
+
+
+def test_from_the_top_of_a_siege_tower_one_shoots_over_a_ballista_but_not_from_a_parapet():
+    figs = {
+        "a": ("man-at-arms", "besieger", "0619"),
+        "top": ("archer", "besieger", "0719", "healthy", "top"),
+        "d": ("archer", "defender", "0716"),
+    }
+    tower_field = {"t": {"side": "besieger", "cells": ["0619", "0719", "0819"], "towards": "0618"}}
+    state = build(figs, towers=tower_field, engines={"b1": {**BALLISTA["b1"], "at": "0718"}})
+    over = RULES._sight(state, "top", "d")
+    assert over.possible and "0718" in over.crossed
+    assert any("0718: the ballista is lower than the siege tower's top" in r for r in over.reasons)
+    # 3.42 stands for everyone else: the archer on the parapet cannot shoot back through it.
+    back = RULES._sight(state, "d", "top")
+    assert not back.possible and "0718: the ballista stands there" in back.reasons[-1]
+
+
+def test_a_crew_member_attacked_in_the_enemy_phase_stops_the_ram_in_the_next_melee_step():
+    # 4.34 "in einen Kampf verwickelt": defending counts; E15: the enemy phase before this one.
+    quiet = _at_the_wall(figs={"d": ("man-at-arms", "defender", "0719")}, active="defender")
+    quiet = _end_steps(quiet, 4)
+    assert (quiet["active"], quiet["phase"]) == ("besieger", "melee")
+    assert legal(quiet, "besieger", "batter")
+    state = _at_the_wall(figs={"d": ("man-at-arms", "defender", "0719")}, active="defender")
+    state, _ = act(state, "defender", "/attack unit:d target:c")
+    state, events = act(state, "defender", "/fight", dice=[3])  # no effect: c stays, able
+    assert of(events, "melee")[0]["letter"] == "-" and not state.get("retreat")
+    state = _end_steps(state, 4)
+    assert (state["active"], state["phase"]) == ("besieger", "melee")
+    assert not legal(state, "besieger", "batter")
+    assert "one of its crew fought this round (4.34)" in _refused(state, "/batter engine:r1")
+
+
+def test_a_ram_whose_crew_fought_last_round_does_not_move():
+    # 4.31 "genauso wie ein Belagerungsturm": 2.41's rule (G14) holds for the ram too.
+    figs = {**RAM_CREW, "d": ("man-at-arms", "defender", "0720")}
+    quiet = build(figs, engines=RAM, filled_moat=["0817"], phase="melee", active="defender")
+    quiet = _end_steps(quiet, 2)
+    assert (quiet["active"], quiet["phase"]) == ("besieger", "move")
+    assert legal(quiet, "besieger", "drive")
+    state = build(figs, engines=RAM, filled_moat=["0817"], phase="melee", active="defender")
+    state, _ = act(state, "defender", "/attack unit:d target:c")
+    state, events = act(state, "defender", "/fight", dice=[3])  # no effect: c stays, able
+    assert of(events, "melee")[0]["letter"] == "-" and not state.get("retreat")
+    state = _end_steps(state, 2)
+    assert (state["active"], state["phase"]) == ("besieger", "move")
+    assert not legal(state, "besieger", "drive")
+    assert "one of its crew fought last round" in _refused(state, "/drive engine:r1 to:0817")

@@ -71,3 +71,7 @@ async def test_engines_are_offered_and_played_through_the_bot(siege_registered, 
     assert state["siege_sheet"]["0916"]["step"] == 0  # bombarded, no effect
     refused = await table.alice.slash(table.thread, "act", action="/batter engine:r1")
     assert not reply_text(refused).startswith("Done")
+    # The refusal names the rule that stopped it (4.32), not just the legal list.
+    assert "one roll every second round, the next in round 3" in reply_text(refused), reply_text(
+        refused
+    )
