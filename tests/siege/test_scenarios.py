@@ -160,7 +160,7 @@ def test_the_long_siege_on_the_local_table_by_typed_commands(siege_registered, t
     assert bombard["ok"] and [e["at"] for e in bombard["events"] if e["type"] == "bombarded"] == ["0616"]
     assert [e["at"] for e in rolled_at_end["events"] if e["type"] == "bombarded"] == ["0916"]
     refused = lines[6]
-    assert not refused["ok"] and "/aim" in refused["error"]
+    assert not refused["ok"] and "only before the day's assault" in refused["error"], refused
     assert all(obj["ok"] for obj in lines[7:]), next(o for o in lines[7:] if not o["ok"])
     assert lines[-1]["turn"] == 3 and not lines[-1]["game_over"]
 
