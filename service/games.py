@@ -220,6 +220,23 @@ class Outcome:
     game_over: bool
 
 
+@dataclass(frozen=True)
+class Reminder:
+    """One due reminder with all its text needs, read for a whole pass at once: no game's
+    state, no query per game."""
+
+    id: int  # the game's
+    ruleset: str
+    side: str
+    people: list[int]  # seated on ``side``
+    left: float | None  # seconds on the side's clock as of the pass; None without a limit
+    version: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    board: tuple[int, int, int] | None  # newest board post: (channel id, message id, version)
+
+
 @dataclass
 class ActionRecord:
     seq: int
@@ -1609,10 +1626,24 @@ class GameService:
         return await self.store.clocks_to_check(plan.ids, plan.count)
 
     async def due_reminders(self) -> list[tuple[GameInfo, str]]:
-        """(game, side) for each awaited side whose last reminder (or turn start) is at least
-        ``remind_every`` ago; each is claimed in the database (``Store.claim_reminder``) before
-        it is returned, so of several processes, or a process and its restarted self, exactly
-        one gets it, and the next one comes an interval later."""
+        """(game, side) for each due reminder (see :meth:`reminders`), with the whole game."""
+        claimed = await self.reminders()
+        reads = _READS.get()
+        if reads is not None and claimed:
+            # Inside same_reads(): every reminded game's row in one read, not one per game.
+            for row in await self.store.games_by_ids(sorted({r.id for r in claimed})):
+                reads[("row", row["id"])] = row
+        return [(await self._game_info(r.id), r.side) for r in claimed]
+
+    async def reminders(self) -> list[Reminder]:
+        """A :class:`Reminder` for each awaited side whose last reminder (or turn start) is at
+        least ``remind_every`` ago; each is claimed in the database (``Store.claim_reminder``)
+        before it is returned, so of several processes, or a process and its restarted self,
+        exactly one gets it, and the next one comes an interval later.
+
+        However many are due, a pass reads the clocks with their games' columns once, claims in
+        one transaction, and reads the seats and the newest board posts of all reminded games
+        in one query each; no game's state is read."""
         now = self._clock()
         wanted = []
         for c in await self._clocks_to_check():
@@ -1630,19 +1661,39 @@ class GameService:
             [(c["game_id"], c["side"], c["started_at"], c["last_reminder_at"]) for c in wanted], now
         )
         claimed = [c for c, ok in zip(wanted, won) if ok]  # else another process has it
+        if not claimed:
+            return []
+        ids = sorted({c["game_id"] for c in claimed})
+        seats: dict[int, list[dict]] = {game_id: [] for game_id in ids}
+        for seat in await self.store.seats_of_games(ids):
+            seats[seat["game_id"]].append({"side": seat["side"], "user_id": seat["user_id"]})
         reads = _READS.get()
-        if reads is not None and claimed:
-            # Inside the pass's same_reads(): the rows and seats of every reminded game in two
-            # reads, not two per game (the pass then asks for each game's seats).
-            ids = sorted({c["game_id"] for c in claimed})
-            for row in await self.store.games_by_ids(ids):
-                reads[("row", row["id"])] = row
-            seats: dict[int, list[dict]] = {game_id: [] for game_id in ids}
-            for seat in await self.store.seats_of_games(ids):
-                seats[seat["game_id"]].append({"side": seat["side"], "user_id": seat["user_id"]})
+        if reads is not None:
             for game_id, rows in seats.items():
                 reads[("seats", game_id)] = rows
-        return [(await self._game_info(c["game_id"]), c["side"]) for c in claimed]
+        posts = await self.store.newest_posts(ids, "turn")
+        out = []
+        for c in claimed:
+            post = posts.get(c["game_id"])
+            out.append(
+                Reminder(
+                    id=c["game_id"],
+                    ruleset=c["ruleset"],
+                    side=c["side"],
+                    people=[s["user_id"] for s in seats[c["game_id"]] if s["side"] == c["side"]],
+                    left=self._left(c, now),
+                    version=c["version"],
+                    guild_id=c["guild_id"],
+                    channel_id=c["channel_id"],
+                    thread_id=c["thread_id"],
+                    board=(
+                        (int(post["channel_id"]), int(post["message_id"]), int(post["version"]))
+                        if post is not None
+                        else None
+                    ),
+                )
+            )
+        return out
 
     async def check_timeouts(self) -> list[tuple[GameInfo, str, str]]:
         """(game, side, what_happened) for every clock that ran out; what_happened is

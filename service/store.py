@@ -798,8 +798,8 @@ class Store:
         self, shard_ids: Iterable[int] | None = None, shard_count: int | None = None
     ) -> list[dict]:
         """Every running clock of an active game, with the columns of its game the reminder
-        and timeout passes need (``guild_id``, ``settings_json``, ``version``), in ONE query
-        however many games there are.
+        and timeout passes need (``ruleset``, ``guild_id``, ``channel_id``, ``thread_id``,
+        ``settings_json``, ``version``), in ONE query however many games there are.
 
         With ``shard_ids``/``shard_count`` only games whose server's shard
         (``(guild_id >> 22) % shard_count``, Discord's formula; no server means shard 0) is in
@@ -807,7 +807,8 @@ class Store:
         """
         sql = (
             "SELECT clocks.game_id, clocks.side, clocks.remaining, clocks.started_at, "
-            "clocks.last_reminder_at, games.guild_id, games.settings_json, games.version "
+            "clocks.last_reminder_at, games.ruleset, games.guild_id, games.channel_id, "
+            "games.thread_id, games.settings_json, games.version "
             "FROM clocks JOIN games ON games.id = clocks.game_id "
             "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL"
         )
@@ -912,6 +913,19 @@ class Store:
         return await self.fetchall(
             "SELECT * FROM posts WHERE game_id = ? AND kind = ? ORDER BY rowid", (game_id, kind)
         )
+
+    async def newest_posts(self, ids: list[int], kind: str) -> dict[int, dict]:
+        """Each of these games' newest post of ``kind`` (highest version, then message id), in
+        one query: {game_id: post row}; games without one are left out."""
+        if not ids:
+            return {}
+        rows = await self.fetchall(
+            "SELECT * FROM posts WHERE kind = ? AND game_id IN ("
+            + ", ".join("?" for _ in ids)
+            + ") ORDER BY game_id, version, message_id",
+            [kind, *(int(i) for i in ids)],
+        )
+        return {row["game_id"]: row for row in rows}
 
     async def post(self, message_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM posts WHERE message_id = ?", (message_id,))
