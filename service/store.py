@@ -260,6 +260,11 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -
         await cursor.close()
 
 
+# Reminder claims per UPDATE statement: 4 parameters each, far below SQLite's and asyncpg's
+# limits on parameters.
+CLAIMS_PER_STATEMENT = 200
+
+
 class _Transaction:
     """What ``Store.transaction()`` yields: statements whose cursors are always closed."""
 
@@ -847,21 +852,57 @@ class Store:
     ) -> list[bool]:
         """:meth:`claim_reminder` for many (game_id, side, started_at, last_reminder_at) at
         once, in one transaction (one commit, not one per reminder); each claim is decided
-        alone, exactly as if made by itself."""
-        won = []
+        alone, exactly as if made by itself.
+
+        The claims of different clocks touch different rows, so they go in a few statements
+        of many claims each (``UPDATE ... RETURNING`` says which rows changed): a pass of 500
+        reminders waits for the database a few times, not 500 times behind the commands that
+        share the connection. A second claim of a clock already claimed in this batch is
+        decided after it, on its own."""
+        won = [False] * len(claims)
+        first: dict[tuple[int, str], int] = {}
+        again: list[int] = []
+        for index, (game_id, side, _, _) in enumerate(claims):
+            if (game_id, side) in first:
+                again.append(index)
+            else:
+                first[(game_id, side)] = index
+        batch = list(first.values())
         async with self.transaction() as db:
-            for game_id, side, started_at, last_reminder_at in claims:
+            for start in range(0, len(batch), CLAIMS_PER_STATEMENT):
+                conditions = []
+                params: list[Any] = [now]
+                for index in batch[start : start + CLAIMS_PER_STATEMENT]:
+                    game_id, side, started_at, last_reminder_at = claims[index]
+                    condition = "(game_id = ? AND side = ? AND started_at = ? AND "
+                    params += [game_id, side, started_at]
+                    if last_reminder_at is None:
+                        condition += "last_reminder_at IS NULL)"
+                    else:
+                        condition += "last_reminder_at = ?)"
+                        params.append(last_reminder_at)
+                    conditions.append(condition)
+                changed = await db.fetchall(
+                    "UPDATE clocks SET last_reminder_at = ? WHERE "
+                    + " OR ".join(conditions)
+                    + " RETURNING game_id, side",
+                    params,
+                )
+                for row in changed:
+                    won[first[(row["game_id"], row["side"])]] = True
+            for index in again:
+                game_id, side, started_at, last_reminder_at = claims[index]
                 sql = (
                     "UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
                     "AND started_at = ? AND "
                 )
-                params: list[Any] = [now, game_id, side, started_at]
+                params = [now, game_id, side, started_at]
                 if last_reminder_at is None:
                     sql += "last_reminder_at IS NULL"
                 else:
                     sql += "last_reminder_at = ?"
                     params.append(last_reminder_at)
-                won.append((await db.execute(sql, params)).rowcount == 1)
+                won[index] = (await db.execute(sql, params)).rowcount == 1
         return won
 
     async def pause_for_timeout(

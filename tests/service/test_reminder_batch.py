@@ -115,3 +115,15 @@ async def test_a_pass_reads_no_more_for_six_due_games_than_for_two(svc, clock, m
     await svc.check_timeouts()
     six = await reads_of_a_pass("cdefgh")
     assert six == two <= 4
+
+
+async def test_claims_beyond_one_statement_s_worth_are_each_decided(svc, clock):
+    settings = {"clock": {"initial": 3600, "remind_every": 60}}
+    info = await svc.start_game((await svc.create_game("skirmish", seed="s", settings=settings)).id)
+    [red] = [c for c in await svc.store.running_clocks() if c["game_id"] == info.id]
+    # hundreds of claims of clocks that do not exist (games long gone), the real one last
+    claims = [(info.id + 1 + i, "red", red["started_at"], None) for i in range(450)]
+    claims.append((info.id, "red", red["started_at"], None))
+    won = await svc.store.claim_reminders(claims, clock() + 61)
+    assert won == [False] * 450 + [True]
+    assert await svc.store.claim_reminders(claims[-1:], clock() + 62) == [False]
