@@ -87,6 +87,7 @@ class FakeMessage:
     def __init__(self, channel):
         self.id = next(self._ids)
         self.channel = channel
+        self.embeds: list = []
 
     async def edit(self, **_):
         return self
@@ -118,6 +119,10 @@ class FakeChannel:
         return FakeMessage(self)
 
     def get_partial_message(self, message_id):
+        return FakeMessage(self)
+
+    async def fetch_message(self, message_id):
+        # the current board, whose buttons an action that does not end the turn refreshes
         return FakeMessage(self)
 
 
