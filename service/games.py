@@ -443,6 +443,25 @@ class GameService:
         if reads is not None:
             reads.pop(("row", game_id), None)
             reads.pop(("seats", game_id), None)
+            reads.pop(("clocks", game_id), None)
+
+    @staticmethod
+    def _remember_row(row: dict) -> None:
+        """The game's row as this service just wrote it, for the rest of the command."""
+        reads = _READS.get()
+        if reads is not None:
+            reads[("row", row["id"])] = row
+
+    async def _clock_rows(self, game_id: int) -> list[dict]:
+        """The game's clock rows, read once per command (an action checks for a timeout, then
+        moves the clocks on)."""
+        reads = _READS.get()
+        if reads is not None and ("clocks", game_id) in reads:
+            return reads[("clocks", game_id)]
+        rows = await self.store.clocks(game_id)
+        if reads is not None:
+            reads[("clocks", game_id)] = rows
+        return rows
 
     @contextlib.asynccontextmanager
     async def heavy(self, game_id: int) -> AsyncIterator[None]:
@@ -829,8 +848,7 @@ class GameService:
             )
             if source is not None:
                 self._dice_queue = source.queue
-            self._forget(row["id"])
-            row = await self._row(row["id"])
+            row = await self._row(row["id"])  # as _commit wrote it
             turn_ended = (new_state.get("turn"), new_state.get("active")) != (
                 state.get("turn"),
                 state.get("active"),
@@ -902,6 +920,9 @@ class GameService:
         except VersionConflict as conflict:
             raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
         self._cache[row["id"]] = (version, new_state)
+        # The row as this write left it (the columns commit_change sets): the command's later
+        # steps (the board, the reply) need not read it again.
+        self._remember_row({**row, **fields, "version": version, "updated_at": now})
         return version
 
     def _require_playable(self, row: dict, allow_paused: bool = False) -> None:
@@ -1546,7 +1567,7 @@ class GameService:
         clock = settings.get("clock")
         if not clock:
             return []
-        stored = {c["side"]: c for c in await self.store.clocks(row["id"])}
+        stored = {c["side"]: c for c in await self._clock_rows(row["id"])}
         changes = []
         for side in ruleset.sides:
             c = dict(
@@ -1587,7 +1608,7 @@ class GameService:
     async def _clock_expired(self, row: dict, settings: dict, side, now: float) -> bool:
         if (settings.get("clock") or {}).get("initial") is None:
             return False
-        for c in await self.store.clocks(row["id"]):
+        for c in await self._clock_rows(row["id"]):
             if c["side"] == side:
                 left = self._left(c, now)
                 return left is not None and c["started_at"] is not None and left <= 0
