@@ -737,6 +737,7 @@ class GameService:
         rows = await self.store.games(thread_id=thread_id)
         if not rows:
             return None
+        self._remember_row(rows[-1])  # the whole row: not read again by id
         return await self._game_info(rows[-1]["id"])
 
     async def list_games(
@@ -905,6 +906,8 @@ class GameService:
             "active": state.get("active"),
             "label": describe_action(ruleset, state, action),
         }
+        reads = _READS.get()
+        seats = reads.get(("seats", row["id"])) if reads is not None else None
         try:
             self._forget(row["id"])
             version = await self.store.commit_change(
@@ -923,6 +926,8 @@ class GameService:
         # The row as this write left it (the columns commit_change sets): the command's later
         # steps (the board, the reply) need not read it again.
         self._remember_row({**row, **fields, "version": version, "updated_at": now})
+        if reads is not None and seats is not None:
+            reads[("seats", row["id"])] = seats  # a change of state seats nobody
         return version
 
     def _require_playable(self, row: dict, allow_paused: bool = False) -> None:
