@@ -31,7 +31,7 @@ from engine.core.state import clone, state_hash
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
 from .lru import Lru
-from .pictures import Overloaded, PicturePool
+from .pictures import Overloaded, PicturePool, scene_of
 from .replay import (
     SERVICE_ACTIONS,
     VerifyReport,
@@ -58,7 +58,6 @@ __all__ = [
     "PicturePool",
 ]
 
-FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
 OPEN_STATUSES = ("lobby", "active", "paused")
 # Open games (lobby, running or paused) one member may have created, and one server may hold,
@@ -1224,8 +1223,12 @@ class GameService:
         return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares))
 
     async def _draw(self, renderer, ruleset, state, events, viewer, flares=()) -> bytes:
-        """The scene is built here, the picture drawn in the picture pool (bounded: Overloaded
-        when full). A stand-in renderer (tests) draws in a thread under the same bound."""
+        """Scene and picture made in the picture pool (bounded: Overloaded when full). A
+        stand-in renderer (tests) draws in a thread under the same bound."""
+        if getattr(renderer.render_png, "__module__", None) == "renderer.render":
+            return await self.pictures.board(
+                ruleset, state, self._visible(events, viewer), viewer, flares
+            )
         scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares)
         return await self._picture(renderer, scene)
 
@@ -1255,13 +1258,7 @@ class GameService:
         return answer.text, await self._picture(renderer, answer.scene)
 
     def _scene(self, ruleset, state, events, viewer, flares=()) -> dict:
-        scene = ruleset.scene(state, self._visible(events, viewer), viewer)
-        if flares:
-            scene = dict(scene)
-            scene["markers"] = list(scene.get("markers") or []) + [
-                {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares
-            ]
-        return scene
+        return scene_of(ruleset, state, self._visible(events, viewer), viewer, flares)
 
     @staticmethod
     def _turn_groups(live: list[dict]) -> list[int]:
