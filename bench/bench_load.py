@@ -557,7 +557,9 @@ async def main(args) -> None:
         f"CPU: bot process {bot_cpu:.1f} s, picture workers {worker_cpu:.1f} s in {wall:.1f} s "
         f"of wall time = {bot_cpu / wall:.0%} + {worker_cpu / wall:.0%} of one core; "
         f"per command {1000 * bot_cpu / max(1, done):.1f} + {1000 * worker_cpu / max(1, done):.1f}"
-        f" ms, so two idle cores would carry about "
+        f" ms (per accepted command {1000 * bot_cpu / max(1, load.outcomes['accepted']):.1f} + "
+        f"{1000 * worker_cpu / max(1, load.outcomes['accepted']):.1f} ms; refusals cost little), "
+        f"so two idle cores would carry about "
         f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
         f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)"
     )

@@ -67,7 +67,7 @@ class ReminderCog(UmpireCog):
                 people=mention_list(due.people),
                 side=side_title(ruleset, due.side, lang),
                 time=format_duration(due.left) if due.left is not None else "—",
-                link=await presenter.board_link(due),
+                link=await presenter.board_link(due, look_up=False),
             )
             channel = await presenter.thread_of(due)
             if channel is not None:
