@@ -3,8 +3,8 @@
 floor = copy the cached static layer + encode the PNG with the picture's settings (mapped onto
 the map's cached 256-colour palette, compress_level 3), no drawing. warm = render_png of a
 scene whose map layer and palette are cached. cold = the first picture of a map (static layer
-drawn and palette chosen too). "octree" = the encode as it was before the per-map palette
-(256 colours chosen for each picture), for comparison. Times are the median of several runs,
+drawn and palette chosen too). "octree" = the floor and the warm picture as they were before
+the per-map palette (256 colours chosen for each picture), for comparison. Times are the median of several runs,
 interleaved so machine noise hits all alike.
 
     python bench/bench_render.py            # table
@@ -78,11 +78,14 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
     layer = core.STATIC.get(core.static_key(scene, lay), lambda: None)
     picture = renderer.render_image(scene)
     palette = core.map_palette(scene, picture)
-    warm, floor, octree = [], [], []
+    warm, floor, octree, before = [], [], [], []
     for _ in range(runs):
         t0 = time.perf_counter()
         renderer.render_png(scene)
         warm.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        core.encode_png(renderer.render_image(scene))
+        before.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         core.encode_png(layer.copy(), palette)
         floor.append(time.perf_counter() - t0)
@@ -96,6 +99,7 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
         "pieces": len(scene.get("pieces", [])),
         "floor": f,
         "octree": statistics.median(octree),
+        "before": statistics.median(before),
         "warm": w,
         "ratio": w / f,
         "cold": cold,
@@ -114,12 +118,12 @@ def main() -> None:
     rows = [measure(name, scene) for name, scene in cases]
     print(
         f"{'scene':<18} {'picture':>10} {'pieces':>6} {'floor ms':>9} {'octree ms':>9} {'warm ms':>8} "
-        f"{'warm/floor':>10} {'cold ms':>8} {'cold/floor':>10} {'PNG KiB':>8}"
+        f"{'octree warm':>11} {'warm/floor':>10} {'cold ms':>8} {'cold/floor':>10} {'PNG KiB':>8}"
     )
     for r in rows:
         print(
             f"{r['name']:<18} {r['size']:>10} {r['pieces']:>6} {r['floor'] * 1000:>9.1f} "
-            f"{r['octree'] * 1000:>9.1f} {r['warm'] * 1000:>8.1f} "
+            f"{r['octree'] * 1000:>9.1f} {r['warm'] * 1000:>8.1f} {r['before'] * 1000:>11.1f} "
             f"{r['ratio']:>10.2f} {r['cold'] * 1000:>8.1f} {r['cold_ratio']:>10.2f} {r['kib']:>8.0f}"
         )
     big = rows[-1]
