@@ -2,8 +2,10 @@
 
 Drawing and PNG encoding are most of a busy bot's CPU, and in threads they share one core
 under the GIL with the event loop. Here a scene (plain data) goes to a worker process and PNG
-bytes come back, so both cores draw and the event loop stays free. Each worker keeps its own
-renderer caches (map layers, counter sprites) for its lifetime.
+bytes come back, so both cores draw and the event loop stays free; for the board, the state
+goes instead and the worker builds the scene too (``PicturePool.board``). Each worker keeps
+its own renderer caches (map layers, palettes, counter sprites) and rulesets for its
+lifetime.
 
 At most ``limit`` pictures are in flight (drawing or waiting for a worker): one more is
 refused at once with :class:`Overloaded` instead of joining a queue that only grows.
