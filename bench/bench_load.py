@@ -87,6 +87,7 @@ class FakeMessage:
     def __init__(self, channel):
         self.id = next(self._ids)
         self.channel = channel
+        self.embeds: list = []
 
     async def edit(self, **_):
         return self
@@ -118,6 +119,10 @@ class FakeChannel:
         return FakeMessage(self)
 
     def get_partial_message(self, message_id):
+        return FakeMessage(self)
+
+    async def fetch_message(self, message_id):
+        # the current board, whose buttons an action that does not end the turn refreshes
         return FakeMessage(self)
 
 
@@ -552,7 +557,9 @@ async def main(args) -> None:
         f"CPU: bot process {bot_cpu:.1f} s, picture workers {worker_cpu:.1f} s in {wall:.1f} s "
         f"of wall time = {bot_cpu / wall:.0%} + {worker_cpu / wall:.0%} of one core; "
         f"per command {1000 * bot_cpu / max(1, done):.1f} + {1000 * worker_cpu / max(1, done):.1f}"
-        f" ms, so two idle cores would carry about "
+        f" ms (per accepted command {1000 * bot_cpu / max(1, load.outcomes['accepted']):.1f} + "
+        f"{1000 * worker_cpu / max(1, load.outcomes['accepted']):.1f} ms; refusals cost little), "
+        f"so two idle cores would carry about "
         f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
         f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)"
     )

@@ -109,8 +109,10 @@ class Presenter:
                 self.current_post[info.id] = post
         return post
 
-    async def board_link(self, info) -> str:
-        post = await self.latest_board(info)
+    async def board_link(self, info, *, look_up: bool = True) -> str:
+        # look_up=False: a caller that read the newest posts itself (the reminder pass, for
+        # all games at once) wants no query for a game that has none.
+        post = await self.latest_board(info) if look_up else self.current_post.get(info.id)
         # A board older than the game is not "the current one": its successor is still being
         # posted (someone acted a moment ago), so point at the thread where it will appear.
         if post and info.guild_id and post[2] >= info.version:

@@ -45,36 +45,36 @@ class ReminderCog(UmpireCog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        # One read of each game's row and seats and of each server's settings for the pass.
+        # One read of each server's settings for the pass (and of each game's row for the
+        # timeouts).
         async with self.bot.presenter.service.same_reads():
             await self._run_once()
 
     async def _run_once(self) -> None:
         presenter = self.bot.presenter
         service = presenter.service
-        for info, side in await service.due_reminders():
-            seats = await service.seats(info.id)
-            people = seats.get(side, [])
-            if not people:
+        # Everything a reminder says comes with it, read for all due games at once.
+        for due in await service.reminders():
+            if not due.people:
                 continue
-            ruleset = ruleset_of(info)
-            lang = await presenter.public_lang(info.guild_id)
-            clocks = await service.clocks(info.id)
-            left = clocks.get(side)
+            if due.board is not None and presenter.current_post.get(due.id) is None:
+                presenter.current_post[due.id] = due.board
+            ruleset = ruleset_of(due)
+            lang = await presenter.public_lang(due.guild_id)
             text = t(
                 lang,
                 "reminder",
-                people=mention_list(people),
-                side=side_title(ruleset, side, lang),
-                time=format_duration(left) if left is not None else "—",
-                link=await presenter.board_link(info),
+                people=mention_list(due.people),
+                side=side_title(ruleset, due.side, lang),
+                time=format_duration(due.left) if due.left is not None else "—",
+                link=await presenter.board_link(due, look_up=False),
             )
-            channel = await presenter.thread_of(info)
+            channel = await presenter.thread_of(due)
             if channel is not None:
                 await channel.send(
                     text,
                     allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(int(uid)) for uid in people],
+                        users=[discord.Object(int(uid)) for uid in due.people],
                         roles=False,
                         everyone=False,
                     ),

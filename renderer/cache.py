@@ -58,6 +58,10 @@ class LruCache:
             self._store(key, value)
             return value
 
+    def put(self, key, value) -> None:
+        """Replace what ``key`` holds (a value that grew, e.g. a palette with more colours)."""
+        self._store(key, value)
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

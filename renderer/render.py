@@ -44,6 +44,7 @@ def cache_info() -> dict:
         "static_builds": STATIC.builds,
         "static_hits": STATIC.hits,
         "static_cached": len(STATIC),
+        "palette_builds": PALETTES.builds,
         "sprite_builds": sprites.SPRITES.builds,
         "sprite_hits": sprites.SPRITES.hits,
     }
@@ -51,6 +52,7 @@ def cache_info() -> dict:
 
 def clear_cache() -> None:
     STATIC.clear()
+    PALETTES.clear()
     sprites.SPRITES.clear()
 
 
@@ -1418,18 +1420,123 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
     return img
 
 
-def encode_png(img: Image.Image) -> bytes:
-    """The PNG settings every picture uses (also the benchmark's floor)."""
-    quantised = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """The PNG settings every picture uses (also the benchmark's floor): 256 colours, either
+    mapped onto ``palette`` (a "P" image, see :func:`map_palette`) or, without one, chosen for
+    this picture alone."""
+    if palette is None:
+        indexed = img.quantize(
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    else:
+        indexed = img.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    quantised.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    indexed.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
+
+
+# ----- one palette per map ---------------------------------------------------------------------
+
+# Choosing 256 colours for a picture costs more than drawing it; mapping a picture onto colours
+# chosen before costs a seventh of that. A map's pictures share their colours (the map layer,
+# and the sides', arrows' and markers' colours the scene names), so the colours are chosen once
+# per map, from its first picture, and reused; a picture naming a colour the map's palette was
+# not chosen for (a marker seen for the first time) has them chosen again, for all of them.
+PALETTE_LIMIT = 2 * STATIC_LIMIT
+PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
+# Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
+# octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).
+EXACT_LIMIT = 64
+_NAMED_COLOUR_KEYS = (
+    "objectives",
+    "pieces",
+    "markers",
+    "arrows",
+    "legend",
+    "labels",
+    "terrain_key",
+    "losses",
+)
+
+
+# Inks the dynamic layer uses whatever the scene says: text, halos, the header's key words.
+_FIXED_INKS = ((255, 255, 255), (0, 0, 0), (20, 20, 20), (30, 30, 30), (175, 185, 200))
+# Inks of things only some pictures show: the first picture showing one chooses the palette
+# again, from a picture that has it.
+_FEATURE_INKS = {"badge": (214, 39, 40), "crowded": (200, 0, 0)}
+
+
+def _named_colours(scene: dict) -> frozenset:
+    """What decides a picture's colours beyond its map layer: each colour the dynamic layer is
+    told to use, each marker kind (markers have default colours), the flipped counters' colours
+    (a counter's back is a washed-out shade of its side's colour), damage badges and crowded
+    cells (their inks are the renderer's own)."""
+    found = set()
+    for key in _NAMED_COLOUR_KEYS:
+        for item in _items(scene, key):
+            for name in ("color", "text_color", "badge_color", "icon_color"):
+                value = item.get(name)
+                if isinstance(value, str):
+                    found.add((name, value.lower()))
+            if key == "markers":
+                kind = str(item.get("kind"))
+                found.add(("color", sprites.MARKER_DEFAULT_COLORS.get(kind, "#000000")))
+            if key == "pieces":
+                if item.get("flipped"):
+                    found.add(("flipped", str(item.get("color")).lower()))
+                if item.get("badge") and not item.get("badge_color"):
+                    found.add(("feature", "badge"))
+    cells = [str(p.get("at")) for p in _items(scene, "pieces")]
+    if len(cells) - len(set(cells)) >= 4 and any(cells.count(c) > 4 for c in set(cells)):
+        found.add(("feature", "crowded"))
+    return frozenset(found)
+
+
+def _exact_colours(named: frozenset) -> list[tuple[int, int, int]]:
+    colours: list[tuple[int, int, int]] = [*_FIXED_INKS, HEADER_BG, BACKGROUND, LABEL_HALO]
+    for name, value in sorted(named):
+        if name == "feature":
+            colours.append(_FEATURE_INKS[value])
+            continue
+        try:
+            colour = sprites.rgb(value)
+        except SceneError:
+            continue
+        colours.append(sprites.washed(colour) if name == "flipped" else colour)
+    return list(dict.fromkeys(colours))[:EXACT_LIMIT]
+
+
+def _build_palette(img: Image.Image, named: frozenset) -> Image.Image:
+    exact = _exact_colours(named)
+    chosen = img.quantize(
+        colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    entries = [c for colour in exact for c in colour]
+    entries += (chosen.getpalette() or [])[: 3 * (256 - len(exact))]
+    entries += entries[:3] * (256 - len(entries) // 3)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(entries[: 3 * 256])
+    return palette
+
+
+def map_palette(scene: dict, img: Image.Image, size_hint: int | None = None) -> Image.Image:
+    """The palette for ``img``, the picture of ``scene``: its map's, chosen from ``img`` when
+    the map has none yet or ``scene`` names a colour the map's palette was not chosen for."""
+    key = static_key(scene, layout_for(scene["grid"], size_hint, footer_lines(scene)))
+    named = _named_colours(scene)
+    known, palette = PALETTES.get(key, lambda: (named, _build_palette(img, named)))
+    if not named <= known:
+        wider = known | named
+        palette = _build_palette(img, wider)
+        PALETTES.put(key, (wider, palette))
+    return palette
 
 
 def render_png(scene: dict, *, size_hint: int | None = None) -> bytes:
     """Draw ``scene`` (format: :mod:`renderer.scene`) and return PNG bytes. ``size_hint`` is the
     cell size in pixels; by default it follows the grid's size. Thread-safe."""
-    return encode_png(render_image(scene, size_hint))
+    img = render_image(scene, size_hint)
+    return encode_png(img, map_palette(scene, img, size_hint))
 
 
 def render_animation(

@@ -31,7 +31,7 @@ from engine.core.state import clone, state_hash
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
 from .lru import Lru
-from .pictures import Overloaded, PicturePool
+from .pictures import Overloaded, PicturePool, scene_of
 from .replay import (
     SERVICE_ACTIONS,
     VerifyReport,
@@ -58,7 +58,6 @@ __all__ = [
     "PicturePool",
 ]
 
-FLARE_COLOR = "#ff8c00"
 TIMEOUT_ACTIONS = ("referee", "forfeit")
 OPEN_STATUSES = ("lobby", "active", "paused")
 # Open games (lobby, running or paused) one member may have created, and one server may hold,
@@ -218,6 +217,23 @@ class Outcome:
     seq: int
     turn_ended: bool  # the active side or the turn changed (post a new board)
     game_over: bool
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """One due reminder with all its text needs, read for a whole pass at once: no game's
+    state, no query per game."""
+
+    id: int  # the game's
+    ruleset: str
+    side: str
+    people: list[int]  # seated on ``side``
+    left: float | None  # seconds on the side's clock as of the pass; None without a limit
+    version: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    board: tuple[int, int, int] | None  # newest board post: (channel id, message id, version)
 
 
 @dataclass
@@ -436,6 +452,25 @@ class GameService:
         if reads is not None:
             reads.pop(("row", game_id), None)
             reads.pop(("seats", game_id), None)
+            reads.pop(("clocks", game_id), None)
+
+    @staticmethod
+    def _remember_row(row: dict) -> None:
+        """The game's row as this service just wrote it, for the rest of the command."""
+        reads = _READS.get()
+        if reads is not None:
+            reads[("row", row["id"])] = row
+
+    async def _clock_rows(self, game_id: int) -> list[dict]:
+        """The game's clock rows, read once per command (an action checks for a timeout, then
+        moves the clocks on)."""
+        reads = _READS.get()
+        if reads is not None and ("clocks", game_id) in reads:
+            return reads[("clocks", game_id)]
+        rows = await self.store.clocks(game_id)
+        if reads is not None:
+            reads[("clocks", game_id)] = rows
+        return rows
 
     @contextlib.asynccontextmanager
     async def heavy(self, game_id: int) -> AsyncIterator[None]:
@@ -718,6 +753,7 @@ class GameService:
         rows = await self.store.games(thread_id=thread_id)
         if not rows:
             return None
+        self._remember_row(rows[-1])  # the whole row: not read again by id
         return await self._game_info(rows[-1]["id"])
 
     async def list_games(
@@ -829,8 +865,7 @@ class GameService:
             )
             if source is not None:
                 self._dice_queue = source.queue
-            self._forget(row["id"])
-            row = await self._row(row["id"])
+            row = await self._row(row["id"])  # as _commit wrote it
             turn_ended = (new_state.get("turn"), new_state.get("active")) != (
                 state.get("turn"),
                 state.get("active"),
@@ -887,6 +922,8 @@ class GameService:
             "active": state.get("active"),
             "label": describe_action(ruleset, state, action),
         }
+        reads = _READS.get()
+        seats = reads.get(("seats", row["id"])) if reads is not None else None
         try:
             self._forget(row["id"])
             version = await self.store.commit_change(
@@ -902,6 +939,11 @@ class GameService:
         except VersionConflict as conflict:
             raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
         self._cache[row["id"]] = (version, new_state)
+        # The row as this write left it (the columns commit_change sets): the command's later
+        # steps (the board, the reply) need not read it again.
+        self._remember_row({**row, **fields, "version": version, "updated_at": now})
+        if reads is not None and seats is not None:
+            reads[("seats", row["id"])] = seats  # a change of state seats nobody
         return version
 
     def _require_playable(self, row: dict, allow_paused: bool = False) -> None:
@@ -1202,8 +1244,12 @@ class GameService:
     async def _draw(
         self, renderer, ruleset, state, events, viewer, flares=(), lang: str = "en"
     ) -> bytes:
-        """The scene is built here, the picture drawn in the picture pool (bounded: Overloaded
-        when full). A stand-in renderer (tests) draws in a thread under the same bound."""
+        """Scene and picture made in the picture pool (bounded: Overloaded when full). A
+        stand-in renderer (tests) draws in a thread under the same bound."""
+        if getattr(renderer.render_png, "__module__", None) == "renderer.render":
+            return await self.pictures.board(
+                ruleset, state, self._visible(events, viewer), viewer, flares, picture_lang(lang)
+            )
         scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares, lang)
         return await self._picture(renderer, scene)
 
@@ -1233,13 +1279,9 @@ class GameService:
         return answer.text, await self._picture(renderer, answer.scene)
 
     def _scene(self, ruleset, state, events, viewer, flares=(), lang: str = "en") -> dict:
-        scene = ruleset.scene(state, self._visible(events, viewer), viewer, lang=picture_lang(lang))
-        if flares:
-            scene = dict(scene)
-            scene["markers"] = list(scene.get("markers") or []) + [
-                {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares
-            ]
-        return scene
+        return scene_of(
+            ruleset, state, self._visible(events, viewer), viewer, flares, picture_lang(lang)
+        )
 
     @staticmethod
     def _turn_groups(live: list[dict]) -> list[int]:
@@ -1554,7 +1596,7 @@ class GameService:
         clock = settings.get("clock")
         if not clock:
             return []
-        stored = {c["side"]: c for c in await self.store.clocks(row["id"])}
+        stored = {c["side"]: c for c in await self._clock_rows(row["id"])}
         changes = []
         for side in ruleset.sides:
             c = dict(
@@ -1595,7 +1637,7 @@ class GameService:
     async def _clock_expired(self, row: dict, settings: dict, side, now: float) -> bool:
         if (settings.get("clock") or {}).get("initial") is None:
             return False
-        for c in await self.store.clocks(row["id"]):
+        for c in await self._clock_rows(row["id"]):
             if c["side"] == side:
                 left = self._left(c, now)
                 return left is not None and c["started_at"] is not None and left <= 0
@@ -1634,10 +1676,24 @@ class GameService:
         return await self.store.clocks_to_check(plan.ids, plan.count)
 
     async def due_reminders(self) -> list[tuple[GameInfo, str]]:
-        """(game, side) for each awaited side whose last reminder (or turn start) is at least
-        ``remind_every`` ago; each is claimed in the database (``Store.claim_reminder``) before
-        it is returned, so of several processes, or a process and its restarted self, exactly
-        one gets it, and the next one comes an interval later."""
+        """(game, side) for each due reminder (see :meth:`reminders`), with the whole game."""
+        claimed = await self.reminders()
+        reads = _READS.get()
+        if reads is not None and claimed:
+            # Inside same_reads(): every reminded game's row in one read, not one per game.
+            for row in await self.store.games_by_ids(sorted({r.id for r in claimed})):
+                reads[("row", row["id"])] = row
+        return [(await self._game_info(r.id), r.side) for r in claimed]
+
+    async def reminders(self) -> list[Reminder]:
+        """A :class:`Reminder` for each awaited side whose last reminder (or turn start) is at
+        least ``remind_every`` ago; each is claimed in the database (``Store.claim_reminder``)
+        before it is returned, so of several processes, or a process and its restarted self,
+        exactly one gets it, and the next one comes an interval later.
+
+        However many are due, a pass reads the clocks with their games' columns once, claims in
+        one transaction, and reads the seats and the newest board posts of all reminded games
+        in one query each; no game's state is read."""
         now = self._clock()
         wanted = []
         for c in await self._clocks_to_check():
@@ -1655,19 +1711,39 @@ class GameService:
             [(c["game_id"], c["side"], c["started_at"], c["last_reminder_at"]) for c in wanted], now
         )
         claimed = [c for c, ok in zip(wanted, won) if ok]  # else another process has it
+        if not claimed:
+            return []
+        ids = sorted({c["game_id"] for c in claimed})
+        seats: dict[int, list[dict]] = {game_id: [] for game_id in ids}
+        for seat in await self.store.seats_of_games(ids):
+            seats[seat["game_id"]].append({"side": seat["side"], "user_id": seat["user_id"]})
         reads = _READS.get()
-        if reads is not None and claimed:
-            # Inside the pass's same_reads(): the rows and seats of every reminded game in two
-            # reads, not two per game (the pass then asks for each game's seats).
-            ids = sorted({c["game_id"] for c in claimed})
-            for row in await self.store.games_by_ids(ids):
-                reads[("row", row["id"])] = row
-            seats: dict[int, list[dict]] = {game_id: [] for game_id in ids}
-            for seat in await self.store.seats_of_games(ids):
-                seats[seat["game_id"]].append({"side": seat["side"], "user_id": seat["user_id"]})
+        if reads is not None:
             for game_id, rows in seats.items():
                 reads[("seats", game_id)] = rows
-        return [(await self._game_info(c["game_id"]), c["side"]) for c in claimed]
+        posts = await self.store.newest_posts(ids, "turn")
+        out = []
+        for c in claimed:
+            post = posts.get(c["game_id"])
+            out.append(
+                Reminder(
+                    id=c["game_id"],
+                    ruleset=c["ruleset"],
+                    side=c["side"],
+                    people=[s["user_id"] for s in seats[c["game_id"]] if s["side"] == c["side"]],
+                    left=self._left(c, now),
+                    version=c["version"],
+                    guild_id=c["guild_id"],
+                    channel_id=c["channel_id"],
+                    thread_id=c["thread_id"],
+                    board=(
+                        (int(post["channel_id"]), int(post["message_id"]), int(post["version"]))
+                        if post is not None
+                        else None
+                    ),
+                )
+            )
+        return out
 
     async def check_timeouts(self) -> list[tuple[GameInfo, str, str]]:
         """(game, side, what_happened) for every clock that ran out; what_happened is

@@ -2,8 +2,10 @@
 
 Drawing and PNG encoding are most of a busy bot's CPU, and in threads they share one core
 under the GIL with the event loop. Here a scene (plain data) goes to a worker process and PNG
-bytes come back, so both cores draw and the event loop stays free. Each worker keeps its own
-renderer caches (map layers, counter sprites) for its lifetime.
+bytes come back, so both cores draw and the event loop stays free; for the board, the state
+goes instead and the worker builds the scene too (``PicturePool.board``). Each worker keeps
+its own renderer caches (map layers, palettes, counter sprites) and rulesets for its
+lifetime.
 
 At most ``limit`` pictures are in flight (drawing or waiting for a worker): one more is
 refused at once with :class:`Overloaded` instead of joining a queue that only grows.
@@ -12,6 +14,7 @@ refused at once with :class:`Overloaded` instead of joining a queue that only gr
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import multiprocessing
 import os
@@ -19,6 +22,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from .errors import ServiceError
 
@@ -46,6 +50,45 @@ def _render(scene: dict) -> bytes:
     import renderer
 
     return renderer.render_png(scene)
+
+
+FLARE_COLOR = "#ff8c00"
+
+# Rulesets by "module:Class", one instance per process (a worker builds scenes too).
+_RULESETS: dict[str, Any] = {}
+
+
+def ruleset_path(ruleset) -> str:
+    """What names a ruleset across a process boundary (fixture games registered at run time
+    included): its class."""
+    kind = type(ruleset)
+    return f"{kind.__module__}:{kind.__qualname__}"
+
+
+def _ruleset(path: str):
+    found = _RULESETS.get(path)
+    if found is None:
+        module, _, name = path.partition(":")
+        found = _RULESETS[path] = getattr(importlib.import_module(module), name)()
+    return found
+
+
+def scene_of(ruleset, state: dict, events: list[dict], viewer, flares=(), lang: str = "en") -> dict:
+    """The board's scene in the reader's language: ``events`` are those ``viewer`` may see;
+    ``flares`` are cell labels to mark."""
+    scene = ruleset.scene(state, events, viewer, lang=lang)
+    if flares:
+        scene = dict(scene)
+        scene["markers"] = list(scene.get("markers") or []) + [
+            {"at": str(at), "kind": "flare", "color": FLARE_COLOR} for at in flares
+        ]
+    return scene
+
+
+def _board(path: str, state: dict, events: list[dict], viewer, flares, lang: str) -> bytes:
+    import renderer
+
+    return renderer.render_png(scene_of(_ruleset(path), state, events, viewer, flares, lang))
 
 
 def default_workers() -> int:
@@ -112,6 +155,15 @@ class PicturePool:
 
     async def render(self, scene: dict) -> bytes:
         return await self.run(_render, scene)
+
+    async def board(
+        self, ruleset, state: dict, events: list[dict], viewer, flares=(), lang: str = "en"
+    ) -> bytes:
+        """The board's picture, its scene built on the worker too: the state is smaller to send
+        than the scene, and building it is the bot's CPU no more."""
+        return await self.run(
+            _board, ruleset_path(ruleset), state, events, viewer, tuple(flares), lang
+        )
 
     def shutdown(self) -> None:
         with self._start_lock:

@@ -260,6 +260,11 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -
         await cursor.close()
 
 
+# Reminder claims per UPDATE statement: 4 parameters each, far below SQLite's and asyncpg's
+# limits on parameters.
+CLAIMS_PER_STATEMENT = 200
+
+
 class _Transaction:
     """What ``Store.transaction()`` yields: statements whose cursors are always closed."""
 
@@ -798,8 +803,8 @@ class Store:
         self, shard_ids: Iterable[int] | None = None, shard_count: int | None = None
     ) -> list[dict]:
         """Every running clock of an active game, with the columns of its game the reminder
-        and timeout passes need (``guild_id``, ``settings_json``, ``version``), in ONE query
-        however many games there are.
+        and timeout passes need (``ruleset``, ``guild_id``, ``channel_id``, ``thread_id``,
+        ``settings_json``, ``version``), in ONE query however many games there are.
 
         With ``shard_ids``/``shard_count`` only games whose server's shard
         (``(guild_id >> 22) % shard_count``, Discord's formula; no server means shard 0) is in
@@ -807,7 +812,8 @@ class Store:
         """
         sql = (
             "SELECT clocks.game_id, clocks.side, clocks.remaining, clocks.started_at, "
-            "clocks.last_reminder_at, games.guild_id, games.settings_json, games.version "
+            "clocks.last_reminder_at, games.ruleset, games.guild_id, games.channel_id, "
+            "games.thread_id, games.settings_json, games.version "
             "FROM clocks JOIN games ON games.id = clocks.game_id "
             "WHERE games.status = 'active' AND clocks.started_at IS NOT NULL"
         )
@@ -846,21 +852,57 @@ class Store:
     ) -> list[bool]:
         """:meth:`claim_reminder` for many (game_id, side, started_at, last_reminder_at) at
         once, in one transaction (one commit, not one per reminder); each claim is decided
-        alone, exactly as if made by itself."""
-        won = []
+        alone, exactly as if made by itself.
+
+        The claims of different clocks touch different rows, so they go in a few statements
+        of many claims each (``UPDATE ... RETURNING`` says which rows changed): a pass of 500
+        reminders waits for the database a few times, not 500 times behind the commands that
+        share the connection. A second claim of a clock already claimed in this batch is
+        decided after it, on its own."""
+        won = [False] * len(claims)
+        first: dict[tuple[int, str], int] = {}
+        again: list[int] = []
+        for index, (game_id, side, _, _) in enumerate(claims):
+            if (game_id, side) in first:
+                again.append(index)
+            else:
+                first[(game_id, side)] = index
+        batch = list(first.values())
         async with self.transaction() as db:
-            for game_id, side, started_at, last_reminder_at in claims:
+            for start in range(0, len(batch), CLAIMS_PER_STATEMENT):
+                conditions = []
+                params: list[Any] = [now]
+                for index in batch[start : start + CLAIMS_PER_STATEMENT]:
+                    game_id, side, started_at, last_reminder_at = claims[index]
+                    condition = "(game_id = ? AND side = ? AND started_at = ? AND "
+                    params += [game_id, side, started_at]
+                    if last_reminder_at is None:
+                        condition += "last_reminder_at IS NULL)"
+                    else:
+                        condition += "last_reminder_at = ?)"
+                        params.append(last_reminder_at)
+                    conditions.append(condition)
+                changed = await db.fetchall(
+                    "UPDATE clocks SET last_reminder_at = ? WHERE "
+                    + " OR ".join(conditions)
+                    + " RETURNING game_id, side",
+                    params,
+                )
+                for row in changed:
+                    won[first[(row["game_id"], row["side"])]] = True
+            for index in again:
+                game_id, side, started_at, last_reminder_at = claims[index]
                 sql = (
                     "UPDATE clocks SET last_reminder_at = ? WHERE game_id = ? AND side = ? "
                     "AND started_at = ? AND "
                 )
-                params: list[Any] = [now, game_id, side, started_at]
+                params = [now, game_id, side, started_at]
                 if last_reminder_at is None:
                     sql += "last_reminder_at IS NULL"
                 else:
                     sql += "last_reminder_at = ?"
                     params.append(last_reminder_at)
-                won.append((await db.execute(sql, params)).rowcount == 1)
+                won[index] = (await db.execute(sql, params)).rowcount == 1
         return won
 
     async def pause_for_timeout(
@@ -912,6 +954,19 @@ class Store:
         return await self.fetchall(
             "SELECT * FROM posts WHERE game_id = ? AND kind = ? ORDER BY rowid", (game_id, kind)
         )
+
+    async def newest_posts(self, ids: list[int], kind: str) -> dict[int, dict]:
+        """Each of these games' newest post of ``kind`` (highest version, then message id), in
+        one query: {game_id: post row}; games without one are left out."""
+        if not ids:
+            return {}
+        rows = await self.fetchall(
+            "SELECT * FROM posts WHERE kind = ? AND game_id IN ("
+            + ", ".join("?" for _ in ids)
+            + ") ORDER BY game_id, version, message_id",
+            [kind, *(int(i) for i in ids)],
+        )
+        return {row["game_id"]: row for row in rows}
 
     async def post(self, message_id: int) -> dict | None:
         return await self.fetchone("SELECT * FROM posts WHERE message_id = ?", (message_id,))

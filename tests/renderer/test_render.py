@@ -562,3 +562,47 @@ def test_deployment_icons_take_their_side_colour_and_stay_beside_the_counter():
         x, y = cell_center(scene["grid"], label)
         corner = (x + lay.cell * 0.15, y - lay.cell * 0.47, x + lay.cell * 0.47, y - lay.cell * 0.2)
         assert sum(1 for p in pixels(img, corner) if close(p, colour, 30)) > 5, label
+
+
+def indexed_png(scene) -> Image.Image:
+    return Image.open(io.BytesIO(renderer.render_png(scene)))
+
+
+def counter_colour_at(img, scene, label) -> tuple:
+    """The side colour between a lone counter's title and factors (as drawn: the counter is
+    shrunk from a larger sprite, so within a few levels of the scene's colour)."""
+    lay = layout_for(scene["grid"])
+    x, y = cell_center(scene["grid"], label)
+    return img.convert("RGB").getpixel((round(x - lay.cell * 0.4), round(y - lay.cell * 0.12)))
+
+
+def test_pictures_of_one_map_share_its_palette_and_show_each_side_in_its_colour():
+    renderer.clear_cache()
+    few = hex_scene("t/palette", pieces=[piece("0304"), piece("0605", "#2e86c1")])
+    labels = scenes.hex_labels(8, 6)
+    # many more red counters: a palette chosen for this picture alone would differ
+    many = hex_scene(
+        "t/palette",
+        pieces=[piece(lab) for lab in labels[:20]] + [piece("0605", "#2e86c1")],
+    )
+    first, second = indexed_png(few), indexed_png(many)
+    assert first.mode == second.mode == "P"
+    assert first.getpalette() == second.getpalette()
+    for img, scene in ((first, few), (second, many)):
+        assert close(counter_colour_at(img, scene, "0304"), RED, 6)
+        assert close(counter_colour_at(img, scene, "0605"), BLUE, 6)
+
+
+def test_a_colour_the_map_has_not_shown_before_is_drawn_in_that_colour():
+    renderer.clear_cache()
+    plain = hex_scene("t/palette-new", pieces=[piece("0304")])
+    first = indexed_png(plain)
+    green = dict(plain, pieces=[piece("0304"), piece("0605", "#1e8449")])
+    second = indexed_png(green)
+    assert close(counter_colour_at(second, green, "0605"), (0x1E, 0x84, 0x49), 6)
+    assert close(counter_colour_at(second, green, "0304"), RED, 6)
+    assert first.getpalette() != second.getpalette()
+    # and the picture before it still maps onto the wider palette: red stays red
+    again = indexed_png(plain)
+    assert again.getpalette() == second.getpalette()
+    assert close(counter_colour_at(again, plain, "0304"), RED, 6)

@@ -138,3 +138,20 @@ async def test_a_real_replay_animation(svc, game):
         await svc.act(game.id, end(side), actor="table")
     image = Image.open(io.BytesIO(await svc.render_animation(game.id)))
     assert getattr(image, "n_frames", 1) >= 2
+
+
+async def test_the_board_s_scene_is_built_by_a_picture_worker_not_the_bot(svc, monkeypatch):
+    import os
+
+    from engine import registry
+    from service.pictures import PicturePool
+
+    monkeypatch.setitem(registry.RULESETS, "skirmish-where", "tests.service.where_drawn:WhereDrawn")
+    info = await svc.start_game((await svc.create_game("skirmish-where", seed="w")).id)
+    svc.pictures = PicturePool(workers=1)
+    try:
+        with pytest.raises(RuntimeError, match="scene built in process") as raised:
+            await svc.render(info.id)
+    finally:
+        svc.pictures.shutdown()
+    assert f"process {os.getpid()}" not in str(raised.value)
