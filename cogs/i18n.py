@@ -13,6 +13,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
+from engine.core.info import WORDS as INFO_WORDS
+
 log = logging.getLogger("umpire.discord")
 
 LANGUAGES = ("en", "de")
@@ -501,6 +503,8 @@ DE_NAMES = {
     "card": "karte",
     "choice": "wahl",
     "hex": "feld",
+    "cell": "feld",
+    "info": "info",
     "die": "wuerfel",
     "value": "wert",
     "faction": "fraktion",
@@ -632,6 +636,8 @@ DE_TEXT = {
     "active": "läuft",
     "finished": "beendet",
     "Move a unit one hex": "Eine Einheit ein Feld bewegen",
+    "A unit on the board": "Eine Einheit auf dem Brett",
+    "A cell, e.g. 0507 or C4": "Ein Feld, z. B. 0507 oder C4",
     "Fire at an adjacent enemy": "Auf einen benachbarten Feind feuern",
 }
 
@@ -652,6 +658,10 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "no_option": "/{command} hat keine Option {option}.",
         "legal": "Erlaubt: {items}{more}.",
         "legal_more": " (+{count} weitere)",
+        "info_no_unit": INFO_WORDS["de"]["no_unit"],
+        "info_no_cell": INFO_WORDS["de"]["no_cell"],
+        "info_need_one": INFO_WORDS["de"]["need_one"],
+        "info_one_at_a_time": INFO_WORDS["de"]["one_at_a_time"],
     },
 }
 

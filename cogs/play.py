@@ -21,6 +21,7 @@ from discord import app_commands
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
 from engine.core.names import AmbiguousName, resolve_action
+from engine.core.ruleset import INFO
 from renderer.layout import SceneError
 from service.replay import SERVICE_ACTIONS
 
@@ -155,7 +156,7 @@ def collect_queries(rulesets=None, taken: set[str] | None = None) -> list[PlayCo
     found: dict[str, PlayCommand] = {}
     declared_by: dict[str, list] = {}
     for ruleset in playable_rulesets() if rulesets is None else rulesets:
-        for declared in ruleset.queries:
+        for declared in ruleset.all_queries():
             if declared.name in taken or not _valid_name(declared.name):
                 continue
             declared_by.setdefault(declared.name, []).append(declared)
@@ -277,7 +278,42 @@ class PlayCog(UmpireCog):
                 command.autocomplete(_param_name(option.name))(
                     self._completer(spec.name, option.name)
                 )
+        elif spec.name == INFO.name:  # /info: what the asker can see on the board
+            for option in options:
+                command.autocomplete(_param_name(option.name))(self._info_completer(option.name))
         return command
+
+    def _info_completer(self, option_name: str):
+        async def complete(interaction: discord.Interaction, current: str):
+            return await self.complete_info(interaction, option_name, current)
+
+        return complete
+
+    async def complete_info(
+        self, interaction: discord.Interaction, option_name: str, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Units and cells for /info, as the asker's side sees them (a spectator: the public
+        view); nothing while the bot is saturated."""
+        try:
+            if self.service.overloaded:
+                return []
+            async with self.service.same_reads():
+                info = await self.service.find_by_thread(interaction.channel_id)
+                if info is None or info.status not in ("active", "paused", "finished"):
+                    return []
+                ruleset = ruleset_of(info)
+                sides = await self.service.sides_of(info.id, interaction.user.id)
+                viewer = sides[0] if sides else None
+                view = await self.service.view(info.id, viewer)
+            found = ruleset.info_choices(view, viewer, option_name, (current or "")[:100])
+            return [
+                app_commands.Choice(name=clip(label, 100), value=value)
+                for value, label in found[:MAX_CHOICES]
+                if len(value) <= 100
+            ]
+        except Exception:
+            log.exception("autocomplete of /info %s failed", option_name)
+            return []
 
     async def answer_query(
         self, interaction: discord.Interaction, name: str, typed: dict[str, str]
@@ -286,11 +322,15 @@ class PlayCog(UmpireCog):
         the thread may ask, at any time; the answer is computed from what the asker's side may
         see (a spectator's view otherwise), shown to the asker only, and changes nothing."""
         here = await self.presenter.game_here(interaction)
-        if not any(q.name == name for q in here.ruleset.queries):
+        if not any(q.name == name for q in here.ruleset.all_queries()):
             raise Refusal("refused", why=f"{here.ruleset.title} has no /{name}.")
         sides = await self.service.sides_of(here.info.id, interaction.user.id)
         text, png = await self.service.ask(
-            here.info.id, name, typed, viewer=sides[0] if sides else None
+            here.info.id,
+            name,
+            typed,
+            viewer=sides[0] if sides else None,
+            lang=locale_of(interaction),
         )
         if png is None:
             await send(interaction, clip(text, 2000))

@@ -1199,13 +1199,17 @@ class GameService:
         options: dict[str, str],
         viewer: str | None = None,
         picture: bool = True,
+        lang: str = "en",
     ) -> tuple[str, bytes | None]:
-        """Answer a ruleset's read-only query (``/los from: to:``) for ``viewer``'s view of the
-        game: its text and, when the ruleset gives a scene and ``picture``, the PNG. Nothing is
-        stored or logged; a bad query raises RuleError."""
+        """Answer a ruleset's read-only query (``/los from: to:``, ``/info unit:``) for
+        ``viewer``'s view of the game, in ``lang`` where the answer has words of its own: its
+        text and, when the ruleset gives a scene and ``picture``, the PNG. Nothing is stored or
+        logged; a bad query raises RuleError."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
-        answer = ruleset.query(ruleset.view(clone(state), viewer), viewer, name, dict(options))
+        answer = ruleset.query(
+            ruleset.view(clone(state), viewer), viewer, name, dict(options), lang=lang
+        )
         if answer.scene is None or not picture:
             return answer.text, None
         renderer = self._renderer()

@@ -211,7 +211,7 @@ class Table:
             name = text[1:].split(" ", 1)[0].lower() if text.startswith("/") else ""
             if name in TABLE_COMMANDS:
                 result.update(await self.table_command(name, text, side, info))
-            elif any(q.name == name for q in self.ruleset.queries):
+            elif any(q.name == name for q in self.ruleset.all_queries()):
                 result.update(await self.query(name, text, side, info))
             else:
                 result.update(await self.play(text, side, info))
@@ -307,10 +307,10 @@ class Table:
                 for c in self.ruleset.commands
             ]
             text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
-            if self.ruleset.queries:
+            if self.ruleset.all_queries():
                 questions = [
                     f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {q.description}"
-                    for q in self.ruleset.queries
+                    for q in self.ruleset.all_queries()
                 ]
                 text += "\n\nQuestions any side may ask at any time:\n  " + "\n  ".join(questions)
             return {**base, "text": text + await self.examples_now(info)}

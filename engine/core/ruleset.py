@@ -63,6 +63,19 @@ class Scenario:
     description: str
 
 
+# ``/info``: every game answers it (engine/core/info.py), so it is not among a ruleset's own
+# ``queries`` but added by ``all_queries``.
+INFO = Command(
+    "info",
+    "Explain one unit or one cell",
+    (
+        Option("unit", "unit", "A unit on the board", required=False),
+        Option("cell", "hex", "A cell, e.g. 0507 or C4", required=False),
+    ),
+    {"de": "Eine Einheit oder ein Feld erklären"},
+)
+
+
 class Ruleset(abc.ABC):
     name: str = ""  # "tenochtitlan"
     title: str = ""  # "Siege of Tenochtitlan"
@@ -238,13 +251,28 @@ class Ruleset(abc.ABC):
     def rules_summary(self, locale: str = "en") -> str:
         """A short Markdown summary of the rules for ``/game rules``."""
 
-    def query(self, state: dict, viewer: str | None, name: str, options: dict[str, str]) -> Answer:
+    def all_queries(self) -> tuple[Command, ...]:
+        """The questions front ends offer: the game's own ``queries`` and ``/info``."""
+        if any(q.name == INFO.name for q in self.queries):
+            return self.queries
+        return (*self.queries, INFO)
+
+    def query(
+        self,
+        state: dict,
+        viewer: str | None,
+        name: str,
+        options: dict[str, str],
+        lang: str = "en",
+    ) -> Answer:
         """Check a query against its declaration, then answer it. ``state`` is what ``viewer``
-        may see (``view``), so an answer can never leak a secret."""
-        declared = next((q for q in self.queries if q.name == name), None)
+        may see (``view``), so an answer can never leak a secret. ``lang``: the reader's
+        language, for the answers that have words in it (``/info``)."""
+        declared = next((q for q in self.all_queries() if q.name == name), None)
         if declared is None:
             raise RuleError(
-                f"{self.title or self.name} has no /{name}.", ["/" + q.name for q in self.queries]
+                f"{self.title or self.name} has no /{name}.",
+                ["/" + q.name for q in self.all_queries()],
             )
         known = {o.name for o in declared.options}
         unknown = sorted(set(options) - known)
@@ -258,7 +286,36 @@ class Ruleset(abc.ABC):
                 f"/{name} needs {missing[0]}:.",
                 [o.name + ": " + o.description for o in declared.options],
             )
+        if declared is INFO:
+            from . import info
+
+            return Answer(info.answer(self, state, viewer, options, lang))
         return self.answer_query(state, viewer, name, options)
+
+    # ----- /info: one unit or one cell explained (engine/core/info.py) ----------------------
+    def unit_side(self, state: dict, unit: str) -> str | None:
+        """The side a unit on the board belongs to (None: the game does not say)."""
+        from . import info
+
+        return info.unit_side(state, unit)
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        """Lines a game adds about one of its units in ``state`` (what the viewer may see):
+        its type's numbers, abilities, state. Nothing by default."""
+        return []
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        """Lines a game adds about one cell: its terrain and what that does. Nothing by
+        default."""
+        return []
+
+    def info_choices(
+        self, state: dict, viewer: str | None, option: str, current: str
+    ) -> list[tuple[str, str]]:
+        """Autocomplete for ``/info``'s ``unit`` or ``cell``: (value, label) pairs."""
+        from . import info
+
+        return info.choices(self, state, viewer, option, current)
 
     def answer_query(
         self, state: dict, viewer: str | None, name: str, options: dict[str, str]

@@ -40,6 +40,57 @@ def place_name(board, i: int) -> str:
     return terrain_chart()["types"][board.terrain[i]]["title"]
 
 
+def unit_facts(ruleset, state: dict, uid: str, lang: str) -> list[str]:
+    """/info unit: the unit type's factors and class, and whether it is disorganised."""
+    from engine.core.info import word
+
+    kind = state.get("roster", {}).get(uid) or state.get("units", {}).get(uid, {}).get("type")
+    t = unit_types().get(kind)
+    if not t:
+        return []
+    numbers = " · ".join(
+        f"{word(lang, key)} {t[key]}" for key in ("attack", "defence", "movement", "range")
+    )
+    lines = [f"{word(lang, 'type')}: {t['title']} ({ruleset.term(t['class'], lang)})", numbers]
+    if t.get("tlaxcalan"):
+        lines.append(ruleset.term("Tlaxcalan ally: does not count for the Aztec victory.", lang))
+    if state.get("units", {}).get(uid, {}).get("disorganised"):
+        lines.append(word(lang, "disorganised"))
+    return lines
+
+
+def cell_facts(ruleset, state: dict, cell: str, lang: str) -> list[str]:
+    """/info cell: the hex's terrain from the terrain chart and what it does."""
+    from engine.core.info import word
+
+    board = board_for(state["map"])
+    i = board.idx(cell)
+    if i is None:
+        return []
+    t = terrain_chart()["types"][board.terrain[i]]
+    place = place_name(board, i)
+    named = f" — {place}" if place != t["title"] else ""
+    lines = [f"{word(lang, 'terrain')}: {t['title']}{named}"]
+    if t["medium"] == "water":
+        lines.append(word(lang, "water_only"))
+    else:
+        lines.append(f"{word(lang, 'move_cost')} {t['cost']}")
+    if board.defence[i]:
+        lines.append(f"{word(lang, 'defence_bonus')} +{board.defence[i]}")
+    if board.fort[i]:
+        fort = terrain_chart()["features"]["fort"]["defence"]
+        lines.append(word(lang, "fort", bonus=fort))
+    for flag in ("stop", "no_attack"):
+        if t[flag]:
+            lines.append(word(lang, "stops" if flag == "stop" else "no_attack"))
+    if board.blocks[i]:
+        lines.append(word(lang, "blocks_sight"))
+    owner = state.get("control", {}).get(cell)
+    if owner:
+        lines.append(f"{word(lang, 'controlled_by')}: {ruleset.side_title(owner, lang)}")
+    return lines
+
+
 def card_text(card: dict) -> str:
     text = f"{card['title']}: move {card['move']}, attack {card['attack']}"
     special = card.get("special")

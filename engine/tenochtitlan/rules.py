@@ -251,6 +251,16 @@ class Tenochtitlan(Ruleset):
             "Waiting": "Wartet auf",
             "Result": "Ergebnis",
             "draw_result": "Remis",
+            "infantry": "Infanterie",
+            "cavalry": "Kavallerie",
+            "artillery": "Artillerie",
+            "arquebusiers": "Arkebusiere",
+            "crossbowmen": "Armbrustschützen",
+            "bowmen": "Bogenschützen",
+            "brigantine": "Brigantine",
+            "canoe": "Kanu",
+            "Tlaxcalan ally: does not count for the Aztec victory.": "Tlaxcaltekischer "
+            "Verbündeter: zählt nicht für den Sieg der Azteken.",
             "tenochtitlan.not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie "
             "wartet auf {waiting}.",
             "tenochtitlan.card_demands_attack": "Die ausgespielte Karte verlangt einen Angriff, und "
@@ -1818,6 +1828,12 @@ class Tenochtitlan(Ruleset):
 
     def describe_event(self, state: dict, event: dict) -> str | None:
         return present.describe_event(self, state, event)
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        return present.unit_facts(self, state, unit, lang)
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        return present.cell_facts(self, state, cell, lang)
 
     def header(self, state: dict) -> dict[str, str]:
         return present.header(self, state)
