@@ -274,6 +274,11 @@ class Table:
         options = parse_command(text)
         options.pop("type")
         viewer = side if side in self.ruleset.sides else None
+        inferred = side is None and len(info.awaiting) == 1
+        if inferred:
+            # Hot-seat: a question typed without a side is asked by the side to act, as a
+            # command would be (so /info tells that side what its unit may do now).
+            viewer = info.awaiting[0]
         answer, png = await self.svc.ask(
             self.game_id, name, options, viewer=viewer, picture=self.out_dir is not None
         )
@@ -285,6 +290,8 @@ class Table:
             "version": info.version,
             "text": answer,
         }
+        if inferred:
+            result["side"], result["side_inferred"] = viewer, True
         if png is not None and self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path = self.out_dir / f"{name}.png"
