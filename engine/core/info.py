@@ -33,7 +33,7 @@ WORDS: dict[str, dict[str, str]] = {
         "terrain": "Terrain",
         "need_one": "Name a unit (unit:) or a cell (cell:) to explain.",
         "one_at_a_time": "Name either a unit or a cell, not both.",
-        "no_unit": "There is no unit {unit!r} on the board you can see.",
+        "no_unit": "There is no unit {unit!r} that you can see.",
         "no_cell": "{cell!r} is not a cell of this board.",
         # Facts the games add (Ruleset.unit_facts, cell_facts)
         "type": "Type",
@@ -69,7 +69,7 @@ WORDS: dict[str, dict[str, str]] = {
         "terrain": "Gelände",
         "need_one": "Nenne eine Einheit (unit:) oder ein Feld (cell:), das erklärt werden soll.",
         "one_at_a_time": "Nenne entweder eine Einheit oder ein Feld, nicht beides.",
-        "no_unit": "Es gibt keine Einheit {unit!r} auf dem Brett, das du siehst.",
+        "no_unit": "Es gibt keine Einheit {unit!r}, die du sehen kannst.",
         "no_cell": "{cell!r} ist kein Feld dieses Bretts.",
         "type": "Typ",
         "attack": "Angriff",
@@ -111,12 +111,19 @@ class Board:
         for piece in scene.get("pieces", []):
             if piece.get("id"):
                 self.pieces.setdefault(str(piece["id"]), piece)
+        # Units the view holds but the picture does not draw (in reserve, captured): still
+        # explained, as not on the board.
+        units = state.get("units")
+        if isinstance(units, dict):
+            for uid in units:
+                self.pieces.setdefault(str(uid), {})
         self.cells: dict[str, dict] = {
             str(c["at"]): c for c in scene.get("cells", []) if c.get("at")
         }
         self.grid = scene.get("grid") or {}
 
     def units_at(self, cell: str) -> list[str]:
+        # Pieces only: a unit off the board stands nowhere.
         return [uid for uid, piece in self.pieces.items() if piece.get("at") == cell]
 
     def has_cell(self, cell: str) -> bool:

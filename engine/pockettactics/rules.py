@@ -43,6 +43,7 @@ from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
+from . import explain
 from . import scenario as scenario_module
 from .data import (
     CENTRE,
@@ -1962,6 +1963,12 @@ class PocketTactics(Ruleset):
         if key == "as":
             return {"melee": "melee attack", "magic": "magic attack"}.get(value, value)
         return value
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        return explain.unit_facts(self, self.cat, state, unit, lang)
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        return explain.cell_facts(self, self.cat, state, cell, lang)
 
     def describe_event(self, state: dict, event: dict) -> str | None:
         t = event.get("type")

@@ -18,7 +18,7 @@ from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
 
-from . import data, present
+from . import data, explain, present
 from .board import (
     Board,
     build_board,
@@ -2106,6 +2106,12 @@ class RivetWars(Ruleset):
 
     def describe(self, state, key, value):
         return present.describe(self, state, key, value)
+
+    def unit_facts(self, state, unit, lang="en"):
+        return explain.unit_facts(self, roster(state), state, unit, lang)
+
+    def cell_facts(self, state, cell, lang="en"):
+        return explain.cell_facts(board(state), state, cell, lang)
 
     def describe_event(self, state, event):
         return present.describe_event(self, state, event)

@@ -19,7 +19,7 @@ from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
-from . import board
+from . import board, explain
 from .combat import counter_route, record_loss, release_tile, remove_unit, strike, terrain_counts
 from .data import (
     PHASES,
@@ -1379,6 +1379,12 @@ class TacticalTableWar(Ruleset):
         if key == "target" and value in state["castles"].values():
             return f"the castle at {value}"
         return value
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        return explain.unit_facts(self, self.cat, state, unit, lang)
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        return explain.cell_facts(self, self.cat, state, cell, lang)
 
     def describe_event(self, state: dict, event: dict) -> str | None:
         kind = event.get("type")

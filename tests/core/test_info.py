@@ -76,7 +76,7 @@ def test_tenochtitlan_info_in_german():
 def test_info_refuses_what_it_cannot_explain_with_a_reason():
     ruleset, state = started("tenochtitlan", "historical")
     for options, why in (
-        ({"unit": "nobody-7"}, "There is no unit 'nobody-7' on the board you can see."),
+        ({"unit": "nobody-7"}, "There is no unit 'nobody-7' that you can see."),
         ({"cell": "../etc"}, "'../etc' is not a cell of this board."),
         ({}, "Name a unit (unit:) or a cell (cell:) to explain."),
         ({"unit": "sp-cavalry-1", "cell": "0808"}, "Name either a unit or a cell, not both."),
@@ -106,3 +106,55 @@ def test_a_unit_the_viewer_may_not_see_is_neither_offered_nor_explained():
         info(ruleset, state, "red", unit="b1")
     assert info(ruleset, state, "blue", unit="b1").startswith("**Blue b1")
     assert "Here" not in info(ruleset, state, "red", cell="0605")
+
+
+def test_tactical_table_war_unit_numbers_as_used_now_and_a_hex_with_its_advantage():
+    from tests.tactical_table_war.helpers import RS, position
+
+    state = position(
+        [
+            ("r1", "red", "sword", "0203"),
+            {"id": "b1", "side": "blue", "type": "bow", "at": "0303", "weakening": [4, 2]},
+        ],
+        tiles={"0303": "hill"},
+    )
+    text = info(RS, state, "red", unit="b1")
+    assert "Type: Archer" in text and "Strength 3 · Speed 2 · Range 3" in text, text
+    assert "Weakened by the dice 4, 2: -6 on its defence" in text
+    cell = info(RS, state, None, cell="0303")
+    assert "Terrain: Hill" in cell and "Defence bonus +2" in cell and "Here: Blue Archer" in cell
+
+
+def test_rivet_wars_unit_card_and_the_terrain_token_of_its_segment():
+    from tests.rivetwars.util import RS, make, unit
+
+    state = make(
+        phase="move",
+        units=[unit("rifleman", "C7", id="r")],
+        terrain={"wire": ["C7"]},
+    )
+    text = info(RS, state, "allies", unit="r")
+    assert "Type: Rifleman" in text and "Armour infantry" in text, text
+    assert "rifle: 1 attack(s), dice against infantry/light/medium/heavy/air: 2/1/1/0/1" in text
+    assert "Abilities: runner 1" in text and "Hit points 1/1" in text
+    assert "Typ: Schütze" in info(RS, state, "allies", lang="de", unit="r")
+    cell = info(RS, state, None, cell="C7")
+    assert "Barbed wire: infantry may not enter" in cell and "Here: " in cell, cell
+    # a token acts on its whole segment (C7 D7 C8 D8)
+    assert "Barbed wire" in info(RS, state, None, cell="D8")
+    assert "Barbed wire" not in info(RS, state, None, cell="E8")
+
+
+def test_pocket_tactics_unit_card_reserve_units_and_a_hazard():
+    from tests.pockettactics.helpers import RS, position
+
+    state = position(
+        {"spearman": "0808", "archer": {"status": "reserve"}}, tiles={"0809": "lava"}
+    )
+    text = info(RS, state, "north", unit="spearman")
+    assert "OFF 2 dice · DEF 2 dice · 8 points" in text, text
+    assert "Preferred terrain (one re-roll): Highland" in text
+    reserve = info(RS, state, "south", unit="archer")
+    assert "At: not on the board" in reserve and "In reserve." in reserve, reserve
+    lava = info(RS, state, None, cell="0809")
+    assert "needs a 5 on its DEF dice, or it is defeated" in lava, lava
