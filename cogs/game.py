@@ -73,6 +73,22 @@ def clock_settings(time_control: str, on_timeout: str) -> dict:
     }
 
 
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    """Bulleted lines joined into texts of at most ``limit`` characters, split between lines
+    (a line longer than the limit is clipped)."""
+    parts: list[str] = []
+    current = ""
+    for line in lines:
+        item = clip("• " + line, limit)
+        if current and len(current) + 1 + len(item) > limit:
+            parts.append(current)
+            current = ""
+        current = f"{current}\n{item}" if current else item
+    if current:
+        parts.append(current)
+    return parts
+
+
 class GameCog(UmpireCog):
     game = app_commands.Group(
         name="game", description="Start, join and follow wargames", guild_only=True
@@ -581,6 +597,11 @@ class GameCog(UmpireCog):
                 title=here.ruleset.title, description=clip(summary, MAX_EMBED_TEXT)
             )
             await send(interaction, embed=embed)
+            # The units and terrain, from the game's data; one embed per part that fits.
+            reference = here.ruleset.rules_reference(lang, here.info.state)
+            for heading, lines in reference:
+                for part in _chunks(lines, MAX_EMBED_TEXT):
+                    await send(interaction, embed=discord.Embed(title=heading, description=part))
 
     @game.command(name="list", description="Games in this server")
     @app_commands.describe(status="Only games with this status")

@@ -37,7 +37,7 @@ PLANNED: dict[str, str] = {}
 MAX_LISTED = 40  # longer option lists are grouped in the terminal (script mode gets them all)
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
-TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
+TABLE_COMMANDS = ("help", "rules", "options", "state", "board", "log", "undo", "quit")
 LATEST = "latest"
 
 HELP = """Commands (the same grammar as in Discord):
@@ -50,6 +50,7 @@ HELP = """Commands (the same grammar as in Discord):
   /log [n]          the last n actions (default 10)
   /undo             take back your last action (same phase, no dice rolled, nothing revealed);
                     'referee /undo' takes back any last action
+  /rules            the game's rules summary, its units and its terrain
   /help             this text
   /quit             leave (the game stays in the database; --resume continues it)"""
 
@@ -321,6 +322,14 @@ class Table:
                 ]
                 text += "\n\nQuestions any side may ask at any time:\n  " + "\n  ".join(questions)
             return {**base, "text": text + await self.examples_now(info)}
+        if name == "rules":
+            from engine.core.info import reference_text
+
+            parts = [
+                self.ruleset.rules_summary("en"),
+                reference_text(self.ruleset, "en", info.state),
+            ]
+            return {**base, "text": "\n\n".join(p for p in parts if p)}
         if name == "state":
             return {**base, "state": info.state}
         if name == "options":

@@ -54,6 +54,9 @@ WORDS: dict[str, dict[str, str]] = {
         "road": "A road runs through it.",
         "fort": "Fort (+{bonus} defence).",
         "controlled_by": "Controlled by",
+        "units": "Units",
+        "terrain_table": "Terrain",
+        "in_scenario": "{count} in the standard scenario",
     },
     "de": {
         "side": "Seite",
@@ -90,8 +93,35 @@ WORDS: dict[str, dict[str, str]] = {
         "road": "Eine Straße führt hindurch.",
         "fort": "Fort (+{bonus} Verteidigung).",
         "controlled_by": "Kontrolliert von",
+        "units": "Einheiten",
+        "terrain_table": "Gelände",
+        "in_scenario": "{count} im Standardszenario",
     },
 }
+
+
+# Counted nouns (singular, plural) per language: "1 point", "2 points", never "1 points".
+NOUNS: dict[str, dict[str, tuple[str, str]]] = {
+    "en": {
+        "point": ("point", "points"),
+        "die": ("die", "dice"),
+        "attack": ("attack", "attacks"),
+        "bonus move": ("bonus move", "bonus moves"),
+        "rivet": ("rivet", "rivets"),
+    },
+    "de": {
+        "point": ("Punkt", "Punkte"),
+        "die": ("Würfel", "Würfel"),
+        "attack": ("Angriff", "Angriffe"),
+        "bonus move": ("Bonusbewegung", "Bonusbewegungen"),
+        "rivet": ("Niete", "Nieten"),
+    },
+}
+
+
+def count(lang: str, n: int, noun: str) -> str:
+    one, many = (NOUNS.get(lang) or NOUNS["en"])[noun]
+    return f"{n} {one if n == 1 else many}"
 
 
 def word(lang: str, key: str, **params) -> str:
@@ -269,3 +299,12 @@ def choices(
             if not needle or cell.casefold().startswith(needle) or needle in name.casefold():
                 found.append((cell, shown))
     return found[:limit]
+
+
+def reference_text(ruleset, lang: str = "en", state: dict | None = None) -> str:
+    """The game's units and terrain (``Ruleset.rules_reference``) as Markdown lines."""
+    parts = []
+    for heading, lines in ruleset.rules_reference(lang, state):
+        if lines:
+            parts.append(f"**{heading}**\n" + "\n".join(f"• {line}" for line in lines))
+    return "\n\n".join(parts)

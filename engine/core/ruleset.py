@@ -257,6 +257,14 @@ class Ruleset(abc.ABC):
             return self.queries
         return (*self.queries, INFO)
 
+    def rules_reference(
+        self, lang: str = "en", state: dict | None = None
+    ) -> list[tuple[str, list[str]]]:
+        """The game's units (their numbers and abilities) and terrain (its effects) for the
+        rules summary, drawn from its data so the two never disagree: (heading, lines) pairs.
+        ``state``: a game in progress, for scenarios that bring their own units or map."""
+        return []
+
     def query(
         self,
         state: dict,

@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-from engine.core.info import word
+from engine.core.info import count, word
 
 WORDS = {
     "en": {
         "faction": "Faction",
         "kinds": "Kinds",
-        "dice": "OFF {off} dice · DEF {defence} dice · {points} points",
+        "dice": "OFF {off} · DEF {defence} · {points}",
         "bonus": "Bonus {value} on {kind}",
         "against": " against {attacks}",
         "only": " only",
         "attacks": "Close combat: {attacks}",
-        "fast": "Fast: {n} bonus move(s)",
-        "flying": "Flying: {n} bonus move(s)",
+        "fast": "Fast: {n}",
+        "flying": "Flying: {n}",
         "ranged": "Ranged: range {n}",
         "preferred": "Preferred terrain (one re-roll): {names}",
         "bane": "Bane of {kind}: +1 OFF against them",
@@ -37,13 +37,13 @@ WORDS = {
     "de": {
         "faction": "Fraktion",
         "kinds": "Arten",
-        "dice": "OFF {off} Würfel · DEF {defence} Würfel · {points} Punkte",
+        "dice": "OFF {off} · DEF {defence} · {points}",
         "bonus": "Bonus {value} auf {kind}",
         "against": " gegen {attacks}",
         "only": " allein",
         "attacks": "Nahkampf: {attacks}",
-        "fast": "Schnell: {n} Bonusbewegung(en)",
-        "flying": "Fliegend: {n} Bonusbewegung(en)",
+        "fast": "Schnell: {n}",
+        "flying": "Fliegend: {n}",
         "ranged": "Fernkampf: Reichweite {n}",
         "preferred": "Bevorzugtes Gelände (ein Neuwurf): {names}",
         "bane": "Fluch der Art {kind}: +1 OFF gegen sie",
@@ -89,15 +89,23 @@ def type_lines(cat, spec: dict, lang: str) -> list[str]:
     """A unit card: kinds, dice, bonuses, movement, range, preferred terrain, specials."""
     lines = [
         f"{_say(lang, 'kinds')}: {', '.join(spec.get('types', []))}",
-        _say(lang, "dice", off=spec["off"], defence=spec["def"], points=spec["points"]),
+        _say(
+            lang,
+            "dice",
+            off=count(lang, spec["off"], "die"),
+            defence=count(lang, spec["def"], "die"),
+            points=count(lang, spec["points"], "point"),
+        ),
     ]
     if spec.get("bonus"):
         lines.append(bonus_text(spec["bonus"], lang))
     if spec.get("attacks") and spec["attacks"] != ["melee"]:
         lines.append(_say(lang, "attacks", attacks=", ".join(spec["attacks"])))
-    for key in ("fast", "flying", "ranged"):
+    for key in ("fast", "flying"):
         if spec.get(key):
-            lines.append(_say(lang, key, n=spec[key]))
+            lines.append(_say(lang, key, n=count(lang, spec[key], "bonus move")))
+    if spec.get("ranged"):
+        lines.append(_say(lang, "ranged", n=spec["ranged"]))
     if spec.get("preferred"):
         names = ", ".join(tile_title(cat, p) for p in spec["preferred"])
         lines.append(_say(lang, "preferred", names=names))
@@ -160,3 +168,18 @@ def cell_facts(ruleset, cat, state: dict, cell: str, lang: str) -> list[str]:
         if home == cell:
             lines.append(_say(lang, "home", side=ruleset.side_title(side, lang)))
     return lines
+
+
+def rules_reference(cat, lang: str) -> list[tuple[str, list[str]]]:
+    """/rules: each faction's unit cards, then every terrain and feature with its effects."""
+    units = []
+    for faction in cat.factions.values():
+        for spec in faction["units"].values():
+            card = "; ".join(type_lines(cat, spec, lang))
+            units.append(f"**{spec['title']}** ({faction['title']}): {card}")
+    terrain = []
+    for kind in (*cat.terrains, *cat.features):
+        effects = [e.rstrip(".") for e in tile_lines(cat, kind, lang)]
+        title = tile_title(cat, kind)
+        terrain.append(f"**{title}**" + (f": {' · '.join(effects)}" if effects else ""))
+    return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]

@@ -2302,6 +2302,9 @@ class PocketTactics(Ruleset):
             "losses": losses,
         }
 
+    def rules_reference(self, lang="en", state=None):
+        return explain.rules_reference(self.cat, lang)
+
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):
             return (

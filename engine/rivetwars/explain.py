@@ -4,7 +4,7 @@ roster (``data/rivet-wars/roster.json``, or a mission's own roster) so they neve
 from __future__ import annotations
 
 from engine.core import squaregrid
-from engine.core.info import word
+from engine.core.info import count, word
 
 from . import data
 from .board import seg_label, seg_of_square, squares_of
@@ -39,29 +39,33 @@ TOKENS = {
 WORDS = {
     "en": {
         "class": "Class",
-        "cost": "Cost {points} points",
-        "rivets": " + {rivets} rivets",
+        "cost": "Cost {points}",
+        "rivets": " + {rivets}",
         "move": "Movement",
         "armour": "Armour",
         "hp": "Hit points {left}/{hp}",
-        "weapon": "{name}: {attacks} attack(s), dice against {classes}: {dice}; range ground "
+        "weapon": "{name}: {attacks}, dice against {classes}: {dice}; range ground "
         "{ground}, air {air}",
         "abilities": "Abilities",
         "plugins": "Plug-ins",
         "segment": "Segment",
+        "plugin": "Plug-in (goes into a socket of an own unit)",
+        "hp_bonus": "+{n} hit points for its host",
     },
     "de": {
         "class": "Klasse",
-        "cost": "Kosten {points} Punkte",
-        "rivets": " + {rivets} Nieten",
+        "cost": "Kosten {points}",
+        "rivets": " + {rivets}",
         "move": "Bewegung",
         "armour": "Panzerung",
         "hp": "Lebenspunkte {left}/{hp}",
-        "weapon": "{name}: {attacks} Angriff(e), Würfel gegen {classes}: {dice}; Reichweite "
+        "weapon": "{name}: {attacks}, Würfel gegen {classes}: {dice}; Reichweite "
         "Boden {ground}, Luft {air}",
         "abilities": "Fähigkeiten",
         "plugins": "Aufstecker",
         "segment": "Segment",
+        "plugin": "Aufstecker (kommt in einen Sockel einer eigenen Einheit)",
+        "hp_bonus": "+{n} Lebenspunkte für ihren Träger",
     },
 }
 ARMOUR_DE = {
@@ -95,13 +99,20 @@ def _armour(index: int, lang: str) -> str:
 def type_lines(spec: dict, lang: str) -> list[str]:
     """A unit type's card: class, cost, movement, armour, weapons, abilities."""
     klass = CLASS_DE.get(spec["class"], spec["class"]) if lang == "de" else spec["class"]
-    cost = _say(lang, "cost", points=spec["cost"])
+    cost = _say(lang, "cost", points=count(lang, spec["cost"], "point"))
     if spec.get("rivets"):
-        cost += _say(lang, "rivets", rivets=spec["rivets"])
-    lines = [
-        f"{_say(lang, 'class')}: {klass} · {cost} · {_say(lang, 'move')} {spec['move']} · "
-        f"{_say(lang, 'armour')} {_armour(spec['armour'], lang)}"
-    ]
+        cost += _say(lang, "rivets", rivets=count(lang, spec["rivets"], "rivet"))
+    if spec.get("plugin"):
+        # A plug-in rides in a socket of another unit: it has no movement or armour of its own.
+        first = f"{_say(lang, 'plugin')} · {cost}"
+        if spec.get("hp_bonus"):
+            first += " · " + _say(lang, "hp_bonus", n=spec["hp_bonus"])
+    else:
+        first = (
+            f"{_say(lang, 'class')}: {klass} · {cost} · {_say(lang, 'move')} {spec['move']} · "
+            f"{_say(lang, 'armour')} {_armour(spec['armour'], lang)}"
+        )
+    lines = [first]
     classes = "/".join(_armour(i, lang) for i in range(1, len(data.ARMOUR_NAMES) + 1))
     for weapon in spec.get("weapons", []):
         lines.append(
@@ -109,7 +120,7 @@ def type_lines(spec: dict, lang: str) -> list[str]:
                 lang,
                 "weapon",
                 name=weapon.get("id", "?"),
-                attacks=weapon.get("attacks", 1),
+                attacks=count(lang, weapon.get("attacks", 1), "attack"),
                 classes=classes,
                 dice="/".join(str(d) for d in weapon.get("dice", [])),
                 ground=weapon.get("ground", 0),
@@ -155,3 +166,15 @@ def cell_facts(board, state: dict, cell: str, lang: str) -> list[str]:
         if kind in words:
             lines.append(words[kind])
     return lines
+
+
+def rules_reference(ruleset, roster: dict, lang: str) -> list[tuple[str, list[str]]]:
+    """/rules: every unit card of the roster and what each terrain does."""
+    units = []
+    for spec in roster.values():
+        side = ruleset.side_title(spec["side"], lang)
+        card = "; ".join(type_lines(spec, lang))
+        units.append(f"**{type_name(spec, lang)}** ({spec.get('short', '')}, {side}): {card}")
+    words = TOKENS.get(lang) or TOKENS["en"]
+    terrain = [words[k] for k in ("walkway", "mud", *data.TERRAIN_KINDS) if k in words]
+    return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]

@@ -2125,6 +2125,9 @@ class RivetWars(Ruleset):
     def scene(self, state, events, viewer):
         return present.scene(self, state, events, viewer)
 
+    def rules_reference(self, lang="en", state=None):
+        return explain.rules_reference(self, roster(state or {}), lang)
+
     def rules_summary(self, locale="en"):
         return present.rules_summary(locale)
 

@@ -19,6 +19,9 @@ WORDS = {
         "building": "Building: {title} (withstands {withstands} attacks, {damage} taken)",
         "castle": "Castle of {side} ({damage} attacks taken).",
         "outpost": "Outpost of {side}.",
+        "advanced_bonus": "advanced training: {bonus}",
+        "buildings": "Buildings",
+        "withstands": "withstands {n} attacks",
     },
     "de": {
         "advanced": "erweiterte Ausbildung",
@@ -30,6 +33,9 @@ WORDS = {
         "building": "Gebäude: {title} (hält {withstands} Angriffe aus, {damage} erlitten)",
         "castle": "Burg von {side} ({damage} Angriffe erlitten).",
         "outpost": "Außenposten von {side}.",
+        "advanced_bonus": "erweiterte Ausbildung: {bonus}",
+        "buildings": "Gebäude",
+        "withstands": "hält {n} Angriffe aus",
     },
 }
 
@@ -92,3 +98,33 @@ def cell_facts(ruleset, cat: Catalogue, state: dict, cell: str, lang: str) -> li
     if outpost:
         lines.append(_say(lang, "outpost", side=ruleset.side_title(outpost.get("side"), lang)))
     return lines
+
+
+def rules_reference(cat: Catalogue, lang: str) -> list[tuple[str, list[str]]]:
+    """/rules: unit types with their numbers, landscapes with their effects, buildings."""
+    units = []
+    for kind, spec in cat.types.items():
+        numbers = " · ".join(f"{word(lang, k)} {spec[k]}" for k in ("strength", "speed", "range"))
+        line = f"**{spec['title']}** ({spec['short']}): {numbers}"
+        bonus = cat.advanced.get(kind)
+        if bonus:
+            shown = ", ".join(f"{word(lang, k)} +{v}" for k, v in bonus.items())
+            line += f"; {_say(lang, 'advanced_bonus', bonus=shown)}"
+        units.append(line)
+    terrain = []
+    for spec in cat.landscapes.values():
+        effects = []
+        if not spec["passable"]:
+            effects.append(word(lang, "impassable").rstrip("."))
+        if spec["terrain_advantage"]:
+            effects.append(f"{word(lang, 'defence_bonus')} +{spec['terrain_advantage']}")
+        terrain.append(f"**{spec['title']}**" + (f": {' · '.join(effects)}" if effects else ""))
+    buildings = [
+        f"**{spec['title']}**: {_say(lang, 'withstands', n=spec['withstands'])}"
+        for spec in (*cat.kinds.values(), *cat.engines.values())
+    ]
+    return [
+        (word(lang, "units"), units),
+        (word(lang, "terrain_table"), terrain),
+        (_say(lang, "buildings"), buildings),
+    ]

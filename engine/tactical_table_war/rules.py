@@ -1626,6 +1626,9 @@ class TacticalTableWar(Ruleset):
             "losses": losses,
         }
 
+    def rules_reference(self, lang="en", state=None):
+        return explain.rules_reference(self.cat, lang)
+
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):
             return (

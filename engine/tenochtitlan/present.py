@@ -91,6 +91,48 @@ def cell_facts(ruleset, state: dict, cell: str, lang: str) -> list[str]:
     return lines
 
 
+def terrain_effects(t: dict, lang: str) -> list[str]:
+    """What one kind of terrain does, from the terrain chart."""
+    from engine.core.info import word
+
+    if t["medium"] == "water":
+        effects = [word(lang, "water_only")]
+    else:
+        effects = [f"{word(lang, 'move_cost')} {t['cost']}"]
+    if t["defence"]:
+        effects.append(f"{word(lang, 'defence_bonus')} +{t['defence']}")
+    if t["stop"]:
+        effects.append(word(lang, "stops"))
+    if t["no_attack"]:
+        effects.append(word(lang, "no_attack"))
+    if t["blocks_los"]:
+        effects.append(word(lang, "blocks_sight"))
+    return effects
+
+
+def rules_reference(ruleset, lang: str, state: dict | None = None) -> list[tuple[str, list[str]]]:
+    """/rules: every unit type with its factors and every terrain with its effects."""
+    from engine.core.info import word
+
+    units = []
+    for t in unit_types().values():
+        numbers = " · ".join(
+            f"{word(lang, key)} {t[key]}" for key in ("attack", "defence", "movement", "range")
+        )
+        side = ruleset.side_title(t["side"], lang)
+        units.append(
+            f"**{t['title']}** ({t['short']}, {side}, {ruleset.term(t['class'], lang)}): "
+            f"{numbers}; {word(lang, 'in_scenario', count=t['count'])}"
+        )
+    chart = terrain_chart()
+    terrain = [
+        f"**{t['title']}**: {' · '.join(e.rstrip('.') for e in terrain_effects(t, lang))}"
+        for t in chart["types"].values()
+    ]
+    terrain.append(word(lang, "fort", bonus=chart["features"]["fort"]["defence"]))
+    return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]
+
+
 def card_text(card: dict) -> str:
     text = f"{card['title']}: move {card['move']}, attack {card['attack']}"
     special = card.get("special")

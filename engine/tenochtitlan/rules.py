@@ -1846,3 +1846,6 @@ class Tenochtitlan(Ruleset):
 
     def rules_summary(self, locale: str = "en") -> str:
         return present.rules_summary(locale)
+
+    def rules_reference(self, lang="en", state=None):
+        return present.rules_reference(self, lang, state)

@@ -135,7 +135,7 @@ def test_rivet_wars_unit_card_and_the_terrain_token_of_its_segment():
     )
     text = info(RS, state, "allies", unit="r")
     assert "Type: Rifleman" in text and "Armour infantry" in text, text
-    assert "rifle: 1 attack(s), dice against infantry/light/medium/heavy/air: 2/1/1/0/1" in text
+    assert "rifle: 1 attack, dice against infantry/light/medium/heavy/air: 2/1/1/0/1" in text
     assert "Abilities: runner 1" in text and "Hit points 1/1" in text
     assert "Typ: Schütze" in info(RS, state, "allies", lang="de", unit="r")
     cell = info(RS, state, None, cell="C7")
@@ -153,8 +153,36 @@ def test_pocket_tactics_unit_card_reserve_units_and_a_hazard():
     )
     text = info(RS, state, "north", unit="spearman")
     assert "OFF 2 dice · DEF 2 dice · 8 points" in text, text
+    assert "OFF 1 die · DEF 1 die" in info(RS, state, None, unit="archer")
     assert "Preferred terrain (one re-roll): Highland" in text
     reserve = info(RS, state, "south", unit="archer")
     assert "At: not on the board" in reserve and "In reserve." in reserve, reserve
     lava = info(RS, state, None, cell="0809")
     assert "needs a 5 on its DEF dice, or it is defeated" in lava, lava
+
+
+def unit_titles(name: str, ruleset) -> list[str]:
+    """Every unit type's title as the game's data files hold it."""
+    from engine.rivetwars.data import base_roster
+    from engine.tenochtitlan.data import unit_types
+
+    return {
+        "tenochtitlan": lambda: [t["title"] for t in unit_types().values()],
+        "tactical-table-war": lambda: [t["title"] for t in ruleset.cat.types.values()],
+        "rivet-wars": lambda: [t["name"] for t in base_roster().values()],
+        "pocket-tactics": lambda: [u["title"] for u in ruleset.cat.units.values()],
+    }[name]()
+
+
+@pytest.mark.parametrize(
+    "name", ["tenochtitlan", "tactical-table-war", "rivet-wars", "pocket-tactics"]
+)
+def test_the_rules_list_every_unit_type_of_the_games_data_in_both_languages(name):
+    from engine.core.info import reference_text
+
+    ruleset = get_ruleset(name)
+    english, german = reference_text(ruleset, "en"), reference_text(ruleset, "de")
+    assert english.startswith("**Units**") and "**Terrain**" in english
+    assert german.startswith("**Einheiten**") and "**Gelände**" in german
+    for title in unit_titles(name, ruleset):
+        assert f"**{title}**" in english, title

@@ -51,3 +51,13 @@ async def test_info_in_german_carries_no_english(table, german):
     assert "Angriff 4" in text and "Sie kann jetzt" in text and "Hier: " in text, text
     assert "Es gibt keine Einheit 'niemand'" in refused, refused
     assert not english_sentences(text + "\n" + refused), english_sentences(text + refused)
+
+
+async def test_game_rules_add_units_and_terrain_in_the_readers_language(table, german):
+    await historical(table)
+    result = await table.dave.slash(table.thread, "game rules")
+    text = reply_text(result)
+    assert "**Einheiten**" not in text  # headings are embed titles
+    assert "Einheiten" in text and "Gelände" in text, text
+    assert "**Spanish Cavalry** (Cav, Spanier, Kavallerie): Angriff 4 · Verteidigung 5" in text
+    assert "**Marsh**: Bewegungskosten 2 · Wer es betritt, beendet seine Bewegung" in text

@@ -26,3 +26,22 @@ def test_info_on_the_local_table_explains_a_unit_and_a_cell(tmp_path):
     assert not refused["ok"] and "There is no unit 'nobody'" in refused["error"]
     assert "/info unit:… cell:…" in helped["text"]
     assert len({line["version"] for line in lines}) == 1
+
+
+def test_rules_on_the_local_table_list_units_and_terrain_from_the_data(tmp_path):
+    from engine.tenochtitlan.data import terrain_chart, unit_types
+
+    code, lines, _ = run(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/rules"],
+    )
+    assert code == 0
+    text = lines[0]["text"]
+    assert text.startswith("**Siege of Tenochtitlan**") and "**Units**" in text
+    for unit in unit_types().values():
+        assert f"**{unit['title']}** ({unit['short']}" in text
+    assert "**Spanish Cavalry** (Cav, Spanish, cavalry): Attack 4 · Defence 5 · Movement 5" in text
+    for terrain in terrain_chart()["types"].values():
+        assert f"**{terrain['title']}**: " in text
+    assert "**Marsh**: Movement cost 2 · Entering ends the move" in text
