@@ -187,9 +187,14 @@ def _describes_events(ruleset: Ruleset) -> bool:
 
 
 def event_lines(
-    ruleset: Ruleset, state: dict, events: Iterable[dict], side: str | None = None
+    ruleset: Ruleset,
+    state: dict,
+    events: Iterable[dict],
+    side: str | None = None,
+    lang: str = "en",
 ) -> list[str]:
-    """Human lines for events as ``side`` may see them (None: the public).
+    """Human lines for events as ``side`` may see them (None: the public), in ``lang`` where
+    the game narrates in it.
 
     Every die is shown. Events private to another side are skipped. A ruleset that does not
     describe events at all still gets a plain rendering so nothing happens silently; one that
@@ -205,11 +210,16 @@ def event_lines(
         if event.get("type") == "roll":
             sides = event.get("sides", 6)
             die = "" if sides == 6 else f" (d{sides})"
-            lines.append(f"{prefix}🎲 {event.get('purpose', 'die')}: **{event.get('value')}**{die}")
+            try:
+                purpose = ruleset.roll_purpose(state, event, lang)
+            except Exception:  # a presentation bug must not lose the die
+                log.exception("roll_purpose failed for %s", event)
+                purpose = str(event.get("purpose", "die"))
+            lines.append(f"{prefix}🎲 {purpose}: **{event.get('value')}**{die}")
             continue
         text = None
         try:
-            text = ruleset.describe_event(state, event)
+            text = ruleset.narrate(state, event, lang)
         except Exception:  # a presentation bug must not lose the post
             log.exception("describe_event failed for %s", event)
         if text is None and not own_words:

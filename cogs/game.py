@@ -550,7 +550,8 @@ class GameCog(UmpireCog):
                     head = t(lang, "log_undone_title", line=head)
                 lines.append(head)
                 lines += [
-                    f"  {line}" for line in event_lines(here.ruleset, state, record.events, None)
+                    f"  {line}"
+                    for line in event_lines(here.ruleset, state, record.events, None, lang)
                 ]
                 if not record.live:
                     lines.append(t(lang, "log_undone", who=who_undid(lang, record.undone_by)))

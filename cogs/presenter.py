@@ -257,7 +257,7 @@ class Presenter:
         posted = await self.after_change(
             self.publish(outcome, before, interaction.user, here.ruleset)
         )
-        mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)
+        mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side, lang)
         private = [line for line in mine if line.startswith("🔒")]
         text = t(lang, "done", action=describe_action(here.ruleset, before, action))
         if private:
@@ -277,7 +277,7 @@ class Presenter:
             return
         lang = await self.public_lang(info.guild_id)
         public_state = await self.service.view(info.id, None)
-        lines = event_lines(ruleset, public_state, outcome.events, None)
+        lines = event_lines(ruleset, public_state, outcome.events, None, lang)
         flow = await self.flow(info, ruleset, before, public_state, outcome, lang)
         if flow:
             lines.append(flow)

@@ -1119,7 +1119,7 @@ class GameService:
             for event in json.loads(r["events_json"]):
                 if event.get("private") and event.get("private") != side:
                     continue
-                text = describe_event(ruleset, state, event)
+                text = describe_event(ruleset, state, event, lang)
                 if text:
                     lines.append(f"  {text}")
         return lines
@@ -1761,14 +1761,19 @@ def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
         return format_command(action)
 
 
-def describe_event(ruleset: Ruleset, state: dict, event: dict) -> str | None:
-    """The ruleset's line for an event; dice always get a line even if the ruleset is silent."""
+def describe_event(ruleset: Ruleset, state: dict, event: dict, lang: str = "en") -> str | None:
+    """The ruleset's line for an event (in ``lang`` where the game narrates in it); dice always
+    get a line even if the ruleset is silent."""
     try:
-        text = ruleset.describe_event(state, event)
+        text = ruleset.narrate(state, event, lang)
     except (KeyError, TypeError, ValueError, UmpireError):
         text = None
     if text is None and event.get("type") == "roll":
-        text = f"🎲 {event.get('purpose', 'roll')}: {event.get('value')} (d{event.get('sides', 6)})"
+        try:
+            purpose = ruleset.roll_purpose(state, event, lang)
+        except (KeyError, TypeError, ValueError, UmpireError):
+            purpose = str(event.get("purpose", "roll"))
+        text = f"🎲 {purpose}: {event.get('value')} (d{event.get('sides', 6)})"
     if text is None and event.get("type") in SERVICE_ACTIONS:
         text = event.get("reason")
     if text is None and event.get("type") == "referee":

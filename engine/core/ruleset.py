@@ -235,6 +235,15 @@ class Ruleset(abc.ABC):
         """One human line for an event, or None to leave it out of summaries."""
         return None
 
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        """:meth:`describe_event` for a reader of ``lang``. A game that tells its events in
+        other languages overrides this; by default every reader gets the English line."""
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        """What a die (a ``roll`` event) was rolled for, in ``lang`` where the game says so."""
+        return str(event.get("purpose", "die"))
+
     def header(self, state: dict) -> dict[str, str]:
         """Ordered facts for the turn post and the picture: Turn, Phase, Active, Card, ..."""
         return {

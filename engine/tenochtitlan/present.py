@@ -5,6 +5,8 @@ No rules are decided here; everything is read from the state and the data.
 
 from __future__ import annotations
 
+import re
+
 from engine.core.names import distinguish_titles
 
 from .data import board_for, cards_by_id, terrain_chart, unit_types
@@ -170,108 +172,220 @@ def unit_name(state: dict, uid: str) -> str:
     return f"{t['title']} {uid.rsplit('-', 1)[-1]}" if t else uid
 
 
-def describe_event(ruleset, state: dict, e: dict) -> str | None:
+# The game's narration, one template per event, in English and in the rulebook's German.
+EVENT_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "placed": "{unit} placed at {to}.",
+        "returned": "{unit} returns to play at {to}.",
+        "card_drawn": "{side} draw {card}.",
+        "reshuffled": "The {side} deck is reshuffled.",
+        "moved": "{unit} moves {path}.",
+        "must_move_on": "{unit} shares {at} with {other} and must move on before the movement "
+        "phase ends (one unit per hex at its end).",
+        "attack": "{who} {verb} at {at}: {sum} vs defence {defence} (retreat at {retreat}, "
+        "eliminated at {eliminated}): {outcome}.",
+        "attack_note": "{who} {verb} at {at}: {sum} vs defence {defence} (retreat at {retreat}, "
+        "eliminated at {eliminated}): {outcome} ({note}).",
+        "verb_fires": "fires at {target}",
+        "verb_attacks": "attacks {target}",
+        "outcome_none": "no effect",
+        "outcome_retreat": "disorganised and must retreat",
+        "outcome_eliminated": "eliminated",
+        "evade_offered": "{unit} may retreat before combat.",
+        "evaded": "{unit} retreats before combat {from_} → {to}.",
+        "stood": "{unit} stands and fights.",
+        "retreated": "{unit} retreats {from_} → {to}.",
+        "disorganised": "{unit} is disorganised.",
+        "fort_retreat_offered": "{unit} may hold the fort or retreat.",
+        "held_fort": "{unit} holds the fort at {at} without retreating.",
+        "eliminated": "{unit} is eliminated at {at} ({reason}).",
+        "advance_offered": "{units} may advance into {to}.",
+        "advanced": "{unit} advances {from_} → {to}.",
+        "extra_melee": "{unit} may make one more melee attack.",
+        "no_advance": "No advance into {to}.",
+        "rallied": "{unit} rallies.",
+        "control": "{side} take control of {where} ({at}).",
+        "game_over": "Game over: {winner} win — {reason}.",
+        "game_over_draw": "Game over: nobody wins — {reason}.",
+        "turn_started": "Turn {turn} begins.",
+        "setup_started": "{side} now set up their units.",
+        "turn_limit": "Turn {turn} was the last turn.",
+        "setup_done": "{side} setup complete.",
+        "referee_place": "Referee: {unit} placed at {to}.",
+        "referee_remove": "Referee: {unit} removed from {from_}.",
+        "referee_phase": "Referee: phase set to {phase}, {side} active.",
+        "decision_dropped": "The pending {kind} decision was cancelled by the referee.",
+        "no_card": "{side} have no card to draw.",
+        "roll_attack": "attack on {target}",
+    },
+    "de": {
+        "placed": "{unit} wird auf {to} aufgestellt.",
+        "returned": "{unit} kehrt auf {to} ins Spiel zurück.",
+        "card_drawn": "{side} ziehen {card}.",
+        "reshuffled": "Der Stapel der {side} wird neu gemischt.",
+        "moved": "{unit} zieht {path}.",
+        "must_move_on": "{unit} steht mit {other} auf {at} und muss vor dem Ende der "
+        "Bewegungsphase weiterziehen (dann nur eine Einheit je Feld).",
+        "attack": "{who} {verb} ({at}): {sum} gegen Verteidigung {defence} (Rückzug ab "
+        "{retreat}, eliminiert ab {eliminated}): {outcome}.",
+        "attack_note": "{who} {verb} ({at}): {sum} gegen Verteidigung {defence} (Rückzug ab "
+        "{retreat}, eliminiert ab {eliminated}): {outcome} ({note}).",
+        "verb_fires": "schießt auf {target}",
+        "verb_attacks": "greift {target} an",
+        "outcome_none": "keine Wirkung",
+        "outcome_retreat": "desorganisiert, muss zurückweichen",
+        "outcome_eliminated": "eliminiert",
+        "evade_offered": "{unit} darf vor dem Kampf ausweichen.",
+        "evaded": "{unit} weicht vor dem Kampf aus: {from_} → {to}.",
+        "stood": "{unit} bleibt stehen und kämpft.",
+        "retreated": "{unit} weicht zurück: {from_} → {to}.",
+        "disorganised": "{unit} ist desorganisiert.",
+        "fort_retreat_offered": "{unit} darf das Fort halten oder zurückweichen.",
+        "held_fort": "{unit} hält das Fort auf {at}, ohne zurückzuweichen.",
+        "eliminated": "{unit} wird auf {at} eliminiert ({reason}).",
+        "advance_offered": "{units} darf nach {to} nachrücken.",
+        "advanced": "{unit} rückt nach: {from_} → {to}.",
+        "extra_melee": "{unit} darf noch einen Nahkampfangriff machen.",
+        "no_advance": "Kein Nachrücken nach {to}.",
+        "rallied": "{unit} organisiert sich neu.",
+        "control": "{side} übernehmen die Kontrolle über {where} ({at}).",
+        "game_over": "Partie vorbei: {winner} gewinnen — {reason}.",
+        "game_over_draw": "Partie vorbei: niemand gewinnt — {reason}.",
+        "turn_started": "Spielzug {turn} beginnt.",
+        "setup_started": "{side} stellen jetzt ihre Einheiten auf.",
+        "turn_limit": "Spielzug {turn} war der letzte.",
+        "setup_done": "{side} sind aufgestellt.",
+        "referee_place": "Schiedsrichter: {unit} auf {to} gesetzt.",
+        "referee_remove": "Schiedsrichter: {unit} von {from_} genommen.",
+        "referee_phase": "Schiedsrichter: Phase {phase}, {side} am Zug.",
+        "decision_dropped": "Die offene Entscheidung ({kind}) hat der Schiedsrichter "
+        "aufgehoben.",
+        "no_card": "{side} haben keine Karte mehr zu ziehen.",
+        "roll_attack": "Angriff auf {target}",
+    },
+}
+# The engine's reasons (events carry them in English) as the German narration gives them.
+REASONS_DE = {
+    "attack": "Angriff",
+    "disorganised unit forced to retreat": "desorganisierte Einheit musste zurückweichen",
+    "no retreat possible": "kein Rückzug möglich",
+    "ranged artillery cannot eliminate a unit in good order": "Artillerie auf Entfernung kann "
+    "eine geordnete Einheit nicht eliminieren",
+    "the Spanish control every objective and a causeway with its village": "die Spanier "
+    "kontrollieren jedes Ziel und einen Damm samt Dorf",
+}
+_REASON_PATTERNS_DE = (
+    (
+        re.compile(r"only (\d+) Spanish units \(without Tlaxcalans\) remain on the map"),
+        "nur noch {0} spanische Einheiten (ohne Tlaxcalteken) auf dem Brett",
+    ),
+    (
+        re.compile(r"the Spanish did not win by the end of turn (\d+)"),
+        "die Spanier haben bis zum Ende von Spielzug {0} nicht gewonnen",
+    ),
+)
+
+
+def reason_text(reason: str, lang: str) -> str:
+    if lang != "de":
+        return reason
+    if reason in REASONS_DE:
+        return REASONS_DE[reason]
+    for pattern, template in _REASON_PATTERNS_DE:
+        found = pattern.fullmatch(reason)
+        if found:
+            return template.format(*found.groups())
+    return reason
+
+
+def roll_purpose(state: dict, event: dict, lang: str) -> str:
+    purpose = str(event.get("purpose", ""))
+    if purpose.startswith("attack on "):
+        target = purpose[len("attack on ") :]
+        say = EVENT_TEXT.get(lang, EVENT_TEXT["en"])
+        return say["roll_attack"].format(target=unit_name(state, target))
+    return purpose
+
+
+def describe_event(ruleset, state: dict, e: dict, lang: str = "en") -> str | None:
     kind = e.get("type")
+    say = EVENT_TEXT.get(lang) or EVENT_TEXT["en"]
     name = lambda uid: unit_name(state, uid)  # noqa: E731
-    side = lambda s: ruleset.side_titles.get(s, s)  # noqa: E731
-    cards = cards_by_id()
-    if kind == "roll":
+    side = lambda s: ruleset.side_title(s, lang)  # noqa: E731
+    if kind in (None, "roll", "phase_skipped", "phase_started", "shuffle"):
         return None
-    if kind == "placed":
-        return f"{name(e['unit'])} placed at {e['to']}."
-    if kind == "returned":
-        return f"{name(e['unit'])} returns to play at {e['to']}."
     if kind == "card_drawn":
-        return f"{side(e['side'])} draw {card_text(cards[e['card']])}."
-    if kind == "reshuffled":
-        return f"The {side(e['side'])} deck is reshuffled."
+        return say[kind].format(side=side(e["side"]), card=card_text(cards_by_id()[e["card"]]))
+    if kind in ("reshuffled", "setup_started", "setup_done", "no_card"):
+        return say[kind].format(side=side(e["side"]))
     if kind == "moved":
-        return f"{name(e['unit'])} moves {' → '.join(e['path'])}."
+        return say[kind].format(unit=name(e["unit"]), path=" → ".join(e["path"]))
     if kind == "must_move_on":
-        return (
-            f"{name(e['unit'])} shares {e['at']} with {name(e['with'])} and must move on before the "
-            f"movement phase ends (one unit per hex at its end)."
-        )
+        return say[kind].format(unit=name(e["unit"]), at=e["at"], other=name(e["with"]))
     if kind == "attack":
-        who = " + ".join(name(a) for a in e["attackers"])
         face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
         parts = f"{e['base']}"
         if e["combined"]:
             parts += "+1"
         if e["bonus"]:
             parts += f"+{e['bonus']}"
-        verb = "fires at" if e.get("defensive") else "attacks"
-        outcome = {
-            "none": "no effect",
-            "retreat": "disorganised and must retreat",
-            "eliminated": "eliminated",
-        }[e["result"]]
-        line = (
-            f"{who} {verb} {name(e['target'])} at {e['at']}: {parts}+{face}{e['roll']}={e['total']} "
-            f"vs defence {e['defence']} (retreat at {e['defence'] + 1}, eliminated at "
-            f"{e['defence'] + 2}): {outcome}."
+        return say["attack_note" if e.get("note") else "attack"].format(
+            who=" + ".join(name(a) for a in e["attackers"]),
+            verb=say["verb_fires" if e.get("defensive") else "verb_attacks"].format(
+                target=name(e["target"])
+            ),
+            at=e["at"],
+            sum=f"{parts}+{face}{e['roll']}={e['total']}",
+            defence=e["defence"],
+            retreat=e["defence"] + 1,
+            eliminated=e["defence"] + 2,
+            outcome=say["outcome_" + e["result"]],
+            note=reason_text(str(e.get("note") or ""), lang),
         )
-        if e.get("note"):
-            line = line[:-1] + f" ({e['note']})."
-        return line
-    if kind == "evade_offered":
-        return f"{name(e['unit'])} may retreat before combat."
-    if kind == "evaded":
-        return f"{name(e['unit'])} retreats before combat {e['from']} → {e['to']}."
-    if kind == "stood":
-        return f"{name(e['unit'])} stands and fights."
-    if kind == "retreated":
-        return f"{name(e['unit'])} retreats {e['from']} → {e['to']}."
-    if kind == "disorganised":
-        return f"{name(e['unit'])} is disorganised."
-    if kind == "fort_retreat_offered":
-        return f"{name(e['unit'])} may hold the fort or retreat."
+    if kind in ("evaded", "retreated", "advanced"):
+        return say[kind].format(unit=name(e["unit"]), from_=e["from"], to=e["to"])
+    if kind in ("placed", "returned"):
+        return say[kind].format(unit=name(e["unit"]), to=e["to"])
+    if kind in (
+        "evade_offered",
+        "stood",
+        "disorganised",
+        "fort_retreat_offered",
+        "extra_melee",
+        "rallied",
+    ):
+        return say[kind].format(unit=name(e["unit"]))
     if kind == "held_fort":
-        return f"{name(e['unit'])} holds the fort at {e['at']} without retreating."
+        return say[kind].format(unit=name(e["unit"]), at=e["at"])
     if kind == "eliminated":
-        return f"{name(e['unit'])} is eliminated at {e['at']} ({e['reason']})."
+        return say[kind].format(
+            unit=name(e["unit"]), at=e["at"], reason=reason_text(e["reason"], lang)
+        )
     if kind == "advance_offered":
-        return f"{', '.join(name(u) for u in e['units'])} may advance into {e['to']}."
-    if kind == "advanced":
-        return f"{name(e['unit'])} advances {e['from']} → {e['to']}."
-    if kind == "extra_melee":
-        return f"{name(e['unit'])} may make one more melee attack."
+        return say[kind].format(units=", ".join(name(u) for u in e["units"]), to=e["to"])
     if kind == "no_advance":
-        return f"No advance into {e['to']}."
-    if kind == "rallied":
-        return f"{name(e['unit'])} rallies."
+        return say[kind].format(to=e["to"])
     if kind == "control":
         board = board_for(state["map"])
         i = board.idx(e["at"])
         where = place_name(board, i) if i is not None else e["at"]
-        return f"{side(e['side'])} take control of {where} ({e['at']})."
+        return say[kind].format(side=side(e["side"]), where=where, at=e["at"])
     if kind == "game_over":
-        winner = side(e["winner"]) if e.get("winner") else "Nobody"
-        return f"Game over: {winner} win — {e['reason']}."
-    if kind == "turn_started":
-        return f"Turn {e['turn']} begins."
-    if kind == "setup_started":
-        return f"{side(e['side'])} now set up their units."
-    if kind == "turn_limit":
-        return f"Turn {e['turn']} was the last turn."
-    if kind == "setup_done":
-        return f"{side(e['side'])} setup complete."
+        reason = reason_text(e["reason"], lang)
+        if not e.get("winner"):
+            return say["game_over_draw"].format(reason=reason)
+        return say[kind].format(winner=side(e["winner"]), reason=reason)
+    if kind in ("turn_started", "turn_limit"):
+        return say[kind].format(turn=e["turn"])
     if kind == "referee":
         if e["what"] == "place":
-            return f"Referee: {name(e['unit'])} placed at {e['to']}."
+            return say["referee_place"].format(unit=name(e["unit"]), to=e["to"])
         if e["what"] == "remove":
-            return f"Referee: {name(e['unit'])} removed from {e['from']}."
-        return f"Referee: phase set to {PHASE_TITLES.get(e['phase'], e['phase'])}, {side(e['active'])} active."
+            return say["referee_remove"].format(unit=name(e["unit"]), from_=e["from"])
+        phase = ruleset.term(PHASE_TITLES.get(e["phase"], e["phase"]), lang)
+        return say["referee_phase"].format(phase=phase, side=side(e["active"]))
     if kind == "decision_dropped":
-        return f"The pending {e['kind']} decision was cancelled by the referee."
-    if kind == "no_card":
-        return f"{side(e['side'])} have no card to draw."
-    if kind == "phase_skipped":
-        return None
-    if kind == "phase_started":
-        return None
-    if kind == "shuffle":
-        return None
+        return say[kind].format(kind=ruleset.term(e["kind"], lang))
     return None
 
 

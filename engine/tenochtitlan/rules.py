@@ -1829,6 +1829,12 @@ class Tenochtitlan(Ruleset):
     def describe_event(self, state: dict, event: dict) -> str | None:
         return present.describe_event(self, state, event)
 
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        return present.describe_event(self, state, event, lang)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        return present.roll_purpose(state, event, lang)
+
     def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
         return present.unit_facts(self, state, unit, lang)
 
