@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.core.info import word
 
 from .data import Catalogue
@@ -49,8 +51,9 @@ def unit_facts(ruleset, cat: Catalogue, state: dict, uid: str, lang: str) -> lis
     if not unit:
         return []
     spec = cat.types[unit["type"]]
-    level = unit.get("level") or "untrained"
-    level_word = _say(lang, level) if level in ("advanced", "simple") else _say(lang, "untrained")
+    # A recruit is stored at the simple level but has had no training at all.
+    level = "untrained" if unit["type"] == "recruit" else unit.get("level", "simple")
+    level_word = _say(lang, level)
     values = stats(cat, state, uid)
     lines = [
         f"{word(lang, 'type')}: {spec['title']} ({level_word})",
@@ -128,3 +131,174 @@ def rules_reference(cat: Catalogue, lang: str) -> list[tuple[str, list[str]]]:
         (word(lang, "terrain_table"), terrain),
         (_say(lang, "buildings"), buildings),
     ]
+
+
+# The expansion's German words ("Vorbereitungsphase", "Bauphase", "Schatzwürfel", "Festung",
+# "Tribock", "Balliste"); the sides' colours are ours (the text names none).
+TRANSLATIONS_DE = {
+    "Red": "Rot",
+    "Blue": "Blau",
+    "Turn": "Runde",
+    "Phase": "Phase",
+    "Active": "Am Zug",
+    "Treasury": "Schatzkammer",
+    "Catapult": "Katapult",
+    "Preparation": "Vorbereitungsphase",
+    "Movement": "Bewegungsphase",
+    "Recruitment": "Rekrutierungsphase",
+    "Building": "Bauphase",
+    "Attack": "Angriffsphase",
+    "preparation": "Vorbereitungsphase",
+    "movement": "Bewegungsphase",
+    "recruitment": "Rekrutierungsphase",
+    "building": "Bauphase",
+    "attack": "Angriffsphase",
+}
+NAMES_DE = {
+    # unit types, landscapes, buildings
+    "recruit": "Rekrut",
+    "sword": "Schwertkämpfer",
+    "bow": "Bogenschütze",
+    "shoe": "Reiter",
+    "settler": "Siedler",
+    "plain": "Ebene",
+    "forest": "Wald",
+    "hill": "Hügel",
+    "lake": "See",
+    "quarry": "Steinbruch",
+    "lumber-camp": "Holzfällerlager",
+    "forge": "Schmiede",
+    "fortress": "Festung",
+    "trebuchet": "Tribock",
+    "catapult": "Katapult",
+    "ballista": "Balliste",
+    "outpost": "Vorposten",
+    "castle": "Burg",
+    "simple": "einfache",
+    "advanced": "erweiterte",
+}
+NARRATION_DE = {
+    "combat": "{attacker} ({strength}+⚄{attack_die}={attack}) gegen {defender} "
+    "({defender_strength}+{terrain_advantage}+⚄{defence_die}-{weakening}={defence}): {outcome}",
+    "outcome_killed": "getötet",
+    "outcome_tie": "Gleichstand: der Verteidiger stirbt, darf aber zurückschlagen",
+    "outcome_held": "gehalten",
+    "moved": "{unit} zieht {path}",
+    "treasure": "{side} erhält {dice} Schatzwürfel ({sources})",
+    "built": "{kind} auf {at} gebaut",
+    "eliminated": "{unit} auf {at} ausgeschaltet",
+    "building_attacked": "{attacker} trifft {kind} auf {to}",
+    "destroyed": " — zerstört",
+    "game_over": "Partie vorbei: {reason}",
+    "construction_started": "{settler} beginnt auf {at} mit {kind} über {crew}",
+    "construction_abandoned": "{kind} auf {at} wird aufgegeben",
+    "trained": "{unit} schließt die Ausbildung ab: {level} Ausbildung als {as_}",
+    "ballista": "Balliste {attacker} legt Schwächungswürfel {dice} auf {defender}",
+    "scatter": "Katapult {attacker} streut auf {to}: Schwächungswürfel {dice}, mit /weaken zu "
+    "verteilen",
+    "recruited": "{side} rekrutiert {unit} auf {at}",
+    "training_started": "{unit} beginnt die Ausbildung ({as_}, {cost} Schatzwürfel); sie endet "
+    "in der nächsten Vorbereitungsphase der eigenen Seite",
+    "weakening_removed": "Die Schwächungswürfel auf {unit} werden entfernt",
+    "explored": "erkundet: {tiles}",
+    "occupied": "{unit} besetzt {kind} auf {at}",
+    "left": "{unit} verlässt das Gebäude auf {at}",
+    "weakened": "{unit} bekommt einen Schwächungswürfel mit {die}",
+    "looted": "Der Leichenfledder-Würfel von {side} bringt einen Schatzwürfel",
+    "counter": "Zählerwürfel auf {at}: {value}",
+    "conquered": "{unit} erobert {kind} auf {at}",
+    "roll_attack": "Angriffswürfel",
+    "roll_defence": "Verteidigungswürfel",
+    "roll_landscape": "Landschaft",
+}
+_REASONS_DE = (
+    (re.compile(r"turn limit: score red (\d+), blue (\d+)"), "Rundenlimit: Punkte Rot {0}, Blau {1}"),
+    (re.compile(r"(Red|Blue) has no unit left and cannot recruit"),
+     "{0} hat keine Einheit mehr und kann nicht rekrutieren"),
+    (re.compile(r"(Red|Blue)'s castle is destroyed"), "die Burg von {0} ist zerstört"),
+)
+
+
+def _de(name) -> str:
+    return NAMES_DE.get(str(name), str(name))
+
+
+def _source_de(source: str) -> str:
+    """A treasure source ("castle 2", "capture point 0505") in German."""
+    head, _, tail = str(source).rpartition(" ")
+    if not head:
+        return _de(source)
+    return f"{NAMES_DE.get(head, 'Eroberungspunkt' if head == 'capture point' else head)} {tail}"
+
+
+def _reason_de(reason: str) -> str:
+    for pattern, template in _REASONS_DE:
+        found = pattern.fullmatch(reason)
+        if found:
+            return template.format(*(TRANSLATIONS_DE.get(g, g) for g in found.groups()))
+    return reason
+
+
+def roll_purpose(event: dict, lang: str) -> str:
+    purpose = str(event.get("purpose", ""))
+    if lang == "de" and f"roll_{purpose}" in NARRATION_DE:
+        return NARRATION_DE[f"roll_{purpose}"]
+    return purpose
+
+
+def narrate_de(ruleset, event: dict) -> str | None:
+    """An event in the expansion's German (English: ``describe_event``)."""
+    kind = event.get("type")
+    say = NARRATION_DE
+    side = lambda s: ruleset.side_title(s, "de")  # noqa: E731
+    if kind == "combat":
+        fields = {**event, "outcome": say.get(f"outcome_{event['outcome']}", event["outcome"])}
+        return say["combat"].format(**fields)
+    if kind == "moved":
+        return say[kind].format(unit=event["unit"], path="→".join(event["path"]))
+    if kind == "treasure":
+        return say[kind].format(
+            side=side(event["side"]),
+            dice=event["dice"],
+            sources=", ".join(_source_de(x) for x in event["sources"]),
+        )
+    if kind in ("built", "construction_abandoned", "occupied", "conquered"):
+        return say[kind].format(
+            kind=_de(event["kind"]), at=event["at"], unit=event.get("unit", "")
+        )
+    if kind in ("eliminated", "left"):
+        return say[kind].format(unit=event["unit"], at=event["at"])
+    if kind == "building_attacked":
+        text = say[kind].format(attacker=event["attacker"], kind=_de(event["kind"]), to=event["to"])
+        return text + (say["destroyed"] if event["destroyed"] else "")
+    if kind == "game_over":
+        return say[kind].format(reason=_reason_de(str(event["reason"])))
+    if kind == "construction_started":
+        return say[kind].format(
+            settler=event["settler"], kind=_de(event["kind"]), crew=event["crew"], at=event["at"]
+        )
+    if kind == "trained":
+        return say[kind].format(unit=event["unit"], level=_de(event["level"]), as_=_de(event["as"]))
+    if kind in ("ballista", "scatter"):
+        return say[kind].format(
+            attacker=event["attacker"],
+            defender=event.get("defender", ""),
+            to=event.get("to", ""),
+            dice=", ".join(map(str, event["dice"])),
+        )
+    if kind == "recruited":
+        return say[kind].format(side=side(event["side"]), unit=event["unit"], at=event["at"])
+    if kind == "training_started":
+        what = "erweiterte Ausbildung" if event["as"] == "advanced" else _de(event["as"])
+        return say[kind].format(unit=event["unit"], as_=what, cost=event["cost"])
+    if kind == "weakening_removed":
+        return say[kind].format(unit=event["unit"])
+    if kind == "explored":
+        return say[kind].format(tiles=", ".join(f"{lab} {_de(land)}" for lab, land in event["tiles"]))
+    if kind == "weakened":
+        return say[kind].format(unit=event["unit"], die=event["die"])
+    if kind == "looted":
+        return say[kind].format(side=side(event["side"]))
+    if kind in ("counter_placed", "counter_raised"):
+        return say["counter"].format(at=event["at"], value=event["value"])
+    return None

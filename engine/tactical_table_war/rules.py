@@ -59,6 +59,7 @@ class TacticalTableWar(Ruleset):
     sides = SIDES
     side_titles = SIDE_TITLES
     default_scenario = "prepared-battlefield"
+    translations = {"de": explain.TRANSLATIONS_DE}
     # The phases a referee can leave the game in; ``/ref phase preparation`` is accepted too,
     # but the preparation needs no decision, so it runs at once and the game waits in movement.
     phases = PHASES[1:]
@@ -1386,6 +1387,14 @@ class TacticalTableWar(Ruleset):
     def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
         return explain.cell_facts(self, self.cat, state, cell, lang)
 
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        if lang == "de":
+            return explain.narrate_de(self, event)
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        return explain.roll_purpose(event, lang)
+
     def describe_event(self, state: dict, event: dict) -> str | None:
         kind = event.get("type")
         if kind == "combat":
@@ -1468,6 +1477,15 @@ class TacticalTableWar(Ruleset):
             "Active": SIDE_TITLES[state["active"]],
             "Treasury": f"Red {state['treasury']['red']} · Blue {state['treasury']['blue']}",
         } | extra
+
+    def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
+        header = super().localised_header(state, lang)
+        if lang != "en":  # the treasury line names both sides
+            treasury = " · ".join(
+                f"{self.side_title(side, lang)} {state['treasury'][side]}" for side in SIDES
+            )
+            header[self.term("Treasury", lang)] = treasury
+        return header
 
     def scene(self, state: dict, events: list[dict], viewer: str | None) -> dict:
         cells = []
