@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.core.info import count, word
 
 WORDS = {
@@ -183,3 +185,245 @@ def rules_reference(cat, lang: str) -> list[tuple[str, list[str]]]:
         title = tile_title(cat, kind)
         terrain.append(f"**{title}**" + (f": {' · '.join(effects)}" if effects else ""))
     return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]
+
+
+# ----- German narration -------------------------------------------------------------------------
+NARRATION_DE = {
+    "order": "Auswurf{what}: Nord {north} : Süd {south} — {first} beginnt.",
+    "order_for": " für {what}",
+    "faction_chosen": "{side} spielt {faction}.",
+    "recruited": "{side} rekrutiert {unit}.",
+    "tile_chosen": "{side} legt {terrain} in den Beutel.",
+    "shuffle": "Gemischt: {purpose} ({count} Plättchen).",
+    "drawn": "Aus dem Beutel gezogen: {terrain}.",
+    "central_chosen": "Zentrales Merkmal: {feature}.",
+    "feature_chosen": "{side} wählt {feature} als eigenes Merkmal.",
+    "tile_placed": "{terrain}{feature} auf {at} gelegt.",
+    "tile_feature": " mit {feature}",
+    "feature_placed": "{side} legt {feature} auf {at}.",
+    "deployed": "{unit} auf {to} stationiert.",
+    "moved": "{unit} zieht {path}.",
+    "advanced": "{unit} rückt vor: {path}.",
+    "to_reserve": "{unit} kehrt von {from_} in die Reserve zurück{via}.",
+    "via_feature": " durch das Merkmal auf {via}",
+    "via_flight": ", fliegt {path} und in das Merkmal auf {via}",
+    "blessed": "{unit} segnet {other} (+1 auf einen Würfel im nächsten Kampf).",
+    "teleported": "{unit} teleportiert sich: {from_} → {to}.",
+    "test": "{unit}: {kind}-5+-Test ({why}): {dice} — {result}.",
+    "passed": "bestanden",
+    "failed": "nicht bestanden",
+    "no_dice": "keine Würfel",
+    "hazard": "{unit} Wassertest auf {at}: {die} — {result}.",
+    "safe": "sicher",
+    "fails": "misslungen",
+    "captured": "{unit} ist {reason} und wird von {by} gefangen genommen.",
+    "action_failed": "{unit}: Aktion misslungen ({why}).",
+    "attack_declared": "{unit} greift {target} an ({kind}, {from_} → {to}).",
+    "no_counter": "{unit} erreicht den Angreifer nicht und würfelt keine OFF-Würfel.",
+    "combat_rolled": "{attacker} OFF {a_off} DEF {a_def} gegen {defender} OFF {d_off} DEF {d_def}.",
+    "bonus": "{unit}: +{value} ({source}) auf {die}: {from_} → {to}.",
+    "reroll": "{unit} würfelt {die} neu: {from_} → {to}.",
+    "pass": "{side} passt ({step}).",
+    "combat": "{attacker} gegen {defender}: Angriff {attack}; Konter {counter}",
+    "hit": "Treffer",
+    "miss": "daneben",
+    "control": "Das Merkmal auf {at} hält jetzt {who}.",
+    "nobody": "niemand",
+    "tile_discarded": "Kein Platz mehr am Tisch: {terrain} wird beiseitegelegt.",
+    "army_done": "{side} hat fertig rekrutiert.",
+    "start_done": "{side} stellt keine weiteren Starteinheiten auf.",
+    "roll_off_tie": "Auswurf unentschieden mit {value}; es wird neu gewürfelt.",
+    "turn_started": "Zug {turn}: {side}.",
+    "game_started": "Starteinheiten stehen; {side} beginnt.",
+    "game_over": "Partie vorbei: {reason}.",
+    "melee": "Nahkampf",
+    "magic": "Magie",
+    "ranged": "Fernkampf",
+}
+# The engine's own phrases inside events (a test's reason, a duel's comparison, a bonus's
+# source), most specific first.
+PHRASES_DE = (
+    (r"no OFF dice", "keine OFF-Würfel"),
+    (r"OFF (\d+) left over", r"OFF \1 übrig"),
+    (r"DEF ([\d,]+) left over", r"DEF \1 übrig"),
+    (r"(\d+) is beaten by (\d+)", r"\1 unterliegt \2"),
+    (r"(\d+) beats (\d+)", r"\1 schlägt \2"),
+    (r"(\d+) ties (\d+)", r"\1 gleich \2"),
+    (r"OFF test at (\d+) failed", r"OFF-Test auf \1 misslungen"),
+    (r"hazard at (\d+)", r"Gefahr auf \1"),
+    (r"water test failed", "Wassertest misslungen"),
+    (r"attacker out of its range", "Angreifer außer Reichweite"),
+    (r"water test at (\d+)", r"Wassertest auf \1"),
+    (r"water test before attacking (\S+)", r"Wassertest vor dem Angriff auf \1"),
+    (r"re-roll (\S+)", r"Neuwurf \1"),
+    (r"random central feature", "zufälliges zentrales Merkmal"),
+    (r"roll-off \(map building\)", "Auswurf (Kartenbau)"),
+    (r"roll-off", "Auswurf"),
+    (r"map building", "Kartenbau"),
+    (r"bane of (\S+)", r"Fluch gegen \1"),
+    (r"\bnorth\b", "Nord"),
+    (r"\bsouth\b", "Süd"),
+    (r"^teleport$", "Teleport"),
+    (r"^card$", "Karte"),
+    (r"^blessing$", "Segen"),
+    (r"^drowned$", "ertrunken"),
+    (r"^hazard$", "einer Gefahr erlegen"),
+    (r"^defeated$", "besiegt"),
+    (r"(North|South) controls every feature", r"\1 kontrolliert jedes Merkmal"),
+    (r"Neither player can activate or deploy a unit", "Keiner kann eine Einheit aktivieren "
+     "oder stationieren"),
+    (r"(North|South) can neither activate nor deploy a unit", r"\1 kann weder eine Einheit "
+     "aktivieren noch stationieren"),
+    (r"\bNorth\b", "Nord"),
+    (r"\bSouth\b", "Süd"),
+    (r"tile bag", "Plättchenbeutel"),
+    (r"\bbag\b", "Beutel"),
+)
+_PHRASES_DE = tuple((re.compile(p), r) for p, r in PHRASES_DE)
+
+
+def phrase_de(text: str) -> str:
+    for pattern, replacement in _PHRASES_DE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def roll_purpose(event: dict, lang: str) -> str:
+    purpose = str(event.get("purpose", ""))
+    return phrase_de(purpose) if lang == "de" else purpose
+
+
+def narrate_de(ruleset, cat, state: dict, event: dict) -> str | None:
+    """An event in German (English: ``describe_event``)."""
+    t = event.get("type")
+    say = NARRATION_DE
+    n = lambda uid: ruleset._unit_name(state, uid)  # noqa: E731
+    side = lambda s: ruleset.side_title(s, "de")  # noqa: E731
+    title = lambda kind: tile_title(cat, kind)  # noqa: E731
+    if t in ("faction_chosen", "recruited", "tile_chosen", "feature_chosen", "feature_placed"):
+        return say[t].format(
+            side=side(event["side"]),
+            faction=cat.factions.get(event.get("faction"), {}).get("title", ""),
+            unit=n(event.get("unit", "")),
+            terrain=title(event["terrain"]) if event.get("terrain") else "",
+            feature=title(event["feature"]) if event.get("feature") else "",
+            at=event.get("at", ""),
+        )
+    if t == "order":
+        what = say["order_for"].format(what=phrase_de(event["for"])) if event.get("for") else ""
+        return say[t].format(
+            what=what, north=event["north"], south=event["south"], first=side(event["first"])
+        )
+    if t == "shuffle":
+        return say[t].format(purpose=phrase_de(str(event["purpose"])), count=event["count"])
+    if t == "reveal" and event.get("what") == "tile":
+        return say["drawn"].format(terrain=title(event["terrain"]))
+    if t == "central_chosen":
+        return say[t].format(feature=title(event["feature"]))
+    if t == "tile_placed":
+        feature = say["tile_feature"].format(feature=title(event["feature"])) if event.get(
+            "feature"
+        ) else ""
+        return say[t].format(terrain=title(event["terrain"]), feature=feature, at=event["at"])
+    if t == "deployed":
+        return say[t].format(unit=n(event["unit"]), to=event["to"])
+    if t == "moved":
+        key = "advanced" if event.get("advance") else "moved"
+        return say[key].format(unit=n(event["unit"]), path=" → ".join(event["path"]))
+    if t == "to_reserve":
+        via = ""
+        if event.get("via", event["from"]) != event["from"]:
+            via = say["via_feature"].format(via=event["via"])
+        if event.get("path"):
+            via = say["via_flight"].format(path=" → ".join(event["path"][:-1]), via=event["via"])
+        return say[t].format(unit=n(event["unit"]), from_=event["from"], via=via)
+    if t == "blessed":
+        return say[t].format(unit=n(event["unit"]), other=n(event["with"]))
+    if t == "teleported":
+        return say[t].format(unit=n(event["unit"]), from_=event["from"], to=event["to"])
+    if t == "test":
+        return say[t].format(
+            unit=n(event["unit"]),
+            kind=event["kind"].upper(),
+            why=phrase_de(str(event["why"])),
+            dice=", ".join(map(str, event["dice"])) or say["no_dice"],
+            result=say["passed" if event["passed"] else "failed"],
+        )
+    if t == "hazard":
+        return say[t].format(
+            unit=n(event["unit"]),
+            at=event["at"],
+            die=event["dice"][0],
+            result=say["safe" if event["passed"] else "fails"],
+        )
+    if t == "captured":
+        return say[t].format(
+            unit=n(event["unit"]), reason=phrase_de(str(event["reason"])), by=side(event["by"])
+        )
+    if t == "action_failed":
+        return say[t].format(unit=n(event["unit"]), why=phrase_de(str(event["why"])))
+    if t == "attack_declared":
+        return say[t].format(
+            unit=n(event["unit"]),
+            target=n(event["target"]),
+            kind=say.get(event["kind"], event["kind"]),
+            from_=event["from"],
+            to=event["to"],
+        )
+    if t == "no_counter":
+        return say[t].format(unit=n(event["unit"]))
+    if t == "combat_rolled":
+        d = event["dice"]
+        return say[t].format(
+            attacker=n(event["attacker"]),
+            defender=n(event["defender"]),
+            a_off=d["attacker"]["off"],
+            a_def=d["attacker"]["def"],
+            d_off=d["defender"]["off"],
+            d_def=d["defender"]["def"],
+        )
+    if t == "bonus":
+        source = str(event["source"])
+        source = title(source) if source in cat.terrains or source in cat.features else source
+        return say[t].format(
+            unit=n(event["unit"]),
+            value=event["value"],
+            source=phrase_de(source),
+            die=event["die"],
+            from_=event["from"],
+            to=event["to"],
+        )
+    if t == "reroll":
+        return say[t].format(
+            unit=n(event["unit"]), die=event["die"], from_=event["from"], to=event["to"]
+        )
+    if t == "pass":
+        return say[t].format(side=side(event["side"]), step=ruleset.term(event["step"], "de"))
+    if t == "combat":
+
+        def part(p: dict) -> str:
+            off = ",".join(map(str, p["off"])) or "–"
+            dfn = ",".join(map(str, p["def"])) or "–"
+            why = f" ({phrase_de(str(p['why']))})" if p.get("why") else ""
+            return f"{off} gegen {dfn} {say['hit' if p['hit'] else 'miss']}{why}"
+
+        return say[t].format(
+            attacker=n(event["attacker"]),
+            defender=n(event["defender"]),
+            attack=part(event["attack"]),
+            counter=part(event["counter"]),
+        )
+    if t == "control":
+        who = side(event["side"]) if event["side"] else say["nobody"]
+        return say[t].format(at=event["at"], who=who)
+    if t == "tile_discarded":
+        return say[t].format(terrain=title(event["terrain"]))
+    if t in ("army_done", "start_done", "game_started"):
+        return say[t].format(side=side(event["side"]))
+    if t == "roll_off_tie":
+        return say[t].format(value=event["value"])
+    if t == "turn_started":
+        return say[t].format(turn=event["turn"], side=side(event["side"]))
+    if t == "game_over":
+        return say[t].format(reason=phrase_de(str(event["reason"])))
+    return None

@@ -1970,6 +1970,14 @@ class PocketTactics(Ruleset):
     def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
         return explain.cell_facts(self, self.cat, state, cell, lang)
 
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        if lang == "de" and event.get("type") != "roll":
+            return explain.narrate_de(self, self.cat, state, event)
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        return explain.roll_purpose(event, lang)
+
     def describe_event(self, state: dict, event: dict) -> str | None:
         t = event.get("type")
         n = lambda uid: self._unit_name(state, uid)  # noqa: E731
