@@ -3,6 +3,8 @@ roster (``data/rivet-wars/roster.json``, or a mission's own roster) so they neve
 
 from __future__ import annotations
 
+import re
+
 from engine.core import squaregrid
 from engine.core.info import count, word
 
@@ -178,3 +180,229 @@ def rules_reference(ruleset, roster: dict, lang: str) -> list[tuple[str, list[st
     words = TOKENS.get(lang) or TOKENS["en"]
     terrain = [words[k] for k in ("walkway", "mud", *data.TERRAIN_KINDS) if k in words]
     return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]
+
+
+# ----- German narration (the rulebook's words: Runde, Aufstellung, Siegpunkte, Nieten) ----------
+NARRATION_DE = {
+    "mission_order": "Die Mission legt die Reihenfolge fest: {order}.",
+    "rolled": "{side} würfelt {value}",
+    "initiative": "Initiative: {rolls}; {first} beginnt.",
+    "initiative_tie": "Initiative unentschieden mit {value}; neu gewürfelt.",
+    "attack": "{by} greift {target} an ({kind}): Würfel [{dice}]{precision} -> {result}.",
+    "hit": "Treffer, 1 Schaden",
+    "miss": "daneben",
+    "attack_declared": "{unit} greift {aim} mit {weapon} an.",
+    "regrouped": "{unit} gruppiert sich nach {to} um{swap}.",
+    "swap": " und tauscht mit {swapped}",
+    "turn_started": "Runde {turn} beginnt.",
+    "side_started": "{side} ist am Zug.",
+    "phase_started": "{side}: Phase {phase}.",
+    "eliminated": "{unit} ist ausgeschaltet.",
+    "vp": "{side} +{vp} Siegpunkte ({why}), insgesamt {total}.",
+    "moved": "{unit} zieht nach {segment} ({to}).",
+    "retreated": "{unit} wird nach {segment} zurückgedrängt.",
+    "deployed": "{side} stellt {unit} in {segment} auf.",
+    "plugged": "{side} steckt {unit} auf {host}.",
+    "deviation_none": "Abweichung ({why}): keine Karte zu ziehen, bleibt auf {from_}.",
+    "deviation": "Abweichung ({why}): Karte {card} zeigt {direction}: {from_} -> {to}.",
+    "off_map": "vom Brett",
+    "gas_placed": "{unit} legt eine Gaswolke auf {at}.",
+    "gas_drift": "Die Gaswolke treibt von {from_} nach {to}.",
+    "gas_removed": "Die Gaswolke auf {at} verzieht sich.",
+    "flag_placed": "{side} übernimmt das Ziel {at} (Flagge).",
+    "flag_removed": "Die Flagge von {side} auf {at} wird eingeholt.",
+    "captured": "{side} hält das Ziel {at}.",
+    "played": "{side} spielt {card}{target}.",
+    "played_on": " auf {target}",
+    "discarded": "{side} wirft eine Action!-Karte ab.",
+    "cards_drawn_action": "{side} zieht {count} Action!-Karte(n).",
+    "cards_drawn_secret": "{side} zieht {count} Geheimmission(en).",
+    "card_drawn": "Du ziehst {card}.",
+    "reveal": "{side} deckt die erfüllte Geheimmission {card} auf.",
+    "wire_destroyed": "{unit} walzt den Stacheldraht in {at} nieder.",
+    "tank_shock": "{unit} fährt in {at}: Panzerschock mit {dice} Würfeln.",
+    "no_retreat": "{unit} kann nirgends zurückweichen und geht verloren.",
+    "paradrop": "Fallschirmjäger von {side} springen über {at} ab.",
+    "paradrop_lost": "Ein Fallschirmjäger geht verloren: {why}.",
+    "resources": "{side} hat {points} Aufstellungspunkte und {rivets} Nieten{infantry}{free}.",
+    "infantry_points": ", {n} Punkte nur für Infanterie",
+    "free_units": ", {n} freie Infanterie",
+    "points_lost": "{side} verliert {points} nicht ausgegebene Aufstellungspunkte.",
+    "attack_lost": "Der Angriff geht verloren: {why}.",
+    "reaction_window": "{side} darf auf den Angriff auf {at} mit einer Reaktionskarte antworten "
+    "(/play eine Reaktionskarte oder /pass).",
+    "passed": "{side} spielt keine Reaktionskarte.",
+    "covered": "{unit} geht in Deckung: verstärkte Verteidigung (-1) bis zum Ende dieser Phase.",
+    "repaired": "{unit} wird repariert.",
+    "tied": "Gleichstand bei den Siegpunkten: gespielt wird, bis eine Runde mit einem Führenden "
+    "endet.",
+    "game_over": "Partie vorbei: {winner} gewinnt ({reason}).",
+    "nobody": "Niemand",
+    "escalation_bonus": "Eskalation: {side} erhält {bonus}.",
+}
+PHRASES_DE = (
+    (r"^end of round$", "Rundenende"),
+    (r"^objective (\S+)$", r"Ziel \1"),
+    (r"^secret mission (.+)$", r"Geheimmission \1"),
+    (r"^loot (\S+)$", r"Beute \1"),
+    (r"^barrage deviated off the map$", "Sperrfeuer vom Brett abgewichen"),
+    (r"^deviated off the map$", "vom Brett abgewichen"),
+    (r"^drifted off the map$", "vom Brett abgetrieben"),
+    (r"^no unit left in the box$", "keine Einheit mehr in der Schachtel"),
+    (r"^no segment it may enter after (\d+) draws$", r"kein betretbares Segment nach \1 Karten"),
+    (r"^no unit in (\S+)$", r"keine Einheit in \1"),
+    (r"^(\S+) cannot be harmed by (\S+)$", r"\1 kann von \2 nicht verletzt werden"),
+    (r"^reached (\d+) victory points$", r"\1 Siegpunkte erreicht"),
+    (
+        r"^ended the round ahead on victory points \((\d+) to (\d+)\)$",
+        r"Runde mit mehr Siegpunkten beendet (\1 zu \2)",
+    ),
+    (r"^round limit (\d+): tied on victory points$", r"Rundenlimit \1: Gleichstand bei Siegpunkten"),
+    (r"^round limit (\d+): ", r"Rundenlimit \1: "),
+    (r"^gas drift$", "Gaswolke treibt"),
+    (r"^barrage$", "Sperrfeuer"),
+    (r"^paratrooper$", "Fallschirmjäger"),
+    (r"^area$", "Flächenangriff"),
+    (r"^mine$", "Minenfeld"),
+    (r"^ground$", "Boden"),
+    (r"^air$", "Luft"),
+    (r"^point$", "1 Aufstellungspunkt"),
+    (r"^rivet$", "1 Niete"),
+    (r"^points3$", "3 Aufstellungspunkte"),
+    (r"^free3$", "3 freie Infanterie"),
+    (r"^initiative Allies$", "Initiative Alliierte"),
+    (r"^initiative Bismark$", "Initiative Bismark"),
+    (r"^minefield (\S+) vs (\S+)$", r"Minenfeld \1 gegen \2"),
+    (r"^minefield (\S+)$", r"Minenfeld \1"),
+    (r"^(.+) vs (\S+)$", r"\1 gegen \2"),
+    (r"^reshuffle (\S+) discards$", r"Ablagestapel \1 neu mischen"),
+)
+_PHRASES_DE = tuple((re.compile(p), r) for p, r in PHRASES_DE)
+
+
+def phrase_de(text: str) -> str:
+    for pattern, replacement in _PHRASES_DE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def roll_purpose(event: dict, lang: str) -> str:
+    purpose = str(event.get("purpose", ""))
+    return phrase_de(purpose) if lang == "de" else purpose
+
+
+def narrate_de(ruleset, state: dict, event: dict, phase_titles: dict) -> str | None:
+    """An event in German (English: ``present.describe_event``)."""
+    t = event.get("type")
+    say = NARRATION_DE
+    title = lambda s: ruleset.side_title(s, "de")  # noqa: E731
+    side = title(event.get("side")) if event.get("side") else ""
+    cards = data.cards()
+    if t == "initiative":
+        if event.get("reason") == "mission":
+            return say["mission_order"].format(order=", ".join(title(s) for s in event["order"]))
+        rolls = ", ".join(
+            say["rolled"].format(side=title(s), value=v) for s, v in event.get("rolls", {}).items()
+        )
+        return say[t].format(rolls=rolls, first=title(event["order"][0]))
+    if t == "initiative_tie":
+        return say[t].format(value=event["value"])
+    if t == "attack":
+        return say[t].format(
+            by=phrase_de(str(event["by"])),
+            target=event["target"],
+            kind=phrase_de(str(event["kind"])),
+            dice=" ".join(str(v) for v in event["dice"]),
+            precision=f" +{event['precision']}" if event.get("precision") else "",
+            result=say["hit" if event["hit"] else "miss"],
+        )
+    if t == "attack_declared":
+        aim = event.get("target") or event["at"]
+        return say[t].format(unit=event["unit"], aim=aim, weapon=event["weapon"])
+    if t == "regrouped":
+        swap = say["swap"].format(swapped=event["swapped"]) if event.get("swapped") else ""
+        return say[t].format(unit=event["unit"], to=event["to"], swap=swap)
+    if t == "turn_started":
+        return say[t].format(turn=event["turn"])
+    if t == "phase_started":
+        phase = ruleset.term(phase_titles.get(event["phase"], event["phase"]), "de")
+        return say[t].format(side=side, phase=phase)
+    if t in ("side_started", "discarded", "passed"):
+        return say[t].format(side=side)
+    if t in ("eliminated", "no_retreat", "covered", "repaired"):
+        return say[t].format(unit=event["unit"])
+    if t == "vp":
+        return say[t].format(
+            side=side, vp=event["vp"], why=phrase_de(str(event["why"])), total=event["total"]
+        )
+    if t in ("moved", "retreated"):
+        return say[t].format(unit=event["unit"], segment=event["segment"], to=event.get("to"))
+    if t == "deployed":
+        return say[t].format(side=side, unit=event["unit"], segment=event["segment"])
+    if t == "plugged":
+        spec = ruleset_roster(state).get(event["unit"], {})
+        name = type_name(spec, "de") if spec else event["unit"]
+        return say[t].format(side=side, unit=name, host=event["host"])
+    if t == "deviation":
+        why = phrase_de(str(event["why"]))
+        if event.get("card") is None:
+            return say["deviation_none"].format(why=why, from_=event["from"])
+        return say[t].format(
+            why=why,
+            card=event["card"],
+            direction=event["direction"],
+            from_=event["from"],
+            to=event["to"] or say["off_map"],
+        )
+    if t in ("gas_placed", "wire_destroyed"):
+        return say[t].format(unit=event["unit"], at=event["at"])
+    if t == "gas_drift":
+        return say[t].format(from_=event["from"], to=event["to"] or say["off_map"])
+    if t in ("gas_removed",):
+        return say[t].format(at=event["at"])
+    if t in ("flag_placed", "flag_removed", "captured", "paradrop", "reaction_window"):
+        return say[t].format(side=side, at=event["at"])
+    if t == "played":
+        card = cards["action"][event["card"]]
+        target = event.get("unit") or event.get("to") or ""
+        on = say["played_on"].format(target=target) if target else ""
+        return say[t].format(side=side, card=card["name"], target=on)
+    if t == "cards_drawn":
+        key = "cards_drawn_action" if event["deck"] == "action" else "cards_drawn_secret"
+        return say[key].format(side=side, count=event["count"])
+    if t == "card_drawn":
+        return say[t].format(card=cards[event["deck"]][event["card"]]["name"])
+    if t == "reveal":
+        card = cards["secret"].get(event["card"])
+        return say[t].format(side=side, card=card["name"] if card else event["card"])
+    if t == "tank_shock":
+        return say[t].format(unit=event["unit"], at=event["at"], dice=event["dice"])
+    if t in ("paradrop_lost", "attack_lost"):
+        why = event.get("why", "drifted off the map")
+        return say[t].format(why=phrase_de(str(why)))
+    if t == "resources":
+        infantry = (
+            say["infantry_points"].format(n=event["infantry_points"])
+            if event.get("infantry_points")
+            else ""
+        )
+        free = say["free_units"].format(n=event["free_units"]) if event.get("free_units") else ""
+        return say[t].format(
+            side=side, points=event["points"], rivets=event["rivets"], infantry=infantry, free=free
+        )
+    if t == "points_lost":
+        return say[t].format(side=side, points=event["points"])
+    if t == "tied":
+        return say[t]
+    if t == "game_over":
+        winner = title(event["winner"]) if event.get("winner") else say["nobody"]
+        return say[t].format(winner=winner, reason=phrase_de(str(event["reason"])))
+    if t == "escalation_bonus":
+        return say[t].format(side=side, bonus=phrase_de(str(event["bonus"])))
+    return None
+
+
+def ruleset_roster(state: dict) -> dict:
+    from .rules import roster
+
+    return roster(state)

@@ -2113,6 +2113,14 @@ class RivetWars(Ruleset):
     def cell_facts(self, state, cell, lang="en"):
         return explain.cell_facts(board(state), state, cell, lang)
 
+    def narrate(self, state, event, lang="en"):
+        if lang == "de":
+            return explain.narrate_de(self, state, event, present.PHASE_TITLES)
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state, event, lang="en"):
+        return explain.roll_purpose(event, lang)
+
     def describe_event(self, state, event):
         return present.describe_event(self, state, event)
 

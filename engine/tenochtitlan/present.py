@@ -135,35 +135,74 @@ def rules_reference(ruleset, lang: str, state: dict | None = None) -> list[tuple
     return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]
 
 
-def card_text(card: dict) -> str:
-    text = f"{card['title']}: move {card['move']}, attack {card['attack']}"
+CARD_WORDS = {
+    "en": {
+        "limits": "{title}: move {move}, attack {attack}",
+        "attack_bonus": "+{bonus} to attacks with {classes}",
+        "movement_bonus": "+{bonus} movement for {classes}",
+        "return_unit": "return one eliminated unit ({classes}) {where}",
+        "where_default": "next to a friend",
+        "where_city": "in Tenochtitlan",
+        "where_village": "at a village",
+        "mandatory_attack": "you must attack if you can",
+        "no_defensive_fire": "no enemy defensive fire",
+        "aqueduct": " (if you control the aqueduct)",
+    },
+    "de": {
+        "limits": "{title}: Bewegung {move}, Angriff {attack}",
+        "attack_bonus": "+{bonus} auf Angriffe mit {classes}",
+        "movement_bonus": "+{bonus} Bewegung für {classes}",
+        "return_unit": "eine eliminierte Einheit ({classes}) {where} zurückbringen",
+        "where_default": "neben eine eigene Einheit",
+        "where_city": "in Tenochtitlan",
+        "where_village": "in ein Dorf",
+        "mandatory_attack": "du musst angreifen, wenn du kannst",
+        "no_defensive_fire": "kein feindliches Defensivfeuer",
+        "aqueduct": " (wenn du das Aquädukt kontrollierst)",
+    },
+}
+
+
+def card_text(card: dict, lang: str = "en") -> str:
+    """A card's title (game data) with its limits and special rule in ``lang``."""
+    say = CARD_WORDS.get(lang) or CARD_WORDS["en"]
+    text = say["limits"].format(title=card["title"], move=card["move"], attack=card["attack"])
     special = card.get("special")
     if special:
-        text += "; " + special_text(special)
+        text += "; " + special_text(special, lang)
     return text
 
 
-def special_text(special: dict) -> str:
-    classes = ", ".join(c for c in special.get("classes", []))
+def special_text(special: dict, lang: str = "en") -> str:
+    say = CARD_WORDS.get(lang) or CARD_WORDS["en"]
+    classes = ", ".join(
+        CLASSES_DE.get(c, c) if lang == "de" else c for c in special.get("classes", [])
+    )
     kind = special["kind"]
-    if kind == "attack_bonus":
-        text = f"+{special['bonus']} to attacks with {classes}"
-    elif kind == "movement_bonus":
-        text = f"+{special['bonus']} movement for {classes}"
+    if kind in ("attack_bonus", "movement_bonus"):
+        text = say[kind].format(bonus=special["bonus"], classes=classes)
     elif kind == "return_unit":
-        where = {
-            "default": "next to a friend",
-            "city": "in Tenochtitlan",
-            "village": "at a village",
-        }[special.get("where", "default")]
-        text = f"return one eliminated unit ({classes}) {where}"
+        where = say["where_" + special.get("where", "default")]
+        text = say[kind].format(classes=classes, where=where)
     elif kind == "mandatory_attack":
-        text = "you must attack if you can"
+        text = say[kind]
     else:
-        text = "no enemy defensive fire"
+        text = say["no_defensive_fire"]
     if special.get("requires") == "aqueduct":
-        text += " (if you control the aqueduct)"
+        text += say["aqueduct"]
     return text
+
+
+CLASSES_DE = {
+    "infantry": "Infanterie",
+    "cavalry": "Kavallerie",
+    "artillery": "Artillerie",
+    "arquebusiers": "Arkebusiere",
+    "crossbowmen": "Armbrustschützen",
+    "bowmen": "Bogenschützen",
+    "brigantine": "Brigantinen",
+    "canoe": "Kanus",
+}
 
 
 def unit_name(state: dict, uid: str) -> str:
@@ -315,7 +354,8 @@ def describe_event(ruleset, state: dict, e: dict, lang: str = "en") -> str | Non
     if kind in (None, "roll", "phase_skipped", "phase_started", "shuffle"):
         return None
     if kind == "card_drawn":
-        return say[kind].format(side=side(e["side"]), card=card_text(cards_by_id()[e["card"]]))
+        card = card_text(cards_by_id()[e["card"]], lang)
+        return say[kind].format(side=side(e["side"]), card=card)
     if kind in ("reshuffled", "setup_started", "setup_done", "no_card"):
         return say[kind].format(side=side(e["side"]))
     if kind == "moved":
@@ -401,7 +441,7 @@ def header(ruleset, state: dict, lang: str = "en") -> dict[str, str]:
     out[term("Phase")] = term(PHASE_TITLES.get(state["phase"], state["phase"]))
     out[term("Active")] = side(state["active"])
     card = cards_by_id().get(state.get("card") or "")
-    out[term("Card")] = card_text(card) if card else "—"
+    out[term("Card")] = card_text(card, lang) if card else "—"
     if card and state["phase"] != "setup":
         moved, attacked = (
             f"{len(state['moved'])}/{card['move']}",

@@ -14,7 +14,6 @@ from engine.core.dice import fixed, seeded
 from engine.core.errors import RuleError
 from engine.registry import get_ruleset
 from engine.tenochtitlan.data import cards_by_id
-from engine.tenochtitlan.present import card_text
 
 from .conftest import message_text, reply_text
 
@@ -53,7 +52,7 @@ def test_the_detector_finds_english_and_passes_german():
 @pytest.mark.parametrize("dice", [[3, 4, 5, 6, 2, 1] * 10])
 async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, german):
     """A German server (public posts) and German clients (replies): status, refusals (not her
-    turn, an illegal move), ending phases, the turn post. Card texts are game data and stay."""
+    turn, an illegal move), ending phases, the turn post. Card titles are game data and stay."""
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = table.guild.add_member(table.env.create_user("erin"), roles=[admins])
     await admin.slash(table.channel, "umpire config", language="de")
@@ -83,7 +82,7 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
     replies.append("[board] " + message_text(board))
     text = "\n".join(replies)
     for card in cards_by_id().values():
-        text = text.replace(card_text(card), "«card»")
+        text = text.replace(card["title"], "«card»")
     assert "«card»" in text and "Spanier" in text and "Bewegung" in text, text
     assert "Phase: Movement" not in text and "Phase Movement" not in text, text
     assert "gehört dir nicht" in text and "Du bist nicht am Zug" in text, text

@@ -1,0 +1,57 @@
+"""A German reader's narration (issue 15): every event line and every die's purpose that
+Tenochtitlan, Rivet Wars, Pocket Tactics and Tactical Table War show in a seeded random game,
+as the turn post and /game log render them for a German server, carries no English sentence.
+Game data (unit, card and tile names) may stay as the game wrote it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cogs.common import event_lines
+from engine.core.dice import seeded
+from engine.registry import get_ruleset
+from engine.tenochtitlan.data import cards_by_id
+
+from .test_german_replies import english_sentences
+
+GAMES = {
+    "tenochtitlan": ("historical", 700),
+    "rivet-wars": ("mission-1", 900),
+    "pocket-tactics": ("", 700),
+    "tactical-table-war": ("", 900),
+}
+
+
+def narrated(name: str, lang: str) -> tuple[list[str], set[str]]:
+    ruleset = get_ruleset(name)
+    scenario, steps = GAMES[name]
+    state, events = ruleset.setup(
+        ruleset.load_scenario(scenario or ruleset.default_scenario), seeded("narration", 0)
+    )
+    rng = random.Random(15)
+    lines = event_lines(ruleset, state, events, None, lang)
+    kinds: set[str] = set()
+    for step in range(steps):
+        if state.get("result"):
+            break
+        side = ruleset.awaiting(state)[0]
+        state, events = ruleset.apply(
+            state, rng.choice(ruleset.legal_actions(state, side)), seeded("narration", step + 1)
+        )
+        kinds.update(e["type"] for e in events)
+        lines += event_lines(ruleset, state, events, side, lang)
+    return lines, kinds
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_german_reader_gets_the_narration_of_a_whole_game_in_german(name):
+    lines, kinds = narrated(name, "de")
+    english, _ = narrated(name, "en")
+    assert len(lines) == len(english) and len(kinds) >= 8, (len(lines), len(english), kinds)
+    text = "\n".join(lines)
+    for card in cards_by_id().values():  # Tenochtitlan's card titles are game data
+        text = text.replace(card["title"], "«card»")
+    assert not english_sentences(text), english_sentences(text)[:10]
+    assert english_sentences("\n".join(english)), "the detector must see the English narration"
