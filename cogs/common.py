@@ -234,8 +234,10 @@ def event_lines(
     return lines
 
 
-def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
+def describe_action(ruleset: Ruleset, state: dict, action: dict, lang: str = "en") -> str:
     try:
+        if lang != "en":
+            return ruleset.action_label(state, action, lang)
         return ruleset.describe_action(state, action)
     except Exception:
         log.exception("describe_action failed for %s", action)
@@ -266,15 +268,17 @@ def decision_label(ruleset: Ruleset, state: dict, action: dict, lang: str) -> st
             else command.description
         )
     values = [
-        describe_value(ruleset, state, key, value)
+        describe_value(ruleset, state, key, value, lang)
         for key, value in action.items()
         if key not in ("type", "side")
     ]
     return f"{what}: {', '.join(values)}" if values else what
 
 
-def describe_value(ruleset: Ruleset, state: dict, key: str, value: str) -> str:
+def describe_value(ruleset: Ruleset, state: dict, key: str, value: str, lang: str = "en") -> str:
     try:
+        if lang != "en":
+            return ruleset.label(state, key, value, lang)
         return ruleset.describe(state, key, value)
     except Exception:
         log.exception("describe failed for %s=%s", key, value)

@@ -544,7 +544,7 @@ class GameCog(UmpireCog):
             for record in records[-count:]:
                 head = (
                     f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
-                    f"{record.label or describe_action(here.ruleset, state, record.action)}"
+                    f"{record.label or describe_action(here.ruleset, state, record.action, lang)}"
                 )
                 if not record.live:
                     head = t(lang, "log_undone_title", line=head)

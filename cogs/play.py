@@ -396,6 +396,7 @@ class PlayCog(UmpireCog):
                 if value not in (None, "") and key.rstrip("_") != option_name
             }
             needle = (current or "").lower()
+            lang = locale_of(interaction)
             choices: dict[str, str] = {}
             for side, view, legal in per_side:
                 wanted = _resolved(ruleset, view, command_name, filled, legal)
@@ -411,7 +412,7 @@ class PlayCog(UmpireCog):
                     value = action[option_name]
                     if value in choices:
                         continue
-                    label = describe_value(ruleset, view, option_name, value)
+                    label = describe_value(ruleset, view, option_name, value, lang)
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     choices[value] = label
@@ -513,6 +514,7 @@ class PlayCog(UmpireCog):
             if not per_side:
                 return [self._whose_turn(interaction, info, ruleset)]
             needle = (current or "").lower()
+            lang = locale_of(interaction)
             choices = []
             seen = set()
             matching = 0
@@ -523,7 +525,7 @@ class PlayCog(UmpireCog):
                     value = format_command(action)
                     if value in seen or len(value) > 100:
                         continue
-                    label = describe_action(ruleset, view, action)
+                    label = describe_action(ruleset, view, action, lang)
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     seen.add(value)

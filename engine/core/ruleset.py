@@ -218,9 +218,19 @@ class Ruleset(abc.ABC):
 
     def describe_action(self, state: dict, action: dict) -> str:
         """One line for an action, used by autocomplete and the log."""
+        return self.action_label(state, action, "en")
+
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
+        """:meth:`describe` for a reader of ``lang`` (autocomplete, buttons). A game with
+        labels in other languages overrides this; by default every reader gets ``describe``."""
+        return self.describe(state, key, value)
+
+    def action_label(self, state: dict, action: dict, lang: str = "en") -> str:
+        """:meth:`describe_action` for a reader of ``lang``: the command, then each option's
+        label."""
         parts = [f"/{action['type']}"]
         parts += [
-            f"{k}:{self.describe(state, k, v)}"
+            f"{k}:{self.label(state, k, v, lang) if lang != 'en' else self.describe(state, k, v)}"
             for k, v in action.items()
             if k not in ("type", "side")
         ]

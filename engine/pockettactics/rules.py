@@ -38,6 +38,7 @@ from engine.core import hexgrid
 from engine.core.commands import format_command
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
+from engine.core.info import count
 from engine.core.names import distinguish_titles
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
@@ -1935,18 +1936,32 @@ class PocketTactics(Ruleset):
         return f"Re-roll your {die} die showing {showing}"
 
     def describe(self, state: dict, key: str, value: str) -> str:
+        return self.label(state, key, value, "en")
+
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
+        de = lang == "de"
         if key in ("unit", "target", "with") and value in state.get("units", {}):
             u = state["units"][value]
             where = u["at"] if u["status"] == "map" else u["status"]
-            return f"{self._unit_name(state, value)} ({SIDE_TITLES[u['side']]}, {where})"
+            if de:
+                where = {"reserve": "Reserve", "captured": "gefangen"}.get(where, where)
+            return f"{self._unit_name(state, value)} ({self.side_title(u['side'], lang)}, {where})"
         if key == "unit" and value in self.cat.units:
             spec = self.cat.units[value]
-            return f"{spec['title']} ({spec['points']} pts, OFF {spec['off']} DEF {spec['def']})"
+            points = count(lang, spec["points"], "point")
+            return f"{spec['title']} ({points}, OFF {spec['off']} DEF {spec['def']})"
         if key == "to" and value in state.get("tiles", {}):
             t = state["tiles"][value]
             kind = self.cat.tile(t["terrain"])["title"]
-            feat = f"{self.cat.features[t['feature']]['title']} on " if t.get("feature") else ""
+            on = " auf " if de else " on "
+            feat = f"{self.cat.features[t['feature']]['title']}{on}" if t.get("feature") else ""
             return f"{value} ({feat}{kind})"
+        if de and key == "die" and state.get("combat"):
+            c = state["combat"]
+            kind, i = _die_ref(value)
+            return f"{kind.upper()}-Würfel {i + 1} (zeigt {c['dice'][c['chooser']][kind][i]})"
+        if de and key == "as":
+            return {"melee": "Nahkampfangriff", "magic": "Magieangriff"}.get(value, value)
         if key == "tile":
             if value in self.cat.terrains:
                 return self.cat.terrains[value]["title"]

@@ -38,6 +38,14 @@ TOKENS = {
     },
 }
 
+TOKEN_NAMES_DE = {
+    "bunker": "Bunker",
+    "objective": "Ziel",
+    "wire": "Stacheldraht",
+    "tanktrap": "Panzersperre",
+    "minefield": "Minenfeld",
+}
+
 WORDS = {
     "en": {
         "class": "Class",
@@ -263,6 +271,7 @@ PHRASES_DE = (
     (r"^barrage$", "Sperrfeuer"),
     (r"^paratrooper$", "Fallschirmjäger"),
     (r"^area$", "Flächenangriff"),
+    (r"^single$", "Einzelangriff"),
     (r"^mine$", "Minenfeld"),
     (r"^ground$", "Boden"),
     (r"^air$", "Luft"),

@@ -2107,6 +2107,9 @@ class RivetWars(Ruleset):
     def describe(self, state, key, value):
         return present.describe(self, state, key, value)
 
+    def label(self, state, key, value, lang="en"):
+        return present.describe(self, state, key, value, lang)
+
     def unit_facts(self, state, unit, lang="en"):
         return explain.unit_facts(self, roster(state), state, unit, lang)
 

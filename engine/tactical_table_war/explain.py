@@ -302,3 +302,24 @@ def narrate_de(ruleset, event: dict) -> str | None:
     if kind in ("counter_placed", "counter_raised"):
         return say["counter"].format(at=event["at"], value=event["value"])
     return None
+
+
+def label_de(ruleset, cat: Catalogue, state: dict, key: str, value: str) -> str:
+    """An option's label in German ("Rot Schwertkämpfer (erweitert) red-1 auf 0204")."""
+    if key in ("unit", "target") and value in state["units"]:
+        unit = state["units"][value]
+        plus = " (erweitert)" if unit["level"] == "advanced" else ""
+        side = ruleset.side_title(unit["side"], "de")
+        return f"{side} {_de(unit['type'])}{plus} {value} auf {unit['at']}"
+    if key == "target" and value in state["buildings"]:
+        return f"{_de(state['buildings'][value]['kind'])} auf {value}"
+    if key == "target" and value in state["outposts"]:
+        side = ruleset.side_title(state["outposts"][value]["side"], "de")
+        return f"Vorposten von {side} auf {value}"
+    if key == "target" and value in state["castles"].values():
+        return f"Burg auf {value}"
+    if key == "as" and value == "advanced":
+        return "erweiterte Ausbildung"
+    if key in ("kind", "build", "as", "to") and value in NAMES_DE:
+        return NAMES_DE[value]
+    return value

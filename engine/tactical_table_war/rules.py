@@ -1370,6 +1370,11 @@ class TacticalTableWar(Ruleset):
         return state, events
 
     # ----- presentation -------------------------------------------------------------------------
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
+        if lang == "de":
+            return explain.label_de(self, self.cat, state, key, value)
+        return self.describe(state, key, value)
+
     def describe(self, state: dict, key: str, value: str) -> str:
         if key in ("unit", "target") and value in state["units"]:
             return unit_label(self.cat, state, value)

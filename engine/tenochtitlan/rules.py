@@ -1801,12 +1801,16 @@ class Tenochtitlan(Ruleset):
         return f"{t['title']} {_unit_number(uid)}"
 
     def describe(self, state: dict, key: str, value: str) -> str:
+        return self.label(state, key, value, "en")
+
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
         if key in ("unit", "target", "with") and value in state.get("roster", {}):
             unit = state["units"].get(value)
+            at, eliminated = (" auf ", " (eliminiert)") if lang == "de" else (" at ", " (eliminated)")
             where = (
-                f" at {unit['at']}"
+                f"{at}{unit['at']}"
                 if unit
-                else (" (eliminated)" if value in state["eliminated"] else "")
+                else (eliminated if value in state["eliminated"] else "")
             )
             name = self._name(state, value)
             side = unit_types()[state["roster"][value]]["side"]

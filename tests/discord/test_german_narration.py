@@ -55,3 +55,34 @@ def test_a_german_reader_gets_the_narration_of_a_whole_game_in_german(name):
         text = text.replace(card["title"], "«card»")
     assert not english_sentences(text), english_sentences(text)[:10]
     assert english_sentences("\n".join(english)), "the detector must see the English narration"
+
+
+GERMAN_LABEL_WORDS = {
+    "tenochtitlan": " auf ",
+    "rivet-wars": " LP)",
+    "pocket-tactics": "Punkte,",
+    "tactical-table-war": " auf ",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_action_labels_in_autocomplete_read_german(name):
+    """The labels /act and every option's autocomplete show a German client (game data such as
+    unit names may stay)."""
+    ruleset = get_ruleset(name)
+    scenario, steps = GAMES[name]
+    state, _ = ruleset.setup(
+        ruleset.load_scenario(scenario or ruleset.default_scenario), seeded("labels", 0)
+    )
+    rng = random.Random(16)
+    labels: list[str] = []
+    for step in range(steps // 3):
+        if state.get("result"):
+            break
+        side = ruleset.awaiting(state)[0]
+        legal = ruleset.legal_actions(state, side)
+        labels += [ruleset.action_label(state, a, "de") for a in legal[:40]]
+        state, _ = ruleset.apply(state, rng.choice(legal), seeded("labels", step + 1))
+    text = "\n".join(labels)
+    assert GERMAN_LABEL_WORDS[name] in text, text[:2000]
+    assert not english_sentences(text), english_sentences(text)[:10]
