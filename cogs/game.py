@@ -215,6 +215,8 @@ class GameCog(UmpireCog):
         if not game_rules.needs_setting_up(info.state):
             return ""
         text = "\n" + t(lang, "lobby_setup")
+        if any(game_rules.suggested_actions(info.state, side) for side in game_rules.sides):
+            text += " " + t(lang, "lobby_suggested")
         ready = await asyncio.to_thread(game_rules.ready_scenarios)
         if ready:
             names = ", ".join(f"`{s.name}` ({s.title})" for s in ready[:3])

@@ -91,6 +91,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "with /game join, then the creator or a referee runs /game start.",
         "lobby_setup": "This scenario begins with setting up: place your units one by one, or "
         "all that are left at once, legally at random, with /auto-setup.",
+        "lobby_suggested": "It also suggests a deployment for each side: take yours in one "
+        "command with /suggested.",
         "lobby_ready": "To start playing at once, open a ready scenario instead: {names}, e.g. "
         "/game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} plays {side}.",
@@ -301,6 +303,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lobby_setup": "Dieses Szenario beginnt mit dem Aufstellen: stell deine Einheiten "
         "einzeln auf oder alle übrigen auf einmal, zufällig und regelgerecht, mit "
         "/auto-setup.",
+        "lobby_suggested": "Es schlägt auch jeder Seite eine Aufstellung vor: übernimm deine "
+        "mit einem Befehl, /suggested.",
         "lobby_ready": "Wer gleich spielen will, eröffnet stattdessen ein fertig aufgestelltes "
         "Szenario: {names}, z. B. /game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} spielt {side}.",
@@ -484,6 +488,7 @@ DE_NAMES = {
     "cancel": "absagen",
     "rematch": "revanche",
     "help": "hilfe",
+    "suggested": "vorschlag",
     "export": "exportieren",
     "notify": "benachrichtigen",
     "on": "an",
@@ -591,6 +596,8 @@ DE_TEXT = {
     "Mark a hex on the next picture": "Ein Feld auf dem nächsten Bild markieren",
     "The cell to mark, e.g. 0507 or C4": "Das Feld, z. B. 0507 oder C4",
     "Move a unit": "Eine Einheit bewegen",
+    "Place your remaining units as the scenario suggests": "Deine übrigen Einheiten so "
+    "aufstellen, wie es das Szenario vorschlägt",
     "Place your remaining units legally at random": "Deine übrigen Einheiten zufällig und "
     "regelgerecht aufstellen",
     "Attack an enemy unit": "Eine feindliche Einheit angreifen",

@@ -94,6 +94,7 @@ STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
     "reserve": ("Put a unit into reserve", (("unit", "The unit", True),)),
     "pass": ("Pass", ()),
     "auto-setup": ("Place your remaining units legally at random", ()),
+    "suggested": ("Place your remaining units as the scenario suggests", ()),
 }
 
 

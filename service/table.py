@@ -43,6 +43,7 @@ LATEST = "latest"
 HELP = """Commands (the same grammar as in Discord):
   /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
   /auto-setup       place the side's remaining units legally at random (before play)
+  /suggested        place them as the scenario suggests, where it does (Tenochtitlan's standard)
   /options [side] [words]   the legal actions now, with the exact command to type;
                     words narrow the list (/options az-bowmen-1, /options 0507)
   /state            the full game state as JSON
@@ -410,6 +411,8 @@ class Table:
             state = await self.svc.view(self.game_id, side)
             if self.ruleset.setup_actions(state, side):
                 shown.append("/auto-setup")
+            if self.ruleset.suggested_actions(state, side):
+                shown.append("/suggested")
             if shown:
                 lines.append(f"Now, for {self.title(side)}: " + "   ".join(shown))
         return ("\n\n" + "\n".join(lines)) if lines else ""

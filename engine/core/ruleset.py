@@ -207,6 +207,17 @@ class Ruleset(abc.ABC):
             a for a in self.legal_actions(state, side) if a.get("type") in self.setup_action_types
         ]
 
+    def suggested_actions(self, state: dict, side: str) -> list[dict]:
+        """The deployment the scenario suggests for ``side``, as the setup actions that make it
+        (``/suggested`` takes them in order): from ``state["suggested"][side]``, a list of
+        ``[unit, cell]``, placed with the first of ``setup_action_types``. Empty when the
+        scenario suggests nothing or setting up is over."""
+        if state.get("phase") not in self.setup_phases:
+            return []
+        pairs = (state.get("suggested") or {}).get(side) or []
+        kind = self.setup_action_types[0]
+        return [{"type": kind, "side": side, "unit": unit, "to": cell} for unit, cell in pairs]
+
     # ----- presentation (no rules are decided here) -----------------------------------------
     def view(self, state: dict, side: str | None) -> dict:
         """The state as ``side`` may see it (``None``: a spectator). Hides others' secrets."""

@@ -435,6 +435,8 @@ class Tenochtitlan(Ruleset):
             "control": control,
             "aztec_wins_at": scenario["aztec_wins_at"],
         }
+        if scenario.get("suggested"):
+            state["suggested"] = scenario["suggested"]
         for uid, u in units.items():
             self._occupy(state, board, u["at"], u["side"], None)
         if state["phase"] == "setup":

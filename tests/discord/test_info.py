@@ -61,3 +61,19 @@ async def test_game_rules_add_units_and_terrain_in_the_readers_language(table, g
     assert "Einheiten" in text and "Gelände" in text, text
     assert "**Spanish Cavalry** (Cav, Spanier, Kavallerie): Angriff 4 · Verteidigung 5" in text
     assert "**Marsh**: Bewegungskosten 2 · Wer es betritt, beendet seine Bewegung" in text
+
+
+async def test_a_side_takes_the_suggested_deployment_with_one_command(table):
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan", scenario="standard")
+    assert "/suggested" in table.public_text()
+    await table.alice.slash(table.thread, "game join", side="spanish")
+    await table.bob.slash(table.thread, "game join", side="aztec")
+    await table.alice.slash(table.thread, "game start")
+    early = await table.alice.slash(table.thread, "suggested")
+    assert "not your turn" in reply_text(early).lower(), reply_text(early)
+    for person in (table.bob, table.alice):
+        result = await person.slash(table.thread, "suggested")
+        assert reply_text(result).startswith("Done"), reply_text(result)
+    info = await table.game()
+    assert info.state["phase"] == "movement"
+    assert info.state["units"]["sp-cavalry-1"]["at"] == "0308"  # the historical deployment

@@ -45,3 +45,17 @@ def test_rules_on_the_local_table_list_units_and_terrain_from_the_data(tmp_path)
     for terrain in terrain_chart()["types"].values():
         assert f"**{terrain['title']}**: " in text
     assert "**Marsh**: Movement cost 2 · Entering ends the move" in text
+
+
+def test_suggested_deployment_on_the_local_table(tmp_path):
+    code, lines, _ = run(
+        ["--game", "tenochtitlan", "--scenario", "standard", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/help", "/suggested", "/suggested", "/suggested"],
+    )
+    assert code == 0
+    helped, aztec, spanish, again = lines
+    assert "/suggested" in helped["text"].split("Now, for Aztec:")[1]
+    assert aztec["ok"] and aztec["side"] == "aztec" and spanish["ok"]
+    assert spanish["phase"] == "movement"
+    assert not again["ok"] and "/suggested is not possible" in again["error"]
