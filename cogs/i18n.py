@@ -8,6 +8,7 @@ add translations of its command descriptions with ``Command.description_i18n``.
 from __future__ import annotations
 
 import logging
+import re
 
 import discord
 from discord import app_commands
@@ -733,6 +734,10 @@ def locale_of(interaction: discord.Interaction) -> str:
     return normalise_locale(interaction.locale)
 
 
+# "{side}'s" with a side whose name ends in s ("Allies", "Defenders") reads "Allies'".
+_POSSESSIVE = re.compile(r"\b(\w*s)'s\b")
+
+
 def t(lang: str, key: str, **params) -> str:
     catalog = MESSAGES.get(lang) or MESSAGES["en"]
     template = catalog.get(key) or MESSAGES["en"].get(key)
@@ -740,7 +745,7 @@ def t(lang: str, key: str, **params) -> str:
         log.error("missing message %r", key)
         return key
     try:
-        return template.format(**params)
+        return _POSSESSIVE.sub(r"\1'", template.format(**params))
     except (KeyError, IndexError, ValueError):
         log.exception("bad parameters for message %r", key)
         return template

@@ -25,6 +25,7 @@ from engine import registry
 from engine.core.dice import Dice, SeededSource, seeded
 from engine.core.errors import DiceExhausted, RuleError, UmpireError
 from engine.core.game import new_game
+from engine.core.names import possessive
 from engine.core.ruleset import Ruleset
 from engine.core.state import clone, state_hash
 
@@ -785,7 +786,7 @@ class GameService:
             if not referee and await self._clock_expired(row, settings, side, now):
                 await self._handle_timeout(row, state, ruleset, settings, side, now)
                 raise GameNotActive(
-                    f"{ruleset.side_titles.get(side, side)}'s clock has run out; "
+                    f"{possessive(ruleset.side_titles.get(side, side))} clock has run out; "
                     f"the action was not played."
                 )
             seq = await self.store.max_seq(row["id"]) + 1

@@ -24,6 +24,7 @@ from engine import registry
 from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
 from engine.core.errors import UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
+from engine.core.names import possessive
 from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
@@ -346,7 +347,8 @@ class Table:
                     **base,
                     "side": who,
                     "options": [],
-                    "note": f"It is not {self.title(who)}'s turn: the game waits for {waiting}.",
+                    "note": f"It is not {possessive(self.title(who))} turn: the game waits for "
+                    f"{waiting}.",
                 }
             legal = await self.svc.legal_actions(self.game_id, who)
             options = [

@@ -459,8 +459,10 @@ class Ruleset(abc.ABC):
 
     def not_your_turn(self, side: str, waiting: list[str], cls: type = NotYourTurn) -> RuleError:
         names = ", ".join(self.side_titles.get(s, s) for s in waiting) or "nobody"
+        from .names import possessive
+
         return cls(
-            f"It is not {self.side_titles.get(side, side)}'s turn to act; "
+            f"It is not {possessive(self.side_titles.get(side, side))} turn to act; "
             f"the game waits for {names}.",
             key="not_your_turn",
             params={

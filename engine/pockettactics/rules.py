@@ -39,7 +39,7 @@ from engine.core.commands import format_command
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
 from engine.core.info import count
-from engine.core.names import distinguish_titles
+from engine.core.names import distinguish_titles, with_article
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
@@ -1222,8 +1222,8 @@ class PocketTactics(Ruleset):
             )
         if not left:
             raise RuleError(
-                f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
-                f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says)."
+                f"You have no bonus left for {with_article(kind.upper())} die (the bonuses you "
+                f"have left raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says)."
             )
         raise RuleError(
             f"You have no +{action.get('value')} bonus for {die}; left: "

@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from engine.core import squaregrid
-from engine.core.names import distinguish_titles
+from engine.core.names import distinguish_titles, possessive
 from engine.core.state import clone
 
 from . import data
@@ -146,7 +146,7 @@ def describe_event(rs, state, event):
     if t == "turn_started":
         return f"Round {event['turn']} begins."
     if t == "side_started":
-        return f"{side}'s turn."
+        return f"{possessive(side)} turn."
     if t == "phase_started":
         return f"{side}: {PHASE_TITLES.get(event['phase'], event['phase'])} phase."
     if t == "eliminated":
@@ -154,7 +154,8 @@ def describe_event(rs, state, event):
     if t == "vp":
         return f"{side} +{event['vp']} VP ({event['why']}), total {event['total']}."
     if t == "moved":
-        return f"{event['unit']} moves to {event['segment']} ({event['to']})."
+        square = f" ({event['to']})" if event["to"] != event["segment"] else ""
+        return f"{event['unit']} moves to {event['segment']}{square}."
     if t == "retreated":
         return f"{event['unit']} is pushed back to {event['segment']}."
     if t == "deployed":
@@ -175,7 +176,7 @@ def describe_event(rs, state, event):
     if t == "flag_placed":
         return f"{side} takes control of the objective {event['at']} (flag)."
     if t == "flag_removed":
-        return f"{side}'s flag on {event['at']} is taken down."
+        return f"{possessive(side)} flag on {event['at']} is taken down."
     if t == "captured":
         return f"{side} holds the objective {event['at']}."
     if t == "played":

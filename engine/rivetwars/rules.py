@@ -14,6 +14,7 @@ from functools import lru_cache
 from engine.core import squaregrid
 from engine.core.dice import Dice
 from engine.core.errors import Reason, RuleError, keyed_of
+from engine.core.names import with_article
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
@@ -529,7 +530,7 @@ class RivetWars(Ruleset):
         if not infantry:
             for kind in INFANTRY_ONLY:
                 if kind in kinds:
-                    return f"only infantry may enter a {kind}"
+                    return f"only infantry may enter {with_article(kind)}"
         if infantry and "wire" in kinds:
             return "infantry cannot enter barbed wire"
         return None

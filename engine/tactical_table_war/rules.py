@@ -14,6 +14,7 @@ import hashlib
 
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
+from engine.core.names import possessive
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
@@ -1458,7 +1459,7 @@ class TacticalTableWar(Ruleset):
         if kind == "weakened":
             return f"{event['unit']} gets a weakening die of {event['die']}"
         if kind == "looted":
-            return f"{SIDE_TITLES[event['side']]}'s looting die pays a treasure die"
+            return f"{possessive(SIDE_TITLES[event['side']])} looting die pays a treasure die"
         if kind in ("counter_placed", "counter_raised"):
             return f"counter die at {event['at']}: {event['value']}"
         if kind == "conquered":

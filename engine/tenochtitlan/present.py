@@ -39,6 +39,8 @@ def place_name(board, i: int) -> str:
             return name
     if board.causeway_of[i]:
         return board.causeways[board.causeway_of[i]]["title"]
+    if i in board.aqueduct:  # a hex of the aqueduct is named for it, not for its terrain
+        return "Aqueduct"
     return terrain_chart()["types"][board.terrain[i]]["title"]
 
 

@@ -37,6 +37,7 @@ from engine.core import hexgrid
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
 from engine.core.hexgrid import UNREACHABLE
+from engine.core.names import possessive
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
@@ -994,7 +995,8 @@ class Tenochtitlan(Ruleset):
                 ", ".join(self.side_titles.get(s, s) for s in self.awaiting(state)) or "nobody"
             )
             raise RuleError(
-                f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.",
+                f"It is not {possessive(self.side_titles.get(side, side))} decision now; the game "
+                f"waits for {waiting}.",
                 **self._keyed(
                     "not_your_decision",
                     side=self.side_titles.get(side, side),

@@ -8,6 +8,7 @@ position at all (units anywhere with their state, the phase, the card in play, d
 from __future__ import annotations
 
 from engine.core.errors import ScenarioError
+from engine.core.names import with_article
 from engine.core.scenario_io import check_schema
 
 from .data import (
@@ -301,7 +302,9 @@ def _suggested(raw, units: dict, board, file: str) -> dict[str, list[list[str]]]
             unit = units.get(uid)
             _need(unit is not None, file, where, "is not a unit of this scenario")
             _need(unit["at"] is None, file, where, "is already on the map")
-            _need(types[unit["type"]]["side"] == side, file, where, f"is not a {side} unit")
+            _need(
+                types[unit["type"]]["side"] == side, file, where, f"is not {with_article(side)} unit"
+            )
             _need(board.idx(lab) is not None, file, where, f"{lab!r} is not a hex of the map")
             _need(lab not in seen, file, where, f"{lab} is suggested for {seen.get(lab)} too")
             seen[lab] = uid

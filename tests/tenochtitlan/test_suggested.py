@@ -82,7 +82,7 @@ def test_the_log_with_suggested_replays_to_the_same_state():
     ("suggestion", "problem"),
     [
         ({"aztec": {"nobody": "0808"}}, "is not a unit of this scenario"),
-        ({"aztec": {"sp-cavalry-1": "0303"}}, "is not a aztec unit"),
+        ({"aztec": {"sp-cavalry-1": "0303"}}, "is not an aztec unit"),
         ({"aztec": {"az-bowmen-1": "9999"}}, "is not a hex of the map"),
         ({"aztec": {"az-bowmen-1": "0808", "az-bowmen-2": "0808"}}, "is suggested for"),
         ({"romans": {}}, "must be spanish or aztec"),
