@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from engine import registry
+from engine.core.commands import format_command
 from engine.core.errors import ScenarioError
 from engine.core.scenario_io import MAX_DOCUMENT_BYTES, MAX_NAME_LENGTH, safe_label
 from service.games import DISCORD_ATTACHMENT_LIMIT as ATTACHMENT_LIMIT
@@ -544,9 +545,16 @@ class GameCog(UmpireCog):
             state = await self.service.view(here.info.id, None)
             lines = []
             for record in records[-count:]:
+                # The stored label is English and worded for the position it was played in;
+                # another reader gets the command itself (its events follow in their language).
+                what = (
+                    record.label or describe_action(here.ruleset, state, record.action)
+                    if lang == "en"
+                    else f"`{format_command(record.action)}`"
+                )
                 head = (
                     f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
-                    f"{record.label or describe_action(here.ruleset, state, record.action, lang)}"
+                    f"{what}"
                 )
                 if not record.live:
                     head = t(lang, "log_undone_title", line=head)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from engine.core.commands import format_command
 from engine.core.dice import Dice, SeededSource, seeded
 from engine.core.errors import DiceExhausted, RuleError, UmpireError
 from engine.core.game import new_game
@@ -1115,7 +1116,13 @@ class GameService:
                 if r["side"] == "referee"
                 else ruleset.side_title(r["side"], lang)
             )
-            label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
+            action = json.loads(r["action_json"])
+            # The stored label is English, worded for the position it was played in; another
+            # reader gets the command itself (the events below are told in their language).
+            if lang == "en":
+                label = r.get("label") or describe_action(ruleset, state, action)
+            else:
+                label = format_command(action)
             lines.append(f"{who}: {label}")
             for event in json.loads(r["events_json"]):
                 if event.get("private") and event.get("private") != side:

@@ -72,12 +72,20 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
     await say(table.bob, "game status")
     await say(table.alice, "end-phase")  # not her turn
     await say(table.bob, "move", unit="az-bowmen-1", to="0101")  # not his unit
+    info = await table.game()
+    move = next(
+        a for a in await table.service.legal_actions(info.id, "spanish") if a["type"] == "move"
+    )
+    start = info.state["units"][move["unit"]]["at"]
+    await say(table.bob, "move", unit=move["unit"], to=move["to"])  # narrated in German
     for _ in range(3):
         info = await table.game()
         side = info.awaiting[0]
         person = table.bob if side == "spanish" else table.alice
         await say(person, "end-phase")
     await say(table.alice, "game status")
+    await say(table.alice, "game log")
+    await say(table.alice, "info", unit=move["unit"])
     board = table.boards()[-1]
     replies.append("[board] " + message_text(board))
     text = "\n".join(replies)
@@ -86,6 +94,7 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
     assert "«card»" in text and "Spanier" in text and "Bewegung" in text, text
     assert "Phase: Movement" not in text and "Phase Movement" not in text, text
     assert "gehört dir nicht" in text and "Du bist nicht am Zug" in text, text
+    assert f"zieht {start} → " in text and "Seite: Spanier" in text, text
     assert "• Spanish:" not in text and "• Aztec:" not in text, text
     assert not english_sentences(text), english_sentences(text)
 
