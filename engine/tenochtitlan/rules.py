@@ -290,6 +290,26 @@ class Tenochtitlan(Ruleset):
             "{used} haben angegriffen.",
             "tenochtitlan.not_disorganised": "{unit} ist nicht desorganisiert.",
             "tenochtitlan.not_enemy": "{target!r} ist keine feindliche Einheit auf dem Brett.",
+            "tenochtitlan.stop_on_friend": "Auf {cell} steht {friend}. Eine Einheit darf nur auf "
+            "einer eigenen anhalten, wenn diese in dieser Phase noch auf ein leeres Feld "
+            "weiterziehen kann (Zuglimit der Karte, noch nicht gezogen, nicht desorganisiert): "
+            "am Ende der Bewegungsphase eine Einheit je Feld.",
+            "tenochtitlan.no_attack_terrain": "{unit} hat Gelände betreten, das in diesem "
+            "Spielzug keinen Angriff erlaubt.",
+            "tenochtitlan.fire_classes": "Defensivfeuer geben nur aztekische Bogenschützen, "
+            "spanische Artillerie, Arkebusiere, Armbrustschützen und Brigantinen.",
+            "tenochtitlan.three_fired": "Drei Einheiten haben schon Defensivfeuer gegeben.",
+            "tenochtitlan.rally_in_zoc": "{unit} steht in einer feindlichen Kontrollzone und "
+            "kann sich nicht neu organisieren.",
+            "tenochtitlan.only_retreats": "Jetzt weicht nur {unit} zurück.",
+            "tenochtitlan.retreat_how": "{unit} muss zwei Felder zurückweichen, jeder Schritt "
+            "weiter weg von den Angreifern, auf ein leeres Feld außerhalb feindlicher "
+            "Kontrollzonen (eigene Einheiten dürfen passiert werden).",
+            "tenochtitlan.advance_how": "Nur {units} darf nachrücken, und nur in das frei "
+            "gewordene Feld {cell}: eine angreifende Infanterie- oder Kavallerieeinheit daneben "
+            "und außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.not_partner": "{unit!r} ist keine andere eigene Einheit auf dem Brett "
+            "für einen gemeinsamen Angriff.",
         }
     }
     phases = PHASES
@@ -1047,7 +1067,12 @@ class Tenochtitlan(Ruleset):
             )
         extra = set(action) - {"type", "side", "unit", "to", "target", "with"}
         if extra:
-            raise RuleError(f"/{kind} has no option {', '.join(sorted(extra))}.")
+            raise RuleError(
+                f"/{kind} has no option {', '.join(sorted(extra))}.",
+                key="no_option",
+                params={"command": kind, "option": ", ".join(sorted(extra))},
+                domain=self.name,
+            )
         unit = action.get("unit")
         reason = None
         keyed: dict = {}  # the reason's key and params, for a reader of another language
@@ -1076,6 +1101,9 @@ class Tenochtitlan(Ruleset):
                     f"(card move limit, not moved yet, not disorganised): one unit per hex at the "
                     f"end of the movement phase."
                 )
+                keyed = self._keyed(
+                    "stop_on_friend", cell=str(action["to"]), friend=self._name(state, friend)
+                )
             elif kind == "move":
                 reason = (
                     f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
@@ -1098,6 +1126,7 @@ class Tenochtitlan(Ruleset):
                 reason = (
                     f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
                 )
+                keyed = self._keyed("no_attack_terrain", unit=self._name(state, unit))
             elif (
                 kind == "attack"
                 and state["attacks_used"]
@@ -1112,9 +1141,14 @@ class Tenochtitlan(Ruleset):
                     "attack_limit", limit=pos.attack_limit(), used=state["attacks_used"]
                 )
             elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES[side]:
-                reason = "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and Brigantines give defensive fire."
+                reason = (
+                    "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and "
+                    "Brigantines give defensive fire."
+                )
+                keyed = self._keyed("fire_classes")
             elif kind == "fire" and len(state["fired"]) >= MAX_DEFENSIVE_FIRERS:
                 reason = "Three units have already given defensive fire."
+                keyed = self._keyed("three_fired")
             elif kind == "rally" and not pos.units[unit]["disorganised"]:
                 reason = f"{self._name(state, unit)} is not disorganised."
                 keyed = self._keyed("not_disorganised", unit=self._name(state, unit))
@@ -1122,10 +1156,14 @@ class Tenochtitlan(Ruleset):
                 reason = (
                     f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
                 )
+                keyed = self._keyed("rally_in_zoc", unit=self._name(state, unit))
             elif (
                 kind == "retreat" and state.get("pending") and unit != state["pending"].get("unit")
             ):
                 reason = f"Only {self._name(state, state['pending']['unit'])} retreats now."
+                keyed = self._keyed(
+                    "only_retreats", unit=self._name(state, state["pending"]["unit"])
+                )
             elif (
                 kind == "retreat" and state.get("pending") and unit == state["pending"].get("unit")
             ):
@@ -1134,6 +1172,7 @@ class Tenochtitlan(Ruleset):
                     f"the attackers, to an empty hex outside enemy zones of control "
                     f"(friends may be passed)."
                 )
+                keyed = self._keyed("retreat_how", unit=self._name(state, unit))
             elif (
                 kind == "advance" and state.get("pending") and state["pending"]["kind"] == "advance"
             ):
@@ -1142,6 +1181,11 @@ class Tenochtitlan(Ruleset):
                     f"may advance, and only into the vacated hex {state['pending']['to']}; "
                     f"an attacking infantry or cavalry unit next to it and outside enemy "
                     f"zones of control."
+                )
+                keyed = self._keyed(
+                    "advance_how",
+                    units=", ".join(self._name(state, x) for x in state["pending"]["units"]),
+                    cell=state["pending"]["to"],
                 )
         if kind == "place" and reason is None:
             reason = self._why_not_place(pos, side, unit, action.get("to"))
@@ -1169,6 +1213,7 @@ class Tenochtitlan(Ruleset):
                 reason = (
                     f"{partner!r} is not another unit of yours on the map for a combined attack."
                 )
+                keyed = self._keyed("not_partner", unit=str(partner))
             else:
                 reason = self._why_not_attack(pos, side, unit, target, kind)
                 if reason is None and partner is not None:

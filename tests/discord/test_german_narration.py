@@ -86,3 +86,28 @@ def test_action_labels_in_autocomplete_read_german(name):
     text = "\n".join(labels)
     assert GERMAN_LABEL_WORDS[name] in text, text[:2000]
     assert not english_sentences(text), english_sentences(text)[:10]
+
+
+def test_the_rarer_tenochtitlan_refusals_read_german():
+    from cogs.i18n import rule_text
+    from engine.core.errors import RuleError
+    from tests.tenochtitlan.helpers import act
+    from tests.tenochtitlan.test_defensive_fire import position, u
+
+    state = position(
+        {
+            "b": u("az-bowmen", "0401"),
+            "i": u("sp-infantry", "0403"),
+            "w": u("az-warriors", "0806"),
+            "c": u("sp-cavalry", "0805"),
+        }
+    )
+    assert state["awaiting"] == ["aztec"]
+    for command, german in (
+        ("/fire unit:w target:c", "Defensivfeuer geben nur aztekische Bogenschützen"),
+        ("/fire unit:b target:i hex:0101", "/fire hat keine Option hex."),
+    ):
+        with pytest.raises(RuleError) as refused:
+            act(state, "aztec", command, dice=[1])
+        assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
+        assert not english_sentences(rule_text(refused.value, "de"))
