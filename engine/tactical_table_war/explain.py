@@ -153,6 +153,35 @@ TRANSLATIONS_DE = {
     "recruitment": "Rekrutierungsphase",
     "building": "Bauphase",
     "attack": "Angriffsphase",
+    # refusals (keys of RuleError)
+    "tactical-table-war.not_yours": "{unit!r} ist keine deiner Einheiten.",
+    "tactical-table-war.works_in": "{unit} arbeitet im Gebäude auf {cell} und kann nicht "
+    "angreifen.",
+    "tactical-table-war.building_no_attack": "{unit} baut auf {cell} und kann erst angreifen, "
+    "wenn der Bau fertig ist.",
+    "tactical-table-war.already_attacked": "{unit} hat in dieser Phase schon angegriffen.",
+    "tactical-table-war.guarded": "{target} wird vom Siedler geschützt, der mit ihm baut: "
+    "zuerst den Siedler angreifen.",
+    "tactical-table-war.no_route": "Keine Angriffsroute von höchstens {reach} Feldern führt "
+    "von {cell} zu {target} (Routen dürfen in einem neutralen Gebäude enden, aber nicht "
+    "hindurchführen, und nicht über die feindliche Burgmauer).",
+    "tactical-table-war.recruit_cost": "Rekrutieren kostet {cost} Schatzwürfel; deine "
+    "Schatzkammer hat {has}.",
+    "tactical-table-war.build_cost": "Das Gebäude kostet {cost} Schatzwürfel; deine "
+    "Schatzkammer hat {has}.",
+    "tactical-table-war.supply_used": "Alle Plättchen dieses Gebäudes aus dem Vorrat sind "
+    "gebaut; zuerst muss eines zerstört werden.",
+    "tactical-table-war.needs_adjacent": "Das Gebäude braucht mindestens ein angrenzendes "
+    "passendes Landschaftsplättchen.",
+    "tactical-table-war.already_moved": "{unit} hat sich in dieser Phase schon bewegt.",
+    "tactical-table-war.building_stays": "{unit} baut auf {cell} und bleibt dort, bis der Bau "
+    "fertig ist.",
+    "tactical-table-war.speed_zero": "{unit} kann sich nicht bewegen (Geschwindigkeit 0).",
+    "tactical-table-war.unexplored": "{cell} ist kein erkundetes Feld der Karte: Einheiten "
+    "ziehen nur über erkundete Landschaft, erkundet wird neben jedem Weg einer Einheit.",
+    "tactical-table-war.cannot_reach": "{unit} (Geschwindigkeit {speed}) erreicht {cell} in "
+    "dieser Phase nicht: eine Einheit je Feld, nie durch feindliche Einheiten, Seen oder die "
+    "feindliche Burg.",
 }
 NAMES_DE = {
     # unit types, landscapes, buildings

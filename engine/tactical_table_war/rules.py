@@ -78,11 +78,13 @@ class TacticalTableWar(Ruleset):
                     required=False,
                 ),
             ),
+            {"de": "Einheit über freie Felder bewegen (auf ein feindliches Gebäude: erobern)"},
         ),
         Command(
             "recruit",
             "Recruit an untrained unit on or next to your castle (1 treasure die)",
             (Option("at", "hex", "free hex on or next to your castle"),),
+            {"de": "Unausgebildete Einheit auf oder neben der Burg rekrutieren (1 Schatzwürfel)"},
         ),
         Command(
             "train",
@@ -91,6 +93,8 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your unit"),
                 Option("as", "choice", "sword, bow, shoe, settler or advanced"),
             ),
+            {"de": "Einheit auf oder neben der Burg ausbilden; fertig in der nächsten "
+             "Vorbereitungsphase"},
         ),
         Command(
             "build",
@@ -99,6 +103,8 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your settler"),
                 Option("kind", "choice", "quarry, lumber-camp, forge, outpost"),
             ),
+            {"de": "Ein Siedler baut Steinbruch, Holzfällerlager oder Schmiede (und besetzt "
+             "sie) oder einen Vorposten"},
         ),
         Command(
             "attack",
@@ -107,6 +113,7 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your unit"),
                 Option("target", "target", "enemy unit or building hex"),
             ),
+            {"de": "Feindliche Einheit oder ein Gebäude entlang einer Angriffsroute angreifen"},
         ),
         Command(
             "scatter",
@@ -115,6 +122,7 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your catapult's crew"),
                 Option("at", "hex", "hex with an enemy unit"),
             ),
+            {"de": "Katapult: Streuangriff auf ein Feld mit Feind und alle Nachbarfelder"},
         ),
         Command(
             "weaken",
@@ -123,18 +131,21 @@ class TacticalTableWar(Ruleset):
                 Option("die", "number", "the die's value"),
                 Option("target", "target", "enemy unit in the area"),
             ),
+            {"de": "Katapult: einen Schwächungswürfel auf eine Einheit im Gebiet legen"},
         ),
         Command(
             "strike",
             "Catapult: roll the attack die against one of the units just weakened",
             (Option("target", "target", "a unit weakened by this scatter attack"),),
+            {"de": "Katapult: den Angriffswürfel gegen eine gerade geschwächte Einheit werfen"},
         ),
         Command(
             "counter",
             "Strike back at the catapult's crew, or at the catapult itself by its hex, or none",
             (Option("target", "target", "crew unit, catapult hex, or none"),),
+            {"de": "Zurückschlagen: gegen die Besatzung, das Katapult oder keinen"},
         ),
-        Command("end-phase", "End this phase"),
+        Command("end-phase", "End this phase", description_i18n={"de": "Diese Phase beenden"}),
     )
 
     def __init__(self):
@@ -775,6 +786,11 @@ class TacticalTableWar(Ruleset):
         self._check_defeat(state, events)
         return state, events
 
+    def _keyed(self, what: str, **params) -> dict:
+        """RuleError's key, params and domain for one of this game's refusals (German in
+        ``explain.TRANSLATIONS_DE``)."""
+        return {"key": f"{self.name}.{what}", "params": params, "domain": self.name}
+
     def _explain(self, state: dict, action: dict) -> None:
         side, kind = action.get("side"), action.get("type")
         uid = action.get("unit")
@@ -784,36 +800,55 @@ class TacticalTableWar(Ruleset):
             allowed = {o.name for o in command.options}
             unknown = sorted(set(action) - allowed - {"type", "side"})
             if unknown:
-                raise RuleError(f"/{kind} has no option {unknown[0]!r}.", sorted(allowed))
+                raise RuleError(
+                    f"/{kind} has no option {unknown[0]!r}.",
+                    sorted(allowed),
+                    key="no_option",
+                    params={"command": str(kind), "option": unknown[0]},
+                    domain=self.name,
+                )
         if uid is not None and kind in ("move", "train", "build", "attack"):
             if uid not in units or units[uid]["side"] != side:
                 raise RuleError(
                     f"{uid!r} is not one of your units.",
                     sorted(u for u, v in units.items() if v["side"] == side)[:20],
+                    **self._keyed("not_yours", unit=str(uid)),
                 )
             if kind == "attack" and state["phase"] == "attack":
                 lab = building_of(state, uid)
                 if lab and state["buildings"][lab]["kind"] in ECONOMIC:
                     raise RuleError(
                         f"{uid} works in the {state['buildings'][lab]['kind']} at {lab} "
-                        "and cannot attack."
+                        "and cannot attack.",
+                        **self._keyed(
+                            "works_in", unit=uid, kind=state["buildings"][lab]["kind"], cell=lab
+                        ),
                     )
                 if self._in_construction(state, uid):
                     raise RuleError(
-                        f"{uid} is building at {units[uid]['at']} and cannot attack until it is done."
+                        f"{uid} is building at {units[uid]['at']} and cannot attack until it is "
+                        "done.",
+                        **self._keyed("building_no_attack", unit=uid, cell=units[uid]["at"]),
                     )
                 if units[uid]["attacked"]:
-                    raise RuleError(f"{uid} has already attacked this phase.")
+                    raise RuleError(
+                        f"{uid} has already attacked this phase.",
+                        **self._keyed("already_attacked", unit=uid),
+                    )
                 target = str(action.get("target"))
                 if target in units and not self._targetable(state, target):
                     raise RuleError(
-                        f"{target} is guarded by the settler building with it: attack the settler first."
+                        f"{target} is guarded by the settler building with it: attack the "
+                        "settler first.",
+                        **self._keyed("guarded", target=target),
                     )
                 if target in units or target in state["buildings"]:
+                    reach = stats(self.cat, state, uid)["range"]
                     raise RuleError(
-                        f"No attack route of at most {stats(self.cat, state, uid)['range']} hexes "
+                        f"No attack route of at most {reach} hexes "
                         f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
-                        "a neutral building, nor cross the enemy castle wall)."
+                        "a neutral building, nor cross the enemy castle wall).",
+                        **self._keyed("no_route", reach=reach, cell=units[uid]["at"], target=target),
                     )
         if kind == "move" and state["phase"] == "movement" and uid in units:
             self._explain_move(state, str(uid), str(action.get("to")))
@@ -821,18 +856,28 @@ class TacticalTableWar(Ruleset):
             cost = self.cat.costs["recruit"] if kind == "recruit" else None
             if cost is not None and state["treasury"].get(side, 0) < cost:
                 raise RuleError(
-                    f"Recruiting costs {cost} treasure die; your treasury has {state['treasury'][side]}."
+                    f"Recruiting costs {cost} treasure die; your treasury has "
+                    f"{state['treasury'][side]}.",
+                    **self._keyed("recruit_cost", cost=cost, has=state["treasury"][side]),
                 )
         if kind == "build" and state["phase"] == "building" and action.get("kind") in ECONOMIC:
             spec = self.cat.kinds[action["kind"]]
             if state["treasury"].get(side, 0) < spec["cost"]:
                 raise RuleError(
                     f"A {action['kind']} costs {spec['cost']} treasure dice; "
-                    f"your treasury has {state['treasury'][side]}."
+                    f"your treasury has {state['treasury'][side]}.",
+                    **self._keyed(
+                        "build_cost",
+                        kind=action["kind"],
+                        cost=spec["cost"],
+                        has=state["treasury"][side],
+                    ),
                 )
             if self._free_tile(state, action["kind"]) is None:
                 raise RuleError(
-                    f"Every {action['kind']} tile of the supply is built; one must be destroyed first."
+                    f"Every {action['kind']} tile of the supply is built; one must be destroyed "
+                    "first.",
+                    **self._keyed("supply_used", kind=action["kind"]),
                 )
             need = spec.get("needs_adjacent")
             if (
@@ -840,7 +885,10 @@ class TacticalTableWar(Ruleset):
                 and uid in units
                 and not board.adjacent_count(state["tiles"], units[uid]["at"], need)
             ):
-                raise RuleError(f"A {action['kind']} needs at least one adjacent {need} tile.")
+                raise RuleError(
+                    f"A {action['kind']} needs at least one adjacent {need} tile.",
+                    **self._keyed("needs_adjacent", kind=action["kind"], need=need),
+                )
         self.refuse_unknown(state, action)
 
     def _explain_move(self, state: dict, uid: str, to: str) -> None:
@@ -848,16 +896,24 @@ class TacticalTableWar(Ruleset):
         hexes it can go to; a legal hex with a wrong ``build:`` falls through to the generic list."""
         unit = state["units"][uid]
         if unit["moved"]:
-            raise RuleError(f"{uid} has already moved this phase.")
+            raise RuleError(
+                f"{uid} has already moved this phase.", **self._keyed("already_moved", unit=uid)
+            )
         if self._in_construction(state, uid):
-            raise RuleError(f"{uid} is building at {unit['at']} and stays there until it is done.")
+            raise RuleError(
+                f"{uid} is building at {unit['at']} and stays there until it is done.",
+                **self._keyed("building_stays", unit=uid, cell=unit["at"]),
+            )
         speed = stats(self.cat, state, uid)["speed"]
         if speed <= 0:
-            raise RuleError(f"{uid} cannot move (speed 0).")
+            raise RuleError(
+                f"{uid} cannot move (speed 0).", **self._keyed("speed_zero", unit=uid)
+            )
         if to not in state["tiles"]:
             raise RuleError(
                 f"{to} is not an explored hex of the map: units move over explored landscape "
-                "only, and exploring happens next to every path a unit moves."
+                "only, and exploring happens next to every path a unit moves.",
+                **self._keyed("unexplored", cell=to),
             )
         reachable = sorted({m["to"] for m in self._moves(state, uid)})
         if to not in reachable:
@@ -865,6 +921,7 @@ class TacticalTableWar(Ruleset):
                 f"{uid} (speed {speed}) cannot reach {to} this phase: one unit per hex, "
                 "never through enemy units, lakes or the enemy castle. It can go to:",
                 reachable,
+                **self._keyed("cannot_reach", unit=uid, speed=speed, cell=to),
             )
 
     def _do_move(self, state, action, events, dice):

@@ -111,3 +111,22 @@ def test_the_rarer_tenochtitlan_refusals_read_german():
             act(state, "aztec", command, dice=[1])
         assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
         assert not english_sentences(rule_text(refused.value, "de"))
+
+
+def test_tactical_table_war_refusals_and_command_descriptions_read_german():
+    from cogs.i18n import rule_text
+    from engine.core.errors import RuleError
+    from tests.tactical_table_war.helpers import RS, play, position
+
+    state = position(
+        [("r1", "red", "sword", "0203"), ("b1", "blue", "sword", "0803")], phase="movement"
+    )
+    for command, german in (
+        ("/move unit:b1 to:0703", "'b1' ist keine deiner Einheiten."),
+        ("/move unit:r1 to:0903", "r1 (Geschwindigkeit 2) erreicht 0903 in dieser Phase nicht"),
+    ):
+        with pytest.raises(RuleError) as refused:
+            play(state, "red", command)
+        assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
+        assert not english_sentences(rule_text(refused.value, "de"))
+    assert all(c.description_i18n.get("de") for c in RS.commands)
