@@ -197,13 +197,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "side:… (/game leave gives it up) → the creator or a referee runs /game "
         "start (or /game cancel) → in the thread, the turn post says whose turn it "
         "is; act with the game's commands (options autocomplete) or /act, take "
-        "back with /undo; /game status, /game log and /game rules tell you more → "
+        "back with /undo; /game status, /game log and /game rules tell you more, "
+        "/info unit:… or /info cell:… explains one unit or cell → "
         "once it is over, /game verify checks every die and /game rematch plays "
         "again.",
         "help_no_game": "There is no game in this channel: open one with /game new, or run "
         "/help in a game's thread for its commands.",
         "help_game": "**{title}** #{id} ({status}). Its commands:",
         "help_examples": "You could type now:",
+        "help_questions": "Questions anyone may ask at any time (the answer is yours only):",
         "turn_notice": "⏳ {title} #{id}: {side} is to act. {link}",
         "notify_on": "I will send you a direct message when your side is to act in this game "
         "(/game notify on:False stops it). Your DMs from this server must be open.",
@@ -417,13 +419,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Schiedsrichter startet mit /game start (oder sagt mit /game cancel ab) → im "
         "Thread zeigt der Zugbeitrag, wer am Zug ist; gespielt wird mit den Befehlen "
         "des Spiels (Optionen mit Vorschlägen) oder /act, zurückgenommen mit /undo; "
-        "/game status, /game log und /game rules erklären mehr → ist die Partie "
+        "/game status, /game log und /game rules erklären mehr, /info unit:… oder "
+        "/info cell:… erklärt eine Einheit oder ein Feld → ist die Partie "
         "vorbei, prüft /game verify jeden Wurf und /game rematch spielt sie noch "
         "einmal.",
         "help_no_game": "In diesem Kanal läuft keine Partie: eröffne eine mit /game new, oder "
         "rufe /help im Thread einer Partie auf, um ihre Befehle zu sehen.",
         "help_game": "**{title}** #{id} ({status}). Ihre Befehle:",
         "help_examples": "Du könntest jetzt tippen:",
+        "help_questions": "Fragen, die jeder jederzeit stellen darf (die Antwort siehst nur du):",
         "turn_notice": "⏳ {title} #{id}: {side} ist am Zug. {link}",
         "notify_on": "Ich schreibe dir eine Direktnachricht, wenn deine Seite in dieser Partie am "
         "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "

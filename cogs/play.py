@@ -466,6 +466,15 @@ class PlayCog(UmpireCog):
                 else command.description
             )
             lines.append(f"• `/{command.name}` — {text}")
+        lines.append(t(lang, "help_questions"))
+        for question in ruleset.all_queries():
+            text = question.description_i18n.get(lang) or (
+                DE_TEXT.get(question.description, question.description)
+                if lang == "de"
+                else question.description
+            )
+            options = " ".join(f"{o.name}:…" for o in question.options)
+            lines.append(f"• `/{question.name} {options}` — {text}")
         examples: dict[str, str] = {}
         if info.status == "active":
             for side in await self.service.sides_of(info.id, interaction.user.id):
