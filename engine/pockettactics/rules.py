@@ -170,6 +170,24 @@ class PocketTactics(Ruleset):
             "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
             "reicht {reach} weit.",
             "pocket-tactics.no_bonus_left": "Du hast in diesem Kampf keinen Bonus mehr.",
+            "pocket-tactics.deploy_where": "{cell} liegt nicht neben einem Merkmal, das du "
+            "kontrollierst.",
+            "pocket-tactics.only_flyers_move_first": "Nur fliegende Einheiten machen vor dem "
+            "Angriff Bonusbewegungen; {unit} greift von seinem Feld aus an (ohne to:).",
+            "pocket-tactics.cannot_fly": "{unit} kann mit {moves} Bonusbewegungen nicht nach "
+            "{cell} fliegen.",
+            "pocket-tactics.no_sight": "{unit} hat keine Sichtlinie zu {target}: kein freier "
+            "kürzester Weg über {distance} Plättchen (Merkmale außer Wasser, feindliche Einheiten "
+            "und Lücken blockieren, außer ein Flieger schießt oder wird beschossen; Lücken "
+            "blockieren immer).",
+            "pocket-tactics.reserve_not_on_feature": "{unit} steht auf keinem Merkmal; ohne to: "
+            "geht eine Einheit in das Merkmal, auf dem sie steht. Mit to: tritt sie in ein "
+            "benachbartes Merkmal, das eine deiner Einheiten besetzt.",
+            "pocket-tactics.reserve_enemy_feature": "{cell} hält der Feind ({holder}); eine "
+            "Einheit tritt nur in ein Merkmal, das eine eigene Einheit besetzt (ein feindliches "
+            "Feld zu betreten ist ein Angriff).",
+            "pocket-tactics.reserve_where": "{cell} ist kein besetztes Merkmal neben {unit}; eine "
+            "Einheit tritt in ein benachbartes Merkmal, das eine deiner Einheiten besetzt.",
         }
     }
     # A referee may hand the turn in play to a side (/ref phase play side:...), nothing more: the
@@ -997,6 +1015,9 @@ class PocketTactics(Ruleset):
                     raise RuleError(
                         f"{to} is not next to a feature you control.",
                         self._deploy_spots(state, side, uid),
+                        key="pocket-tactics.deploy_where",
+                        params={"cell": str(to)},
+                        domain=self.name,
                     )
                 raise RuleError(
                     f"{uid} cannot reach {to} this turn.",
@@ -1022,8 +1043,11 @@ class PocketTactics(Ruleset):
                 if to is not None:
                     if not self._flyer(state, uid):
                         raise RuleError(
-                            f"Only flying units take bonus moves before they attack; {uid} attacks from "
-                            f"where it stands (leave out to:)."
+                            f"Only flying units take bonus moves before they attack; {uid} attacks "
+                            f"from where it stands (leave out to:).",
+                            key="pocket-tactics.only_flyers_move_first",
+                            params={"unit": uid},
+                            domain=self.name,
                         )
                     flights = self._flights(state, uid)
                     if to not in flights:
@@ -1031,6 +1055,13 @@ class PocketTactics(Ruleset):
                             f"{uid} cannot fly to {to} with its {self._uspec(state, uid)['flying']} "
                             f"bonus moves.",
                             sorted(flights),
+                            key="pocket-tactics.cannot_fly",
+                            params={
+                                "unit": uid,
+                                "cell": str(to),
+                                "moves": self._uspec(state, uid)["flying"],
+                            },
+                            domain=self.name,
                         )
                     at = to
                 d = _dist(at, units[target]["at"])
@@ -1059,7 +1090,10 @@ class PocketTactics(Ruleset):
                 raise RuleError(
                     f"{uid} has no line of sight to {target}: no clear shortest route of {d} tiles "
                     f"(features except water, enemy units and empty spaces block it, unless a flyer "
-                    f"shoots or is shot; empty spaces always block)."
+                    f"shoots or is shot; empty spaces always block).",
+                    key="pocket-tactics.no_sight",
+                    params={"unit": uid, "target": str(target), "distance": d},
+                    domain=self.name,
                 )
             if kind == "special":
                 self._explain_special(state, action)
@@ -1071,10 +1105,13 @@ class PocketTactics(Ruleset):
                 ]
                 if to is None:
                     raise RuleError(
-                        f"{uid} does not stand on a feature; without to: a unit goes into the feature it "
-                        f"stands on. With to: it steps into an adjacent feature one of your units "
-                        f"occupies.",
+                        f"{uid} does not stand on a feature; without to: a unit goes into the "
+                        f"feature it stands on. With to: it steps into an adjacent feature one of "
+                        f"your units occupies.",
                         ways,
+                        key="pocket-tactics.reserve_not_on_feature",
+                        params={"unit": uid},
+                        domain=self.name,
                     )
                 holder = self._occupant(state).get(to)
                 if (
@@ -1084,9 +1121,12 @@ class PocketTactics(Ruleset):
                     and _dist(at, to) == 1
                 ):
                     raise RuleError(
-                        f"{to} is held by the enemy {holder}; a unit steps only into a feature one of "
-                        f"your own units occupies (entering an enemy's tile is an attack).",
+                        f"{to} is held by the enemy {holder}; a unit steps only into a feature one "
+                        f"of your own units occupies (entering an enemy's tile is an attack).",
                         ways,
+                        key="pocket-tactics.reserve_enemy_feature",
+                        params={"cell": str(to), "holder": holder},
+                        domain=self.name,
                     )
                 if self._flyer(state, uid):
                     raise RuleError(
@@ -1099,6 +1139,9 @@ class PocketTactics(Ruleset):
                     f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
                     f"feature one of your units occupies.",
                     ways,
+                    key="pocket-tactics.reserve_where",
+                    params={"cell": str(to), "unit": uid},
+                    domain=self.name,
                 )
         self.refuse_unknown(state, action)
 

@@ -130,3 +130,19 @@ def test_tactical_table_war_refusals_and_command_descriptions_read_german():
         assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
         assert not english_sentences(rule_text(refused.value, "de"))
     assert all(c.description_i18n.get("de") for c in RS.commands)
+
+
+def test_pocket_tactics_play_refusals_read_german():
+    from cogs.i18n import rule_text
+    from engine.core.errors import RuleError
+    from tests.pockettactics.helpers import act, position
+
+    state = position({"spearman": "0808", "archer": {"status": "reserve"}, "goblin": "0810"})
+    for command, german in (
+        ("/reserve unit:spearman", "spearman steht auf keinem Merkmal"),
+        ("/deploy unit:archer to:0809", "0809 liegt nicht neben einem Merkmal"),
+    ):
+        with pytest.raises(RuleError) as refused:
+            act(state, command)
+        assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
+        assert not english_sentences(rule_text(refused.value, "de"))
