@@ -146,3 +146,20 @@ def test_pocket_tactics_play_refusals_read_german():
             act(state, command)
         assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
         assert not english_sentences(rule_text(refused.value, "de"))
+
+
+def test_rivet_wars_movement_refusals_read_german():
+    from cogs.i18n import rule_text
+    from engine.core.errors import RuleError
+    from tests.rivetwars.util import RS, make, unit
+
+    state = make(phase="move", units=[unit("rifleman", "C7", id="r")], terrain={"wire": ["E7"]})
+    for to, german in (
+        ("Z99", "Z99 ist kein Segment"),
+        ("G7", "G7 liegt nicht neben dem Segment C7 von r"),
+        ("E7", "r kann nicht nach E7: Infanterie kann nicht in Stacheldraht."),
+    ):
+        with pytest.raises(RuleError) as refused:
+            RS.apply(state, {"type": "move", "side": "allies", "unit": "r", "to": to}, None)
+        assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
+        assert not english_sentences(rule_text(refused.value, "de"))
