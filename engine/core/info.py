@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .commands import format_command
 from .errors import RuleError
-from .names import resolve_value
+from .names import _WHERE, resolve_value
 
 MAX_ACTIONS_SHOWN = 6
 # Longest text an /info option may carry into name matching (Discord caps options at 100).
@@ -150,16 +150,10 @@ class Board:
         self.cells: dict[str, dict] = {
             str(c["at"]): c for c in scene.get("cells", []) if c.get("at")
         }
-        self.grid = scene.get("grid") or {}
 
     def units_at(self, cell: str) -> list[str]:
         # Pieces only: a unit off the board stands nowhere.
         return [uid for uid, piece in self.pieces.items() if piece.get("at") == cell]
-
-    def has_cell(self, cell: str) -> bool:
-        if self.cells:
-            return cell in self.cells
-        return False
 
 
 def find_unit(ruleset, state: dict, board: Board, typed: str) -> str:
@@ -205,8 +199,6 @@ def unit_side(state: dict, uid: str) -> str | None:
 
 def bare_label(ruleset, state: dict, uid: str, piece: dict) -> str:
     """The unit's human name without where it stands ("Spanish Cavalry 1")."""
-    from .names import _WHERE
-
     try:
         label = ruleset.describe(state, "unit", uid)
     except Exception:
