@@ -234,14 +234,24 @@ def _may_now(ruleset, state: dict, side: str, uid: str, lang: str) -> str:
     mine = [
         a
         for a in ruleset.legal_actions(state, side)
-        if uid in (a.get("unit"), a.get("with"))
+        if a.get("unit") == uid
     ]
     if not mine:
         return word(lang, "nothing_now")
-    shown = ", ".join(format_command(a) for a in mine[:MAX_ACTIONS_SHOWN])
-    more = len(mine) - MAX_ACTIONS_SHOWN
-    tail = " " + word(lang, "more", count=more) if more > 0 else ""
-    return f"{word(lang, 'may_now')}: {shown}{tail}"
+    # One line per command, its other options as typed (the unit is the one asked about), so
+    # 57 moves read "/move to:0102 · to:0103 … (+51 more)" rather than 57 full commands.
+    by_command: dict[str, list[str]] = {}
+    for action in mine:
+        rest = {k: v for k, v in action.items() if k not in ("type", "side", "unit")}
+        typed = format_command({"type": "x", **rest})[3:] if rest else ""
+        by_command.setdefault(str(action["type"]), []).append(typed)
+    lines = [word(lang, "may_now") + ":"]
+    for command, options in by_command.items():
+        shown = " · ".join(o for o in options[:MAX_ACTIONS_SHOWN] if o)
+        more = len(options) - MAX_ACTIONS_SHOWN
+        tail = " " + word(lang, "more", count=more) if more > 0 else ""
+        lines.append(f"• /{command} unit:{uid}" + (f" {shown}" if shown else "") + tail)
+    return "\n".join(lines)
 
 
 def explain_cell(ruleset, state: dict, viewer: str | None, typed: str, lang: str) -> str:

@@ -46,7 +46,7 @@ def test_tenochtitlan_unit_shows_its_factors_and_its_own_side_what_it_may_do():
     own = info(ruleset, state, "spanish", unit="Cav 1")
     assert own.startswith("**Spanish Cavalry 1 (sp-cavalry-1)**"), own
     assert "Side: Spanish" in own and "Attack 4 · Defence 5 · Movement 5 · Range 1" in own
-    assert "It may now: /move unit:sp-cavalry-1 to:" in own
+    assert "It may now:\n• /move unit:sp-cavalry-1 to:" in own and "(+" in own
     for viewer in ("aztec", None):
         other = info(ruleset, state, viewer, unit="sp-cavalry-1")
         assert "Attack 4" in other and "It may now" not in other and "/move" not in other
@@ -68,7 +68,7 @@ def test_tenochtitlan_info_in_german():
     ruleset, state = started("tenochtitlan", "historical")
     text = info(ruleset, state, "spanish", lang="de", unit="sp-cavalry-2")
     assert "Seite: Spanier" in text and "Angriff 4 · Verteidigung 5" in text, text
-    assert "(Kavallerie)" in text and "Sie kann jetzt: /move" in text
+    assert "(Kavallerie)" in text and "Sie kann jetzt:\n• /move" in text
     cell = info(ruleset, state, "spanish", lang="de", cell="0808")
     assert "Gelände: Causeway" in cell and "Kontrolliert von: Azteken" in cell, cell
 

@@ -31,7 +31,7 @@ async def test_info_unit_and_cell_for_players_and_spectators(table):
     assert own.ephemeral
     assert text.startswith("**Spanish Cavalry 1 (sp-cavalry-1)**"), text
     assert "Attack 4 · Defence 5 · Movement 5 · Range 1" in text
-    assert "It may now: /move unit:sp-cavalry-1" in text
+    assert "It may now:\n• /move unit:sp-cavalry-1 to:" in text
     for other in (table.bob, table.dave):
         seen = reply_text(await other.slash(table.thread, "info", unit="sp-cavalry-1"))
         assert "Attack 4" in seen and "It may now" not in seen, seen

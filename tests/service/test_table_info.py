@@ -20,7 +20,7 @@ def test_info_on_the_local_table_explains_a_unit_and_a_cell(tmp_path):
     )
     assert code == 0
     own, other, cell, refused, helped = lines
-    assert own["ok"] and "It may now: /move unit:sp-cavalry-1" in own["text"], own
+    assert own["ok"] and "It may now:\n• /move unit:sp-cavalry-1 to:" in own["text"], own
     assert other["ok"] and "Attack 4" in other["text"] and "It may now" not in other["text"]
     assert "Tlacopan causeway" in cell["text"] and "Aztec Bowmen 1" in cell["text"]
     assert not refused["ok"] and "There is no unit 'nobody'" in refused["error"]
