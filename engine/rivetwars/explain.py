@@ -93,6 +93,28 @@ CLASS_DE = {
 }
 
 
+# The rulebook's names of the abilities ("LÄUFER (+X)", "RASEN (X)", "PANZERSCHRECK (X)").
+ABILITIES_DE = {
+    "movement_bonus": "Bewegungsbonus",
+    "runner": "Läufer",
+    "tank_shock": "Panzerschreck",
+    "precision": "Präzision",
+    "rush": "Rasen",
+    "range_ground": "Reichweitenbonus (Boden)",
+    "range_air": "Reichweitenbonus (Luft)",
+    "sniper": "Scharfschütze",
+    "quick_advance": "Schneller Vorstoß",
+    "reinforced_defence": "verstärkte Verteidigung",
+    "gas_immune": "immun gegen Gas",
+}
+
+
+def ability_name(name: str, lang: str) -> str:
+    if lang == "de":
+        return ABILITIES_DE.get(name, name.replace("_", " "))
+    return name.replace("_", " ")
+
+
 def _say(lang: str, key: str, **params) -> str:
     return (WORDS.get(lang) or WORDS["en"])[key].format(**params)
 
@@ -138,7 +160,7 @@ def type_lines(spec: dict, lang: str) -> list[str]:
             )
         )
     abilities = [
-        f"{a['name'].replace('_', ' ')}" + (f" {a['x']}" if a.get("x") is not None else "")
+        ability_name(a["name"], lang) + (f" {a['x']}" if a.get("x") is not None else "")
         for a in spec.get("abilities", [])
     ]
     if abilities:
