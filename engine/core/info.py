@@ -10,6 +10,8 @@ view hides cannot appear, and what a unit may do now is told to its own side onl
 
 from __future__ import annotations
 
+import re
+
 from .commands import format_command
 from .errors import RuleError
 from .names import _WHERE, resolve_value
@@ -197,13 +199,17 @@ def unit_side(state: dict, uid: str) -> str | None:
     return None
 
 
-def bare_label(ruleset, state: dict, uid: str, piece: dict) -> str:
+# Where a label says the unit stands, in English or German ("... at 0507", "... auf 0507").
+_PLACE = re.compile(_WHERE.pattern + r"| auf .*$")
+
+
+def bare_label(ruleset, state: dict, uid: str, piece: dict, lang: str = "en") -> str:
     """The unit's human name without where it stands ("Spanish Cavalry 1")."""
     try:
-        label = ruleset.describe(state, "unit", uid)
+        label = ruleset.label(state, "unit", uid, lang)
     except Exception:
         label = uid
-    label = _WHERE.sub("", label).strip() or uid
+    label = _PLACE.sub("", label).strip() or uid
     if label == uid and piece.get("title"):
         return f"{piece['title']} ({uid})"
     return label if uid in label else f"{label} ({uid})"
@@ -214,7 +220,7 @@ def explain_unit(ruleset, state: dict, viewer: str | None, typed: str, lang: str
     uid = find_unit(ruleset, state, board, typed)
     piece = board.pieces[uid]
     side = ruleset.unit_side(state, uid)
-    lines = [f"**{bare_label(ruleset, state, uid, piece)}**"]
+    lines = [f"**{bare_label(ruleset, state, uid, piece, lang)}**"]
     if side is not None:
         lines.append(f"{word(lang, 'side')}: {ruleset.side_title(side, lang)}")
     counter = " ".join(str(piece[k]) for k in ("title", "values") if piece.get(k))
@@ -262,7 +268,9 @@ def explain_cell(ruleset, state: dict, viewer: str | None, typed: str, lang: str
     lines += ruleset.cell_facts(state, cell, lang)
     here = board.units_at(cell)
     if here:
-        shown = ", ".join(bare_label(ruleset, state, uid, board.pieces[uid]) for uid in here)
+        shown = ", ".join(
+            bare_label(ruleset, state, uid, board.pieces[uid], lang) for uid in here
+        )
         lines.append(f"{word(lang, 'here')}: {shown}")
     else:
         lines.append(word(lang, "nobody_here"))

@@ -42,6 +42,14 @@ WORDS = {
 }
 
 
+def _title(spec: dict, kind: str, lang: str) -> str:
+    """A unit type's, landscape's or building's name: the data's title, or the expansion's
+    German word for a German reader."""
+    if lang == "de" and kind in NAMES_DE:
+        return NAMES_DE[kind]
+    return str(spec.get("title", kind))
+
+
 def _say(lang: str, key: str, **params) -> str:
     return (WORDS.get(lang) or WORDS["en"])[key].format(**params)
 
@@ -56,7 +64,7 @@ def unit_facts(ruleset, cat: Catalogue, state: dict, uid: str, lang: str) -> lis
     level_word = _say(lang, level)
     values = stats(cat, state, uid)
     lines = [
-        f"{word(lang, 'type')}: {spec['title']} ({level_word})",
+        f"{word(lang, 'type')}: {_title(spec, unit['type'], lang)} ({level_word})",
         " · ".join(
             f"{word(lang, key)} {values[key]}" for key in ("strength", "speed", "range")
         ),
@@ -75,7 +83,7 @@ def cell_facts(ruleset, cat: Catalogue, state: dict, cell: str, lang: str) -> li
     if land is None:
         return []
     spec = cat.landscapes[land]
-    lines = [f"{word(lang, 'terrain')}: {spec['title']}"]
+    lines = [f"{word(lang, 'terrain')}: {_title(spec, land, lang)}"]
     if not spec["passable"]:
         lines.append(word(lang, "impassable"))
     if spec["terrain_advantage"]:
@@ -92,7 +100,7 @@ def cell_facts(ruleset, cat: Catalogue, state: dict, cell: str, lang: str) -> li
             _say(
                 lang,
                 "building",
-                title=spec.get("title", kind),
+                title=_title(spec, kind, lang),
                 withstands=spec.get("withstands", "?"),
                 damage=building.get("damage", 0),
             )
@@ -108,23 +116,24 @@ def rules_reference(cat: Catalogue, lang: str) -> list[tuple[str, list[str]]]:
     units = []
     for kind, spec in cat.types.items():
         numbers = " · ".join(f"{word(lang, k)} {spec[k]}" for k in ("strength", "speed", "range"))
-        line = f"**{spec['title']}** ({spec['short']}): {numbers}"
+        line = f"**{_title(spec, kind, lang)}** ({spec['short']}): {numbers}"
         bonus = cat.advanced.get(kind)
         if bonus:
             shown = ", ".join(f"{word(lang, k)} +{v}" for k, v in bonus.items())
             line += f"; {_say(lang, 'advanced_bonus', bonus=shown)}"
         units.append(line)
     terrain = []
-    for spec in cat.landscapes.values():
+    for land, spec in cat.landscapes.items():
         effects = []
         if not spec["passable"]:
             effects.append(word(lang, "impassable").rstrip("."))
         if spec["terrain_advantage"]:
             effects.append(f"{word(lang, 'defence_bonus')} +{spec['terrain_advantage']}")
-        terrain.append(f"**{spec['title']}**" + (f": {' · '.join(effects)}" if effects else ""))
+        title = _title(spec, land, lang)
+        terrain.append(f"**{title}**" + (f": {' · '.join(effects)}" if effects else ""))
     buildings = [
-        f"**{spec['title']}**: {_say(lang, 'withstands', n=spec['withstands'])}"
-        for spec in (*cat.kinds.values(), *cat.engines.values())
+        f"**{_title(spec, kind, lang)}**: {_say(lang, 'withstands', n=spec['withstands'])}"
+        for kind, spec in (*cat.kinds.items(), *cat.engines.items())
     ]
     return [
         (word(lang, "units"), units),
