@@ -170,6 +170,25 @@ class PocketTactics(Ruleset):
             "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
             "reicht {reach} weit.",
             "pocket-tactics.no_bonus_left": "Du hast in diesem Kampf keinen Bonus mehr.",
+            "pocket-tactics.faction_taken": "{faction} ist schon vergeben; die beiden Spieler "
+            "spielen verschiedene Fraktionen.",
+            "pocket-tactics.not_of_faction": "{unit!r} ist keine Einheit von {faction}.",
+            "pocket-tactics.already_recruited": "{unit} ist schon in deiner Armee (jede Figur "
+            "einmal).",
+            "pocket-tactics.too_dear": "{unit} kostet {cost} Punkte; deine Armee hat {spent} von "
+            "{limit}, {left} übrig.",
+            "pocket-tactics.empty_army": "Eine Armee braucht mindestens eine Einheit; erst "
+            "/recruit.",
+            "pocket-tactics.tile_there": "Auf {cell} liegt schon ein Plättchen.",
+            "pocket-tactics.not_next_to_map": "{cell} liegt nicht an der Karte; ein gezogenes "
+            "Plättchen wird an ein schon gelegtes angelegt.",
+            "pocket-tactics.feature_there": "Auf {cell} liegt schon ein Merkmal.",
+            "pocket-tactics.home_too_near": "{cell} ist {here} Plättchen vom nächsten Merkmal "
+            "entfernt; die fernsten sind {best} entfernt, und dein Merkmal kommt so weit weg wie "
+            "möglich.",
+            "pocket-tactics.start_occupied": "{cell} ist besetzt; nur eine Einheit je Plättchen.",
+            "pocket-tactics.start_where": "Starteinheiten kommen auf oder neben dein eigenes "
+            "Merkmal ({home}).",
             "pocket-tactics.deploy_where": "{cell} liegt nicht neben einem Merkmal, das du "
             "kontrollierst.",
             "pocket-tactics.only_flyers_move_first": "Nur fliegende Einheiten machen vor dem "
@@ -1158,6 +1177,7 @@ class PocketTactics(Ruleset):
                 f"{action['faction']} is already taken; the two players play different factions "
                 f"(the rules allow a mirror match, but our data holds one set of each faction's figures).",
                 [a["faction"] for a in self.legal_actions(state, side)],
+                **self._keyed("faction_taken", faction=str(action["faction"])),
             )
         if phase == "army" and kind == "recruit":
             uid = action.get("unit")
@@ -1166,9 +1186,17 @@ class PocketTactics(Ruleset):
                 raise RuleError(
                     f"{uid!r} is not a unit of {self.cat.factions[faction]['title']}.",
                     sorted(self.cat.factions[faction]["units"]),
+                    **self._keyed(
+                        "not_of_faction",
+                        unit=str(uid),
+                        faction=self.cat.factions[faction]["title"],
+                    ),
                 )
             if uid in state["units"]:
-                raise RuleError(f"{uid} is already in your army (each figure once).")
+                raise RuleError(
+                    f"{uid} is already in your army (each figure once).",
+                    **self._keyed("already_recruited", unit=uid),
+                )
             spent = sum(
                 self.cat.units[u]["points"] for u, v in state["units"].items() if v["side"] == side
             )
@@ -1177,13 +1205,24 @@ class PocketTactics(Ruleset):
                 f"{uid} costs {cost} points; your army has {spent} of {state['points']}, "
                 f"{state['points'] - spent} left.",
                 [a["unit"] for a in self.legal_actions(state, side) if a["type"] == "recruit"],
+                **self._keyed(
+                    "too_dear",
+                    unit=uid,
+                    cost=cost,
+                    spent=spent,
+                    limit=state["points"],
+                    left=state["points"] - spent,
+                ),
             )
         if (
             phase == "army"
             and kind == "done"
             and not any(v["side"] == side for v in state["units"].values())
         ):
-            raise RuleError("An army needs at least one unit; /recruit one first.")
+            raise RuleError(
+                "An army needs at least one unit; /recruit one first.",
+                **self._keyed("empty_army"),
+            )
         if phase == "features" and kind in ("central", "feature"):
             feature = action.get("tile")
             if feature not in self.cat.features and feature != "random":
@@ -1199,21 +1238,29 @@ class PocketTactics(Ruleset):
             if not valid_label(to):
                 raise RuleError(f"{to!r} is not a place on the table (labels 0101-1515).")
             if to in state["tiles"]:
-                raise RuleError(f"{to} already holds a tile.")
+                raise RuleError(
+                    f"{to} already holds a tile.", **self._keyed("tile_there", cell=str(to))
+                )
             raise RuleError(
                 f"{to} is not next to the map; a drawn tile is placed touching a tile already laid.",
                 self._tile_spots(state),
+                **self._keyed("not_next_to_map", cell=str(to)),
             )
         if phase == "home" and kind == "place" and to is not None:
             if to not in state["tiles"]:
                 raise RuleError(f"{to!r} is not a tile of the map.")
             if state["tiles"][to].get("feature"):
-                raise RuleError(f"{to} already holds a feature.")
+                raise RuleError(
+                    f"{to} already holds a feature.", **self._keyed("feature_there", cell=str(to))
+                )
             scores = self._home_scores(state)
             raise RuleError(
                 f"{to} is {scores[to]} tiles from the nearest feature; the farthest tiles are "
                 f"{max(scores.values())} tiles away, and your feature goes as far as possible.",
                 self._home_spots(state),
+                **self._keyed(
+                    "home_too_near", cell=str(to), here=scores[to], best=max(scores.values())
+                ),
             )
         if phase == "start" and kind == "deploy":
             uid = action.get("unit")
@@ -1232,6 +1279,7 @@ class PocketTactics(Ruleset):
                 raise RuleError(
                     f"{spot} is occupied; only one unit per tile.",
                     self._start_spots(state, side, uid),
+                    **self._keyed("start_occupied", cell=spot),
                 )
             if spot in state["tiles"] and not self._can_enter(state, uid, spot, ()):
                 raise RuleError(
@@ -1241,7 +1289,12 @@ class PocketTactics(Ruleset):
             raise RuleError(
                 f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
                 self._start_spots(state, side, uid),
+                **self._keyed("start_where", home=str(state["homes"].get(side))),
             )
+
+    def _keyed(self, what: str, **params) -> dict:
+        """RuleError's key, params and domain for one of this game's refusals."""
+        return {"key": f"{self.name}.{what}", "params": params, "domain": self.name}
 
     def _explain_combat_choice(self, state: dict, action: dict) -> None:
         c = state["combat"]

@@ -163,3 +163,23 @@ def test_rivet_wars_movement_refusals_read_german():
             RS.apply(state, {"type": "move", "side": "allies", "unit": "r", "to": to}, None)
         assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
         assert not english_sentences(rule_text(refused.value, "de"))
+
+
+def test_pocket_tactics_setup_refusals_read_german():
+    """Building an army is a newcomer's first step in Pocket Tactics."""
+    from cogs.i18n import rule_text
+    from engine.core.errors import RuleError
+    from tests.pockettactics.helpers import act
+    from tests.pockettactics.test_setup import fresh
+
+    army = fresh(factions={"north": "clans", "south": "horde"}, order=["north", "south"], points=22)
+    army, _ = act(army, "/recruit unit:champion")
+    for command, german in (
+        ("/recruit unit:archer", "archer kostet 9 Punkte; deine Armee hat 14 von 22, 8 übrig."),
+        ("/recruit unit:champion", "champion ist schon in deiner Armee"),
+        ("/recruit unit:goblin", "'goblin' ist keine Einheit von Highland Clans."),
+    ):
+        with pytest.raises(RuleError) as refused:
+            act(army, command)
+        assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
+        assert not english_sentences(rule_text(refused.value, "de"))
