@@ -35,7 +35,7 @@ from typing import cast
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
-from engine.core.errors import RuleError, ScenarioError
+from engine.core.errors import Reason, RuleError, ScenarioError, keyed_of
 from engine.core.hexgrid import UNREACHABLE
 from engine.core.names import possessive
 from engine.core.phases import TurnCycle
@@ -290,6 +290,32 @@ class Tenochtitlan(Ruleset):
             "{used} haben angegriffen.",
             "tenochtitlan.not_disorganised": "{unit} ist nicht desorganisiert.",
             "tenochtitlan.not_enemy": "{target!r} ist keine feindliche Einheit auf dem Brett.",
+            "tenochtitlan.out_of_range": "{target} ist {distance} Felder von {unit} entfernt; "
+            "die Reichweite ist {range}.",
+            "tenochtitlan.moved_adjacent_only": "{unit} hat sich in diesem Spielzug bewegt und "
+            "darf nur einen benachbarten Feind angreifen.",
+            "tenochtitlan.sight_blocked": "Die Sichtlinie von {unit} zu {target} ist blockiert.",
+            "tenochtitlan.zoc_attack": "{unit} steht in einer feindlichen Kontrollzone und darf "
+            "nur die Einheiten angreifen, die sie ausüben.",
+            "tenochtitlan.not_in_pool": "{unit!r} ist keine deiner Einheiten, die noch "
+            "aufgestellt werden.",
+            "tenochtitlan.hex_taken": "Auf {cell} steht schon {unit}; eine Einheit je Feld.",
+            "tenochtitlan.setup_canoes": "Kanus werden auf Seefeldern neben Tenochtitlan oder im "
+            "Kanal aufgestellt.",
+            "tenochtitlan.setup_causeway_full": "Auf dem Damm {causeway} stehen schon zwei "
+            "aztekische Einheiten (höchstens zwei je Damm).",
+            "tenochtitlan.setup_aztec": "Aztekische Einheiten werden in Tenochtitlan oder auf "
+            "einem Damm aufgestellt.",
+            "tenochtitlan.setup_brigantines": "Brigantinen werden auf dem Texcoco-See außerhalb "
+            "der Dämme aufgestellt (dem südlichen See).",
+            "tenochtitlan.setup_spanish_not_there": "Spanische Landeinheiten dürfen nicht in "
+            "Tenochtitlan, auf einem Damm oder auf Wasser aufgestellt werden.",
+            "tenochtitlan.setup_spanish_village": "Spanische Landeinheiten werden höchstens 3 "
+            "Felder von einem aztekischen Dorf entfernt aufgestellt.",
+            "tenochtitlan.setup_spanish_groups": "Eine Einheit dort ließe keine Aufstellung mehr "
+            "zu, die in genau drei Gruppen (Einheiten auf zusammenhängenden Feldern) zu "
+            "mindestens vier Einheiten endet, jede höchstens 3 Felder von ihrem eigenen "
+            "aztekischen Dorf.",
             "tenochtitlan.stop_on_friend": "Auf {cell} steht {friend}. Eine Einheit darf nur auf "
             "einer eigenen anhalten, wenn diese in dieser Phase noch auf ein leeres Feld "
             "weiterziehen kann (Zuglimit der Karte, noch nicht gezogen, nicht desorganisiert): "
@@ -1226,7 +1252,7 @@ class Tenochtitlan(Ruleset):
         hints = [self.describe_action(state, a) for a in same]
         if reason:
             # ``keyed`` is set together with ``reason``; reasons without one stay English.
-            raise RuleError(reason, hints, **keyed)
+            raise RuleError(reason, hints, **(keyed or keyed_of(reason)))
         raise RuleError(
             f"That /{kind} is not legal now.",
             hints,
@@ -1262,22 +1288,45 @@ class Tenochtitlan(Ruleset):
                 return f"{name} entered terrain that forbids attacking this turn."
         d = pos.dist(pos.where(uid), pos.where(target))
         rng = pos.utype(uid)["range"]
+        them = self._name(state, target)
         if d > rng:
-            return f"{self._name(state, target)} is {d} hexes from {name}; its range is {rng}."
+            return Reason(
+                f"{them} is {d} hexes from {name}; its range is {rng}.",
+                "tenochtitlan.out_of_range",
+                self.name,
+                target=them,
+                distance=d,
+                unit=name,
+                range=rng,
+            )
         if d > 1 and kind == "attack" and uid in state["moved"] and pos.cls(uid) != "brigantine":
-            return f"{name} moved this turn and may only attack an adjacent enemy."
+            return Reason(
+                f"{name} moved this turn and may only attack an adjacent enemy.",
+                "tenochtitlan.moved_adjacent_only",
+                self.name,
+                unit=name,
+            )
         if d > 1 and not los_clear(
             pos.board, pos.where(uid), pos.where(target), pos.at, pos.cls(uid) in ARTILLERY_CLASSES
         ):
-            return f"The line of sight from {name} to {self._name(state, target)} is blocked."
+            return Reason(
+                f"The line of sight from {name} to {them} is blocked.",
+                "tenochtitlan.sight_blocked",
+                self.name,
+                unit=name,
+                target=them,
+            )
         enemy = OTHER[side]
         if (
             pos.cls(uid) not in WATER_CLASSES
             and pos.where(uid) in pos.zoc(enemy)
             and target not in pos.exerting(pos.where(uid), enemy)
         ):
-            return (
-                f"{name} is in an enemy zone of control and may only attack the units exerting it."
+            return Reason(
+                f"{name} is in an enemy zone of control and may only attack the units exerting it.",
+                "tenochtitlan.zoc_attack",
+                self.name,
+                unit=name,
             )
         return None
 
@@ -1286,7 +1335,12 @@ class Tenochtitlan(Ruleset):
         state, board = pos.state, pos.board
         setup = state["phase"] == "setup"
         if setup and uid not in state["pool"]:
-            return f"{uid!r} is not one of your units waiting to be set up."
+            return Reason(
+                f"{uid!r} is not one of your units waiting to be set up.",
+                "tenochtitlan.not_in_pool",
+                self.name,
+                unit=str(uid),
+            )
         if not setup and uid not in state["eliminated"]:
             return f"{uid!r} is not one of your eliminated units."
         t = pos.types[state["roster"][uid]]
@@ -1296,7 +1350,13 @@ class Tenochtitlan(Ruleset):
         if i is None:
             return f"{lab!r} is not a hex of this map."
         if i in pos.at:
-            return f"{lab} already holds {self._name(state, pos.at[i])}; one unit per hex."
+            return Reason(
+                f"{lab} already holds {self._name(state, pos.at[i])}; one unit per hex.",
+                "tenochtitlan.hex_taken",
+                self.name,
+                cell=lab,
+                unit=self._name(state, pos.at[i]),
+            )
         water = t["class"] in WATER_CLASSES
         if not setup:
             special = pos.special("return_unit")
@@ -1313,25 +1373,44 @@ class Tenochtitlan(Ruleset):
                 f"The card returns the unit to {where.get(special.get('where', 'default'), 'the hex it names')}, "
                 f"{'on water' if water else 'on land'}, outside enemy zones of control."
             )
+        def why(text: str, key: str, **params) -> Reason:
+            return Reason(text, f"tenochtitlan.{key}", self.name, **params)
+
         if side == "aztec":
             if water:
-                return "Canoes set up on lake hexes next to Tenochtitlan or in the canal."
+                return why(
+                    "Canoes set up on lake hexes next to Tenochtitlan or in the canal.",
+                    "setup_canoes",
+                )
             name = board.causeway_of[i]
             if name:
-                return (
-                    f"The {name} causeway already holds two Aztec units (at most two per causeway)."
+                return why(
+                    f"The {name} causeway already holds two Aztec units (at most two per "
+                    f"causeway).",
+                    "setup_causeway_full",
+                    causeway=name,
                 )
-            return "Aztec units set up in Tenochtitlan or on a causeway."
+            return why("Aztec units set up in Tenochtitlan or on a causeway.", "setup_aztec")
         if water:
-            return "Brigantines set up on Lake Texcoco outside the causeways (the southern lake)."
+            return why(
+                "Brigantines set up on Lake Texcoco outside the causeways (the southern lake).",
+                "setup_brigantines",
+            )
         if board.city[i] or board.causeway_of[i] or board.medium[i] != "land":
-            return "Spanish land units may not set up in Tenochtitlan, on a causeway or on water."
+            return why(
+                "Spanish land units may not set up in Tenochtitlan, on a causeway or on water.",
+                "setup_spanish_not_there",
+            )
         if i not in setup_groups.eligible_hexes(board):
-            return "Spanish land units set up within 3 hexes of an Aztec village."
-        return (
+            return why(
+                "Spanish land units set up within 3 hexes of an Aztec village.",
+                "setup_spanish_village",
+            )
+        return why(
             "A unit there would leave a setup that can no longer end in exactly three groups "
             "(units on connected hexes) of at least four units, each within 3 hexes of its own "
-            "Aztec village."
+            "Aztec village.",
+            "setup_spanish_groups",
         )
 
     # --- action handlers (the action is already known to be legal)

@@ -183,3 +183,21 @@ def test_pocket_tactics_setup_refusals_read_german():
             act(army, command)
         assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
         assert not english_sentences(rule_text(refused.value, "de"))
+
+
+def test_tenochtitlan_setup_refusals_read_german():
+    """Placing units is a newcomer's first step in Tenochtitlan's standard scenario."""
+    from cogs.i18n import rule_text
+    from engine.core.errors import RuleError
+    from engine.core.game import new_game
+    from tests.tenochtitlan.helpers import RULES, act
+
+    state = new_game(RULES, RULES.load_scenario("standard"), 7)[0]
+    for command, german in (
+        ("/place unit:az-bowmen-1 to:0101", "Aztekische Einheiten werden in Tenochtitlan"),
+        ("/place unit:az-canoe-1 to:0101", "Kanus werden auf Seefeldern"),
+    ):
+        with pytest.raises(RuleError) as refused:
+            act(state, "aztec", command)
+        assert rule_text(refused.value, "de").startswith(german), rule_text(refused.value, "de")
+        assert not english_sentences(rule_text(refused.value, "de"))
