@@ -187,9 +187,14 @@ def _describes_events(ruleset: Ruleset) -> bool:
 
 
 def event_lines(
-    ruleset: Ruleset, state: dict, events: Iterable[dict], side: str | None = None
+    ruleset: Ruleset,
+    state: dict,
+    events: Iterable[dict],
+    side: str | None = None,
+    lang: str = "en",
 ) -> list[str]:
-    """Human lines for events as ``side`` may see them (None: the public).
+    """Human lines for events as ``side`` may see them (None: the public), in ``lang`` where
+    the game narrates in it.
 
     Every die is shown. Events private to another side are skipped. A ruleset that does not
     describe events at all still gets a plain rendering so nothing happens silently; one that
@@ -205,11 +210,16 @@ def event_lines(
         if event.get("type") == "roll":
             sides = event.get("sides", 6)
             die = "" if sides == 6 else f" (d{sides})"
-            lines.append(f"{prefix}🎲 {event.get('purpose', 'die')}: **{event.get('value')}**{die}")
+            try:
+                purpose = ruleset.roll_purpose(state, event, lang)
+            except Exception:  # a presentation bug must not lose the die
+                log.exception("roll_purpose failed for %s", event)
+                purpose = str(event.get("purpose", "die"))
+            lines.append(f"{prefix}🎲 {purpose}: **{event.get('value')}**{die}")
             continue
         text = None
         try:
-            text = ruleset.describe_event(state, event)
+            text = ruleset.narrate(state, event, lang)
         except Exception:  # a presentation bug must not lose the post
             log.exception("describe_event failed for %s", event)
         if text is None and not own_words:
@@ -224,8 +234,10 @@ def event_lines(
     return lines
 
 
-def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
+def describe_action(ruleset: Ruleset, state: dict, action: dict, lang: str = "en") -> str:
     try:
+        if lang != "en":
+            return ruleset.action_label(state, action, lang)
         return ruleset.describe_action(state, action)
     except Exception:
         log.exception("describe_action failed for %s", action)
@@ -256,15 +268,17 @@ def decision_label(ruleset: Ruleset, state: dict, action: dict, lang: str) -> st
             else command.description
         )
     values = [
-        describe_value(ruleset, state, key, value)
+        describe_value(ruleset, state, key, value, lang)
         for key, value in action.items()
         if key not in ("type", "side")
     ]
     return f"{what}: {', '.join(values)}" if values else what
 
 
-def describe_value(ruleset: Ruleset, state: dict, key: str, value: str) -> str:
+def describe_value(ruleset: Ruleset, state: dict, key: str, value: str, lang: str = "en") -> str:
     try:
+        if lang != "en":
+            return ruleset.label(state, key, value, lang)
         return ruleset.describe(state, key, value)
     except Exception:
         log.exception("describe failed for %s=%s", key, value)

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from engine import registry
+from engine.core.commands import format_command
 from engine.core.errors import OptionalRuleError, ScenarioError
 from engine.core.ruleset import MAX_OPTIONAL_RULES_TEXT
 from engine.core.scenario_io import MAX_DOCUMENT_BYTES, MAX_NAME_LENGTH, safe_label
@@ -72,6 +73,22 @@ def clock_settings(time_control: str, on_timeout: str) -> dict:
             "remind_every": remind,
         }
     }
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    """Bulleted lines joined into texts of at most ``limit`` characters, split between lines
+    (a line longer than the limit is clipped)."""
+    parts: list[str] = []
+    current = ""
+    for line in lines:
+        item = clip("• " + line, limit)
+        if current and len(current) + 1 + len(item) > limit:
+            parts.append(current)
+            current = ""
+        current = f"{current}\n{item}" if current else item
+    if current:
+        parts.append(current)
+    return parts
 
 
 class GameCog(UmpireCog):
@@ -213,6 +230,8 @@ class GameCog(UmpireCog):
         if not game_rules.needs_setting_up(info.state):
             return ""
         text = "\n" + t(lang, "lobby_setup")
+        if any(game_rules.suggested_actions(info.state, side) for side in game_rules.sides):
+            text += " " + t(lang, "lobby_suggested")
         ready = await asyncio.to_thread(game_rules.ready_scenarios)
         if ready:
             names = ", ".join(f"`{s.name}` ({s.title})" for s in ready[:3])
@@ -566,15 +585,23 @@ class GameCog(UmpireCog):
             state = await self.service.view(here.info.id, None)
             lines = []
             for record in records[-count:]:
+                # The stored label is English and worded for the position it was played in;
+                # another reader gets the command itself (its events follow in their language).
+                what = (
+                    record.label or describe_action(here.ruleset, state, record.action)
+                    if lang == "en"
+                    else f"`{format_command(record.action)}`"
+                )
                 head = (
                     f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
-                    f"{record.label or describe_action(here.ruleset, state, record.action)}"
+                    f"{what}"
                 )
                 if not record.live:
                     head = t(lang, "log_undone_title", line=head)
                 lines.append(head)
                 lines += [
-                    f"  {line}" for line in event_lines(here.ruleset, state, record.events, None)
+                    f"  {line}"
+                    for line in event_lines(here.ruleset, state, record.events, None, lang)
                 ]
                 if not record.live:
                     lines.append(t(lang, "log_undone", who=who_undid(lang, record.undone_by)))
@@ -621,6 +648,11 @@ class GameCog(UmpireCog):
                 title=here.ruleset.title, description=clip(summary, MAX_EMBED_TEXT)
             )
             await send(interaction, embed=embed)
+            # The units and terrain, from the game's data; one embed per part that fits.
+            reference = here.ruleset.rules_reference(lang, here.info.state)
+            for heading, lines in reference:
+                for part in _chunks(lines, MAX_EMBED_TEXT):
+                    await send(interaction, embed=discord.Embed(title=heading, description=part))
 
     @game.command(name="list", description="Games in this server")
     @app_commands.describe(status="Only games with this status")

@@ -8,10 +8,13 @@ add translations of its command descriptions with ``Command.description_i18n``.
 from __future__ import annotations
 
 import logging
+import re
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+
+from engine.core.info import WORDS as INFO_WORDS
 
 log = logging.getLogger("umpire.discord")
 
@@ -94,6 +97,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "with /game join, then the creator or a referee runs /game start.",
         "lobby_setup": "This scenario begins with setting up: place your units one by one, or "
         "all that are left at once, legally at random, with /auto-setup.",
+        "lobby_suggested": "It also suggests a deployment for each side: take yours in one "
+        "command with /suggested.",
         "lobby_ready": "To start playing at once, open a ready scenario instead: {names}, e.g. "
         "/game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} plays {side}.",
@@ -197,13 +202,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "side:… (/game leave gives it up) → the creator or a referee runs /game "
         "start (or /game cancel) → in the thread, the turn post says whose turn it "
         "is; act with the game's commands (options autocomplete) or /act, take "
-        "back with /undo; /game status, /game log and /game rules tell you more → "
+        "back with /undo; /game status, /game log and /game rules tell you more, "
+        "/info unit:… or /info cell:… explains one unit or cell → "
         "once it is over, /game verify checks every die and /game rematch plays "
         "again.",
         "help_no_game": "There is no game in this channel: open one with /game new, or run "
         "/help in a game's thread for its commands.",
         "help_game": "**{title}** #{id} ({status}). Its commands:",
         "help_examples": "You could type now:",
+        "help_questions": "Questions anyone may ask at any time (the answer is yours only):",
         "turn_notice": "⏳ {title} #{id}: {side} is to act. {link}",
         "notify_on": "I will send you a direct message when your side is to act in this game "
         "(/game notify on:False stops it). Your DMs from this server must be open.",
@@ -309,6 +316,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lobby_setup": "Dieses Szenario beginnt mit dem Aufstellen: stell deine Einheiten "
         "einzeln auf oder alle übrigen auf einmal, zufällig und regelgerecht, mit "
         "/auto-setup.",
+        "lobby_suggested": "Es schlägt auch jeder Seite eine Aufstellung vor: übernimm deine "
+        "mit einem Befehl, /suggested.",
         "lobby_ready": "Wer gleich spielen will, eröffnet stattdessen ein fertig aufgestelltes "
         "Szenario: {names}, z. B. /game new ruleset:{ruleset} scenario:{scenario}",
         "joined": "{user} spielt {side}.",
@@ -420,13 +429,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Schiedsrichter startet mit /game start (oder sagt mit /game cancel ab) → im "
         "Thread zeigt der Zugbeitrag, wer am Zug ist; gespielt wird mit den Befehlen "
         "des Spiels (Optionen mit Vorschlägen) oder /act, zurückgenommen mit /undo; "
-        "/game status, /game log und /game rules erklären mehr → ist die Partie "
+        "/game status, /game log und /game rules erklären mehr, /info unit:… oder "
+        "/info cell:… erklärt eine Einheit oder ein Feld → ist die Partie "
         "vorbei, prüft /game verify jeden Wurf und /game rematch spielt sie noch "
         "einmal.",
         "help_no_game": "In diesem Kanal läuft keine Partie: eröffne eine mit /game new, oder "
         "rufe /help im Thread einer Partie auf, um ihre Befehle zu sehen.",
         "help_game": "**{title}** #{id} ({status}). Ihre Befehle:",
         "help_examples": "Du könntest jetzt tippen:",
+        "help_questions": "Fragen, die jeder jederzeit stellen darf (die Antwort siehst nur du):",
         "turn_notice": "⏳ {title} #{id}: {side} ist am Zug. {link}",
         "notify_on": "Ich schreibe dir eine Direktnachricht, wenn deine Seite in dieser Partie am "
         "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
@@ -492,6 +503,7 @@ DE_NAMES = {
     "cancel": "absagen",
     "rematch": "revanche",
     "help": "hilfe",
+    "suggested": "vorschlag",
     "export": "exportieren",
     "notify": "benachrichtigen",
     "on": "an",
@@ -511,6 +523,8 @@ DE_NAMES = {
     "card": "karte",
     "choice": "wahl",
     "hex": "feld",
+    "cell": "feld",
+    "info": "info",
     "die": "wuerfel",
     "value": "wert",
     "faction": "fraktion",
@@ -599,6 +613,8 @@ DE_TEXT = {
     "Mark a hex on the next picture": "Ein Feld auf dem nächsten Bild markieren",
     "The cell to mark, e.g. 0507 or C4": "Das Feld, z. B. 0507 oder C4",
     "Move a unit": "Eine Einheit bewegen",
+    "Place your remaining units as the scenario suggests": "Deine übrigen Einheiten so "
+    "aufstellen, wie es das Szenario vorschlägt",
     "Place your remaining units legally at random": "Deine übrigen Einheiten zufällig und "
     "regelgerecht aufstellen",
     "Attack an enemy unit": "Eine feindliche Einheit angreifen",
@@ -644,6 +660,8 @@ DE_TEXT = {
     "active": "läuft",
     "finished": "beendet",
     "Move a unit one hex": "Eine Einheit ein Feld bewegen",
+    "A unit on the board": "Eine Einheit auf dem Brett",
+    "A cell, e.g. 0507 or C4": "Ein Feld, z. B. 0507 oder C4",
     "Fire at an adjacent enemy": "Auf einen benachbarten Feind feuern",
 }
 
@@ -664,6 +682,10 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "no_option": "/{command} hat keine Option {option}.",
         "legal": "Erlaubt: {items}{more}.",
         "legal_more": " (+{count} weitere)",
+        "info_no_unit": INFO_WORDS["de"]["no_unit"],
+        "info_no_cell": INFO_WORDS["de"]["no_cell"],
+        "info_need_one": INFO_WORDS["de"]["need_one"],
+        "info_one_at_a_time": INFO_WORDS["de"]["one_at_a_time"],
     },
 }
 
@@ -728,6 +750,10 @@ def locale_of(interaction: discord.Interaction) -> str:
     return normalise_locale(interaction.locale)
 
 
+# "{side}'s" with a side whose name ends in s ("Allies", "Defenders") reads "Allies'".
+_POSSESSIVE = re.compile(r"\b(\w*s)'s\b")
+
+
 def t(lang: str, key: str, **params) -> str:
     catalog = MESSAGES.get(lang) or MESSAGES["en"]
     template = catalog.get(key) or MESSAGES["en"].get(key)
@@ -735,7 +761,7 @@ def t(lang: str, key: str, **params) -> str:
         log.error("missing message %r", key)
         return key
     try:
-        return template.format(**params)
+        return _POSSESSIVE.sub(r"\1'", template.format(**params))
     except (KeyError, IndexError, ValueError):
         log.exception("bad parameters for message %r", key)
         return template

@@ -21,6 +21,7 @@ from discord import app_commands
 from engine.core.commands import format_command, parse_command
 from engine.core.errors import CommandSyntaxError
 from engine.core.names import AmbiguousName, resolve_action
+from engine.core.ruleset import INFO
 from renderer.layout import SceneError
 from service.replay import SERVICE_ACTIONS
 
@@ -93,6 +94,7 @@ STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
     "reserve": ("Put a unit into reserve", (("unit", "The unit", True),)),
     "pass": ("Pass", ()),
     "auto-setup": ("Place your remaining units legally at random", ()),
+    "suggested": ("Place your remaining units as the scenario suggests", ()),
 }
 
 
@@ -155,7 +157,7 @@ def collect_queries(rulesets=None, taken: set[str] | None = None) -> list[PlayCo
     found: dict[str, PlayCommand] = {}
     declared_by: dict[str, list] = {}
     for ruleset in playable_rulesets() if rulesets is None else rulesets:
-        for declared in ruleset.queries:
+        for declared in ruleset.all_queries():
             if declared.name in taken or not _valid_name(declared.name):
                 continue
             declared_by.setdefault(declared.name, []).append(declared)
@@ -277,7 +279,42 @@ class PlayCog(UmpireCog):
                 command.autocomplete(_param_name(option.name))(
                     self._completer(spec.name, option.name)
                 )
+        elif spec.name == INFO.name:  # /info: what the asker can see on the board
+            for option in options:
+                command.autocomplete(_param_name(option.name))(self._info_completer(option.name))
         return command
+
+    def _info_completer(self, option_name: str):
+        async def complete(interaction: discord.Interaction, current: str):
+            return await self.complete_info(interaction, option_name, current)
+
+        return complete
+
+    async def complete_info(
+        self, interaction: discord.Interaction, option_name: str, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Units and cells for /info, as the asker's side sees them (a spectator: the public
+        view); nothing while the bot is saturated."""
+        try:
+            if self.service.overloaded:
+                return []
+            async with self.service.same_reads():
+                info = await self.service.find_by_thread(interaction.channel_id)
+                if info is None or info.status not in ("active", "paused", "finished"):
+                    return []
+                ruleset = ruleset_of(info)
+                sides = await self.service.sides_of(info.id, interaction.user.id)
+                viewer = sides[0] if sides else None
+                view = await self.service.view(info.id, viewer)
+            found = ruleset.info_choices(view, viewer, option_name, (current or "")[:100])
+            return [
+                app_commands.Choice(name=clip(label, 100), value=value)
+                for value, label in found[:MAX_CHOICES]
+                if len(value) <= 100
+            ]
+        except Exception:
+            log.exception("autocomplete of /info %s failed", option_name)
+            return []
 
     async def answer_query(
         self, interaction: discord.Interaction, name: str, typed: dict[str, str]
@@ -286,11 +323,15 @@ class PlayCog(UmpireCog):
         the thread may ask, at any time; the answer is computed from what the asker's side may
         see (a spectator's view otherwise), shown to the asker only, and changes nothing."""
         here = await self.presenter.game_here(interaction)
-        if not any(q.name == name for q in here.ruleset.queries):
+        if not any(q.name == name for q in here.ruleset.all_queries()):
             raise Refusal("refused", why=f"{here.ruleset.title} has no /{name}.")
         sides = await self.service.sides_of(here.info.id, interaction.user.id)
         text, png = await self.service.ask(
-            here.info.id, name, typed, viewer=sides[0] if sides else None
+            here.info.id,
+            name,
+            typed,
+            viewer=sides[0] if sides else None,
+            lang=locale_of(interaction),
         )
         if png is None:
             await send(interaction, clip(text, 2000))
@@ -356,6 +397,7 @@ class PlayCog(UmpireCog):
                 if value not in (None, "") and key.rstrip("_") != option_name
             }
             needle = (current or "").lower()
+            lang = locale_of(interaction)
             choices: dict[str, str] = {}
             for side, view, legal in per_side:
                 wanted = _resolved(ruleset, view, command_name, filled, legal)
@@ -371,7 +413,7 @@ class PlayCog(UmpireCog):
                     value = action[option_name]
                     if value in choices:
                         continue
-                    label = describe_value(ruleset, view, option_name, value)
+                    label = describe_value(ruleset, view, option_name, value, lang)
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     choices[value] = label
@@ -424,6 +466,15 @@ class PlayCog(UmpireCog):
                 else command.description
             )
             lines.append(f"• `/{command.name}` — {text}")
+        lines.append(t(lang, "help_questions"))
+        for question in ruleset.all_queries():
+            text = question.description_i18n.get(lang) or (
+                DE_TEXT.get(question.description, question.description)
+                if lang == "de"
+                else question.description
+            )
+            options = " ".join(f"{o.name}:…" for o in question.options)
+            lines.append(f"• `/{question.name} {options}` — {text}")
         examples: dict[str, str] = {}
         if info.status == "active":
             for side in await self.service.sides_of(info.id, interaction.user.id):
@@ -473,6 +524,7 @@ class PlayCog(UmpireCog):
             if not per_side:
                 return [self._whose_turn(interaction, info, ruleset)]
             needle = (current or "").lower()
+            lang = locale_of(interaction)
             choices = []
             seen = set()
             matching = 0
@@ -483,7 +535,7 @@ class PlayCog(UmpireCog):
                     value = format_command(action)
                     if value in seen or len(value) > 100:
                         continue
-                    label = describe_action(ruleset, view, action)
+                    label = describe_action(ruleset, view, action, lang)
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     seen.add(value)

@@ -259,9 +259,9 @@ class Presenter:
         posted = await self.after_change(
             self.publish(outcome, before, interaction.user, here.ruleset)
         )
-        mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side)
+        mine = event_lines(here.ruleset, outcome.game.state, outcome.events, side, lang)
         private = [line for line in mine if line.startswith("🔒")]
-        text = t(lang, "done", action=describe_action(here.ruleset, before, action))
+        text = t(lang, "done", action=describe_action(here.ruleset, before, action, lang))
         if private:
             text += "\n" + t(lang, "only_you") + "\n" + "\n".join(private)
         if changes:
@@ -279,14 +279,14 @@ class Presenter:
             return
         lang = await self.public_lang(info.guild_id)
         public_state = await self.service.view(info.id, None)
-        lines = event_lines(ruleset, public_state, outcome.events, None)
+        lines = event_lines(ruleset, public_state, outcome.events, None, lang)
         flow = await self.flow(info, ruleset, before, public_state, outcome, lang)
         if flow:
             lines.append(flow)
         who = f"<@{user.id}>" if user is not None else ""
         head = (
             f"**{side_title(ruleset, outcome.action.get('side'), lang)}** {who}: "
-            f"{describe_action(ruleset, before, outcome.action)}"
+            f"{describe_action(ruleset, before, outcome.action, lang)}"
         )
         text = clip("\n".join([head, *lines]))
         has_dice = any(e.get("type") == "roll" for e in outcome.events)
@@ -570,7 +570,7 @@ class Presenter:
                 await self.service.legal_actions(info.id, side) if info.status == "active" else []
             )
             if legal:
-                shown = [f"• {describe_action(ruleset, view, a)}" for a in legal[:20]]
+                shown = [f"• {describe_action(ruleset, view, a, lang)}" for a in legal[:20]]
                 if len(legal) > 20:
                     shown.append(t(lang, "more", count=len(legal) - 20))
                 parts.append(t(lang, "legal_now") + "\n" + "\n".join(shown))

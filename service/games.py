@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from engine.core.commands import format_command
 from engine.core.dice import Dice, SeededSource, seeded
 from engine.core.errors import DiceExhausted, RuleError, UmpireError
 from engine.core.game import new_game
+from engine.core.names import possessive
 from engine.core.ruleset import Ruleset
 from engine.core.state import clone, state_hash
 
@@ -838,7 +840,7 @@ class GameService:
             if not referee and await self._clock_expired(row, settings, side, now):
                 await self._handle_timeout(row, state, ruleset, settings, side, now)
                 raise GameNotActive(
-                    f"{ruleset.side_titles.get(side, side)}'s clock has run out; "
+                    f"{possessive(ruleset.side_titles.get(side, side))} clock has run out; "
                     f"the action was not played."
                 )
             seq = await self.store.max_seq(row["id"]) + 1
@@ -1173,12 +1175,18 @@ class GameService:
                 if r["side"] == "referee"
                 else ruleset.side_title(r["side"], lang)
             )
-            label = r.get("label") or describe_action(ruleset, state, json.loads(r["action_json"]))
+            action = json.loads(r["action_json"])
+            # The stored label is English, worded for the position it was played in; another
+            # reader gets the command itself (the events below are told in their language).
+            if lang == "en":
+                label = r.get("label") or describe_action(ruleset, state, action)
+            else:
+                label = format_command(action)
             lines.append(f"{who}: {label}")
             for event in json.loads(r["events_json"]):
                 if event.get("private") and event.get("private") != side:
                     continue
-                text = describe_event(ruleset, state, event)
+                text = describe_event(ruleset, state, event, lang)
                 if text:
                     lines.append(f"  {text}")
         return lines
@@ -1266,13 +1274,17 @@ class GameService:
         options: dict[str, str],
         viewer: str | None = None,
         picture: bool = True,
+        lang: str = "en",
     ) -> tuple[str, bytes | None]:
-        """Answer a ruleset's read-only query (``/los from: to:``) for ``viewer``'s view of the
-        game: its text and, when the ruleset gives a scene and ``picture``, the PNG. Nothing is
-        stored or logged; a bad query raises RuleError."""
+        """Answer a ruleset's read-only query (``/los from: to:``, ``/info unit:``) for
+        ``viewer``'s view of the game, in ``lang`` where the answer has words of its own: its
+        text and, when the ruleset gives a scene and ``picture``, the PNG. Nothing is stored or
+        logged; a bad query raises RuleError."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
-        answer = ruleset.query(ruleset.view(clone(state), viewer), viewer, name, dict(options))
+        answer = ruleset.query(
+            ruleset.view(clone(state), viewer), viewer, name, dict(options), lang=lang
+        )
         if answer.scene is None or not picture:
             return answer.text, None
         renderer = self._renderer()
@@ -1858,14 +1870,19 @@ def describe_action(ruleset: Ruleset, state: dict, action: dict) -> str:
         return format_command(action)
 
 
-def describe_event(ruleset: Ruleset, state: dict, event: dict) -> str | None:
-    """The ruleset's line for an event; dice always get a line even if the ruleset is silent."""
+def describe_event(ruleset: Ruleset, state: dict, event: dict, lang: str = "en") -> str | None:
+    """The ruleset's line for an event (in ``lang`` where the game narrates in it); dice always
+    get a line even if the ruleset is silent."""
     try:
-        text = ruleset.describe_event(state, event)
+        text = ruleset.narrate(state, event, lang)
     except (KeyError, TypeError, ValueError, UmpireError):
         text = None
     if text is None and event.get("type") == "roll":
-        text = f"🎲 {event.get('purpose', 'roll')}: {event.get('value')} (d{event.get('sides', 6)})"
+        try:
+            purpose = ruleset.roll_purpose(state, event, lang)
+        except (KeyError, TypeError, ValueError, UmpireError):
+            purpose = str(event.get("purpose", "roll"))
+        text = f"🎲 {purpose}: {event.get('value')} (d{event.get('sides', 6)})"
     if text is None and event.get("type") in SERVICE_ACTIONS:
         text = event.get("reason")
     if text is None and event.get("type") == "referee":

@@ -24,6 +24,7 @@ from engine import registry
 from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
 from engine.core.errors import UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
+from engine.core.names import possessive
 from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
@@ -37,12 +38,13 @@ PLANNED: dict[str, str] = {}
 MAX_LISTED = 40  # longer option lists are grouped in the terminal (script mode gets them all)
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
-TABLE_COMMANDS = ("help", "options", "state", "board", "log", "undo", "quit")
+TABLE_COMMANDS = ("help", "rules", "options", "state", "board", "log", "undo", "quit")
 LATEST = "latest"
 
 HELP = """Commands (the same grammar as in Discord):
   /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
   /auto-setup       place the side's remaining units legally at random (before play)
+  /suggested        place them as the scenario suggests, where it does (Tenochtitlan's standard)
   /options [side] [words]   the legal actions now, with the exact command to type;
                     words narrow the list (/options az-bowmen-1, /options 0507)
   /state            the full game state as JSON
@@ -50,6 +52,7 @@ HELP = """Commands (the same grammar as in Discord):
   /log [n]          the last n actions (default 10)
   /undo             take back your last action (same phase, no dice rolled, nothing revealed);
                     'referee /undo' takes back any last action
+  /rules            the game's rules summary, its units and its terrain
   /help             this text
   /quit             leave (the game stays in the database; --resume continues it)"""
 
@@ -225,7 +228,7 @@ class Table:
             name = text[1:].split(" ", 1)[0].lower() if text.startswith("/") else ""
             if name in TABLE_COMMANDS:
                 result.update(await self.table_command(name, text, side, info))
-            elif any(q.name == name for q in self.ruleset.queries):
+            elif any(q.name == name for q in self.ruleset.all_queries()):
                 result.update(await self.query(name, text, side, info))
             else:
                 result.update(await self.play(text, side, info))
@@ -288,6 +291,11 @@ class Table:
         options = parse_command(text)
         options.pop("type")
         viewer = side if side in self.ruleset.sides else None
+        inferred = side is None and len(info.awaiting) == 1
+        if inferred:
+            # Hot-seat: a question typed without a side is asked by the side to act, as a
+            # command would be (so /info tells that side what its unit may do now).
+            viewer = info.awaiting[0]
         answer, png = await self.svc.ask(
             self.game_id, name, options, viewer=viewer, picture=self.out_dir is not None
         )
@@ -299,6 +307,8 @@ class Table:
             "version": info.version,
             "text": answer,
         }
+        if inferred:
+            result["side"], result["side_inferred"] = viewer, True
         if png is not None and self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path = self.out_dir / f"{name}.png"
@@ -321,13 +331,21 @@ class Table:
                 for c in self.ruleset.commands
             ]
             text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
-            if self.ruleset.queries:
+            if self.ruleset.all_queries():
                 questions = [
                     f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {q.description}"
-                    for q in self.ruleset.queries
+                    for q in self.ruleset.all_queries()
                 ]
                 text += "\n\nQuestions any side may ask at any time:\n  " + "\n  ".join(questions)
             return {**base, "text": text + await self.examples_now(info)}
+        if name == "rules":
+            from engine.core.info import reference_text
+
+            parts = [
+                self.ruleset.rules_summary("en"),
+                reference_text(self.ruleset, "en", info.state),
+            ]
+            return {**base, "text": "\n\n".join(p for p in parts if p)}
         if name == "state":
             return {**base, "state": info.state}
         if name == "options":
@@ -343,7 +361,8 @@ class Table:
                     **base,
                     "side": who,
                     "options": [],
-                    "note": f"It is not {self.title(who)}'s turn: the game waits for {waiting}.",
+                    "note": f"It is not {possessive(self.title(who))} turn: the game waits for "
+                    f"{waiting}.",
                 }
             legal = await self.svc.legal_actions(self.game_id, who)
             options = [
@@ -408,6 +427,8 @@ class Table:
             state = await self.svc.view(self.game_id, side)
             if self.ruleset.setup_actions(state, side):
                 shown.append("/auto-setup")
+            if self.ruleset.suggested_actions(state, side):
+                shown.append("/suggested")
             if shown:
                 lines.append(f"Now, for {self.title(side)}: " + "   ".join(shown))
         return ("\n\n" + "\n".join(lines)) if lines else ""

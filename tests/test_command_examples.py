@@ -95,7 +95,7 @@ def problems(game: str, example: str) -> list[str]:
     ruleset = registry.get_ruleset(game)
     if name in TABLE_COMMANDS or name in REFEREE_COMMANDS:
         return []
-    if name in {q.name for q in ruleset.queries}:
+    if name in {q.name for q in ruleset.all_queries()}:
         # A question (/los from: to:) is asked of the scenario's first position as typed.
         if any(PLACEHOLDER.search(value) for value in action.values()):
             return []

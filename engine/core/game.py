@@ -16,6 +16,8 @@ from .state import state_hash
 
 MAX_AUTOPLAY_ACTIONS = 50_000
 AUTO_SETUP = "auto-setup"
+# Takes the deployment a scenario suggests for the acting side (``Ruleset.suggested_actions``).
+SUGGESTED = "suggested"
 # Far above any army or map of the packaged games; stops a game whose setup never ends.
 MAX_AUTO_SETUP_STEPS = 500
 
@@ -41,6 +43,8 @@ def apply_action(
     ruleset.require_turn(state, action)
     if action["type"] == AUTO_SETUP:
         new_state, events = auto_setup(ruleset, state, action, dice)
+    elif action["type"] == SUGGESTED and ruleset.suggested_actions(state, action["side"]):
+        new_state, events = take_suggested(ruleset, state, action, dice)
     else:
         new_state, events = ruleset.apply(state, action, dice)
     rolls_in_log = sum(1 for e in events if e.get("type") == "roll")
@@ -79,6 +83,44 @@ def auto_setup(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple
             f"{title} has nothing to place now (phase {state.get('phase')}): "
             f"/{AUTO_SETUP} places a side's units (or map tiles) before play."
         )
+    return state, events
+
+
+def take_suggested(
+    ruleset: Ruleset, state: dict, action: dict, dice: Dice
+) -> tuple[dict, list[dict]]:
+    """``/suggested``: the scenario's suggested deployment for the acting side, placement after
+    placement, each one checked by the rules as if typed. Placements already made are skipped;
+    one the rules refuse refuses the whole command (nothing changes) with their reason."""
+    side = action["side"]
+    extra = sorted(set(action) - {"type", "side"})
+    if extra:
+        raise RuleError(f"/{SUGGESTED} takes no options; got {', '.join(extra)}.")
+    events: list[dict] = []
+    placed = 0
+    for step in ruleset.suggested_actions(state, side):
+        if side not in ruleset.awaiting(state):
+            break
+        legal = ruleset.legal_actions(state, side)
+        if step not in legal:
+            still_to_place = any(
+                a.get("unit") == step.get("unit") for a in ruleset.setup_actions(state, side)
+            )
+            if not still_to_place:
+                continue  # already placed (by hand or by an earlier /suggested)
+            try:
+                ruleset.apply(state, step, dice)
+            except RuleError as refused:
+                raise RuleError(
+                    f"The suggested deployment cannot be taken: {refused.message}"
+                ) from None
+            continue  # pragma: no cover - a legal step is in the legal list
+        state, more = ruleset.apply(state, step, dice)
+        events += more
+        placed += 1
+    if not placed:
+        title = ruleset.side_titles.get(side, side)
+        raise RuleError(f"{title} has nothing left to place as the scenario suggests.")
     return state, events
 
 

@@ -42,6 +42,16 @@ class AmbiguousName(RuleError):
         return f"{self.message} It could be: {'; '.join(self.legal)}{tail}."
 
 
+def possessive(name: str) -> str:
+    """English possessive of a name: "Aztec's", but "Allies'" (never "Allies's")."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def with_article(word: str) -> str:
+    """ "a bunker", "an objective", "an OFF die" (by the first letter; good for our words)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def _fold(text: str) -> str:
     return " ".join(str(text).casefold().split())
 

@@ -98,6 +98,19 @@ class Scenario:
     description: str
 
 
+# ``/info``: every game answers it (engine/core/info.py), so it is not among a ruleset's own
+# ``queries`` but added by ``all_queries``.
+INFO = Command(
+    "info",
+    "Explain one unit or one cell",
+    (
+        Option("unit", "unit", "A unit on the board", required=False),
+        Option("cell", "hex", "A cell, e.g. 0507 or C4", required=False),
+    ),
+    {"de": "Eine Einheit oder ein Feld erklären"},
+)
+
+
 class Ruleset(abc.ABC):
     name: str = ""  # "tenochtitlan"
     title: str = ""  # "Siege of Tenochtitlan"
@@ -270,6 +283,17 @@ class Ruleset(abc.ABC):
             a for a in self.legal_actions(state, side) if a.get("type") in self.setup_action_types
         ]
 
+    def suggested_actions(self, state: dict, side: str) -> list[dict]:
+        """The deployment the scenario suggests for ``side``, as the setup actions that make it
+        (``/suggested`` takes them in order): from ``state["suggested"][side]``, a list of
+        ``[unit, cell]``, placed with the first of ``setup_action_types``. Empty when the
+        scenario suggests nothing or setting up is over."""
+        if state.get("phase") not in self.setup_phases:
+            return []
+        pairs = (state.get("suggested") or {}).get(side) or []
+        kind = self.setup_action_types[0]
+        return [{"type": kind, "side": side, "unit": unit, "to": cell} for unit, cell in pairs]
+
     # ----- presentation (no rules are decided here) -----------------------------------------
     def view(self, state: dict, side: str | None) -> dict:
         """The state as ``side`` may see it (``None``: a spectator). Hides others' secrets."""
@@ -281,9 +305,19 @@ class Ruleset(abc.ABC):
 
     def describe_action(self, state: dict, action: dict) -> str:
         """One line for an action, used by autocomplete and the log."""
+        return self.action_label(state, action, "en")
+
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
+        """:meth:`describe` for a reader of ``lang`` (autocomplete, buttons). A game with
+        labels in other languages overrides this; by default every reader gets ``describe``."""
+        return self.describe(state, key, value)
+
+    def action_label(self, state: dict, action: dict, lang: str = "en") -> str:
+        """:meth:`describe_action` for a reader of ``lang``: the command, then each option's
+        label."""
         parts = [f"/{action['type']}"]
         parts += [
-            f"{k}:{self.describe(state, k, v)}"
+            f"{k}:{self.label(state, k, v, lang) if lang != 'en' else self.describe(state, k, v)}"
             for k, v in action.items()
             if k not in ("type", "side")
         ]
@@ -297,6 +331,15 @@ class Ruleset(abc.ABC):
     def describe_event(self, state: dict, event: dict) -> str | None:
         """One human line for an event, or None to leave it out of summaries."""
         return None
+
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        """:meth:`describe_event` for a reader of ``lang``. A game that tells its events in
+        other languages overrides this; by default every reader gets the English line."""
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        """What a die (a ``roll`` event) was rolled for, in ``lang`` where the game says so."""
+        return str(event.get("purpose", "die"))
 
     def header(self, state: dict) -> dict[str, str]:
         """Ordered facts for the turn post and the picture: Turn, Phase, Active, Card, ..."""
@@ -318,13 +361,36 @@ class Ruleset(abc.ABC):
     def rules_summary(self, locale: str = "en") -> str:
         """A short Markdown summary of the rules for ``/game rules``."""
 
-    def query(self, state: dict, viewer: str | None, name: str, options: dict[str, str]) -> Answer:
+    def all_queries(self) -> tuple[Command, ...]:
+        """The questions front ends offer: the game's own ``queries`` and ``/info``."""
+        if any(q.name == INFO.name for q in self.queries):
+            return self.queries
+        return (*self.queries, INFO)
+
+    def rules_reference(
+        self, lang: str = "en", state: dict | None = None
+    ) -> list[tuple[str, list[str]]]:
+        """The game's units (their numbers and abilities) and terrain (its effects) for the
+        rules summary, drawn from its data so the two never disagree: (heading, lines) pairs.
+        ``state``: a game in progress, for scenarios that bring their own units or map."""
+        return []
+
+    def query(
+        self,
+        state: dict,
+        viewer: str | None,
+        name: str,
+        options: dict[str, str],
+        lang: str = "en",
+    ) -> Answer:
         """Check a query against its declaration, then answer it. ``state`` is what ``viewer``
-        may see (``view``), so an answer can never leak a secret."""
-        declared = next((q for q in self.queries if q.name == name), None)
+        may see (``view``), so an answer can never leak a secret. ``lang``: the reader's
+        language, for the answers that have words in it (``/info``)."""
+        declared = next((q for q in self.all_queries() if q.name == name), None)
         if declared is None:
             raise RuleError(
-                f"{self.title or self.name} has no /{name}.", ["/" + q.name for q in self.queries]
+                f"{self.title or self.name} has no /{name}.",
+                ["/" + q.name for q in self.all_queries()],
             )
         known = {o.name for o in declared.options}
         unknown = sorted(set(options) - known)
@@ -338,7 +404,36 @@ class Ruleset(abc.ABC):
                 f"/{name} needs {missing[0]}:.",
                 [o.name + ": " + o.description for o in declared.options],
             )
+        if declared is INFO:
+            from . import info
+
+            return Answer(info.answer(self, state, viewer, options, lang))
         return self.answer_query(state, viewer, name, options)
+
+    # ----- /info: one unit or one cell explained (engine/core/info.py) ----------------------
+    def unit_side(self, state: dict, unit: str) -> str | None:
+        """The side a unit on the board belongs to (None: the game does not say)."""
+        from . import info
+
+        return info.unit_side(state, unit)
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        """Lines a game adds about one of its units in ``state`` (what the viewer may see):
+        its type's numbers, abilities, state. Nothing by default."""
+        return []
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        """Lines a game adds about one cell: its terrain and what that does. Nothing by
+        default."""
+        return []
+
+    def info_choices(
+        self, state: dict, viewer: str | None, option: str, current: str
+    ) -> list[tuple[str, str]]:
+        """Autocomplete for ``/info``'s ``unit`` or ``cell``: (value, label) pairs."""
+        from . import info
+
+        return info.choices(self, state, viewer, option, current)
 
     def answer_query(
         self, state: dict, viewer: str | None, name: str, options: dict[str, str]
@@ -444,8 +539,10 @@ class Ruleset(abc.ABC):
 
     def not_your_turn(self, side: str, waiting: list[str], cls: type = NotYourTurn) -> RuleError:
         names = ", ".join(self.side_titles.get(s, s) for s in waiting) or "nobody"
+        from .names import possessive
+
         return cls(
-            f"It is not {self.side_titles.get(side, side)}'s turn to act; "
+            f"It is not {possessive(self.side_titles.get(side, side))} turn to act; "
             f"the game waits for {names}.",
             key="not_your_turn",
             params={

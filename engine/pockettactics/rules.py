@@ -38,12 +38,13 @@ from engine.core import hexgrid
 from engine.core.commands import format_command
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
-from engine.core.names import distinguish_titles
+from engine.core.info import count
+from engine.core.names import distinguish_titles, with_article
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
-from . import present
+from . import explain, present
 from . import scenario as scenario_module
 from .data import (
     CENTRE,
@@ -169,6 +170,43 @@ class PocketTactics(Ruleset):
             "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
             "reicht {reach} weit.",
             "pocket-tactics.no_bonus_left": "Du hast in diesem Kampf keinen Bonus mehr.",
+            "pocket-tactics.faction_taken": "{faction} ist schon vergeben; die beiden Spieler "
+            "spielen verschiedene Fraktionen.",
+            "pocket-tactics.not_of_faction": "{unit!r} ist keine Einheit von {faction}.",
+            "pocket-tactics.already_recruited": "{unit} ist schon in deiner Armee (jede Figur "
+            "einmal).",
+            "pocket-tactics.too_dear": "{unit} kostet {cost} Punkte; deine Armee hat {spent} von "
+            "{limit}, {left} übrig.",
+            "pocket-tactics.empty_army": "Eine Armee braucht mindestens eine Einheit; erst "
+            "/recruit.",
+            "pocket-tactics.tile_there": "Auf {cell} liegt schon ein Plättchen.",
+            "pocket-tactics.not_next_to_map": "{cell} liegt nicht an der Karte; ein gezogenes "
+            "Plättchen wird an ein schon gelegtes angelegt.",
+            "pocket-tactics.feature_there": "Auf {cell} liegt schon ein Merkmal.",
+            "pocket-tactics.home_too_near": "{cell} ist {here} Plättchen vom nächsten Merkmal "
+            "entfernt; die fernsten sind {best} entfernt, und dein Merkmal kommt so weit weg wie "
+            "möglich.",
+            "pocket-tactics.start_occupied": "{cell} ist besetzt; nur eine Einheit je Plättchen.",
+            "pocket-tactics.start_where": "Starteinheiten kommen auf oder neben dein eigenes "
+            "Merkmal ({home}).",
+            "pocket-tactics.deploy_where": "{cell} liegt nicht neben einem Merkmal, das du "
+            "kontrollierst.",
+            "pocket-tactics.only_flyers_move_first": "Nur fliegende Einheiten machen vor dem "
+            "Angriff Bonusbewegungen; {unit} greift von seinem Feld aus an (ohne to:).",
+            "pocket-tactics.cannot_fly": "{unit} kann mit {moves} Bonusbewegungen nicht nach "
+            "{cell} fliegen.",
+            "pocket-tactics.no_sight": "{unit} hat keine Sichtlinie zu {target}: kein freier "
+            "kürzester Weg über {distance} Plättchen (Merkmale außer Wasser, feindliche Einheiten "
+            "und Lücken blockieren, außer ein Flieger schießt oder wird beschossen; Lücken "
+            "blockieren immer).",
+            "pocket-tactics.reserve_not_on_feature": "{unit} steht auf keinem Merkmal; ohne to: "
+            "geht eine Einheit in das Merkmal, auf dem sie steht. Mit to: tritt sie in ein "
+            "benachbartes Merkmal, das eine deiner Einheiten besetzt.",
+            "pocket-tactics.reserve_enemy_feature": "{cell} hält der Feind ({holder}); eine "
+            "Einheit tritt nur in ein Merkmal, das eine eigene Einheit besetzt (ein feindliches "
+            "Feld zu betreten ist ein Angriff).",
+            "pocket-tactics.reserve_where": "{cell} ist kein besetztes Merkmal neben {unit}; eine "
+            "Einheit tritt in ein benachbartes Merkmal, das eine deiner Einheiten besetzt.",
         }
     }
     # A referee may hand the turn in play to a side (/ref phase play side:...), nothing more: the
@@ -996,6 +1034,9 @@ class PocketTactics(Ruleset):
                     raise RuleError(
                         f"{to} is not next to a feature you control.",
                         self._deploy_spots(state, side, uid),
+                        key="pocket-tactics.deploy_where",
+                        params={"cell": str(to)},
+                        domain=self.name,
                     )
                 raise RuleError(
                     f"{uid} cannot reach {to} this turn.",
@@ -1021,8 +1062,11 @@ class PocketTactics(Ruleset):
                 if to is not None:
                     if not self._flyer(state, uid):
                         raise RuleError(
-                            f"Only flying units take bonus moves before they attack; {uid} attacks from "
-                            f"where it stands (leave out to:)."
+                            f"Only flying units take bonus moves before they attack; {uid} attacks "
+                            f"from where it stands (leave out to:).",
+                            key="pocket-tactics.only_flyers_move_first",
+                            params={"unit": uid},
+                            domain=self.name,
                         )
                     flights = self._flights(state, uid)
                     if to not in flights:
@@ -1030,6 +1074,13 @@ class PocketTactics(Ruleset):
                             f"{uid} cannot fly to {to} with its {self._uspec(state, uid)['flying']} "
                             f"bonus moves.",
                             sorted(flights),
+                            key="pocket-tactics.cannot_fly",
+                            params={
+                                "unit": uid,
+                                "cell": str(to),
+                                "moves": self._uspec(state, uid)["flying"],
+                            },
+                            domain=self.name,
                         )
                     at = to
                 d = _dist(at, units[target]["at"])
@@ -1058,7 +1109,10 @@ class PocketTactics(Ruleset):
                 raise RuleError(
                     f"{uid} has no line of sight to {target}: no clear shortest route of {d} tiles "
                     f"(features except water, enemy units and empty spaces block it, unless a flyer "
-                    f"shoots or is shot; empty spaces always block)."
+                    f"shoots or is shot; empty spaces always block).",
+                    key="pocket-tactics.no_sight",
+                    params={"unit": uid, "target": str(target), "distance": d},
+                    domain=self.name,
                 )
             if kind == "special":
                 self._explain_special(state, action)
@@ -1070,10 +1124,13 @@ class PocketTactics(Ruleset):
                 ]
                 if to is None:
                     raise RuleError(
-                        f"{uid} does not stand on a feature; without to: a unit goes into the feature it "
-                        f"stands on. With to: it steps into an adjacent feature one of your units "
-                        f"occupies.",
+                        f"{uid} does not stand on a feature; without to: a unit goes into the "
+                        f"feature it stands on. With to: it steps into an adjacent feature one of "
+                        f"your units occupies.",
                         ways,
+                        key="pocket-tactics.reserve_not_on_feature",
+                        params={"unit": uid},
+                        domain=self.name,
                     )
                 holder = self._occupant(state).get(to)
                 if (
@@ -1083,9 +1140,12 @@ class PocketTactics(Ruleset):
                     and _dist(at, to) == 1
                 ):
                     raise RuleError(
-                        f"{to} is held by the enemy {holder}; a unit steps only into a feature one of "
-                        f"your own units occupies (entering an enemy's tile is an attack).",
+                        f"{to} is held by the enemy {holder}; a unit steps only into a feature one "
+                        f"of your own units occupies (entering an enemy's tile is an attack).",
                         ways,
+                        key="pocket-tactics.reserve_enemy_feature",
+                        params={"cell": str(to), "holder": holder},
+                        domain=self.name,
                     )
                 if self._flyer(state, uid):
                     raise RuleError(
@@ -1098,6 +1158,9 @@ class PocketTactics(Ruleset):
                     f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
                     f"feature one of your units occupies.",
                     ways,
+                    key="pocket-tactics.reserve_where",
+                    params={"cell": str(to), "unit": uid},
+                    domain=self.name,
                 )
         self.refuse_unknown(state, action)
 
@@ -1114,6 +1177,7 @@ class PocketTactics(Ruleset):
                 f"{action['faction']} is already taken; the two players play different factions "
                 f"(the rules allow a mirror match, but our data holds one set of each faction's figures).",
                 [a["faction"] for a in self.legal_actions(state, side)],
+                **self._keyed("faction_taken", faction=str(action["faction"])),
             )
         if phase == "army" and kind == "recruit":
             uid = action.get("unit")
@@ -1122,9 +1186,17 @@ class PocketTactics(Ruleset):
                 raise RuleError(
                     f"{uid!r} is not a unit of {self.cat.factions[faction]['title']}.",
                     sorted(self.cat.factions[faction]["units"]),
+                    **self._keyed(
+                        "not_of_faction",
+                        unit=str(uid),
+                        faction=self.cat.factions[faction]["title"],
+                    ),
                 )
             if uid in state["units"]:
-                raise RuleError(f"{uid} is already in your army (each figure once).")
+                raise RuleError(
+                    f"{uid} is already in your army (each figure once).",
+                    **self._keyed("already_recruited", unit=uid),
+                )
             spent = sum(
                 self.cat.units[u]["points"] for u, v in state["units"].items() if v["side"] == side
             )
@@ -1133,13 +1205,24 @@ class PocketTactics(Ruleset):
                 f"{uid} costs {cost} points; your army has {spent} of {state['points']}, "
                 f"{state['points'] - spent} left.",
                 [a["unit"] for a in self.legal_actions(state, side) if a["type"] == "recruit"],
+                **self._keyed(
+                    "too_dear",
+                    unit=uid,
+                    cost=cost,
+                    spent=spent,
+                    limit=state["points"],
+                    left=state["points"] - spent,
+                ),
             )
         if (
             phase == "army"
             and kind == "done"
             and not any(v["side"] == side for v in state["units"].values())
         ):
-            raise RuleError("An army needs at least one unit; /recruit one first.")
+            raise RuleError(
+                "An army needs at least one unit; /recruit one first.",
+                **self._keyed("empty_army"),
+            )
         if phase == "features" and kind in ("central", "feature"):
             feature = action.get("tile")
             if feature not in self.cat.features and feature != "random":
@@ -1155,21 +1238,29 @@ class PocketTactics(Ruleset):
             if not valid_label(to):
                 raise RuleError(f"{to!r} is not a place on the table (labels 0101-1515).")
             if to in state["tiles"]:
-                raise RuleError(f"{to} already holds a tile.")
+                raise RuleError(
+                    f"{to} already holds a tile.", **self._keyed("tile_there", cell=str(to))
+                )
             raise RuleError(
                 f"{to} is not next to the map; a drawn tile is placed touching a tile already laid.",
                 self._tile_spots(state),
+                **self._keyed("not_next_to_map", cell=str(to)),
             )
         if phase == "home" and kind == "place" and to is not None:
             if to not in state["tiles"]:
                 raise RuleError(f"{to!r} is not a tile of the map.")
             if state["tiles"][to].get("feature"):
-                raise RuleError(f"{to} already holds a feature.")
+                raise RuleError(
+                    f"{to} already holds a feature.", **self._keyed("feature_there", cell=str(to))
+                )
             scores = self._home_scores(state)
             raise RuleError(
                 f"{to} is {scores[to]} tiles from the nearest feature; the farthest tiles are "
                 f"{max(scores.values())} tiles away, and your feature goes as far as possible.",
                 self._home_spots(state),
+                **self._keyed(
+                    "home_too_near", cell=str(to), here=scores[to], best=max(scores.values())
+                ),
             )
         if phase == "start" and kind == "deploy":
             uid = action.get("unit")
@@ -1188,6 +1279,7 @@ class PocketTactics(Ruleset):
                 raise RuleError(
                     f"{spot} is occupied; only one unit per tile.",
                     self._start_spots(state, side, uid),
+                    **self._keyed("start_occupied", cell=spot),
                 )
             if spot in state["tiles"] and not self._can_enter(state, uid, spot, ()):
                 raise RuleError(
@@ -1197,7 +1289,12 @@ class PocketTactics(Ruleset):
             raise RuleError(
                 f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
                 self._start_spots(state, side, uid),
+                **self._keyed("start_where", home=str(state["homes"].get(side))),
             )
+
+    def _keyed(self, what: str, **params) -> dict:
+        """RuleError's key, params and domain for one of this game's refusals."""
+        return {"key": f"{self.name}.{what}", "params": params, "domain": self.name}
 
     def _explain_combat_choice(self, state: dict, action: dict) -> None:
         c = state["combat"]
@@ -1221,8 +1318,8 @@ class PocketTactics(Ruleset):
             )
         if not left:
             raise RuleError(
-                f"You have no bonus left for a {kind.upper()} die (the bonuses you have left "
-                f"raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says)."
+                f"You have no bonus left for {with_article(kind.upper())} die (the bonuses you "
+                f"have left raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says)."
             )
         raise RuleError(
             f"You have no +{action.get('value')} bonus for {die}; left: "
@@ -1935,18 +2032,32 @@ class PocketTactics(Ruleset):
         return f"Re-roll your {die} die showing {showing}"
 
     def describe(self, state: dict, key: str, value: str) -> str:
+        return self.label(state, key, value, "en")
+
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
+        de = lang == "de"
         if key in ("unit", "target", "with") and value in state.get("units", {}):
             u = state["units"][value]
             where = u["at"] if u["status"] == "map" else u["status"]
-            return f"{self._unit_name(state, value)} ({SIDE_TITLES[u['side']]}, {where})"
+            if de:
+                where = {"reserve": "Reserve", "captured": "gefangen"}.get(where, where)
+            return f"{self._unit_name(state, value)} ({self.side_title(u['side'], lang)}, {where})"
         if key == "unit" and value in self.cat.units:
             spec = self.cat.units[value]
-            return f"{spec['title']} ({spec['points']} pts, OFF {spec['off']} DEF {spec['def']})"
+            points = count(lang, spec["points"], "point")
+            return f"{spec['title']} ({points}, OFF {spec['off']} DEF {spec['def']})"
         if key == "to" and value in state.get("tiles", {}):
             t = state["tiles"][value]
             kind = self.cat.tile(t["terrain"])["title"]
-            feat = f"{self.cat.features[t['feature']]['title']} on " if t.get("feature") else ""
+            on = " auf " if de else " on "
+            feat = f"{self.cat.features[t['feature']]['title']}{on}" if t.get("feature") else ""
             return f"{value} ({feat}{kind})"
+        if de and key == "die" and state.get("combat"):
+            c = state["combat"]
+            kind, i = _die_ref(value)
+            return f"{kind.upper()}-Würfel {i + 1} (zeigt {c['dice'][c['chooser']][kind][i]})"
+        if de and key == "as":
+            return {"melee": "Nahkampfangriff", "magic": "Magieangriff"}.get(value, value)
         if key == "tile":
             if value in self.cat.terrains:
                 return self.cat.terrains[value]["title"]
@@ -1963,6 +2074,20 @@ class PocketTactics(Ruleset):
         if key == "as":
             return {"melee": "melee attack", "magic": "magic attack"}.get(value, value)
         return value
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        return explain.unit_facts(self, self.cat, state, unit, lang)
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        return explain.cell_facts(self, self.cat, state, cell, lang)
+
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        if lang == "de" and event.get("type") != "roll":
+            return explain.narrate_de(self, self.cat, state, event)
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        return explain.roll_purpose(event, lang)
 
     def describe_event(self, state: dict, event: dict) -> str | None:
         t = event.get("type")
@@ -2306,6 +2431,9 @@ class PocketTactics(Ruleset):
             "terrain_key": terrain_key,
             "losses": losses,
         }
+
+    def rules_reference(self, lang="en", state=None):
+        return explain.rules_reference(self.cat, lang)
 
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):

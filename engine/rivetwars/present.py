@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from engine.core import squaregrid
-from engine.core.names import distinguish_titles
+from engine.core.names import distinguish_titles, possessive
 from engine.core.state import clone
 
 from . import data
@@ -109,34 +109,51 @@ def _unit_name(rs, state, utype):
     return roster(state)[utype]["name"]
 
 
-def describe(rs, state, key, value):
+LABEL_WORDS = {
+    "en": {"hp": "hp", "onto": "onto", "weapon": "weapon"},
+    "de": {"hp": "LP", "onto": "auf", "weapon": "Waffe"},
+}
+
+
+def describe(rs, state, key, value, lang="en"):
+    from engine.core.info import count
+
+    from .explain import TOKEN_NAMES_DE, type_name
     from .rules import roster
 
+    say = LABEL_WORDS.get(lang) or LABEL_WORDS["en"]
     units = state.get("units", {})
     if key in ("unit", "target") and value in units:
         u = units[value]
         hp = rs.hp(state, value)
-        plugs = "".join(f"+{_unit_name(rs, state, p)}" for p in u["plugins"])
+        specs = roster(state)
+        plugs = "".join(f"+{type_name(specs[p], lang)}" for p in u["plugins"])
+        side = rs.side_title(u["side"], lang)
         return (
-            f"{_side_title(rs, u['side'])} {_unit_name(rs, state, u['type'])}{plugs} {value} in "
-            f"{seg_label(seg_of_square(squaregrid.parse_label(u['at'])))} ({hp - u['damage']}/{hp} hp)"
+            f"{side} {type_name(specs[u['type']], lang)}{plugs} {value} in "
+            f"{seg_label(seg_of_square(squaregrid.parse_label(u['at'])))} "
+            f"({hp - u['damage']}/{hp} {say['hp']})"
         )
     if key == "unit" and value in roster(state):
         spec = roster(state)[value]
-        cost = f"{spec['cost']} pts" + (f" + {spec['rivets']} rivets" if spec["rivets"] else "")
-        return f"{spec['name']} ({cost})"
+        cost = count(lang, spec["cost"], "point")
+        if spec["rivets"]:
+            cost += " + " + count(lang, spec["rivets"], "rivet")
+        return f"{type_name(spec, lang)} ({cost})"
     if key == "card":
         card = data.cards()["action"].get(value) or data.cards()["secret"].get(value)
         if card:
             return f"{card['name']} ({value})"
     if key == "to" and value in units:
-        return f"onto {describe(rs, state, 'unit', value)}"
+        return f"{say['onto']} {describe(rs, state, 'unit', value, lang)}"
     if key == "to" and isinstance(value, str):
         kinds = state.get("terrain", {}).get(value.upper(), [])
+        if lang == "de":
+            kinds = [TOKEN_NAMES_DE.get(k, k) for k in kinds]
         extra = f" ({', '.join(kinds)})" if kinds else ""
         return f"{value}{extra}"
     if key == "choice":
-        return f"weapon {value}"
+        return f"{say['weapon']} {value}"
     return value
 
 
@@ -169,7 +186,7 @@ def describe_event(rs, state, event):
     if t == "turn_started":
         return f"Round {event['turn']} begins."
     if t == "side_started":
-        return f"{side}'s turn."
+        return f"{possessive(side)} turn."
     if t == "phase_started":
         return f"{side}: {PHASE_TITLES.get(event['phase'], event['phase'])} phase."
     if t == "eliminated":
@@ -177,7 +194,8 @@ def describe_event(rs, state, event):
     if t == "vp":
         return f"{side} +{event['vp']} VP ({event['why']}), total {event['total']}."
     if t == "moved":
-        return f"{event['unit']} moves to {event['segment']} ({event['to']})."
+        square = f" ({event['to']})" if event["to"] != event["segment"] else ""
+        return f"{event['unit']} moves to {event['segment']}{square}."
     if t == "retreated":
         return f"{event['unit']} is pushed back to {event['segment']}."
     if t == "deployed":
@@ -198,7 +216,7 @@ def describe_event(rs, state, event):
     if t == "flag_placed":
         return f"{side} takes control of the objective {event['at']} (flag)."
     if t == "flag_removed":
-        return f"{side}'s flag on {event['at']} is taken down."
+        return f"{possessive(side)} flag on {event['at']} is taken down."
     if t == "captured":
         return f"{side} holds the objective {event['at']}."
     if t == "played":

@@ -14,11 +14,12 @@ from functools import lru_cache
 from engine.core import squaregrid
 from engine.core.dice import Dice
 from engine.core.errors import Reason, RuleError, keyed_of
+from engine.core.names import possessive, with_article
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
 
-from . import data, present
+from . import data, explain, present
 from .board import (
     Board,
     build_board,
@@ -135,6 +136,30 @@ class RivetWars(Ruleset):
             "infantry": "Infanterie",
             "rivetwars.wrong_phase": "/{command} gehört in die Phase {phase}; jetzt ist die Phase "
             "{now}.",
+            "rivetwars.not_deploy_segment": "{segment} ist keines deiner Aufstellungssegmente "
+            "({segments}).",
+            "rivetwars.cannot_deploy": "{unit} kann nicht in {segment} aufgestellt werden: "
+            "{problem}.",
+            "rivetwars.too_dear": "{unit} kostet {cost} Punkte und {rivets} Nieten; du hast "
+            "{points_left} Punkte und {rivets_left} Nieten.",
+            "rivetwars.not_yours": "{unit!r} ist keine deiner Einheiten.",
+            "rivetwars.spent": "{unit} wurde in dieser Phase schon aktiviert (die Aktivierung "
+            "seines Segments ist vorbei).",
+            "rivetwars.own_segment": "In {segment} steht eine deiner Einheiten; angegriffen "
+            "werden nur Segmente ohne eigene Einheiten.",
+            "rivetwars.not_a_segment": "{segment} ist kein Segment; Segmente heißen nach ihrem "
+            "Feld oben links (A1, C1, ..., A3, ...).",
+            "rivetwars.not_next": "{segment} liegt nicht neben dem Segment {here} von {unit}; "
+            "gezogen wird ein Segment nach dem anderen.",
+            "rivetwars.cannot_enter": "{unit} kann nicht nach {segment}: {problem}.",
+            # what stops a unit entering a segment (the problem in the two refusals above)
+            "enemy units there": "dort stehen feindliche Einheiten",
+            "segment full (4 units)": "das Segment ist voll (4 Einheiten)",
+            "off the map": "außerhalb der Karte",
+            "only infantry may enter a bunker": "nur Infanterie darf in einen Bunker",
+            "only infantry may enter an objective": "nur Infanterie darf auf ein Ziel",
+            "only infantry may enter a tanktrap": "nur Infanterie darf auf eine Panzersperre",
+            "infantry cannot enter barbed wire": "Infanterie kann nicht in Stacheldraht",
         }
     }
     phases = CYCLE.phases
@@ -529,7 +554,7 @@ class RivetWars(Ruleset):
         if not infantry:
             for kind in INFANTRY_ONLY:
                 if kind in kinds:
-                    return f"only infantry may enter a {kind}"
+                    return f"only infantry may enter {with_article(kind)}"
         if infantry and "wire" in kinds:
             return "infantry cannot enter barbed wire"
         return None
@@ -1638,9 +1663,16 @@ class RivetWars(Ruleset):
             if self._pool_left(state, side, uid) <= 0:
                 return f"No {spec['name']} is left to deploy (box count, or a hero already used)."
             if not self._affordable(state, side, uid):
-                return (
-                    f"{spec['name']} costs {spec['cost']} points and {spec['rivets']} rivets; you have "
-                    f"{state['points'][side]} points and {state['rivets'][side]} rivets."
+                return Reason(
+                    f"{spec['name']} costs {spec['cost']} points and {spec['rivets']} rivets; you "
+                    f"have {state['points'][side]} points and {state['rivets'][side]} rivets.",
+                    "rivetwars.too_dear",
+                    self.name,
+                    unit=spec["name"],
+                    cost=spec["cost"],
+                    rivets=spec["rivets"],
+                    points_left=state["points"][side],
+                    rivets_left=state["rivets"][side],
                 )
             if spec.get("plugin"):
                 host = state["units"].get(action.get("to"))
@@ -1656,32 +1688,65 @@ class RivetWars(Ruleset):
                 return None
             if not spec.get("plugin"):
                 if to not in state["mission"]["deploy"][side]:
-                    return f"{to} is not one of your deployment segments ({', '.join(state['mission']['deploy'][side])})."
+                    segments = ", ".join(state["mission"]["deploy"][side])
+                    return Reason(
+                        f"{to} is not one of your deployment segments ({segments}).",
+                        "rivetwars.not_deploy_segment",
+                        self.name,
+                        segment=to,
+                        segments=segments,
+                    )
                 problem = self._enter_problem(state, uid, side, to, occ)
                 if problem:
-                    return f"{spec['name']} cannot be deployed in {to}: {problem}."
+                    return Reason(
+                        f"{spec['name']} cannot be deployed in {to}: {problem}.",
+                        "rivetwars.cannot_deploy",
+                        self.name,
+                        unit=spec["name"],
+                        segment=to,
+                        problem=problem,
+                    )
             return None
         unit = state["units"].get(uid)
         if unit is None or unit["side"] != side:
-            return f"{uid!r} is not one of your units."
+            return Reason(
+                f"{uid!r} is not one of your units.", "rivetwars.not_yours", self.name, unit=uid
+            )
         if uid in state["spent"]:
-            return (
-                f"{uid} has already been activated this phase (its segment's activation is over)."
+            return Reason(
+                f"{uid} has already been activated this phase (its segment's activation is over).",
+                "rivetwars.spent",
+                self.name,
+                unit=uid,
             )
         if kind == "attack":
             if "to" in action and b.parse_seg(to) is None:
-                return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
+                return self._not_a_segment(to)
             if "to" in action and any(
                 state["units"][u]["side"] == side for u in occ["segs"].get(to, [])
             ):
-                return f"{to} holds one of your own units; only segments without friendly units may be attacked."
+                return Reason(
+                    f"{to} holds one of your own units; only segments without friendly units may "
+                    f"be attacked.",
+                    "rivetwars.own_segment",
+                    self.name,
+                    segment=to,
+                )
             return self._explain_attack(state, action, occ)
         there = b.parse_seg(to)
         if there is None:
-            return f"{to} is not a segment; segments are named by their top-left square (A1, C1, ..., A3, ...)."
+            return self._not_a_segment(to)
         here = self.seg(state, uid)
         if max(abs(here[0] - there[0]), abs(here[1] - there[1])) != 1:
-            return f"{to} is not next to {uid}'s segment {seg_label(here)}; move one segment at a time."
+            return Reason(
+                f"{to} is not next to {possessive(uid)} segment {seg_label(here)}; move one "
+                f"segment at a time.",
+                "rivetwars.not_next",
+                self.name,
+                segment=to,
+                unit=uid,
+                here=seg_label(here),
+            )
         ust = state["ust"].get(uid) or {}
         if kind in ("advance", "rush"):
             ability = {"advance": "quick_advance", "rush": "rush"}[kind]
@@ -1707,8 +1772,24 @@ class RivetWars(Ruleset):
         if problem and not (
             problem == "enemy units there" and self.abilities(state, uid, occ).get("tank_shock")
         ):
-            return f"{uid} cannot enter {to}: {problem}."
+            return Reason(
+                f"{uid} cannot enter {to}: {problem}.",
+                "rivetwars.cannot_enter",
+                self.name,
+                unit=uid,
+                segment=to,
+                problem=problem,
+            )
         return None
+
+    def _not_a_segment(self, label) -> Reason:
+        return Reason(
+            f"{label} is not a segment; segments are named by their top-left square (A1, C1, "
+            f"..., A3, ...).",
+            "rivetwars.not_a_segment",
+            self.name,
+            segment=str(label),
+        )
 
     def _explain_waiting(self, state, action) -> str | None:
         """Refusals while the game waits for one decision (a reaction, a retreat, a drop)."""
@@ -2107,6 +2188,23 @@ class RivetWars(Ruleset):
     def describe(self, state, key, value):
         return present.describe(self, state, key, value)
 
+    def label(self, state, key, value, lang="en"):
+        return present.describe(self, state, key, value, lang)
+
+    def unit_facts(self, state, unit, lang="en"):
+        return explain.unit_facts(self, roster(state), state, unit, lang)
+
+    def cell_facts(self, state, cell, lang="en"):
+        return explain.cell_facts(board(state), state, cell, lang)
+
+    def narrate(self, state, event, lang="en"):
+        if lang == "de":
+            return explain.narrate_de(self, state, event, present.PHASE_TITLES)
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state, event, lang="en"):
+        return explain.roll_purpose(event, lang)
+
     def describe_event(self, state, event):
         return present.describe_event(self, state, event)
 
@@ -2118,6 +2216,9 @@ class RivetWars(Ruleset):
 
     def scene(self, state, events, viewer, lang="en"):
         return present.scene(self, state, events, viewer, lang)
+
+    def rules_reference(self, lang="en", state=None):
+        return explain.rules_reference(self, roster(state or {}), lang)
 
     def rules_summary(self, locale="en"):
         return present.rules_summary(locale)

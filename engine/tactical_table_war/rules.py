@@ -14,12 +14,13 @@ import hashlib
 
 from engine.core.dice import Dice
 from engine.core.errors import RuleError, ScenarioError
+from engine.core.names import possessive
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
 from engine.core.state import canonical_json, clone
 
-from . import board, present
+from . import board, explain, present
 from .combat import counter_route, record_loss, release_tile, remove_unit, strike, terrain_counts
 from .data import (
     PHASES,
@@ -59,6 +60,7 @@ class TacticalTableWar(Ruleset):
     sides = SIDES
     side_titles = SIDE_TITLES
     default_scenario = "prepared-battlefield"
+    translations = {"de": explain.TRANSLATIONS_DE}
     # The phases a referee can leave the game in; ``/ref phase preparation`` is accepted too,
     # but the preparation needs no decision, so it runs at once and the game waits in movement.
     phases = PHASES[1:]
@@ -76,11 +78,13 @@ class TacticalTableWar(Ruleset):
                     required=False,
                 ),
             ),
+            {"de": "Einheit über freie Felder bewegen (auf ein feindliches Gebäude: erobern)"},
         ),
         Command(
             "recruit",
             "Recruit an untrained unit on or next to your castle (1 treasure die)",
             (Option("at", "hex", "free hex on or next to your castle"),),
+            {"de": "Unausgebildete Einheit auf oder neben der Burg rekrutieren (1 Schatzwürfel)"},
         ),
         Command(
             "train",
@@ -89,6 +93,8 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your unit"),
                 Option("as", "choice", "sword, bow, shoe, settler or advanced"),
             ),
+            {"de": "Einheit auf oder neben der Burg ausbilden; fertig in der nächsten "
+             "Vorbereitungsphase"},
         ),
         Command(
             "build",
@@ -97,6 +103,8 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your settler"),
                 Option("kind", "choice", "quarry, lumber-camp, forge, outpost"),
             ),
+            {"de": "Ein Siedler baut Steinbruch, Holzfällerlager oder Schmiede (und besetzt "
+             "sie) oder einen Vorposten"},
         ),
         Command(
             "attack",
@@ -105,6 +113,7 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your unit"),
                 Option("target", "target", "enemy unit or building hex"),
             ),
+            {"de": "Feindliche Einheit oder ein Gebäude entlang einer Angriffsroute angreifen"},
         ),
         Command(
             "scatter",
@@ -113,6 +122,7 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your catapult's crew"),
                 Option("at", "hex", "hex with an enemy unit"),
             ),
+            {"de": "Katapult: Streuangriff auf ein Feld mit Feind und alle Nachbarfelder"},
         ),
         Command(
             "weaken",
@@ -121,18 +131,21 @@ class TacticalTableWar(Ruleset):
                 Option("die", "number", "the die's value"),
                 Option("target", "target", "enemy unit in the area"),
             ),
+            {"de": "Katapult: einen Schwächungswürfel auf eine Einheit im Gebiet legen"},
         ),
         Command(
             "strike",
             "Catapult: roll the attack die against one of the units just weakened",
             (Option("target", "target", "a unit weakened by this scatter attack"),),
+            {"de": "Katapult: den Angriffswürfel gegen eine gerade geschwächte Einheit werfen"},
         ),
         Command(
             "counter",
             "Strike back at the catapult's crew, or at the catapult itself by its hex, or none",
             (Option("target", "target", "crew unit, catapult hex, or none"),),
+            {"de": "Zurückschlagen: gegen die Besatzung, das Katapult oder keinen"},
         ),
-        Command("end-phase", "End this phase"),
+        Command("end-phase", "End this phase", description_i18n={"de": "Diese Phase beenden"}),
     )
 
     def __init__(self):
@@ -773,6 +786,11 @@ class TacticalTableWar(Ruleset):
         self._check_defeat(state, events)
         return state, events
 
+    def _keyed(self, what: str, **params) -> dict:
+        """RuleError's key, params and domain for one of this game's refusals (German in
+        ``explain.TRANSLATIONS_DE``)."""
+        return {"key": f"{self.name}.{what}", "params": params, "domain": self.name}
+
     def _explain(self, state: dict, action: dict) -> None:
         side, kind = action.get("side"), action.get("type")
         uid = action.get("unit")
@@ -782,36 +800,55 @@ class TacticalTableWar(Ruleset):
             allowed = {o.name for o in command.options}
             unknown = sorted(set(action) - allowed - {"type", "side"})
             if unknown:
-                raise RuleError(f"/{kind} has no option {unknown[0]!r}.", sorted(allowed))
+                raise RuleError(
+                    f"/{kind} has no option {unknown[0]!r}.",
+                    sorted(allowed),
+                    key="no_option",
+                    params={"command": str(kind), "option": unknown[0]},
+                    domain=self.name,
+                )
         if uid is not None and kind in ("move", "train", "build", "attack"):
             if uid not in units or units[uid]["side"] != side:
                 raise RuleError(
                     f"{uid!r} is not one of your units.",
                     sorted(u for u, v in units.items() if v["side"] == side)[:20],
+                    **self._keyed("not_yours", unit=str(uid)),
                 )
             if kind == "attack" and state["phase"] == "attack":
                 lab = building_of(state, uid)
                 if lab and state["buildings"][lab]["kind"] in ECONOMIC:
                     raise RuleError(
                         f"{uid} works in the {state['buildings'][lab]['kind']} at {lab} "
-                        "and cannot attack."
+                        "and cannot attack.",
+                        **self._keyed(
+                            "works_in", unit=uid, kind=state["buildings"][lab]["kind"], cell=lab
+                        ),
                     )
                 if self._in_construction(state, uid):
                     raise RuleError(
-                        f"{uid} is building at {units[uid]['at']} and cannot attack until it is done."
+                        f"{uid} is building at {units[uid]['at']} and cannot attack until it is "
+                        "done.",
+                        **self._keyed("building_no_attack", unit=uid, cell=units[uid]["at"]),
                     )
                 if units[uid]["attacked"]:
-                    raise RuleError(f"{uid} has already attacked this phase.")
+                    raise RuleError(
+                        f"{uid} has already attacked this phase.",
+                        **self._keyed("already_attacked", unit=uid),
+                    )
                 target = str(action.get("target"))
                 if target in units and not self._targetable(state, target):
                     raise RuleError(
-                        f"{target} is guarded by the settler building with it: attack the settler first."
+                        f"{target} is guarded by the settler building with it: attack the "
+                        "settler first.",
+                        **self._keyed("guarded", target=target),
                     )
                 if target in units or target in state["buildings"]:
+                    reach = stats(self.cat, state, uid)["range"]
                     raise RuleError(
-                        f"No attack route of at most {stats(self.cat, state, uid)['range']} hexes "
+                        f"No attack route of at most {reach} hexes "
                         f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
-                        "a neutral building, nor cross the enemy castle wall)."
+                        "a neutral building, nor cross the enemy castle wall).",
+                        **self._keyed("no_route", reach=reach, cell=units[uid]["at"], target=target),
                     )
         if kind == "move" and state["phase"] == "movement" and uid in units:
             self._explain_move(state, str(uid), str(action.get("to")))
@@ -819,18 +856,28 @@ class TacticalTableWar(Ruleset):
             cost = self.cat.costs["recruit"] if kind == "recruit" else None
             if cost is not None and state["treasury"].get(side, 0) < cost:
                 raise RuleError(
-                    f"Recruiting costs {cost} treasure die; your treasury has {state['treasury'][side]}."
+                    f"Recruiting costs {cost} treasure die; your treasury has "
+                    f"{state['treasury'][side]}.",
+                    **self._keyed("recruit_cost", cost=cost, has=state["treasury"][side]),
                 )
         if kind == "build" and state["phase"] == "building" and action.get("kind") in ECONOMIC:
             spec = self.cat.kinds[action["kind"]]
             if state["treasury"].get(side, 0) < spec["cost"]:
                 raise RuleError(
                     f"A {action['kind']} costs {spec['cost']} treasure dice; "
-                    f"your treasury has {state['treasury'][side]}."
+                    f"your treasury has {state['treasury'][side]}.",
+                    **self._keyed(
+                        "build_cost",
+                        kind=action["kind"],
+                        cost=spec["cost"],
+                        has=state["treasury"][side],
+                    ),
                 )
             if self._free_tile(state, action["kind"]) is None:
                 raise RuleError(
-                    f"Every {action['kind']} tile of the supply is built; one must be destroyed first."
+                    f"Every {action['kind']} tile of the supply is built; one must be destroyed "
+                    "first.",
+                    **self._keyed("supply_used", kind=action["kind"]),
                 )
             need = spec.get("needs_adjacent")
             if (
@@ -838,7 +885,10 @@ class TacticalTableWar(Ruleset):
                 and uid in units
                 and not board.adjacent_count(state["tiles"], units[uid]["at"], need)
             ):
-                raise RuleError(f"A {action['kind']} needs at least one adjacent {need} tile.")
+                raise RuleError(
+                    f"A {action['kind']} needs at least one adjacent {need} tile.",
+                    **self._keyed("needs_adjacent", kind=action["kind"], need=need),
+                )
         self.refuse_unknown(state, action)
 
     def _explain_move(self, state: dict, uid: str, to: str) -> None:
@@ -846,16 +896,24 @@ class TacticalTableWar(Ruleset):
         hexes it can go to; a legal hex with a wrong ``build:`` falls through to the generic list."""
         unit = state["units"][uid]
         if unit["moved"]:
-            raise RuleError(f"{uid} has already moved this phase.")
+            raise RuleError(
+                f"{uid} has already moved this phase.", **self._keyed("already_moved", unit=uid)
+            )
         if self._in_construction(state, uid):
-            raise RuleError(f"{uid} is building at {unit['at']} and stays there until it is done.")
+            raise RuleError(
+                f"{uid} is building at {unit['at']} and stays there until it is done.",
+                **self._keyed("building_stays", unit=uid, cell=unit["at"]),
+            )
         speed = stats(self.cat, state, uid)["speed"]
         if speed <= 0:
-            raise RuleError(f"{uid} cannot move (speed 0).")
+            raise RuleError(
+                f"{uid} cannot move (speed 0).", **self._keyed("speed_zero", unit=uid)
+            )
         if to not in state["tiles"]:
             raise RuleError(
                 f"{to} is not an explored hex of the map: units move over explored landscape "
-                "only, and exploring happens next to every path a unit moves."
+                "only, and exploring happens next to every path a unit moves.",
+                **self._keyed("unexplored", cell=to),
             )
         reachable = sorted({m["to"] for m in self._moves(state, uid)})
         if to not in reachable:
@@ -863,6 +921,7 @@ class TacticalTableWar(Ruleset):
                 f"{uid} (speed {speed}) cannot reach {to} this phase: one unit per hex, "
                 "never through enemy units, lakes or the enemy castle. It can go to:",
                 reachable,
+                **self._keyed("cannot_reach", unit=uid, speed=speed, cell=to),
             )
 
     def _do_move(self, state, action, events, dice):
@@ -1369,6 +1428,11 @@ class TacticalTableWar(Ruleset):
         return state, events
 
     # ----- presentation -------------------------------------------------------------------------
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
+        if lang == "de":
+            return explain.label_de(self, self.cat, state, key, value)
+        return self.describe(state, key, value)
+
     def describe(self, state: dict, key: str, value: str) -> str:
         if key in ("unit", "target") and value in state["units"]:
             return unit_label(self.cat, state, value)
@@ -1379,6 +1443,20 @@ class TacticalTableWar(Ruleset):
         if key == "target" and value in state["castles"].values():
             return f"the castle at {value}"
         return value
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        return explain.unit_facts(self, self.cat, state, unit, lang)
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        return explain.cell_facts(self, self.cat, state, cell, lang)
+
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        if lang == "de":
+            return explain.narrate_de(self, event)
+        return self.describe_event(state, event)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        return explain.roll_purpose(event, lang)
 
     def describe_event(self, state: dict, event: dict) -> str | None:
         kind = event.get("type")
@@ -1438,7 +1516,7 @@ class TacticalTableWar(Ruleset):
         if kind == "weakened":
             return f"{event['unit']} gets a weakening die of {event['die']}"
         if kind == "looted":
-            return f"{SIDE_TITLES[event['side']]}'s looting die pays a treasure die"
+            return f"{possessive(SIDE_TITLES[event['side']])} looting die pays a treasure die"
         if kind in ("counter_placed", "counter_raised"):
             return f"counter die at {event['at']}: {event['value']}"
         if kind == "conquered":
@@ -1462,6 +1540,15 @@ class TacticalTableWar(Ruleset):
             "Active": SIDE_TITLES[state["active"]],
             "Treasury": f"Red {state['treasury']['red']} · Blue {state['treasury']['blue']}",
         } | extra
+
+    def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
+        header = super().localised_header(state, lang)
+        if lang != "en":  # the treasury line names both sides
+            treasury = " · ".join(
+                f"{self.side_title(side, lang)} {state['treasury'][side]}" for side in SIDES
+            )
+            header[self.term("Treasury", lang)] = treasury
+        return header
 
     def scene(
         self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
@@ -1628,6 +1715,9 @@ class TacticalTableWar(Ruleset):
             "terrain_key": terrain_key,
             "losses": losses,
         }
+
+    def rules_reference(self, lang="en", state=None):
+        return explain.rules_reference(self.cat, lang)
 
     def rules_summary(self, locale: str = "en") -> str:
         if locale.startswith("de"):

@@ -5,6 +5,8 @@ No rules are decided here; everything is read from the state and the data.
 
 from __future__ import annotations
 
+import re
+
 from engine.core.names import distinguish_titles
 
 from .data import board_for, cards_by_id, terrain_chart, unit_types
@@ -76,77 +78,172 @@ def place_name(board, i: int) -> str:
             return name
     if board.causeway_of[i]:
         return board.causeways[board.causeway_of[i]]["title"]
+    if i in board.aqueduct:  # a hex of the aqueduct is named for it, not for its terrain
+        return "Aqueduct"
     return terrain_chart()["types"][board.terrain[i]]["title"]
 
 
-def card_text(card: dict, lang: str = "en") -> str:
-    if lang == "de":
-        text = f"{card['title']}: Bewegung {card['move']}, Angriff {card['attack']}"
+def unit_facts(ruleset, state: dict, uid: str, lang: str) -> list[str]:
+    """/info unit: the unit type's factors and class, and whether it is disorganised."""
+    from engine.core.info import word
+
+    kind = state.get("roster", {}).get(uid) or state.get("units", {}).get(uid, {}).get("type")
+    t = unit_types().get(kind)
+    if not t:
+        return []
+    numbers = " · ".join(
+        f"{word(lang, key)} {t[key]}" for key in ("attack", "defence", "movement", "range")
+    )
+    lines = [f"{word(lang, 'type')}: {t['title']} ({ruleset.term(t['class'], lang)})", numbers]
+    if t.get("tlaxcalan"):
+        lines.append(ruleset.term("Tlaxcalan ally: does not count for the Aztec victory.", lang))
+    if state.get("units", {}).get(uid, {}).get("disorganised"):
+        lines.append(word(lang, "disorganised"))
+    return lines
+
+
+def cell_facts(ruleset, state: dict, cell: str, lang: str) -> list[str]:
+    """/info cell: the hex's terrain from the terrain chart and what it does."""
+    from engine.core.info import word
+
+    board = board_for(state["map"])
+    i = board.idx(cell)
+    if i is None:
+        return []
+    t = terrain_chart()["types"][board.terrain[i]]
+    place = place_name(board, i)
+    named = f" — {place}" if place != t["title"] else ""
+    lines = [f"{word(lang, 'terrain')}: {t['title']}{named}"]
+    if t["medium"] == "water":
+        lines.append(word(lang, "water_only"))
     else:
-        text = f"{card['title']}: move {card['move']}, attack {card['attack']}"
+        lines.append(f"{word(lang, 'move_cost')} {t['cost']}")
+    if board.defence[i]:
+        lines.append(f"{word(lang, 'defence_bonus')} +{board.defence[i]}")
+    if board.fort[i]:
+        fort = terrain_chart()["features"]["fort"]["defence"]
+        lines.append(word(lang, "fort", bonus=fort))
+    for flag in ("stop", "no_attack"):
+        if t[flag]:
+            lines.append(word(lang, "stops" if flag == "stop" else "no_attack"))
+    if board.blocks[i]:
+        lines.append(word(lang, "blocks_sight"))
+    owner = state.get("control", {}).get(cell)
+    if owner:
+        lines.append(f"{word(lang, 'controlled_by')}: {ruleset.side_title(owner, lang)}")
+    return lines
+
+
+def terrain_effects(t: dict, lang: str) -> list[str]:
+    """What one kind of terrain does, from the terrain chart."""
+    from engine.core.info import word
+
+    if t["medium"] == "water":
+        effects = [word(lang, "water_only")]
+    else:
+        effects = [f"{word(lang, 'move_cost')} {t['cost']}"]
+    if t["defence"]:
+        effects.append(f"{word(lang, 'defence_bonus')} +{t['defence']}")
+    if t["stop"]:
+        effects.append(word(lang, "stops"))
+    if t["no_attack"]:
+        effects.append(word(lang, "no_attack"))
+    if t["blocks_los"]:
+        effects.append(word(lang, "blocks_sight"))
+    return effects
+
+
+def rules_reference(ruleset, lang: str, state: dict | None = None) -> list[tuple[str, list[str]]]:
+    """/rules: every unit type with its factors and every terrain with its effects."""
+    from engine.core.info import word
+
+    units = []
+    for t in unit_types().values():
+        numbers = " · ".join(
+            f"{word(lang, key)} {t[key]}" for key in ("attack", "defence", "movement", "range")
+        )
+        side = ruleset.side_title(t["side"], lang)
+        units.append(
+            f"**{t['title']}** ({t['short']}, {side}, {ruleset.term(t['class'], lang)}): "
+            f"{numbers}; {word(lang, 'in_scenario', count=t['count'])}"
+        )
+    chart = terrain_chart()
+    terrain = [
+        f"**{t['title']}**: {' · '.join(e.rstrip('.') for e in terrain_effects(t, lang))}"
+        for t in chart["types"].values()
+    ]
+    terrain.append(word(lang, "fort", bonus=chart["features"]["fort"]["defence"]))
+    return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]
+
+
+CARD_WORDS = {
+    "en": {
+        "limits": "{title}: move {move}, attack {attack}",
+        "attack_bonus": "+{bonus} to attacks with {classes}",
+        "movement_bonus": "+{bonus} movement for {classes}",
+        "return_unit": "return one eliminated unit ({classes}) {where}",
+        "where_default": "next to a friend",
+        "where_city": "in Tenochtitlan",
+        "where_village": "at a village",
+        "mandatory_attack": "you must attack if you can",
+        "no_defensive_fire": "no enemy defensive fire",
+        "aqueduct": " (if you control the aqueduct)",
+    },
+    "de": {
+        "limits": "{title}: Bewegung {move}, Angriff {attack}",
+        "attack_bonus": "+{bonus} auf Angriffe mit {classes}",
+        "movement_bonus": "+{bonus} Bewegung für {classes}",
+        "return_unit": "eine eliminierte Einheit ({classes}) {where} zurückbringen",
+        "where_default": "neben eine eigene Einheit",
+        "where_city": "in Tenochtitlan",
+        "where_village": "in ein Dorf",
+        "mandatory_attack": "du musst angreifen, wenn du kannst",
+        "no_defensive_fire": "kein feindliches Defensivfeuer",
+        "aqueduct": " (wenn du das Aquädukt kontrollierst)",
+    },
+}
+
+
+def card_text(card: dict, lang: str = "en") -> str:
+    """A card's title (game data) with its limits and special rule in ``lang``."""
+    say = CARD_WORDS.get(lang) or CARD_WORDS["en"]
+    text = say["limits"].format(title=card["title"], move=card["move"], attack=card["attack"])
     special = card.get("special")
     if special:
-        text += "; " + (special_text_de(special) if lang == "de" else special_text(special))
+        text += "; " + special_text(special, lang)
+    return text
+
+
+def special_text(special: dict, lang: str = "en") -> str:
+    say = CARD_WORDS.get(lang) or CARD_WORDS["en"]
+    classes = ", ".join(
+        CLASSES_DE.get(c, c) if lang == "de" else c for c in special.get("classes", [])
+    )
+    kind = special["kind"]
+    if kind in ("attack_bonus", "movement_bonus"):
+        text = say[kind].format(bonus=special["bonus"], classes=classes)
+    elif kind == "return_unit":
+        where = say["where_" + special.get("where", "default")]
+        text = say[kind].format(classes=classes, where=where)
+    elif kind == "mandatory_attack":
+        text = say[kind]
+    else:
+        text = say["no_defensive_fire"]
+    if special.get("requires") == "aqueduct":
+        text += say["aqueduct"]
     return text
 
 
 CLASSES_DE = {
     "infantry": "Infanterie",
     "cavalry": "Kavallerie",
+    "artillery": "Artillerie",
     "arquebusiers": "Arkebusiere",
     "crossbowmen": "Armbrustschützen",
-    "artillery": "Artillerie",
-    "brigantine": "Brigantinen",
     "bowmen": "Bogenschützen",
+    "brigantine": "Brigantinen",
     "canoe": "Kanus",
 }
-
-
-def special_text_de(special: dict) -> str:
-    """:func:`special_text` in German, with the summary's words (Tlaxcalteken, Aquädukt)."""
-    classes = ", ".join(CLASSES_DE.get(c, c) for c in special.get("classes", []))
-    kind = special["kind"]
-    if kind == "attack_bonus":
-        text = f"+{special['bonus']} auf Angriffe von {classes}"
-    elif kind == "movement_bonus":
-        text = f"+{special['bonus']} Bewegung für {classes}"
-    elif kind == "return_unit":
-        where = {
-            "default": "neben eine eigene Einheit",
-            "city": "in Tenochtitlan",
-            "village": "in ein Dorf",
-        }[special.get("where", "default")]
-        text = f"eine eliminierte Einheit ({classes}) kehrt zurück, {where}"
-    elif kind == "mandatory_attack":
-        text = "du musst angreifen, wenn du kannst"
-    else:
-        text = "kein feindliches Defensivfeuer"
-    if special.get("requires") == "aqueduct":
-        text += " (wenn du das Aquädukt kontrollierst)"
-    return text
-
-
-def special_text(special: dict) -> str:
-    classes = ", ".join(c for c in special.get("classes", []))
-    kind = special["kind"]
-    if kind == "attack_bonus":
-        text = f"+{special['bonus']} to attacks with {classes}"
-    elif kind == "movement_bonus":
-        text = f"+{special['bonus']} movement for {classes}"
-    elif kind == "return_unit":
-        where = {
-            "default": "next to a friend",
-            "city": "in Tenochtitlan",
-            "village": "at a village",
-        }[special.get("where", "default")]
-        text = f"return one eliminated unit ({classes}) {where}"
-    elif kind == "mandatory_attack":
-        text = "you must attack if you can"
-    else:
-        text = "no enemy defensive fire"
-    if special.get("requires") == "aqueduct":
-        text += " (if you control the aqueduct)"
-    return text
 
 
 def unit_name(state: dict, uid: str) -> str:
@@ -155,108 +252,221 @@ def unit_name(state: dict, uid: str) -> str:
     return f"{t['title']} {uid.rsplit('-', 1)[-1]}" if t else uid
 
 
-def describe_event(ruleset, state: dict, e: dict) -> str | None:
+# The game's narration, one template per event, in English and in the rulebook's German.
+EVENT_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "placed": "{unit} placed at {to}.",
+        "returned": "{unit} returns to play at {to}.",
+        "card_drawn": "{side} draw {card}.",
+        "reshuffled": "The {side} deck is reshuffled.",
+        "moved": "{unit} moves {path}.",
+        "must_move_on": "{unit} shares {at} with {other} and must move on before the movement "
+        "phase ends (one unit per hex at its end).",
+        "attack": "{who} {verb} at {at}: {sum} vs defence {defence} (retreat at {retreat}, "
+        "eliminated at {eliminated}): {outcome}.",
+        "attack_note": "{who} {verb} at {at}: {sum} vs defence {defence} (retreat at {retreat}, "
+        "eliminated at {eliminated}): {outcome} ({note}).",
+        "verb_fires": "fires at {target}",
+        "verb_attacks": "attacks {target}",
+        "outcome_none": "no effect",
+        "outcome_retreat": "disorganised and must retreat",
+        "outcome_eliminated": "eliminated",
+        "evade_offered": "{unit} may retreat before combat.",
+        "evaded": "{unit} retreats before combat {from_} → {to}.",
+        "stood": "{unit} stands and fights.",
+        "retreated": "{unit} retreats {from_} → {to}.",
+        "disorganised": "{unit} is disorganised.",
+        "fort_retreat_offered": "{unit} may hold the fort or retreat.",
+        "held_fort": "{unit} holds the fort at {at} without retreating.",
+        "eliminated": "{unit} is eliminated at {at} ({reason}).",
+        "advance_offered": "{units} may advance into {to}.",
+        "advanced": "{unit} advances {from_} → {to}.",
+        "extra_melee": "{unit} may make one more melee attack.",
+        "no_advance": "No advance into {to}.",
+        "rallied": "{unit} rallies.",
+        "control": "{side} take control of {where} ({at}).",
+        "game_over": "Game over: {winner} win — {reason}.",
+        "game_over_draw": "Game over: nobody wins — {reason}.",
+        "turn_started": "Turn {turn} begins.",
+        "setup_started": "{side} now set up their units.",
+        "turn_limit": "Turn {turn} was the last turn.",
+        "setup_done": "{side} setup complete.",
+        "referee_place": "Referee: {unit} placed at {to}.",
+        "referee_remove": "Referee: {unit} removed from {from_}.",
+        "referee_phase": "Referee: phase set to {phase}, {side} active.",
+        "decision_dropped": "The pending {kind} decision was cancelled by the referee.",
+        "no_card": "{side} have no card to draw.",
+        "roll_attack": "attack on {target}",
+    },
+    "de": {
+        "placed": "{unit} wird auf {to} aufgestellt.",
+        "returned": "{unit} kehrt auf {to} ins Spiel zurück.",
+        "card_drawn": "{side} ziehen {card}.",
+        "reshuffled": "Der Stapel der {side} wird neu gemischt.",
+        "moved": "{unit} zieht {path}.",
+        "must_move_on": "{unit} steht mit {other} auf {at} und muss vor dem Ende der "
+        "Bewegungsphase weiterziehen (dann nur eine Einheit je Feld).",
+        "attack": "{who} {verb} ({at}): {sum} gegen Verteidigung {defence} (Rückzug ab "
+        "{retreat}, eliminiert ab {eliminated}): {outcome}.",
+        "attack_note": "{who} {verb} ({at}): {sum} gegen Verteidigung {defence} (Rückzug ab "
+        "{retreat}, eliminiert ab {eliminated}): {outcome} ({note}).",
+        "verb_fires": "schießt auf {target}",
+        "verb_attacks": "greift {target} an",
+        "outcome_none": "keine Wirkung",
+        "outcome_retreat": "desorganisiert, muss zurückweichen",
+        "outcome_eliminated": "eliminiert",
+        "evade_offered": "{unit} darf vor dem Kampf ausweichen.",
+        "evaded": "{unit} weicht vor dem Kampf aus: {from_} → {to}.",
+        "stood": "{unit} bleibt stehen und kämpft.",
+        "retreated": "{unit} weicht zurück: {from_} → {to}.",
+        "disorganised": "{unit} ist desorganisiert.",
+        "fort_retreat_offered": "{unit} darf das Fort halten oder zurückweichen.",
+        "held_fort": "{unit} hält das Fort auf {at}, ohne zurückzuweichen.",
+        "eliminated": "{unit} wird auf {at} eliminiert ({reason}).",
+        "advance_offered": "{units} darf nach {to} nachrücken.",
+        "advanced": "{unit} rückt nach: {from_} → {to}.",
+        "extra_melee": "{unit} darf noch einen Nahkampfangriff machen.",
+        "no_advance": "Kein Nachrücken nach {to}.",
+        "rallied": "{unit} organisiert sich neu.",
+        "control": "{side} übernehmen die Kontrolle über {where} ({at}).",
+        "game_over": "Partie vorbei: {winner} gewinnen — {reason}.",
+        "game_over_draw": "Partie vorbei: niemand gewinnt — {reason}.",
+        "turn_started": "Spielzug {turn} beginnt.",
+        "setup_started": "{side} stellen jetzt ihre Einheiten auf.",
+        "turn_limit": "Spielzug {turn} war der letzte.",
+        "setup_done": "{side} sind aufgestellt.",
+        "referee_place": "Schiedsrichter: {unit} auf {to} gesetzt.",
+        "referee_remove": "Schiedsrichter: {unit} von {from_} genommen.",
+        "referee_phase": "Schiedsrichter: Phase {phase}, {side} am Zug.",
+        "decision_dropped": "Die offene Entscheidung ({kind}) hat der Schiedsrichter "
+        "aufgehoben.",
+        "no_card": "{side} haben keine Karte mehr zu ziehen.",
+        "roll_attack": "Angriff auf {target}",
+    },
+}
+# The engine's reasons (events carry them in English) as the German narration gives them.
+REASONS_DE = {
+    "attack": "Angriff",
+    "disorganised unit forced to retreat": "desorganisierte Einheit musste zurückweichen",
+    "no retreat possible": "kein Rückzug möglich",
+    "ranged artillery cannot eliminate a unit in good order": "Artillerie auf Entfernung kann "
+    "eine geordnete Einheit nicht eliminieren",
+    "the Spanish control every objective and a causeway with its village": "die Spanier "
+    "kontrollieren jedes Ziel und einen Damm samt Dorf",
+}
+_REASON_PATTERNS_DE = (
+    (
+        re.compile(r"only (\d+) Spanish units \(without Tlaxcalans\) remain on the map"),
+        "nur noch {0} spanische Einheiten (ohne Tlaxcalteken) auf dem Brett",
+    ),
+    (
+        re.compile(r"the Spanish did not win by the end of turn (\d+)"),
+        "die Spanier haben bis zum Ende von Spielzug {0} nicht gewonnen",
+    ),
+)
+
+
+def reason_text(reason: str, lang: str) -> str:
+    if lang != "de":
+        return reason
+    if reason in REASONS_DE:
+        return REASONS_DE[reason]
+    for pattern, template in _REASON_PATTERNS_DE:
+        found = pattern.fullmatch(reason)
+        if found:
+            return template.format(*found.groups())
+    return reason
+
+
+def roll_purpose(state: dict, event: dict, lang: str) -> str:
+    purpose = str(event.get("purpose", ""))
+    if purpose.startswith("attack on "):
+        target = purpose[len("attack on ") :]
+        say = EVENT_TEXT.get(lang, EVENT_TEXT["en"])
+        return say["roll_attack"].format(target=unit_name(state, target))
+    return purpose
+
+
+def describe_event(ruleset, state: dict, e: dict, lang: str = "en") -> str | None:
     kind = e.get("type")
+    say = EVENT_TEXT.get(lang) or EVENT_TEXT["en"]
     name = lambda uid: unit_name(state, uid)  # noqa: E731
-    side = lambda s: ruleset.side_titles.get(s, s)  # noqa: E731
-    cards = cards_by_id()
-    if kind == "roll":
+    side = lambda s: ruleset.side_title(s, lang)  # noqa: E731
+    if kind in (None, "roll", "phase_skipped", "phase_started", "shuffle"):
         return None
-    if kind == "placed":
-        return f"{name(e['unit'])} placed at {e['to']}."
-    if kind == "returned":
-        return f"{name(e['unit'])} returns to play at {e['to']}."
     if kind == "card_drawn":
-        return f"{side(e['side'])} draw {card_text(cards[e['card']])}."
-    if kind == "reshuffled":
-        return f"The {side(e['side'])} deck is reshuffled."
+        card = card_text(cards_by_id()[e["card"]], lang)
+        return say[kind].format(side=side(e["side"]), card=card)
+    if kind in ("reshuffled", "setup_started", "setup_done", "no_card"):
+        return say[kind].format(side=side(e["side"]))
     if kind == "moved":
-        return f"{name(e['unit'])} moves {' → '.join(e['path'])}."
+        return say[kind].format(unit=name(e["unit"]), path=" → ".join(e["path"]))
     if kind == "must_move_on":
-        return (
-            f"{name(e['unit'])} shares {e['at']} with {name(e['with'])} and must move on before the "
-            f"movement phase ends (one unit per hex at its end)."
-        )
+        return say[kind].format(unit=name(e["unit"]), at=e["at"], other=name(e["with"]))
     if kind == "attack":
-        who = " + ".join(name(a) for a in e["attackers"])
         face = DIE_FACES[e["roll"] - 1] if 1 <= e["roll"] <= 6 else str(e["roll"])
         parts = f"{e['base']}"
         if e["combined"]:
             parts += "+1"
         if e["bonus"]:
             parts += f"+{e['bonus']}"
-        verb = "fires at" if e.get("defensive") else "attacks"
-        outcome = {
-            "none": "no effect",
-            "retreat": "disorganised and must retreat",
-            "eliminated": "eliminated",
-        }[e["result"]]
-        line = (
-            f"{who} {verb} {name(e['target'])} at {e['at']}: {parts}+{face}{e['roll']}={e['total']} "
-            f"vs defence {e['defence']} (retreat at {e['defence'] + 1}, eliminated at "
-            f"{e['defence'] + 2}): {outcome}."
+        return say["attack_note" if e.get("note") else "attack"].format(
+            who=" + ".join(name(a) for a in e["attackers"]),
+            verb=say["verb_fires" if e.get("defensive") else "verb_attacks"].format(
+                target=name(e["target"])
+            ),
+            at=e["at"],
+            sum=f"{parts}+{face}{e['roll']}={e['total']}",
+            defence=e["defence"],
+            retreat=e["defence"] + 1,
+            eliminated=e["defence"] + 2,
+            outcome=say["outcome_" + e["result"]],
+            note=reason_text(str(e.get("note") or ""), lang),
         )
-        if e.get("note"):
-            line = line[:-1] + f" ({e['note']})."
-        return line
-    if kind == "evade_offered":
-        return f"{name(e['unit'])} may retreat before combat."
-    if kind == "evaded":
-        return f"{name(e['unit'])} retreats before combat {e['from']} → {e['to']}."
-    if kind == "stood":
-        return f"{name(e['unit'])} stands and fights."
-    if kind == "retreated":
-        return f"{name(e['unit'])} retreats {e['from']} → {e['to']}."
-    if kind == "disorganised":
-        return f"{name(e['unit'])} is disorganised."
-    if kind == "fort_retreat_offered":
-        return f"{name(e['unit'])} may hold the fort or retreat."
+    if kind in ("evaded", "retreated", "advanced"):
+        return say[kind].format(unit=name(e["unit"]), from_=e["from"], to=e["to"])
+    if kind in ("placed", "returned"):
+        return say[kind].format(unit=name(e["unit"]), to=e["to"])
+    if kind in (
+        "evade_offered",
+        "stood",
+        "disorganised",
+        "fort_retreat_offered",
+        "extra_melee",
+        "rallied",
+    ):
+        return say[kind].format(unit=name(e["unit"]))
     if kind == "held_fort":
-        return f"{name(e['unit'])} holds the fort at {e['at']} without retreating."
+        return say[kind].format(unit=name(e["unit"]), at=e["at"])
     if kind == "eliminated":
-        return f"{name(e['unit'])} is eliminated at {e['at']} ({e['reason']})."
+        return say[kind].format(
+            unit=name(e["unit"]), at=e["at"], reason=reason_text(e["reason"], lang)
+        )
     if kind == "advance_offered":
-        return f"{', '.join(name(u) for u in e['units'])} may advance into {e['to']}."
-    if kind == "advanced":
-        return f"{name(e['unit'])} advances {e['from']} → {e['to']}."
-    if kind == "extra_melee":
-        return f"{name(e['unit'])} may make one more melee attack."
+        return say[kind].format(units=", ".join(name(u) for u in e["units"]), to=e["to"])
     if kind == "no_advance":
-        return f"No advance into {e['to']}."
-    if kind == "rallied":
-        return f"{name(e['unit'])} rallies."
+        return say[kind].format(to=e["to"])
     if kind == "control":
         board = board_for(state["map"])
         i = board.idx(e["at"])
         where = place_name(board, i) if i is not None else e["at"]
-        return f"{side(e['side'])} take control of {where} ({e['at']})."
+        return say[kind].format(side=side(e["side"]), where=where, at=e["at"])
     if kind == "game_over":
-        winner = side(e["winner"]) if e.get("winner") else "Nobody"
-        return f"Game over: {winner} win — {e['reason']}."
-    if kind == "turn_started":
-        return f"Turn {e['turn']} begins."
-    if kind == "setup_started":
-        return f"{side(e['side'])} now set up their units."
-    if kind == "turn_limit":
-        return f"Turn {e['turn']} was the last turn."
-    if kind == "setup_done":
-        return f"{side(e['side'])} setup complete."
+        reason = reason_text(e["reason"], lang)
+        if not e.get("winner"):
+            return say["game_over_draw"].format(reason=reason)
+        return say[kind].format(winner=side(e["winner"]), reason=reason)
+    if kind in ("turn_started", "turn_limit"):
+        return say[kind].format(turn=e["turn"])
     if kind == "referee":
         if e["what"] == "place":
-            return f"Referee: {name(e['unit'])} placed at {e['to']}."
+            return say["referee_place"].format(unit=name(e["unit"]), to=e["to"])
         if e["what"] == "remove":
-            return f"Referee: {name(e['unit'])} removed from {e['from']}."
-        return f"Referee: phase set to {PHASE_TITLES.get(e['phase'], e['phase'])}, {side(e['active'])} active."
+            return say["referee_remove"].format(unit=name(e["unit"]), from_=e["from"])
+        phase = ruleset.term(PHASE_TITLES.get(e["phase"], e["phase"]), lang)
+        return say["referee_phase"].format(phase=phase, side=side(e["active"]))
     if kind == "decision_dropped":
-        return f"The pending {e['kind']} decision was cancelled by the referee."
-    if kind == "no_card":
-        return f"{side(e['side'])} have no card to draw."
-    if kind == "phase_skipped":
-        return None
-    if kind == "phase_started":
-        return None
-    if kind == "shuffle":
-        return None
+        return say[kind].format(kind=ruleset.term(e["kind"], lang))
     return None
 
 

@@ -35,8 +35,9 @@ from typing import cast
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
-from engine.core.errors import RuleError, ScenarioError
+from engine.core.errors import Reason, RuleError, ScenarioError, keyed_of
 from engine.core.hexgrid import UNREACHABLE
+from engine.core.names import possessive
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
 from engine.core.state import clone
@@ -251,6 +252,16 @@ class Tenochtitlan(Ruleset):
             "Waiting": "Wartet auf",
             "Result": "Ergebnis",
             "draw_result": "Remis",
+            "infantry": "Infanterie",
+            "cavalry": "Kavallerie",
+            "artillery": "Artillerie",
+            "arquebusiers": "Arkebusiere",
+            "crossbowmen": "Armbrustschützen",
+            "bowmen": "Bogenschützen",
+            "brigantine": "Brigantine",
+            "canoe": "Kanu",
+            "Tlaxcalan ally: does not count for the Aztec victory.": "Tlaxcaltekischer "
+            "Verbündeter: zählt nicht für den Sieg der Azteken.",
             "tenochtitlan.not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie "
             "wartet auf {waiting}.",
             "tenochtitlan.card_demands_attack": "Die ausgespielte Karte verlangt einen Angriff, und "
@@ -279,6 +290,52 @@ class Tenochtitlan(Ruleset):
             "{used} haben angegriffen.",
             "tenochtitlan.not_disorganised": "{unit} ist nicht desorganisiert.",
             "tenochtitlan.not_enemy": "{target!r} ist keine feindliche Einheit auf dem Brett.",
+            "tenochtitlan.out_of_range": "{target} ist {distance} Felder von {unit} entfernt; "
+            "die Reichweite ist {range}.",
+            "tenochtitlan.moved_adjacent_only": "{unit} hat sich in diesem Spielzug bewegt und "
+            "darf nur einen benachbarten Feind angreifen.",
+            "tenochtitlan.sight_blocked": "Die Sichtlinie von {unit} zu {target} ist blockiert.",
+            "tenochtitlan.zoc_attack": "{unit} steht in einer feindlichen Kontrollzone und darf "
+            "nur die Einheiten angreifen, die sie ausüben.",
+            "tenochtitlan.not_in_pool": "{unit!r} ist keine deiner Einheiten, die noch "
+            "aufgestellt werden.",
+            "tenochtitlan.hex_taken": "Auf {cell} steht schon {unit}; eine Einheit je Feld.",
+            "tenochtitlan.setup_canoes": "Kanus werden auf Seefeldern neben Tenochtitlan oder im "
+            "Kanal aufgestellt.",
+            "tenochtitlan.setup_causeway_full": "Auf dem Damm {causeway} stehen schon zwei "
+            "aztekische Einheiten (höchstens zwei je Damm).",
+            "tenochtitlan.setup_aztec": "Aztekische Einheiten werden in Tenochtitlan oder auf "
+            "einem Damm aufgestellt.",
+            "tenochtitlan.setup_brigantines": "Brigantinen werden auf dem Texcoco-See außerhalb "
+            "der Dämme aufgestellt (dem südlichen See).",
+            "tenochtitlan.setup_spanish_not_there": "Spanische Landeinheiten dürfen nicht in "
+            "Tenochtitlan, auf einem Damm oder auf Wasser aufgestellt werden.",
+            "tenochtitlan.setup_spanish_village": "Spanische Landeinheiten werden höchstens 3 "
+            "Felder von einem aztekischen Dorf entfernt aufgestellt.",
+            "tenochtitlan.setup_spanish_groups": "Eine Einheit dort ließe keine Aufstellung mehr "
+            "zu, die in genau drei Gruppen (Einheiten auf zusammenhängenden Feldern) zu "
+            "mindestens vier Einheiten endet, jede höchstens 3 Felder von ihrem eigenen "
+            "aztekischen Dorf.",
+            "tenochtitlan.stop_on_friend": "Auf {cell} steht {friend}. Eine Einheit darf nur auf "
+            "einer eigenen anhalten, wenn diese in dieser Phase noch auf ein leeres Feld "
+            "weiterziehen kann (Zuglimit der Karte, noch nicht gezogen, nicht desorganisiert): "
+            "am Ende der Bewegungsphase eine Einheit je Feld.",
+            "tenochtitlan.no_attack_terrain": "{unit} hat Gelände betreten, das in diesem "
+            "Spielzug keinen Angriff erlaubt.",
+            "tenochtitlan.fire_classes": "Defensivfeuer geben nur aztekische Bogenschützen, "
+            "spanische Artillerie, Arkebusiere, Armbrustschützen und Brigantinen.",
+            "tenochtitlan.three_fired": "Drei Einheiten haben schon Defensivfeuer gegeben.",
+            "tenochtitlan.rally_in_zoc": "{unit} steht in einer feindlichen Kontrollzone und "
+            "kann sich nicht neu organisieren.",
+            "tenochtitlan.only_retreats": "Jetzt weicht nur {unit} zurück.",
+            "tenochtitlan.retreat_how": "{unit} muss zwei Felder zurückweichen, jeder Schritt "
+            "weiter weg von den Angreifern, auf ein leeres Feld außerhalb feindlicher "
+            "Kontrollzonen (eigene Einheiten dürfen passiert werden).",
+            "tenochtitlan.advance_how": "Nur {units} darf nachrücken, und nur in das frei "
+            "gewordene Feld {cell}: eine angreifende Infanterie- oder Kavallerieeinheit daneben "
+            "und außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.not_partner": "{unit!r} ist keine andere eigene Einheit auf dem Brett "
+            "für einen gemeinsamen Angriff.",
         }
     }
     phases = PHASES
@@ -425,6 +482,8 @@ class Tenochtitlan(Ruleset):
             "control": control,
             "aztec_wins_at": scenario["aztec_wins_at"],
         }
+        if scenario.get("suggested"):
+            state["suggested"] = scenario["suggested"]
         for uid, u in units.items():
             self._occupy(state, board, u["at"], u["side"], None)
         if state["phase"] == "setup":
@@ -982,7 +1041,8 @@ class Tenochtitlan(Ruleset):
                 ", ".join(self.side_titles.get(s, s) for s in self.awaiting(state)) or "nobody"
             )
             raise RuleError(
-                f"It is not {self.side_titles.get(side, side)}'s decision now; the game waits for {waiting}.",
+                f"It is not {possessive(self.side_titles.get(side, side))} decision now; the game "
+                f"waits for {waiting}.",
                 **self._keyed(
                     "not_your_decision",
                     side=self.side_titles.get(side, side),
@@ -1033,7 +1093,12 @@ class Tenochtitlan(Ruleset):
             )
         extra = set(action) - {"type", "side", "unit", "to", "target", "with"}
         if extra:
-            raise RuleError(f"/{kind} has no option {', '.join(sorted(extra))}.")
+            raise RuleError(
+                f"/{kind} has no option {', '.join(sorted(extra))}.",
+                key="no_option",
+                params={"command": kind, "option": ", ".join(sorted(extra))},
+                domain=self.name,
+            )
         unit = action.get("unit")
         reason = None
         keyed: dict = {}  # the reason's key and params, for a reader of another language
@@ -1062,6 +1127,9 @@ class Tenochtitlan(Ruleset):
                     f"(card move limit, not moved yet, not disorganised): one unit per hex at the "
                     f"end of the movement phase."
                 )
+                keyed = self._keyed(
+                    "stop_on_friend", cell=str(action["to"]), friend=self._name(state, friend)
+                )
             elif kind == "move":
                 reason = (
                     f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
@@ -1084,6 +1152,7 @@ class Tenochtitlan(Ruleset):
                 reason = (
                     f"{self._name(state, unit)} entered terrain that forbids attacking this turn."
                 )
+                keyed = self._keyed("no_attack_terrain", unit=self._name(state, unit))
             elif (
                 kind == "attack"
                 and state["attacks_used"]
@@ -1098,9 +1167,14 @@ class Tenochtitlan(Ruleset):
                     "attack_limit", limit=pos.attack_limit(), used=state["attacks_used"]
                 )
             elif kind == "fire" and pos.cls(unit) not in DEFENSIVE_FIRE_CLASSES[side]:
-                reason = "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and Brigantines give defensive fire."
+                reason = (
+                    "Only Aztec Bowmen, Spanish Artillery, Arquebusiers, Crossbowmen and "
+                    "Brigantines give defensive fire."
+                )
+                keyed = self._keyed("fire_classes")
             elif kind == "fire" and len(state["fired"]) >= MAX_DEFENSIVE_FIRERS:
                 reason = "Three units have already given defensive fire."
+                keyed = self._keyed("three_fired")
             elif kind == "rally" and not pos.units[unit]["disorganised"]:
                 reason = f"{self._name(state, unit)} is not disorganised."
                 keyed = self._keyed("not_disorganised", unit=self._name(state, unit))
@@ -1108,10 +1182,14 @@ class Tenochtitlan(Ruleset):
                 reason = (
                     f"{self._name(state, unit)} is in an enemy zone of control and cannot rally."
                 )
+                keyed = self._keyed("rally_in_zoc", unit=self._name(state, unit))
             elif (
                 kind == "retreat" and state.get("pending") and unit != state["pending"].get("unit")
             ):
                 reason = f"Only {self._name(state, state['pending']['unit'])} retreats now."
+                keyed = self._keyed(
+                    "only_retreats", unit=self._name(state, state["pending"]["unit"])
+                )
             elif (
                 kind == "retreat" and state.get("pending") and unit == state["pending"].get("unit")
             ):
@@ -1120,6 +1198,7 @@ class Tenochtitlan(Ruleset):
                     f"the attackers, to an empty hex outside enemy zones of control "
                     f"(friends may be passed)."
                 )
+                keyed = self._keyed("retreat_how", unit=self._name(state, unit))
             elif (
                 kind == "advance" and state.get("pending") and state["pending"]["kind"] == "advance"
             ):
@@ -1128,6 +1207,11 @@ class Tenochtitlan(Ruleset):
                     f"may advance, and only into the vacated hex {state['pending']['to']}; "
                     f"an attacking infantry or cavalry unit next to it and outside enemy "
                     f"zones of control."
+                )
+                keyed = self._keyed(
+                    "advance_how",
+                    units=", ".join(self._name(state, x) for x in state["pending"]["units"]),
+                    cell=state["pending"]["to"],
                 )
         if kind == "place" and reason is None:
             reason = self._why_not_place(pos, side, unit, action.get("to"))
@@ -1155,6 +1239,7 @@ class Tenochtitlan(Ruleset):
                 reason = (
                     f"{partner!r} is not another unit of yours on the map for a combined attack."
                 )
+                keyed = self._keyed("not_partner", unit=str(partner))
             else:
                 reason = self._why_not_attack(pos, side, unit, target, kind)
                 if reason is None and partner is not None:
@@ -1167,7 +1252,7 @@ class Tenochtitlan(Ruleset):
         hints = [self.describe_action(state, a) for a in same]
         if reason:
             # ``keyed`` is set together with ``reason``; reasons without one stay English.
-            raise RuleError(reason, hints, **keyed)
+            raise RuleError(reason, hints, **(keyed or keyed_of(reason)))
         raise RuleError(
             f"That /{kind} is not legal now.",
             hints,
@@ -1203,22 +1288,45 @@ class Tenochtitlan(Ruleset):
                 return f"{name} entered terrain that forbids attacking this turn."
         d = pos.dist(pos.where(uid), pos.where(target))
         rng = pos.utype(uid)["range"]
+        them = self._name(state, target)
         if d > rng:
-            return f"{self._name(state, target)} is {d} hexes from {name}; its range is {rng}."
+            return Reason(
+                f"{them} is {d} hexes from {name}; its range is {rng}.",
+                "tenochtitlan.out_of_range",
+                self.name,
+                target=them,
+                distance=d,
+                unit=name,
+                range=rng,
+            )
         if d > 1 and kind == "attack" and uid in state["moved"] and pos.cls(uid) != "brigantine":
-            return f"{name} moved this turn and may only attack an adjacent enemy."
+            return Reason(
+                f"{name} moved this turn and may only attack an adjacent enemy.",
+                "tenochtitlan.moved_adjacent_only",
+                self.name,
+                unit=name,
+            )
         if d > 1 and not los_clear(
             pos.board, pos.where(uid), pos.where(target), pos.at, pos.cls(uid) in ARTILLERY_CLASSES
         ):
-            return f"The line of sight from {name} to {self._name(state, target)} is blocked."
+            return Reason(
+                f"The line of sight from {name} to {them} is blocked.",
+                "tenochtitlan.sight_blocked",
+                self.name,
+                unit=name,
+                target=them,
+            )
         enemy = OTHER[side]
         if (
             pos.cls(uid) not in WATER_CLASSES
             and pos.where(uid) in pos.zoc(enemy)
             and target not in pos.exerting(pos.where(uid), enemy)
         ):
-            return (
-                f"{name} is in an enemy zone of control and may only attack the units exerting it."
+            return Reason(
+                f"{name} is in an enemy zone of control and may only attack the units exerting it.",
+                "tenochtitlan.zoc_attack",
+                self.name,
+                unit=name,
             )
         return None
 
@@ -1227,7 +1335,12 @@ class Tenochtitlan(Ruleset):
         state, board = pos.state, pos.board
         setup = state["phase"] == "setup"
         if setup and uid not in state["pool"]:
-            return f"{uid!r} is not one of your units waiting to be set up."
+            return Reason(
+                f"{uid!r} is not one of your units waiting to be set up.",
+                "tenochtitlan.not_in_pool",
+                self.name,
+                unit=str(uid),
+            )
         if not setup and uid not in state["eliminated"]:
             return f"{uid!r} is not one of your eliminated units."
         t = pos.types[state["roster"][uid]]
@@ -1237,7 +1350,13 @@ class Tenochtitlan(Ruleset):
         if i is None:
             return f"{lab!r} is not a hex of this map."
         if i in pos.at:
-            return f"{lab} already holds {self._name(state, pos.at[i])}; one unit per hex."
+            return Reason(
+                f"{lab} already holds {self._name(state, pos.at[i])}; one unit per hex.",
+                "tenochtitlan.hex_taken",
+                self.name,
+                cell=lab,
+                unit=self._name(state, pos.at[i]),
+            )
         water = t["class"] in WATER_CLASSES
         if not setup:
             special = pos.special("return_unit")
@@ -1254,25 +1373,44 @@ class Tenochtitlan(Ruleset):
                 f"The card returns the unit to {where.get(special.get('where', 'default'), 'the hex it names')}, "
                 f"{'on water' if water else 'on land'}, outside enemy zones of control."
             )
+        def why(text: str, key: str, **params) -> Reason:
+            return Reason(text, f"tenochtitlan.{key}", self.name, **params)
+
         if side == "aztec":
             if water:
-                return "Canoes set up on lake hexes next to Tenochtitlan or in the canal."
+                return why(
+                    "Canoes set up on lake hexes next to Tenochtitlan or in the canal.",
+                    "setup_canoes",
+                )
             name = board.causeway_of[i]
             if name:
-                return (
-                    f"The {name} causeway already holds two Aztec units (at most two per causeway)."
+                return why(
+                    f"The {name} causeway already holds two Aztec units (at most two per "
+                    f"causeway).",
+                    "setup_causeway_full",
+                    causeway=name,
                 )
-            return "Aztec units set up in Tenochtitlan or on a causeway."
+            return why("Aztec units set up in Tenochtitlan or on a causeway.", "setup_aztec")
         if water:
-            return "Brigantines set up on Lake Texcoco outside the causeways (the southern lake)."
+            return why(
+                "Brigantines set up on Lake Texcoco outside the causeways (the southern lake).",
+                "setup_brigantines",
+            )
         if board.city[i] or board.causeway_of[i] or board.medium[i] != "land":
-            return "Spanish land units may not set up in Tenochtitlan, on a causeway or on water."
+            return why(
+                "Spanish land units may not set up in Tenochtitlan, on a causeway or on water.",
+                "setup_spanish_not_there",
+            )
         if i not in setup_groups.eligible_hexes(board):
-            return "Spanish land units set up within 3 hexes of an Aztec village."
-        return (
+            return why(
+                "Spanish land units set up within 3 hexes of an Aztec village.",
+                "setup_spanish_village",
+            )
+        return why(
             "A unit there would leave a setup that can no longer end in exactly three groups "
             "(units on connected hexes) of at least four units, each within 3 hexes of its own "
-            "Aztec village."
+            "Aztec village.",
+            "setup_spanish_groups",
         )
 
     # --- action handlers (the action is already known to be legal)
@@ -1791,12 +1929,16 @@ class Tenochtitlan(Ruleset):
         return f"{t['title']} {_unit_number(uid)}"
 
     def describe(self, state: dict, key: str, value: str) -> str:
+        return self.label(state, key, value, "en")
+
+    def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
         if key in ("unit", "target", "with") and value in state.get("roster", {}):
             unit = state["units"].get(value)
+            at, eliminated = (" auf ", " (eliminiert)") if lang == "de" else (" at ", " (eliminated)")
             where = (
-                f" at {unit['at']}"
+                f"{at}{unit['at']}"
                 if unit
-                else (" (eliminated)" if value in state["eliminated"] else "")
+                else (eliminated if value in state["eliminated"] else "")
             )
             name = self._name(state, value)
             side = unit_types()[state["roster"][value]]["side"]
@@ -1819,6 +1961,18 @@ class Tenochtitlan(Ruleset):
     def describe_event(self, state: dict, event: dict) -> str | None:
         return present.describe_event(self, state, event)
 
+    def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
+        return present.describe_event(self, state, event, lang)
+
+    def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
+        return present.roll_purpose(state, event, lang)
+
+    def unit_facts(self, state: dict, unit: str, lang: str = "en") -> list[str]:
+        return present.unit_facts(self, state, unit, lang)
+
+    def cell_facts(self, state: dict, cell: str, lang: str = "en") -> list[str]:
+        return present.cell_facts(self, state, cell, lang)
+
     def header(self, state: dict) -> dict[str, str]:
         return present.header(self, state)
 
@@ -1832,3 +1986,6 @@ class Tenochtitlan(Ruleset):
 
     def rules_summary(self, locale: str = "en") -> str:
         return present.rules_summary(locale)
+
+    def rules_reference(self, lang="en", state=None):
+        return present.rules_reference(self, lang, state)

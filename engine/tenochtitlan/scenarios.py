@@ -8,6 +8,7 @@ position at all (units anywhere with their state, the phase, the card in play, d
 from __future__ import annotations
 
 from engine.core.errors import ScenarioError
+from engine.core.names import with_article
 from engine.core.scenario_io import check_schema
 
 from .data import (
@@ -48,6 +49,7 @@ KNOWN_KEYS = frozenset(
         "aztec_wins_at",
         "returned",
         "last_turn",
+        "suggested",
     }
 )
 
@@ -280,4 +282,31 @@ def normalise(data: dict, file: str, default_name: str = "custom") -> dict:
     )
     out["aztec_wins_at"] = threshold
     out["returned"] = bool(data.get("returned", False))
+    out["suggested"] = _suggested(data.get("suggested", {}), units, board, file)
+    return out
+
+
+def _suggested(raw, units: dict, board, file: str) -> dict[str, list[list[str]]]:
+    """``suggested``: side -> {unit id: hex}, a deployment a side can take with /suggested.
+    Only units still to be placed; the rules check each placement when it is taken."""
+    _need(isinstance(raw, dict), file, "suggested", "must be an object: side -> {unit: hex}")
+    out: dict[str, list[list[str]]] = {}
+    types = unit_types()
+    for side, placements in raw.items():
+        entry = f"suggested.{side}"
+        _need(side in SIDES, file, entry, "must be spanish or aztec")
+        _need(isinstance(placements, dict), file, entry, "must be an object: unit id -> hex")
+        seen: dict[str, str] = {}
+        for uid, lab in placements.items():
+            where = f"{entry}.{uid}"
+            unit = units.get(uid)
+            _need(unit is not None, file, where, "is not a unit of this scenario")
+            _need(unit["at"] is None, file, where, "is already on the map")
+            _need(
+                types[unit["type"]]["side"] == side, file, where, f"is not {with_article(side)} unit"
+            )
+            _need(board.idx(lab) is not None, file, where, f"{lab!r} is not a hex of the map")
+            _need(lab not in seen, file, where, f"{lab} is suggested for {seen.get(lab)} too")
+            seen[lab] = uid
+        out[side] = [[uid, lab] for uid, lab in placements.items()]
     return out

@@ -14,7 +14,6 @@ from engine.core.dice import fixed, seeded
 from engine.core.errors import RuleError
 from engine.registry import get_ruleset
 from engine.tenochtitlan.data import cards_by_id
-from engine.tenochtitlan.present import card_text
 
 from .conftest import message_text, reply_text
 
@@ -53,7 +52,7 @@ def test_the_detector_finds_english_and_passes_german():
 @pytest.mark.parametrize("dice", [[3, 4, 5, 6, 2, 1] * 10])
 async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, german):
     """A German server (public posts) and German clients (replies): status, refusals (not her
-    turn, an illegal move), ending phases, the turn post. Card texts are game data and stay."""
+    turn, an illegal move), ending phases, the turn post. Card titles are game data and stay."""
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = table.guild.add_member(table.env.create_user("erin"), roles=[admins])
     await admin.slash(table.channel, "umpire config", language="de")
@@ -73,21 +72,30 @@ async def test_a_german_players_replies_in_a_short_game_carry_no_english(table, 
     await say(table.bob, "game status")
     await say(table.alice, "end-phase")  # not her turn
     await say(table.bob, "move", unit="az-bowmen-1", to="0101")  # not his unit
+    info = await table.game()
+    move = next(
+        a for a in await table.service.legal_actions(info.id, "spanish") if a["type"] == "move"
+    )
+    start = info.state["units"][move["unit"]]["at"]
+    await say(table.bob, "move", unit=move["unit"], to=move["to"])  # narrated in German
     for _ in range(3):
         info = await table.game()
         side = info.awaiting[0]
         person = table.bob if side == "spanish" else table.alice
         await say(person, "end-phase")
     await say(table.alice, "game status")
+    await say(table.alice, "game log")
+    await say(table.alice, "info", unit=move["unit"])
     board = table.boards()[-1]
     replies.append("[board] " + message_text(board))
     text = "\n".join(replies)
     for card in cards_by_id().values():
         # a card's title is game data (its German text around the title is checked)
-        text = text.replace(card_text(card, "de"), "«card»").replace(card_text(card), "«card»")
+        text = text.replace(card["title"], "«card»")
     assert "«card»" in text and "Spanier" in text and "Bewegung" in text, text
     assert "Phase: Movement" not in text and "Phase Movement" not in text, text
     assert "gehört dir nicht" in text and "Du bist nicht am Zug" in text, text
+    assert f"zieht {start} → " in text and "Seite: Spanier" in text, text
     assert "• Spanish:" not in text and "• Aztec:" not in text, text
     assert not english_sentences(text), english_sentences(text)
 

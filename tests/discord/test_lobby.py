@@ -84,6 +84,7 @@ async def test_help_explains_the_flow_and_the_games_commands_with_real_examples(
     inside = reply_text(await table.alice.slash(table.thread, "help"))
     assert "Its commands:" in inside and "`/move` — Move a unit one hex" in inside, inside
     assert "You could type now:" in inside and "`/move unit:r1 to:" in inside, inside
+    assert "`/info unit:… cell:…` — Explain one unit or one cell" in inside, inside
     info = await table.game()
     legal = {
         f"/move unit:{a['unit']} to:{a['to']}"
@@ -101,6 +102,7 @@ async def test_help_speaks_german(table, german):
     text = reply_text(await table.alice.slash(table.thread, "help"))
     assert "So läuft eine Partie" in text and "Ihre Befehle:" in text
     assert "Eine Einheit ein Feld bewegen" in text and "Du könntest jetzt tippen:" in text, text
+    assert "`/info unit:… cell:…` — Eine Einheit oder ein Feld erklären" in text, text
 
 
 def dms(member) -> list[str]:

@@ -15,7 +15,7 @@ def test_describe_names_units_types_cards_and_segments():
     assert (
         RS.describe(state, "unit", "w") == "Allies M2 Wolverine+General G. Patston w in E5 (4/5 hp)"
     )
-    assert RS.describe(state, "unit", "hammer") == "Hammer 65-pounder (3 pts + 1 rivets)"
+    assert RS.describe(state, "unit", "hammer") == "Hammer 65-pounder (3 points + 1 rivet)"
     assert RS.describe(state, "card", "ac01") == "Reinforcements (ac01)"
     assert RS.describe(state, "to", "C9") == "C9 (bunker)"
 
