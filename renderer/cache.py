@@ -58,6 +58,12 @@ class LruCache:
             self._store(key, value)
             return value
 
+    def peek(self, key):
+        """What ``key`` holds, or None; counts as no hit and keeps the order (a look by another
+        cache that derives from this one)."""
+        with self._lock:
+            return self._items.get(key)
+
     def put(self, key, value) -> None:
         """Replace what ``key`` holds (a value that grew, e.g. a palette with more colours)."""
         self._store(key, value)

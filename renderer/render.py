@@ -1440,9 +1440,8 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
 # Choosing 256 colours for a picture costs more than drawing it; mapping a picture onto colours
 # chosen before costs a seventh of that. A map's pictures share their colours (the map layer,
 # and the sides', arrows' and markers' colours the scene names), so the colours are chosen once
-# per map, from its first picture, and reused; a picture naming a colour the map's palette was
-# not chosen for (a marker seen for the first time) has them chosen again, for all of them.
-PALETTE_LIMIT = 2 * STATIC_LIMIT
+# per map and set of named colours, from the map layer, and reused.
+PALETTE_LIMIT = 8 * STATIC_LIMIT  # a map's pictures name a few sets of colours; each is tiny
 PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
 # Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
 # octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).
@@ -1520,16 +1519,19 @@ def _build_palette(img: Image.Image, named: frozenset) -> Image.Image:
 
 
 def map_palette(scene: dict, img: Image.Image, size_hint: int | None = None) -> Image.Image:
-    """The palette for ``img``, the picture of ``scene``: its map's, chosen from ``img`` when
-    the map has none yet or ``scene`` names a colour the map's palette was not chosen for."""
-    key = static_key(scene, layout_for(scene["grid"], size_hint, footer_lines(scene)))
+    """The palette for ``img``, the picture of ``scene``: the colours ``scene`` names, kept
+    exactly, and the rest chosen from its map layer. It depends on the map and the named
+    colours only, never on which pictures came before, so one scene always encodes to the
+    same bytes (a posted board equals the board drawn again)."""
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    key = static_key(scene, lay)
     named = _named_colours(scene)
-    known, palette = PALETTES.get(key, lambda: (named, _build_palette(img, named)))
-    if not named <= known:
-        wider = known | named
-        palette = _build_palette(img, wider)
-        PALETTES.put(key, (wider, palette))
-    return palette
+
+    def build() -> Image.Image:
+        base = STATIC.peek(key) or STATIC.get(key, lambda: _build_static(scene, lay))
+        return _build_palette(base, named)
+
+    return PALETTES.get((key, named), build)
 
 
 def render_png(scene: dict, *, size_hint: int | None = None) -> bytes:
