@@ -255,11 +255,20 @@ def douse(state: dict, action: dict, dice: Dice, events: list) -> None:
     f = state["figures"][action["unit"]]
     roll = dice.roll(f"{f['name']} tries to put out the fire at {action['at']}", events, sides=10)
     out = table()["put_out"][roll - 1] == "out"
+    # 4.34 names fighting a fire beside melee as what keeps a ram's crew from working it.
+    state.setdefault("doused", {})[action["unit"]] = state["half"]
     events.append(
         {"type": "douse", "unit": action["unit"], "at": action["at"], "roll": roll, "out": out}
     )
     if out:
         del state["fires"][action["at"]]
+
+
+def fought_fire(state: dict, team: list[str]) -> bool:
+    """Whether one of ``team`` tried to put out a fire this round (4.34: "in einen Kampf
+    verwickelt wird oder versucht ein Feuer zu löschen" stops a ram that round)."""
+    doused = state.get("doused") or {}
+    return any(doused.get(fid, -9) >= state["half"] - 1 for fid in team)
 
 
 # ----- 3.54, 3.55 at the end of the round -----------------------------------------------

@@ -429,3 +429,42 @@ def test_a_fire_whose_engine_left_the_map_dies_down_at_the_round_end():
     state, events = act(state, "defender", "/end-phase")
     assert of(events, "fire_out") == [{"type": "fire_out", "at": "0519"}]
     assert state["fires"] == {}
+
+
+def test_a_ram_crew_member_fighting_a_fire_stops_the_ram_this_round():
+    # 4.34: "Wenn eine der Figuren, die den Widder bedient in einen Kampf verwickelt wird oder
+    # versucht ein Feuer zu löschen, dann kann der Belagerer mit diesem Widder in dieser Runde
+    # keinen Zerstörungsversuch ..." The ram stands at the parapet 0816, its back cell burning.
+    def position():
+        return with_engines(
+            build(
+                {
+                    "a": ("peasant", "besieger", "0817"),
+                    "b": ("peasant", "besieger", "0818"),
+                    "c": ("peasant", "besieger", "0819"),
+                    "w": ("peasant", "besieger", "0919"),
+                },
+                filled_moat=["0817"],
+                phase="melee",
+            ),
+            {"0819": (1, "defender")},
+            ram=("ram", "besieger", ["0817", "0818", "0819"]),
+        )
+
+    assert position()["engines"]["ram"]["towards"] == "0816"
+    assert {"type": "batter", "side": "besieger", "engine": "ram"} in legal(
+        position(), "besieger", "batter"
+    )
+    # Someone outside the crew may fight the fire and leave the ram working.
+    state, _ = act(position(), "besieger", "/douse unit:w at:0819", dice=[6])
+    assert legal(state, "besieger", "batter")
+    # A crew member who tries, put out or not, stops the ram for this round.
+    state, events = act(position(), "besieger", "/douse unit:b at:0819", dice=[1])
+    assert of(events, "douse")[0]["out"] is True
+    assert not legal(state, "besieger", "batter")
+    with pytest.raises(RuleError, match="one of its crew fought a fire this round"):
+        act(state, "besieger", "/batter engine:ram")
+    # The next round it works again.
+    state, _ = end_steps(state, 8)
+    assert (state["turn"], state["phase"], state["active"]) == (2, "melee", "besieger")
+    assert legal(state, "besieger", "batter")
