@@ -468,3 +468,88 @@ def test_a_ram_crew_member_fighting_a_fire_stops_the_ram_this_round():
     state, _ = end_steps(state, 8)
     assert (state["turn"], state["phase"], state["active"]) == (2, "melee", "besieger")
     assert legal(state, "besieger", "batter")
+
+
+# ----- tents on the camp map ---------------------------------------------------------------
+CAMP_FAR = {"zb": ("peasant", "besieger", "2401"), "zd": ("peasant", "defender", "2420")}
+
+
+def camp(figs: dict, **extra) -> dict:
+    return build_position({**CAMP_FAR, **figs}, map="camp", **extra)
+
+
+def _through(state: dict, spread_dice: dict[int, list[int]], until) -> tuple[dict, list[dict]]:
+    """End steps until ``until(state)``; ``spread_dice`` gives the dice for the spread check
+    at the end of the besiegers' phase of that round."""
+    events: list[dict] = []
+    for _ in range(60):
+        if until(state):
+            return state, events
+        dice = []
+        if state["phase"] == "melee" and state["active"] == "besieger":
+            dice = spread_dice.get(state["turn"], [])
+        state, new = act(state, state["active"], "/end-phase", dice=dice)
+        events += new
+    raise AssertionError("never reached")
+
+
+def test_a_tent_of_two_cells_burns_cell_by_cell_and_once_burnt_lets_shots_through():
+    # 3.24: "Es ist möglich, in ein Zeltfeld zu schießen, aber nicht durch ein Zeltfeld, wenn
+    # das Zelt nicht vorher durch Feuer zerstört worden ist." The tent 0408-0508 stands
+    # between the archer at 0406 and his target at 0410.
+    state = camp(
+        {
+            "d": ("man-at-arms", "defender", "0309"),
+            "a": ("archer", "defender", "0406"),
+            "t": ("man-at-arms", "besieger", "0410"),
+        },
+        first="defender",
+        phase="move",
+    )
+    assert "0408: a tent" in RULES.los(state, "0406", "0410")
+    assert {"type": "kindle", "side": "defender", "unit": "d", "at": "0408"} in legal(
+        state, "defender", "kindle"
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0408")
+    state, events = _through(state, {}, lambda s: s.get("fires"))
+    assert of(events, "fire_lit")[0]["at"] == "0408" and state["turn"] == 2
+    # F14: each cell of a tent burns on its own; the fire reaches the tent's other cell as it
+    # reaches any neighbour, by a roll on the tent column (our table: 1-6).
+    state, events = _through(state, {2: [6]}, lambda s: s["turn"] == 3)
+    assert [(e["at"], e["kind"], e["caught"]) for e in of(events, "fire_spread")] == [
+        ("0508", "tent", True)
+    ]
+    state, events = _through(state, {}, lambda s: s["turn"] == 5)
+    placed = sorted(e["at"] for e in of(events, "counter_placed") if e["kind"] == "burnt-tent")
+    assert placed == ["0408", "0508"] and state["fires"] == {}
+    assert not legal(state, "defender", "kindle")  # nothing left there to set alight
+    assert "0408: a tent" not in RULES.los(state, "0406", "0410")
+    assert (state["phase"], state["active"]) == ("fire1", "defender")
+    state, events = act(state, "defender", "/shoot unit:a target:t", dice=[9])
+    assert of(events, "shot")[0]["cover"] == "none"
+
+
+def test_a_figure_in_a_burning_tent_is_wounded_and_a_burning_tent_sets_an_engine_alight():
+    state = with_engines(
+        camp(
+            {"k": ("knight", "besieger", "0514"), "d": ("peasant", "defender", "0101")},
+            phase="melee",
+        ),
+        {"0414": (1, "defender")},
+        cat=("catapult", "besieger", ["0415"]),
+    )
+    # The defenders' fire spreads at the end of the besiegers' phase: one roll for the tent's
+    # other cell (tent column), one for the catapult (engine column: 1-4).
+    state, events = act(state, "besieger", "/end-phase", dice=[4, 2])
+    assert [(e["at"], e["kind"], e["caught"]) for e in of(events, "fire_spread")] == [
+        ("0415", "engine", True),
+        ("0514", "tent", True),
+    ]
+    state, events = end_steps(state, 4)  # the defenders' phase; the round ends
+    assert state["figures"]["k"]["wounded"] and not state["figures"]["k"]["dead"]
+    assert {"0414", "0415", "0514"} <= set(RULES.header(state)["Fires"].replace(",", " ").split())
+    # The knight may leave his tent; nobody walks into it.
+    assert (state["phase"], state["active"]) == ("fire1", "besieger")
+    state, _ = end_steps(state, 1)
+    moves = {a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "k"}
+    assert moves and not moves & {"0414", "0415", "0514"}
