@@ -2232,6 +2232,9 @@ class Siege(Ruleset):
                         "reason": f"{f['name']} stands in the keep",
                     }
                     break
+        if not state.get("result") and fire.burn_won(state):
+            burner = state["victory"]["burn"]["by"]
+            state["result"] = {"winner": burner, "reason": fire.burn_won(state)}
         if not state.get("result") and state.get("turn_limit_reached"):
             other = next(s for s in SIDES if s != keeper)
             state["result"] = {

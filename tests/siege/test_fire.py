@@ -12,6 +12,7 @@ from PIL import Image
 
 from engine.core import hexgrid
 from engine.core.errors import RuleError, ScenarioError
+from engine.core.scenario_io import check_schema
 from engine.siege import data, fire
 from renderer import render_png
 
@@ -553,3 +554,93 @@ def test_a_figure_in_a_burning_tent_is_wounded_and_a_burning_tent_sets_an_engine
     state, _ = end_steps(state, 1)
     moves = {a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "k"}
     assert moves and not moves & {"0414", "0415", "0514"}
+
+
+# ----- a scenario won by burning (victory.burn) ----------------------------------------------
+BURN = {"keep_taken_by": "defender", "burn": {"by": "defender", "engines": ["b1"], "tents": 2}}
+BALLISTA_AT_TRENCH = {"b1": {"kind": "ballista", "side": "besieger", "at": "1115", "markers": 3}}
+
+
+def _raid(fires_at: dict, **extra) -> dict:
+    state = camp(
+        {"d": ("peasant", "defender", "1820")},
+        first="defender",
+        active="besieger",
+        phase="melee",
+        engines=BALLISTA_AT_TRENCH,
+        victory=BURN,
+        **extra,
+    )
+    state["fires"] = {cell: {"age": age, "by": "defender"} for cell, age in fires_at.items()}
+    return state
+
+
+def test_the_raiders_win_when_the_ballista_and_two_whole_tents_have_burnt_down():
+    # One tent burnt before, the other and the ballista in their third round of fire.
+    state = _raid({"1115": 3, "0411": 3, "0511": 3}, burnt_tents=["0408", "0508"])
+    assert RULES.header(state)["Objective"] == (
+        "defenders win by burning b1 (standing), 2 tents (1 burnt down)"
+    )
+    state, events = act(state, "besieger", "/end-phase")  # the round ends
+    assert of(events, "game_over") == [
+        {
+            "type": "game_over",
+            "winner": "defender",
+            "reason": "engine b1 and 2 tents destroyed",
+        }
+    ]
+    assert not RULES.legal_actions(state, "defender")
+
+
+def test_half_a_tent_or_a_standing_ballista_is_not_yet_a_win():
+    # Only one cell of the second tent burns (its fire fails to reach the other, d10 7): that
+    # tent still stands in part.
+    state, events = act(
+        _raid({"1115": 3, "0411": 3}, burnt_tents=["0408", "0508"]),
+        "besieger",
+        "/end-phase",
+        dice=[7],
+    )
+    assert not of(events, "game_over") and "b1" not in state["engines"]
+    assert "b1 (destroyed), 2 tents (1 burnt down)" in RULES.header(state)["Objective"]
+    # Both tents down, the ballista's fire put out long ago: it stands, no win.
+    state, events = act(
+        _raid({"0411": 3, "0511": 3}, burnt_tents=["0408", "0508"]), "besieger", "/end-phase"
+    )
+    assert not of(events, "game_over") and "b1" in state["engines"]
+
+
+@pytest.mark.parametrize(
+    "burn, message",
+    [
+        ({"by": "besieger", "engines": ["b1"]}, "victory.burn.engines: must list engines"),
+        ({"by": "defender", "engines": ["nope"]}, "victory.burn.engines: must list engines"),
+        ({"by": "defender", "tents": 10}, r"victory.burn.tents: must be a whole number 0-9"),
+        ({"by": "defender"}, "victory.burn: must name an engine or tents to burn"),
+        ({"by": "nobody", "tents": 1}, "victory.burn.by: must be one of besieger, defender"),
+    ],
+)
+def test_a_burn_victory_is_checked_against_the_scenario(burn, message):
+    with pytest.raises(ScenarioError, match=message):
+        camp(
+            {"d": ("peasant", "defender", "1820")},
+            engines=BALLISTA_AT_TRENCH,
+            victory={"keep_taken_by": "defender", "burn": burn},
+        )
+
+
+def test_a_burn_victory_passes_the_published_schema_and_a_malformed_one_does_not():
+    doc = {
+        "map": "camp",
+        "figures": {
+            "d": {"type": "knight", "side": "defender", "at": "1820"},
+            "b": {"type": "knight", "side": "besieger", "at": "0101"},
+        },
+        "engines": BALLISTA_AT_TRENCH,
+        "victory": BURN,
+    }
+    check_schema(doc, "siege", "mine.json")
+    with pytest.raises(ScenarioError, match="victory"):
+        check_schema(
+            {**doc, "victory": {"burn": {"by": "defender", "tents": "two"}}}, "siege", "mine.json"
+        )
