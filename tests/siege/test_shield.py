@@ -128,3 +128,51 @@ def test_scenario_shields_are_checked_by_schema_and_meaning():
         normalise({**doc, "shields": {"s": {"at": "1019", "faces": "1519"}}}, "mine.json", "x")
     with pytest.raises(ScenarioError, match="shields.t.carrier"):
         normalise({**doc, "oil": {"p": {"carrier": "b"}}}, "mine.json", "x")
+
+
+def _horse(front: str, back: str, rider: str, side: str) -> dict:
+    return {"side": side, "cells": [front, back], "rider": rider}
+
+
+def test_no_rider_fights_across_the_shields_side():
+    # The knight's horse stands on 1119 and 1218: it touches 1019 only across the shield.
+    def position(**extra):
+        return build(
+            {"d": ("man-at-arms", "defender", "1019"), "k": ("knight", "besieger", "1119")},
+            phase="melee",
+            horses={"h": _horse("1119", "1218", "k", "besieger")},
+            **extra,
+        )
+
+    def attacks(state):
+        return {(a["unit"], a["target"]) for a in legal(state, "besieger", "attack")}
+
+    assert ("k", "d") not in attacks(position(shields=SHIELD))
+    with pytest.raises(RuleError):
+        act(position(shields=SHIELD), "besieger", "/attack unit:k target:d")
+    assert ("k", "d") in attacks(position())
+
+
+def test_no_rider_retreats_across_the_shields_side():
+    # A mounted sergeant (defence 7) on 1019-0919; every way back but across the shield is
+    # taken. Knight 8 against 7 is 1-1; on the mounted table an 8 is D.
+    figs = {
+        "s": ("sergeant", "defender", "1019"),
+        "k": ("knight", "besieger", "1120"),
+        "f1": ("peasant", "defender", "0920"),
+        "f2": ("peasant", "defender", "1018"),
+        "f3": ("peasant", "defender", "1020"),
+    }
+    horses = {"h": _horse("1019", "0919", "s", "defender")}
+
+    def fight(**extra):
+        state = build(figs, phase="melee", horses=horses, **extra)
+        state, _ = act(state, "besieger", "/attack unit:k target:s")
+        return act(state, "besieger", "/fight", dice=[8])
+
+    state, events = fight(shields=SHIELD)
+    assert of(events, "melee")[0]["letter"] == "D"
+    assert of(events, "cannot_retreat")[0]["unit"] == "s"
+    assert state["horses"]["h"]["cells"] == ["1019", "0919"]
+    state, events = fight()
+    assert of(events, "retreated")[0]["to"] == "1119"
