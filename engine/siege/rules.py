@@ -496,7 +496,7 @@ class Siege(Ruleset):
         engines.block(
             state, seen, shooter["at"], target["at"], board, self._level(board, state, shooter)
         )
-        shield.cover(board, state, shooter["at"], target["at"], seen)
+        shield.cover(board, state, shooter["at"], at or target["at"], seen)
         if state.get("wagons"):
             wagons.block_sight(board, state, self._level(board, state, shooter), seen)
         return seen

@@ -176,3 +176,19 @@ def test_no_rider_retreats_across_the_shields_side():
     assert state["horses"]["h"]["cells"] == ["1019", "0919"]
     state, events = fight()
     assert of(events, "retreated")[0]["to"] == "1119"
+
+
+def test_a_rider_with_a_shield_in_one_of_his_two_cells_takes_its_cover():
+    # 3.31: the rider stands in whichever of his cells covers him better; his horse's back is
+    # on 1019, behind the shield, its front on 0919 in the open.
+    def position(**extra):
+        return build(
+            {"r": ("sergeant", "defender", "0919"), "a": ("archer", "besieger", "1319")},
+            horses={"h": _horse("0919", "1019", "r", "defender")},
+            **extra,
+        )
+
+    _, events = act(position(shields=SHIELD), "besieger", "/shoot unit:a target:r", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "heavy"
+    _, events = act(position(), "besieger", "/shoot unit:a target:r", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "none"
