@@ -644,3 +644,27 @@ def test_a_burn_victory_passes_the_published_schema_and_a_malformed_one_does_not
         check_schema(
             {**doc, "victory": {"burn": {"by": "defender", "tents": "two"}}}, "siege", "mine.json"
         )
+
+
+def test_wagons_and_horses_do_not_burn():
+    # 3.51 names "ein Zelt oder eine Belagerungsmaschine"; 5.1 gives wagons no fire rule (F14).
+    state = build(
+        {"d": ("man-at-arms", "defender", "0618")},
+        first="defender",
+        phase="move",
+        horses={"ox": {"side": "besieger", "cells": ["0719"], "kind": "ox"}},
+        wagons={"w": {"side": "besieger", "cells": ["0619", "0519"], "animal": "ox"}},
+    )
+    assert not legal(state, "defender", "kindle")
+    with pytest.raises(RuleError):
+        act(state, "defender", "/kindle unit:d at:0619")
+    # Beside a burning engine the wagon is no cell the fire can spread to.
+    burning = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee",
+              horses={"ox": {"side": "besieger", "cells": ["0719"], "kind": "ox"}},
+              wagons={"w": {"side": "besieger", "cells": ["0619", "0519"], "animal": "ox"}}),
+        {"0620": (1, "defender")},
+        cat=("catapult", "besieger", ["0620"]),
+    )
+    _, events = act(burning, "besieger", "/end-phase")  # no die: nothing beside it burns
+    assert not of(events, "fire_spread")
