@@ -272,13 +272,16 @@ def test_fire_arrows_at_short_range_against_enemy_engines_only():
             ),
             cat=("catapult", "besieger", ["0519"]),
             far=("onager", "besieger", ["1519"]),
+            mid=("onager", "besieger", ["1020"]),  # 9 cells: the longbow's medium band
         )
 
     state = position()
     # Short range only (the longbow's short band is 8 cells); bows, not crossbows (F5).
     assert {(a["unit"], a["at"]) for a in legal(state, "defender", "firearrow")} == {("a", "0519")}
-    with pytest.raises(RuleError):
-        act(state, "defender", "/firearrow unit:a at:1519", dice=[1])
+    assert "medium" in RULES.los(state, "0119", "1020")
+    for beyond in ("1519", "1020"):
+        with pytest.raises(RuleError):
+            act(state, "defender", f"/firearrow unit:a at:{beyond}", dice=[1])
     state, events = act(state, "defender", "/firearrow unit:a at:0519", dice=[4])
     assert of(events, "fire_arrow")[0]["caught"] is True
     assert state["fires"]["0519"] == {"age": 1, "by": "defender"}
@@ -668,3 +671,14 @@ def test_wagons_and_horses_do_not_burn():
     )
     _, events = act(burning, "besieger", "/end-phase")  # no die: nothing beside it burns
     assert not of(events, "fire_spread")
+
+
+def test_fire_arrows_set_engines_alight_not_tents():
+    # 5.31: "… können aber Belagerungsmaschinen in Brand setzen": tents only by kindling.
+    state = with_engines(
+        camp({"a": ("archer", "defender", "0406")}, first="defender"),
+        cat=("catapult", "besieger", ["0204"]),
+    )
+    assert {a["at"] for a in legal(state, "defender", "firearrow")} == {"0204"}
+    with pytest.raises(RuleError):
+        act(state, "defender", "/firearrow unit:a at:0408", dice=[1])
