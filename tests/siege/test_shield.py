@@ -32,6 +32,7 @@ def build(figs: dict, **extra) -> dict:
         ("1220", "heavy"),  # across the neighbouring side towards 1120
         ("0619", "none"),  # from behind
         ("1020", "none"),  # from below: two sides away from the shield's
+        ("0918", "heavy"),  # exactly along the border of the covered half: the defender's favour
     ],
 )
 def test_a_laid_shield_covers_against_shots_across_its_side_and_the_two_beside_it(shooter, cover):
@@ -192,3 +193,4 @@ def test_a_rider_with_a_shield_in_one_of_his_two_cells_takes_its_cover():
     assert of(events, "shot")[0]["cover"] == "heavy"
     _, events = act(position(), "besieger", "/shoot unit:a target:r", dice=[1])
     assert of(events, "shot")[0]["cover"] == "none"
+
