@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from engine.core import hexgrid
+from engine.core.dice import fixed
 from engine.core.errors import RuleError, ScenarioError
 from engine.core.scenario_io import check_schema
 from engine.siege import data, fire
@@ -682,3 +683,17 @@ def test_fire_arrows_set_engines_alight_not_tents():
     assert {a["at"] for a in legal(state, "defender", "firearrow")} == {"0204"}
     with pytest.raises(RuleError):
         act(state, "defender", "/firearrow unit:a at:0408", dice=[1])
+
+
+def test_the_camp_raid_tells_the_raiders_what_to_burn():
+    scenario = RULES.load_scenario("camp-raid")
+    assert scenario["victory"]["burn"] == {
+        "by": "defender",
+        "engines": ["trench-ballista"],
+        "tents": 2,
+    }
+    assert "ballista and two whole tents" in scenario["description"]
+    state, _ = RULES.setup(scenario, fixed([]))
+    assert RULES.header(state)["Objective"] == (
+        "defenders win by burning trench-ballista (standing), 2 tents (0 burnt down)"
+    )
