@@ -697,3 +697,20 @@ def test_the_camp_raid_tells_the_raiders_what_to_burn():
     assert RULES.header(state)["Objective"] == (
         "defenders win by burning trench-ballista (standing), 2 tents (0 burnt down)"
     )
+
+
+def test_no_rider_dismounts_into_a_burning_cell():
+    # F4: nobody enters a burning cell, from the saddle neither. The horse stands on 0407 and
+    # 0406, beside the tent cell 0408, which burns.
+    state = camp(
+        {"k": ("knight", "defender", "0407")},
+        first="defender",
+        phase="move",
+        horses={"h": {"side": "defender", "cells": ["0407", "0406"], "rider": "k"}},
+    )
+    assert "0408" in {a["to"] for a in legal(state, "defender", "dismount")}
+    state["fires"] = {"0408": {"age": 1, "by": "besieger"}}
+    spots = {a["to"] for a in legal(state, "defender", "dismount")}
+    assert spots and "0408" not in spots
+    with pytest.raises(RuleError):
+        act(state, "defender", "/dismount unit:k to:0408")
