@@ -887,7 +887,8 @@ def _front_wall(board: Board, state: dict, eid: str) -> str | None:
 
 def batter_actions(rules, state: dict, side: str) -> list[dict]:
     """4.32, 4.34: in its side's melee step, a ram with its front at a wall rolls once every
-    second round, worked by three able figures under it none of which fought this round."""
+    second round, worked by three able figures under it none of which fought or tried to put
+    out a fire this round."""
     if side != state["active"] or state["phase"] != "melee":
         return []
     ram = spec()["kinds"]["ram"]
@@ -902,6 +903,8 @@ def batter_actions(rules, state: dict, side: str) -> list[dict]:
         if len(team) < ram["crew"]:
             continue
         if any(state["melee_half"].get(fid, -9) >= state["half"] - 1 for fid in team):
+            continue
+        if fire.fought_fire(state, team):
             continue
         out.append({"type": "batter", "side": side, "engine": eid})
     return out
@@ -1268,6 +1271,8 @@ def _ram_refusal(rules, state: dict, action: dict) -> str | None:
         )
     if any(state["melee_half"].get(f, -9) >= state["half"] - 1 for f in team):
         return f"Ram {eid} rests this round: one of its crew fought this round (4.34)."
+    if fire.fought_fire(state, team):
+        return f"Ram {eid} rests this round: one of its crew fought a fire this round (4.34)."
     return None
 
 

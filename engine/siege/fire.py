@@ -255,11 +255,20 @@ def douse(state: dict, action: dict, dice: Dice, events: list) -> None:
     f = state["figures"][action["unit"]]
     roll = dice.roll(f"{f['name']} tries to put out the fire at {action['at']}", events, sides=10)
     out = table()["put_out"][roll - 1] == "out"
+    # 4.34 names fighting a fire beside melee as what keeps a ram's crew from working it.
+    state.setdefault("doused", {})[action["unit"]] = state["half"]
     events.append(
         {"type": "douse", "unit": action["unit"], "at": action["at"], "roll": roll, "out": out}
     )
     if out:
         del state["fires"][action["at"]]
+
+
+def fought_fire(state: dict, team: list[str]) -> bool:
+    """Whether one of ``team`` tried to put out a fire this round (4.34: "in einen Kampf
+    verwickelt wird oder versucht ein Feuer zu löschen" stops a ram that round)."""
+    doused = state.get("doused") or {}
+    return any(doused.get(fid, -9) >= state["half"] - 1 for fid in team)
 
 
 # ----- 3.54, 3.55 at the end of the round -----------------------------------------------
@@ -363,6 +372,66 @@ def shoot_arrow(state: dict, action: dict, seen, dice: Dice, events: list) -> No
         light(state, action["at"], action["side"], "fire arrow", events)
 
 
+# ----- victory by burning (a scenario's ``victory.burn``) ------------------------------
+@functools.lru_cache(maxsize=8)
+def tent_groups(name: str) -> tuple[tuple[str, ...], ...]:
+    """The map's tents: each a group of touching tent cells (the camp's tents are two cells,
+    F14), as the map was drawn, before any burnt."""
+    board = data.board(name)
+    cells = set(tents(board))
+    groups: list[tuple[str, ...]] = []
+    seen: set[str] = set()
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        group, todo = set(), [start]
+        while todo:
+            cell = todo.pop()
+            if cell in group:
+                continue
+            group.add(cell)
+            todo += [n for n in board.neighbours(cell) if n in cells]
+        seen |= group
+        groups.append(tuple(sorted(group)))
+    return tuple(groups)
+
+
+def burnt_tents(state: dict) -> int:
+    """Tents burnt down to the last cell (every cell a ``burnt-tent`` counter)."""
+    burnt = {c for c, kind in state.get("counters") or [] if kind == "burnt-tent"}
+    return sum(1 for group in tent_groups(state["map"]) if set(group) <= burnt)
+
+
+def burn_goal(state: dict) -> dict | None:
+    return (state.get("victory") or {}).get("burn")
+
+
+def burn_won(state: dict) -> str | None:
+    """The reason the burning side has won, once every engine it must destroy is gone and
+    enough tents have burnt down; None before."""
+    goal = burn_goal(state)
+    if not goal:
+        return None
+    standing = [e for e in goal["engines"] if e in (state.get("engines") or {})]
+    if standing or burnt_tents(state) < goal["tents"]:
+        return None
+    parts = [f"engine {e}" for e in goal["engines"]]
+    if goal["tents"]:
+        parts.append(f"{goal['tents']} tent{'s' if goal['tents'] != 1 else ''}")
+    return f"{' and '.join(parts)} destroyed"
+
+
+def _goal_line(state: dict) -> str:
+    goal = burn_goal(state) or {}
+    parts = [
+        f"{e} ({'destroyed' if e not in (state.get('engines') or {}) else 'standing'})"
+        for e in goal.get("engines", [])
+    ]
+    if goal.get("tents"):
+        parts.append(f"{goal['tents']} tents ({burnt_tents(state)} burnt down)")
+    return f"{goal.get('by', '?')}s win by burning " + ", ".join(parts)
+
+
 # ----- the picture and the header --------------------------------------------------------
 def markers(state: dict) -> list[dict]:
     """A fire marker on each burning cell with the rounds it has burned in a row (3.55: "um
@@ -383,6 +452,8 @@ def notes(state: dict) -> list[str]:
 def header(state: dict) -> dict[str, str]:
     burning = fires(state)
     out = {}
+    if burn_goal(state):
+        out["Objective"] = _goal_line(state)
     if burning:
         out["Fires"] = ", ".join(
             f"{cell} ({f['age']}/{table()['destroyed_after']})" for cell, f in sorted(burning.items())

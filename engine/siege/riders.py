@@ -506,8 +506,9 @@ def mount_refusal(state: dict, fig: dict, horse: dict) -> str | None:
 
 
 def free_cells_beside(board: Board, state: dict, cells: list[str], occupied: set[str]) -> list[str]:
-    """Cells next to a horse where a figure on foot can stand and nobody does."""
-    shut = set(tower.cells_of(state)) | set(occupied_cells(state))
+    """Cells next to a horse where a figure on foot can stand and nobody does, never a
+    burning one (3.54, F4: nobody enters a fire)."""
+    shut = set(tower.cells_of(state)) | set(occupied_cells(state)) | set(state.get("fires") or {})
     out = set()
     for c in cells:
         for n in board.neighbours(c):

@@ -496,7 +496,7 @@ class Siege(Ruleset):
         engines.block(
             state, seen, shooter["at"], target["at"], board, self._level(board, state, shooter)
         )
-        shield.cover(board, state, shooter["at"], target["at"], seen)
+        shield.cover(board, state, shooter["at"], at or target["at"], seen)
         if state.get("wagons"):
             wagons.block_sight(board, state, self._level(board, state, shooter), seen)
         return seen
@@ -1230,7 +1230,14 @@ class Siege(Ruleset):
         ):
             return False
         if state.get("horses") and (a.get("horse") or d.get("horse")):
-            return riders.contact(board, state, a, d) is not None
+            # 5.23 holds for riders too: a cell pair across a laid shield is no contact.
+            return any(
+                board.distance(ca, cd) == 1
+                and movement.connects(board, ca, cd, state["bridge_up"])
+                and not shield.across(state, ca, cd)
+                for ca in riders.cells_of(state, a)
+                for cd in riders.cells_of(state, d)
+            )
         if board.distance(a["at"], d["at"]) != 1 or shield.across(state, a["at"], d["at"]):
             return False
         tower_of = tower.cells_of(state)
@@ -1917,7 +1924,13 @@ class Siege(Ruleset):
         dead = self._dead_count(state)
         tower_of = tower.cells_of(state)
         if f.get("horse"):
-            return riders.retreat_options(self, state, fid)
+            front = riders.cells_of(state, f)[0]
+            # 5.23: "nicht möglich, sich über eine Schirmfeldseite zurückzuziehen", mounted too.
+            return [
+                c
+                for c in riders.retreat_options(self, state, fid)
+                if not shield.across(state, front, c)
+            ]
         if f["at"] in tower_of:
             # Our reading: in a siege tower a figure retreats along its own level of the tower.
             taken = {cell for cell, lay in self._positions(state) if lay == tower.layer(f)}
@@ -2232,6 +2245,9 @@ class Siege(Ruleset):
                         "reason": f"{f['name']} stands in the keep",
                     }
                     break
+        if not state.get("result") and fire.burn_won(state):
+            burner = state["victory"]["burn"]["by"]
+            state["result"] = {"winner": burner, "reason": fire.burn_won(state)}
         if not state.get("result") and state.get("turn_limit_reached"):
             other = next(s for s in SIDES if s != keeper)
             state["result"] = {

@@ -11,7 +11,20 @@ from typing import Any
 from engine.core.errors import ScenarioError
 from engine.core.ruleset import check_scenario_options
 
-from . import aiming, data, days, engines, oil, panic, riders, shield, siege_sheet, tower, wagons
+from . import (
+    aiming,
+    data,
+    days,
+    engines,
+    fire,
+    oil,
+    panic,
+    riders,
+    shield,
+    siege_sheet,
+    tower,
+    wagons,
+)
 from .data import need
 
 SIDES = ("besieger", "defender")
@@ -102,10 +115,10 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     out["bridge_up"] = raw.get("bridge_up", False)
     victory: Any = raw.get("victory", {})
     need(
-        isinstance(victory, dict) and set(victory) <= {"_comment", "keep_taken_by"},
+        isinstance(victory, dict) and set(victory) <= {"_comment", "keep_taken_by", "burn"},
         file,
         "victory",
-        "may only say keep_taken_by (the side that wins by standing in the keep)",
+        "may only say keep_taken_by (the side that wins by standing in the keep) and burn",
     )
     need(
         victory.get("keep_taken_by", "besieger") in SIDES,
@@ -386,9 +399,48 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
     if out["prepare"]["engines"] or (bombarding and "phase" not in raw):
         out["phase"] = "prepare"
         out["active"] = "besieger"
+    burn = victory.get("burn")
+    if burn is not None:
+        out["victory"]["burn"] = _burn_goal(burn, board, out["engines"], file)
     out["oil"] = oil.normalise(raw.get("oil", {}), board, out["figures"], file)
     taken = set(out["oil"]) | {p["carrier"] for p in out["oil"].values() if "carrier" in p}
     out["shields"] = shield.normalise(
         raw.get("shields", {}), board, out["figures"], file, taken
     )
     return out
+
+
+def _burn_goal(burn: Any, board, engines_on_map: dict, file: str) -> dict:
+    """``victory.burn``: ``{"by": side, "engines": [ids], "tents": n}``, the side that wins at
+    once when every listed engine of the other side is destroyed and ``n`` of the map's tents
+    have burnt down to the last cell (3.5)."""
+    need(
+        isinstance(burn, dict) and set(burn) <= {"_comment", "by", "engines", "tents"},
+        file,
+        "victory.burn",
+        "must be an object with by, engines and tents",
+    )
+    by = burn.get("by")
+    need(by in SIDES, file, "victory.burn.by", f"must be one of {', '.join(SIDES)}")
+    listed: Any = burn.get("engines", [])
+    need(
+        isinstance(listed, list)
+        and len(set(map(str, listed))) == len(listed)
+        and all(
+            isinstance(e, str) and e in engines_on_map and engines_on_map[e]["side"] != by
+            for e in listed
+        ),
+        file,
+        "victory.burn.engines",
+        "must list engines of this file belonging to the other side, each once",
+    )
+    count: Any = burn.get("tents", 0)
+    most = len(fire.tent_groups(board.name))
+    need(
+        isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= most,
+        file,
+        "victory.burn.tents",
+        f"must be a whole number 0-{most} (the tents on this map)",
+    )
+    need(bool(listed) or count > 0, file, "victory.burn", "must name an engine or tents to burn")
+    return {"by": by, "engines": list(listed), "tents": count}

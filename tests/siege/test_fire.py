@@ -11,7 +11,9 @@ import pytest
 from PIL import Image
 
 from engine.core import hexgrid
+from engine.core.dice import fixed
 from engine.core.errors import RuleError, ScenarioError
+from engine.core.scenario_io import check_schema
 from engine.siege import data, fire
 from renderer import render_png
 
@@ -271,13 +273,16 @@ def test_fire_arrows_at_short_range_against_enemy_engines_only():
             ),
             cat=("catapult", "besieger", ["0519"]),
             far=("onager", "besieger", ["1519"]),
+            mid=("onager", "besieger", ["1020"]),  # 9 cells: the longbow's medium band
         )
 
     state = position()
     # Short range only (the longbow's short band is 8 cells); bows, not crossbows (F5).
     assert {(a["unit"], a["at"]) for a in legal(state, "defender", "firearrow")} == {("a", "0519")}
-    with pytest.raises(RuleError):
-        act(state, "defender", "/firearrow unit:a at:1519", dice=[1])
+    assert "medium" in RULES.los(state, "0119", "1020")
+    for beyond in ("1519", "1020"):
+        with pytest.raises(RuleError):
+            act(state, "defender", f"/firearrow unit:a at:{beyond}", dice=[1])
     state, events = act(state, "defender", "/firearrow unit:a at:0519", dice=[4])
     assert of(events, "fire_arrow")[0]["caught"] is True
     assert state["fires"]["0519"] == {"age": 1, "by": "defender"}
@@ -429,3 +434,283 @@ def test_a_fire_whose_engine_left_the_map_dies_down_at_the_round_end():
     state, events = act(state, "defender", "/end-phase")
     assert of(events, "fire_out") == [{"type": "fire_out", "at": "0519"}]
     assert state["fires"] == {}
+
+
+def test_a_ram_crew_member_fighting_a_fire_stops_the_ram_this_round():
+    # 4.34: "Wenn eine der Figuren, die den Widder bedient in einen Kampf verwickelt wird oder
+    # versucht ein Feuer zu löschen, dann kann der Belagerer mit diesem Widder in dieser Runde
+    # keinen Zerstörungsversuch ..." The ram stands at the parapet 0816, its back cell burning.
+    def position():
+        return with_engines(
+            build(
+                {
+                    "a": ("peasant", "besieger", "0817"),
+                    "b": ("peasant", "besieger", "0818"),
+                    "c": ("peasant", "besieger", "0819"),
+                    "w": ("peasant", "besieger", "0919"),
+                },
+                filled_moat=["0817"],
+                phase="melee",
+            ),
+            {"0819": (1, "defender")},
+            ram=("ram", "besieger", ["0817", "0818", "0819"]),
+        )
+
+    assert position()["engines"]["ram"]["towards"] == "0816"
+    assert {"type": "batter", "side": "besieger", "engine": "ram"} in legal(
+        position(), "besieger", "batter"
+    )
+    # Someone outside the crew may fight the fire and leave the ram working.
+    state, _ = act(position(), "besieger", "/douse unit:w at:0819", dice=[6])
+    assert legal(state, "besieger", "batter")
+    # A crew member who tries, put out or not, stops the ram for this round.
+    state, events = act(position(), "besieger", "/douse unit:b at:0819", dice=[1])
+    assert of(events, "douse")[0]["out"] is True
+    assert not legal(state, "besieger", "batter")
+    with pytest.raises(RuleError, match="one of its crew fought a fire this round"):
+        act(state, "besieger", "/batter engine:ram")
+    # The next round it works again.
+    state, _ = end_steps(state, 8)
+    assert (state["turn"], state["phase"], state["active"]) == (2, "melee", "besieger")
+    assert legal(state, "besieger", "batter")
+
+
+# ----- tents on the camp map ---------------------------------------------------------------
+CAMP_FAR = {"zb": ("peasant", "besieger", "2401"), "zd": ("peasant", "defender", "2420")}
+
+
+def camp(figs: dict, **extra) -> dict:
+    return build_position({**CAMP_FAR, **figs}, map="camp", **extra)
+
+
+def _through(state: dict, spread_dice: dict[int, list[int]], until) -> tuple[dict, list[dict]]:
+    """End steps until ``until(state)``; ``spread_dice`` gives the dice for the spread check
+    at the end of the besiegers' phase of that round."""
+    events: list[dict] = []
+    for _ in range(60):
+        if until(state):
+            return state, events
+        dice = []
+        if state["phase"] == "melee" and state["active"] == "besieger":
+            dice = spread_dice.get(state["turn"], [])
+        state, new = act(state, state["active"], "/end-phase", dice=dice)
+        events += new
+    raise AssertionError("never reached")
+
+
+def test_a_tent_of_two_cells_burns_cell_by_cell_and_once_burnt_lets_shots_through():
+    # 3.24: "Es ist möglich, in ein Zeltfeld zu schießen, aber nicht durch ein Zeltfeld, wenn
+    # das Zelt nicht vorher durch Feuer zerstört worden ist." The tent 0408-0508 stands
+    # between the archer at 0406 and his target at 0410.
+    state = camp(
+        {
+            "d": ("man-at-arms", "defender", "0309"),
+            "a": ("archer", "defender", "0406"),
+            "t": ("man-at-arms", "besieger", "0410"),
+        },
+        first="defender",
+        phase="move",
+    )
+    assert "0408: a tent" in RULES.los(state, "0406", "0410")
+    assert {"type": "kindle", "side": "defender", "unit": "d", "at": "0408"} in legal(
+        state, "defender", "kindle"
+    )
+    state, _ = act(state, "defender", "/kindle unit:d at:0408")
+    state, events = _through(state, {}, lambda s: s.get("fires"))
+    assert of(events, "fire_lit")[0]["at"] == "0408" and state["turn"] == 2
+    # F14: each cell of a tent burns on its own; the fire reaches the tent's other cell as it
+    # reaches any neighbour, by a roll on the tent column (our table: 1-6).
+    state, events = _through(state, {2: [6]}, lambda s: s["turn"] == 3)
+    assert [(e["at"], e["kind"], e["caught"]) for e in of(events, "fire_spread")] == [
+        ("0508", "tent", True)
+    ]
+    state, events = _through(state, {}, lambda s: s["turn"] == 5)
+    placed = sorted(e["at"] for e in of(events, "counter_placed") if e["kind"] == "burnt-tent")
+    assert placed == ["0408", "0508"] and state["fires"] == {}
+    assert not legal(state, "defender", "kindle")  # nothing left there to set alight
+    assert "0408: a tent" not in RULES.los(state, "0406", "0410")
+    assert (state["phase"], state["active"]) == ("fire1", "defender")
+    state, events = act(state, "defender", "/shoot unit:a target:t", dice=[9])
+    assert of(events, "shot")[0]["cover"] == "none"
+
+
+def test_a_figure_in_a_burning_tent_is_wounded_and_a_burning_tent_sets_an_engine_alight():
+    state = with_engines(
+        camp(
+            {"k": ("knight", "besieger", "0514"), "d": ("peasant", "defender", "0101")},
+            phase="melee",
+        ),
+        {"0414": (1, "defender")},
+        cat=("catapult", "besieger", ["0415"]),
+    )
+    # The defenders' fire spreads at the end of the besiegers' phase: one roll for the tent's
+    # other cell (tent column), one for the catapult (engine column: 1-4).
+    state, events = act(state, "besieger", "/end-phase", dice=[4, 2])
+    assert [(e["at"], e["kind"], e["caught"]) for e in of(events, "fire_spread")] == [
+        ("0415", "engine", True),
+        ("0514", "tent", True),
+    ]
+    state, events = end_steps(state, 4)  # the defenders' phase; the round ends
+    assert state["figures"]["k"]["wounded"] and not state["figures"]["k"]["dead"]
+    assert {"0414", "0415", "0514"} <= set(RULES.header(state)["Fires"].replace(",", " ").split())
+    # The knight may leave his tent; nobody walks into it.
+    assert (state["phase"], state["active"]) == ("fire1", "besieger")
+    state, _ = end_steps(state, 1)
+    moves = {a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "k"}
+    assert moves and not moves & {"0414", "0415", "0514"}
+
+
+# ----- a scenario won by burning (victory.burn) ----------------------------------------------
+BURN = {"keep_taken_by": "defender", "burn": {"by": "defender", "engines": ["b1"], "tents": 2}}
+BALLISTA_AT_TRENCH = {"b1": {"kind": "ballista", "side": "besieger", "at": "1115", "markers": 3}}
+
+
+def _raid(fires_at: dict, **extra) -> dict:
+    state = camp(
+        {"d": ("peasant", "defender", "1820")},
+        first="defender",
+        active="besieger",
+        phase="melee",
+        engines=BALLISTA_AT_TRENCH,
+        victory=BURN,
+        **extra,
+    )
+    state["fires"] = {cell: {"age": age, "by": "defender"} for cell, age in fires_at.items()}
+    return state
+
+
+def test_the_raiders_win_when_the_ballista_and_two_whole_tents_have_burnt_down():
+    # One tent burnt before, the other and the ballista in their third round of fire.
+    state = _raid({"1115": 3, "0411": 3, "0511": 3}, burnt_tents=["0408", "0508"])
+    assert RULES.header(state)["Objective"] == (
+        "defenders win by burning b1 (standing), 2 tents (1 burnt down)"
+    )
+    state, events = act(state, "besieger", "/end-phase")  # the round ends
+    assert of(events, "game_over") == [
+        {
+            "type": "game_over",
+            "winner": "defender",
+            "reason": "engine b1 and 2 tents destroyed",
+        }
+    ]
+    assert not RULES.legal_actions(state, "defender")
+
+
+def test_half_a_tent_or_a_standing_ballista_is_not_yet_a_win():
+    # Only one cell of the second tent burns (its fire fails to reach the other, d10 7): that
+    # tent still stands in part.
+    state, events = act(
+        _raid({"1115": 3, "0411": 3}, burnt_tents=["0408", "0508"]),
+        "besieger",
+        "/end-phase",
+        dice=[7],
+    )
+    assert not of(events, "game_over") and "b1" not in state["engines"]
+    assert "b1 (destroyed), 2 tents (1 burnt down)" in RULES.header(state)["Objective"]
+    # Both tents down, the ballista's fire put out long ago: it stands, no win.
+    state, events = act(
+        _raid({"0411": 3, "0511": 3}, burnt_tents=["0408", "0508"]), "besieger", "/end-phase"
+    )
+    assert not of(events, "game_over") and "b1" in state["engines"]
+
+
+@pytest.mark.parametrize(
+    "burn, message",
+    [
+        ({"by": "besieger", "engines": ["b1"]}, "victory.burn.engines: must list engines"),
+        ({"by": "defender", "engines": ["nope"]}, "victory.burn.engines: must list engines"),
+        ({"by": "defender", "tents": 10}, r"victory.burn.tents: must be a whole number 0-9"),
+        ({"by": "defender"}, "victory.burn: must name an engine or tents to burn"),
+        ({"by": "nobody", "tents": 1}, "victory.burn.by: must be one of besieger, defender"),
+    ],
+)
+def test_a_burn_victory_is_checked_against_the_scenario(burn, message):
+    with pytest.raises(ScenarioError, match=message):
+        camp(
+            {"d": ("peasant", "defender", "1820")},
+            engines=BALLISTA_AT_TRENCH,
+            victory={"keep_taken_by": "defender", "burn": burn},
+        )
+
+
+def test_a_burn_victory_passes_the_published_schema_and_a_malformed_one_does_not():
+    doc = {
+        "map": "camp",
+        "figures": {
+            "d": {"type": "knight", "side": "defender", "at": "1820"},
+            "b": {"type": "knight", "side": "besieger", "at": "0101"},
+        },
+        "engines": BALLISTA_AT_TRENCH,
+        "victory": BURN,
+    }
+    check_schema(doc, "siege", "mine.json")
+    with pytest.raises(ScenarioError, match="victory"):
+        check_schema(
+            {**doc, "victory": {"burn": {"by": "defender", "tents": "two"}}}, "siege", "mine.json"
+        )
+
+
+def test_wagons_and_horses_do_not_burn():
+    # 3.51 names "ein Zelt oder eine Belagerungsmaschine"; 5.1 gives wagons no fire rule (F14).
+    state = build(
+        {"d": ("man-at-arms", "defender", "0618")},
+        first="defender",
+        phase="move",
+        horses={"ox": {"side": "besieger", "cells": ["0719"], "kind": "ox"}},
+        wagons={"w": {"side": "besieger", "cells": ["0619", "0519"], "animal": "ox"}},
+    )
+    assert not legal(state, "defender", "kindle")
+    with pytest.raises(RuleError):
+        act(state, "defender", "/kindle unit:d at:0619")
+    # Beside a burning engine the wagon is no cell the fire can spread to.
+    burning = with_engines(
+        build({"d": ("peasant", "defender", "0101")}, phase="melee",
+              horses={"ox": {"side": "besieger", "cells": ["0719"], "kind": "ox"}},
+              wagons={"w": {"side": "besieger", "cells": ["0619", "0519"], "animal": "ox"}}),
+        {"0620": (1, "defender")},
+        cat=("catapult", "besieger", ["0620"]),
+    )
+    _, events = act(burning, "besieger", "/end-phase")  # no die: nothing beside it burns
+    assert not of(events, "fire_spread")
+
+
+def test_fire_arrows_set_engines_alight_not_tents():
+    # 5.31: "… können aber Belagerungsmaschinen in Brand setzen": tents only by kindling.
+    state = with_engines(
+        camp({"a": ("archer", "defender", "0406")}, first="defender"),
+        cat=("catapult", "besieger", ["0204"]),
+    )
+    assert {a["at"] for a in legal(state, "defender", "firearrow")} == {"0204"}
+    with pytest.raises(RuleError):
+        act(state, "defender", "/firearrow unit:a at:0408", dice=[1])
+
+
+def test_the_camp_raid_tells_the_raiders_what_to_burn():
+    scenario = RULES.load_scenario("camp-raid")
+    assert scenario["victory"]["burn"] == {
+        "by": "defender",
+        "engines": ["trench-ballista"],
+        "tents": 2,
+    }
+    assert "ballista and two whole tents" in scenario["description"]
+    state, _ = RULES.setup(scenario, fixed([]))
+    assert RULES.header(state)["Objective"] == (
+        "defenders win by burning trench-ballista (standing), 2 tents (0 burnt down)"
+    )
+
+
+def test_no_rider_dismounts_into_a_burning_cell():
+    # F4: nobody enters a burning cell, from the saddle neither. The horse stands on 0407 and
+    # 0406, beside the tent cell 0408, which burns.
+    state = camp(
+        {"k": ("knight", "defender", "0407")},
+        first="defender",
+        phase="move",
+        horses={"h": {"side": "defender", "cells": ["0407", "0406"], "rider": "k"}},
+    )
+    assert "0408" in {a["to"] for a in legal(state, "defender", "dismount")}
+    state["fires"] = {"0408": {"age": 1, "by": "besieger"}}
+    spots = {a["to"] for a in legal(state, "defender", "dismount")}
+    assert spots and "0408" not in spots
+    with pytest.raises(RuleError):
+        act(state, "defender", "/dismount unit:k to:0408")

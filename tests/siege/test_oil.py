@@ -116,9 +116,13 @@ def test_a_figure_carrying_oil_moves_two_points_less_and_lifts_a_pot_beside_it()
         {"d": ("man-at-arms", "defender", "0219")},
         first="defender",
         phase="move",
-        oil={"pot": {"at": "0319"}},
+        oil={"pot": {"at": "0319"}, "far": {"at": "0419"}},
     )
     board = RULES.board(state)
+    # Only a pot on its cell or beside it (F8): "far" stands two cells away.
+    assert [a["item"] for a in legal(state, "defender", "lift")] == ["pot"]
+    with pytest.raises(RuleError):
+        act(state, "defender", "/lift unit:d item:far")
 
     def reach(st):
         return max(board.distance("0219", a["to"]) for a in legal(st, "defender", "move") if a["unit"] == "d")
@@ -126,9 +130,9 @@ def test_a_figure_carrying_oil_moves_two_points_less_and_lifts_a_pot_beside_it()
     assert reach(state) == 5
     state, events = act(state, "defender", "/lift unit:d item:pot")
     assert of(events, "oil_lifted") and reach(state) == 3
-    state, _ = act(state, "defender", "/move unit:d to:0419")
+    state, _ = act(state, "defender", "/move unit:d to:0519")
     assert RULES.scene(state, [], None)["markers"][-1] == {
-        "at": "0419",
+        "at": "0519",
         "kind": "control",
         "color": "#3b2412",
         "text": "O",
@@ -241,3 +245,15 @@ def test_oil_on_a_siege_tower_sets_it_alight_and_spares_the_figure_inside():
     state, events = act(state, "defender", "/pour unit:d at:0717", dice=[4])
     assert of(events, "oil_poured")[0]["caught"] is True and state["fires"]["0717"]["age"] == 1
     assert not state["figures"]["i"]["wounded"] and not of(events, "figure_hit")
+
+
+def test_no_oil_on_a_burning_engine_nor_on_the_figure_sheltered_in_it():
+    # F9: a figure inside an engine suffers "nur, wenn die Belagerungsmaschine Feuer fängt";
+    # once it burns, more oil can neither set it alight nor reach the figure under it.
+    state = on_the_wall()
+    state["engines"] = {"ram": {"kind": "ram", "side": "besieger", "cells": ["0703"]}}
+    assert [a["at"] for a in legal(state, "defender", "pour")] == ["0703"]
+    state["fires"] = {"0703": {"age": 1, "by": "defender"}}
+    assert not legal(state, "defender", "pour")
+    with pytest.raises(RuleError):
+        act(state, "defender", "/pour unit:d at:0703", dice=[8])

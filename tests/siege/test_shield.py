@@ -32,6 +32,7 @@ def build(figs: dict, **extra) -> dict:
         ("1220", "heavy"),  # across the neighbouring side towards 1120
         ("0619", "none"),  # from behind
         ("1020", "none"),  # from below: two sides away from the shield's
+        ("0918", "heavy"),  # exactly along the border of the covered half: the defender's favour
     ],
 )
 def test_a_laid_shield_covers_against_shots_across_its_side_and_the_two_beside_it(shooter, cover):
@@ -128,3 +129,68 @@ def test_scenario_shields_are_checked_by_schema_and_meaning():
         normalise({**doc, "shields": {"s": {"at": "1019", "faces": "1519"}}}, "mine.json", "x")
     with pytest.raises(ScenarioError, match="shields.t.carrier"):
         normalise({**doc, "oil": {"p": {"carrier": "b"}}}, "mine.json", "x")
+
+
+def _horse(front: str, back: str, rider: str, side: str) -> dict:
+    return {"side": side, "cells": [front, back], "rider": rider}
+
+
+def test_no_rider_fights_across_the_shields_side():
+    # The knight's horse stands on 1119 and 1218: it touches 1019 only across the shield.
+    def position(**extra):
+        return build(
+            {"d": ("man-at-arms", "defender", "1019"), "k": ("knight", "besieger", "1119")},
+            phase="melee",
+            horses={"h": _horse("1119", "1218", "k", "besieger")},
+            **extra,
+        )
+
+    def attacks(state):
+        return {(a["unit"], a["target"]) for a in legal(state, "besieger", "attack")}
+
+    assert ("k", "d") not in attacks(position(shields=SHIELD))
+    with pytest.raises(RuleError):
+        act(position(shields=SHIELD), "besieger", "/attack unit:k target:d")
+    assert ("k", "d") in attacks(position())
+
+
+def test_no_rider_retreats_across_the_shields_side():
+    # A mounted sergeant (defence 7) on 1019-0919; every way back but across the shield is
+    # taken. Knight 8 against 7 is 1-1; on the mounted table an 8 is D.
+    figs = {
+        "s": ("sergeant", "defender", "1019"),
+        "k": ("knight", "besieger", "1120"),
+        "f1": ("peasant", "defender", "0920"),
+        "f2": ("peasant", "defender", "1018"),
+        "f3": ("peasant", "defender", "1020"),
+    }
+    horses = {"h": _horse("1019", "0919", "s", "defender")}
+
+    def fight(**extra):
+        state = build(figs, phase="melee", horses=horses, **extra)
+        state, _ = act(state, "besieger", "/attack unit:k target:s")
+        return act(state, "besieger", "/fight", dice=[8])
+
+    state, events = fight(shields=SHIELD)
+    assert of(events, "melee")[0]["letter"] == "D"
+    assert of(events, "cannot_retreat")[0]["unit"] == "s"
+    assert state["horses"]["h"]["cells"] == ["1019", "0919"]
+    state, events = fight()
+    assert of(events, "retreated")[0]["to"] == "1119"
+
+
+def test_a_rider_with_a_shield_in_one_of_his_two_cells_takes_its_cover():
+    # 3.31: the rider stands in whichever of his cells covers him better; his horse's back is
+    # on 1019, behind the shield, its front on 0919 in the open.
+    def position(**extra):
+        return build(
+            {"r": ("sergeant", "defender", "0919"), "a": ("archer", "besieger", "1319")},
+            horses={"h": _horse("0919", "1019", "r", "defender")},
+            **extra,
+        )
+
+    _, events = act(position(shields=SHIELD), "besieger", "/shoot unit:a target:r", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "heavy"
+    _, events = act(position(), "besieger", "/shoot unit:a target:r", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "none"
+
