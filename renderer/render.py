@@ -939,6 +939,31 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
 
 
+def _corner_marker_boxes(scene: dict, lay: Layout) -> list[tuple]:
+    """Boxes of the markers :func:`_markers` puts at a cell's corners (a fire and its age, a
+    flag): a text label placed over one would hide what it marks. Same spots as there."""
+    if lay.kind == "hex":
+        corners = ((0.73, -0.05), (-0.73, -0.05), (0.62, -0.42), (-0.62, -0.42))
+        size = lay.cell * 0.42
+    else:
+        corners = ((-0.36, 0.02), (-0.36, 0.3), (-0.36, 0.02), (-0.36, 0.3))
+        size = lay.cell * 0.26
+    used: dict = {}
+    boxes = []
+    for mk in _items(scene, "markers"):
+        if mk.get("kind") in ("highlight", "gas", "smoke", "flare"):
+            continue
+        h = lay.parse(mk.get("at"))
+        n = used.get(h, 0)
+        used[h] = n + 1
+        half = size * (1.3 if mk.get("kind") == "flag" else 1) / 2
+        cx, cy = lay.center_of(h)
+        dx, dy = corners[n % 4]
+        x, y = cx + dx * lay.cell, cy + dy * lay.cell
+        boxes.append((x - half, y - half, x + half, y + half))
+    return boxes
+
+
 def _overlap(a, b) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
@@ -1403,6 +1428,7 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
             )
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
+    avoid += _corner_marker_boxes(scene, lay)
     _attack_labels(
         img,
         draw,

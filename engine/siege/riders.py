@@ -764,15 +764,29 @@ def header_line(state: dict) -> str | None:
     return "; ".join(parts) or None
 
 
-def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> None:
+def rings(state: dict, colors: dict[str, str]) -> list[dict]:
+    """Both cells of each living horse outlined in its side's colour: at phone size the two
+    counters read as one horse across the hexside, not as two figures."""
+    return [
+        {"at": cell, "kind": "highlight", "color": colors[h["side"]]}
+        for _, h in sorted(state.get("horses", {}).items())
+        if not h["dead"] and h.get("kind", "horse") != "ox"
+        for cell in h["cells"]
+    ]
+
+
+def draw(
+    state: dict, pieces: list[dict], colors: dict[str, str], dead: str, word=lambda text: text
+) -> None:
     """Horses as two counters joined front to back: the rider's counter (with the mounted
     factors) on the front cell, the horse's on the back; riderless horses pale with their
-    side's lettering, dead horses grey."""
+    side's lettering, dead horses grey. ``word`` gives the picture's words in the reader's
+    language."""
     for hid, h in sorted(state.get("horses", {}).items()):
         beast = h.get("kind", "horse")
         if h["dead"]:
             for cell in h["cells"]:
-                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": f"+{beast}"})
+                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": f"+{word(beast)}"})
             continue
         if beast == "ox":
             pieces.append(
@@ -794,12 +808,12 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> 
                     "at": back,
                     "id": f"{hid}-back",
                     "color": colors[h["side"]],
-                    "title": "horse",
+                    "title": word("horse"),
                     "values": f"< {rider['name'][:6]}",
                 }
             )
             continue
-        for cell, title in ((front, f"{hid} >"), (back, "horse")):
+        for cell, title in ((front, f"{hid} >"), (back, word("horse"))):
             pieces.append(
                 {
                     "at": cell,
@@ -807,7 +821,7 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> 
                     "color": RIDERLESS_FILL,
                     "text_color": colors[h["side"]],
                     "title": title[:8],
-                    "values": "no rider",
+                    "values": word("no rider"),
                 }
             )
 
