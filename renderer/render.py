@@ -939,6 +939,26 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
 
 
+def _leader_start(point, anchor, counters) -> tuple[float, float]:
+    """Where a label's leader line starts: at ``point``, or where the line leaves the counter
+    standing on it, so the line never strikes through that counter's factors."""
+    x, y = point
+    for box in counters:
+        if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+            dx, dy = anchor[0] - x, anchor[1] - y
+            # the smallest step along the line that reaches one of the box's sides
+            steps = [
+                (side - c) / d
+                for side_a, side_b, c, d in ((box[0], box[2], x, dx), (box[1], box[3], y, dy))
+                if d
+                for side in (side_a, side_b)
+                if (side - c) / d > 0
+            ]
+            t = min(min(steps, default=0.0), 1.0)
+            return (x + dx * t, y + dy * t)
+    return point
+
+
 def _corner_marker_boxes(scene: dict, lay: Layout) -> list[tuple]:
     """Boxes of the markers :func:`_markers` puts at a cell's corners (a fire and its age, a
     flag): a text label placed over one would hide what it marks. Same spots as there."""
@@ -956,7 +976,8 @@ def _corner_marker_boxes(scene: dict, lay: Layout) -> list[tuple]:
         h = lay.parse(mk.get("at"))
         n = used.get(h, 0)
         used[h] = n + 1
-        half = size * (1.3 if mk.get("kind") == "flag" else 1) / 2
+        # a margin of a third around the sprite: its age or count and dark outline reach out
+        half = size * (1.3 if mk.get("kind") == "flag" else 1) * 0.66
         cx, cy = lay.center_of(h)
         dx, dy = corners[n % 4]
         x, y = cx + dx * lay.cell, cy + dy * lay.cell
@@ -1159,8 +1180,9 @@ def _attack_labels(
         box, anchor = best[1], best[2]
         placed.append(box)
         if (x, y) != anchor and math.hypot(anchor[0] - x, anchor[1] - y) > 2:
-            draw.line([(x, y), anchor], fill=colour, width=max(2, ts // 8))
-            leaders.append(((x, y), anchor))
+            start = _leader_start((x, y), anchor, nearby)
+            draw.line([start, anchor], fill=colour, width=max(2, ts // 8))
+            leaders.append((start, anchor))
         boxes.append((box, text, colour))
         if drawn is not None:
             drawn.texts.append(("attack", text, box))
