@@ -105,6 +105,11 @@ PICTURE_WORDS = {
         "burnt tent": "verbranntes Zelt",
         "trench": "Graben (Lager)",
         "at the edge": "am Rand",
+        "vs": "gegen",
+        "point(s) to take among": "Punkt(e) zu verteilen auf",
+        # a shot's range band and the target's cover on its arrow
+        "short": "kurz",
+        "long": "weit",
         "none": "keine",
         "light": "leichte",
         "medium": "mittlere",
@@ -344,6 +349,14 @@ def picture_header(ruleset, state: dict, lang: str = "en") -> list[list[str]]:
                 + (f"{w('drawn by')} {wg['animal']}" if wg["animal"] else w("unharnessed"))
                 for wid, wg in sorted(state.get("wagons", {}).items())
             )
+        elif key == "Melee":
+            value = value.replace(" vs ", f" {w('vs')} ")
+        elif key == "Engine damage":
+            damage = state["engine_damage"]
+            value = (
+                f"{damage['points']} {w('point(s) to take among')} "
+                f"{', '.join(damage['among'])} (/damage)"
+            )
         elif key == "Result":
             winner = state["result"].get("winner")
             value = (
@@ -450,7 +463,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
             side = state["figures"].get(e["unit"], {}).get("side")
             arrows.append({"path": path, "color": COLORS.get(side, "#222222"), "kind": "move"})
         elif e.get("type") == "shot":
-            text = f"{e['band']} {e['cover']}: {e['roll']}{e['modifier']:+d} {e['letter']}"
+            text = f"{w(e['band'])} {w(e['cover'])}: {e['roll']}{e['modifier']:+d} {e['letter']}"
             arrows.append(
                 {"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack", "text": text}
             )
@@ -490,7 +503,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
     notes += fire.notes(state, w) + [w(n) for n in oil.notes(state) + shield.notes(state)]
     kinds = data.terrain()["kinds"]
     if state.get("pending"):
-        notes.append(w("Melee forming") + ": " + header(ruleset, state)["Melee"])
+        melee = dict(picture_header(ruleset, state, lang))[w("Melee")]
+        notes.append(w("Melee forming") + ": " + melee)
     key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
     # Laid shields are drawn as hexsides of the static layer, so they are part of its key.
     key += "".join(f"+{at}|{faces}" for at, faces in sorted(shield.laid(state).items()))

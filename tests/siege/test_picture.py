@@ -225,3 +225,16 @@ def test_a_german_reader_sees_panic_and_rout_in_german_on_the_camp_and_castle():
     assert "geritten von Konrad" in horses
     assert camp["terrain_key"][0]["text"].startswith("offenes Gelände")
     assert Image.open(io.BytesIO(renderer.render_png(camp))).format == "PNG"
+
+
+def test_a_german_reader_s_shot_and_forming_melee_are_in_german():
+    state = long_siege_mid_game()
+    state["pending"] = {"attackers": ["raimund"], "defenders": ["walther"]}
+    shot = {
+        "type": "shot", "from": "0816", "to": "0618", "band": "short", "cover": "heavy",
+        "roll": 7, "modifier": -1, "letter": "B",
+    }  # fmt: skip
+    scene = RULES.scene(state, [shot], None, lang="de")
+    assert [a["text"] for a in scene["arrows"] if a["kind"] == "attack"] == ["kurz schwere: 7-1 B"]
+    assert dict(scene["header"])["Nahkampf"] == "Raimund gegen Walther"
+    assert "Nahkampf wird gebildet: Raimund gegen Walther" in scene["notes"]
