@@ -939,6 +939,31 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
 
 
+def _joined_counters(img, draw, scene: dict, lay: Layout) -> None:
+    """A counter lying across a hexside (``pieces[].joined``: the other cell it covers, e.g. a
+    horse) is drawn as one: a bar in its colour joins its two cells under the counters, wide
+    enough to show at a phone's width. A join to a cell outside the grid (the close-up's
+    window holds one of the cells) is left out."""
+    ox, oy = lay.counter_offset
+    width = round(lay.counter_side * 0.6)
+    segments = []
+    for i, p in enumerate(_items(scene, "pieces")):
+        other = p.get("joined")
+        if not other:
+            continue
+        try:
+            a, b = lay.center(p.get("at")), lay.center(other)
+        except SceneError:
+            continue
+        colour = sprites.rgb(p.get("color") or "#777777", f"pieces[{i}].color")
+        line = [(a[0] + ox, a[1] + oy), (b[0] + ox, b[1] + oy)]
+        draw.line(line, fill=colour, width=width)
+        segments.append(tuple(line))
+    if segments:
+        # the bar crosses the hexside and, between cells of one column, the lower cell's label
+        _repaste_labels_under(img, scene, lay, segments, width)
+
+
 def _leader_start(point, anchor, counters) -> tuple[float, float]:
     """Where a label's leader line starts: at ``point``, or where the line leaves the counter
     standing on it, so the line never strikes through that counter's factors."""
@@ -1396,6 +1421,7 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
         # crossing corners, its neighbours'): put them back on top
         _repaste_labels_under(img, scene, lay, moved_through, max(3, round(cell * 0.13)))
     _markers(img, draw, scene, lay, under=True)
+    _joined_counters(img, draw, scene, lay)
     boxes = _pieces(img, scene, lay, drawn)
     _markers(img, draw, scene, lay, under=False)
     labels = []

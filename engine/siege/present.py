@@ -149,8 +149,8 @@ PICTURE_WORDS = {
         "Magenta ring and star with its step (of 4): a damaged wall.": (
             "Magentaroter Ring und Stern mit Stufe (von 4): eine beschädigte Mauer."
         ),
-        "Horse: two counters outlined together, the rider's counter at its front.": (
-            "Pferd: zwei gemeinsam umrandete Marker, der des Reiters vorn."
+        "Horse: two counters joined by a bar, the rider's counter at its front.": (
+            "Pferd: zwei durch einen Balken verbundene Marker, der des Reiters vorn."
         ),
         "Badge P: panic, R: rout (the figure flees).": "Zeichen P: Panik, R: Flucht (flieht).",
         "Melee forming": "Nahkampf wird gebildet",
@@ -434,7 +434,6 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
             }
         )
     riders.draw(state, pieces, COLORS, DEAD, w)
-    horse_rings = riders.rings(state, COLORS)
     wagons.draw(state, pieces, COLORS)
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
     markers = [
@@ -446,7 +445,6 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
         for _, lad in sorted(state.get("ladders", {}).items())
     ]
     markers += [{"at": cell, "kind": "highlight", "color": TOWER_EDGE} for cell in sorted(towers)]
-    markers += horse_rings
 
     markers += fire.markers(state) + oil.markers(state) + shield.markers(state)
     labels = [
@@ -495,8 +493,8 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
         )
     if any(v.get("step") for v in state.get("siege_sheet", {}).values()):
         notes.append("Magenta ring and star with its step (of 4): a damaged wall.")
-    if horse_rings:
-        notes.append("Horse: two counters outlined together, the rider's counter at its front.")
+    if any(not h["dead"] for h in state.get("horses", {}).values()):
+        notes.append("Horse: two counters joined by a bar, the rider's counter at its front.")
     if any(f.get("panic") and not f["dead"] for f in state["figures"].values()):
         notes.append("Badge P: panic, R: rout (the figure flees).")
     notes = [w(n) for n in notes]

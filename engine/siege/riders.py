@@ -764,24 +764,13 @@ def header_line(state: dict) -> str | None:
     return "; ".join(parts) or None
 
 
-def rings(state: dict, colors: dict[str, str]) -> list[dict]:
-    """Both cells of each living horse outlined in its side's colour: at phone size the two
-    counters read as one horse across the hexside, not as two figures."""
-    return [
-        {"at": cell, "kind": "highlight", "color": colors[h["side"]]}
-        for _, h in sorted(state.get("horses", {}).items())
-        if not h["dead"] and h.get("kind", "horse") != "ox"
-        for cell in h["cells"]
-    ]
-
-
 def draw(
     state: dict, pieces: list[dict], colors: dict[str, str], dead: str, word=lambda text: text
 ) -> None:
-    """Horses as two counters joined front to back: the rider's counter (with the mounted
-    factors) on the front cell, the horse's on the back; riderless horses pale with their
-    side's lettering, dead horses grey. ``word`` gives the picture's words in the reader's
-    language."""
+    """Horses as two counters joined front to back by a bar across the hexside (one counter
+    on the table): the rider's counter (with the mounted factors) on the front cell, the
+    horse's on the back; riderless horses pale with their side's lettering, dead horses grey.
+    ``word`` gives the picture's words in the reader's language."""
     for hid, h in sorted(state.get("horses", {}).items()):
         beast = h.get("kind", "horse")
         if h["dead"]:
@@ -810,6 +799,7 @@ def draw(
                     "color": colors[h["side"]],
                     "title": word("horse"),
                     "values": f"< {rider['name'][:6]}",
+                    "joined": front,
                 }
             )
             continue
@@ -822,6 +812,7 @@ def draw(
                     "text_color": colors[h["side"]],
                     "title": title[:8],
                     "values": word("no rider"),
+                    **({"joined": back} if cell == front else {}),
                 }
             )
 

@@ -165,14 +165,23 @@ def test_a_burning_cell_is_ringed_in_red_and_a_siege_tower_s_label_leaves_its_fl
     assert any(kind == "attack" and text.startswith("siege tower") for kind, text, _ in rec.texts)
 
 
-def test_a_horse_s_two_cells_are_outlined_together_in_its_side_s_colour():
+def test_a_horse_is_one_counter_across_the_hexside_at_a_phone_s_width():
     state = first("camp-raid")
-    horse = state["horses"]["konrads-horse"]
     img, rec = drawn(RULES.scene(state, [], None))
-    for cell in horse["cells"]:
-        corners = rec.layout.corners_of(rec.layout.parse(cell))
-        ringed = [p for p in corners if _near(img.getpixel(tuple(round(v) for v in p)), (31, 95, 153))]
-        assert len(ringed) >= 4, cell
+    small = phone(img)
+    scale = PHONE_WIDTH / img.width
+    defenders = (31, 95, 153)
+    for hid in ("konrads-horse", "dietrichs-horse"):
+        (ax, ay), (bx, by) = (rec.layout.center(c) for c in state["horses"][hid]["cells"])
+        # on the hexside between the two counters, where the map alone shows terrain and grid
+        mid = (round((ax + bx) / 2 * scale), round((ay + by) / 2 * scale))
+        assert _near(small.getpixel(mid), defenders, 30), hid
+    # figures in neighbouring cells are two counters with the map between them
+    foot = first("camp-raid")
+    foot["horses"] = {}
+    img, rec = drawn(RULES.scene(foot, [], None))
+    (ax, ay), (bx, by) = (rec.layout.center(c) for c in ("1120", "1020"))
+    assert not _near(phone(img).getpixel((round((ax + bx) / 2 * scale), round((ay + by) / 2 * scale))), defenders, 30)
 
 
 def test_the_picture_s_engines_line_is_short_and_names_every_engine():
