@@ -193,7 +193,9 @@ def terrain_key(board: Board, word=lambda text: text) -> list[dict] | None:
     return [
         {
             "color": kinds[k]["fill"],
-            "text": f"{word(kinds[k]['title'])} {kinds[k]['cost']}pt {word(kinds[k]['cover'])}"
+            "text": word("{kind} {cost}pt {cover}").format(
+                kind=word(kinds[k]["title"]), cost=kinds[k]["cost"], cover=word(kinds[k]["cover"])
+            )
             + (f" {word('at the edge')}" if k == "slope" else ""),
         }
         for k in KEY_KINDS

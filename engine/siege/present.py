@@ -105,6 +105,7 @@ PICTURE_WORDS = {
         "burnt tent": "verbranntes Zelt",
         "trench": "Graben (Lager)",
         "at the edge": "am Rand",
+        "{kind} {cost}pt {cover}": "{kind} {cost} P., {cover} Deckung",
         "vs": "gegen",
         "point(s) to take among": "Punkt(e) zu verteilen auf",
         # a shot's range band and the target's cover on its arrow

@@ -232,7 +232,7 @@ def test_a_german_reader_sees_panic_and_rout_in_german_on_the_camp_and_castle():
     camp = RULES.scene(camp_raid_mid_game(), [], None, lang="de")
     horses = dict(camp["header"])["Pferde"]
     assert "geritten von Konrad" in horses
-    assert camp["terrain_key"][0]["text"].startswith("offenes Gelände")
+    assert camp["terrain_key"][0]["text"] == "offenes Gelände 1 P., keine Deckung"
     assert Image.open(io.BytesIO(renderer.render_png(camp))).format == "PNG"
 
 
