@@ -352,6 +352,9 @@ def picture_header(ruleset, state: dict, lang: str = "en") -> list[list[str]]:
             )
         elif key == "Melee":
             value = value.replace(" vs ", f" {w('vs')} ")
+            if state["pending"].get("horse"):
+                struck = f"horse {state['pending']['horse']}"
+                value = value.replace(struck, f"{w('horse')} {state['pending']['horse']}")
         elif key == "Engine damage":
             damage = state["engine_damage"]
             value = (
