@@ -941,6 +941,77 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
 
 
+def _joined_counters(img, draw, scene: dict, lay: Layout) -> None:
+    """A counter lying across a hexside (``pieces[].joined``: the other cell it covers, e.g. a
+    horse) is drawn as one: a bar in its colour joins its two cells under the counters, wide
+    enough to show at a phone's width. A join to a cell outside the grid (the close-up's
+    window holds one of the cells) is left out."""
+    ox, oy = lay.counter_offset
+    width = round(lay.counter_side * 0.6)
+    segments = []
+    for i, p in enumerate(_items(scene, "pieces")):
+        other = p.get("joined")
+        if not other:
+            continue
+        try:
+            a, b = lay.center(p.get("at")), lay.center(other)
+        except SceneError:
+            continue
+        colour = sprites.rgb(p.get("color") or "#777777", f"pieces[{i}].color")
+        line = [(a[0] + ox, a[1] + oy), (b[0] + ox, b[1] + oy)]
+        draw.line(line, fill=colour, width=width)
+        segments.append(tuple(line))
+    if segments:
+        # the bar crosses the hexside and, between cells of one column, the lower cell's label
+        _repaste_labels_under(img, scene, lay, segments, width)
+
+
+def _leader_start(point, anchor, counters) -> tuple[float, float]:
+    """Where a label's leader line starts: at ``point``, or where the line leaves the counter
+    standing on it, so the line never strikes through that counter's factors."""
+    x, y = point
+    for box in counters:
+        if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+            dx, dy = anchor[0] - x, anchor[1] - y
+            # the smallest step along the line that reaches one of the box's sides
+            steps = [
+                (side - c) / d
+                for side_a, side_b, c, d in ((box[0], box[2], x, dx), (box[1], box[3], y, dy))
+                if d
+                for side in (side_a, side_b)
+                if (side - c) / d > 0
+            ]
+            t = min(min(steps, default=0.0), 1.0)
+            return (x + dx * t, y + dy * t)
+    return point
+
+
+def _corner_marker_boxes(scene: dict, lay: Layout) -> list[tuple]:
+    """Boxes of the markers :func:`_markers` puts at a cell's corners (a fire and its age, a
+    flag): a text label placed over one would hide what it marks. Same spots as there."""
+    if lay.kind == "hex":
+        corners = ((0.73, -0.05), (-0.73, -0.05), (0.62, -0.42), (-0.62, -0.42))
+        size = lay.cell * 0.42
+    else:
+        corners = ((-0.36, 0.02), (-0.36, 0.3), (-0.36, 0.02), (-0.36, 0.3))
+        size = lay.cell * 0.26
+    used: dict = {}
+    boxes = []
+    for mk in _items(scene, "markers"):
+        if mk.get("kind") in ("highlight", "gas", "smoke", "flare"):
+            continue
+        h = lay.parse(mk.get("at"))
+        n = used.get(h, 0)
+        used[h] = n + 1
+        # a margin of a third around the sprite: its age or count and dark outline reach out
+        half = size * (1.3 if mk.get("kind") == "flag" else 1) * 0.66
+        cx, cy = lay.center_of(h)
+        dx, dy = corners[n % 4]
+        x, y = cx + dx * lay.cell, cy + dy * lay.cell
+        boxes.append((x - half, y - half, x + half, y + half))
+    return boxes
+
+
 def _overlap(a, b) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
@@ -1136,8 +1207,9 @@ def _attack_labels(
         box, anchor = best[1], best[2]
         placed.append(box)
         if (x, y) != anchor and math.hypot(anchor[0] - x, anchor[1] - y) > 2:
-            draw.line([(x, y), anchor], fill=colour, width=max(2, ts // 8))
-            leaders.append(((x, y), anchor))
+            start = _leader_start((x, y), anchor, nearby)
+            draw.line([start, anchor], fill=colour, width=max(2, ts // 8))
+            leaders.append((start, anchor))
         boxes.append((box, text, colour))
         if drawn is not None:
             drawn.texts.append(("attack", text, box))
@@ -1351,6 +1423,7 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
         # crossing corners, its neighbours'): put them back on top
         _repaste_labels_under(img, scene, lay, moved_through, max(3, round(cell * 0.13)))
     _markers(img, draw, scene, lay, under=True)
+    _joined_counters(img, draw, scene, lay)
     boxes = _pieces(img, scene, lay, drawn)
     _markers(img, draw, scene, lay, under=False)
     labels = []
@@ -1405,6 +1478,7 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
             )
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
+    avoid += _corner_marker_boxes(scene, lay)
     _attack_labels(
         img,
         draw,

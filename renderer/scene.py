@@ -85,6 +85,8 @@ Optional additions and how the renderer reads the keys above (nothing here renam
   one piece shows a big counter; with two to four, quarter-size counters placed by ``slot``
   (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right; free slots fill pieces without
   one); more than four show the first four and a red "+N".
+- ``pieces[].joined`` (optional): the other cell of a counter lying across a hexside (a horse);
+  a bar in the counter's colour joins the two cells under the counters.
 - ``markers[].color`` defaults per kind; ``text`` is a small number/word on the marker (gas
   rounds left, ...). ``gas`` and ``smoke`` are translucent clouds under the counters;
   ``highlight`` outlines the cell; ``flare`` is a bright ring (``/flare``); the others are

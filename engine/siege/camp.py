@@ -182,9 +182,10 @@ def is_camp(board: Board) -> bool:
     return any(board.cell(lab).kind in KEY_KINDS[1:] for lab in board.labels())
 
 
-def terrain_key(board: Board) -> list[dict] | None:
+def terrain_key(board: Board, word=lambda text: text) -> list[dict] | None:
     """Key entries for a camp map: each kind with its movement cost and cover (3.1); ``None``
-    on a map without the camp's kinds (the castle keeps its own key)."""
+    on a map without the camp's kinds (the castle keeps its own key). ``word`` gives the
+    picture's words in the reader's language."""
     if not is_camp(board):
         return None
     kinds = data.terrain()["kinds"]
@@ -192,8 +193,10 @@ def terrain_key(board: Board) -> list[dict] | None:
     return [
         {
             "color": kinds[k]["fill"],
-            "text": f"{kinds[k]['title']} {kinds[k]['cost']}pt {kinds[k]['cover']}"
-            + (" at the edge" if k == "slope" else ""),
+            "text": word("{kind} {cost}pt {cover}").format(
+                kind=word(kinds[k]["title"]), cost=kinds[k]["cost"], cover=word(kinds[k]["cover"])
+            )
+            + (f" {word('at the edge')}" if k == "slope" else ""),
         }
         for k in KEY_KINDS
         if k in present or k == "open"

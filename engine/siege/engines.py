@@ -1048,9 +1048,9 @@ def header_lines(state: dict) -> dict[str, str]:
 ENGINE_COLORS = {"besieger": "#8e3b00", "defender": "#0d3557"}
 
 
-def scene_parts(state: dict) -> tuple[list[dict], list[dict], list[dict]]:
+def scene_parts(state: dict, word=lambda text: text) -> tuple[list[dict], list[dict], list[dict]]:
     """Engine counters (kind, state), rams outlined and labelled, and a damage marker with its
-    step on every damaged wall."""
+    step on every damaged wall. ``word`` gives the picture's words in the reader's language."""
     pieces, markers, labels = [], [], []
     most = spec()["kinds"]["ballista"]["markers"]
     for eid, e in sorted(state.get("engines", {}).items()):
@@ -1060,7 +1060,7 @@ def scene_parts(state: dict) -> tuple[list[dict], list[dict], list[dict]]:
             # Like the siege tower: the cells outlined, the crew's counters in them (4.31).
             color = ENGINE_COLORS[e["side"]]
             markers += [{"at": c, "kind": "highlight", "color": color} for c in e["cells"]]
-            labels.append({"at": e["cells"][0], "text": f"ram {eid}", "color": color})
+            labels.append({"at": e["cells"][0], "text": f"{word('ram')} {eid}", "color": color})
             continue
         if e["kind"] == "ballista":
             values = f"{e['markers']}/{most}"
@@ -1070,7 +1070,7 @@ def scene_parts(state: dict) -> tuple[list[dict], list[dict], list[dict]]:
             "at": e["cells"][0],
             "id": f"engine-{eid}",
             "color": ENGINE_COLORS[e["side"]],
-            "title": title(e["kind"])[:8],
+            "title": word(title(e["kind"]))[:8],
             "values": values,
         }
         if e.get("lost") or e.get("repair_day") is not None:
@@ -1079,8 +1079,35 @@ def scene_parts(state: dict) -> tuple[list[dict], list[dict], list[dict]]:
     broken = {c for c, k in state.get("counters", []) if k == "breach"}
     for cell, v in sorted(state.get("siege_sheet", {}).items()):
         if v.get("step") and cell not in broken:
+            # The ring shows at phone size which walls are damaged, where the star with its
+            # step is a few pixels at the cell's corner; the step is in the header.
+            markers.append({"at": cell, "kind": "highlight", "color": WALL_DAMAGE_RING})
             markers.append({"at": cell, "kind": "breach", "text": str(v["step"])})
     return pieces, markers, labels
+
+
+# Magenta: no terrain, side or other outline of the castle uses it.
+WALL_DAMAGE_RING = "#c2008f"
+
+
+def picture_line(state: dict, word) -> str | None:
+    """The engines for the picture's header, short enough for a phone: each one's points (a
+    ballista: its round markers) and where it stands; the full status is in the text header.
+    ``word`` gives the picture's words in the reader's language."""
+    parts = []
+    for eid, e in sorted(state.get("engines", {}).items()):
+        if e["kind"] == "ram":
+            parts.append(f"{eid} {e['cells'][0] if e['cells'] else word('off the map')}")
+            continue
+        where = e["cells"][0] if e["cells"] else word("off the map")
+        if e["kind"] == "ballista":
+            most = spec()["kinds"]["ballista"]["markers"]
+            parts.append(f"{eid} {where} {e['markers']}/{most}")
+            continue
+        full = spec()["kinds"][e["kind"]]["points"]
+        extra = f" {word('repairing')}" if e.get("repair_day") is not None else ""
+        parts.append(f"{eid} {where} {points(state, e)}/{full}{extra}")
+    return ", ".join(parts) or None
 
 
 def describe_event(state: dict, e: dict) -> str | None:

@@ -436,17 +436,25 @@ def _goal_line(state: dict) -> str:
 def markers(state: dict) -> list[dict]:
     """A fire marker on each burning cell with the rounds it has burned in a row (3.55: "um
     sich die bereits verstrichenen Runden zu merken")."""
-    return [
-        {"at": cell, "kind": "fire", "text": str(f["age"])}
-        for cell, f in sorted(fires(state).items())
-    ]
+    out = []
+    for cell, f in sorted(fires(state).items()):
+        # The red ring shows a burning cell at phone size, where the flame alone is a few
+        # pixels beside (and as orange as) the besiegers' counters.
+        out.append({"at": cell, "kind": "highlight", "color": FIRE_RING})
+        out.append({"at": cell, "kind": "fire", "text": str(f["age"])})
+    return out
 
 
-def notes(state: dict) -> list[str]:
+FIRE_RING = "#e00000"
+
+
+def notes(state: dict, word=lambda text: text) -> list[str]:
+    """``word`` gives the picture's words in the reader's language."""
     if not fires(state):
         return []
     limit = table()["destroyed_after"]
-    return [f"Flame with a number: a fire and the rounds it has burned (destroyed after {limit})."]
+    text = "Red ring and flame with a number: a fire and the rounds it has burned (destroyed after {n})."
+    return [word(text).format(n=limit)]
 
 
 def header(state: dict) -> dict[str, str]:

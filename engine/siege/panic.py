@@ -471,9 +471,10 @@ def badge(fig: dict) -> str:
     return {PANIC: "P", ROUT: "R"}.get(fig.get("panic") or "", "")
 
 
-def labels(state: dict) -> list[dict]:
+def labels(state: dict, word=lambda text: text) -> list[dict]:
+    """``word`` gives the picture's words in the reader's language."""
     return [
-        {"at": f["at"], "text": f["panic"].upper(), "color": "#8b0000"}
+        {"at": f["at"], "text": word(f["panic"].upper()), "color": "#8b0000"}
         for _, f in sorted(state["figures"].items())
         if f.get("panic") and not f["dead"]
     ]

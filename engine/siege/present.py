@@ -3,7 +3,21 @@ No rules are decided here."""
 
 from __future__ import annotations
 
-from . import camp, data, days, engines, figures, fire, oil, panic, riders, shield, tower, wagons
+from . import (
+    camp,
+    data,
+    days,
+    engines,
+    figures,
+    fire,
+    oil,
+    panic,
+    riders,
+    shield,
+    siege_sheet,
+    tower,
+    wagons,
+)
 
 # Side colours stay apart from every terrain fill also with colour blindness (a brick red
 # sank into the keep door's brown with deuteranopia), hence the besiegers' orange-red.
@@ -21,11 +35,138 @@ STEP_TITLES = {
     "fire2": "3 bows again",
     "melee": "4 melee",
 }
+# The picture's own words in German, in the rulebook's terms where it has them (Belagerer,
+# Verteidiger, Belagerungsturm, Widder, Balliste, Zugbrücke, Brustwehr, Schießscharten, Panik,
+# Flucht, Bresche). Figure and engine names are game data and stay.
+PICTURE_WORDS = {
+    "de": {
+        "Besiegers": "Belagerer",
+        "Defenders": "Verteidiger",
+        "Round": "Runde",
+        "Day": "Tag",
+        "Step": "Schritt",
+        "Active": "Am Zug",
+        "Bridge": "Zugbrücke",
+        "Fires": "Feuer",
+        "Kindling": "Feuer legen",
+        "Melee": "Nahkampf",
+        "Engines": "Maschinen",
+        "Walls": "Mauern",
+        "Engine damage": "Maschinenschaden",
+        "Horses": "Pferde",
+        "Wagons": "Wagen",
+        "Result": "Ergebnis",
+        "up": "hoch",
+        "down": "unten",
+        "winch": "Winde",
+        "of": "von",
+        "round": "Runde",
+        "win": "gewinnen",
+        "draw": "unentschieden",
+        "counters before the assault": "Vorbereitung vor dem Sturm",
+        "1 bows and crossbows": "1 Bogen und Armbrüste",
+        "2 movement": "2 Bewegung",
+        "3 bows again": "3 Bogen erneut",
+        "4 melee": "4 Nahkampf",
+        "off the map": "außerhalb",
+        "repairing": "in Reparatur",
+        "lightly damaged": "leicht beschädigt",
+        "damaged": "beschädigt",
+        "badly damaged": "schwer beschädigt",
+        "destroyed": "zerstört",
+        "ridden by": "geritten von",
+        "riderless": "ohne Reiter",
+        "dead": "tot",
+        "drawn by": "gezogen von",
+        "unharnessed": "ohne Gespann",
+        "siege tower": "Belagerungsturm",
+        "ballista": "Balliste",
+        "catapult": "Katapult",
+        "onager": "Onager",
+        "horse": "Pferd",
+        "ox": "Ochse",
+        "no rider": "o.Reiter",
+        "ram": "Widder",
+        "PANIC": "PANIK",
+        "ROUT": "FLUCHT",
+        "Keep (3)": "Bergfried (3)",
+        # terrain key
+        "moat": "Graben",
+        "open ground": "offenes Gelände",
+        "courtyard": "Burghof",
+        "parapet": "Brustwehr",
+        "inside of a tower": "im Turm",
+        "inside of the keep": "im Bergfried",
+        "thicket": "Dickicht",
+        "tree": "Baum",
+        "slope": "Hang",
+        "top of the hill": "Hügelkuppe",
+        "tent": "Zelt",
+        "burnt tent": "verbranntes Zelt",
+        "trench": "Graben (Lager)",
+        "at the edge": "am Rand",
+        "{kind} {cost}pt {cover}": "{kind} {cost} P., {cover} Deckung",
+        "vs": "gegen",
+        "point(s) to take among": "Punkt(e) zu verteilen auf",
+        # a shot's range band and the target's cover on its arrow
+        "short": "kurz",
+        "long": "weit",
+        "none": "keine",
+        "light": "leichte",
+        "medium": "mittlere",
+        "heavy": "schwere",
+        "full": "volle",
+        # notes
+        (
+            "Levels: moat 0, ground 1, walls and towers 2, keep 3. Badges: S stunned (light counter), "
+            "W wounded, + dead (grey). Thick dark sides: battlements; yellow: arrow slit openings."
+        ): (
+            "Höhen: Graben 0, Boden 1, Mauern und Türme 2, Bergfried 3. Zeichen: S bewusstlos "
+            "(heller Marker), W verwundet, + tot (grau). Dicke dunkle Seiten: Zinnen; gelb: "
+            "Schießscharten."
+        ),
+        (
+            "Badges: S stunned (light counter), W wounded, + dead (grey). Thick brown sides: the "
+            "slope edge between the hill's top and its slope. Trees block shots, tents stop shots "
+            "through them until burnt, trenches give heavy cover."
+        ): (
+            "Zeichen: S bewusstlos (heller Marker), W verwundet, + tot (grau). Dicke braune Seiten: "
+            "die Hangkante zwischen Kuppe und Hang. Bäume sperren Schüsse, Zelte halten Schüsse "
+            "auf, bis sie verbrannt sind, Gräben geben schwere Deckung."
+        ),
+        "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside.": (
+            "Belagerungsturm (umrandet): obere Marker stehen oben (Höhe 2), untere darin."
+        ),
+        "Red ring and flame with a number: a fire and the rounds it has burned (destroyed after {n}).": (
+            "Roter Ring und Flamme mit Zahl: ein Feuer und seine Runden (zerstört nach {n})."
+        ),
+        "Dark ring O: a pot of boiling oil (with its carrier).": (
+            "Dunkler Ring O: ein Topf siedendes Öl (mit seinem Träger)."
+        ),
+        "Thick slate side: a siege shield laid along it (cover behind it); Sh: a shield carried.": (
+            "Dicke schiefergraue Seite: ein aufgestellter Schild (Deckung dahinter); Sh: ein "
+            "getragener Schild."
+        ),
+        "Magenta ring and star with its step (of 4): a damaged wall.": (
+            "Magentaroter Ring und Stern mit Stufe (von 4): eine beschädigte Mauer."
+        ),
+        "Horse: two counters joined by a bar, the rider's counter at its front.": (
+            "Pferd: zwei durch einen Balken verbundene Marker, der des Reiters vorn."
+        ),
+        "Badge P: panic, R: rout (the figure flees).": "Zeichen P: Panik, R: Flucht (flieht).",
+        "Melee forming": "Nahkampf wird gebildet",
+    }
+}
 BATTLEMENT_EDGE = "#2b2b2b"
 SLIT_EDGE = "#f1c40f"
 TOWER_EDGE = "#6e2c00"
 # The terrain key under the map: one swatch per height level family, with its level.
 KEY_KINDS = ("moat", "open", "courtyard", "parapet", "tower", "keep")
+
+
+def word(text: str, lang: str) -> str:
+    """``text`` as the picture shows it to a reader of ``lang``."""
+    return PICTURE_WORDS.get(lang, {}).get(text, text)
 
 
 def figure_label(state: dict, fid: str) -> str:
@@ -159,7 +300,77 @@ def header(ruleset, state: dict) -> dict[str, str]:
     return out
 
 
-def _static(board) -> dict:
+def picture_header(ruleset, state: dict, lang: str = "en") -> list[list[str]]:
+    """The header over the picture: the text header's fields in the reader's language, the
+    engines, horses and wagons shortened to what fits a phone's width (their counters are on
+    the map; the full lines are in the text header)."""
+    w = lambda text: word(text, lang)  # noqa: E731
+    full = header(ruleset, state)
+    out: dict[str, str] = {}
+    for key, value in full.items():
+        if key == "Step":
+            value = w(value)
+        elif key == "Active":
+            value = w(ruleset.side_titles.get(state["active"], state["active"]))
+        elif key == "Bridge":
+            value = w("up" if state["bridge_up"] else "down") + (
+                f" ({w('winch')}: {state['figures'][state['winch']['unit']]['name']})"
+                if state.get("winch")
+                else ""
+            )
+        elif key == "Day":
+            per_day = state["rounds_per_day"]
+            value = (
+                f"{state['day']} {w('of')} {state['days']}, {w('round')} "
+                f"{state['turn'] - (state['day'] - 1) * per_day} {w('of')} {per_day}"
+            )
+        elif key == "Walls":
+            value = ", ".join(
+                f"{c} {w(siege_sheet.step_name(v['step']))}"
+                for c, v in sorted(state.get("siege_sheet", {}).items())
+                if v.get("step")
+            )
+        elif key == "Engines":
+            value = engines.picture_line(state, w) or ""
+        elif key == "Horses":
+            value = "; ".join(
+                f"{hid} {w('dead')} {'-'.join(h['cells'])}"
+                if h["dead"]
+                else f"{hid} {'-'.join(h['cells'])} "
+                + (
+                    f"{w('ridden by')} {state['figures'][h['rider']]['name']}"
+                    if h["rider"]
+                    else w("riderless")
+                )
+                for hid, h in sorted(state.get("horses", {}).items())
+            )
+        elif key == "Wagons":
+            value = "; ".join(
+                f"{wid} {'-'.join(wg['cells'])} ({w(ruleset.side_titles[wg['side']]) if lang != 'en' else wg['side']}) "
+                + (f"{w('drawn by')} {wg['animal']}" if wg["animal"] else w("unharnessed"))
+                for wid, wg in sorted(state.get("wagons", {}).items())
+            )
+        elif key == "Melee":
+            value = value.replace(" vs ", f" {w('vs')} ")
+            if state["pending"].get("horse"):
+                struck = f"horse {state['pending']['horse']}"
+                value = value.replace(struck, f"{w('horse')} {state['pending']['horse']}")
+        elif key == "Engine damage":
+            damage = state["engine_damage"]
+            value = (
+                f"{damage['points']} {w('point(s) to take among')} "
+                f"{', '.join(damage['among'])} (/damage)"
+            )
+        elif key == "Result":
+            winner = state["result"].get("winner")
+            value = (
+                f"{w(ruleset.side_titles.get(winner, 'draw'))} {w('win')}" if winner else w("draw")
+            )
+        out[w(key)] = value
+    return [list(kv) for kv in out.items()]
+
+
+def _static(board, lang: str = "en") -> dict:
     kinds = data.terrain()["kinds"]
     cells, edges = [], []
     for lab in board.labels():
@@ -181,7 +392,7 @@ def _static(board) -> dict:
             "cells": cells_of,
             "outline": "#3b2f24",
             "width": 3,
-            **({"label": "Keep (3)"} if ident.startswith("keep") else {}),
+            **({"label": word("Keep (3)", lang)} if ident.startswith("keep") else {}),
         }
         for ident, cells_of in sorted(buildings.items())
     ]
@@ -198,9 +409,9 @@ def _badge(f: dict) -> str:
 
 
 def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") -> dict:
-    # SIEGE's picture stays English while part 2 is being built; its German comes after.
+    w = lambda text: word(text, lang)  # noqa: E731
     board = ruleset.board(state)
-    static = _static(board)
+    static = _static(board, lang)
     pieces = []
     towers = tower.cells_of(state)
     for fid, f in sorted(state["figures"].items(), key=lambda kv: (not kv[1]["dead"], kv[0])):
@@ -226,7 +437,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
                 **slot,
             }
         )
-    riders.draw(state, pieces, COLORS, DEAD)
+    riders.draw(state, pieces, COLORS, DEAD, w)
     wagons.draw(state, pieces, COLORS)
     # A raised ladder: the plain ladder mark; lying: "=" ; carried: "c" (marker text is tiny).
     markers = [
@@ -241,12 +452,12 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
 
     markers += fire.markers(state) + oil.markers(state) + shield.markers(state)
     labels = [
-        {"at": t["cells"][0], "text": f"siege tower {tid}", "color": TOWER_EDGE}
+        {"at": t["cells"][0], "text": f"{w('siege tower')} {tid}", "color": TOWER_EDGE}
         for tid, t in sorted(state.get("towers", {}).items())
     ]
-    engine_pieces, engine_markers, engine_labels = engines.scene_parts(state)
+    engine_pieces, engine_markers, engine_labels = engines.scene_parts(state, w)
     pieces, markers, labels = pieces + engine_pieces, markers + engine_markers, labels + engine_labels
-    labels += panic.labels(state)
+    labels += panic.labels(state, w)
     arrows = []
     for e in events:
         if e.get("type") in ("moved", "advanced", "retreated", "fled"):
@@ -254,7 +465,7 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
             side = state["figures"].get(e["unit"], {}).get("side")
             arrows.append({"path": path, "color": COLORS.get(side, "#222222"), "kind": "move"})
         elif e.get("type") == "shot":
-            text = f"{e['band']} {e['cover']}: {e['roll']}{e['modifier']:+d} {e['letter']}"
+            text = f"{w(e['band'])} {w(e['cover'])}: {e['roll']}{e['modifier']:+d} {e['letter']}"
             arrows.append(
                 {"path": [e["from"], e["to"]], "color": "#000000", "kind": "attack", "text": text}
             )
@@ -284,10 +495,18 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
         notes.append(
             "Siege tower (outlined): upper counters stand on its top (level 2), lower ones inside."
         )
-    notes += fire.notes(state) + oil.notes(state) + shield.notes(state)
+    if any(v.get("step") for v in state.get("siege_sheet", {}).values()):
+        notes.append("Magenta ring and star with its step (of 4): a damaged wall.")
+    if any(not h["dead"] for h in state.get("horses", {}).values()):
+        notes.append("Horse: two counters joined by a bar, the rider's counter at its front.")
+    if any(f.get("panic") and not f["dead"] for f in state["figures"].values()):
+        notes.append("Badge P: panic, R: rout (the figure flees).")
+    notes = [w(n) for n in notes]
+    notes += fire.notes(state, w) + [w(n) for n in oil.notes(state) + shield.notes(state)]
     kinds = data.terrain()["kinds"]
     if state.get("pending"):
-        notes.append("Melee forming: " + header(ruleset, state)["Melee"])
+        melee = dict(picture_header(ruleset, state, lang))[w("Melee")]
+        notes.append(w("Melee forming") + ": " + melee)
     key = f"siege/{board.name}" + "".join(f"+{c}{k[0]}" for c, k in board.counters)
     # Laid shields are drawn as hexsides of the static layer, so they are part of its key.
     key += "".join(f"+{at}|{faces}" for at, faces in sorted(shield.laid(state).items()))
@@ -300,13 +519,14 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
         "pieces": pieces,
         "arrows": arrows,
         "markers": markers,
-        "header": [list(kv) for kv in header(ruleset, state).items()],
-        "legend": [{"color": c, "text": ruleset.side_titles[s]} for s, c in COLORS.items()],
+        "lang": lang,
+        "header": picture_header(ruleset, state, lang),
+        "legend": [{"color": c, "text": w(ruleset.side_titles[s])} for s, c in COLORS.items()],
         "notes": notes,
         "labels": labels,
-        "terrain_key": camp.terrain_key(board)
+        "terrain_key": camp.terrain_key(board, w)
         or [
-            {"color": kinds[k]["fill"], "text": f"{kinds[k]['title']} {kinds[k]['level']}"}
+            {"color": kinds[k]["fill"], "text": f"{w(kinds[k]['title'])} {kinds[k]['level']}"}
             for k in KEY_KINDS
         ],
     }

@@ -765,15 +765,18 @@ def header_line(state: dict) -> str | None:
     return "; ".join(parts) or None
 
 
-def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> None:
-    """Horses as two counters joined front to back: the rider's counter (with the mounted
-    factors) on the front cell, the horse's on the back; riderless horses pale with their
-    side's lettering, dead horses grey."""
+def draw(
+    state: dict, pieces: list[dict], colors: dict[str, str], dead: str, word=lambda text: text
+) -> None:
+    """Horses as two counters joined front to back by a bar across the hexside (one counter
+    on the table): the rider's counter (with the mounted factors) on the front cell, the
+    horse's on the back; riderless horses pale with their side's lettering, dead horses grey.
+    ``word`` gives the picture's words in the reader's language."""
     for hid, h in sorted(state.get("horses", {}).items()):
         beast = h.get("kind", "horse")
         if h["dead"]:
             for cell in h["cells"]:
-                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": f"+{beast}"})
+                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": f"+{word(beast)}"})
             continue
         if beast == "ox":
             pieces.append(
@@ -795,12 +798,13 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> 
                     "at": back,
                     "id": f"{hid}-back",
                     "color": colors[h["side"]],
-                    "title": "horse",
+                    "title": word("horse"),
                     "values": f"< {rider['name'][:6]}",
+                    "joined": front,
                 }
             )
             continue
-        for cell, title in ((front, f"{hid} >"), (back, "horse")):
+        for cell, title in ((front, f"{hid} >"), (back, word("horse"))):
             pieces.append(
                 {
                     "at": cell,
@@ -808,7 +812,8 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str], dead: str) -> 
                     "color": RIDERLESS_FILL,
                     "text_color": colors[h["side"]],
                     "title": title[:8],
-                    "values": "no rider",
+                    "values": word("no rider"),
+                    **({"joined": back} if cell == front else {}),
                 }
             )
 

@@ -205,6 +205,8 @@ def draw(state: dict, pieces: list[dict], colors: dict[str, str]) -> None:
                     "text_color": "#ffffff",
                     "title": title[:8],
                     "values": drawn_by[:8],
+                    # one counter across the hexside: a bar joins its two cells
+                    **({"joined": w["cells"][1]} if cell == w["cells"][0] else {}),
                 }
             )
 

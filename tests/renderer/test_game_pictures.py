@@ -99,10 +99,11 @@ def crop(img, box):
     return list(flat() if flat else part.getdata())
 
 
-# games whose pictures are drawn in German for German readers (SIEGE's words come later)
+# games whose pictures are drawn in German for German readers, with losses in the footer
 IN_GERMAN = [name for name in WITH_KEY_AND_LOSSES if name != "siege"]
+# SIEGE draws German too (tests/siege/test_picture.py), without a losses footer
 CASES = [(name, k, "en") for name in RULESETS for k in range(3)] + [
-    (name, k, "de") for name in IN_GERMAN for k in range(3)
+    (name, k, "de") for name in IN_GERMAN + ["siege"] for k in range(3)
 ]
 
 
