@@ -301,6 +301,7 @@ def _suggested(raw, units: dict, board, file: str) -> dict[str, list[list[str]]]
             where = f"{entry}.{uid}"
             unit = units.get(uid)
             _need(unit is not None, file, where, "is not a unit of this scenario")
+            assert unit is not None  # _need raised otherwise; this tells the type checker
             _need(unit["at"] is None, file, where, "is already on the map")
             _need(
                 types[unit["type"]]["side"] == side, file, where, f"is not {with_article(side)} unit"
