@@ -3,8 +3,9 @@
 When a figure dies, its side rolls on the panic table (``data/siege/panic.json``) for its
 own figures within three cells that can panic: knights never, soldiers only at the death of a
 knight or soldier, peasants at anyone's; defenders inside the castle never. The owner chooses
-who is struck when fewer are struck than could be (``/panic unit:``); a figure already in panic
-that risks it again is routed at once.
+who is struck when fewer are struck than could be (``/panic unit:``), and may strike the
+rest within the radius too before stopping (``/panic``); a figure already in panic that risks
+it again is routed at once.
 
 A panicked figure at once falls back three cells away from the enemy (a besieger inside the
 castle towards the nearest way out), never into a cell next to an enemy; it is wounded instead
@@ -207,20 +208,37 @@ def choice_actions(state: dict, side: str) -> list[dict]:
     first = state["panic_choice"][0]
     if side != first["side"]:
         return []
-    return [{"type": "panic", "side": side, "unit": fid} for fid in first["among"]]
+    picks = [{"type": "panic", "side": side, "unit": fid} for fid in first["among"]]
+    if first["count"] <= 0:
+        # The result is met; the rest within the radius are the owner's to add or to spare.
+        picks.append({"type": "panic", "side": side})
+    return picks
 
 
 def choose(state: dict, action: dict, events: list[dict]) -> None:
-    """``/panic unit:``: the owner names one figure the result strikes."""
+    """``/panic unit:``: the owner names one figure the result strikes. Once as many are struck
+    as the result says, the owner may go on ("Umgekehrt kann der Spieler aber alle Figuren,
+    die sich innerhalb dieses Radius befinden, freiwillig in Panik versetzen, auch wenn diese
+    Anzahl die Zahl vom Ergebnis überschreitet") or stop with a bare ``/panic``."""
     queue = state["panic_choice"]
     first = queue[0]
-    first["among"].remove(action["unit"])
-    first["count"] -= 1
-    _strike(state, action["unit"], first["effect"], events)
-    first["among"] = [fid for fid in first["among"] if not state["figures"][fid]["dead"]]
-    if first["count"] <= 0 or not first["among"]:
+    if "unit" in action:
+        first["among"].remove(action["unit"])
+        first["count"] -= 1
+        _strike(state, action["unit"], first["effect"], events)
+        first["among"] = [fid for fid in first["among"] if not state["figures"][fid]["dead"]]
+    if "unit" not in action or not first["among"]:
         queue.pop(0)
         state["awaiting"] = first["resume"]
+    elif first["count"] == 0:
+        events.append(
+            {
+                "type": "may_panic_more",
+                "side": first["side"],
+                "effect": first["effect"],
+                "among": list(first["among"]),
+            }
+        )
     _open_choice(state, events)
     calm(state, events)
 
@@ -493,6 +511,12 @@ def describe_event(state: dict, e: dict) -> str | None:
         return (
             f"Their owner chooses {e['count']} of {', '.join(name(f) for f in e['among'])} "
             f"to {e['effect']} (/panic unit:)."
+        )
+    if kind == "may_panic_more":
+        return (
+            f"The roll is met. Their owner may also strike "
+            f"{', '.join(name(f) for f in e['among'])} with {e['effect']} of their own free "
+            f"will (/panic unit:), or no more (/panic)."
         )
     if kind == "panicked":
         return f"{name(e['unit'])} at {e['at']}: {e['state'].upper()}!"

@@ -314,8 +314,12 @@ class Siege(Ruleset):
         ),
         Command(
             "panic",
-            "Optional rule panic: choose a figure the panic roll strikes",
-            (Option("unit", "unit", "Your figure within three cells of the dead one"),),
+            "Optional rule panic: choose a figure the panic roll strikes (none: strike no more)",
+            (
+                Option(
+                    "unit", "unit", "Your figure within three cells of the dead one", required=False
+                ),
+            ),
         ),
         Command("end-phase", "End this step of your phase"),
     )

@@ -63,11 +63,32 @@ def test_the_owner_chooses_who_panics_and_the_figure_falls_back_three_cells():
     nearest = min(board.distance(fled["to"], e) for e in ("0119", "0918"))
     assert nearest > min(board.distance("0418", e) for e in ("0119", "0918"))
     assert state["figures"]["sol"]["panic"] == "panic" and "pea" not in _moods(state)
+    # The roll is met; Pea may still be put in panic of the owner's free will, or spared.
+    assert of(events, "may_panic_more")[0]["among"] == ["pea"]
+    assert RULES.awaiting(state) == ["defender"]
+    state, events = act(state, "defender", "/panic")
+    assert "pea" not in _moods(state) and not of(events, "fled")
     # The game goes on where it stood: the besieger's shooting step.
     assert RULES.awaiting(state) == ["besieger"] and state["phase"] == "fire1"
     picture = RULES.scene(state, events, None)
     assert {"at": fled["to"], "text": "PANIC", "color": "#8b0000"} in picture["labels"]
     assert {p["id"]: p.get("badge") for p in picture["pieces"]}["sol"] == "P"
+
+
+def test_the_owner_may_put_more_figures_in_panic_than_the_roll_strikes():
+    """"Umgekehrt kann der Spieler aber alle Figuren, die sich innerhalb dieses Radius
+    befinden, freiwillig in Panik versetzen, auch wenn diese Anzahl die Zahl vom Ergebnis
+    überschreitet." Stopping early is refused: the roll's number is owed first."""
+    figs = {**FIGS, "foe": ("knight", "besieger", "0918")}
+    state, _ = _kill_tom(build(figs, **PANIC), 6)  # panic! 1 figure, of two
+    assert {"type": "panic", "side": "defender"} not in legal(state, "defender")
+    state, _ = act(state, "defender", "/panic unit:pea")
+    state, events = act(state, "defender", "/panic unit:sol")
+    assert _moods(state) == {"pea": "panic", "sol": "panic"}
+    assert {e["unit"] for e in of(events, "fled")} == {"sol"}
+    # Nobody is left within the radius: the choice closes by itself.
+    assert RULES.awaiting(state) == ["besieger"] and not state.get("panic_choice")
+    assert "may_panic_more" not in {e["type"] for e in events}
 
 
 def test_a_roll_striking_as_many_as_can_be_struck_needs_no_choice_and_ten_routs():
@@ -256,6 +277,7 @@ def test_the_fall_back_leaves_the_next_movement_whole():
     state, _ = _kill_tom(build(figs, **PANIC), 6)
     state, events = act(state, "defender", "/panic unit:sol")
     where = of(events, "fled")[0]["to"]
+    state, _ = act(state, "defender", "/panic")  # Pea is spared
     for _ in range(4):  # the besiegers' steps end; the defenders' shooting step ends
         state, _ = act(state, state["active"], "/end-phase")
     state, _ = act(state, "defender", "/end-phase")
