@@ -2223,9 +2223,14 @@ class Siege(Ruleset):
         for side in SIDES:
             if not alive[side]:
                 other = next(s for s in SIDES if s != side)
+                # Optional rule panic: figures that fled off the map never come back.
+                fled = any(
+                    f.get("off_map") for f in state["figures"].values() if f["side"] == side
+                )
+                gone = "dead or fled off the map" if fled else "dead"
                 state["result"] = {
                     "winner": other,
-                    "reason": f"every {TITLES[side].lower()[:-1]} figure is dead",
+                    "reason": f"every {TITLES[side].lower()[:-1]} figure is {gone}",
                 }
         keeper = state["victory"]["keep_taken_by"]
         if not state.get("result"):
@@ -2238,10 +2243,10 @@ class Siege(Ruleset):
                     break
         if not state.get("result") and state.get("turn_limit_reached"):
             other = next(s for s in SIDES if s != keeper)
-            state["result"] = {
-                "winner": other,
-                "reason": f"held out for {state['last_turn']} rounds",
-            }
+            held = f"{state['last_turn']} rounds"
+            if state.get("days", 1) > 1:
+                held = f"{state['days']} days ({held})"
+            state["result"] = {"winner": other, "reason": f"held out for {held}"}
         if state.get("result"):
             state["awaiting"] = []
             events.append({"type": "game_over", **state["result"]})

@@ -117,7 +117,8 @@ def test_the_garrison_wins_by_holding_out_every_day():
     state, _ = _end_round(state)
     assert state["result"] is None and state["day"] == 2
     state, events = _end_round(state)
-    assert state["result"]["winner"] == "defender" and of(events, "game_over")
+    assert state["result"] == {"winner": "defender", "reason": "held out for 2 days (2 rounds)"}
+    assert of(events, "game_over")
     assert not of(events, "day_ended")  # the siege is over: no night follows
 
 

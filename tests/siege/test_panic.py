@@ -352,6 +352,24 @@ def test_a_flight_that_runs_into_the_map_edge_leaves_the_map_for_good():
     assert "Dead: Tom." in line and "Fled off the map: Pea." in line
 
 
+def test_a_side_whose_last_figures_fled_off_the_map_has_lost_and_is_told_so():
+    """Figures that left the map "können die Karte nicht mehr betreten": with the last one
+    dead or gone the side is wiped out, and the result says that some fled."""
+    figs = {
+        "arch": ("archer", "besieger", "0318"),
+        "tom": ("man-at-arms", "defender", "0219"),
+        "pea": ("peasant", "defender", "0120"),
+    }
+    state, events = act(
+        build(figs, **PANIC), "besieger", "/shoot unit:arch target:tom", dice=[9, 6]
+    )
+    assert of(events, "left_map")[0]["unit"] == "pea"
+    assert state["result"] == {
+        "winner": "besieger",
+        "reason": "every defender figure is dead or fled off the map",
+    }
+
+
 def test_a_rout_reaching_the_map_edge_with_movement_to_spare_runs_off_the_map():
     figs = {
         "foe": ("knight", "besieger", "0517"),
