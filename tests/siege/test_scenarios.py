@@ -199,3 +199,39 @@ def test_scenario_5_sets_the_named_shooters_of_the_aiming_example_on_their_sides
         ("Gwyn", "archer", "defender"),
         ("Idris", "archer", "defender"),
     }
+
+
+def test_players_give_their_own_skills_before_the_game_in_a_scenario_file(
+    siege_registered, tmp_path
+):
+    """"teilen die Spieler jedem Schützen eine Ziffer von -3 bis +3 zu": before the game, in
+    the scenario the game starts from (a file of one's own here, `/game new scenario_file:` in
+    Discord); fixed from then on, added to the shooter's roll, and refused when a side's
+    crossbows do not sum to 0."""
+    from engine.siege.data import DATA_DIR
+
+    document = json.loads(
+        (DATA_DIR / "scenarios" / "normans-gauls.json").read_text(encoding="utf-8")
+    )
+    document["skills"].update(alric=-3, edric=3)
+    mine = tmp_path / "ours.json"
+    mine.write_text(json.dumps(document))
+    script = ["/fill at:1417", "/fill at:0617", "/shoot unit:alric target:aylwin", "/state"]
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", str(mine), "--dice", "7", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        script,
+    )
+    assert code == 0 and all(obj["ok"] for obj in lines), lines
+    shot = next(e for e in lines[2]["events"] if e["type"] == "shot")
+    assert "7+1-3 skill=5" in json.dumps(shot), shot
+    assert lines[3]["state"]["skills"]["alric"] == -3
+    document["skills"].update(alric=3, edric=3)
+    mine.write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    code = local_table.main(
+        ["--game", "siege", "--scenario", str(mine), "--db", str(tmp_path / "u.db")],
+        stdout=out,
+        stderr=err,
+    )
+    assert code == 2 and "the besiegers' crossbows must sum to 0 (they sum to +6)" in err.getvalue()
