@@ -233,10 +233,12 @@ def choose(state: dict, action: dict, events: list[dict]) -> None:
     elif first["count"] == 0:
         events.append(
             {
-                "type": "may_panic_more",
+                "type": "choose_panic",
                 "side": first["side"],
                 "effect": first["effect"],
+                "count": 0,
                 "among": list(first["among"]),
+                "voluntary": True,
             }
         )
     _open_choice(state, events)
@@ -507,12 +509,12 @@ def describe_event(state: dict, e: dict) -> str | None:
             f"{name(e['dead'])} is dead: panic roll {e['roll']} for "
             f"{', '.join(name(f) for f in e['among'])}: {e['title']}."
         )
-    if kind == "choose_panic":
+    if kind == "choose_panic" and not e.get("voluntary"):
         return (
             f"Their owner chooses {e['count']} of {', '.join(name(f) for f in e['among'])} "
             f"to {e['effect']} (/panic unit:)."
         )
-    if kind == "may_panic_more":
+    if kind == "choose_panic":
         return (
             f"The roll is met. Their owner may also strike "
             f"{', '.join(name(f) for f in e['among'])} with {e['effect']} of their own free "

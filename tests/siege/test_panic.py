@@ -64,7 +64,11 @@ def test_the_owner_chooses_who_panics_and_the_figure_falls_back_three_cells():
     assert nearest > min(board.distance("0418", e) for e in ("0119", "0918"))
     assert state["figures"]["sol"]["panic"] == "panic" and "pea" not in _moods(state)
     # The roll is met; Pea may still be put in panic of the owner's free will, or spared.
-    assert of(events, "may_panic_more")[0]["among"] == ["pea"]
+    more = of(events, "choose_panic")[0]
+    assert more["voluntary"] and more["among"] == ["pea"]
+    assert "may also strike Pea with panic of their own free will" in RULES.describe_event(
+        state, more
+    )
     assert RULES.awaiting(state) == ["defender"]
     state, events = act(state, "defender", "/panic")
     assert "pea" not in _moods(state) and not of(events, "fled")
@@ -88,7 +92,7 @@ def test_the_owner_may_put_more_figures_in_panic_than_the_roll_strikes():
     assert {e["unit"] for e in of(events, "fled")} == {"sol"}
     # Nobody is left within the radius: the choice closes by itself.
     assert RULES.awaiting(state) == ["besieger"] and not state.get("panic_choice")
-    assert "may_panic_more" not in {e["type"] for e in events}
+    assert not of(events, "choose_panic")
 
 
 def test_a_roll_striking_as_many_as_can_be_struck_needs_no_choice_and_ten_routs():
