@@ -192,18 +192,22 @@ def _dawn(state: dict, day: int, events: list[dict]) -> None:
         fid for fid, f in state["figures"].items() if f["wounded"] and not f["dead"]
     )
     events.append({"type": "day_started", "day": day, "of": state["days"], "healed": healed})
-    # 2.2: before the day's assault the besieger lays the filled-moat counters anew; the
-    # existing ``prepare`` step does it (and whatever else is placed between days).
-    if any(state["to_place"].values()):
-        open_prepare(state, events)
 
 
-def open_prepare(state: dict, events: list[dict]) -> None:
-    """The besieger's work before the day's assault: counters, and engines set up anew,
-    aimed, bombarding or repaired (4.21, 4.23, 3.43)."""
+def open_prepare(state: dict, events: list[dict], engine_work: list[str]) -> None:
+    """After dawn, the besieger's work before the day's assault, if there is any: the
+    filled-moat counters laid anew (2.2) and engines set up anew, aimed, bombarding or
+    repaired (``engine_work``: those commands; 4.21, 4.23, 3.43). The morning's announcement
+    says what is to do, so a player sees why the round opens with that step."""
+    moat = state["to_place"].get("filled_moat", 0)
+    if not moat and not engine_work:
+        return
     state["phase"] = "prepare"
     state["active"] = "besieger"
     state["awaiting"] = ["besieger"]
+    for e in events:
+        if e.get("type") == "day_started":
+            e["prepare"] = {"filled_moat": moat, "engines": sorted(engine_work)}
     events.append({"type": "phase_started", "phase": "prepare", "side": "besieger"})
 
 
@@ -249,5 +253,17 @@ def describe_event(state: dict, e: dict) -> str | None:
         line = f"Day {e['day']} of {e['of']} begins."
         if e["healed"]:
             line += f" Healed overnight: {', '.join(name(f) for f in e['healed'])}."
+        work = e.get("prepare")
+        if work:
+            tasks = []
+            if work["filled_moat"]:
+                tasks.append(f"lay {work['filled_moat']} filled-moat counter(s) anew (/fill)")
+            if work["engines"]:
+                commands = ", ".join(f"/{c}" for c in work["engines"])
+                tasks.append(f"work their engines ({commands})")
+            line += (
+                f" Before the assault the besiegers may {' and '.join(tasks)}; "
+                "their /end-phase starts the day's first round."
+            )
         return line
     return None

@@ -1564,13 +1564,9 @@ class Siege(Ruleset):
             ):
                 self._end_step(state, events, dice)
                 days.after_step(state, events, dice)
-                if (
-                    days.dawned(events)
-                    and state["phase"] != "prepare"
-                    and not state.get("result")
-                    and engines.more_to_do(self, state, "besieger")
-                ):
-                    days.open_prepare(state, events)
+                if days.dawned(events) and not state.get("result"):
+                    work = engines.prepare_actions(self, state, "besieger")
+                    days.open_prepare(state, events, sorted({a["type"] for a in work}))
                 panic.after_step(state, ended, events)
         elif kind == "kindle":
             fire.start_kindling(state, action, events)

@@ -163,3 +163,28 @@ def test_a_long_siege_with_both_optional_rules_autoplays_and_replays():
         if seed == 3:
             replayed, _ = replay(RULES, scenario, seed, actions)
             assert state_hash(replayed) == state_hash(state)
+
+
+def test_each_morning_the_besieger_may_set_up_a_ballista_anew_once_and_is_told_so():
+    """3.43 and 5.4: engines are set up anew between days. The morning opens the besieger's
+    step before the assault for the engine alone (no filled moat to lay), says so, and the
+    header does not speak of counters; one set-up a day, again the next morning."""
+    figs = {
+        "t": ("technician", "besieger", "0619"),
+        "p": ("peasant", "besieger", "0520"),
+        "d": ("man-at-arms", "defender", "0119"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    ballista = {"b1": {"kind": "ballista", "side": "besieger", "at": "0519"}}
+    state = build(figs, engines=ballista, prepare={"engines": ["b1"]}, days=3, rounds_per_day=1)
+    state, _ = act(state, "besieger", "/emplace engine:b1 at:0818")
+    for day, cell in ((2, "0820"), (3, "0519")):
+        state, events = _end_round(state)
+        assert (state["day"], state["phase"], state["active"]) == (day, "prepare", "besieger")
+        morning = RULES.describe_event(state, of(events, "day_started")[0])
+        assert "Before the assault the besiegers may work their engines (/emplace)" in morning
+        assert "filled-moat" not in morning
+        assert RULES.header(state)["Step"] == "before the assault"
+        state, _ = act(state, "besieger", f"/emplace engine:b1 at:{cell}")
+        assert state["engines"]["b1"]["cells"] == [cell] and state["phase"] == "fire1"
+        assert not legal(state, "besieger", "emplace")
