@@ -625,8 +625,8 @@ class Siege(Ruleset):
             raise RuleError("The game is over.")
         if state.get("phase") == "prepare":
             raise RuleError(
-                "Before the assault the besieger lays counters and places towers; "
-                "its /end-phase starts the first round.",
+                "Before the assault the besieger lays counters, places towers and works "
+                "its engines; its /end-phase starts the day's assault.",
                 list(self.phases),
             )
         open_decisions = [
