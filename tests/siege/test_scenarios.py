@@ -235,3 +235,35 @@ def test_players_give_their_own_skills_before_the_game_in_a_scenario_file(
         stderr=err,
     )
     assert code == 2 and "the besiegers' crossbows must sum to 0 (they sum to +6)" in err.getvalue()
+
+
+def test_the_long_siege_on_the_local_table_into_the_second_day(siege_registered, tmp_path):
+    """Scenario 4 typed on the table through its first day: the night takes the filled moat
+    off, the morning says what the besiegers may do, and they fill and bombard again before
+    day 2's assault."""
+    script = [
+        "/end-phase",  # no bombardment on the first morning
+        *["/end-phase"] * 40,  # five rounds of eight steps
+        "/fill at:0817",
+        "/aim engine:great-onager at:0716",
+        "/bombard at:0716",
+        "/end-phase",
+        "/state",
+    ]
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", "long-siege", "--seed", "3", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        script,
+    )
+    assert code == 0 and all(obj["ok"] for obj in lines), next(o for o in lines if not o["ok"])
+    night = lines[40]["events"]
+    ended = next(e for e in night if e["type"] == "day_ended")
+    assert (ended["day"], ended["moat_removed"]) == (1, ["0617"])
+    morning = next(e for e in night if e["type"] == "day_started")
+    assert (morning["day"], morning["of"]) == (2, 3)
+    assert morning["prepare"]["filled_moat"] == 1 and "aim" in morning["prepare"]["engines"]
+    assert (lines[40]["turn"], lines[40]["phase"]) == (6, "prepare")
+    assert [e["at"] for e in lines[43]["events"] if e["type"] == "bombarded"] == ["0716"]
+    state = lines[-1]["state"]
+    assert (state["day"], state["turn"], state["phase"]) == (2, 6, "fire1")
+    assert ["0817", "filled-moat"] in state["counters"]
