@@ -385,3 +385,41 @@ def test_a_rout_reaching_the_map_edge_with_movement_to_spare_runs_off_the_map():
     state, events = act(state, "defender", "/end-phase")  # into the movement step
     assert of(events, "left_map")[0]["path"] == ["0219", "0120"]
     assert state["figures"]["r"]["off_map"]
+
+
+def test_a_flight_never_runs_into_or_through_fire_an_engine_or_a_horse():
+    """The flight is a move: like every move it stays out of burning cells (3.54), engines
+    (3.43) and horses not a friend's mount (3.3). Without them Pea runs 0419-0519-0618 and
+    Sol 0518-0617-0717 (rout, 10)."""
+    state = build(
+        FIGS,
+        engines={"b1": {"kind": "ballista", "side": "besieger", "at": "0518"}},
+        horses={"h": {"side": "besieger", "cells": ["0618", "0718"]}},
+        **PANIC,
+    )
+    state["fires"] = {"0519": {"age": 1, "by": "besieger"}}
+    state, events = _kill_tom(state, 10)
+    shut = {"0519", "0518", "0618", "0718"}
+    fled = of(events, "fled")
+    assert {e["unit"] for e in fled} == {"pea", "sol"}
+    for e in fled:
+        assert not shut & set(e["path"]), e
+
+
+def test_a_mounted_sergeant_in_panic_rides_off_with_his_horse():
+    """Our reading: the rider flees on his horse; the counter moves as in a move, the back
+    following the front, so rider and horse stay together."""
+    figs = {**FIGS, "sol": ("sergeant", "defender", "0418")}
+    state = build(
+        figs,
+        horses={"h": {"side": "defender", "cells": ["0418", "0318"], "rider": "sol"}},
+        **PANIC,
+    )
+    state, events = _kill_tom(state, 10)
+    fled = next(e for e in of(events, "fled") if e["unit"] == "sol")
+    moved = of(events, "horse_moved")[0]
+    sol, horse = state["figures"]["sol"], state["horses"]["h"]
+    assert moved["horse"] == "h" and horse["cells"][0] == sol["at"] == fled["to"] != "0418"
+    assert RULES.board(state).distance(*horse["cells"]) == 1
+    board = RULES.board(state)
+    assert board.distance(fled["to"], "0119") > board.distance("0418", "0119")
