@@ -423,3 +423,20 @@ def test_a_mounted_sergeant_in_panic_rides_off_with_his_horse():
     assert RULES.board(state).distance(*horse["cells"]) == 1
     board = RULES.board(state)
     assert board.distance(fled["to"], "0119") > board.distance("0418", "0119")
+
+
+def test_a_melee_against_a_panicked_and_a_steady_defender_gets_no_shift():
+    """D10: the column moves only when every defender of the melee is in panic or rout."""
+    figs = {
+        "b": ("knight", "besieger", "0720"),
+        "d": ("peasant", "defender", "0619"),
+        "e": ("peasant", "defender", "0620"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    state = build(figs, phase="melee", **PANIC)
+    state["figures"]["d"]["panic"] = "panic"
+    state, _ = act(state, "besieger", "/attack unit:b target:e")
+    state, events = act(state, "besieger", "/attack unit:b target:d")
+    assert sorted(of(events, "melee_declared")[0]["defenders"]) == ["d", "e"]
+    _, events = act(state, "besieger", "/fight", dice=[5])
+    assert "panic or rout" not in of(events, "melee")[0]["text"]
