@@ -188,3 +188,27 @@ def test_each_morning_the_besieger_may_set_up_a_ballista_anew_once_and_is_told_s
         state, _ = act(state, "besieger", f"/emplace engine:b1 at:{cell}")
         assert state["engines"]["b1"]["cells"] == [cell] and state["phase"] == "fire1"
         assert not legal(state, "besieger", "emplace")
+
+
+def test_the_one_ranged_step_a_day_starts_afresh_after_a_real_night():
+    """4.13 across 5.4's night (not a hand-made day change): the wall that took its step on
+    day 1 may take another on day 2, once, and the onager is laid anew each morning."""
+    figs = {"m": ("man-at-arms", "besieger", "0818"), "x": ("peasant", "defender", "2201")}
+    engines = {
+        "o1": {"kind": "onager", "side": "besieger"},
+        "c1": {"kind": "catapult", "side": "besieger"},
+    }
+    state = build(figs, engines=engines, days=2, rounds_per_day=1)
+    state, _ = act(state, "besieger", "/aim engine:o1 at:0816")
+    state, _ = act(state, "besieger", "/bombard at:0816", dice=[10])
+    assert state["siege_sheet"]["0816"]["rolled_day"] == 1
+    state, _ = act(state, "besieger", "/end-phase")  # the catapult stays idle today
+    state, events = _end_round(state)
+    morning = RULES.describe_event(state, of(events, "day_started")[0])
+    assert "work their engines (/aim)" in morning and state["phase"] == "prepare"
+    aims = {(a["engine"], a["at"]) for a in legal(state, "besieger", "aim")}
+    assert {("o1", "0816"), ("c1", "0816")} <= aims
+    state, _ = act(state, "besieger", "/aim engine:o1 at:0816")
+    state, events = act(state, "besieger", "/bombard at:0816", dice=[10])
+    assert of(events, "bombarded") and state["siege_sheet"]["0816"]["rolled_day"] == 2
+    assert ("c1", "0816") not in {(a["engine"], a["at"]) for a in legal(state, "besieger", "aim")}
