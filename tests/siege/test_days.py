@@ -212,3 +212,23 @@ def test_the_one_ranged_step_a_day_starts_afresh_after_a_real_night():
     state, events = act(state, "besieger", "/bombard at:0816", dice=[10])
     assert of(events, "bombarded") and state["siege_sheet"]["0816"]["rolled_day"] == 2
     assert ("c1", "0816") not in {(a["engine"], a["at"]) for a in legal(state, "besieger", "aim")}
+
+
+def test_the_filled_moat_under_a_ram_at_the_wall_stays_overnight():
+    """D2: the counters are taken off at the day's end, but not from under a siege tower or an
+    engine standing on them; a ram driven up to the wall is not left standing in the moat."""
+    figs = {
+        "j": ("peasant", "besieger", "0617"),
+        "k": ("peasant", "besieger", "0618"),
+        "l": ("peasant", "besieger", "0619"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    ram = {
+        "r": {"kind": "ram", "side": "besieger", "cells": ["0617", "0618", "0619"], "towards": "0616"}
+    }
+    state = build(figs, engines=ram, filled_moat=["0617", "0817"], days=2, rounds_per_day=1)
+    state, _ = act(state, "besieger", "/end-phase")  # nothing to prepare on the first morning
+    state, events = _end_round(state)
+    assert of(events, "day_ended")[0]["moat_removed"] == ["0817"]
+    assert ["0617", "filled-moat"] in state["counters"]
+    assert state["to_place"]["filled_moat"] == 1
