@@ -109,6 +109,11 @@ async def test_the_long_siege_plays_from_game_new_through_the_bombardment_into_t
     assert (state["day"], state["turn"], state["phase"]) == (2, 6, "prepare")
     text = table.public_text()
     assert "Day 1 ends." in text and "Day 2 of 3 begins." in text
+    # The morning says why the round opens with the besiegers' work, and which commands.
+    assert "Before the assault the besiegers may lay 2 filled-moat counter(s) anew (/fill)" in text
+    assert "work their engines (/aim" in text
+    # The ram stands at the wall on its filled moat: that counter is not taken off (D2).
+    assert ["0617", "filled-moat"] in state["counters"]
     for action in ("/fill at:0817", "/aim engine:great-onager at:0716"):
         result = await table.alice.slash(table.thread, "act", action=action)
         assert reply_text(result).startswith("Done"), (action, reply_text(result))
