@@ -94,7 +94,7 @@ class GameCog(UmpireCog):
         time_control="Clocks per side",
         on_timeout="What happens when a clock runs out",
         scenario_file="Your own scenario as a JSON file (instead of a name)",
-        rules="Optional rules to play with, e.g. panic, aiming (default: none)",
+        rules="Optional rules, e.g. panic, aiming; no-aiming leaves one out (default: the scenario's)",
     )
     @app_commands.choices(
         time_control=[

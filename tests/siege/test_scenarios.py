@@ -272,3 +272,20 @@ def test_the_long_siege_on_the_local_table_into_the_second_day(siege_registered,
     state = lines[-1]["state"]
     assert (state["day"], state["turn"], state["phase"]) == (2, 6, "fire1")
     assert ["0817", "filled-moat"] in state["counters"]
+
+
+def test_scenario_5_without_its_aiming_rule_on_the_local_table(siege_registered, tmp_path):
+    """The optional rules are switchable per game: scenario 5 plays with aiming unless the
+    group leaves it out; then the skills count for nothing."""
+    code, lines = run_table(
+        [
+            "--game", "siege", "--scenario", "normans-gauls", "--option", "no-aiming",
+            "--dice", "7", "--db", str(tmp_path / "t.db"),
+        ],
+        tmp_path,
+        ["/fill at:1417", "/fill at:0617", "/shoot unit:alric target:aylwin", "/state"],
+    )
+    assert code == 0 and all(obj["ok"] for obj in lines), lines
+    assert lines[-1]["state"]["options"] == {"panic": False, "aiming": False}
+    shot = next(e for e in lines[2]["events"] if e["type"] == "shot")
+    assert "skill" not in shot["text"] and "d10 7+1=8" in shot["text"], shot["text"]
