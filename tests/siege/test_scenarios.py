@@ -289,3 +289,19 @@ def test_scenario_5_without_its_aiming_rule_on_the_local_table(siege_registered,
     assert lines[-1]["state"]["options"] == {"panic": False, "aiming": False}
     shot = next(e for e in lines[2]["events"] if e["type"] == "shot")
     assert "skill" not in shot["text"] and "d10 7+1=8" in shot["text"], shot["text"]
+
+
+async def test_game_new_leaves_out_scenario_5s_aiming_with_no_aiming(
+    siege_registered, table  # noqa: F811
+):
+    offered = await table.alice.autocomplete(
+        table.channel, "game new", "rules", "panic, no-ai", ruleset="siege"
+    )
+    assert [c["value"] for c in offered] == ["panic, no-aiming"]
+    created = await table.alice.slash(
+        table.channel, "game new", ruleset="siege", scenario="normans-gauls", rules="no-aiming"
+    )
+    assert "is open in" in reply_text(created), reply_text(created)
+    assert (await table.game()).state["options"] == {"panic": False, "aiming": False}
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Optional rules: Aiming" not in status
