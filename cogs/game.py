@@ -12,7 +12,7 @@ from discord import app_commands
 from engine import registry
 from engine.core.commands import format_command
 from engine.core.errors import OptionalRuleError, ScenarioError
-from engine.core.ruleset import MAX_OPTIONAL_RULES_TEXT
+from engine.core.ruleset import MAX_OPTIONAL_RULES_TEXT, OFF
 from engine.core.scenario_io import MAX_DOCUMENT_BYTES, MAX_NAME_LENGTH, safe_label
 from service.games import DISCORD_ATTACHMENT_LIMIT as ATTACHMENT_LIMIT
 from service.games import ReplayTooBig
@@ -111,7 +111,7 @@ class GameCog(UmpireCog):
         time_control="Clocks per side",
         on_timeout="What happens when a clock runs out",
         scenario_file="Your own scenario as a JSON file (instead of a name)",
-        rules="Optional rules to play with, e.g. panic, aiming (default: none)",
+        rules="Optional rules, e.g. panic, aiming; no-aiming leaves one out (default: the scenario's)",
     )
     @app_commands.choices(
         time_control=[
@@ -291,12 +291,16 @@ class GameCog(UmpireCog):
         chosen = [w.strip() for w in head.split(",") if w.strip()]
         prefix = ", ".join(chosen + [""]) if chosen else ""
         last = last.strip().lower()
+        # "no-ai" completes to the switch that leaves out a rule the scenario plays with.
+        off = OFF if last.startswith(OFF) else ""
+        last = last.removeprefix(off)
         return [
             app_commands.Choice(
-                name=clip(f"{prefix}{r.name} — {r.title}", 100), value=clip(prefix + r.name, 100)
+                name=clip(f"{prefix}{off}{r.name} — {'without ' if off else ''}{r.title}", 100),
+                value=clip(prefix + off + r.name, 100),
             )
             for r in game_rules.optional_rules
-            if r.name not in chosen and last in r.name
+            if off + r.name not in chosen and last in r.name
         ][:25]
 
     @game.command(name="join", description="Take a seat on a side of this thread's game")

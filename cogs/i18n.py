@@ -545,8 +545,9 @@ DE_TEXT = {
     "The scenario (default: the game's standard one)": "Das Szenario (sonst das Standardszenario)",
     "Your own scenario as a JSON file (instead of a name)": "Dein eigenes Szenario als JSON-Datei "
     "(statt eines Namens)",
-    "Optional rules to play with, e.g. panic, aiming (default: none)": "Wahlregeln für diese "
-    "Partie, z. B. panic, aiming (sonst keine)",
+    "Optional rules, e.g. panic, aiming; no-aiming leaves one out (default: the scenario's)": (
+        "Wahlregeln, z. B. panic, aiming; no-aiming lässt eine weg (sonst die des Szenarios)"
+    ),
     "Clocks per side": "Bedenkzeit je Seite",
     "What happens when a clock runs out": "Was passiert, wenn eine Uhr abläuft",
     "Take a seat on a side of this thread's game": "Einer Seite der Partie in diesem Thread "

@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="RULE",
-        help="switch on one of the game's optional rules (repeatable), e.g. --option aiming",
+        help="switch on one of the game's optional rules (repeatable), e.g. --option aiming; "
+        "--option no-aiming switches off one the scenario plays with",
     )
     p.add_argument("--seed", default=None, help="the game's seed (default: random, printed)")
     p.add_argument(

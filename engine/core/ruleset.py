@@ -71,6 +71,8 @@ class OptionalRule:
 
 # ``/game new rules:`` text is capped before it is split (a handful of short names fit).
 MAX_OPTIONAL_RULES_TEXT = 200
+# ``no-aiming`` switches off a rule the scenario plays with.
+OFF = "no-"
 
 
 def check_scenario_options(
@@ -145,23 +147,25 @@ class Ruleset(abc.ABC):
         names: list[str] = []
         for word in text.replace(",", " ").split():
             name = word.strip().lower()
-            if name not in known:
+            if name.removeprefix(OFF) not in known:
                 raise OptionalRuleError(word[:40], known)
             if name not in names:
                 names.append(name)
         return names
 
     def with_optional_rules(self, scenario: dict, names: list[str]) -> dict:
-        """The validated scenario with ``names`` switched on (kept in it, so the stored
-        scenario sets up the same game on replay)."""
+        """The validated scenario with ``names`` switched on, and ``no-<name>`` switched off:
+        a scenario may play with a rule on, and a group may still leave it out (kept in the
+        scenario, so the stored scenario sets up the same game on replay)."""
         if not names:
             return scenario
         known = {r.name for r in self.optional_rules}
-        for name in names:
-            if name not in known:
-                raise OptionalRuleError(name[:40], sorted(known))
         options = dict(scenario.get("options") or {})
-        options.update({name: True for name in names})
+        for name in names:
+            rule = name.removeprefix(OFF)
+            if rule not in known:
+                raise OptionalRuleError(name[:40], sorted(known))
+            options[rule] = not name.startswith(OFF)
         return {**scenario, "options": options}
 
     def options_in(self, scenario: dict) -> dict[str, bool]:

@@ -21,7 +21,7 @@ from typing import Any
 from engine.core.dice import Dice
 from engine.core.ruleset import OptionalRule
 
-from . import data, days, figures
+from . import data, days, figures, riders
 from .data import need
 
 RULE = OptionalRule(
@@ -105,13 +105,18 @@ def after_shot(
     shooter, target = state["figures"][shooter_id], state["figures"][target_id]
     board_distance = _distance(state)
     level = level_of(target)
+    # A rider takes both cells of his horse (3.3): beside either of them is beside him.
+    target_cells = riders.cells_of(state, target)
     friends = [
         fid
         for fid, f in sorted(state["figures"].items())
         if f["side"] == shooter["side"]
         and fid != shooter_id
         and not f["dead"]
-        and board_distance(f["at"], target["at"]) == 1
+        and min(
+            board_distance(c, t) for c in riders.cells_of(state, f) for t in target_cells
+        )
+        == 1
         and level_of(f) == level
     ]
     # "Falls die Schußlinie durch ein Hindernis blockiert wird, kann die Figur natürlich nicht

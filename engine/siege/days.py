@@ -150,10 +150,12 @@ def _end_day(state: dict, events: list[dict], dice: Dice) -> None:
         rolls.append(
             {"unit": fid, "roll": roll, "title": row["title"], "healed_on": state["healing"].get(fid)}
         )
-    # Counters under a standing siege tower stay: the tower stands on them (our reading D2).
-    under_towers = {c for t in state.get("towers", {}).values() for c in t.get("cells", [])}
+    # Counters under a standing siege tower or engine (a ram at the wall) stay: it stands on
+    # them (our reading D2); taking them off would leave it in the moat.
+    standing_on = {c for t in state.get("towers", {}).values() for c in t.get("cells", [])}
+    standing_on |= {c for e in state.get("engines", {}).values() for c in e.get("cells", [])}
     removed = [
-        c for c, kind in state["counters"] if kind == "filled-moat" and c not in under_towers
+        c for c, kind in state["counters"] if kind == "filled-moat" and c not in standing_on
     ]
     state["counters"] = [
         [c, kind] for c, kind in state["counters"] if not (kind == "filled-moat" and c in removed)
@@ -192,18 +194,22 @@ def _dawn(state: dict, day: int, events: list[dict]) -> None:
         fid for fid, f in state["figures"].items() if f["wounded"] and not f["dead"]
     )
     events.append({"type": "day_started", "day": day, "of": state["days"], "healed": healed})
-    # 2.2: before the day's assault the besieger lays the filled-moat counters anew; the
-    # existing ``prepare`` step does it (and whatever else is placed between days).
-    if any(state["to_place"].values()):
-        open_prepare(state, events)
 
 
-def open_prepare(state: dict, events: list[dict]) -> None:
-    """The besieger's work before the day's assault: counters, and engines set up anew,
-    aimed, bombarding or repaired (4.21, 4.23, 3.43)."""
+def open_prepare(state: dict, events: list[dict], engine_work: list[str]) -> None:
+    """After dawn, the besieger's work before the day's assault, if there is any: the
+    filled-moat counters laid anew (2.2) and engines set up anew, aimed, bombarding or
+    repaired (``engine_work``: those commands; 4.21, 4.23, 3.43). The morning's announcement
+    says what is to do, so a player sees why the round opens with that step."""
+    moat = state["to_place"].get("filled_moat", 0)
+    if not moat and not engine_work:
+        return
     state["phase"] = "prepare"
     state["active"] = "besieger"
     state["awaiting"] = ["besieger"]
+    for e in events:
+        if e.get("type") == "day_started":
+            e["prepare"] = {"filled_moat": moat, "engines": sorted(engine_work)}
     events.append({"type": "phase_started", "phase": "prepare", "side": "besieger"})
 
 
@@ -249,5 +255,17 @@ def describe_event(state: dict, e: dict) -> str | None:
         line = f"Day {e['day']} of {e['of']} begins."
         if e["healed"]:
             line += f" Healed overnight: {', '.join(name(f) for f in e['healed'])}."
+        work = e.get("prepare")
+        if work:
+            tasks = []
+            if work["filled_moat"]:
+                tasks.append(f"lay {work['filled_moat']} filled-moat counter(s) anew (/fill)")
+            if work["engines"]:
+                commands = ", ".join(f"/{c}" for c in work["engines"])
+                tasks.append(f"work their engines ({commands})")
+            line += (
+                f" Before the assault the besiegers may {' and '.join(tasks)}; "
+                "their /end-phase starts the day's first round."
+            )
         return line
     return None

@@ -3,8 +3,9 @@
 When a figure dies, its side rolls on the panic table (``data/siege/panic.json``) for its
 own figures within three cells that can panic: knights never, soldiers only at the death of a
 knight or soldier, peasants at anyone's; defenders inside the castle never. The owner chooses
-who is struck when fewer are struck than could be (``/panic unit:``); a figure already in panic
-that risks it again is routed at once.
+who is struck when fewer are struck than could be (``/panic unit:``), and may strike the
+rest within the radius too before stopping (``/panic``); a figure already in panic that risks
+it again is routed at once.
 
 A panicked figure at once falls back three cells away from the enemy (a besieger inside the
 castle towards the nearest way out), never into a cell next to an enemy; it is wounded instead
@@ -27,7 +28,7 @@ from typing import Any
 from engine.core.dice import Dice
 from engine.core.ruleset import OptionalRule
 
-from . import data, days, figures, movement, tower
+from . import data, days, figures, fire, movement, riders, tower
 from .data import need
 
 RULE = OptionalRule(
@@ -207,20 +208,39 @@ def choice_actions(state: dict, side: str) -> list[dict]:
     first = state["panic_choice"][0]
     if side != first["side"]:
         return []
-    return [{"type": "panic", "side": side, "unit": fid} for fid in first["among"]]
+    picks = [{"type": "panic", "side": side, "unit": fid} for fid in first["among"]]
+    if first["count"] <= 0:
+        # The result is met; the rest within the radius are the owner's to add or to spare.
+        picks.append({"type": "panic", "side": side})
+    return picks
 
 
 def choose(state: dict, action: dict, events: list[dict]) -> None:
-    """``/panic unit:``: the owner names one figure the result strikes."""
+    """``/panic unit:``: the owner names one figure the result strikes. Once as many are struck
+    as the result says, the owner may go on ("Umgekehrt kann der Spieler aber alle Figuren,
+    die sich innerhalb dieses Radius befinden, freiwillig in Panik versetzen, auch wenn diese
+    Anzahl die Zahl vom Ergebnis überschreitet") or stop with a bare ``/panic``."""
     queue = state["panic_choice"]
     first = queue[0]
-    first["among"].remove(action["unit"])
-    first["count"] -= 1
-    _strike(state, action["unit"], first["effect"], events)
-    first["among"] = [fid for fid in first["among"] if not state["figures"][fid]["dead"]]
-    if first["count"] <= 0 or not first["among"]:
+    if "unit" in action:
+        first["among"].remove(action["unit"])
+        first["count"] -= 1
+        _strike(state, action["unit"], first["effect"], events)
+        first["among"] = [fid for fid in first["among"] if not state["figures"][fid]["dead"]]
+    if "unit" not in action or not first["among"]:
         queue.pop(0)
         state["awaiting"] = first["resume"]
+    elif first["count"] == 0:
+        events.append(
+            {
+                "type": "choose_panic",
+                "side": first["side"],
+                "effect": first["effect"],
+                "count": 0,
+                "among": list(first["among"]),
+                "voluntary": True,
+            }
+        )
     _open_choice(state, events)
     calm(state, events)
 
@@ -236,7 +256,19 @@ def _strike(state: dict, fid: str, effect: str, events: list[dict]) -> None:
 
 
 def _enemy_cells(state: dict, side: str) -> list[str]:
-    return [state["figures"][o]["at"] for o in _living(state, other_than=side)]
+    """Every cell a living enemy takes: both of a rider's horse."""
+    return [
+        c for o in _living(state, other_than=side) for c in riders.cells_of(state, state["figures"][o])
+    ]
+
+
+def _shut(state: dict, side: str) -> set[str]:
+    """Cells no fleeing figure enters or crosses, as no mover does: fire (3.54), engines (3.43),
+    horses and wagons that are not a friend's mount (3.3, 5.1)."""
+    shut = set(fire.fires(state))
+    shut |= {c for e in state.get("engines", {}).values() for c in e.get("cells", [])}
+    shut |= riders.blocked(state, side)[0]
+    return shut
 
 
 def _exits(board, state: dict) -> list[str]:
@@ -263,7 +295,11 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
     enemies = _enemy_cells(state, f["side"])
     if not enemies:
         return
+    horse = riders.horse_of(state, f)
+    own = set(riders.cells_of(state, f))
     living = {state["figures"][o]["at"] for o in _living(state) if o != fid}
+    # A friend's mount may be crossed but not stopped on (1.62).
+    living |= riders.blocked(state, f["side"])[1] - own
     friends = {state["figures"][o]["at"] for o in _living(state, f["side"]) if o != fid}
     dead_count: dict[str, int] = {}
     for o in state["figures"].values():
@@ -275,8 +311,24 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
     }
     # "Dieser Rückzug kann über von eigenen Figuren besetzte Felder führen, aber nicht in
     # Felder, die angrenzend zu feindlichen Figuren ... sind": the way too, not only its end.
-    barred = (set(enemies) | near_enemy) - {f["at"]}
-    if cells:
+    barred = (set(enemies) | near_enemy | _shut(state, f["side"])) - own
+    horse_ends: dict[str, list[str]] = {}
+    if horse is not None:
+        # Our reading: a rider flees on his horse, its counter moving as in a move (the back
+        # following the front, only where a horse may go); panic's three cells are points.
+        points = reach if cells else riders.mounted_values(f)["move"]
+        moves = riders.horse_reachable(
+            board, state, horse["cells"], points, barred, set(living), {}
+        )
+        ends, parent = {}, {}
+        rides: dict[str, list[str]] = {}
+        for (front, back), (cost, way) in sorted(moves.items(), key=lambda kv: (kv[1][0], kv[0])):
+            if front in ends or back in near_enemy:
+                continue
+            ends[front] = cost
+            horse_ends[front] = [front, back]
+            rides[front] = way
+    elif cells:
         ends, parent = _within_cells(board, f["at"], reach, barred, state["bridge_up"])
     else:
         ends, parent = movement.reachable(
@@ -311,7 +363,7 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
         return len(board.neighbours(cell)) < 6
 
     if not options:
-        if not inside_besieger and on_edge(f["at"]):
+        if not inside_besieger and on_edge(f["at"]) and horse is None:
             # Nowhere farther on the map, but the edge is beside it: it flees off the map.
             _leave(state, fid, [f["at"]], events)
         elif cells:
@@ -321,8 +373,8 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
             )
         return
     best = min(options, key=score)
-    path = movement.path_to(parent, f["at"], best)
-    if not inside_besieger and on_edge(best) and ends[best] < reach:
+    path = rides[best] if horse is not None else movement.path_to(parent, f["at"], best)
+    if not inside_besieger and on_edge(best) and ends[best] < reach and horse is None:
         # Its flight runs into the map's edge with steps (or points) to spare: it leaves.
         _leave(state, fid, path, events)
         return
@@ -336,6 +388,8 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
             "state": f.get("panic", PANIC),
         }
     )
+    if horse is not None:
+        riders.follow(state, f["horse"], horse_ends[best], events)
     f["at"] = best
     f.pop("facing", None)
 
@@ -490,10 +544,16 @@ def describe_event(state: dict, e: dict) -> str | None:
             f"{name(e['dead'])} is dead: panic roll {e['roll']} for "
             f"{', '.join(name(f) for f in e['among'])}: {e['title']}."
         )
-    if kind == "choose_panic":
+    if kind == "choose_panic" and not e.get("voluntary"):
         return (
             f"Their owner chooses {e['count']} of {', '.join(name(f) for f in e['among'])} "
             f"to {e['effect']} (/panic unit:)."
+        )
+    if kind == "choose_panic":
+        return (
+            f"The roll is met. Their owner may also strike "
+            f"{', '.join(name(f) for f in e['among'])} with {e['effect']} of their own free "
+            f"will (/panic unit:), or no more (/panic)."
         )
     if kind == "panicked":
         return f"{name(e['unit'])} at {e['at']}: {e['state'].upper()}!"

@@ -29,7 +29,7 @@ COLORS = {"besieger": "#ff5500", "defender": "#1f5f99"}
 STUNNED_COLORS = {"besieger": "#ffb000", "defender": "#b8e0ff"}
 DEAD = "#555555"
 STEP_TITLES = {
-    "prepare": "counters before the assault",
+    "prepare": "before the assault",
     "fire1": "1 bows and crossbows",
     "move": "2 movement",
     "fire2": "3 bows again",

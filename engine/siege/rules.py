@@ -314,8 +314,12 @@ class Siege(Ruleset):
         ),
         Command(
             "panic",
-            "Optional rule panic: choose a figure the panic roll strikes",
-            (Option("unit", "unit", "Your figure within three cells of the dead one"),),
+            "Optional rule panic: choose a figure the panic roll strikes (none: strike no more)",
+            (
+                Option(
+                    "unit", "unit", "Your figure within three cells of the dead one", required=False
+                ),
+            ),
         ),
         Command("end-phase", "End this step of your phase"),
     )
@@ -621,8 +625,8 @@ class Siege(Ruleset):
             raise RuleError("The game is over.")
         if state.get("phase") == "prepare":
             raise RuleError(
-                "Before the assault the besieger lays counters and places towers; "
-                "its /end-phase starts the first round.",
+                "Before the assault the besieger lays counters, places towers and works "
+                "its engines; its /end-phase starts the day's assault.",
                 list(self.phases),
             )
         open_decisions = [
@@ -1567,13 +1571,9 @@ class Siege(Ruleset):
             ):
                 self._end_step(state, events, dice)
                 days.after_step(state, events, dice)
-                if (
-                    days.dawned(events)
-                    and state["phase"] != "prepare"
-                    and not state.get("result")
-                    and engines.more_to_do(self, state, "besieger")
-                ):
-                    days.open_prepare(state, events)
+                if days.dawned(events) and not state.get("result"):
+                    work = engines.prepare_actions(self, state, "besieger")
+                    days.open_prepare(state, events, sorted({a["type"] for a in work}))
                 panic.after_step(state, ended, events)
         elif kind == "kindle":
             fire.start_kindling(state, action, events)
@@ -2232,9 +2232,14 @@ class Siege(Ruleset):
         for side in SIDES:
             if not alive[side]:
                 other = next(s for s in SIDES if s != side)
+                # Optional rule panic: figures that fled off the map never come back.
+                fled = any(
+                    f.get("off_map") for f in state["figures"].values() if f["side"] == side
+                )
+                gone = "dead or fled off the map" if fled else "dead"
                 state["result"] = {
                     "winner": other,
-                    "reason": f"every {TITLES[side].lower()[:-1]} figure is dead",
+                    "reason": f"every {TITLES[side].lower()[:-1]} figure is {gone}",
                 }
         keeper = state["victory"]["keep_taken_by"]
         if not state.get("result"):
@@ -2250,10 +2255,10 @@ class Siege(Ruleset):
             state["result"] = {"winner": burner, "reason": fire.burn_won(state)}
         if not state.get("result") and state.get("turn_limit_reached"):
             other = next(s for s in SIDES if s != keeper)
-            state["result"] = {
-                "winner": other,
-                "reason": f"held out for {state['last_turn']} rounds",
-            }
+            held = f"{state['last_turn']} rounds"
+            if state.get("days", 1) > 1:
+                held = f"{state['days']} days ({held})"
+            state["result"] = {"winner": other, "reason": f"held out for {held}"}
         if state.get("result"):
             state["awaiting"] = []
             events.append({"type": "game_over", **state["result"]})

@@ -56,3 +56,20 @@ def test_switched_on_rules_are_stored_in_the_scenario_and_replay_the_same_game()
     assert state_hash(again) == state_hash(state)
     with pytest.raises(OptionalRuleError):
         rules.with_optional_rules(plain, ["panik"])
+
+
+def test_a_rule_the_scenario_plays_with_can_be_switched_off_by_no_and_its_name():
+    """Scenario 5 plays with aiming; a group may leave it out ("switchable per game in the
+    scenario or at /game new"), and a misspelt off-switch is refused like any unknown name."""
+    rules = registry.get_ruleset("siege")
+    normans = rules.load_packaged("normans-gauls")
+    assert normans["options"]["aiming"] is True
+    names = rules.optional_rule_names("no-aiming, panic")
+    assert names == ["no-aiming", "panic"]
+    state, _ = new_game(rules, rules.with_optional_rules(normans, names), "seed-1")
+    assert state["options"] == {"panic": True, "aiming": False}
+    with pytest.raises(OptionalRuleError) as err:
+        rules.optional_rule_names("no-aimnig")
+    assert err.value.name == "no-aimnig"
+    with pytest.raises(OptionalRuleError):
+        rules.with_optional_rules(normans, ["no-panik"])

@@ -166,3 +166,16 @@ def test_only_a_friend_on_the_targets_level_can_be_hit(friend_at, rolls):
         state, "besieger", "/shoot unit:arch target:tom", dice=[1, 9] if rolls else [1]
     )
     assert bool(of(events, "miss_roll")) is rolls and state["figures"]["pal"]["wounded"] is rolls
+
+
+def test_a_friend_on_horseback_beside_the_target_with_his_horses_back_is_beside_it():
+    """A rider takes both cells of his horse (3.3): Pal's horse stands with its back beside
+    Tom, its front two cells off, and a miss at Tom may still wound him."""
+    figs = {**FIGS, "pal": ("knight", "besieger", "0318")}
+    horses = {"h": {"side": "besieger", "cells": ["0318", "0418"], "rider": "pal"}}
+    state = build(figs, horses=horses, **AIMING)
+    board = RULES.board(state)
+    assert board.distance("0318", "0519") == 2 and board.distance("0418", "0519") == 1
+    state, events = act(state, "besieger", "/shoot unit:arch target:tom", dice=[4, 9])
+    miss = of(events, "miss_roll")[0]
+    assert miss["beside"] == ["pal"] and miss["hit"] == "pal"

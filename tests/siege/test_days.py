@@ -117,7 +117,8 @@ def test_the_garrison_wins_by_holding_out_every_day():
     state, _ = _end_round(state)
     assert state["result"] is None and state["day"] == 2
     state, events = _end_round(state)
-    assert state["result"]["winner"] == "defender" and of(events, "game_over")
+    assert state["result"] == {"winner": "defender", "reason": "held out for 2 days (2 rounds)"}
+    assert of(events, "game_over")
     assert not of(events, "day_ended")  # the siege is over: no night follows
 
 
@@ -162,3 +163,72 @@ def test_a_long_siege_with_both_optional_rules_autoplays_and_replays():
         if seed == 3:
             replayed, _ = replay(RULES, scenario, seed, actions)
             assert state_hash(replayed) == state_hash(state)
+
+
+def test_each_morning_the_besieger_may_set_up_a_ballista_anew_once_and_is_told_so():
+    """3.43 and 5.4: engines are set up anew between days. The morning opens the besieger's
+    step before the assault for the engine alone (no filled moat to lay), says so, and the
+    header does not speak of counters; one set-up a day, again the next morning."""
+    figs = {
+        "t": ("technician", "besieger", "0619"),
+        "p": ("peasant", "besieger", "0520"),
+        "d": ("man-at-arms", "defender", "0119"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    ballista = {"b1": {"kind": "ballista", "side": "besieger", "at": "0519"}}
+    state = build(figs, engines=ballista, prepare={"engines": ["b1"]}, days=3, rounds_per_day=1)
+    state, _ = act(state, "besieger", "/emplace engine:b1 at:0818")
+    for day, cell in ((2, "0820"), (3, "0519")):
+        state, events = _end_round(state)
+        assert (state["day"], state["phase"], state["active"]) == (day, "prepare", "besieger")
+        morning = RULES.describe_event(state, of(events, "day_started")[0])
+        assert "Before the assault the besiegers may work their engines (/emplace)" in morning
+        assert "filled-moat" not in morning
+        assert RULES.header(state)["Step"] == "before the assault"
+        state, _ = act(state, "besieger", f"/emplace engine:b1 at:{cell}")
+        assert state["engines"]["b1"]["cells"] == [cell] and state["phase"] == "fire1"
+        assert not legal(state, "besieger", "emplace")
+
+
+def test_the_one_ranged_step_a_day_starts_afresh_after_a_real_night():
+    """4.13 across 5.4's night (not a hand-made day change): the wall that took its step on
+    day 1 may take another on day 2, once, and the onager is laid anew each morning."""
+    figs = {"m": ("man-at-arms", "besieger", "0818"), "x": ("peasant", "defender", "2201")}
+    engines = {
+        "o1": {"kind": "onager", "side": "besieger"},
+        "c1": {"kind": "catapult", "side": "besieger"},
+    }
+    state = build(figs, engines=engines, days=2, rounds_per_day=1)
+    state, _ = act(state, "besieger", "/aim engine:o1 at:0816")
+    state, _ = act(state, "besieger", "/bombard at:0816", dice=[10])
+    assert state["siege_sheet"]["0816"]["rolled_day"] == 1
+    state, _ = act(state, "besieger", "/end-phase")  # the catapult stays idle today
+    state, events = _end_round(state)
+    morning = RULES.describe_event(state, of(events, "day_started")[0])
+    assert "work their engines (/aim)" in morning and state["phase"] == "prepare"
+    aims = {(a["engine"], a["at"]) for a in legal(state, "besieger", "aim")}
+    assert {("o1", "0816"), ("c1", "0816")} <= aims
+    state, _ = act(state, "besieger", "/aim engine:o1 at:0816")
+    state, events = act(state, "besieger", "/bombard at:0816", dice=[10])
+    assert of(events, "bombarded") and state["siege_sheet"]["0816"]["rolled_day"] == 2
+    assert ("c1", "0816") not in {(a["engine"], a["at"]) for a in legal(state, "besieger", "aim")}
+
+
+def test_the_filled_moat_under_a_ram_at_the_wall_stays_overnight():
+    """D2: the counters are taken off at the day's end, but not from under a siege tower or an
+    engine standing on them; a ram driven up to the wall is not left standing in the moat."""
+    figs = {
+        "j": ("peasant", "besieger", "0617"),
+        "k": ("peasant", "besieger", "0618"),
+        "l": ("peasant", "besieger", "0619"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    ram = {
+        "r": {"kind": "ram", "side": "besieger", "cells": ["0617", "0618", "0619"], "towards": "0616"}
+    }
+    state = build(figs, engines=ram, filled_moat=["0617", "0817"], days=2, rounds_per_day=1)
+    state, _ = act(state, "besieger", "/end-phase")  # nothing to prepare on the first morning
+    state, events = _end_round(state)
+    assert of(events, "day_ended")[0]["moat_removed"] == ["0817"]
+    assert ["0617", "filled-moat"] in state["counters"]
+    assert state["to_place"]["filled_moat"] == 1

@@ -63,11 +63,36 @@ def test_the_owner_chooses_who_panics_and_the_figure_falls_back_three_cells():
     nearest = min(board.distance(fled["to"], e) for e in ("0119", "0918"))
     assert nearest > min(board.distance("0418", e) for e in ("0119", "0918"))
     assert state["figures"]["sol"]["panic"] == "panic" and "pea" not in _moods(state)
+    # The roll is met; Pea may still be put in panic of the owner's free will, or spared.
+    more = of(events, "choose_panic")[0]
+    assert more["voluntary"] and more["among"] == ["pea"]
+    assert "may also strike Pea with panic of their own free will" in RULES.describe_event(
+        state, more
+    )
+    assert RULES.awaiting(state) == ["defender"]
+    state, events = act(state, "defender", "/panic")
+    assert "pea" not in _moods(state) and not of(events, "fled")
     # The game goes on where it stood: the besieger's shooting step.
     assert RULES.awaiting(state) == ["besieger"] and state["phase"] == "fire1"
     picture = RULES.scene(state, events, None)
     assert {"at": fled["to"], "text": "PANIC", "color": "#8b0000"} in picture["labels"]
     assert {p["id"]: p.get("badge") for p in picture["pieces"]}["sol"] == "P"
+
+
+def test_the_owner_may_put_more_figures_in_panic_than_the_roll_strikes():
+    """"Umgekehrt kann der Spieler aber alle Figuren, die sich innerhalb dieses Radius
+    befinden, freiwillig in Panik versetzen, auch wenn diese Anzahl die Zahl vom Ergebnis
+    überschreitet." Stopping early is refused: the roll's number is owed first."""
+    figs = {**FIGS, "foe": ("knight", "besieger", "0918")}
+    state, _ = _kill_tom(build(figs, **PANIC), 6)  # panic! 1 figure, of two
+    assert {"type": "panic", "side": "defender"} not in legal(state, "defender")
+    state, _ = act(state, "defender", "/panic unit:pea")
+    state, events = act(state, "defender", "/panic unit:sol")
+    assert _moods(state) == {"pea": "panic", "sol": "panic"}
+    assert {e["unit"] for e in of(events, "fled")} == {"sol"}
+    # Nobody is left within the radius: the choice closes by itself.
+    assert RULES.awaiting(state) == ["besieger"] and not state.get("panic_choice")
+    assert not of(events, "choose_panic")
 
 
 def test_a_roll_striking_as_many_as_can_be_struck_needs_no_choice_and_ten_routs():
@@ -256,6 +281,7 @@ def test_the_fall_back_leaves_the_next_movement_whole():
     state, _ = _kill_tom(build(figs, **PANIC), 6)
     state, events = act(state, "defender", "/panic unit:sol")
     where = of(events, "fled")[0]["to"]
+    state, _ = act(state, "defender", "/panic")  # Pea is spared
     for _ in range(4):  # the besiegers' steps end; the defenders' shooting step ends
         state, _ = act(state, state["active"], "/end-phase")
     state, _ = act(state, "defender", "/end-phase")
@@ -330,6 +356,24 @@ def test_a_flight_that_runs_into_the_map_edge_leaves_the_map_for_good():
     assert "Dead: Tom." in line and "Fled off the map: Pea." in line
 
 
+def test_a_side_whose_last_figures_fled_off_the_map_has_lost_and_is_told_so():
+    """Figures that left the map "können die Karte nicht mehr betreten": with the last one
+    dead or gone the side is wiped out, and the result says that some fled."""
+    figs = {
+        "arch": ("archer", "besieger", "0318"),
+        "tom": ("man-at-arms", "defender", "0219"),
+        "pea": ("peasant", "defender", "0120"),
+    }
+    state, events = act(
+        build(figs, **PANIC), "besieger", "/shoot unit:arch target:tom", dice=[9, 6]
+    )
+    assert of(events, "left_map")[0]["unit"] == "pea"
+    assert state["result"] == {
+        "winner": "besieger",
+        "reason": "every defender figure is dead or fled off the map",
+    }
+
+
 def test_a_rout_reaching_the_map_edge_with_movement_to_spare_runs_off_the_map():
     figs = {
         "foe": ("knight", "besieger", "0517"),
@@ -341,3 +385,58 @@ def test_a_rout_reaching_the_map_edge_with_movement_to_spare_runs_off_the_map():
     state, events = act(state, "defender", "/end-phase")  # into the movement step
     assert of(events, "left_map")[0]["path"] == ["0219", "0120"]
     assert state["figures"]["r"]["off_map"]
+
+
+def test_a_flight_never_runs_into_or_through_fire_an_engine_or_a_horse():
+    """The flight is a move: like every move it stays out of burning cells (3.54), engines
+    (3.43) and horses not a friend's mount (3.3). Without them Pea runs 0419-0519-0618 and
+    Sol 0518-0617-0717 (rout, 10)."""
+    state = build(
+        FIGS,
+        engines={"b1": {"kind": "ballista", "side": "besieger", "at": "0518"}},
+        horses={"h": {"side": "besieger", "cells": ["0618", "0718"]}},
+        **PANIC,
+    )
+    state["fires"] = {"0519": {"age": 1, "by": "besieger"}}
+    state, events = _kill_tom(state, 10)
+    shut = {"0519", "0518", "0618", "0718"}
+    fled = of(events, "fled")
+    assert {e["unit"] for e in fled} == {"pea", "sol"}
+    for e in fled:
+        assert not shut & set(e["path"]), e
+
+
+def test_a_mounted_sergeant_in_panic_rides_off_with_his_horse():
+    """Our reading: the rider flees on his horse; the counter moves as in a move, the back
+    following the front, so rider and horse stay together."""
+    figs = {**FIGS, "sol": ("sergeant", "defender", "0418")}
+    state = build(
+        figs,
+        horses={"h": {"side": "defender", "cells": ["0418", "0318"], "rider": "sol"}},
+        **PANIC,
+    )
+    state, events = _kill_tom(state, 10)
+    fled = next(e for e in of(events, "fled") if e["unit"] == "sol")
+    moved = of(events, "horse_moved")[0]
+    sol, horse = state["figures"]["sol"], state["horses"]["h"]
+    assert moved["horse"] == "h" and horse["cells"][0] == sol["at"] == fled["to"] != "0418"
+    assert RULES.board(state).distance(*horse["cells"]) == 1
+    board = RULES.board(state)
+    assert board.distance(fled["to"], "0119") > board.distance("0418", "0119")
+
+
+def test_a_melee_against_a_panicked_and_a_steady_defender_gets_no_shift():
+    """D10: the column moves only when every defender of the melee is in panic or rout."""
+    figs = {
+        "b": ("knight", "besieger", "0720"),
+        "d": ("peasant", "defender", "0619"),
+        "e": ("peasant", "defender", "0620"),
+        "x": ("peasant", "defender", "2201"),
+    }
+    state = build(figs, phase="melee", **PANIC)
+    state["figures"]["d"]["panic"] = "panic"
+    state, _ = act(state, "besieger", "/attack unit:b target:e")
+    state, events = act(state, "besieger", "/attack unit:b target:d")
+    assert sorted(of(events, "melee_declared")[0]["defenders"]) == ["d", "e"]
+    _, events = act(state, "besieger", "/fight", dice=[5])
+    assert "panic or rout" not in of(events, "melee")[0]["text"]

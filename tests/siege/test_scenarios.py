@@ -109,6 +109,11 @@ async def test_the_long_siege_plays_from_game_new_through_the_bombardment_into_t
     assert (state["day"], state["turn"], state["phase"]) == (2, 6, "prepare")
     text = table.public_text()
     assert "Day 1 ends." in text and "Day 2 of 3 begins." in text
+    # The morning says why the round opens with the besiegers' work, and which commands.
+    assert "Before the assault the besiegers may lay 2 filled-moat counter(s) anew (/fill)" in text
+    assert "work their engines (/aim" in text
+    # The ram stands at the wall on its filled moat: that counter is not taken off (D2).
+    assert ["0617", "filled-moat"] in state["counters"]
     for action in ("/fill at:0817", "/aim engine:great-onager at:0716"):
         result = await table.alice.slash(table.thread, "act", action=action)
         assert reply_text(result).startswith("Done"), (action, reply_text(result))
@@ -199,3 +204,104 @@ def test_scenario_5_sets_the_named_shooters_of_the_aiming_example_on_their_sides
         ("Gwyn", "archer", "defender"),
         ("Idris", "archer", "defender"),
     }
+
+
+def test_players_give_their_own_skills_before_the_game_in_a_scenario_file(
+    siege_registered, tmp_path
+):
+    """"teilen die Spieler jedem Schützen eine Ziffer von -3 bis +3 zu": before the game, in
+    the scenario the game starts from (a file of one's own here, `/game new scenario_file:` in
+    Discord); fixed from then on, added to the shooter's roll, and refused when a side's
+    crossbows do not sum to 0."""
+    from engine.siege.data import DATA_DIR
+
+    document = json.loads(
+        (DATA_DIR / "scenarios" / "normans-gauls.json").read_text(encoding="utf-8")
+    )
+    document["skills"].update(alric=-3, edric=3)
+    mine = tmp_path / "ours.json"
+    mine.write_text(json.dumps(document))
+    script = ["/fill at:1417", "/fill at:0617", "/shoot unit:alric target:aylwin", "/state"]
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", str(mine), "--dice", "7", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        script,
+    )
+    assert code == 0 and all(obj["ok"] for obj in lines), lines
+    shot = next(e for e in lines[2]["events"] if e["type"] == "shot")
+    assert "7+1-3 skill=5" in json.dumps(shot), shot
+    assert lines[3]["state"]["skills"]["alric"] == -3
+    document["skills"].update(alric=3, edric=3)
+    mine.write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    code = local_table.main(
+        ["--game", "siege", "--scenario", str(mine), "--db", str(tmp_path / "u.db")],
+        stdout=out,
+        stderr=err,
+    )
+    assert code == 2 and "the besiegers' crossbows must sum to 0 (they sum to +6)" in err.getvalue()
+
+
+def test_the_long_siege_on_the_local_table_into_the_second_day(siege_registered, tmp_path):
+    """Scenario 4 typed on the table through its first day: the night takes the filled moat
+    off, the morning says what the besiegers may do, and they fill and bombard again before
+    day 2's assault."""
+    script = [
+        "/end-phase",  # no bombardment on the first morning
+        *["/end-phase"] * 40,  # five rounds of eight steps
+        "/fill at:0817",
+        "/aim engine:great-onager at:0716",
+        "/bombard at:0716",
+        "/end-phase",
+        "/state",
+    ]
+    code, lines = run_table(
+        ["--game", "siege", "--scenario", "long-siege", "--seed", "3", "--db", str(tmp_path / "t.db")],
+        tmp_path,
+        script,
+    )
+    assert code == 0 and all(obj["ok"] for obj in lines), next(o for o in lines if not o["ok"])
+    night = lines[40]["events"]
+    ended = next(e for e in night if e["type"] == "day_ended")
+    assert (ended["day"], ended["moat_removed"]) == (1, ["0617"])
+    morning = next(e for e in night if e["type"] == "day_started")
+    assert (morning["day"], morning["of"]) == (2, 3)
+    assert morning["prepare"]["filled_moat"] == 1 and "aim" in morning["prepare"]["engines"]
+    assert (lines[40]["turn"], lines[40]["phase"]) == (6, "prepare")
+    assert [e["at"] for e in lines[43]["events"] if e["type"] == "bombarded"] == ["0716"]
+    state = lines[-1]["state"]
+    assert (state["day"], state["turn"], state["phase"]) == (2, 6, "fire1")
+    assert ["0817", "filled-moat"] in state["counters"]
+
+
+def test_scenario_5_without_its_aiming_rule_on_the_local_table(siege_registered, tmp_path):
+    """The optional rules are switchable per game: scenario 5 plays with aiming unless the
+    group leaves it out; then the skills count for nothing."""
+    code, lines = run_table(
+        [
+            "--game", "siege", "--scenario", "normans-gauls", "--option", "no-aiming",
+            "--dice", "7", "--db", str(tmp_path / "t.db"),
+        ],
+        tmp_path,
+        ["/fill at:1417", "/fill at:0617", "/shoot unit:alric target:aylwin", "/state"],
+    )
+    assert code == 0 and all(obj["ok"] for obj in lines), lines
+    assert lines[-1]["state"]["options"] == {"panic": False, "aiming": False}
+    shot = next(e for e in lines[2]["events"] if e["type"] == "shot")
+    assert "skill" not in shot["text"] and "d10 7+1=8" in shot["text"], shot["text"]
+
+
+async def test_game_new_leaves_out_scenario_5s_aiming_with_no_aiming(
+    siege_registered, table  # noqa: F811
+):
+    offered = await table.alice.autocomplete(
+        table.channel, "game new", "rules", "panic, no-ai", ruleset="siege"
+    )
+    assert [c["value"] for c in offered] == ["panic, no-aiming"]
+    created = await table.alice.slash(
+        table.channel, "game new", ruleset="siege", scenario="normans-gauls", rules="no-aiming"
+    )
+    assert "is open in" in reply_text(created), reply_text(created)
+    assert (await table.game()).state["options"] == {"panic": False, "aiming": False}
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Optional rules: Aiming" not in status
