@@ -54,14 +54,38 @@ def load_spec(path: Path, file: str) -> dict:
         need(
             isinstance(raw.get(key), int) and raw[key] >= 1, file, key, "must be a whole number >= 1"
         )
-    for key in ("impassable", "cross_only"):
+    listed = raw.get("impassable")
+    need(
+        isinstance(listed, list) and all(isinstance(k, str) for k in listed),
+        file,
+        "impassable",
+        "must be a list of terrain kind names",
+    )
+    assert isinstance(listed, list)
+    kinds = data.terrain()["kinds"]
+    for kind in listed:
+        need(kind in kinds, file, "impassable", f"{kind!r} is not a terrain kind (terrain.json)")
+        # The terrain table's own `mounted` word (the camp's kinds) is the one source for
+        # those kinds; a second, contradicting list here would make the two disagree silently.
         need(
-            isinstance(raw.get(key), list) and all(isinstance(k, str) for k in raw[key]),
+            kinds[kind].get("mounted") in (None, "impassable"),
             file,
-            key,
-            "must be a list of terrain kind names",
+            "impassable",
+            f"{kind!r} is {kinds[kind].get('mounted')} for horses in terrain.json",
         )
     return raw
+
+
+@functools.lru_cache(maxsize=1)
+def horse_kinds() -> tuple[frozenset[str], frozenset[str]]:
+    """Terrain kinds closed to horses, and kinds they cross but never stop on (3.32 and the
+    3.1 chart): the castle's kinds from ``horses.json``, the camp's from the terrain table's
+    ``mounted`` (``impassable``, ``cross-only``)."""
+    kinds = data.terrain()["kinds"]
+    closed = set(spec()["impassable"])
+    closed |= {k for k, v in kinds.items() if v.get("mounted") == "impassable"}
+    crossed = {k for k, v in kinds.items() if v.get("mounted") == "cross-only"}
+    return frozenset(closed), frozenset(crossed)
 
 
 # ----- who is where ------------------------------------------------------------------------
@@ -132,7 +156,7 @@ def dead_weights(state: dict) -> dict[str, int]:
 def closed_kind(board: Board, cell: str, bridge_up: bool) -> str | None:
     """The terrain kind that shuts ``cell`` to horses (3.32), or None."""
     kind = movement.effective_kind(board, cell, bridge_up)
-    if kind in spec()["impassable"] or board.cell(cell).cost is None:
+    if kind in horse_kinds()[0] or board.cell(cell).cost is None:
         return kind
     if board.cell(cell).building is not None:
         return kind
@@ -158,7 +182,7 @@ def horse_cells_closed(board: Board, state: dict) -> dict[str, str]:
 
 
 def _stop_ok(board: Board, cell: str, bridge_up: bool) -> bool:
-    return movement.effective_kind(board, cell, bridge_up) not in spec()["cross_only"]
+    return movement.effective_kind(board, cell, bridge_up) not in horse_kinds()[1]
 
 
 # ----- moving a two-cell counter -----------------------------------------------------------
@@ -386,6 +410,12 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
                 file,
                 f"{entry}.cells",
                 f"{c}: horses cannot stand on {why or 'a siege tower'} (3.32)",
+            )
+            need(
+                _stop_ok(board, c, False),
+                file,
+                f"{entry}.cells",
+                f"{c}: horses cross a {board.cell(c).kind} but never stop on one (3.32)",
             )
         dead = h.get("dead", False)
         need(isinstance(dead, bool), file, f"{entry}.dead", "must be true or false")

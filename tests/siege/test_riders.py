@@ -577,3 +577,62 @@ def test_the_picture_draws_a_strike_at_a_horse_and_the_melee_header_names_it():
     strikes = [a for a in scene["arrows"] if a["kind"] == "attack"]
     assert strikes[0]["path"] == ["0619", "0519"] and strikes[0]["text"].endswith("A")
     assert render_png(scene)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ----- on the camp map (3.1-3.3 together) ----------------------------------------------------
+
+
+def _camp(figs: dict, **extra) -> dict:
+    return build({**figs, "far": ("peasant", "defender", "0101")}, map="camp", **extra)
+
+
+def test_a_rider_crosses_a_trench_past_a_figure_in_it_but_never_stops_on_one():
+    # 3.32: "können Reiter diese wohl überqueren, selbst wenn sich eine Figur auf dem Feld
+    # befindet"; the 3.1 chart: "Pferde können den Graben überqueren, aber nicht anhalten".
+    figs = {"k": ("knight", "besieger", "1418"), "x": ("crossbowman", "defender", "1417")}
+    state = _camp(figs, phase="move", horses={"h": _horse("1418", "1419", "k")})
+    board = RULES.board(state)
+    plans = RULES._move_plans(state, "besieger", "k")["k"]
+    assert plans["1415"]["path"] == ["1418", "1417", "1416", "1415"]
+    assert not [end for end, p in plans.items() if any(board.cell(c).kind == "trench" for c in p["horse_cells"])]
+    state, events = act(state, "besieger", "/move unit:k to:1415")
+    assert of(events, "moved")[0]["path"] == ["1418", "1417", "1416", "1415"]
+    assert state["horses"]["h"]["cells"] == ["1415", "1416"]
+    assert state["figures"]["x"]["at"] == "1417" and not state["figures"]["x"]["wounded"]
+    with pytest.raises(RuleError):
+        act(_camp(figs, phase="move", horses={"h": _horse("1418", "1419", "k")}), "besieger", "/move unit:k to:1417")
+    # On foot the same knight may not pass the crossbowman (1.61): he goes round him.
+    walker = _camp(figs, phase="move")
+    assert "1417" not in RULES._move_plans(walker, "besieger", "k")["k"]["1416"]["path"]
+    # Nor does a scenario park a horse in a trench.
+    with pytest.raises(ScenarioError, match="1417: horses cross a trench but never stop on one"):
+        _camp({"k": ("knight", "besieger", "1418")}, horses={"h": _horse("1418", "1417", "k")})
+
+
+def test_trees_and_tents_are_closed_to_horses_but_not_to_men_on_foot():
+    # 3.32: "Bäume und Zelte" are "für Pferde und deren Reiter unpassierbar".
+    figs = {"k": ("knight", "besieger", "1210"), "m": ("man-at-arms", "besieger", "1709")}
+    state = _camp(figs, phase="move", horses={"h": _horse("1210", "1110", "k")})
+    board = RULES.board(state)
+    kinds = {board.cell(c).kind for c in _reach(state, "k")}
+    assert "open" in kinds and not kinds & {"tree", "tent"}
+    with pytest.raises(ScenarioError, match="horses cannot stand on tent"):
+        _camp({"k": ("knight", "besieger", "1210")}, horses={"h": _horse("1210", "1311", "k")})
+    foot = _reach(state, "m")
+    assert "1708" in foot  # the tree beside him
+    assert "1311" in _reach(_camp({"m": ("man-at-arms", "besieger", "1210")}, phase="move"), "m")
+    # A burnt tent is flat ground again; a horse crosses it.
+    burnt = _camp(figs, phase="move", burnt_tents=["1311"], horses={"h": _horse("1210", "1110", "k")})
+    assert "1311" in _reach(burnt, "k")
+
+
+def test_a_rider_in_an_open_and_a_thicket_cell_has_light_cover_as_in_the_example():
+    # 3.31 "Beispiel: Eine Figur zu Pferd befindet sich in einem 'Ebenefeld' und in einem
+    # 'Dickichtfeld'. Sie besitzt folglich leichte Deckung."
+    figs = {"a": ("archer", "defender", "0705"), "k": ("knight", "besieger", "0711")}
+    on_foot = _camp(figs, active="defender")
+    _, events = act(on_foot, "defender", "/shoot unit:a target:k", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "none"
+    mounted = _camp(figs, active="defender", horses={"h": _horse("0711", "0712", "k")})
+    _, events = act(mounted, "defender", "/shoot unit:a target:k", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "light"
