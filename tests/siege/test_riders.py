@@ -636,3 +636,51 @@ def test_a_rider_in_an_open_and_a_thicket_cell_has_light_cover_as_in_the_example
     mounted = _camp(figs, active="defender", horses={"h": _horse("0711", "0712", "k")})
     _, events = act(mounted, "defender", "/shoot unit:a target:k", dice=[1])
     assert of(events, "shot")[0]["cover"] == "light"
+
+
+def test_horses_and_engines_never_share_a_cell():
+    # 3.32: "alle Felder, in denen sich Belagerungsmaschinen befinden" are closed to horses; so
+    # no ram rolls onto a horse either, nor does a scenario set an engine on one.
+    ram = {"r1": {"kind": "ram", "side": "besieger", "cells": ["0817", "0818", "0819"], "towards": "0816"}}
+    crew = {
+        "a": ("peasant", "besieger", "0817"),
+        "b": ("peasant", "besieger", "0818"),
+        "c": ("peasant", "besieger", "0819"),
+        **FAR,
+    }
+    free = build(crew, engines=ram, filled_moat=["0817"], phase="move")
+    assert [a["to"] for a in legal(free, "besieger", "drive")] == ["0818"]  # rolled back
+    blocked = build(
+        crew,
+        engines=ram,
+        filled_moat=["0817"],
+        phase="move",
+        horses={"h": _horse("0920", "0820", side="defender")},
+    )
+    assert not legal(blocked, "besieger", "drive")
+    with pytest.raises(RuleError):
+        act(blocked, "besieger", "/drive engine:r1 to:0818")
+    with pytest.raises(ScenarioError, match="a siege tower, ladder, engine, horse or wagon stands there"):
+        build(
+            {"a": ("peasant", "besieger", "0817"), **FAR},
+            engines=ram,
+            filled_moat=["0817"],
+            horses={"h": _horse("0920", "0819", side="defender")},
+        )
+    # On the camp a rider passes the ballista but never rides onto it.
+    ballista = {"b1": {"kind": "ballista", "side": "besieger", "at": "1115"}}
+    state = _camp(
+        {"k": ("knight", "defender", "1116"), "g": ("peasant", "besieger", "2401")},
+        engines=ballista,
+        phase="move",
+        first="defender",
+        horses={"h": _horse("1116", "1117", "k", side="defender")},
+    )
+    reach = _reach(state, "k")
+    assert "1114" in reach and "1115" not in reach
+    with pytest.raises(ScenarioError, match="b1.at"):
+        _camp(
+            {"k": ("knight", "defender", "1116"), "g": ("peasant", "besieger", "2401")},
+            engines={"b1": {"kind": "ballista", "side": "besieger", "at": "1117"}},
+            horses={"h": _horse("1116", "1117", "k", side="defender")},
+        )
