@@ -178,6 +178,10 @@ def horse_cells_closed(board: Board, state: dict) -> dict[str, str]:
     for w in state.get("wagons", {}).values():
         for cell in w["cells"]:
             out[cell] = "a wagon"
+    # A fire outlives its engine until the round ends (fire.round_end); nobody walks into
+    # it on foot, and no horse is ridden or led into it either.
+    for cell in state.get("fires") or {}:
+        out[cell] = "a fire"
     return out
 
 

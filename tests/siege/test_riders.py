@@ -11,6 +11,8 @@ from PIL import Image
 from engine.core.errors import RuleError, ScenarioError
 from renderer import render_png
 
+from engine.siege import riders
+
 from .helpers import RULES, act, build, legal, of
 
 FAR = {"far": ("peasant", "defender", "2201")}
@@ -684,3 +686,25 @@ def test_horses_and_engines_never_share_a_cell():
             engines={"b1": {"kind": "ballista", "side": "besieger", "at": "1117"}},
             horses={"h": _horse("1116", "1117", "k", side="defender")},
         )
+
+
+def test_no_horse_is_ridden_or_led_into_a_burning_cell():
+    # A fire outlives its engine until the round ends (an engine smashed while it burns); men
+    # on foot keep out of it (3.54), and so do horses, ridden or led.
+    figs = {"k": ("knight", "besieger", "1116"), "m": ("man-at-arms", "besieger", "1012")}
+    horses = {"h": _horse("1116", "1117", "k"), "g": _horse("1013", "1014")}
+    state = _camp(figs, phase="move", horses=horses)
+
+    def led_onto(state, cells):
+        return [
+            a["to"]
+            for a in legal(state, "besieger", "lead")
+            if cells & set(riders.lead_options(RULES, state, "besieger", "m")[("g", a["to"])]["horse_cells"])
+        ]
+
+    assert "1115" in _reach(state, "k") and led_onto(state, {"1115"})
+    state["fires"] = {"1115": {"age": 1, "by": "defender"}}
+    reach = _reach(state, "k")
+    assert reach and "1115" not in reach
+    assert not [e for e, p in RULES._move_plans(state, "besieger", "k")["k"].items() if "1115" in p["path"]]
+    assert legal(state, "besieger", "lead") and not led_onto(state, {"1115"})
