@@ -9,9 +9,8 @@ import pytest
 from PIL import Image
 
 from engine.core.errors import RuleError, ScenarioError
-from renderer import render_png
-
 from engine.siege import riders
+from renderer import render_png
 
 from .helpers import RULES, act, build, legal, of
 
