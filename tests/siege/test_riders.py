@@ -707,3 +707,20 @@ def test_no_horse_is_ridden_or_led_into_a_burning_cell():
     assert reach and "1115" not in reach
     assert not [e for e, p in RULES._move_plans(state, "besieger", "k")["k"].items() if "1115" in p["path"]]
     assert legal(state, "besieger", "lead") and not led_onto(state, {"1115"})
+
+
+def test_a_rider_pays_for_a_dead_horse_and_is_stopped_by_one_beside_three_dead_figures():
+    # 1.61 (4) "drei tote Figuren oder ein totes Pferd": one point more; (5) "drei tote Figuren
+    # und ein totes Pferd": impassable; for riders as for men on foot (R7).
+    rider = {"k": ("knight", "besieger", "1216")}
+    horses = {"h": _horse("1216", "1217", "k"), "dead": _horse("1215", "1315", dead=True)}
+    clear = _camp(rider, phase="move", horses={"h": horses["h"]})
+    _, events = act(clear, "besieger", "/move unit:k to:1214")
+    assert of(events, "moved")[0]["cost"] == 2
+    one = _camp(rider, phase="move", horses=horses)
+    plans = RULES._move_plans(one, "besieger", "k")["k"]
+    assert plans["1215"]["cost"] == 2 and plans["1214"]["cost"] == 3
+    dead = {f"d{i}": ("peasant", "defender", "1215", "dead") for i in range(3)}
+    blocked = _camp({**rider, **dead}, phase="move", horses=horses)
+    assert not [e for e, p in RULES._move_plans(blocked, "besieger", "k")["k"].items() if "1215" in p["path"]]
+    assert "1214" in _reach(blocked, "k")  # round about
