@@ -3,13 +3,14 @@ mounting, leading and dead horses."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
 from PIL import Image
 
 from engine.core.errors import RuleError, ScenarioError
-from engine.siege import riders
+from engine.siege import data, riders
 from renderer import render_png
 
 from .helpers import RULES, act, build, legal, of
@@ -724,3 +725,38 @@ def test_a_rider_pays_for_a_dead_horse_and_is_stopped_by_one_beside_three_dead_f
     blocked = _camp({**rider, **dead}, phase="move", horses=horses)
     assert not [e for e, p in RULES._move_plans(blocked, "besieger", "k")["k"].items() if "1215" in p["path"]]
     assert "1214" in _reach(blocked, "k")  # round about
+
+
+def test_a_rider_in_melee_stands_on_the_worse_of_his_two_cells(monkeypatch):
+    # 3.35 "Wichtig: Figuren zu Pferd, die in einen Nahkampf verwickelt sind, befinden sich auf
+    # dem Gelände ..., das für sie am wenigsten vorteilhaft ist." Every kind a horse may stand
+    # on is "0" in our terrain table (slopes and thickets too, C2), so on the packaged maps the
+    # clause changes nothing yet; here one cell of the horse gets "-", as an edit of the table
+    # could give it, and the melee reads it from whichever cell it is.
+    kinds = data.terrain()["kinds"]
+    open_to_horses = {
+        k
+        for k, v in kinds.items()
+        if k not in riders.horse_kinds()[0] | riders.horse_kinds()[1] and v["cost"] is not None and not v.get("building")
+    }
+    assert "thicket" in open_to_horses and {kinds[k]["melee"] for k in open_to_horses} == {"0"}
+    figs = {"k": ("sergeant", "besieger", "0711", "wounded"), "m": ("knight", "defender", "0710")}
+    for back in ("0712", "0611"):
+        state = _camp(figs, phase="melee", active="defender", horses={"h": _horse("0711", back, "k")})
+        board = RULES.board(state)
+        monkeypatch.setitem(board.cells, back, dataclasses.replace(board.cell(back), melee="-"))
+        state, _ = act(state, "defender", "/attack unit:m target:k")
+        _, events = act(state, "defender", "/fight", dice=[5])
+        fight = of(events, "melee")[0]
+        assert f"{back}" in fight["text"] and "the rider's worse cell, 3.35" in fight["text"]
+        assert any(shift == 1 for shift, _ in fight["shifts"])
+        monkeypatch.undo()
+    # Attacking, the rider fights from his worse cell too (1.72: the attackers' worst terrain).
+    figs = {"k": ("knight", "besieger", "0711"), "m": ("man-at-arms", "defender", "0710")}
+    state = _camp(figs, phase="melee", horses={"h": _horse("0711", "0712", "k")})
+    board = RULES.board(state)
+    monkeypatch.setitem(board.cells, "0712", dataclasses.replace(board.cell("0712"), melee="-"))
+    state, _ = act(state, "besieger", "/attack unit:k target:m")
+    _, events = act(state, "besieger", "/fight", dice=[5])
+    fight = of(events, "melee")[0]
+    assert "the rider's worse cell, 3.35" in fight["text"] and any(s == -1 for s, _ in fight["shifts"])
