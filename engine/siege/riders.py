@@ -527,7 +527,7 @@ def mount_refusal(state: dict, fig: dict, horse: dict) -> str | None:
     from . import wagons
 
     if fig["type"] not in spec()["mounted"]:
-        return f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)"
+        return f"only {_plural(spec()['mounted'])} ride (3.33; a {fig['type']} has no mounted counter)"
     if horse.get("kind") == "ox":
         return "an ox is not ridden"
     if any(h is horse for hid, h in state.get("horses", {}).items() if wagons.harnessed_to(state, hid)):
@@ -944,9 +944,9 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
     """Why a /mount, /dismount or /lead is refused, in words, when the reason is a rule of 3.3
     (None: the generic refusal with the legal list says it)."""
     kind = action.get("type")
-    if kind not in ("mount", "dismount", "lead"):
+    if kind not in ("mount", "dismount", "lead", "move"):
         return None
-    typed = str(action.get("unit", ""))
+    typed = str(action.get("unit", ""))[:40]
     # A name no legal action offers is not resolved to an id before it gets here.
     fid = typed if typed in state["figures"] else next(
         (k for k, f in sorted(state["figures"].items()) if f["name"].casefold() == typed.casefold()),
@@ -957,6 +957,8 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
     fig = state["figures"][fid]
     action = {**action, "unit": fid}
     horses = state.get("horses", {})
+    if kind == "move":
+        return _ride_refusal(rules, state, fid, str(action.get("to", ""))[:12])
     if action.get("unit") in state.get("mounting", []):
         return f"{fig['name']} spends this whole round getting on or off a horse (3.33)."
     if kind != "lead" and action.get("unit") in state.get("acted", []):
@@ -965,9 +967,10 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
         horse = horse_of(state, fig)
         if horse is None:
             return f"{fig['name']} is not on a horse."
-        return mount_refusal(state, fig, horse)
+        why = mount_refusal(state, fig, horse)
+        return f"{fig['name']} cannot dismount: {why}." if why else None
     if kind == "mount" and fig["type"] not in spec()["mounted"]:
-        return f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)"
+        return f"{fig['name']} cannot mount: {mount_refusal(state, fig, {})}."
     horse = horses.get(action.get("horse"))
     if horse is None:
         return f"There is no horse {action.get('horse')!r}; horses: {', '.join(sorted(horses)) or 'none'}."
@@ -984,8 +987,44 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
             return f"{fig['name']} already rides."
         why = mount_refusal(state, fig, horse)
         if why:
-            return why
+            return f"{fig['name']} cannot mount horse {action['horse']}: {why}."
     return None
+
+
+def _ride_refusal(rules, state: dict, fid: str, to: str) -> str | None:
+    """Why a rider's ``/move`` cannot end on ``to`` when the reason is his horse (3.32);
+    None leaves the generic refusal (out of reach, taken, already moved)."""
+    fig = state["figures"][fid]
+    horse = horse_of(state, fig)
+    board = rules.board(state)
+    if horse is None or to not in board or fig["side"] != state["active"]:
+        return None
+    if fid in state["done"]:
+        return f"{fig['name']} has already had his turn this phase."
+    bridge_up = state["bridge_up"]
+    shut = horse_cells_closed(board, state).get(to) or closed_kind(board, to, bridge_up)
+    if shut:
+        what = data.terrain()["kinds"].get(shut, {}).get("title", shut)
+        return f"{fig['name']} rides, and no horse enters {to} ({what}; 3.32)."
+    if not _stop_ok(board, to, bridge_up):
+        return (
+            f"{fig['name']}'s horse may cross the {board.cell(to).title} at {to} but not stop "
+            "on it (3.1: \"Pferde können den Graben überqueren, aber nicht anhalten\")."
+        )
+    if to in rules._living_at(state) or to in occupied_cells(state):
+        return None
+    if not rules._move_plans(state, fig["side"], fid).get(fid):
+        return None  # stunned, busy or hemmed in: the generic refusal says it
+    points = mounted_values(fig)["move"] - state.get("spent", {}).get(fid, 0)
+    return (
+        f"{fig['name']}'s horse cannot reach {to} this move: it has {points} movement points, "
+        "and both its cells must find room on cells horses may enter (3.3)."
+    )
+
+
+def _plural(types) -> str:
+    words = [f"{t}s" for t in types]
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else words[0]
 
 
 def advance_cells(rules, state: dict, fid: str, freed: list[str], budget: int) -> list[str]:

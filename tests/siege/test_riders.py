@@ -760,3 +760,41 @@ def test_a_rider_in_melee_stands_on_the_worse_of_his_two_cells(monkeypatch):
     _, events = act(state, "besieger", "/fight", dice=[5])
     fight = of(events, "melee")[0]
     assert "the rider's worse cell, 3.35" in fight["text"] and any(s == -1 for s, _ in fight["shifts"])
+
+
+def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_nothing(tmp_path):
+    """Konrad and Dietrich ride in scenario 3 (camp-raid), typed as a stranger would: a trench,
+    the ballista, a tent, a cell too far, a second move and a man-at-arms mounting are refused
+    with their reason, and nothing moves; Dietrich's ride across the trench goes through."""
+    import json
+
+    from service import table
+
+    script = tmp_path / "script.txt"
+    typed = [
+        "/end-phase",
+        "/move unit:Konrad to:1017",
+        "/move unit:Konrad to:1115",
+        "/move unit:Konrad to:1308",
+        "/move unit:Konrad to:2010",
+        "/mount unit:Ulrich horse:konrads-horse",
+        "/move unit:Dietrich to:1416",
+        "/move unit:Dietrich to:1316",
+        "/state",
+    ]
+    script.write_text("\n".join(typed) + "\n")
+    out = io.StringIO()
+    argv = ["--game", "siege", "--scenario", "camp-raid", "--seed", "1", "--db", str(tmp_path / "c.db")]
+    assert table.main([*argv, "--script", str(script)], stdout=out, stderr=io.StringIO()) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    _, trench, ballista, tent, far, footman, across, again, final = lines
+    assert "Konrad's horse may cross the trench at 1017 but not stop on it" in trench["error"]
+    assert "no horse enters 1115 (a ballista; 3.32)" in ballista["error"]
+    assert "no horse enters 1308 (tent; 3.32)" in tent["error"]
+    assert "Konrad's horse cannot reach 2010 this move: it has 8 movement points" in far["error"]
+    assert "Ulrich cannot mount: only knights and sergeants ride" in footman["error"]
+    assert across["ok"] and "Dietrich has already had his turn this phase." in again["error"]
+    state = final["state"]
+    assert state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"]
+    assert state["horses"]["dietrichs-horse"]["cells"][0] == "1416"
+    assert state["figures"]["guilhem"]["at"] == "1417"
