@@ -150,18 +150,23 @@ def test_an_enemy_beside_the_horses_back_fights_the_rider():
 
 
 def test_mounting_takes_the_whole_round_next_to_the_horse():
-    state = build(
-        {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "defender", "0719")},
-        phase="move",
-        horses={"h": _horse("0519", "0419")},
-    )
+    figs = {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "defender", "0320")}
+    state = build(figs, phase="move", horses={"h": _horse("0519", "0419")})
     state, events = act(state, "besieger", "/mount unit:k horse:h")
     assert of(events, "mounted")[0]["to"] == "0519"
     assert state["figures"]["k"]["at"] == "0519" and state["horses"]["h"]["rider"] == "k"
     state, _ = act(state, "besieger", "/end-phase")
     state, _ = act(state, "besieger", "/end-phase")
-    # Melee step: the knight, busy mounting, does not fight this round.
+    # Melee step: the knight, busy mounting, does not fight this round, though m stands
+    # beside his horse's back; a knight who sat in the saddle already would.
+    assert state["phase"] == "melee"
     assert not [a for a in legal(state, "besieger", "attack") if a["unit"] == "k"]
+    seated = build(
+        {**figs, "k": ("knight", "besieger", "0519")},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    assert [a for a in legal(seated, "besieger", "attack") if a["unit"] == "k" and a["target"] == "m"]
 
 
 def test_a_figure_away_from_the_horse_cannot_mount_and_says_why():
@@ -393,6 +398,29 @@ def test_striking_a_ridden_horse_ignores_results_that_would_hurt_the_rider():
     assert fight["column"] == "1-1" and fight["letter"] == "C"  # mounted 1-1, d10 10: stunned
     assert of(events, "horse_unharmed")
     assert not state["figures"]["k"]["stunned"] and state["horses"]["h"]["rider"] == "k"
+
+
+def test_a_wounding_result_against_a_ridden_horse_is_ignored_too():
+    # 3.35 "wobei Ergebnisse, die eine Verwundung des Reiters nach sich ziehen, ignoriert
+    # werden": B (wounded) leaves horse and rider as they were.
+    state = build(
+        {
+            "a": ("knight", "besieger", "0619"),
+            "b": ("man-at-arms", "besieger", "0520"),
+            "c": ("man-at-arms", "besieger", "0418"),
+            "k": ("knight", "defender", "0519"),
+        },
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k", side="defender")},
+    )
+    for fid in "abc":
+        state, _ = act(state, "besieger", f"/attack unit:{fid} target:h")
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    assert fight["column"] == "2-1" and fight["letter"] == "B"  # 18 against 8, mounted table
+    assert of(events, "horse_unharmed")[0]["letter"] == "B"
+    assert not state["horses"]["h"]["dead"] and state["horses"]["h"]["rider"] == "k"
+    assert not state["figures"]["k"]["wounded"]
 
 
 def test_a_killed_horse_throws_its_rider_unhurt():
