@@ -230,6 +230,11 @@ def test_a_riderless_horse_stands_until_a_figure_beside_it_leads_it():
     assert state2["horses"]["h"]["cells"] == ["0719", "0619"]
     alone = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
     assert not legal(alone, "besieger", "lead")
+    # Beside the horse's back, a figure leads it too: the back turns into the front.
+    behind = build({"p": ("peasant", "besieger", "0320"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state3, events = act(behind, "besieger", "/lead unit:p horse:h to:0120")
+    path = of(events, "moved")[0]["path"]
+    assert state3["horses"]["h"]["cells"] == [path[-2], path[-3]]
 
 
 def test_dead_horses_cost_movement_one_extra_two_impassable():
@@ -317,6 +322,8 @@ def test_a_rider_who_must_retreat_moves_his_horse_one_cell():
     # 10 vs 7: 1-1 on the mounted table, d10 8 -> D: the defender retreats.
     state, events = act(state, "defender", "/fight", dice=[8])
     assert of(events, "melee")[0]["letter"] == "D"
+    # 0618 and 0720 are free too, but beside the attacker (1.72: next to no enemy if possible).
+    assert of(events, "choose_retreat")[0]["options"] == ["0520", "0620"]
     if state.get("retreat"):
         option = of(events, "choose_retreat")[0]["options"][0]
         state, events = act(state, "besieger", f"/retreat unit:s to:{option}")

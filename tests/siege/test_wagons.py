@@ -58,10 +58,22 @@ def test_a_wagon_without_a_team_does_not_move_and_harnessing_takes_the_round():
     # The horse can be led away on its own, but the wagon stays.
     state2, events = act(state, "besieger", "/lead unit:p horse:team to:1020")
     assert not of(events, "wagon_moved") and state2["wagons"]["w"]["cells"] == ["0619", "0519"]
+    # The whole round: no move, no melee for the figure that harnessed, though an enemy
+    # stands beside him in the melee step.
+    state = build(
+        {"p": ("peasant", "besieger", "0820"), "far": ("peasant", "defender", "0920")},
+        phase="move",
+        horses=TEAM,
+        wagons={"w": {"side": "besieger", "cells": ["0619", "0519"]}},
+    )
     state, events = act(state, "besieger", "/harness unit:p horse:team wagon:w")
     assert of(events, "harnessed") and state["wagons"]["w"]["animal"] == "team"
-    # The whole round: no move, no melee for the figure that harnessed.
     assert not [a for a in legal(state, "besieger") if a.get("unit") == "p"]
+    state, _ = act(state, "besieger", "/end-phase")
+    state, _ = act(state, "besieger", "/end-phase")
+    assert state["phase"] == "melee" and not legal(state, "besieger", "attack")
+    fresh = build({"p": ("peasant", "besieger", "0820"), "far": ("peasant", "defender", "0920")}, phase="melee")
+    assert legal(fresh, "besieger", "attack")
 
 
 def test_a_dead_draught_animal_is_unharnessed_in_a_round_and_the_wagon_is_stuck_till_then():
