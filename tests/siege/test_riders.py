@@ -287,6 +287,25 @@ def test_a_rider_hit_by_a_shot_is_thrown_beside_his_horse_by_his_owner():
     assert state["horses"]["h"]["cells"] == ["0519", "0619"]
 
 
+def test_a_rider_with_no_free_cell_beside_his_horse_stays_in_the_saddle():
+    # R5: the owner lays a thrown rider "auf ein Feld neben dem Pferd"; with every such cell
+    # taken there is nowhere to lay him, and he stays on his horse in the state the result left.
+    crowd = {f"p{i}": ("peasant", "besieger", c) for i, c in enumerate(["0618", "0518", "0418", "0419", "0520", "0719", "0620"])}
+    state = build(
+        {**crowd, "a": ("knight", "defender", "0720"), "k": ("knight", "besieger", "0519")},
+        phase="melee",
+        active="defender",
+        horses={"h": _horse("0519", "0619", "k")},
+    )
+    state, _ = act(state, "defender", "/attack unit:a target:k")
+    state, events = act(state, "defender", "/fight", dice=[10])
+    assert of(events, "melee")[0]["letter"] == "C"  # 8 against 8, mounted 1-1: stunned
+    assert not of(events, "choose_landing") and not of(events, "thrown")
+    k = state["figures"]["k"]
+    assert k["stunned"] and k["horse"] == "h" and k["at"] == "0519"
+    assert state["horses"]["h"]["rider"] == "k"
+
+
 def test_a_rider_who_loses_a_melee_is_thrown_and_the_winner_does_not_ride_into_the_horse():
     state = build(
         {
