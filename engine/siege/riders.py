@@ -20,6 +20,8 @@ import heapq
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import Reason
+
 from . import data, movement, tower
 from .board import Board
 from .data import need
@@ -524,18 +526,36 @@ def _fresh(state: dict, fid: str, f: dict, side: str, rules) -> bool:
 
 def mount_refusal(state: dict, fig: dict, horse: dict) -> str | None:
     """Why ``fig`` may not mount ``horse`` (None: it may)."""
+    code = _mount_code(state, fig, horse)
+    if code is None:
+        return None
+    return WHY[code].format(riders=_plural(spec()["mounted"]), type=fig["type"])
+
+
+# Why a figure may not get on or off a horse: English fragments; the German ones are in
+# TRANSLATIONS under "siege.cannot_<code>".
+WHY = {
+    "not_rider": "only {riders} ride (3.33; a {type} has no mounted counter)",
+    "ox": "an ox is not ridden",
+    "harnessed": "a horse in harness is not ridden; unharness it first (5.11)",
+    "wounded_knight": "a wounded knight can neither mount nor dismount (3.33)",
+    "captured": "only knights mount captured horses (3.33)",
+}
+
+
+def _mount_code(state: dict, fig: dict, horse: dict) -> str | None:
     from . import wagons
 
     if fig["type"] not in spec()["mounted"]:
-        return f"only {_plural(spec()['mounted'])} ride (3.33; a {fig['type']} has no mounted counter)"
+        return "not_rider"
     if horse.get("kind") == "ox":
-        return "an ox is not ridden"
+        return "ox"
     if any(h is horse for hid, h in state.get("horses", {}).items() if wagons.harnessed_to(state, hid)):
-        return "a horse in harness is not ridden; unharness it first (5.11)"
+        return "harnessed"
     if fig["type"] == "knight" and fig["wounded"]:
-        return "a wounded knight can neither mount nor dismount (3.33)"
+        return "wounded_knight"
     if horse["side"] != fig["side"] and fig["type"] != "knight":
-        return "only knights mount captured horses (3.33)"
+        return "captured"
     return None
 
 
@@ -940,9 +960,14 @@ def horse_hit(rules, state: dict, hid: str, letter: str, combat: dict, events: l
     events.append({"type": "horse_unharmed", "horse": hid, "letter": letter})
 
 
-def explain_refusal(rules, state: dict, action: dict) -> str | None:
-    """Why a /mount, /dismount or /lead is refused, in words, when the reason is a rule of 3.3
-    (None: the generic refusal with the legal list says it)."""
+def _say(key: str, text: str, **params) -> Reason:
+    """A refusal in English that carries its key for the player's language (TRANSLATIONS)."""
+    return Reason(text, key=f"siege.{key}", domain="siege", **params)
+
+
+def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
+    """Why a /move of a rider, a /mount, /dismount or /lead is refused, in words, when the
+    reason is a rule of 3.3 (None: the generic refusal with the legal list says it)."""
     kind = action.get("type")
     if kind not in ("mount", "dismount", "lead", "move"):
         return None
@@ -955,70 +980,105 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
     if fid is None:
         return None
     fig = state["figures"][fid]
-    action = {**action, "unit": fid}
+    name = fig["name"]
     horses = state.get("horses", {})
     if kind == "move":
         return _ride_refusal(rules, state, fid, str(action.get("to", ""))[:12])
-    if action.get("unit") in state.get("mounting", []):
-        return f"{fig['name']} spends this whole round getting on or off a horse (3.33)."
-    if kind != "lead" and action.get("unit") in state.get("acted", []):
-        return f"{fig['name']} has already acted this round; mounting and dismounting take a whole round (3.33)."
+    if fid in state.get("mounting", []):
+        return _say("mounting", f"{name} spends this whole round getting on or off a horse (3.33).", name=name)
+    if kind != "lead" and fid in state.get("acted", []):
+        return _say(
+            "acted",
+            f"{name} has already acted this round; mounting and dismounting take a whole round (3.33).",
+            name=name,
+        )
     if kind == "dismount":
         horse = horse_of(state, fig)
         if horse is None:
-            return f"{fig['name']} is not on a horse."
-        why = mount_refusal(state, fig, horse)
-        return f"{fig['name']} cannot dismount: {why}." if why else None
+            return _say("not_mounted", f"{name} is not on a horse.", name=name)
+        return _cannot(state, fig, horse, "dismount", None)
     if kind == "mount" and fig["type"] not in spec()["mounted"]:
-        return f"{fig['name']} cannot mount: {mount_refusal(state, fig, {})}."
-    horse = horses.get(action.get("horse"))
+        return _cannot(state, fig, {}, "mount", None)
+    hid = str(action.get("horse", ""))[:24]
+    horse = horses.get(hid)
     if horse is None:
-        return f"There is no horse {action.get('horse')!r}; horses: {', '.join(sorted(horses)) or 'none'}."
+        known = ", ".join(sorted(horses)) or "none"
+        return _say("no_horse", f"There is no horse {hid!r}; horses: {known}.", horse=hid, known=known)
     if horse["dead"]:
-        return f"Horse {action['horse']} is dead."
+        return _say("dead_horse", f"Horse {hid} is dead.", horse=hid)
     if horse["rider"]:
         rider = state["figures"][horse["rider"]]["name"]
-        return f"Horse {action['horse']} already has a rider ({rider})."
+        return _say("has_rider", f"Horse {hid} already has a rider ({rider}).", horse=hid, rider=rider)
     board = rules.board(state)
     if not any(board.distance(fig["at"], c) == 1 for c in horse["cells"]):
-        return f"{fig['name']} must stand next to horse {action['horse']} (3.3{'3' if kind == 'mount' else '4'})."
+        rule = "3.33" if kind == "mount" else "3.34"
+        return _say(
+            "not_beside", f"{name} must stand next to horse {hid} ({rule}).", name=name, horse=hid, rule=rule
+        )
     if kind == "mount":
         if fig.get("horse"):
-            return f"{fig['name']} already rides."
-        why = mount_refusal(state, fig, horse)
-        if why:
-            return f"{fig['name']} cannot mount horse {action['horse']}: {why}."
+            return _say("already_rides", f"{name} already rides.", name=name)
+        return _cannot(state, fig, horse, "mount", hid)
     return None
 
 
-def _ride_refusal(rules, state: dict, fid: str, to: str) -> str | None:
+def _cannot(state: dict, fig: dict, horse: dict, verb: str, hid: str | None) -> Reason | None:
+    code = _mount_code(state, fig, horse)
+    if code is None:
+        return None
+    why = mount_refusal(state, fig, horse)
+    target = f" horse {hid}" if hid else ""
+    riders = _plural(spec()["mounted"])
+    return _say(
+        f"cannot_{code}",
+        f"{fig['name']} cannot {verb}{target}: {why}.",
+        name=fig["name"],
+        verb=verb,
+        riders=riders,
+        type=fig["type"],
+    )
+
+
+def _ride_refusal(rules, state: dict, fid: str, to: str) -> Reason | None:
     """Why a rider's ``/move`` cannot end on ``to`` when the reason is his horse (3.32);
-    None leaves the generic refusal (out of reach, taken, already moved)."""
+    None leaves the generic refusal (a cell taken, a rider who cannot move at all)."""
     fig = state["figures"][fid]
+    name = fig["name"]
     horse = horse_of(state, fig)
     board = rules.board(state)
     if horse is None or to not in board or fig["side"] != state["active"]:
         return None
     if fid in state["done"]:
-        return f"{fig['name']} has already had his turn this phase."
+        return _say("rider_done", f"{name} has already had his turn this phase.", name=name)
     bridge_up = state["bridge_up"]
     shut = horse_cells_closed(board, state).get(to) or closed_kind(board, to, bridge_up)
     if shut:
         what = data.terrain()["kinds"].get(shut, {}).get("title", shut)
-        return f"{fig['name']} rides, and no horse enters {to} ({what}; 3.32)."
+        return _say(
+            "no_horse_enters", f"{name} rides, and no horse enters {to} ({what}; 3.32).", name=name, cell=to, what=what
+        )
     if not _stop_ok(board, to, bridge_up):
-        return (
-            f"{fig['name']}'s horse may cross the {board.cell(to).title} at {to} but not stop "
-            "on it (3.1: \"Pferde können den Graben überqueren, aber nicht anhalten\")."
+        what = board.cell(to).title
+        return _say(
+            "cross_only",
+            f"{name}'s horse may cross the {what} at {to} but not stop on it (3.1: "
+            "\"Pferde können den Graben überqueren, aber nicht anhalten\").",
+            name=name,
+            cell=to,
+            what=what,
         )
     if to in rules._living_at(state) or to in occupied_cells(state):
         return None
     if not rules._move_plans(state, fig["side"], fid).get(fid):
         return None  # stunned, busy or hemmed in: the generic refusal says it
     points = mounted_values(fig)["move"] - state.get("spent", {}).get(fid, 0)
-    return (
-        f"{fig['name']}'s horse cannot reach {to} this move: it has {points} movement points, "
-        "and both its cells must find room on cells horses may enter (3.3)."
+    return _say(
+        "out_of_reach",
+        f"{name}'s horse cannot reach {to} this move: it has {points} movement points, "
+        "and both its cells must find room on cells horses may enter (3.3).",
+        name=name,
+        cell=to,
+        points=points,
     )
 
 
@@ -1121,3 +1181,60 @@ def los_living(state: dict, from_cell: str, to_cell: str, living: dict[str, str]
     }
     ends = [{"at": c, "horse": standing.get(c)} for c in (from_cell, to_cell)]
     return in_the_line(state, ends[0], ends[1], living)
+
+
+# German for the refusals above (keys "siege.<name>") and the words they fill in: the
+# Discord layer shows these to a German-speaking player (cogs/i18n.rule_text).
+TRANSLATIONS = {
+    "de": {
+        "siege.mounting": "{name} verbringt diese ganze Runde mit Auf- oder Absteigen (3.33).",
+        "siege.acted": "{name} hat in dieser Runde schon gehandelt; Auf- und Absteigen dauern eine "
+        "ganze Runde (3.33).",
+        "siege.not_mounted": "{name} sitzt auf keinem Pferd.",
+        "siege.no_horse": "Es gibt kein Pferd {horse!r}; Pferde: {known}.",
+        "siege.dead_horse": "Pferd {horse} ist tot.",
+        "siege.has_rider": "Pferd {horse} hat schon einen Reiter ({rider}).",
+        "siege.not_beside": "{name} muss neben Pferd {horse} stehen ({rule}).",
+        "siege.already_rides": "{name} reitet schon.",
+        "siege.cannot_not_rider": "{name} kann nicht aufsitzen: nur {riders} reiten (3.33; ein "
+        "{type} hat keinen Spielstein zu Pferd).",
+        "siege.cannot_ox": "{name} kann nicht aufsitzen: ein Ochse wird nicht geritten.",
+        "siege.cannot_harnessed": "{name} kann nicht aufsitzen: ein eingespanntes Pferd wird "
+        "nicht geritten; erst ausspannen (5.11).",
+        "siege.cannot_wounded_knight": "Ein verwundeter Ritter kann weder von einem Pferd "
+        "absteigen noch auf ein Pferd steigen (3.33): {name} bleibt, wo er ist.",
+        "siege.cannot_captured": "{name} kann nicht aufsitzen: nur Ritter können auf im Kampf "
+        "gefangene Pferde steigen (3.33).",
+        "siege.rider_done": "{name} war in dieser Phase schon an der Reihe.",
+        "siege.no_horse_enters": "{name} reitet, und kein Pferd betritt {cell} ({what}; 3.32).",
+        "siege.cross_only": "Das Pferd von {name} darf den {what} bei {cell} überqueren, aber "
+        "dort nicht anhalten (3.1: „Pferde können den Graben überqueren, aber nicht anhalten“).",
+        "siege.out_of_reach": "Das Pferd von {name} erreicht {cell} in diesem Zug nicht: es hat "
+        "{points} Bewegungspunkte, und beide Felder müssen Platz auf Feldern finden, die Pferde "
+        "betreten dürfen (3.3).",
+        # Words filled into the sentences above.
+        "knights and sergeants": "Ritter und Sergeanten",
+        "trench": "Schützengraben",
+        "tent": "Zelt",
+        "tree": "Baum",
+        "moat": "Burggraben",
+        "filled moat": "gefüllter Burggraben",
+        "parapet": "Brustwehr",
+        "broken wall": "zerstörte Mauer",
+        "stairs": "Treppe",
+        "tower door": "Turmtür",
+        "keep entrance": "Eingang zum Burgfried",
+        "a siege tower": "ein Belagerungsturm",
+        "a raised ladder": "eine Leiter",
+        "a wagon": "ein Wagen",
+        "a fire": "ein Feuer",
+        "a ballista": "eine Balliste",
+        "a ram": "ein Widder",
+        "peasant": "Bauer",
+        "archer": "Bogenschütze",
+        "bowman": "Bogenschütze",
+        "crossbowman": "Armbrustschütze",
+        "man-at-arms": "Waffenknecht",
+        "technician": "Techniker",
+    }
+}

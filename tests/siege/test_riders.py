@@ -12,6 +12,7 @@ from PIL import Image
 from engine.core.errors import RuleError, ScenarioError
 from engine.siege import data, riders
 from renderer import render_png
+from tests.discord.conftest import clock, db_path, dice, german, reply_text, table  # noqa: F401
 
 from .helpers import RULES, act, build, legal, of
 
@@ -822,7 +823,7 @@ def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_n
     with their reason, and nothing moves; Dietrich's ride across the trench goes through."""
     import json
 
-    from service import table
+    from service import table as local_table
 
     script = tmp_path / "script.txt"
     typed = [
@@ -839,7 +840,7 @@ def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_n
     script.write_text("\n".join(typed) + "\n")
     out = io.StringIO()
     argv = ["--game", "siege", "--scenario", "camp-raid", "--seed", "1", "--db", str(tmp_path / "c.db")]
-    assert table.main([*argv, "--script", str(script)], stdout=out, stderr=io.StringIO()) == 0
+    assert local_table.main([*argv, "--script", str(script)], stdout=out, stderr=io.StringIO()) == 0
     lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
     _, trench, ballista, tent, far, footman, across, again, final = lines
     assert "Konrad's horse may cross the trench at 1017 but not stop on it" in trench["error"]
@@ -852,3 +853,22 @@ def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_n
     assert state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"]
     assert state["horses"]["dietrichs-horse"]["cells"][0] == "1416"
     assert state["figures"]["guilhem"]["at"] == "1417"
+
+
+async def test_a_german_player_hears_the_horse_rule_in_german(table, german):  # noqa: F811
+    """Under SimCord with a German client: Konrad (camp-raid) typed onto a trench and a tent is
+    refused in German, naming the rule, and nothing moves."""
+    created = await table.alice.slash(table.channel, "game new", ruleset="siege", scenario="camp-raid")
+    assert "eröffnet" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    await table.bob.slash(table.thread, "act", action="/end-phase")
+    trench = reply_text(await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1017"))
+    assert "Das Pferd von Konrad darf den Schützengraben bei 1017 überqueren, aber dort nicht anhalten" in trench
+    tent = reply_text(await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1308"))
+    assert "Konrad reitet, und kein Pferd betritt 1308 (Zelt; 3.32)" in tent
+    footman = reply_text(await table.bob.slash(table.thread, "act", action="/mount unit:Ulrich horse:konrads-horse"))
+    assert "Ulrich kann nicht aufsitzen: nur Ritter und Sergeanten reiten (3.33; ein Waffenknecht" in footman
+    state = (await table.game()).state
+    assert state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"] and state["phase"] == "move"
