@@ -1019,7 +1019,29 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
         if fig.get("horse"):
             return _say("already_rides", f"{name} already rides.", name=name)
         return _cannot(state, fig, horse, "mount", hid)
-    return None
+    return _lead_refusal(rules, state, fid, hid, str(action.get("to", ""))[:12])
+
+
+def _lead_refusal(rules, state: dict, fid: str, hid: str, to: str) -> Reason | None:
+    """A ``/lead`` to a cell the leader could walk to but his horse (and wagon) cannot follow
+    him to; None leaves the generic refusal."""
+    fig = state["figures"][fid]
+    if fig["side"] != state["active"] or fig.get("horse") or fid in state["done"]:
+        return None
+    led = {**state, "horses": {k: v for k, v in state["horses"].items() if k != hid}}
+    if to not in rules._move_plans(led, fig["side"], fid).get(fid, {}):
+        return None
+    if (hid, to) in lead_options(rules, state, fig["side"], fid):
+        return None
+    return _say(
+        "cannot_follow",
+        f"{fig['name']} may walk to {to}, but horse {hid} cannot follow him there: its cells "
+        "(and its wagon's) would pass a cell closed to horses or end on a trench, a counter or "
+        "a figure (3.34, 5.11).",
+        name=fig["name"],
+        horse=hid,
+        cell=to,
+    )
 
 
 def _cannot(state: dict, fig: dict, horse: dict, verb: str, hid: str | None) -> Reason | None:
@@ -1205,6 +1227,10 @@ TRANSLATIONS = {
         "absteigen noch auf ein Pferd steigen (3.33): {name} bleibt, wo er ist.",
         "siege.cannot_captured": "{name} kann nicht aufsitzen: nur Ritter können auf im Kampf "
         "gefangene Pferde steigen (3.33).",
+        "siege.cannot_follow": "{name} darf nach {cell} gehen, aber Pferd {horse} kann ihm "
+        "nicht dorthin folgen: seine Felder (und die seines Wagens) kämen über ein für Pferde "
+        "gesperrtes Feld oder endeten auf einem Graben, einem Spielstein oder einer Figur "
+        "(3.34, 5.11).",
         "siege.rider_done": "{name} war in dieser Phase schon an der Reihe.",
         "siege.no_horse_enters": "{name} reitet, und kein Pferd betritt {cell} ({what}; 3.32).",
         "siege.cross_only": "Das Pferd von {name} darf den {what} bei {cell} überqueren, aber "

@@ -872,3 +872,20 @@ async def test_a_german_player_hears_the_horse_rule_in_german(table, german):  #
     assert "Ulrich kann nicht aufsitzen: nur Ritter und Sergeanten reiten (3.33; ein Waffenknecht" in footman
     state = (await table.game()).state
     assert state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"] and state["phase"] == "move"
+
+
+def test_a_led_horse_never_stops_in_a_trench_and_the_refusal_says_so():
+    # 3.34 with 3.1: the horse follows its leader "als wäre es eine Erweiterung des
+    # Spielsteins", and a horse may cross a trench but not stop in one; the leader himself may.
+    state = _camp({"p": ("peasant", "besieger", "1418")}, phase="move", horses={"g": _horse("1419", "1519")})
+    state2, _ = act(state, "besieger", "/lead unit:p horse:g to:1417")
+    assert state2["figures"]["p"]["at"] == "1417" and state2["horses"]["g"]["cells"] == ["1418", "1419"]
+    with pytest.raises(RuleError, match="P may walk to 1416, but horse g cannot follow him there"):
+        act(state, "besieger", "/lead unit:p horse:g to:1416")
+
+
+def test_a_knight_who_has_moved_cannot_mount_and_is_told_why():
+    state = build({"k": ("knight", "besieger", "0819"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state, _ = act(state, "besieger", "/move unit:k to:0619")
+    with pytest.raises(RuleError, match="K has already acted this round; mounting and dismounting take a whole round"):
+        act(state, "besieger", "/mount unit:k horse:h")
