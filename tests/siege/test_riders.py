@@ -889,3 +889,15 @@ def test_a_knight_who_has_moved_cannot_mount_and_is_told_why():
     state, _ = act(state, "besieger", "/move unit:k to:0619")
     with pytest.raises(RuleError, match="K has already acted this round; mounting and dismounting take a whole round"):
         act(state, "besieger", "/mount unit:k horse:h")
+
+
+def test_a_rider_whose_horse_stands_half_behind_a_tree_cannot_be_shot():
+    # R2 on the camp: the rider is in the cell of his horse with more cover (3.31), and a cell
+    # behind a tree (3.22: "Bäume ... blockieren") has the most of all: no shot at him.
+    figs = {"a": ("archer", "defender", "1101"), "k": ("knight", "besieger", "1005")}
+    on_foot = _camp(figs, active="defender")
+    assert [x for x in legal(on_foot, "defender", "shoot") if x["target"] == "k"]
+    mounted = _camp(figs, active="defender", horses={"h": _horse("1005", "1105", "k")})
+    assert not [x for x in legal(mounted, "defender", "shoot") if x["target"] in ("k", "h")]
+    with pytest.raises(RuleError, match="1104: a tree stands between shooter and target"):
+        act(mounted, "defender", "/shoot unit:a target:k", dice=[9])
