@@ -750,7 +750,8 @@ class Siege(Ruleset):
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
         if phase == "move" and kind in (None, "lift") and (oil.pots(state) or shield.shields(state)):
-            hands = self._free_hands(state, side)
+            # A rider carries no ladder, and no shield or pot either (reading R8).
+            hands = [f for f in self._free_hands(state, side) if not state["figures"][f].get("horse")]
             holding = set(oil.carriers(state)) | set(shield.carriers(state))
             actions += oil.lift_actions(state, self.board(state), side, hands, holding)
             actions += shield.lift_actions(state, side, hands, holding)

@@ -901,3 +901,16 @@ def test_a_rider_whose_horse_stands_half_behind_a_tree_cannot_be_shot():
     assert not [x for x in legal(mounted, "defender", "shoot") if x["target"] in ("k", "h")]
     with pytest.raises(RuleError, match="1104: a tree stands between shooter and target"):
         act(mounted, "defender", "/shoot unit:a target:k", dice=[9])
+
+
+def test_a_rider_takes_up_no_siege_shield():
+    # Our reading (R8): a rider's hands hold the reins; he carries no ladder, shield or pot.
+    rider = build(
+        {"k": ("knight", "besieger", "0619"), **FAR},
+        phase="move",
+        shields={"s": {"at": "0619"}},
+        horses={"h": _horse("0619", "0519", "k")},
+    )
+    assert not legal(rider, "besieger", "lift")
+    walker = build({"k": ("knight", "besieger", "0619"), **FAR}, phase="move", shields={"s": {"at": "0619"}})
+    assert legal(walker, "besieger", "lift") == [{"type": "lift", "side": "besieger", "unit": "k", "item": "s"}]
