@@ -175,8 +175,9 @@ def horse_cells_closed(board: Board, state: dict) -> dict[str, str]:
     for cell in tower.cells_of(state):
         out[cell] = "a siege tower"
     for engine in state.get("engines", {}).values():
+        kind = engine.get("kind", "siege engine")
         for cell in engine.get("cells", []):
-            out[cell] = f"a {engine.get('kind', 'siege engine')}"
+            out[cell] = f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
     for w in state.get("wagons", {}).values():
         for cell in w["cells"]:
             out[cell] = "a wagon"
@@ -1256,6 +1257,8 @@ TRANSLATIONS = {
         "a fire": "ein Feuer",
         "a ballista": "eine Balliste",
         "a ram": "ein Widder",
+        "an onager": "ein Onager",
+        "a catapult": "ein Katapult",
         "peasant": "Bauer",
         "archer": "Bogenschütze",
         "bowman": "Bogenschütze",
