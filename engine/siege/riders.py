@@ -1092,8 +1092,9 @@ def _ride_refusal(rules, state: dict, fid: str, to: str) -> Reason | None:
         )
     if to in rules._living_at(state) or to in occupied_cells(state):
         return None
-    if not rules._move_plans(state, fig["side"], fid).get(fid):
-        return None  # stunned, busy or hemmed in: the generic refusal says it
+    plans = rules._move_plans(state, fig["side"], fid).get(fid)
+    if not plans or to in plans:
+        return None  # stunned, busy or hemmed in, or the cell is not what was wrong
     points = mounted_values(fig)["move"] - state.get("spent", {}).get(fid, 0)
     return _say(
         "out_of_reach",
