@@ -619,6 +619,13 @@ def test_the_horses_table_validates_and_a_broken_one_names_its_entry(tmp_path):
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(ScenarioError, match=r"mounted\.dragon"):
         riders.load_spec(path, "horses.json")
+    # The camp's kinds say in terrain.json what horses may do there; this file may not
+    # contradict it (a trench is crossed, not closed).
+    good = json.loads((data.DATA_DIR / "horses.json").read_text(encoding="utf-8"))
+    for wrong, why in (("trench", "'trench' is cross-only for horses in terrain.json"), ("lava", "'lava' is not a terrain kind")):
+        path.write_text(json.dumps({**good, "impassable": [*good["impassable"], wrong]}), encoding="utf-8")
+        with pytest.raises(ScenarioError, match=why):
+            riders.load_spec(path, "horses.json")
 
 
 def test_the_picture_draws_a_strike_at_a_horse_and_the_melee_header_names_it():
