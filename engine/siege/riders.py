@@ -997,7 +997,21 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
         horse = horse_of(state, fig)
         if horse is None:
             return _say("not_mounted", f"{name} is not on a horse.", name=name)
-        return _cannot(state, fig, horse, "dismount", None)
+        why = _cannot(state, fig, horse, "dismount", None)
+        if why is not None:
+            return why
+        to = str(action.get("to", ""))[:12]
+        free = free_cells_beside(rules.board(state), state, horse["cells"], set(rules._living_at(state)))
+        if to in free:
+            return None
+        cells = ", ".join(free) or "none"
+        return _say(
+            "dismount_where",
+            f"{name} gets off onto a free cell beside his horse ({cells}), not {to} (3.33).",
+            name=name,
+            cell=to,
+            cells=cells,
+        )
     if kind == "mount" and fig["type"] not in spec()["mounted"]:
         return _cannot(state, fig, {}, "mount", None)
     hid = str(action.get("horse", ""))[:24]
@@ -1233,6 +1247,8 @@ TRANSLATIONS = {
         "nicht dorthin folgen: seine Felder (und die seines Wagens) kämen über ein für Pferde "
         "gesperrtes Feld oder endeten auf einem Graben, einem Spielstein oder einer Figur "
         "(3.34, 5.11).",
+        "siege.dismount_where": "{name} steigt auf ein freies Feld neben seinem Pferd ab "
+        "({cells}), nicht auf {cell} (3.33).",
         "siege.rider_done": "{name} war in dieser Phase schon an der Reihe.",
         "siege.no_horse_enters": "{name} reitet, und kein Pferd betritt {cell} ({what}; 3.32).",
         "siege.cross_only": "Das Pferd von {name} darf den {what} bei {cell} überqueren, aber "

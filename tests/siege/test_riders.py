@@ -921,3 +921,16 @@ def test_a_rider_takes_up_no_siege_shield():
     assert not legal(rider, "besieger", "lift")
     walker = build({"k": ("knight", "besieger", "0619"), **FAR}, phase="move", shields={"s": {"at": "0619"}})
     assert legal(walker, "besieger", "lift") == [{"type": "lift", "side": "besieger", "unit": "k", "item": "s"}]
+
+
+def test_dismounting_onto_a_cell_away_from_the_horse_is_refused_with_the_free_cells():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), "m": ("man-at-arms", "besieger", "0618"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    offered = sorted(a["to"] for a in legal(state, "besieger", "dismount"))
+    assert "0618" not in offered and "0819" not in offered
+    for to in ("0819", "0618"):  # too far; taken by m
+        with pytest.raises(RuleError, match=rf"K gets off onto a free cell beside his horse \({', '.join(offered)}\), not {to}"):
+            act(state, "besieger", f"/dismount unit:k to:{to}")
