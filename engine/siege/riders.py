@@ -578,27 +578,47 @@ def free_cells_beside(board: Board, state: dict, cells: list[str], occupied: set
 
 
 def lead_options(rules, state: dict, side: str, fid: str) -> dict[tuple[str, str], dict]:
-    """(horse, cell) -> plan for every riderless horse the figure stands next to (3.34)."""
+    """(horse, cell) -> plan for every riderless horse the figure leads this move (3.34): one
+    it stands next to, or one it walks up to and takes along for the rest of its move ("Um
+    ein Pferd am Zügel zu führen reicht es schon, eine beliebige Figur ... angrenzend zu dem
+    Pferd zu bringen. Die Figur kann ihre Bewegung beenden, wobei das Pferd ihr folgt")."""
     board = rules.board(state)
     f = state["figures"][fid]
-    near = [
-        hid
-        for hid, h in sorted(state.get("horses", {}).items())
-        if not h["dead"] and not h["rider"] and any(board.distance(f["at"], c) == 1 for c in h["cells"])
-    ]
-    if not near:
-        return {}
     if f.get("horse") or f["at"] in tower.cells_of(state) or fid in rules._busy(state):
         return {}
+    free = [hid for hid, h in sorted(state.get("horses", {}).items()) if not h["dead"] and not h["rider"]]
+    if not free:
+        return {}
+
+    def on_foot(view: dict) -> dict[str, dict]:
+        plans = rules._move_plans(view, side, fid).get(fid, {})
+        return {k: p for k, p in plans.items() if "partner" not in p and "+" not in k}
+
     occupied = set(rules._living_at(state))
-    out = {}
-    for hid in near:
+    walk: dict[str, dict] | None = None
+    out: dict[tuple[str, str], dict] = {}
+    for hid in free:
+        cells = state["horses"][hid]["cells"]
         # The horse being led is no obstacle to its leader's own path.
         led = {**state, "horses": {k: v for k, v in state["horses"].items() if k != hid}}
-        foot = rules._move_plans(led, side, fid).get(fid, {})
-        foot = {k: p for k, p in foot.items() if "partner" not in p and "+" not in k}
-        for end, plan in lead_plans(board, state, fid, hid, foot, occupied).items():
-            out[(hid, end)] = plan
+        if any(board.distance(f["at"], c) == 1 for c in cells):
+            for end, plan in lead_plans(board, state, fid, hid, on_foot(led), occupied).items():
+                out[(hid, end)] = plan
+            continue
+        if walk is None:
+            walk = on_foot(state)
+        for pick, first in sorted(walk.items()):
+            if not any(board.distance(pick, c) == 1 for c in cells):
+                continue
+            spent = {**state.get("spent", {}), fid: state.get("spent", {}).get(fid, 0) + first["cost"]}
+            figs = {**state["figures"], fid: {**f, "at": pick}}
+            view = {**state, "figures": figs, "spent": spent}
+            rest = on_foot({**led, "figures": figs, "spent": spent})
+            taken = (occupied - {f["at"]}) | {pick}
+            for end, plan in lead_plans(board, view, fid, hid, rest, taken).items():
+                whole = {**plan, "path": first["path"] + plan["path"][1:], "cost": first["cost"] + plan["cost"]}
+                if (hid, end) not in out or out[(hid, end)]["cost"] > whole["cost"]:
+                    out[(hid, end)] = whole
     return out
 
 
@@ -1025,10 +1045,16 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
         rider = state["figures"][horse["rider"]]["name"]
         return _say("has_rider", f"Horse {hid} already has a rider ({rider}).", horse=hid, rider=rider)
     board = rules.board(state)
-    if not any(board.distance(fig["at"], c) == 1 for c in horse["cells"]):
-        rule = "3.33" if kind == "mount" else "3.34"
+    if kind == "lead" and not any(h == hid for h, _ in lead_options(rules, state, fig["side"], fid)):
         return _say(
-            "not_beside", f"{name} must stand next to horse {hid} ({rule}).", name=name, horse=hid, rule=rule
+            "cannot_lead",
+            f"{name} cannot get beside horse {hid} and lead it on this move (3.34).",
+            name=name,
+            horse=hid,
+        )
+    if not any(board.distance(fig["at"], c) == 1 for c in horse["cells"]) and kind == "mount":
+        return _say(
+            "not_beside", f"{name} must stand next to horse {hid} (3.33).", name=name, horse=hid, rule="3.33"
         )
     if kind == "mount":
         if fig.get("horse"):
@@ -1249,6 +1275,8 @@ TRANSLATIONS = {
         "(3.34, 5.11).",
         "siege.dismount_where": "{name} steigt auf ein freies Feld neben seinem Pferd ab "
         "({cells}), nicht auf {cell} (3.33).",
+        "siege.cannot_lead": "{name} kommt in diesem Zug nicht neben Pferd {horse}, um es zu "
+        "führen (3.34).",
         "siege.rider_done": "{name} war in dieser Phase schon an der Reihe.",
         "siege.no_horse_enters": "{name} reitet, und kein Pferd betritt {cell} ({what}; 3.32).",
         "siege.cross_only": "Das Pferd von {name} darf den {what} bei {cell} überqueren, aber "

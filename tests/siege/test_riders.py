@@ -229,8 +229,10 @@ def test_a_riderless_horse_stands_until_a_figure_beside_it_leads_it():
     assert of(events, "moved")[0]["to"] == "0819"
     # The horse follows as an extension of the leader's counter: nearer cell in front.
     assert state2["horses"]["h"]["cells"] == ["0719", "0619"]
-    alone = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    alone = build({"p": ("peasant", "besieger", "1519"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
     assert not legal(alone, "besieger", "lead")
+    with pytest.raises(RuleError, match="P cannot get beside horse h and lead it on this move"):
+        act(alone, "besieger", "/lead unit:p horse:h to:1319")
     # Beside the horse's back, a figure leads it too: the back turns into the front.
     behind = build({"p": ("peasant", "besieger", "0320"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
     state3, events = act(behind, "besieger", "/lead unit:p horse:h to:0120")
@@ -934,3 +936,16 @@ def test_dismounting_onto_a_cell_away_from_the_horse_is_refused_with_the_free_ce
     for to in ("0819", "0618"):  # too far; taken by m
         with pytest.raises(RuleError, match=rf"K gets off onto a free cell beside his horse \({', '.join(offered)}\), not {to}"):
             act(state, "besieger", f"/dismount unit:k to:{to}")
+
+
+def test_a_figure_walks_up_to_a_riderless_horse_and_leads_it_on_in_the_same_move():
+    # 3.34: "reicht es schon, eine beliebige Figur ... angrenzend zu dem Pferd zu bringen. Die
+    # Figur kann ihre Bewegung beenden, wobei das Pferd ihr folgt".
+    state = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state, events = act(state, "besieger", "/lead unit:p horse:h to:0418")
+    moved = of(events, "moved")[0]
+    assert moved["path"][0] == "0919" and moved["path"][-1] == "0418" and moved["cost"] <= 5
+    # The horse stood until p came beside it; then it followed him as part of his counter.
+    assert not {"0519", "0419"} & set(moved["path"][:-2])
+    assert state["horses"]["h"]["cells"][0] == moved["path"][-2]
+    assert state["figures"]["p"]["at"] == "0418"
