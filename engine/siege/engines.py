@@ -260,7 +260,7 @@ def _validate_ram(board: Board, e: dict, blocked: set[str], entry: str, file: st
         not blocked & set(ram_cells),
         file,
         f"{entry}.cells",
-        "a siege tower, ladder or engine stands there",
+        "a siege tower, ladder, engine, horse or wagon stands there",
     )
     need(
         isinstance(e["towards"], str)
@@ -405,11 +405,14 @@ def _repaired(state: dict, e: dict) -> None:
 
 # ----- prepare: placing and bombarding ---------------------------------------------------
 def _free_cells(rules, state: dict, eid: str) -> list[str]:
+    from . import riders
+
     board = rules.board(state)
     taken = {f["at"] for f in state["figures"].values() if not f["dead"]}
     taken |= set(tower.cells_of(state))
     taken |= {lad["at"] for lad in state.get("ladders", {}).values()}
     taken |= {c for c, other in cells(state).items() if other != eid}
+    taken |= set(riders.occupied_cells(state))  # 3.32: no engine on a horse's or wagon's cell
     return [
         lab
         for lab in board.labels()
@@ -804,13 +807,16 @@ def _rams(state: dict, side: str | None = None) -> list[str]:
 
 def ram_blocked(state: dict, eid: str) -> set[str]:
     """Cells a ram may not roll onto: living figures outside it, ladders, siege towers, other
-    engines (G13)."""
+    engines (G13), living horses and wagons (3.32: no horse shares a cell with an engine)."""
+    from . import riders
+
     e = state["engines"][eid]
     blocked = {
         f["at"] for f in state["figures"].values() if not f["dead"] and f["at"] not in e["cells"]
     }
     blocked |= {lad["at"] for lad in state.get("ladders", {}).values()}
     blocked |= set(tower.cells_of(state))
+    blocked |= set(riders.occupied_cells(state))
     return blocked | {c for c, other in cells(state).items() if other != eid}
 
 

@@ -20,6 +20,8 @@ import heapq
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import Reason
+
 from . import data, movement, tower
 from .board import Board
 from .data import need
@@ -54,14 +56,38 @@ def load_spec(path: Path, file: str) -> dict:
         need(
             isinstance(raw.get(key), int) and raw[key] >= 1, file, key, "must be a whole number >= 1"
         )
-    for key in ("impassable", "cross_only"):
+    listed = raw.get("impassable")
+    need(
+        isinstance(listed, list) and all(isinstance(k, str) for k in listed),
+        file,
+        "impassable",
+        "must be a list of terrain kind names",
+    )
+    assert isinstance(listed, list)
+    kinds = data.terrain()["kinds"]
+    for kind in listed:
+        need(kind in kinds, file, "impassable", f"{kind!r} is not a terrain kind (terrain.json)")
+        # The terrain table's own `mounted` word (the camp's kinds) is the one source for
+        # those kinds; a second, contradicting list here would make the two disagree silently.
         need(
-            isinstance(raw.get(key), list) and all(isinstance(k, str) for k in raw[key]),
+            kinds[kind].get("mounted") in (None, "impassable"),
             file,
-            key,
-            "must be a list of terrain kind names",
+            "impassable",
+            f"{kind!r} is {kinds[kind].get('mounted')} for horses in terrain.json",
         )
     return raw
+
+
+@functools.lru_cache(maxsize=1)
+def horse_kinds() -> tuple[frozenset[str], frozenset[str]]:
+    """Terrain kinds closed to horses, and kinds they cross but never stop on (3.32 and the
+    3.1 chart): the castle's kinds from ``horses.json``, the camp's from the terrain table's
+    ``mounted`` (``impassable``, ``cross-only``)."""
+    kinds = data.terrain()["kinds"]
+    closed = set(spec()["impassable"])
+    closed |= {k for k, v in kinds.items() if v.get("mounted") == "impassable"}
+    crossed = {k for k, v in kinds.items() if v.get("mounted") == "cross-only"}
+    return frozenset(closed), frozenset(crossed)
 
 
 # ----- who is where ------------------------------------------------------------------------
@@ -132,7 +158,7 @@ def dead_weights(state: dict) -> dict[str, int]:
 def closed_kind(board: Board, cell: str, bridge_up: bool) -> str | None:
     """The terrain kind that shuts ``cell`` to horses (3.32), or None."""
     kind = movement.effective_kind(board, cell, bridge_up)
-    if kind in spec()["impassable"] or board.cell(cell).cost is None:
+    if kind in horse_kinds()[0] or board.cell(cell).cost is None:
         return kind
     if board.cell(cell).building is not None:
         return kind
@@ -149,16 +175,21 @@ def horse_cells_closed(board: Board, state: dict) -> dict[str, str]:
     for cell in tower.cells_of(state):
         out[cell] = "a siege tower"
     for engine in state.get("engines", {}).values():
+        kind = engine.get("kind", "siege engine")
         for cell in engine.get("cells", []):
-            out[cell] = f"a {engine.get('kind', 'siege engine')}"
+            out[cell] = f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
     for w in state.get("wagons", {}).values():
         for cell in w["cells"]:
             out[cell] = "a wagon"
+    # A fire outlives its engine until the round ends (fire.round_end); nobody walks into
+    # it on foot, and no horse is ridden or led into it either.
+    for cell in state.get("fires") or {}:
+        out[cell] = "a fire"
     return out
 
 
 def _stop_ok(board: Board, cell: str, bridge_up: bool) -> bool:
-    return movement.effective_kind(board, cell, bridge_up) not in spec()["cross_only"]
+    return movement.effective_kind(board, cell, bridge_up) not in horse_kinds()[1]
 
 
 # ----- moving a two-cell counter -----------------------------------------------------------
@@ -387,6 +418,12 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
                 f"{entry}.cells",
                 f"{c}: horses cannot stand on {why or 'a siege tower'} (3.32)",
             )
+            need(
+                _stop_ok(board, c, False),
+                file,
+                f"{entry}.cells",
+                f"{c}: horses cross a {board.cell(c).kind} but never stop on one (3.32)",
+            )
         dead = h.get("dead", False)
         need(isinstance(dead, bool), file, f"{entry}.dead", "must be true or false")
         rider = h.get("rider")
@@ -490,18 +527,36 @@ def _fresh(state: dict, fid: str, f: dict, side: str, rules) -> bool:
 
 def mount_refusal(state: dict, fig: dict, horse: dict) -> str | None:
     """Why ``fig`` may not mount ``horse`` (None: it may)."""
+    code = _mount_code(state, fig, horse)
+    if code is None:
+        return None
+    return WHY[code].format(riders=_plural(spec()["mounted"]), type=fig["type"])
+
+
+# Why a figure may not get on or off a horse: English fragments; the German ones are in
+# TRANSLATIONS under "siege.cannot_<code>".
+WHY = {
+    "not_rider": "only {riders} ride (3.33; a {type} has no mounted counter)",
+    "ox": "an ox is not ridden",
+    "harnessed": "a horse in harness is not ridden; unharness it first (5.11)",
+    "wounded_knight": "a wounded knight can neither mount nor dismount (3.33)",
+    "captured": "only knights mount captured horses (3.33)",
+}
+
+
+def _mount_code(state: dict, fig: dict, horse: dict) -> str | None:
     from . import wagons
 
     if fig["type"] not in spec()["mounted"]:
-        return f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)"
+        return "not_rider"
     if horse.get("kind") == "ox":
-        return "an ox is not ridden"
+        return "ox"
     if any(h is horse for hid, h in state.get("horses", {}).items() if wagons.harnessed_to(state, hid)):
-        return "a horse in harness is not ridden; unharness it first (5.11)"
+        return "harnessed"
     if fig["type"] == "knight" and fig["wounded"]:
-        return "a wounded knight can neither mount nor dismount (3.33)"
+        return "wounded_knight"
     if horse["side"] != fig["side"] and fig["type"] != "knight":
-        return "only knights mount captured horses (3.33)"
+        return "captured"
     return None
 
 
@@ -524,27 +579,47 @@ def free_cells_beside(board: Board, state: dict, cells: list[str], occupied: set
 
 
 def lead_options(rules, state: dict, side: str, fid: str) -> dict[tuple[str, str], dict]:
-    """(horse, cell) -> plan for every riderless horse the figure stands next to (3.34)."""
+    """(horse, cell) -> plan for every riderless horse the figure leads this move (3.34): one
+    it stands next to, or one it walks up to and takes along for the rest of its move ("Um
+    ein Pferd am Zügel zu führen reicht es schon, eine beliebige Figur ... angrenzend zu dem
+    Pferd zu bringen. Die Figur kann ihre Bewegung beenden, wobei das Pferd ihr folgt")."""
     board = rules.board(state)
     f = state["figures"][fid]
-    near = [
-        hid
-        for hid, h in sorted(state.get("horses", {}).items())
-        if not h["dead"] and not h["rider"] and any(board.distance(f["at"], c) == 1 for c in h["cells"])
-    ]
-    if not near:
-        return {}
     if f.get("horse") or f["at"] in tower.cells_of(state) or fid in rules._busy(state):
         return {}
+    free = [hid for hid, h in sorted(state.get("horses", {}).items()) if not h["dead"] and not h["rider"]]
+    if not free:
+        return {}
+
+    def on_foot(view: dict) -> dict[str, dict]:
+        plans = rules._move_plans(view, side, fid).get(fid, {})
+        return {k: p for k, p in plans.items() if "partner" not in p and "+" not in k}
+
     occupied = set(rules._living_at(state))
-    out = {}
-    for hid in near:
+    walk: dict[str, dict] | None = None
+    out: dict[tuple[str, str], dict] = {}
+    for hid in free:
+        cells = state["horses"][hid]["cells"]
         # The horse being led is no obstacle to its leader's own path.
         led = {**state, "horses": {k: v for k, v in state["horses"].items() if k != hid}}
-        foot = rules._move_plans(led, side, fid).get(fid, {})
-        foot = {k: p for k, p in foot.items() if "partner" not in p and "+" not in k}
-        for end, plan in lead_plans(board, state, fid, hid, foot, occupied).items():
-            out[(hid, end)] = plan
+        if any(board.distance(f["at"], c) == 1 for c in cells):
+            for end, plan in lead_plans(board, state, fid, hid, on_foot(led), occupied).items():
+                out[(hid, end)] = plan
+            continue
+        if walk is None:
+            walk = on_foot(state)
+        for pick, first in sorted(walk.items()):
+            if not any(board.distance(pick, c) == 1 for c in cells):
+                continue
+            spent = {**state.get("spent", {}), fid: state.get("spent", {}).get(fid, 0) + first["cost"]}
+            figs = {**state["figures"], fid: {**f, "at": pick}}
+            view = {**state, "figures": figs, "spent": spent}
+            rest = on_foot({**led, "figures": figs, "spent": spent})
+            taken = (occupied - {f["at"]}) | {pick}
+            for end, plan in lead_plans(board, view, fid, hid, rest, taken).items():
+                whole = {**plan, "path": first["path"] + plan["path"][1:], "cost": first["cost"] + plan["cost"]}
+                if (hid, end) not in out or out[(hid, end)]["cost"] > whole["cost"]:
+                    out[(hid, end)] = whole
     return out
 
 
@@ -912,13 +987,18 @@ def horse_hit(rules, state: dict, hid: str, letter: str, combat: dict, events: l
     events.append({"type": "horse_unharmed", "horse": hid, "letter": letter})
 
 
-def explain_refusal(rules, state: dict, action: dict) -> str | None:
-    """Why a /mount, /dismount or /lead is refused, in words, when the reason is a rule of 3.3
-    (None: the generic refusal with the legal list says it)."""
+def _say(key: str, text: str, **params) -> Reason:
+    """A refusal in English that carries its key for the player's language (TRANSLATIONS)."""
+    return Reason(text, key=f"siege.{key}", domain="siege", **params)
+
+
+def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
+    """Why a /move of a rider, a /mount, /dismount or /lead is refused, in words, when the
+    reason is a rule of 3.3 (None: the generic refusal with the legal list says it)."""
     kind = action.get("type")
-    if kind not in ("mount", "dismount", "lead"):
+    if kind not in ("mount", "dismount", "lead", "move"):
         return None
-    typed = str(action.get("unit", ""))
+    typed = str(action.get("unit", ""))[:40]
     # A name no legal action offers is not resolved to an id before it gets here.
     fid = typed if typed in state["figures"] else next(
         (k for k, f in sorted(state["figures"].items()) if f["name"].casefold() == typed.casefold()),
@@ -927,37 +1007,154 @@ def explain_refusal(rules, state: dict, action: dict) -> str | None:
     if fid is None:
         return None
     fig = state["figures"][fid]
-    action = {**action, "unit": fid}
+    name = fig["name"]
     horses = state.get("horses", {})
-    if action.get("unit") in state.get("mounting", []):
-        return f"{fig['name']} spends this whole round getting on or off a horse (3.33)."
-    if kind != "lead" and action.get("unit") in state.get("acted", []):
-        return f"{fig['name']} has already acted this round; mounting and dismounting take a whole round (3.33)."
+    if kind == "move":
+        return _ride_refusal(rules, state, fid, str(action.get("to", ""))[:12])
+    if fid in state.get("mounting", []):
+        return _say("mounting", f"{name} spends this whole round getting on or off a horse (3.33).", name=name)
+    if kind != "lead" and fid in state.get("acted", []):
+        return _say(
+            "acted",
+            f"{name} has already acted this round; mounting and dismounting take a whole round (3.33).",
+            name=name,
+        )
     if kind == "dismount":
         horse = horse_of(state, fig)
         if horse is None:
-            return f"{fig['name']} is not on a horse."
-        return mount_refusal(state, fig, horse)
+            return _say("not_mounted", f"{name} is not on a horse.", name=name)
+        why = _cannot(state, fig, horse, "dismount", None)
+        if why is not None:
+            return why
+        to = str(action.get("to", ""))[:12]
+        free = free_cells_beside(rules.board(state), state, horse["cells"], set(rules._living_at(state)))
+        if to in free:
+            return None
+        cells = ", ".join(free) or "none"
+        return _say(
+            "dismount_where",
+            f"{name} gets off onto a free cell beside his horse ({cells}), not {to} (3.33).",
+            name=name,
+            cell=to,
+            cells=cells,
+        )
     if kind == "mount" and fig["type"] not in spec()["mounted"]:
-        return f"only {', '.join(spec()['mounted'])} ride (data/siege/horses.json)"
-    horse = horses.get(action.get("horse"))
+        return _cannot(state, fig, {}, "mount", None)
+    hid = str(action.get("horse", ""))[:24]
+    horse = horses.get(hid)
     if horse is None:
-        return f"There is no horse {action.get('horse')!r}; horses: {', '.join(sorted(horses)) or 'none'}."
+        known = ", ".join(sorted(horses)) or "none"
+        return _say("no_horse", f"There is no horse {hid!r}; horses: {known}.", horse=hid, known=known)
     if horse["dead"]:
-        return f"Horse {action['horse']} is dead."
+        return _say("dead_horse", f"Horse {hid} is dead.", horse=hid)
     if horse["rider"]:
         rider = state["figures"][horse["rider"]]["name"]
-        return f"Horse {action['horse']} already has a rider ({rider})."
+        return _say("has_rider", f"Horse {hid} already has a rider ({rider}).", horse=hid, rider=rider)
     board = rules.board(state)
-    if not any(board.distance(fig["at"], c) == 1 for c in horse["cells"]):
-        return f"{fig['name']} must stand next to horse {action['horse']} (3.3{'3' if kind == 'mount' else '4'})."
+    if kind == "lead" and not any(h == hid for h, _ in lead_options(rules, state, fig["side"], fid)):
+        return _say(
+            "cannot_lead",
+            f"{name} cannot get beside horse {hid} and lead it on this move (3.34).",
+            name=name,
+            horse=hid,
+        )
+    if not any(board.distance(fig["at"], c) == 1 for c in horse["cells"]) and kind == "mount":
+        return _say(
+            "not_beside", f"{name} must stand next to horse {hid} (3.33).", name=name, horse=hid, rule="3.33"
+        )
     if kind == "mount":
         if fig.get("horse"):
-            return f"{fig['name']} already rides."
-        why = mount_refusal(state, fig, horse)
-        if why:
-            return why
-    return None
+            return _say("already_rides", f"{name} already rides.", name=name)
+        return _cannot(state, fig, horse, "mount", hid)
+    return _lead_refusal(rules, state, fid, hid, str(action.get("to", ""))[:12])
+
+
+def _lead_refusal(rules, state: dict, fid: str, hid: str, to: str) -> Reason | None:
+    """A ``/lead`` to a cell the leader could walk to but his horse (and wagon) cannot follow
+    him to; None leaves the generic refusal."""
+    fig = state["figures"][fid]
+    if fig["side"] != state["active"] or fig.get("horse") or fid in state["done"]:
+        return None
+    led = {**state, "horses": {k: v for k, v in state["horses"].items() if k != hid}}
+    if to not in rules._move_plans(led, fig["side"], fid).get(fid, {}):
+        return None
+    if (hid, to) in lead_options(rules, state, fig["side"], fid):
+        return None
+    return _say(
+        "cannot_follow",
+        f"{fig['name']} may walk to {to}, but horse {hid} cannot follow him there: its cells "
+        "(and its wagon's) would pass a cell closed to horses or end on a trench, a counter or "
+        "a figure (3.34, 5.11).",
+        name=fig["name"],
+        horse=hid,
+        cell=to,
+    )
+
+
+def _cannot(state: dict, fig: dict, horse: dict, verb: str, hid: str | None) -> Reason | None:
+    code = _mount_code(state, fig, horse)
+    if code is None:
+        return None
+    why = mount_refusal(state, fig, horse)
+    target = f" horse {hid}" if hid else ""
+    riders = _plural(spec()["mounted"])
+    return _say(
+        f"cannot_{code}",
+        f"{fig['name']} cannot {verb}{target}: {why}.",
+        name=fig["name"],
+        verb=verb,
+        riders=riders,
+        type=fig["type"],
+    )
+
+
+def _ride_refusal(rules, state: dict, fid: str, to: str) -> Reason | None:
+    """Why a rider's ``/move`` cannot end on ``to`` when the reason is his horse (3.32);
+    None leaves the generic refusal (a cell taken, a rider who cannot move at all)."""
+    fig = state["figures"][fid]
+    name = fig["name"]
+    horse = horse_of(state, fig)
+    board = rules.board(state)
+    if horse is None or to not in board or fig["side"] != state["active"]:
+        return None
+    if fid in state["done"]:
+        return _say("rider_done", f"{name} has already had his turn this phase.", name=name)
+    bridge_up = state["bridge_up"]
+    shut = horse_cells_closed(board, state).get(to) or closed_kind(board, to, bridge_up)
+    if shut:
+        what = data.terrain()["kinds"].get(shut, {}).get("title", shut)
+        return _say(
+            "no_horse_enters", f"{name} rides, and no horse enters {to} ({what}; 3.32).", name=name, cell=to, what=what
+        )
+    if not _stop_ok(board, to, bridge_up):
+        what = board.cell(to).title
+        return _say(
+            "cross_only",
+            f"{name}'s horse may cross the {what} at {to} but not stop on it (3.1: "
+            "\"Pferde können den Graben überqueren, aber nicht anhalten\").",
+            name=name,
+            cell=to,
+            what=what,
+        )
+    if to in rules._living_at(state) or to in occupied_cells(state):
+        return None
+    plans = rules._move_plans(state, fig["side"], fid).get(fid)
+    if not plans or to in plans:
+        return None  # stunned, busy or hemmed in, or the cell is not what was wrong
+    points = mounted_values(fig)["move"] - state.get("spent", {}).get(fid, 0)
+    return _say(
+        "out_of_reach",
+        f"{name}'s horse cannot reach {to} this move: it has {points} movement points, "
+        "and both its cells must find room on cells horses may enter (3.3).",
+        name=name,
+        cell=to,
+        points=points,
+    )
+
+
+def _plural(types) -> str:
+    words = [f"{t}s" for t in types]
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else words[0]
 
 
 def advance_cells(rules, state: dict, fid: str, freed: list[str], budget: int) -> list[str]:
@@ -1054,3 +1251,70 @@ def los_living(state: dict, from_cell: str, to_cell: str, living: dict[str, str]
     }
     ends = [{"at": c, "horse": standing.get(c)} for c in (from_cell, to_cell)]
     return in_the_line(state, ends[0], ends[1], living)
+
+
+# German for the refusals above (keys "siege.<name>") and the words they fill in: the
+# Discord layer shows these to a German-speaking player (cogs/i18n.rule_text).
+TRANSLATIONS = {
+    "de": {
+        "siege.mounting": "{name} verbringt diese ganze Runde mit Auf- oder Absteigen (3.33).",
+        "siege.acted": "{name} hat in dieser Runde schon gehandelt; Auf- und Absteigen dauern eine "
+        "ganze Runde (3.33).",
+        "siege.not_mounted": "{name} sitzt auf keinem Pferd.",
+        "siege.no_horse": "Es gibt kein Pferd {horse!r}; Pferde: {known}.",
+        "siege.dead_horse": "Pferd {horse} ist tot.",
+        "siege.has_rider": "Pferd {horse} hat schon einen Reiter ({rider}).",
+        "siege.not_beside": "{name} muss neben Pferd {horse} stehen ({rule}).",
+        "siege.already_rides": "{name} reitet schon.",
+        "siege.cannot_not_rider": "{name} kann nicht aufsitzen: nur {riders} reiten (3.33; ein "
+        "{type} hat keinen Spielstein zu Pferd).",
+        "siege.cannot_ox": "{name} kann nicht aufsitzen: ein Ochse wird nicht geritten.",
+        "siege.cannot_harnessed": "{name} kann nicht aufsitzen: ein eingespanntes Pferd wird "
+        "nicht geritten; erst ausspannen (5.11).",
+        "siege.cannot_wounded_knight": "Ein verwundeter Ritter kann weder von einem Pferd "
+        "absteigen noch auf ein Pferd steigen (3.33): {name} bleibt, wo er ist.",
+        "siege.cannot_captured": "{name} kann nicht aufsitzen: nur Ritter können auf im Kampf "
+        "gefangene Pferde steigen (3.33).",
+        "siege.cannot_follow": "{name} darf nach {cell} gehen, aber Pferd {horse} kann ihm "
+        "nicht dorthin folgen: seine Felder (und die seines Wagens) kämen über ein für Pferde "
+        "gesperrtes Feld oder endeten auf einem Graben, einem Spielstein oder einer Figur "
+        "(3.34, 5.11).",
+        "siege.dismount_where": "{name} steigt auf ein freies Feld neben seinem Pferd ab "
+        "({cells}), nicht auf {cell} (3.33).",
+        "siege.cannot_lead": "{name} kommt in diesem Zug nicht neben Pferd {horse}, um es zu "
+        "führen (3.34).",
+        "siege.rider_done": "{name} war in dieser Phase schon an der Reihe.",
+        "siege.no_horse_enters": "{name} reitet, und kein Pferd betritt {cell} ({what}; 3.32).",
+        "siege.cross_only": "Das Pferd von {name} darf den {what} bei {cell} überqueren, aber "
+        "dort nicht anhalten (3.1: „Pferde können den Graben überqueren, aber nicht anhalten“).",
+        "siege.out_of_reach": "Das Pferd von {name} erreicht {cell} in diesem Zug nicht: es hat "
+        "{points} Bewegungspunkte, und beide Felder müssen Platz auf Feldern finden, die Pferde "
+        "betreten dürfen (3.3).",
+        # Words filled into the sentences above.
+        "knights and sergeants": "Ritter und Sergeanten",
+        "trench": "Schützengraben",
+        "tent": "Zelt",
+        "tree": "Baum",
+        "moat": "Burggraben",
+        "filled moat": "gefüllter Burggraben",
+        "parapet": "Brustwehr",
+        "broken wall": "zerstörte Mauer",
+        "stairs": "Treppe",
+        "tower door": "Turmtür",
+        "keep entrance": "Eingang zum Burgfried",
+        "a siege tower": "ein Belagerungsturm",
+        "a raised ladder": "eine Leiter",
+        "a wagon": "ein Wagen",
+        "a fire": "ein Feuer",
+        "a ballista": "eine Balliste",
+        "a ram": "ein Widder",
+        "an onager": "ein Onager",
+        "a catapult": "ein Katapult",
+        "peasant": "Bauer",
+        "archer": "Bogenschütze",
+        "bowman": "Bogenschütze",
+        "crossbowman": "Armbrustschütze",
+        "man-at-arms": "Waffenknecht",
+        "technician": "Techniker",
+    }
+}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
-from engine.core.errors import RuleError
+from engine.core.errors import RuleError, keyed_of
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Answer, Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
@@ -66,6 +66,8 @@ class Siege(Ruleset):
     default_scenario = "open-gate"
     phases = PHASES
     optional_rules = scenarios.OPTIONAL_RULES
+    # So far only the riders' refusals (3.3) carry keys for German players.
+    translations = riders.TRANSLATIONS
     commands = (
         Command(
             "shoot",
@@ -752,7 +754,8 @@ class Siege(Ruleset):
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
         if phase == "move" and kind in (None, "lift") and (oil.pots(state) or shield.shields(state)):
-            hands = self._free_hands(state, side)
+            # A rider carries no ladder, and no shield or pot either (reading R8).
+            hands = [f for f in self._free_hands(state, side) if not state["figures"][f].get("horse")]
             holding = set(oil.carriers(state)) | set(shield.carriers(state))
             actions += oil.lift_actions(state, self.board(state), side, hands, holding)
             actions += shield.lift_actions(state, side, hands, holding)
@@ -1691,7 +1694,7 @@ class Siege(Ruleset):
         every legal action again for the message would cost more than the check)."""
         why = riders.explain_refusal(self, state, action) if state.get("horses") else None
         if why:
-            raise RuleError(why, [self.describe_action(state, a) for a in same[:12]])
+            raise RuleError(why, [self.describe_action(state, a) for a in same[:12]], **keyed_of(why))
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if why := engines.refusal(self, state, action):

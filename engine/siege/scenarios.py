@@ -370,7 +370,9 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
         laid,
         raw.get("engines", {}),
         out["figures"],
-        set(tower_of) | {lad["at"] for lad in out["ladders"].values()},
+        set(tower_of)
+        | {lad["at"] for lad in out["ladders"].values()}
+        | set(riders.occupied_cells(out)),  # 3.32: no horse or wagon shares an engine's cell
         file,
     )
     out["prepare"]["engines"] = engines.validate_placing(

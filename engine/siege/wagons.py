@@ -89,7 +89,7 @@ def validate(
         for c in wc:
             why = riders.closed_kind(board, c, False)
             need(
-                why is None and c not in used and c not in living,
+                why is None and riders._stop_ok(board, c, False) and c not in used and c not in living,
                 file,
                 f"{entry}.cells",
                 f"{c}: a wagon stands only where a horse could, on nobody else's cell (5.11)",

@@ -3,13 +3,16 @@ mounting, leading and dead horses."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
 from PIL import Image
 
 from engine.core.errors import RuleError, ScenarioError
+from engine.siege import data, riders
 from renderer import render_png
+from tests.discord.conftest import clock, db_path, dice, german, reply_text, table  # noqa: F401
 
 from .helpers import RULES, act, build, legal, of
 
@@ -148,18 +151,23 @@ def test_an_enemy_beside_the_horses_back_fights_the_rider():
 
 
 def test_mounting_takes_the_whole_round_next_to_the_horse():
-    state = build(
-        {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "defender", "0719")},
-        phase="move",
-        horses={"h": _horse("0519", "0419")},
-    )
+    figs = {"k": ("knight", "besieger", "0619"), "m": ("man-at-arms", "defender", "0320")}
+    state = build(figs, phase="move", horses={"h": _horse("0519", "0419")})
     state, events = act(state, "besieger", "/mount unit:k horse:h")
     assert of(events, "mounted")[0]["to"] == "0519"
     assert state["figures"]["k"]["at"] == "0519" and state["horses"]["h"]["rider"] == "k"
     state, _ = act(state, "besieger", "/end-phase")
     state, _ = act(state, "besieger", "/end-phase")
-    # Melee step: the knight, busy mounting, does not fight this round.
+    # Melee step: the knight, busy mounting, does not fight this round, though m stands
+    # beside his horse's back; a knight who sat in the saddle already would.
+    assert state["phase"] == "melee"
     assert not [a for a in legal(state, "besieger", "attack") if a["unit"] == "k"]
+    seated = build(
+        {**figs, "k": ("knight", "besieger", "0519")},
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    assert [a for a in legal(seated, "besieger", "attack") if a["unit"] == "k" and a["target"] == "m"]
 
 
 def test_a_figure_away_from_the_horse_cannot_mount_and_says_why():
@@ -221,8 +229,15 @@ def test_a_riderless_horse_stands_until_a_figure_beside_it_leads_it():
     assert of(events, "moved")[0]["to"] == "0819"
     # The horse follows as an extension of the leader's counter: nearer cell in front.
     assert state2["horses"]["h"]["cells"] == ["0719", "0619"]
-    alone = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    alone = build({"p": ("peasant", "besieger", "1519"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
     assert not legal(alone, "besieger", "lead")
+    with pytest.raises(RuleError, match="P cannot get beside horse h and lead it on this move"):
+        act(alone, "besieger", "/lead unit:p horse:h to:1319")
+    # Beside the horse's back, a figure leads it too: the back turns into the front.
+    behind = build({"p": ("peasant", "besieger", "0320"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state3, events = act(behind, "besieger", "/lead unit:p horse:h to:0120")
+    path = of(events, "moved")[0]["path"]
+    assert state3["horses"]["h"]["cells"] == [path[-2], path[-3]]
 
 
 def test_dead_horses_cost_movement_one_extra_two_impassable():
@@ -275,6 +290,25 @@ def test_a_rider_hit_by_a_shot_is_thrown_beside_his_horse_by_his_owner():
     assert state["horses"]["h"]["cells"] == ["0519", "0619"]
 
 
+def test_a_rider_with_no_free_cell_beside_his_horse_stays_in_the_saddle():
+    # R5: the owner lays a thrown rider "auf ein Feld neben dem Pferd"; with every such cell
+    # taken there is nowhere to lay him, and he stays on his horse in the state the result left.
+    crowd = {f"p{i}": ("peasant", "besieger", c) for i, c in enumerate(["0618", "0518", "0418", "0419", "0520", "0719", "0620"])}
+    state = build(
+        {**crowd, "a": ("knight", "defender", "0720"), "k": ("knight", "besieger", "0519")},
+        phase="melee",
+        active="defender",
+        horses={"h": _horse("0519", "0619", "k")},
+    )
+    state, _ = act(state, "defender", "/attack unit:a target:k")
+    state, events = act(state, "defender", "/fight", dice=[10])
+    assert of(events, "melee")[0]["letter"] == "C"  # 8 against 8, mounted 1-1: stunned
+    assert not of(events, "choose_landing") and not of(events, "thrown")
+    k = state["figures"]["k"]
+    assert k["stunned"] and k["horse"] == "h" and k["at"] == "0519"
+    assert state["horses"]["h"]["rider"] == "k"
+
+
 def test_a_rider_who_loses_a_melee_is_thrown_and_the_winner_does_not_ride_into_the_horse():
     state = build(
         {
@@ -310,6 +344,8 @@ def test_a_rider_who_must_retreat_moves_his_horse_one_cell():
     # 10 vs 7: 1-1 on the mounted table, d10 8 -> D: the defender retreats.
     state, events = act(state, "defender", "/fight", dice=[8])
     assert of(events, "melee")[0]["letter"] == "D"
+    # 0618 and 0720 are free too, but beside the attacker (1.72: next to no enemy if possible).
+    assert of(events, "choose_retreat")[0]["options"] == ["0520", "0620"]
     if state.get("retreat"):
         option = of(events, "choose_retreat")[0]["options"][0]
         state, events = act(state, "besieger", f"/retreat unit:s to:{option}")
@@ -391,6 +427,29 @@ def test_striking_a_ridden_horse_ignores_results_that_would_hurt_the_rider():
     assert fight["column"] == "1-1" and fight["letter"] == "C"  # mounted 1-1, d10 10: stunned
     assert of(events, "horse_unharmed")
     assert not state["figures"]["k"]["stunned"] and state["horses"]["h"]["rider"] == "k"
+
+
+def test_a_wounding_result_against_a_ridden_horse_is_ignored_too():
+    # 3.35 "wobei Ergebnisse, die eine Verwundung des Reiters nach sich ziehen, ignoriert
+    # werden": B (wounded) leaves horse and rider as they were.
+    state = build(
+        {
+            "a": ("knight", "besieger", "0619"),
+            "b": ("man-at-arms", "besieger", "0520"),
+            "c": ("man-at-arms", "besieger", "0418"),
+            "k": ("knight", "defender", "0519"),
+        },
+        phase="melee",
+        horses={"h": _horse("0519", "0419", "k", side="defender")},
+    )
+    for fid in "abc":
+        state, _ = act(state, "besieger", f"/attack unit:{fid} target:h")
+    state, events = act(state, "besieger", "/fight", dice=[10])
+    fight = of(events, "melee")[0]
+    assert fight["column"] == "2-1" and fight["letter"] == "B"  # 18 against 8, mounted table
+    assert of(events, "horse_unharmed")[0]["letter"] == "B"
+    assert not state["horses"]["h"]["dead"] and state["horses"]["h"]["rider"] == "k"
+    assert not state["figures"]["k"]["wounded"]
 
 
 def test_a_killed_horse_throws_its_rider_unhurt():
@@ -562,6 +621,13 @@ def test_the_horses_table_validates_and_a_broken_one_names_its_entry(tmp_path):
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(ScenarioError, match=r"mounted\.dragon"):
         riders.load_spec(path, "horses.json")
+    # The camp's kinds say in terrain.json what horses may do there; this file may not
+    # contradict it (a trench is crossed, not closed).
+    good = json.loads((data.DATA_DIR / "horses.json").read_text(encoding="utf-8"))
+    for wrong, why in (("trench", "'trench' is cross-only for horses in terrain.json"), ("lava", "'lava' is not a terrain kind")):
+        path.write_text(json.dumps({**good, "impassable": [*good["impassable"], wrong]}), encoding="utf-8")
+        with pytest.raises(ScenarioError, match=why):
+            riders.load_spec(path, "horses.json")
 
 
 def test_the_picture_draws_a_strike_at_a_horse_and_the_melee_header_names_it():
@@ -577,3 +643,309 @@ def test_the_picture_draws_a_strike_at_a_horse_and_the_melee_header_names_it():
     strikes = [a for a in scene["arrows"] if a["kind"] == "attack"]
     assert strikes[0]["path"] == ["0619", "0519"] and strikes[0]["text"].endswith("A")
     assert render_png(scene)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ----- on the camp map (3.1-3.3 together) ----------------------------------------------------
+
+
+def _camp(figs: dict, **extra) -> dict:
+    return build({**figs, "far": ("peasant", "defender", "0101")}, map="camp", **extra)
+
+
+def test_a_rider_crosses_a_trench_past_a_figure_in_it_but_never_stops_on_one():
+    # 3.32: "können Reiter diese wohl überqueren, selbst wenn sich eine Figur auf dem Feld
+    # befindet"; the 3.1 chart: "Pferde können den Graben überqueren, aber nicht anhalten".
+    figs = {"k": ("knight", "besieger", "1418"), "x": ("crossbowman", "defender", "1417")}
+    state = _camp(figs, phase="move", horses={"h": _horse("1418", "1419", "k")})
+    board = RULES.board(state)
+    plans = RULES._move_plans(state, "besieger", "k")["k"]
+    assert plans["1415"]["path"] == ["1418", "1417", "1416", "1415"]
+    assert not [end for end, p in plans.items() if any(board.cell(c).kind == "trench" for c in p["horse_cells"])]
+    state, events = act(state, "besieger", "/move unit:k to:1415")
+    assert of(events, "moved")[0]["path"] == ["1418", "1417", "1416", "1415"]
+    assert state["horses"]["h"]["cells"] == ["1415", "1416"]
+    assert state["figures"]["x"]["at"] == "1417" and not state["figures"]["x"]["wounded"]
+    with pytest.raises(RuleError):
+        act(_camp(figs, phase="move", horses={"h": _horse("1418", "1419", "k")}), "besieger", "/move unit:k to:1417")
+    # On foot the same knight may not pass the crossbowman (1.61): he goes round him.
+    walker = _camp(figs, phase="move")
+    assert "1417" not in RULES._move_plans(walker, "besieger", "k")["k"]["1416"]["path"]
+    # Nor does a scenario park a horse in a trench.
+    with pytest.raises(ScenarioError, match="1417: horses cross a trench but never stop on one"):
+        _camp({"k": ("knight", "besieger", "1418")}, horses={"h": _horse("1418", "1417", "k")})
+
+
+def test_trees_and_tents_are_closed_to_horses_but_not_to_men_on_foot():
+    # 3.32: "Bäume und Zelte" are "für Pferde und deren Reiter unpassierbar".
+    figs = {"k": ("knight", "besieger", "1210"), "m": ("man-at-arms", "besieger", "1709")}
+    state = _camp(figs, phase="move", horses={"h": _horse("1210", "1110", "k")})
+    board = RULES.board(state)
+    kinds = {board.cell(c).kind for c in _reach(state, "k")}
+    assert "open" in kinds and not kinds & {"tree", "tent"}
+    with pytest.raises(ScenarioError, match="horses cannot stand on tent"):
+        _camp({"k": ("knight", "besieger", "1210")}, horses={"h": _horse("1210", "1311", "k")})
+    foot = _reach(state, "m")
+    assert "1708" in foot  # the tree beside him
+    assert "1311" in _reach(_camp({"m": ("man-at-arms", "besieger", "1210")}, phase="move"), "m")
+    # A burnt tent is flat ground again; a horse crosses it.
+    burnt = _camp(figs, phase="move", burnt_tents=["1311"], horses={"h": _horse("1210", "1110", "k")})
+    assert "1311" in _reach(burnt, "k")
+
+
+def test_a_rider_in_an_open_and_a_thicket_cell_has_light_cover_as_in_the_example():
+    # 3.31 "Beispiel: Eine Figur zu Pferd befindet sich in einem 'Ebenefeld' und in einem
+    # 'Dickichtfeld'. Sie besitzt folglich leichte Deckung."
+    figs = {"a": ("archer", "defender", "0705"), "k": ("knight", "besieger", "0711")}
+    on_foot = _camp(figs, active="defender")
+    _, events = act(on_foot, "defender", "/shoot unit:a target:k", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "none"
+    mounted = _camp(figs, active="defender", horses={"h": _horse("0711", "0712", "k")})
+    _, events = act(mounted, "defender", "/shoot unit:a target:k", dice=[1])
+    assert of(events, "shot")[0]["cover"] == "light"
+
+
+def test_horses_and_engines_never_share_a_cell():
+    # 3.32: "alle Felder, in denen sich Belagerungsmaschinen befinden" are closed to horses; so
+    # no ram rolls onto a horse either, nor does a scenario set an engine on one.
+    ram = {"r1": {"kind": "ram", "side": "besieger", "cells": ["0817", "0818", "0819"], "towards": "0816"}}
+    crew = {
+        "a": ("peasant", "besieger", "0817"),
+        "b": ("peasant", "besieger", "0818"),
+        "c": ("peasant", "besieger", "0819"),
+        **FAR,
+    }
+    free = build(crew, engines=ram, filled_moat=["0817"], phase="move")
+    assert [a["to"] for a in legal(free, "besieger", "drive")] == ["0818"]  # rolled back
+    blocked = build(
+        crew,
+        engines=ram,
+        filled_moat=["0817"],
+        phase="move",
+        horses={"h": _horse("0920", "0820", side="defender")},
+    )
+    assert not legal(blocked, "besieger", "drive")
+    with pytest.raises(RuleError):
+        act(blocked, "besieger", "/drive engine:r1 to:0818")
+    with pytest.raises(ScenarioError, match="a siege tower, ladder, engine, horse or wagon stands there"):
+        build(
+            {"a": ("peasant", "besieger", "0817"), **FAR},
+            engines=ram,
+            filled_moat=["0817"],
+            horses={"h": _horse("0920", "0819", side="defender")},
+        )
+    # On the camp a rider passes the ballista but never rides onto it.
+    ballista = {"b1": {"kind": "ballista", "side": "besieger", "at": "1115"}}
+    state = _camp(
+        {"k": ("knight", "defender", "1116"), "g": ("peasant", "besieger", "2401")},
+        engines=ballista,
+        phase="move",
+        first="defender",
+        horses={"h": _horse("1116", "1117", "k", side="defender")},
+    )
+    reach = _reach(state, "k")
+    assert "1114" in reach and "1115" not in reach
+    with pytest.raises(ScenarioError, match="b1.at"):
+        _camp(
+            {"k": ("knight", "defender", "1116"), "g": ("peasant", "besieger", "2401")},
+            engines={"b1": {"kind": "ballista", "side": "besieger", "at": "1117"}},
+            horses={"h": _horse("1116", "1117", "k", side="defender")},
+        )
+
+
+def test_no_horse_is_ridden_or_led_into_a_burning_cell():
+    # A fire outlives its engine until the round ends (an engine smashed while it burns); men
+    # on foot keep out of it (3.54), and so do horses, ridden or led.
+    figs = {"k": ("knight", "besieger", "1116"), "m": ("man-at-arms", "besieger", "1012")}
+    horses = {"h": _horse("1116", "1117", "k"), "g": _horse("1013", "1014")}
+    state = _camp(figs, phase="move", horses=horses)
+
+    def led_onto(state, cells):
+        return [
+            a["to"]
+            for a in legal(state, "besieger", "lead")
+            if cells & set(riders.lead_options(RULES, state, "besieger", "m")[("g", a["to"])]["horse_cells"])
+        ]
+
+    assert "1115" in _reach(state, "k") and led_onto(state, {"1115"})
+    state["fires"] = {"1115": {"age": 1, "by": "defender"}}
+    reach = _reach(state, "k")
+    assert reach and "1115" not in reach
+    assert not [e for e, p in RULES._move_plans(state, "besieger", "k")["k"].items() if "1115" in p["path"]]
+    assert legal(state, "besieger", "lead") and not led_onto(state, {"1115"})
+
+
+def test_a_rider_pays_for_a_dead_horse_and_is_stopped_by_one_beside_three_dead_figures():
+    # 1.61 (4) "drei tote Figuren oder ein totes Pferd": one point more; (5) "drei tote Figuren
+    # und ein totes Pferd": impassable; for riders as for men on foot (R7).
+    rider = {"k": ("knight", "besieger", "1216")}
+    horses = {"h": _horse("1216", "1217", "k"), "dead": _horse("1215", "1315", dead=True)}
+    clear = _camp(rider, phase="move", horses={"h": horses["h"]})
+    _, events = act(clear, "besieger", "/move unit:k to:1214")
+    assert of(events, "moved")[0]["cost"] == 2
+    one = _camp(rider, phase="move", horses=horses)
+    plans = RULES._move_plans(one, "besieger", "k")["k"]
+    assert plans["1215"]["cost"] == 2 and plans["1214"]["cost"] == 3
+    dead = {f"d{i}": ("peasant", "defender", "1215", "dead") for i in range(3)}
+    blocked = _camp({**rider, **dead}, phase="move", horses=horses)
+    assert not [e for e, p in RULES._move_plans(blocked, "besieger", "k")["k"].items() if "1215" in p["path"]]
+    assert "1214" in _reach(blocked, "k")  # round about
+
+
+def test_a_rider_in_melee_stands_on_the_worse_of_his_two_cells(monkeypatch):
+    # 3.35 "Wichtig: Figuren zu Pferd, die in einen Nahkampf verwickelt sind, befinden sich auf
+    # dem Gelände ..., das für sie am wenigsten vorteilhaft ist." Every kind a horse may stand
+    # on is "0" in our terrain table (slopes and thickets too, C2), so on the packaged maps the
+    # clause changes nothing yet; here one cell of the horse gets "-", as an edit of the table
+    # could give it, and the melee reads it from whichever cell it is.
+    kinds = data.terrain()["kinds"]
+    open_to_horses = {
+        k
+        for k, v in kinds.items()
+        if k not in riders.horse_kinds()[0] | riders.horse_kinds()[1] and v["cost"] is not None and not v.get("building")
+    }
+    assert "thicket" in open_to_horses and {kinds[k]["melee"] for k in open_to_horses} == {"0"}
+    figs = {"k": ("sergeant", "besieger", "0711", "wounded"), "m": ("knight", "defender", "0710")}
+    for back in ("0712", "0611"):
+        state = _camp(figs, phase="melee", active="defender", horses={"h": _horse("0711", back, "k")})
+        board = RULES.board(state)
+        monkeypatch.setitem(board.cells, back, dataclasses.replace(board.cell(back), melee="-"))
+        state, _ = act(state, "defender", "/attack unit:m target:k")
+        _, events = act(state, "defender", "/fight", dice=[5])
+        fight = of(events, "melee")[0]
+        assert f"{back}" in fight["text"] and "the rider's worse cell, 3.35" in fight["text"]
+        assert any(shift == 1 for shift, _ in fight["shifts"])
+        monkeypatch.undo()
+    # Attacking, the rider fights from his worse cell too (1.72: the attackers' worst terrain).
+    figs = {"k": ("knight", "besieger", "0711"), "m": ("man-at-arms", "defender", "0710")}
+    state = _camp(figs, phase="melee", horses={"h": _horse("0711", "0712", "k")})
+    board = RULES.board(state)
+    monkeypatch.setitem(board.cells, "0712", dataclasses.replace(board.cell("0712"), melee="-"))
+    state, _ = act(state, "besieger", "/attack unit:k target:m")
+    _, events = act(state, "besieger", "/fight", dice=[5])
+    fight = of(events, "melee")[0]
+    assert "the rider's worse cell, 3.35" in fight["text"] and any(s == -1 for s, _ in fight["shifts"])
+
+
+def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_nothing(tmp_path):
+    """Konrad and Dietrich ride in scenario 3 (camp-raid), typed as a stranger would: a trench,
+    the ballista, a tent, a cell too far, a second move and a man-at-arms mounting are refused
+    with their reason, and nothing moves; Dietrich's ride across the trench goes through."""
+    import json
+
+    from service import table as local_table
+
+    script = tmp_path / "script.txt"
+    typed = [
+        "/end-phase",
+        "/move unit:Konrad to:1017",
+        "/move unit:Konrad to:1115",
+        "/move unit:Konrad to:1308",
+        "/move unit:Konrad to:2010",
+        "/mount unit:Ulrich horse:konrads-horse",
+        "/move unit:Dietrich to:1416",
+        "/move unit:Dietrich to:1316",
+        "/state",
+    ]
+    script.write_text("\n".join(typed) + "\n")
+    out = io.StringIO()
+    argv = ["--game", "siege", "--scenario", "camp-raid", "--seed", "1", "--db", str(tmp_path / "c.db")]
+    assert local_table.main([*argv, "--script", str(script)], stdout=out, stderr=io.StringIO()) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    _, trench, ballista, tent, far, footman, across, again, final = lines
+    assert "Konrad's horse may cross the trench at 1017 but not stop on it" in trench["error"]
+    assert "no horse enters 1115 (a ballista; 3.32)" in ballista["error"]
+    assert "no horse enters 1308 (tent; 3.32)" in tent["error"]
+    assert "Konrad's horse cannot reach 2010 this move: it has 8 movement points" in far["error"]
+    assert "Ulrich cannot mount: only knights and sergeants ride" in footman["error"]
+    assert across["ok"] and "Dietrich has already had his turn this phase." in again["error"]
+    state = final["state"]
+    assert state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"]
+    assert state["horses"]["dietrichs-horse"]["cells"][0] == "1416"
+    assert state["figures"]["guilhem"]["at"] == "1417"
+
+
+async def test_a_german_player_hears_the_horse_rule_in_german(table, german):  # noqa: F811
+    """Under SimCord with a German client: Konrad (camp-raid) typed onto a trench and a tent is
+    refused in German, naming the rule, and nothing moves."""
+    created = await table.alice.slash(table.channel, "game new", ruleset="siege", scenario="camp-raid")
+    assert "eröffnet" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    await table.bob.slash(table.thread, "act", action="/end-phase")
+    trench = reply_text(await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1017"))
+    assert "Das Pferd von Konrad darf den Schützengraben bei 1017 überqueren, aber dort nicht anhalten" in trench
+    tent = reply_text(await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1308"))
+    assert "Konrad reitet, und kein Pferd betritt 1308 (Zelt; 3.32)" in tent
+    footman = reply_text(await table.bob.slash(table.thread, "act", action="/mount unit:Ulrich horse:konrads-horse"))
+    assert "Ulrich kann nicht aufsitzen: nur Ritter und Sergeanten reiten (3.33; ein Waffenknecht" in footman
+    state = (await table.game()).state
+    assert state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"] and state["phase"] == "move"
+
+
+def test_a_led_horse_never_stops_in_a_trench_and_the_refusal_says_so():
+    # 3.34 with 3.1: the horse follows its leader "als wäre es eine Erweiterung des
+    # Spielsteins", and a horse may cross a trench but not stop in one; the leader himself may.
+    state = _camp({"p": ("peasant", "besieger", "1418")}, phase="move", horses={"g": _horse("1419", "1519")})
+    state2, _ = act(state, "besieger", "/lead unit:p horse:g to:1417")
+    assert state2["figures"]["p"]["at"] == "1417" and state2["horses"]["g"]["cells"] == ["1418", "1419"]
+    with pytest.raises(RuleError, match="P may walk to 1416, but horse g cannot follow him there"):
+        act(state, "besieger", "/lead unit:p horse:g to:1416")
+
+
+def test_a_knight_who_has_moved_cannot_mount_and_is_told_why():
+    state = build({"k": ("knight", "besieger", "0819"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state, _ = act(state, "besieger", "/move unit:k to:0619")
+    with pytest.raises(RuleError, match="K has already acted this round; mounting and dismounting take a whole round"):
+        act(state, "besieger", "/mount unit:k horse:h")
+
+
+def test_a_rider_whose_horse_stands_half_behind_a_tree_cannot_be_shot():
+    # R2 on the camp: the rider is in the cell of his horse with more cover (3.31), and a cell
+    # behind a tree (3.22: "Bäume ... blockieren") has the most of all: no shot at him.
+    figs = {"a": ("archer", "defender", "1101"), "k": ("knight", "besieger", "1005")}
+    on_foot = _camp(figs, active="defender")
+    assert [x for x in legal(on_foot, "defender", "shoot") if x["target"] == "k"]
+    mounted = _camp(figs, active="defender", horses={"h": _horse("1005", "1105", "k")})
+    assert not [x for x in legal(mounted, "defender", "shoot") if x["target"] in ("k", "h")]
+    with pytest.raises(RuleError, match="1104: a tree stands between shooter and target"):
+        act(mounted, "defender", "/shoot unit:a target:k", dice=[9])
+
+
+def test_a_rider_takes_up_no_siege_shield():
+    # Our reading (R8): a rider's hands hold the reins; he carries no ladder, shield or pot.
+    rider = build(
+        {"k": ("knight", "besieger", "0619"), **FAR},
+        phase="move",
+        shields={"s": {"at": "0619"}},
+        horses={"h": _horse("0619", "0519", "k")},
+    )
+    assert not legal(rider, "besieger", "lift")
+    walker = build({"k": ("knight", "besieger", "0619"), **FAR}, phase="move", shields={"s": {"at": "0619"}})
+    assert legal(walker, "besieger", "lift") == [{"type": "lift", "side": "besieger", "unit": "k", "item": "s"}]
+
+
+def test_dismounting_onto_a_cell_away_from_the_horse_is_refused_with_the_free_cells():
+    state = build(
+        {"k": ("knight", "besieger", "0519"), "m": ("man-at-arms", "besieger", "0618"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419", "k")},
+    )
+    offered = sorted(a["to"] for a in legal(state, "besieger", "dismount"))
+    assert "0618" not in offered and "0819" not in offered
+    for to in ("0819", "0618"):  # too far; taken by m
+        with pytest.raises(RuleError, match=rf"K gets off onto a free cell beside his horse \({', '.join(offered)}\), not {to}"):
+            act(state, "besieger", f"/dismount unit:k to:{to}")
+
+
+def test_a_figure_walks_up_to_a_riderless_horse_and_leads_it_on_in_the_same_move():
+    # 3.34: "reicht es schon, eine beliebige Figur ... angrenzend zu dem Pferd zu bringen. Die
+    # Figur kann ihre Bewegung beenden, wobei das Pferd ihr folgt".
+    state = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state, events = act(state, "besieger", "/lead unit:p horse:h to:0418")
+    moved = of(events, "moved")[0]
+    assert moved["path"][0] == "0919" and moved["path"][-1] == "0418" and moved["cost"] <= 5
+    # The horse stood until p came beside it; then it followed him as part of his counter.
+    assert not {"0519", "0419"} & set(moved["path"][:-2])
+    assert state["horses"]["h"]["cells"][0] == moved["path"][-2]
+    assert state["figures"]["p"]["at"] == "0418"

@@ -206,7 +206,7 @@ def test_horses_from_a_scenario_file_are_mounted_led_and_ridden_by_typed_command
     assert not refused["ok"] and "already has a rider (Otto)" in refused["error"]
     assert mounted["ok"]
     assert not led["ok"] and "already has a rider (Hugo)" in led["error"]
-    assert not peasant["ok"] and "only knight, sergeant ride" in peasant["error"]
+    assert not peasant["ok"] and "Page cannot mount: only knights and sergeants ride" in peasant["error"]
     assert ridden["ok"]
     state = final["state"]
     assert state["horses"]["grey"]["rider"] == "hugo" and state["figures"]["hugo"]["at"] == "0619"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import ScenarioError
+from engine.siege import riders
 
 from .helpers import RULES, act, build, legal, of
 
@@ -57,10 +58,22 @@ def test_a_wagon_without_a_team_does_not_move_and_harnessing_takes_the_round():
     # The horse can be led away on its own, but the wagon stays.
     state2, events = act(state, "besieger", "/lead unit:p horse:team to:1020")
     assert not of(events, "wagon_moved") and state2["wagons"]["w"]["cells"] == ["0619", "0519"]
+    # The whole round: no move, no melee for the figure that harnessed, though an enemy
+    # stands beside him in the melee step.
+    state = build(
+        {"p": ("peasant", "besieger", "0820"), "far": ("peasant", "defender", "0920")},
+        phase="move",
+        horses=TEAM,
+        wagons={"w": {"side": "besieger", "cells": ["0619", "0519"]}},
+    )
     state, events = act(state, "besieger", "/harness unit:p horse:team wagon:w")
     assert of(events, "harnessed") and state["wagons"]["w"]["animal"] == "team"
-    # The whole round: no move, no melee for the figure that harnessed.
     assert not [a for a in legal(state, "besieger") if a.get("unit") == "p"]
+    state, _ = act(state, "besieger", "/end-phase")
+    state, _ = act(state, "besieger", "/end-phase")
+    assert state["phase"] == "melee" and not legal(state, "besieger", "attack")
+    fresh = build({"p": ("peasant", "besieger", "0820"), "far": ("peasant", "defender", "0920")}, phase="melee")
+    assert legal(fresh, "besieger", "attack")
 
 
 def test_a_dead_draught_animal_is_unharnessed_in_a_round_and_the_wagon_is_stuck_till_then():
@@ -148,3 +161,27 @@ def test_los_agrees_with_the_shot_about_wagons_and_horses():
     )
     assert not RULES._sight(hugo, "a", "t").possible
     assert RULES.los(hugo, "0219", "0619").startswith("No shot")
+
+
+def test_on_the_camp_a_wagon_keeps_out_of_trenches_tents_and_trees():
+    # 5.11: draught animals "haben die gleichen Einschränkungen zu beachten" as riderless
+    # horses: no stop in a trench (3.1), no tent or tree (3.32); the wagon goes where they go.
+    camp = {"map": "camp"}
+    far = {"far": ("peasant", "defender", "0101")}
+    for cells in (["1318", "1317"], ["1312", "1311"], ["1709", "1708"]):  # trench, tent, tree
+        with pytest.raises(ScenarioError, match="a wagon stands only where a horse could"):
+            build({"p": ("peasant", "besieger", "1520"), **far}, wagons={"w": {"side": "besieger", "cells": cells}}, **camp)
+    state = build(
+        {"p": ("peasant", "besieger", "1215"), **far},
+        phase="move",
+        horses={"team": {"side": "besieger", "cells": ["1216", "1217"]}},
+        wagons={"w": {"side": "besieger", "cells": ["1218", "1219"], "animal": "team"}},
+        **camp,
+    )
+    board = RULES.board(state)
+    leads = legal(state, "besieger", "lead")
+    assert leads
+    for a in leads:
+        plan = riders.lead_options(RULES, state, "besieger", "p")[("team", a["to"])]
+        kinds = {board.cell(c).kind for c in plan["horse_cells"] + plan["wagon_cells"]}
+        assert not kinds & {"trench", "tent", "tree"}
