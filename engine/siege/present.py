@@ -63,7 +63,7 @@ PICTURE_WORDS = {
         "round": "Runde",
         "win": "gewinnen",
         "draw": "unentschieden",
-        "counters before the assault": "Vorbereitung vor dem Sturm",
+        "before the assault": "vor dem Sturm",
         "1 bows and crossbows": "1 Bogen und Armbrüste",
         "2 movement": "2 Bewegung",
         "3 bows again": "3 Bogen erneut",

@@ -203,7 +203,7 @@ def test_a_german_reader_s_siege_picture_is_in_german():
     scene = RULES.scene(state, [shot], None, lang="de")
     header = dict(scene["header"])
     assert header["Tag"] == "2 von 3, Runde 2 von 5"
-    assert header["Schritt"] == "Vorbereitung vor dem Sturm" and header["Am Zug"] == "Belagerer"
+    assert header["Schritt"] == "vor dem Sturm" and header["Am Zug"] == "Belagerer"
     assert header["Mauern"] == "0816 beschädigt, 1416 schwer beschädigt"
     assert header["Maschinen"].startswith("east-catapult außerhalb 1/1, great-onager außerhalb 3/3")
     assert header["Zugbrücke"] == "hoch"
