@@ -612,12 +612,13 @@ def _header(img, draw, scene: dict, lay: Layout, drawn: Drawn | None = None) -> 
         y += ts * 1.3
 
 
-def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn | None) -> set:
+def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn | None) -> list:
     """Inset outlines in the controller's colour; the cell's label and name are pasted again
-    over the outline so it never hides them. Returns the cells outlined."""
+    over the outline so it never hides them. Returns the names it added (objectives named
+    only in ``objectives[].name``)."""
     cell = lay.cell
     named = {entry[0]: entry for entry in names}
-    done = set()
+    added = []
     strong = _strong_labels(scene, lay)
     for i, ob in enumerate(_items(scene, "objectives")):
         where = f"objectives[{i}]"
@@ -630,18 +631,18 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
         pts.append(pts[0])
         draw.line(pts, fill=(20, 20, 20), width=w + 4, joint="curve")
         draw.line(pts, fill=colour, width=w, joint="curve")
-        done.add(h)
         _paste_label(img, lay, h, h in strong)
         entry = named.get(h)
         # a name that only repeats the cell's label (Rivet Wars names objectives by segment)
         # would print the same thing twice
         if entry is None and ob.get("name") and str(ob["name"]).upper() != _label(lay, h):
             entry = _place_names({"cells": [{"at": ob["at"], "text": ob["name"]}]}, lay)[0]
+            added.append(entry)
             if drawn is not None:
                 drawn.texts.append(("name", " ".join(entry[1]), entry[4]))
         if entry is not None:
             _paste_name(img, entry)
-    return done
+    return added
 
 
 _MAP_CELLS = LruCache(16)
@@ -687,6 +688,17 @@ def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float,
                 _overlap((x0, y0, x1, y1), k) > 0 for k in keep
             ):
                 _paste_label(img, lay, h, h in strong)
+
+
+def _repaste_names_under(img, names: list, segments, width: float) -> None:
+    """Paste again every place name that one of ``segments`` (lines ``width`` wide, with their
+    halo and head) crosses: an arrow through a town must not hide its name."""
+    pad = width * 2.2 + 2
+    for entry in names:
+        x0, y0, x1, y1 = entry[4]
+        grown = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+        if any(_segment_crosses_box(a, b, grown) for a, b in segments):
+            _paste_name(img, entry)
 
 
 def _segment_crosses_box(p, q, box) -> bool:
@@ -1320,8 +1332,8 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
     img = base.copy()
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
-    names = _place_names(scene, lay) if scene.get("objectives") else []
-    _objectives(img, draw, scene, lay, names, drawn)
+    names = _place_names(scene, lay) if scene.get("objectives") or scene.get("arrows") else []
+    names += _objectives(img, draw, scene, lay, names, drawn)
     cell = lay.cell
     counter_half = lay.counter_side / 2
     arrows = _items(scene, "arrows")
@@ -1348,6 +1360,7 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
         # a move arrow runs from centre to centre across the cells' labels (its own cells' and,
         # crossing corners, its neighbours'): put them back on top
         _repaste_labels_under(img, scene, lay, moved_through, max(3, round(cell * 0.13)))
+        _repaste_names_under(img, names, moved_through, max(3, round(cell * 0.13)))
     _markers(img, draw, scene, lay, under=True)
     boxes = _pieces(img, scene, lay, drawn)
     _markers(img, draw, scene, lay, under=False)
@@ -1382,6 +1395,9 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
             lay,
             [(pts[0], pts[-1]) for pts, _, _ in attacks],
             max(3, round(cell * 0.11)),
+        )
+        _repaste_names_under(
+            img, names, [(pts[0], pts[-1]) for pts, _, _ in attacks], max(3, round(cell * 0.11))
         )
     placed = []
     for text, b in labels:

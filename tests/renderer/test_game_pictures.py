@@ -158,6 +158,37 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
             if key in scene
         }
     )
+    # every place name (of a cell or an objective) reads as in the same picture without the
+    # turn's arrows: no arrow runs over it (a dice label may only hide what the checks above
+    # allow). Its ink and halo are where that picture and one without names differ.
+    still, _ = drawn({**scene, "arrows": [], "labels": []})
+    nameless, _ = drawn(
+        {
+            **scene,
+            "map_key": f"{scene['map_key']}/without names",  # its own cached map layer
+            "arrows": [],
+            "labels": [],
+            "cells": [{k: v for k, v in c.items() if k != "text"} for c in scene.get("cells", [])],
+            "objectives": [
+                {k: v for k, v in o.items() if k != "name"} for o in scene.get("objectives", [])
+            ],
+        }
+    )
+    dice = [box for kind, _, box in texts if kind == "attack"]
+    for kind, text, box in texts:
+        if kind != "name" or any(_overlap(box, other) for other in dice):
+            continue
+        now, named, bare_cell = crop(img, box), crop(still, box), crop(nameless, box)
+        ink = [p for p, q, r in zip(now, named, bare_cell) if max(q) < 70 and max(r) >= 110]
+        halo = [p for p, q, r in zip(now, named, bare_cell) if min(q) > 235 and min(r) <= 200]
+        assert ink, f"{where}: the name {text!r} is not drawn"
+        # (brightness, not exact colours: the 256-colour palette differs between pictures)
+        assert sum(1 for p in ink if max(p) < 110) >= 0.98 * len(ink), (
+            f"{where}: the name {text!r} is covered"
+        )
+        assert sum(1 for p in halo if min(p) > 200) >= 0.98 * len(halo), (
+            f"{where}: the name {text!r} is covered"
+        )
     for label, box in rec.cell_labels.items():
         if label in hidden:
             continue
