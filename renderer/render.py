@@ -616,19 +616,14 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
     """Inset outlines in the controller's colour; the cell's label and name are pasted again
     over the outline so it never hides them. Returns the names it added (objectives named
     only in ``objectives[].name``)."""
-    cell = lay.cell
     named = {entry[0]: entry for entry in names}
     added = []
     strong = _strong_labels(scene, lay)
     for i, ob in enumerate(_items(scene, "objectives")):
         where = f"objectives[{i}]"
         h = lay.parse(ob.get("at"), where + ".at")
-        cx, cy = lay.center_of(h)
         colour = sprites.rgb(ob["color"], where + ".color") if ob.get("color") else (255, 255, 255)
-        inset = 0.84 if lay.kind == "hex" else 0.86
-        w = max(3, round(cell * (0.12 if lay.kind == "hex" else 0.09)))
-        pts = [(cx + (x - cx) * inset, cy + (y - cy) * inset) for x, y in lay.corners_of(h)]
-        pts.append(pts[0])
+        pts, w = _outline(lay, h)
         draw.line(pts, fill=(20, 20, 20), width=w + 4, joint="curve")
         draw.line(pts, fill=colour, width=w, joint="curve")
         _paste_label(img, lay, h, h in strong)
@@ -643,6 +638,26 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
         if entry is not None:
             _paste_name(img, entry)
     return added
+
+
+def _outline(lay: Layout, h) -> tuple[list, int]:
+    """The closed path of an objective's inset outline in cell ``h`` and its width."""
+    cx, cy = lay.center_of(h)
+    inset = 0.84 if lay.kind == "hex" else 0.86
+    w = max(3, round(lay.cell * (0.12 if lay.kind == "hex" else 0.09)))
+    pts = [(cx + (x - cx) * inset, cy + (y - cy) * inset) for x, y in lay.corners_of(h)]
+    return pts + [pts[0]], w
+
+
+def outline_boxes(lay: Layout, h) -> list[tuple[float, float, float, float]]:
+    """Boxes around each side of the objective outline of cell ``h`` (with its dark rim):
+    what a dice label must not hide, so the side holding the place stays visible."""
+    pts, w = _outline(lay, h)
+    r = (w + 4) / 2
+    return [
+        (min(p[0], q[0]) - r, min(p[1], q[1]) - r, max(p[0], q[0]) + r, max(p[1], q[1]) + r)
+        for p, q in zip(pts, pts[1:])
+    ]
 
 
 _MAP_CELLS = LruCache(16)
@@ -1419,6 +1434,8 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
             )
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
+    # an objective's outline tells who holds it: a dice label never hides it
+    avoid += [b for o in _items(scene, "objectives") for b in outline_boxes(lay, lay.parse(o.get("at")))]
     _attack_labels(
         img,
         draw,

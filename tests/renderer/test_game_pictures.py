@@ -18,6 +18,7 @@ from engine import registry
 from engine.core.game import autoplay
 from renderer import closeup, colours
 from renderer.layout import PREVIEW_WIDTH
+from renderer.render import outline_boxes
 
 # every packaged game (fixture games registered by other tests are not players' pictures)
 RULESETS = sorted(
@@ -119,6 +120,15 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
     for kind, text, box in readable:
         for pid, counter in rec.counters:
             assert not _overlap(box, counter), f"{where}: {kind} {text!r} and counter {pid} overlap"
+    # who holds an objective is its outline's colour: no dice label hides a side of it
+    lay = rec.layout
+    for objective in scene.get("objectives", []):
+        sides = outline_boxes(lay, lay.parse(objective["at"]))
+        for kind, text, box in texts:
+            if kind == "attack":
+                assert not any(_overlap(box, side) for side in sides), (
+                    f"{where}: {text!r} hides the outline of the objective at {objective['at']}"
+                )
     covered: dict = {}
     regions = [t for t in texts if t[0] == "region"]
     for label, box in rec.cell_labels.items():
