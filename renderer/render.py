@@ -909,9 +909,10 @@ def _pieces(
     return boxes
 
 
-def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
+def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> tuple[list, int]:
     """Clouds (gas, smoke) go ``under`` the counters so these stay readable and the cloud shows
-    around them; every other marker goes over them."""
+    around them; every other marker goes over them. Returns the sides of the highlights drawn
+    and their width."""
     cell = lay.cell
     # beside the counter, clear of the label and name bands
     if lay.kind == "hex":
@@ -920,6 +921,8 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         corners = ((-0.36, 0.02), (-0.36, 0.3), (-0.36, 0.02), (-0.36, 0.3))
     used: dict = {}
     late = []
+    outlined: list = []
+    w = max(3, round(cell * 0.12))
     for i, mk in enumerate(_items(scene, "markers")):
         where = f"markers[{i}]"
         kind = mk.get("kind")
@@ -938,8 +941,8 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         text = fonts.safe_text(str(mk.get("text") or ""))
         if kind == "highlight":
             pts = lay.corners_of(h)
-            w = max(3, round(cell * 0.12))
             draw.line(pts + [pts[0]], fill=colour, width=w, joint="curve")
+            outlined.extend(zip(pts, pts[1:] + pts[:1]))
             # a cell offered for a move or a tile gets its label even where no tile lies yet,
             # so the command can be typed without counting
             _paste_label(img, lay, h)
@@ -964,6 +967,7 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
     for kind, size, colour, text, x, y in late:
         sprite = sprites.marker(kind, size, colour, text)
         img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
+    return outlined, w
 
 
 def _overlap(a, b) -> float:
@@ -1347,7 +1351,11 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
     img = base.copy()
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
-    names = _place_names(scene, lay) if scene.get("objectives") or scene.get("arrows") else []
+    names = (
+        _place_names(scene, lay)
+        if scene.get("objectives") or scene.get("arrows") or scene.get("markers")
+        else []
+    )
     names += _objectives(img, draw, scene, lay, names, drawn)
     cell = lay.cell
     counter_half = lay.counter_side / 2
@@ -1378,7 +1386,9 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
         _repaste_names_under(img, names, moved_through, max(3, round(cell * 0.13)))
     _markers(img, draw, scene, lay, under=True)
     boxes = _pieces(img, scene, lay, drawn)
-    _markers(img, draw, scene, lay, under=False)
+    outlined, width = _markers(img, draw, scene, lay, under=False)
+    # a highlight is drawn on the cell's sides, half in its neighbours: their names stay on top
+    _repaste_names_under(img, names, outlined, width / 2)
     labels = []
     seen: dict = {}
     for pts, colour, text in attacks:

@@ -168,37 +168,10 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
             if key in scene
         }
     )
-    # every place name (of a cell or an objective) reads as in the same picture without the
-    # turn's arrows: no arrow runs over it (a dice label may only hide what the checks above
-    # allow). Its ink and halo are where that picture and one without names differ.
-    still, _ = drawn({**scene, "arrows": [], "labels": []})
-    nameless, _ = drawn(
-        {
-            **scene,
-            "map_key": f"{scene['map_key']}/without names",  # its own cached map layer
-            "arrows": [],
-            "labels": [],
-            "cells": [{k: v for k, v in c.items() if k != "text"} for c in scene.get("cells", [])],
-            "objectives": [
-                {k: v for k, v in o.items() if k != "name"} for o in scene.get("objectives", [])
-            ],
-        }
-    )
+    # no arrow, highlight or marker runs over a place name (a dice label may only hide what
+    # the checks above allow)
     dice = [box for kind, _, box in texts if kind == "attack"]
-    for kind, text, box in texts:
-        if kind != "name" or any(_overlap(box, other) for other in dice):
-            continue
-        now, named, bare_cell = crop(img, box), crop(still, box), crop(nameless, box)
-        ink = [p for p, q, r in zip(now, named, bare_cell) if max(q) < 70 and max(r) >= 110]
-        halo = [p for p, q, r in zip(now, named, bare_cell) if min(q) > 235 and min(r) <= 200]
-        assert ink, f"{where}: the name {text!r} is not drawn"
-        # (brightness, not exact colours: the 256-colour palette differs between pictures)
-        assert sum(1 for p in ink if max(p) < 110) >= 0.98 * len(ink), (
-            f"{where}: the name {text!r} is covered"
-        )
-        assert sum(1 for p in halo if min(p) > 200) >= 0.98 * len(halo), (
-            f"{where}: the name {text!r} is covered"
-        )
+    assert_names_uncovered(where, scene, img, [t for t in texts if not any(_overlap(t[2], d) for d in dice)])
     for label, box in rec.cell_labels.items():
         if label in hidden:
             continue
@@ -220,6 +193,60 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
             assert sum(1 for p in halo if sum(p) > 600) >= 0.85 * len(halo), (
                 f"{where}: label {label} is covered"
             )
+
+
+def assert_names_uncovered(where, scene, img, texts) -> None:
+    """Every place name among ``texts`` (of a cell or an objective) reads in ``img`` as in the
+    same picture without the turn's arrows, dice labels and markers: its ink and the halo
+    around it are where that picture and one without names differ."""
+    plain = {**scene, "arrows": [], "labels": [], "markers": []}
+    still, _ = drawn(plain)
+    nameless, _ = drawn(
+        {
+            **plain,
+            "map_key": f"{scene['map_key']}/without names",  # its own cached map layer
+            "cells": [{k: v for k, v in c.items() if k != "text"} for c in scene.get("cells", [])],
+            "objectives": [
+                {k: v for k, v in o.items() if k != "name"} for o in scene.get("objectives", [])
+            ],
+        }
+    )
+    for kind, text, box in texts:
+        if kind != "name":
+            continue
+        now, named, bare_cell = crop(img, box), crop(still, box), crop(nameless, box)
+        ink = [p for p, q, r in zip(now, named, bare_cell) if max(q) < 70 and max(r) >= 110]
+        halo = [p for p, q, r in zip(now, named, bare_cell) if min(q) > 235 and min(r) <= 200]
+        assert ink, f"{where}: the name {text!r} is not drawn"
+        # (brightness, not exact colours: the 256-colour palette differs between pictures)
+        assert sum(1 for p in ink if max(p) < 110) >= 0.98 * len(ink), (
+            f"{where}: the name {text!r} is covered"
+        )
+        assert sum(1 for p in halo if min(p) > 200) >= 0.98 * len(halo), (
+            f"{where}: the name {text!r} is covered"
+        )
+
+
+def test_pocket_tactics_candidate_cells_are_labelled_and_leave_names_readable():
+    """While the map is built, every cell a tile may go to is outlined and carries its label
+    (`/place to:` without counting); the outlines, drawn on the cells' sides, never cut the
+    name of the tile next to them (seed 4: Hochland between six candidates)."""
+    rules = registry.get_ruleset("pocket-tactics")
+    checked = 0
+    for index, (state, events) in enumerate(_frames("pocket-tactics", SEED)):
+        if state["phase"] != "map" or not any(c.get("text") for c in rules.scene(state, events, None)["cells"]):
+            continue
+        for lang in ("en", "de"):
+            scene = rules.scene(state, events, None, lang=lang)
+            offered = [m["at"] for m in scene["markers"] if m["kind"] == "highlight"]
+            assert offered, index
+            img, rec = drawn(scene)
+            assert set(offered) <= set(rec.cell_labels), index
+            assert_names_uncovered(f"pocket-tactics@{index}/{lang}", scene, img, rec.texts)
+            checked += 1
+        if checked >= 4:
+            break
+    assert checked
 
 
 @pytest.mark.parametrize("name", RULESETS)
