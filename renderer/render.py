@@ -1091,8 +1091,12 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
         if any(_overlap(box, b) > 0 for b in placed):
             continue
         anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+        # a leader must not cross another label, except one already lying over the arrow's
+        # middle (an attack and its answer share one line): from under it is the only way out
         if any(_segment_hits_box(p, q, box) for p, q in leaders) or any(
-            _segment_hits_box((x, y), anchor, b) for b in placed
+            _segment_hits_box((x, y), anchor, b)
+            for b in placed
+            if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
         ):
             continue
         hidden, covered = hide.hidden(box)

@@ -691,3 +691,25 @@ def test_the_close_up_holds_the_turn_s_attack_and_speaks_the_scene_s_language():
     assert ("caption", "Ausschnitt dieses Zuges") in [(k, t) for k, t, _ in german.texts]
     # without any action there is nothing to show close up
     assert drawn({**scene, "arrows": []})[1].close_up is None
+
+
+def test_an_attack_and_the_answer_along_the_same_line_get_labels_apart():
+    """Tactical Table War, seed 2: 1001 attacks 1101 and 1101 strikes back along the same line.
+    Both results are read, neither label covers the other or a counter."""
+    rules = registry.get_ruleset("tactical-table-war")
+    state, events = _frames("tactical-table-war", LOSSES_SEED)[140]
+    scene = rules.scene(state, events, None)
+    texts = {a["text"] for a in scene["arrows"] if a.get("kind") == "attack"}
+    assert texts == {"4 vs 10: held", "7 vs 5: killed"}
+    img, rec = drawn(scene)
+    for part in (rec, rec.close_up["drawn"]):
+        boxes = [(text, box) for kind, text, box in part.texts if kind == "attack"]
+        assert sorted(text for text, _ in boxes) == sorted(texts)
+        assert not _overlap(boxes[0][1], boxes[1][1]), boxes
+        for text, box in boxes:
+            for pid, counter in part.counters:
+                assert not _overlap(box, counter), f"{text!r} covers counter {pid}"
+    # and the PNG shows both: dark words on white boxes
+    for text, box in [(t, b) for k, t, b in rec.texts if k == "attack"]:
+        pixels = crop(img, box)
+        assert sum(1 for p in pixels if max(p) < 90) >= len(text) * 6, text
