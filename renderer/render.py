@@ -1030,13 +1030,13 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
 
 class _Boxes:
     """The areas a candidate label box would hide, read from a half-resolution mask around the
-    label: counters and names (must not hide, 255) drawn over cell labels (rather not, 1).
-    Pillow counts the pixels in C; summing box overlaps in Python was most of a big map's
-    picture."""
+    label: counters (never, 255), over names and objective outlines (only when nothing else is
+    free, 2), over cell labels (rather not, 1). Pillow counts the pixels in C; summing box
+    overlaps in Python was most of a big map's picture."""
 
     SCALE = 2
 
-    def __init__(self, must, rather, around):
+    def __init__(self, must, should, rather, around):
         self.x0, self.y0 = around[0], around[1]
         k = self.SCALE
         size = (
@@ -1045,7 +1045,7 @@ class _Boxes:
         )
         self.mask = Image.new("L", size, 0)
         draw = ImageDraw.Draw(self.mask)
-        for boxes, value in ((rather, 1), (must, 255)):
+        for boxes, value in ((rather, 1), (should, 2), (must, 255)):
             for b in boxes:  # rounded outwards: a near miss counts as hiding, never the reverse
                 draw.rectangle(
                     (
@@ -1057,8 +1057,8 @@ class _Boxes:
                     fill=value,
                 )
 
-    def hidden(self, box) -> tuple[float, float]:
-        """(area of counters and names, area of cell labels) under ``box``."""
+    def hidden(self, box) -> tuple[float, float, float]:
+        """(area of counters, of names and outlines, of cell labels) under ``box``."""
         k = self.SCALE
         part = self.mask.crop(
             (
@@ -1069,17 +1069,17 @@ class _Boxes:
             )
         )
         if part.getbbox() is None:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         counts = part.histogram()
-        return counts[255] * k * k, counts[1] * k * k
+        return counts[255] * k * k, counts[2] * k * k, counts[1] * k * k
 
 
 def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     """The cheapest free box for a label of size (w, h) anchored at (x, y): (cost, box, leader
-    end, area of ``must`` hidden, area of ``rather`` hidden), or None when every candidate
-    touches a placed label or leader. Counters and names are hidden only when nothing else is
-    possible, cell labels as little as possible. Candidates come nearest first, so the first
-    that hides nothing wins."""
+    end, area of counters, names and outlines hidden, area of cell labels hidden), or None when
+    every candidate touches a placed label or leader. Counters are hidden only when nothing
+    else is possible, then names and objective outlines, cell labels as little as possible.
+    Candidates come nearest first, so the first that hides nothing wins."""
     x, y, w, h = spot
     best = None
     for i, (dx, dy) in enumerate(candidates):
@@ -1099,17 +1099,19 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
             if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
         ):
             continue
-        hidden, covered = hide.hidden(box)
+        counters, hidden, covered = hide.hidden(box)
         cost = (
-            (1e7 if hidden else 0.0)
+            (1e9 if counters else 0.0)
+            + (1e7 if hidden else 0.0)
+            + 3 * counters
             + 3 * hidden
             + covered
             + math.hypot(dx, dy) * lay.cell * 0.3
             + i * 0.01
         )
         if best is None or cost < best[0]:
-            best = (cost, box, anchor, hidden, covered)
-        if hidden == 0 and covered == 0:
+            best = (cost, box, anchor, counters + hidden, covered)
+        if counters == 0 and hidden == 0 and covered == 0:
             break
     return best
 
@@ -1155,12 +1157,13 @@ def _attack_labels(
         near_avoid = [c for c in avoid if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         spot = (x, y, w, h)
         around = (x - reach, y - reach, x + reach, y + reach)
-        hide = _Boxes(nearby + near_avoid, _labels_near(lay, x, y, reach), around)
+        hide = _Boxes(nearby, near_avoid, _labels_near(lay, x, y, reach), around)
         best = _best_spot(offsets, spot, lay, placed, leaders, hide)
-        if (best is None or best[3] + best[4] > 0) and lay.kind == "square":
+        if best is None or best[3] > 0 or (best[4] > 0 and lay.kind == "square"):
             # nothing free on the coarse rings: try a fine grid (the labels of a square board
             # leave free strips narrower than the rings' steps; on a hex map the rows of
-            # labels are too close for a free strip, so it would only cost time there)
+            # labels are too close for a free strip, so only a spot that would hide a counter,
+            # a name or an outline is worth the time)
             fine = _best_spot(dense, spot, lay, placed, leaders, hide)
             if fine is not None and (best is None or fine[0] < best[0]):
                 best = fine

@@ -713,3 +713,26 @@ def test_an_attack_and_the_answer_along_the_same_line_get_labels_apart():
     for text, box in [(t, b) for k, t, b in rec.texts if k == "attack"]:
         pixels = crop(img, box)
         assert sum(1 for p in pixels if max(p) < 90) >= len(text) * 6, text
+
+
+def test_a_dice_label_in_a_crowded_corner_finds_a_free_spot():
+    """Tactical Table War, seed 4: a shot from 0202 to 0106 lands among counters, castle and
+    outpost outlines and their names. Its label goes where it hides none of them (before, it
+    sat on a counter), joined to its arrow by a leader line."""
+    rules = registry.get_ruleset("tactical-table-war")
+    state, events = _frames("tactical-table-war", SEED)[295]
+    scene = rules.scene(state, events, None)
+    assert [a["path"] for a in scene["arrows"] if a.get("kind") == "attack"] == [["0202", "0106"]]
+    img, rec = drawn(scene)
+    [(text, box)] = [(t, b) for k, t, b in rec.texts if k == "attack"]
+    lay = rec.layout
+    for pid, counter in rec.counters:
+        assert not _overlap(box, counter), f"{text!r} covers counter {pid}"
+    for kind, other, where in rec.texts:
+        assert kind == "attack" or not _overlap(box, where), f"{text!r} covers {kind} {other!r}"
+    for objective in scene["objectives"]:
+        for side in outline_boxes(lay, lay.parse(objective["at"])):
+            assert not _overlap(box, side), f"{text!r} hides the outline at {objective['at']}"
+    [(start, end)] = rec.leaders
+    assert start != end  # moved off the arrow, so a leader line shows where it belongs
+    assert sum(1 for p in crop(img, box) if max(p) < 90) >= len(text) * 6
