@@ -317,9 +317,18 @@ def test_every_cell_label_reads_at_the_preview_width(name):
 def test_every_side_is_in_the_legend(name):
     rules = registry.get_ruleset(name)
     for where, scene in positions(name):
-        _, rec = renderer.render_with_layout(scene)
+        img, rec = drawn(scene)
         assert len(rec.legend) == len(scene["legend"]) >= len(rules.sides), where
         assert sorted(rec.legend) == sorted(entry["text"] for entry in scene["legend"]), where
+        # and the PNG shows each: light letters on the dark header, its colour's swatch beside
+        for entry in scene["legend"]:
+            [box] = [b for kind, t, b in rec.texts if kind == "legend" and t == entry["text"]]
+            letters = crop(img, box)
+            assert sum(1 for p in letters if min(p) > 200) >= 3 * len(entry["text"]), where
+            height = box[3] - box[1]
+            swatch = crop(img, (box[0] - 2.2 * height, box[1], box[0], box[3]))
+            colour = _colour(entry["color"])
+            assert any(max(abs(a - b) for a, b in zip(p, colour)) < 30 for p in swatch), where
 
 
 @pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
