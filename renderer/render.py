@@ -1210,9 +1210,33 @@ class Drawn:
     close_up: dict | None = None
 
 
-def footer_lines(scene: dict) -> int:
-    """Lines under the map: one for the terrain key, one per side's losses."""
-    return (1 if scene.get("terrain_key") else 0) + len(_items(scene, "losses"))
+def _key_rows(scene: dict, lay: Layout) -> list[list[int]]:
+    """The terrain key's entries (indexes) by line: as many as fit the picture's width at the
+    header's text size, so a long key wraps rather than shrinking below reading size at a
+    phone's width (Tenochtitlan's eleven fills were 5 px tall there on one line)."""
+    size = lay.text_size
+    room = lay.width - 2 * round(lay.title_size * 0.5)
+    rows: list[list[int]] = []
+    used = room
+    for i, k in enumerate(_items(scene, "terrain_key")):
+        text = fonts.safe_text(str(k.get("text", "")))
+        need = size * 1.5 + fonts.text_width(text, size) + size * 0.7
+        if rows and used + need <= room:
+            rows[-1].append(i)
+            used += need
+        else:
+            rows.append([i])
+            used = need
+    return rows
+
+
+def footer_lines(scene: dict, size_hint: int | None = None) -> int:
+    """Lines under the map: the terrain key's (one, or more when it wraps), one per side's
+    losses. The picture's width does not depend on them."""
+    key = 0
+    if scene.get("terrain_key"):
+        key = len(_key_rows(scene, layout_for(scene["grid"], size_hint)))
+    return key + len(_items(scene, "losses"))
 
 
 def static_key(scene: dict, lay: Layout) -> tuple:
@@ -1238,21 +1262,14 @@ def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
     y = lay.height - lay.footer_height + ts * 0.3
     key = _items(scene, "terrain_key")
     x: float
-    if key:
+    size = ts
+    for row in _key_rows(scene, lay) if key else []:
         x = pad
-        size = ts
-        total = sum(
-            fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2
-            for k in key
-        )
-        while total > lay.width - 2 * pad and size > 9:
-            size -= 1
-            total = sum(
-                fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2
-                for k in key
-            )
-        for i, k in enumerate(key):
+        for i in row:
+            k = key[i]
             text = fonts.safe_text(str(k.get("text", "")))
+            # a single name wider than the picture (never in the games) shrinks to fit
+            size = fonts.fit_size(text, ts, lay.width - 2 * pad - ts * 1.5, False, smallest=9)
             colour = sprites.rgb(k.get("color") or "#888888", f"terrain_key[{i}].color")
             cy = y + ts * 0.7
             draw.rectangle(
@@ -1311,7 +1328,7 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
 def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image.Image, Drawn]:
     """The picture and a :class:`Drawn` record of where its texts, counters and labels went."""
     check(scene)
-    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     drawn = Drawn(lay)
     img = _render(scene, size_hint, drawn)
     _record_map(scene, lay, drawn)
@@ -1347,13 +1364,13 @@ def _render(
     img = _render_map(scene, size_hint, drawn)
     if not close_up:
         return img
-    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map)
 
 
 def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
     check(scene)
-    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
     img = base.copy()
     draw = ImageDraw.Draw(img)

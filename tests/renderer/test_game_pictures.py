@@ -45,6 +45,9 @@ MAX_LABELS_UNDER_DICE = 2
 # CIE76 distance between every terrain fill and every side colour, also as seen with
 # protanopia, deuteranopia and tritanopia (Machado et al. 2009, full severity).
 MIN_TERRAIN_SIDE_DISTANCE = 20
+# Smallest font size of a terrain key name at a phone's width (420 px): the header's facts
+# are 8-11 px there; the key was 5 px on Tenochtitlan's one line of eleven fills.
+MIN_KEY_PHONE_PX = 7.5
 
 
 def _overlap(a, b, slack: float = 1.0) -> float:
@@ -405,8 +408,20 @@ def test_the_terrain_key_names_the_map_s_fills(name):
     assert fills - features <= keyed, (
         f"{where}: fills without a key entry: {sorted(fills - features - keyed)}"
     )
-    _, rec = renderer.render_with_layout(scene)
-    assert [t for kind, t, _ in rec.texts if kind == "key"] == [k["text"] for k in key]
+    img, rec = drawn(scene)
+    shown = [(t, box) for kind, t, box in rec.texts if kind == "key"]
+    assert [t for t, _ in shown] == [k["text"] for k in key]
+    # a long key wraps instead of shrinking: every name reads at a phone's width, inside the
+    # picture, none over another, and the PNG shows it (dark letters on the light footer)
+    for text, box in shown:
+        assert (box[3] - box[1]) / 1.2 >= MIN_KEY_PHONE_PX * img.width / closeup.PHONE_WIDTH, (
+            f"{where}: the key's {text!r} is too small"
+        )
+        assert 0 <= box[0] and box[2] <= img.width, f"{where}: {text!r} leaves the picture"
+        assert sum(1 for p in crop(img, box) if max(p) < 90) >= 2 * len(text), text
+    for i, (text, box) in enumerate(shown):
+        for other, other_box in shown[i + 1 :]:
+            assert not _overlap(box, other_box), f"{where}: {text!r} and {other!r}"
 
 
 def test_colour_blindness_simulation_matches_known_values():
@@ -510,7 +525,15 @@ def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
 # Words a German reader must find in each game's picture (header fields, sides, terrain key,
 # the losses lines), and English picture words that must be gone.
 GERMAN_WORDS = {
-    "tenochtitlan": ["Spielzug", "Spanier", "Azteken", "verloren:", "Gelände", "Nachziehstapel"],
+    "tenochtitlan": [
+        "Spielzug",
+        "Spanier",
+        "Azteken",
+        "verloren:",
+        "Gelände",
+        "Nachziehstapel",
+        "Tlacopan-Tor",
+    ],
     "rivet-wars": ["Runde", "Alliierte", "Niemandsland", "Laufrost", "verloren:", "Siegpunkte"],
     "pocket-tactics": ["Zug", "Nord", "Süd", "verloren:", "Reserve"],
     "tactical-table-war": ["Runde", "Rot", "Blau", "Schatzkammer", "Ebene", "verloren:"],
@@ -518,7 +541,7 @@ GERMAN_WORDS = {
 ENGLISH_PICTURE_WORDS = frozenset(
     "Turn Round Active Card Used Waiting Treasury lost: Decks Held Supply Plain Clear Walkway "
     "Spanish Aztec Allies North South Red Blue hit miss eliminated retreat killed held tie "
-    "destroyed".split()
+    "destroyed Gate Market Precinct Springs Dock".split()
 )
 
 
@@ -745,3 +768,18 @@ def test_a_dice_label_in_a_crowded_corner_finds_a_free_spot():
     [(start, end)] = rec.leaders
     assert start != end  # moved off the arrow, so a leader line shows where it belongs
     assert sum(1 for p in crop(img, box) if max(p) < 90) >= len(text) * 6
+
+
+def test_tenochtitlan_s_german_summary_names_the_places_as_the_german_picture_does():
+    """A German player reads the goals in the summary and looks for them on the picture: the
+    objectives' names must be the ones drawn there (not "Sacred Precinct", "Dock Area")."""
+    rules = registry.get_ruleset("tenochtitlan")
+    where, scene = positions("tenochtitlan", SEED, "de")[0]
+    _, rec = drawn(scene)
+    names = {text for kind, text, _ in rec.texts if kind == "name"}
+    goals = [o["name"] for o in scene["objectives"]]
+    assert {"Heiliger Bezirk", "Hafen"} <= set(goals)
+    summary = rules.rules_summary("de")
+    for goal in goals:
+        assert goal in names, f"{where}: {goal} is not drawn"
+        assert goal in summary, f"the German summary does not name {goal}"
