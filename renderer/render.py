@@ -614,36 +614,52 @@ def _header(img, draw, scene: dict, lay: Layout, drawn: Drawn | None = None) -> 
         y += ts * 1.3
 
 
-def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn | None) -> set:
+def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn | None) -> list:
     """Inset outlines in the controller's colour; the cell's label and name are pasted again
-    over the outline so it never hides them. Returns the cells outlined."""
-    cell = lay.cell
+    over the outline so it never hides them. Returns the names it added (objectives named
+    only in ``objectives[].name``)."""
     named = {entry[0]: entry for entry in names}
-    done = set()
+    added = []
     strong = _strong_labels(scene, lay)
     for i, ob in enumerate(_items(scene, "objectives")):
         where = f"objectives[{i}]"
         h = lay.parse(ob.get("at"), where + ".at")
-        cx, cy = lay.center_of(h)
         colour = sprites.rgb(ob["color"], where + ".color") if ob.get("color") else (255, 255, 255)
-        inset = 0.84 if lay.kind == "hex" else 0.86
-        w = max(3, round(cell * (0.12 if lay.kind == "hex" else 0.09)))
-        pts = [(cx + (x - cx) * inset, cy + (y - cy) * inset) for x, y in lay.corners_of(h)]
-        pts.append(pts[0])
+        pts, w = _outline(lay, h)
         draw.line(pts, fill=(20, 20, 20), width=w + 4, joint="curve")
         draw.line(pts, fill=colour, width=w, joint="curve")
-        done.add(h)
         _paste_label(img, lay, h, h in strong)
         entry = named.get(h)
         # a name that only repeats the cell's label (Rivet Wars names objectives by segment)
         # would print the same thing twice
         if entry is None and ob.get("name") and str(ob["name"]).upper() != _label(lay, h):
             entry = _place_names({"cells": [{"at": ob["at"], "text": ob["name"]}]}, lay)[0]
+            added.append(entry)
             if drawn is not None:
                 drawn.texts.append(("name", " ".join(entry[1]), entry[4]))
         if entry is not None:
             _paste_name(img, entry)
-    return done
+    return added
+
+
+def _outline(lay: Layout, h) -> tuple[list, int]:
+    """The closed path of an objective's inset outline in cell ``h`` and its width."""
+    cx, cy = lay.center_of(h)
+    inset = 0.84 if lay.kind == "hex" else 0.86
+    w = max(3, round(lay.cell * (0.12 if lay.kind == "hex" else 0.09)))
+    pts = [(cx + (x - cx) * inset, cy + (y - cy) * inset) for x, y in lay.corners_of(h)]
+    return pts + [pts[0]], w
+
+
+def outline_boxes(lay: Layout, h) -> list[tuple[float, float, float, float]]:
+    """Boxes around each side of the objective outline of cell ``h`` (with its dark rim):
+    what a dice label must not hide, so the side holding the place stays visible."""
+    pts, w = _outline(lay, h)
+    r = (w + 4) / 2
+    return [
+        (min(p[0], q[0]) - r, min(p[1], q[1]) - r, max(p[0], q[0]) + r, max(p[1], q[1]) + r)
+        for p, q in zip(pts, pts[1:])
+    ]
 
 
 _MAP_CELLS = LruCache(16)
@@ -689,6 +705,17 @@ def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float,
                 _overlap((x0, y0, x1, y1), k) > 0 for k in keep
             ):
                 _paste_label(img, lay, h, h in strong)
+
+
+def _repaste_names_under(img, names: list, segments, width: float) -> None:
+    """Paste again every place name that one of ``segments`` (lines ``width`` wide, with their
+    halo and head) crosses: an arrow through a town must not hide its name."""
+    pad = width * 2.2 + 2
+    for entry in names:
+        x0, y0, x1, y1 = entry[4]
+        grown = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+        if any(_segment_crosses_box(a, b, grown) for a, b in segments):
+            _paste_name(img, entry)
 
 
 def _segment_crosses_box(p, q, box) -> bool:
@@ -884,9 +911,10 @@ def _pieces(
     return boxes
 
 
-def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
+def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> tuple[list, int]:
     """Clouds (gas, smoke) go ``under`` the counters so these stay readable and the cloud shows
-    around them; every other marker goes over them."""
+    around them; every other marker goes over them. Returns the sides of the highlights drawn
+    and their width."""
     cell = lay.cell
     # beside the counter, clear of the label and name bands
     if lay.kind == "hex":
@@ -895,6 +923,8 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         corners = ((-0.36, 0.02), (-0.36, 0.3), (-0.36, 0.02), (-0.36, 0.3))
     used: dict = {}
     late = []
+    outlined: list = []
+    w = max(3, round(cell * 0.12))
     for i, mk in enumerate(_items(scene, "markers")):
         where = f"markers[{i}]"
         kind = mk.get("kind")
@@ -913,8 +943,8 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
         text = fonts.safe_text(str(mk.get("text") or ""))
         if kind == "highlight":
             pts = lay.corners_of(h)
-            w = max(3, round(cell * 0.12))
             draw.line(pts + [pts[0]], fill=colour, width=w, joint="curve")
+            outlined.extend(zip(pts, pts[1:] + pts[:1]))
             # a cell offered for a move or a tile gets its label even where no tile lies yet,
             # so the command can be typed without counting
             _paste_label(img, lay, h)
@@ -939,6 +969,7 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> None:
     for kind, size, colour, text, x, y in late:
         sprite = sprites.marker(kind, size, colour, text)
         img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
+    return outlined, w
 
 
 def _joined_counters(img, draw, scene: dict, lay: Layout) -> None:
@@ -1072,13 +1103,13 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
 
 class _Boxes:
     """The areas a candidate label box would hide, read from a half-resolution mask around the
-    label: counters and names (must not hide, 255) drawn over cell labels (rather not, 1).
-    Pillow counts the pixels in C; summing box overlaps in Python was most of a big map's
-    picture."""
+    label: counters (never, 255), over names and objective outlines (only when nothing else is
+    free, 2), over cell labels (rather not, 1). Pillow counts the pixels in C; summing box
+    overlaps in Python was most of a big map's picture."""
 
     SCALE = 2
 
-    def __init__(self, must, rather, around):
+    def __init__(self, must, should, rather, around):
         self.x0, self.y0 = around[0], around[1]
         k = self.SCALE
         size = (
@@ -1087,7 +1118,7 @@ class _Boxes:
         )
         self.mask = Image.new("L", size, 0)
         draw = ImageDraw.Draw(self.mask)
-        for boxes, value in ((rather, 1), (must, 255)):
+        for boxes, value in ((rather, 1), (should, 2), (must, 255)):
             for b in boxes:  # rounded outwards: a near miss counts as hiding, never the reverse
                 draw.rectangle(
                     (
@@ -1099,8 +1130,8 @@ class _Boxes:
                     fill=value,
                 )
 
-    def hidden(self, box) -> tuple[float, float]:
-        """(area of counters and names, area of cell labels) under ``box``."""
+    def hidden(self, box) -> tuple[float, float, float]:
+        """(area of counters, of names and outlines, of cell labels) under ``box``."""
         k = self.SCALE
         part = self.mask.crop(
             (
@@ -1111,17 +1142,17 @@ class _Boxes:
             )
         )
         if part.getbbox() is None:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         counts = part.histogram()
-        return counts[255] * k * k, counts[1] * k * k
+        return counts[255] * k * k, counts[2] * k * k, counts[1] * k * k
 
 
 def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     """The cheapest free box for a label of size (w, h) anchored at (x, y): (cost, box, leader
-    end, area of ``must`` hidden, area of ``rather`` hidden), or None when every candidate
-    touches a placed label or leader. Counters and names are hidden only when nothing else is
-    possible, cell labels as little as possible. Candidates come nearest first, so the first
-    that hides nothing wins."""
+    end, area of counters, names and outlines hidden, area of cell labels hidden), or None when
+    every candidate touches a placed label or leader. Counters are hidden only when nothing
+    else is possible, then names and objective outlines, cell labels as little as possible.
+    Candidates come nearest first, so the first that hides nothing wins."""
     x, y, w, h = spot
     best = None
     for i, (dx, dy) in enumerate(candidates):
@@ -1133,21 +1164,27 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
         if any(_overlap(box, b) > 0 for b in placed):
             continue
         anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+        # a leader must not cross another label, except one already lying over the arrow's
+        # middle (an attack and its answer share one line): from under it is the only way out
         if any(_segment_hits_box(p, q, box) for p, q in leaders) or any(
-            _segment_hits_box((x, y), anchor, b) for b in placed
+            _segment_hits_box((x, y), anchor, b)
+            for b in placed
+            if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
         ):
             continue
-        hidden, covered = hide.hidden(box)
+        counters, hidden, covered = hide.hidden(box)
         cost = (
-            (1e7 if hidden else 0.0)
+            (1e9 if counters else 0.0)
+            + (1e7 if hidden else 0.0)
+            + 3 * counters
             + 3 * hidden
             + covered
             + math.hypot(dx, dy) * lay.cell * 0.3
             + i * 0.01
         )
         if best is None or cost < best[0]:
-            best = (cost, box, anchor, hidden, covered)
-        if hidden == 0 and covered == 0:
+            best = (cost, box, anchor, counters + hidden, covered)
+        if counters == 0 and hidden == 0 and covered == 0:
             break
     return best
 
@@ -1193,12 +1230,13 @@ def _attack_labels(
         near_avoid = [c for c in avoid if abs(c[0] - x) < reach and abs(c[1] - y) < reach]
         spot = (x, y, w, h)
         around = (x - reach, y - reach, x + reach, y + reach)
-        hide = _Boxes(nearby + near_avoid, _labels_near(lay, x, y, reach), around)
+        hide = _Boxes(nearby, near_avoid, _labels_near(lay, x, y, reach), around)
         best = _best_spot(offsets, spot, lay, placed, leaders, hide)
-        if (best is None or best[3] + best[4] > 0) and lay.kind == "square":
+        if best is None or best[3] > 0 or (best[4] > 0 and lay.kind == "square"):
             # nothing free on the coarse rings: try a fine grid (the labels of a square board
             # leave free strips narrower than the rings' steps; on a hex map the rows of
-            # labels are too close for a free strip, so it would only cost time there)
+            # labels are too close for a free strip, so only a spot that would hide a counter,
+            # a name or an outline is worth the time)
             fine = _best_spot(dense, spot, lay, placed, leaders, hide)
             if fine is not None and (best is None or fine[0] < best[0]):
                 best = fine
@@ -1246,9 +1284,33 @@ class Drawn:
     close_up: dict | None = None
 
 
-def footer_lines(scene: dict) -> int:
-    """Lines under the map: one for the terrain key, one per side's losses."""
-    return (1 if scene.get("terrain_key") else 0) + len(_items(scene, "losses"))
+def _key_rows(scene: dict, lay: Layout) -> list[list[int]]:
+    """The terrain key's entries (indexes) by line: as many as fit the picture's width at the
+    header's text size, so a long key wraps rather than shrinking below reading size at a
+    phone's width (Tenochtitlan's eleven fills were 5 px tall there on one line)."""
+    size = lay.text_size
+    room = lay.width - 2 * round(lay.title_size * 0.5)
+    rows: list[list[int]] = []
+    used = room
+    for i, k in enumerate(_items(scene, "terrain_key")):
+        text = fonts.safe_text(str(k.get("text", "")))
+        need = size * 1.5 + fonts.text_width(text, size) + size * 0.7
+        if rows and used + need <= room:
+            rows[-1].append(i)
+            used += need
+        else:
+            rows.append([i])
+            used = need
+    return rows
+
+
+def footer_lines(scene: dict, size_hint: int | None = None) -> int:
+    """Lines under the map: the terrain key's (one, or more when it wraps), one per side's
+    losses. The picture's width does not depend on them."""
+    key = 0
+    if scene.get("terrain_key"):
+        key = len(_key_rows(scene, layout_for(scene["grid"], size_hint)))
+    return key + len(_items(scene, "losses"))
 
 
 def static_key(scene: dict, lay: Layout) -> tuple:
@@ -1274,21 +1336,14 @@ def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:
     y = lay.height - lay.footer_height + ts * 0.3
     key = _items(scene, "terrain_key")
     x: float
-    if key:
+    size = ts
+    for row in _key_rows(scene, lay) if key else []:
         x = pad
-        size = ts
-        total = sum(
-            fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2
-            for k in key
-        )
-        while total > lay.width - 2 * pad and size > 9:
-            size -= 1
-            total = sum(
-                fonts.text_width(fonts.safe_text(str(k.get("text", ""))), size) + size * 2.2
-                for k in key
-            )
-        for i, k in enumerate(key):
+        for i in row:
+            k = key[i]
             text = fonts.safe_text(str(k.get("text", "")))
+            # a single name wider than the picture (never in the games) shrinks to fit
+            size = fonts.fit_size(text, ts, lay.width - 2 * pad - ts * 1.5, False, smallest=9)
             colour = sprites.rgb(k.get("color") or "#888888", f"terrain_key[{i}].color")
             cy = y + ts * 0.7
             draw.rectangle(
@@ -1347,7 +1402,7 @@ def render_image(scene: dict, size_hint: int | None = None) -> Image.Image:
 def render_with_layout(scene: dict, size_hint: int | None = None) -> tuple[Image.Image, Drawn]:
     """The picture and a :class:`Drawn` record of where its texts, counters and labels went."""
     check(scene)
-    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     drawn = Drawn(lay)
     img = _render(scene, size_hint, drawn)
     _record_map(scene, lay, drawn)
@@ -1383,19 +1438,23 @@ def _render(
     img = _render_map(scene, size_hint, drawn)
     if not close_up:
         return img
-    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map)
 
 
 def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
     check(scene)
-    lay = layout_for(scene["grid"], size_hint, footer_lines(scene))
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
     img = base.copy()
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
-    names = _place_names(scene, lay) if scene.get("objectives") else []
-    _objectives(img, draw, scene, lay, names, drawn)
+    names = (
+        _place_names(scene, lay)
+        if scene.get("objectives") or scene.get("arrows") or scene.get("markers")
+        else []
+    )
+    names += _objectives(img, draw, scene, lay, names, drawn)
     cell = lay.cell
     counter_half = lay.counter_side / 2
     arrows = _items(scene, "arrows")
@@ -1422,10 +1481,13 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
         # a move arrow runs from centre to centre across the cells' labels (its own cells' and,
         # crossing corners, its neighbours'): put them back on top
         _repaste_labels_under(img, scene, lay, moved_through, max(3, round(cell * 0.13)))
+        _repaste_names_under(img, names, moved_through, max(3, round(cell * 0.13)))
     _markers(img, draw, scene, lay, under=True)
     _joined_counters(img, draw, scene, lay)
     boxes = _pieces(img, scene, lay, drawn)
-    _markers(img, draw, scene, lay, under=False)
+    outlined, width = _markers(img, draw, scene, lay, under=False)
+    # a highlight is drawn on the cell's sides, half in its neighbours: their names stay on top
+    _repaste_names_under(img, names, outlined, width / 2)
     labels = []
     seen: dict = {}
     for pts, colour, text in attacks:
@@ -1458,6 +1520,9 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
             [(pts[0], pts[-1]) for pts, _, _ in attacks],
             max(3, round(cell * 0.11)),
         )
+        _repaste_names_under(
+            img, names, [(pts[0], pts[-1]) for pts, _, _ in attacks], max(3, round(cell * 0.11))
+        )
     placed = []
     for text, b in labels:
         starts, target, colour = seen[(text, b)]
@@ -1479,6 +1544,8 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
     avoid = [label_box(lay, lay.parse(o.get("at"))) for o in _items(scene, "objectives")]
     avoid += [entry[4] for entry in names]
     avoid += _corner_marker_boxes(scene, lay)
+    # an objective's outline tells who holds it: a dice label never hides it
+    avoid += [b for o in _items(scene, "objectives") for b in outline_boxes(lay, lay.parse(o.get("at")))]
     _attack_labels(
         img,
         draw,

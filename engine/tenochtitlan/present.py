@@ -47,6 +47,7 @@ PICTURE_WORDS = {
         "Sacred Precinct": "Heiliger Bezirk",
         "Tlatelolco Market": "Tlatelolco-Markt",
         "Dock Area": "Hafen",
+        "Tlacopan Gate": "Tlacopan-Tor",
         "Causeway": "Damm",
         "Village": "Dorf",
         "Chapultepec Springs": "Chapultepec-Quellen",
@@ -730,7 +731,7 @@ SUMMARY_DE = """**Siege of Tenochtitlan** — Spanier (mit Tlaxcalteken und Brig
 **Zug:** Karte ziehen (wie viele Einheiten sich bewegen und wie viele angreifen dürfen, Sonderregel) → Bewegung → feindliches Defensivfeuer (bis zu 3 Bogenschützen/Artillerie/Arkebusiere/Armbrustschützen/Brigantinen) → Kampf → Neuordnung.
 **Bewegung:** Bewegungsfaktor gegen Geländekosten; durch eigene, nicht durch feindliche Einheiten; am Ende der Phase eine Einheit je Feld (ein Zug darf auf einer eigenen Einheit enden, die dann weiterzieht); Betreten einer feindlichen ZOC beendet die Bewegung; nicht von ZOC zu ZOC; Straßen: 2 Felder je Punkt außerhalb feindlicher ZOC. Desorganisierte Einheiten bewegen sich nicht und haben keine ZOC.
 **Kampf:** eine oder zwei Einheiten (die zweite gibt +1) gegen einen Feind in Reichweite (Fernkampf braucht Sichtlinie; bewegte Einheiten greifen nur benachbart an; eine Einheit in feindlicher ZOC greift nur diese Einheiten an). Angriffsfaktor + 1W6 ≥ Verteidigung + 1: desorganisiert und 2 Felder Rückzug, jeder Schritt weiter weg von den Angreifern (im Fort: darf stehen bleiben); ≥ Verteidigung + 2: eliminiert. Nur der höchste Geländebonus zählt. Ein schnellerer Verteidiger darf vor dem Nahkampf ausweichen. Infanterie und Kavallerie dürfen in das freie Feld vorrücken.
-**Sieg:** Spanier: Kontrolle über Sacred Precinct, Tlatelolco-Markt, Xoloc, Dock Area, Chapultepec-Quellen und einen ganzen Damm samt Dorf. Azteken: das bis zum Ende von Zug 24 verhindern, oder die Spanier auf 6 Einheiten (ohne Tlaxcalteken) bringen."""
+**Sieg:** Spanier: Kontrolle über Heiliger Bezirk, Tlatelolco-Markt, Xoloc, Hafen, Chapultepec-Quellen und einen ganzen Damm samt Dorf. Azteken: das bis zum Ende von Zug 24 verhindern, oder die Spanier auf 6 Einheiten (ohne Tlaxcalteken) bringen."""
 
 
 def rules_summary(locale: str = "en") -> str:

@@ -18,6 +18,7 @@ from engine import registry
 from engine.core.game import autoplay
 from renderer import closeup, colours
 from renderer.layout import PREVIEW_WIDTH
+from renderer.render import outline_boxes
 
 # every packaged game (fixture games registered by other tests are not players' pictures)
 RULESETS = sorted(
@@ -44,6 +45,9 @@ MAX_LABELS_UNDER_DICE = 2
 # CIE76 distance between every terrain fill and every side colour, also as seen with
 # protanopia, deuteranopia and tritanopia (Machado et al. 2009, full severity).
 MIN_TERRAIN_SIDE_DISTANCE = 20
+# Smallest font size of a terrain key name at a phone's width (420 px): the header's facts
+# are 8-11 px there; the key was 5 px on Tenochtitlan's one line of eleven fills.
+MIN_KEY_PHONE_PX = 7.5
 
 
 def _overlap(a, b, slack: float = 1.0) -> float:
@@ -120,6 +124,15 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
     for kind, text, box in readable:
         for pid, counter in rec.counters:
             assert not _overlap(box, counter), f"{where}: {kind} {text!r} and counter {pid} overlap"
+    # who holds an objective is its outline's colour: no dice label hides a side of it
+    lay = rec.layout
+    for objective in scene.get("objectives", []):
+        sides = outline_boxes(lay, lay.parse(objective["at"]))
+        for kind, text, box in texts:
+            if kind == "attack":
+                assert not any(_overlap(box, side) for side in sides), (
+                    f"{where}: {text!r} hides the outline of the objective at {objective['at']}"
+                )
     covered: dict = {}
     regions = [t for t in texts if t[0] == "region"]
     for label, box in rec.cell_labels.items():
@@ -159,6 +172,10 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
             if key in scene
         }
     )
+    # no arrow, highlight or marker runs over a place name (a dice label may only hide what
+    # the checks above allow)
+    dice = [box for kind, _, box in texts if kind == "attack"]
+    assert_names_uncovered(where, scene, img, [t for t in texts if not any(_overlap(t[2], d) for d in dice)])
     for label, box in rec.cell_labels.items():
         if label in hidden:
             continue
@@ -180,6 +197,60 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
             assert sum(1 for p in halo if sum(p) > 600) >= 0.85 * len(halo), (
                 f"{where}: label {label} is covered"
             )
+
+
+def assert_names_uncovered(where, scene, img, texts) -> None:
+    """Every place name among ``texts`` (of a cell or an objective) reads in ``img`` as in the
+    same picture without the turn's arrows, dice labels and markers: its ink and the halo
+    around it are where that picture and one without names differ."""
+    plain = {**scene, "arrows": [], "labels": [], "markers": []}
+    still, _ = drawn(plain)
+    nameless, _ = drawn(
+        {
+            **plain,
+            "map_key": f"{scene['map_key']}/without names",  # its own cached map layer
+            "cells": [{k: v for k, v in c.items() if k != "text"} for c in scene.get("cells", [])],
+            "objectives": [
+                {k: v for k, v in o.items() if k != "name"} for o in scene.get("objectives", [])
+            ],
+        }
+    )
+    for kind, text, box in texts:
+        if kind != "name":
+            continue
+        now, named, bare_cell = crop(img, box), crop(still, box), crop(nameless, box)
+        ink = [p for p, q, r in zip(now, named, bare_cell) if max(q) < 70 and max(r) >= 110]
+        halo = [p for p, q, r in zip(now, named, bare_cell) if min(q) > 235 and min(r) <= 200]
+        assert ink, f"{where}: the name {text!r} is not drawn"
+        # (brightness, not exact colours: the 256-colour palette differs between pictures)
+        assert sum(1 for p in ink if max(p) < 110) >= 0.98 * len(ink), (
+            f"{where}: the name {text!r} is covered"
+        )
+        assert sum(1 for p in halo if min(p) > 200) >= 0.98 * len(halo), (
+            f"{where}: the name {text!r} is covered"
+        )
+
+
+def test_pocket_tactics_candidate_cells_are_labelled_and_leave_names_readable():
+    """While the map is built, every cell a tile may go to is outlined and carries its label
+    (`/place to:` without counting); the outlines, drawn on the cells' sides, never cut the
+    name of the tile next to them (seed 4: Hochland between six candidates)."""
+    rules = registry.get_ruleset("pocket-tactics")
+    checked = 0
+    for index, (state, events) in enumerate(_frames("pocket-tactics", SEED)):
+        if state["phase"] != "map" or not any(c.get("text") for c in rules.scene(state, events, None)["cells"]):
+            continue
+        for lang in ("en", "de"):
+            scene = rules.scene(state, events, None, lang=lang)
+            offered = [m["at"] for m in scene["markers"] if m["kind"] == "highlight"]
+            assert offered, index
+            img, rec = drawn(scene)
+            assert set(offered) <= set(rec.cell_labels), index
+            assert_names_uncovered(f"pocket-tactics@{index}/{lang}", scene, img, rec.texts)
+            checked += 1
+        if checked >= 4:
+            break
+    assert checked
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -250,9 +321,18 @@ def test_every_cell_label_reads_at_the_preview_width(name):
 def test_every_side_is_in_the_legend(name):
     rules = registry.get_ruleset(name)
     for where, scene in positions(name):
-        _, rec = renderer.render_with_layout(scene)
+        img, rec = drawn(scene)
         assert len(rec.legend) == len(scene["legend"]) >= len(rules.sides), where
         assert sorted(rec.legend) == sorted(entry["text"] for entry in scene["legend"]), where
+        # and the PNG shows each: light letters on the dark header, its colour's swatch beside
+        for entry in scene["legend"]:
+            [box] = [b for kind, t, b in rec.texts if kind == "legend" and t == entry["text"]]
+            letters = crop(img, box)
+            assert sum(1 for p in letters if min(p) > 200) >= 3 * len(entry["text"]), where
+            height = box[3] - box[1]
+            swatch = crop(img, (box[0] - 2.2 * height, box[1], box[0], box[3]))
+            colour = _colour(entry["color"])
+            assert any(max(abs(a - b) for a, b in zip(p, colour)) < 30 for p in swatch), where
 
 
 @pytest.mark.parametrize("name", WITH_KEY_AND_LOSSES)
@@ -329,8 +409,20 @@ def test_the_terrain_key_names_the_map_s_fills(name):
     assert fills - features <= keyed, (
         f"{where}: fills without a key entry: {sorted(fills - features - keyed)}"
     )
-    _, rec = renderer.render_with_layout(scene)
-    assert [t for kind, t, _ in rec.texts if kind == "key"] == [k["text"] for k in key]
+    img, rec = drawn(scene)
+    shown = [(t, box) for kind, t, box in rec.texts if kind == "key"]
+    assert [t for t, _ in shown] == [k["text"] for k in key]
+    # a long key wraps instead of shrinking: every name reads at a phone's width, inside the
+    # picture, none over another, and the PNG shows it (dark letters on the light footer)
+    for text, box in shown:
+        assert (box[3] - box[1]) / 1.2 >= MIN_KEY_PHONE_PX * img.width / closeup.PHONE_WIDTH, (
+            f"{where}: the key's {text!r} is too small"
+        )
+        assert 0 <= box[0] and box[2] <= img.width, f"{where}: {text!r} leaves the picture"
+        assert sum(1 for p in crop(img, box) if max(p) < 90) >= 2 * len(text), text
+    for i, (text, box) in enumerate(shown):
+        for other, other_box in shown[i + 1 :]:
+            assert not _overlap(box, other_box), f"{where}: {text!r} and {other!r}"
 
 
 def test_colour_blindness_simulation_matches_known_values():
@@ -434,7 +526,15 @@ def test_tenochtitlan_ranged_counters_show_their_range_in_a_white_corner_disc():
 # Words a German reader must find in each game's picture (header fields, sides, terrain key,
 # the losses lines), and English picture words that must be gone.
 GERMAN_WORDS = {
-    "tenochtitlan": ["Spielzug", "Spanier", "Azteken", "verloren:", "Gelände", "Nachziehstapel"],
+    "tenochtitlan": [
+        "Spielzug",
+        "Spanier",
+        "Azteken",
+        "verloren:",
+        "Gelände",
+        "Nachziehstapel",
+        "Tlacopan-Tor",
+    ],
     "rivet-wars": ["Runde", "Alliierte", "Niemandsland", "Laufrost", "verloren:", "Siegpunkte"],
     "pocket-tactics": ["Zug", "Nord", "Süd", "verloren:", "Reserve"],
     "tactical-table-war": ["Runde", "Rot", "Blau", "Schatzkammer", "Ebene", "verloren:"],
@@ -442,7 +542,7 @@ GERMAN_WORDS = {
 ENGLISH_PICTURE_WORDS = frozenset(
     "Turn Round Active Card Used Waiting Treasury lost: Decks Held Supply Plain Clear Walkway "
     "Spanish Aztec Allies North South Red Blue hit miss eliminated retreat killed held tie "
-    "destroyed".split()
+    "destroyed Gate Market Precinct Springs Dock".split()
 )
 
 
@@ -624,3 +724,63 @@ def test_the_close_up_holds_the_turn_s_attack_and_speaks_the_scene_s_language():
     assert ("caption", "Ausschnitt dieses Zuges") in [(k, t) for k, t, _ in german.texts]
     # without any action there is nothing to show close up
     assert drawn({**scene, "arrows": []})[1].close_up is None
+
+
+def test_an_attack_and_the_answer_along_the_same_line_get_labels_apart():
+    """Tactical Table War, seed 2: 1001 attacks 1101 and 1101 strikes back along the same line.
+    Both results are read, neither label covers the other or a counter."""
+    rules = registry.get_ruleset("tactical-table-war")
+    state, events = _frames("tactical-table-war", LOSSES_SEED)[140]
+    scene = rules.scene(state, events, None)
+    texts = {a["text"] for a in scene["arrows"] if a.get("kind") == "attack"}
+    assert texts == {"4 vs 10: held", "7 vs 5: killed"}
+    img, rec = drawn(scene)
+    for part in (rec, rec.close_up["drawn"]):
+        boxes = [(text, box) for kind, text, box in part.texts if kind == "attack"]
+        assert sorted(text for text, _ in boxes) == sorted(texts)
+        assert not _overlap(boxes[0][1], boxes[1][1]), boxes
+        for text, box in boxes:
+            for pid, counter in part.counters:
+                assert not _overlap(box, counter), f"{text!r} covers counter {pid}"
+    # and the PNG shows both: dark words on white boxes
+    for text, box in [(t, b) for k, t, b in rec.texts if k == "attack"]:
+        pixels = crop(img, box)
+        assert sum(1 for p in pixels if max(p) < 90) >= len(text) * 6, text
+
+
+def test_a_dice_label_in_a_crowded_corner_finds_a_free_spot():
+    """Tactical Table War, seed 4: a shot from 0202 to 0106 lands among counters, castle and
+    outpost outlines and their names. Its label goes where it hides none of them (before, it
+    sat on a counter), joined to its arrow by a leader line."""
+    rules = registry.get_ruleset("tactical-table-war")
+    state, events = _frames("tactical-table-war", SEED)[295]
+    scene = rules.scene(state, events, None)
+    assert [a["path"] for a in scene["arrows"] if a.get("kind") == "attack"] == [["0202", "0106"]]
+    img, rec = drawn(scene)
+    [(text, box)] = [(t, b) for k, t, b in rec.texts if k == "attack"]
+    lay = rec.layout
+    for pid, counter in rec.counters:
+        assert not _overlap(box, counter), f"{text!r} covers counter {pid}"
+    for kind, other, where in rec.texts:
+        assert kind == "attack" or not _overlap(box, where), f"{text!r} covers {kind} {other!r}"
+    for objective in scene["objectives"]:
+        for side in outline_boxes(lay, lay.parse(objective["at"])):
+            assert not _overlap(box, side), f"{text!r} hides the outline at {objective['at']}"
+    [(start, end)] = rec.leaders
+    assert start != end  # moved off the arrow, so a leader line shows where it belongs
+    assert sum(1 for p in crop(img, box) if max(p) < 90) >= len(text) * 6
+
+
+def test_tenochtitlan_s_german_summary_names_the_places_as_the_german_picture_does():
+    """A German player reads the goals in the summary and looks for them on the picture: the
+    objectives' names must be the ones drawn there (not "Sacred Precinct", "Dock Area")."""
+    rules = registry.get_ruleset("tenochtitlan")
+    where, scene = positions("tenochtitlan", SEED, "de")[0]
+    _, rec = drawn(scene)
+    names = {text for kind, text, _ in rec.texts if kind == "name"}
+    goals = [o["name"] for o in scene["objectives"]]
+    assert {"Heiliger Bezirk", "Hafen"} <= set(goals)
+    summary = rules.rules_summary("de")
+    for goal in goals:
+        assert goal in names, f"{where}: {goal} is not drawn"
+        assert goal in summary, f"the German summary does not name {goal}"
