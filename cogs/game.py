@@ -597,8 +597,7 @@ class GameCog(UmpireCog):
                     else f"`{format_command(record.action)}`"
                 )
                 head = (
-                    f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: "
-                    f"{what}"
+                    f"`v{record.version}` **{side_title(here.ruleset, record.side, lang)}**: {what}"
                 )
                 if not record.live:
                     head = t(lang, "log_undone_title", line=head)

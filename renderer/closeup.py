@@ -187,7 +187,9 @@ def sub_scene(scene: dict, window: dict, cell: int) -> dict:
             e for e in scene["lines"] or [] if inside(e.get("from")) and inside(e.get("to"))
         ]
     if "edges" in scene:
-        out["edges"] = [e for e in scene["edges"] or [] if inside(e.get("at")) and inside(e.get("to"))]
+        out["edges"] = [
+            e for e in scene["edges"] or [] if inside(e.get("at")) and inside(e.get("to"))
+        ]
     if "regions" in scene:
         regions = []
         for region in scene["regions"] or []:
@@ -253,7 +255,9 @@ def add_close_up(
     draw.line((0, footer_top, img.width, footer_top), fill=(60, 60, 60), width=2)
     caption = CAPTION.get(str(scene.get("lang") or "en"), CAPTION["en"])
     pad = ts
-    sprites.paste_text(out, (pad, footer_top + caption_height / 2), caption, ts, (30, 30, 30), True, "lm")
+    sprites.paste_text(
+        out, (pad, footer_top + caption_height / 2), caption, ts, (30, 30, 30), True, "lm"
+    )
     if drawn is not None:
         # the band under the map moved down; the close-up's own record moves to its place
         drawn.texts[:] = [
@@ -264,8 +268,12 @@ def add_close_up(
             (
                 "caption",
                 caption,
-                (pad, footer_top + caption_height / 2 - ts * 0.6,
-                 pad + fonts.text_width(caption, ts, True), footer_top + caption_height / 2 + ts * 0.6),
+                (
+                    pad,
+                    footer_top + caption_height / 2 - ts * 0.6,
+                    pad + fonts.text_width(caption, ts, True),
+                    footer_top + caption_height / 2 + ts * 0.6,
+                ),
             )
         )
         record_map(part_scene, part_lay, part_drawn)
@@ -289,7 +297,4 @@ def _move_record(drawn, dx: float, dy: float) -> None:
     drawn.texts = [(k, t, _moved(b, dx, dy)) for k, t, b in drawn.texts]
     drawn.counters = [(i, _moved(b, dx, dy)) for i, b in drawn.counters]
     drawn.factors = [(i, s, _moved(b, dx, dy)) for i, s, b in drawn.factors]
-    drawn.leaders = [
-        ((a[0] + dx, a[1] + dy), (b[0] + dx, b[1] + dy)) for a, b in drawn.leaders
-    ]
-
+    drawn.leaders = [((a[0] + dx, a[1] + dy), (b[0] + dx, b[1] + dy)) for a, b in drawn.leaders]

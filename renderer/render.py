@@ -1545,7 +1545,9 @@ def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Imag
     avoid += [entry[4] for entry in names]
     avoid += _corner_marker_boxes(scene, lay)
     # an objective's outline tells who holds it: a dice label never hides it
-    avoid += [b for o in _items(scene, "objectives") for b in outline_boxes(lay, lay.parse(o.get("at")))]
+    avoid += [
+        b for o in _items(scene, "objectives") for b in outline_boxes(lay, lay.parse(o.get("at")))
+    ]
     _attack_labels(
         img,
         draw,

@@ -237,11 +237,7 @@ def explain_unit(ruleset, state: dict, viewer: str | None, typed: str, lang: str
 def _may_now(ruleset, state: dict, side: str, uid: str, lang: str) -> str:
     if side not in ruleset.awaiting(state):
         return word(lang, "not_its_turn")
-    mine = [
-        a
-        for a in ruleset.legal_actions(state, side)
-        if a.get("unit") == uid
-    ]
+    mine = [a for a in ruleset.legal_actions(state, side) if a.get("unit") == uid]
     if not mine:
         return word(lang, "nothing_now")
     # One line per command, its other options as typed (the unit is the one asked about), so
@@ -268,9 +264,7 @@ def explain_cell(ruleset, state: dict, viewer: str | None, typed: str, lang: str
     lines += ruleset.cell_facts(state, cell, lang)
     here = board.units_at(cell)
     if here:
-        shown = ", ".join(
-            bare_label(ruleset, state, uid, board.pieces[uid], lang) for uid in here
-        )
+        shown = ", ".join(bare_label(ruleset, state, uid, board.pieces[uid], lang) for uid in here)
         lines.append(f"{word(lang, 'here')}: {shown}")
     else:
         lines.append(word(lang, "nobody_here"))

@@ -354,9 +354,7 @@ class Ruleset(abc.ABC):
         }
 
     @abc.abstractmethod
-    def scene(
-        self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
-    ) -> dict:
+    def scene(self, state: dict, events: list[dict], viewer: str | None, lang: str = "en") -> dict:
         """What the renderer draws; see :mod:`renderer.scene` for the format. Every word the
         picture shows is in ``lang`` ("en" or "de") where the ruleset knows it; a ruleset
         that does not translate its picture accepts the keyword and draws English."""

@@ -27,8 +27,7 @@ WORDS = {
         "blessed": "Blessed: +{n} in its next combat.",
         "feature_on": "{feature} on {terrain}",
         "hazard_drown": "Hazard: a unit moving in rolls a die; 1-3 drowns it.",
-        "hazard_def-test": "Hazard: a unit moving in needs a 5 on its DEF dice, or it is "
-        "defeated.",
+        "hazard_def-test": "Hazard: a unit moving in needs a 5 on its DEF dice, or it is defeated.",
         "hazard_off-test": "Hazard: a unit moving in needs a 5 on its OFF dice, or its action "
         "fails.",
         "no_jump_in": "No unit may land here by a jump.",
@@ -270,10 +269,15 @@ PHRASES_DE = (
     (r"^hazard$", "einer Gefahr erlegen"),
     (r"^defeated$", "besiegt"),
     (r"(North|South) controls every feature", r"\1 kontrolliert jedes Merkmal"),
-    (r"Neither player can activate or deploy a unit", "Keiner kann eine Einheit aktivieren "
-     "oder stationieren"),
-    (r"(North|South) can neither activate nor deploy a unit", r"\1 kann weder eine Einheit "
-     "aktivieren noch stationieren"),
+    (
+        r"Neither player can activate or deploy a unit",
+        "Keiner kann eine Einheit aktivieren oder stationieren",
+    ),
+    (
+        r"(North|South) can neither activate nor deploy a unit",
+        r"\1 kann weder eine Einheit "
+        "aktivieren noch stationieren",
+    ),
     (r"\bNorth\b", "Nord"),
     (r"\bSouth\b", "Süd"),
     (r"tile bag", "Plättchenbeutel"),
@@ -321,9 +325,11 @@ def narrate_de(ruleset, cat, state: dict, event: dict) -> str | None:
     if t == "central_chosen":
         return say[t].format(feature=title(event["feature"]))
     if t == "tile_placed":
-        feature = say["tile_feature"].format(feature=title(event["feature"])) if event.get(
-            "feature"
-        ) else ""
+        feature = (
+            say["tile_feature"].format(feature=title(event["feature"]))
+            if event.get("feature")
+            else ""
+        )
         return say[t].format(terrain=title(event["terrain"]), feature=feature, at=event["at"])
     if t == "deployed":
         return say[t].format(unit=n(event["unit"]), to=event["to"])

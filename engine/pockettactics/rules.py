@@ -2261,9 +2261,7 @@ class PocketTactics(Ruleset):
             "rows": last_row - first_row + 1,
         }
 
-    def scene(
-        self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
-    ) -> dict:
+    def scene(self, state: dict, events: list[dict], viewer: str | None, lang: str = "en") -> dict:
         word = lambda text: present.word(text, lang)  # noqa: E731
         tiles = state.get("tiles", {})
         cells = []
@@ -2375,9 +2373,8 @@ class PocketTactics(Ruleset):
             parts = []
             for role in ROLES:
                 d = c["dice"][role]
-                bonus = (
-                    " ".join(f"+{b['value']}{b['kind']}" for b in c["bonuses"][role])
-                    or word("none")
+                bonus = " ".join(f"+{b['value']}{b['kind']}" for b in c["bonuses"][role]) or word(
+                    "none"
                 )
                 off = ",".join(map(str, d["off"])) or "–"
                 dfn = ",".join(map(str, d["def"])) or "–"

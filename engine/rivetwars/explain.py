@@ -287,7 +287,10 @@ PHRASES_DE = (
         r"^ended the round ahead on victory points \((\d+) to (\d+)\)$",
         r"Runde mit mehr Siegpunkten beendet (\1 zu \2)",
     ),
-    (r"^round limit (\d+): tied on victory points$", r"Rundenlimit \1: Gleichstand bei Siegpunkten"),
+    (
+        r"^round limit (\d+): tied on victory points$",
+        r"Rundenlimit \1: Gleichstand bei Siegpunkten",
+    ),
     (r"^round limit (\d+): ", r"Rundenlimit \1: "),
     (r"^gas drift$", "Gaswolke treibt"),
     (r"^barrage$", "Sperrfeuer"),

@@ -65,6 +65,8 @@ PICTURE_WORDS = {
 def word(text: str, lang: str) -> str:
     """``text`` as the picture shows it to a reader of ``lang``."""
     return PICTURE_WORDS.get(lang, {}).get(text, text)
+
+
 ICON = {
     "bunker": "bunker",
     "objective": "objective",

@@ -113,10 +113,7 @@ def after_shot(
         if f["side"] == shooter["side"]
         and fid != shooter_id
         and not f["dead"]
-        and min(
-            board_distance(c, t) for c in riders.cells_of(state, f) for t in target_cells
-        )
-        == 1
+        and min(board_distance(c, t) for c in riders.cells_of(state, f) for t in target_cells) == 1
         and level_of(f) == level
     ]
     # "Falls die Schußlinie durch ein Hindernis blockiert wird, kann die Figur natürlich nicht

@@ -37,7 +37,9 @@ def blocks(board: Board, label: str, from_tower_top: bool = False) -> str | None
     if kind == "tree":
         return f"{label}: a tree stands between shooter and target: no shot (3.22)"
     if kind == "tent" and not from_tower_top:
-        return f"{label}: a tent: one shoots into a tent, never through it until it has burnt (3.24)"
+        return (
+            f"{label}: a tent: one shoots into a tent, never through it until it has burnt (3.24)"
+        )
     return None
 
 
@@ -89,7 +91,9 @@ def cover_in_cell(
     if kind not in CELL_COVER_RULE:
         return cover
     gives = board.cell(target).cover
-    why.append(f"{target}: in a {board.cell(target).title}: {gives} cover ({CELL_COVER_RULE[kind]})")
+    why.append(
+        f"{target}: in a {board.cell(target).title}: {gives} cover ({CELL_COVER_RULE[kind]})"
+    )
     return gives if _rank(gives) > _rank(cover) else cover
 
 
@@ -108,9 +112,11 @@ def along(board: Board, crossing, start, end, shooter: str, target: str) -> list
         return dx * (x - start[0]) + dy * (y - start[1])
 
     middle = [hexgrid.label(h) for h in sorted(hexes, key=ahead)]
-    return [shooter] + [lab for lab in middle if lab in board and lab not in (shooter, target)] + [
-        target
-    ]
+    return (
+        [shooter]
+        + [lab for lab in middle if lab in board and lab not in (shooter, target)]
+        + [target]
+    )
 
 
 def on_slope_edge(board: Board, label: str) -> bool:

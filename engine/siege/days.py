@@ -148,21 +148,22 @@ def _end_day(state: dict, events: list[dict], dice: Dice) -> None:
         if row["days"] is not None:
             state["healing"][fid] = day + row["days"]
         rolls.append(
-            {"unit": fid, "roll": roll, "title": row["title"], "healed_on": state["healing"].get(fid)}
+            {
+                "unit": fid,
+                "roll": roll,
+                "title": row["title"],
+                "healed_on": state["healing"].get(fid),
+            }
         )
     # Counters under a standing siege tower or engine (a ram at the wall) stay: it stands on
     # them (our reading D2); taking them off would leave it in the moat.
     standing_on = {c for t in state.get("towers", {}).values() for c in t.get("cells", [])}
     standing_on |= {c for e in state.get("engines", {}).values() for c in e.get("cells", [])}
-    removed = [
-        c for c, kind in state["counters"] if kind == "filled-moat" and c not in standing_on
-    ]
+    removed = [c for c, kind in state["counters"] if kind == "filled-moat" and c not in standing_on]
     state["counters"] = [
         [c, kind] for c, kind in state["counters"] if not (kind == "filled-moat" and c in removed)
     ]
-    dead = sorted(
-        fid for fid, f in state["figures"].items() if f["dead"] and not f.get("off_map")
-    )
+    dead = sorted(fid for fid, f in state["figures"].items() if f["dead"] and not f.get("off_map"))
     gone = sorted(fid for fid, f in state["figures"].items() if f.get("off_map"))
     wounded = sorted(fid for fid, f in state["figures"].items() if f["wounded"] and not f["dead"])
     events.append(

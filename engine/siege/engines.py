@@ -871,7 +871,14 @@ def drive(rules, state: dict, eid: str, to: str, events: list) -> None:
     state["done"] += team
     state["acted"] += team
     events.append(
-        {"type": "ram_driven", "engine": eid, "from": old, "to": new_cells, "cost": cost, "crew": team}
+        {
+            "type": "ram_driven",
+            "engine": eid,
+            "from": old,
+            "to": new_cells,
+            "cost": cost,
+            "crew": team,
+        }
     )
 
 
@@ -1297,7 +1304,9 @@ def _ram_refusal(rules, state: dict, action: dict) -> str | None:
         if e.get("driven_half") == state["half"]:
             return f"Ram {eid} has already been pushed this round (4.31, as the siege tower)."
         if any(state["melee_half"].get(f, -9) >= state["half"] - 2 for f in under):
-            return f"Ram {eid} cannot move this round: one of its crew fought last round (4.31, 2.41)."
+            return (
+                f"Ram {eid} cannot move this round: one of its crew fought last round (4.31, 2.41)."
+            )
         return (
             f"Ram {eid} rolls only straight forward or back by whole cells within its crew's "
             "movement, never onto a living figure, ladder, siege tower or engine (4.31, 2.41)."

@@ -56,7 +56,10 @@ def load(path, label: str) -> dict:
     )
     after = spec.get("destroyed_after")
     data.need(
-        isinstance(after, int) and after >= 1, label, "destroyed_after", "must be a whole number >= 1"
+        isinstance(after, int) and after >= 1,
+        label,
+        "destroyed_after",
+        "must be a whole number >= 1",
     )
     data.need(
         spec.get("fire_arrow_band") in data.BANDS,
@@ -175,9 +178,7 @@ def start_kindling(state: dict, action: dict, events: list) -> None:
     state.setdefault("kindling", []).append(
         {"unit": action["unit"], "side": action["side"], "at": action["at"], "from": f["at"]}
     )
-    events.append(
-        {"type": "kindling", "unit": action["unit"], "at": action["at"], "from": f["at"]}
-    )
+    events.append({"type": "kindling", "unit": action["unit"], "at": action["at"], "from": f["at"]})
 
 
 def resolve_kindling(state: dict, board, side: str, events: list) -> None:
@@ -464,7 +465,8 @@ def header(state: dict) -> dict[str, str]:
         out["Objective"] = _goal_line(state)
     if burning:
         out["Fires"] = ", ".join(
-            f"{cell} ({f['age']}/{table()['destroyed_after']})" for cell, f in sorted(burning.items())
+            f"{cell} ({f['age']}/{table()['destroyed_after']})"
+            for cell, f in sorted(burning.items())
         )
     if state.get("kindling"):
         out["Kindling"] = ", ".join(

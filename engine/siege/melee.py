@@ -126,9 +126,8 @@ def assess(
         f"{attack}/{defence} -> {columns[base]}; {shift_text}; column {columns[index]}"
     )
     if against_mounted:
-        text += (
-            " on the table against mounted figures"
-            + ("; several attackers do not shift against riders (1.72)" if len(att) > 1 else "")
+        text += " on the table against mounted figures" + (
+            "; several attackers do not shift against riders (1.72)" if len(att) > 1 else ""
         )
     return {
         "attack": attack,

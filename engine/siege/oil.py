@@ -192,9 +192,16 @@ def pour(state: dict, board, action: dict, dice: Dice, events: list, half: int) 
         roll = dice.roll(f"{name} pours boiling oil on the machine at {cell}", events, sides=10)
         caught = fire.catches("engine", roll)
         events.append(
-            {"type": "oil_poured", "unit": fid, "at": cell, "roll": roll, "engine": True,
-             "caught": caught, "text": f"{name} pours oil on {cell}: d10 {roll} -> "
-             + ("it catches fire" if caught else "no fire")}
+            {
+                "type": "oil_poured",
+                "unit": fid,
+                "at": cell,
+                "roll": roll,
+                "engine": True,
+                "caught": caught,
+                "text": f"{name} pours oil on {cell}: d10 {roll} -> "
+                + ("it catches fire" if caught else "no fire"),
+            }
         )
         if caught:
             fire.light(state, cell, action["side"], "boiling oil", events)
@@ -228,8 +235,14 @@ def pour(state: dict, board, action: dict, dice: Dice, events: list, half: int) 
         return victim
     outcome = figures.apply_effect(target, result["effect"], half)
     events.append(
-        {"type": "figure_hit", "unit": victim, "effect": result["effect"], "letter": letter,
-         "outcome": outcome, "at": cell}
+        {
+            "type": "figure_hit",
+            "unit": victim,
+            "effect": result["effect"],
+            "letter": letter,
+            "outcome": outcome,
+            "at": cell,
+        }
     )
     return None
 

@@ -124,9 +124,7 @@ def can_panic(board, state: dict, fid: str, dead_id: str) -> bool:
 
 
 # ----- after every action ------------------------------------------------------------------------
-def after_action(
-    state: dict, dead_before: set[str], events: list[dict], dice: Dice
-) -> None:
+def after_action(state: dict, dead_before: set[str], events: list[dict], dice: Dice) -> None:
     """Roll for every figure that died in this action; end panics that are over."""
     if not on(state) or state.get("result"):
         return
@@ -150,7 +148,9 @@ def _roll_for(state: dict, board, newly_dead: list[str], events: list[dict], dic
         f.pop("panic", None)
         side = f["side"]
         struck = [
-            fid for fid in _living(state, side) if fid != dead_id and can_panic(board, state, fid, dead_id)
+            fid
+            for fid in _living(state, side)
+            if fid != dead_id and can_panic(board, state, fid, dead_id)
         ]
         # "Wichtige Anmerkung": a figure in panic that risks it a second time is routed.
         for fid in struck:
@@ -179,9 +179,7 @@ def _roll_for(state: dict, board, newly_dead: list[str], events: list[dict], dic
                 _strike(state, fid, row["effect"], events)
             continue
         queue = state.setdefault("panic_choice", [])
-        queue.append(
-            {"side": side, "effect": row["effect"], "count": row["count"], "among": fresh}
-        )
+        queue.append({"side": side, "effect": row["effect"], "count": row["count"], "among": fresh})
 
 
 def _open_choice(state: dict, events: list[dict]) -> None:
@@ -258,7 +256,9 @@ def _strike(state: dict, fid: str, effect: str, events: list[dict]) -> None:
 def _enemy_cells(state: dict, side: str) -> list[str]:
     """Every cell a living enemy takes: both of a rider's horse."""
     return [
-        c for o in _living(state, other_than=side) for c in riders.cells_of(state, state["figures"][o])
+        c
+        for o in _living(state, other_than=side)
+        for c in riders.cells_of(state, state["figures"][o])
     ]
 
 
@@ -395,7 +395,7 @@ def fall_back(state: dict, fid: str, reach: int, events: list[dict], cells: bool
 
 
 def _leave(state: dict, fid: str, path: list[str], events: list[dict]) -> None:
-    """"Figuren, die ... die Karte verlassen haben, können die Karte nicht mehr betreten": the
+    """ "Figuren, die ... die Karte verlassen haben, können die Karte nicht mehr betreten": the
     figure is out of the game for good (``dead`` with ``off_map``: no body on the map)."""
     f = state["figures"][fid]
     events.append({"type": "left_map", "unit": fid, "from": f["at"], "path": path})
@@ -446,9 +446,10 @@ def calm(state: dict, events: list[dict]) -> None:
         if f.get("panic") != PANIC:
             continue
         enemies = _enemy_cells(state, f["side"])
-        far = not enemies or min(board.distance(f["at"], e) for e in enemies) >= table()[
-            "calm_distance"
-        ]
+        far = (
+            not enemies
+            or min(board.distance(f["at"], e) for e in enemies) >= table()["calm_distance"]
+        )
         if far or _rallied(state, board, fid):
             f.pop("panic")
             events.append({"type": "calmed", "unit": fid, "at": f["at"], "was": PANIC})
@@ -512,8 +513,10 @@ def melee_shift(state: dict, defenders: list[str], sums: dict) -> None:
 
 def ignores(state: dict, defenders: list[str], letter: str) -> bool:
     """Results against the attackers of figures in panic or rout are ignored."""
-    if not on(state) or letter == "-" or not all(
-        state["figures"][d].get("panic") for d in defenders
+    if (
+        not on(state)
+        or letter == "-"
+        or not all(state["figures"][d].get("panic") for d in defenders)
     ):
         return False
     return data.results()[letter]["side"] == "attacker"

@@ -456,7 +456,11 @@ def scene(ruleset, state: dict, events: list[dict], viewer, lang: str = "en") ->
         for tid, t in sorted(state.get("towers", {}).items())
     ]
     engine_pieces, engine_markers, engine_labels = engines.scene_parts(state, w)
-    pieces, markers, labels = pieces + engine_pieces, markers + engine_markers, labels + engine_labels
+    pieces, markers, labels = (
+        pieces + engine_pieces,
+        markers + engine_markers,
+        labels + engine_labels,
+    )
     labels += panic.labels(state, w)
     arrows = []
     for e in events:

@@ -54,7 +54,10 @@ def load_spec(path: Path, file: str) -> dict:
             )
     for key in ("riderless_defence", "dead_horse_weight"):
         need(
-            isinstance(raw.get(key), int) and raw[key] >= 1, file, key, "must be a whole number >= 1"
+            isinstance(raw.get(key), int) and raw[key] >= 1,
+            file,
+            key,
+            "must be a whole number >= 1",
         )
     listed = raw.get("impassable")
     need(
@@ -398,8 +401,18 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
             "must be an object with side and cells (front, back), optionally rider, dead and kind",
         )
         kind = h.get("kind", "horse")
-        need(kind in ("horse", "ox"), file, f"{entry}.kind", "must be horse or ox (a draught ox, 5.1)")
-        need(h["side"] in ("besieger", "defender"), file, f"{entry}.side", "must be besieger or defender")
+        need(
+            kind in ("horse", "ox"),
+            file,
+            f"{entry}.kind",
+            "must be horse or ox (a draught ox, 5.1)",
+        )
+        need(
+            h["side"] in ("besieger", "defender"),
+            file,
+            f"{entry}.side",
+            "must be besieger or defender",
+        )
         cells = h["cells"]
         need(
             isinstance(cells, list)
@@ -408,7 +421,9 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
             and (kind == "ox" or board.distance(cells[0], cells[1]) == 1),
             file,
             f"{entry}.cells",
-            "an ox stands on one cell" if kind == "ox" else "must be two neighbouring cells of the map: front, back",
+            "an ox stands on one cell"
+            if kind == "ox"
+            else "must be two neighbouring cells of the map: front, back",
         )
         for c in cells:
             why = closed_kind(board, c, False)
@@ -435,7 +450,12 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
                 "must be a figure of this file",
             )
             fig = figs[rider]
-            need(not dead and kind == "horse", file, f"{entry}.rider", "only a living horse has a rider")
+            need(
+                not dead and kind == "horse",
+                file,
+                f"{entry}.rider",
+                "only a living horse has a rider",
+            )
             need(
                 fig["type"] in spec()["mounted"],
                 file,
@@ -448,9 +468,7 @@ def validate(board: Board, horses: object, figs: dict, taken: set[str], file: st
                 f"{entry}.rider",
                 "must be a living figure of the horse's side standing on its front cell",
             )
-            need(
-                not fig.get("horse"), file, f"{entry}.rider", "already rides another horse"
-            )
+            need(not fig.get("horse"), file, f"{entry}.rider", "already rides another horse")
         if not dead:
             need(not used & set(cells), file, f"{entry}.cells", "another horse stands there")
             for c in cells:
@@ -551,7 +569,9 @@ def _mount_code(state: dict, fig: dict, horse: dict) -> str | None:
         return "not_rider"
     if horse.get("kind") == "ox":
         return "ox"
-    if any(h is horse for hid, h in state.get("horses", {}).items() if wagons.harnessed_to(state, hid)):
+    if any(
+        h is horse for hid, h in state.get("horses", {}).items() if wagons.harnessed_to(state, hid)
+    ):
         return "harnessed"
     if fig["type"] == "knight" and fig["wounded"]:
         return "wounded_knight"
@@ -587,7 +607,11 @@ def lead_options(rules, state: dict, side: str, fid: str) -> dict[tuple[str, str
     f = state["figures"][fid]
     if f.get("horse") or f["at"] in tower.cells_of(state) or fid in rules._busy(state):
         return {}
-    free = [hid for hid, h in sorted(state.get("horses", {}).items()) if not h["dead"] and not h["rider"]]
+    free = [
+        hid
+        for hid, h in sorted(state.get("horses", {}).items())
+        if not h["dead"] and not h["rider"]
+    ]
     if not free:
         return {}
 
@@ -611,13 +635,20 @@ def lead_options(rules, state: dict, side: str, fid: str) -> dict[tuple[str, str
         for pick, first in sorted(walk.items()):
             if not any(board.distance(pick, c) == 1 for c in cells):
                 continue
-            spent = {**state.get("spent", {}), fid: state.get("spent", {}).get(fid, 0) + first["cost"]}
+            spent = {
+                **state.get("spent", {}),
+                fid: state.get("spent", {}).get(fid, 0) + first["cost"],
+            }
             figs = {**state["figures"], fid: {**f, "at": pick}}
             view = {**state, "figures": figs, "spent": spent}
             rest = on_foot({**led, "figures": figs, "spent": spent})
             taken = (occupied - {f["at"]}) | {pick}
             for end, plan in lead_plans(board, view, fid, hid, rest, taken).items():
-                whole = {**plan, "path": first["path"] + plan["path"][1:], "cost": first["cost"] + plan["cost"]}
+                whole = {
+                    **plan,
+                    "path": first["path"] + plan["path"][1:],
+                    "cost": first["cost"] + plan["cost"],
+                }
                 if (hid, end) not in out or out[(hid, end)]["cost"] > whole["cost"]:
                     out[(hid, end)] = whole
     return out
@@ -679,16 +710,25 @@ def apply_mount(state: dict, action: dict, events: list[dict]) -> None:
     state.setdefault("mounting", []).append(fid)
 
 
-def follow(state: dict, hid: str, cells: list[str], events: list[dict], plan: dict | None = None) -> None:
+def follow(
+    state: dict, hid: str, cells: list[str], events: list[dict], plan: dict | None = None
+) -> None:
     """The horse's counter takes its new cells after its rider's or leader's move, and a wagon
     it draws follows (5.11)."""
     horse = state["horses"][hid]
-    events.append({"type": "horse_moved", "horse": hid, "from": list(horse["cells"]), "to": list(cells)})
+    events.append(
+        {"type": "horse_moved", "horse": hid, "from": list(horse["cells"]), "to": list(cells)}
+    )
     horse["cells"] = list(cells)
     if plan and plan.get("wagon"):
         wagon = state["wagons"][plan["wagon"]]
         events.append(
-            {"type": "wagon_moved", "wagon": plan["wagon"], "from": list(wagon["cells"]), "to": plan["wagon_cells"]}
+            {
+                "type": "wagon_moved",
+                "wagon": plan["wagon"],
+                "from": list(wagon["cells"]),
+                "to": plan["wagon_cells"],
+            }
         )
         wagon["cells"] = list(plan["wagon_cells"])
 
@@ -736,7 +776,13 @@ def throw(rules, state: dict, fid: str, events: list[dict]) -> None:
     }
     state["awaiting"] = [f["side"]]
     events.append(
-        {"type": "choose_landing", "side": f["side"], "unit": fid, "options": options, "thrown": True}
+        {
+            "type": "choose_landing",
+            "side": f["side"],
+            "unit": fid,
+            "options": options,
+            "thrown": True,
+        }
     )
 
 
@@ -851,7 +897,10 @@ def draw(
         beast = h.get("kind", "horse")
         if h["dead"]:
             for cell in h["cells"]:
-                pieces.insert(0, {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": f"+{word(beast)}"})
+                pieces.insert(
+                    0,
+                    {"at": cell, "id": f"{hid}-{cell}", "color": dead, "title": f"+{word(beast)}"},
+                )
             continue
         if beast == "ox":
             pieces.append(
@@ -979,7 +1028,11 @@ def horse_hit(rules, state: dict, hid: str, letter: str, combat: dict, events: l
         return
     if effect == "retreat" and horse["rider"]:
         rider = horse["rider"]
-        combat = {**combat, "defenders": [rider], "cells": {**combat["cells"], rider: horse["cells"][0]}}
+        combat = {
+            **combat,
+            "defenders": [rider],
+            "cells": {**combat["cells"], rider: horse["cells"][0]},
+        }
         combat["letter"] = letter
         state["retreat"] = {"queue": [rider], "combat": combat}
         rules._continue_retreat(state, events)
@@ -1000,9 +1053,17 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
         return None
     typed = str(action.get("unit", ""))[:40]
     # A name no legal action offers is not resolved to an id before it gets here.
-    fid = typed if typed in state["figures"] else next(
-        (k for k, f in sorted(state["figures"].items()) if f["name"].casefold() == typed.casefold()),
-        None,
+    fid = (
+        typed
+        if typed in state["figures"]
+        else next(
+            (
+                k
+                for k, f in sorted(state["figures"].items())
+                if f["name"].casefold() == typed.casefold()
+            ),
+            None,
+        )
     )
     if fid is None:
         return None
@@ -1012,7 +1073,11 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
     if kind == "move":
         return _ride_refusal(rules, state, fid, str(action.get("to", ""))[:12])
     if fid in state.get("mounting", []):
-        return _say("mounting", f"{name} spends this whole round getting on or off a horse (3.33).", name=name)
+        return _say(
+            "mounting",
+            f"{name} spends this whole round getting on or off a horse (3.33).",
+            name=name,
+        )
     if kind != "lead" and fid in state.get("acted", []):
         return _say(
             "acted",
@@ -1027,7 +1092,9 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
         if why is not None:
             return why
         to = str(action.get("to", ""))[:12]
-        free = free_cells_beside(rules.board(state), state, horse["cells"], set(rules._living_at(state)))
+        free = free_cells_beside(
+            rules.board(state), state, horse["cells"], set(rules._living_at(state))
+        )
         if to in free:
             return None
         cells = ", ".join(free) or "none"
@@ -1044,14 +1111,20 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
     horse = horses.get(hid)
     if horse is None:
         known = ", ".join(sorted(horses)) or "none"
-        return _say("no_horse", f"There is no horse {hid!r}; horses: {known}.", horse=hid, known=known)
+        return _say(
+            "no_horse", f"There is no horse {hid!r}; horses: {known}.", horse=hid, known=known
+        )
     if horse["dead"]:
         return _say("dead_horse", f"Horse {hid} is dead.", horse=hid)
     if horse["rider"]:
         rider = state["figures"][horse["rider"]]["name"]
-        return _say("has_rider", f"Horse {hid} already has a rider ({rider}).", horse=hid, rider=rider)
+        return _say(
+            "has_rider", f"Horse {hid} already has a rider ({rider}).", horse=hid, rider=rider
+        )
     board = rules.board(state)
-    if kind == "lead" and not any(h == hid for h, _ in lead_options(rules, state, fig["side"], fid)):
+    if kind == "lead" and not any(
+        h == hid for h, _ in lead_options(rules, state, fig["side"], fid)
+    ):
         return _say(
             "cannot_lead",
             f"{name} cannot get beside horse {hid} and lead it on this move (3.34).",
@@ -1060,7 +1133,11 @@ def explain_refusal(rules, state: dict, action: dict) -> Reason | None:
         )
     if not any(board.distance(fig["at"], c) == 1 for c in horse["cells"]) and kind == "mount":
         return _say(
-            "not_beside", f"{name} must stand next to horse {hid} (3.33).", name=name, horse=hid, rule="3.33"
+            "not_beside",
+            f"{name} must stand next to horse {hid} (3.33).",
+            name=name,
+            horse=hid,
+            rule="3.33",
         )
     if kind == "mount":
         if fig.get("horse"):
@@ -1124,14 +1201,18 @@ def _ride_refusal(rules, state: dict, fid: str, to: str) -> Reason | None:
     if shut:
         what = data.terrain()["kinds"].get(shut, {}).get("title", shut)
         return _say(
-            "no_horse_enters", f"{name} rides, and no horse enters {to} ({what}; 3.32).", name=name, cell=to, what=what
+            "no_horse_enters",
+            f"{name} rides, and no horse enters {to} ({what}; 3.32).",
+            name=name,
+            cell=to,
+            what=what,
         )
     if not _stop_ok(board, to, bridge_up):
         what = board.cell(to).title
         return _say(
             "cross_only",
             f"{name}'s horse may cross the {what} at {to} but not stop on it (3.1: "
-            "\"Pferde können den Graben überqueren, aber nicht anhalten\").",
+            '"Pferde können den Graben überqueren, aber nicht anhalten").',
             name=name,
             cell=to,
             what=what,
@@ -1177,7 +1258,9 @@ def advance_cells(rules, state: dict, fid: str, freed: list[str], budget: int) -
             and closed_kind(board, cell, state["bridge_up"]) is None
             and _stop_ok(board, cell, state["bridge_up"])
             and movement.connects(board, front, cell, state["bridge_up"])
-            and movement.enter_cost(board, front, cell, rules._dead_count(state).get(cell, 0), state["bridge_up"])
+            and movement.enter_cost(
+                board, front, cell, rules._dead_count(state).get(cell, 0), state["bridge_up"]
+            )
             <= budget
         ):
             out.append(cell)
@@ -1213,7 +1296,9 @@ def horse_targets(rules, state: dict, shooter_id: str) -> list[str]:
     return [
         hid
         for hid, h in sorted(state.get("horses", {}).items())
-        if not h["dead"] and h["side"] != me["side"] and _horse_sight(rules, state, shooter_id, hid)[0].possible
+        if not h["dead"]
+        and h["side"] != me["side"]
+        and _horse_sight(rules, state, shooter_id, hid)[0].possible
     ]
 
 

@@ -474,7 +474,10 @@ class Siege(Ruleset):
             if at is None and riders.horse_of(state, target):
                 # 3.31: the rider is in whichever of his two cells gives him more cover.
                 return riders.better_cover(
-                    [self._sight(state, shooter_id, target_id, c) for c in riders.cells_of(state, target)]
+                    [
+                        self._sight(state, shooter_id, target_id, c)
+                        for c in riders.cells_of(state, target)
+                    ]
                 )
             living = riders.in_the_line(state, shooter, target, living)
         bands = data.fire()["weapons"][figures.weapon(shooter)]["bands"]
@@ -753,9 +756,15 @@ class Siege(Ruleset):
             actions += self._winch_actions(state, side)
         if phase == "move" and kind in (None, "face"):
             actions += self._face_actions(state, side)
-        if phase == "move" and kind in (None, "lift") and (oil.pots(state) or shield.shields(state)):
+        if (
+            phase == "move"
+            and kind in (None, "lift")
+            and (oil.pots(state) or shield.shields(state))
+        ):
             # A rider carries no ladder, and no shield or pot either (reading R8).
-            hands = [f for f in self._free_hands(state, side) if not state["figures"][f].get("horse")]
+            hands = [
+                f for f in self._free_hands(state, side) if not state["figures"][f].get("horse")
+            ]
             holding = set(oil.carriers(state)) | set(shield.carriers(state))
             actions += oil.lift_actions(state, self.board(state), side, hands, holding)
             actions += shield.lift_actions(state, side, hands, holding)
@@ -1134,7 +1143,9 @@ class Siege(Ruleset):
             and fid not in state["done"]
             and fid not in self._busy(state)
             and fid not in carriers
-            and not f.get("horse")  # a rider carries no ladder (our reading: both hands on the reins)
+            and not f.get(
+                "horse"
+            )  # a rider carries no ladder (our reading: both hands on the reins)
         ]
         ladder_cells = {lad["at"] for lad in state["ladders"].values() if lad["raised"]}
         # No ladder stands in a siege tower's cells.
@@ -1267,7 +1278,11 @@ class Siege(Ruleset):
         pending = state["pending"]
         if pending and pending.get("horse"):
             return riders.horse_melee_actions(self, state, side)
-        out = riders.horse_melee_actions(self, state, side) if state.get("horses") and not pending else []
+        out = (
+            riders.horse_melee_actions(self, state, side)
+            if state.get("horses") and not pending
+            else []
+        )
         for aid, a in sorted(state["figures"].items()):
             if a["side"] != side:
                 continue
@@ -1569,9 +1584,7 @@ class Siege(Ruleset):
             ended = (state["phase"], state["active"])
             # Before the assault every engine still laid on a wall fires (4.21); a result C
             # that needs the besieger's choice keeps the step open.
-            if state["phase"] != "prepare" or not engines.finish_prepare(
-                self, state, dice, events
-            ):
+            if state["phase"] != "prepare" or not engines.finish_prepare(self, state, dice, events):
                 self._end_step(state, events, dice)
                 days.after_step(state, events, dice)
                 if days.dawned(events) and not state.get("result"):
@@ -1694,7 +1707,9 @@ class Siege(Ruleset):
         every legal action again for the message would cost more than the check)."""
         why = riders.explain_refusal(self, state, action) if state.get("horses") else None
         if why:
-            raise RuleError(why, [self.describe_action(state, a) for a in same[:12]], **keyed_of(why))
+            raise RuleError(
+                why, [self.describe_action(state, a) for a in same[:12]], **keyed_of(why)
+            )
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if why := engines.refusal(self, state, action):
@@ -1720,8 +1735,22 @@ class Siege(Ruleset):
                 "fire1": ["shoot", "bolt", "firearrow"],
                 "fire2": ["shoot", "bolt", "firearrow"],
                 "move": [
-                    "move", "roll", "drive", "face", "carry", "raise", "drop", "shift", "kindle",
-                    "lift", "lay", "mount", "dismount", "lead", "harness", "unharness",
+                    "move",
+                    "roll",
+                    "drive",
+                    "face",
+                    "carry",
+                    "raise",
+                    "drop",
+                    "shift",
+                    "kindle",
+                    "lift",
+                    "lay",
+                    "mount",
+                    "dismount",
+                    "lead",
+                    "harness",
+                    "unharness",
                 ],
                 "melee": ["attack", "fight", "cancel", "push", "batter", "douse", "pour"],
                 "prepare": ["fill", "breach", "place", "emplace", "aim", "bombard", "repair"],
@@ -2236,9 +2265,7 @@ class Siege(Ruleset):
             if not alive[side]:
                 other = next(s for s in SIDES if s != side)
                 # Optional rule panic: figures that fled off the map never come back.
-                fled = any(
-                    f.get("off_map") for f in state["figures"].values() if f["side"] == side
-                )
+                fled = any(f.get("off_map") for f in state["figures"].values() if f["side"] == side)
                 gone = "dead or fled off the map" if fled else "dead"
                 state["result"] = {
                     "winner": other,

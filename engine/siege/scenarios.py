@@ -220,7 +220,9 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
             "stunned_half": 0,
             **({"layer": tower.TOP} if layer == tower.TOP else {}),
         }
-    out["horses"] = riders.validate(laid, raw.get("horses", {}), out["figures"], set(tower_of), file)
+    out["horses"] = riders.validate(
+        laid, raw.get("horses", {}), out["figures"], set(tower_of), file
+    )
     out["wagons"] = wagons.validate(
         laid, raw.get("wagons", {}), out["horses"], out["figures"], set(tower_of), file
     )
@@ -406,9 +408,7 @@ def normalise(raw: dict, file: str, default_name: str) -> dict:
         out["victory"]["burn"] = _burn_goal(burn, board, out["engines"], file)
     out["oil"] = oil.normalise(raw.get("oil", {}), board, out["figures"], file)
     taken = set(out["oil"]) | {p["carrier"] for p in out["oil"].values() if "carrier" in p}
-    out["shields"] = shield.normalise(
-        raw.get("shields", {}), board, out["figures"], file, taken
-    )
+    out["shields"] = shield.normalise(raw.get("shields", {}), board, out["figures"], file, taken)
     return out
 
 

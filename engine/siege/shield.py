@@ -43,14 +43,15 @@ def load(path, label: str) -> dict:
 def normalise(raw: Any, board, figs: dict, file: str, taken: set[str]) -> dict:
     """The scenario's ``shields``; ``taken`` are ids and carriers already used by oil pots."""
     if not isinstance(raw, dict):
-        raise ScenarioError(file, "shields", "must be an object: shield id -> {at, faces} or {carrier}")
+        raise ScenarioError(
+            file, "shields", "must be an object: shield id -> {at, faces} or {carrier}"
+        )
     out: dict[str, dict] = {}
     for sid, item in raw.items():
         entry = f"shields.{sid}"
         data.need(sid not in taken, file, entry, "an oil pot has this id")
         data.need(
-            isinstance(item, dict)
-            and (set(item) in ({"carrier"}, {"at"}, {"at", "faces"})),
+            isinstance(item, dict) and (set(item) in ({"carrier"}, {"at"}, {"at", "faces"})),
             file,
             entry,
             "must be {at, faces}, {at} or {carrier}",
@@ -102,9 +103,7 @@ def carriers(state: dict) -> dict[str, str]:
 
 def laid(state: dict) -> dict[str, str]:
     """Cell -> the neighbour its laid shield faces."""
-    return {
-        item["at"]: item["faces"] for item in shields(state).values() if item.get("faces")
-    }
+    return {item["at"]: item["faces"] for item in shields(state).values() if item.get("faces")}
 
 
 def penalty(state: dict, fid: str) -> int:
@@ -154,7 +153,9 @@ def lay(state: dict, action: dict, events: list) -> None:
     sid = carriers(state)[fid]
     at = state["figures"][fid]["at"]
     state["shields"][sid] = {"at": at, "faces": action["faces"]}
-    events.append({"type": "shield_laid", "unit": fid, "shield": sid, "at": at, "faces": action["faces"]})
+    events.append(
+        {"type": "shield_laid", "unit": fid, "shield": sid, "at": at, "faces": action["faces"]}
+    )
 
 
 def cover(board, state: dict, shooter_at: str, target_at: str, seen) -> None:
@@ -198,7 +199,9 @@ def edges(state: dict) -> list[dict]:
 def notes(state: dict) -> list[str]:
     if not shields(state):
         return []
-    return ["Thick slate side: a siege shield laid along it (cover behind it); Sh: a shield carried."]
+    return [
+        "Thick slate side: a siege shield laid along it (cover behind it); Sh: a shield carried."
+    ]
 
 
 def describe_event(state: dict, e: dict) -> str | None:

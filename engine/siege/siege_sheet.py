@@ -169,11 +169,7 @@ def damage(state: dict, cell: str, ranged: bool, events: list) -> None:
         return
     # 4.14: a destroyed cell gets a broken-wall counter (section 2); a figure on it is hurt.
     victim = next(
-        (
-            fid
-            for fid, f in sorted(state["figures"].items())
-            if f["at"] == cell and not f["dead"]
-        ),
+        (fid for fid, f in sorted(state["figures"].items()) if f["at"] == cell and not f["dead"]),
         None,
     )
     state["counters"].append([cell, "breach"])

@@ -414,7 +414,9 @@ def _look(
             return sight
         passing, camp_why = camp.side_verdict(board, pair, over_lower)
         if passing == "block":
-            why.append(f"the line runs along the side of {la}/{lb}, blocked on both sides: {camp_why}")
+            why.append(
+                f"the line runs along the side of {la}/{lb}, blocked on both sides: {camp_why}"
+            )
             return sight
         if passing == "light":
             thickets.append(camp_why)

@@ -89,7 +89,10 @@ def validate(
         for c in wc:
             why = riders.closed_kind(board, c, False)
             need(
-                why is None and riders._stop_ok(board, c, False) and c not in used and c not in living,
+                why is None
+                and riders._stop_ok(board, c, False)
+                and c not in used
+                and c not in living,
                 file,
                 f"{entry}.cells",
                 f"{c}: a wagon stands only where a horse could, on nobody else's cell (5.11)",
@@ -98,9 +101,7 @@ def validate(
         animal = w.get("animal")
         if animal is not None:
             need(
-                animal in horses
-                and not horses[animal]["rider"]
-                and animal not in animals,
+                animal in horses and not horses[animal]["rider"] and animal not in animals,
                 file,
                 f"{entry}.animal",
                 "must be a riderless horse or ox of this file drawing no other wagon",
@@ -137,7 +138,9 @@ def actions(rules, state: dict, side: str, kind: str | None) -> list[dict]:
                 continue
             if w["animal"]:
                 team = list(w["cells"]) + state["horses"][w["animal"]]["cells"]
-                if kind in (None, "unharness") and any(board.distance(f["at"], c) == 1 for c in team):
+                if kind in (None, "unharness") and any(
+                    board.distance(f["at"], c) == 1 for c in team
+                ):
                     out.append({"type": "unharness", "side": side, "unit": fid, "wagon": wid})
                 continue
             if kind not in (None, "harness"):
@@ -149,10 +152,14 @@ def actions(rules, state: dict, side: str, kind: str | None) -> list[dict]:
                     or h["side"] != side
                     or harnessed_to(state, hid)
                     or not in_front(board, [w["cells"][1], w["cells"][0]], h["cells"][-1])
-                    or not any(board.distance(f["at"], c) == 1 for c in list(w["cells"]) + h["cells"])
+                    or not any(
+                        board.distance(f["at"], c) == 1 for c in list(w["cells"]) + h["cells"]
+                    )
                 ):
                     continue
-                out.append({"type": "harness", "side": side, "unit": fid, "horse": hid, "wagon": wid})
+                out.append(
+                    {"type": "harness", "side": side, "unit": fid, "horse": hid, "wagon": wid}
+                )
     return out
 
 

@@ -65,9 +65,7 @@ def unit_facts(ruleset, cat: Catalogue, state: dict, uid: str, lang: str) -> lis
     values = stats(cat, state, uid)
     lines = [
         f"{word(lang, 'type')}: {_title(spec, unit['type'], lang)} ({level_word})",
-        " · ".join(
-            f"{word(lang, key)} {values[key]}" for key in ("strength", "speed", "range")
-        ),
+        " · ".join(f"{word(lang, key)} {values[key]}" for key in ("strength", "speed", "range")),
     ]
     if unit.get("weak"):
         dice = ", ".join(str(d) for d in unit["weak"])
@@ -250,9 +248,14 @@ NARRATION_DE = {
     "roll_landscape": "Landschaft",
 }
 _REASONS_DE = (
-    (re.compile(r"turn limit: score red (\d+), blue (\d+)"), "Rundenlimit: Punkte Rot {0}, Blau {1}"),
-    (re.compile(r"(Red|Blue) has no unit left and cannot recruit"),
-     "{0} hat keine Einheit mehr und kann nicht rekrutieren"),
+    (
+        re.compile(r"turn limit: score red (\d+), blue (\d+)"),
+        "Rundenlimit: Punkte Rot {0}, Blau {1}",
+    ),
+    (
+        re.compile(r"(Red|Blue) has no unit left and cannot recruit"),
+        "{0} hat keine Einheit mehr und kann nicht rekrutieren",
+    ),
     (re.compile(r"(Red|Blue)'s castle is destroyed"), "die Burg von {0} ist zerstört"),
 )
 
@@ -301,9 +304,7 @@ def narrate_de(ruleset, event: dict) -> str | None:
             sources=", ".join(_source_de(x) for x in event["sources"]),
         )
     if kind in ("built", "construction_abandoned", "occupied", "conquered"):
-        return say[kind].format(
-            kind=_de(event["kind"]), at=event["at"], unit=event.get("unit", "")
-        )
+        return say[kind].format(kind=_de(event["kind"]), at=event["at"], unit=event.get("unit", ""))
     if kind in ("eliminated", "left"):
         return say[kind].format(unit=event["unit"], at=event["at"])
     if kind == "building_attacked":
@@ -332,7 +333,9 @@ def narrate_de(ruleset, event: dict) -> str | None:
     if kind == "weakening_removed":
         return say[kind].format(unit=event["unit"])
     if kind == "explored":
-        return say[kind].format(tiles=", ".join(f"{lab} {_de(land)}" for lab, land in event["tiles"]))
+        return say[kind].format(
+            tiles=", ".join(f"{lab} {_de(land)}" for lab, land in event["tiles"])
+        )
     if kind == "weakened":
         return say[kind].format(unit=event["unit"], die=event["die"])
     if kind == "looted":

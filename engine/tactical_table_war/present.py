@@ -88,7 +88,9 @@ def header(rs, state: dict, lang: str) -> list[list[str]]:
             value = word(value, lang)
         elif key == "Treasury":
             treasury = state["treasury"]
-            value = f"{word('Red', lang)} {treasury['red']} · {word('Blue', lang)} {treasury['blue']}"
+            value = (
+                f"{word('Red', lang)} {treasury['red']} · {word('Blue', lang)} {treasury['blue']}"
+            )
         elif key == "Catapult":
             sc = state["scatter"]
             value = {

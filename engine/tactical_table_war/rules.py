@@ -93,8 +93,10 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your unit"),
                 Option("as", "choice", "sword, bow, shoe, settler or advanced"),
             ),
-            {"de": "Einheit auf oder neben der Burg ausbilden; fertig in der nächsten "
-             "Vorbereitungsphase"},
+            {
+                "de": "Einheit auf oder neben der Burg ausbilden; fertig in der nächsten "
+                "Vorbereitungsphase"
+            },
         ),
         Command(
             "build",
@@ -103,8 +105,10 @@ class TacticalTableWar(Ruleset):
                 Option("unit", "unit", "your settler"),
                 Option("kind", "choice", "quarry, lumber-camp, forge, outpost"),
             ),
-            {"de": "Ein Siedler baut Steinbruch, Holzfällerlager oder Schmiede (und besetzt "
-             "sie) oder einen Vorposten"},
+            {
+                "de": "Ein Siedler baut Steinbruch, Holzfällerlager oder Schmiede (und besetzt "
+                "sie) oder einen Vorposten"
+            },
         ),
         Command(
             "attack",
@@ -848,7 +852,9 @@ class TacticalTableWar(Ruleset):
                         f"No attack route of at most {reach} hexes "
                         f"leads from {units[uid]['at']} to {target} (routes may end in but not pass "
                         "a neutral building, nor cross the enemy castle wall).",
-                        **self._keyed("no_route", reach=reach, cell=units[uid]["at"], target=target),
+                        **self._keyed(
+                            "no_route", reach=reach, cell=units[uid]["at"], target=target
+                        ),
                     )
         if kind == "move" and state["phase"] == "movement" and uid in units:
             self._explain_move(state, str(uid), str(action.get("to")))
@@ -906,9 +912,7 @@ class TacticalTableWar(Ruleset):
             )
         speed = stats(self.cat, state, uid)["speed"]
         if speed <= 0:
-            raise RuleError(
-                f"{uid} cannot move (speed 0).", **self._keyed("speed_zero", unit=uid)
-            )
+            raise RuleError(f"{uid} cannot move (speed 0).", **self._keyed("speed_zero", unit=uid))
         if to not in state["tiles"]:
             raise RuleError(
                 f"{to} is not an explored hex of the map: units move over explored landscape "
@@ -1550,9 +1554,7 @@ class TacticalTableWar(Ruleset):
             header[self.term("Treasury", lang)] = treasury
         return header
 
-    def scene(
-        self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
-    ) -> dict:
+    def scene(self, state: dict, events: list[dict], viewer: str | None, lang: str = "en") -> dict:
         word = lambda text: present.word(text, lang)  # noqa: E731
         side_title = lambda side: word(SIDE_TITLES[side])  # noqa: E731
         cells = []

@@ -339,8 +339,7 @@ EVENT_TEXT: dict[str, dict[str, str]] = {
         "referee_place": "Schiedsrichter: {unit} auf {to} gesetzt.",
         "referee_remove": "Schiedsrichter: {unit} von {from_} genommen.",
         "referee_phase": "Schiedsrichter: Phase {phase}, {side} am Zug.",
-        "decision_dropped": "Die offene Entscheidung ({kind}) hat der Schiedsrichter "
-        "aufgehoben.",
+        "decision_dropped": "Die offene Entscheidung ({kind}) hat der Schiedsrichter aufgehoben.",
         "no_card": "{side} haben keine Karte mehr zu ziehen.",
         "roll_attack": "Angriff auf {target}",
     },

@@ -1373,6 +1373,7 @@ class Tenochtitlan(Ruleset):
                 f"The card returns the unit to {where.get(special.get('where', 'default'), 'the hex it names')}, "
                 f"{'on water' if water else 'on land'}, outside enemy zones of control."
             )
+
         def why(text: str, key: str, **params) -> Reason:
             return Reason(text, f"tenochtitlan.{key}", self.name, **params)
 
@@ -1934,7 +1935,9 @@ class Tenochtitlan(Ruleset):
     def label(self, state: dict, key: str, value: str, lang: str = "en") -> str:
         if key in ("unit", "target", "with") and value in state.get("roster", {}):
             unit = state["units"].get(value)
-            at, eliminated = (" auf ", " (eliminiert)") if lang == "de" else (" at ", " (eliminated)")
+            at, eliminated = (
+                (" auf ", " (eliminiert)") if lang == "de" else (" at ", " (eliminated)")
+            )
             where = (
                 f"{at}{unit['at']}"
                 if unit
@@ -1979,9 +1982,7 @@ class Tenochtitlan(Ruleset):
     def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
         return present.header(self, state, lang)
 
-    def scene(
-        self, state: dict, events: list[dict], viewer: str | None, lang: str = "en"
-    ) -> dict:
+    def scene(self, state: dict, events: list[dict], viewer: str | None, lang: str = "en") -> dict:
         return present.scene(self, state, events, viewer, lang)
 
     def rules_summary(self, locale: str = "en") -> str:

@@ -304,7 +304,10 @@ def _suggested(raw, units: dict, board, file: str) -> dict[str, list[list[str]]]
             assert unit is not None  # _need raised otherwise; this tells the type checker
             _need(unit["at"] is None, file, where, "is already on the map")
             _need(
-                types[unit["type"]]["side"] == side, file, where, f"is not {with_article(side)} unit"
+                types[unit["type"]]["side"] == side,
+                file,
+                where,
+                f"is not {with_article(side)} unit",
             )
             _need(board.idx(lab) is not None, file, where, f"{lab!r} is not a hex of the map")
             _need(lab not in seen, file, where, f"{lab} is suggested for {seen.get(lab)} too")

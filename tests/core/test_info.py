@@ -148,9 +148,7 @@ def test_rivet_wars_unit_card_and_the_terrain_token_of_its_segment():
 def test_pocket_tactics_unit_card_reserve_units_and_a_hazard():
     from tests.pockettactics.helpers import RS, position
 
-    state = position(
-        {"spearman": "0808", "archer": {"status": "reserve"}}, tiles={"0809": "lava"}
-    )
+    state = position({"spearman": "0808", "archer": {"status": "reserve"}}, tiles={"0809": "lava"})
     text = info(RS, state, "north", unit="spearman")
     assert "OFF 2 dice · DEF 2 dice · 8 points" in text, text
     assert "OFF 1 die · DEF 1 die" in info(RS, state, None, unit="archer")

@@ -28,7 +28,9 @@ def test_rivet_wars_moves_name_the_square_once_and_infantry_only_terrain_reads_w
 
     line = RS.describe_event({}, {"type": "moved", "unit": "r", "segment": "A9", "to": "A9"})
     assert line == "r moves to A9."
-    state = make(phase="move", units=[unit("wolverine", "C5", id="w")], terrain={"objective": ["C7"]})
+    state = make(
+        phase="move", units=[unit("wolverine", "C5", id="w")], terrain={"objective": ["C7"]}
+    )
     with pytest.raises(RuleError, match="only infantry may enter an objective"):
         RS.apply(state, {"type": "move", "side": "allies", "unit": "w", "to": "C7"}, None)
 

@@ -54,9 +54,7 @@ async def test_a_german_server_posts_the_german_picture_and_a_german_client_sees
 
 
 @pytest.mark.parametrize("dice", [[3, 4, 5, 6, 2, 1] * 10])
-async def test_an_english_server_posts_english_while_a_german_client_views_in_german(
-    table, german
-):
+async def test_an_english_server_posts_english_while_a_german_client_views_in_german(table, german):
     info = await _tenochtitlan(table)
     board = table.boards()[-1]
     posted = await board.attachments[0].read()

@@ -175,7 +175,9 @@ def test_no_two_texts_overlap_and_no_cell_label_is_covered(name, k, lang):
     # no arrow, highlight or marker runs over a place name (a dice label may only hide what
     # the checks above allow)
     dice = [box for kind, _, box in texts if kind == "attack"]
-    assert_names_uncovered(where, scene, img, [t for t in texts if not any(_overlap(t[2], d) for d in dice)])
+    assert_names_uncovered(
+        where, scene, img, [t for t in texts if not any(_overlap(t[2], d) for d in dice)]
+    )
     for label, box in rec.cell_labels.items():
         if label in hidden:
             continue
@@ -238,7 +240,9 @@ def test_pocket_tactics_candidate_cells_are_labelled_and_leave_names_readable():
     rules = registry.get_ruleset("pocket-tactics")
     checked = 0
     for index, (state, events) in enumerate(_frames("pocket-tactics", SEED)):
-        if state["phase"] != "map" or not any(c.get("text") for c in rules.scene(state, events, None)["cells"]):
+        if state["phase"] != "map" or not any(
+            c.get("text") for c in rules.scene(state, events, None)["cells"]
+        ):
             continue
         for lang in ("en", "de"):
             scene = rules.scene(state, events, None, lang=lang)
@@ -645,7 +649,9 @@ def test_counter_factors_read_at_a_phone_s_width(name):
         if not action and not scene.get("labels"):
             assert rec.close_up is None, where
             continue
-        assert rec.close_up is not None, f"{where}: factors {min(on_map.values()):.1f} px, no close-up"
+        assert rec.close_up is not None, (
+            f"{where}: factors {min(on_map.values()):.1f} px, no close-up"
+        )
         closed += 1
         part = rec.close_up["drawn"]
         # lone counters; two to four in a cell are quarter-size there too (see rendering.md)
@@ -680,7 +686,9 @@ def test_counter_factors_read_at_a_phone_s_width(name):
         for side in ((0, top, left, bottom), (right, top, img.width, bottom)):
             if side[2] - side[0] >= 1:
                 plain = crop(img, side)
-                off = [p for p in plain if max(abs(a - b) for a, b in zip(p, closeup.CLOSE_UP_BG)) > 12]
+                off = [
+                    p for p in plain if max(abs(a - b) for a, b in zip(p, closeup.CLOSE_UP_BG)) > 12
+                ]
                 assert not off, f"{where}: {len(off)} stray pixels beside the close-up"
         # and the PNG shows its counters: their colour fills their box
         pieces = {str(p.get("id")): p for p in rec.close_up["scene"]["pieces"]}

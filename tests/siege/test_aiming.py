@@ -47,7 +47,11 @@ def test_a_hit_beside_a_friend_needs_no_miss_roll():
 
 def test_the_miss_roll_is_modified_like_the_shot():
     # 11 cells: medium range, longbow modifier -1: a miss roll of 8 reads 7, nothing happens.
-    figs = {**FIGS, "tom": ("man-at-arms", "defender", "1219"), "pal": ("peasant", "besieger", "1319")}
+    figs = {
+        **FIGS,
+        "tom": ("man-at-arms", "defender", "1219"),
+        "pal": ("peasant", "besieger", "1319"),
+    }
     state = build(figs, **AIMING)
     state, events = act(state, "besieger", "/shoot unit:arch target:tom", dice=[4, 8])
     miss = of(events, "miss_roll")[0]

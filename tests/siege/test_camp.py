@@ -82,8 +82,9 @@ def test_over_the_slope_edge_the_lower_figure_must_stand_at_least_as_far_from_it
     # Column 08: hilltop 0801-0804, slope 0805, plain from 0806; the edge lies after 0804.
     hidden = _look("0801", "0806")  # 3 from the edge up there, 2 below: no shot
     assert not hidden.possible
-    assert "0804: the slope edge hides 0806: it stands 2 from the edge, closer than 0801 (3)" in (
-        hidden.reasons[-1]
+    assert (
+        "0804: the slope edge hides 0806: it stands 2 from the edge, closer than 0801 (3)"
+        in (hidden.reasons[-1])
     )
     assert not _look("0806", "0801").possible  # and not upwards either
     seen = _look("0801", "0807")  # 3 and 3
@@ -131,7 +132,9 @@ def test_a_line_along_a_hexside_passes_on_its_open_side():
     both = _look("0503", "0703", board=sides)
     assert not both.possible and "blocked on both sides" in both.reasons[-1]
     thicket = _look("0903", "1103", board=sides)
-    assert thicket.possible and thicket.cover == "light" and "thicket in 1003" in thicket.reasons[-2]
+    assert (
+        thicket.possible and thicket.cover == "light" and "thicket in 1003" in thicket.reasons[-2]
+    )
 
 
 def test_from_the_top_of_a_siege_tower_trees_still_block_thickets_and_slopes_give_no_cover():
@@ -166,7 +169,10 @@ def test_a_scenario_chooses_the_camp_map_and_its_terrain_table():
     assert {"open", "thicket", "tree", "slope", "hilltop", "tent", "trench"} <= kinds
     with pytest.raises(ScenarioError, match="unknown map; known: castle, camp"):
         normalise(
-            {"map": "swamp", "figures": {"x": {"type": "knight", "side": "besieger", "at": "0101"}}},
+            {
+                "map": "swamp",
+                "figures": {"x": {"type": "knight", "side": "besieger", "at": "0101"}},
+            },
             "f.json",
             "f",
         )

@@ -224,7 +224,12 @@ def test_the_filled_moat_under_a_ram_at_the_wall_stays_overnight():
         "x": ("peasant", "defender", "2201"),
     }
     ram = {
-        "r": {"kind": "ram", "side": "besieger", "cells": ["0617", "0618", "0619"], "towards": "0616"}
+        "r": {
+            "kind": "ram",
+            "side": "besieger",
+            "cells": ["0617", "0618", "0619"],
+            "towards": "0616",
+        }
     }
     state = build(figs, engines=ram, filled_moat=["0617", "0817"], days=2, rounds_per_day=1)
     state, _ = act(state, "besieger", "/end-phase")  # nothing to prepare on the first morning

@@ -173,7 +173,8 @@ async def test_los_refusals_come_in_the_askers_language(siege_registered, table,
 
 
 async def test_optional_rules_at_game_new_with_autocomplete_and_in_the_status(
-    siege_registered, table  # noqa: F811
+    siege_registered,
+    table,  # noqa: F811
 ):
     offered = await table.alice.autocomplete(
         table.channel, "game new", "rules", "ai", ruleset="siege"
@@ -203,7 +204,9 @@ async def test_an_unknown_optional_rule_opens_no_game(siege_registered, table): 
 
 
 async def test_an_unknown_optional_rule_is_refused_in_german(
-    siege_registered, table, german  # noqa: F811
+    siege_registered,
+    table,
+    german,  # noqa: F811
 ):
     refused = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="panik")
     assert "SIEGE hat keine Wahlregel 'panik'" in reply_text(refused)

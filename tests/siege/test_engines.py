@@ -296,7 +296,9 @@ def test_the_picture_and_header_show_engines_and_wall_damage():
 
 
 # ----- 4.3: the ram -------------------------------------------------------------------------
-RAM = {"r1": {"kind": "ram", "side": "besieger", "cells": ["0818", "0819", "0820"], "towards": "0817"}}
+RAM = {
+    "r1": {"kind": "ram", "side": "besieger", "cells": ["0818", "0819", "0820"], "towards": "0817"}
+}
 RAM_CREW = {
     "a": ("peasant", "besieger", "0818"),
     "b": ("peasant", "besieger", "0819"),
@@ -333,12 +335,14 @@ def test_three_figures_under_the_ram_push_it_straight_like_the_siege_tower():
 
 def test_the_ram_at_a_wall_rolls_nine_points_every_second_round_ignoring_c():
     state = _at_the_wall()
-    assert "r1 ram 0817-0818-0819 facing 0816: may batter 0816 in the melee step" in (
-        RULES.header(state)["Engines"]
+    assert (
+        "r1 ram 0817-0818-0819 facing 0816: may batter 0816 in the melee step"
+        in (RULES.header(state)["Engines"])
     )
     away = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="melee")
-    assert "facing 0817: its front touches no wall it may batter (4.32)" in (
-        RULES.header(away)["Engines"]
+    assert (
+        "facing 0817: its front touches no wall it may batter (4.32)"
+        in (RULES.header(away)["Engines"])
     )
     state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
     shot = of(events, "bombarded")[0]
@@ -377,7 +381,14 @@ def test_the_ram_treats_the_gate_walls_as_parapets_and_towers_as_round():
         "b": ("peasant", "besieger", "1218"),
         "c": ("peasant", "besieger", "1219"),
     }
-    ram = {"r1": {"kind": "ram", "side": "besieger", "cells": ["1217", "1218", "1219"], "towards": "1216"}}
+    ram = {
+        "r1": {
+            "kind": "ram",
+            "side": "besieger",
+            "cells": ["1217", "1218", "1219"],
+            "towards": "1216",
+        }
+    }
     state = build(figs, engines=ram, filled_moat=["1217"], phase="melee")
     state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
     assert of(events, "bombarded")[0]["modifier"] == 0
@@ -387,7 +398,14 @@ def test_the_ram_treats_the_gate_walls_as_parapets_and_towers_as_round():
         "b": ("peasant", "besieger", "0418"),
         "c": ("peasant", "besieger", "0419"),
     }
-    ram = {"r1": {"kind": "ram", "side": "besieger", "cells": ["0417", "0418", "0419"], "towards": "0416"}}
+    ram = {
+        "r1": {
+            "kind": "ram",
+            "side": "besieger",
+            "cells": ["0417", "0418", "0419"],
+            "towards": "0416",
+        }
+    }
     state = build(corner, engines=ram, filled_moat=["0417"], phase="melee")
     assert RULES.board(state).cell("0416").kind == "tower-slit"
     state, events = act(state, "besieger", "/batter engine:r1", dice=[5])
@@ -455,12 +473,16 @@ def test_engines_on_the_local_table_by_typed_commands(tmp_path):
     )
     out, err = io.StringIO(), io.StringIO()
     argv = ["--game", "siege", "--scenario", str(path), "--seed", "4"]
-    code = table.main([*argv, "--db", str(tmp_path / "t.db"), "--script", str(script)], stdout=out, stderr=err)
+    code = table.main(
+        [*argv, "--db", str(tmp_path / "t.db"), "--script", str(script)], stdout=out, stderr=err
+    )
     lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
     assert code == 0 and all(obj["ok"] for obj in lines), (err.getvalue(), lines)
     state = lines[-1]["state"]
     assert state["engines"]["r1"]["cells"] == ["0817", "0818", "0819"]
-    assert state["engines"]["b1"]["markers"] == 0 and state["siege_sheet"]["0916"]["rolled_day"] == 1
+    assert (
+        state["engines"]["b1"]["markers"] == 0 and state["siege_sheet"]["0916"]["rolled_day"] == 1
+    )
 
 
 def test_a_figure_falling_from_a_ladder_never_lands_in_an_engine():
@@ -497,7 +519,9 @@ def test_refused_engine_commands_say_which_rule_stopped_them():
     why = _refused(_end_steps(rested, 8), "/batter engine:r1")
     assert "Ram r1 rolled in round 1: one roll every second round, the next in round 3" in why
     short = _at_the_wall(figs={"c": ("peasant", "besieger", "0819", "stunned")})
-    assert "Ram r1 needs 3 able figures of its side under it" in _refused(short, "/batter engine:r1")
+    assert "Ram r1 needs 3 able figures of its side under it" in _refused(
+        short, "/batter engine:r1"
+    )
     far = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="melee")
     assert "Ram r1's front faces 0817: no wall" in _refused(far, "/batter engine:r1")
     state = build(FAR | {"m": ("man-at-arms", "besieger", "0818")}, engines=ONAGER)

@@ -27,7 +27,12 @@ SCENARIO = {
     "engines": {
         "o1": {"kind": "onager", "side": "besieger"},
         "b1": {"kind": "ballista", "side": "besieger", "at": "0519"},
-        "r1": {"kind": "ram", "side": "besieger", "cells": ["0818", "0819", "0820"], "towards": "0817"},
+        "r1": {
+            "kind": "ram",
+            "side": "besieger",
+            "cells": ["0818", "0819", "0820"],
+            "towards": "0817",
+        },
     },
 }
 
@@ -47,7 +52,12 @@ async def test_engines_are_offered_and_played_through_the_bot(siege_registered, 
     await table.alice.slash(table.thread, "game join", side="besieger")
     await table.bob.slash(table.thread, "game join", side="defender")
     assert reply_text(await table.alice.slash(table.thread, "game start")) == "Done."
-    offered = [c["value"] for c in await table.alice.autocomplete(table.thread, "act", "action", "/aim engine:o1 at:081")]
+    offered = [
+        c["value"]
+        for c in await table.alice.autocomplete(
+            table.thread, "act", "action", "/aim engine:o1 at:081"
+        )
+    ]
     assert any(v.startswith("/aim engine:o1 at:0816") for v in offered), offered[:5]
     for action in (
         "/aim engine:o1 at:0916",  # d10 6 on three points: no effect; the assault begins

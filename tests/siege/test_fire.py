@@ -70,8 +70,11 @@ def end_steps(state: dict, count: int) -> tuple[dict, list[dict]]:
 
 def test_a_figure_beside_an_enemy_engine_sets_it_alight_after_a_whole_round():
     state = with_engines(
-        build({"d": ("man-at-arms", "defender", "0518"), "b": ("peasant", "besieger", "0120")},
-              first="defender", phase="move"),
+        build(
+            {"d": ("man-at-arms", "defender", "0518"), "b": ("peasant", "besieger", "0120")},
+            first="defender",
+            phase="move",
+        ),
         cat=("catapult", "besieger", ["0519"]),
     )
     assert {"type": "kindle", "side": "defender", "unit": "d", "at": "0519"} in legal(
@@ -189,8 +192,10 @@ def test_a_fire_spreads_only_at_the_end_of_its_setters_opponents_phase():
 def test_an_adjacent_figure_tries_once_to_put_out_a_fire():
     def position():
         return with_engines(
-            build({"b": ("peasant", "besieger", "0518"), "c": ("peasant", "besieger", "0418")},
-                  phase="melee"),
+            build(
+                {"b": ("peasant", "besieger", "0518"), "c": ("peasant", "besieger", "0418")},
+                phase="melee",
+            ),
             {"0519": (2, "defender")},
             cat=("catapult", "besieger", ["0519"]),
         )
@@ -208,8 +213,12 @@ def test_an_adjacent_figure_tries_once_to_put_out_a_fire():
 
 def test_one_burning_cell_destroys_the_whole_engine_after_three_rounds_in_a_row():
     state = with_engines(
-        build({"d": ("peasant", "defender", "0101")}, phase="melee", first="besieger",
-              active="defender"),
+        build(
+            {"d": ("peasant", "defender", "0101")},
+            phase="melee",
+            first="besieger",
+            active="defender",
+        ),
         {"0619": (1, "defender")},
         ram=("ram", "besieger", ["0519", "0619", "0719"]),
     )
@@ -250,8 +259,10 @@ def test_a_figure_staying_in_a_burning_cell_is_wounded_then_killed_and_a_stunned
 
 def test_no_figure_enters_a_burning_cell_and_one_inside_may_leave():
     state = with_engines(
-        build({"b": ("peasant", "besieger", "0518"), "r": ("peasant", "besieger", "0619")},
-              phase="move"),
+        build(
+            {"b": ("peasant", "besieger", "0518"), "r": ("peasant", "besieger", "0619")},
+            phase="move",
+        ),
         {"0519": (1, "defender"), "0619": (1, "defender")},
         ram=("ram", "besieger", ["0519", "0619"]),
     )
@@ -368,7 +379,9 @@ def test_a_siege_tower_burns_like_an_engine_and_its_top_falls_when_it_burns_down
         {"0619": (3, "defender")},
     )
     state, events = act(state, "defender", "/end-phase")  # the round ends
-    assert of(events, "tower_destroyed") == [{"type": "tower_destroyed", "tower": "t", "by": "fire"}]
+    assert of(events, "tower_destroyed") == [
+        {"type": "tower_destroyed", "tower": "t", "by": "fire"}
+    ]
     assert state["towers"] == {} and state["fires"] == {}
     # The archer on its platform falls onto the cell, stunned, and stuns the peasant inside.
     assert of(events, "fell")[0]["unit"] == "top"
@@ -664,9 +677,12 @@ def test_wagons_and_horses_do_not_burn():
         act(state, "defender", "/kindle unit:d at:0619")
     # Beside a burning engine the wagon is no cell the fire can spread to.
     burning = with_engines(
-        build({"d": ("peasant", "defender", "0101")}, phase="melee",
-              horses={"ox": {"side": "besieger", "cells": ["0719"], "kind": "ox"}},
-              wagons={"w": {"side": "besieger", "cells": ["0619", "0519"], "animal": "ox"}}),
+        build(
+            {"d": ("peasant", "defender", "0101")},
+            phase="melee",
+            horses={"ox": {"side": "besieger", "cells": ["0719"], "kind": "ox"}},
+            wagons={"w": {"side": "besieger", "cells": ["0619", "0519"], "animal": "ox"}},
+        ),
         {"0620": (1, "defender")},
         cat=("catapult", "besieger", ["0620"]),
     )

@@ -125,7 +125,11 @@ def test_a_figure_carrying_oil_moves_two_points_less_and_lifts_a_pot_beside_it()
         act(state, "defender", "/lift unit:d item:far")
 
     def reach(st):
-        return max(board.distance("0219", a["to"]) for a in legal(st, "defender", "move") if a["unit"] == "d")
+        return max(
+            board.distance("0219", a["to"])
+            for a in legal(st, "defender", "move")
+            if a["unit"] == "d"
+        )
 
     assert reach(state) == 5
     state, events = act(state, "defender", "/lift unit:d item:pot")
@@ -210,7 +214,10 @@ def test_oil_on_the_local_table_by_typed_commands(tmp_path):
     assert lifted["ok"] and lifted["events"][0]["type"] == "oil_lifted"
     assert not refused["ok"] and "Legal: /pour unit:d at:0703" in refused["error"]
     assert poured["ok"]
-    assert "Dietrich pours oil on Bauer at 0703: column 6-1" in of(poured["events"], "oil_poured")[0]["text"]
+    assert (
+        "Dietrich pours oil on Bauer at 0703: column 6-1"
+        in of(poured["events"], "oil_poured")[0]["text"]
+    )
 
 
 def test_only_defenders_pour_oil():

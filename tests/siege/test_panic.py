@@ -80,7 +80,7 @@ def test_the_owner_chooses_who_panics_and_the_figure_falls_back_three_cells():
 
 
 def test_the_owner_may_put_more_figures_in_panic_than_the_roll_strikes():
-    """"Umgekehrt kann der Spieler aber alle Figuren, die sich innerhalb dieses Radius
+    """ "Umgekehrt kann der Spieler aber alle Figuren, die sich innerhalb dieses Radius
     befinden, freiwillig in Panik versetzen, auch wenn diese Anzahl die Zahl vom Ergebnis
     überschreitet." Stopping early is refused: the roll's number is owed first."""
     figs = {**FIGS, "foe": ("knight", "besieger", "0918")}
@@ -289,7 +289,11 @@ def test_the_fall_back_leaves_the_next_movement_whole():
     after_flight = {a["to"] for a in legal(state, "defender", "move") if a["unit"] == "sol"}
     # The same figure put there in panic without having fled: the same moves.
     fresh = build(
-        {**figs, "tom": ("man-at-arms", "defender", "0319", "dead"), "sol": ("man-at-arms", "defender", where)},
+        {
+            **figs,
+            "tom": ("man-at-arms", "defender", "0319", "dead"),
+            "sol": ("man-at-arms", "defender", where),
+        },
         phase="move",
         active="defender",
         **PANIC,

@@ -181,7 +181,11 @@ def test_a_horse_is_one_counter_across_the_hexside_at_a_phone_s_width():
     foot["horses"] = {}
     img, rec = drawn(RULES.scene(foot, [], None))
     (ax, ay), (bx, by) = (rec.layout.center(c) for c in ("1120", "1020"))
-    assert not _near(phone(img).getpixel((round((ax + bx) / 2 * scale), round((ay + by) / 2 * scale))), defenders, 30)
+    assert not _near(
+        phone(img).getpixel((round((ax + bx) / 2 * scale), round((ay + by) / 2 * scale))),
+        defenders,
+        30,
+    )
 
 
 def test_the_picture_s_engines_line_is_short_and_names_every_engine():
@@ -197,8 +201,14 @@ def test_the_picture_s_engines_line_is_short_and_names_every_engine():
 def test_a_german_reader_s_siege_picture_is_in_german():
     state = long_siege_mid_game()
     shot = {
-        "type": "shot", "from": "0816", "to": "0618", "band": "short", "cover": "none",
-        "roll": 7, "modifier": 0, "letter": "B",
+        "type": "shot",
+        "from": "0816",
+        "to": "0618",
+        "band": "short",
+        "cover": "none",
+        "roll": 7,
+        "modifier": 0,
+        "letter": "B",
     }
     scene = RULES.scene(state, [shot], None, lang="de")
     header = dict(scene["header"])

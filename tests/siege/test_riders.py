@@ -59,7 +59,9 @@ def test_horses_never_enter_the_moat_filled_or_not_nor_parapets_or_breaches():
     kinds = {board.cell(c).kind for c in reach}
     assert not kinds & {"moat", "filled-moat", "parapet", "breach"}
     # A man on foot crosses the same filled moat.
-    foot = build({"m": ("man-at-arms", "besieger", "0702"), **FAR}, filled_moat=["0703"], phase="move")
+    foot = build(
+        {"m": ("man-at-arms", "besieger", "0702"), **FAR}, filled_moat=["0703"], phase="move"
+    )
     assert "0703" in _reach(foot, "m")
 
 
@@ -78,11 +80,17 @@ def test_no_horse_rides_onto_doors_stairs_or_into_towers_from_the_courtyard():
 
 def test_a_scenario_refuses_a_horse_on_the_moat_and_a_rider_off_its_front_cell():
     with pytest.raises(ScenarioError, match="horses cannot stand on moat"):
-        build({"k": ("knight", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0703", "k")})
+        build(
+            {"k": ("knight", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0703", "k")}
+        )
     with pytest.raises(ScenarioError, match="front cell"):
-        build({"k": ("knight", "besieger", "0701"), **FAR}, horses={"h": _horse("0702", "0701", "k")})
+        build(
+            {"k": ("knight", "besieger", "0701"), **FAR}, horses={"h": _horse("0702", "0701", "k")}
+        )
     with pytest.raises(ScenarioError, match="only knight, sergeant ride"):
-        build({"p": ("peasant", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0701", "p")})
+        build(
+            {"p": ("peasant", "besieger", "0702"), **FAR}, horses={"h": _horse("0702", "0701", "p")}
+        )
 
 
 def test_the_rider_takes_the_better_cover_of_his_two_cells():
@@ -109,7 +117,9 @@ def test_a_horses_back_cell_is_occupied_for_enemies_and_blocks_a_short_shot():
     }
     clear = build(figs, active="defender")
     assert RULES._sight(clear, "a", "t").possible
-    state = build(figs, phase="move", active="defender", horses={"h": _horse("0418", "0419", "hugo")})
+    state = build(
+        figs, phase="move", active="defender", horses={"h": _horse("0418", "0419", "hugo")}
+    )
     los = RULES._sight(state, "a", "t")
     assert not los.possible and any("0419" in r and "Hugo" in r for r in los.reasons)
     walker = build(
@@ -127,7 +137,9 @@ def test_melee_against_a_rider_uses_the_mounted_table_without_the_several_attack
         "b": ("man-at-arms", "defender", "0620"),
         "k": ("knight", "besieger", "0619"),
     }
-    mounted = build(figs, phase="melee", active="defender", horses={"h": _horse("0619", "0519", "k")})
+    mounted = build(
+        figs, phase="melee", active="defender", horses={"h": _horse("0619", "0519", "k")}
+    )
     state, _ = act(mounted, "defender", "/attack unit:a target:k")
     state, _ = act(state, "defender", "/attack unit:b target:k")
     state, events = act(state, "defender", "/fight", dice=[10])
@@ -167,12 +179,16 @@ def test_mounting_takes_the_whole_round_next_to_the_horse():
         phase="melee",
         horses={"h": _horse("0519", "0419", "k")},
     )
-    assert [a for a in legal(seated, "besieger", "attack") if a["unit"] == "k" and a["target"] == "m"]
+    assert [
+        a for a in legal(seated, "besieger", "attack") if a["unit"] == "k" and a["target"] == "m"
+    ]
 
 
 def test_a_figure_away_from_the_horse_cannot_mount_and_says_why():
     state = build(
-        {"k": ("knight", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")}
+        {"k": ("knight", "besieger", "0919"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
     )
     with pytest.raises(RuleError):
         act(state, "besieger", "/mount unit:k horse:h")
@@ -213,7 +229,12 @@ def test_dismounting_puts_the_rider_beside_the_horse_which_stays():
     state, events = act(state, "besieger", "/dismount unit:k to:0619")
     assert of(events, "dismounted")
     assert state["figures"]["k"]["at"] == "0619" and "horse" not in state["figures"]["k"]
-    assert state["horses"]["h"] == {"side": "besieger", "cells": ["0519", "0419"], "rider": None, "dead": False}
+    assert state["horses"]["h"] == {
+        "side": "besieger",
+        "cells": ["0519", "0419"],
+        "rider": None,
+        "dead": False,
+    }
     # Back on foot: the knight's own factors.
     assert not [a for a in legal(state, "besieger", "move") if a["unit"] == "k"]
 
@@ -229,12 +250,20 @@ def test_a_riderless_horse_stands_until_a_figure_beside_it_leads_it():
     assert of(events, "moved")[0]["to"] == "0819"
     # The horse follows as an extension of the leader's counter: nearer cell in front.
     assert state2["horses"]["h"]["cells"] == ["0719", "0619"]
-    alone = build({"p": ("peasant", "besieger", "1519"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    alone = build(
+        {"p": ("peasant", "besieger", "1519"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
     assert not legal(alone, "besieger", "lead")
     with pytest.raises(RuleError, match="P cannot get beside horse h and lead it on this move"):
         act(alone, "besieger", "/lead unit:p horse:h to:1319")
     # Beside the horse's back, a figure leads it too: the back turns into the front.
-    behind = build({"p": ("peasant", "besieger", "0320"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    behind = build(
+        {"p": ("peasant", "besieger", "0320"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
     state3, events = act(behind, "besieger", "/lead unit:p horse:h to:0120")
     path = of(events, "moved")[0]["path"]
     assert state3["horses"]["h"]["cells"] == [path[-2], path[-3]]
@@ -293,7 +322,10 @@ def test_a_rider_hit_by_a_shot_is_thrown_beside_his_horse_by_his_owner():
 def test_a_rider_with_no_free_cell_beside_his_horse_stays_in_the_saddle():
     # R5: the owner lays a thrown rider "auf ein Feld neben dem Pferd"; with every such cell
     # taken there is nowhere to lay him, and he stays on his horse in the state the result left.
-    crowd = {f"p{i}": ("peasant", "besieger", c) for i, c in enumerate(["0618", "0518", "0418", "0419", "0520", "0719", "0620"])}
+    crowd = {
+        f"p{i}": ("peasant", "besieger", c)
+        for i, c in enumerate(["0618", "0518", "0418", "0419", "0520", "0719", "0620"])
+    }
     state = build(
         {**crowd, "a": ("knight", "defender", "0720"), "k": ("knight", "besieger", "0519")},
         phase="melee",
@@ -326,7 +358,12 @@ def test_a_rider_who_loses_a_melee_is_thrown_and_the_winner_does_not_ride_into_t
     assert of(events, "melee")[0]["letter"] == "B"
     assert state["figures"]["s"]["dead"]
     assert of(events, "choose_landing")[0]["side"] == "besieger"
-    assert state["horses"]["h"] == {"side": "besieger", "cells": ["0519", "0619"], "rider": None, "dead": False}
+    assert state["horses"]["h"] == {
+        "side": "besieger",
+        "cells": ["0519", "0619"],
+        "rider": None,
+        "dead": False,
+    }
     assert not of(events, "may_advance")  # the horse still stands on the rider's cell
     state, events = act(state, "besieger", "/land unit:s to:0520")
     assert of(events, "thrown")[0]["outcome"] == "dead"
@@ -402,7 +439,11 @@ def test_a_riderless_horse_is_struck_on_the_mounted_table_with_defence_one():
 
 def test_striking_a_ridden_horse_ignores_results_that_would_hurt_the_rider():
     state = build(
-        {"m": ("man-at-arms", "besieger", "0619"), "k": ("knight", "defender", "0519"), "x": ("peasant", "besieger", "2220")},
+        {
+            "m": ("man-at-arms", "besieger", "0619"),
+            "k": ("knight", "defender", "0519"),
+            "x": ("peasant", "besieger", "2220"),
+        },
         phase="melee",
         horses={"h": _horse("0519", "0419", "k", side="defender")},
     )
@@ -497,7 +538,9 @@ def test_a_winning_rider_advances_with_his_horse_into_the_freed_cell():
     state, events = act(state, "besieger", "/fight", dice=[10])
     assert of(events, "may_advance")
     state, events = act(state, "besieger", "/advance unit:k to:0719")
-    assert state["horses"]["h"]["cells"] == ["0719", "0619"] and state["figures"]["k"]["at"] == "0719"
+    assert (
+        state["horses"]["h"]["cells"] == ["0719", "0619"] and state["figures"]["k"]["at"] == "0719"
+    )
 
 
 CAVALRY = {
@@ -589,7 +632,9 @@ def test_a_horse_is_shot_like_its_rider_and_only_a_killing_result_counts():
     }
     horses = {"h": _horse("1119", "1219")}
     state = build(figs, active="defender", horses=horses)
-    assert {"type": "shoot", "side": "defender", "unit": "a", "target": "h"} in legal(state, "defender", "shoot")
+    assert {"type": "shoot", "side": "defender", "unit": "a", "target": "h"} in legal(
+        state, "defender", "shoot"
+    )
     # Medium range; its back cell's line passes over x: light cover, as a rider would have.
     hit, events = act(state, "defender", "/shoot unit:a target:h", dice=[10])
     shot = of(events, "shot")[0]
@@ -624,8 +669,13 @@ def test_the_horses_table_validates_and_a_broken_one_names_its_entry(tmp_path):
     # The camp's kinds say in terrain.json what horses may do there; this file may not
     # contradict it (a trench is crossed, not closed).
     good = json.loads((data.DATA_DIR / "horses.json").read_text(encoding="utf-8"))
-    for wrong, why in (("trench", "'trench' is cross-only for horses in terrain.json"), ("lava", "'lava' is not a terrain kind")):
-        path.write_text(json.dumps({**good, "impassable": [*good["impassable"], wrong]}), encoding="utf-8")
+    for wrong, why in (
+        ("trench", "'trench' is cross-only for horses in terrain.json"),
+        ("lava", "'lava' is not a terrain kind"),
+    ):
+        path.write_text(
+            json.dumps({**good, "impassable": [*good["impassable"], wrong]}), encoding="utf-8"
+        )
         with pytest.raises(ScenarioError, match=why):
             riders.load_spec(path, "horses.json")
 
@@ -660,13 +710,21 @@ def test_a_rider_crosses_a_trench_past_a_figure_in_it_but_never_stops_on_one():
     board = RULES.board(state)
     plans = RULES._move_plans(state, "besieger", "k")["k"]
     assert plans["1415"]["path"] == ["1418", "1417", "1416", "1415"]
-    assert not [end for end, p in plans.items() if any(board.cell(c).kind == "trench" for c in p["horse_cells"])]
+    assert not [
+        end
+        for end, p in plans.items()
+        if any(board.cell(c).kind == "trench" for c in p["horse_cells"])
+    ]
     state, events = act(state, "besieger", "/move unit:k to:1415")
     assert of(events, "moved")[0]["path"] == ["1418", "1417", "1416", "1415"]
     assert state["horses"]["h"]["cells"] == ["1415", "1416"]
     assert state["figures"]["x"]["at"] == "1417" and not state["figures"]["x"]["wounded"]
     with pytest.raises(RuleError):
-        act(_camp(figs, phase="move", horses={"h": _horse("1418", "1419", "k")}), "besieger", "/move unit:k to:1417")
+        act(
+            _camp(figs, phase="move", horses={"h": _horse("1418", "1419", "k")}),
+            "besieger",
+            "/move unit:k to:1417",
+        )
     # On foot the same knight may not pass the crossbowman (1.61): he goes round him.
     walker = _camp(figs, phase="move")
     assert "1417" not in RULES._move_plans(walker, "besieger", "k")["k"]["1416"]["path"]
@@ -688,7 +746,9 @@ def test_trees_and_tents_are_closed_to_horses_but_not_to_men_on_foot():
     assert "1708" in foot  # the tree beside him
     assert "1311" in _reach(_camp({"m": ("man-at-arms", "besieger", "1210")}, phase="move"), "m")
     # A burnt tent is flat ground again; a horse crosses it.
-    burnt = _camp(figs, phase="move", burnt_tents=["1311"], horses={"h": _horse("1210", "1110", "k")})
+    burnt = _camp(
+        figs, phase="move", burnt_tents=["1311"], horses={"h": _horse("1210", "1110", "k")}
+    )
     assert "1311" in _reach(burnt, "k")
 
 
@@ -707,7 +767,14 @@ def test_a_rider_in_an_open_and_a_thicket_cell_has_light_cover_as_in_the_example
 def test_horses_and_engines_never_share_a_cell():
     # 3.32: "alle Felder, in denen sich Belagerungsmaschinen befinden" are closed to horses; so
     # no ram rolls onto a horse either, nor does a scenario set an engine on one.
-    ram = {"r1": {"kind": "ram", "side": "besieger", "cells": ["0817", "0818", "0819"], "towards": "0816"}}
+    ram = {
+        "r1": {
+            "kind": "ram",
+            "side": "besieger",
+            "cells": ["0817", "0818", "0819"],
+            "towards": "0816",
+        }
+    }
     crew = {
         "a": ("peasant", "besieger", "0817"),
         "b": ("peasant", "besieger", "0818"),
@@ -726,7 +793,9 @@ def test_horses_and_engines_never_share_a_cell():
     assert not legal(blocked, "besieger", "drive")
     with pytest.raises(RuleError):
         act(blocked, "besieger", "/drive engine:r1 to:0818")
-    with pytest.raises(ScenarioError, match="a siege tower, ladder, engine, horse or wagon stands there"):
+    with pytest.raises(
+        ScenarioError, match="a siege tower, ladder, engine, horse or wagon stands there"
+    ):
         build(
             {"a": ("peasant", "besieger", "0817"), **FAR},
             engines=ram,
@@ -763,14 +832,17 @@ def test_no_horse_is_ridden_or_led_into_a_burning_cell():
         return [
             a["to"]
             for a in legal(state, "besieger", "lead")
-            if cells & set(riders.lead_options(RULES, state, "besieger", "m")[("g", a["to"])]["horse_cells"])
+            if cells
+            & set(riders.lead_options(RULES, state, "besieger", "m")[("g", a["to"])]["horse_cells"])
         ]
 
     assert "1115" in _reach(state, "k") and led_onto(state, {"1115"})
     state["fires"] = {"1115": {"age": 1, "by": "defender"}}
     reach = _reach(state, "k")
     assert reach and "1115" not in reach
-    assert not [e for e, p in RULES._move_plans(state, "besieger", "k")["k"].items() if "1115" in p["path"]]
+    assert not [
+        e for e, p in RULES._move_plans(state, "besieger", "k")["k"].items() if "1115" in p["path"]
+    ]
     assert legal(state, "besieger", "lead") and not led_onto(state, {"1115"})
 
 
@@ -787,7 +859,11 @@ def test_a_rider_pays_for_a_dead_horse_and_is_stopped_by_one_beside_three_dead_f
     assert plans["1215"]["cost"] == 2 and plans["1214"]["cost"] == 3
     dead = {f"d{i}": ("peasant", "defender", "1215", "dead") for i in range(3)}
     blocked = _camp({**rider, **dead}, phase="move", horses=horses)
-    assert not [e for e, p in RULES._move_plans(blocked, "besieger", "k")["k"].items() if "1215" in p["path"]]
+    assert not [
+        e
+        for e, p in RULES._move_plans(blocked, "besieger", "k")["k"].items()
+        if "1215" in p["path"]
+    ]
     assert "1214" in _reach(blocked, "k")  # round about
 
 
@@ -801,12 +877,16 @@ def test_a_rider_in_melee_stands_on_the_worse_of_his_two_cells(monkeypatch):
     open_to_horses = {
         k
         for k, v in kinds.items()
-        if k not in riders.horse_kinds()[0] | riders.horse_kinds()[1] and v["cost"] is not None and not v.get("building")
+        if k not in riders.horse_kinds()[0] | riders.horse_kinds()[1]
+        and v["cost"] is not None
+        and not v.get("building")
     }
     assert "thicket" in open_to_horses and {kinds[k]["melee"] for k in open_to_horses} == {"0"}
     figs = {"k": ("sergeant", "besieger", "0711", "wounded"), "m": ("knight", "defender", "0710")}
     for back in ("0712", "0611"):
-        state = _camp(figs, phase="melee", active="defender", horses={"h": _horse("0711", back, "k")})
+        state = _camp(
+            figs, phase="melee", active="defender", horses={"h": _horse("0711", back, "k")}
+        )
         board = RULES.board(state)
         monkeypatch.setitem(board.cells, back, dataclasses.replace(board.cell(back), melee="-"))
         state, _ = act(state, "defender", "/attack unit:m target:k")
@@ -823,7 +903,9 @@ def test_a_rider_in_melee_stands_on_the_worse_of_his_two_cells(monkeypatch):
     state, _ = act(state, "besieger", "/attack unit:k target:m")
     _, events = act(state, "besieger", "/fight", dice=[5])
     fight = of(events, "melee")[0]
-    assert "the rider's worse cell, 3.35" in fight["text"] and any(s == -1 for s, _ in fight["shifts"])
+    assert "the rider's worse cell, 3.35" in fight["text"] and any(
+        s == -1 for s, _ in fight["shifts"]
+    )
 
 
 def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_nothing(tmp_path):
@@ -848,7 +930,16 @@ def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_n
     ]
     script.write_text("\n".join(typed) + "\n")
     out = io.StringIO()
-    argv = ["--game", "siege", "--scenario", "camp-raid", "--seed", "1", "--db", str(tmp_path / "c.db")]
+    argv = [
+        "--game",
+        "siege",
+        "--scenario",
+        "camp-raid",
+        "--seed",
+        "1",
+        "--db",
+        str(tmp_path / "c.db"),
+    ]
     assert local_table.main([*argv, "--script", str(script)], stdout=out, stderr=io.StringIO()) == 0
     lines = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
     _, trench, ballista, tent, far, footman, across, again, final = lines
@@ -867,36 +958,64 @@ def test_camp_raid_on_the_table_refuses_riders_with_the_horse_rule_and_changes_n
 async def test_a_german_player_hears_the_horse_rule_in_german(table, german):  # noqa: F811
     """Under SimCord with a German client: Konrad (camp-raid) typed onto a trench and a tent is
     refused in German, naming the rule, and nothing moves."""
-    created = await table.alice.slash(table.channel, "game new", ruleset="siege", scenario="camp-raid")
+    created = await table.alice.slash(
+        table.channel, "game new", ruleset="siege", scenario="camp-raid"
+    )
     assert "eröffnet" in reply_text(created), reply_text(created)
     await table.alice.slash(table.thread, "game join", side="besieger")
     await table.bob.slash(table.thread, "game join", side="defender")
     await table.alice.slash(table.thread, "game start")
     await table.bob.slash(table.thread, "act", action="/end-phase")
-    trench = reply_text(await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1017"))
-    assert "Das Pferd von Konrad darf den Schützengraben bei 1017 überqueren, aber dort nicht anhalten" in trench
-    tent = reply_text(await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1308"))
+    trench = reply_text(
+        await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1017")
+    )
+    assert (
+        "Das Pferd von Konrad darf den Schützengraben bei 1017 überqueren, aber dort nicht anhalten"
+        in trench
+    )
+    tent = reply_text(
+        await table.bob.slash(table.thread, "act", action="/move unit:Konrad to:1308")
+    )
     assert "Konrad reitet, und kein Pferd betritt 1308 (Zelt; 3.32)" in tent
-    footman = reply_text(await table.bob.slash(table.thread, "act", action="/mount unit:Ulrich horse:konrads-horse"))
-    assert "Ulrich kann nicht aufsitzen: nur Ritter und Sergeanten reiten (3.33; ein Waffenknecht" in footman
+    footman = reply_text(
+        await table.bob.slash(table.thread, "act", action="/mount unit:Ulrich horse:konrads-horse")
+    )
+    assert (
+        "Ulrich kann nicht aufsitzen: nur Ritter und Sergeanten reiten (3.33; ein Waffenknecht"
+        in footman
+    )
     state = (await table.game()).state
-    assert state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"] and state["phase"] == "move"
+    assert (
+        state["horses"]["konrads-horse"]["cells"] == ["1120", "1020"] and state["phase"] == "move"
+    )
 
 
 def test_a_led_horse_never_stops_in_a_trench_and_the_refusal_says_so():
     # 3.34 with 3.1: the horse follows its leader "als wäre es eine Erweiterung des
     # Spielsteins", and a horse may cross a trench but not stop in one; the leader himself may.
-    state = _camp({"p": ("peasant", "besieger", "1418")}, phase="move", horses={"g": _horse("1419", "1519")})
+    state = _camp(
+        {"p": ("peasant", "besieger", "1418")}, phase="move", horses={"g": _horse("1419", "1519")}
+    )
     state2, _ = act(state, "besieger", "/lead unit:p horse:g to:1417")
-    assert state2["figures"]["p"]["at"] == "1417" and state2["horses"]["g"]["cells"] == ["1418", "1419"]
+    assert state2["figures"]["p"]["at"] == "1417" and state2["horses"]["g"]["cells"] == [
+        "1418",
+        "1419",
+    ]
     with pytest.raises(RuleError, match="P may walk to 1416, but horse g cannot follow him there"):
         act(state, "besieger", "/lead unit:p horse:g to:1416")
 
 
 def test_a_knight_who_has_moved_cannot_mount_and_is_told_why():
-    state = build({"k": ("knight", "besieger", "0819"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state = build(
+        {"k": ("knight", "besieger", "0819"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
     state, _ = act(state, "besieger", "/move unit:k to:0619")
-    with pytest.raises(RuleError, match="K has already acted this round; mounting and dismounting take a whole round"):
+    with pytest.raises(
+        RuleError,
+        match="K has already acted this round; mounting and dismounting take a whole round",
+    ):
         act(state, "besieger", "/mount unit:k horse:h")
 
 
@@ -921,8 +1040,12 @@ def test_a_rider_takes_up_no_siege_shield():
         horses={"h": _horse("0619", "0519", "k")},
     )
     assert not legal(rider, "besieger", "lift")
-    walker = build({"k": ("knight", "besieger", "0619"), **FAR}, phase="move", shields={"s": {"at": "0619"}})
-    assert legal(walker, "besieger", "lift") == [{"type": "lift", "side": "besieger", "unit": "k", "item": "s"}]
+    walker = build(
+        {"k": ("knight", "besieger", "0619"), **FAR}, phase="move", shields={"s": {"at": "0619"}}
+    )
+    assert legal(walker, "besieger", "lift") == [
+        {"type": "lift", "side": "besieger", "unit": "k", "item": "s"}
+    ]
 
 
 def test_dismounting_onto_a_cell_away_from_the_horse_is_refused_with_the_free_cells():
@@ -934,14 +1057,21 @@ def test_dismounting_onto_a_cell_away_from_the_horse_is_refused_with_the_free_ce
     offered = sorted(a["to"] for a in legal(state, "besieger", "dismount"))
     assert "0618" not in offered and "0819" not in offered
     for to in ("0819", "0618"):  # too far; taken by m
-        with pytest.raises(RuleError, match=rf"K gets off onto a free cell beside his horse \({', '.join(offered)}\), not {to}"):
+        with pytest.raises(
+            RuleError,
+            match=rf"K gets off onto a free cell beside his horse \({', '.join(offered)}\), not {to}",
+        ):
             act(state, "besieger", f"/dismount unit:k to:{to}")
 
 
 def test_a_figure_walks_up_to_a_riderless_horse_and_leads_it_on_in_the_same_move():
     # 3.34: "reicht es schon, eine beliebige Figur ... angrenzend zu dem Pferd zu bringen. Die
     # Figur kann ihre Bewegung beenden, wobei das Pferd ihr folgt".
-    state = build({"p": ("peasant", "besieger", "0919"), **FAR}, phase="move", horses={"h": _horse("0519", "0419")})
+    state = build(
+        {"p": ("peasant", "besieger", "0919"), **FAR},
+        phase="move",
+        horses={"h": _horse("0519", "0419")},
+    )
     state, events = act(state, "besieger", "/lead unit:p horse:h to:0418")
     moved = of(events, "moved")[0]
     assert moved["path"][0] == "0919" and moved["path"][-1] == "0418" and moved["cost"] <= 5

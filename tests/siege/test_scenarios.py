@@ -46,7 +46,8 @@ async def test_game_new_offers_scenarios_3_to_5(siege_registered, table):  # noq
 
 
 async def test_the_long_siege_plays_from_game_new_through_the_bombardment_into_the_second_day(
-    siege_registered, table  # noqa: F811
+    siege_registered,
+    table,  # noqa: F811
 ):
     created = await table.alice.slash(
         table.channel, "game new", ruleset="siege", scenario="long-siege"
@@ -156,13 +157,24 @@ def test_the_long_siege_on_the_local_table_by_typed_commands(siege_registered, t
         *["/end-phase"] * 16,
     ]
     code, lines = run_table(
-        ["--game", "siege", "--scenario", "long-siege", "--seed", "3", "--db", str(tmp_path / "t.db")],
+        [
+            "--game",
+            "siege",
+            "--scenario",
+            "long-siege",
+            "--seed",
+            "3",
+            "--db",
+            str(tmp_path / "t.db"),
+        ],
         tmp_path,
         script,
     )
     assert code == 0
     bombard, rolled_at_end = lines[3], lines[5]
-    assert bombard["ok"] and [e["at"] for e in bombard["events"] if e["type"] == "bombarded"] == ["0616"]
+    assert bombard["ok"] and [e["at"] for e in bombard["events"] if e["type"] == "bombarded"] == [
+        "0616"
+    ]
     assert [e["at"] for e in rolled_at_end["events"] if e["type"] == "bombarded"] == ["0916"]
     refused = lines[6]
     assert not refused["ok"] and "only before the day's assault" in refused["error"], refused
@@ -209,7 +221,7 @@ def test_scenario_5_sets_the_named_shooters_of_the_aiming_example_on_their_sides
 def test_players_give_their_own_skills_before_the_game_in_a_scenario_file(
     siege_registered, tmp_path
 ):
-    """"teilen die Spieler jedem Schützen eine Ziffer von -3 bis +3 zu": before the game, in
+    """ "teilen die Spieler jedem Schützen eine Ziffer von -3 bis +3 zu": before the game, in
     the scenario the game starts from (a file of one's own here, `/game new scenario_file:` in
     Discord); fixed from then on, added to the shooter's roll, and refused when a side's
     crossbows do not sum to 0."""
@@ -256,7 +268,16 @@ def test_the_long_siege_on_the_local_table_into_the_second_day(siege_registered,
         "/state",
     ]
     code, lines = run_table(
-        ["--game", "siege", "--scenario", "long-siege", "--seed", "3", "--db", str(tmp_path / "t.db")],
+        [
+            "--game",
+            "siege",
+            "--scenario",
+            "long-siege",
+            "--seed",
+            "3",
+            "--db",
+            str(tmp_path / "t.db"),
+        ],
         tmp_path,
         script,
     )
@@ -279,8 +300,16 @@ def test_scenario_5_without_its_aiming_rule_on_the_local_table(siege_registered,
     group leaves it out; then the skills count for nothing."""
     code, lines = run_table(
         [
-            "--game", "siege", "--scenario", "normans-gauls", "--option", "no-aiming",
-            "--dice", "7", "--db", str(tmp_path / "t.db"),
+            "--game",
+            "siege",
+            "--scenario",
+            "normans-gauls",
+            "--option",
+            "no-aiming",
+            "--dice",
+            "7",
+            "--db",
+            str(tmp_path / "t.db"),
         ],
         tmp_path,
         ["/fill at:1417", "/fill at:0617", "/shoot unit:alric target:aylwin", "/state"],
@@ -292,7 +321,8 @@ def test_scenario_5_without_its_aiming_rule_on_the_local_table(siege_registered,
 
 
 async def test_game_new_leaves_out_scenario_5s_aiming_with_no_aiming(
-    siege_registered, table  # noqa: F811
+    siege_registered,
+    table,  # noqa: F811
 ):
     offered = await table.alice.autocomplete(
         table.channel, "game new", "rules", "panic, no-ai", ruleset="siege"

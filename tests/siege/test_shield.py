@@ -193,4 +193,3 @@ def test_a_rider_with_a_shield_in_one_of_his_two_cells_takes_its_cover():
     assert of(events, "shot")[0]["cover"] == "heavy"
     _, events = act(position(), "besieger", "/shoot unit:a target:r", dice=[1])
     assert of(events, "shot")[0]["cover"] == "none"
-

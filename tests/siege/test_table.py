@@ -163,7 +163,9 @@ def test_a_siege_of_two_days_on_the_local_table(siege_registered, tmp_path):
     assert code == 0 and all(line["ok"] for line in lines), lines
     night = lines[8]
     ended = [e for e in night["events"] if e["type"] == "day_ended"][0]
-    assert ended["healing"] == [{"unit": "tom", "roll": 1, "title": "healed next morning", "healed_on": 2}]
+    assert ended["healing"] == [
+        {"unit": "tom", "roll": 1, "title": "healed next morning", "healed_on": 2}
+    ]
     state = lines[-1]["state"]
     assert (state["day"], state["phase"]) == (2, "fire1") and not state["figures"]["tom"]["wounded"]
 
@@ -206,7 +208,10 @@ def test_horses_from_a_scenario_file_are_mounted_led_and_ridden_by_typed_command
     assert not refused["ok"] and "already has a rider (Otto)" in refused["error"]
     assert mounted["ok"]
     assert not led["ok"] and "already has a rider (Hugo)" in led["error"]
-    assert not peasant["ok"] and "Page cannot mount: only knights and sergeants ride" in peasant["error"]
+    assert (
+        not peasant["ok"]
+        and "Page cannot mount: only knights and sergeants ride" in peasant["error"]
+    )
     assert ridden["ok"]
     state = final["state"]
     assert state["horses"]["grey"]["rider"] == "hugo" and state["figures"]["hugo"]["at"] == "0619"

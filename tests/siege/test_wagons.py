@@ -72,7 +72,10 @@ def test_a_wagon_without_a_team_does_not_move_and_harnessing_takes_the_round():
     state, _ = act(state, "besieger", "/end-phase")
     state, _ = act(state, "besieger", "/end-phase")
     assert state["phase"] == "melee" and not legal(state, "besieger", "attack")
-    fresh = build({"p": ("peasant", "besieger", "0820"), "far": ("peasant", "defender", "0920")}, phase="melee")
+    fresh = build(
+        {"p": ("peasant", "besieger", "0820"), "far": ("peasant", "defender", "0920")},
+        phase="melee",
+    )
     assert legal(fresh, "besieger", "attack")
 
 
@@ -85,7 +88,9 @@ def test_a_dead_draught_animal_is_unharnessed_in_a_round_and_the_wagon_is_stuck_
     )
     assert not legal(state, "besieger", "lead")
     state, events = act(state, "besieger", "/unharness unit:p wagon:w")
-    assert of(events, "unharnessed")[0]["horse"] == "team" and state["wagons"]["w"]["animal"] is None
+    assert (
+        of(events, "unharnessed")[0]["horse"] == "team" and state["wagons"]["w"]["animal"] is None
+    )
 
 
 def test_a_wagon_blocks_lines_on_its_level_but_not_from_the_wall():
@@ -96,7 +101,9 @@ def test_a_wagon_blocks_lines_on_its_level_but_not_from_the_wall():
     }
     open_field = build(figs, active="defender")
     assert RULES._sight(open_field, "ground", "t").possible
-    state = build(figs, active="defender", wagons={"w": {"side": "besieger", "cells": ["0719", "0619"]}})
+    state = build(
+        figs, active="defender", wagons={"w": {"side": "besieger", "cells": ["0719", "0619"]}}
+    )
     blocked = RULES._sight(state, "ground", "t")
     assert not blocked.possible and any("wagon w blocks" in r for r in blocked.reasons)
     over = RULES._sight(state, "wall", "t")
@@ -151,11 +158,17 @@ def test_los_agrees_with_the_shot_about_wagons_and_horses():
         "ground": ("bowman", "defender", "0319"),
         "t": ("peasant", "besieger", "0720"),
     }
-    state = build(figs, active="defender", wagons={"w": {"side": "besieger", "cells": ["0719", "0619"]}})
+    state = build(
+        figs, active="defender", wagons={"w": {"side": "besieger", "cells": ["0719", "0619"]}}
+    )
     text = RULES.los(state, "0319", "0720")
     assert text.startswith("No shot") and "wagon w blocks" in text
     hugo = build(
-        {"a": ("bowman", "defender", "0219"), "t": ("peasant", "besieger", "0619"), "hugo": ("knight", "besieger", "0418")},
+        {
+            "a": ("bowman", "defender", "0219"),
+            "t": ("peasant", "besieger", "0619"),
+            "hugo": ("knight", "besieger", "0418"),
+        },
         active="defender",
         horses={"h": {"side": "besieger", "cells": ["0418", "0419"], "rider": "hugo"}},
     )
@@ -170,7 +183,11 @@ def test_on_the_camp_a_wagon_keeps_out_of_trenches_tents_and_trees():
     far = {"far": ("peasant", "defender", "0101")}
     for cells in (["1318", "1317"], ["1312", "1311"], ["1709", "1708"]):  # trench, tent, tree
         with pytest.raises(ScenarioError, match="a wagon stands only where a horse could"):
-            build({"p": ("peasant", "besieger", "1520"), **far}, wagons={"w": {"side": "besieger", "cells": cells}}, **camp)
+            build(
+                {"p": ("peasant", "besieger", "1520"), **far},
+                wagons={"w": {"side": "besieger", "cells": cells}},
+                **camp,
+            )
     state = build(
         {"p": ("peasant", "besieger", "1215"), **far},
         phase="move",
