@@ -1712,8 +1712,8 @@ class Siege(Ruleset):
             )
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
-        if why := engines.refusal(self, state, action):
-            raise RuleError(why, [self.describe_action(state, a) for a in same[:12]])
+        if engine_rule := engines.refusal(self, state, action):
+            raise RuleError(engine_rule, [self.describe_action(state, a) for a in same[:12]])
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",

@@ -205,7 +205,7 @@ async def test_an_unknown_optional_rule_opens_no_game(siege_registered, table): 
 
 async def test_an_unknown_optional_rule_is_refused_in_german(
     siege_registered,
-    table,
+    table,  # noqa: F811
     german,  # noqa: F811
 ):
     refused = await table.alice.slash(table.channel, "game new", ruleset="siege", rules="panik")
