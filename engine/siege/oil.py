@@ -98,6 +98,16 @@ def where(state: dict, pid: str) -> str:
     return state["figures"][pot["carrier"]]["at"] if pot.get("carrier") else pot["at"]
 
 
+def drop_unable(state: dict, events: list) -> None:
+    """F8: a carrier stunned or killed holds nothing: his pot stands in his cell, and when he
+    comes to he must take it up again."""
+    for pid, pot in sorted(pots(state).items()):
+        carrier = pot.get("carrier")
+        if carrier and not figures.can_act(state["figures"][carrier]):
+            state["oil"][pid] = {"at": state["figures"][carrier]["at"]}
+            events.append({"type": "oil_dropped", "unit": carrier, "pot": pid})
+
+
 def carriers(state: dict) -> dict[str, str]:
     """Able figure -> the pot it carries."""
     return {
@@ -262,6 +272,9 @@ def describe_event(state: dict, e: dict) -> str | None:
     if e.get("type") == "oil_lifted":
         who = state["figures"].get(e["unit"], {}).get("name", e["unit"])
         return f"{who} takes up the oil pot {e['pot']} (moves two points less)."
+    if e.get("type") == "oil_dropped":
+        who = state["figures"].get(e["unit"], {}).get("name", e["unit"])
+        return f"{who} drops the oil pot {e['pot']}; it stands in his cell."
     if e.get("type") == "oil_poured":
         return e["text"] + "."
     return None

@@ -1633,6 +1633,8 @@ class Siege(Ruleset):
             panic.choose(state, action, events)
         self._check_ladders(state, events)
         panic.after_action(state, dead_before, events, dice)
+        shield.drop_unable(state, events)
+        oil.drop_unable(state, events)
         self._check_victory(state, events)
         return state, events
 

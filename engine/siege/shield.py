@@ -101,6 +101,16 @@ def carriers(state: dict) -> dict[str, str]:
     }
 
 
+def drop_unable(state: dict, events: list) -> None:
+    """F11: a carrier stunned or killed holds nothing: his shield lies unlaid in his cell, and
+    when he comes to he must take it up again."""
+    for sid, item in sorted(shields(state).items()):
+        carrier = item.get("carrier")
+        if carrier and not figures.can_act(state["figures"][carrier]):
+            state["shields"][sid] = {"at": state["figures"][carrier]["at"]}
+            events.append({"type": "shield_dropped", "unit": carrier, "shield": sid})
+
+
 def laid(state: dict) -> dict[str, str]:
     """Cell -> the neighbour its laid shield faces."""
     return {item["at"]: item["faces"] for item in shields(state).values() if item.get("faces")}
@@ -208,6 +218,8 @@ def describe_event(state: dict, e: dict) -> str | None:
     who = state["figures"].get(e.get("unit", ""), {}).get("name", e.get("unit"))
     if e.get("type") == "shield_lifted":
         return f"{who} takes up the siege shield {e['shield']} (moves two points less)."
+    if e.get("type") == "shield_dropped":
+        return f"{who} drops the siege shield {e['shield']}; it lies in his cell."
     if e.get("type") == "shield_laid":
         return f"{who} lays the siege shield {e['shield']} at {e['at']} facing {e['faces']}."
     return None

@@ -264,3 +264,17 @@ def test_no_oil_on_a_burning_engine_nor_on_the_figure_sheltered_in_it():
     assert not legal(state, "defender", "pour")
     with pytest.raises(RuleError):
         act(state, "defender", "/pour unit:d at:0703", dice=[8])
+
+
+def test_a_stunned_carrier_puts_the_pot_down_in_his_cell():
+    """F8: "a stunned or dead carrier holds nothing": his pot stands in his cell for anyone on
+    it to take up; he does not hold it again when he comes to."""
+    state = build(
+        {"a": ("archer", "besieger", "0519"), "d": ("man-at-arms", "defender", "0219")},
+        phase="fire1",
+        oil={"p": {"carrier": "d"}},
+    )
+    state, events = act(state, "besieger", "/shoot unit:a target:d", dice=[5])  # C: stunned
+    assert state["figures"]["d"]["stunned"]
+    assert of(events, "oil_dropped") == [{"type": "oil_dropped", "unit": "d", "pot": "p"}]
+    assert state["oil"]["p"] == {"at": "0219"}

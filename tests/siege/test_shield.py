@@ -193,3 +193,29 @@ def test_a_rider_with_a_shield_in_one_of_his_two_cells_takes_its_cover():
     assert of(events, "shot")[0]["cover"] == "heavy"
     _, events = act(position(), "besieger", "/shoot unit:a target:r", dice=[1])
     assert of(events, "shot")[0]["cover"] == "none"
+
+
+def test_a_stunned_carrier_drops_the_shield_and_must_take_it_up_again():
+    """F11: "a stunned or dead carrier holds nothing": the shield lies unlaid in his cell, and
+    coming to does not put it back in his hands."""
+    state = build(
+        {"a": ("archer", "defender", "0519"), "d": ("man-at-arms", "besieger", "0219")},
+        phase="fire1",
+        active="defender",
+        first="defender",
+        shields={"s": {"carrier": "d"}},
+    )
+    state, events = act(state, "defender", "/shoot unit:a target:d", dice=[5])  # C: stunned
+    assert state["figures"]["d"]["stunned"]
+    assert of(events, "shield_dropped") == [{"type": "shield_dropped", "unit": "d", "shield": "s"}]
+    assert state["shields"]["s"] == {"at": "0219"}
+    while not (state["active"] == "besieger" and state["phase"] == "move"):
+        state, _ = act(state, state["active"], "/end-phase")
+    while state["figures"]["d"]["stunned"]:  # his own phase ends: he comes to
+        state, _ = act(state, state["active"], "/end-phase")
+    while not (state["active"] == "besieger" and state["phase"] == "move"):
+        state, _ = act(state, state["active"], "/end-phase")
+    board = RULES.board(state)
+    moves = [a["to"] for a in legal(state, "besieger", "move") if a["unit"] == "d"]
+    assert max(board.distance("0219", c) for c in moves) == 5  # nothing in his hands
+    assert [(a["unit"], a["item"]) for a in legal(state, "besieger", "lift")] == [("d", "s")]
