@@ -3,6 +3,8 @@ No rules are decided here."""
 
 from __future__ import annotations
 
+import re
+
 from . import (
     camp,
     data,
@@ -582,3 +584,230 @@ Unsere Tabellen nähern die Spielhilfe an (docs/rules/siege.md)."""
 
 def rules_summary(locale: str = "en") -> str:
     return SUMMARY_DE if str(locale).lower().startswith("de") else SUMMARY_EN
+
+
+# ----- German narration (issue 15) --------------------------------------------------------
+# The rulebook's own words where it has them: bewusstlos, verwundet, Leiter, Belagerungsturm,
+# Zugbrücke, Graben, Bresche. Figure names are game data and stay as the scenario wrote them.
+STATE_WORDS_DE = {
+    "dead": "tot",
+    "stunned": "bewusstlos",
+    "wounded": "verwundet",
+    "healthy": "unverletzt",
+    "no effect": "keine Wirkung",
+}
+RESULT_TITLES_DE = {
+    "killed": "getötet",
+    "wounded": "verwundet",
+    "stunned": "bewusstlos",
+    "defenders retreat": "die Verteidiger weichen zurück",
+    "attackers retreat": "die Angreifer weichen zurück",
+    "an attacker stunned": "ein Angreifer bewusstlos",
+    "no effect": "keine Wirkung",
+}
+EFFECTS_DE = {"kill": "getötet", "wound": "verwundet", "stun": "bewusstlos", "fall": "Sturz"}
+WEAPONS_DE = {"longbow": "Langbogen", "shortbow": "Kurzbogen", "crossbow": "Armbrust"}
+BANDS_DE = {"short": "kurz", "medium": "mittel", "long": "weit"}
+COVER_DE = {"none": "keine", "light": "leicht", "medium": "mittel", "heavy": "schwer"}
+COUNTERS_DE = {
+    "filled-moat": "Marker „aufgefüllter Graben“",
+    "breach": "Bresche-Marker",
+    "burnt-tent": "Marker „abgebranntes Zelt“",
+}
+
+
+def state_word_de(word: str | None) -> str:
+    """A figure's state word (``figures.state_word``: "stunned wounded", "dead") in German."""
+    if not word:
+        return ""
+    if word in STATE_WORDS_DE:
+        return STATE_WORDS_DE[word]
+    return ", ".join(STATE_WORDS_DE.get(w, w) for w in word.split())
+
+
+def _result_de(letter: str, meaning: str | None = None) -> str:
+    if letter == "-":
+        return "kein Ergebnis: keine Wirkung"
+    title = meaning or data.results()[letter]["title"]
+    return f"{letter}: {RESULT_TITLES_DE.get(title, title)}"
+
+
+def _shot_de(state: dict, e: dict, name) -> str:
+    skill = e.get("skill", 0)
+    return (
+        f"{name(e['unit'])} ({WEAPONS_DE.get(e['weapon'], e['weapon'])}) {e['from']}->{e['to']} "
+        f"{name(e['target'])}: Entfernung {e['range']} {BANDS_DE.get(e['band'], e['band'])} "
+        f"({e['modifier']:+d}), Deckung {COVER_DE.get(e['cover'], e['cover'])}; "
+        f"W10 {e['roll']}{e['modifier']:+d}"
+        + (f"{skill:+d} Geschick" if skill else "")
+        + f"={e['modified']} -> {_result_de(e['letter'])}; "
+        f"{name(e['target'])} {state_word_de(e['outcome'])}"
+    )
+
+
+def _melee_de(state: dict, e: dict, name) -> str:
+    attackers = ", ".join(name(a) for a in e["attackers"])
+    defenders = (
+        f"Pferd {e['horse']}" if e.get("horse") else ", ".join(name(d) for d in e["defenders"])
+    )
+    shifts = [s for s, _ in e.get("shifts", []) if s]
+    shift_text = (
+        "Spaltenverschiebung " + ", ".join(f"{s:+d}" for s in shifts)
+        if shifts
+        else "keine Spaltenverschiebung"
+    )
+    return (
+        f"{attackers} greift {defenders} an: Angriff {e['attack']} gegen Verteidigung "
+        f"{e['defence']}: {e['attack']}/{e['defence']} -> {e['base_column']}; {shift_text}; "
+        f"Spalte {e['column']}; W10 {e['roll']} -> {_result_de(e['letter'], e.get('meaning'))}"
+    )
+
+
+def _miss_de(state: dict, e: dict, name) -> str:
+    beside = ", ".join(name(f) for f in e["beside"])
+    line = (
+        f"{name(e['unit'])} verfehlt neben {beside}: Fehlschuss-Wurf W10 {e['roll']} "
+        f"(modifiziert {e['modified']})"
+    )
+    if e.get("hit"):
+        line += f"; {name(e['hit'])} {state_word_de(e['outcome'])}"
+    return line
+
+
+def _reason_de(reason: str | None) -> str:
+    """The game's end as ``rules`` words it ("held out for 3 days (24 rounds)")."""
+    if not reason:
+        return ""
+    text = reason
+    for pattern, german in (
+        (r"^(.+) stands in the keep$", r"\1 steht im Bergfried"),
+        (r"^held out for (\d+) days \((\d+) rounds\)$", r"\1 Tage (\2 Runden) standgehalten"),
+        (r"^held out for (\d+) rounds$", r"\1 Runden standgehalten"),
+    ):
+        text, found = re.subn(pattern, german, text)
+        if found:
+            return text
+    return reason
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader. Events whose German is not written yet fall back
+    to the English line rather than vanish from the log."""
+    kind = e.get("type")
+
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
+
+    if kind == "moved":
+        steps = [
+            cell + (" oben" if layer == "top" else "")
+            for cell, layer in zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))
+        ]
+        return f"{name(e['unit'])} zieht {' → '.join(steps)} ({e['cost']} Punkte)."
+    if kind == "shot":
+        if "band" in e and "weapon" in e:
+            return _shot_de(state, e, name)
+        return describe_event(state, e)
+    if kind == "melee":
+        return _melee_de(state, e, name)
+    if kind == "miss_roll":
+        return _miss_de(state, e, name)
+    if kind == "figure_hit":
+        return f"{name(e['unit'])} auf {e['at']}: {state_word_de(e['outcome'])}."
+    if kind == "retreated":
+        return f"{name(e['unit'])} weicht zurück: {e['from']} → {e['to']}."
+    if kind == "cannot_retreat":
+        return (
+            f"{name(e['unit'])} kann von {e['at']} nicht zurückweichen und ist stattdessen "
+            f"{state_word_de(e['outcome'])}."
+        )
+    if kind == "choose_casualty":
+        effect = EFFECTS_DE.get(e["effect"], e["effect"])
+        return (
+            f"{', '.join(name(f) for f in e['among'])}: ihr Besitzer wählt, wen es trifft "
+            f"({effect})."
+        )
+    if kind == "may_advance":
+        return f"Die Sieger dürfen nach {', '.join(e['cells'])} nachrücken (/advance oder /stay)."
+    if kind == "advanced":
+        return f"{name(e['unit'])} rückt nach: {e['from']} → {e['to']}."
+    if kind == "recovered":
+        return f"{name(e['unit'])} auf {e['at']} kommt wieder zu sich."
+    if kind == "winch_manned":
+        how = "hochgezogen" if e["raise"] else "herabgelassen"
+        return f"{name(e['unit'])} bedient die Winde: die Zugbrücke wird am Rundenende {how}."
+    if kind in ("bridge_raised", "bridge_lowered"):
+        how = "hochgezogen" if kind == "bridge_raised" else "herabgelassen"
+        return f"Die Zugbrücke wird {how}."
+    if kind == "winch_failed":
+        return f"{name(e['unit'])} konnte die Winde nicht zu Ende bedienen; die Zugbrücke bleibt."
+    if kind == "fell":
+        return (
+            f"{name(e['unit'])} stürzt von {e['from']} nach {e['to']}: "
+            f"{state_word_de(e['outcome'])}."
+        )
+    if kind == "tower_placed":
+        return (
+            f"Belagerungsturm {e['tower']} wird auf {', '.join(e['at'])} gestellt, "
+            f"Front zu {e['towards']}."
+        )
+    if kind == "tower_rolled":
+        return (
+            f"Belagerungsturm {e['tower']} rollt {', '.join(e['from'])} → {', '.join(e['to'])} "
+            f"({e['cost']} Punkte, geschoben von {', '.join(name(f) for f in e['crew'])})."
+        )
+    if kind == "choose_retreat":
+        return (
+            f"{name(e['unit'])} muss zurückweichen: sein Besitzer wählt wohin "
+            f"({', '.join(e['options'])}; /retreat)."
+        )
+    if kind == "choose_landing":
+        return (
+            f"{name(e['unit'])} stürzt: sein Besitzer wählt, wo er landet "
+            f"({', '.join(e['options'])}; /land)."
+        )
+    if kind == "faced":
+        side = "Innenseite" if e["toward"] == "in" else "Außenseite"
+        return f"{name(e['unit'])} sucht im Türdurchgang Deckung gegen die {side}."
+    if kind == "counter_placed":
+        return f"Ein {COUNTERS_DE.get(e['kind'], e['kind'])} wird auf {e['at']} gelegt."
+    if kind == "ladder_push":
+        result = "umgestoßen (1-6)" if e["over"] else "bleibt stehen (7-10)"
+        return (
+            f"{name(e['unit'])} stößt gegen die Leiter auf {e['at']}: W10 {e['roll']}: {result}."
+        )
+    if kind == "game_over":
+        return f"Spielende: {_reason_de(e.get('reason'))}."
+    return describe_event(state, e)
+
+
+# Dice purposes as ``rules`` and its modules word them, with their German.
+ROLL_PURPOSES_DE = (
+    (r"^melee (.+) vs horse (.+)$", r"Nahkampf \1 gegen Pferd \2"),
+    (r"^melee (.+) vs (.+)$", r"Nahkampf \1 gegen \2"),
+    (r"^(.+)'s miss near (.+)$", r"Fehlschuss von \1 neben \2"),
+    (r"^lot: which friend is hit$", "Los: welcher Freund getroffen wird"),
+    (r"^healing (.+)$", r"Heilung von \1"),
+    (r"^ballista (.+) shoots at (.+)$", r"Balliste \1 schießt auf \2"),
+    (r"^ram (.+) batters (.+)$", r"Widder \1 rammt \2"),
+    (r"^(.+) bombard (.+)$", r"\1 beschießen \2"),
+    (r"^fire spreads to (.+)$", r"Feuer greift über auf \1"),
+    (r"^(.+) tries to put out the fire at (.+)$", r"\1 versucht, das Feuer auf \2 zu löschen"),
+    (r"^(.+) shoots a fire arrow at (.+)$", r"\1 schießt einen Brandpfeil auf \2"),
+    (
+        r"^(.+) pours boiling oil on the machine at (.+)$",
+        r"\1 gießt siedendes Öl auf die Maschine auf \2",
+    ),
+    (r"^(.+) pours boiling oil on (.+)$", r"\1 gießt siedendes Öl auf \2"),
+    (r"^panic after (.+)'s death$", r"Panik nach dem Tod von \1"),
+    (r"^(.+) pushes at ladder (.+)$", r"\1 stößt gegen Leiter \2"),
+    (r"^(.+) shoots at (.+)$", r"\1 schießt auf \2"),
+)
+
+
+def roll_purpose_de(purpose: str) -> str:
+    for pattern, german in ROLL_PURPOSES_DE:
+        text, found = re.subn(pattern, german, purpose)
+        if found:
+            return text
+    return purpose

@@ -2302,6 +2302,15 @@ class Siege(Ruleset):
     def describe_event(self, state, event):
         return present.describe_event(state, event)
 
+    def narrate(self, state, event, lang="en"):
+        if lang == "de":
+            return present.describe_event_de(state, event)
+        return present.describe_event(state, event)
+
+    def roll_purpose(self, state, event, lang="en"):
+        purpose = str(event.get("purpose", "die"))
+        return present.roll_purpose_de(purpose) if lang == "de" else purpose
+
     def header(self, state):
         return present.header(self, state)
 
