@@ -270,3 +270,56 @@ def describe_event(state: dict, e: dict) -> str | None:
             )
         return line
     return None
+
+
+HEALING_DE = {
+    "healed next morning": "am nächsten Morgen geheilt",
+    "healed in two days": "in zwei Tagen geheilt",
+    "healed in three days": "in drei Tagen geheilt",
+    "not healed during this siege": "während dieser Belagerung nicht geheilt",
+}
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader."""
+
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
+
+    if e.get("type") == "day_ended":
+        parts = [f"Tag {e['day']} endet."]
+        for r in e["healing"]:
+            title = HEALING_DE.get(r["title"], r["title"])
+            parts.append(f"{name(r['unit'])} würfelt {r['roll']} für die Heilung: {title}.")
+        if e["moat_removed"]:
+            parts.append(
+                f"Die Marker „aufgefüllter Graben“ auf {', '.join(e['moat_removed'])} werden "
+                f"entfernt; die Belagerer legen vor dem nächsten Sturm {len(e['moat_removed'])} neu."
+            )
+        if e["wounded"]:
+            parts.append(f"Noch verwundet: {', '.join(name(f) for f in e['wounded'])}.")
+        if e["dead"]:
+            parts.append(f"Tot: {', '.join(name(f) for f in e['dead'])}.")
+        if e.get("left_map"):
+            parts.append(f"Vom Spielplan geflohen: {', '.join(name(f) for f in e['left_map'])}.")
+        return " ".join(parts)
+    if e.get("type") == "day_started":
+        line = f"Tag {e['day']} von {e['of']} beginnt."
+        if e["healed"]:
+            line += f" Über Nacht geheilt: {', '.join(name(f) for f in e['healed'])}."
+        work = e.get("prepare")
+        if work:
+            tasks = []
+            if work["filled_moat"]:
+                tasks.append(
+                    f"{work['filled_moat']} Marker „aufgefüllter Graben“ neu legen (/fill)"
+                )
+            if work["engines"]:
+                commands = ", ".join(f"/{c}" for c in work["engines"])
+                tasks.append(f"ihre Maschinen bedienen ({commands})")
+            line += (
+                f" Vor dem Sturm dürfen die Belagerer {' und '.join(tasks)}; "
+                "ihr /end-phase beginnt die erste Runde des Tages."
+            )
+        return line
+    return None

@@ -1154,6 +1154,85 @@ def describe_event(state: dict, e: dict) -> str | None:
     return None
 
 
+ENGINE_TITLES_DE = {
+    "ballista": "Balliste",
+    "catapult": "Katapult",
+    "onager": "Onager",
+    "ram": "Widder",
+}
+WALL_STEPS_DE = {
+    "lightly damaged": "leicht beschädigt",
+    "damaged": "beschädigt",
+    "badly damaged": "schwer beschädigt",
+    "destroyed": "zerstört",
+}
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader (Balliste, Katapult, Onager, Widder: the
+    rulebook's words)."""
+    kind = e.get("type")
+    if kind == "bombarded":
+        names = ", ".join(
+            f"{eid} ({ENGINE_TITLES_DE.get(state['engines'].get(eid, {}).get('kind', ''), eid)})"
+            for eid in e["engines"]
+        )
+        result = {
+            "-": "kein Ergebnis: keine Wirkung",
+            "D": "D: eine Zerstörungsstufe",
+            "C": "C: die Maschinen werden beschädigt",
+        }[e["letter"]]
+        if "keep wall" in e.get("text", ""):
+            result += " (eine Bergfriedmauer bricht erst nach einem beschädigten Nachbarfeld)"
+        return (
+            f"{names} beschießt {e['at']}: {e['points']} Zerstörungspunkt(e); "
+            f"W10 {e['roll']}{e['modifier']:+d}={e['roll'] + e['modifier']} -> {result}."
+        )
+    if kind == "shot" and e.get("weapon") == "ballista":
+        target = state["figures"].get(e["target"], {}).get("name", e["target"])
+        from .present import BANDS_DE, COVER_DE, _result_de, state_word_de
+
+        return (
+            f"Balliste {e['engine']} {e['from']}->{e['to']} {target}: Entfernung {e['range']} "
+            f"{BANDS_DE.get(e['band'], e['band'])} ({e['modifier']:+d}), Deckung "
+            f"{COVER_DE.get(e['cover'], e['cover'])}; W10 {e['roll']}{e['modifier']:+d}="
+            f"{e['modified']} -> {_result_de(e['letter'])}; {target} {state_word_de(e['outcome'])}"
+        )
+    if kind == "wall_damaged":
+        return (
+            f"Die Mauer auf {e['at']} ist {WALL_STEPS_DE.get(e['name'], e['name'])} "
+            f"(Stufe {e['step']} von 4)."
+        )
+    if kind == "engine_placed":
+        return f"Maschine {e['engine']} wird auf {e['at']} aufgestellt."
+    if kind == "engine_aimed":
+        return f"Maschine {e['engine']} wird für heute auf die Mauer bei {e['at']} gerichtet."
+    if kind == "engines_repairing":
+        return (
+            f"Heute in Reparatur: {', '.join(e['engines'])} (morgen wieder in voller Stärke)."
+        )
+    if kind == "engine_damaged":
+        return (
+            f"Maschine {e['engine']} ist beschädigt: noch {e['points_left']} "
+            f"Zerstörungspunkt(e)."
+        )
+    if kind == "choose_engine_damage":
+        return (
+            f"Ergebnis C: der Belagerer wählt, welche Maschine einen Punkt verliert "
+            f"({', '.join(e['among'])}; /damage)."
+        )
+    if kind == "ram_driven":
+        return (
+            f"Widder {e['engine']} rollt {', '.join(e['from'])} → {', '.join(e['to'])} "
+            f"({e['cost']} Punkte)."
+        )
+    if kind == "ballista_marker":
+        return f"Balliste {e['engine']} wird bedient: Rundenmarker {e['markers']}."
+    if kind == "ballista_unmanned":
+        return f"Balliste {e['engine']} fehlt die Mannschaft: ihre Rundenmarker gehen verloren."
+    return None
+
+
 # ----- refusals ---------------------------------------------------------------------------
 def _names(state: dict, fids: list[str]) -> str:
     return ", ".join(state["figures"][f]["name"] for f in fids) or "nobody"

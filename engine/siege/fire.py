@@ -502,3 +502,49 @@ def describe_event(state: dict, e: dict) -> str | None:
     if kind == "tower_destroyed":
         return f"Siege tower {e['tower']} burns down; whoever stood on it falls."
     return None
+
+
+FIRE_HOW_DE = {
+    "kindled": "angezündet",
+    "spread": "übergegriffen",
+    "fire arrow": "Brandpfeil",
+    "boiling oil": "siedendes Öl",
+}
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader."""
+
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
+
+    kind = e.get("type")
+    if kind == "kindling":
+        return (
+            f"{name(e['unit'])} bleibt neben {e['at']}, um es anzuzünden "
+            "(es brennt nach einer Runde)."
+        )
+    if kind == "kindle_failed":
+        return f"{name(e['unit'])}: {e['at']} fängt kein Feuer."
+    if kind == "fire_lit":
+        return f"Feuer auf {e['at']} ({FIRE_HOW_DE.get(e['how'], e['how'])})."
+    if kind == "fire_spread":
+        result = "es fängt Feuer" if e["caught"] else "kein Feuer"
+        return f"Das Feuer greift auf {e['at']} über: W10 {e['roll']} -> {result}."
+    if kind == "douse":
+        result = "gelöscht" if e["out"] else "brennt weiter"
+        return f"{name(e['unit'])} versucht, {e['at']} zu löschen: W10 {e['roll']} -> {result}."
+    if kind == "fire_arrow":
+        result = "es fängt Feuer" if e["caught"] else "kein Feuer"
+        return (
+            f"{name(e['unit'])} schießt einen Brandpfeil {e['from']}->{e['to']} "
+            f"(Entfernung {e['range']}): W10 {e['roll']} -> {result}."
+        )
+    if kind == "fire_out":
+        return f"Das Feuer auf {e['at']} erlischt: nichts brennt mehr."
+    if kind == "engine_destroyed":
+        by = "Feuer" if e["by"] == "fire" else e["by"]
+        return f"Maschine {e['engine']} wird zerstört ({by})."
+    if kind == "tower_destroyed":
+        return f"Belagerungsturm {e['tower']} brennt nieder; wer darauf stand, stürzt."
+    return None

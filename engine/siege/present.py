@@ -698,6 +698,12 @@ def describe_event_de(state: dict, e: dict) -> str | None:
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
 
+    if state.get("horses") and riders.describe_event_de(state, e):
+        return riders.describe_event_de(state, e)
+    if state.get("wagons") and wagons.describe_event(state, e):
+        return wagons.describe_event(state, e)
+    if kind in ("day_ended", "day_started"):
+        return days.describe_event_de(state, e)
     if kind == "moved":
         steps = [
             cell + (" oben" if layer == "top" else "")
@@ -705,9 +711,9 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         ]
         return f"{name(e['unit'])} zieht {' → '.join(steps)} ({e['cost']} Punkte)."
     if kind == "shot":
-        if "band" in e and "weapon" in e:
-            return _shot_de(state, e, name)
-        return describe_event(state, e)
+        if e.get("weapon") == "ballista":
+            return engines.describe_event_de(state, e)
+        return _shot_de(state, e, name)
     if kind == "melee":
         return _melee_de(state, e, name)
     if kind == "miss_roll":
@@ -778,7 +784,11 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         )
     if kind == "game_over":
         return f"Spielende: {_reason_de(e.get('reason'))}."
-    return describe_event(state, e)
+    return (
+        engines.describe_event_de(state, e)
+        or fire.describe_event_de(state, e)
+        or describe_event(state, e)
+    )
 
 
 # Dice purposes as ``rules`` and its modules word them, with their German.

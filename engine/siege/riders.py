@@ -873,6 +873,48 @@ def describe_event(state: dict, e: dict) -> str | None:
     return None
 
 
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader."""
+    from .present import state_word_de
+
+    kind = e.get("type")
+
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
+
+    if kind == "mounted":
+        captured = " (ein erbeutetes Pferd)" if e.get("captured") else ""
+        return (
+            f"{name(e['unit'])} besteigt Pferd {e['horse']}{captured} auf {e['to']}: "
+            "das kostet die Runde."
+        )
+    if kind == "dismounted":
+        return (
+            f"{name(e['unit'])} steigt von Pferd {e['horse']} ab auf {e['to']}: "
+            "das kostet die Runde."
+        )
+    if kind == "horse_moved":
+        return f"Pferd {e['horse']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
+    if kind == "thrown":
+        return (
+            f"{name(e['unit'])} wird von Pferd {e['horse']} auf {e['to']} abgeworfen "
+            f"({state_word_de(e['outcome'])}); das Pferd bleibt."
+        )
+    if kind == "horse_killed":
+        return f"Pferd {e['horse']} wird auf {'-'.join(e['cells'])} getötet."
+    if kind == "horse_unharmed":
+        return (
+            f"Pferd {e['horse']}: Ergebnis {e['letter']} träfe nur einen Reiter und "
+            "entfällt (3.35)."
+        )
+    if kind == "choose_landing" and e.get("thrown"):
+        return (
+            f"{name(e['unit'])} wird abgeworfen: sein Besitzer wählt, wo er liegt "
+            f"({', '.join(e['options'])}; /land)."
+        )
+    return None
+
+
 def header_line(state: dict) -> str | None:
     parts = []
     for hid, h in sorted(state.get("horses", {}).items()):
