@@ -1185,7 +1185,7 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         if "keep wall" in e.get("text", ""):
             result += " (eine Bergfriedmauer bricht erst nach einem beschädigten Nachbarfeld)"
         return (
-            f"{names} beschießt {e['at']}: {e['points']} Zerstörungspunkt(e); "
+            f"{names} {'beschießt' if len(e['engines']) == 1 else 'beschießen'} {e['at']}: {e['points']} Zerstörungspunkt(e); "
             f"W10 {e['roll']}{e['modifier']:+d}={e['roll'] + e['modifier']} -> {result}."
         )
     if kind == "shot" and e.get("weapon") == "ballista":

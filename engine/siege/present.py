@@ -657,7 +657,7 @@ def _melee_de(state: dict, e: dict, name) -> str:
         else "keine Spaltenverschiebung"
     )
     return (
-        f"{attackers} greift {defenders} an: Angriff {e['attack']} gegen Verteidigung "
+        f"{attackers} {'greift' if len(e['attackers']) == 1 else 'greifen'} {defenders} an: Angriff {e['attack']} gegen Verteidigung "
         f"{e['defence']}: {e['attack']}/{e['defence']} -> {e['base_column']}; {shift_text}; "
         f"Spalte {e['column']}; W10 {e['roll']} -> {_result_de(e['letter'], e.get('meaning'))}"
     )
@@ -680,6 +680,16 @@ def _reason_de(reason: str | None) -> str:
         return ""
     text = reason
     for pattern, german in (
+        (r"^every besieger figure is dead$", "alle Figuren der Belagerer sind tot"),
+        (r"^every defender figure is dead$", "alle Figuren der Verteidiger sind tot"),
+        (
+            r"^every besieger figure is dead or fled off the map$",
+            "alle Figuren der Belagerer sind tot oder vom Spielplan geflohen",
+        ),
+        (
+            r"^every defender figure is dead or fled off the map$",
+            "alle Figuren der Verteidiger sind tot oder vom Spielplan geflohen",
+        ),
         (r"^(.+) stands in the keep$", r"\1 steht im Bergfried"),
         (r"^held out for (\d+) days \((\d+) rounds\)$", r"\1 Tage (\2 Runden) standgehalten"),
         (r"^held out for (\d+) rounds$", r"\1 Runden standgehalten"),
@@ -687,6 +697,13 @@ def _reason_de(reason: str | None) -> str:
         text, found = re.subn(pattern, german, text)
         if found:
             return text
+    if reason.endswith(" destroyed"):  # fire.burn_won: "engine X and 2 tents destroyed"
+        parts = reason[: -len(" destroyed")].split(" and ")
+        german = [
+            re.sub(r"^engine (.+)$", r"Maschine \1", re.sub(r"^(\d+) tents?$", r"\1 Zelt(e)", p))
+            for p in parts
+        ]
+        return f"{' und '.join(german)} zerstört"
     return reason
 
 
@@ -800,7 +817,7 @@ ROLL_PURPOSES_DE = (
     (r"^healing (.+)$", r"Heilung von \1"),
     (r"^ballista (.+) shoots at (.+)$", r"Balliste \1 schießt auf \2"),
     (r"^ram (.+) batters (.+)$", r"Widder \1 rammt \2"),
-    (r"^(.+) bombard (.+)$", r"\1 beschießen \2"),
+    (r"^(.+) bombard (.+)$", r"Beschuss von \2 durch \1"),
     (r"^fire spreads to (.+)$", r"Feuer greift über auf \1"),
     (r"^(.+) tries to put out the fire at (.+)$", r"\1 versucht, das Feuer auf \2 zu löschen"),
     (r"^(.+) shoots a fire arrow at (.+)$", r"\1 schießt einen Brandpfeil auf \2"),
@@ -816,8 +833,11 @@ ROLL_PURPOSES_DE = (
 
 
 def roll_purpose_de(purpose: str) -> str:
+    """A die's purpose (the English ``Dice.roll`` was given) for a German reader."""
     for pattern, german in ROLL_PURPOSES_DE:
         text, found = re.subn(pattern, german, purpose)
         if found:
+            for title, title_de in engines.ENGINE_TITLES_DE.items():
+                text = text.replace(f"({title})", f"({title_de})")
             return text
     return purpose
