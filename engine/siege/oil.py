@@ -278,3 +278,31 @@ def describe_event(state: dict, e: dict) -> str | None:
     if e.get("type") == "oil_poured":
         return e["text"] + "."
     return None
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader."""
+    who = state["figures"].get(e.get("unit", ""), {}).get("name", e.get("unit"))
+    if e.get("type") == "oil_lifted":
+        return f"{who} nimmt den Ölkessel {e['pot']} auf (zieht zwei Punkte weniger)."
+    if e.get("type") == "oil_dropped":
+        return f"{who} stellt den Ölkessel {e['pot']} ab; er steht in seinem Feld."
+    if e.get("type") == "oil_poured" and e.get("engine"):
+        result = "es fängt Feuer" if e["caught"] else "kein Feuer"
+        return f"{who} gießt siedendes Öl auf {e['at']}: W10 {e['roll']} -> {result}."
+    if e.get("type") == "oil_poured":
+        letter = e["letter"]
+        spec = data.results().get(letter, {})
+        if letter == "-":
+            result = "kein Ergebnis: keine Wirkung"
+        elif spec.get("side") != "defender":
+            result = f"{letter}: keine Wirkung"
+        else:
+            from .present import _result_de
+
+            result = _result_de(letter)
+        return (
+            f"{who} gießt siedendes Öl auf {e['at']}: Spalte {e['column']}, "
+            f"W10 {e['roll']} -> {result}."
+        )
+    return None

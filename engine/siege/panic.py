@@ -569,3 +569,61 @@ def describe_event(state: dict, e: dict) -> str | None:
     if kind == "calmed":
         return f"{name(e['unit'])} at {e['at']} is no longer in {e['was']}."
     return None
+
+
+PANIC_DE = {"panic": "Panik", "rout": "Flucht"}
+PANIC_TITLES_DE = {
+    "no effect": "keine Wirkung",
+    "panic! 1 figure": "Panik! 1 Figur",
+    "panic! 2 figures": "Panik! 2 Figuren",
+    "panic! 3 figures": "Panik! 3 Figuren",
+    "rout! 3 figures": "Flucht! 3 Figuren",
+    "rout! 6 figures": "Flucht! 6 Figuren",
+}
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader."""
+    from .present import state_word_de
+
+    def name(fid):
+        return state["figures"].get(fid, {}).get("name", fid)
+
+    def word(key):
+        return PANIC_DE.get(key, key)
+
+    kind = e.get("type")
+    if kind == "panic_roll":
+        return (
+            f"{name(e['dead'])} ist tot: Panikwurf {e['roll']} für "
+            f"{', '.join(name(f) for f in e['among'])}: "
+            f"{PANIC_TITLES_DE.get(e['title'], e['title'])}."
+        )
+    if kind == "choose_panic" and not e.get("voluntary"):
+        return (
+            f"Ihr Besitzer wählt {e['count']} aus {', '.join(name(f) for f in e['among'])} "
+            f"für {word(e['effect'])} (/panic unit:)."
+        )
+    if kind == "choose_panic":
+        return (
+            f"Der Wurf ist erfüllt. Ihr Besitzer darf freiwillig auch "
+            f"{', '.join(name(f) for f in e['among'])} mit {word(e['effect'])} belegen "
+            f"(/panic unit:) oder keine weitere (/panic)."
+        )
+    if kind == "panicked":
+        return f"{name(e['unit'])} auf {e['at']}: {word(e['state']).upper()}!"
+    if kind == "fled":
+        return f"{name(e['unit'])} flieht {' → '.join(e['path'])} ({word(e['state'])})."
+    if kind == "cannot_fall_back":
+        return (
+            f"{name(e['unit'])} kann von {e['at']} nicht zurückweichen und ist "
+            f"{state_word_de(e['outcome'])}."
+        )
+    if kind == "left_map":
+        return (
+            f"{name(e['unit'])} flieht {' → '.join(e['path'])} vom Spielplan und kehrt nie "
+            "zurück."
+        )
+    if kind == "calmed":
+        return f"{name(e['unit'])} auf {e['at']} ist nicht mehr in {word(e['was'])}."
+    return None

@@ -717,10 +717,20 @@ def describe_event_de(state: dict, e: dict) -> str | None:
 
     if state.get("horses") and riders.describe_event_de(state, e):
         return riders.describe_event_de(state, e)
-    if state.get("wagons") and wagons.describe_event(state, e):
-        return wagons.describe_event(state, e)
+    if state.get("wagons") and wagons.describe_event_de(state, e):
+        return wagons.describe_event_de(state, e)
     if kind in ("day_ended", "day_started"):
         return days.describe_event_de(state, e)
+    if kind in (
+        "panic_roll",
+        "choose_panic",
+        "panicked",
+        "fled",
+        "cannot_fall_back",
+        "calmed",
+        "left_map",
+    ):
+        return panic.describe_event_de(state, e)
     if kind == "moved":
         steps = [
             cell + (" oben" if layer == "top" else "")
@@ -804,6 +814,8 @@ def describe_event_de(state: dict, e: dict) -> str | None:
     return (
         engines.describe_event_de(state, e)
         or fire.describe_event_de(state, e)
+        or oil.describe_event_de(state, e)
+        or shield.describe_event_de(state, e)
         or describe_event(state, e)
     )
 

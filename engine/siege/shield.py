@@ -223,3 +223,15 @@ def describe_event(state: dict, e: dict) -> str | None:
     if e.get("type") == "shield_laid":
         return f"{who} lays the siege shield {e['shield']} at {e['at']} facing {e['faces']}."
     return None
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader (Schirm: the rulebook's word)."""
+    who = state["figures"].get(e.get("unit", ""), {}).get("name", e.get("unit"))
+    if e.get("type") == "shield_lifted":
+        return f"{who} nimmt den Schirm {e['shield']} auf (zieht zwei Punkte weniger)."
+    if e.get("type") == "shield_dropped":
+        return f"{who} lässt den Schirm {e['shield']} fallen; er liegt in seinem Feld."
+    if e.get("type") == "shield_laid":
+        return f"{who} stellt den Schirm {e['shield']} auf {e['at']} auf, Front zu {e['faces']}."
+    return None

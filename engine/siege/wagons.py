@@ -236,3 +236,15 @@ def describe_event(state: dict, e: dict) -> str | None:
     if e.get("type") == "wagon_moved":
         return f"Wagon {e['wagon']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
     return None
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader."""
+    name = state["figures"].get(e.get("unit"), {}).get("name", e.get("unit"))
+    if e.get("type") == "harnessed":
+        return f"{name} spannt {e['horse']} vor Wagen {e['wagon']}: das kostet die Runde."
+    if e.get("type") == "unharnessed":
+        return f"{name} spannt {e['horse']} von Wagen {e['wagon']} ab: das kostet die Runde."
+    if e.get("type") == "wagon_moved":
+        return f"Wagen {e['wagon']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
+    return None

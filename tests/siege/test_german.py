@@ -94,3 +94,40 @@ def test_a_melee_its_result_and_the_casualty_read_in_german():
     assert "K greift B an: Angriff 8 gegen Verteidigung 3: 8/3 -> 2-1" in text
     assert "W10 10 ->" in text
     assert not english_lines(text), text
+
+
+def test_a_death_its_panic_roll_and_the_rout_read_in_german():
+    figs = {
+        "arch": ("archer", "besieger", "0119"),
+        "tom": ("man-at-arms", "defender", "0319"),
+        "pea": ("peasant", "defender", "0320"),
+        "sol": ("man-at-arms", "defender", "0418"),
+        "far": ("peasant", "defender", "2201"),
+    }
+    state = build(figs, options={"panic": True})
+    state, events = act(state, "besieger", "/shoot unit:arch target:tom", dice=[9, 10])
+    text = "\n".join(event_lines(RULES, state, events, "besieger", "de"))
+    assert "🎲 Panik nach dem Tod von Tom: **10** (d10)" in text
+    assert "Tom ist tot: Panikwurf 10 für" in text and "Flucht! 6 Figuren" in text
+    assert "Pea flieht " in text and "(Flucht)" in text
+    assert not english_lines(text), text
+
+
+def test_boiling_oil_poured_on_a_besieger_reads_in_german():
+    state = build(
+        {
+            "d": ("man-at-arms", "defender", "0704"),
+            "b": ("peasant", "besieger", "0703"),
+            "w": ("peasant", "besieger", "0804"),
+            "zb": ("peasant", "besieger", "2201"),
+            "zd": ("peasant", "defender", "2220"),
+        },
+        first="defender",
+        phase="melee",
+        oil={"pot": {"carrier": "d"}},
+    )
+    state, events = act(state, "defender", "/pour unit:d at:0703", dice=[8])
+    text = "\n".join(event_lines(RULES, state, events, "defender", "de"))
+    assert "🎲 D gießt siedendes Öl auf B: **8** (d10)" in text
+    assert "D gießt siedendes Öl auf 0703: Spalte" in text
+    assert not english_lines(text), text
