@@ -645,17 +645,28 @@ def _shot_de(state: dict, e: dict, name) -> str:
     )
 
 
+def _shift_reason_de(why: str) -> str:
+    """A column shift's reason (``melee.assess``) for a German reader: the cell and its
+    terrain sign stay, the terrain's English title is left out."""
+    cell_sign = r"(\S+) .*\(([-+0])\)$"
+    found = re.match(r"^defender on " + cell_sign, why)
+    if found:
+        return f"Verteidiger auf {found[1]} ({found[2]})"
+    found = re.match(r"^attackers' worst terrain " + cell_sign, why)
+    if found:
+        return f"schlechtestes Gelände der Angreifer {found[1]} ({found[2]})"
+    if why.startswith("several attackers"):
+        return "mehrere Angreifer (1.72)"
+    return "Spaltenverschiebung"
+
+
 def _melee_de(state: dict, e: dict, name) -> str:
     attackers = ", ".join(name(a) for a in e["attackers"])
     defenders = (
         f"Pferd {e['horse']}" if e.get("horse") else ", ".join(name(d) for d in e["defenders"])
     )
-    shifts = [s for s, _ in e.get("shifts", []) if s]
-    shift_text = (
-        "Spaltenverschiebung " + ", ".join(f"{s:+d}" for s in shifts)
-        if shifts
-        else "keine Spaltenverschiebung"
-    )
+    shifts = [f"{_shift_reason_de(why)}: {s:+d}" for s, why in e.get("shifts", []) if s]
+    shift_text = "; ".join(shifts) or "keine Spaltenverschiebung"
     return (
         f"{attackers} {'greift' if len(e['attackers']) == 1 else 'greifen'} {defenders} an: Angriff {e['attack']} gegen Verteidigung "
         f"{e['defence']}: {e['attack']}/{e['defence']} -> {e['base_column']}; {shift_text}; "
@@ -699,11 +710,11 @@ def _reason_de(reason: str | None) -> str:
             return text
     if reason.endswith(" destroyed"):  # fire.burn_won: "engine X and 2 tents destroyed"
         parts = reason[: -len(" destroyed")].split(" and ")
-        german = [
+        things = [
             re.sub(r"^engine (.+)$", r"Maschine \1", re.sub(r"^(\d+) tents?$", r"\1 Zelt(e)", p))
             for p in parts
         ]
-        return f"{' und '.join(german)} zerstört"
+        return f"{' und '.join(things)} zerstört"
     return reason
 
 

@@ -131,3 +131,25 @@ def test_boiling_oil_poured_on_a_besieger_reads_in_german():
     assert "🎲 D gießt siedendes Öl auf B: **8** (d10)" in text
     assert "D gießt siedendes Öl auf 0703: Spalte" in text
     assert not english_lines(text), text
+
+
+def test_the_melee_column_shifts_are_told_in_german_with_their_cells_and_signs():
+    # 1.72's example: 4-1, defender on '+' (-1), attackers' worst terrain '-' (-1), several
+    # attackers (+1): column 3-1; a 1 is F, an attacker stunned, of the attacker's choosing.
+    figs = {
+        "m": ("man-at-arms", "besieger", "0704"),
+        "b": ("bowman", "besieger", "0705"),
+        "p": ("peasant", "defender", "0804"),
+    }
+    state = build(figs, phase="melee")
+    state, _ = act(state, "besieger", "/attack unit:m target:p")
+    state, _ = act(state, "besieger", "/attack unit:b target:p")
+    state, events = act(state, "besieger", "/fight", dice=[1])
+    text = "\n".join(event_lines(RULES, state, events, "besieger", "de"))
+    assert (
+        "M, B greifen P an: Angriff 8 gegen Verteidigung 2: 8/2 -> 4-1; Verteidiger auf 0804 "
+        "(+): -1; schlechtestes Gelände der Angreifer 0705 (-): -1; mehrere Angreifer (1.72): "
+        "+1; Spalte 3-1; W10 1 -> F: ein Angreifer bewusstlos"
+    ) in text
+    assert "M, B: ihr Besitzer wählt, wen es trifft (bewusstlos)." in text
+    assert not english_lines(text), text
