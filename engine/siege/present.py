@@ -667,8 +667,14 @@ def _melee_de(state: dict, e: dict, name) -> str:
     )
     shifts = [f"{_shift_reason_de(why)}: {s:+d}" for s, why in e.get("shifts", []) if s]
     shift_text = "; ".join(shifts) or "keine Spaltenverschiebung"
+    # The event keeps no flag for the mounted table; its English line is the one record of it.
+    if "against mounted figures" in e.get("text", ""):
+        shift_text += "; Spalte der Tabelle gegen Berittene"
+        if "several attackers do not shift" in e["text"]:
+            shift_text += "; mehrere Angreifer verschieben gegen Reiter nicht (1.72)"
+    verb = "greift" if len(e["attackers"]) == 1 else "greifen"
     return (
-        f"{attackers} {'greift' if len(e['attackers']) == 1 else 'greifen'} {defenders} an: Angriff {e['attack']} gegen Verteidigung "
+        f"{attackers} {verb} {defenders} an: Angriff {e['attack']} gegen Verteidigung "
         f"{e['defence']}: {e['attack']}/{e['defence']} -> {e['base_column']}; {shift_text}; "
         f"Spalte {e['column']}; W10 {e['roll']} -> {_result_de(e['letter'], e.get('meaning'))}"
     )

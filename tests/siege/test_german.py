@@ -153,3 +153,21 @@ def test_the_melee_column_shifts_are_told_in_german_with_their_cells_and_signs()
     ) in text
     assert "M, B: ihr Besitzer wählt, wen es trifft (bewusstlos)." in text
     assert not english_lines(text), text
+
+
+def test_a_melee_against_a_rider_names_the_mounted_table_in_german():
+    figs = {
+        "a": ("man-at-arms", "defender", "0618"),
+        "b": ("man-at-arms", "defender", "0620"),
+        "k": ("knight", "besieger", "0619"),
+        "far": ("peasant", "defender", "2201"),
+    }
+    horse = {"cells": ["0619", "0519"], "side": "besieger", "rider": "k"}
+    state = build(figs, phase="melee", active="defender", horses={"h": horse})
+    state, _ = act(state, "defender", "/attack unit:a target:k")
+    state, _ = act(state, "defender", "/attack unit:b target:k")
+    state, events = act(state, "defender", "/fight", dice=[10])
+    text = "\n".join(event_lines(RULES, state, events, "defender", "de"))
+    assert "Spalte der Tabelle gegen Berittene" in text
+    assert "mehrere Angreifer verschieben gegen Reiter nicht (1.72)" in text
+    assert not english_lines(text), text
