@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 import re
 
+import discord
 import pytest
 
 from cogs.common import event_lines
 from engine.core.dice import seeded
+from tests.discord.conftest import clock, db_path, dice, german, message_text, reply_text, table  # noqa: F401
 from tests.discord.test_german_replies import english_sentences
 
 from .helpers import RULES, act, build, of
@@ -62,8 +64,8 @@ def test_a_german_reader_gets_a_whole_seeded_siege_in_german(scenario):
 
 def test_the_long_siege_tells_days_engines_and_dice_in_german():
     text = "\n".join(narrated("long-siege", "de")[0])
-    for german in ("Tag 1 endet.", "für heute auf die Mauer bei", "Heilung von", "beschießt"):
-        assert german in text, german
+    for words in ("Tag 1 endet.", "für heute auf die Mauer bei", "Heilung von", "beschießt"):
+        assert words in text, words
 
 
 def test_a_shot_reads_in_german_with_its_arithmetic_and_the_english_line_is_unchanged():
@@ -73,9 +75,9 @@ def test_a_shot_reads_in_german_with_its_arithmetic_and_the_english_line_is_unch
     )
     state, events = act(state, "besieger", "/shoot unit:a target:d", dice=[10])
     shot = of(events, "shot")[0]
-    german = RULES.narrate(state, shot, "de")
-    assert german.startswith("A (Langbogen) 0119->0419 D: Entfernung 3 kurz")
-    assert f"W10 10{shot['modifier']:+d}" in german and "Deckung" in german
+    line = RULES.narrate(state, shot, "de")
+    assert line.startswith("A (Langbogen) 0119->0419 D: Entfernung 3 kurz")
+    assert f"W10 10{shot['modifier']:+d}" in line and "Deckung" in line
     assert RULES.narrate(state, shot, "en") == RULES.describe_event(state, shot) == shot["text"]
     roll = of(events, "roll")[0]
     assert RULES.roll_purpose(state, roll, "de") == "A schießt auf D"
@@ -171,3 +173,37 @@ def test_a_melee_against_a_rider_names_the_mounted_table_in_german():
     assert "Spalte der Tabelle gegen Berittene" in text
     assert "mehrere Angreifer verschieben gegen Reiter nicht (1.72)" in text
     assert not english_lines(text), text
+
+
+async def test_a_german_server_reads_the_siege_tower_and_moves_in_its_turn_post_and_log(
+    table,  # noqa: F811
+    german,  # noqa: F811
+):
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(table.env.create_user("erin"), roles=[admins])
+    await admin.slash(table.channel, "umpire config", language="de")
+    await table.alice.slash(table.channel, "game new", ruleset="siege", scenario="breach")
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    for action in (
+        "/place tower:belfry at:1620 towards:1619",
+        "/end-phase",
+        "/end-phase",
+        "/move unit:pons to:1620 level:top",
+        "/roll tower:belfry to:1619",
+    ):
+        result = await table.alice.slash(table.thread, "act", action=action)
+        assert reply_text(result).startswith("Ausgeführt"), (action, reply_text(result))
+    posts = "\n".join(message_text(m) for m in table.thread.history())
+    log = reply_text(await table.alice.slash(table.thread, "game log"))
+    tower_rolls = "Belagerungsturm belfry rollt 1620, 1720, 1820 → 1619, 1719, 1819 (1 Punkte,"
+    for text in (posts, log):
+        assert "Belagerungsturm belfry wird auf 1620, 1720, 1820 gestellt" in text, text
+        assert "Pons zieht 1520 → 1620 → 1620 oben (4 Punkte)." in text, text
+        assert tower_rolls in text, text
+        assert "Siege tower" not in text and " moves " not in text, text
+    # The log's narration lines (indented under each command); side titles and the header
+    # are not narration.
+    narration = [line for line in log.splitlines() if line.startswith("  ")]
+    assert len(narration) == 3 and not english_lines("\n".join(narration)), narration
