@@ -1208,13 +1208,10 @@ def describe_event_de(state: dict, e: dict) -> str | None:
     if kind == "engine_aimed":
         return f"Maschine {e['engine']} wird für heute auf die Mauer bei {e['at']} gerichtet."
     if kind == "engines_repairing":
-        return (
-            f"Heute in Reparatur: {', '.join(e['engines'])} (morgen wieder in voller Stärke)."
-        )
+        return f"Heute in Reparatur: {', '.join(e['engines'])} (morgen wieder in voller Stärke)."
     if kind == "engine_damaged":
         return (
-            f"Maschine {e['engine']} ist beschädigt: noch {e['points_left']} "
-            f"Zerstörungspunkt(e)."
+            f"Maschine {e['engine']} ist beschädigt: noch {e['points_left']} Zerstörungspunkt(e)."
         )
     if kind == "choose_engine_damage":
         return (

@@ -621,8 +621,7 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         )
     if kind == "left_map":
         return (
-            f"{name(e['unit'])} flieht {' → '.join(e['path'])} vom Spielplan und kehrt nie "
-            "zurück."
+            f"{name(e['unit'])} flieht {' → '.join(e['path'])} vom Spielplan und kehrt nie zurück."
         )
     if kind == "calmed":
         return f"{name(e['unit'])} auf {e['at']} ist nicht mehr in {word(e['was'])}."

@@ -823,9 +823,7 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         return f"Ein {COUNTERS_DE.get(e['kind'], e['kind'])} wird auf {e['at']} gelegt."
     if kind == "ladder_push":
         result = "umgestoßen (1-6)" if e["over"] else "bleibt stehen (7-10)"
-        return (
-            f"{name(e['unit'])} stößt gegen die Leiter auf {e['at']}: W10 {e['roll']}: {result}."
-        )
+        return f"{name(e['unit'])} stößt gegen die Leiter auf {e['at']}: W10 {e['roll']}: {result}."
     if kind == "game_over":
         return f"Spielende: {_reason_de(e.get('reason'))}."
     return (
