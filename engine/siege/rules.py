@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
-from engine.core.errors import RuleError, keyed_of
+from engine.core.errors import Reason, RuleError, keyed_of
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Answer, Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
@@ -40,6 +40,7 @@ from . import (
     oil,
     panic,
     present,
+    refusals,
     riders,
     scenarios,
     shield,
@@ -66,8 +67,11 @@ class Siege(Ruleset):
     default_scenario = "open-gate"
     phases = PHASES
     optional_rules = scenarios.OPTIONAL_RULES
-    # So far only the riders' refusals (3.3) carry keys for German players.
-    translations = riders.TRANSLATIONS
+    # Refusals carry keys for German players: the riders' (3.3) and the rest of the game's.
+    translations = {
+        lang: {**riders.TRANSLATIONS.get(lang, {}), **refusals.TRANSLATIONS.get(lang, {})}
+        for lang in {*riders.TRANSLATIONS, *refusals.TRANSLATIONS}
+    }
     commands = (
         Command(
             "shoot",
@@ -975,6 +979,10 @@ class Siege(Ruleset):
         reason ``/los`` gives), not only which shots are legal."""
         fid, tid = str(action.get("unit")), str(action.get("target"))
         figs = state["figures"]
+        if fought := self._fought_last_round(state, action):
+            raise RuleError(
+                fought, [self.describe_action(state, a) for a in same[:12]], **keyed_of(fought)
+            )
         if (
             fid not in self._shooters(state, action.get("side", ""))
             or tid not in figs
@@ -985,9 +993,43 @@ class Siege(Ruleset):
         seen = self._sight(state, fid, tid)
         if seen.possible and seen.band:
             return
-        raise RuleError(
-            f"{figs[fid]['name']} cannot shoot at {figs[tid]['name']}: {seen.reasons[-1]}",
-            [self.describe_action(state, a) for a in same[:12]],
+        name, target = figs[fid]["name"], figs[tid]["name"]
+        text = f"{name} cannot shoot at {target}: {seen.reasons[-1]}"
+        keyed = {}
+        if seen.possible and seen.band is None:
+            # Only the range is wrong; the other sight reasons have no German yet.
+            weapon = figures.weapon(figs[fid])
+            keyed = keyed_of(
+                refusals.say(
+                    "beyond_range",
+                    text,
+                    name=name,
+                    target=target,
+                    distance=seen.distance,
+                    long=data.fire()["weapons"][weapon]["bands"]["long"],
+                )
+            )
+        raise RuleError(text, [self.describe_action(state, a) for a in same[:12]], **keyed)
+
+    def _fought_last_round(self, state: dict, action: dict) -> Reason | None:
+        """1.21 step 1: a bow or crossbow that fought in melee last round does not shoot in the
+        first fire step; say so rather than only listing the others' shots."""
+        fid = refusals.figure_named(state, action.get("unit"))
+        if state["phase"] != "fire1" or fid is None:
+            return None
+        fig = state["figures"][fid]
+        if (
+            fig["side"] != action.get("side")
+            or not figures.can_act(fig)
+            or figures.weapon(fig) is None
+            or state["melee_half"].get(fid, -9) < state["half"] - 2
+        ):
+            return None
+        return refusals.say(
+            "fought_last_round",
+            f"{fig['name']} fought in melee last round and does not shoot in this first fire "
+            "step (1.21).",
+            name=fig["name"],
         )
 
     @staticmethod
@@ -1715,11 +1757,22 @@ class Siege(Ruleset):
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if engine_rule := engines.refusal(self, state, action):
-            raise RuleError(engine_rule, [self.describe_action(state, a) for a in same[:12]])
+            raise RuleError(
+                engine_rule,
+                [self.describe_action(state, a) for a in same[:12]],
+                **keyed_of(engine_rule),
+            )
+        if action.get("type") == "move" and (held := self._crossbow_held(state, action)):
+            raise RuleError(
+                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+            )
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",
                 [self.describe_action(state, a) for a in same[:12]],
+                key="not_legal_now",
+                params={"command": str(action["type"])},
+                domain=self.name,
             )
         side = action.get("side", "")
         if state["choice"]:
@@ -1761,7 +1814,33 @@ class Siege(Ruleset):
                 kinds = ["bolt"] if engines.bolt_actions(self, state, side) else []
             if not state["pending"]:
                 kinds = [k for k in kinds if k not in ("fight", "cancel")] + ["end-phase"]
-        raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
+        command = str(action.get("type"))[:24]
+        raise RuleError(
+            f"/{command} is not possible now.",
+            ["/" + k for k in kinds],
+            key="not_possible_now",
+            params={"command": command},
+            domain=self.name,
+        )
+
+    @staticmethod
+    def _crossbow_held(state: dict, action: dict) -> Reason | None:
+        """1.21 step 2: a crossbowman who has just shot does not move; say so rather than only
+        listing the moves of the others."""
+        fid = refusals.figure_named(state, action.get("unit"))
+        if (
+            state["phase"] != "move"
+            or fid is None
+            or fid not in state.get("crossbow_shot", [])
+            or state["figures"][fid]["side"] != action.get("side")
+        ):
+            return None
+        name = state["figures"][fid]["name"]
+        return refusals.say(
+            "crossbow_shot",
+            f"{name} has just shot his crossbow and does not move in this movement step (1.21).",
+            name=name,
+        )
 
     def _shoot(self, state, action, dice, events):
         if action["target"] in state.get("horses", {}):

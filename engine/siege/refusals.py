@@ -1,0 +1,116 @@
+"""SIEGE's own refusals in the players' languages: the key each English refusal carries
+(``siege.<name>``) and its German template. The riders' refusals (3.3) keep theirs in
+:mod:`engine.siege.riders`; :class:`engine.siege.rules.Siege` merges both."""
+
+from __future__ import annotations
+
+from engine.core.errors import Reason
+
+
+def say(key: str, text: str, **params) -> Reason:
+    """A refusal in English that carries its key for the player's language (TRANSLATIONS)."""
+    return Reason(text, key=f"siege.{key}", domain="siege", **params)
+
+
+def figure_named(state: dict, typed) -> str | None:
+    """The id of the figure a player typed by id or by name (any case), or None."""
+    typed = str(typed or "")[:40]
+    if typed in state["figures"]:
+        return typed
+    return next(
+        (k for k, f in sorted(state["figures"].items()) if f["name"].casefold() == typed.casefold()),
+        None,
+    )
+
+
+# German uses the rulebook's words (siege-cry-havoc.de.txt): Belagerer, Verteidiger, Ritter,
+# Armbrustschütze, Leiter, Belagerungsturm, Widder, Onager, Katapult, Balliste, Brustwehr ...
+TRANSLATIONS = {
+    "de": {
+        # Shooting (1.2, 1.21)
+        "siege.fought_last_round": "{name} hat in der letzten Runde im Nahkampf gekämpft und "
+        "schießt in diesem ersten Feuerschritt nicht (1.21).",
+        "siege.crossbow_shot": "{name} hat gerade mit der Armbrust geschossen und bewegt sich in "
+        "diesem Bewegungsschritt nicht (1.21).",
+        "siege.beyond_range": "{name} kann nicht auf {target} schießen: Entfernung {distance} "
+        "liegt jenseits der großen Reichweite ({long}).",
+        # Engines (3.4, 4.2, 4.3)
+        "siege.not_your_engine": "{engine} ist kein {wanted} von dir.",
+        "siege.engines_prepare_only": "Kriegsmaschinen werden nur vor dem Sturm des Tages, im "
+        "Vorbereitungsschritt, aufgestellt, auf eine Mauer gerichtet und abgefeuert "
+        "(3.43, 4.11).",
+        "siege.not_aimed": "Heute ist keine Kriegsmaschine auf {at} gerichtet: zuerst /aim "
+        "engine: at:{at} (4.21).",
+        "siege.engine_fixed": "{engine} steht fest, sobald es auf dem Plan steht (3.43); "
+        "Kriegsmaschinen werden nur vor dem Sturm eines neuen Tages neu aufgestellt.",
+        "siege.emplace_where": "{at} ist kein freies Feld ({ground}): dort darf keine Figur, "
+        "keine Leiter, kein Belagerungsturm und keine andere Kriegsmaschine stehen.",
+        "siege.engine_blocks": "Keine Figur darf {to} betreten: dort steht {what} {engine} "
+        "({rule}).",
+        "siege.enemy_ram": "{to} liegt unter dem feindlichen Widder {engine}: nur seine eigene "
+        "Seite geht darunter (4.31).",
+        "siege.ballista_step": "Eine Balliste schießt nur im Schritt der Armbrüste (3.41).",
+        "siege.ballista_crew": "Balliste {engine} fehlt ihre Mannschaft: sie braucht {crew} "
+        "handlungsfähige Figuren ihrer Seite neben sich, eine davon ein {crew_type} (3.41); "
+        "jetzt daneben: {beside}.",
+        "siege.ballista_markers": "Balliste {engine} schießt jede dritte Runde (3.41): sie hat "
+        "{markers}/{needed} Rundenmarker und schießt nach {left} weiteren Runde(n) mit ihrer "
+        "Mannschaft daneben.",
+        "siege.no_enemy_figure": "{target} ist keine lebende feindliche Figur.",
+        "siege.ballista_no_sight": "Balliste {engine} kann nicht auf {target} schießen: "
+        "{distance} Felder, jenseits ihrer großen Reichweite von {long}.",
+        "siege.ram_drive_step": "Ein Widder wird im Bewegungsschritt seiner Seite geschoben "
+        "(4.31).",
+        "siege.ram_batter_step": "Ein Widder wird im Nahkampfschritt seiner Seite gegen eine "
+        "Mauer eingesetzt (4.32).",
+        "siege.ram_every_second": "Widder {engine} hat in Runde {last} gestoßen: ein Wurf jede "
+        "zweite Runde, der nächste in Runde {next} (4.32).",
+        "siege.ram_no_wall": "Die Front von Widder {engine} zeigt auf {front}: keine Mauer, kein "
+        "Turm und keine Tormauer der Burgfront (4.32).",
+        "siege.ram_keep": "Die Front von Widder {engine} zeigt auf {front}: den Burgfried, den "
+        "ein Widder nicht rammen darf (4.32).",
+        "siege.ram_crew": "Widder {engine} braucht {crew} handlungsfähige Figuren seiner Seite "
+        "unter sich (4.31, 4.34); jetzt: {team}.",
+        "siege.ram_crew_fresh": "Widder {engine} braucht {crew} handlungsfähige Figuren seiner "
+        "Seite unter sich, die in dieser Runde noch nicht gehandelt haben (4.31, 4.34); jetzt: "
+        "{team}.",
+        "siege.ram_pushed": "Widder {engine} wurde in dieser Runde schon geschoben (4.31, wie "
+        "der Belagerungsturm).",
+        "siege.ram_crew_fought": "Widder {engine} kann sich in dieser Runde nicht bewegen: einer "
+        "seiner Mannschaft hat in der letzten Runde gekämpft (4.31, 2.41).",
+        "siege.ram_straight": "Widder {engine} rollt nur gerade vor oder zurück, um ganze Felder "
+        "innerhalb der Bewegung seiner Mannschaft, nie auf eine lebende Figur, eine Leiter, "
+        "einen Belagerungsturm oder eine Kriegsmaschine (4.31, 2.41).",
+        "siege.ram_rests_melee": "Widder {engine} ruht in dieser Runde: einer seiner Mannschaft "
+        "hat in dieser Runde gekämpft (4.34).",
+        "siege.ram_rests_fire": "Widder {engine} ruht in dieser Runde: einer seiner Mannschaft "
+        "hat in dieser Runde ein Feuer bekämpft (4.34).",
+        "siege.already_aimed": "{engine} ist heute schon auf {at} gerichtet: eine Mauerfeld je "
+        "Kriegsmaschine und Tag (4.21).",
+        "siege.no_points": "{engine} hat heute keine Zerstörungspunkte: es wird repariert oder "
+        "ist zerstört (4.23).",
+        "siege.not_wall": "{at} ist kein Mauer-, Turm- oder Burgfriedfeld der Burgfront (4.21).",
+        "siege.already_breached": "Die Mauer bei {at} ist schon zerstört (4.14).",
+        "siege.bombarded_today": "{at} wurde heute schon beschossen: die auf ein Feld "
+        "gerichteten Kriegsmaschinen würfeln einmal, und aus der Ferne verliert eine Mauer "
+        "höchstens eine Stufe am Tag (4.13, 4.21).",
+        "siege.keep_blocked": "Die Burgfriedmauer bei {at} bricht erst, wenn ein benachbartes "
+        "Burgfriedfeld beschädigt ist (4.21).",
+        # Words filled into the sentences above.
+        "ballista": "Balliste",
+        "ram": "Widder",
+        "catapult": "Katapult",
+        "onager": "Onager",
+        "Ballista": "Balliste",
+        "Ram": "Widder",
+        "Catapult": "Katapult",
+        "Onager": "Onager",
+        "Ballista or Catapult or Onager": "Balliste, Katapult oder Onager",
+        "Catapult or Onager": "Katapult oder Onager",
+        "free ground": "frei",
+        "That": "Das",
+        "nobody": "niemand",
+        "sergeant": "Sergeant",
+        "knight": "Ritter",
+    }
+}
