@@ -565,7 +565,12 @@ class Siege(Ruleset):
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+                raise RuleError(
+                    f"{cell[:12]!r} is not a cell of this map.",
+                    key="not_a_cell",
+                    params={"cell": cell[:12]},
+                    domain=self.name,
+                )
         if ballista := engines.los_text(self, state, from_cell, to_cell):
             return ballista
         seen, weapon = self._los_sight(state, from_cell, to_cell)
@@ -631,7 +636,7 @@ class Siege(Ruleset):
             return super().referee_edit(state, action)
         self.check_referee_phase(action)
         if state.get("result"):
-            raise RuleError("The game is over.")
+            raise RuleError("The game is over.", key="game_over", domain=self.name)
         if state.get("phase") == "prepare":
             raise RuleError(
                 "Before the assault the besieger lays counters, places towers and works "
@@ -655,7 +660,13 @@ class Siege(Ruleset):
             raise RuleError(f"Finish {open_decisions[0]} before setting a step.")
         side = action.get("value") or state["active"]
         if side not in self.sides:
-            raise RuleError(f"Unknown side {side!r}.", list(self.sides))
+            raise RuleError(
+                f"Unknown side {side!r}.",
+                list(self.sides),
+                key="unknown_side",
+                params={"side": str(side)[:24]},
+                domain=self.name,
+            )
         state = clone(state)
         state.update(
             phase=action["phase"], active=side, awaiting=[side], done=[], attacked=[], spent={}
@@ -680,7 +691,12 @@ class Siege(Ruleset):
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+                raise RuleError(
+                    f"{cell[:12]!r} is not a cell of this map.",
+                    key="not_a_cell",
+                    params={"cell": cell[:12]},
+                    domain=self.name,
+                )
         seen, _ = self._los_sight(state, from_cell, to_cell)
         scene = self.scene(state, [], None)
         verdict = f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot"
