@@ -35,18 +35,19 @@ TRANSLATIONS = {
         "siege.beyond_range": "{name} kann nicht auf {target} schießen: Entfernung {distance} "
         "liegt jenseits der großen Reichweite ({long}).",
         # Engines (3.4, 4.2, 4.3)
-        "siege.not_your_engine": "{engine} ist kein {wanted} von dir.",
+        "siege.not_your_engine": "{engine} gehört nicht zu deinen Kriegsmaschinen der Art "
+        "{wanted}.",
         "siege.engines_prepare_only": "Kriegsmaschinen werden nur vor dem Sturm des Tages, im "
         "Vorbereitungsschritt, aufgestellt, auf eine Mauer gerichtet und abgefeuert "
         "(3.43, 4.11).",
         "siege.not_aimed": "Heute ist keine Kriegsmaschine auf {at} gerichtet: zuerst /aim "
         "engine: at:{at} (4.21).",
-        "siege.engine_fixed": "{engine} steht fest, sobald es auf dem Plan steht (3.43); "
+        "siege.engine_fixed": "{engine} steht fest, sobald die Kriegsmaschine auf dem Plan steht (3.43); "
         "Kriegsmaschinen werden nur vor dem Sturm eines neuen Tages neu aufgestellt.",
-        "siege.emplace_where": "{at} ist kein freies Feld ({ground}): dort darf keine Figur, "
+        "siege.emplace_where": "{at} ist kein freies Feld auf {ground}: dort darf keine Figur, "
         "keine Leiter, kein Belagerungsturm und keine andere Kriegsmaschine stehen.",
-        "siege.engine_blocks": "Keine Figur darf {to} betreten: dort steht {what} {engine} "
-        "({rule}).",
+        "siege.engine_blocks": "Keine Figur darf {to} betreten: dort steht die Kriegsmaschine {engine} "
+        "({what}; {rule}).",
         "siege.enemy_ram": "{to} liegt unter dem feindlichen Widder {engine}: nur seine eigene "
         "Seite geht darunter (4.31).",
         "siege.ballista_step": "Eine Balliste schießt nur im Schritt der Armbrüste (3.41).",
@@ -85,10 +86,10 @@ TRANSLATIONS = {
         "hat in dieser Runde gekämpft (4.34).",
         "siege.ram_rests_fire": "Widder {engine} ruht in dieser Runde: einer seiner Mannschaft "
         "hat in dieser Runde ein Feuer bekämpft (4.34).",
-        "siege.already_aimed": "{engine} ist heute schon auf {at} gerichtet: eine Mauerfeld je "
+        "siege.already_aimed": "{engine} ist heute schon auf {at} gerichtet: ein Mauerfeld je "
         "Kriegsmaschine und Tag (4.21).",
-        "siege.no_points": "{engine} hat heute keine Zerstörungspunkte: es wird repariert oder "
-        "ist zerstört (4.23).",
+        "siege.no_points": "{engine} hat heute keine Zerstörungspunkte: die Kriegsmaschine wird "
+        "repariert oder ist zerstört (4.23).",
         "siege.not_wall": "{at} ist kein Mauer-, Turm- oder Burgfriedfeld der Burgfront (4.21).",
         "siege.already_breached": "Die Mauer bei {at} ist schon zerstört (4.14).",
         "siege.bombarded_today": "{at} wurde heute schon beschossen: die auf ein Feld "
@@ -101,13 +102,9 @@ TRANSLATIONS = {
         "ram": "Widder",
         "catapult": "Katapult",
         "onager": "Onager",
-        "Ballista": "Balliste",
-        "Ram": "Widder",
-        "Catapult": "Katapult",
-        "Onager": "Onager",
-        "Ballista or Catapult or Onager": "Balliste, Katapult oder Onager",
-        "Catapult or Onager": "Katapult oder Onager",
-        "free ground": "frei",
+        "ballista or catapult or onager": "Balliste, Katapult oder Onager",
+        "catapult or onager": "Katapult oder Onager",
+        "open": "offenes Gelände",
         "That": "Das",
         "nobody": "niemand",
         "sergeant": "Sergeant",
