@@ -1012,9 +1012,10 @@ class Siege(Ruleset):
         name, target = figs[fid]["name"], figs[tid]["name"]
         text = f"{name} cannot shoot at {target}: {seen.reasons[-1]}"
         keyed = {}
-        if seen.possible and seen.band is None:
-            # Only the range is wrong; the other sight reasons have no German yet.
-            weapon = figures.weapon(figs[fid])
+        longest = data.fire()["weapons"][figures.weapon(figs[fid])]["bands"]["long"]
+        if seen.band is None and seen.distance > longest:
+            # The sight line stops at the range (its last reason); the other sight reasons have
+            # no German yet and stay English.
             keyed = keyed_of(
                 refusals.say(
                     "beyond_range",
@@ -1022,7 +1023,7 @@ class Siege(Ruleset):
                     name=name,
                     target=target,
                     distance=seen.distance,
-                    long=data.fire()["weapons"][weapon]["bands"]["long"],
+                    long=longest,
                 )
             )
         raise RuleError(text, [self.describe_action(state, a) for a in same[:12]], **keyed)

@@ -1,0 +1,162 @@
+"""SIEGE's frequent refusals reach a German player in German (issue 15): the generic ones
+(not legal / not possible now), the shooting step's, and the siege engines'."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.i18n import rule_text
+from engine.core.errors import RuleError
+from engine.siege import refusals, riders
+from tests.discord.conftest import clock, db_path, dice, german, reply_text, table  # noqa: F401
+
+from .helpers import RULES, act, build
+
+
+def _refused(state, command, side=None):
+    with pytest.raises(RuleError) as caught:
+        act(state, side or state["active"], command)
+    return caught.value
+
+
+def _german(state, command, side=None):
+    return rule_text(_refused(state, command, side), "de")
+
+
+FIELD = {
+    "arch": ("archer", "besieger", "0119"),
+    "xbow": ("crossbowman", "besieger", "0219"),
+    "foe": ("man-at-arms", "defender", "0519"),
+}
+
+
+def test_the_riders_german_refusals_stay_beside_the_games_own():
+    templates = RULES.translations["de"]
+    assert templates["siege.cross_only"] == riders.TRANSLATIONS["de"]["siege.cross_only"]
+    assert templates["siege.ballista_crew"] == refusals.TRANSLATIONS["de"]["siege.ballista_crew"]
+
+
+def test_a_command_of_another_step_is_refused_in_german_with_the_commands_of_this_one():
+    state = build(FIELD)
+    assert state["phase"] == "fire1"
+    text = _german(state, "/attack unit:arch target:foe")
+    assert text.startswith("/attack ist jetzt nicht möglich. Erlaubt: /shoot")
+
+
+def test_a_move_out_of_reach_is_refused_in_german_with_the_legal_moves():
+    state = build(FIELD, phase="move")
+    text = _german(state, "/move unit:arch to:2219")
+    assert text.startswith("Dieses /move ist jetzt nicht erlaubt. Erlaubt: /move")
+
+
+def test_a_crossbowman_who_just_shot_hears_why_he_does_not_move():
+    state = build(FIELD)
+    state, _ = act(state, "besieger", "/shoot unit:xbow target:foe", dice=[1])
+    state, _ = act(state, "besieger", "/end-phase")
+    error = _refused(state, "/move unit:xbow to:0218")
+    assert "Xbow has just shot his crossbow and does not move" in str(error)
+    assert rule_text(error, "de").startswith(
+        "Xbow hat gerade mit der Armbrust geschossen und bewegt sich in diesem "
+        "Bewegungsschritt nicht (1.21)."
+    )
+
+
+def test_a_bowman_who_fought_last_round_hears_why_he_does_not_shoot_first():
+    figs = {
+        "arch": ("archer", "besieger", "0119"),
+        "foe": ("peasant", "defender", "0219"),
+        "far": ("man-at-arms", "defender", "0619"),
+    }
+    state = build(figs, phase="melee")
+    state, _ = act(state, "besieger", "/attack unit:arch target:foe")
+    state, _ = act(state, "besieger", "/fight", dice=[4])  # no effect: both stay
+    for _ in range(5):  # the defenders' phase, then the besiegers' first fire step
+        state, _ = act(state, state["active"], "/end-phase")
+    assert (state["active"], state["phase"]) == ("besieger", "fire1")
+    error = _refused(state, "/shoot unit:arch target:far")
+    assert "Arch fought in melee last round and does not shoot" in str(error)
+    assert "Arch hat in der letzten Runde im Nahkampf gekämpft" in rule_text(error, "de")
+
+
+def test_a_shot_beyond_long_range_is_refused_in_german_with_the_distance():
+    state = build({"arch": ("archer", "besieger", "0119"), "foe": ("peasant", "defender", "2201")})
+    error = _refused(state, "/shoot unit:arch target:foe")
+    assert "range 28 is beyond long range (24)" in str(error)
+    assert rule_text(error, "de").startswith(
+        "Arch kann nicht auf Foe schießen: Entfernung 28 liegt jenseits der großen Reichweite (24)."
+    )
+
+
+BALLISTA = {"b1": {"kind": "ballista", "side": "besieger", "at": "0519"}}
+CREW = {
+    "t": ("technician", "besieger", "0619"),
+    "p": ("peasant", "besieger", "0520"),
+    "d": ("man-at-arms", "defender", "0119"),
+}
+RAM = {
+    "r1": {"kind": "ram", "side": "besieger", "cells": ["0818", "0819", "0820"], "towards": "0817"}
+}
+RAM_CREW = {
+    "a": ("peasant", "besieger", "0818"),
+    "b": ("peasant", "besieger", "0819"),
+    "c": ("peasant", "besieger", "0820"),
+    "x": ("peasant", "defender", "2201"),
+}
+
+
+def test_engine_refusals_name_the_rule_in_german():
+    alone = {k: v for k, v in CREW.items() if k != "p"}
+    unmanned = build(alone, engines=BALLISTA, phase="fire1")
+    assert _german(unmanned, "/bolt engine:b1 target:d").startswith(
+        "Balliste b1 fehlt ihre Mannschaft: sie braucht 2 handlungsfähige Figuren ihrer Seite "
+        "neben sich, eine davon ein Techniker (3.41); jetzt daneben: T."
+    )
+    early = build(CREW, engines=BALLISTA, phase="move")
+    assert _german(early, "/aim engine:b1 at:0816").startswith(
+        "Kriegsmaschinen werden nur vor dem Sturm des Tages, im Vorbereitungsschritt"
+    )
+    assert _german(early, "/bolt engine:zz target:d").startswith(
+        "zz gehört nicht zu deinen Kriegsmaschinen der Art Balliste."
+    )
+    far = build(RAM_CREW, engines=RAM, filled_moat=["0817"], phase="melee")
+    assert _german(far, "/batter engine:r1").startswith(
+        "Die Front von Widder r1 zeigt auf 0817: keine Mauer, kein Turm und keine Tormauer"
+    )
+    assert _german(far, "/drive engine:r1 to:0816").startswith(
+        "Ein Widder wird im Bewegungsschritt seiner Seite geschoben (4.31)."
+    )
+
+
+def test_an_english_player_still_reads_the_english_refusal():
+    state = build(FIELD)
+    error = _refused(state, "/attack unit:arch target:foe")
+    assert rule_text(error, "en") == str(error)
+    assert str(error).startswith("/attack is not possible now. Legal: /shoot")
+
+
+@pytest.mark.asyncio
+async def test_a_german_player_hears_siege_refusals_in_german(table, german):  # noqa: F811
+    """Under SimCord with a German client (long-siege starts in the besieger's prepare step):
+    a command of another step, an engine that is not his and a wall cell no engine is laid on
+    are refused in German, and nothing changes."""
+    created = await table.alice.slash(
+        table.channel, "game new", ruleset="siege", scenario="long-siege"
+    )
+    assert "eröffnet" in reply_text(created), reply_text(created)
+    await table.alice.slash(table.thread, "game join", side="besieger")
+    await table.bob.slash(table.thread, "game join", side="defender")
+    await table.alice.slash(table.thread, "game start")
+    before = (await table.game()).state
+    assert before["phase"] == "prepare"
+    attack = reply_text(
+        await table.alice.slash(table.thread, "act", action="/attack unit:Walther target:Hugo")
+    )
+    assert "/attack ist jetzt nicht möglich. Erlaubt: /fill" in attack, attack
+    foreign = reply_text(
+        await table.alice.slash(table.thread, "act", action="/aim engine:b9 at:0816")
+    )
+    assert "b9 gehört nicht zu deinen Kriegsmaschinen der Art Katapult oder Onager." in foreign
+    unaimed = reply_text(await table.alice.slash(table.thread, "act", action="/bombard at:0816"))
+    assert "Heute ist keine Kriegsmaschine auf 0816 gerichtet" in unaimed, unaimed
+    after = (await table.game()).state
+    assert after == before
