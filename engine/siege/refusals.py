@@ -34,6 +34,10 @@ TRANSLATIONS = {
         "diesem Bewegungsschritt nicht (1.21).",
         "siege.beyond_range": "{name} kann nicht auf {target} schießen: Entfernung {distance} "
         "liegt jenseits der großen Reichweite ({long}).",
+        # Melee (1.7: „Wenn sich zwei Figuren oder mehr in angrenzenden Feldern befinden,
+        # können sie gegeneinander kämpfen.“)
+        "siege.not_adjacent": "{name} steht nicht neben {target}: Figuren kämpfen nur aus "
+        "angrenzenden Feldern gegeneinander (1.7).",
         # Engines (3.4, 4.2, 4.3)
         "siege.not_your_engine": "{engine} gehört nicht zu deinen Kriegsmaschinen der Art "
         "{wanted}.",

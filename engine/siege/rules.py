@@ -1779,6 +1779,10 @@ class Siege(Ruleset):
                 [self.describe_action(state, a) for a in same[:12]],
                 **keyed_of(engine_rule),
             )
+        if action.get("type") == "attack" and (apart := self._not_adjacent(state, action)):
+            raise RuleError(
+                apart, [self.describe_action(state, a) for a in same[:12]], **keyed_of(apart)
+            )
         if action.get("type") == "move" and (held := self._crossbow_held(state, action)):
             raise RuleError(
                 held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
@@ -1838,6 +1842,41 @@ class Siege(Ruleset):
             key="not_possible_now",
             params={"command": command},
             domain=self.name,
+        )
+
+    def _not_adjacent(self, state: dict, action: dict) -> Reason | None:
+        """1.7: figures fight from adjacent cells only; say so when an attack names an enemy
+        further away (riders and siege towers have their own contacts and keep the list)."""
+        aid = refusals.figure_named(state, action.get("unit"))
+        did = refusals.figure_named(state, action.get("target"))
+        decisions = ("choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            state["phase"] != "melee"
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+            or aid is None
+            or did is None
+        ):
+            return None
+        a, d = state["figures"][aid], state["figures"][did]
+        towers = tower.cells_of(state)
+        if (
+            a["side"] != action.get("side")
+            or d["side"] == a["side"]
+            or d["dead"]
+            or a.get("horse")
+            or d.get("horse")
+            or a["at"] in towers
+            or d["at"] in towers
+            or self.board(state).distance(a["at"], d["at"]) <= 1
+        ):
+            return None
+        return refusals.say(
+            "not_adjacent",
+            f"{a['name']} is not next to {d['name']}: figures fight only from adjacent cells "
+            "(1.7).",
+            name=a["name"],
+            target=d["name"],
         )
 
     @staticmethod

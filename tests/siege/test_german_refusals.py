@@ -160,3 +160,21 @@ async def test_a_german_player_hears_siege_refusals_in_german(table, german):  #
     assert "Heute ist keine Kriegsmaschine auf 0816 gerichtet" in unaimed, unaimed
     after = (await table.game()).state
     assert after == before
+
+
+def test_an_attack_on_an_enemy_two_cells_away_says_melee_needs_adjacent_cells():
+    figs = {
+        "arch": ("archer", "besieger", "0119"),
+        "foe": ("peasant", "defender", "0319"),
+        "near": ("peasant", "defender", "0120"),
+    }
+    state = build(figs, phase="melee")
+    error = _refused(state, "/attack unit:arch target:foe")
+    assert "Arch is not next to Foe: figures fight only from adjacent cells (1.7)." in str(error)
+    assert rule_text(error, "de").startswith(
+        "Arch steht nicht neben Foe: Figuren kämpfen nur aus angrenzenden Feldern gegeneinander "
+        "(1.7). Erlaubt: /attack"
+    )
+    # The neighbour is attacked as before.
+    state, _ = act(state, "besieger", "/attack unit:arch target:near")
+    assert state["pending"]["defenders"] == ["near"]
