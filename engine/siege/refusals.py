@@ -34,6 +34,7 @@ TRANSLATIONS = {
         "diesem Bewegungsschritt nicht (1.21).",
         "siege.beyond_range": "{name} kann nicht auf {target} schießen: Entfernung {distance} "
         "liegt jenseits der großen Reichweite ({long}).",
+        "siege.already_done": "{name} war in diesem Schritt schon an der Reihe (1.21).",
         # Melee (1.7: „Wenn sich zwei Figuren oder mehr in angrenzenden Feldern befinden,
         # können sie gegeneinander kämpfen.“)
         "siege.not_adjacent": "{name} steht nicht neben {target}: Figuren kämpfen nur aus "

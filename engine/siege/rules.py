@@ -1779,6 +1779,10 @@ class Siege(Ruleset):
                 [self.describe_action(state, a) for a in same[:12]],
                 **keyed_of(engine_rule),
             )
+        if done := self._already_done(state, action):
+            raise RuleError(
+                done, [self.describe_action(state, a) for a in same[:12]], **keyed_of(done)
+            )
         if action.get("type") == "attack" and (apart := self._not_adjacent(state, action)):
             raise RuleError(
                 apart, [self.describe_action(state, a) for a in same[:12]], **keyed_of(apart)
@@ -1842,6 +1846,28 @@ class Siege(Ruleset):
             key="not_possible_now",
             params={"command": command},
             domain=self.name,
+        )
+
+    @staticmethod
+    def _already_done(state: dict, action: dict) -> Reason | None:
+        """A figure that moved, shot or fought in this step has had its turn in it (1.21);
+        say so rather than only listing what the others may do."""
+        steps = {"move": ("move",), "shoot": ("fire1", "fire2"), "attack": ("melee",)}
+        fid = refusals.figure_named(state, action.get("unit"))
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            state["phase"] not in steps.get(str(action.get("type")), ())
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+            or fid is None
+            or fid not in state["done"]
+            or state["figures"][fid]["side"] != action.get("side")
+            or state["figures"][fid]["dead"]
+        ):
+            return None
+        name = state["figures"][fid]["name"]
+        return refusals.say(
+            "already_done", f"{name} has already had his turn in this step (1.21).", name=name
         )
 
     def _not_adjacent(self, state: dict, action: dict) -> Reason | None:

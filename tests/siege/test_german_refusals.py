@@ -178,3 +178,11 @@ def test_an_attack_on_an_enemy_two_cells_away_says_melee_needs_adjacent_cells():
     # The neighbour is attacked as before.
     state, _ = act(state, "besieger", "/attack unit:arch target:near")
     assert state["pending"]["defenders"] == ["near"]
+
+
+def test_a_figure_that_already_moved_in_this_step_is_told_so():
+    state = build(FIELD, phase="move")
+    state, _ = act(state, "besieger", "/move unit:arch to:0118")
+    error = _refused(state, "/move unit:arch to:0119")
+    assert "Arch has already had his turn in this step (1.21)." in str(error)
+    assert rule_text(error, "de") == "Arch war in diesem Schritt schon an der Reihe (1.21)."
