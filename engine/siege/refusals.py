@@ -35,6 +35,14 @@ TRANSLATIONS = {
         "siege.beyond_range": "{name} kann nicht auf {target} schießen: Entfernung {distance} "
         "liegt jenseits der großen Reichweite ({long}).",
         "siege.already_done": "{name} war in diesem Schritt schon an der Reihe (1.21).",
+        # Ladders (1.91)
+        "siege.ladder_raised": "Leiter {ladder} lehnt schon an {faces}.",
+        "siege.ladder_lying": "Leiter {ladder} liegt am Boden: zuerst heben zwei Figuren neben "
+        "ihr sie mit /carry auf (1.91).",
+        "siege.ladder_where": "Leiter {ladder} kann nicht von {at} aus an {faces} angelehnt "
+        "werden: eine Leiter wird auf einem freien Feld außen am Fuß einer Brustwehr "
+        "aufgestellt, neben einem Feld neben ihren Trägern, und lehnt an dieser Brustwehr, nie "
+        "an einem Turm (1.91).",
         # Melee (1.7: „Wenn sich zwei Figuren oder mehr in angrenzenden Feldern befinden,
         # können sie gegeneinander kämpfen.“)
         "siege.not_adjacent": "{name} steht nicht neben {target}: Figuren kämpfen nur aus "

@@ -1783,6 +1783,10 @@ class Siege(Ruleset):
             raise RuleError(
                 done, [self.describe_action(state, a) for a in same[:12]], **keyed_of(done)
             )
+        if action.get("type") == "raise" and (leaning := self._raise_refusal(state, action)):
+            raise RuleError(
+                leaning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(leaning)
+            )
         if action.get("type") == "attack" and (apart := self._not_adjacent(state, action)):
             raise RuleError(
                 apart, [self.describe_action(state, a) for a in same[:12]], **keyed_of(apart)
@@ -1846,6 +1850,47 @@ class Siege(Ruleset):
             key="not_possible_now",
             params={"command": command},
             domain=self.name,
+        )
+
+    @staticmethod
+    def _raise_refusal(state: dict, action: dict) -> Reason | None:
+        """Why a /raise of a ladder is refused (1.91): it lies unpicked, stands already, or
+        the cell and parapet named are not where its carriers can lean it."""
+        lid = str(action.get("ladder", ""))[:24]
+        lad = state.get("ladders", {}).get(lid)
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            lad is None
+            or state["phase"] != "move"
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+        ):
+            return None
+        if lad["raised"]:
+            return refusals.say(
+                "ladder_raised",
+                f"Ladder {lid} already leans on {lad['faces']}.",
+                ladder=lid,
+                faces=lad["faces"],
+            )
+        if not lad["carriers"]:
+            return refusals.say(
+                "ladder_lying",
+                f"Ladder {lid} lies on the ground: two figures beside it pick it up with /carry "
+                "first (1.91).",
+                ladder=lid,
+            )
+        if state["figures"][lad["carriers"][0]]["side"] != action.get("side"):
+            return None
+        at, faces = str(action.get("at", ""))[:12], str(action.get("faces", ""))[:12]
+        return refusals.say(
+            "ladder_where",
+            f"Ladder {lid} cannot lean on {faces} from {at}: a ladder is raised on a free cell "
+            "outside at the foot of a parapet, next to a cell next to its carriers, and leans on "
+            "that parapet, never on a tower (1.91).",
+            ladder=lid,
+            at=at,
+            faces=faces,
         )
 
     @staticmethod

@@ -186,3 +186,24 @@ def test_a_figure_that_already_moved_in_this_step_is_told_so():
     error = _refused(state, "/move unit:arch to:0119")
     assert "Arch has already had his turn in this step (1.21)." in str(error)
     assert rule_text(error, "de") == "Arch war in diesem Schritt schon an der Reihe (1.21)."
+
+
+def test_a_ladder_raised_where_it_cannot_lean_is_refused_in_german_with_the_rule():
+    figs = {
+        "a": ("man-at-arms", "besieger", "0818"),
+        "b": ("man-at-arms", "besieger", "0918"),
+        "far": ("peasant", "defender", "2201"),
+    }
+    carried = {"l": {"at": "0818", "raised": False, "carriers": ["a", "b"]}}
+    state = build(figs, phase="move", ladders=carried)
+    error = _refused(state, "/raise ladder:l at:1519 faces:1516")
+    assert "Ladder l cannot lean on 1516 from 1519: a ladder is raised" in str(error)
+    assert rule_text(error, "de").startswith(
+        "Leiter l kann nicht von 1519 aus an 1516 angelehnt werden: eine Leiter wird auf einem "
+        "freien Feld außen am Fuß einer Brustwehr aufgestellt"
+    )
+    assert "Erlaubt: /raise" in rule_text(error, "de")
+    lying = build(figs, phase="move", ladders={"l": {"at": "0718", "raised": False}})
+    assert _german(lying, "/raise ladder:l at:0817 faces:0816").startswith(
+        "Leiter l liegt am Boden: zuerst heben zwei Figuren neben ihr sie mit /carry auf (1.91)."
+    )
