@@ -35,6 +35,15 @@ TRANSLATIONS = {
         "siege.beyond_range": "{name} kann nicht auf {target} schießen: Entfernung {distance} "
         "liegt jenseits der großen Reichweite ({long}).",
         "siege.already_done": "{name} war in diesem Schritt schon an der Reihe (1.21).",
+        # Before the assault (2.2, 2.31)
+        "siege.no_fill_left": "Es ist kein Spielstein „gefüllter Graben“ mehr zu legen "
+        "(2.2, 2.31: das Szenario gibt ihre Zahl an).",
+        "siege.no_breach_left": "Es ist kein Spielstein „zerstörte Mauer“ mehr zu legen "
+        "(2.2, 2.31: das Szenario gibt ihre Zahl an).",
+        "siege.fill_where": "{at} ist kein Feld des Burggrabens: Spielsteine „gefüllter Graben“ "
+        "kommen in den Burggraben, nie unter die Zugbrücke (2.2).",
+        "siege.breach_where": "{at} ist kein Mauer- oder Brustwehrfeld: Spielsteine „zerstörte "
+        "Mauer“ kommen auf die Mauern der Burg (2.31).",
         # Ladders (1.91)
         "siege.ladder_raised": "Leiter {ladder} lehnt schon an {faces}.",
         "siege.ladder_lying": "Leiter {ladder} liegt am Boden: zuerst heben zwei Figuren neben "

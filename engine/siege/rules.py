@@ -1783,6 +1783,12 @@ class Siege(Ruleset):
             raise RuleError(
                 done, [self.describe_action(state, a) for a in same[:12]], **keyed_of(done)
             )
+        if action.get("type") in ("fill", "breach") and (
+            counter := self._counter_refusal(state, action)
+        ):
+            raise RuleError(
+                counter, [self.describe_action(state, a) for a in same[:12]], **keyed_of(counter)
+            )
         if action.get("type") == "raise" and (leaning := self._raise_refusal(state, action)):
             raise RuleError(
                 leaning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(leaning)
@@ -1850,6 +1856,35 @@ class Siege(Ruleset):
             key="not_possible_now",
             params={"command": command},
             domain=self.name,
+        )
+
+    def _counter_refusal(self, state: dict, action: dict) -> Reason | None:
+        """Why a /fill or /breach before the assault is refused (2.2, 2.31): none of those
+        counters is left to lay, or the cell is not moat (the drawbridge's cells excepted) or
+        wall."""
+        if state["phase"] != "prepare" or action.get("side") != state["active"]:
+            return None
+        filling = action["type"] == "fill"
+        left = state["to_place"]["filled_moat" if filling else "breaches"]
+        what = "filled-moat" if filling else "broken-wall"
+        if not left:
+            return refusals.say(
+                f"no_{action['type']}_left",
+                f"No {what} counter is left to lay (2.2, 2.31: the scenario gives their number).",
+            )
+        at = str(action.get("at", ""))[:12]
+        if filling:
+            return refusals.say(
+                "fill_where",
+                f"{at} is no moat cell: filled-moat counters go on the moat, never under the "
+                "drawbridge (2.2).",
+                at=at,
+            )
+        return refusals.say(
+            "breach_where",
+            f"{at} is no wall or parapet cell: broken-wall counters go on the castle's walls "
+            "(2.31).",
+            at=at,
         )
 
     @staticmethod

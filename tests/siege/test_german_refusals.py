@@ -207,3 +207,22 @@ def test_a_ladder_raised_where_it_cannot_lean_is_refused_in_german_with_the_rule
     assert _german(lying, "/raise ladder:l at:0817 faces:0816").startswith(
         "Leiter l liegt am Boden: zuerst heben zwei Figuren neben ihr sie mit /carry auf (1.91)."
     )
+
+
+def test_counters_before_the_assault_are_refused_in_german_where_they_do_not_go():
+    figs = {"m": ("man-at-arms", "besieger", "0818"), "x": ("peasant", "defender", "2201")}
+    state = build(figs, prepare={"filled_moat": 1, "breaches": 1})
+    assert (state["phase"], state["active"]) == ("prepare", "besieger")
+    bridge = _refused(state, "/fill at:1117")
+    assert "1117 is no moat cell: filled-moat counters go on the moat, never under" in str(bridge)
+    assert rule_text(bridge, "de").startswith(
+        "1117 ist kein Feld des Burggrabens: Spielsteine „gefüllter Graben“ kommen in den "
+        "Burggraben, nie unter die Zugbrücke (2.2)."
+    )
+    assert _german(state, "/breach at:0818").startswith(
+        "0818 ist kein Mauer- oder Brustwehrfeld: Spielsteine „zerstörte Mauer“"
+    )
+    state, _ = act(state, "besieger", "/fill at:0817")
+    assert _german(state, "/fill at:0917").startswith(
+        "Es ist kein Spielstein „gefüllter Graben“ mehr zu legen"
+    )
