@@ -44,6 +44,16 @@ TRANSLATIONS = {
         "kommen in den Burggraben, nie unter die Zugbrücke (2.2).",
         "siege.breach_where": "{at} ist kein Mauer- oder Brustwehrfeld: Spielsteine „zerstörte "
         "Mauer“ kommen auf die Mauern der Burg (2.31).",
+        # Boiling oil (5.32: „Verteidiger, die sich auf Brustwehrfeldern befinden“)
+        "siege.pour_defenders": "Nur Verteidiger auf einer Brustwehr gießen kochendes Öl "
+        "(5.32).",
+        "siege.pour_no_pot": "{name} trägt kein Ölfass: zuerst im Bewegungsschritt eines mit "
+        "/lift aufnehmen (5.32).",
+        "siege.pour_parapet": "{name} gießt Öl nur von einer Brustwehr aus (5.32).",
+        "siege.pour_shot": "{name} hat in dieser Phase geschossen und gießt kein Öl (5.32).",
+        "siege.pour_where": "Kein Öl auf {at}: es kommt auf ein angrenzendes tieferes Feld mit "
+        "einer feindlichen Figur oder auf eine feindliche Kriegsmaschine oder einen "
+        "Belagerungsturm, die noch nicht brennen (5.32, F9).",
         # Ladders (1.91)
         "siege.ladder_raised": "Leiter {ladder} lehnt schon an {faces}.",
         "siege.ladder_lying": "Leiter {ladder} liegt am Boden: zuerst heben zwei Figuren neben "

@@ -1789,6 +1789,10 @@ class Siege(Ruleset):
             raise RuleError(
                 counter, [self.describe_action(state, a) for a in same[:12]], **keyed_of(counter)
             )
+        if action.get("type") == "pour" and (spilt := self._pour_refusal(state, action)):
+            raise RuleError(
+                spilt, [self.describe_action(state, a) for a in same[:12]], **keyed_of(spilt)
+            )
         if action.get("type") == "raise" and (leaning := self._raise_refusal(state, action)):
             raise RuleError(
                 leaning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(leaning)
@@ -1885,6 +1889,22 @@ class Siege(Ruleset):
             f"{at} is no wall or parapet cell: broken-wall counters go on the castle's walls "
             "(2.31).",
             at=at,
+        )
+
+    def _pour_refusal(self, state: dict, action: dict) -> Reason | None:
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            state["phase"] != "melee"
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+        ):
+            return None
+        return oil.pour_refusal(
+            state,
+            self.board(state),
+            action,
+            refusals.figure_named(state, action.get("unit")),
+            set(state.get("shot", [])),
         )
 
     @staticmethod

@@ -226,3 +226,32 @@ def test_counters_before_the_assault_are_refused_in_german_where_they_do_not_go(
     assert _german(state, "/fill at:0917").startswith(
         "Es ist kein Spielstein „gefüllter Graben“ mehr zu legen"
     )
+
+
+def test_oil_refusals_name_the_rule_in_german():
+    ground = build(
+        {"d": ("man-at-arms", "defender", "0118"), "b": ("peasant", "besieger", "0119")},
+        first="defender",
+        phase="melee",
+        oil={"pot": {"carrier": "d"}},
+    )
+    error = _refused(ground, "/pour unit:d at:0119")
+    assert "D pours oil only from a parapet (5.32)." in str(error)
+    assert rule_text(error, "de") == "D gießt Öl nur von einer Brustwehr aus (5.32)."
+    empty = build(
+        {"d": ("man-at-arms", "defender", "0704"), "b": ("peasant", "besieger", "0705")},
+        first="defender",
+        phase="melee",
+        oil={"pot": {"at": "2220"}},
+    )
+    assert _german(empty, "/pour unit:d at:0705").startswith(
+        "D trägt kein Ölfass: zuerst im Bewegungsschritt eines mit /lift aufnehmen (5.32)."
+    )
+    besieger = build(
+        {"b": ("man-at-arms", "besieger", "0704"), "d": ("peasant", "defender", "0705")},
+        phase="melee",
+        oil={"pot": {"carrier": "b"}},
+    )
+    assert _german(besieger, "/pour unit:b at:0705").startswith(
+        "Nur Verteidiger auf einer Brustwehr gießen kochendes Öl (5.32)."
+    )
