@@ -44,6 +44,16 @@ TRANSLATIONS = {
         "kommen in den Burggraben, nie unter die Zugbrücke (2.2).",
         "siege.breach_where": "{at} ist kein Mauer- oder Brustwehrfeld: Spielsteine „zerstörte "
         "Mauer“ kommen auf die Mauern der Burg (2.31).",
+        # Fire (3.51, 3.53)
+        "siege.kindle_parapet": "{name} steht auf einer Brustwehr und setzt so nichts in "
+        "Brand; von dort tun es Brandpfeile oder kochendes Öl (3.51: „Eine Figur auf einem "
+        "Brustwehrfeld kann auf diese Weise eine angrenzende Belagerungsmaschine nicht in Brand "
+        "setzen“).",
+        "siege.kindle_where": "{name} setzt nur eine feindliche Kriegsmaschine, einen "
+        "Belagerungsturm oder ein Zelt neben sich in Brand, die noch nicht brennen, und bleibt "
+        "dazu eine ganze Runde daneben (3.51): nicht {at}.",
+        "siege.douse_where": "{name} löscht nur ein Feuer in einem Feld neben sich, im "
+        "Nahkampfschritt (3.53): {at} ist keines.",
         # Boiling oil (5.32: „Verteidiger, die sich auf Brustwehrfeldern befinden“)
         "siege.pour_defenders": "Nur Verteidiger auf einer Brustwehr gießen kochendes Öl "
         "(5.32).",

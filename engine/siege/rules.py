@@ -1789,6 +1789,12 @@ class Siege(Ruleset):
             raise RuleError(
                 counter, [self.describe_action(state, a) for a in same[:12]], **keyed_of(counter)
             )
+        if action.get("type") in ("kindle", "douse") and (
+            burning := self._fire_refusal(state, action)
+        ):
+            raise RuleError(
+                burning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(burning)
+            )
         if action.get("type") == "pour" and (spilt := self._pour_refusal(state, action)):
             raise RuleError(
                 spilt, [self.describe_action(state, a) for a in same[:12]], **keyed_of(spilt)
@@ -1890,6 +1896,25 @@ class Siege(Ruleset):
             "(2.31).",
             at=at,
         )
+
+    def _fire_refusal(self, state: dict, action: dict) -> Reason | None:
+        """A /kindle (movement step) or /douse (melee step) by an able figure of the acting
+        side that has not acted: say which part of 3.51 or 3.53 stops it."""
+        kindling = action["type"] == "kindle"
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        fid = refusals.figure_named(state, action.get("unit"))
+        if (
+            state["phase"] != ("move" if kindling else "melee")
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+            or fid is None
+            or fid not in self._free_hands(state, str(action.get("side")))
+            or state["figures"][fid].get("layer")
+        ):
+            return None
+        if kindling:
+            return fire.kindle_refusal(state, self.board(state), action, fid)
+        return fire.douse_refusal(state, action, fid)
 
     def _pour_refusal(self, state: dict, action: dict) -> Reason | None:
         decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")

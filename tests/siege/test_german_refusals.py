@@ -255,3 +255,37 @@ def test_oil_refusals_name_the_rule_in_german():
     assert _german(besieger, "/pour unit:b at:0705").startswith(
         "Nur Verteidiger auf einer Brustwehr gießen kochendes Öl (5.32)."
     )
+
+
+def test_fire_refusals_name_the_rule_in_german():
+    from .test_fire import build as with_bystanders
+    from .test_fire import with_engines
+
+    parapet = with_engines(
+        with_bystanders({"d": ("man-at-arms", "defender", "0704")}, first="defender", phase="move"),
+        ram=("ram", "besieger", ["0703"]),
+    )
+    error = _refused(parapet, "/kindle unit:d at:0703")
+    assert "D stands on a parapet and sets nothing alight by staying beside it" in str(error)
+    assert rule_text(error, "de").startswith(
+        "D steht auf einer Brustwehr und setzt so nichts in Brand; von dort tun es Brandpfeile "
+        "oder kochendes Öl (3.51: „Eine Figur auf einem Brustwehrfeld"
+    )
+    field = with_engines(
+        with_bystanders({"d": ("man-at-arms", "defender", "0518")}, first="defender", phase="move"),
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    assert _german(field, "/kindle unit:d at:0517").startswith(
+        "D setzt nur eine feindliche Kriegsmaschine, einen Belagerungsturm oder ein Zelt neben "
+        "sich in Brand, die noch nicht brennen, und bleibt dazu eine ganze Runde daneben (3.51): "
+        "nicht 0517. Erlaubt: /kindle unit:D"
+    )
+    burning = with_engines(
+        with_bystanders({"b": ("peasant", "besieger", "0518")}, phase="melee"),
+        {"0519": (2, "defender")},
+        cat=("catapult", "besieger", ["0519"]),
+    )
+    assert _german(burning, "/douse unit:b at:0418").startswith(
+        "B löscht nur ein Feuer in einem Feld neben sich, im Nahkampfschritt (3.53): 0418 ist "
+        "keines."
+    )
