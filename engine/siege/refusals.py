@@ -54,6 +54,19 @@ TRANSLATIONS = {
         "dazu eine ganze Runde daneben (3.51): nicht {at}.",
         "siege.douse_where": "{name} löscht nur ein Feuer in einem Feld neben sich, im "
         "Nahkampfschritt (3.53): {at} ist keines.",
+        # Carrying pots and the siege shield (5.21, 5.22, F8, F11)
+        "siege.lay_no_shield": "{name} trägt keinen Schirm, den er aufstellen könnte (5.22).",
+        "siege.lay_where": "{faces} liegt nicht neben dem Feld {at} von {name}: der Schirm wird "
+        "entlang einer Kante des Feldes seines Trägers aufgestellt (5.22).",
+        "siege.lift_full_hands": "{name} trägt schon {item}: eine Figur trägt nur eines "
+        "(F8, F11).",
+        "siege.lift_carried": "{item} wird von {other} getragen.",
+        "siege.lift_shield_where": "{name} nimmt Schirm {item} nur auf seinem Feld {cell} auf "
+        "(5.21: „wenn sie sich auf dem gleichen Feld befindet“).",
+        "siege.lift_pot_where": "{name} nimmt Ölfass {item} nur auf seinem Feld {cell} oder "
+        "daneben auf (F8).",
+        "siege.lift_unknown": "Es gibt kein Ölfass und keinen Schirm {item!r}; es gibt: "
+        "{known}.",
         # Boiling oil (5.32: „Verteidiger, die sich auf Brustwehrfeldern befinden“)
         "siege.pour_defenders": "Nur Verteidiger auf einer Brustwehr gießen kochendes Öl "
         "(5.32).",

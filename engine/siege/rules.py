@@ -1795,6 +1795,10 @@ class Siege(Ruleset):
             raise RuleError(
                 burning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(burning)
             )
+        if action.get("type") in ("lift", "lay") and (held := self._carry_refusal(state, action)):
+            raise RuleError(
+                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+            )
         if action.get("type") == "pour" and (spilt := self._pour_refusal(state, action)):
             raise RuleError(
                 spilt, [self.describe_action(state, a) for a in same[:12]], **keyed_of(spilt)
@@ -1915,6 +1919,78 @@ class Siege(Ruleset):
         if kindling:
             return fire.kindle_refusal(state, self.board(state), action, fid)
         return fire.douse_refusal(state, action, fid)
+
+    def _carry_refusal(self, state: dict, action: dict) -> Reason | None:
+        """Why a /lift of a pot or shield (5.21, F8) or a /lay of a shield (5.22) in the
+        movement step is refused, for an able figure of the acting side that has not acted."""
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        fid = refusals.figure_named(state, action.get("unit"))
+        side = str(action.get("side"))
+        if (
+            state["phase"] != "move"
+            or side != state["active"]
+            or any(state.get(k) for k in decisions)
+            or fid is None
+            or fid not in self._free_hands(state, side)
+            or state["figures"][fid].get("horse")
+        ):
+            return None
+        name, at = state["figures"][fid]["name"], state["figures"][fid]["at"]
+        pots, shields = oil.carriers(state), shield.carriers(state)
+        if action["type"] == "lay":
+            if fid not in shields:
+                return refusals.say(
+                    "lay_no_shield", f"{name} carries no siege shield to lay (5.22).", name=name
+                )
+            faces = str(action.get("faces", ""))[:12]
+            return refusals.say(
+                "lay_where",
+                f"{faces} is not beside {name}'s cell {at}: the shield lies along one side of "
+                "its carrier's cell (5.22).",
+                faces=faces,
+                name=name,
+                at=at,
+            )
+        if fid in pots or fid in shields:
+            thing = pots.get(fid) or shields.get(fid)
+            return refusals.say(
+                "lift_full_hands",
+                f"{name} already carries {thing}: a figure carries one thing only (F8, F11).",
+                name=name,
+                item=thing,
+            )
+        item = str(action.get("item", ""))[:24]
+        holder = next((f for f, i in {**pots, **shields}.items() if i == item), None)
+        if holder is not None:
+            other = state["figures"][holder]["name"]
+            return refusals.say(
+                "lift_carried", f"{item} is carried by {other}.", item=item, other=other
+            )
+        if item in shield.shields(state):
+            return refusals.say(
+                "lift_shield_where",
+                f"{name} takes up shield {item} only on its cell, {shield.where(state, item)} "
+                "(5.21: on the same cell).",
+                name=name,
+                item=item,
+                cell=shield.where(state, item),
+            )
+        if item in oil.pots(state):
+            return refusals.say(
+                "lift_pot_where",
+                f"{name} takes up pot {item} only on its cell, {oil.where(state, item)}, or "
+                "beside it (F8).",
+                name=name,
+                item=item,
+                cell=oil.where(state, item),
+            )
+        known = sorted({*oil.pots(state), *shield.shields(state)})
+        return refusals.say(
+            "lift_unknown",
+            f"There is no pot or shield {item!r}; there are: {', '.join(known) or 'none'}.",
+            item=item,
+            known=known,
+        )
 
     def _pour_refusal(self, state: dict, action: dict) -> Reason | None:
         decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")

@@ -289,3 +289,30 @@ def test_fire_refusals_name_the_rule_in_german():
         "B löscht nur ein Feuer in einem Feld neben sich, im Nahkampfschritt (3.53): 0418 ist "
         "keines."
     )
+
+
+def test_lifting_and_laying_the_shield_are_refused_in_german_with_the_rule():
+    figs = {
+        "d": ("man-at-arms", "besieger", "0219"),
+        "e": ("peasant", "besieger", "0419"),
+        "far": ("peasant", "defender", "2201"),
+    }
+    state = build(figs, phase="move", shields={"s": {"at": "0219"}})
+    away = _refused(state, "/lift unit:e item:s")
+    assert "E takes up shield s only on its cell, 0219 (5.21: on the same cell)." in str(away)
+    assert rule_text(away, "de").startswith(
+        "E nimmt Schirm s nur auf seinem Feld 0219 auf (5.21: „wenn sie sich auf dem gleichen "
+        "Feld befindet“). Erlaubt: /lift"
+    )
+    assert _german(state, "/lift unit:d item:zz9").startswith(
+        "Es gibt kein Ölfass und keinen Schirm 'zz9'; es gibt: s."
+    )
+    assert _german(state, "/lay unit:e faces:0418") == (
+        "E trägt keinen Schirm, den er aufstellen könnte (5.22)."
+    )
+    state, _ = act(state, "besieger", "/lift unit:d item:s")
+    assert _german(state, "/lift unit:e item:s").startswith("s wird von D getragen.")
+    assert _german(state, "/lay unit:d faces:0819").startswith(
+        "0819 liegt nicht neben dem Feld 0219 von D: der Schirm wird entlang einer Kante des "
+        "Feldes seines Trägers aufgestellt (5.22). Erlaubt: /lay"
+    )
