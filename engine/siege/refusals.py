@@ -77,6 +77,19 @@ TRANSLATIONS = {
         "siege.pour_where": "Kein Öl auf {at}: es kommt auf ein angrenzendes tieferes Feld mit "
         "einer feindlichen Figur oder auf eine feindliche Kriegsmaschine oder einen "
         "Belagerungsturm, die noch nicht brennen (5.32, F9).",
+        # Siege towers (2.41)
+        "siege.not_your_tower": "{tower} ist keiner deiner Belagerungstürme.",
+        "siege.tower_pushed": "Belagerungsturm {tower} wurde in dieser Runde schon geschoben "
+        "(2.41).",
+        "siege.tower_crew_fought": "Belagerungsturm {tower} kann in dieser Runde nicht bewegt "
+        "werden (2.41: „Wenn eine der Figuren, die den Belagerungsturm bedient, in einen Kampf "
+        "verwickelt wurde, kann der Belagerungsturm nächste Runde nicht bewegt werden“).",
+        "siege.tower_crew": "Belagerungsturm {tower} braucht {crew} handlungsfähige Figuren "
+        "seiner Seite in seinem Inneren, die in dieser Runde noch nicht gehandelt haben (2.41); "
+        "jetzt: {team}.",
+        "siege.tower_straight": "Belagerungsturm {tower} rollt nur gerade vor oder zurück, "
+        "innerhalb der Punkte der Runde, über ebenes Gelände oder gefüllten Graben, nie auf "
+        "eine Figur, eine Leiter, eine Kriegsmaschine oder einen anderen Belagerungsturm (2.41).",
         # Ladders (1.91)
         "siege.ladder_raised": "Leiter {ladder} lehnt schon an {faces}.",
         "siege.ladder_lying": "Leiter {ladder} liegt am Boden: zuerst heben zwei Figuren neben "

@@ -1795,6 +1795,10 @@ class Siege(Ruleset):
             raise RuleError(
                 burning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(burning)
             )
+        if action.get("type") == "roll" and (stuck := self._roll_refusal(state, action)):
+            raise RuleError(
+                stuck, [self.describe_action(state, a) for a in same[:12]], **keyed_of(stuck)
+            )
         if action.get("type") in ("lift", "lay") and (held := self._carry_refusal(state, action)):
             raise RuleError(
                 held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
@@ -1919,6 +1923,66 @@ class Siege(Ruleset):
         if kindling:
             return fire.kindle_refusal(state, self.board(state), action, fid)
         return fire.douse_refusal(state, action, fid)
+
+    def _roll_refusal(self, state: dict, action: dict) -> Reason | None:
+        """Why a /roll of a siege tower in the movement step is refused (2.41)."""
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        side = action.get("side")
+        if (
+            state["phase"] != "move"
+            or side != state["active"]
+            or any(state.get(k) for k in decisions)
+        ):
+            return None
+        tid = str(action.get("tower", ""))[:24]
+        t = state.get("towers", {}).get(tid)
+        if t is None or t["side"] != side:
+            return refusals.say(
+                "not_your_tower",
+                f"{tid or 'That'} is not a siege tower of yours.",
+                tower=tid or "That",
+            )
+        if tid in state.get("tower_moved", []):
+            return refusals.say(
+                "tower_pushed",
+                f"Siege tower {tid} has already been pushed this round (2.41).",
+                tower=tid,
+            )
+        inside = [
+            fid
+            for fid, f in state["figures"].items()
+            if f["at"] in t["cells"] and tower.layer(f) == tower.GROUND and not f["dead"]
+        ]
+        if any(state["melee_half"].get(fid, -9) >= state["half"] - 2 for fid in inside):
+            return refusals.say(
+                "tower_crew_fought",
+                f"Siege tower {tid} cannot move this round: one of the figures working it fought "
+                "last round (2.41).",
+                tower=tid,
+            )
+        crew = [
+            fid
+            for fid in tower.crew(state, tid)
+            if fid not in state["done"] and fid not in self._busy(state)
+        ]
+        need = tower.spec()["crew"]
+        if len(crew) < need:
+            names = ", ".join(state["figures"][f]["name"] for f in crew) or "nobody"
+            return refusals.say(
+                "tower_crew",
+                f"Siege tower {tid} needs {need} able figures of its side inside that have not "
+                f"acted this round (2.41); now: {names}.",
+                tower=tid,
+                crew=need,
+                team=names,
+            )
+        return refusals.say(
+            "tower_straight",
+            f"Siege tower {tid} rolls only straight forward or back within the round's points, "
+            "over flat ground or filled moat, never onto a figure, ladder, engine or another "
+            "tower (2.41).",
+            tower=tid,
+        )
 
     def _carry_refusal(self, state: dict, action: dict) -> Reason | None:
         """Why a /lift of a pot or shield (5.21, F8) or a /lay of a shield (5.22) in the

@@ -316,3 +316,33 @@ def test_lifting_and_laying_the_shield_are_refused_in_german_with_the_rule():
         "0819 liegt nicht neben dem Feld 0219 von D: der Schirm wird entlang einer Kante des "
         "Feldes seines Trägers aufgestellt (5.22). Erlaubt: /lay"
     )
+
+
+TOWER = {"t": {"side": "besieger", "cells": ["0619", "0719", "0819"], "towards": "0618"}}
+TOWER_CREW = {
+    "a": ("man-at-arms", "besieger", "0619"),
+    "b": ("man-at-arms", "besieger", "0719"),
+    "c": ("man-at-arms", "besieger", "0819"),
+    "z": ("peasant", "defender", "1208"),
+}
+
+
+def test_siege_tower_refusals_name_the_rule_in_german():
+    state = build(TOWER_CREW, phase="move", towers=TOWER)
+    far = _refused(state, "/roll tower:t to:0616")
+    assert "Siege tower t rolls only straight forward or back" in str(far)
+    assert rule_text(far, "de").startswith(
+        "Belagerungsturm t rollt nur gerade vor oder zurück, innerhalb der Punkte der Runde"
+    )
+    assert _german(state, "/roll tower:q to:0618").startswith(
+        "q ist keiner deiner Belagerungstürme."
+    )
+    rolled, _ = act(state, "besieger", "/roll tower:t to:0618")
+    assert _german(rolled, "/roll tower:t to:0617") == (
+        "Belagerungsturm t wurde in dieser Runde schon geschoben (2.41)."
+    )
+    short = build({k: v for k, v in TOWER_CREW.items() if k != "c"}, phase="move", towers=TOWER)
+    assert _german(short, "/roll tower:t to:0618") == (
+        "Belagerungsturm t braucht 3 handlungsfähige Figuren seiner Seite in seinem Inneren, "
+        "die in dieser Runde noch nicht gehandelt haben (2.41); jetzt: A, B."
+    )
