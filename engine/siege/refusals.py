@@ -102,6 +102,24 @@ TRANSLATIONS = {
         # können sie gegeneinander kämpfen.“)
         "siege.not_adjacent": "{name} steht nicht neben {target}: Figuren kämpfen nur aus "
         "angrenzenden Feldern gegeneinander (1.7).",
+        # A shot's line blocked (1.41, 1.42, 1.45)
+        "siege.shot_over_terrain": "{name} kann nicht auf {target} schießen: {cell}: {what} "
+        "(Höhe {height}) ist höher als beide Enden: blockiert (1.41).",
+        "siege.shot_over_figure": "{name} kann nicht auf {target} schießen: {cell}: die Figur "
+        "{who} (Höhe {height}) ist höher als beide Enden: blockiert (1.41).",
+        "siege.shot_hidden_terrain": "{name} kann nicht auf {target} schießen: {cell}: {what} "
+        "(Höhe {height}) verdeckt {low_end}: es steht {near_low} davon entfernt, näher als "
+        "{high_end} ({near_high}) (1.45).",
+        "siege.shot_hidden_figure": "{name} kann nicht auf {target} schießen: {cell}: die Figur "
+        "{who} (Höhe {height}) verdeckt {low_end}: sie steht {near_low} davon entfernt, näher "
+        "als {high_end} ({near_high}) (1.45).",
+        "siege.shot_over_figure_short": "{name} kann nicht auf {target} schießen: {cell}: die "
+        "Figur {who} (Höhe {height}) ist höher als beide Enden: blockiert (1.41; auf kurze "
+        "Entfernung schießt man nicht über Figuren hinweg, 1.42).",
+        "siege.shot_hidden_figure_short": "{name} kann nicht auf {target} schießen: {cell}: die "
+        "Figur {who} (Höhe {height}) verdeckt {low_end}: sie steht {near_low} davon entfernt, "
+        "näher als {high_end} ({near_high}) (1.45; auf kurze Entfernung schießt man nicht über "
+        "Figuren hinweg, 1.42).",
         # Engines (3.4, 4.2, 4.3)
         "siege.not_your_engine": "{engine} gehört nicht zu deinen Kriegsmaschinen der Art "
         "{wanted}.",
@@ -176,6 +194,19 @@ TRANSLATIONS = {
         "That": "Das",
         "nobody": "niemand",
         "sergeant": "Sergeant",
+        # Cells' titles named as obstacles in a shot's line.
+        "open ground": "offenes Gelände",
+        "courtyard": "Burghof",
+        "gateway": "Tordurchgang",
+        "drawbridge": "Zugbrücke",
+        "inside of a tower": "Turminneres",
+        "inside of the keep": "Inneres des Burgfrieds",
+        "arrow slit (tower)": "Schießscharte (Turm)",
+        "arrow slit (keep)": "Schießscharte (Burgfried)",
+        "winch (gate tower)": "Winde (Torturm)",
+        "thicket": "Dickicht",
+        "slope": "Hang",
+        "top of the hill": "Hügelkuppe",
         "knight": "Ritter",
     }
 }

@@ -713,7 +713,8 @@ class Siege(Ruleset):
             for cell in seen.crossed
             if cell in board
         ]
-        scene["notes"] = [seen.reasons[-1]] if seen.reasons else []
+        # A plain str: a reason may carry its translation key, which a copy would not keep.
+        scene["notes"] = [str(seen.reasons[-1])] if seen.reasons else []
         return scene
 
     # ----- legal actions -------------------------------------------------------------------
@@ -1013,7 +1014,15 @@ class Siege(Ruleset):
         text = f"{name} cannot shoot at {target}: {seen.reasons[-1]}"
         keyed = {}
         longest = data.fire()["weapons"][figures.weapon(figs[fid])]["bands"]["long"]
-        if seen.band is None and seen.distance > longest:
+        why = keyed_of(seen.reasons[-1])
+        if why and not seen.possible:
+            # A wall or a figure in the line (1.41, 1.42, 1.45): its template names the shooter.
+            keyed = {
+                "key": why["key"],
+                "params": {"name": name, "target": target, **why["params"]},
+                "domain": why["domain"],
+            }
+        elif seen.band is None and seen.distance > longest:
             # The sight line stops at the range (its last reason); the other sight reasons have
             # no German yet and stay English.
             keyed = keyed_of(

@@ -346,3 +346,28 @@ def test_siege_tower_refusals_name_the_rule_in_german():
         "Belagerungsturm t braucht 3 handlungsfähige Figuren seiner Seite in seinem Inneren, "
         "die in dieser Runde noch nicht gehandelt haben (2.41); jetzt: A, B."
     )
+
+
+def test_a_shot_blocked_by_a_wall_or_a_figure_is_refused_in_german_naming_cell_and_rule():
+    wall = build({"a": ("archer", "besieger", "0818"), "t": ("peasant", "defender", "0714")})
+    error = _refused(wall, "/shoot unit:a target:t")
+    assert str(error).startswith(
+        "A cannot shoot at T: 0816: parapet (height 2) is higher than both ends: blocked (1.41)"
+    )
+    assert rule_text(error, "de").startswith(
+        "A kann nicht auf T schießen: 0816: Brustwehr (Höhe 2) ist höher als beide Enden: "
+        "blockiert (1.41)."
+    )
+    friend = build(
+        {
+            "a": ("archer", "besieger", "0119"),
+            "m": ("peasant", "besieger", "0219"),
+            "t": ("peasant", "defender", "0419"),
+        }
+    )
+    assert _german(friend, "/shoot unit:a target:t").startswith(
+        "A kann nicht auf T schießen: 0219: die Figur M (Höhe 2) ist höher als beide Enden: "
+        "blockiert (1.41; auf kurze Entfernung schießt man nicht über Figuren hinweg, 1.42)."
+    )
+    # /los keeps its English answer and its picture.
+    assert "0816: parapet (height 2) is higher than both ends" in RULES.los(wall, "0818", "0714")
