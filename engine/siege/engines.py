@@ -30,6 +30,7 @@ from engine.core.dice import Dice
 from . import data, figures, fire, movement, shooting, siege_sheet, sight, tower
 from .board import Board
 from .data import need
+from .refusals import say
 
 FILE = "engines.json"
 KINDS = ("ballista", "catapult", "onager", "ram")
@@ -1240,7 +1241,12 @@ def _own(state: dict, action: dict, kinds: tuple[str, ...]) -> tuple[str, dict] 
     e = state.get("engines", {}).get(eid)
     wanted = " or ".join(title(k) for k in kinds)
     if e is None or e["kind"] not in kinds or e["side"] != action.get("side"):
-        return f"{eid or 'That'} is not a {wanted} of yours."
+        return say(
+            "not_your_engine",
+            f"{eid or 'That'} is not a {wanted} of yours.",
+            engine=eid or "That",
+            wanted=wanted,
+        )
     return eid, e
 
 
@@ -1259,29 +1265,41 @@ def refusal(rules, state: dict, action: dict) -> str | None:
     if kind in ("drive", "batter"):
         return _ram_refusal(rules, state, action)
     if kind in ("emplace", "aim", "bombard", "repair") and state["phase"] != "prepare":
-        return (
+        return say(
+            "engines_prepare_only",
             "Engines are set up, laid on a wall and fired only before the day's assault, in the "
-            "prepare step (3.43, 4.11)."
+            "prepare step (3.43, 4.11).",
         )
     if kind == "aim":
         return _aim_refusal(rules, state, action)
     if kind == "bombard":
         at = str(action.get("at", ""))[:12]
         if at not in _aimed_at(state):
-            return f"No engine is laid on {at} today: /aim engine: at:{at} first (4.21)."
+            return say(
+                "not_aimed",
+                f"No engine is laid on {at} today: /aim engine: at:{at} first (4.21).",
+                at=at,
+            )
     if kind == "emplace":
         found = _own(state, action, ("ballista", "catapult", "onager"))
         if isinstance(found, str):
             return found
         eid, _ = found
         if eid not in movable(state, str(side)):
-            return (
-                f"{eid} stands fixed once on the map (3.43); engines are set up anew only before "
-                "a new day's assault."
+            return say(
+                "engine_fixed",
+                f"{eid} stands fixed once on the map (3.43); engines are set up anew only "
+                "before a new day's assault.",
+                engine=eid,
             )
-        return (
-            f"{action.get('at')} is not free {' or '.join(spec()['stands_on'])} ground: no "
-            "figure, ladder, siege tower or other engine may stand there."
+        at = str(action.get("at", ""))[:12]
+        ground = " or ".join(spec()["stands_on"])
+        return say(
+            "emplace_where",
+            f"{at} is not free {ground} ground: no figure, ladder, siege tower or other engine "
+            "may stand there.",
+            at=at,
+            ground=ground,
         )
     return None
 
@@ -1294,9 +1312,21 @@ def _move_refusal(state: dict, action: dict) -> str | None:
     e = state["engines"][eid]
     if e["kind"] != "ram":
         rule = "3.43" if e["kind"] == "ballista" else "4.22 with 3.43"
-        return f"No figure may enter {to}: the {title(e['kind'])} {eid} stands there ({rule})."
+        return say(
+            "engine_blocks",
+            f"No figure may enter {to}: the {title(e['kind'])} {eid} stands there ({rule}).",
+            to=to,
+            what=title(e["kind"]),
+            engine=eid,
+            rule=rule,
+        )
     if e["side"] != action.get("side"):
-        return f"{to} is under the enemy's ram {eid}: only its own side goes under it (4.31)."
+        return say(
+            "enemy_ram",
+            f"{to} is under the enemy's ram {eid}: only its own side goes under it (4.31).",
+            to=to,
+            engine=eid,
+        )
     return None
 
 
@@ -1307,31 +1337,49 @@ def _bolt_refusal(rules, state: dict, action: dict) -> str | None:
         return found
     eid, e = found
     if state["phase"] not in ballista["steps"]:
-        return "A ballista shoots only in the crossbows' step (3.41)."
+        return say("ballista_step", "A ballista shoots only in the crossbows' step (3.41).")
     if not manned(state, eid):
-        return (
+        beside = _names(state, crew(state, eid))
+        return say(
+            "ballista_crew",
             f"Ballista {eid} lacks its crew: it needs {ballista['crew']} able figures of its "
-            f"side beside it, one a {ballista['crew_type']} (3.41); beside it now: "
-            f"{_names(state, crew(state, eid))}."
+            f"side beside it, one a {ballista['crew_type']} (3.41); beside it now: {beside}.",
+            engine=eid,
+            crew=ballista["crew"],
+            crew_type=ballista["crew_type"],
+            beside=beside,
         )
     if e.get("markers", 0) < ballista["markers"]:
         left = ballista["markers"] - e.get("markers", 0)
-        return (
+        return say(
+            "ballista_markers",
             f"Ballista {eid} shoots every third round (3.41): it has {e.get('markers', 0)}/"
             f"{ballista['markers']} round markers and shoots after {left} more round(s) with "
-            "its crew beside it."
+            "its crew beside it.",
+            engine=eid,
+            markers=e.get("markers", 0),
+            needed=ballista["markers"],
+            left=left,
         )
     tid = str(action.get("target", ""))[:24]
     target = state["figures"].get(tid)
     if target is None or target["dead"] or target["side"] == side_of(state, eid):
-        return f"{tid or 'That'} is not a living enemy figure."
+        return say(
+            "no_enemy_figure", f"{tid or 'That'} is not a living enemy figure.", target=tid or "—"
+        )
     seen = ballista_sight(rules, state, eid, tid)
     if not seen.possible:
+        # The sight line's reasons are English only so far: this refusal stays English.
         return f"Ballista {eid} cannot shoot at {target['name']}: {seen.reasons[-1]}"
     if seen.band is None:
-        return (
+        return say(
+            "ballista_no_sight",
             f"Ballista {eid} cannot shoot at {target['name']}: {seen.distance} cells, beyond "
-            f"its long range of {ballista['bands']['long']}."
+            f"its long range of {ballista['bands']['long']}.",
+            engine=eid,
+            target=target["name"],
+            distance=seen.distance,
+            long=ballista["bands"]["long"],
         )
     return None
 
@@ -1348,49 +1396,85 @@ def _ram_refusal(rules, state: dict, action: dict) -> str | None:
     eid, e = found
     driving = action["type"] == "drive"
     if state["phase"] != ("move" if driving else "melee"):
-        return (
-            "A ram is pushed in its side's movement step (4.31)."
-            if driving
-            else "A ram is worked against a wall in its side's melee step (4.32)."
+        if driving:
+            return say("ram_drive_step", "A ram is pushed in its side's movement step (4.31).")
+        return say(
+            "ram_batter_step", "A ram is worked against a wall in its side's melee step (4.32)."
         )
     if not driving and e.get("last_roll") is not None:
         if state["turn"] < e["last_roll"] + ram["every_rounds"]:
-            return (
+            following = e["last_roll"] + ram["every_rounds"]
+            return say(
+                "ram_every_second",
                 f"Ram {eid} rolled in round {e['last_roll']}: one roll every second round, the "
-                f"next in round {e['last_roll'] + ram['every_rounds']} (4.32)."
+                f"next in round {following} (4.32).",
+                engine=eid,
+                last=e["last_roll"],
+                next=following,
             )
     if not driving and ram_wall(rules, state, eid) is None:
         front = str(e.get("towards"))
         board = rules.board(state)
-        why = "no wall, tower or gate wall of the castle's face"
         if front in board and siege_sheet.family(board, front) == "keep":
-            why = "the keep, which a ram may not batter"
-        return f"Ram {eid}'s front faces {front}: {why} (4.32)."
+            return say(
+                "ram_keep",
+                f"Ram {eid}'s front faces {front}: the keep, which a ram may not batter (4.32).",
+                engine=eid,
+                front=front,
+            )
+        return say(
+            "ram_no_wall",
+            f"Ram {eid}'s front faces {front}: no wall, tower or gate wall of the castle's face "
+            "(4.32).",
+            engine=eid,
+            front=front,
+        )
     team = ram_crew(state, eid)
     if driving:
         team = [f for f in team if f not in state["done"] and f not in rules._busy(state)]
     if len(team) < ram["crew"]:
-        return (
+        return say(
+            "ram_crew_fresh" if driving else "ram_crew",
             f"Ram {eid} needs {ram['crew']} able figures of its side under it"
             + (" that have not acted this round" if driving else "")
-            + f" (4.31, 4.34); now: {_names(state, team)}."
+            + f" (4.31, 4.34); now: {_names(state, team)}.",
+            engine=eid,
+            crew=ram["crew"],
+            team=_names(state, team),
         )
     under = [f for f, g in state["figures"].items() if g["at"] in e["cells"] and not g["dead"]]
     if driving:
         if e.get("driven_half") == state["half"]:
-            return f"Ram {eid} has already been pushed this round (4.31, as the siege tower)."
-        if any(state["melee_half"].get(f, -9) >= state["half"] - 2 for f in under):
-            return (
-                f"Ram {eid} cannot move this round: one of its crew fought last round (4.31, 2.41)."
+            return say(
+                "ram_pushed",
+                f"Ram {eid} has already been pushed this round (4.31, as the siege tower).",
+                engine=eid,
             )
-        return (
+        if any(state["melee_half"].get(f, -9) >= state["half"] - 2 for f in under):
+            return say(
+                "ram_crew_fought",
+                f"Ram {eid} cannot move this round: one of its crew fought last round "
+                "(4.31, 2.41).",
+                engine=eid,
+            )
+        return say(
+            "ram_straight",
             f"Ram {eid} rolls only straight forward or back by whole cells within its crew's "
-            "movement, never onto a living figure, ladder, siege tower or engine (4.31, 2.41)."
+            "movement, never onto a living figure, ladder, siege tower or engine (4.31, 2.41).",
+            engine=eid,
         )
     if any(state["melee_half"].get(f, -9) >= state["half"] - 1 for f in team):
-        return f"Ram {eid} rests this round: one of its crew fought this round (4.34)."
+        return say(
+            "ram_rests_melee",
+            f"Ram {eid} rests this round: one of its crew fought this round (4.34).",
+            engine=eid,
+        )
     if fire.fought_fire(state, team):
-        return f"Ram {eid} rests this round: one of its crew fought a fire this round (4.34)."
+        return say(
+            "ram_rests_fire",
+            f"Ram {eid} rests this round: one of its crew fought a fire this round (4.34).",
+            engine=eid,
+        )
     return None
 
 
@@ -1401,26 +1485,41 @@ def _aim_refusal(rules, state: dict, action: dict) -> str | None:
     eid, e = found
     day = state.get("day", 1)
     if e.get("aimed") and e["aimed"]["day"] == day:
-        return (
+        return say(
+            "already_aimed",
             f"{eid} is already laid on {e['aimed']['at']} today: one wall cell per engine a day "
-            "(4.21)."
+            "(4.21).",
+            engine=eid,
+            at=e["aimed"]["at"],
         )
     if points(state, e) <= 0:
-        return f"{eid} has no destruction points today: it is being repaired or wrecked (4.23)."
+        return say(
+            "no_points",
+            f"{eid} has no destruction points today: it is being repaired or wrecked (4.23).",
+            engine=eid,
+        )
     board = rules.board(state)
     at = str(action.get("at", ""))[:12]
     if at not in board or at not in siege_sheet.targets(board):
-        return f"{at} is not a wall, tower or keep cell on the castle's face (4.21)."
+        return say(
+            "not_wall",
+            f"{at} is not a wall, tower or keep cell on the castle's face (4.21).",
+            at=at,
+        )
     if at in {c for c, k in state.get("counters", []) if k == "breach"}:
-        return f"The wall at {at} is already destroyed (4.14)."
+        return say("already_breached", f"The wall at {at} is already destroyed (4.14).", at=at)
     entry = state.get("siege_sheet", {}).get(at, {})
     if entry.get("rolled_day") == day or entry.get("ranged_day") == day:
-        return (
-            f"{at} has been bombarded today already: the engines laid on one cell roll once, and "
-            "from afar a wall loses at most one step a day (4.13, 4.21)."
+        return say(
+            "bombarded_today",
+            f"{at} has been bombarded today already: the engines laid on one cell roll once, "
+            "and from afar a wall loses at most one step a day (4.13, 4.21).",
+            at=at,
         )
     if siege_sheet.keep_blocked(board, state, at):
-        return (
-            f"The keep wall at {at} breaks only after a neighbouring keep cell is damaged (4.21)."
+        return say(
+            "keep_blocked",
+            f"The keep wall at {at} breaks only after a neighbouring keep cell is damaged (4.21).",
+            at=at,
         )
     return None

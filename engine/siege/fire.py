@@ -173,6 +173,50 @@ def kindle_actions(state: dict, board, side: str, candidates: list[str]) -> list
     return out
 
 
+def kindle_refusal(state: dict, board, action: dict, fid: str | None):
+    """Why ``/kindle`` is refused, in the rule's words, or None when the generic answer says
+    it. ``fid``: the figure the player named, resolved, of the acting side."""
+    from .refusals import say
+
+    if fid is None:
+        return None
+    f = state["figures"][fid]
+    if board.cell(f["at"]).kind in PARAPETS:
+        # 3.51 "Anmerkung": "Eine Figur auf einem Brustwehrfeld kann auf diese Weise eine
+        # angrenzende Belagerungsmaschine nicht in Brand setzen".
+        return say(
+            "kindle_parapet",
+            f"{f['name']} stands on a parapet and sets nothing alight by staying beside it; "
+            "fire arrows or boiling oil do it from there (3.51).",
+            name=f["name"],
+        )
+    at = str(action.get("at", ""))[:12]
+    return say(
+        "kindle_where",
+        f"{f['name']} sets fire only to an enemy engine, siege tower or tent beside him that is "
+        f"not burning yet, staying a whole round beside it (3.51): not {at}.",
+        name=f["name"],
+        at=at,
+    )
+
+
+def douse_refusal(state: dict, action: dict, fid: str | None):
+    """Why ``/douse`` is refused (3.53), or None when the generic answer says it."""
+    from .refusals import say
+
+    if fid is None:
+        return None
+    name = state["figures"][fid]["name"]
+    at = str(action.get("at", ""))[:12]
+    return say(
+        "douse_where",
+        f"{name} fights only a fire in a cell beside him, in the melee step (3.53): {at} is not "
+        "one.",
+        name=name,
+        at=at,
+    )
+
+
 def start_kindling(state: dict, action: dict, events: list) -> None:
     f = state["figures"][action["unit"]]
     state.setdefault("kindling", []).append(

@@ -178,6 +178,38 @@ def pour_actions(
     return out
 
 
+def pour_refusal(state: dict, board, action: dict, fid: str | None, shot: set[str]):
+    """Why ``/pour`` is refused, in the rule's words (5.32 "Verteidiger, die sich auf
+    Brustwehrfeldern befinden"), or None when the generic answer says it. ``fid``: the figure
+    the player named, resolved."""
+    from .refusals import say
+
+    if action.get("side") != "defender":
+        return say("pour_defenders", "Only defenders on a parapet pour boiling oil (5.32).")
+    if fid is None or state["figures"][fid]["side"] != "defender":
+        return None
+    name = state["figures"][fid]["name"]
+    if fid not in carriers(state):
+        return say(
+            "pour_no_pot",
+            f"{name} carries no pot of oil: /lift one in the movement step first (5.32).",
+            name=name,
+        )
+    if board.cell(state["figures"][fid]["at"]).kind not in PARAPETS:
+        return say("pour_parapet", f"{name} pours oil only from a parapet (5.32).", name=name)
+    if fid in shot:
+        return say(
+            "pour_shot", f"{name} shot in this phase and pours no oil (5.32).", name=name
+        )
+    at = str(action.get("at", ""))[:12]
+    return say(
+        "pour_where",
+        f"No oil onto {at}: it goes onto an adjacent lower cell with an enemy figure, or an enemy "
+        "engine or siege tower not burning yet (5.32, F9).",
+        at=at,
+    )
+
+
 def _enemy_machines(state: dict, board, side: str, unburnt: bool = False) -> set[str]:
     """Cells of the enemy's engines and siege towers (``unburnt``: of those not on fire yet):
     oil there only sets them alight; the figures inside are sheltered by them (F9)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from engine.core import hexgrid
 from engine.core.dice import Dice
-from engine.core.errors import RuleError, keyed_of
+from engine.core.errors import Reason, RuleError, keyed_of
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Answer, Command, Option, Ruleset, Scenario
 from engine.core.scenario_io import check_schema
@@ -40,6 +40,7 @@ from . import (
     oil,
     panic,
     present,
+    refusals,
     riders,
     scenarios,
     shield,
@@ -66,8 +67,11 @@ class Siege(Ruleset):
     default_scenario = "open-gate"
     phases = PHASES
     optional_rules = scenarios.OPTIONAL_RULES
-    # So far only the riders' refusals (3.3) carry keys for German players.
-    translations = riders.TRANSLATIONS
+    # Refusals carry keys for German players: the riders' (3.3) and the rest of the game's.
+    translations = {
+        lang: {**riders.TRANSLATIONS.get(lang, {}), **refusals.TRANSLATIONS.get(lang, {})}
+        for lang in {*riders.TRANSLATIONS, *refusals.TRANSLATIONS}
+    }
     commands = (
         Command(
             "shoot",
@@ -561,7 +565,12 @@ class Siege(Ruleset):
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+                raise RuleError(
+                    f"{cell[:12]!r} is not a cell of this map.",
+                    key="not_a_cell",
+                    params={"cell": cell[:12]},
+                    domain=self.name,
+                )
         if ballista := engines.los_text(self, state, from_cell, to_cell):
             return ballista
         seen, weapon = self._los_sight(state, from_cell, to_cell)
@@ -627,7 +636,7 @@ class Siege(Ruleset):
             return super().referee_edit(state, action)
         self.check_referee_phase(action)
         if state.get("result"):
-            raise RuleError("The game is over.")
+            raise RuleError("The game is over.", key="game_over", domain=self.name)
         if state.get("phase") == "prepare":
             raise RuleError(
                 "Before the assault the besieger lays counters, places towers and works "
@@ -651,7 +660,13 @@ class Siege(Ruleset):
             raise RuleError(f"Finish {open_decisions[0]} before setting a step.")
         side = action.get("value") or state["active"]
         if side not in self.sides:
-            raise RuleError(f"Unknown side {side!r}.", list(self.sides))
+            raise RuleError(
+                f"Unknown side {side!r}.",
+                list(self.sides),
+                key="unknown_side",
+                params={"side": str(side)[:24]},
+                domain=self.name,
+            )
         state = clone(state)
         state.update(
             phase=action["phase"], active=side, awaiting=[side], done=[], attacked=[], spent={}
@@ -676,7 +691,12 @@ class Siege(Ruleset):
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
-                raise RuleError(f"{cell[:12]!r} is not a cell of this map.")
+                raise RuleError(
+                    f"{cell[:12]!r} is not a cell of this map.",
+                    key="not_a_cell",
+                    params={"cell": cell[:12]},
+                    domain=self.name,
+                )
         seen, _ = self._los_sight(state, from_cell, to_cell)
         scene = self.scene(state, [], None)
         verdict = f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot"
@@ -693,7 +713,8 @@ class Siege(Ruleset):
             for cell in seen.crossed
             if cell in board
         ]
-        scene["notes"] = [seen.reasons[-1]] if seen.reasons else []
+        # A plain str: a reason may carry its translation key, which a copy would not keep.
+        scene["notes"] = [str(seen.reasons[-1])] if seen.reasons else []
         return scene
 
     # ----- legal actions -------------------------------------------------------------------
@@ -975,6 +996,10 @@ class Siege(Ruleset):
         reason ``/los`` gives), not only which shots are legal."""
         fid, tid = str(action.get("unit")), str(action.get("target"))
         figs = state["figures"]
+        if fought := self._fought_last_round(state, action):
+            raise RuleError(
+                fought, [self.describe_action(state, a) for a in same[:12]], **keyed_of(fought)
+            )
         if (
             fid not in self._shooters(state, action.get("side", ""))
             or tid not in figs
@@ -985,9 +1010,52 @@ class Siege(Ruleset):
         seen = self._sight(state, fid, tid)
         if seen.possible and seen.band:
             return
-        raise RuleError(
-            f"{figs[fid]['name']} cannot shoot at {figs[tid]['name']}: {seen.reasons[-1]}",
-            [self.describe_action(state, a) for a in same[:12]],
+        name, target = figs[fid]["name"], figs[tid]["name"]
+        text = f"{name} cannot shoot at {target}: {seen.reasons[-1]}"
+        keyed = {}
+        longest = data.fire()["weapons"][figures.weapon(figs[fid])]["bands"]["long"]
+        why = keyed_of(seen.reasons[-1])
+        if why and not seen.possible:
+            # A wall or a figure in the line (1.41, 1.42, 1.45): its template names the shooter.
+            keyed = {
+                "key": why["key"],
+                "params": {"name": name, "target": target, **why["params"]},
+                "domain": why["domain"],
+            }
+        elif seen.band is None and seen.distance > longest:
+            # The sight line stops at the range (its last reason); the other sight reasons have
+            # no German yet and stay English.
+            keyed = keyed_of(
+                refusals.say(
+                    "beyond_range",
+                    text,
+                    name=name,
+                    target=target,
+                    distance=seen.distance,
+                    long=longest,
+                )
+            )
+        raise RuleError(text, [self.describe_action(state, a) for a in same[:12]], **keyed)
+
+    def _fought_last_round(self, state: dict, action: dict) -> Reason | None:
+        """1.21 step 1: a bow or crossbow that fought in melee last round does not shoot in the
+        first fire step; say so rather than only listing the others' shots."""
+        fid = refusals.figure_named(state, action.get("unit"))
+        if state["phase"] != "fire1" or fid is None:
+            return None
+        fig = state["figures"][fid]
+        if (
+            fig["side"] != action.get("side")
+            or not figures.can_act(fig)
+            or figures.weapon(fig) is None
+            or state["melee_half"].get(fid, -9) < state["half"] - 2
+        ):
+            return None
+        return refusals.say(
+            "fought_last_round",
+            f"{fig['name']} fought in melee last round and does not shoot in this first fire "
+            "step (1.21).",
+            name=fig["name"],
         )
 
     @staticmethod
@@ -1715,11 +1783,58 @@ class Siege(Ruleset):
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if engine_rule := engines.refusal(self, state, action):
-            raise RuleError(engine_rule, [self.describe_action(state, a) for a in same[:12]])
+            raise RuleError(
+                engine_rule,
+                [self.describe_action(state, a) for a in same[:12]],
+                **keyed_of(engine_rule),
+            )
+        if done := self._already_done(state, action):
+            raise RuleError(
+                done, [self.describe_action(state, a) for a in same[:12]], **keyed_of(done)
+            )
+        if action.get("type") in ("fill", "breach") and (
+            counter := self._counter_refusal(state, action)
+        ):
+            raise RuleError(
+                counter, [self.describe_action(state, a) for a in same[:12]], **keyed_of(counter)
+            )
+        if action.get("type") in ("kindle", "douse") and (
+            burning := self._fire_refusal(state, action)
+        ):
+            raise RuleError(
+                burning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(burning)
+            )
+        if action.get("type") == "roll" and (stuck := self._roll_refusal(state, action)):
+            raise RuleError(
+                stuck, [self.describe_action(state, a) for a in same[:12]], **keyed_of(stuck)
+            )
+        if action.get("type") in ("lift", "lay") and (held := self._carry_refusal(state, action)):
+            raise RuleError(
+                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+            )
+        if action.get("type") == "pour" and (spilt := self._pour_refusal(state, action)):
+            raise RuleError(
+                spilt, [self.describe_action(state, a) for a in same[:12]], **keyed_of(spilt)
+            )
+        if action.get("type") == "raise" and (leaning := self._raise_refusal(state, action)):
+            raise RuleError(
+                leaning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(leaning)
+            )
+        if action.get("type") == "attack" and (apart := self._not_adjacent(state, action)):
+            raise RuleError(
+                apart, [self.describe_action(state, a) for a in same[:12]], **keyed_of(apart)
+            )
+        if action.get("type") == "move" and (held := self._crossbow_held(state, action)):
+            raise RuleError(
+                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+            )
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",
                 [self.describe_action(state, a) for a in same[:12]],
+                key="not_legal_now",
+                params={"command": str(action["type"])},
+                domain=self.name,
             )
         side = action.get("side", "")
         if state["choice"]:
@@ -1761,7 +1876,327 @@ class Siege(Ruleset):
                 kinds = ["bolt"] if engines.bolt_actions(self, state, side) else []
             if not state["pending"]:
                 kinds = [k for k in kinds if k not in ("fight", "cancel")] + ["end-phase"]
-        raise RuleError(f"/{action.get('type')} is not possible now.", ["/" + k for k in kinds])
+        command = str(action.get("type"))[:24]
+        raise RuleError(
+            f"/{command} is not possible now.",
+            ["/" + k for k in kinds],
+            key="not_possible_now",
+            params={"command": command},
+            domain=self.name,
+        )
+
+    def _counter_refusal(self, state: dict, action: dict) -> Reason | None:
+        """Why a /fill or /breach before the assault is refused (2.2, 2.31): none of those
+        counters is left to lay, or the cell is not moat (the drawbridge's cells excepted) or
+        wall."""
+        if state["phase"] != "prepare" or action.get("side") != state["active"]:
+            return None
+        filling = action["type"] == "fill"
+        left = state["to_place"]["filled_moat" if filling else "breaches"]
+        what = "filled-moat" if filling else "broken-wall"
+        if not left:
+            return refusals.say(
+                f"no_{action['type']}_left",
+                f"No {what} counter is left to lay (2.2, 2.31: the scenario gives their number).",
+            )
+        at = str(action.get("at", ""))[:12]
+        if filling:
+            return refusals.say(
+                "fill_where",
+                f"{at} is no moat cell: filled-moat counters go on the moat, never under the "
+                "drawbridge (2.2).",
+                at=at,
+            )
+        return refusals.say(
+            "breach_where",
+            f"{at} is no wall or parapet cell: broken-wall counters go on the castle's walls "
+            "(2.31).",
+            at=at,
+        )
+
+    def _fire_refusal(self, state: dict, action: dict) -> Reason | None:
+        """A /kindle (movement step) or /douse (melee step) by an able figure of the acting
+        side that has not acted: say which part of 3.51 or 3.53 stops it."""
+        kindling = action["type"] == "kindle"
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        fid = refusals.figure_named(state, action.get("unit"))
+        if (
+            state["phase"] != ("move" if kindling else "melee")
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+            or fid is None
+            or fid not in self._free_hands(state, str(action.get("side")))
+            or state["figures"][fid].get("layer")
+        ):
+            return None
+        if kindling:
+            return fire.kindle_refusal(state, self.board(state), action, fid)
+        return fire.douse_refusal(state, action, fid)
+
+    def _roll_refusal(self, state: dict, action: dict) -> Reason | None:
+        """Why a /roll of a siege tower in the movement step is refused (2.41)."""
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        side = action.get("side")
+        if (
+            state["phase"] != "move"
+            or side != state["active"]
+            or any(state.get(k) for k in decisions)
+        ):
+            return None
+        tid = str(action.get("tower", ""))[:24]
+        t = state.get("towers", {}).get(tid)
+        if t is None or t["side"] != side:
+            return refusals.say(
+                "not_your_tower",
+                f"{tid or 'That'} is not a siege tower of yours.",
+                tower=tid or "That",
+            )
+        if tid in state.get("tower_moved", []):
+            return refusals.say(
+                "tower_pushed",
+                f"Siege tower {tid} has already been pushed this round (2.41).",
+                tower=tid,
+            )
+        inside = [
+            fid
+            for fid, f in state["figures"].items()
+            if f["at"] in t["cells"] and tower.layer(f) == tower.GROUND and not f["dead"]
+        ]
+        if any(state["melee_half"].get(fid, -9) >= state["half"] - 2 for fid in inside):
+            return refusals.say(
+                "tower_crew_fought",
+                f"Siege tower {tid} cannot move this round: one of the figures working it fought "
+                "last round (2.41).",
+                tower=tid,
+            )
+        crew = [
+            fid
+            for fid in tower.crew(state, tid)
+            if fid not in state["done"] and fid not in self._busy(state)
+        ]
+        need = tower.spec()["crew"]
+        if len(crew) < need:
+            names = ", ".join(state["figures"][f]["name"] for f in crew) or "nobody"
+            return refusals.say(
+                "tower_crew",
+                f"Siege tower {tid} needs {need} able figures of its side inside that have not "
+                f"acted this round (2.41); now: {names}.",
+                tower=tid,
+                crew=need,
+                team=names,
+            )
+        return refusals.say(
+            "tower_straight",
+            f"Siege tower {tid} rolls only straight forward or back within the round's points, "
+            "over flat ground or filled moat, never onto a figure, ladder, engine or another "
+            "tower (2.41).",
+            tower=tid,
+        )
+
+    def _carry_refusal(self, state: dict, action: dict) -> Reason | None:
+        """Why a /lift of a pot or shield (5.21, F8) or a /lay of a shield (5.22) in the
+        movement step is refused, for an able figure of the acting side that has not acted."""
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        fid = refusals.figure_named(state, action.get("unit"))
+        side = str(action.get("side"))
+        if (
+            state["phase"] != "move"
+            or side != state["active"]
+            or any(state.get(k) for k in decisions)
+            or fid is None
+            or fid not in self._free_hands(state, side)
+            or state["figures"][fid].get("horse")
+        ):
+            return None
+        name, at = state["figures"][fid]["name"], state["figures"][fid]["at"]
+        pots, shields = oil.carriers(state), shield.carriers(state)
+        if action["type"] == "lay":
+            if fid not in shields:
+                return refusals.say(
+                    "lay_no_shield", f"{name} carries no siege shield to lay (5.22).", name=name
+                )
+            faces = str(action.get("faces", ""))[:12]
+            return refusals.say(
+                "lay_where",
+                f"{faces} is not beside {name}'s cell {at}: the shield lies along one side of "
+                "its carrier's cell (5.22).",
+                faces=faces,
+                name=name,
+                at=at,
+            )
+        if fid in pots or fid in shields:
+            thing = pots.get(fid) or shields.get(fid)
+            return refusals.say(
+                "lift_full_hands",
+                f"{name} already carries {thing}: a figure carries one thing only (F8, F11).",
+                name=name,
+                item=thing,
+            )
+        item = str(action.get("item", ""))[:24]
+        holder = next((f for f, i in {**pots, **shields}.items() if i == item), None)
+        if holder is not None:
+            other = state["figures"][holder]["name"]
+            return refusals.say(
+                "lift_carried", f"{item} is carried by {other}.", item=item, other=other
+            )
+        if item in shield.shields(state):
+            return refusals.say(
+                "lift_shield_where",
+                f"{name} takes up shield {item} only on its cell, {shield.where(state, item)} "
+                "(5.21: on the same cell).",
+                name=name,
+                item=item,
+                cell=shield.where(state, item),
+            )
+        if item in oil.pots(state):
+            return refusals.say(
+                "lift_pot_where",
+                f"{name} takes up pot {item} only on its cell, {oil.where(state, item)}, or "
+                "beside it (F8).",
+                name=name,
+                item=item,
+                cell=oil.where(state, item),
+            )
+        known = sorted({*oil.pots(state), *shield.shields(state)})
+        return refusals.say(
+            "lift_unknown",
+            f"There is no pot or shield {item!r}; there are: {', '.join(known) or 'none'}.",
+            item=item,
+            known=known,
+        )
+
+    def _pour_refusal(self, state: dict, action: dict) -> Reason | None:
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            state["phase"] != "melee"
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+        ):
+            return None
+        return oil.pour_refusal(
+            state,
+            self.board(state),
+            action,
+            refusals.figure_named(state, action.get("unit")),
+            set(state.get("shot", [])),
+        )
+
+    @staticmethod
+    def _raise_refusal(state: dict, action: dict) -> Reason | None:
+        """Why a /raise of a ladder is refused (1.91): it lies unpicked, stands already, or
+        the cell and parapet named are not where its carriers can lean it."""
+        lid = str(action.get("ladder", ""))[:24]
+        lad = state.get("ladders", {}).get(lid)
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            lad is None
+            or state["phase"] != "move"
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+        ):
+            return None
+        if lad["raised"]:
+            return refusals.say(
+                "ladder_raised",
+                f"Ladder {lid} already leans on {lad['faces']}.",
+                ladder=lid,
+                faces=lad["faces"],
+            )
+        if not lad["carriers"]:
+            return refusals.say(
+                "ladder_lying",
+                f"Ladder {lid} lies on the ground: two figures beside it pick it up with /carry "
+                "first (1.91).",
+                ladder=lid,
+            )
+        if state["figures"][lad["carriers"][0]]["side"] != action.get("side"):
+            return None
+        at, faces = str(action.get("at", ""))[:12], str(action.get("faces", ""))[:12]
+        return refusals.say(
+            "ladder_where",
+            f"Ladder {lid} cannot lean on {faces} from {at}: a ladder is raised on a free cell "
+            "outside at the foot of a parapet, next to a cell next to its carriers, and leans on "
+            "that parapet, never on a tower (1.91).",
+            ladder=lid,
+            at=at,
+            faces=faces,
+        )
+
+    @staticmethod
+    def _already_done(state: dict, action: dict) -> Reason | None:
+        """A figure that moved, shot or fought in this step has had its turn in it (1.21);
+        say so rather than only listing what the others may do."""
+        steps = {"move": ("move",), "shoot": ("fire1", "fire2"), "attack": ("melee",)}
+        fid = refusals.figure_named(state, action.get("unit"))
+        decisions = ("pending", "choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            state["phase"] not in steps.get(str(action.get("type")), ())
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+            or fid is None
+            or fid not in state["done"]
+            or state["figures"][fid]["side"] != action.get("side")
+            or state["figures"][fid]["dead"]
+        ):
+            return None
+        name = state["figures"][fid]["name"]
+        return refusals.say(
+            "already_done", f"{name} has already had his turn in this step (1.21).", name=name
+        )
+
+    def _not_adjacent(self, state: dict, action: dict) -> Reason | None:
+        """1.7: figures fight from adjacent cells only; say so when an attack names an enemy
+        further away (riders and siege towers have their own contacts and keep the list)."""
+        aid = refusals.figure_named(state, action.get("unit"))
+        did = refusals.figure_named(state, action.get("target"))
+        decisions = ("choice", "retreat", "advance", "landing", "engine_damage")
+        if (
+            state["phase"] != "melee"
+            or action.get("side") != state["active"]
+            or any(state.get(k) for k in decisions)
+            or aid is None
+            or did is None
+        ):
+            return None
+        a, d = state["figures"][aid], state["figures"][did]
+        towers = tower.cells_of(state)
+        if (
+            a["side"] != action.get("side")
+            or d["side"] == a["side"]
+            or d["dead"]
+            or a.get("horse")
+            or d.get("horse")
+            or a["at"] in towers
+            or d["at"] in towers
+            or self.board(state).distance(a["at"], d["at"]) <= 1
+        ):
+            return None
+        return refusals.say(
+            "not_adjacent",
+            f"{a['name']} is not next to {d['name']}: figures fight only from adjacent cells "
+            "(1.7).",
+            name=a["name"],
+            target=d["name"],
+        )
+
+    @staticmethod
+    def _crossbow_held(state: dict, action: dict) -> Reason | None:
+        """1.21 step 2: a crossbowman who has just shot does not move; say so rather than only
+        listing the moves of the others."""
+        fid = refusals.figure_named(state, action.get("unit"))
+        if (
+            state["phase"] != "move"
+            or fid is None
+            or fid not in state.get("crossbow_shot", [])
+            or state["figures"][fid]["side"] != action.get("side")
+        ):
+            return None
+        name = state["figures"][fid]["name"]
+        return refusals.say(
+            "crossbow_shot",
+            f"{name} has just shot his crossbow and does not move in this movement step (1.21).",
+            name=name,
+        )
 
     def _shoot(self, state, action, dice, events):
         if action["target"] in state.get("horses", {}):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.core import hexgrid
+from engine.core.errors import Reason, keyed_of
 
 from . import camp, tower
 from .board import (
@@ -378,7 +379,15 @@ def _look(
             seen_over.append(lab)
             return None
         return _judge(
-            board, lab, f"figure {who}", board.cell(lab).level + 1, low, high, low_end, high_end
+            board,
+            lab,
+            f"figure {who}",
+            board.cell(lab).level + 1,
+            low,
+            high,
+            low_end,
+            high_end,
+            who=who,
         )
 
     for h in line.crossed:
@@ -397,10 +406,7 @@ def _look(
             if band in ("medium", "long"):
                 over.append(lab)
             else:
-                why.append(
-                    blocked
-                    + (" (at short range one cannot shoot over figures, 1.42)" if bands else "")
-                )
+                why.append(at_short_range(blocked) if bands else blocked)
                 return sight
     for a, b in line.edges:
         la, lb = hexgrid.label(a), hexgrid.label(b)
@@ -495,20 +501,59 @@ def _crossing(start, end, s_hex, t_hex):
 
 
 def _judge(
-    board: Board, lab: str, what: str, height, low: int, high: int, low_end: str, high_end: str
-) -> str | None:
-    """Why an obstacle of ``height`` in ``lab`` blocks a line between levels low and high."""
+    board: Board,
+    lab: str,
+    what: str,
+    height,
+    low: int,
+    high: int,
+    low_end: str,
+    high_end: str,
+    who: str | None = None,
+) -> Reason | None:
+    """Why an obstacle of ``height`` in ``lab`` blocks a line between levels low and high
+    (``who``: the figure standing there, when it is one). The reason carries a key, so a
+    refused shot can say it in the player's language."""
     if height is None or height <= low:
         return None
+    kind = "figure" if who is not None else "terrain"
     if height > high:
-        return f"{lab}: {what} (height {height}) is higher than both ends: blocked (1.41)"
+        return Reason(
+            f"{lab}: {what} (height {height}) is higher than both ends: blocked (1.41)",
+            key=f"siege.shot_over_{kind}",
+            domain="siege",
+            cell=lab,
+            what=what,
+            who=who or "",
+            height=height,
+        )
     near_low, near_high = board.distance(low_end, lab), board.distance(high_end, lab)
     if near_low >= near_high:
         return None
-    return (
+    return Reason(
         f"{lab}: {what} (height {height}) hides {low_end}: it stands {near_low} from it, "
-        f"closer than {high_end} ({near_high}) (1.45)"
+        f"closer than {high_end} ({near_high}) (1.45)",
+        key=f"siege.shot_hidden_{kind}",
+        domain="siege",
+        cell=lab,
+        what=what,
+        who=who or "",
+        height=height,
+        low_end=low_end,
+        near_low=near_low,
+        high_end=high_end,
+        near_high=near_high,
     )
+
+
+def at_short_range(blocked: str) -> str:
+    """A figure's block with 1.42's reason why the shot does not pass over it, keeping the
+    block's key (its ``_short`` variant)."""
+    text = blocked + " (at short range one cannot shoot over figures, 1.42)"
+    keyed = keyed_of(blocked)
+    if not keyed:
+        return text
+    return Reason(text, key=keyed["key"] + "_short", domain=keyed["domain"], **keyed["params"])
 
 
 def explain(

@@ -165,7 +165,7 @@ async def test_los_refusals_come_in_the_askers_language(siege_registered, table,
     refused = reply_text(
         await table.dave.slash(table.thread, "los", **{"from": "../x", "to": "0101"})
     )
-    assert refused.startswith("Nicht erlaubt:") and "is not a cell of this map" in refused
+    assert refused.startswith("Nicht erlaubt:") and "ist kein Feld dieses Bretts." in refused
     elsewhere = reply_text(
         await table.dave.slash(table.channel, "los", **{"from": "0816", "to": "0819"})
     )
