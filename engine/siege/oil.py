@@ -198,9 +198,7 @@ def pour_refusal(state: dict, board, action: dict, fid: str | None, shot: set[st
     if board.cell(state["figures"][fid]["at"]).kind not in PARAPETS:
         return say("pour_parapet", f"{name} pours oil only from a parapet (5.32).", name=name)
     if fid in shot:
-        return say(
-            "pour_shot", f"{name} shot in this phase and pours no oil (5.32).", name=name
-        )
+        return say("pour_shot", f"{name} shot in this phase and pours no oil (5.32).", name=name)
     at = str(action.get("at", ""))[:12]
     return say(
         "pour_where",

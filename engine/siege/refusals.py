@@ -18,7 +18,11 @@ def figure_named(state: dict, typed) -> str | None:
     if typed in state["figures"]:
         return typed
     return next(
-        (k for k, f in sorted(state["figures"].items()) if f["name"].casefold() == typed.casefold()),
+        (
+            k
+            for k, f in sorted(state["figures"].items())
+            if f["name"].casefold() == typed.casefold()
+        ),
         None,
     )
 
@@ -58,18 +62,15 @@ TRANSLATIONS = {
         "siege.lay_no_shield": "{name} trägt keinen Schirm, den er aufstellen könnte (5.22).",
         "siege.lay_where": "{faces} liegt nicht neben dem Feld {at} von {name}: der Schirm wird "
         "entlang einer Kante des Feldes seines Trägers aufgestellt (5.22).",
-        "siege.lift_full_hands": "{name} trägt schon {item}: eine Figur trägt nur eines "
-        "(F8, F11).",
+        "siege.lift_full_hands": "{name} trägt schon {item}: eine Figur trägt nur eines (F8, F11).",
         "siege.lift_carried": "{item} wird von {other} getragen.",
         "siege.lift_shield_where": "{name} nimmt Schirm {item} nur auf seinem Feld {cell} auf "
         "(5.21: „wenn sie sich auf dem gleichen Feld befindet“).",
         "siege.lift_pot_where": "{name} nimmt Ölfass {item} nur auf seinem Feld {cell} oder "
         "daneben auf (F8).",
-        "siege.lift_unknown": "Es gibt kein Ölfass und keinen Schirm {item!r}; es gibt: "
-        "{known}.",
+        "siege.lift_unknown": "Es gibt kein Ölfass und keinen Schirm {item!r}; es gibt: {known}.",
         # Boiling oil (5.32: „Verteidiger, die sich auf Brustwehrfeldern befinden“)
-        "siege.pour_defenders": "Nur Verteidiger auf einer Brustwehr gießen kochendes Öl "
-        "(5.32).",
+        "siege.pour_defenders": "Nur Verteidiger auf einer Brustwehr gießen kochendes Öl (5.32).",
         "siege.pour_no_pot": "{name} trägt kein Ölfass: zuerst im Bewegungsschritt eines mit "
         "/lift aufnehmen (5.32).",
         "siege.pour_parapet": "{name} gießt Öl nur von einer Brustwehr aus (5.32).",
