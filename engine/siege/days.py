@@ -232,45 +232,40 @@ def header_fields(state: dict, out: dict[str, str]) -> None:
     out.update(fields)
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
-
-    if e.get("type") == "day_ended":
-        parts = [f"Day {e['day']} ends."]
-        for r in e["healing"]:
-            parts.append(f"{name(r['unit'])} rolls {r['roll']} for healing: {r['title']}.")
-        if e["moat_removed"]:
-            parts.append(
-                f"The filled-moat counters on {', '.join(e['moat_removed'])} are taken off; "
-                f"the besiegers lay {len(e['moat_removed'])} anew before the next assault."
-            )
-        if e["wounded"]:
-            parts.append(f"Still wounded: {', '.join(name(f) for f in e['wounded'])}.")
-        if e["dead"]:
-            parts.append(f"Dead: {', '.join(name(f) for f in e['dead'])}.")
-        if e.get("left_map"):
-            parts.append(f"Fled off the map: {', '.join(name(f) for f in e['left_map'])}.")
-        return " ".join(parts)
-    if e.get("type") == "day_started":
-        line = f"Day {e['day']} of {e['of']} begins."
-        if e["healed"]:
-            line += f" Healed overnight: {', '.join(name(f) for f in e['healed'])}."
-        work = e.get("prepare")
-        if work:
-            tasks = []
-            if work["filled_moat"]:
-                tasks.append(f"lay {work['filled_moat']} filled-moat counter(s) anew (/fill)")
-            if work["engines"]:
-                commands = ", ".join(f"/{c}" for c in work["engines"])
-                tasks.append(f"work their engines ({commands})")
-            line += (
-                f" Before the assault the besiegers may {' and '.join(tasks)}; "
-                "their /end-phase starts the day's first round."
-            )
-        return line
-    return None
-
+DAY_WORDS = {
+    "en": {
+        "ended": "Day {day} ends.",
+        "healing": "{name} rolls {roll} for healing: {title}.",
+        "moat": "The filled-moat counters on {cells} are taken off; the besiegers lay {count} "
+        "anew before the next assault.",
+        "wounded": "Still wounded: {names}.",
+        "dead": "Dead: {names}.",
+        "left_map": "Fled off the map: {names}.",
+        "started": "Day {day} of {of} begins.",
+        "healed": " Healed overnight: {names}.",
+        "lay": "lay {count} filled-moat counter(s) anew (/fill)",
+        "engines": "work their engines ({commands})",
+        "and": " and ",
+        "prepare": " Before the assault the besiegers may {tasks}; their /end-phase starts the "
+        "day's first round.",
+    },
+    "de": {
+        "ended": "Tag {day} endet.",
+        "healing": "{name} würfelt {roll} für die Heilung: {title}.",
+        "moat": "Die Marker „aufgefüllter Graben“ auf {cells} werden entfernt; die Belagerer "
+        "legen vor dem nächsten Sturm {count} neu.",
+        "wounded": "Noch verwundet: {names}.",
+        "dead": "Tot: {names}.",
+        "left_map": "Vom Spielplan geflohen: {names}.",
+        "started": "Tag {day} von {of} beginnt.",
+        "healed": " Über Nacht geheilt: {names}.",
+        "lay": "{count} Marker „aufgefüllter Graben“ neu legen (/fill)",
+        "engines": "ihre Maschinen bedienen ({commands})",
+        "and": " und ",
+        "prepare": " Vor dem Sturm dürfen die Belagerer {tasks}; ihr /end-phase beginnt die "
+        "erste Runde des Tages.",
+    },
+}
 
 HEALING_DE = {
     "healed next morning": "am nächsten Morgen geheilt",
@@ -280,46 +275,45 @@ HEALING_DE = {
 }
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    """The day's end and the next morning, in English or German (one table of words)."""
+    say = DAY_WORDS.get(lang, DAY_WORDS["en"])
 
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
+    def names(fids) -> str:
+        return ", ".join(state["figures"].get(f, {}).get("name", f) for f in fids)
 
     if e.get("type") == "day_ended":
-        parts = [f"Tag {e['day']} endet."]
+        parts = [say["ended"].format(day=e["day"])]
         for r in e["healing"]:
-            title = HEALING_DE.get(r["title"], r["title"])
-            parts.append(f"{name(r['unit'])} würfelt {r['roll']} für die Heilung: {title}.")
+            title = HEALING_DE.get(r["title"], r["title"]) if lang == "de" else r["title"]
+            parts.append(
+                say["healing"].format(name=names([r["unit"]]), roll=r["roll"], title=title)
+            )
         if e["moat_removed"]:
             parts.append(
-                f"Die Marker „aufgefüllter Graben“ auf {', '.join(e['moat_removed'])} werden "
-                f"entfernt; die Belagerer legen vor dem nächsten Sturm {len(e['moat_removed'])} neu."
+                say["moat"].format(cells=", ".join(e["moat_removed"]), count=len(e["moat_removed"]))
             )
-        if e["wounded"]:
-            parts.append(f"Noch verwundet: {', '.join(name(f) for f in e['wounded'])}.")
-        if e["dead"]:
-            parts.append(f"Tot: {', '.join(name(f) for f in e['dead'])}.")
-        if e.get("left_map"):
-            parts.append(f"Vom Spielplan geflohen: {', '.join(name(f) for f in e['left_map'])}.")
+        for key in ("wounded", "dead", "left_map"):
+            if e.get(key):
+                parts.append(say[key].format(names=names(e[key])))
         return " ".join(parts)
     if e.get("type") == "day_started":
-        line = f"Tag {e['day']} von {e['of']} beginnt."
+        line = say["started"].format(day=e["day"], of=e["of"])
         if e["healed"]:
-            line += f" Über Nacht geheilt: {', '.join(name(f) for f in e['healed'])}."
+            line += say["healed"].format(names=names(e["healed"]))
         work = e.get("prepare")
         if work:
             tasks = []
             if work["filled_moat"]:
-                tasks.append(
-                    f"{work['filled_moat']} Marker „aufgefüllter Graben“ neu legen (/fill)"
-                )
+                tasks.append(say["lay"].format(count=work["filled_moat"]))
             if work["engines"]:
                 commands = ", ".join(f"/{c}" for c in work["engines"])
-                tasks.append(f"ihre Maschinen bedienen ({commands})")
-            line += (
-                f" Vor dem Sturm dürfen die Belagerer {' und '.join(tasks)}; "
-                "ihr /end-phase beginnt die erste Runde des Tages."
-            )
+                tasks.append(say["engines"].format(commands=commands))
+            line += say["prepare"].format(tasks=say["and"].join(tasks))
         return line
     return None
+
+
+def describe_event_de(state: dict, e: dict) -> str | None:
+    """``describe_event`` for a German reader."""
+    return describe_event(state, e, "de")
