@@ -719,6 +719,8 @@ def rule_text(error, lang: str) -> str:
     for name, value in error.params.items():
         if isinstance(value, (list, tuple)):
             value = ", ".join(_term(ruleset, str(v), lang) for v in value) or "—"
+        elif name == "command":  # what the player types stays as they type it
+            value = str(value)
         else:
             value = _term(ruleset, str(value), lang)
         params[name] = value
@@ -727,7 +729,7 @@ def rule_text(error, lang: str) -> str:
     except (KeyError, IndexError, ValueError):
         log.exception("bad parameters for refusal %r", key)
         return str(error)
-    shown = list(error.legal)
+    shown = list(getattr(error, "legal_in", {}).get(lang) or error.legal)
     if not shown:
         return text
     more = getattr(error, "more", None)

@@ -18,6 +18,8 @@ class RuleError(UmpireError):
     that ruleset's ``translations``), ``params`` fill it, and ``message`` stays the English
     text for everyone else (logs, the local table, a language without that template).
     ``domain``: the ruleset whose terms (side and phase names) translate the params.
+    ``legal`` may be :class:`Hints`, which carry the same hints for readers of other
+    languages; they are kept in ``legal_in`` (language -> hints).
     """
 
     def __init__(
@@ -31,6 +33,7 @@ class RuleError(UmpireError):
     ):
         self.message = message
         self.legal = list(legal or [])
+        self.legal_in: dict[str, list[str]] = dict(getattr(legal, "localised", None) or {})
         self.key = key
         self.params = dict(params or {})
         self.domain = domain
@@ -42,6 +45,16 @@ class RuleError(UmpireError):
         shown = ", ".join(self.legal[:12])
         more = f" (+{len(self.legal) - 12} more)" if len(self.legal) > 12 else ""
         return f"{self.message} Legal: {shown}{more}."
+
+
+class Hints(list):
+    """Hints of what is legal instead, in English, that also carry the same hints for readers of
+    other languages (``localised``: language -> hints in the same order). Refusals are rare, so
+    the rules word them in every language at once rather than keep the actions around."""
+
+    def __init__(self, english, localised: dict[str, list[str]] | None = None):
+        super().__init__(english)
+        self.localised = dict(localised or {})
 
 
 class NotYourTurn(RuleError):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import Dice
-from .errors import NotYourTurn, OptionalRuleError, RuleError, ScenarioError
+from .errors import Hints, NotYourTurn, OptionalRuleError, RuleError, ScenarioError
 
 
 @dataclass(frozen=True)
@@ -569,11 +569,22 @@ class Ruleset(abc.ABC):
             )
         raise RuleError(
             f"That /{action['type']} is not legal now.",
-            [self.describe_action(state, a) for a in same],
+            self.legal_hints(state, same),
             key="not_legal_now",
             params={"command": str(action["type"])},
             domain=self.name,
         )
+
+    def legal_hints(self, state: dict, actions: list[dict]) -> Hints:
+        """What a refusal offers instead: each action's label in English and, for the readers
+        of every other language this game speaks, in theirs."""
+        english = [self.describe_action(state, a) for a in actions]
+        localised = {
+            lang: [self.action_label(state, a, lang) for a in actions]
+            for lang in self.translations
+            if lang != "en"
+        }
+        return Hints(english, localised)
 
     # ----- a player's language (the engine's own words are English) ------------------------
     def term(self, text: str, lang: str) -> str:
