@@ -160,6 +160,104 @@ class RivetWars(Ruleset):
             "only infantry may enter an objective": "nur Infanterie darf auf ein Ziel",
             "only infantry may enter a tanktrap": "nur Infanterie darf auf eine Panzersperre",
             "infantry cannot enter barbed wire": "Infanterie kann nicht in Stacheldraht",
+            # armour classes named in a refusal (the rulebook's "Panzerung")
+            "light": "leicht",
+            "medium": "mittel",
+            "heavy": "schwer",
+            "rivetwars.not_your_type": "{unit!r} ist keiner deiner Einheitentypen.",
+            "rivetwars.none_left": "Es ist kein {unit} mehr zum Aufstellen übrig (Anzahl in der "
+            "Schachtel, oder ein Held wurde schon eingesetzt).",
+            "rivetwars.plugin_host": "{unit} ist ein Aufstecker: stelle ihn auf eine deiner "
+            "Einheiten (to:<Einheit>) mit freiem Sockel in deinem Gebiet.",
+            "rivetwars.no_socket": "{unit} hat keinen freien Sockel.",
+            "rivetwars.plugin_territory": "{unit} steht nicht in deinem Gebiet; Aufstecker kommen "
+            "nur zu Einheiten im eigenen Gebiet.",
+            "rivetwars.no_advance": "{unit} hat keinen Schnellen Vorstoß (weder eigenen noch von "
+            "einem Aufstecker oder als Vorteil seines Segments).",
+            "rivetwars.no_rush": "{unit} kann nicht Rasen (weder selbst noch durch einen "
+            "Aufstecker oder als Vorteil seines Segments).",
+            "rivetwars.advance_first": "{unit} hat in dieser Aktivierung schon gehandelt; der "
+            "Schnelle Vorstoß muss zuerst kommen.",
+            "rivetwars.rush_first": "{unit} hat in dieser Aktivierung schon gehandelt; Rasen muss "
+            "zuerst kommen und ersetzt den Angriff.",
+            "rivetwars.advance_used": "{unit} hat alle {total} Segmente seines Schnellen Vorstoßes "
+            "verbraucht.",
+            "rivetwars.rush_used": "{unit} hat alle {total} Segmente seines Rasens verbraucht.",
+            "rivetwars.one_diagonal": "{unit} ist in dieser Aktivierung schon einmal diagonal "
+            "gezogen; nur ein diagonaler Schritt pro Aktivierung.",
+            "rivetwars.advanced_no_move": "{unit} hat in diesem Zug einen Schnellen Vorstoß "
+            "gemacht und darf sich in der Bewegungsphase nicht bewegen.",
+            "rivetwars.not_in_hand": "{card!r} hast du nicht auf der Hand.",
+            "rivetwars.not_in_hand_of": "{card!r} hast du nicht auf der Hand ({hand}).",
+            "rivetwars.hand_empty": "{card!r} hast du nicht auf der Hand (sie ist leer).",
+            "rivetwars.not_reaction": "{card} ist keine Reaktionskarte; nur eine Reaktionskarte "
+            "antwortet auf einen Angriff.",
+            "rivetwars.cover_where": "Take Cover! kommt auf eine deiner Einheiten im angegriffenen "
+            "Segment {segment}; {unit!r} gehört nicht dazu.",
+            "rivetwars.not_pushed": "{unit!r} wurde nicht verdrängt; ausweichen müssen: {units}.",
+            "rivetwars.retreat_where": "{segment!r} ist kein Segment neben {here}, das {unit} "
+            "betreten könnte.",
+            "rivetwars.drop_where": "{segment!r} ist kein Segment dieser Karte (Segmente: A1, C1, "
+            "..., A3, ...).",
+            "rivetwars.waiting_reaction": "Die Partie wartet auf {side}: /play mit einer "
+            "Reaktionskarte (Take Cover!) auf eine deiner Einheiten in {segment}, oder /pass.",
+            "rivetwars.waiting_retreat": "Die Partie wartet auf {side}: /retreat für jede "
+            "verdrängte Einheit in ein benachbartes Segment.",
+            "rivetwars.waiting_paradrop": "Die Partie wartet auf {side}: /place mit dem "
+            "Absprungsegment der Fallschirmjäger.",
+            "rivetwars.no_reaction": "Es gibt keinen feindlichen Angriff zu beantworten; /pass "
+            "gilt nur für Reaktionen.",
+            "rivetwars.place_paratroopers": "/place gehört zu den Fallschirmjägern von Mission 9, "
+            "zu Beginn des Zuges ihrer Seite.",
+            "rivetwars.no_retreat": "/retreat antwortet auf einen Panzerschreck; keine deiner "
+            "Einheiten wurde verdrängt.",
+            "rivetwars.discard_phase": "Action!-Karten werden in der Kartenphase abgeworfen; jetzt "
+            "ist die Phase {phase}.",
+            "rivetwars.discarded_already": "Du hast in dieser Kartenphase schon eine Action!-Karte "
+            "abgeworfen.",
+            "rivetwars.regrouped": "{unit} wurde in dieser Bewegungsphase schon umgruppiert.",
+            "rivetwars.regroup_where": "{square!r} ist kein Feld im Segment {segment} von {unit}; "
+            "umgruppiert wird nur innerhalb des Segments.",
+            "rivetwars.stands_there": "{unit} steht schon auf {square}.",
+            "rivetwars.reaction_only": "{card} ist eine Reaktionskarte: sie wird gespielt, wenn "
+            "ein feindlicher Angriff gerade würfeln will.",
+            "rivetwars.card_phase_any": "{card} wird in deiner Aufstellungs-, Kampf- oder "
+            "Bewegungsphase gespielt; jetzt ist die Phase {now}.",
+            "rivetwars.card_phase_deploy": "{card} wird in deiner Aufstellungsphase gespielt; "
+            "jetzt ist die Phase {now}.",
+            "rivetwars.card_phase_combat": "{card} wird in deiner Kampfphase gespielt; jetzt ist "
+            "die Phase {now}.",
+            "rivetwars.card_phase_move": "{card} wird in deiner Bewegungsphase gespielt; jetzt "
+            "ist die Phase {now}.",
+            "rivetwars.card_phase_card": "{card} wird in deiner Kartenphase gespielt; jetzt ist "
+            "die Phase {now}.",
+            "rivetwars.no_weapon": "{unit} hat keine Waffe.",
+            "rivetwars.which_weapon": "{unit} hat mehrere Waffen: gib choice: an ({weapons}).",
+            "rivetwars.no_such_weapon": "{unit} hat keine Waffe {weapon!r}; seine Waffen: "
+            "{weapons}.",
+            "rivetwars.rushed": "{unit} ist in dieser Aktivierung als [Aktion] gerast und kann "
+            "nicht angreifen.",
+            "rivetwars.attacks_used": "{unit} hat in dieser Phase alle {attacks} Angriffe mit "
+            "{weapon} gemacht.",
+            "rivetwars.no_gas": "Alle {markers} Gasmarker der Schachtel liegen auf der Karte; "
+            "keine neue Wolke möglich.",
+            "rivetwars.not_sniper": "Nur die Einzelangriffe eines Scharfschützen nennen eine "
+            "Zieleinheit; greife ein Segment mit to:<Segment> an.",
+            "rivetwars.not_enemy": "{unit!r} ist keine feindliche Einheit auf der Karte.",
+            "rivetwars.sniper_target": "{unit} ist ein Scharfschütze: nenne die feindliche "
+            "Einheit mit target:<Einheit>.",
+            "rivetwars.no_enemy": "In {segment} steht keine feindliche Einheit.",
+            "rivetwars.range_zero_ground": "{weapon} kann keine Bodenziele angreifen (Reichweite "
+            "0).",
+            "rivetwars.range_zero_air": "{weapon} kann keine Luftziele angreifen (Reichweite 0).",
+            "rivetwars.out_of_range_ground": "{segment} ist {distance} Segmente entfernt; {weapon} "
+            "von {unit} reicht {reach} gegen Bodenziele.",
+            "rivetwars.out_of_range_air": "{segment} ist {distance} Segmente entfernt; {weapon} "
+            "von {unit} reicht {reach} gegen Luftziele.",
+            "rivetwars.zero_dice": "{unit} (Panzerung {armour}) kann von {weapon} nicht verletzt "
+            "werden: 0 Würfel.",
+            "rivetwars.zero_dice_first": "{unit} (erste in der Zielreihenfolge des Verteidigers, "
+            "Panzerung {armour}) kann von {weapon} nicht verletzt werden: 0 Würfel.",
         }
     }
     phases = CYCLE.phases
@@ -1588,7 +1686,7 @@ class RivetWars(Ruleset):
         if action not in legal:
             reason = self._explain(state, action) if side in self.awaiting(state) else None
             if reason:
-                same = [self.describe_action(state, a) for a in legal if a["type"] == kind]
+                same = self.legal_hints(state, [a for a in legal if a["type"] == kind])
                 if not same:
                     same = sorted({"/" + a["type"] for a in self._legal(state, side)})
                 raise RuleError(reason, same, **keyed_of(reason))
@@ -1659,9 +1757,15 @@ class RivetWars(Ruleset):
         if kind == "deploy":
             spec = roster(state).get(uid or "")
             if spec is None or spec["side"] != side:
-                return f"{uid!r} is not one of your unit types."
+                return self._why(
+                    f"{uid!r} is not one of your unit types.", "not_your_type", unit=str(uid)
+                )
             if self._pool_left(state, side, uid) <= 0:
-                return f"No {spec['name']} is left to deploy (box count, or a hero already used)."
+                return self._why(
+                    f"No {spec['name']} is left to deploy (box count, or a hero already used).",
+                    "none_left",
+                    unit=spec["name"],
+                )
             if not self._affordable(state, side, uid):
                 return Reason(
                     f"{spec['name']} costs {spec['cost']} points and {spec['rivets']} rivets; you "
@@ -1677,14 +1781,23 @@ class RivetWars(Ruleset):
             if spec.get("plugin"):
                 host = state["units"].get(action.get("to"))
                 if host is None or host["side"] != side:
-                    return (
+                    return self._why(
                         f"{spec['name']} is a plug-in: deploy it onto one of your units (to:<unit id>) "
-                        f"that has a free socket and stands in your territory."
+                        f"that has a free socket and stands in your territory.",
+                        "plugin_host",
+                        unit=spec["name"],
                     )
                 if len(host["plugins"]) >= roster(state)[host["type"]].get("sockets", 0):
-                    return f"{action['to']} has no free socket."
+                    return self._why(
+                        f"{action['to']} has no free socket.", "no_socket", unit=action["to"]
+                    )
                 if self.territory(state, self.seg_name(state, action["to"])) != side:
-                    return f"{action['to']} is not in your territory; plug-ins join units in your own territory."
+                    return self._why(
+                        f"{action['to']} is not in your territory; plug-ins join units in your "
+                        f"own territory.",
+                        "plugin_territory",
+                        unit=action["to"],
+                    )
                 return None
             if not spec.get("plugin"):
                 if to not in state["mission"]["deploy"][side]:
@@ -1753,21 +1866,38 @@ class RivetWars(Ruleset):
             title = {"advance": "Quick Advance", "rush": "Rush"}[kind]
             total = self.abilities(state, uid, occ).get(ability, 0)
             if not total:
-                return (
-                    f"{uid} has no {title} (its own, a plug-in's, or an advantage in its segment)."
+                return self._why(
+                    f"{uid} has no {title} (its own, a plug-in's, or an advantage in its segment).",
+                    f"no_{kind}",
+                    unit=uid,
                 )
             if ust.get("mode") not in (None, kind):
-                return (
+                return self._why(
                     f"{uid} has already {'attacked' if ust.get('mode') == 'attack' else 'acted'} this "
                     f"activation; {title} must come first"
-                    + (" and replaces the attack." if kind == "rush" else ".")
+                    + (" and replaces the attack." if kind == "rush" else "."),
+                    f"{kind}_first",
+                    unit=uid,
                 )
             if ust.get(f"{kind}_left", total) <= 0:
-                return f"{uid} has used all {total} segment(s) of its {title}."
+                return self._why(
+                    f"{uid} has used all {total} segment(s) of its {title}.",
+                    f"{kind}_used",
+                    unit=uid,
+                    total=total,
+                )
         if ust.get("diag") and here[0] != there[0] and here[1] != there[1]:
-            return f"{uid} has already made its one diagonal step in this activation."
+            return self._why(
+                f"{uid} has already made its one diagonal step in this activation.",
+                "one_diagonal",
+                unit=uid,
+            )
         if kind == "move" and uid in state["no_move"]:
-            return f"{uid} used Quick Advance this turn and cannot move in the movement phase."
+            return self._why(
+                f"{uid} used Quick Advance this turn and cannot move in the movement phase.",
+                "advanced_no_move",
+                unit=uid,
+            )
         problem = self._enter_problem(state, unit["type"], side, to, occ, uid)
         if problem and not (
             problem == "enemy units there" and self.abilities(state, uid, occ).get("tank_shock")
@@ -1791,6 +1921,10 @@ class RivetWars(Ruleset):
             segment=str(label),
         )
 
+    def _why(self, text: str, key: str, **params) -> Reason:
+        """A refusal's English text with its key for the German template (``translations``)."""
+        return Reason(text, "rivetwars." + key, self.name, **params)
+
     def _explain_waiting(self, state, action) -> str | None:
         """Refusals while the game waits for one decision (a reaction, a retreat, a drop)."""
         pend = state.get("pending")
@@ -1806,64 +1940,132 @@ class RivetWars(Ruleset):
         if pend["kind"] == "reaction" and kind == "play":
             spec = data.cards()["action"].get(action.get("card", ""))
             if action.get("card") not in state["hands"][action.get("side")]:
-                return f"{action.get('card')!r} is not in your hand."
+                return self._why(
+                    f"{action.get('card')!r} is not in your hand.",
+                    "not_in_hand",
+                    card=str(action.get("card")),
+                )
             if spec["effect"] != "take-cover":
-                return f"{spec['name']} is not a reaction card; only a reaction card can answer an attack."
-            return (
+                return self._why(
+                    f"{spec['name']} is not a reaction card; only a reaction card can answer an "
+                    f"attack.",
+                    "not_reaction",
+                    card=spec["name"],
+                )
+            return self._why(
                 f"Take Cover! goes on one of your units in the attacked segment {pend['segment']}; "
-                f"{action.get('unit')!r} is not one of them."
+                f"{action.get('unit')!r} is not one of them.",
+                "cover_where",
+                segment=pend["segment"],
+                unit=str(action.get("unit")),
             )
         if pend["kind"] == "retreat" and kind == "retreat":
             if action.get("unit") not in pend["units"]:
-                return f"{action.get('unit')!r} was not pushed out; these must retreat: {', '.join(pend['units'])}."
-            return (
+                return self._why(
+                    f"{action.get('unit')!r} was not pushed out; these must retreat: "
+                    f"{', '.join(pend['units'])}.",
+                    "not_pushed",
+                    unit=str(action.get("unit")),
+                    units=", ".join(pend["units"]),
+                )
+            return self._why(
                 f"{action.get('to')!r} is not a segment next to {pend['from']} that "
-                f"{action.get('unit')} could enter."
+                f"{action.get('unit')} could enter.",
+                "retreat_where",
+                segment=str(action.get("to")),
+                here=pend["from"],
+                unit=str(action.get("unit")),
             )
         if pend["kind"] == "paradrop" and kind == "place":
-            return f"{action.get('to')!r} is not a segment of this map (segments: A1, C1, ..., A3, ...)."
-        return f"The game is waiting for {self.side_titles[pend['side']]}: {asks}."
+            return self._why(
+                f"{action.get('to')!r} is not a segment of this map (segments: A1, C1, ..., A3, "
+                f"...).",
+                "drop_where",
+                segment=str(action.get("to")),
+            )
+        return self._why(
+            f"The game is waiting for {self.side_titles[pend['side']]}: {asks}.",
+            "waiting_" + pend["kind"],
+            side=self.side_titles[pend["side"]],
+            segment=str(pend.get("segment")),
+        )
 
     def _explain_other(self, state, action) -> str | None:
         kind, side = action.get("type"), action.get("side")
         phase = state["phase"]
         card = action.get("card")
         if kind == "pass":
-            return "There is no enemy attack to answer; /pass is for reactions."
+            return self._why(
+                "There is no enemy attack to answer; /pass is for reactions.", "no_reaction"
+            )
         if kind == "place":
-            return "/place is for mission 9's paratroopers at the start of their side's turn."
+            return self._why(
+                "/place is for mission 9's paratroopers at the start of their side's turn.",
+                "place_paratroopers",
+            )
         if kind == "retreat":
-            return "/retreat answers a tank shock; no unit of yours has been pushed out."
+            return self._why(
+                "/retreat answers a tank shock; no unit of yours has been pushed out.",
+                "no_retreat",
+            )
+        hand = ", ".join(state["hands"][side]) if side in state["hands"] else ""
         if kind == "discard":
             if phase != "card":
-                return f"Action cards are discarded in the card phase; this is the {phase} phase."
+                return self._why(
+                    f"Action cards are discarded in the card phase; this is the {phase} phase.",
+                    "discard_phase",
+                    phase=phase,
+                )
             if state["discarded"]:
-                return "You have already discarded one action card this card phase."
-            return f"{card!r} is not in your hand ({', '.join(state['hands'][side]) or 'empty'})."
+                return self._why(
+                    "You have already discarded one action card this card phase.",
+                    "discarded_already",
+                )
+            return self._not_in_hand(card, hand)
         if kind == "regroup":
             if phase != "move":
-                return f"/regroup belongs to the move phase; this is the {phase} phase."
+                return self._why(
+                    f"/regroup belongs to the move phase; this is the {phase} phase.",
+                    "wrong_phase",
+                    command="regroup",
+                    phase="move",
+                    now=phase,
+                )
             uid = action.get("unit")
             unit = state["units"].get(uid)
             if unit is None or unit["side"] != side:
-                return f"{uid!r} is not one of your units."
+                return self._why(f"{uid!r} is not one of your units.", "not_yours", unit=uid)
             if uid in state["regrouped"]:
-                return f"{uid} has already regrouped this movement phase."
+                return self._why(
+                    f"{uid} has already regrouped this movement phase.", "regrouped", unit=uid
+                )
             square = board(state).parse_square(str(action.get("to", "")))
             if square is None or seg_of_square(square) != self.seg(state, uid):
-                return (
-                    f"{action.get('to')!r} is not a square of {uid}'s segment {self.seg_name(state, uid)}; "
-                    f"regrouping stays inside the segment."
+                return self._why(
+                    f"{action.get('to')!r} is not a square of {uid}'s segment "
+                    f"{self.seg_name(state, uid)}; regrouping stays inside the segment.",
+                    "regroup_where",
+                    square=str(action.get("to")),
+                    unit=uid,
+                    segment=self.seg_name(state, uid),
                 )
-            return f"{uid} already stands on {action.get('to')}."
+            return self._why(
+                f"{uid} already stands on {action.get('to')}.",
+                "stands_there",
+                unit=uid,
+                square=str(action.get("to")),
+            )
         if kind == "play":
             spec = data.cards()["action"].get(card or "")
             if card not in state["hands"][side]:
-                return (
-                    f"{card!r} is not in your hand ({', '.join(state['hands'][side]) or 'empty'})."
-                )
+                return self._not_in_hand(card, hand)
             if spec["when"] == "reaction":
-                return f"{spec['name']} is a reaction card: it is played when an enemy attack is about to roll."
+                return self._why(
+                    f"{spec['name']} is a reaction card: it is played when an enemy attack is "
+                    f"about to roll.",
+                    "reaction_only",
+                    card=spec["name"],
+                )
             if phase not in ("deploy", "combat", "move") or spec["when"] not in ("any", phase):
                 titles = {
                     "deploy": "deployment",
@@ -1876,46 +2078,98 @@ class RivetWars(Ruleset):
                     if spec["when"] == "any"
                     else titles[spec["when"]]
                 )
-                return f"{spec['name']} is played in your {when} phase; this is the {titles[phase]} phase."
+                return self._why(
+                    f"{spec['name']} is played in your {when} phase; this is the {titles[phase]} "
+                    f"phase.",
+                    "card_phase_" + spec["when"],
+                    card=spec["name"],
+                    now=phase,
+                )
             return None
         return None
+
+    def _not_in_hand(self, card, hand: str) -> Reason:
+        return self._why(
+            f"{card!r} is not in your hand ({hand or 'empty'}).",
+            "not_in_hand_of" if hand else "hand_empty",
+            card=str(card),
+            hand=hand,
+        )
 
     def _explain_attack(self, state, action, occ) -> str | None:
         uid = action["unit"]
         side = state["units"][uid]["side"]
         weapons = dict(self.weapons(state, uid))
         if not weapons:
-            return f"{uid} has no weapon."
+            return self._why(f"{uid} has no weapon.", "no_weapon", unit=uid)
         key = action.get("choice")
         if key is None and len(weapons) > 1:
-            return f"{uid} has several weapons: add choice: {' or '.join(weapons)}."
+            return self._why(
+                f"{uid} has several weapons: add choice: {' or '.join(weapons)}.",
+                "which_weapon",
+                unit=uid,
+                weapons=", ".join(weapons),
+            )
         key = key or next(iter(weapons))
         if key not in weapons:
-            return f"{uid} has no weapon {key!r}; its weapons: {', '.join(weapons)}."
+            return self._why(
+                f"{uid} has no weapon {key!r}; its weapons: {', '.join(weapons)}.",
+                "no_such_weapon",
+                unit=uid,
+                weapon=str(key),
+                weapons=", ".join(weapons),
+            )
         weapon = weapons[key]
         ust = state["ust"].get(uid) or {}
         if ust.get("mode") == "rush":
-            return f"{uid} has used Rush as its [Action] this activation and cannot attack."
+            return self._why(
+                f"{uid} has used Rush as its [Action] this activation and cannot attack.",
+                "rushed",
+                unit=uid,
+            )
         if (ust.get("attacks") or {}).get(key, weapon["attacks"]) <= 0:
-            return f"{uid} has made all {weapon['attacks']} attack(s) of its {key} this phase."
+            return self._why(
+                f"{uid} has made all {weapon['attacks']} attack(s) of its {key} this phase.",
+                "attacks_used",
+                unit=uid,
+                attacks=weapon["attacks"],
+                weapon=key,
+            )
         if weapon.get("gas") and len(state["clouds"]) >= GAS_MARKERS:
-            return f"All {GAS_MARKERS} gas markers of the box are on the board; no new cloud can be laid."
+            return self._why(
+                f"All {GAS_MARKERS} gas markers of the box are on the board; no new cloud can be "
+                f"laid.",
+                "no_gas",
+                markers=GAS_MARKERS,
+            )
         ab = self.abilities(state, uid, occ)
         area = weapon.get("area") or weapon.get("gas")
         if "target" in action:
             if not ab.get("sniper") or area:
-                return "Only a sniper's single attacks name a target unit; attack a segment with to:<segment>."
+                return self._why(
+                    "Only a sniper's single attacks name a target unit; attack a segment with "
+                    "to:<segment>.",
+                    "not_sniper",
+                )
             target = state["units"].get(action["target"])
             if target is None or target["side"] == side:
-                return f"{action['target']!r} is not an enemy unit on the board."
+                return self._why(
+                    f"{action['target']!r} is not an enemy unit on the board.",
+                    "not_enemy",
+                    unit=str(action["target"]),
+                )
             label = self.seg_name(state, action["target"])
         else:
             if ab.get("sniper") and not area:
-                return f"{uid} is a sniper: name the enemy unit with target:<unit id>."
+                return self._why(
+                    f"{uid} is a sniper: name the enemy unit with target:<unit id>.",
+                    "sniper_target",
+                    unit=uid,
+                )
             label = str(action.get("to", "")).upper()
         enemies = [u for u in occ["segs"].get(label, []) if state["units"][u]["side"] != side]
         if not enemies:
-            return f"{label} holds no enemy unit."
+            return self._why(f"{label} holds no enemy unit.", "no_enemy", segment=label)
         first = action.get("target") or (
             enemies[0] if area else self._priority(state, label, other(side), occ)[0]
         )
@@ -1923,15 +2177,34 @@ class RivetWars(Ruleset):
         kind = "air" if self.is_air(state, first) else "ground"
         reach = self._range(state, uid, weapon, first, occ, ab)
         if reach <= 0:
-            return f"{key} cannot attack {kind} targets (range 0)."
+            return self._why(
+                f"{key} cannot attack {kind} targets (range 0).",
+                f"range_zero_{kind}",
+                weapon=key,
+            )
         if dist > reach:
-            return f"{label} is {dist} segments away; {uid}'s {key} reaches {reach} against {kind} targets."
+            return self._why(
+                f"{label} is {dist} segments away; {uid}'s {key} reaches {reach} "
+                f"against {kind} targets.",
+                f"out_of_range_{kind}",
+                segment=label,
+                distance=dist,
+                unit=uid,
+                weapon=key,
+                reach=reach,
+            )
         if self.dice_against(state, weapon["dice"], first, occ) <= 0:
             armour = data.ARMOUR_NAMES[self.spec(state, first)["armour"] - 1]
             lead = (
                 "" if action.get("target") or area else "first in the defender's target priority, "
             )
-            return f"{first} ({lead}armour {armour}) cannot be harmed by {key}: 0 dice."
+            return self._why(
+                f"{first} ({lead}armour {armour}) cannot be harmed by {key}: 0 dice.",
+                "zero_dice_first" if lead else "zero_dice",
+                unit=first,
+                armour=armour,
+                weapon=key,
+            )
         return None
 
     def _end_phase(self, state, events, dice):
