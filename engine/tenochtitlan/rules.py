@@ -336,6 +336,34 @@ class Tenochtitlan(Ruleset):
             "und außerhalb feindlicher Kontrollzonen.",
             "tenochtitlan.not_partner": "{unit!r} ist keine andere eigene Einheit auf dem Brett "
             "für einen gemeinsamen Angriff.",
+            "tenochtitlan.is_disorganised": "{unit} ist desorganisiert.",
+            # a card's return of an eliminated unit ("Erlaubt eine Karte die Rückkehr einer
+            # eliminierten Einheit ins Spiel ...")
+            "tenochtitlan.not_eliminated": "{unit!r} ist keine deiner eliminierten Einheiten.",
+            "tenochtitlan.not_a_hex": "{cell!r} ist kein Feld dieser Karte.",
+            "tenochtitlan.no_return": "Die ausgespielte Karte bringt keine (weitere) eliminierte "
+            "Einheit zurück.",
+            "tenochtitlan.return_classes": "Die Karte bringt nur Einheiten dieser Art zurück: "
+            "{classes}.",
+            "tenochtitlan.return_where_default_land": "Die Karte bringt die Einheit auf ein "
+            "leeres Feld neben einer eigenen, nicht desorganisierten Einheit zurück, an Land, "
+            "außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.return_where_default_water": "Die Karte bringt die Einheit auf ein "
+            "leeres Feld neben einer eigenen, nicht desorganisierten Einheit zurück, auf dem "
+            "Wasser, außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.return_where_city_land": "Die Karte bringt die Einheit auf ein leeres "
+            "Feld von Tenochtitlan zurück, an Land, außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.return_where_city_water": "Die Karte bringt die Einheit auf ein leeres "
+            "Feld von Tenochtitlan zurück, auf dem Wasser, außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.return_where_village_land": "Die Karte bringt die Einheit auf ein leeres "
+            "Feld in oder neben einem Dorf zurück, an Land, außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.return_where_village_water": "Die Karte bringt die Einheit auf ein "
+            "leeres Feld in oder neben einem Dorf zurück, auf dem Wasser, außerhalb feindlicher "
+            "Kontrollzonen.",
+            "tenochtitlan.return_where_named_land": "Die Karte bringt die Einheit auf das Feld "
+            "zurück, das sie nennt, an Land, außerhalb feindlicher Kontrollzonen.",
+            "tenochtitlan.return_where_named_water": "Die Karte bringt die Einheit auf das Feld "
+            "zurück, das sie nennt, auf dem Wasser, außerhalb feindlicher Kontrollzonen.",
         }
     }
     phases = PHASES
@@ -1245,11 +1273,20 @@ class Tenochtitlan(Ruleset):
                 if reason is None and partner is not None:
                     why = self._why_not_attack(pos, side, partner, target, kind, joining=True)
                     if why:
-                        reason = f"{self._name(state, partner)} cannot join: {why}"
+                        # the German template of each joining reason is built from the
+                        # reason's own (see JOIN_REASONS below the class)
+                        inner = keyed_of(why)
+                        reason = Reason(
+                            f"{self._name(state, partner)} cannot join: {why}",
+                            inner["key"].replace("tenochtitlan.", "tenochtitlan.cannot_join."),
+                            self.name,
+                            partner=self._name(state, partner),
+                            **inner["params"],
+                        )
         same = [a for a in legal if a["type"] == kind] or [
             a for a in everything if a["type"] == kind
         ]
-        hints = [self.describe_action(state, a) for a in same]
+        hints = self.legal_hints(state, same)
         if reason:
             # ``keyed`` is set together with ``reason``; reasons without one stay English.
             raise RuleError(reason, hints, **(keyed or keyed_of(reason)))
@@ -1281,11 +1318,23 @@ class Tenochtitlan(Ruleset):
         name = self._name(state, uid)
         if joining:
             if pos.units[uid]["disorganised"]:
-                return f"{name} is disorganised."
+                return Reason(
+                    f"{name} is disorganised.", "tenochtitlan.is_disorganised", self.name, unit=name
+                )
             if uid in state["attacked"] and uid != state.get("extra_melee"):
-                return f"{name} has already attacked this turn."
+                return Reason(
+                    f"{name} has already attacked this turn.",
+                    "tenochtitlan.already_attacked",
+                    self.name,
+                    unit=name,
+                )
             if uid in state["no_attack"]:
-                return f"{name} entered terrain that forbids attacking this turn."
+                return Reason(
+                    f"{name} entered terrain that forbids attacking this turn.",
+                    "tenochtitlan.no_attack_terrain",
+                    self.name,
+                    unit=name,
+                )
         d = pos.dist(pos.where(uid), pos.where(target))
         rng = pos.utype(uid)["range"]
         them = self._name(state, target)
@@ -1342,13 +1391,28 @@ class Tenochtitlan(Ruleset):
                 unit=str(uid),
             )
         if not setup and uid not in state["eliminated"]:
-            return f"{uid!r} is not one of your eliminated units."
+            return Reason(
+                f"{uid!r} is not one of your eliminated units.",
+                "tenochtitlan.not_eliminated",
+                self.name,
+                unit=str(uid),
+            )
         t = pos.types[state["roster"][uid]]
         if t["side"] != side:
-            return f"{self._name(state, uid)} is not yours."
+            return Reason(
+                f"{self._name(state, uid)} is not yours.",
+                "tenochtitlan.not_yours",
+                self.name,
+                unit=self._name(state, uid),
+            )
         i = board.idx(lab) if isinstance(lab, str) else None
         if i is None:
-            return f"{lab!r} is not a hex of this map."
+            return Reason(
+                f"{lab!r} is not a hex of this map.",
+                "tenochtitlan.not_a_hex",
+                self.name,
+                cell=str(lab),
+            )
         if i in pos.at:
             return Reason(
                 f"{lab} already holds {self._name(state, pos.at[i])}; one unit per hex.",
@@ -1361,17 +1425,30 @@ class Tenochtitlan(Ruleset):
         if not setup:
             special = pos.special("return_unit")
             if not special or state.get("returned"):
-                return "The card in play returns no (further) eliminated unit."
+                return Reason(
+                    "The card in play returns no (further) eliminated unit.",
+                    "tenochtitlan.no_return",
+                    self.name,
+                )
             if t["class"] not in special["classes"]:
-                return f"The card returns only {', '.join(special['classes'])} units."
+                return Reason(
+                    f"The card returns only {', '.join(special['classes'])} units.",
+                    "tenochtitlan.return_classes",
+                    self.name,
+                    classes=list(special["classes"]),
+                )
             where = {
                 "default": "an empty hex next to a friendly unit in good order",
                 "city": "an empty Tenochtitlan hex",
                 "village": "an empty hex at or next to a village",
             }
-            return (
-                f"The card returns the unit to {where.get(special.get('where', 'default'), 'the hex it names')}, "
-                f"{'on water' if water else 'on land'}, outside enemy zones of control."
+            kind = special.get("where", "default")
+            return Reason(
+                f"The card returns the unit to {where.get(kind, 'the hex it names')}, "
+                f"{'on water' if water else 'on land'}, outside enemy zones of control.",
+                f"tenochtitlan.return_where_{kind if kind in where else 'named'}_"
+                f"{'water' if water else 'land'}",
+                self.name,
             )
 
         def why(text: str, key: str, **params) -> Reason:
@@ -1958,7 +2035,7 @@ class Tenochtitlan(Ruleset):
             board = board_for(state["map"])
             i = board.idx(value)
             if i is not None:
-                return f"{value} ({present.place_name(board, i)})"
+                return f"{value} ({present.word(present.place_name(board, i), lang)})"
         return value
 
     def describe_event(self, state: dict, event: dict) -> str | None:
@@ -1990,3 +2067,20 @@ class Tenochtitlan(Ruleset):
 
     def rules_reference(self, lang="en", state=None):
         return present.rules_reference(self, lang, state)
+
+
+# A partner that cannot join a combined attack is refused with its own reason: "<partner> kann
+# sich nicht anschließen: <reason>" for each reason a joining unit can have.
+for _reason in (
+    "out_of_range",
+    "moved_adjacent_only",
+    "sight_blocked",
+    "zoc_attack",
+    "is_disorganised",
+    "already_attacked",
+    "no_attack_terrain",
+):
+    Tenochtitlan.translations["de"][f"tenochtitlan.cannot_join.{_reason}"] = (
+        "{partner} kann sich dem Angriff nicht anschließen: "
+        + Tenochtitlan.translations["de"][f"tenochtitlan.{_reason}"]
+    )

@@ -1,0 +1,19 @@
+"""Every refusal Tenochtitlan gives while a German reader plays reads German (issue 15): the
+probe tries the plausible mistakes (another unit, another hex, a unit that is not eliminated, a
+partner out of range, a command of another phase, the other side's command) at every step of
+seeded games."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.registry import get_ruleset
+from tests.german_probe import english_refusals
+
+GAME = get_ruleset("tenochtitlan")
+
+
+@pytest.mark.parametrize("scenario", [s.name for s in GAME.scenarios()])
+def test_no_refusal_reaches_a_german_reader_in_english(scenario):
+    found = english_refusals(GAME, [scenario], seeds=(1, 2), steps=80)
+    assert not found, "\n".join(list(found)[:10])
