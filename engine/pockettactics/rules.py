@@ -207,6 +207,64 @@ class PocketTactics(Ruleset):
             "Feld zu betreten ist ein Angriff).",
             "pocket-tactics.reserve_where": "{cell} ist kein besetztes Merkmal neben {unit}; eine "
             "Einheit tritt in ein benachbartes Merkmal, das eine deiner Einheiten besetzt.",
+            # terrain and attack types named in refusals (the rulebook's words: Nahkampf, Magie)
+            "grass": "Grasland",
+            "sand": "Dünen",
+            "water": "Wasser",
+            "marsh": "Sumpf",
+            "lava": "Lavafeld",
+            "forest": "Wald",
+            "highland": "Hochland",
+            "village": "Dorf",
+            "city": "Stadt",
+            "lake": "See",
+            "ruins": "Spukruinen",
+            "crag": "Felsen",
+            "melee": "Nahkampf",
+            "magic": "Magie",
+            "pocket-tactics.no_option_of": "/{command} hat keine Option {option!r}; seine Optionen "
+            "sind {options}.",
+            "pocket-tactics.no_options": "/{command} hat keine Option {option!r}; es hat keine "
+            "Optionen.",
+            "pocket-tactics.needs": "/{command} braucht {missing}.",
+            "pocket-tactics.reserve_flyer_where": "{cell} ist kein besetztes Merkmal, das {unit} "
+            "erreicht; ein Flieger tritt in ein Merkmal, das eine deiner Einheiten besetzt, neben "
+            "sich oder neben einem Plättchen, das seine {moves} Bonusbewegungen erreichen.",
+            "pocket-tactics.not_a_feature": "{feature!r} ist kein Merkmal; Merkmale: {features}.",
+            "pocket-tactics.not_a_terrain": "{tile!r} ist kein Geländeplättchen (Merkmale liegen "
+            "auf Plättchen, sie kommen nicht in den Beutel); Gelände: {terrains}.",
+            "pocket-tactics.not_on_table": "{cell!r} ist kein Platz auf dem Tisch (Bezeichnungen "
+            "0101-1515).",
+            "pocket-tactics.not_map_tile": "{cell!r} ist kein Plättchen der Karte.",
+            "pocket-tactics.not_waiting": "{unit!r} ist keine Einheit deiner Armee, die noch "
+            "aufgestellt wird.",
+            "pocket-tactics.cannot_stand": "{unit} kann nicht auf {cell} stehen ({kind}).",
+            "pocket-tactics.not_your_die": "{die!r} ist keiner deiner Würfel in diesem Kampf.",
+            "pocket-tactics.die_six": "{die} zeigt schon 6; ein Bonus hebt keinen Würfel über 6.",
+            "pocket-tactics.no_bonus_for_kind": "Du hast keinen Bonus mehr für einen {kind}-Würfel "
+            "(deine übrigen Boni heben nur {other}-Würfel, wie die Karte ihrer Einheit sagt).",
+            "pocket-tactics.no_such_bonus": "Du hast keinen Bonus +{value} für {die}; übrig: "
+            "{left}.",
+            "pocket-tactics.no_special": "{unit} hat keine Spezialfähigkeit.",
+            "pocket-tactics.bless_how": "{unit} segnet einen benachbarten Verbündeten: /special "
+            "unit:{unit} with:<Verbündeter>.",
+            "pocket-tactics.not_ally_next": "{ally!r} ist kein Verbündeter neben {unit}.",
+            "pocket-tactics.already_blessed": "{ally} ist schon gesegnet; ein Segen hält bis zu "
+            "seinem nächsten Kampf.",
+            "pocket-tactics.teleport_how": "{unit} teleportiert sich: /special unit:{unit} "
+            "to:<Plättchen>.",
+            "pocket-tactics.teleport_where": "{unit} teleportiert sich nur auf ein freies "
+            "Plättchen neben einem Merkmal, das du kontrollierst.",
+            "pocket-tactics.not_adjacent": "Ein Nahkampfangriff braucht einen benachbarten Feind; "
+            "{target} ist {distance} Plättchen entfernt.",
+            "pocket-tactics.cannot_enter_attack": "{unit} kann {cell} ({kind}) nicht betreten und "
+            "{target} dort darum nicht im Nahkampf angreifen.",
+            "pocket-tactics.one_attack_type": "{unit} kennt nur die Angriffsart {attack}; lass as: "
+            "weg.",
+            "pocket-tactics.undeclared": "{unit} hat keine Angriffsart erklärt: der Angreifer "
+            "erklärt sie, {types}.",
+            "pocket-tactics.wrong_attack_type": "{unit} kann nicht als {declared!r} angreifen: der "
+            "Angreifer erklärt die Angriffsart, {types}.",
         }
     }
     # A referee may hand the turn in play to a side (/ref phase play side:...), nothing more: the
@@ -956,9 +1014,15 @@ class PocketTactics(Ruleset):
             known = {o.name for o in command.options} | {"type", "side"}
             extra = sorted(set(action) - known)
             if extra:
+                options = ", ".join(o.name for o in command.options)
                 raise RuleError(
-                    f"/{kind} has no option {extra[0]!r}; its options are "
-                    f"{', '.join(o.name for o in command.options) or 'none'}."
+                    f"/{kind} has no option {extra[0]!r}; its options are {options or 'none'}.",
+                    **self._keyed(
+                        "no_option_of" if options else "no_options",
+                        command=str(kind),
+                        option=str(extra[0]),
+                        options=options,
+                    ),
                 )
             missing = [o.name for o in command.options if o.required and o.name not in action]
             if missing:
@@ -969,6 +1033,9 @@ class PocketTactics(Ruleset):
                         for a in self.legal_actions(state, side)
                         if a["type"] == kind
                     ],
+                    **self._keyed(
+                        "needs", command=str(kind), missing=[m + ":" for m in missing]
+                    ),
                 )
         if (
             state["phase"] in ("army", "map", "home", "start", "features", "faction")
@@ -1153,6 +1220,12 @@ class PocketTactics(Ruleset):
                         f"one of your units occupies, next to it or next to a tile its "
                         f"{self._uspec(state, uid)['flying']} bonus moves reach.",
                         ways,
+                        **self._keyed(
+                            "reserve_flyer_where",
+                            cell=str(to),
+                            unit=uid,
+                            moves=self._uspec(state, uid)["flying"],
+                        ),
                     )
                 raise RuleError(
                     f"{to} is not an occupied feature next to {uid}; a unit steps into an adjacent "
@@ -1227,16 +1300,27 @@ class PocketTactics(Ruleset):
             feature = action.get("tile")
             if feature not in self.cat.features and feature != "random":
                 raise RuleError(
-                    f"{feature!r} is not a feature; features: {', '.join(self.cat.features)}."
+                    f"{feature!r} is not a feature; features: {', '.join(self.cat.features)}.",
+                    **self._keyed(
+                        "not_a_feature", feature=str(feature), features=", ".join(self.cat.features)
+                    ),
                 )
         if phase == "tiles" and kind == "tile" and action.get("tile") not in self.cat.terrains:
             raise RuleError(
                 f"{action.get('tile')!r} is not a terrain tile (features sit on tiles, they do not "
-                f"go into the bag); terrains: {', '.join(self.cat.terrains)}."
+                f"go into the bag); terrains: {', '.join(self.cat.terrains)}.",
+                **self._keyed(
+                    "not_a_terrain",
+                    tile=str(action.get("tile")),
+                    terrains=", ".join(self.cat.terrains),
+                ),
             )
         if phase == "map" and kind == "place" and to is not None:
             if not valid_label(to):
-                raise RuleError(f"{to!r} is not a place on the table (labels 0101-1515).")
+                raise RuleError(
+                    f"{to!r} is not a place on the table (labels 0101-1515).",
+                    **self._keyed("not_on_table", cell=str(to)),
+                )
             if to in state["tiles"]:
                 raise RuleError(
                     f"{to} already holds a tile.", **self._keyed("tile_there", cell=str(to))
@@ -1248,7 +1332,9 @@ class PocketTactics(Ruleset):
             )
         if phase == "home" and kind == "place" and to is not None:
             if to not in state["tiles"]:
-                raise RuleError(f"{to!r} is not a tile of the map.")
+                raise RuleError(
+                    f"{to!r} is not a tile of the map.", **self._keyed("not_map_tile", cell=str(to))
+                )
             if state["tiles"][to].get("feature"):
                 raise RuleError(
                     f"{to} already holds a feature.", **self._keyed("feature_there", cell=str(to))
@@ -1273,6 +1359,7 @@ class PocketTactics(Ruleset):
                         for u, v in state["units"].items()
                         if v["side"] == side and v["status"] == "reserve"
                     ),
+                    **self._keyed("not_waiting", unit=str(uid)),
                 )
             spot = to or ""
             if spot in self._occupant(state):
@@ -1285,6 +1372,9 @@ class PocketTactics(Ruleset):
                 raise RuleError(
                     f"{uid} cannot stand on {spot} ({self._kind(state, spot)}).",
                     self._start_spots(state, side, uid),
+                    **self._keyed(
+                        "cannot_stand", unit=uid, cell=spot, kind=self._kind(state, spot)
+                    ),
                 )
             raise RuleError(
                 f"Starting units go on or next to your own feature ({state['homes'].get(side)}).",
@@ -1302,12 +1392,19 @@ class PocketTactics(Ruleset):
         mine = c["dice"][role]
         die = action.get("die", "")
         if die not in _die_ids(mine):
-            raise RuleError(f"{die!r} is not one of your dice in this combat.", _die_ids(mine))
+            raise RuleError(
+                f"{die!r} is not one of your dice in this combat.",
+                _die_ids(mine),
+                **self._keyed("not_your_die", die=str(die)),
+            )
         if action["type"] != "bonus":
             return
         kind, i = _die_ref(die)
         if mine[kind][i] >= 6:
-            raise RuleError(f"{die} already shows 6; a bonus never raises a die above 6.")
+            raise RuleError(
+                f"{die} already shows 6; a bonus never raises a die above 6.",
+                **self._keyed("die_six", die=die),
+            )
         left = [b for b in c["bonuses"][role] if _fits(b, kind)]
         if not c["bonuses"][role]:
             raise RuleError(
@@ -1319,11 +1416,22 @@ class PocketTactics(Ruleset):
         if not left:
             raise RuleError(
                 f"You have no bonus left for {with_article(kind.upper())} die (the bonuses you "
-                f"have left raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says)."
+                f"have left raise only {'DEF' if kind == 'off' else 'OFF'} dice, as their unit's card says).",
+                **self._keyed(
+                    "no_bonus_for_kind",
+                    kind=kind.upper(),
+                    other="DEF" if kind == "off" else "OFF",
+                ),
             )
         raise RuleError(
             f"You have no +{action.get('value')} bonus for {die}; left: "
-            f"{', '.join('+' + str(b['value']) for b in left)}."
+            f"{', '.join('+' + str(b['value']) for b in left)}.",
+            **self._keyed(
+                "no_such_bonus",
+                value=str(action.get("value")),
+                die=die,
+                left=", ".join("+" + str(b["value"]) for b in left),
+            ),
         )
 
     def _explain_special(self, state: dict, action: dict) -> None:
@@ -1339,11 +1447,15 @@ class PocketTactics(Ruleset):
                     and v["status"] == "map"
                     and self._uspec(state, u)["special"]
                 ),
+                **self._keyed("no_special", unit=uid),
             )
         if special == "bless":
             ally = action.get("with")
             if ally is None or "to" in action:
-                raise RuleError(f"{uid} blesses an adjacent ally: /special unit:{uid} with:<ally>.")
+                raise RuleError(
+                    f"{uid} blesses an adjacent ally: /special unit:{uid} with:<ally>.",
+                    **self._keyed("bless_how", unit=uid),
+                )
             unit = state["units"].get(ally)
             if (
                 unit is None
@@ -1351,27 +1463,45 @@ class PocketTactics(Ruleset):
                 or unit["status"] != "map"
                 or _dist(unit["at"], state["units"][uid]["at"]) != 1
             ):
-                raise RuleError(f"{ally!r} is not an ally next to {uid}.")
-            raise RuleError(f"{ally} is already blessed; a blessing lasts until its next combat.")
+                raise RuleError(
+                    f"{ally!r} is not an ally next to {uid}.",
+                    **self._keyed("not_ally_next", ally=str(ally), unit=uid),
+                )
+            raise RuleError(
+                f"{ally} is already blessed; a blessing lasts until its next combat.",
+                **self._keyed("already_blessed", ally=str(ally)),
+            )
         to = action.get("to")
         if to is None or "with" in action:
-            raise RuleError(f"{uid} teleports: /special unit:{uid} to:<tile>.")
+            raise RuleError(
+                f"{uid} teleports: /special unit:{uid} to:<tile>.",
+                **self._keyed("teleport_how", unit=uid),
+            )
         raise RuleError(
             f"{uid} teleports only to a free tile next to a feature you control.",
             self._deploy_spots(state, side, uid),
+            **self._keyed("teleport_where", unit=uid),
         )
 
     def _explain_close_attack(self, state: dict, action: dict, distance: int) -> None:
         uid, target = action["unit"], action["target"]
         if distance != 1:
             raise RuleError(
-                f"A close-combat attack needs an adjacent enemy; {target} is {distance} tiles away."
+                f"A close-combat attack needs an adjacent enemy; {target} is {distance} tiles away.",
+                **self._keyed("not_adjacent", target=target, distance=distance),
             )
         there = state["units"][target]["at"]
         if not self._can_enter(state, uid, there, ()):
             raise RuleError(
                 f"{uid} cannot enter {there} ({self._kind(state, there)}), so it cannot attack {target} "
-                f"there in close combat."
+                f"there in close combat.",
+                **self._keyed(
+                    "cannot_enter_attack",
+                    unit=uid,
+                    cell=there,
+                    kind=self._kind(state, there),
+                    target=target,
+                ),
             )
         types = self._uspec(state, uid)["attacks"]
         declared = action.get("as")
@@ -1379,12 +1509,19 @@ class PocketTactics(Ruleset):
             raise RuleError(
                 f"{uid} knows only {types[0]} attacks; leave out as:.",
                 [f"/attack unit:{uid} target:{target}"],
+                **self._keyed("one_attack_type", unit=uid, attack=types[0]),
             )
         if len(types) > 1 and declared not in types:
             said = "did not declare" if declared is None else f"cannot attack as {declared!r}"
             raise RuleError(
                 f"{uid} {said}: the attacker declares the attack type, as:{' or as:'.join(types)}.",
                 [f"/attack unit:{uid} target:{target} as:{t}" for t in types],
+                **self._keyed(
+                    "undeclared" if declared is None else "wrong_attack_type",
+                    unit=uid,
+                    declared=str(declared),
+                    types=["as:" + t for t in types],
+                ),
             )
 
     # ----- setup actions --------------------------------------------------------------------
