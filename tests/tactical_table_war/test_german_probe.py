@@ -15,5 +15,5 @@ GAME = get_ruleset("tactical-table-war")
 
 @pytest.mark.parametrize("scenario", [s.name for s in GAME.scenarios()])
 def test_no_refusal_reaches_a_german_reader_in_english(scenario):
-    found = english_refusals(GAME, [scenario], seeds=(1, 2, 3), steps=250)
+    found = english_refusals(GAME, [scenario], seeds=(1, 2), steps=250)
     assert not found, "\n".join(list(found)[:10])
