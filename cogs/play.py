@@ -306,7 +306,9 @@ class PlayCog(UmpireCog):
                 sides = await self.service.sides_of(info.id, interaction.user.id)
                 viewer = sides[0] if sides else None
                 view = await self.service.view(info.id, viewer)
-            found = ruleset.info_choices(view, viewer, option_name, (current or "")[:100])
+            found = ruleset.info_choices(
+                view, viewer, option_name, (current or "")[:100], locale_of(interaction)
+            )
             return [
                 app_commands.Choice(name=clip(label, 100), value=value)
                 for value, label in found[:MAX_CHOICES]

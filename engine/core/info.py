@@ -134,9 +134,9 @@ def word(lang: str, key: str, **params) -> str:
 class Board:
     """What a viewer sees of the board: counters by id and cells by label (from the scene)."""
 
-    def __init__(self, ruleset, state: dict, viewer: str | None):
+    def __init__(self, ruleset, state: dict, viewer: str | None, lang: str = "en"):
         try:
-            scene = ruleset.scene(state, [], viewer)
+            scene = ruleset.scene(state, [], viewer, lang)
         except Exception:  # a position the picture cannot show is explained without it
             scene = {}
         self.pieces: dict[str, dict] = {}
@@ -283,15 +283,22 @@ def answer(ruleset, state: dict, viewer: str | None, options: dict[str, str], la
 
 
 def choices(
-    ruleset, state: dict, viewer: str | None, option: str, current: str, limit: int = 25
+    ruleset,
+    state: dict,
+    viewer: str | None,
+    option: str,
+    current: str,
+    limit: int = 25,
+    lang: str = "en",
 ) -> list[tuple[str, str]]:
-    """(value, label) pairs for autocomplete of /info's ``option`` matching ``current``."""
-    board = Board(ruleset, state, viewer)
+    """(value, label) pairs for autocomplete of /info's ``option`` matching ``current``, the
+    labels (unit names, terrain) in ``lang``."""
+    board = Board(ruleset, state, viewer, lang)
     needle = current.strip().casefold()[:MAX_TYPED]
     found: list[tuple[str, str]] = []
     if option == "unit":
         for uid, piece in board.pieces.items():
-            label = bare_label(ruleset, state, uid, piece)
+            label = bare_label(ruleset, state, uid, piece, lang)
             at = piece.get("at")
             shown = f"{label} · {at}" if at else label
             if not needle or needle in shown.casefold() or needle in uid.casefold():

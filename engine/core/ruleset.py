@@ -430,12 +430,13 @@ class Ruleset(abc.ABC):
         return []
 
     def info_choices(
-        self, state: dict, viewer: str | None, option: str, current: str
+        self, state: dict, viewer: str | None, option: str, current: str, lang: str = "en"
     ) -> list[tuple[str, str]]:
-        """Autocomplete for ``/info``'s ``unit`` or ``cell``: (value, label) pairs."""
+        """Autocomplete for ``/info``'s ``unit`` or ``cell``: (value, label) pairs, labelled
+        for a reader of ``lang``."""
         from . import info
 
-        return info.choices(self, state, viewer, option, current)
+        return info.choices(self, state, viewer, option, current, lang=lang)
 
     def answer_query(
         self, state: dict, viewer: str | None, name: str, options: dict[str, str]
