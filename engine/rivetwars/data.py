@@ -58,6 +58,7 @@ MISSION_KEYS = (
     "deploy",
     "territory",
     "round_limit",
+    "suggested",
 )
 POSITION_KEYS = (
     "units",
@@ -235,6 +236,9 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
         base = _read(DATA_DIR / "missions" / f"{base_name}.json", f"{base_name}.json")
         base.pop("_comment", None)
         merged = {**base, **{k: v for k, v in raw.items() if k != "mission"}}
+        if "suggested" not in raw and ("deploy" in raw or "roster" in raw):
+            # the mission's suggestion was made for its own segments and units
+            merged.pop("suggested", None)
         merged.setdefault("name", base_name)
         if "name" not in raw:
             merged["name"] = base_name
@@ -323,6 +327,20 @@ def build(raw: dict, file: str = "<scenario>") -> dict:
         for label in deploy[side]:
             if owner.get(label) != side:
                 raise ScenarioError(file, f"deploy.{side}", f"{label} is not in {side} territory")
+    suggested = merged.get("suggested") or {}
+    for side, pairs in suggested.items():
+        if side not in SIDES:
+            raise ScenarioError(file, f"suggested.{side}", "must be allies or bismark")
+        for i, pair in enumerate(pairs):
+            entry = f"suggested.{side}.{i}"
+            spec = roster.get(pair[0])
+            if spec is None or spec["side"] != side or spec.get("plugin"):
+                raise ScenarioError(
+                    file, entry, f"names no unit type of {side} (plug-ins go on units)"
+                )
+            if pair[1].upper() not in deploy[side]:
+                raise ScenarioError(file, entry, f"is not a deployment segment of {side}")
+        suggested[side] = [[pair[0], pair[1].upper()] for pair in pairs]
     for key in ("round_limit", "infantry_points"):
         if key in merged and (not isinstance(merged[key], int) or merged[key] < 0):
             raise ScenarioError(file, key, "must be a whole number >= 0")

@@ -353,6 +353,20 @@ class RivetWars(Ruleset):
         ),
     )
 
+    def suggested_actions(self, state, side):
+        """The mission's suggested first deployment (``suggested``): only in ``side``'s
+        deployment phase of round 1 and before it has deployed anything, since every later
+        deployment phase answers a position no file can foresee."""
+        if (
+            state.get("turn") != 1
+            or state.get("phase") != "deploy"
+            or state.get("active") != side
+            or any(u["side"] == side for u in state["units"].values())
+        ):
+            return []
+        pairs = (state.get("suggested") or {}).get(side) or []
+        return [{"type": "deploy", "side": side, "unit": unit, "to": seg} for unit, seg in pairs]
+
     # ----- scenarios -------------------------------------------------------------------------
     def scenarios(self):
         out = []
@@ -504,6 +518,8 @@ class RivetWars(Ruleset):
                 [c for c in card_data["secret"] if c not in held], "shuffle secret missions", events
             )
         state["turn"] = scn.get("turn", 1)
+        if scn.get("suggested"):
+            state["suggested"] = clone(scn["suggested"])
         state["spent"] = list(scn.get("spent") or [])
         state["no_move"] = list(scn.get("no_move") or [])
         if "phase" in scn:
