@@ -246,6 +246,12 @@ class PocketTactics(Ruleset):
             "pocket-tactics.no_such_bonus": "Du hast keinen Bonus +{value} für {die}; übrig: "
             "{left}.",
             "pocket-tactics.no_special": "{unit} hat keine Spezialfähigkeit.",
+            "pocket-tactics.ref_not_free": "{cell!r} ist kein freies Plättchen der Karte.",
+            "pocket-tactics.ref_in_setup": "Der Schiedsrichter kann den Zug erst ändern, wenn "
+            "das Spiel begonnen hat; der Aufbau ist beim Schritt {phase} (/ref undo nimmt einen "
+            "Aufbauschritt zurück).",
+            "pocket-tactics.ref_in_combat": "Gerade wird ein Kampf ausgetragen; der "
+            "Schiedsrichter kann den Zug ändern, sobald seine Würfel feststehen.",
             "pocket-tactics.bless_how": "{unit} segnet einen benachbarten Verbündeten: /special "
             "unit:{unit} with:<Verbündeter>.",
             "pocket-tactics.not_ally_next": "{ally!r} ist kein Verbündeter neben {unit}.",
@@ -2610,9 +2616,18 @@ class PocketTactics(Ruleset):
         if action["type"] == "ref-place":
             uid, to = action.get("unit"), action.get("to")
             if uid not in state["units"]:
-                raise RuleError(f"No unit {uid!r}.", sorted(state["units"]))
+                raise RuleError(
+                    f"No unit {uid!r}.",
+                    sorted(state["units"]),
+                    key="no_unit",
+                    params={"unit": str(uid)},
+                    domain=self.name,
+                )
             if to not in state["tiles"] or to in self._occupant(state):
-                raise RuleError(f"{to!r} is not a free tile of the map.")
+                raise RuleError(
+                    f"{to!r} is not a free tile of the map.",
+                    **self._keyed("ref_not_free", cell=str(to)),
+                )
             state = clone(state)
             unit = state["units"][uid]
             old = unit["at"]
@@ -2621,7 +2636,13 @@ class PocketTactics(Ruleset):
         if action["type"] == "ref-remove":
             uid = action.get("unit")
             if uid not in state["units"]:
-                raise RuleError(f"No unit {uid!r}.", sorted(state["units"]))
+                raise RuleError(
+                    f"No unit {uid!r}.",
+                    sorted(state["units"]),
+                    key="no_unit",
+                    params={"unit": str(uid)},
+                    domain=self.name,
+                )
             state = clone(state)
             unit = state["units"][uid]
             old = unit["at"]
@@ -2632,11 +2653,13 @@ class PocketTactics(Ruleset):
             if state["phase"] not in ("play", "bonus", "reroll"):
                 raise RuleError(
                     "The referee can change the turn only once play has begun; the "
-                    f"setup is at step {state['phase']!r} (/ref undo takes a setup step back)."
+                    f"setup is at step {state['phase']!r} (/ref undo takes a setup step back).",
+                    **self._keyed("ref_in_setup", phase=state["phase"]),
                 )
             if state.get("combat"):
                 raise RuleError(
                     "A combat is being resolved; the referee can change the turn once "
-                    "its dice are settled."
+                    "its dice are settled.",
+                    **self._keyed("ref_in_combat"),
                 )
         return super().referee_edit(state, action)

@@ -107,6 +107,15 @@ def fast_clone(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
+@lru_cache(maxsize=1)
+def _type_names_de() -> dict[str, str]:
+    return {
+        str(spec["name"]): str(spec["name_de"])
+        for spec in data.base_roster().values()
+        if spec.get("name_de")
+    }
+
+
 class RivetWars(Ruleset):
     name = "rivet-wars"
     title = "Rivet Wars: Eastern Front"
@@ -232,6 +241,8 @@ class RivetWars(Ruleset):
             "rivetwars.card_phase_card": "{card} wird in deiner Kartenphase gespielt; jetzt ist "
             "die Phase {now}.",
             "rivetwars.no_weapon": "{unit} hat keine Waffe.",
+            "rivetwars.ref_not_square": "{square!r} ist kein Feld der Karte (z. B. C4).",
+            "rivetwars.ref_occupied": "Das Feld {square} ist besetzt.",
             "rivetwars.which_weapon": "{unit} hat mehrere Waffen: gib choice: an ({weapons}).",
             "rivetwars.no_such_weapon": "{unit} hat keine Waffe {weapon!r}; seine Waffen: "
             "{weapons}.",
@@ -352,6 +363,13 @@ class RivetWars(Ruleset):
             {"de": "Panzerschreck: verdrängte Einheit versetzen"},
         ),
     )
+
+    def term(self, text, lang):
+        """Side, phase and refusal words, and a unit type's name (a refusal names the type
+        it refuses) under the rulebook's German name."""
+        if lang == "de" and text in _type_names_de():
+            return _type_names_de()[text]
+        return super().term(text, lang)
 
     def suggested_actions(self, state, side):
         """The mission's suggested first deployment (``suggested``): only in ``side``'s
@@ -2513,10 +2531,30 @@ class RivetWars(Ruleset):
         return present.rules_summary(locale)
 
     def referee_edit(self, state, action):
+        if action["type"] in ("ref-place", "ref-remove") and action.get("unit") not in state.get(
+            "units", {}
+        ):
+            raise RuleError(
+                f"No unit {action.get('unit')!r}.",
+                sorted(state.get("units", {}))[:20],
+                key="no_unit",
+                params={"unit": str(action.get("unit"))},
+                domain=self.name,
+            )
         if action["type"] == "ref-place":
             b = board(state)
             if b.parse_square(action.get("to", "")) is None:
-                raise RuleError(f"{action.get('to')!r} is not a square of the map (e.g. C4).")
+                raise RuleError(
+                    f"{action.get('to')!r} is not a square of the map (e.g. C4).",
+                    key="rivetwars.ref_not_square",
+                    params={"square": str(action.get("to"))},
+                    domain=self.name,
+                )
             if action["to"].upper() in self.occupancy(state)["squares"]:
-                raise RuleError(f"Square {action['to']} is occupied.")
+                raise RuleError(
+                    f"Square {action['to']} is occupied.",
+                    key="rivetwars.ref_occupied",
+                    params={"square": str(action["to"])},
+                    domain=self.name,
+                )
         return super().referee_edit(state, action)

@@ -184,6 +184,9 @@ TRANSLATIONS_DE = {
     "tactical-table-war.building_stays": "{unit} baut auf {cell} und bleibt dort, bis der Bau "
     "fertig ist.",
     "tactical-table-war.speed_zero": "{unit} kann sich nicht bewegen (Geschwindigkeit 0).",
+    "tactical-table-war.ref_not_free": "{cell!r} ist kein freies Feld der Karte.",
+    "tactical-table-war.ref_impassable": "{cell} ist {landscape}: dort kann keine Einheit "
+    "stehen.",
     "tactical-table-war.unexplored": "{cell} ist kein erkundetes Feld der Karte: Einheiten "
     "ziehen nur über erkundete Landschaft, erkundet wird neben jedem Weg einer Einheit.",
     "tactical-table-war.cannot_reach": "{unit} (Geschwindigkeit {speed}) erreicht {cell} in "

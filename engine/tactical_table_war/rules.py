@@ -1399,13 +1399,24 @@ class TacticalTableWar(Ruleset):
             return super().referee_edit(state, action)
         uid = str(action.get("unit"))
         if uid not in state["units"]:
-            raise RuleError(f"No unit {uid!r}.", sorted(state["units"])[:20])
+            raise RuleError(
+                f"No unit {uid!r}.",
+                sorted(state["units"])[:20],
+                key="no_unit",
+                params={"unit": uid},
+                domain=self.name,
+            )
         to = str(action.get("to"))
         if kind == "ref-place":
             if to not in state["tiles"] or self._units_at(state, to):
-                raise RuleError(f"{to!r} is not a free hex of the map.")
+                raise RuleError(
+                    f"{to!r} is not a free hex of the map.", **self._keyed("ref_not_free", cell=to)
+                )
             if not self.cat.landscapes[state["tiles"][to]]["passable"]:
-                raise RuleError(f"{to} is a {state['tiles'][to]}: no unit can stand there.")
+                raise RuleError(
+                    f"{to} is a {state['tiles'][to]}: no unit can stand there.",
+                    **self._keyed("ref_impassable", cell=to, landscape=state["tiles"][to]),
+                )
         state = clone(state)
         unit = state["units"][uid]
         old = unit["at"]

@@ -337,6 +337,10 @@ class Tenochtitlan(Ruleset):
             "tenochtitlan.not_partner": "{unit!r} ist keine andere eigene Einheit auf dem Brett "
             "für einen gemeinsamen Angriff.",
             "tenochtitlan.is_disorganised": "{unit} ist desorganisiert.",
+            "tenochtitlan.ref_water": "{unit} kann nur auf Wasser stehen, nicht auf {cell}.",
+            "tenochtitlan.ref_land": "{unit} kann nicht auf dem Wasserfeld {cell} stehen.",
+            "tenochtitlan.ref_stacked": "Auf {cell} stehen {units}; setze eine davon mit "
+            "ref-place um, bevor du die Phase änderst.",
             # a card's return of an eliminated unit ("Erlaubt eine Karte die Rückkehr einer
             # eliminierten Einheit ins Spiel ...")
             "tenochtitlan.not_eliminated": "{unit!r} ist keine deiner eliminierten Einheiten.",
@@ -1919,18 +1923,36 @@ class Tenochtitlan(Ruleset):
         if kind == "ref-place":
             uid, lab = action.get("unit", ""), action.get("to", "")
             if uid not in state["roster"]:
-                raise RuleError(f"No unit {uid!r}.", sorted(state["roster"])[:20])
+                raise RuleError(
+                    f"No unit {uid!r}.",
+                    sorted(state["roster"])[:20],
+                    key="no_unit",
+                    params={"unit": str(uid)},
+                    domain=self.name,
+                )
             i = board.idx(lab)
             if i is None:
-                raise RuleError(f"{lab!r} is not a hex of this map.")
+                raise RuleError(
+                    f"{lab!r} is not a hex of this map.", **self._keyed("not_a_hex", cell=str(lab))
+                )
             t = unit_types()[state["roster"][uid]]
             if (board.medium[i] == "water") != (t["class"] in WATER_CLASSES):
-                raise RuleError(f"A {t['title']} cannot stand on {board.terrain[i]}.")
+                raise RuleError(
+                    f"A {t['title']} cannot stand on {board.terrain[i]}.",
+                    **self._keyed(
+                        "ref_water" if t["class"] in WATER_CLASSES else "ref_land",
+                        unit=t["title"],
+                        cell=lab,
+                    ),
+                )
             holder = next(
                 (o for o, u in state["units"].items() if u["at"] == lab and o != uid), None
             )
             if holder:
-                raise RuleError(f"{lab} already holds {self._name(state, holder)}.")
+                raise RuleError(
+                    f"{lab} already holds {self._name(state, holder)}.",
+                    **self._keyed("hex_taken", cell=lab, unit=self._name(state, holder)),
+                )
             unit = state["units"].get(uid)
             old = unit["at"] if unit else None
             if unit is None:
@@ -1953,7 +1975,11 @@ class Tenochtitlan(Ruleset):
         elif kind == "ref-remove":
             uid = action.get("unit", "")
             if uid not in state["units"]:
-                raise RuleError(f"No unit {uid!r} on the map.", sorted(state["units"])[:20])
+                raise RuleError(
+                    f"No unit {uid!r} on the map.",
+                    sorted(state["units"])[:20],
+                    **self._keyed("no_unit_on_map", unit=str(uid)),
+                )
             removed = state["units"].pop(uid)
             state["eliminated"] = sorted(state["eliminated"] + [uid])
             events.append({"type": "referee", "what": "remove", "unit": uid, "from": removed["at"]})
@@ -1966,11 +1992,22 @@ class Tenochtitlan(Ruleset):
                 i, uids = next(iter(stacked.items()))
                 raise RuleError(
                     f"{board.label(i)} holds {' and '.join(self._name(state, x) for x in uids)}; "
-                    f"move one with ref-place before changing the phase."
+                    f"move one with ref-place before changing the phase.",
+                    **self._keyed(
+                        "ref_stacked",
+                        cell=board.label(i),
+                        units=[self._name(state, x) for x in uids],
+                    ),
                 )
             if action.get("value"):
                 if action["value"] not in self.sides:
-                    raise RuleError(f"Unknown side {action['value']!r}.", list(self.sides))
+                    raise RuleError(
+                        f"Unknown side {action['value']!r}.",
+                        list(self.sides),
+                        key="unknown_side",
+                        params={"side": str(action["value"])},
+                        domain=self.name,
+                    )
                 state["active"] = action["value"]
             state["phase"] = phase
             state["pending"] = None

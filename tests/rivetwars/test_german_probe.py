@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from cogs.i18n import rule_text
+from engine.core.dice import seeded
+from engine.core.errors import RuleError
+from engine.core.game import apply_action, new_game
 from engine.registry import get_ruleset
+from tests.discord.test_german_replies import english_sentences
 from tests.german_probe import english_refusals
 
 GAME = get_ruleset("rivet-wars")
@@ -16,3 +21,19 @@ GAME = get_ruleset("rivet-wars")
 def test_no_refusal_reaches_a_german_reader_in_english(scenario):
     found = english_refusals(GAME, [scenario], seeds=(1, 2), steps=100)
     assert not found, "\n".join(list(found)[:10])
+
+
+def test_a_referees_refused_edits_read_german():
+    state, _ = new_game(GAME, GAME.load_scenario("mission-1"), 1)
+    state, _ = apply_action(GAME, state, {"type": "suggested", "side": state["active"]}, seeded(1, 0))
+    placed = sorted(state["units"])
+    taken = state["units"][placed[1]]["at"]
+    for edit, german in (
+        ({"type": "ref-place", "unit": "nobody", "to": "C4"}, "Es gibt keine Einheit 'nobody'"),
+        ({"type": "ref-place", "unit": placed[0], "to": "Z99"}, "kein Feld der Karte"),
+        ({"type": "ref-place", "unit": placed[0], "to": taken}, f"Das Feld {taken} ist besetzt"),
+    ):
+        with pytest.raises(RuleError) as refused:
+            apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
+        text = rule_text(refused.value, "de")
+        assert german in text and not english_sentences(text), text

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from cogs.i18n import rule_text
+from engine.core.dice import seeded
+from engine.core.errors import RuleError
+from engine.core.game import apply_action, new_game
 from engine.registry import get_ruleset
+from tests.discord.test_german_replies import english_sentences
 from tests.german_probe import english_refusals
 
 GAME = get_ruleset("tactical-table-war")
@@ -17,3 +22,18 @@ GAME = get_ruleset("tactical-table-war")
 def test_no_refusal_reaches_a_german_reader_in_english(scenario):
     found = english_refusals(GAME, [scenario], seeds=(1, 2), steps=250)
     assert not found, "\n".join(list(found)[:10])
+
+
+@pytest.mark.parametrize(
+    "edit, german",
+    [
+        ({"type": "ref-place", "unit": "nobody", "to": "0808"}, "Es gibt keine Einheit 'nobody'"),
+        ({"type": "ref-place", "unit": "red-1", "to": "9999"}, "kein freies Feld"),
+    ],
+)
+def test_a_referees_refused_edit_reads_german(edit, german):
+    state, _ = new_game(GAME, GAME.load_scenario("prepared-battlefield"), 1)
+    with pytest.raises(RuleError) as refused:
+        apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
+    text = rule_text(refused.value, "de")
+    assert german in text and not english_sentences(text), text

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from cogs.i18n import rule_text
+from engine.core.dice import seeded
+from engine.core.errors import RuleError
+from engine.core.game import apply_action, new_game
 from engine.registry import get_ruleset
+from tests.discord.test_german_replies import english_sentences
 from tests.german_probe import english_refusals
 
 GAME = get_ruleset("tenochtitlan")
@@ -17,3 +22,23 @@ GAME = get_ruleset("tenochtitlan")
 def test_no_refusal_reaches_a_german_reader_in_english(scenario):
     found = english_refusals(GAME, [scenario], seeds=(1, 2), steps=80)
     assert not found, "\n".join(list(found)[:10])
+
+
+@pytest.mark.parametrize(
+    "edit, german",
+    [
+        ({"type": "ref-place", "unit": "nobody", "to": "0101"}, "Es gibt keine Einheit 'nobody'"),
+        ({"type": "ref-place", "unit": "sp-cavalry-1", "to": "9999"}, "kein Feld dieser Karte"),
+        ({"type": "ref-place", "unit": "sp-cavalry-1", "to": "1514"}, "nicht auf dem Wasserfeld"),
+        ({"type": "ref-place", "unit": "sp-brigantine-1", "to": "0308"}, "nur auf Wasser"),
+        ({"type": "ref-place", "unit": "sp-cavalry-1", "to": "0808"}, "Auf 0808 steht schon"),
+        ({"type": "ref-remove", "unit": "nobody"}, "auf dem Brett"),
+        ({"type": "ref-phase", "phase": "combat", "value": "nobody"}, "keine Seite 'nobody'"),
+    ],
+)
+def test_a_referees_refused_edit_reads_german(edit, german):
+    state, _ = new_game(GAME, GAME.load_scenario("historical"), 1)
+    with pytest.raises(RuleError) as refused:
+        apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
+    text = rule_text(refused.value, "de")
+    assert german in text and not english_sentences(text), text
