@@ -2191,9 +2191,13 @@ class PocketTactics(Ruleset):
             return f"{spec['title']} ({points}, OFF {spec['off']} DEF {spec['def']})"
         if key == "to" and value in state.get("tiles", {}):
             t = state["tiles"][value]
-            kind = self.cat.tile(t["terrain"])["title"]
+            kind = present.word(self.cat.tile(t["terrain"])["title"], lang)
             on = " auf " if de else " on "
-            feat = f"{self.cat.features[t['feature']]['title']}{on}" if t.get("feature") else ""
+            feat = (
+                f"{present.word(self.cat.features[t['feature']]['title'], lang)}{on}"
+                if t.get("feature")
+                else ""
+            )
             return f"{value} ({feat}{kind})"
         if de and key == "die" and state.get("combat"):
             c = state["combat"]
@@ -2203,9 +2207,9 @@ class PocketTactics(Ruleset):
             return {"melee": "Nahkampfangriff", "magic": "Magieangriff"}.get(value, value)
         if key == "tile":
             if value in self.cat.terrains:
-                return self.cat.terrains[value]["title"]
+                return present.word(self.cat.terrains[value]["title"], lang)
             if value in self.cat.features:
-                return self.cat.features[value]["title"]
+                return present.word(self.cat.features[value]["title"], lang)
         if key == "faction" and value in self.cat.factions:
             return self.cat.factions[value]["title"]
         if key == "die" and state.get("combat"):

@@ -47,3 +47,10 @@ def test_a_referee_cannot_change_the_turn_during_setup_and_says_so_in_german():
         apply_action(GAME, state, edit, seeded(1, 1))
     text = rule_text(refused.value, "de")
     assert "erst ändern, wenn das Spiel begonnen hat" in text and not english_sentences(text)
+
+
+def test_tiles_in_a_german_readers_hints_are_named_in_german():
+    state, _ = new_game(GAME, GAME.load_scenario("skirmish"), 1)
+    assert GAME.label(state, "to", "0808", "de") == "0808 (Dorf auf Grasland)"
+    assert GAME.describe(state, "to", "0808") == "0808 (Village on Grassland)"
+    assert GAME.label(state, "tile", "highland", "de") == "Hochland"
