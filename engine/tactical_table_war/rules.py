@@ -1573,7 +1573,13 @@ class TacticalTableWar(Ruleset):
             cell = {"at": lab, "fill": self.cat.landscapes[land]["fill"]}
             for side, castle in state["castles"].items():
                 if castle == lab:
-                    cell.update(icon="fort", text=f"{side_title(side)} {word('castle')}")
+                    # "Red castle", but "Burg Rot": German names the colour after the noun
+                    name = (
+                        f"{word('castle')} {side_title(side)}"
+                        if lang == "de"
+                        else f"{side_title(side)} {word('castle')}"
+                    )
+                    cell.update(icon="fort", text=name)
             cells.append(cell)
         key = hashlib.sha256(canonical_json(cells).encode()).hexdigest()[:16]
         objectives = []
