@@ -1282,10 +1282,12 @@ class Tenochtitlan(Ruleset):
                         inner = keyed_of(why)
                         reason = Reason(
                             f"{self._name(state, partner)} cannot join: {why}",
-                            inner["key"].replace("tenochtitlan.", "tenochtitlan.cannot_join."),
+                            str(inner.get("key", "")).replace(
+                                "tenochtitlan.", "tenochtitlan.cannot_join."
+                            ),
                             self.name,
                             partner=self._name(state, partner),
-                            **inner["params"],
+                            **inner.get("params", {}),
                         )
         same = [a for a in legal if a["type"] == kind] or [
             a for a in everything if a["type"] == kind
