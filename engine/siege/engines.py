@@ -30,7 +30,7 @@ from engine.core.dice import Dice
 from . import data, figures, fire, movement, shooting, siege_sheet, sight, tower
 from .board import Board
 from .data import need
-from .refusals import say
+from .refusals import say, worded
 
 FILE = "engines.json"
 KINDS = ("ballista", "catapult", "onager", "ram")
@@ -325,12 +325,20 @@ def block(
     rams = {c for c, eid in standing.items() if state["engines"][eid]["kind"] == "ram"}
     if from_cell in rams:
         seen.possible = False
-        seen.reasons.append(f"{from_cell}: figures under a ram do not shoot (4.33)")
+        seen.reasons.append(
+            say(
+                "sight_under_ram_shooter",
+                f"{from_cell}: figures under a ram do not shoot (4.33)",
+                cell=from_cell,
+            )
+        )
         return
     if to_cell in rams:
         seen.possible = False
         seen.cover = "full"
-        seen.reasons.append(f"{to_cell}: total cover under the ram (4.33)")
+        seen.reasons.append(
+            say("sight_under_ram", f"{to_cell}: total cover under the ram (4.33)", cell=to_cell)
+        )
         return
     # 2.43 (as reading C6 has it for tents): within its radius the top of a siege tower sees
     # over "Hindernisse ..., die sich tiefer befinden", and an engine on the ground is one.
@@ -349,14 +357,34 @@ def block(
             kind = title(state["engines"][standing[cell]]["kind"])
             seen.reasons.insert(
                 -1 if seen.reasons else 0,
-                f"{cell}: the {kind} is lower than the siege tower's top: no hindrance (2.43, E16)",
+                say(
+                    "sight_engine_lower",
+                    f"{cell}: the {kind} is lower than the siege tower's top: no hindrance "
+                    "(2.43, E16)",
+                    cell=cell,
+                    engine=_a(kind),
+                ),
             )
             continue
         seen.possible = False
         kind = title(state["engines"][standing[cell]]["kind"])
         rule = "4.33" if cell in rams else "3.42"
-        seen.reasons.append(f"{cell}: the {kind} stands there: no shot through it ({rule})")
+        seen.reasons.append(
+            say(
+                "sight_engine_blocks",
+                f"{cell}: the {kind} stands there: no shot through it ({rule})",
+                cell=cell,
+                engine=_a(kind),
+                rule=rule,
+            )
+        )
         return
+
+
+def _a(kind: str) -> str:
+    """An engine's title with its article ("a ballista", "an onager"): a word the riders'
+    German knows."""
+    return ("an " if kind[:1] in "aeiou" else "a ") + kind
 
 
 def crew(state: dict, eid: str) -> list[str]:
@@ -1369,8 +1397,13 @@ def _bolt_refusal(rules, state: dict, action: dict) -> str | None:
         )
     seen = ballista_sight(rules, state, eid, tid)
     if not seen.possible:
-        # The sight line's reasons are English only so far: this refusal stays English.
-        return f"Ballista {eid} cannot shoot at {target['name']}: {seen.reasons[-1]}"
+        return say(
+            "ballista_blocked",
+            f"Ballista {eid} cannot shoot at {target['name']}: {seen.reasons[-1]}",
+            engine=eid,
+            target=target["name"],
+            why_de=worded(seen.reasons[-1], "de"),
+        )
     if seen.band is None:
         return say(
             "ballista_no_sight",

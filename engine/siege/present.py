@@ -188,6 +188,29 @@ def describe(ruleset, state: dict, key: str, value: str) -> str:
     return value
 
 
+def figure_label_de(ruleset, state: dict, fid: str) -> str:
+    """``figure_label`` for a German reader: kind, state and place in the rulebook's words
+    (Bogenschütze, bewusstlos, Belagerungsturm); the figure's name is game data and stays."""
+    f = state["figures"].get(fid)
+    if not f:
+        return fid
+    kind = data.figure_types()[f["type"]]["title"]
+    where = {"top": " (oben auf dem Belagerungsturm)", "inside": " (im Belagerungsturm)"}.get(
+        tower.where(state, f) or "", ""
+    )
+    return (
+        f"{f['name']} ({ruleset.term(kind, 'de')}, {state_word_de(figures.state_word(f))}) "
+        f"auf {f['at']}{where}"
+    )
+
+
+def label(ruleset, state: dict, key: str, value: str, lang: str = "en") -> str:
+    """``describe`` for a reader of ``lang`` (autocomplete, the hints of a refusal)."""
+    if lang == "de" and key in ("unit", "target"):
+        return figure_label_de(ruleset, state, value)
+    return describe(ruleset, state, key, value)
+
+
 def describe_event(state: dict, e: dict) -> str | None:
     kind = e.get("type")
 

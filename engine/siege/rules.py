@@ -536,8 +536,13 @@ class Siege(Ruleset):
             ):
                 seen.possible = False
                 seen.reasons.append(
-                    f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
-                    f"the target on its level: no shot from the siege tower (2.43)"
+                    refusals.say(
+                        "sight_friend_beside",
+                        f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
+                        f"the target on its level: no shot from the siege tower (2.43)",
+                        cell=other["at"],
+                        name=other["name"],
+                    )
                 )
                 return
 
@@ -998,7 +1003,7 @@ class Siege(Ruleset):
         figs = state["figures"]
         if fought := self._fought_last_round(state, action):
             raise RuleError(
-                fought, [self.describe_action(state, a) for a in same[:12]], **keyed_of(fought)
+                fought, self.legal_hints(state, same[:12]), **keyed_of(fought)
             )
         if (
             fid not in self._shooters(state, action.get("side", ""))
@@ -1015,7 +1020,7 @@ class Siege(Ruleset):
         keyed = {}
         longest = data.fire()["weapons"][figures.weapon(figs[fid])]["bands"]["long"]
         why = keyed_of(seen.reasons[-1])
-        if why and not seen.possible:
+        if why and not seen.possible and why["key"].startswith("siege.shot_"):
             # A wall or a figure in the line (1.41, 1.42, 1.45): its template names the shooter.
             keyed = {
                 "key": why["key"],
@@ -1023,8 +1028,7 @@ class Siege(Ruleset):
                 "domain": why["domain"],
             }
         elif seen.band is None and seen.distance > longest:
-            # The sight line stops at the range (its last reason); the other sight reasons have
-            # no German yet and stay English.
+            # The sight line stops at the range (its last reason).
             keyed = keyed_of(
                 refusals.say(
                     "beyond_range",
@@ -1035,7 +1039,19 @@ class Siege(Ruleset):
                     long=longest,
                 )
             )
-        raise RuleError(text, [self.describe_action(state, a) for a in same[:12]], **keyed)
+        elif why:
+            # Any other sight reason (cover, doors, slits, the camp, engines): worded here,
+            # since it may hold another reason (a wall the line grazes).
+            keyed = keyed_of(
+                refusals.say(
+                    "cannot_shoot",
+                    text,
+                    name=name,
+                    target=target,
+                    why_de=refusals.worded(seen.reasons[-1], "de"),
+                )
+            )
+        raise RuleError(text, self.legal_hints(state, same[:12]), **keyed)
 
     def _fought_last_round(self, state: dict, action: dict) -> Reason | None:
         """1.21 step 1: a bow or crossbow that fought in melee last round does not shoot in the
@@ -1778,60 +1794,60 @@ class Siege(Ruleset):
         why = riders.explain_refusal(self, state, action) if state.get("horses") else None
         if why:
             raise RuleError(
-                why, [self.describe_action(state, a) for a in same[:12]], **keyed_of(why)
+                why, self.legal_hints(state, same[:12]), **keyed_of(why)
             )
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if engine_rule := engines.refusal(self, state, action):
             raise RuleError(
                 engine_rule,
-                [self.describe_action(state, a) for a in same[:12]],
+                self.legal_hints(state, same[:12]),
                 **keyed_of(engine_rule),
             )
         if done := self._already_done(state, action):
             raise RuleError(
-                done, [self.describe_action(state, a) for a in same[:12]], **keyed_of(done)
+                done, self.legal_hints(state, same[:12]), **keyed_of(done)
             )
         if action.get("type") in ("fill", "breach") and (
             counter := self._counter_refusal(state, action)
         ):
             raise RuleError(
-                counter, [self.describe_action(state, a) for a in same[:12]], **keyed_of(counter)
+                counter, self.legal_hints(state, same[:12]), **keyed_of(counter)
             )
         if action.get("type") in ("kindle", "douse") and (
             burning := self._fire_refusal(state, action)
         ):
             raise RuleError(
-                burning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(burning)
+                burning, self.legal_hints(state, same[:12]), **keyed_of(burning)
             )
         if action.get("type") == "roll" and (stuck := self._roll_refusal(state, action)):
             raise RuleError(
-                stuck, [self.describe_action(state, a) for a in same[:12]], **keyed_of(stuck)
+                stuck, self.legal_hints(state, same[:12]), **keyed_of(stuck)
             )
         if action.get("type") in ("lift", "lay") and (held := self._carry_refusal(state, action)):
             raise RuleError(
-                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+                held, self.legal_hints(state, same[:12]), **keyed_of(held)
             )
         if action.get("type") == "pour" and (spilt := self._pour_refusal(state, action)):
             raise RuleError(
-                spilt, [self.describe_action(state, a) for a in same[:12]], **keyed_of(spilt)
+                spilt, self.legal_hints(state, same[:12]), **keyed_of(spilt)
             )
         if action.get("type") == "raise" and (leaning := self._raise_refusal(state, action)):
             raise RuleError(
-                leaning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(leaning)
+                leaning, self.legal_hints(state, same[:12]), **keyed_of(leaning)
             )
         if action.get("type") == "attack" and (apart := self._not_adjacent(state, action)):
             raise RuleError(
-                apart, [self.describe_action(state, a) for a in same[:12]], **keyed_of(apart)
+                apart, self.legal_hints(state, same[:12]), **keyed_of(apart)
             )
         if action.get("type") == "move" and (held := self._crossbow_held(state, action)):
             raise RuleError(
-                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+                held, self.legal_hints(state, same[:12]), **keyed_of(held)
             )
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",
-                [self.describe_action(state, a) for a in same[:12]],
+                self.legal_hints(state, same[:12]),
                 key="not_legal_now",
                 params={"command": str(action["type"])},
                 domain=self.name,
@@ -2733,6 +2749,9 @@ class Siege(Ruleset):
     # ----- presentation --------------------------------------------------------------------
     def describe(self, state, key, value):
         return present.describe(self, state, key, value)
+
+    def label(self, state, key, value, lang="en"):
+        return present.label(self, state, key, value, lang)
 
     def describe_event(self, state, event):
         return present.describe_event(state, event)

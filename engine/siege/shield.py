@@ -17,6 +17,7 @@ from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 
 from . import data, figures
+from .refusals import say
 
 FILE = "shield.json"
 
@@ -185,8 +186,14 @@ def cover(board, state: dict, shooter_at: str, target_at: str, seen) -> None:
     if data.COVERS.index(seen.cover) < data.COVERS.index(better):
         seen.cover = better
     seen.reasons.append(
-        f"{target_at}: a siege shield along its side towards {faces} covers the target "
-        f"({better} cover, 5.22)"
+        say(
+            "sight_shield",
+            f"{target_at}: a siege shield along its side towards {faces} covers the target "
+            f"({better} cover, 5.22)",
+            cell=target_at,
+            faces=faces,
+            cover=f"{better} cover",
+        )
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from .board import Board
 from .data import need
+from .refusals import say
 
 
 def harnessed_to(state: dict, hid: str) -> str | None:
@@ -190,7 +191,14 @@ def block_sight(board: Board, state: dict, shooter_level: int, seen) -> None:
     for c in seen.crossed:
         if c in standing and board.cell(c).level == shooter_level:
             seen.possible = False
-            seen.reasons.append(f"{c}: wagon {standing[c]} blocks the line on its level (5.11)")
+            seen.reasons.append(
+                say(
+                    "sight_wagon",
+                    f"{c}: wagon {standing[c]} blocks the line on its level (5.11)",
+                    cell=c,
+                    wagon=standing[c],
+                )
+            )
             return
 
 
