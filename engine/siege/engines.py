@@ -713,7 +713,7 @@ def _ballista_line(rules, state: dict, eid: str, to_cell: str, target_top: bool)
     return seen
 
 
-def los_text(rules, state: dict, from_cell: str, to_cell: str) -> str | None:
+def los_text(rules, state: dict, from_cell: str, to_cell: str, lang: str = "en") -> str | None:
     """``/los`` from a ballista's cell: its own line and range bands (3.41, E3), as ``/bolt``
     judges them; None from any other cell."""
     eid = cells(state).get(from_cell)
@@ -724,7 +724,8 @@ def los_text(rules, state: dict, from_cell: str, to_cell: str) -> str | None:
         for f in state["figures"].values()
     )
     seen = _ballista_line(rules, state, eid, to_cell, target_top)
-    return sight.answer_text(seen, from_cell, to_cell) + f"\n- (the ballista {eid}'s range bands)"
+    bands = f"(Reichweiten der Balliste {eid})" if lang == "de" else f"(the ballista {eid}'s range bands)"
+    return sight.answer_text(seen, from_cell, to_cell, lang) + f"\n- {bands}"
 
 
 def bolt_actions(rules, state: dict, side: str) -> list[dict]:

@@ -58,6 +58,7 @@ PICTURE_WORDS = {
         "Horses": "Pferde",
         "Wagons": "Wagen",
         "Result": "Ergebnis",
+        "Objective": "Ziel",
         "up": "hoch",
         "down": "unten",
         "winch": "Winde",
@@ -157,6 +158,24 @@ PICTURE_WORDS = {
         ),
         "Badge P: panic, R: rout (the figure flees).": "Zeichen P: Panik, R: Flucht (flieht).",
         "Melee forming": "Nahkampf wird gebildet",
+    }
+}
+# The game's terms for a reader of another language: side names, the turn counter and the
+# steps as the Discord layer names them (flow lines, "waiting for", refusals' side names).
+TERMS = {
+    "de": {
+        "Besiegers": "Belagerer",
+        "Defenders": "Verteidiger",
+        "Round": "Runde",
+        "Turn": "Runde",
+        "Day": "Tag",
+        "prepare": "vor dem Sturm",
+        "fire1": "1 Bogen und Armbrüste",
+        "move": "2 Bewegung",
+        "fire2": "3 Bogen erneut",
+        "melee": "4 Nahkampf",
+        "Panic and rout": "Panik und Flucht",
+        "Aiming": "Zielen",
     }
 }
 BATTLEMENT_EDGE = "#2b2b2b"
@@ -380,6 +399,8 @@ def picture_header(ruleset, state: dict, lang: str = "en") -> list[list[str]]:
             if state["pending"].get("horse"):
                 struck = f"horse {state['pending']['horse']}"
                 value = value.replace(struck, f"{w('horse')} {state['pending']['horse']}")
+        elif key == "Objective" and lang == "de":
+            value = _goal_line_de(ruleset, state)
         elif key == "Engine damage":
             damage = state["engine_damage"]
             value = (
@@ -393,6 +414,27 @@ def picture_header(ruleset, state: dict, lang: str = "en") -> list[list[str]]:
             )
         out[w(key)] = value
     return [list(kv) for kv in out.items()]
+
+
+def _goal_line_de(ruleset, state: dict) -> str:
+    """``fire._goal_line`` for a German reader (3.5: the side that burns the camp wins)."""
+    goal = fire.burn_goal(state) or {}
+    parts = [
+        f"{e} ({'zerstört' if e not in (state.get('engines') or {}) else 'steht'})"
+        for e in goal.get("engines", [])
+    ]
+    if goal.get("tents"):
+        parts.append(f"{goal['tents']} Zelte ({fire.burnt_tents(state)} abgebrannt)")
+    side = ruleset.term(ruleset.side_titles.get(goal.get("by"), "?"), "de")
+    return f"{side} gewinnen, wenn sie verbrennen: " + ", ".join(parts)
+
+
+def localised_header(ruleset, state: dict, lang: str = "en") -> dict[str, str]:
+    """The turn post's and ``/game status``'s header for a reader of ``lang``: the picture's
+    header fields in that language (engines, horses and wagons shortened as there)."""
+    if lang == "en":
+        return header(ruleset, state)
+    return dict(picture_header(ruleset, state, lang))
 
 
 def _static(board, lang: str = "en") -> dict:

@@ -69,8 +69,12 @@ class Siege(Ruleset):
     optional_rules = scenarios.OPTIONAL_RULES
     # Refusals carry keys for German players: the riders' (3.3) and the rest of the game's.
     translations = {
-        lang: {**riders.TRANSLATIONS.get(lang, {}), **refusals.TRANSLATIONS.get(lang, {})}
-        for lang in {*riders.TRANSLATIONS, *refusals.TRANSLATIONS}
+        lang: {
+            **present.TERMS.get(lang, {}),
+            **riders.TRANSLATIONS.get(lang, {}),
+            **refusals.TRANSLATIONS.get(lang, {}),
+        }
+        for lang in {*present.TERMS, *riders.TRANSLATIONS, *refusals.TRANSLATIONS}
     }
     commands = (
         Command(
@@ -565,8 +569,9 @@ class Siege(Ruleset):
         )
         return {"towers": towers, "shooter_top": from_cell in towers, "target_top": target_top}
 
-    def los(self, state: dict, from_cell: str, to_cell: str) -> str:
-        """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
+    def los(self, state: dict, from_cell: str, to_cell: str, lang: str = "en") -> str:
+        """The ``/los from: to:`` answer (any player, any time): pure text from the height model,
+        in the reader's language."""
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
@@ -576,15 +581,18 @@ class Siege(Ruleset):
                     params={"cell": cell[:12]},
                     domain=self.name,
                 )
-        if ballista := engines.los_text(self, state, from_cell, to_cell):
+        if ballista := engines.los_text(self, state, from_cell, to_cell, lang):
             return ballista
         seen, weapon = self._los_sight(state, from_cell, to_cell)
-        text = sight.answer_text(seen, from_cell, to_cell)
-        return text + (
-            ""
-            if weapon
-            else "\n- (no bow on the first cell: range bands not judged, figures block)"
-        )
+        text = sight.answer_text(seen, from_cell, to_cell, lang)
+        if weapon:
+            return text
+        if lang == "de":
+            return text + (
+                "\n- (kein Bogen auf dem ersten Feld: Reichweiten nicht beurteilt, Figuren "
+                "blockieren)"
+            )
+        return text + "\n- (no bow on the first cell: range bands not judged, figures block)"
 
     def _los_sight(self, state: dict, from_cell: str, to_cell: str, machine: bool = False):
         """The line ``/los`` judges, with the same rules as ``/shoot``: the first cell's figure
@@ -680,6 +688,18 @@ class Siege(Ruleset):
             {"type": "referee", "what": "phase", "phase": state["phase"], "active": side}
         ]
 
+    def query(self, state, viewer, name, options, lang="en"):
+        """``/los`` in the reader's language: the options are checked (and answered in English)
+        by the base class, then the answer is worded again for another language."""
+        answer = super().query(state, viewer, name, options, lang)
+        if name != "los" or lang == "en":
+            return answer
+        from_cell, to_cell = options["from"].strip().upper(), options["to"].strip().upper()
+        return Answer(
+            self.los(state, from_cell, to_cell, lang),
+            self.los_scene(state, from_cell, to_cell, lang),
+        )
+
     def answer_query(
         self, state: dict, viewer: str | None, name: str, options: dict[str, str]
     ) -> Answer:
@@ -690,7 +710,7 @@ class Siege(Ruleset):
             self.los(state, from_cell, to_cell), self.los_scene(state, from_cell, to_cell)
         )
 
-    def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
+    def los_scene(self, state: dict, from_cell: str, to_cell: str, lang: str = "en") -> dict:
         """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
         the verdict as the line's label (pure; a front end renders it like any scene)."""
         board = self.board(state)
@@ -703,8 +723,14 @@ class Siege(Ruleset):
                     domain=self.name,
                 )
         seen, _ = self._los_sight(state, from_cell, to_cell)
-        scene = self.scene(state, [], None)
+        scene = self.scene(state, [], None, lang)
         verdict = f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot"
+        if lang == "de":
+            verdict = (
+                f"Entfernung {seen.distance}, Deckung {sight.COVER_DE.get(seen.cover, seen.cover)}"
+                if seen.possible
+                else "kein Schuss"
+            )
         scene["arrows"] = [
             {
                 "path": [from_cell, to_cell],
@@ -719,7 +745,7 @@ class Siege(Ruleset):
             if cell in board
         ]
         # A plain str: a reason may carry its translation key, which a copy would not keep.
-        scene["notes"] = [str(seen.reasons[-1])] if seen.reasons else []
+        scene["notes"] = [refusals.worded(seen.reasons[-1], lang)] if seen.reasons else []
         return scene
 
     # ----- legal actions -------------------------------------------------------------------
@@ -2767,6 +2793,9 @@ class Siege(Ruleset):
 
     def header(self, state):
         return present.header(self, state)
+
+    def localised_header(self, state, lang="en"):
+        return present.localised_header(self, state, lang)
 
     def scene(self, state, events, viewer, lang="en"):
         return present.scene(self, state, events, viewer, lang)

@@ -37,7 +37,7 @@ from .board import (
     segment_cells,
     side_midpoint,
 )
-from .refusals import say
+from .refusals import say, worded
 
 COVER_ORDER = ("none", "light", "medium", "heavy", "full")
 
@@ -804,8 +804,22 @@ def explain(
     return answer_text(sight, shooter, target)
 
 
-def answer_text(sight: Sight, shooter: str, target: str) -> str:
-    """A judged line as the ``/los`` answer: verdict, range, cover, then every reason."""
+BANDS_DE = {"short": "kurz", "medium": "mittel", "long": "weit"}
+COVER_DE = {"none": "keine", "light": "leicht", "medium": "mittel", "heavy": "schwer", "full": "voll"}
+
+
+def answer_text(sight: Sight, shooter: str, target: str, lang: str = "en") -> str:
+    """A judged line as the ``/los`` answer: verdict, range, cover, then every reason (in the
+    reader's language; each reason carries its key)."""
+    if lang == "de":
+        head = (
+            f"{'Schuss möglich' if sight.possible else 'Kein Schuss'} von {shooter} nach "
+            f"{target}: Entfernung {sight.distance}"
+        )
+        if sight.band:
+            head += f" ({BANDS_DE.get(sight.band, sight.band)})"
+        head += f", Deckung {COVER_DE.get(sight.cover, sight.cover)}."
+        return "\n".join([head] + [f"- {worded(r, lang)}" for r in sight.reasons])
     verdict = "Shot possible" if sight.possible else "No shot"
     head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
     if sight.band:
