@@ -352,6 +352,23 @@ TRANSLATIONS = {
         "siege.sight_wagon": "{cell}: Wagen {wagon} blockiert die Linie auf seiner Höhe (5.11)",
         "siege.sight_friend_beside": "{cell}: {name}, ein Freund des Schützen, steht neben dem "
         "Ziel auf dessen Höhe: kein Schuss vom Belagerungsturm (2.43)",
+        # A referee setting a step (/ref phase)
+        "siege.ref_prepare": "Vor dem Sturm legt der Belagerer Spielsteine, stellt Türme auf "
+        "und bedient seine Kriegsmaschinen; sein /end-phase beginnt den Sturm des Tages.",
+        "siege.ref_finish_pending": "Zuerst den Nahkampf zu Ende bilden (/fight oder /cancel), "
+        "dann einen Schritt setzen.",
+        "siege.ref_finish_choice": "Zuerst entscheiden, welche Figur ein Ergebnis trifft "
+        "(/take), dann einen Schritt setzen.",
+        "siege.ref_finish_retreat": "Zuerst den Rückzug ausführen (/retreat), dann einen "
+        "Schritt setzen.",
+        "siege.ref_finish_advance": "Zuerst über das Nachrücken nach dem Kampf entscheiden "
+        "(/advance oder /stay), dann einen Schritt setzen.",
+        "siege.ref_finish_landing": "Zuerst wählen, wo eine fallende Figur landet (/land), dann "
+        "einen Schritt setzen.",
+        "siege.ref_finish_engine_damage": "Zuerst wählen, welche Kriegsmaschine beschädigt wird "
+        "(/damage), dann einen Schritt setzen.",
+        "siege.ref_finish_panic_choice": "Zuerst wählen, wer in Panik gerät (/panic), dann "
+        "einen Schritt setzen.",
         # Words filled into the sight reasons.
         "top of a siege tower": "Plattform eines Belagerungsturms",
         "castle wall": "Burgmauer",

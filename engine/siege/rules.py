@@ -651,13 +651,14 @@ class Siege(Ruleset):
         if state.get("result"):
             raise RuleError("The game is over.", key="game_over", domain=self.name)
         if state.get("phase") == "prepare":
-            raise RuleError(
+            why = refusals.say(
+                "ref_prepare",
                 "Before the assault the besieger lays counters, places towers and works "
                 "its engines; its /end-phase starts the day's assault.",
-                list(self.phases),
             )
+            raise RuleError(why, list(self.phases), **keyed_of(why))
         open_decisions = [
-            what
+            (key, what)
             for key, what in (
                 ("pending", "a melee being formed (/fight or /cancel)"),
                 ("choice", "which figure takes a result (/take)"),
@@ -670,7 +671,11 @@ class Siege(Ruleset):
             if state.get(key)
         ]
         if open_decisions:
-            raise RuleError(f"Finish {open_decisions[0]} before setting a step.")
+            key, what = open_decisions[0]
+            why = refusals.say(
+                f"ref_finish_{key}", f"Finish {what} before setting a step.", what=what
+            )
+            raise RuleError(why, **keyed_of(why))
         side = action.get("value") or state["active"]
         if side not in self.sides:
             raise RuleError(
