@@ -17,6 +17,7 @@ from . import (
     riders,
     shield,
     siege_sheet,
+    sight,
     tower,
     wagons,
 )
@@ -221,6 +222,55 @@ def figure_label_de(ruleset, state: dict, fid: str) -> str:
         f"{f['name']} ({ruleset.term(kind, 'de')}, {state_word_de(figures.state_word(f))}) "
         f"auf {f['at']}{where}"
     )
+
+
+def unit_facts(ruleset, state: dict, fid: str, lang: str = "en") -> list[str]:
+    """``/info unit:``: the figure's kind and weapon, its state with that state's factors, and
+    whether it stands in or on a siege tower."""
+    f = state["figures"].get(fid)
+    if not f:
+        return []
+    kind = data.figure_types()[f["type"]]
+    factors = kind["wounded" if f["wounded"] else "healthy"]
+    weapon = kind.get("weapon")
+    where = tower.where(state, f)
+    if lang == "de":
+        lines = [
+            f"Art: {ruleset.term(kind['title'], 'de')}"
+            + (f" ({WEAPONS_DE.get(weapon, weapon)})" if weapon else ""),
+            f"Zustand: {state_word_de(figures.state_word(f))}; Bewegung {factors['move']}, "
+            f"Angriff {factors['attack']}, Verteidigung {factors['defence']}",
+        ]
+        if where:
+            lines.append(
+                "oben auf dem Belagerungsturm" if where == "top" else "im Belagerungsturm"
+            )
+        return lines
+    lines = [
+        f"Kind: {kind['title']}" + (f" ({weapon})" if weapon else ""),
+        f"State: {figures.state_word(f)}; move {factors['move']}, attack {factors['attack']}, "
+        f"defence {factors['defence']}",
+    ]
+    if where:
+        lines.append("on top of the siege tower" if where == "top" else "inside the siege tower")
+    return lines
+
+
+def cell_facts(ruleset, state: dict, cell: str, lang: str = "en") -> list[str]:
+    """``/info cell:``: the cell's terrain with its height level, the cover a figure in it has,
+    what entering it costs on foot and its effect on melee (the terrain table, 1.1, 2.1, 3.1)."""
+    board = ruleset.board(state)
+    if cell not in board:
+        return []
+    c = board.cell(cell)
+    if lang == "de":
+        cost = f"Bewegungskosten {c.cost}" if c.cost is not None else "zu Fuß nicht betretbar"
+        return [
+            f"Gelände: {ruleset.term(c.title, 'de')} (Höhe {c.level}); Deckung "
+            f"{sight.COVER_DE.get(c.cover, c.cover)}; {cost}; Nahkampf {c.melee}"
+        ]
+    cost = f"movement cost {c.cost}" if c.cost is not None else "impassable on foot"
+    return [f"Terrain: {c.title} (level {c.level}); cover {c.cover}; {cost}; melee {c.melee}"]
 
 
 def label(ruleset, state: dict, key: str, value: str, lang: str = "en") -> str:

@@ -2799,6 +2799,12 @@ class Siege(Ruleset):
     def header(self, state):
         return present.header(self, state)
 
+    def unit_facts(self, state, unit, lang="en"):
+        return present.unit_facts(self, state, unit, lang)
+
+    def cell_facts(self, state, cell, lang="en"):
+        return present.cell_facts(self, state, cell, lang)
+
     def localised_header(self, state, lang="en"):
         return present.localised_header(self, state, lang)
 
