@@ -12,6 +12,16 @@ def say(key: str, text: str, **params) -> Reason:
     return Reason(text, key=f"siege.{key}", domain="siege", **params)
 
 
+def german_word(text: str, words: dict) -> str:
+    """A word of a refusal in German: the game's word for it, or a riderless horse standing in
+    a line of sight ("horse konrads-horse", riders.in_the_line) as "Pferd konrads-horse"."""
+    if text in words:
+        return words[text]
+    if text.startswith("horse "):
+        return "Pferd " + text[len("horse ") :]
+    return text
+
+
 def worded(reason, lang: str) -> str:
     """A keyed reason (``say``) in ``lang``: its template filled with its params, each a word
     in that language when the game knows it; a reason given as a param (a cell that blocks a
@@ -35,7 +45,7 @@ def worded(reason, lang: str) -> str:
     def one(value) -> str:
         if getattr(value, "keyed", None):
             return worded(value, lang)
-        return templates.get(str(value), str(value))
+        return german_word(str(value), templates) if lang == "de" else templates.get(str(value), str(value))
 
     params = {
         name: ", ".join(one(v) for v in value) or "—"

@@ -2778,6 +2778,11 @@ class Siege(Ruleset):
             events.append({"type": "game_over", **state["result"]})
 
     # ----- presentation --------------------------------------------------------------------
+    def term(self, text, lang):
+        if lang == "de":
+            return refusals.german_word(text, self.translations["de"])
+        return super().term(text, lang)
+
     def describe(self, state, key, value):
         return present.describe(self, state, key, value)
 

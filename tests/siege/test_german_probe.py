@@ -156,3 +156,15 @@ def test_the_rarest_commands_are_refused_in_german(command):
     assert len(met) >= 3
     met += _rare_first(state, 3, 12)
     assert _not_german(met) == {}
+
+
+def test_a_riderless_horse_in_the_line_is_named_a_horse_in_german():
+    state = build(
+        {"a": ("archer", "besieger", "0119"), "d": ("man-at-arms", "defender", "0519")},
+        horses={"h": {"side": "defender", "cells": ["0319", "0219"]}},
+    )
+    with pytest.raises(RuleError) as refused:
+        shot = {"type": "shoot", "side": "besieger", "unit": "a", "target": "d"}
+        apply_action(RULES, state, shot, seeded(1, 0))
+    assert "figure horse h" in str(refused.value)
+    assert "die Figur Pferd h (Höhe 2)" in rule_text(refused.value, "de")
