@@ -1153,37 +1153,36 @@ def picture_line(state: dict, word) -> str | None:
     return ", ".join(parts) or None
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    kind = e.get("type")
-    if kind == "bombarded":
-        return e["text"] + "."
-    if kind == "wall_damaged":
-        return f"The wall at {e['at']} is {e['name']} (step {e['step']} of 4)."
-    if kind == "engine_placed":
-        return f"Engine {e['engine']} is set up on {e['at']}."
-    if kind == "engine_aimed":
-        return f"Engine {e['engine']} is laid on the wall at {e['at']} for today."
-    if kind == "engines_repairing":
-        return f"Repairing today: {', '.join(e['engines'])} (back to full strength tomorrow)."
-    if kind == "engine_damaged":
-        return f"Engine {e['engine']} is damaged: {e['points_left']} destruction point(s) left."
-    if kind == "choose_engine_damage":
-        return (
-            f"Result C: the besieger chooses which engine loses a point "
-            f"({', '.join(e['among'])}; /damage)."
-        )
-    if kind == "ram_driven":
-        return (
-            f"Ram {e['engine']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} "
-            f"({e['cost']} points)."
-        )
-    if kind == "ballista_marker":
-        return f"Ballista {e['engine']} is worked: round marker {e['markers']}."
-    if kind == "ballista_unmanned":
-        return f"Ballista {e['engine']} lacks its crew: its round markers are lost."
-    return None
-
-
+# The engines' events in each language (Balliste, Katapult, Onager, Widder: the rulebook's
+# words). A bombardment's and a ballista's shot are worded below with their dice.
+EVENT_WORDS = {
+    "en": {
+        "wall_damaged": "The wall at {at} is {name} (step {step} of 4).",
+        "engine_placed": "Engine {engine} is set up on {at}.",
+        "engine_aimed": "Engine {engine} is laid on the wall at {at} for today.",
+        "engines_repairing": "Repairing today: {engines} (back to full strength tomorrow).",
+        "engine_damaged": "Engine {engine} is damaged: {points_left} destruction point(s) left.",
+        "choose_engine_damage": "Result C: the besieger chooses which engine loses a point "
+        "({among}; /damage).",
+        "ram_driven": "Ram {engine} rolls {cells_from} → {cells_to} ({cost} points).",
+        "ballista_marker": "Ballista {engine} is worked: round marker {markers}.",
+        "ballista_unmanned": "Ballista {engine} lacks its crew: its round markers are lost.",
+    },
+    "de": {
+        "wall_damaged": "Die Mauer auf {at} ist {name} (Stufe {step} von 4).",
+        "engine_placed": "Maschine {engine} wird auf {at} aufgestellt.",
+        "engine_aimed": "Maschine {engine} wird für heute auf die Mauer bei {at} gerichtet.",
+        "engines_repairing": "Heute in Reparatur: {engines} (morgen wieder in voller Stärke).",
+        "engine_damaged": "Maschine {engine} ist beschädigt: noch {points_left} "
+        "Zerstörungspunkt(e).",
+        "choose_engine_damage": "Ergebnis C: der Belagerer wählt, welche Maschine einen Punkt "
+        "verliert ({among}; /damage).",
+        "ram_driven": "Widder {engine} rollt {cells_from} → {cells_to} ({cost} Punkte).",
+        "ballista_marker": "Balliste {engine} wird bedient: Rundenmarker {markers}.",
+        "ballista_unmanned": "Balliste {engine} fehlt die Mannschaft: ihre Rundenmarker gehen "
+        "verloren.",
+    },
+}
 ENGINE_TITLES_DE = {
     "ballista": "Balliste",
     "catapult": "Katapult",
@@ -1198,66 +1197,61 @@ WALL_STEPS_DE = {
 }
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader (Balliste, Katapult, Onager, Widder: the
-    rulebook's words)."""
-    kind = e.get("type")
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    kind = str(e.get("type"))
+    german = lang == "de"
     if kind == "bombarded":
-        names = ", ".join(
-            f"{eid} ({ENGINE_TITLES_DE.get(state['engines'].get(eid, {}).get('kind', ''), eid)})"
-            for eid in e["engines"]
-        )
-        result = {
-            "-": "kein Ergebnis: keine Wirkung",
-            "D": "D: eine Zerstörungsstufe",
-            "C": "C: die Maschinen werden beschädigt",
-        }[e["letter"]]
-        if "keep wall" in e.get("text", ""):
-            result += " (eine Bergfriedmauer bricht erst nach einem beschädigten Nachbarfeld)"
-        return (
-            f"{names} {'beschießt' if len(e['engines']) == 1 else 'beschießen'} {e['at']}: {e['points']} Zerstörungspunkt(e); "
-            f"W10 {e['roll']}{e['modifier']:+d}={e['roll'] + e['modifier']} -> {result}."
-        )
-    if kind == "shot" and e.get("weapon") == "ballista":
-        target = state["figures"].get(e["target"], {}).get("name", e["target"])
-        from .present import BANDS_DE, COVER_DE, _result_de, state_word_de
+        return _bombarded_de(state, e) if german else e["text"] + "."
+    if kind == "shot":
+        return _ballista_shot_de(state, e) if german and e.get("weapon") == "ballista" else None
+    template = EVENT_WORDS["de" if german else "en"].get(kind)
+    if template is None:
+        return None
+    name = str(e.get("name", ""))
+    return template.format(
+        at=e.get("at"),
+        name=WALL_STEPS_DE.get(name, name) if german else name,
+        step=e.get("step"),
+        engine=e.get("engine"),
+        engines=", ".join(e.get("engines") or []),
+        points_left=e.get("points_left"),
+        among=", ".join(e.get("among") or []),
+        cells_from=", ".join(e.get("from") or []),
+        cells_to=", ".join(e.get("to") or []),
+        cost=e.get("cost"),
+        markers=e.get("markers"),
+    )
 
-        return (
-            f"Balliste {e['engine']} {e['from']}->{e['to']} {target}: Entfernung {e['range']} "
-            f"{BANDS_DE.get(e['band'], e['band'])} ({e['modifier']:+d}), Deckung "
-            f"{COVER_DE.get(e['cover'], e['cover'])}; W10 {e['roll']}{e['modifier']:+d}="
-            f"{e['modified']} -> {_result_de(e['letter'])}; {target} {state_word_de(e['outcome'])}"
-        )
-    if kind == "wall_damaged":
-        return (
-            f"Die Mauer auf {e['at']} ist {WALL_STEPS_DE.get(e['name'], e['name'])} "
-            f"(Stufe {e['step']} von 4)."
-        )
-    if kind == "engine_placed":
-        return f"Maschine {e['engine']} wird auf {e['at']} aufgestellt."
-    if kind == "engine_aimed":
-        return f"Maschine {e['engine']} wird für heute auf die Mauer bei {e['at']} gerichtet."
-    if kind == "engines_repairing":
-        return f"Heute in Reparatur: {', '.join(e['engines'])} (morgen wieder in voller Stärke)."
-    if kind == "engine_damaged":
-        return (
-            f"Maschine {e['engine']} ist beschädigt: noch {e['points_left']} Zerstörungspunkt(e)."
-        )
-    if kind == "choose_engine_damage":
-        return (
-            f"Ergebnis C: der Belagerer wählt, welche Maschine einen Punkt verliert "
-            f"({', '.join(e['among'])}; /damage)."
-        )
-    if kind == "ram_driven":
-        return (
-            f"Widder {e['engine']} rollt {', '.join(e['from'])} → {', '.join(e['to'])} "
-            f"({e['cost']} Punkte)."
-        )
-    if kind == "ballista_marker":
-        return f"Balliste {e['engine']} wird bedient: Rundenmarker {e['markers']}."
-    if kind == "ballista_unmanned":
-        return f"Balliste {e['engine']} fehlt die Mannschaft: ihre Rundenmarker gehen verloren."
-    return None
+
+def _bombarded_de(state: dict, e: dict) -> str:
+    names = ", ".join(
+        f"{eid} ({ENGINE_TITLES_DE.get(state['engines'].get(eid, {}).get('kind', ''), eid)})"
+        for eid in e["engines"]
+    )
+    result = {
+        "-": "kein Ergebnis: keine Wirkung",
+        "D": "D: eine Zerstörungsstufe",
+        "C": "C: die Maschinen werden beschädigt",
+    }[e["letter"]]
+    if "keep wall" in e.get("text", ""):
+        result += " (eine Bergfriedmauer bricht erst nach einem beschädigten Nachbarfeld)"
+    return (
+        f"{names} {'beschießt' if len(e['engines']) == 1 else 'beschießen'} {e['at']}: "
+        f"{e['points']} Zerstörungspunkt(e); "
+        f"W10 {e['roll']}{e['modifier']:+d}={e['roll'] + e['modifier']} -> {result}."
+    )
+
+
+def _ballista_shot_de(state: dict, e: dict) -> str:
+    from .present import BANDS_DE, COVER_DE, _result_de, state_word_de
+
+    target = state["figures"].get(e["target"], {}).get("name", e["target"])
+    return (
+        f"Balliste {e['engine']} {e['from']}->{e['to']} {target}: Entfernung {e['range']} "
+        f"{BANDS_DE.get(e['band'], e['band'])} ({e['modifier']:+d}), Deckung "
+        f"{COVER_DE.get(e['cover'], e['cover'])}; W10 {e['roll']}{e['modifier']:+d}="
+        f"{e['modified']} -> {_result_de(e['letter'])}; {target} {state_word_de(e['outcome'])}"
+    )
 
 
 # ----- refusals ---------------------------------------------------------------------------

@@ -847,10 +847,10 @@ def describe_event_de(state: dict, e: dict) -> str | None:
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
 
-    if state.get("horses") and riders.describe_event_de(state, e):
-        return riders.describe_event_de(state, e)
-    if state.get("wagons") and wagons.describe_event_de(state, e):
-        return wagons.describe_event_de(state, e)
+    if state.get("horses") and riders.describe_event(state, e, "de"):
+        return riders.describe_event(state, e, "de")
+    if state.get("wagons") and wagons.describe_event(state, e, "de"):
+        return wagons.describe_event(state, e, "de")
     if kind in ("day_ended", "day_started"):
         return days.describe_event_de(state, e)
     if kind in (
@@ -862,7 +862,7 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         "calmed",
         "left_map",
     ):
-        return panic.describe_event_de(state, e)
+        return panic.describe_event(state, e, "de")
     if kind == "moved":
         steps = [
             cell + (" oben" if layer == "top" else "")
@@ -871,7 +871,7 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         return f"{name(e['unit'])} zieht {' → '.join(steps)} ({e['cost']} Punkte)."
     if kind == "shot":
         if e.get("weapon") == "ballista":
-            return engines.describe_event_de(state, e)
+            return engines.describe_event(state, e, "de")
         return _shot_de(state, e, name)
     if kind == "melee":
         return _melee_de(state, e, name)
@@ -942,10 +942,10 @@ def describe_event_de(state: dict, e: dict) -> str | None:
     if kind == "game_over":
         return f"Spielende: {_reason_de(e.get('reason'))}."
     return (
-        engines.describe_event_de(state, e)
+        engines.describe_event(state, e, "de")
         or fire.describe_event_de(state, e)
         or oil.describe_event_de(state, e)
-        or shield.describe_event_de(state, e)
+        or shield.describe_event(state, e, "de")
         or describe_event(state, e)
     )
 

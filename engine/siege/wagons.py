@@ -235,24 +235,30 @@ def header_line(state: dict) -> str | None:
     return "; ".join(parts) or None
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    name = state["figures"].get(e.get("unit"), {}).get("name", e.get("unit"))
-    if e.get("type") == "harnessed":
-        return f"{name} harnesses {e['horse']} to wagon {e['wagon']}: that takes the round."
-    if e.get("type") == "unharnessed":
-        return f"{name} unharnesses {e['horse']} from wagon {e['wagon']}: that takes the round."
-    if e.get("type") == "wagon_moved":
-        return f"Wagon {e['wagon']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
-    return None
+# A wagon's events in each language.
+EVENT_WORDS = {
+    "en": {
+        "harnessed": "{name} harnesses {horse} to wagon {wagon}: that takes the round.",
+        "unharnessed": "{name} unharnesses {horse} from wagon {wagon}: that takes the round.",
+        "wagon_moved": "Wagon {wagon}: {cells_from} → {cells_to}.",
+    },
+    "de": {
+        "harnessed": "{name} spannt {horse} vor Wagen {wagon}: das kostet die Runde.",
+        "unharnessed": "{name} spannt {horse} von Wagen {wagon} ab: das kostet die Runde.",
+        "wagon_moved": "Wagen {wagon}: {cells_from} → {cells_to}.",
+    },
+}
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
-    name = state["figures"].get(e.get("unit"), {}).get("name", e.get("unit"))
-    if e.get("type") == "harnessed":
-        return f"{name} spannt {e['horse']} vor Wagen {e['wagon']}: das kostet die Runde."
-    if e.get("type") == "unharnessed":
-        return f"{name} spannt {e['horse']} von Wagen {e['wagon']} ab: das kostet die Runde."
-    if e.get("type") == "wagon_moved":
-        return f"Wagen {e['wagon']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
-    return None
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    template = EVENT_WORDS.get(lang, EVENT_WORDS["en"]).get(str(e.get("type")))
+    if template is None:
+        return None
+    return template.format(
+        name=state["figures"].get(e.get("unit"), {}).get("name", e.get("unit")),
+        horse=e.get("horse"),
+        wagon=e.get("wagon"),
+        cells_from="-".join(e.get("from") or []),
+        cells_to="-".join(e.get("to") or []),
+    )
+
