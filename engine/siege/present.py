@@ -943,8 +943,8 @@ def describe_event_de(state: dict, e: dict) -> str | None:
         return f"Spielende: {_reason_de(e.get('reason'))}."
     return (
         engines.describe_event(state, e, "de")
-        or fire.describe_event_de(state, e)
-        or oil.describe_event_de(state, e)
+        or fire.describe_event(state, e, "de")
+        or oil.describe_event(state, e, "de")
         or shield.describe_event(state, e, "de")
         or describe_event(state, e)
     )

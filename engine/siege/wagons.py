@@ -261,4 +261,3 @@ def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
         cells_from="-".join(e.get("from") or []),
         cells_to="-".join(e.get("to") or []),
     )
-
