@@ -2793,9 +2793,7 @@ class Siege(Ruleset):
         return present.describe_event(state, event)
 
     def narrate(self, state, event, lang="en"):
-        if lang == "de":
-            return present.describe_event_de(state, event)
-        return present.describe_event(state, event)
+        return present.describe_event(state, event, lang)
 
     def roll_purpose(self, state, event, lang="en"):
         purpose = str(event.get("purpose", "die"))
