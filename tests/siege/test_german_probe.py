@@ -168,3 +168,41 @@ def test_a_riderless_horse_in_the_line_is_named_a_horse_in_german():
         apply_action(RULES, state, shot, seeded(1, 0))
     assert "figure horse h" in str(refused.value)
     assert "die Figur Pferd h (Höhe 2)" in rule_text(refused.value, "de")
+
+
+def test_los_words_every_reason_in_german_also_a_wall_inside_another_reason():
+    state = build(BYSTANDERS)
+    english = RULES.los(state, "0107", "0716")
+    german = RULES.los(state, "0107", "0716", "de")
+    assert "the line runs along the side of 0311/0410 and grazes a wall: 0410: parapet" in english
+    assert german.startswith("Kein Schuss von 0107 nach 0716: Entfernung 12, Deckung keine.")
+    assert (
+        "- die Linie läuft an der Kante 0311/0410 entlang und streift eine Mauer: 0410: "
+        "Brustwehr (Höhe 2) verdeckt 0107" in german
+    )
+    walled = RULES.los(state, "0101", "1216", "de")
+    assert "- 1216: hinter einer Mauer ohne Öffnung: volle Deckung, kein Schuss (1.56)" in walled
+    assert not english_sentences(german + "\n" + walled)
+
+
+def test_a_refusals_hints_name_kind_state_and_place_in_the_readers_language():
+    state = build(
+        {
+            "arch": ("archer", "besieger", "0119"),
+            "top": ("archer", "besieger", "0619", "wounded", "top"),
+            "foe": ("peasant", "defender", "0319"),
+        },
+        towers={"t": {"side": "besieger", "cells": ["0619", "0719", "0819"], "towards": "0618"}},
+    )
+    shot = {"type": "shoot", "side": "besieger", "unit": "top", "target": "foe"}
+    assert RULES.action_label(state, shot, "en") == (
+        "/shoot unit:Top (archer, wounded) at 0619 (on top of the siege tower) "
+        "target:Foe (peasant, healthy) at 0319"
+    )
+    assert RULES.action_label(state, shot, "de") == (
+        "/shoot unit:Top (Bogenschütze, verwundet) auf 0619 (oben auf dem Belagerungsturm) "
+        "target:Foe (Bauer, unverletzt) auf 0319"
+    )
+    hints = RULES.legal_hints(state, [shot])
+    assert hints == [RULES.action_label(state, shot, "en")]
+    assert hints.localised["de"] == [RULES.action_label(state, shot, "de")]
