@@ -65,6 +65,8 @@ async def test_a_german_table_plays_siege_without_meeting_english(table, german)
     assert "Schießscharte" in text and "Deckung" in text, text
     assert "Gelände: Schießscharte (Turm) (Höhe 2)" in text, text
     assert "Art: Bogenschütze (Langbogen)" in text, text
+    assert "Phase: 2 Bewegung · am Zug: Belagerer" in text, text  # a new step announced
+    assert "Runde 2 beginnt · Phase: 1 Bogen und Armbrüste" in text, text
     for english in ENGLISH_FIELDS:
         assert english not in text, (english, text)
     assert not english_sentences(text), english_sentences(text)
