@@ -4,11 +4,18 @@ values, side and step names, what happened), ``/game status``, ``/los`` with its
 
 from __future__ import annotations
 
+import random
+import re
+
 import discord
 import pytest
 
+from engine.core.dice import seeded
+from engine.core.game import apply_action, new_game
 from tests.discord.conftest import clock, db_path, dice, german, message_text, reply_text, table  # noqa: F401
 from tests.discord.test_german_replies import english_sentences
+
+from .helpers import RULES
 
 # English words of SIEGE's own posts that a German reader must not meet, as they would appear.
 ENGLISH_FIELDS = ("Besiegers", "Defenders", "Round:", "Step:", "Active:", "Bridge:", "Walls:")
@@ -70,3 +77,28 @@ async def test_a_german_table_plays_siege_without_meeting_english(table, german)
     for english in ENGLISH_FIELDS:
         assert english not in text, (english, text)
     assert not english_sentences(text), english_sentences(text)
+
+
+GERMAN_FIELDS = {
+    "Runde", "Tag", "Schritt", "Am Zug", "Zugbrücke", "Ziel", "Feuer", "Feuer legen", "Nahkampf",
+    "Maschinen", "Mauern", "Maschinenschaden", "Pferde", "Wagen", "Ergebnis",
+}
+
+
+@pytest.mark.parametrize("scenario_name", [s.name for s in RULES.scenarios()])
+def test_the_header_of_every_scenario_reads_german_through_a_game(scenario_name):
+    rng = random.Random(4)
+    state, _ = new_game(RULES, RULES.load_scenario(scenario_name), 4)
+    for step in range(120):
+        header = RULES.localised_header(state, "de")
+        assert set(header) <= GERMAN_FIELDS, header
+        lines = "\n".join(f"{k}: {v}" for k, v in header.items())
+        assert not english_sentences(lines), lines
+        assert not re.search(r"\b(Besiegers|Defenders|of|win|draw|up|down|riderless)\b", lines), lines
+        if RULES.result(state):
+            break
+        side = RULES.awaiting(state)[0]
+        action = rng.choice(RULES.legal_actions(state, side))
+        state, _ = apply_action(RULES, state, action, seeded(4, step))
+    if scenario_name == "camp-raid":
+        assert RULES.localised_header(state, "de")["Ziel"].startswith("Verteidiger gewinnen")
