@@ -20,6 +20,7 @@ from engine.core import hexgrid
 
 from . import data
 from .board import Board, centre
+from .refusals import say
 
 TOP, SLOPE = 2, 1
 # Where the 3.1 chart and 3.21-3.25 give a figure in the cell cover against any shot.
@@ -35,10 +36,16 @@ def blocks(board: Board, label: str, from_tower_top: bool = False) -> str | None
     within its radius, tents are lower obstacles and ignored (2.43); trees never are."""
     kind = board.cell(label).kind
     if kind == "tree":
-        return f"{label}: a tree stands between shooter and target: no shot (3.22)"
+        return say(
+            "sight_tree",
+            f"{label}: a tree stands between shooter and target: no shot (3.22)",
+            cell=label,
+        )
     if kind == "tent" and not from_tower_top:
-        return (
-            f"{label}: a tent: one shoots into a tent, never through it until it has burnt (3.24)"
+        return say(
+            "sight_tent",
+            f"{label}: a tent: one shoots into a tent, never through it until it has burnt (3.24)",
+            cell=label,
         )
     return None
 
@@ -71,7 +78,10 @@ def side_verdict(board: Board, pair: list[str], from_tower_top: bool) -> tuple[s
         return "clear", ""
     best = min(verdicts)
     if best[1] == "block":
-        return "block", "; ".join(v[2] for v in verdicts)
+        if len(verdicts) == 1:
+            return "block", verdicts[0][2]
+        first, second = verdicts[0][2], verdicts[1][2]
+        return "block", say("sight_both", f"{first}; {second}", first=first, second=second)
     return best[1], best[2]
 
 
@@ -84,15 +94,27 @@ def cover_in_cell(
     kind = board.cell(target).kind
     if kind in ("thicket", "slope") and from_tower_top:
         why.append(
-            f"{target}: in a {board.cell(target).title}, shot from the top of a siege tower "
-            f"within its radius: no cover (2.43)"
+            say(
+                "sight_camp_open",
+                f"{target}: in a {board.cell(target).title}, shot from the top of a siege tower "
+                f"within its radius: no cover (2.43)",
+                cell=target,
+                what=board.cell(target).title,
+            )
         )
         return cover
     if kind not in CELL_COVER_RULE:
         return cover
     gives = board.cell(target).cover
     why.append(
-        f"{target}: in a {board.cell(target).title}: {gives} cover ({CELL_COVER_RULE[kind]})"
+        say(
+            "sight_camp_cover",
+            f"{target}: in a {board.cell(target).title}: {gives} cover ({CELL_COVER_RULE[kind]})",
+            cell=target,
+            what=board.cell(target).title,
+            cover=f"{gives} cover",
+            rule=CELL_COVER_RULE[kind],
+        )
     )
     return gives if _rank(gives) > _rank(cover) else cover
 
@@ -143,7 +165,12 @@ def slope_edge(
     if s_up < TOP and t_up < TOP:
         if inner_top:
             return (
-                f"{inner_top[0]}: the top of the hill is higher than both ends: blocked (3.23, 1.41)",
+                say(
+                    "sight_hilltop",
+                    f"{inner_top[0]}: the top of the hill is higher than both ends: blocked "
+                    "(3.23, 1.41)",
+                    cell=inner_top[0],
+                ),
                 [],
                 False,
             )
@@ -158,24 +185,53 @@ def slope_edge(
             break
         brow = c
     d_up, d_low = board.distance(upper, brow), board.distance(lower, brow)
-    notes = [f"the line crosses the slope edge at {brow}, the last cell of the hill's top (3.23)"]
+    notes = [
+        say(
+            "sight_slope_edge",
+            f"the line crosses the slope edge at {brow}, the last cell of the hill's top (3.23)",
+            cell=brow,
+        )
+    ]
     if elevation(board, lower) == SLOPE:
-        notes.append(f"{lower}: the lower figure stands on a slope: both may shoot (3.23)")
+        notes.append(
+            say(
+                "sight_on_slope",
+                f"{lower}: the lower figure stands on a slope: both may shoot (3.23)",
+                cell=lower,
+            )
+        )
     elif d_low < d_up:
         return (
-            f"{brow}: the slope edge hides {lower}: it stands {d_low} from the edge, closer than "
-            f"{upper} ({d_up}) (3.23)",
+            say(
+                "sight_edge_hides",
+                f"{brow}: the slope edge hides {lower}: it stands {d_low} from the edge, closer "
+                f"than {upper} ({d_up}) (3.23)",
+                cell=brow,
+                lower=lower,
+                d_low=d_low,
+                upper=upper,
+                d_up=d_up,
+            ),
             notes,
             False,
         )
     else:
         notes.append(
-            f"{lower}, the lower figure, stands {d_low} from the edge, at least as far as "
-            f"{upper} ({d_up}) (3.23)"
+            say(
+                "sight_edge_far",
+                f"{lower}, the lower figure, stands {d_low} from the edge, at least as far as "
+                f"{upper} ({d_up}) (3.23)",
+                lower=lower,
+                d_low=d_low,
+                upper=upper,
+                d_up=d_up,
+            )
         )
     edge_cover = on_slope_edge(board, target)
     if edge_cover:
-        notes.append(f"{target}: on the slope edge: light cover (3.23)")
+        notes.append(
+            say("sight_edge_cover", f"{target}: on the slope edge: light cover (3.23)", cell=target)
+        )
     return None, notes, edge_cover
 
 

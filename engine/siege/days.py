@@ -312,8 +312,3 @@ def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
             line += say["prepare"].format(tasks=say["and"].join(tasks))
         return line
     return None
-
-
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
-    return describe_event(state, e, "de")

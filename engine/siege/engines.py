@@ -30,7 +30,7 @@ from engine.core.dice import Dice
 from . import data, figures, fire, movement, shooting, siege_sheet, sight, tower
 from .board import Board
 from .data import need
-from .refusals import say
+from .refusals import say, worded
 
 FILE = "engines.json"
 KINDS = ("ballista", "catapult", "onager", "ram")
@@ -325,12 +325,20 @@ def block(
     rams = {c for c, eid in standing.items() if state["engines"][eid]["kind"] == "ram"}
     if from_cell in rams:
         seen.possible = False
-        seen.reasons.append(f"{from_cell}: figures under a ram do not shoot (4.33)")
+        seen.reasons.append(
+            say(
+                "sight_under_ram_shooter",
+                f"{from_cell}: figures under a ram do not shoot (4.33)",
+                cell=from_cell,
+            )
+        )
         return
     if to_cell in rams:
         seen.possible = False
         seen.cover = "full"
-        seen.reasons.append(f"{to_cell}: total cover under the ram (4.33)")
+        seen.reasons.append(
+            say("sight_under_ram", f"{to_cell}: total cover under the ram (4.33)", cell=to_cell)
+        )
         return
     # 2.43 (as reading C6 has it for tents): within its radius the top of a siege tower sees
     # over "Hindernisse ..., die sich tiefer befinden", and an engine on the ground is one.
@@ -349,14 +357,34 @@ def block(
             kind = title(state["engines"][standing[cell]]["kind"])
             seen.reasons.insert(
                 -1 if seen.reasons else 0,
-                f"{cell}: the {kind} is lower than the siege tower's top: no hindrance (2.43, E16)",
+                say(
+                    "sight_engine_lower",
+                    f"{cell}: the {kind} is lower than the siege tower's top: no hindrance "
+                    "(2.43, E16)",
+                    cell=cell,
+                    engine=_a(kind),
+                ),
             )
             continue
         seen.possible = False
         kind = title(state["engines"][standing[cell]]["kind"])
         rule = "4.33" if cell in rams else "3.42"
-        seen.reasons.append(f"{cell}: the {kind} stands there: no shot through it ({rule})")
+        seen.reasons.append(
+            say(
+                "sight_engine_blocks",
+                f"{cell}: the {kind} stands there: no shot through it ({rule})",
+                cell=cell,
+                engine=_a(kind),
+                rule=rule,
+            )
+        )
         return
+
+
+def _a(kind: str) -> str:
+    """An engine's title with its article ("a ballista", "an onager"): a word the riders'
+    German knows."""
+    return ("an " if kind[:1] in "aeiou" else "a ") + kind
 
 
 def crew(state: dict, eid: str) -> list[str]:
@@ -685,7 +713,7 @@ def _ballista_line(rules, state: dict, eid: str, to_cell: str, target_top: bool)
     return seen
 
 
-def los_text(rules, state: dict, from_cell: str, to_cell: str) -> str | None:
+def los_text(rules, state: dict, from_cell: str, to_cell: str, lang: str = "en") -> str | None:
     """``/los`` from a ballista's cell: its own line and range bands (3.41, E3), as ``/bolt``
     judges them; None from any other cell."""
     eid = cells(state).get(from_cell)
@@ -696,7 +724,8 @@ def los_text(rules, state: dict, from_cell: str, to_cell: str) -> str | None:
         for f in state["figures"].values()
     )
     seen = _ballista_line(rules, state, eid, to_cell, target_top)
-    return sight.answer_text(seen, from_cell, to_cell) + f"\n- (the ballista {eid}'s range bands)"
+    bands = f"(Reichweiten der Balliste {eid})" if lang == "de" else f"(the ballista {eid}'s range bands)"
+    return sight.answer_text(seen, from_cell, to_cell, lang) + f"\n- {bands}"
 
 
 def bolt_actions(rules, state: dict, side: str) -> list[dict]:
@@ -1124,37 +1153,36 @@ def picture_line(state: dict, word) -> str | None:
     return ", ".join(parts) or None
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    kind = e.get("type")
-    if kind == "bombarded":
-        return e["text"] + "."
-    if kind == "wall_damaged":
-        return f"The wall at {e['at']} is {e['name']} (step {e['step']} of 4)."
-    if kind == "engine_placed":
-        return f"Engine {e['engine']} is set up on {e['at']}."
-    if kind == "engine_aimed":
-        return f"Engine {e['engine']} is laid on the wall at {e['at']} for today."
-    if kind == "engines_repairing":
-        return f"Repairing today: {', '.join(e['engines'])} (back to full strength tomorrow)."
-    if kind == "engine_damaged":
-        return f"Engine {e['engine']} is damaged: {e['points_left']} destruction point(s) left."
-    if kind == "choose_engine_damage":
-        return (
-            f"Result C: the besieger chooses which engine loses a point "
-            f"({', '.join(e['among'])}; /damage)."
-        )
-    if kind == "ram_driven":
-        return (
-            f"Ram {e['engine']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} "
-            f"({e['cost']} points)."
-        )
-    if kind == "ballista_marker":
-        return f"Ballista {e['engine']} is worked: round marker {e['markers']}."
-    if kind == "ballista_unmanned":
-        return f"Ballista {e['engine']} lacks its crew: its round markers are lost."
-    return None
-
-
+# The engines' events in each language (Balliste, Katapult, Onager, Widder: the rulebook's
+# words). A bombardment's and a ballista's shot are worded below with their dice.
+EVENT_WORDS = {
+    "en": {
+        "wall_damaged": "The wall at {at} is {name} (step {step} of 4).",
+        "engine_placed": "Engine {engine} is set up on {at}.",
+        "engine_aimed": "Engine {engine} is laid on the wall at {at} for today.",
+        "engines_repairing": "Repairing today: {engines} (back to full strength tomorrow).",
+        "engine_damaged": "Engine {engine} is damaged: {points_left} destruction point(s) left.",
+        "choose_engine_damage": "Result C: the besieger chooses which engine loses a point "
+        "({among}; /damage).",
+        "ram_driven": "Ram {engine} rolls {cells_from} → {cells_to} ({cost} points).",
+        "ballista_marker": "Ballista {engine} is worked: round marker {markers}.",
+        "ballista_unmanned": "Ballista {engine} lacks its crew: its round markers are lost.",
+    },
+    "de": {
+        "wall_damaged": "Die Mauer auf {at} ist {name} (Stufe {step} von 4).",
+        "engine_placed": "Maschine {engine} wird auf {at} aufgestellt.",
+        "engine_aimed": "Maschine {engine} wird für heute auf die Mauer bei {at} gerichtet.",
+        "engines_repairing": "Heute in Reparatur: {engines} (morgen wieder in voller Stärke).",
+        "engine_damaged": "Maschine {engine} ist beschädigt: noch {points_left} "
+        "Zerstörungspunkt(e).",
+        "choose_engine_damage": "Ergebnis C: der Belagerer wählt, welche Maschine einen Punkt "
+        "verliert ({among}; /damage).",
+        "ram_driven": "Widder {engine} rollt {cells_from} → {cells_to} ({cost} Punkte).",
+        "ballista_marker": "Balliste {engine} wird bedient: Rundenmarker {markers}.",
+        "ballista_unmanned": "Balliste {engine} fehlt die Mannschaft: ihre Rundenmarker gehen "
+        "verloren.",
+    },
+}
 ENGINE_TITLES_DE = {
     "ballista": "Balliste",
     "catapult": "Katapult",
@@ -1169,66 +1197,61 @@ WALL_STEPS_DE = {
 }
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader (Balliste, Katapult, Onager, Widder: the
-    rulebook's words)."""
-    kind = e.get("type")
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    kind = str(e.get("type"))
+    german = lang == "de"
     if kind == "bombarded":
-        names = ", ".join(
-            f"{eid} ({ENGINE_TITLES_DE.get(state['engines'].get(eid, {}).get('kind', ''), eid)})"
-            for eid in e["engines"]
-        )
-        result = {
-            "-": "kein Ergebnis: keine Wirkung",
-            "D": "D: eine Zerstörungsstufe",
-            "C": "C: die Maschinen werden beschädigt",
-        }[e["letter"]]
-        if "keep wall" in e.get("text", ""):
-            result += " (eine Bergfriedmauer bricht erst nach einem beschädigten Nachbarfeld)"
-        return (
-            f"{names} {'beschießt' if len(e['engines']) == 1 else 'beschießen'} {e['at']}: {e['points']} Zerstörungspunkt(e); "
-            f"W10 {e['roll']}{e['modifier']:+d}={e['roll'] + e['modifier']} -> {result}."
-        )
-    if kind == "shot" and e.get("weapon") == "ballista":
-        target = state["figures"].get(e["target"], {}).get("name", e["target"])
-        from .present import BANDS_DE, COVER_DE, _result_de, state_word_de
+        return _bombarded_de(state, e) if german else e["text"] + "."
+    if kind == "shot":
+        return _ballista_shot_de(state, e) if german and e.get("weapon") == "ballista" else None
+    template = EVENT_WORDS["de" if german else "en"].get(kind)
+    if template is None:
+        return None
+    name = str(e.get("name", ""))
+    return template.format(
+        at=e.get("at"),
+        name=WALL_STEPS_DE.get(name, name) if german else name,
+        step=e.get("step"),
+        engine=e.get("engine"),
+        engines=", ".join(e.get("engines") or []),
+        points_left=e.get("points_left"),
+        among=", ".join(e.get("among") or []),
+        cells_from=", ".join(e.get("from") or []),
+        cells_to=", ".join(e.get("to") or []),
+        cost=e.get("cost"),
+        markers=e.get("markers"),
+    )
 
-        return (
-            f"Balliste {e['engine']} {e['from']}->{e['to']} {target}: Entfernung {e['range']} "
-            f"{BANDS_DE.get(e['band'], e['band'])} ({e['modifier']:+d}), Deckung "
-            f"{COVER_DE.get(e['cover'], e['cover'])}; W10 {e['roll']}{e['modifier']:+d}="
-            f"{e['modified']} -> {_result_de(e['letter'])}; {target} {state_word_de(e['outcome'])}"
-        )
-    if kind == "wall_damaged":
-        return (
-            f"Die Mauer auf {e['at']} ist {WALL_STEPS_DE.get(e['name'], e['name'])} "
-            f"(Stufe {e['step']} von 4)."
-        )
-    if kind == "engine_placed":
-        return f"Maschine {e['engine']} wird auf {e['at']} aufgestellt."
-    if kind == "engine_aimed":
-        return f"Maschine {e['engine']} wird für heute auf die Mauer bei {e['at']} gerichtet."
-    if kind == "engines_repairing":
-        return f"Heute in Reparatur: {', '.join(e['engines'])} (morgen wieder in voller Stärke)."
-    if kind == "engine_damaged":
-        return (
-            f"Maschine {e['engine']} ist beschädigt: noch {e['points_left']} Zerstörungspunkt(e)."
-        )
-    if kind == "choose_engine_damage":
-        return (
-            f"Ergebnis C: der Belagerer wählt, welche Maschine einen Punkt verliert "
-            f"({', '.join(e['among'])}; /damage)."
-        )
-    if kind == "ram_driven":
-        return (
-            f"Widder {e['engine']} rollt {', '.join(e['from'])} → {', '.join(e['to'])} "
-            f"({e['cost']} Punkte)."
-        )
-    if kind == "ballista_marker":
-        return f"Balliste {e['engine']} wird bedient: Rundenmarker {e['markers']}."
-    if kind == "ballista_unmanned":
-        return f"Balliste {e['engine']} fehlt die Mannschaft: ihre Rundenmarker gehen verloren."
-    return None
+
+def _bombarded_de(state: dict, e: dict) -> str:
+    names = ", ".join(
+        f"{eid} ({ENGINE_TITLES_DE.get(state['engines'].get(eid, {}).get('kind', ''), eid)})"
+        for eid in e["engines"]
+    )
+    result = {
+        "-": "kein Ergebnis: keine Wirkung",
+        "D": "D: eine Zerstörungsstufe",
+        "C": "C: die Maschinen werden beschädigt",
+    }[e["letter"]]
+    if "keep wall" in e.get("text", ""):
+        result += " (eine Bergfriedmauer bricht erst nach einem beschädigten Nachbarfeld)"
+    return (
+        f"{names} {'beschießt' if len(e['engines']) == 1 else 'beschießen'} {e['at']}: "
+        f"{e['points']} Zerstörungspunkt(e); "
+        f"W10 {e['roll']}{e['modifier']:+d}={e['roll'] + e['modifier']} -> {result}."
+    )
+
+
+def _ballista_shot_de(state: dict, e: dict) -> str:
+    from .present import BANDS_DE, COVER_DE, _result_de, state_word_de
+
+    target = state["figures"].get(e["target"], {}).get("name", e["target"])
+    return (
+        f"Balliste {e['engine']} {e['from']}->{e['to']} {target}: Entfernung {e['range']} "
+        f"{BANDS_DE.get(e['band'], e['band'])} ({e['modifier']:+d}), Deckung "
+        f"{COVER_DE.get(e['cover'], e['cover'])}; W10 {e['roll']}{e['modifier']:+d}="
+        f"{e['modified']} -> {_result_de(e['letter'])}; {target} {state_word_de(e['outcome'])}"
+    )
 
 
 # ----- refusals ---------------------------------------------------------------------------
@@ -1369,8 +1392,13 @@ def _bolt_refusal(rules, state: dict, action: dict) -> str | None:
         )
     seen = ballista_sight(rules, state, eid, tid)
     if not seen.possible:
-        # The sight line's reasons are English only so far: this refusal stays English.
-        return f"Ballista {eid} cannot shoot at {target['name']}: {seen.reasons[-1]}"
+        return say(
+            "ballista_blocked",
+            f"Ballista {eid} cannot shoot at {target['name']}: {seen.reasons[-1]}",
+            engine=eid,
+            target=target["name"],
+            why_de=worded(seen.reasons[-1], "de"),
+        )
     if seen.band is None:
         return say(
             "ballista_no_sight",

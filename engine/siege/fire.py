@@ -519,76 +519,91 @@ def header(state: dict) -> dict[str, str]:
     return out
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
-
-    kind = e.get("type")
-    if kind == "kindling":
-        return f"{name(e['unit'])} stays beside {e['at']} to set it alight (burns in a round)."
-    if kind == "kindle_failed":
-        return f"{name(e['unit'])} {e['reason']}: {e['at']} does not catch fire."
-    if kind == "fire_lit":
-        return f"Fire at {e['at']} ({e['how']})."
-    if kind == "fire_spread":
-        return f"Fire spreads towards {e['at']}: d10 {e['roll']} -> {'catches' if e['caught'] else 'no'}."
-    if kind == "douse":
-        return f"{name(e['unit'])} tries to put out {e['at']}: d10 {e['roll']} -> {'out' if e['out'] else 'burns on'}."
-    if kind == "fire_arrow":
-        return (
-            f"{name(e['unit'])} shoots a fire arrow {e['from']}->{e['to']} (range {e['range']}): "
-            f"d10 {e['roll']} -> {'it catches fire' if e['caught'] else 'no fire'}."
-        )
-    if kind == "fire_out":
-        return f"The fire at {e['at']} dies down: nothing is left to burn."
-    if kind == "engine_destroyed":
-        return f"Engine {e['engine']} is destroyed by {e['by']}."
-    if kind == "tower_destroyed":
-        return f"Siege tower {e['tower']} burns down; whoever stood on it falls."
-    return None
-
-
-FIRE_HOW_DE = {
-    "kindled": "angezündet",
-    "spread": "übergegriffen",
-    "fire arrow": "Brandpfeil",
-    "boiling oil": "siedendes Öl",
+# Fire's events in each language, and the words filled into them.
+EVENT_WORDS = {
+    "en": {
+        "kindling": "{name} stays beside {at} to set it alight (burns in a round).",
+        "kindle_failed": "{name} {reason}: {at} does not catch fire.",
+        "fire_lit": "Fire at {at} ({how}).",
+        "fire_spread": "Fire spreads towards {at}: d10 {roll} -> {spread}.",
+        "douse": "{name} tries to put out {at}: d10 {roll} -> {doused}.",
+        "fire_arrow": "{name} shoots a fire arrow {cell_from}->{cell_to} (range {range}): "
+        "d10 {roll} -> {caught}.",
+        "fire_out": "The fire at {at} dies down: nothing is left to burn.",
+        "engine_destroyed": "Engine {engine} is destroyed by {by}.",
+        "tower_destroyed": "Siege tower {tower} burns down; whoever stood on it falls.",
+        # words
+        "spread: yes": "catches",
+        "spread: no": "no",
+        "arrow: yes": "it catches fire",
+        "arrow: no": "no fire",
+        "douse: yes": "out",
+        "douse: no": "burns on",
+    },
+    "de": {
+        "kindling": "{name} bleibt neben {at}, um es anzuzünden (es brennt nach einer Runde).",
+        "kindle_failed": "{name}: {at} fängt kein Feuer.",
+        "fire_lit": "Feuer auf {at} ({how}).",
+        "fire_spread": "Das Feuer greift auf {at} über: W10 {roll} -> {spread}.",
+        "douse": "{name} versucht, {at} zu löschen: W10 {roll} -> {doused}.",
+        "fire_arrow": "{name} schießt einen Brandpfeil {cell_from}->{cell_to} (Entfernung "
+        "{range}): W10 {roll} -> {caught}.",
+        "fire_out": "Das Feuer auf {at} erlischt: nichts brennt mehr.",
+        "engine_destroyed": "Maschine {engine} wird zerstört ({by}).",
+        "tower_destroyed": "Belagerungsturm {tower} brennt nieder; wer darauf stand, stürzt.",
+        # words
+        "spread: yes": "es fängt Feuer",
+        "spread: no": "kein Feuer",
+        "arrow: yes": "es fängt Feuer",
+        "arrow: no": "kein Feuer",
+        "douse: yes": "gelöscht",
+        "douse: no": "brennt weiter",
+        "fire": "Feuer",
+        "kindled": "angezündet",
+        "spread": "übergegriffen",
+        "fire arrow": "Brandpfeil",
+        "boiling oil": "siedendes Öl",
+    },
 }
+EVENTS = (
+    "kindling",
+    "kindle_failed",
+    "fire_lit",
+    "fire_spread",
+    "douse",
+    "fire_arrow",
+    "fire_out",
+    "engine_destroyed",
+    "tower_destroyed",
+)
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    kind = str(e.get("type"))
+    if kind not in EVENTS:
+        return None
+    words = EVENT_WORDS.get(lang, EVENT_WORDS["en"])
 
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
+    def word(text: str) -> str:
+        return words.get(text, text)
 
-    kind = e.get("type")
-    if kind == "kindling":
-        return (
-            f"{name(e['unit'])} bleibt neben {e['at']}, um es anzuzünden "
-            "(es brennt nach einer Runde)."
-        )
-    if kind == "kindle_failed":
-        return f"{name(e['unit'])}: {e['at']} fängt kein Feuer."
-    if kind == "fire_lit":
-        return f"Feuer auf {e['at']} ({FIRE_HOW_DE.get(e['how'], e['how'])})."
-    if kind == "fire_spread":
-        result = "es fängt Feuer" if e["caught"] else "kein Feuer"
-        return f"Das Feuer greift auf {e['at']} über: W10 {e['roll']} -> {result}."
-    if kind == "douse":
-        result = "gelöscht" if e["out"] else "brennt weiter"
-        return f"{name(e['unit'])} versucht, {e['at']} zu löschen: W10 {e['roll']} -> {result}."
-    if kind == "fire_arrow":
-        result = "es fängt Feuer" if e["caught"] else "kein Feuer"
-        return (
-            f"{name(e['unit'])} schießt einen Brandpfeil {e['from']}->{e['to']} "
-            f"(Entfernung {e['range']}): W10 {e['roll']} -> {result}."
-        )
-    if kind == "fire_out":
-        return f"Das Feuer auf {e['at']} erlischt: nichts brennt mehr."
-    if kind == "engine_destroyed":
-        by = "Feuer" if e["by"] == "fire" else e["by"]
-        return f"Maschine {e['engine']} wird zerstört ({by})."
-    if kind == "tower_destroyed":
-        return f"Belagerungsturm {e['tower']} brennt nieder; wer darauf stand, stürzt."
-    return None
+    def yes_no(what: str, flag: str) -> str:
+        return words[f"{what}: {'yes' if e.get(flag) else 'no'}"]
+
+    unit = e.get("unit")
+    return words[kind].format(
+        name=state["figures"].get(unit, {}).get("name", unit),
+        at=e.get("at"),
+        reason=e.get("reason"),
+        how=word(str(e.get("how"))) if lang != "en" else e.get("how"),
+        roll=e.get("roll"),
+        spread=yes_no("spread", "caught"),
+        caught=yes_no("arrow", "caught"),
+        doused=yes_no("douse", "out"),
+        cell_from=e.get("from"),
+        cell_to=e.get("to"),
+        range=e.get("range"),
+        engine=e.get("engine"),
+        by=word(str(e.get("by"))) if lang != "en" else e.get("by"),
+        tower=e.get("tower"),
+    )

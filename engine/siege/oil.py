@@ -298,41 +298,43 @@ def notes(state: dict) -> list[str]:
     return ["Dark ring O: a pot of boiling oil (with its carrier)."] if pots(state) else []
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    if e.get("type") == "oil_lifted":
-        who = state["figures"].get(e["unit"], {}).get("name", e["unit"])
-        return f"{who} takes up the oil pot {e['pot']} (moves two points less)."
-    if e.get("type") == "oil_dropped":
-        who = state["figures"].get(e["unit"], {}).get("name", e["unit"])
-        return f"{who} drops the oil pot {e['pot']}; it stands in his cell."
-    if e.get("type") == "oil_poured":
-        return e["text"] + "."
-    return None
+# The pots' events in each language; a pouring is worded below with its dice.
+EVENT_WORDS = {
+    "en": {
+        "oil_lifted": "{who} takes up the oil pot {pot} (moves two points less).",
+        "oil_dropped": "{who} drops the oil pot {pot}; it stands in his cell.",
+    },
+    "de": {
+        "oil_lifted": "{who} nimmt den Ölkessel {pot} auf (zieht zwei Punkte weniger).",
+        "oil_dropped": "{who} stellt den Ölkessel {pot} ab; er steht in seinem Feld.",
+    },
+}
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    kind = e.get("type")
     who = state["figures"].get(e.get("unit", ""), {}).get("name", e.get("unit"))
-    if e.get("type") == "oil_lifted":
-        return f"{who} nimmt den Ölkessel {e['pot']} auf (zieht zwei Punkte weniger)."
-    if e.get("type") == "oil_dropped":
-        return f"{who} stellt den Ölkessel {e['pot']} ab; er steht in seinem Feld."
-    if e.get("type") == "oil_poured" and e.get("engine"):
+    if kind == "oil_poured":
+        return _poured_de(e, who) if lang == "de" else e["text"] + "."
+    template = EVENT_WORDS.get(lang, EVENT_WORDS["en"]).get(str(kind))
+    return template.format(who=who, pot=e.get("pot")) if template else None
+
+
+def _poured_de(e: dict, who) -> str:
+    if e.get("engine"):
         result = "es fängt Feuer" if e["caught"] else "kein Feuer"
         return f"{who} gießt siedendes Öl auf {e['at']}: W10 {e['roll']} -> {result}."
-    if e.get("type") == "oil_poured":
-        letter = e["letter"]
-        spec = data.results().get(letter, {})
-        if letter == "-":
-            result = "kein Ergebnis: keine Wirkung"
-        elif spec.get("side") != "defender":
-            result = f"{letter}: keine Wirkung"
-        else:
-            from .present import _result_de
+    letter = e["letter"]
+    spec = data.results().get(letter, {})
+    if letter == "-":
+        result = "kein Ergebnis: keine Wirkung"
+    elif spec.get("side") != "defender":
+        result = f"{letter}: keine Wirkung"
+    else:
+        from .present import _result_de
 
-            result = _result_de(letter)
-        return (
-            f"{who} gießt siedendes Öl auf {e['at']}: Spalte {e['column']}, "
-            f"W10 {e['roll']} -> {result}."
-        )
-    return None
+        result = _result_de(letter)
+    return (
+        f"{who} gießt siedendes Öl auf {e['at']}: Spalte {e['column']}, "
+        f"W10 {e['roll']} -> {result}."
+    )

@@ -537,40 +537,31 @@ def labels(state: dict, word=lambda text: text) -> list[dict]:
     ]
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
-
-    kind = e.get("type")
-    if kind == "panic_roll":
-        return (
-            f"{name(e['dead'])} is dead: panic roll {e['roll']} for "
-            f"{', '.join(name(f) for f in e['among'])}: {e['title']}."
-        )
-    if kind == "choose_panic" and not e.get("voluntary"):
-        return (
-            f"Their owner chooses {e['count']} of {', '.join(name(f) for f in e['among'])} "
-            f"to {e['effect']} (/panic unit:)."
-        )
-    if kind == "choose_panic":
-        return (
-            f"The roll is met. Their owner may also strike "
-            f"{', '.join(name(f) for f in e['among'])} with {e['effect']} of their own free "
-            f"will (/panic unit:), or no more (/panic)."
-        )
-    if kind == "panicked":
-        return f"{name(e['unit'])} at {e['at']}: {e['state'].upper()}!"
-    if kind == "fled":
-        return f"{name(e['unit'])} flees {' → '.join(e['path'])} ({e['state']})."
-    if kind == "cannot_fall_back":
-        return f"{name(e['unit'])} cannot fall back from {e['at']} and is {e['outcome']}."
-    if kind == "left_map":
-        return f"{name(e['unit'])} flees {' → '.join(e['path'])} and off the map, never to return."
-    if kind == "calmed":
-        return f"{name(e['unit'])} at {e['at']} is no longer in {e['was']}."
-    return None
-
-
+# Panic's events in each language; German words for its states and the table's results.
+EVENT_WORDS = {
+    "en": {
+        "panic_roll": "{dead} is dead: panic roll {roll} for {among}: {title}.",
+        "choose_panic": "Their owner chooses {count} of {among} to {effect} (/panic unit:).",
+        "choose_panic_voluntary": "The roll is met. Their owner may also strike {among} with "
+        "{effect} of their own free will (/panic unit:), or no more (/panic).",
+        "panicked": "{name} at {at}: {state_upper}!",
+        "fled": "{name} flees {path} ({state}).",
+        "cannot_fall_back": "{name} cannot fall back from {at} and is {outcome}.",
+        "left_map": "{name} flees {path} and off the map, never to return.",
+        "calmed": "{name} at {at} is no longer in {was}.",
+    },
+    "de": {
+        "panic_roll": "{dead} ist tot: Panikwurf {roll} für {among}: {title}.",
+        "choose_panic": "Ihr Besitzer wählt {count} aus {among} für {effect} (/panic unit:).",
+        "choose_panic_voluntary": "Der Wurf ist erfüllt. Ihr Besitzer darf freiwillig auch "
+        "{among} mit {effect} belegen (/panic unit:) oder keine weitere (/panic).",
+        "panicked": "{name} auf {at}: {state_upper}!",
+        "fled": "{name} flieht {path} ({state}).",
+        "cannot_fall_back": "{name} kann von {at} nicht zurückweichen und ist {outcome}.",
+        "left_map": "{name} flieht {path} vom Spielplan und kehrt nie zurück.",
+        "calmed": "{name} auf {at} ist nicht mehr in {was}.",
+    },
+}
 PANIC_DE = {"panic": "Panik", "rout": "Flucht"}
 PANIC_TITLES_DE = {
     "no effect": "keine Wirkung",
@@ -582,47 +573,39 @@ PANIC_TITLES_DE = {
 }
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
-    from .present import state_word_de
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    kind = str(e.get("type"))
+    if kind == "choose_panic" and e.get("voluntary"):
+        kind = "choose_panic_voluntary"
+    words = EVENT_WORDS.get(lang, EVENT_WORDS["en"])
+    if kind not in words:
+        return None
+    german = lang == "de"
 
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
 
     def word(key):
-        return PANIC_DE.get(key, key)
+        return PANIC_DE.get(key, key) if german else key
 
-    kind = e.get("type")
-    if kind == "panic_roll":
-        return (
-            f"{name(e['dead'])} ist tot: Panikwurf {e['roll']} für "
-            f"{', '.join(name(f) for f in e['among'])}: "
-            f"{PANIC_TITLES_DE.get(e['title'], e['title'])}."
-        )
-    if kind == "choose_panic" and not e.get("voluntary"):
-        return (
-            f"Ihr Besitzer wählt {e['count']} aus {', '.join(name(f) for f in e['among'])} "
-            f"für {word(e['effect'])} (/panic unit:)."
-        )
-    if kind == "choose_panic":
-        return (
-            f"Der Wurf ist erfüllt. Ihr Besitzer darf freiwillig auch "
-            f"{', '.join(name(f) for f in e['among'])} mit {word(e['effect'])} belegen "
-            f"(/panic unit:) oder keine weitere (/panic)."
-        )
-    if kind == "panicked":
-        return f"{name(e['unit'])} auf {e['at']}: {word(e['state']).upper()}!"
-    if kind == "fled":
-        return f"{name(e['unit'])} flieht {' → '.join(e['path'])} ({word(e['state'])})."
-    if kind == "cannot_fall_back":
-        return (
-            f"{name(e['unit'])} kann von {e['at']} nicht zurückweichen und ist "
-            f"{state_word_de(e['outcome'])}."
-        )
-    if kind == "left_map":
-        return (
-            f"{name(e['unit'])} flieht {' → '.join(e['path'])} vom Spielplan und kehrt nie zurück."
-        )
-    if kind == "calmed":
-        return f"{name(e['unit'])} auf {e['at']} ist nicht mehr in {word(e['was'])}."
-    return None
+    outcome = str(e.get("outcome", ""))
+    if german:
+        from .present import state_word_de
+
+        outcome = state_word_de(outcome)
+    title = str(e.get("title", ""))
+    return words[kind].format(
+        dead=name(e.get("dead")),
+        roll=e.get("roll"),
+        among=", ".join(name(f) for f in e.get("among") or []),
+        title=PANIC_TITLES_DE.get(title, title) if german else title,
+        count=e.get("count"),
+        effect=word(str(e.get("effect"))),
+        name=name(e.get("unit")),
+        at=e.get("at"),
+        state=word(str(e.get("state"))),
+        state_upper=word(str(e.get("state"))).upper(),
+        path=" → ".join(e.get("path") or []),
+        outcome=outcome,
+        was=word(str(e.get("was"))),
+    )

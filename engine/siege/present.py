@@ -17,6 +17,7 @@ from . import (
     riders,
     shield,
     siege_sheet,
+    sight,
     tower,
     wagons,
 )
@@ -58,6 +59,7 @@ PICTURE_WORDS = {
         "Horses": "Pferde",
         "Wagons": "Wagen",
         "Result": "Ergebnis",
+        "Objective": "Ziel",
         "up": "hoch",
         "down": "unten",
         "winch": "Winde",
@@ -159,6 +161,24 @@ PICTURE_WORDS = {
         "Melee forming": "Nahkampf wird gebildet",
     }
 }
+# The game's terms for a reader of another language: side names, the turn counter and the
+# steps as the Discord layer names them (flow lines, "waiting for", refusals' side names).
+TERMS = {
+    "de": {
+        "Besiegers": "Belagerer",
+        "Defenders": "Verteidiger",
+        "Round": "Runde",
+        "Turn": "Runde",
+        "Day": "Tag",
+        "prepare": "vor dem Sturm",
+        "fire1": "1 Bogen und Armbrüste",
+        "move": "2 Bewegung",
+        "fire2": "3 Bogen erneut",
+        "melee": "4 Nahkampf",
+        "Panic and rout": "Panik und Flucht",
+        "Aiming": "Zielen",
+    }
+}
 BATTLEMENT_EDGE = "#2b2b2b"
 SLIT_EDGE = "#f1c40f"
 TOWER_EDGE = "#6e2c00"
@@ -188,84 +208,76 @@ def describe(ruleset, state: dict, key: str, value: str) -> str:
     return value
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    kind = e.get("type")
-
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
-
-    if state.get("horses") and riders.describe_event(state, e):
-        return riders.describe_event(state, e)
-    if state.get("wagons") and wagons.describe_event(state, e):
-        return wagons.describe_event(state, e)
-    if kind == "moved":
-        # On a siege tower's cell the path names the level: inside, or on top (2.42).
-        steps = [
-            cell + (" top" if layer == "top" else "")
-            for cell, layer in zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))
-        ]
-        return f"{name(e['unit'])} moves {' → '.join(steps)} ({e['cost']} points)."
-    if kind in ("shot", "melee", "miss_roll"):
-        return e["text"]
-    if kind == "figure_hit":
-        return f"{name(e['unit'])} at {e['at']}: {e['outcome']}."
-    if kind == "retreated":
-        return f"{name(e['unit'])} retreats {e['from']} → {e['to']}."
-    if kind == "cannot_retreat":
-        return f"{name(e['unit'])} cannot retreat from {e['at']} and is {e['outcome']} instead."
-    if kind == "choose_casualty":
-        return f"{', '.join(name(f) for f in e['among'])}: their owner chooses who is hit ({e['effect']})."
-    if kind == "may_advance":
-        return f"The winners may advance into {', '.join(e['cells'])} (/advance or /stay)."
-    if kind == "advanced":
-        return f"{name(e['unit'])} advances {e['from']} → {e['to']}."
-    if kind == "recovered":
-        return f"{name(e['unit'])} at {e['at']} recovers."
-    if kind == "winch_manned":
-        return f"{name(e['unit'])} works the winch: the bridge {'rises' if e['raise'] else 'comes down'} at the end of the round."
-    if kind in ("bridge_raised", "bridge_lowered"):
-        return f"The drawbridge is {'raised' if kind == 'bridge_raised' else 'lowered'}."
-    if kind == "winch_failed":
-        return f"{name(e['unit'])} could not finish working the winch; the bridge stays."
-    if kind == "fell":
-        return f"{name(e['unit'])} falls from {e['from']} into {e['to']}: {e['outcome']}."
-    if kind == "tower_placed":
-        return f"Siege tower {e['tower']} is put on {', '.join(e['at'])}, facing {e['towards']}."
-    if kind == "tower_rolled":
-        return (
-            f"Siege tower {e['tower']} rolls {', '.join(e['from'])} → {', '.join(e['to'])} ({e['cost']} points, "
-            f"pushed by {', '.join(name(f) for f in e['crew'])})."
-        )
-    if kind == "choose_retreat":
-        return f"{name(e['unit'])} must retreat: its owner chooses where ({', '.join(e['options'])}; /retreat)."
-    if kind == "choose_landing":
-        return f"{name(e['unit'])} falls: its owner chooses where it lands ({', '.join(e['options'])}; /land)."
-    if kind == "faced":
-        return f"{name(e['unit'])} takes cover in the doorway against the {e['toward']}side."
-    if kind == "counter_placed":
-        return f"A {e['kind']} counter is laid on {e['at']}."
-    if kind == "ladder_push":
-        return f"{name(e['unit'])} pushes at the ladder at {e['at']}: {e['text']}."
-    if kind in ("day_ended", "day_started"):
-        return days.describe_event(state, e)
-    if kind in (
-        "panic_roll",
-        "choose_panic",
-        "panicked",
-        "fled",
-        "cannot_fall_back",
-        "calmed",
-        "left_map",
-    ):
-        return panic.describe_event(state, e)
-    if kind == "game_over":
-        return f"Game over: {e.get('reason')}."
-    return (
-        engines.describe_event(state, e)
-        or fire.describe_event(state, e)
-        or oil.describe_event(state, e)
-        or shield.describe_event(state, e)
+def figure_label_de(ruleset, state: dict, fid: str) -> str:
+    """``figure_label`` for a German reader: kind, state and place in the rulebook's words
+    (Bogenschütze, bewusstlos, Belagerungsturm); the figure's name is game data and stays."""
+    f = state["figures"].get(fid)
+    if not f:
+        return fid
+    kind = data.figure_types()[f["type"]]["title"]
+    where = {"top": " (oben auf dem Belagerungsturm)", "inside": " (im Belagerungsturm)"}.get(
+        tower.where(state, f) or "", ""
     )
+    return (
+        f"{f['name']} ({ruleset.term(kind, 'de')}, {state_word_de(figures.state_word(f))}) "
+        f"auf {f['at']}{where}"
+    )
+
+
+def unit_facts(ruleset, state: dict, fid: str, lang: str = "en") -> list[str]:
+    """``/info unit:``: the figure's kind and weapon, its state with that state's factors, and
+    whether it stands in or on a siege tower."""
+    f = state["figures"].get(fid)
+    if not f:
+        return []
+    kind = data.figure_types()[f["type"]]
+    factors = kind["wounded" if f["wounded"] else "healthy"]
+    weapon = kind.get("weapon")
+    where = tower.where(state, f)
+    if lang == "de":
+        lines = [
+            f"Art: {ruleset.term(kind['title'], 'de')}"
+            + (f" ({WEAPONS_DE.get(weapon, weapon)})" if weapon else ""),
+            f"Zustand: {state_word_de(figures.state_word(f))}; Bewegung {factors['move']}, "
+            f"Angriff {factors['attack']}, Verteidigung {factors['defence']}",
+        ]
+        if where:
+            lines.append(
+                "oben auf dem Belagerungsturm" if where == "top" else "im Belagerungsturm"
+            )
+        return lines
+    lines = [
+        f"Kind: {kind['title']}" + (f" ({weapon})" if weapon else ""),
+        f"State: {figures.state_word(f)}; move {factors['move']}, attack {factors['attack']}, "
+        f"defence {factors['defence']}",
+    ]
+    if where:
+        lines.append("on top of the siege tower" if where == "top" else "inside the siege tower")
+    return lines
+
+
+def cell_facts(ruleset, state: dict, cell: str, lang: str = "en") -> list[str]:
+    """``/info cell:``: the cell's terrain with its height level, the cover a figure in it has,
+    what entering it costs on foot and its effect on melee (the terrain table, 1.1, 2.1, 3.1)."""
+    board = ruleset.board(state)
+    if cell not in board:
+        return []
+    c = board.cell(cell)
+    if lang == "de":
+        cost = f"Bewegungskosten {c.cost}" if c.cost is not None else "zu Fuß nicht betretbar"
+        return [
+            f"Gelände: {ruleset.term(c.title, 'de')} (Höhe {c.level}); Deckung "
+            f"{sight.COVER_DE.get(c.cover, c.cover)}; {cost}; Nahkampf {c.melee}"
+        ]
+    cost = f"movement cost {c.cost}" if c.cost is not None else "impassable on foot"
+    return [f"Terrain: {c.title} (level {c.level}); cover {c.cover}; {cost}; melee {c.melee}"]
+
+
+def label(ruleset, state: dict, key: str, value: str, lang: str = "en") -> str:
+    """``describe`` for a reader of ``lang`` (autocomplete, the hints of a refusal)."""
+    if lang == "de" and key in ("unit", "target"):
+        return figure_label_de(ruleset, state, value)
+    return describe(ruleset, state, key, value)
 
 
 def header(ruleset, state: dict) -> dict[str, str]:
@@ -357,6 +369,8 @@ def picture_header(ruleset, state: dict, lang: str = "en") -> list[list[str]]:
             if state["pending"].get("horse"):
                 struck = f"horse {state['pending']['horse']}"
                 value = value.replace(struck, f"{w('horse')} {state['pending']['horse']}")
+        elif key == "Objective" and lang == "de":
+            value = _goal_line_de(ruleset, state)
         elif key == "Engine damage":
             damage = state["engine_damage"]
             value = (
@@ -370,6 +384,27 @@ def picture_header(ruleset, state: dict, lang: str = "en") -> list[list[str]]:
             )
         out[w(key)] = value
     return [list(kv) for kv in out.items()]
+
+
+def _goal_line_de(ruleset, state: dict) -> str:
+    """``fire._goal_line`` for a German reader (3.5: the side that burns the camp wins)."""
+    goal = fire.burn_goal(state) or {}
+    parts = [
+        f"{e} ({'zerstört' if e not in (state.get('engines') or {}) else 'steht'})"
+        for e in goal.get("engines", [])
+    ]
+    if goal.get("tents"):
+        parts.append(f"{goal['tents']} Zelte ({fire.burnt_tents(state)} abgebrannt)")
+    side = ruleset.term(ruleset.side_titles.get(goal.get("by"), "?"), "de")
+    return f"{side} gewinnen, wenn sie verbrennen: " + ", ".join(parts)
+
+
+def localised_header(ruleset, state: dict, lang: str = "en") -> dict[str, str]:
+    """The turn post's and ``/game status``'s header for a reader of ``lang``: the picture's
+    header fields in that language (engines, horses and wagons shortened as there)."""
+    if lang == "en":
+        return header(ruleset, state)
+    return dict(picture_header(ruleset, state, lang))
 
 
 def _static(board, lang: str = "en") -> dict:
@@ -724,114 +759,149 @@ def _reason_de(reason: str | None) -> str:
     return reason
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader. Events whose German is not written yet fall back
-    to the English line rather than vanish from the log."""
-    kind = e.get("type")
+# The game's own events in each language (the modules' events have their own tables). The
+# rulebook's German words: bewusstlos, verwundet, Leiter, Belagerungsturm, Zugbrücke, Winde.
+EVENT_WORDS = {
+    "en": {
+        "moved": "{name} moves {steps} ({cost} points).",
+        "top": " top",
+        "figure_hit": "{name} at {at}: {outcome}.",
+        "retreated": "{name} retreats {cell_from} → {cell_to}.",
+        "cannot_retreat": "{name} cannot retreat from {at} and is {outcome} instead.",
+        "choose_casualty": "{among}: their owner chooses who is hit ({effect}).",
+        "may_advance": "The winners may advance into {cells} (/advance or /stay).",
+        "advanced": "{name} advances {cell_from} → {cell_to}.",
+        "recovered": "{name} at {at} recovers.",
+        "winch_manned": "{name} works the winch: the bridge {winch} at the end of the round.",
+        "winch: raise": "rises",
+        "winch: lower": "comes down",
+        "bridge_raised": "The drawbridge is raised.",
+        "bridge_lowered": "The drawbridge is lowered.",
+        "winch_failed": "{name} could not finish working the winch; the bridge stays.",
+        "fell": "{name} falls from {cell_from} into {cell_to}: {outcome}.",
+        "tower_placed": "Siege tower {tower} is put on {cells}, facing {towards}.",
+        "tower_rolled": "Siege tower {tower} rolls {cells_from} → {cells_to} ({cost} points, "
+        "pushed by {crew}).",
+        "choose_retreat": "{name} must retreat: its owner chooses where ({options}; /retreat).",
+        "choose_landing": "{name} falls: its owner chooses where it lands ({options}; /land).",
+        "faced": "{name} takes cover in the doorway against the {toward}.",
+        "toward: in": "inside",
+        "toward: out": "outside",
+        "counter_placed": "A {counter} counter is laid on {at}.",
+        "ladder_push": "{name} pushes at the ladder at {at}: {pushed}.",
+        "game_over": "Game over: {reason}.",
+    },
+    "de": {
+        "moved": "{name} zieht {steps} ({cost} Punkte).",
+        "top": " oben",
+        "figure_hit": "{name} auf {at}: {outcome}.",
+        "retreated": "{name} weicht zurück: {cell_from} → {cell_to}.",
+        "cannot_retreat": "{name} kann von {at} nicht zurückweichen und ist stattdessen "
+        "{outcome}.",
+        "choose_casualty": "{among}: ihr Besitzer wählt, wen es trifft ({effect}).",
+        "may_advance": "Die Sieger dürfen nach {cells} nachrücken (/advance oder /stay).",
+        "advanced": "{name} rückt nach: {cell_from} → {cell_to}.",
+        "recovered": "{name} auf {at} kommt wieder zu sich.",
+        "winch_manned": "{name} bedient die Winde: die Zugbrücke wird am Rundenende {winch}.",
+        "winch: raise": "hochgezogen",
+        "winch: lower": "herabgelassen",
+        "bridge_raised": "Die Zugbrücke wird hochgezogen.",
+        "bridge_lowered": "Die Zugbrücke wird herabgelassen.",
+        "winch_failed": "{name} konnte die Winde nicht zu Ende bedienen; die Zugbrücke bleibt.",
+        "fell": "{name} stürzt von {cell_from} nach {cell_to}: {outcome}.",
+        "tower_placed": "Belagerungsturm {tower} wird auf {cells} gestellt, Front zu {towards}.",
+        "tower_rolled": "Belagerungsturm {tower} rollt {cells_from} → {cells_to} ({cost} Punkte, "
+        "geschoben von {crew}).",
+        "choose_retreat": "{name} muss zurückweichen: sein Besitzer wählt wohin ({options}; "
+        "/retreat).",
+        "choose_landing": "{name} stürzt: sein Besitzer wählt, wo er landet ({options}; /land).",
+        "faced": "{name} sucht im Türdurchgang Deckung gegen die {toward}.",
+        "toward: in": "Innenseite",
+        "toward: out": "Außenseite",
+        "counter_placed": "Ein {counter} wird auf {at} gelegt.",
+        "ladder_push": "{name} stößt gegen die Leiter auf {at}: {pushed}.",
+        "ladder: over": "W10 {roll}: umgestoßen (1-6)",
+        "ladder: stays": "W10 {roll}: bleibt stehen (7-10)",
+        "game_over": "Spielende: {reason}.",
+    },
+}
+PANIC_EVENTS = ("panic_roll", "choose_panic", "panicked", "fled", "cannot_fall_back", "calmed")
+
+
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    """One line for an event in the reader's language. An event with no German yet is told in
+    English rather than left out of the log."""
+    kind = str(e.get("type"))
+    german = lang == "de"
+    words = EVENT_WORDS["de" if german else "en"]
 
     def name(fid):
         return state["figures"].get(fid, {}).get("name", fid)
 
-    if state.get("horses") and riders.describe_event_de(state, e):
-        return riders.describe_event_de(state, e)
-    if state.get("wagons") and wagons.describe_event_de(state, e):
-        return wagons.describe_event_de(state, e)
+    if state.get("horses") and (line := riders.describe_event(state, e, lang)):
+        return line
+    if state.get("wagons") and (line := wagons.describe_event(state, e, lang)):
+        return line
     if kind in ("day_ended", "day_started"):
-        return days.describe_event_de(state, e)
-    if kind in (
-        "panic_roll",
-        "choose_panic",
-        "panicked",
-        "fled",
-        "cannot_fall_back",
-        "calmed",
-        "left_map",
-    ):
-        return panic.describe_event_de(state, e)
-    if kind == "moved":
-        steps = [
-            cell + (" oben" if layer == "top" else "")
-            for cell, layer in zip(e["path"], e.get("layers") or ["ground"] * len(e["path"]))
-        ]
-        return f"{name(e['unit'])} zieht {' → '.join(steps)} ({e['cost']} Punkte)."
-    if kind == "shot":
-        if e.get("weapon") == "ballista":
-            return engines.describe_event_de(state, e)
-        return _shot_de(state, e, name)
-    if kind == "melee":
-        return _melee_de(state, e, name)
-    if kind == "miss_roll":
-        return _miss_de(state, e, name)
-    if kind == "figure_hit":
-        return f"{name(e['unit'])} auf {e['at']}: {state_word_de(e['outcome'])}."
-    if kind == "retreated":
-        return f"{name(e['unit'])} weicht zurück: {e['from']} → {e['to']}."
-    if kind == "cannot_retreat":
-        return (
-            f"{name(e['unit'])} kann von {e['at']} nicht zurückweichen und ist stattdessen "
-            f"{state_word_de(e['outcome'])}."
-        )
-    if kind == "choose_casualty":
-        effect = EFFECTS_DE.get(e["effect"], e["effect"])
-        return (
-            f"{', '.join(name(f) for f in e['among'])}: ihr Besitzer wählt, wen es trifft "
-            f"({effect})."
-        )
-    if kind == "may_advance":
-        return f"Die Sieger dürfen nach {', '.join(e['cells'])} nachrücken (/advance oder /stay)."
-    if kind == "advanced":
-        return f"{name(e['unit'])} rückt nach: {e['from']} → {e['to']}."
-    if kind == "recovered":
-        return f"{name(e['unit'])} auf {e['at']} kommt wieder zu sich."
-    if kind == "winch_manned":
-        how = "hochgezogen" if e["raise"] else "herabgelassen"
-        return f"{name(e['unit'])} bedient die Winde: die Zugbrücke wird am Rundenende {how}."
-    if kind in ("bridge_raised", "bridge_lowered"):
-        how = "hochgezogen" if kind == "bridge_raised" else "herabgelassen"
-        return f"Die Zugbrücke wird {how}."
-    if kind == "winch_failed":
-        return f"{name(e['unit'])} konnte die Winde nicht zu Ende bedienen; die Zugbrücke bleibt."
-    if kind == "fell":
-        return (
-            f"{name(e['unit'])} stürzt von {e['from']} nach {e['to']}: "
-            f"{state_word_de(e['outcome'])}."
-        )
-    if kind == "tower_placed":
-        return (
-            f"Belagerungsturm {e['tower']} wird auf {', '.join(e['at'])} gestellt, "
-            f"Front zu {e['towards']}."
-        )
-    if kind == "tower_rolled":
-        return (
-            f"Belagerungsturm {e['tower']} rollt {', '.join(e['from'])} → {', '.join(e['to'])} "
-            f"({e['cost']} Punkte, geschoben von {', '.join(name(f) for f in e['crew'])})."
-        )
-    if kind == "choose_retreat":
-        return (
-            f"{name(e['unit'])} muss zurückweichen: sein Besitzer wählt wohin "
-            f"({', '.join(e['options'])}; /retreat)."
-        )
-    if kind == "choose_landing":
-        return (
-            f"{name(e['unit'])} stürzt: sein Besitzer wählt, wo er landet "
-            f"({', '.join(e['options'])}; /land)."
-        )
-    if kind == "faced":
-        side = "Innenseite" if e["toward"] == "in" else "Außenseite"
-        return f"{name(e['unit'])} sucht im Türdurchgang Deckung gegen die {side}."
-    if kind == "counter_placed":
-        return f"Ein {COUNTERS_DE.get(e['kind'], e['kind'])} wird auf {e['at']} gelegt."
+        return days.describe_event(state, e, lang)
+    if kind in (*PANIC_EVENTS, "left_map"):
+        return panic.describe_event(state, e, lang)
+    if kind in ("shot", "melee", "miss_roll"):
+        # Their English line is the one the rules wrote with the dice; German words it anew.
+        if not german:
+            return e["text"]
+        if kind == "shot" and e.get("weapon") == "ballista":
+            return engines.describe_event(state, e, lang)
+        return {"shot": _shot_de, "melee": _melee_de, "miss_roll": _miss_de}[kind](state, e, name)
+    if kind in words and ":" not in kind:
+        return _worded(state, e, words, german, name)
+    line = (
+        engines.describe_event(state, e, lang)
+        or fire.describe_event(state, e, lang)
+        or oil.describe_event(state, e, lang)
+        or shield.describe_event(state, e, lang)
+    )
+    return line or (describe_event(state, e) if german else None)
+
+
+def _worded(state: dict, e: dict, words: dict, german: bool, name) -> str:
+    """One of the game's own events from ``words`` (EVENT_WORDS of the reader's language)."""
+    kind = str(e.get("type"))
+    outcome = str(e.get("outcome", ""))
+    layers = e.get("layers") or ["ground"] * len(e.get("path") or [])
     if kind == "ladder_push":
-        result = "umgestoßen (1-6)" if e["over"] else "bleibt stehen (7-10)"
-        return f"{name(e['unit'])} stößt gegen die Leiter auf {e['at']}: W10 {e['roll']}: {result}."
-    if kind == "game_over":
-        return f"Spielende: {_reason_de(e.get('reason'))}."
-    return (
-        engines.describe_event_de(state, e)
-        or fire.describe_event_de(state, e)
-        or oil.describe_event_de(state, e)
-        or shield.describe_event_de(state, e)
-        or describe_event(state, e)
+        pushed = (
+            words["ladder: over" if e["over"] else "ladder: stays"].format(roll=e["roll"])
+            if german
+            else e["text"]
+        )
+    else:
+        pushed = ""
+    return words[kind].format(
+        name=name(e.get("unit")),
+        steps=" → ".join(
+            cell + (words["top"] if layer == "top" else "")
+            for cell, layer in zip(e.get("path") or [], layers)
+        ),
+        cost=e.get("cost"),
+        at=", ".join(e["at"]) if isinstance(e.get("at"), list) else e.get("at"),
+        outcome=state_word_de(outcome) if german else outcome,
+        cell_from=e.get("from"),
+        cell_to=e.get("to"),
+        among=", ".join(name(f) for f in e.get("among") or []),
+        effect=EFFECTS_DE.get(e.get("effect"), e.get("effect")) if german else e.get("effect"),
+        cells=", ".join(e["at"] if kind == "tower_placed" else e.get("cells") or []),
+        winch=words["winch: raise" if e.get("raise") else "winch: lower"],
+        tower=e.get("tower"),
+        towards=e.get("towards"),
+        cells_from=", ".join(e.get("from") or []) if kind == "tower_rolled" else "",
+        cells_to=", ".join(e.get("to") or []) if kind == "tower_rolled" else "",
+        crew=", ".join(name(f) for f in e.get("crew") or []),
+        options=", ".join(e.get("options") or []),
+        toward=words.get(f"toward: {e.get('toward')}", f"{e.get('toward')}side"),
+        counter=COUNTERS_DE.get(e.get("kind"), e.get("kind")) if german else e.get("kind"),
+        pushed=pushed,
+        reason=_reason_de(e.get("reason")) if german else e.get("reason"),
     )
 
 

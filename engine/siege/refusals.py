@@ -12,6 +12,53 @@ def say(key: str, text: str, **params) -> Reason:
     return Reason(text, key=f"siege.{key}", domain="siege", **params)
 
 
+def german_word(text: str, words: dict) -> str:
+    """A word of a refusal in German: the game's word for it, or a riderless horse standing in
+    a line of sight ("horse konrads-horse", riders.in_the_line) as "Pferd konrads-horse"."""
+    if text in words:
+        return words[text]
+    if text.startswith("horse "):
+        return "Pferd " + text[len("horse ") :]
+    return text
+
+
+def worded(reason, lang: str) -> str:
+    """A keyed reason (``say``) in ``lang``: its template filled with its params, each a word
+    in that language when the game knows it; a reason given as a param (a cell that blocks a
+    grazing line) is worded the same way. A reason without a template stays as it is.
+
+    Sight reasons are worded here, by the rules, because they nest; the Discord layer fills
+    one level of params only (``cogs.i18n.rule_text``)."""
+    keyed = getattr(reason, "keyed", None)
+    if lang == "en" or not keyed:
+        return str(reason)
+    from . import riders  # riders keeps its own refusals' templates beside ours
+
+    templates = {**riders.TRANSLATIONS.get(lang, {}), **TRANSLATIONS.get(lang, {})}
+    key = keyed["key"]
+    # A blocking wall or figure inside another sentence: the bare form, without the
+    # "X cannot shoot at Y" its refusal starts with.
+    template = templates.get(key.replace("siege.shot_", "siege.sight_", 1)) or templates.get(key)
+    if template is None:
+        return str(reason)
+
+    def one(value) -> str:
+        if getattr(value, "keyed", None):
+            return worded(value, lang)
+        return german_word(str(value), templates) if lang == "de" else templates.get(str(value), str(value))
+
+    params = {
+        name: ", ".join(one(v) for v in value) or "—"
+        if isinstance(value, (list, tuple))
+        else one(value)
+        for name, value in keyed["params"].items()
+    }
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return str(reason)
+
+
 def figure_named(state: dict, typed) -> str | None:
     """The id of the figure a player typed by id or by name (any case), or None."""
     typed = str(typed or "")[:40]
@@ -184,6 +231,176 @@ TRANSLATIONS = {
         "höchstens eine Stufe am Tag (4.13, 4.21).",
         "siege.keep_blocked": "Die Burgfriedmauer bei {at} bricht erst, wenn ein benachbartes "
         "Burgfriedfeld beschädigt ist (4.21).",
+        # A shot refused by its sight line: the line's last reason, worded by the rules.
+        "siege.cannot_shoot": "{name} kann nicht auf {target} schießen: {why_de}.",
+        "siege.ballista_blocked": "Balliste {engine} kann nicht auf {target} schießen: {why_de}.",
+        # Sight and cover, cell by cell (1.4, 1.5, 2.4, 3.2, 4.33, 5.11, 5.22): the reasons of
+        # /los and of a refused shot.
+        "siege.sight_over_terrain": "{cell}: {what} (Höhe {height}) ist höher als beide Enden: "
+        "blockiert (1.41)",
+        "siege.sight_over_figure": "{cell}: die Figur {who} (Höhe {height}) ist höher als beide "
+        "Enden: blockiert (1.41)",
+        "siege.sight_hidden_terrain": "{cell}: {what} (Höhe {height}) verdeckt {low_end}: es "
+        "steht {near_low} davon entfernt, näher als {high_end} ({near_high}) (1.45)",
+        "siege.sight_hidden_figure": "{cell}: die Figur {who} (Höhe {height}) verdeckt "
+        "{low_end}: sie steht {near_low} davon entfernt, näher als {high_end} ({near_high}) "
+        "(1.45)",
+        "siege.sight_over_figure_short": "{cell}: die Figur {who} (Höhe {height}) ist höher als "
+        "beide Enden: blockiert (1.41; auf kurze Entfernung schießt man nicht über Figuren "
+        "hinweg, 1.42)",
+        "siege.sight_hidden_figure_short": "{cell}: die Figur {who} (Höhe {height}) verdeckt "
+        "{low_end}: sie steht {near_low} davon entfernt, näher als {high_end} ({near_high}) "
+        "(1.45; auf kurze Entfernung schießt man nicht über Figuren hinweg, 1.42)",
+        "siege.sight_ladder_only": "{cell}: von einer Leiter schießt man nur auf die Brustwehr, "
+        "an der sie lehnt ({faced}) (1.93)",
+        "siege.sight_ladder_parapet": "{cell}: von einer Leiter schießt man nur auf die "
+        "Brustwehr, an der sie lehnt ({faced}): schwere Deckung (1.93)",
+        "siege.sight_inside_tower_shooter": "{cell}: Figuren im Inneren eines Belagerungsturms "
+        "schießen nicht (2.44)",
+        "siege.sight_inside_tower_target": "{cell}: im Inneren eines Belagerungsturms: volle "
+        "Deckung, kein Schuss (2.44)",
+        "siege.sight_tower_top": "{cell}: oben auf einem Belagerungsturm: {cover} (2.44)",
+        "siege.sight_on_ladder": "{cell}: auf einer Leiter: keine Deckung (1.93)",
+        "siege.sight_same_cell": "Schütze und Ziel stehen im selben Feld",
+        "siege.sight_ends": "{a}: {a_what}, Höhe {a_level}; {b}: {b_what}, Höhe {b_level}",
+        "siege.sight_from_keep_door": "{cell}: aus dem Eingang des Burgfrieds schießt niemand "
+        "(1.43)",
+        "siege.sight_keep_door": "{cell}: der Eingang des Burgfrieds gibt volle Deckung; kein "
+        "Schuss (1.54)",
+        "siege.sight_into_moat": "{cell}: von außen schießt man nur aus dem Burggraben oder von "
+        "seinem Rand in den Burggraben (1.46)",
+        "siege.sight_from_moat": "{cell}: aus dem Burggraben schießt man nur in den Burggraben "
+        "und auf seinen äußeren Rand (1.46)",
+        "siege.sight_moat_from_inside": "{cell}: in der Burg sehen nur Brustwehren und "
+        "Schießscharten in den Burggraben (1.46)",
+        "siege.sight_from_opening": "{cell}: die Linie beginnt an der Öffnung zu {towards}, und "
+        "die Entfernung zählt ab der Mauer (1.44)",
+        "siege.sight_from_battlement": "{cell}: die Linie beginnt an den Zinnen zu {towards}, "
+        "und die Entfernung zählt ab der Mauer (1.44)",
+        "siege.sight_slit_only": "{cell}: eine Figur hinter einer Schießscharte schießt nur durch "
+        "ihre Öffnung ({openings}) (1.44)",
+        "siege.sight_from_door": "{cell}: die Linie beginnt an der Tür zu {towards}, nicht in "
+        "der Mitte des Feldes (1.43)",
+        "siege.sight_building_out": "{cell}: aus einem Gebäude schießt man nur durch seine "
+        "Türen und Schießscharten hinaus (1.43)",
+        "siege.sight_beyond_range": "Entfernung {distance} liegt jenseits der großen Reichweite "
+        "({long})",
+        "siege.sight_slit_line": "{cell}: eine Figur hinter einer Schießscharte ist nur von der "
+        "geraden Linie durch ihre Öffnung aus zu treffen (1.45)",
+        "siege.sight_slit_cover": "{cell}: hinter einer Schießscharte, durch ihre Öffnung "
+        "beschossen: schwere Deckung (1.51)",
+        "siege.sight_battlement_cover": "{cell}: die Linie kreuzt die Zinnen: schwere Deckung "
+        "(1.51)",
+        "siege.sight_doorway_cover": "{cell}: in einer Tür, gedeckt gegen die {facing}: "
+        "mittlere Deckung (1.53)",
+        "siege.sight_doorway_open": "{cell}: in einer Tür, gedeckt gegen die {facing}; dieser "
+        "Schuss kommt von der {shot_side}: keine Deckung (1.53)",
+        "siege.sight_no_opening": "{cell}: hinter einer Mauer ohne Öffnung: volle Deckung, kein "
+        "Schuss (1.56)",
+        "siege.sight_in_moat": "{cell}: im Burggraben: keine Deckung (1.55)",
+        "siege.sight_on_breach": "{cell}: auf einer zerstörten Mauer: mittlere Deckung von "
+        "allen Seiten (2.32)",
+        "siege.sight_gateway": "{cell}: im Tordurchgang zwischen den Tortürmen, Zugbrücke unten: "
+        "schwere Deckung gegen Schüsse von außen (1.57)",
+        "siege.sight_tower_over_parapets": "{cell}: von der Plattform eines Belagerungsturms "
+        "schießt man über die Brustwehren in die Burg, ob die Zugbrücke oben ist oder nicht "
+        "(2.43)",
+        "siege.sight_bridge_up": "{cell}: die Zugbrücke ist oben, alle in der Burg haben volle "
+        "Deckung gegen Schüsse von außen (1.52, 1.57)",
+        "siege.sight_through_breach": "{cell}: durch die Bresche trifft der Schuss in die Burg "
+        "(2.32)",
+        "siege.sight_siege_tower": "{cell}: ein Belagerungsturm: man schießt auf ihn, nie durch "
+        "ihn hindurch (2.44)",
+        "siege.sight_grazes": "die Linie läuft an der Kante {a}/{b} entlang und streift eine "
+        "Mauer: {inner} (1.45, 1.46)",
+        "siege.sight_side_blocked": "die Linie läuft an der Kante {a}/{b} entlang, auf beiden "
+        "Seiten blockiert: {inner}",
+        "siege.sight_between": "die Linie läuft zwischen {a} und {b} hindurch, beide blockiert: "
+        "{first}; {second}",
+        "siege.sight_corner": "die Linie berührt eine Ecke von {cell} ({what}, Höhe {height}, "
+        "höher als beide Enden) und streift ihre Mauer: blockiert (1.45)",
+        "siege.sight_door_passed": "{cell}: die Linie geht auf der Höhe des Schützen durch die "
+        "Tür (1.43)",
+        "siege.sight_no_door": "{cell}: in einem Gebäude, durch keine Tür und keine "
+        "Schießscharte erreichbar: kein Schuss (1.56)",
+        "siege.sight_thicket": "die Linie geht durch das Dickicht in {cells}: leichte Deckung "
+        "(3.21)",
+        "siege.sight_trench": "die Figuren im Schützengraben auf {cells} behindern den Schuss "
+        "nicht (3.25)",
+        "siege.sight_tower_sees_over": "von der Plattform eines Belagerungsturms behindern "
+        "innerhalb von {radius} Feldern die tieferen Figuren in {cells} den Schuss nicht (2.43)",
+        "siege.sight_over_figures": "schießt auf {band} über die Figuren in {cells} hinweg: "
+        "leichte Deckung (1.42)",
+        "siege.sight_cover_of": "Deckung von {cell}: {cover}",
+        "siege.sight_tree": "{cell}: ein Baum steht zwischen Schütze und Ziel: kein Schuss "
+        "(3.22)",
+        "siege.sight_tent": "{cell}: ein Zelt: man schießt in ein Zelt, nie hindurch, bis es "
+        "abgebrannt ist (3.24)",
+        "siege.sight_camp_open": "{cell} ({what}): von der Plattform eines Belagerungsturms "
+        "innerhalb seines Radius beschossen: keine Deckung (2.43)",
+        "siege.sight_camp_cover": "{cell} ({what}): {cover} ({rule})",
+        "siege.sight_both": "{first}; {second}",
+        "siege.sight_hilltop": "{cell}: die Hügelkuppe ist höher als beide Enden: blockiert "
+        "(3.23, 1.41)",
+        "siege.sight_slope_edge": "die Linie kreuzt die Hangkante bei {cell}, dem letzten Feld "
+        "der Hügelkuppe (3.23)",
+        "siege.sight_on_slope": "{cell}: die tiefere Figur steht am Hang: beide dürfen schießen "
+        "(3.23)",
+        "siege.sight_edge_hides": "{cell}: die Hangkante verdeckt {lower}: es steht {d_low} von "
+        "der Kante entfernt, näher als {upper} ({d_up}) (3.23)",
+        "siege.sight_edge_far": "{lower}, die tiefere Figur, steht {d_low} von der Kante "
+        "entfernt, mindestens so weit wie {upper} ({d_up}) (3.23)",
+        "siege.sight_edge_cover": "{cell}: an der Hangkante: leichte Deckung (3.23)",
+        "siege.sight_under_ram_shooter": "{cell}: Figuren unter einem Widder schießen nicht "
+        "(4.33)",
+        "siege.sight_under_ram": "{cell}: volle Deckung unter dem Widder (4.33)",
+        "siege.sight_engine_lower": "{cell}: {engine} steht tiefer als die Plattform des "
+        "Belagerungsturms: kein Hindernis (2.43, E16)",
+        "siege.sight_engine_blocks": "{cell}: {engine} steht dort: kein Schuss hindurch ({rule})",
+        "siege.sight_shield": "{cell}: ein Schirm an der Kante zu {faces} deckt das Ziel "
+        "({cover}, 5.22)",
+        "siege.sight_wagon": "{cell}: Wagen {wagon} blockiert die Linie auf seiner Höhe (5.11)",
+        "siege.sight_friend_beside": "{cell}: {name}, ein Freund des Schützen, steht neben dem "
+        "Ziel auf dessen Höhe: kein Schuss vom Belagerungsturm (2.43)",
+        # A referee setting a step (/ref phase)
+        "siege.ref_prepare": "Vor dem Sturm legt der Belagerer Spielsteine, stellt Türme auf "
+        "und bedient seine Kriegsmaschinen; sein /end-phase beginnt den Sturm des Tages.",
+        "siege.ref_finish_pending": "Zuerst den Nahkampf zu Ende bilden (/fight oder /cancel), "
+        "dann einen Schritt setzen.",
+        "siege.ref_finish_choice": "Zuerst entscheiden, welche Figur ein Ergebnis trifft "
+        "(/take), dann einen Schritt setzen.",
+        "siege.ref_finish_retreat": "Zuerst den Rückzug ausführen (/retreat), dann einen "
+        "Schritt setzen.",
+        "siege.ref_finish_advance": "Zuerst über das Nachrücken nach dem Kampf entscheiden "
+        "(/advance oder /stay), dann einen Schritt setzen.",
+        "siege.ref_finish_landing": "Zuerst wählen, wo eine fallende Figur landet (/land), dann "
+        "einen Schritt setzen.",
+        "siege.ref_finish_engine_damage": "Zuerst wählen, welche Kriegsmaschine beschädigt wird "
+        "(/damage), dann einen Schritt setzen.",
+        "siege.ref_finish_panic_choice": "Zuerst wählen, wer in Panik gerät (/panic), dann "
+        "einen Schritt setzen.",
+        # Words filled into the sight reasons.
+        "top of a siege tower": "Plattform eines Belagerungsturms",
+        "castle wall": "Burgmauer",
+        "keep battlement": "Zinnen des Burgfrieds",
+        "burnt tent": "abgebranntes Zelt",
+        "inside": "Innenseite",
+        "outside": "Außenseite",
+        "no cover": "keine Deckung",
+        "light cover": "leichte Deckung",
+        "medium cover": "mittlere Deckung",
+        "heavy cover": "schwere Deckung",
+        "full cover": "volle Deckung",
+        "short range": "kurze Entfernung",
+        "medium range": "mittlere Entfernung",
+        "long range": "große Entfernung",
+        "none": "keine",
+        "light": "leicht",
+        "medium": "mittel",
+        "heavy": "schwer",
+        "full": "voll",
+        "short": "kurz",
+        "long": "weit",
         # Words filled into the sentences above.
         "ballista": "Balliste",
         "ram": "Widder",

@@ -849,70 +849,58 @@ def retreat_to(state: dict, fid: str, cell: str, events: list[dict]) -> None:
 RIDERLESS_FILL = "#d9c8f5"  # lavender: apart from the map background, terrain and stunned tints
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    kind = e.get("type")
+# The riders' events in each language.
+EVENT_WORDS = {
+    "en": {
+        "mounted": "{name} mounts horse {horse}{captured} at {to}: that takes the round.",
+        "captured": " (a captured horse)",
+        "dismounted": "{name} dismounts from horse {horse} onto {to}: that takes the round.",
+        "horse_moved": "Horse {horse}: {cells_from} → {cells_to}.",
+        "thrown": "{name} is thrown from horse {horse} onto {to} ({outcome}); the horse stays.",
+        "horse_killed": "Horse {horse} is killed on {cells}.",
+        "horse_unharmed": "Horse {horse}: result {letter} would hurt only a rider and is "
+        "ignored (3.35).",
+        "choose_landing": "{name} is thrown: his owner chooses where he lies ({options}; /land).",
+    },
+    "de": {
+        "mounted": "{name} besteigt Pferd {horse}{captured} auf {to}: das kostet die Runde.",
+        "captured": " (ein erbeutetes Pferd)",
+        "dismounted": "{name} steigt von Pferd {horse} ab auf {to}: das kostet die Runde.",
+        "horse_moved": "Pferd {horse}: {cells_from} → {cells_to}.",
+        "thrown": "{name} wird von Pferd {horse} auf {to} abgeworfen ({outcome}); das Pferd "
+        "bleibt.",
+        "horse_killed": "Pferd {horse} wird auf {cells} getötet.",
+        "horse_unharmed": "Pferd {horse}: Ergebnis {letter} träfe nur einen Reiter und entfällt "
+        "(3.35).",
+        "choose_landing": "{name} wird abgeworfen: sein Besitzer wählt, wo er liegt ({options}; "
+        "/land).",
+    },
+}
 
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
 
-    if kind == "mounted":
-        captured = " (a captured horse)" if e.get("captured") else ""
-        return f"{name(e['unit'])} mounts horse {e['horse']}{captured} at {e['to']}: that takes the round."
-    if kind == "dismounted":
-        return f"{name(e['unit'])} dismounts from horse {e['horse']} onto {e['to']}: that takes the round."
-    if kind == "horse_moved":
-        return f"Horse {e['horse']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
-    if kind == "thrown":
-        return f"{name(e['unit'])} is thrown from horse {e['horse']} onto {e['to']} ({e['outcome']}); the horse stays."
-    if kind == "horse_killed":
-        return f"Horse {e['horse']} is killed on {'-'.join(e['cells'])}."
-    if kind == "horse_unharmed":
-        return f"Horse {e['horse']}: result {e['letter']} would hurt only a rider and is ignored (3.35)."
-    if kind == "choose_landing" and e.get("thrown"):
-        return f"{name(e['unit'])} is thrown: his owner chooses where he lies ({', '.join(e['options'])}; /land)."
-    return None
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    kind = str(e.get("type"))
+    words = EVENT_WORDS.get(lang, EVENT_WORDS["en"])
+    if kind not in words or kind == "captured" or (kind == "choose_landing" and not e.get("thrown")):
+        return None
+    outcome = str(e.get("outcome", ""))
+    if lang == "de":
+        from .present import state_word_de
 
+        outcome = state_word_de(outcome)
+    return words[kind].format(
+        name=state["figures"].get(e.get("unit"), {}).get("name", e.get("unit")),
+        horse=e.get("horse"),
+        to=e.get("to"),
+        captured=words["captured"] if e.get("captured") else "",
+        cells_from="-".join(e.get("from") or []),
+        cells_to="-".join(e.get("to") or []) if isinstance(e.get("to"), list) else "",
+        outcome=outcome,
+        cells="-".join(e.get("cells") or []),
+        letter=e.get("letter"),
+        options=", ".join(e.get("options") or []),
+    )
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
-    from .present import state_word_de
-
-    kind = e.get("type")
-
-    def name(fid):
-        return state["figures"].get(fid, {}).get("name", fid)
-
-    if kind == "mounted":
-        captured = " (ein erbeutetes Pferd)" if e.get("captured") else ""
-        return (
-            f"{name(e['unit'])} besteigt Pferd {e['horse']}{captured} auf {e['to']}: "
-            "das kostet die Runde."
-        )
-    if kind == "dismounted":
-        return (
-            f"{name(e['unit'])} steigt von Pferd {e['horse']} ab auf {e['to']}: "
-            "das kostet die Runde."
-        )
-    if kind == "horse_moved":
-        return f"Pferd {e['horse']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
-    if kind == "thrown":
-        return (
-            f"{name(e['unit'])} wird von Pferd {e['horse']} auf {e['to']} abgeworfen "
-            f"({state_word_de(e['outcome'])}); das Pferd bleibt."
-        )
-    if kind == "horse_killed":
-        return f"Pferd {e['horse']} wird auf {'-'.join(e['cells'])} getötet."
-    if kind == "horse_unharmed":
-        return (
-            f"Pferd {e['horse']}: Ergebnis {e['letter']} träfe nur einen Reiter und "
-            "entfällt (3.35)."
-        )
-    if kind == "choose_landing" and e.get("thrown"):
-        return (
-            f"{name(e['unit'])} wird abgeworfen: sein Besitzer wählt, wo er liegt "
-            f"({', '.join(e['options'])}; /land)."
-        )
-    return None
 
 
 def header_line(state: dict) -> str | None:

@@ -69,8 +69,12 @@ class Siege(Ruleset):
     optional_rules = scenarios.OPTIONAL_RULES
     # Refusals carry keys for German players: the riders' (3.3) and the rest of the game's.
     translations = {
-        lang: {**riders.TRANSLATIONS.get(lang, {}), **refusals.TRANSLATIONS.get(lang, {})}
-        for lang in {*riders.TRANSLATIONS, *refusals.TRANSLATIONS}
+        lang: {
+            **present.TERMS.get(lang, {}),
+            **riders.TRANSLATIONS.get(lang, {}),
+            **refusals.TRANSLATIONS.get(lang, {}),
+        }
+        for lang in {*present.TERMS, *riders.TRANSLATIONS, *refusals.TRANSLATIONS}
     }
     commands = (
         Command(
@@ -536,8 +540,13 @@ class Siege(Ruleset):
             ):
                 seen.possible = False
                 seen.reasons.append(
-                    f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
-                    f"the target on its level: no shot from the siege tower (2.43)"
+                    refusals.say(
+                        "sight_friend_beside",
+                        f"{other['at']}: {other['name']}, a friend of the shooter, stands beside "
+                        f"the target on its level: no shot from the siege tower (2.43)",
+                        cell=other["at"],
+                        name=other["name"],
+                    )
                 )
                 return
 
@@ -560,8 +569,9 @@ class Siege(Ruleset):
         )
         return {"towers": towers, "shooter_top": from_cell in towers, "target_top": target_top}
 
-    def los(self, state: dict, from_cell: str, to_cell: str) -> str:
-        """The ``/los from: to:`` answer (any player, any time): pure text from the height model."""
+    def los(self, state: dict, from_cell: str, to_cell: str, lang: str = "en") -> str:
+        """The ``/los from: to:`` answer (any player, any time): pure text from the height model,
+        in the reader's language."""
         board = self.board(state)
         for cell in (from_cell, to_cell):
             if cell not in board:
@@ -571,15 +581,18 @@ class Siege(Ruleset):
                     params={"cell": cell[:12]},
                     domain=self.name,
                 )
-        if ballista := engines.los_text(self, state, from_cell, to_cell):
+        if ballista := engines.los_text(self, state, from_cell, to_cell, lang):
             return ballista
         seen, weapon = self._los_sight(state, from_cell, to_cell)
-        text = sight.answer_text(seen, from_cell, to_cell)
-        return text + (
-            ""
-            if weapon
-            else "\n- (no bow on the first cell: range bands not judged, figures block)"
-        )
+        text = sight.answer_text(seen, from_cell, to_cell, lang)
+        if weapon:
+            return text
+        if lang == "de":
+            return text + (
+                "\n- (kein Bogen auf dem ersten Feld: Reichweiten nicht beurteilt, Figuren "
+                "blockieren)"
+            )
+        return text + "\n- (no bow on the first cell: range bands not judged, figures block)"
 
     def _los_sight(self, state: dict, from_cell: str, to_cell: str, machine: bool = False):
         """The line ``/los`` judges, with the same rules as ``/shoot``: the first cell's figure
@@ -638,13 +651,14 @@ class Siege(Ruleset):
         if state.get("result"):
             raise RuleError("The game is over.", key="game_over", domain=self.name)
         if state.get("phase") == "prepare":
-            raise RuleError(
+            why = refusals.say(
+                "ref_prepare",
                 "Before the assault the besieger lays counters, places towers and works "
                 "its engines; its /end-phase starts the day's assault.",
-                list(self.phases),
             )
+            raise RuleError(why, list(self.phases), **keyed_of(why))
         open_decisions = [
-            what
+            (key, what)
             for key, what in (
                 ("pending", "a melee being formed (/fight or /cancel)"),
                 ("choice", "which figure takes a result (/take)"),
@@ -657,7 +671,11 @@ class Siege(Ruleset):
             if state.get(key)
         ]
         if open_decisions:
-            raise RuleError(f"Finish {open_decisions[0]} before setting a step.")
+            key, what = open_decisions[0]
+            why = refusals.say(
+                f"ref_finish_{key}", f"Finish {what} before setting a step.", what=what
+            )
+            raise RuleError(why, **keyed_of(why))
         side = action.get("value") or state["active"]
         if side not in self.sides:
             raise RuleError(
@@ -675,6 +693,18 @@ class Siege(Ruleset):
             {"type": "referee", "what": "phase", "phase": state["phase"], "active": side}
         ]
 
+    def query(self, state, viewer, name, options, lang="en"):
+        """``/los`` in the reader's language: the options are checked (and answered in English)
+        by the base class, then the answer is worded again for another language."""
+        answer = super().query(state, viewer, name, options, lang)
+        if name != "los" or lang == "en":
+            return answer
+        from_cell, to_cell = options["from"].strip().upper(), options["to"].strip().upper()
+        return Answer(
+            self.los(state, from_cell, to_cell, lang),
+            self.los_scene(state, from_cell, to_cell, lang),
+        )
+
     def answer_query(
         self, state: dict, viewer: str | None, name: str, options: dict[str, str]
     ) -> Answer:
@@ -685,7 +715,7 @@ class Siege(Ruleset):
             self.los(state, from_cell, to_cell), self.los_scene(state, from_cell, to_cell)
         )
 
-    def los_scene(self, state: dict, from_cell: str, to_cell: str) -> dict:
+    def los_scene(self, state: dict, from_cell: str, to_cell: str, lang: str = "en") -> dict:
         """The board with the ``/los`` line drawn: the line, the cells it crosses outlined, and
         the verdict as the line's label (pure; a front end renders it like any scene)."""
         board = self.board(state)
@@ -698,8 +728,14 @@ class Siege(Ruleset):
                     domain=self.name,
                 )
         seen, _ = self._los_sight(state, from_cell, to_cell)
-        scene = self.scene(state, [], None)
+        scene = self.scene(state, [], None, lang)
         verdict = f"range {seen.distance}, cover {seen.cover}" if seen.possible else "no shot"
+        if lang == "de":
+            verdict = (
+                f"Entfernung {seen.distance}, Deckung {sight.COVER_DE.get(seen.cover, seen.cover)}"
+                if seen.possible
+                else "kein Schuss"
+            )
         scene["arrows"] = [
             {
                 "path": [from_cell, to_cell],
@@ -714,7 +750,7 @@ class Siege(Ruleset):
             if cell in board
         ]
         # A plain str: a reason may carry its translation key, which a copy would not keep.
-        scene["notes"] = [str(seen.reasons[-1])] if seen.reasons else []
+        scene["notes"] = [refusals.worded(seen.reasons[-1], lang)] if seen.reasons else []
         return scene
 
     # ----- legal actions -------------------------------------------------------------------
@@ -998,7 +1034,7 @@ class Siege(Ruleset):
         figs = state["figures"]
         if fought := self._fought_last_round(state, action):
             raise RuleError(
-                fought, [self.describe_action(state, a) for a in same[:12]], **keyed_of(fought)
+                fought, self.legal_hints(state, same[:12]), **keyed_of(fought)
             )
         if (
             fid not in self._shooters(state, action.get("side", ""))
@@ -1015,7 +1051,7 @@ class Siege(Ruleset):
         keyed = {}
         longest = data.fire()["weapons"][figures.weapon(figs[fid])]["bands"]["long"]
         why = keyed_of(seen.reasons[-1])
-        if why and not seen.possible:
+        if why and not seen.possible and why["key"].startswith("siege.shot_"):
             # A wall or a figure in the line (1.41, 1.42, 1.45): its template names the shooter.
             keyed = {
                 "key": why["key"],
@@ -1023,8 +1059,7 @@ class Siege(Ruleset):
                 "domain": why["domain"],
             }
         elif seen.band is None and seen.distance > longest:
-            # The sight line stops at the range (its last reason); the other sight reasons have
-            # no German yet and stay English.
+            # The sight line stops at the range (its last reason).
             keyed = keyed_of(
                 refusals.say(
                     "beyond_range",
@@ -1035,7 +1070,19 @@ class Siege(Ruleset):
                     long=longest,
                 )
             )
-        raise RuleError(text, [self.describe_action(state, a) for a in same[:12]], **keyed)
+        elif why:
+            # Any other sight reason (cover, doors, slits, the camp, engines): worded here,
+            # since it may hold another reason (a wall the line grazes).
+            keyed = keyed_of(
+                refusals.say(
+                    "cannot_shoot",
+                    text,
+                    name=name,
+                    target=target,
+                    why_de=refusals.worded(seen.reasons[-1], "de"),
+                )
+            )
+        raise RuleError(text, self.legal_hints(state, same[:12]), **keyed)
 
     def _fought_last_round(self, state: dict, action: dict) -> Reason | None:
         """1.21 step 1: a bow or crossbow that fought in melee last round does not shoot in the
@@ -1778,60 +1825,60 @@ class Siege(Ruleset):
         why = riders.explain_refusal(self, state, action) if state.get("horses") else None
         if why:
             raise RuleError(
-                why, [self.describe_action(state, a) for a in same[:12]], **keyed_of(why)
+                why, self.legal_hints(state, same[:12]), **keyed_of(why)
             )
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if engine_rule := engines.refusal(self, state, action):
             raise RuleError(
                 engine_rule,
-                [self.describe_action(state, a) for a in same[:12]],
+                self.legal_hints(state, same[:12]),
                 **keyed_of(engine_rule),
             )
         if done := self._already_done(state, action):
             raise RuleError(
-                done, [self.describe_action(state, a) for a in same[:12]], **keyed_of(done)
+                done, self.legal_hints(state, same[:12]), **keyed_of(done)
             )
         if action.get("type") in ("fill", "breach") and (
             counter := self._counter_refusal(state, action)
         ):
             raise RuleError(
-                counter, [self.describe_action(state, a) for a in same[:12]], **keyed_of(counter)
+                counter, self.legal_hints(state, same[:12]), **keyed_of(counter)
             )
         if action.get("type") in ("kindle", "douse") and (
             burning := self._fire_refusal(state, action)
         ):
             raise RuleError(
-                burning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(burning)
+                burning, self.legal_hints(state, same[:12]), **keyed_of(burning)
             )
         if action.get("type") == "roll" and (stuck := self._roll_refusal(state, action)):
             raise RuleError(
-                stuck, [self.describe_action(state, a) for a in same[:12]], **keyed_of(stuck)
+                stuck, self.legal_hints(state, same[:12]), **keyed_of(stuck)
             )
         if action.get("type") in ("lift", "lay") and (held := self._carry_refusal(state, action)):
             raise RuleError(
-                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+                held, self.legal_hints(state, same[:12]), **keyed_of(held)
             )
         if action.get("type") == "pour" and (spilt := self._pour_refusal(state, action)):
             raise RuleError(
-                spilt, [self.describe_action(state, a) for a in same[:12]], **keyed_of(spilt)
+                spilt, self.legal_hints(state, same[:12]), **keyed_of(spilt)
             )
         if action.get("type") == "raise" and (leaning := self._raise_refusal(state, action)):
             raise RuleError(
-                leaning, [self.describe_action(state, a) for a in same[:12]], **keyed_of(leaning)
+                leaning, self.legal_hints(state, same[:12]), **keyed_of(leaning)
             )
         if action.get("type") == "attack" and (apart := self._not_adjacent(state, action)):
             raise RuleError(
-                apart, [self.describe_action(state, a) for a in same[:12]], **keyed_of(apart)
+                apart, self.legal_hints(state, same[:12]), **keyed_of(apart)
             )
         if action.get("type") == "move" and (held := self._crossbow_held(state, action)):
             raise RuleError(
-                held, [self.describe_action(state, a) for a in same[:12]], **keyed_of(held)
+                held, self.legal_hints(state, same[:12]), **keyed_of(held)
             )
         if same:
             raise RuleError(
                 f"That /{action['type']} is not legal now.",
-                [self.describe_action(state, a) for a in same[:12]],
+                self.legal_hints(state, same[:12]),
                 key="not_legal_now",
                 params={"command": str(action["type"])},
                 domain=self.name,
@@ -2731,16 +2778,22 @@ class Siege(Ruleset):
             events.append({"type": "game_over", **state["result"]})
 
     # ----- presentation --------------------------------------------------------------------
+    def term(self, text, lang):
+        if lang == "de":
+            return refusals.german_word(text, self.translations["de"])
+        return super().term(text, lang)
+
     def describe(self, state, key, value):
         return present.describe(self, state, key, value)
+
+    def label(self, state, key, value, lang="en"):
+        return present.label(self, state, key, value, lang)
 
     def describe_event(self, state, event):
         return present.describe_event(state, event)
 
     def narrate(self, state, event, lang="en"):
-        if lang == "de":
-            return present.describe_event_de(state, event)
-        return present.describe_event(state, event)
+        return present.describe_event(state, event, lang)
 
     def roll_purpose(self, state, event, lang="en"):
         purpose = str(event.get("purpose", "die"))
@@ -2748,6 +2801,15 @@ class Siege(Ruleset):
 
     def header(self, state):
         return present.header(self, state)
+
+    def unit_facts(self, state, unit, lang="en"):
+        return present.unit_facts(self, state, unit, lang)
+
+    def cell_facts(self, state, cell, lang="en"):
+        return present.cell_facts(self, state, cell, lang)
+
+    def localised_header(self, state, lang="en"):
+        return present.localised_header(self, state, lang)
 
     def scene(self, state, events, viewer, lang="en"):
         return present.scene(self, state, events, viewer, lang)

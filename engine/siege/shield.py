@@ -17,6 +17,7 @@ from engine.core import hexgrid
 from engine.core.errors import ScenarioError
 
 from . import data, figures
+from .refusals import say
 
 FILE = "shield.json"
 
@@ -185,8 +186,14 @@ def cover(board, state: dict, shooter_at: str, target_at: str, seen) -> None:
     if data.COVERS.index(seen.cover) < data.COVERS.index(better):
         seen.cover = better
     seen.reasons.append(
-        f"{target_at}: a siege shield along its side towards {faces} covers the target "
-        f"({better} cover, 5.22)"
+        say(
+            "sight_shield",
+            f"{target_at}: a siege shield along its side towards {faces} covers the target "
+            f"({better} cover, 5.22)",
+            cell=target_at,
+            faces=faces,
+            cover=f"{better} cover",
+        )
     )
 
 
@@ -214,24 +221,24 @@ def notes(state: dict) -> list[str]:
     ]
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    who = state["figures"].get(e.get("unit", ""), {}).get("name", e.get("unit"))
-    if e.get("type") == "shield_lifted":
-        return f"{who} takes up the siege shield {e['shield']} (moves two points less)."
-    if e.get("type") == "shield_dropped":
-        return f"{who} drops the siege shield {e['shield']}; it lies in his cell."
-    if e.get("type") == "shield_laid":
-        return f"{who} lays the siege shield {e['shield']} at {e['at']} facing {e['faces']}."
-    return None
+# A shield's events in each language (Schirm: the rulebook's word).
+EVENT_WORDS = {
+    "en": {
+        "shield_lifted": "{who} takes up the siege shield {shield} (moves two points less).",
+        "shield_dropped": "{who} drops the siege shield {shield}; it lies in his cell.",
+        "shield_laid": "{who} lays the siege shield {shield} at {at} facing {faces}.",
+    },
+    "de": {
+        "shield_lifted": "{who} nimmt den Schirm {shield} auf (zieht zwei Punkte weniger).",
+        "shield_dropped": "{who} lässt den Schirm {shield} fallen; er liegt in seinem Feld.",
+        "shield_laid": "{who} stellt den Schirm {shield} auf {at} auf, Front zu {faces}.",
+    },
+}
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader (Schirm: the rulebook's word)."""
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    template = EVENT_WORDS.get(lang, EVENT_WORDS["en"]).get(str(e.get("type")))
+    if template is None:
+        return None
     who = state["figures"].get(e.get("unit", ""), {}).get("name", e.get("unit"))
-    if e.get("type") == "shield_lifted":
-        return f"{who} nimmt den Schirm {e['shield']} auf (zieht zwei Punkte weniger)."
-    if e.get("type") == "shield_dropped":
-        return f"{who} lässt den Schirm {e['shield']} fallen; er liegt in seinem Feld."
-    if e.get("type") == "shield_laid":
-        return f"{who} stellt den Schirm {e['shield']} auf {e['at']} auf, Front zu {e['faces']}."
-    return None
+    return template.format(who=who, **{k: v for k, v in e.items() if k != "type"})

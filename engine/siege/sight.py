@@ -37,6 +37,7 @@ from .board import (
     segment_cells,
     side_midpoint,
 )
+from .refusals import say, worded
 
 COVER_ORDER = ("none", "light", "medium", "heavy", "full")
 
@@ -107,18 +108,35 @@ def look(
         faced = ladders[shooter]
         sight = Sight(possible=target == faced, distance=1, band=band_for(bands, 1), cover="heavy")
         sight.reasons.append(
-            f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
-            + (": heavy cover (1.93)" if target == faced else " (1.93)")
+            say(
+                "sight_ladder_parapet" if target == faced else "sight_ladder_only",
+                f"{shooter}: on a ladder one shoots only at the parapet it leans on ({faced})"
+                + (": heavy cover (1.93)" if target == faced else " (1.93)"),
+                cell=shooter,
+                faced=faced,
+            )
         )
         return sight
     towers = towers or {}
     if shooter in towers and not shooter_top:
         sight = Sight(possible=False, distance=board.distance(shooter, target))
-        sight.reasons.append(f"{shooter}: figures inside a siege tower cannot shoot (2.44)")
+        sight.reasons.append(
+            say(
+                "sight_inside_tower_shooter",
+                f"{shooter}: figures inside a siege tower cannot shoot (2.44)",
+                cell=shooter,
+            )
+        )
         return sight
     if target in towers and not target_top:
         sight = Sight(possible=False, distance=board.distance(shooter, target), cover="full")
-        sight.reasons.append(f"{target}: inside a siege tower: total cover, no shot (2.44)")
+        sight.reasons.append(
+            say(
+                "sight_inside_tower_target",
+                f"{target}: inside a siege tower: total cover, no shot (2.44)",
+                cell=target,
+            )
+        )
         return sight
     result = _look(
         board,
@@ -134,10 +152,19 @@ def look(
     )
     if target_top and result.possible:
         result.cover = worse_cover(result.cover, tower.spec()["cover_top"])
-        result.reasons.append(f"{target}: on top of a siege tower: {result.cover} cover (2.44)")
+        result.reasons.append(
+            say(
+                "sight_tower_top",
+                f"{target}: on top of a siege tower: {result.cover} cover (2.44)",
+                cell=target,
+                cover=f"{result.cover} cover",
+            )
+        )
     if target in ladders and result.possible:
         result.cover = "none"
-        result.reasons.append(f"{target}: on a ladder: no cover (1.93)")
+        result.reasons.append(
+            say("sight_on_ladder", f"{target}: on a ladder: no cover (1.93)", cell=target)
+        )
     return result
 
 
@@ -168,19 +195,41 @@ def _look(
     sight = Sight(possible=False, distance=cell_distance)
     why = sight.reasons
     if shooter == target:
-        why.append("shooter and target are the same cell")
+        why.append(say("sight_same_cell", "shooter and target are the same cell"))
         return sight
+    s_what = "top of a siege tower" if shooter_top else s_cell.title
+    t_what = "top of a siege tower" if target_top else t_cell.title
     why.append(
-        f"{shooter}: {'top of a siege tower' if shooter_top else s_cell.title}, level {s_level}; "
-        f"{target}: {'top of a siege tower' if target_top else t_cell.title}, level {t_level}"
+        say(
+            "sight_ends",
+            f"{shooter}: {s_what}, level {s_level}; {target}: {t_what}, level {t_level}",
+            a=shooter,
+            a_what=s_what,
+            a_level=s_level,
+            b=target,
+            b_what=t_what,
+            b_level=t_level,
+        )
     )
 
     if s_cell.kind == "keep-door":
-        why.append(f"{shooter}: nobody shoots from the keep entrance (1.43)")
+        why.append(
+            say(
+                "sight_from_keep_door",
+                f"{shooter}: nobody shoots from the keep entrance (1.43)",
+                cell=shooter,
+            )
+        )
         return sight
     if t_cell.kind == "keep-door":
         sight.cover = "full"
-        why.append(f"{target}: the keep entrance gives full cover; no shot (1.54)")
+        why.append(
+            say(
+                "sight_keep_door",
+                f"{target}: the keep entrance gives full cover; no shot (1.54)",
+                cell=target,
+            )
+        )
         return sight
     if (
         t_cell.kind == "moat"
@@ -189,14 +238,31 @@ def _look(
         and not board.is_moat_edge(shooter)
     ):
         why.append(
-            f"{shooter}: from outside, shots into the moat only from the moat or its edge (1.46)"
+            say(
+                "sight_into_moat",
+                f"{shooter}: from outside, shots into the moat only from the moat or its edge "
+                "(1.46)",
+                cell=shooter,
+            )
         )
         return sight
     if s_cell.kind == "moat" and t_cell.kind != "moat" and not board.is_moat_edge(target):
-        why.append(f"{shooter}: from the moat, shots only at the moat and its outer edge (1.46)")
+        why.append(
+            say(
+                "sight_from_moat",
+                f"{shooter}: from the moat, shots only at the moat and its outer edge (1.46)",
+                cell=shooter,
+            )
+        )
         return sight
     if t_cell.kind == "moat" and s_cell.inside and s_cell.kind not in BATTLEMENTS + SLITS:
-        why.append(f"{shooter}: inside the castle only parapets and slits see into the moat (1.46)")
+        why.append(
+            say(
+                "sight_moat_from_inside",
+                f"{shooter}: inside the castle only parapets and slits see into the moat (1.46)",
+                cell=shooter,
+            )
+        )
         return sight
 
     # Where the line starts: a parapet or slit shoots from its battlement or opening.
@@ -212,14 +278,25 @@ def _look(
                 shared = set(_side_corners(s_hex, exits[0])) & set(_side_corners(s_hex, exits[1]))
                 start = shared.pop()
             sight.from_wall = True
+            opening = "opening" if s_cell.kind in SLITS else "battlement"
             why.append(
-                f"{shooter}: the line starts at the {'opening' if s_cell.kind in SLITS else 'battlement'} "
-                f"towards {'/'.join(through)} and range counts from the wall (1.44)"
+                say(
+                    f"sight_from_{opening}",
+                    f"{shooter}: the line starts at the {opening} "
+                    f"towards {'/'.join(through)} and range counts from the wall (1.44)",
+                    cell=shooter,
+                    towards="/".join(through),
+                )
             )
         elif s_cell.kind in SLITS:
             why.append(
-                f"{shooter}: a figure behind an arrow slit shoots only through its opening "
-                f"({', '.join(sorted(s_cell.openings)) or 'none'}) (1.44)"
+                say(
+                    "sight_slit_only",
+                    f"{shooter}: a figure behind an arrow slit shoots only through its opening "
+                    f"({', '.join(sorted(s_cell.openings)) or 'none'}) (1.44)",
+                    cell=shooter,
+                    openings=sorted(s_cell.openings),
+                )
             )
             return sight
     elif s_cell.kind == "tower-door":
@@ -240,14 +317,24 @@ def _look(
                     set(_side_corners(s_hex, exits[0])) & set(_side_corners(s_hex, exits[1]))
                 ).pop()
             why.append(
-                f"{shooter}: the line starts at the door towards {'/'.join(exit_labels)}, "
-                f"not at the cell's centre (1.43)"
+                say(
+                    "sight_from_door",
+                    f"{shooter}: the line starts at the door towards {'/'.join(exit_labels)}, "
+                    f"not at the cell's centre (1.43)",
+                    cell=shooter,
+                    towards="/".join(exit_labels),
+                )
             )
     elif board.is_building_interior(shooter) and not any(
         board.cell(lab).building == s_cell.building for lab in exit_labels if lab in board
     ):
         why.append(
-            f"{shooter}: inside a building one shoots out only through its doors and slits (1.43)"
+            say(
+                "sight_building_out",
+                f"{shooter}: inside a building one shoots out only through its doors and slits "
+                "(1.43)",
+                cell=shooter,
+            )
         )
         return sight
 
@@ -256,7 +343,14 @@ def _look(
     band = band_for(bands, distance)
     sight.band = band
     if bands is not None and band is None:
-        why.append(f"range {distance} is beyond long range ({bands['long']})")
+        why.append(
+            say(
+                "sight_beyond_range",
+                f"range {distance} is beyond long range ({bands['long']})",
+                distance=distance,
+                long=bands["long"],
+            )
+        )
         return sight
 
     # How the line reaches the target, and the cover that gives.
@@ -266,48 +360,93 @@ def _look(
         straight = any(_on_ray(t_hex, board.cell(o).hex, s_hex) for o in t_cell.openings)
         if not straight:
             why.append(
-                f"{target}: a figure behind an arrow slit can be shot only from the straight "
-                f"line through its opening (1.45)"
+                say(
+                    "sight_slit_line",
+                    f"{target}: a figure behind an arrow slit can be shot only from the straight "
+                    f"line through its opening (1.45)",
+                    cell=target,
+                )
             )
             return sight
         cover = "heavy"
-        why.append(f"{target}: behind an arrow slit, shot through its opening: heavy cover (1.51)")
+        why.append(
+            say(
+                "sight_slit_cover",
+                f"{target}: behind an arrow slit, shot through its opening: heavy cover (1.51)",
+                cell=target,
+            )
+        )
     elif t_cell.kind in BATTLEMENTS and (
         any(lab in t_cell.openings for lab in entries) or not s_cell.inside
     ):
         # From outside the castle every line to a parapet crosses the battlements.
         cover = "heavy"
-        why.append(f"{target}: the line crosses the battlement: heavy cover (1.51)")
+        why.append(
+            say(
+                "sight_battlement_cover",
+                f"{target}: the line crosses the battlement: heavy cover (1.51)",
+                cell=target,
+            )
+        )
     elif t_cell.kind in BUILDING_DOORS:
         # 1.53: a doorway covers one way only, against the building's inside or its outside.
         side_of_shot = "in" if s_cell.building == t_cell.building else "out"
         if side_of_shot == facing:
             cover = "medium"
             why.append(
-                f"{target}: in a doorway, covered against the {facing}side: medium cover (1.53)"
+                say(
+                    "sight_doorway_cover",
+                    f"{target}: in a doorway, covered against the {facing}side: medium cover "
+                    "(1.53)",
+                    cell=target,
+                    facing=f"{facing}side",
+                )
             )
         else:
             why.append(
-                f"{target}: in a doorway covered against the {facing}side; this shot comes from "
-                f"the {side_of_shot}side: no cover (1.53)"
+                say(
+                    "sight_doorway_open",
+                    f"{target}: in a doorway covered against the {facing}side; this shot comes "
+                    f"from the {side_of_shot}side: no cover (1.53)",
+                    cell=target,
+                    facing=f"{facing}side",
+                    shot_side=f"{side_of_shot}side",
+                )
             )
     elif board.is_building_interior(target):
         if not any(lab in board and board.cell(lab).building == t_cell.building for lab in entries):
             sight.cover = "full"
-            why.append(f"{target}: behind a wall without an opening: full cover, no shot (1.56)")
+            why.append(
+                say(
+                    "sight_no_opening",
+                    f"{target}: behind a wall without an opening: full cover, no shot (1.56)",
+                    cell=target,
+                )
+            )
             return sight
     elif t_cell.kind == "moat":
-        why.append(f"{target}: in the moat: no cover (1.55)")
+        why.append(say("sight_in_moat", f"{target}: in the moat: no cover (1.55)", cell=target))
     elif t_cell.kind == "breach":
         cover = "medium"
-        why.append(f"{target}: on a broken wall: medium cover from every side (2.32)")
+        why.append(
+            say(
+                "sight_on_breach",
+                f"{target}: on a broken wall: medium cover from every side (2.32)",
+                cell=target,
+            )
+        )
     elif target == board.drawbridge.get("gate") and not bridge_up and not s_cell.inside:
         # 1.57: "... besitzen die Figuren, die sich an den beiden Gebäudeecken befinden, schwere
         # Deckung gegen Schüsse von außen": our gatehouse has one passage cell between the two
         # gate towers, so a figure in it stands in their corners.
         cover = "heavy"
         why.append(
-            f"{target}: in the gateway between the gate towers, bridge down: heavy cover from outside (1.57)"
+            say(
+                "sight_gateway",
+                f"{target}: in the gateway between the gate towers, bridge down: heavy cover "
+                "from outside (1.57)",
+                cell=target,
+            )
         )
     # Section 3: the camp's kinds give the figure in them their own cover.
     cover = camp.cover_in_cell(board, target, cover, why, over_lower)
@@ -320,17 +459,32 @@ def _look(
     if bridge_up and not s_cell.inside and t_cell.inside and t_cell.kind not in BATTLEMENTS + SLITS:
         if shooter_top:
             why.append(
-                f"{shooter}: from the top of a siege tower one shoots over the parapets into the "
-                f"castle, bridge up or not (2.43)"
+                say(
+                    "sight_tower_over_parapets",
+                    f"{shooter}: from the top of a siege tower one shoots over the parapets into "
+                    f"the castle, bridge up or not (2.43)",
+                    cell=shooter,
+                )
             )
         elif not through_breach:
             sight.cover = "full"
             why.append(
-                f"{target}: the drawbridge is up, everyone inside has full cover from outside (1.52, 1.57)"
+                say(
+                    "sight_bridge_up",
+                    f"{target}: the drawbridge is up, everyone inside has full cover from outside "
+                    "(1.52, 1.57)",
+                    cell=target,
+                )
             )
             return sight
         else:
-            why.append(f"{through_breach[0]}: the breach lets the shot into the castle (2.32)")
+            why.append(
+                say(
+                    "sight_through_breach",
+                    f"{through_breach[0]}: the breach lets the shot into the castle (2.32)",
+                    cell=through_breach[0],
+                )
+            )
 
     low_end, high_end = (shooter, target) if s_level <= t_level else (target, shooter)
     low, high = min(s_level, t_level), max(s_level, t_level)
@@ -360,7 +514,11 @@ def _look(
         cell = board.cell(lab)
         height = cell.height
         if lab in towers and towers[lab] not in own_towers:
-            return f"{lab}: a siege tower: one shoots at it, never through it (2.44)"
+            return say(
+                "sight_siege_tower",
+                f"{lab}: a siege tower: one shoots at it, never through it (2.44)",
+                cell=lab,
+            )
         if open_door(lab):
             door_seen = lab
             return None
@@ -413,15 +571,28 @@ def _look(
         pair = [lab for lab in (la, lb) if lab in board]
         grazed = [terrain_block(lab) for lab in pair]
         if any(grazed):
+            inner = next(g for g in grazed if g)
             why.append(
-                f"the line runs along the side of {la}/{lb} and grazes a wall: "
-                f"{next(g for g in grazed if g)} (1.45, 1.46)"
+                say(
+                    "sight_grazes",
+                    f"the line runs along the side of {la}/{lb} and grazes a wall: "
+                    f"{inner} (1.45, 1.46)",
+                    a=la,
+                    b=lb,
+                    inner=inner,
+                )
             )
             return sight
         passing, camp_why = camp.side_verdict(board, pair, over_lower)
         if passing == "block":
             why.append(
-                f"the line runs along the side of {la}/{lb}, blocked on both sides: {camp_why}"
+                say(
+                    "sight_side_blocked",
+                    f"the line runs along the side of {la}/{lb}, blocked on both sides: {camp_why}",
+                    a=la,
+                    b=lb,
+                    inner=camp_why,
+                )
             )
             return sight
         if passing == "light":
@@ -432,7 +603,15 @@ def _look(
                 over += pair
             else:
                 why.append(
-                    f"the line runs between {la} and {lb}, both blocked: {figures[0]}; {figures[1]}"
+                    say(
+                        "sight_between",
+                        f"the line runs between {la} and {lb}, both blocked: {figures[0]}; "
+                        f"{figures[1]}",
+                        a=la,
+                        b=lb,
+                        first=figures[0],
+                        second=figures[1],
+                    )
                 )
                 return sight
     for h in line.touched:
@@ -440,17 +619,36 @@ def _look(
         touched_height = board.cell(lab).height if lab in board else None
         if touched_height is not None and touched_height > high and not open_door(lab):
             why.append(
-                f"the line touches a corner of {lab} ({board.cell(lab).title}, height "
-                f"{board.cell(lab).height}, higher than both ends) and grazes its wall: blocked (1.45)"
+                say(
+                    "sight_corner",
+                    f"the line touches a corner of {lab} ({board.cell(lab).title}, height "
+                    f"{board.cell(lab).height}, higher than both ends) and grazes its wall: "
+                    "blocked (1.45)",
+                    cell=lab,
+                    what=board.cell(lab).title,
+                    height=board.cell(lab).height,
+                )
             )
             return sight
     if door_seen:
         if board.is_building_interior(target):
             cover = worse_cover(cover, "medium")
-        why.append(f"{door_seen}: the line passes the door at the shooter's level (1.43)")
+        why.append(
+            say(
+                "sight_door_passed",
+                f"{door_seen}: the line passes the door at the shooter's level (1.43)",
+                cell=door_seen,
+            )
+        )
     elif board.is_building_interior(target) and s_cell.building != t_cell.building:
         sight.cover = "full"
-        why.append(f"{target}: inside a building, reached by no door or slit: no shot (1.56)")
+        why.append(
+            say(
+                "sight_no_door",
+                f"{target}: inside a building, reached by no door or slit: no shot (1.56)",
+                cell=target,
+            )
+        )
         return sight
     blocked, notes, edge_cover = camp.slope_edge(
         board, camp.along(board, line, start, centre(t_hex), shooter, target), over_lower
@@ -464,27 +662,46 @@ def _look(
     if thickets:
         cover = worse_cover(cover, "light")
         why.append(
-            f"the line passes through the thicket in {', '.join(dict.fromkeys(thickets))}: "
-            f"light cover (3.21)"
+            say(
+                "sight_thicket",
+                f"the line passes through the thicket in {', '.join(dict.fromkeys(thickets))}: "
+                f"light cover (3.21)",
+                cells=list(dict.fromkeys(thickets)),
+            )
         )
     if in_trench:
         why.append(
-            f"the figures in the trench at {', '.join(dict.fromkeys(in_trench))} do not hinder "
-            f"the shot (3.25)"
+            say(
+                "sight_trench",
+                f"the figures in the trench at {', '.join(dict.fromkeys(in_trench))} do not "
+                f"hinder the shot (3.25)",
+                cells=list(dict.fromkeys(in_trench)),
+            )
         )
     if seen_over:
         why.append(
-            f"from the top of a siege tower, within {tower.spec()['shooting_radius']} cells, the lower "
-            f"figures in {', '.join(dict.fromkeys(seen_over))} do not hinder the shot (2.43)"
+            say(
+                "sight_tower_sees_over",
+                f"from the top of a siege tower, within {tower.spec()['shooting_radius']} cells, "
+                f"the lower figures in {', '.join(dict.fromkeys(seen_over))} do not hinder the "
+                "shot (2.43)",
+                radius=tower.spec()["shooting_radius"],
+                cells=list(dict.fromkeys(seen_over)),
+            )
         )
     if over:
         cover = worse_cover(cover, "light")
         why.append(
-            f"shoots over the figures in {', '.join(over)} at {band} range: light cover (1.42)"
+            say(
+                "sight_over_figures",
+                f"shoots over the figures in {', '.join(over)} at {band} range: light cover (1.42)",
+                cells=list(over),
+                band=f"{band} range",
+            )
         )
     sight.possible = True
     sight.cover = cover
-    why.append(f"cover of {target}: {cover}")
+    why.append(say("sight_cover_of", f"cover of {target}: {cover}", cell=target, cover=cover))
     return sight
 
 
@@ -587,8 +804,22 @@ def explain(
     return answer_text(sight, shooter, target)
 
 
-def answer_text(sight: Sight, shooter: str, target: str) -> str:
-    """A judged line as the ``/los`` answer: verdict, range, cover, then every reason."""
+BANDS_DE = {"short": "kurz", "medium": "mittel", "long": "weit"}
+COVER_DE = {"none": "keine", "light": "leicht", "medium": "mittel", "heavy": "schwer", "full": "voll"}
+
+
+def answer_text(sight: Sight, shooter: str, target: str, lang: str = "en") -> str:
+    """A judged line as the ``/los`` answer: verdict, range, cover, then every reason (in the
+    reader's language; each reason carries its key)."""
+    if lang == "de":
+        head = (
+            f"{'Schuss möglich' if sight.possible else 'Kein Schuss'} von {shooter} nach "
+            f"{target}: Entfernung {sight.distance}"
+        )
+        if sight.band:
+            head += f" ({BANDS_DE.get(sight.band, sight.band)})"
+        head += f", Deckung {COVER_DE.get(sight.cover, sight.cover)}."
+        return "\n".join([head] + [f"- {worded(r, lang)}" for r in sight.reasons])
     verdict = "Shot possible" if sight.possible else "No shot"
     head = f"{verdict} from {shooter} to {target}: range {sight.distance}"
     if sight.band:

@@ -15,6 +15,7 @@ from typing import Any
 
 from .board import Board
 from .data import need
+from .refusals import say
 
 
 def harnessed_to(state: dict, hid: str) -> str | None:
@@ -190,7 +191,14 @@ def block_sight(board: Board, state: dict, shooter_level: int, seen) -> None:
     for c in seen.crossed:
         if c in standing and board.cell(c).level == shooter_level:
             seen.possible = False
-            seen.reasons.append(f"{c}: wagon {standing[c]} blocks the line on its level (5.11)")
+            seen.reasons.append(
+                say(
+                    "sight_wagon",
+                    f"{c}: wagon {standing[c]} blocks the line on its level (5.11)",
+                    cell=c,
+                    wagon=standing[c],
+                )
+            )
             return
 
 
@@ -227,24 +235,29 @@ def header_line(state: dict) -> str | None:
     return "; ".join(parts) or None
 
 
-def describe_event(state: dict, e: dict) -> str | None:
-    name = state["figures"].get(e.get("unit"), {}).get("name", e.get("unit"))
-    if e.get("type") == "harnessed":
-        return f"{name} harnesses {e['horse']} to wagon {e['wagon']}: that takes the round."
-    if e.get("type") == "unharnessed":
-        return f"{name} unharnesses {e['horse']} from wagon {e['wagon']}: that takes the round."
-    if e.get("type") == "wagon_moved":
-        return f"Wagon {e['wagon']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
-    return None
+# A wagon's events in each language.
+EVENT_WORDS = {
+    "en": {
+        "harnessed": "{name} harnesses {horse} to wagon {wagon}: that takes the round.",
+        "unharnessed": "{name} unharnesses {horse} from wagon {wagon}: that takes the round.",
+        "wagon_moved": "Wagon {wagon}: {cells_from} → {cells_to}.",
+    },
+    "de": {
+        "harnessed": "{name} spannt {horse} vor Wagen {wagon}: das kostet die Runde.",
+        "unharnessed": "{name} spannt {horse} von Wagen {wagon} ab: das kostet die Runde.",
+        "wagon_moved": "Wagen {wagon}: {cells_from} → {cells_to}.",
+    },
+}
 
 
-def describe_event_de(state: dict, e: dict) -> str | None:
-    """``describe_event`` for a German reader."""
-    name = state["figures"].get(e.get("unit"), {}).get("name", e.get("unit"))
-    if e.get("type") == "harnessed":
-        return f"{name} spannt {e['horse']} vor Wagen {e['wagon']}: das kostet die Runde."
-    if e.get("type") == "unharnessed":
-        return f"{name} spannt {e['horse']} von Wagen {e['wagon']} ab: das kostet die Runde."
-    if e.get("type") == "wagon_moved":
-        return f"Wagen {e['wagon']}: {'-'.join(e['from'])} → {'-'.join(e['to'])}."
-    return None
+def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
+    template = EVENT_WORDS.get(lang, EVENT_WORDS["en"]).get(str(e.get("type")))
+    if template is None:
+        return None
+    return template.format(
+        name=state["figures"].get(e.get("unit"), {}).get("name", e.get("unit")),
+        horse=e.get("horse"),
+        wagon=e.get("wagon"),
+        cells_from="-".join(e.get("from") or []),
+        cells_to="-".join(e.get("to") or []),
+    )

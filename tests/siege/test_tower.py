@@ -436,3 +436,23 @@ def test_los_from_the_top_agrees_with_the_shot_about_a_friend_beside_the_target(
     assert answer.startswith("No shot") and "a friend of the shooter" in answer
     assert not RULES._sight(state, "s", "t").possible
     assert RULES.los_scene(state, "0619", "1219")["arrows"][0]["text"] == "no shot"
+
+
+def test_a_tower_pushed_to_the_maps_edge_can_be_pushed_back_the_next_round():
+    """Found by the German refusal probe: a tower rolled forward onto the map's first row faces
+    a cell off the map ("0600"), and every later list of legal actions crashed on it."""
+    edge = {"t": {"side": "besieger", "cells": ["0602", "0702", "0802"], "towards": "0601"}}
+    crew = {
+        "a": ("man-at-arms", "besieger", "0602"),
+        "b": ("man-at-arms", "besieger", "0702"),
+        "c": ("man-at-arms", "besieger", "0802"),
+        **FAR,
+    }
+    state = build(crew, phase="move", towers=edge)
+    state, _ = act(state, "besieger", "/roll tower:t to:0601")
+    assert state["towers"]["t"]["cells"] == ["0601", "0701", "0801"]
+    state, _ = act(state, "besieger", "/end-phase")
+    while not (state["active"] == "besieger" and state["phase"] == "move"):
+        state, _ = act(state, state["active"], "/end-phase")
+    assert state["turn"] == 2
+    assert {a["to"] for a in legal(state, "besieger", "roll")} == {"0602"}
