@@ -501,7 +501,11 @@ class GameCog(UmpireCog):
             switched_on = game_rules.optional_rules_on(public_state)
             if switched_on:
                 lines.append(
-                    t(lang, "optional_rules_on", rules=", ".join(r.title for r in switched_on))
+                    t(
+                        lang,
+                        "optional_rules_on",
+                        rules=", ".join(game_rules.term(r.title, lang) for r in switched_on),
+                    )
                 )
             for side in game_rules.sides:
                 lines.append(

@@ -308,3 +308,13 @@ async def test_horses_through_the_bot(siege_registered, table):  # noqa: F811
     refused = await table.alice.slash(table.thread, "act", action="/dismount unit:Hugo to:0619")
     assert "spends this whole round getting on or off a horse" in reply_text(refused)
     assert (await table.game()).state["figures"]["hugo"]["horse"] == "grey"
+
+
+async def test_a_german_status_names_the_optional_rules_in_german(
+    siege_registered,
+    table,  # noqa: F811
+    german,  # noqa: F811
+):
+    await table.alice.slash(table.channel, "game new", ruleset="siege", rules="aiming, panic")
+    status = reply_text(await table.alice.slash(table.thread, "game status"))
+    assert "Wahlregeln: Panik und Flucht, Zielen" in status, status
