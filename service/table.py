@@ -275,6 +275,9 @@ class Table:
         }
         if inferred:
             result["side_inferred"] = True
+        flow = await self.flow(info.state, out, action)
+        if flow:
+            result["flow"] = flow
         if out.game_over:
             result["result"] = out.game.result
             result["seed"] = out.game.seed
@@ -283,6 +286,30 @@ class Table:
             if board:
                 result["board"] = board
         return result
+
+    async def flow(self, before: dict, out, action: dict) -> str | None:
+        """The line announcing a new turn, phase or side to act, and why (the words of the
+        Discord turn post): "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)."."""
+        # The table is a front end like the cogs: it announces the game's flow the same way.
+        from cogs.common import flow_changed, flow_reason
+
+        after = out.game.state
+        if not flow_changed(before, after):
+            return None
+        pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
+        owed = {}
+        if pending and pending.get("side") in self.ruleset.sides:
+            owed[pending["side"]] = await self.svc.legal_actions(self.game_id, pending["side"])
+        why = flow_reason(self.ruleset, before, after, out.events, action, "en", owed)
+        return f"Now: {self.where(after, out.game.awaiting)} ({why})."
+
+    def where(self, state: dict, awaiting: list[str]) -> str:
+        """ "Round 2, Movement, Bismark to act", in the game's own words for its turn and phase."""
+        from cogs.common import headline
+
+        word, phase = headline(self.ruleset, state, "en")
+        waiting = " / ".join(self.title(s) for s in awaiting) or "nobody"
+        return f"{word} {state.get('turn')}, {phase}, {waiting} to act"
 
     async def query(self, name: str, text: str, side: str | None, info) -> dict:
         """A ruleset's read-only question ``name`` (one it declares, e.g.
@@ -552,10 +579,9 @@ class Table:
                     f"verify --db {self.svc.store.path} --game {info.id}"
                 )
                 return 0
-            waiting = " / ".join(self.title(s) for s in info.awaiting)
             prompt = (
-                f"[turn {info.state.get('turn')} · {info.state.get('phase')} · "
-                f"{waiting} to act] {'/'.join(info.awaiting)}> "
+                f"[{self.where(info.state, info.awaiting).replace(', ', ' · ')}] "
+                f"{'/'.join(info.awaiting)}> "
             )
             try:
                 line = input_fn(prompt)
@@ -616,11 +642,8 @@ class Table:
                 text = describe_event(self.ruleset, state, event)
                 if text:
                     self.say(f"  {text}")
-            if result.get("turn_ended") and not result.get("game_over"):
-                self.say(
-                    f"Now: turn {result['turn']}, {result['phase']}, "
-                    f"{' / '.join(self.title(s) for s in result['awaiting'])} to act."
-                )
+            if result.get("flow"):
+                self.say(result["flow"])
         if result.get("board"):
             self.say(f"Board picture: {result['board']}")
         if result.get("picture"):

@@ -201,10 +201,47 @@ def test_hot_seat_play(tmp_path):
     assert "legal action(s) for Red" in text and "/move unit:r1 to:0201" in text
     assert "✗ That /move is not legal now." in text  # r1 already moved
     assert "/options lists the exact commands to type" in text
-    assert "Now: turn 1, move, Blue to act." in text
+    assert "Now: Turn 1, move, Blue to act (Red ended the phase)." in text
     assert "#1 turn 1 Red: /move unit:Red r1 at 0101 to:0201" in text
     assert "The game is saved as #1" in text
     assert (tmp_path / "boards" / "table.sqlite3").exists()
+
+
+def hot_seat(argv: list[str], lines: list[str]) -> str:
+    typed = iter([*lines, "/quit"])
+    out = io.StringIO()
+    code = table.main(argv, stdout=out, stderr=io.StringIO(), input_fn=lambda prompt: next(typed))
+    assert code == 0
+    return out.getvalue()
+
+
+def test_every_change_of_phase_and_side_is_announced_with_why_in_the_games_words(tmp_path):
+    """Issue 15: not only the end of a side's turn; a phase ended within one side's turn and
+    the other side's interruption (Tenochtitlan's defensive fire) are announced too."""
+    text = hot_seat(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--seed", "7"]
+        + ["--db", str(tmp_path / "t.db")],
+        ["/end-phase", "/end-phase", "/end-phase"],
+    )
+    assert "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)." in text
+    assert "Now: Turn 1, Movement, Aztec to act (Spanish ended the phase)." in text
+    assert "Now: Turn 1, Defensive fire, Spanish to act (Aztec ended the phase)." in text
+    # in the game's words: Rivet Wars counts rounds
+    rivet = hot_seat(
+        ["--game", "rivet-wars", "--seed", "7", "--db", str(tmp_path / "r.db")], ["/end-phase"]
+    )
+    assert "Now: Round 1, Combat, Bismark to act (Bismark ended the phase)." in rivet
+
+
+def test_script_mode_names_the_change_and_why(tmp_path):
+    _, lines, _ = run(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--seed", "7"]
+        + ["--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/end-phase", "/options"],
+    )
+    assert lines[0]["flow"] == "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)."
+    assert "flow" not in lines[1]
 
 
 def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
