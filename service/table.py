@@ -42,11 +42,10 @@ TABLE_COMMANDS = ("help", "rules", "options", "state", "board", "log", "undo", "
 LATEST = "latest"
 
 HELP = """Commands (the same grammar as in Discord):
-  /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
-  /auto-setup       place the side's remaining units legally at random (before play)
-  /suggested        place them as the scenario suggests, where it does (Tenochtitlan's standard)
+  {play}  play an action; put a side first to act for it: {side_example}
+  /auto-setup       place the side's remaining units legally at random (before play){suggested}
   /options [side] [words]   the legal actions now, with the exact command to type;
-                    words narrow the list (/options az-bowmen-1, /options 0507)
+                    words narrow the list ({narrow})
   /state            the full game state as JSON
   /board            write the board picture now
   /log [n]          the last n actions (default 10)
@@ -358,7 +357,8 @@ class Table:
                 f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options) + f"  {c.description}"
                 for c in self.ruleset.commands
             ]
-            text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
+            text = await self.help_head(info) + "\n\nThis game's commands:\n  "
+            text += "\n  ".join(commands)
             if self.ruleset.all_queries():
                 questions = [
                     f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {q.description}"
@@ -442,6 +442,34 @@ class Table:
         if name == "quit":
             return {**base, "quit": True}
         raise ServiceError(f"Unknown table command /{name}.")  # pragma: no cover
+
+    async def help_head(self, info) -> str:
+        """The table's own commands, with examples from this game's position (never another
+        game's sides or units)."""
+        side = (info.awaiting or self.ruleset.sides)[0]
+        legal = await self.svc.legal_actions(self.game_id, side) if info.awaiting else []
+        example = next((a for a in legal if a.get("type") != "end-phase"), None)
+        if example is None:
+            command = self.ruleset.commands[0]
+            play = f"/{command.name}" + "".join(f" {o.name}:…" for o in command.options)
+        else:
+            play = format_command(example)
+        words = []
+        for key in ("unit", "to", "at", "tile", "card"):
+            value = next((a[key] for a in legal if isinstance(a.get(key), str)), None)
+            if value and value not in words:
+                words.append(value)
+        narrow = ", ".join(f"/options {w}" for w in words[:2]) or "/options end"
+        view = await self.svc.view(self.game_id, side) if info.awaiting else info.state
+        suggested = ""
+        if any(self.ruleset.suggested_actions(view, s) for s in info.awaiting):
+            suggested = "\n  /suggested        place them as the scenario suggests"
+        return HELP.format(
+            play=play.ljust(16),
+            side_example=f"{side} /{play.split()[0][1:]} …",
+            suggested=suggested,
+            narrow=narrow,
+        )
 
     async def examples_now(self, info) -> str:
         """A few commands that are legal right now, one per command, typed out in full."""

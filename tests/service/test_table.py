@@ -311,3 +311,23 @@ def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, cap
     assert f"Action #{seq}" in capsys.readouterr().out
     assert verify.main(["--db", str(db), "--game", "99"]) == 3  # cannot read
     assert verify.main(["--db", str(tmp_path / "none.db"), "--game", "1"]) == 3
+
+
+def test_help_speaks_of_the_current_game_only(tmp_path):
+    """Issue 15: /help in Rivet Wars or SIEGE used Tenochtitlan's sides and units as examples."""
+    for game, scenario, side in [("rivet-wars", "mission-1", "bismark"), ("siege", "open-gate", "besieger")]:
+        text = hot_seat(
+            ["--game", game, "--scenario", scenario, "--seed", "7", "--db", str(tmp_path / game)],
+            ["/help"],
+        )
+        help_text = text[text.index("Commands (the same grammar") :]
+        for foreign in ("aztec", "az-bowmen", "Tenochtitlan", "0507"):
+            assert foreign not in help_text, (game, foreign)
+        assert f"put a side first to act for it: {side} /" in help_text
+    rivet = hot_seat(
+        ["--game", "rivet-wars", "--seed", "7", "--db", str(tmp_path / "r2")], ["/help"]
+    )
+    assert "bismark /deploy …" in rivet and "/options dragoon, /options C1" in rivet
+    assert "/suggested" not in rivet.split("This game's commands")[0]  # mission 1 ships none
+    teno = hot_seat(["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"])
+    assert "/suggested        place them as the scenario suggests" in teno
