@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import secrets
@@ -786,6 +787,19 @@ def table_home() -> Path:
     return Path.home() / ".local" / "share" / "umpire"
 
 
+def boards_home(db_path: str | Path, db_label: str) -> Path:
+    """Where interactive games' pictures go without --out: ``boards/`` beside the per-user
+    database; for any other database a folder of its own, so game #1 of one database and game
+    #1 of another never write over each other's boards."""
+    if isinstance(db_path, Path):
+        if db_path == table_home() / "table.sqlite3":
+            return table_home() / "boards"
+        return db_path.parent / f"{db_path.stem}-boards"
+    # a PostgreSQL URL: named by a digest of it (never by the URL, which may hold a password)
+    digest = hashlib.sha256(db_label.encode()).hexdigest()[:12]
+    return table_home() / "boards" / f"postgresql-{digest}"
+
+
 def resume_command(game_id: int, db_option: str | None) -> str:
     db = f" --db {shlex.quote(db_option)}" if db_option else ""
     return f"python bot.py local --resume {game_id}{db}"
@@ -889,7 +903,7 @@ async def _run(
             info = await svc.start_game(info.id)
         if out_dir is None and not args.autoplay and args.script is None:
             # Each game's pictures in a folder of its own next to the database.
-            out_dir = table_home() / "boards" / f"game-{info.id}"
+            out_dir = boards_home(db_path, db_label) / f"game-{info.id}"
         table = Table(svc, info.id, out_dir, stdout, stderr)
         table.lang = getattr(args, "lang", "en")
         table.db_label = db_label or table.db_label

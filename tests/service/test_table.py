@@ -331,3 +331,23 @@ def test_help_speaks_of_the_current_game_only(tmp_path):
     assert "/suggested" not in rivet.split("This game's commands")[0]  # mission 1 ships none
     teno = hot_seat(["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"])
     assert "/suggested        place them as the scenario suggests" in teno
+
+
+def test_games_of_two_databases_never_share_a_boards_folder(tmp_path, monkeypatch):
+    """Issue 15: with --db and no --out, game #1 of every database wrote its boards into the
+    same per-user boards/game-1/, overwriting each other's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home"))
+    folders = []
+    for name in ("first", "second"):
+        text = hot_seat(
+            ["--game", "skirmish", "--seed", "3", "--db", str(tmp_path / f"{name}.sqlite3")], []
+        )
+        line = next(x for x in text.splitlines() if x.startswith("Board pictures go to "))
+        folders.append(line.removeprefix("Board pictures go to ").removesuffix("/ after each turn."))
+    assert folders == [
+        str(tmp_path / "first-boards" / "game-1"),
+        str(tmp_path / "second-boards" / "game-1"),
+    ]
+    # the per-user database keeps its documented place
+    text = hot_seat(["--game", "skirmish", "--seed", "3"], [])
+    assert f"Board pictures go to {tmp_path / 'home' / 'umpire' / 'boards' / 'game-1'}/" in text
