@@ -110,3 +110,36 @@ def test_a_unit_that_cannot_act_is_still_named_so_the_rules_can_say_why_not():
 def test_distinguish_titles_numbers_only_the_shared_ones_in_id_order():
     pieces = [{"id": "b", "title": "PzF"}, {"id": "a", "title": "PzF"}, {"id": "c", "title": "Inf"}]
     assert [p["title"] for p in distinguish_titles(pieces)] == ["PzF 2", "PzF 1", "Inf"]
+
+
+def first_position(game: str, scenario: str = ""):
+    ruleset = registry.get_ruleset(game)
+    state, _ = new_game(ruleset, ruleset.load_packaged(scenario), "names")
+    side = ruleset.awaiting(state)[0]
+    return ruleset, state, side, ruleset.legal_actions(state, side)
+
+
+@pytest.mark.parametrize("typed", ["east", "East catapult", "EAST-CAT"])
+def test_siege_engines_are_named_like_units(typed):
+    """Issue 15 audit: `/aim engine:east` was refused ("east is not a catapult or onager of
+    yours") although only the east catapult is called so."""
+    ruleset, state, side, legal = first_position("siege", "long-siege")
+    cell = next(a["at"] for a in legal if a.get("engine") == "east-catapult")
+    action = {"type": "aim", "side": side, "engine": typed, "at": cell}
+    assert resolve_action(ruleset, state, action, legal)["engine"] == "east-catapult"
+    tower = {"type": "place", "side": side, "tower": "Bel", "at": "0102", "towards": "0101"}
+    assert resolve_action(ruleset, state, tower, legal)["tower"] == "belfry"
+
+
+def test_a_choice_is_named_by_its_label_in_either_language():
+    """Tactical Table War's training and buildings: German players read "Schwertkämpfer" and
+    "Schmiede" in their autocomplete and may type them."""
+    ruleset, state, _, _ = first_position("tactical-table-war")
+    for key, typed, value in [
+        ("as", "Schwertkämpfer", "sword"),
+        ("kind", "schmiede", "forge"),
+        ("build", "Festung", "fortress"),
+    ]:
+        legal = [{"type": "x", key: value}, {"type": "x", key: "other"}]
+        action = {"type": "x", "side": "red", key: typed}
+        assert resolve_action(ruleset, state, action, legal)[key] == value, key
