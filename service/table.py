@@ -649,11 +649,15 @@ class Table:
             if len(options) > MAX_LISTED:
                 groups: dict[str, int] = {}
                 for o in options:
-                    head = " ".join(o["command"].split()[:2])
+                    head = group_head(o["command"])
                     groups[head] = groups.get(head, 0) + 1
                 for head, count in groups.items():
-                    self.say(f"  {head} …  ({count} ways)" if count > 1 else f"  {head}")
-                example = next(iter(groups)).split()[-1].partition(":")[2] or "move"
+                    more = "" if head.endswith("…") else " …"
+                    self.say(f"  {head}{more}  ({count} ways)" if count > 1 else f"  {head}")
+                example = next(
+                    (h.split()[1].partition(":")[2] for h in groups if " " in h and "…" not in h),
+                    next(iter(groups)).split()[0][1:],
+                )
                 self.say(f"Narrow it down, e.g. /options {example}")
                 return
             for o in options:
@@ -703,6 +707,18 @@ def _stop_signals_interrupt():
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+# Options whose value is a piece: a long list is grouped by the piece ("/move unit:x …");
+# by any other option (a cell, a number) it is grouped by the command ("/fill at:…").
+PIECE_OPTIONS = ("unit:", "engine:", "tower:", "ladder:", "horse:", "wagon:", "card:", "faction:")
+
+
+def group_head(command: str) -> str:
+    words = command.split()
+    if len(words) < 2 or words[1].startswith(PIECE_OPTIONS):
+        return " ".join(words[:2])
+    return f"{words[0]} {words[1].partition(':')[0]}:…"
 
 
 def read_lines(handle: TextIO, limit: int) -> Iterator[tuple[str, int]]:

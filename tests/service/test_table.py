@@ -351,3 +351,18 @@ def test_games_of_two_databases_never_share_a_boards_folder(tmp_path, monkeypatc
     # the per-user database keeps its documented place
     text = hot_seat(["--game", "skirmish", "--seed", "3"], [])
     assert f"Board pictures go to {tmp_path / 'home' / 'umpire' / 'boards' / 'game-1'}/" in text
+
+
+def test_a_long_list_of_actions_without_a_unit_is_grouped_by_command(tmp_path):
+    """Issue 15 audit: SIEGE's first /options printed sixty "/fill at:…" lines one by one,
+    because only actions with a unit were grouped."""
+    text = hot_seat(
+        ["--game", "siege", "--scenario", "long-siege", "--seed", "7"]
+        + ["--db", str(tmp_path / "s.db")],
+        ["/options"],
+    )
+    listing = text[text.index("legal action(s) for Besiegers") : text.index("Narrow it down")]
+    assert "  /fill at:…  (60 ways)" in listing and "/fill at:0303" not in listing
+    assert "  /aim engine:east-catapult …  (76 ways)" in listing
+    assert len(listing.splitlines()) < 10
+    assert "Narrow it down, e.g. /options belfry" in text
