@@ -202,16 +202,22 @@ def resolve_value(
                 return found[0]
             if len(found) > 1:
                 raise AmbiguousName(
-                    key, typed, [(v, _label(ruleset, state, key, v)) for v in found]
+                    key, typed, [(v, _label(ruleset, state, key, v, counters)) for v in found]
                 )
     return typed
 
 
-def _label(ruleset, state: dict, key: str, value: str) -> str:
+def _label(ruleset, state: dict, key: str, value: str, counters: dict[str, str]) -> str:
+    """How a candidate is shown: its label, and the title on its counter when the label does
+    not hold it (the board shows "PzF 1" and "PzF 2"; that is what a player types next)."""
     try:
-        return ruleset.describe(state, key, value)
+        label = ruleset.describe(state, key, value)
     except Exception:
-        return value
+        label = value
+    title = counters.get(value)
+    if title and _fold(title) not in _fold(label):
+        label = f"{label} [{title}]"
+    return label
 
 
 def resolve_action(ruleset, state: dict, action: dict, legal: list[dict]) -> dict:

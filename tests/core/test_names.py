@@ -143,3 +143,20 @@ def test_a_choice_is_named_by_its_label_in_either_language():
         legal = [{"type": "x", key: value}, {"type": "x", key: "other"}]
         action = {"type": "x", "side": "red", key: typed}
         assert resolve_action(ruleset, state, action, legal)[key] == value, key
+
+
+def test_ambiguous_candidates_show_the_title_on_their_counter():
+    """Issue 15 audit: "unit:PzF could mean more than one thing ... Bismark Panzerfaust
+    panzerfaust-1 in C1 (1/1 hp)": the "PzF 1" and "PzF 2" a player sees on the board (and may
+    type next) were not named."""
+    ruleset, state = rivet_wars_after_deploying_two_of_a_kind()
+    titles = counter_titles(ruleset, state)
+    shared = sorted(t for t in titles.values() if t[-1].isdigit() and t[:-2] + " 2" in titles.values())
+    assert shared, titles
+    side = ruleset.awaiting(state)[0]
+    legal = ruleset.legal_actions(state, side)
+    stem = shared[0][:-2]
+    with pytest.raises(AmbiguousName) as caught:
+        resolve_action(ruleset, state, {"type": "move", "side": side, "unit": stem, "to": "A1"}, legal)
+    message = str(caught.value)
+    assert f"[{stem} 1]" in message and f"[{stem} 2]" in message, message
