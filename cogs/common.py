@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -431,6 +432,11 @@ def flow_changed(before: dict, after: dict) -> bool:
     )
 
 
+# Rolls that decide who acts next (Rivet Wars' initiative, Pocket Tactics' roll-offs); other
+# dice of the action that ended a turn (a hazard test, a re-roll) decided nothing about that.
+DECIDING_ROLLS = re.compile(r"initiative|roll-off", re.I)
+
+
 def flow_reason(
     ruleset: Ruleset,
     before: dict,
@@ -441,7 +447,6 @@ def flow_reason(
     owed: dict[str, list[dict]] | None = None,
 ) -> str:
     """Why the game moved on (see :func:`flow_line`), for the Discord post and the table."""
-    turn_changed = before.get("turn") != after.get("turn")
     dice = [e for e in events if e.get("type") == "roll"]
     pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
     if pending and pending != before.get("pending") and owed:
@@ -454,7 +459,8 @@ def flow_reason(
             what=ruleset.term(str(pending.get("kind")), lang),
             commands=answer_commands(legal) or "—",
         )
-    elif dice and (turn_changed or any("initiative" in str(e.get("purpose")) for e in dice)):
+    elif deciding := [e for e in dice if DECIDING_ROLLS.search(str(e.get("purpose")))]:
+        dice = deciding
         why = t(
             lang,
             "flow_dice",
