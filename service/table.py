@@ -37,6 +37,10 @@ DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
 PLANNED: dict[str, str] = {}
 MAX_LISTED = 40  # longer option lists are grouped in the terminal (script mode gets them all)
+# After a change, a side with at most this many legal actions is shown them (Discord: buttons).
+MAX_CHOICES = 5
+# Header fields the "Now: ..." line already names.
+FLOW_FIELDS = frozenset({"Turn", "Round", "Phase", "Step", "Active"})
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
 TABLE_COMMANDS = ("help", "rules", "options", "state", "board", "log", "undo", "quit")
@@ -278,6 +282,13 @@ class Table:
         flow = await self.flow(info.state, out, action)
         if flow:
             result["flow"] = flow
+            facts = self.changed_facts(info.state, out.game.state)
+            if facts:
+                result["facts"] = facts
+            if len(out.game.awaiting) == 1:
+                legal = await self.svc.legal_actions(self.game_id, out.game.awaiting[0])
+                if 0 < len(legal) <= MAX_CHOICES:
+                    result["choices"] = [format_command(a) for a in legal]
         if out.game_over:
             result["result"] = out.game.result
             result["seed"] = out.game.seed
@@ -302,6 +313,20 @@ class Table:
             owed[pending["side"]] = await self.svc.legal_actions(self.game_id, pending["side"])
         why = flow_reason(self.ruleset, before, after, out.events, action, "en", owed)
         return f"Now: {self.where(after, out.game.awaiting)} ({why})."
+
+    def changed_facts(self, before: dict, after: dict) -> list[str]:
+        """The public header's facts that changed, besides turn, phase and side (a card drawn,
+        victory points, Pocket Tactics' re-rolls left): "Re-rolls left: South 1 / North 0"."""
+        try:
+            old = self.ruleset.header(self.ruleset.view(before, None))
+            new = self.ruleset.header(self.ruleset.view(after, None))
+        except Exception:  # the announcement stands without them
+            return []
+        return [
+            f"{key}: {value}"
+            for key, value in new.items()
+            if key not in FLOW_FIELDS and old.get(key) != value
+        ]
 
     def where(self, state: dict, awaiting: list[str]) -> str:
         """ "Round 2, Movement, Bismark to act", in the game's own words for its turn and phase."""
@@ -677,6 +702,11 @@ class Table:
                     self.say(f"  {text}")
             if result.get("flow"):
                 self.say(result["flow"])
+            if result.get("facts"):
+                self.say("  " + " · ".join(result["facts"]))
+            if result.get("choices"):
+                waiting = self.title(result["awaiting"][0])
+                self.say(f"  {waiting} may type: " + "   ".join(result["choices"]))
         if result.get("board"):
             self.say(f"Board picture: {result['board']}")
         if result.get("picture"):

@@ -366,3 +366,46 @@ def test_a_long_list_of_actions_without_a_unit_is_grouped_by_command(tmp_path):
     assert "  /aim engine:east-catapult …  (76 ways)" in listing
     assert len(listing.splitlines()) < 10
     assert "Narrow it down, e.g. /options belfry" in text
+
+
+def test_a_change_shows_the_facts_that_changed_and_a_few_choices_typed_out(tmp_path):
+    """Issue 15 audit: the table never showed Pocket Tactics' re-rolls left, the card drawn,
+    or the handful of commands that answer a combat decision (Discord shows them as buttons)."""
+    _, lines, _ = run(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--seed", "7"]
+        + ["--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/end-phase", "/end-phase"],
+    )
+    assert lines[0]["choices"][-1] == "/end-phase" and len(lines[0]["choices"]) <= 5
+    assert any(f.startswith("Card: Canoe swarm") for f in lines[1]["facts"]), lines[1]
+    assert "choices" not in lines[1]  # the Aztec movement phase has hundreds
+
+
+async def test_pocket_tactics_combat_shows_re_rolls_left_and_the_answers(tmp_path):
+    from service.games import GameService
+    from service.table import Table
+
+    svc = await GameService.open(tmp_path / "pt.db")
+    try:
+        info = await svc.start_game((await svc.create_game("pocket-tactics", seed="pt1")).id)
+        out = io.StringIO()
+        desk = Table(svc, info.id, None, out, io.StringIO())
+        await desk.setup()
+        for _ in range(300):
+            info = await svc.get_game(info.id)
+            side = info.awaiting[0]
+            if desk.ruleset.setup_actions(await svc.view(info.id, side), side):
+                await desk.execute(f"{side} /auto-setup")
+                continue
+            options = [o["command"] for o in (await desk.execute(f"{side} /options"))["options"]]
+            fights = [c for c in options if c.startswith(("/attack", "/fire"))]
+            done = await desk.execute(f"{side} {(fights or options)[0]}")
+            if fights:
+                break
+        assert any(f.startswith("Re-rolls left: ") for f in done["facts"]), done
+        assert "/pass" in done["choices"], done
+        desk.show(done, info)
+        assert f"{desk.title(done['awaiting'][0])} may type: " in out.getvalue()
+    finally:
+        await svc.close()
