@@ -23,6 +23,9 @@ NAMED_OPTIONS = frozenset(
     | {"kind", "as", "build"}
 )
 UNIT_OPTIONS = frozenset({"unit", "target", "with"})
+CELL_OPTIONS = frozenset({"to", "at", "hex", "towards", "faces"})
+# "2309 (Texcoco)": a cell's label names the place in brackets.
+_PLACE_NAME = re.compile(r"\(([^()]+)\)\s*$")
 MAX_CANDIDATES_SHOWN = 8
 # The label of a piece on the board ends where its position begins.
 _WHERE = re.compile(r" (?:at|in|onto|on|auf) .*$| \(.*$")
@@ -36,7 +39,7 @@ class AmbiguousName(RuleError):
     def __init__(self, option: str, typed: str, candidates: list[tuple[str, str]]):
         self.option, self.typed, self.candidates = option, typed, candidates
         shown = [
-            f"{label} ({value})" if label != value else value
+            label if value in label.split() else f"{label} ({value})"
             for value, label in candidates[:MAX_CANDIDATES_SHOWN]
         ]
         super().__init__(
@@ -115,6 +118,9 @@ def names_of(ruleset, state: dict, key: str, value: str, counters: dict[str, str
         if not label:
             continue
         names.add(label)
+        place = _PLACE_NAME.search(label) if key in CELL_OPTIONS else None
+        if place:
+            names.add(place.group(1).strip())
         bare = _WHERE.sub("", label).strip()
         if bare:
             names.add(bare)

@@ -160,3 +160,11 @@ def test_ambiguous_candidates_show_the_title_on_their_counter():
         resolve_action(ruleset, state, {"type": "move", "side": side, "unit": stem, "to": "A1"}, legal)
     message = str(caught.value)
     assert f"[{stem} 1]" in message and f"[{stem} 2]" in message, message
+
+
+def test_a_cell_is_named_by_the_place_its_label_gives():
+    """"to:Texcoco" for the hex every message calls "2309 (Texcoco)"."""
+    ruleset, state, side, legal = first_position("tenochtitlan", "historical")
+    move = next(a for a in legal if a["type"] == "move" and a["to"] == "0408")
+    typed = {**move, "to": "tlacopan"}
+    assert resolve_action(ruleset, state, typed, legal)["to"] == "0408"
