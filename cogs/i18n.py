@@ -677,6 +677,7 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "{waiting}.",
         "not_possible_now": "/{command} ist jetzt nicht möglich.",
         "not_legal_now": "Dieses /{command} ist jetzt nicht erlaubt.",
+        "not_legal_value": "/{command} geht jetzt nicht mit {option}:{value}; möglich: {possible}.",
         "no_unit": "Es gibt keine Einheit {unit!r}.",
         "no_unit_on_map": "Es gibt keine Einheit {unit!r} auf dem Brett.",
         "not_a_cell": "{cell!r} ist kein Feld dieses Bretts.",

@@ -69,7 +69,7 @@ def test_script_mode_prints_one_json_object_per_command(tmp_path):
         "from": "0101",
         "to": "0201",
     }
-    assert not illegal["ok"] and "not legal" in illegal["error"] and "0202" in illegal["error"]
+    assert not illegal["ok"] and "cannot take to:0505 now; possible: 0202" in illegal["error"]
     assert illegal["state_hash"] == moved["state_hash"]
     assert not wrong_side["ok"] and "not Blue's turn" in wrong_side["error"]
     assert not syntax["ok"] and "has no value" in syntax["error"]
@@ -199,7 +199,7 @@ def test_hot_seat_play(tmp_path):
     text = out.getvalue()
     assert code == 0
     assert "legal action(s) for Red" in text and "/move unit:r1 to:0201" in text
-    assert "✗ That /move is not legal now." in text  # r1 already moved
+    assert "✗ /move cannot take unit:r1 now; possible: r2." in text  # r1 already moved
     assert "/options lists the exact commands to type" in text
     assert "Now: Turn 1, move, Blue to act (Red ended the phase)." in text
     assert "#1 turn 1 Red: /move unit:Red r1 at 0101 to:0201" in text
