@@ -567,7 +567,7 @@ class Ruleset(abc.ABC):
                 params={"command": str(action.get("type"))},
                 domain=self.name,
             )
-        self._refuse_value(state, action, same)
+        self.refuse_value(state, action, same)
         raise RuleError(
             f"That /{action['type']} is not legal now.",
             [self.describe_action(state, a) for a in same],
@@ -576,7 +576,7 @@ class Ruleset(abc.ABC):
             domain=self.name,
         )
 
-    def _refuse_value(self, state: dict, action: dict, same: list[dict]) -> None:
+    def refuse_value(self, state: dict, action: dict, same: list[dict]) -> None:
         """Name the first typed value no legal action of the command takes, given the values
         before it, with the ones it could take ("/recruit cannot take at:0104 now; possible:
         0105, 0204"), instead of a bare "That /recruit is not legal now"."""
