@@ -23,9 +23,9 @@ from typing import TextIO
 
 from engine import registry
 from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
-from engine.core.errors import UmpireError
+from engine.core.errors import RuleError, UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
-from engine.core.names import possessive
+from engine.core.names import AmbiguousName, possessive
 from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
@@ -59,6 +59,86 @@ HELP = """Commands (the same grammar as in Discord):
   /rules            the game's rules summary, its units and its terrain
   /help             this text
   /quit             leave (the game stays in the database; --resume continues it)"""
+
+
+HELP_DE = """Befehle (dieselbe Schreibweise wie in Discord):
+  {play}  eine Aktion spielen; die Seite davor handelt für sie: {side_example}
+  /auto-setup       die übrigen Einheiten der Seite zufällig und regelgerecht aufstellen (vor dem Spiel){suggested}
+  /options [Seite] [Wörter]   die erlaubten Aktionen jetzt, mit dem genauen Befehl;
+                    Wörter grenzen die Liste ein ({narrow})
+  /state            der ganze Spielstand als JSON
+  /board            das Brettbild jetzt schreiben
+  /log [n]          die letzten n Aktionen (sonst 10)
+  /undo             die eigene letzte Aktion zurücknehmen (dieselbe Phase, kein Würfel, nichts
+                    aufgedeckt); 'referee /undo' nimmt jede letzte Aktion zurück
+  /rules            die Regeln des Spiels in Kürze, seine Einheiten und sein Gelände
+  /help             dieser Text
+  /quit             gehen (die Partie bleibt in der Datenbank; --resume setzt sie fort)"""
+
+# The table's own sentences in each language it speaks (--lang); the games' words come from
+# the games (narration, refusals, header, /rules), as for a Discord player of that language.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "banner": "{title} — scenario {scenario}. Sides: {sides}.",
+        "seed_hash": "Seed hash {hash} (the seed is shown when the game ends).",
+        "optional": "Optional rules: {rules}.",
+        "boards_go": "Board pictures go to {dir}/ after each turn.",
+        "type_help": "Type /help for commands, /options for what you can do now.",
+        "game_over": "Game over: {reason}. Winner: {winner}.",
+        "draw": "none (draw)",
+        "seed_was": "The seed was {seed}; check every die with: {command}",
+        "left": "Left the table. The game is saved as #{id} in {db}.",
+        "continue": "Continue it with: {command}",
+        "options_hint": "  (/options lists the exact commands to type; add words to narrow it)",
+        "legal_count": "{count} legal action(s) for {side}:",
+        "ways": "({count} ways)",
+        "narrow": "Narrow it down, e.g. /options {example}",
+        "nothing_played": "Nothing played yet.",
+        "undone": "Undone.",
+        "acts": "  ({side} acts.)",
+        "may_type": "  {side} may type: {choices}",
+        "board_picture": "Board picture: {path}",
+        "picture": "Picture: {path}",
+        "now": "Now: {where} ({why}).",
+        "where": "{word} {turn}, {phase}, {sides} to act",
+        "not_turn": "It is not {side} turn: the game waits for {waiting}.",
+        "nobody": "nobody",
+        "now_for": "Now, for {side}: ",
+        "commands": "This game's commands:",
+        "questions": "Questions any side may ask at any time:",
+        "suggested": "place them as the scenario suggests",
+    },
+    "de": {
+        "banner": "{title} — Szenario {scenario}. Seiten: {sides}.",
+        "seed_hash": "Seed-Hash {hash} (der Seed wird am Ende der Partie gezeigt).",
+        "optional": "Wahlregeln: {rules}.",
+        "boards_go": "Brettbilder kommen nach jedem Zug nach {dir}/.",
+        "type_help": "Tippe /help für die Befehle, /options für das, was du jetzt tun kannst.",
+        "game_over": "Partie vorbei: {reason}. Sieger: {winner}.",
+        "draw": "keiner (unentschieden)",
+        "seed_was": "Der Seed war {seed}; jeden Wurf prüfst du mit: {command}",
+        "left": "Tisch verlassen. Die Partie ist als #{id} in {db} gespeichert.",
+        "continue": "Weiter geht es mit: {command}",
+        "options_hint": "  (/options zeigt die genauen Befehle; weitere Wörter grenzen ein)",
+        "legal_count": "{count} erlaubte Aktion(en) für {side}:",
+        "ways": "({count} Möglichkeiten)",
+        "narrow": "Grenze ein, z. B. /options {example}",
+        "nothing_played": "Noch nichts gespielt.",
+        "undone": "Zurückgenommen.",
+        "acts": "  (gespielt für {side})",
+        "may_type": "  Möglich für {side}: {choices}",
+        "board_picture": "Brettbild: {path}",
+        "picture": "Bild: {path}",
+        "now": "Jetzt: {where} ({why}).",
+        "where": "{word} {turn}, {phase}, am Zug: {sides}",
+        "not_turn": "Nicht am Zug: {side}; die Partie wartet auf {waiting}.",
+        "nobody": "niemand",
+        "now_for": "Jetzt, für {side}: ",
+        "commands": "Die Befehle dieses Spiels:",
+        "questions": "Fragen, die jede Seite jederzeit stellen darf:",
+        "suggested": "sie so aufstellen, wie das Szenario es vorschlägt",
+    },
+}
 
 
 class TableError(Exception):
@@ -96,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang",
         default="en",
         choices=("en", "de"),
-        help="the language of the board pictures' words (default: en)",
+        help="the table's language: its messages, the games' narration and refusals, and the "
+        "board pictures' words (default: en)",
     )
     p.add_argument(
         "--script",
@@ -191,8 +272,29 @@ class Table:
 
     def title(self, side: str) -> str:
         if side == "referee":
-            return "Referee"
+            return "Referee" if self.lang == "en" else "Schiedsrichter"
+        if self.lang != "en":
+            return self.ruleset.side_title(side, self.lang)
         return self.ruleset.side_titles.get(side, side)
+
+    def w(self, key: str, **params) -> str:
+        return (WORDS.get(self.lang) or WORDS["en"])[key].format(**params)
+
+    def error_text(self, exc: UmpireError) -> str:
+        """A refusal as a player of the table's language reads it (the Discord wording)."""
+        if self.lang == "en" or not isinstance(exc, RuleError):
+            return str(exc)
+        from cogs.i18n import rule_text, t
+
+        if isinstance(exc, AmbiguousName):
+            return t(
+                self.lang,
+                "ambiguous_name",
+                option=exc.option,
+                typed=exc.typed,
+                candidates="; ".join(exc.legal),
+            )
+        return rule_text(exc, self.lang)
 
     # ----- one line of input ---------------------------------------------------------------
     def split_side(self, line: str, awaiting: list[str]) -> tuple[str | None, str]:
@@ -242,7 +344,7 @@ class Table:
                 info = await self.info()
             result.update(
                 ok=False,
-                error=str(exc),
+                error=self.error_text(exc),
                 events=[],
                 state_hash=_hash(info.state),
                 version=info.version,
@@ -311,30 +413,33 @@ class Table:
         owed = {}
         if pending and pending.get("side") in self.ruleset.sides:
             owed[pending["side"]] = await self.svc.legal_actions(self.game_id, pending["side"])
-        why = flow_reason(self.ruleset, before, after, out.events, action, "en", owed)
-        return f"Now: {self.where(after, out.game.awaiting)} ({why})."
+        why = flow_reason(self.ruleset, before, after, out.events, action, self.lang, owed)
+        return self.w("now", where=self.where(after, out.game.awaiting), why=why)
 
     def changed_facts(self, before: dict, after: dict) -> list[str]:
         """The public header's facts that changed, besides turn, phase and side (a card drawn,
         victory points, Pocket Tactics' re-rolls left): "Re-rolls left: South 1 / North 0"."""
         try:
-            old = self.ruleset.header(self.ruleset.view(before, None))
-            new = self.ruleset.header(self.ruleset.view(after, None))
+            old = self.ruleset.localised_header(self.ruleset.view(before, None), self.lang)
+            new = self.ruleset.localised_header(self.ruleset.view(after, None), self.lang)
         except Exception:  # the announcement stands without them
             return []
         return [
             f"{key}: {value}"
             for key, value in new.items()
-            if key not in FLOW_FIELDS and old.get(key) != value
+            if key not in self.flow_fields() and old.get(key) != value
         ]
+
+    def flow_fields(self) -> set[str]:
+        return FLOW_FIELDS | {self.ruleset.term(f, self.lang) for f in FLOW_FIELDS}
 
     def where(self, state: dict, awaiting: list[str]) -> str:
         """ "Round 2, Movement, Bismark to act", in the game's own words for its turn and phase."""
         from cogs.common import headline
 
-        word, phase = headline(self.ruleset, state, "en")
-        waiting = " / ".join(self.title(s) for s in awaiting) or "nobody"
-        return f"{word} {state.get('turn')}, {phase}, {waiting} to act"
+        word, phase = headline(self.ruleset, state, self.lang)
+        waiting = " / ".join(self.title(s) for s in awaiting) or self.w("nobody")
+        return self.w("where", word=word, turn=state.get("turn"), phase=phase, sides=waiting)
 
     async def query(self, name: str, text: str, side: str | None, info) -> dict:
         """A ruleset's read-only question ``name`` (one it declares, e.g.
@@ -380,24 +485,24 @@ class Table:
         }
         if name == "help":
             commands = [
-                f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options) + f"  {c.description}"
+                f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options) + f"  {self.said(c)}"
                 for c in self.ruleset.commands
             ]
-            text = await self.help_head(info) + "\n\nThis game's commands:\n  "
+            text = await self.help_head(info) + f"\n\n{self.w('commands')}\n  "
             text += "\n  ".join(commands)
             if self.ruleset.all_queries():
                 questions = [
-                    f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {q.description}"
+                    f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {self.said(q)}"
                     for q in self.ruleset.all_queries()
                 ]
-                text += "\n\nQuestions any side may ask at any time:\n  " + "\n  ".join(questions)
+                text += f"\n\n{self.w('questions')}\n  " + "\n  ".join(questions)
             return {**base, "text": text + await self.examples_now(info)}
         if name == "rules":
             from engine.core.info import reference_text
 
             parts = [
-                self.ruleset.rules_summary("en"),
-                reference_text(self.ruleset, "en", info.state),
+                self.ruleset.rules_summary(self.lang),
+                reference_text(self.ruleset, self.lang, info.state),
             ]
             return {**base, "text": "\n\n".join(p for p in parts if p)}
         if name == "state":
@@ -410,13 +515,16 @@ class Table:
             if who is None:
                 return {**base, "side": None, "options": []}
             if who not in info.awaiting:
-                waiting = " / ".join(self.title(s) for s in info.awaiting) or "nobody"
+                waiting = " / ".join(self.title(s) for s in info.awaiting) or self.w("nobody")
                 return {
                     **base,
                     "side": who,
                     "options": [],
-                    "note": f"It is not {possessive(self.title(who))} turn: the game waits for "
-                    f"{waiting}.",
+                    "note": self.w(
+                        "not_turn",
+                        side=possessive(self.title(who)) if self.lang == "en" else self.title(who),
+                        waiting=waiting,
+                    ),
                 }
             legal = await self.svc.legal_actions(self.game_id, who)
             options = [
@@ -469,6 +577,16 @@ class Table:
             return {**base, "quit": True}
         raise ServiceError(f"Unknown table command /{name}.")  # pragma: no cover
 
+    def said(self, command) -> str:
+        """A command's description in the table's language (as Discord's /help shows it)."""
+        if self.lang == "en":
+            return command.description
+        from cogs.i18n import DE_TEXT
+
+        return command.description_i18n.get(self.lang) or DE_TEXT.get(
+            command.description, command.description
+        )
+
     async def help_head(self, info) -> str:
         """The table's own commands, with examples from this game's position (never another
         game's sides or units)."""
@@ -489,8 +607,8 @@ class Table:
         view = await self.svc.view(self.game_id, side) if info.awaiting else info.state
         suggested = ""
         if any(self.ruleset.suggested_actions(view, s) for s in info.awaiting):
-            suggested = "\n  /suggested        place them as the scenario suggests"
-        return HELP.format(
+            suggested = "\n  /suggested        " + self.w("suggested")
+        return (HELP_DE if self.lang == "de" else HELP).format(
             play=play.ljust(16),
             side_example=f"{side} /{play.split()[0][1:]} …",
             suggested=suggested,
@@ -512,7 +630,7 @@ class Table:
             if self.ruleset.suggested_actions(state, side):
                 shown.append("/suggested")
             if shown:
-                lines.append(f"Now, for {self.title(side)}: " + "   ".join(shown))
+                lines.append(self.w("now_for", side=self.title(side)) + "   ".join(shown))
         return ("\n\n" + "\n".join(lines)) if lines else ""
 
     async def write_board(self, info, force: bool = False) -> str | None:
@@ -609,29 +727,29 @@ class Table:
 
     async def run_interactive(self, input_fn=input) -> int:
         info = await self.info()
-        self.say(
-            f"{self.ruleset.title} — scenario {info.scenario}. Sides: "
-            f"{', '.join(self.title(s) for s in self.ruleset.sides)}."
-        )
-        self.say(f"Seed hash {info.seed_hash} (the seed is shown when the game ends).")
+        sides = ", ".join(self.title(s) for s in self.ruleset.sides)
+        self.say(self.w("banner", title=self.ruleset.title, scenario=info.scenario, sides=sides))
+        self.say(self.w("seed_hash", hash=info.seed_hash))
         switched_on = self.ruleset.optional_rules_on(info.state)
         if switched_on:
-            self.say(f"Optional rules: {', '.join(r.title for r in switched_on)}.")
+            self.say(self.w("optional", rules=", ".join(r.title for r in switched_on)))
         if self.out_dir:
-            self.say(f"Board pictures go to {self.out_dir}/ after each turn.")
-        self.say("Type /help for commands, /options for what you can do now.")
+            self.say(self.w("boards_go", dir=self.out_dir))
+        self.say(self.w("type_help"))
         await self.write_board(info)
         while True:
             info = await self.info()
             if info.result:
+                winner = info.result.get("winner")
                 self.say(
-                    f"Game over: {info.result.get('reason')}. Winner: "
-                    f"{self.title(info.result['winner']) if info.result.get('winner') else 'none (draw)'}."
+                    self.w(
+                        "game_over",
+                        reason=info.result.get("reason"),
+                        winner=self.title(winner) if winner else self.w("draw"),
+                    )
                 )
-                self.say(
-                    f"The seed was {info.seed!r}; check every die with: python bot.py "
-                    f"verify --db {self.svc.store.path} --game {info.id}"
-                )
+                command = f"python bot.py verify --db {self.svc.store.path} --game {info.id}"
+                self.say(self.w("seed_was", seed=repr(info.seed), command=command))
                 return 0
             prompt = (
                 f"[{self.where(info.state, info.awaiting).replace(', ', ' · ')}] "
@@ -648,19 +766,19 @@ class Table:
             result = await self.execute(line)
             self.show(result, info)
             if result.get("quit"):
-                self.say(f"Left the table. The game is saved as #{info.id} in {self.db_label}.")
+                self.say(self.w("left", id=info.id, db=self.db_label))
                 self.say(self.come_back(info.id))
                 return 0
 
     def come_back(self, game_id: int) -> str:
-        return f"Continue it with: {resume_command(game_id, self.db_option)}"
+        return self.w("continue", command=resume_command(game_id, self.db_option))
 
     def show(self, result: dict, before) -> None:
         if not result.get("ok"):
             self.say(f"✗ {result.get('error')}")
-            if "Legal:" in str(result.get("error")):
+            if any(w in str(result.get("error")) for w in ("Legal:", "Erlaubt:")):
                 # Hints name things as players read them; the exact ids to type are in /options.
-                self.say("  (/options lists the exact commands to type; add words to narrow it)")
+                self.say(self.w("options_hint"))
             return
         if "text" in result:
             self.say(result["text"])
@@ -670,7 +788,8 @@ class Table:
             self.say(result["note"])
         elif "options" in result:
             options = result["options"]
-            self.say(f"{len(options)} legal action(s) for {self.title(result['side'] or '-')}:")
+            side = self.title(result["side"] or "-")
+            self.say(self.w("legal_count", count=len(options), side=side))
             if len(options) > MAX_LISTED:
                 groups: dict[str, int] = {}
                 for o in options:
@@ -678,26 +797,27 @@ class Table:
                     groups[head] = groups.get(head, 0) + 1
                 for head, count in groups.items():
                     more = "" if head.endswith("…") else " …"
-                    self.say(f"  {head}{more}  ({count} ways)" if count > 1 else f"  {head}")
+                    ways = self.w("ways", count=count)
+                    self.say(f"  {head}{more}  {ways}" if count > 1 else f"  {head}")
                 example = next(
                     (h.split()[1].partition(":")[2] for h in groups if " " in h and "…" not in h),
                     next(iter(groups)).split()[0][1:],
                 )
-                self.say(f"Narrow it down, e.g. /options {example}")
+                self.say(self.w("narrow", example=example))
                 return
             for o in options:
                 extra = f"   ({o['label']})" if o["label"] != o["command"] else ""
                 self.say(f"  {o['command']}{extra}")
         elif "log" in result:
-            self.say("\n".join(result["log"]) or "Nothing played yet.")
+            self.say("\n".join(result["log"]) or self.w("nothing_played"))
         elif result.get("undone"):
-            self.say("Undone.")
+            self.say(self.w("undone"))
         elif "action" in result:
             state = before.state
             if result.get("side_inferred"):
-                self.say(f"  ({self.title(result['side'])} acts.)")
+                self.say(self.w("acts", side=self.title(result["side"])))
             for event in result["events"]:
-                text = describe_event(self.ruleset, state, event)
+                text = describe_event(self.ruleset, state, event, self.lang)
                 if text:
                     self.say(f"  {text}")
             if result.get("flow"):
@@ -706,11 +826,11 @@ class Table:
                 self.say("  " + " · ".join(result["facts"]))
             if result.get("choices"):
                 waiting = self.title(result["awaiting"][0])
-                self.say(f"  {waiting} may type: " + "   ".join(result["choices"]))
+                self.say(self.w("may_type", side=waiting, choices="   ".join(result["choices"])))
         if result.get("board"):
-            self.say(f"Board picture: {result['board']}")
+            self.say(self.w("board_picture", path=result["board"]))
         if result.get("picture"):
-            self.say(f"Picture: {result['picture']}")
+            self.say(self.w("picture", path=result["picture"]))
 
     def emit(self, obj: dict) -> None:
         print(json.dumps(obj, ensure_ascii=False, sort_keys=False), file=self.stdout, flush=True)

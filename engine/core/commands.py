@@ -1,7 +1,8 @@
 """The command grammar shared by Discord and the local table.
 
 ``/move unit:sp-cav-2 to:0507`` -> ``{"type": "move", "unit": "sp-cav-2", "to": "0507"}``.
-Values containing spaces are quoted: ``/play card:"Aqueduct cut"``.
+Values containing spaces are quoted: ``/play card:"Aqueduct cut"``; unquoted, the words up to
+the next ``name:`` belong to the value before them (``/move unit:Cav 1 to:0507``).
 """
 
 from __future__ import annotations
@@ -36,15 +37,24 @@ def parse_command(text: str) -> dict:
     if ":" in name:
         raise CommandSyntaxError(f"The command name comes first, e.g. /move; got {name!r}.")
     action = {"type": name.lower()}
+    last = None
     for word in rest:
         key, sep, value = word.partition(":")
+        if not sep and last is not None:
+            # A name typed as the board shows it, unquoted: unit:Cav 1 means unit:"Cav 1".
+            action[last] += " " + word
+            continue
         if not sep or not key:
-            raise CommandSyntaxError(f"Options are written name:value; {word!r} is not.")
+            raise CommandSyntaxError(
+                f"Options are written name:value, e.g. /{name.lower()} unit:… to:…; "
+                f"{word!r} is not."
+            )
         if not value:
             raise CommandSyntaxError(f"Option {key!r} has no value.")
         if key in action or key in ("type", "side"):
             raise CommandSyntaxError(f"Option {key!r} given twice or reserved.")
         action[key] = value
+        last = key
     return action
 
 
