@@ -692,6 +692,9 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+TYPED_PARAMS = frozenset({"command", "option", "value", "typed"})
+
+
 def _term(ruleset, value: str, lang: str) -> str:
     return ruleset.term(value, lang) if ruleset is not None else value
 
@@ -718,6 +721,11 @@ def rule_text(error, lang: str) -> str:
         return str(error)
     params = {}
     for name, value in error.params.items():
+        if name in TYPED_PARAMS:
+            # what the player typed (a command, an option, a value) stays as typed: /deploy
+            # must not become "/Aufstellung" because a phase has the same name
+            params[name] = str(value)
+            continue
         if isinstance(value, (list, tuple)):
             value = ", ".join(_term(ruleset, str(v), lang) for v in value) or "—"
         else:

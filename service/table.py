@@ -277,6 +277,12 @@ class Table:
             return self.ruleset.side_title(side, self.lang)
         return self.ruleset.side_titles.get(side, side)
 
+    def label(self, state: dict, action: dict) -> str:
+        """An action as the messages name it, in the table's language."""
+        if self.lang == "en":
+            return self.ruleset.describe_action(state, action)
+        return self.ruleset.action_label(state, action, self.lang)
+
     def w(self, key: str, **params) -> str:
         return (WORDS.get(self.lang) or WORDS["en"])[key].format(**params)
 
@@ -527,10 +533,7 @@ class Table:
                     ),
                 }
             legal = await self.svc.legal_actions(self.game_id, who)
-            options = [
-                {"command": format_command(a), "label": self.ruleset.describe_action(info.state, a)}
-                for a in legal
-            ]
+            options = [{"command": format_command(a), "label": self.label(info.state, a)} for a in legal]
             # Any further words narrow the list: /options az-bowmen-1, /options move 0507
             needles = [w.lower() for w in words]
             options = [
@@ -550,12 +553,15 @@ class Table:
             lines = []
             for r in records[-count:]:
                 lines.append(
-                    f"#{r.seq} turn {r.turn} {self.title(r.side)}: "
-                    f"{r.label or self.ruleset.describe_action(info.state, r.action)}"
+                    f"#{r.seq} {'turn' if self.lang == 'en' else 'Zug'} {r.turn} "
+                    f"{self.title(r.side)}: "
+                    f"{(r.label if self.lang == 'en' else None) or self.label(info.state, r.action)}"
                 )
                 lines += [
                     f"    {t}"
-                    for t in (describe_event(self.ruleset, info.state, e) for e in r.events)
+                    for t in (
+                        describe_event(self.ruleset, info.state, e, self.lang) for e in r.events
+                    )
                     if t
                 ]
             return {**base, "log": lines}

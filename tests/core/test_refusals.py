@@ -47,3 +47,19 @@ def test_the_option_after_a_fitting_one_is_checked_against_what_fits():
     assert f"/train cannot take as:no-such-training now; possible: {train['as']}" in str(
         refused.value
     )
+
+
+def test_a_command_named_like_a_phase_stays_the_command_in_german():
+    """Issue 15 audit: Rivet Wars' "/deploy" typed in the combat phase read "/Aufstellung
+    gehört in die Phase Aufstellung" (the command's name was translated as the phase's)."""
+    ruleset = get_ruleset("rivet-wars")
+    state, _ = ruleset.setup(ruleset.load_scenario(ruleset.default_scenario), seeded("r", 0))
+    side = ruleset.awaiting(state)[0]
+    state, _ = ruleset.apply(state, {"type": "end-phase", "side": side}, fixed([]))
+    assert state["phase"] == "combat"
+    with pytest.raises(RuleError) as refused:
+        ruleset.apply(
+            state, {"type": "deploy", "side": side, "unit": "rifleman", "to": "I11"}, fixed([])
+        )
+    german = rule_text(refused.value, "de")
+    assert german.startswith("/deploy gehört in die Phase Aufstellung"), german

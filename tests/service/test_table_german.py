@@ -5,6 +5,7 @@ names, card titles, terrain names) may stay as the game wrote it."""
 from __future__ import annotations
 
 import io
+import json
 
 from engine.tenochtitlan.data import cards_by_id
 from service import table
@@ -50,6 +51,25 @@ def test_a_german_newcomers_first_turns_on_the_table_read_german(tmp_path):
     assert "Karte: «card»" in text and "(gespielt für Spanier)" in text
     assert "Tisch verlassen. Die Partie ist als #1 in" in text
     assert not english_sentences(text), english_sentences(text)
+
+
+def test_options_and_log_read_german(tmp_path):
+    code, out = 0, io.StringIO()
+    script = tmp_path / "s.txt"
+    script.write_text("/deploy unit:panzerfaust to:C1\n/end-phase\n/end-phase\n/options\n/log 3\n")
+    code = table.main(
+        ["--game", "rivet-wars", "--seed", "7", "--lang", "de", "--db", str(tmp_path / "r.db")]
+        + ["--script", str(script)],
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    assert code == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    labels = [o["label"] for o in lines[3]["options"]]
+    assert any(" LP)" in label for label in labels), labels  # Lebenspunkte, not "hp"
+    log = "\n".join(lines[4]["log"])
+    assert "#2 Zug 1 Bismark: /end-phase" in log, log
+    assert "Bismark verliert 3 nicht ausgegebene Aufstellungspunkte." in log, log
 
 
 def test_english_stays_the_default(tmp_path):
