@@ -982,19 +982,24 @@ async def _list_games(svc: GameService, stdout) -> int:
     if not games:
         print("No games stored yet. Start one with: python bot.py local", file=stdout)
         return 0
+    from cogs.common import headline
+
     for info in games:
         title = info.ruleset
+        word, phase = "turn", info.state.get("phase")
         try:
             ruleset = registry.get_ruleset(info.ruleset)
             title = ruleset.title
             waiting = " / ".join(ruleset.side_titles.get(s, s) for s in info.awaiting)
+            # the words of the game's own prompt: "Round 2, Movement", not "turn 2, move"
+            word, phase = headline(ruleset, info.state, "en")
         except Exception:  # a game whose rules are no longer installed is still listed
             waiting = ""
         if info.status == "finished":
             result = info.result or {}
             where = f"over: {result.get('reason') or 'finished'}"
         else:
-            where = f"turn {info.state.get('turn')}, {info.state.get('phase')}" + (
+            where = f"{word} {info.state.get('turn')}, {phase}" + (
                 f", {waiting} to act" if waiting else ""
             )
         print(f"#{info.id}  {title} ({info.scenario})  {where}", file=stdout)

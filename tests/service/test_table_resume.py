@@ -34,7 +34,7 @@ def test_games_are_kept_per_user_listed_and_resumed(tmp_path, monkeypatch):
 
     code, listed, _ = play(["--list"], [])
     assert code == 0
-    assert "#1  Siege of Tenochtitlan (standard)  turn 0, setup, Aztec to act" in listed
+    assert "#1  Siege of Tenochtitlan (standard)  Turn 0, Setup, Aztec to act" in listed
 
     code, out, err = play(["--resume"], ["/log", "/place unit:az-bowmen-2 to:0608", "/quit"])
     assert code == 0, err
