@@ -436,7 +436,7 @@ class Table:
             if key not in self.flow_fields() and old.get(key) != value
         ]
 
-    def flow_fields(self) -> set[str]:
+    def flow_fields(self) -> frozenset[str]:
         return FLOW_FIELDS | {self.ruleset.term(f, self.lang) for f in FLOW_FIELDS}
 
     def where(self, state: dict, awaiting: list[str]) -> str:
