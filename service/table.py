@@ -23,7 +23,7 @@ from typing import TextIO
 
 from engine import registry
 from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
-from engine.core.errors import RuleError, UmpireError
+from engine.core.errors import CommandSyntaxError, RuleError, UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
 from engine.core.names import AmbiguousName, possessive
 from engine.core.scenario_io import read_path
@@ -107,6 +107,9 @@ WORDS: dict[str, dict[str, str]] = {
         "commands": "This game's commands:",
         "questions": "Questions any side may ask at any time:",
         "suggested": "place them as the scenario suggests",
+        "start_with": "Start with a command (/move ...) or a side and a command ({example}); "
+        "sides: {sides}, referee. Got {typed}.",
+        "which_side": "Say which side acts (e.g. {example}); the game waits for {waiting}.",
     },
     "de": {
         "banner": "{title} — Szenario {scenario}. Seiten: {sides}.",
@@ -137,6 +140,10 @@ WORDS: dict[str, dict[str, str]] = {
         "commands": "Die Befehle dieses Spiels:",
         "questions": "Fragen, die jede Seite jederzeit stellen darf:",
         "suggested": "sie so aufstellen, wie das Szenario es vorschlägt",
+        "start_with": "Beginne mit einem Befehl (/move ...) oder einer Seite und einem Befehl "
+        "({example}); Seiten: {sides}, referee. Getippt: {typed}.",
+        "which_side": "Sag, welche Seite handelt (z. B. {example}); die Partie wartet auf "
+        "{waiting}.",
     },
 }
 
@@ -288,7 +295,7 @@ class Table:
 
     def error_text(self, exc: UmpireError) -> str:
         """A refusal as a player of the table's language reads it (the Discord wording)."""
-        if self.lang == "en" or not isinstance(exc, RuleError):
+        if self.lang == "en" or not isinstance(exc, (RuleError, CommandSyntaxError)):
             return str(exc)
         from cogs.i18n import rule_text, t
 
@@ -310,10 +317,14 @@ class Table:
         word, _, rest = line.partition(" ")
         side = word.lower()
         if side not in self.ruleset.sides and side != "referee":
+            side = self.ruleset.sides[0]
             raise ServiceError(
-                f"Start with a command (/move ...) or a side and a command "
-                f"(aztec /move ...); sides: {', '.join(self.ruleset.sides)}, "
-                f"referee. Got {word!r}."
+                self.w(
+                    "start_with",
+                    example=f"{side} /{self.ruleset.commands[0].name} …",
+                    sides=", ".join(self.ruleset.sides),
+                    typed=repr(word),
+                )
             )
         return side, rest.strip()
 
@@ -365,8 +376,11 @@ class Table:
             if len(waiting) != 1:
                 names = ", ".join(waiting) or "nobody (the game is over)"
                 raise ServiceError(
-                    f"Say which side acts (e.g. {waiting[0] if waiting else 'red'} "
-                    f"{text}); the game waits for {names}."
+                    self.w(
+                        "which_side",
+                        example=f"{waiting[0] if waiting else self.ruleset.sides[0]} {text}",
+                        waiting=names,
+                    )
                 )
             side = waiting[0]
         action["side"] = side

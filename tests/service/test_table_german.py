@@ -83,3 +83,14 @@ def test_english_stays_the_default(tmp_path):
         input_fn=lambda prompt: next(typed),
     )
     assert "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)." in out.getvalue()
+
+
+def test_typing_mistakes_are_explained_in_german(tmp_path):
+    """A newcomer's first lines are often mistyped: the grammar's and the table's own
+    complaints were English even with --lang de."""
+    text = hot_seat_german(tmp_path, ["/move unit", "/move unit:", "move", '/move unit:"a'])
+    assert "✗ Optionen schreibt man name:wert, z. B. /move unit:… to:…; 'unit' ist keine." in text
+    assert "✗ Die Option unit hat keinen Wert." in text
+    assert "✗ Beginne mit einem Befehl (/move ...) oder einer Seite und einem Befehl" in text
+    assert "kann ich nicht lesen (ein Anführungszeichen fehlt?)" in text
+    assert not english_sentences(text), english_sentences(text)
