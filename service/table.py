@@ -95,7 +95,7 @@ WORDS: dict[str, dict[str, str]] = {
         "narrow": "Narrow it down, e.g. /options {example}",
         "nothing_played": "Nothing played yet.",
         "undone": "Undone.",
-        "acts": "  ({side} acts.)",
+        "acts": "  (acted for {side})",
         "may_type": "  {side} may type: {choices}",
         "board_picture": "Board picture: {path}",
         "picture": "Picture: {path}",

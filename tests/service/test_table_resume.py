@@ -143,4 +143,4 @@ def test_help_shows_real_commands_for_now_and_the_table_says_who_acted(tmp_path,
     assert code == 0
     assert "Now, for Aztec: /place unit:az-bowmen-" in out and "/auto-setup" in out
     assert "It is not Spanish's turn: the game waits for Aztec." in out
-    assert "(Aztec acts.)" in out
+    assert "(acted for Aztec)" in out
