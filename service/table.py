@@ -293,21 +293,39 @@ class Table:
     def w(self, key: str, **params) -> str:
         return (WORDS.get(self.lang) or WORDS["en"])[key].format(**params)
 
-    def error_text(self, exc: UmpireError) -> str:
+    def error_text(self, exc: UmpireError, state: dict | None = None) -> str:
         """A refusal as a player of the table's language reads it (the Discord wording)."""
         if self.lang == "en" or not isinstance(exc, (RuleError, CommandSyntaxError)):
             return str(exc)
         from cogs.i18n import rule_text, t
 
         if isinstance(exc, AmbiguousName):
+            shown = list(exc.legal)
+            if state is not None:
+                # the candidates as this player's messages name them ("... auf 0502")
+                key = "to" if exc.option == "cell" else exc.option
+                shown = [
+                    self.candidate(state, key, value, label)
+                    for value, label in exc.candidates[: len(exc.legal)]
+                ]
             return t(
                 self.lang,
                 "ambiguous_name",
                 option=exc.option,
                 typed=exc.typed,
-                candidates="; ".join(exc.legal),
+                candidates="; ".join(shown),
             )
         return rule_text(exc, self.lang)
+
+    def candidate(self, state: dict, key: str, value: str, english: str) -> str:
+        try:
+            label = self.ruleset.label(state, key, value, self.lang)
+        except Exception:  # the English label is better than none
+            label = english
+        # keep the counter's title the English label carried ("[PzF 1]")
+        title = english[english.rfind(" [") :] if english.endswith("]") else ""
+        label += title
+        return label if value in label.split() else f"{label} ({value})"
 
     # ----- one line of input ---------------------------------------------------------------
     def split_side(self, line: str, awaiting: list[str]) -> tuple[str | None, str]:
@@ -361,7 +379,7 @@ class Table:
                 info = await self.info()
             result.update(
                 ok=False,
-                error=self.error_text(exc),
+                error=self.error_text(exc, info.state),
                 events=[],
                 state_hash=_hash(info.state),
                 version=info.version,
