@@ -437,6 +437,14 @@ def flow_changed(before: dict, after: dict) -> bool:
 DECIDING_ROLLS = re.compile(r"initiative|roll-off", re.I)
 
 
+def _purpose(ruleset: Ruleset, state: dict, event: dict, lang: str) -> str:
+    """A roll's purpose as the game names it to a reader of ``lang`` ("Initiative Alliierte")."""
+    try:
+        return ruleset.roll_purpose(state, event, lang)
+    except Exception:  # the game's own words, untranslated, are still the right ones
+        return str(event.get("purpose"))
+
+
 def flow_reason(
     ruleset: Ruleset,
     before: dict,
@@ -464,7 +472,7 @@ def flow_reason(
         why = t(
             lang,
             "flow_dice",
-            dice=", ".join(f"{e.get('purpose')} {e.get('value')}" for e in dice[-4:]),
+            dice=", ".join(f"{_purpose(ruleset, after, e, lang)} {e.get('value')}" for e in dice[-4:]),
         )
     elif before.get("pending") and not pending:
         why = t(lang, "flow_decided", side=ruleset.side_title(action.get("side"), lang))

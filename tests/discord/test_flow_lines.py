@@ -74,6 +74,8 @@ def test_a_new_round_decided_by_initiative_dice_shows_them():
     ), line
     german = flow_line(rivet, before, after, rolls, {"type": "end-phase", "side": "bismark"}, "de")
     assert german.startswith("➡️ Runde 2 beginnt · Phase: Karten · am Zug: Alliierte"), german
+    # the dice as the game names them in German, not the English purpose
+    assert german.endswith("(die Würfel entscheiden: Initiative Alliierte 5, Initiative Bismark 2)")
 
 
 def test_dice_that_decided_nothing_about_the_turn_are_not_given_as_its_reason():
