@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -363,7 +364,7 @@ def ruleset_of(info) -> Ruleset:
 TURN_FIELDS = ("Turn", "Round")
 
 
-def _headline(ruleset: Ruleset, state: dict, lang: str) -> tuple[str, str]:
+def headline(ruleset: Ruleset, state: dict, lang: str) -> tuple[str, str]:
     """The game's own word for its turn counter ("Turn", "Round") and its name of the current
     phase, both as its turn post shows them to a reader of ``lang``."""
     try:
@@ -372,8 +373,10 @@ def _headline(ruleset: Ruleset, state: dict, lang: str) -> tuple[str, str]:
         log.exception("header failed while announcing a change")
         fields = {}
     word = next((key for key in TURN_FIELDS if key in fields), "Turn")
-    phase = str(fields.get("Phase") or state.get("phase"))
+    # SIEGE calls its phases steps ("Step: 2 movement"); its phase id ("move") is no name.
+    phase = str(fields.get("Phase") or fields.get("Step") or state.get("phase"))
     return ruleset.term(word, lang), ruleset.term(phase, lang)
+
 
 
 def answer_commands(legal: list[dict]) -> str:
@@ -401,22 +404,57 @@ def flow_line(
     """One line when the round, the phase or the side to act changed, saying why: the dice
     that decided it (initiative), a decision owed (with the commands that answer it), a phase
     ended by a player, or what the last action used up. None when nothing of that changed."""
+    if not flow_changed(before, after):
+        return None
     turn_changed = before.get("turn") != after.get("turn")
     phase_changed = before.get("phase") != after.get("phase")
-    awaited_before = list(before.get("awaiting") or [before.get("active")])
     awaited_after = list(after.get("awaiting") or [after.get("active")])
-    if after.get("result") or not (
-        turn_changed or phase_changed or awaited_before != awaited_after
-    ):
-        return None
     parts = []
-    word, phase = _headline(ruleset, after, lang) if turn_changed or phase_changed else ("", "")
+    word, phase = headline(ruleset, after, lang) if turn_changed or phase_changed else ("", "")
     if turn_changed:
         parts.append(t(lang, "flow_turn", word=word, turn=after.get("turn")))
     if phase_changed:
         parts.append(t(lang, "flow_phase", phase=phase))
     sides = ", ".join(ruleset.side_title(s, lang) for s in awaited_after if s) or "—"
     parts.append(t(lang, "flow_to_act", sides=sides))
+    why = flow_reason(ruleset, before, after, events, action, lang, owed)
+    return "➡️ " + " · ".join(parts) + f" ({why})"
+
+
+def flow_changed(before: dict, after: dict) -> bool:
+    """Whether the round, the phase or the side to act changed in a game that goes on."""
+    awaited_before = list(before.get("awaiting") or [before.get("active")])
+    awaited_after = list(after.get("awaiting") or [after.get("active")])
+    return not after.get("result") and (
+        before.get("turn") != after.get("turn")
+        or before.get("phase") != after.get("phase")
+        or awaited_before != awaited_after
+    )
+
+
+# Rolls that decide who acts next (Rivet Wars' initiative, Pocket Tactics' roll-offs); other
+# dice of the action that ended a turn (a hazard test, a re-roll) decided nothing about that.
+DECIDING_ROLLS = re.compile(r"initiative|roll-off", re.I)
+
+
+def _purpose(ruleset: Ruleset, state: dict, event: dict, lang: str) -> str:
+    """A roll's purpose as the game names it to a reader of ``lang`` ("Initiative Alliierte")."""
+    try:
+        return ruleset.roll_purpose(state, event, lang)
+    except Exception:  # the game's own words, untranslated, are still the right ones
+        return str(event.get("purpose"))
+
+
+def flow_reason(
+    ruleset: Ruleset,
+    before: dict,
+    after: dict,
+    events: list[dict],
+    action: dict,
+    lang: str,
+    owed: dict[str, list[dict]] | None = None,
+) -> str:
+    """Why the game moved on (see :func:`flow_line`), for the Discord post and the table."""
     dice = [e for e in events if e.get("type") == "roll"]
     pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
     if pending and pending != before.get("pending") and owed:
@@ -429,11 +467,12 @@ def flow_line(
             what=ruleset.term(str(pending.get("kind")), lang),
             commands=answer_commands(legal) or "—",
         )
-    elif dice and (turn_changed or any("initiative" in str(e.get("purpose")) for e in dice)):
+    elif deciding := [e for e in dice if DECIDING_ROLLS.search(str(e.get("purpose")))]:
+        dice = deciding
         why = t(
             lang,
             "flow_dice",
-            dice=", ".join(f"{e.get('purpose')} {e.get('value')}" for e in dice[-4:]),
+            dice=", ".join(f"{_purpose(ruleset, after, e, lang)} {e.get('value')}" for e in dice[-4:]),
         )
     elif before.get("pending") and not pending:
         why = t(lang, "flow_decided", side=ruleset.side_title(action.get("side"), lang))
@@ -441,4 +480,4 @@ def flow_line(
         why = t(lang, "flow_ended", side=ruleset.side_title(action.get("side"), lang))
     else:
         why = t(lang, "flow_after", action=f"/{action.get('type')}")
-    return "➡️ " + " · ".join(parts) + f" ({why})"
+    return why

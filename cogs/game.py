@@ -514,13 +514,13 @@ class GameCog(UmpireCog):
                 )
             if info.status == "active":
                 awaited = game_rules.awaiting(info.state)
-                lines.append(
-                    t(
-                        lang,
-                        "waiting_for",
-                        sides=", ".join(side_title(game_rules, s, lang) for s in awaited),
-                    )
+                waiting = t(
+                    lang,
+                    "waiting_for",
+                    sides=", ".join(side_title(game_rules, s, lang) for s in awaited),
                 )
+                if waiting not in lines:  # a header may say it in the same words ("Am Zug: Rot")
+                    lines.append(waiting)
             clocks = await self.service.clocks(info.id)
             for side, seconds in (clocks or {}).items():
                 lines.append(

@@ -677,6 +677,18 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "{waiting}.",
         "not_possible_now": "/{command} ist jetzt nicht möglich.",
         "not_legal_now": "Dieses /{command} ist jetzt nicht erlaubt.",
+        "not_legal_value": "/{command} geht jetzt nicht mit {option}:{value}; möglich: {possible}.",
+        # the command grammar (engine/core/commands.py)
+        "syntax_too_long": "Dieser Befehl ist {length} Zeichen lang; ein Befehl hat höchstens "
+        "{most}.",
+        "syntax_no_slash": "Ein Befehl beginnt mit '/', z. B. /move unit:… to:…; getippt: {typed}.",
+        "syntax_unreadable": "{typed} kann ich nicht lesen (ein Anführungszeichen fehlt?).",
+        "syntax_empty": "Leerer Befehl.",
+        "syntax_name_first": "Zuerst kommt der Name des Befehls, z. B. /move; getippt: {typed}.",
+        "syntax_not_option": "Optionen schreibt man name:wert, z. B. /{command} unit:… to:…; "
+        "{typed} ist keine.",
+        "syntax_no_value": "Die Option {option} hat keinen Wert.",
+        "syntax_twice": "Die Option {option} kommt doppelt vor oder ist reserviert.",
         "no_unit": "Es gibt keine Einheit {unit!r}.",
         "no_unit_on_map": "Es gibt keine Einheit {unit!r} auf dem Brett.",
         "not_a_cell": "{cell!r} ist kein Feld dieses Bretts.",
@@ -689,6 +701,9 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "info_one_at_a_time": INFO_WORDS["de"]["one_at_a_time"],
     },
 }
+
+
+TYPED_PARAMS = frozenset({"command", "option", "value", "typed"})
 
 
 def _term(ruleset, value: str, lang: str) -> str:
@@ -717,6 +732,11 @@ def rule_text(error, lang: str) -> str:
         return str(error)
     params = {}
     for name, value in error.params.items():
+        if name in TYPED_PARAMS:
+            # what the player typed (a command, an option, a value) stays as typed: /deploy
+            # must not become "/Aufstellung" because a phase has the same name
+            params[name] = str(value)
+            continue
         if isinstance(value, (list, tuple)):
             value = ", ".join(_term(ruleset, str(v), lang) for v in value) or "—"
         elif name == "command":  # what the player types stays as they type it

@@ -4,6 +4,7 @@ Discord commands alike (see :mod:`engine.core.names`)."""
 from __future__ import annotations
 
 from engine import registry
+from engine.core import hexgrid, squaregrid
 from engine.core.commands import format_command
 from engine.core.errors import NotYourTurn, RuleError
 from engine.core.names import AmbiguousName, resolve_action
@@ -62,6 +63,22 @@ def _relevance(tried: dict, candidate: dict) -> int:
     return score
 
 
+def _distance(tried: dict, candidate: dict) -> int:
+    """How far the candidate's destination is from the one tried (hex labels such as 0507 by
+    hex steps, squares such as C4 by king moves), so the nearest cells are suggested first;
+    0 when either is no cell."""
+    for key in ("to", "at"):
+        a, b = tried.get(key), candidate.get(key)
+        if not (isinstance(a, str) and isinstance(b, str)):
+            continue
+        for grid, measure in ((hexgrid, hexgrid.distance), (squaregrid, squaregrid.chebyshev)):
+            try:
+                return measure(grid.parse_label(a), grid.parse_label(b))
+            except Exception:  # noqa: S112 - not a label of this kind of grid
+                continue
+    return 0
+
+
 def suggestions(
     tried: dict, legal: list[dict], limit: int = MAX_SUGGESTIONS
 ) -> tuple[list[str], int]:
@@ -69,7 +86,9 @@ def suggestions(
     same unit's, then the same command's; stable among equals), and one example of each other
     command possible now while there is room (when the tried command is not possible at all,
     those examples come first). Also returns how many legal actions were left out."""
-    order = sorted(range(len(legal)), key=lambda i: -_relevance(tried, legal[i]))
+    order = sorted(
+        range(len(legal)), key=lambda i: (-_relevance(tried, legal[i]), _distance(tried, legal[i]))
+    )
     relevant = [legal[i] for i in order if _relevance(tried, legal[i]) > 0]
     examples: dict[str, dict] = {}
     for action in relevant + legal:  # each command's most relevant example

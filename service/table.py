@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import secrets
@@ -22,9 +23,9 @@ from typing import TextIO
 
 from engine import registry
 from engine.core.commands import MAX_COMMAND_CHARS, format_command, parse_command
-from engine.core.errors import UmpireError
+from engine.core.errors import CommandSyntaxError, RuleError, UmpireError
 from engine.core.game import MAX_AUTOPLAY_ACTIONS
-from engine.core.names import possessive
+from engine.core.names import AmbiguousName, possessive
 from engine.core.scenario_io import read_path
 
 from .errors import ServiceError, StorageError
@@ -36,17 +37,20 @@ DEFAULT_GAME = "tenochtitlan"
 # Games named in the project plan whose rules are not written yet.
 PLANNED: dict[str, str] = {}
 MAX_LISTED = 40  # longer option lists are grouped in the terminal (script mode gets them all)
+# After a change, a side with at most this many legal actions is shown them (Discord: buttons).
+MAX_CHOICES = 5
+# Header fields the "Now: ..." line already names.
+FLOW_FIELDS = frozenset({"Turn", "Round", "Phase", "Step", "Active"})
 # A side name, a space and the longest command.
 MAX_LINE_CHARS = MAX_COMMAND_CHARS + 40
 TABLE_COMMANDS = ("help", "rules", "options", "state", "board", "log", "undo", "quit")
 LATEST = "latest"
 
 HELP = """Commands (the same grammar as in Discord):
-  /move unit:<unit> to:<cell>     play an action; prefix a side to act for it: aztec /fire ...
-  /auto-setup       place the side's remaining units legally at random (before play)
-  /suggested        place them as the scenario suggests, where it does (Tenochtitlan's standard)
+  {play}  play an action; put a side first to act for it: {side_example}
+  /auto-setup       place the side's remaining units legally at random (before play){suggested}
   /options [side] [words]   the legal actions now, with the exact command to type;
-                    words narrow the list (/options az-bowmen-1, /options 0507)
+                    words narrow the list ({narrow})
   /state            the full game state as JSON
   /board            write the board picture now
   /log [n]          the last n actions (default 10)
@@ -55,6 +59,93 @@ HELP = """Commands (the same grammar as in Discord):
   /rules            the game's rules summary, its units and its terrain
   /help             this text
   /quit             leave (the game stays in the database; --resume continues it)"""
+
+
+HELP_DE = """Befehle (dieselbe Schreibweise wie in Discord):
+  {play}  eine Aktion spielen; die Seite davor handelt für sie: {side_example}
+  /auto-setup       die übrigen Einheiten der Seite zufällig und regelgerecht aufstellen (vor dem Spiel){suggested}
+  /options [Seite] [Wörter]   die erlaubten Aktionen jetzt, mit dem genauen Befehl;
+                    Wörter grenzen die Liste ein ({narrow})
+  /state            der ganze Spielstand als JSON
+  /board            das Brettbild jetzt schreiben
+  /log [n]          die letzten n Aktionen (sonst 10)
+  /undo             die eigene letzte Aktion zurücknehmen (dieselbe Phase, kein Würfel, nichts
+                    aufgedeckt); 'referee /undo' nimmt jede letzte Aktion zurück
+  /rules            die Regeln des Spiels in Kürze, seine Einheiten und sein Gelände
+  /help             dieser Text
+  /quit             gehen (die Partie bleibt in der Datenbank; --resume setzt sie fort)"""
+
+# The table's own sentences in each language it speaks (--lang); the games' words come from
+# the games (narration, refusals, header, /rules), as for a Discord player of that language.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "banner": "{title} — scenario {scenario}. Sides: {sides}.",
+        "seed_hash": "Seed hash {hash} (the seed is shown when the game ends).",
+        "optional": "Optional rules: {rules}.",
+        "boards_go": "Board pictures go to {dir}/ after each turn.",
+        "type_help": "Type /help for commands, /options for what you can do now.",
+        "game_over": "Game over: {reason}. Winner: {winner}.",
+        "draw": "none (draw)",
+        "seed_was": "The seed was {seed}; check every die with: {command}",
+        "left": "Left the table. The game is saved as #{id} in {db}.",
+        "continue": "Continue it with: {command}",
+        "options_hint": "  (/options lists the exact commands to type; add words to narrow it)",
+        "legal_count": "{count} legal action(s) for {side}:",
+        "ways": "({count} ways)",
+        "narrow": "Narrow it down, e.g. /options {example}",
+        "nothing_played": "Nothing played yet.",
+        "undone": "Undone.",
+        "acts": "  (acted for {side})",
+        "may_type": "  {side} may type: {choices}",
+        "board_picture": "Board picture: {path}",
+        "picture": "Picture: {path}",
+        "now": "Now: {where} ({why}).",
+        "where": "{word} {turn}, {phase}, {sides} to act",
+        "not_turn": "It is not {side} turn: the game waits for {waiting}.",
+        "nobody": "nobody",
+        "now_for": "Now, for {side}: ",
+        "commands": "This game's commands:",
+        "questions": "Questions any side may ask at any time:",
+        "suggested": "place them as the scenario suggests",
+        "start_with": "Start with a command (/move ...) or a side and a command ({example}); "
+        "sides: {sides}, referee. Got {typed}.",
+        "which_side": "Say which side acts (e.g. {example}); the game waits for {waiting}.",
+    },
+    "de": {
+        "banner": "{title} — Szenario {scenario}. Seiten: {sides}.",
+        "seed_hash": "Seed-Hash {hash} (der Seed wird am Ende der Partie gezeigt).",
+        "optional": "Wahlregeln: {rules}.",
+        "boards_go": "Brettbilder kommen nach jedem Zug nach {dir}/.",
+        "type_help": "Tippe /help für die Befehle, /options für das, was du jetzt tun kannst.",
+        "game_over": "Partie vorbei: {reason}. Sieger: {winner}.",
+        "draw": "keiner (unentschieden)",
+        "seed_was": "Der Seed war {seed}; jeden Wurf prüfst du mit: {command}",
+        "left": "Tisch verlassen. Die Partie ist als #{id} in {db} gespeichert.",
+        "continue": "Weiter geht es mit: {command}",
+        "options_hint": "  (/options zeigt die genauen Befehle; weitere Wörter grenzen ein)",
+        "legal_count": "{count} erlaubte Aktion(en) für {side}:",
+        "ways": "({count} Möglichkeiten)",
+        "narrow": "Grenze ein, z. B. /options {example}",
+        "nothing_played": "Noch nichts gespielt.",
+        "undone": "Zurückgenommen.",
+        "acts": "  (gespielt für {side})",
+        "may_type": "  Möglich für {side}: {choices}",
+        "board_picture": "Brettbild: {path}",
+        "picture": "Bild: {path}",
+        "now": "Jetzt: {where} ({why}).",
+        "where": "{word} {turn}, {phase}, am Zug: {sides}",
+        "not_turn": "Nicht am Zug: {side}; die Partie wartet auf {waiting}.",
+        "nobody": "niemand",
+        "now_for": "Jetzt, für {side}: ",
+        "commands": "Die Befehle dieses Spiels:",
+        "questions": "Fragen, die jede Seite jederzeit stellen darf:",
+        "suggested": "sie so aufstellen, wie das Szenario es vorschlägt",
+        "start_with": "Beginne mit einem Befehl (/move ...) oder einer Seite und einem Befehl "
+        "({example}); Seiten: {sides}, referee. Getippt: {typed}.",
+        "which_side": "Sag, welche Seite handelt (z. B. {example}); die Partie wartet auf "
+        "{waiting}.",
+    },
+}
 
 
 class TableError(Exception):
@@ -92,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang",
         default="en",
         choices=("en", "de"),
-        help="the language of the board pictures' words (default: en)",
+        help="the table's language: its messages, the games' narration and refusals, and the "
+        "board pictures' words (default: en)",
     )
     p.add_argument(
         "--script",
@@ -187,8 +279,53 @@ class Table:
 
     def title(self, side: str) -> str:
         if side == "referee":
-            return "Referee"
+            return "Referee" if self.lang == "en" else "Schiedsrichter"
+        if self.lang != "en":
+            return self.ruleset.side_title(side, self.lang)
         return self.ruleset.side_titles.get(side, side)
+
+    def label(self, state: dict, action: dict) -> str:
+        """An action as the messages name it, in the table's language."""
+        if self.lang == "en":
+            return self.ruleset.describe_action(state, action)
+        return self.ruleset.action_label(state, action, self.lang)
+
+    def w(self, key: str, **params) -> str:
+        return (WORDS.get(self.lang) or WORDS["en"])[key].format(**params)
+
+    def error_text(self, exc: UmpireError, state: dict | None = None) -> str:
+        """A refusal as a player of the table's language reads it (the Discord wording)."""
+        if self.lang == "en" or not isinstance(exc, (RuleError, CommandSyntaxError)):
+            return str(exc)
+        from cogs.i18n import rule_text, t
+
+        if isinstance(exc, AmbiguousName):
+            shown = list(exc.legal)
+            if state is not None:
+                # the candidates as this player's messages name them ("... auf 0502")
+                key = "to" if exc.option == "cell" else exc.option
+                shown = [
+                    self.candidate(state, key, value, label)
+                    for value, label in exc.candidates[: len(exc.legal)]
+                ]
+            return t(
+                self.lang,
+                "ambiguous_name",
+                option=exc.option,
+                typed=exc.typed,
+                candidates="; ".join(shown),
+            )
+        return rule_text(exc, self.lang)
+
+    def candidate(self, state: dict, key: str, value: str, english: str) -> str:
+        try:
+            label = self.ruleset.label(state, key, value, self.lang)
+        except Exception:  # the English label is better than none
+            label = english
+        # keep the counter's title the English label carried ("[PzF 1]")
+        title = english[english.rfind(" [") :] if english.endswith("]") else ""
+        label += title
+        return label if value in label.split() else f"{label} ({value})"
 
     # ----- one line of input ---------------------------------------------------------------
     def split_side(self, line: str, awaiting: list[str]) -> tuple[str | None, str]:
@@ -198,10 +335,14 @@ class Table:
         word, _, rest = line.partition(" ")
         side = word.lower()
         if side not in self.ruleset.sides and side != "referee":
+            side = self.ruleset.sides[0]
             raise ServiceError(
-                f"Start with a command (/move ...) or a side and a command "
-                f"(aztec /move ...); sides: {', '.join(self.ruleset.sides)}, "
-                f"referee. Got {word!r}."
+                self.w(
+                    "start_with",
+                    example=f"{side} /{self.ruleset.commands[0].name} …",
+                    sides=", ".join(self.ruleset.sides),
+                    typed=repr(word),
+                )
             )
         return side, rest.strip()
 
@@ -238,7 +379,7 @@ class Table:
                 info = await self.info()
             result.update(
                 ok=False,
-                error=str(exc),
+                error=self.error_text(exc, info.state),
                 events=[],
                 state_hash=_hash(info.state),
                 version=info.version,
@@ -253,8 +394,11 @@ class Table:
             if len(waiting) != 1:
                 names = ", ".join(waiting) or "nobody (the game is over)"
                 raise ServiceError(
-                    f"Say which side acts (e.g. {waiting[0] if waiting else 'red'} "
-                    f"{text}); the game waits for {names}."
+                    self.w(
+                        "which_side",
+                        example=f"{waiting[0] if waiting else self.ruleset.sides[0]} {text}",
+                        waiting=names,
+                    )
                 )
             side = waiting[0]
         action["side"] = side
@@ -275,6 +419,16 @@ class Table:
         }
         if inferred:
             result["side_inferred"] = True
+        flow = await self.flow(info.state, out, action)
+        if flow:
+            result["flow"] = flow
+            facts = self.changed_facts(info.state, out.game.state)
+            if facts:
+                result["facts"] = facts
+            if len(out.game.awaiting) == 1:
+                legal = await self.svc.legal_actions(self.game_id, out.game.awaiting[0])
+                if 0 < len(legal) <= MAX_CHOICES:
+                    result["choices"] = [format_command(a) for a in legal]
         if out.game_over:
             result["result"] = out.game.result
             result["seed"] = out.game.seed
@@ -283,6 +437,47 @@ class Table:
             if board:
                 result["board"] = board
         return result
+
+    async def flow(self, before: dict, out, action: dict) -> str | None:
+        """The line announcing a new turn, phase or side to act, and why (the words of the
+        Discord turn post): "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)."."""
+        # The table is a front end like the cogs: it announces the game's flow the same way.
+        from cogs.common import flow_changed, flow_reason
+
+        after = out.game.state
+        if not flow_changed(before, after):
+            return None
+        pending = after.get("pending") if isinstance(after.get("pending"), dict) else None
+        owed = {}
+        if pending and pending.get("side") in self.ruleset.sides:
+            owed[pending["side"]] = await self.svc.legal_actions(self.game_id, pending["side"])
+        why = flow_reason(self.ruleset, before, after, out.events, action, self.lang, owed)
+        return self.w("now", where=self.where(after, out.game.awaiting), why=why)
+
+    def changed_facts(self, before: dict, after: dict) -> list[str]:
+        """The public header's facts that changed, besides turn, phase and side (a card drawn,
+        victory points, Pocket Tactics' re-rolls left): "Re-rolls left: South 1 / North 0"."""
+        try:
+            old = self.ruleset.localised_header(self.ruleset.view(before, None), self.lang)
+            new = self.ruleset.localised_header(self.ruleset.view(after, None), self.lang)
+        except Exception:  # the announcement stands without them
+            return []
+        return [
+            f"{key}: {value}"
+            for key, value in new.items()
+            if key not in self.flow_fields() and old.get(key) != value
+        ]
+
+    def flow_fields(self) -> frozenset[str]:
+        return FLOW_FIELDS | {self.ruleset.term(f, self.lang) for f in FLOW_FIELDS}
+
+    def where(self, state: dict, awaiting: list[str]) -> str:
+        """ "Round 2, Movement, Bismark to act", in the game's own words for its turn and phase."""
+        from cogs.common import headline
+
+        word, phase = headline(self.ruleset, state, self.lang)
+        waiting = " / ".join(self.title(s) for s in awaiting) or self.w("nobody")
+        return self.w("where", word=word, turn=state.get("turn"), phase=phase, sides=waiting)
 
     async def query(self, name: str, text: str, side: str | None, info) -> dict:
         """A ruleset's read-only question ``name`` (one it declares, e.g.
@@ -328,23 +523,24 @@ class Table:
         }
         if name == "help":
             commands = [
-                f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options) + f"  {c.description}"
+                f"/{c.name}" + "".join(f" {o.name}:…" for o in c.options) + f"  {self.said(c)}"
                 for c in self.ruleset.commands
             ]
-            text = HELP + "\n\nThis game's commands:\n  " + "\n  ".join(commands)
+            text = await self.help_head(info) + f"\n\n{self.w('commands')}\n  "
+            text += "\n  ".join(commands)
             if self.ruleset.all_queries():
                 questions = [
-                    f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {q.description}"
+                    f"/{q.name}" + "".join(f" {o.name}:…" for o in q.options) + f"  {self.said(q)}"
                     for q in self.ruleset.all_queries()
                 ]
-                text += "\n\nQuestions any side may ask at any time:\n  " + "\n  ".join(questions)
+                text += f"\n\n{self.w('questions')}\n  " + "\n  ".join(questions)
             return {**base, "text": text + await self.examples_now(info)}
         if name == "rules":
             from engine.core.info import reference_text
 
             parts = [
-                self.ruleset.rules_summary("en"),
-                reference_text(self.ruleset, "en", info.state),
+                self.ruleset.rules_summary(self.lang),
+                reference_text(self.ruleset, self.lang, info.state),
             ]
             return {**base, "text": "\n\n".join(p for p in parts if p)}
         if name == "state":
@@ -357,19 +553,19 @@ class Table:
             if who is None:
                 return {**base, "side": None, "options": []}
             if who not in info.awaiting:
-                waiting = " / ".join(self.title(s) for s in info.awaiting) or "nobody"
+                waiting = " / ".join(self.title(s) for s in info.awaiting) or self.w("nobody")
                 return {
                     **base,
                     "side": who,
                     "options": [],
-                    "note": f"It is not {possessive(self.title(who))} turn: the game waits for "
-                    f"{waiting}.",
+                    "note": self.w(
+                        "not_turn",
+                        side=possessive(self.title(who)) if self.lang == "en" else self.title(who),
+                        waiting=waiting,
+                    ),
                 }
             legal = await self.svc.legal_actions(self.game_id, who)
-            options = [
-                {"command": format_command(a), "label": self.ruleset.describe_action(info.state, a)}
-                for a in legal
-            ]
+            options = [{"command": format_command(a), "label": self.label(info.state, a)} for a in legal]
             # Any further words narrow the list: /options az-bowmen-1, /options move 0507
             needles = [w.lower() for w in words]
             options = [
@@ -389,12 +585,15 @@ class Table:
             lines = []
             for r in records[-count:]:
                 lines.append(
-                    f"#{r.seq} turn {r.turn} {self.title(r.side)}: "
-                    f"{r.label or self.ruleset.describe_action(info.state, r.action)}"
+                    f"#{r.seq} {'turn' if self.lang == 'en' else 'Zug'} {r.turn} "
+                    f"{self.title(r.side)}: "
+                    f"{(r.label if self.lang == 'en' else None) or self.label(info.state, r.action)}"
                 )
                 lines += [
                     f"    {t}"
-                    for t in (describe_event(self.ruleset, info.state, e) for e in r.events)
+                    for t in (
+                        describe_event(self.ruleset, info.state, e, self.lang) for e in r.events
+                    )
                     if t
                 ]
             return {**base, "log": lines}
@@ -416,6 +615,44 @@ class Table:
             return {**base, "quit": True}
         raise ServiceError(f"Unknown table command /{name}.")  # pragma: no cover
 
+    def said(self, command) -> str:
+        """A command's description in the table's language (as Discord's /help shows it)."""
+        if self.lang == "en":
+            return command.description
+        from cogs.i18n import DE_TEXT
+
+        return command.description_i18n.get(self.lang) or DE_TEXT.get(
+            command.description, command.description
+        )
+
+    async def help_head(self, info) -> str:
+        """The table's own commands, with examples from this game's position (never another
+        game's sides or units)."""
+        side = (info.awaiting or self.ruleset.sides)[0]
+        legal = await self.svc.legal_actions(self.game_id, side) if info.awaiting else []
+        example = next((a for a in legal if a.get("type") != "end-phase"), None)
+        if example is None:
+            command = self.ruleset.commands[0]
+            play = f"/{command.name}" + "".join(f" {o.name}:…" for o in command.options)
+        else:
+            play = format_command(example)
+        words = []
+        for key in ("unit", "to", "at", "tile", "card"):
+            value = next((a[key] for a in legal if isinstance(a.get(key), str)), None)
+            if value and value not in words:
+                words.append(value)
+        narrow = ", ".join(f"/options {w}" for w in words[:2]) or "/options end"
+        view = await self.svc.view(self.game_id, side) if info.awaiting else info.state
+        suggested = ""
+        if any(self.ruleset.suggested_actions(view, s) for s in info.awaiting):
+            suggested = "\n  /suggested        " + self.w("suggested")
+        return (HELP_DE if self.lang == "de" else HELP).format(
+            play=play.ljust(16),
+            side_example=f"{side} /{play.split()[0][1:]} …",
+            suggested=suggested,
+            narrow=narrow,
+        )
+
     async def examples_now(self, info) -> str:
         """A few commands that are legal right now, one per command, typed out in full."""
         lines = []
@@ -431,7 +668,7 @@ class Table:
             if self.ruleset.suggested_actions(state, side):
                 shown.append("/suggested")
             if shown:
-                lines.append(f"Now, for {self.title(side)}: " + "   ".join(shown))
+                lines.append(self.w("now_for", side=self.title(side)) + "   ".join(shown))
         return ("\n\n" + "\n".join(lines)) if lines else ""
 
     async def write_board(self, info, force: bool = False) -> str | None:
@@ -528,34 +765,33 @@ class Table:
 
     async def run_interactive(self, input_fn=input) -> int:
         info = await self.info()
-        self.say(
-            f"{self.ruleset.title} — scenario {info.scenario}. Sides: "
-            f"{', '.join(self.title(s) for s in self.ruleset.sides)}."
-        )
-        self.say(f"Seed hash {info.seed_hash} (the seed is shown when the game ends).")
+        sides = ", ".join(self.title(s) for s in self.ruleset.sides)
+        self.say(self.w("banner", title=self.ruleset.title, scenario=info.scenario, sides=sides))
+        self.say(self.w("seed_hash", hash=info.seed_hash))
         switched_on = self.ruleset.optional_rules_on(info.state)
         if switched_on:
-            self.say(f"Optional rules: {', '.join(r.title for r in switched_on)}.")
+            self.say(self.w("optional", rules=", ".join(r.title for r in switched_on)))
         if self.out_dir:
-            self.say(f"Board pictures go to {self.out_dir}/ after each turn.")
-        self.say("Type /help for commands, /options for what you can do now.")
+            self.say(self.w("boards_go", dir=self.out_dir))
+        self.say(self.w("type_help"))
         await self.write_board(info)
         while True:
             info = await self.info()
             if info.result:
+                winner = info.result.get("winner")
                 self.say(
-                    f"Game over: {info.result.get('reason')}. Winner: "
-                    f"{self.title(info.result['winner']) if info.result.get('winner') else 'none (draw)'}."
+                    self.w(
+                        "game_over",
+                        reason=info.result.get("reason"),
+                        winner=self.title(winner) if winner else self.w("draw"),
+                    )
                 )
-                self.say(
-                    f"The seed was {info.seed!r}; check every die with: python bot.py "
-                    f"verify --db {self.svc.store.path} --game {info.id}"
-                )
+                command = f"python bot.py verify --db {self.svc.store.path} --game {info.id}"
+                self.say(self.w("seed_was", seed=repr(info.seed), command=command))
                 return 0
-            waiting = " / ".join(self.title(s) for s in info.awaiting)
             prompt = (
-                f"[turn {info.state.get('turn')} · {info.state.get('phase')} · "
-                f"{waiting} to act] {'/'.join(info.awaiting)}> "
+                f"[{self.where(info.state, info.awaiting).replace(', ', ' · ')}] "
+                f"{'/'.join(info.awaiting)}> "
             )
             try:
                 line = input_fn(prompt)
@@ -568,19 +804,19 @@ class Table:
             result = await self.execute(line)
             self.show(result, info)
             if result.get("quit"):
-                self.say(f"Left the table. The game is saved as #{info.id} in {self.db_label}.")
+                self.say(self.w("left", id=info.id, db=self.db_label))
                 self.say(self.come_back(info.id))
                 return 0
 
     def come_back(self, game_id: int) -> str:
-        return f"Continue it with: {resume_command(game_id, self.db_option)}"
+        return self.w("continue", command=resume_command(game_id, self.db_option))
 
     def show(self, result: dict, before) -> None:
         if not result.get("ok"):
             self.say(f"✗ {result.get('error')}")
-            if "Legal:" in str(result.get("error")):
+            if any(w in str(result.get("error")) for w in ("Legal:", "Erlaubt:")):
                 # Hints name things as players read them; the exact ids to type are in /options.
-                self.say("  (/options lists the exact commands to type; add words to narrow it)")
+                self.say(self.w("options_hint"))
             return
         if "text" in result:
             self.say(result["text"])
@@ -590,41 +826,49 @@ class Table:
             self.say(result["note"])
         elif "options" in result:
             options = result["options"]
-            self.say(f"{len(options)} legal action(s) for {self.title(result['side'] or '-')}:")
+            side = self.title(result["side"] or "-")
+            self.say(self.w("legal_count", count=len(options), side=side))
             if len(options) > MAX_LISTED:
                 groups: dict[str, int] = {}
                 for o in options:
-                    head = " ".join(o["command"].split()[:2])
+                    head = group_head(o["command"])
                     groups[head] = groups.get(head, 0) + 1
                 for head, count in groups.items():
-                    self.say(f"  {head} …  ({count} ways)" if count > 1 else f"  {head}")
-                example = next(iter(groups)).split()[-1].partition(":")[2] or "move"
-                self.say(f"Narrow it down, e.g. /options {example}")
+                    more = "" if head.endswith("…") else " …"
+                    ways = self.w("ways", count=count)
+                    self.say(f"  {head}{more}  {ways}" if count > 1 else f"  {head}")
+                example = next(
+                    (h.split()[1].partition(":")[2] for h in groups if " " in h and "…" not in h),
+                    next(iter(groups)).split()[0][1:],
+                )
+                self.say(self.w("narrow", example=example))
                 return
             for o in options:
                 extra = f"   ({o['label']})" if o["label"] != o["command"] else ""
                 self.say(f"  {o['command']}{extra}")
         elif "log" in result:
-            self.say("\n".join(result["log"]) or "Nothing played yet.")
+            self.say("\n".join(result["log"]) or self.w("nothing_played"))
         elif result.get("undone"):
-            self.say("Undone.")
+            self.say(self.w("undone"))
         elif "action" in result:
             state = before.state
             if result.get("side_inferred"):
-                self.say(f"  ({self.title(result['side'])} acts.)")
+                self.say(self.w("acts", side=self.title(result["side"])))
             for event in result["events"]:
-                text = describe_event(self.ruleset, state, event)
+                text = describe_event(self.ruleset, state, event, self.lang)
                 if text:
                     self.say(f"  {text}")
-            if result.get("turn_ended") and not result.get("game_over"):
-                self.say(
-                    f"Now: turn {result['turn']}, {result['phase']}, "
-                    f"{' / '.join(self.title(s) for s in result['awaiting'])} to act."
-                )
+            if result.get("flow"):
+                self.say(result["flow"])
+            if result.get("facts"):
+                self.say("  " + " · ".join(result["facts"]))
+            if result.get("choices"):
+                waiting = self.title(result["awaiting"][0])
+                self.say(self.w("may_type", side=waiting, choices="   ".join(result["choices"])))
         if result.get("board"):
-            self.say(f"Board picture: {result['board']}")
+            self.say(self.w("board_picture", path=result["board"]))
         if result.get("picture"):
-            self.say(f"Picture: {result['picture']}")
+            self.say(self.w("picture", path=result["picture"]))
 
     def emit(self, obj: dict) -> None:
         print(json.dumps(obj, ensure_ascii=False, sort_keys=False), file=self.stdout, flush=True)
@@ -651,6 +895,18 @@ def _stop_signals_interrupt():
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+# Options whose value is a piece: a long list is grouped by the piece ("/move unit:x …");
+# by any other option (a cell, a number) it is grouped by the command ("/fill at:…").
+PIECE_OPTIONS = ("unit:", "engine:", "tower:", "ladder:", "horse:", "wagon:", "card:", "faction:")
+
+
+def group_head(command: str) -> str:
+    words = command.split()
+    if len(words) < 2 or words[1].startswith(PIECE_OPTIONS):
+        return " ".join(words[:2])
+    return f"{words[0]} {words[1].partition(':')[0]}:…"
 
 
 def read_lines(handle: TextIO, limit: int) -> Iterator[tuple[str, int]]:
@@ -735,6 +991,19 @@ def table_home() -> Path:
     return Path.home() / ".local" / "share" / "umpire"
 
 
+def boards_home(db_path: str | Path, db_label: str) -> Path:
+    """Where interactive games' pictures go without --out: ``boards/`` beside the per-user
+    database; for any other database a folder of its own, so game #1 of one database and game
+    #1 of another never write over each other's boards."""
+    if isinstance(db_path, Path):
+        if db_path == table_home() / "table.sqlite3":
+            return table_home() / "boards"
+        return db_path.parent / f"{db_path.stem}-boards"
+    # a PostgreSQL URL: named by a digest of it (never by the URL, which may hold a password)
+    digest = hashlib.sha256(db_label.encode()).hexdigest()[:12]
+    return table_home() / "boards" / f"postgresql-{digest}"
+
+
 def resume_command(game_id: int, db_option: str | None) -> str:
     db = f" --db {shlex.quote(db_option)}" if db_option else ""
     return f"python bot.py local --resume {game_id}{db}"
@@ -745,19 +1014,24 @@ async def _list_games(svc: GameService, stdout) -> int:
     if not games:
         print("No games stored yet. Start one with: python bot.py local", file=stdout)
         return 0
+    from cogs.common import headline
+
     for info in games:
         title = info.ruleset
+        word, phase = "turn", info.state.get("phase")
         try:
             ruleset = registry.get_ruleset(info.ruleset)
             title = ruleset.title
             waiting = " / ".join(ruleset.side_titles.get(s, s) for s in info.awaiting)
+            # the words of the game's own prompt: "Round 2, Movement", not "turn 2, move"
+            word, phase = headline(ruleset, info.state, "en")
         except Exception:  # a game whose rules are no longer installed is still listed
             waiting = ""
         if info.status == "finished":
             result = info.result or {}
             where = f"over: {result.get('reason') or 'finished'}"
         else:
-            where = f"turn {info.state.get('turn')}, {info.state.get('phase')}" + (
+            where = f"{word} {info.state.get('turn')}, {phase}" + (
                 f", {waiting} to act" if waiting else ""
             )
         print(f"#{info.id}  {title} ({info.scenario})  {where}", file=stdout)
@@ -838,7 +1112,7 @@ async def _run(
             info = await svc.start_game(info.id)
         if out_dir is None and not args.autoplay and args.script is None:
             # Each game's pictures in a folder of its own next to the database.
-            out_dir = table_home() / "boards" / f"game-{info.id}"
+            out_dir = boards_home(db_path, db_label) / f"game-{info.id}"
         table = Table(svc, info.id, out_dir, stdout, stderr)
         table.lang = getattr(args, "lang", "en")
         table.db_label = db_label or table.db_label

@@ -18,6 +18,7 @@ from engine.core.commands import parse_command
 from engine.core.dice import seeded
 from engine.core.errors import CommandSyntaxError, RuleError
 from engine.core.game import new_game
+from engine.core.info import reference_text
 from engine.core.names import counter_titles, names_of
 from service.table import TABLE_COMMANDS
 
@@ -40,6 +41,13 @@ def sources() -> list[tuple[str, str]]:
         found.append((str(path.relative_to(ROOT)), PY_FENCE.sub("", path.read_text("utf-8"))))
     for path in [ROOT / "service" / "table.py", *sorted((ROOT / "cogs").glob("*.py"))]:
         found.append((str(path.relative_to(ROOT)), path.read_text("utf-8")))
+    # What /rules, /game rules and /help show of each game, in both languages.
+    for game in REAL_GAMES:
+        ruleset = registry.get_ruleset(game)
+        for lang in ("en", "de"):
+            shown = [ruleset.rules_summary(lang), reference_text(ruleset, lang)]
+            shown += [c.description for c in ruleset.commands]
+            found.append((f"rules/{game}.{lang}", "\n".join(shown)))
     return found
 
 

@@ -1,7 +1,8 @@
 """The command grammar shared by Discord and the local table.
 
 ``/move unit:sp-cav-2 to:0507`` -> ``{"type": "move", "unit": "sp-cav-2", "to": "0507"}``.
-Values containing spaces are quoted: ``/play card:"Aqueduct cut"``.
+Values containing spaces are quoted: ``/play card:"Aqueduct cut"``; unquoted, the words up to
+the next ``name:`` belong to the value before them (``/move unit:Cav 1 to:0507``).
 """
 
 from __future__ import annotations
@@ -19,32 +20,59 @@ def parse_command(text: str) -> dict:
     if len(text) > MAX_COMMAND_CHARS:
         raise CommandSyntaxError(
             f"That command is {len(text):,} characters long; a command has "
-            f"at most {MAX_COMMAND_CHARS:,}."
+            f"at most {MAX_COMMAND_CHARS:,}.",
+            key="syntax_too_long",
+            params={"length": f"{len(text):,}", "most": f"{MAX_COMMAND_CHARS:,}"},
         )
     text = text.strip()
     if not text.startswith("/"):
         raise CommandSyntaxError(
-            f"A command starts with '/', e.g. /move unit:… to:…; got {text!r}."
+            f"A command starts with '/', e.g. /move unit:… to:…; got {text!r}.",
+            key="syntax_no_slash",
+            params={"typed": repr(text)},
         )
     try:
         words = split_words(text[1:])
     except ValueError as exc:
-        raise CommandSyntaxError(f"Cannot read {text!r}: {exc}.") from None
+        raise CommandSyntaxError(
+            f"Cannot read {text!r}: {exc}.", key="syntax_unreadable", params={"typed": repr(text)}
+        ) from None
     if not words:
-        raise CommandSyntaxError("Empty command.")
+        raise CommandSyntaxError("Empty command.", key="syntax_empty")
     name, *rest = words
     if ":" in name:
-        raise CommandSyntaxError(f"The command name comes first, e.g. /move; got {name!r}.")
+        raise CommandSyntaxError(
+            f"The command name comes first, e.g. /move; got {name!r}.",
+            key="syntax_name_first",
+            params={"typed": repr(name)},
+        )
     action = {"type": name.lower()}
+    last = None
     for word in rest:
         key, sep, value = word.partition(":")
+        if not sep and last is not None:
+            # A name typed as the board shows it, unquoted: unit:Cav 1 means unit:"Cav 1".
+            action[last] += " " + word
+            continue
         if not sep or not key:
-            raise CommandSyntaxError(f"Options are written name:value; {word!r} is not.")
+            raise CommandSyntaxError(
+                f"Options are written name:value, e.g. /{name.lower()} unit:… to:…; "
+                f"{word!r} is not.",
+                key="syntax_not_option",
+                params={"command": name.lower(), "typed": repr(word)},
+            )
         if not value:
-            raise CommandSyntaxError(f"Option {key!r} has no value.")
+            raise CommandSyntaxError(
+                f"Option {key!r} has no value.", key="syntax_no_value", params={"option": key}
+            )
         if key in action or key in ("type", "side"):
-            raise CommandSyntaxError(f"Option {key!r} given twice or reserved.")
+            raise CommandSyntaxError(
+                f"Option {key!r} given twice or reserved.",
+                key="syntax_twice",
+                params={"option": key},
+            )
         action[key] = value
+        last = key
     return action
 
 

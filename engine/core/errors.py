@@ -62,7 +62,16 @@ class NotYourTurn(RuleError):
 
 
 class CommandSyntaxError(UmpireError):
-    """A command line that cannot be parsed (``/move unit:`` with no value, unknown command...)."""
+    """A command line that cannot be parsed (``/move unit:`` with no value, unknown command...).
+    ``key`` and ``params`` work as a RuleError's, so a client can say it in its language."""
+
+    def __init__(self, message: str, *, key: str | None = None, params: dict | None = None):
+        self.message = message
+        self.legal: list[str] = []
+        self.key = key
+        self.params = dict(params or {})
+        self.domain = None
+        super().__init__(message)
 
 
 class ScenarioError(UmpireError):

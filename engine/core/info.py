@@ -14,7 +14,7 @@ import re
 
 from .commands import format_command
 from .errors import RuleError
-from .names import _WHERE, resolve_value
+from .names import _WHERE, AmbiguousName, resolve_value
 
 MAX_ACTIONS_SHOWN = 6
 # Longest text an /info option may carry into name matching (Discord caps options at 100).
@@ -176,11 +176,23 @@ def find_unit(ruleset, state: dict, board: Board, typed: str) -> str:
     return found
 
 
-def find_cell(ruleset, board: Board, typed: str) -> str:
+def find_cell(ruleset, board: Board, typed: str, state: dict | None = None) -> str:
+    """The cell ``typed`` names: its label in any case, or the place name the messages give
+    it ("2309 (Texcoco)": ``texcoco``, ``Texc``), as for a cell in a command."""
     typed = typed.strip()[:MAX_TYPED]
     for cell in board.cells:
         if cell.casefold() == typed.casefold():
             return cell
+    if state is not None and typed:
+        pool = [{"type": "info", "to": cell} for cell in board.cells]
+        try:
+            found = resolve_value(
+                ruleset, state, {"type": "info", "to": typed}, "to", pool, counters={}
+            )
+        except AmbiguousName as error:
+            raise AmbiguousName("cell", typed, error.candidates) from None
+        if found in board.cells:
+            return found
     raise RuleError(
         word("en", "no_cell", cell=typed),
         key="info_no_cell",
@@ -258,7 +270,7 @@ def _may_now(ruleset, state: dict, side: str, uid: str, lang: str) -> str:
 
 def explain_cell(ruleset, state: dict, viewer: str | None, typed: str, lang: str) -> str:
     board = Board(ruleset, state, viewer)
-    cell = find_cell(ruleset, board, typed)
+    cell = find_cell(ruleset, board, typed, state)
     name = str(board.cells[cell].get("text") or "")
     lines = [f"**{cell}**" + (f" ({name})" if name and name != cell else "")]
     lines += ruleset.cell_facts(state, cell, lang)

@@ -15,11 +15,22 @@ from .errors import RuleError
 
 # Options whose values are things on the board or in a hand; other options (a die, a number, a
 # fixed word) are matched only exactly.
-NAMED_OPTIONS = frozenset({"unit", "target", "with", "card", "to", "hex", "tile", "faction"})
+NAMED_OPTIONS = frozenset(
+    {"unit", "target", "with", "card", "to", "hex", "tile", "faction"}
+    # cells, SIEGE's engines, towers, ladders, horses, wagons and items, and the named fixed
+    # words of Tactical Table War (training, buildings) and Pocket Tactics (melee or magic)
+    | {"at", "towards", "faces", "engine", "tower", "ladder", "horse", "wagon", "item"}
+    | {"kind", "as", "build"}
+)
 UNIT_OPTIONS = frozenset({"unit", "target", "with"})
+CELL_OPTIONS = frozenset({"to", "at", "hex", "towards", "faces"})
+# "2309 (Texcoco)": a cell's label names the place in brackets.
+_PLACE_NAME = re.compile(r"\(([^()]+)\)\s*$")
 MAX_CANDIDATES_SHOWN = 8
 # The label of a piece on the board ends where its position begins.
-_WHERE = re.compile(r" (?:at|in|onto|on) .*$| \(.*$")
+_WHERE = re.compile(r" (?:at|in|onto|on|auf) .*$| \(.*$")
+# Languages whose labels a player may have read (autocomplete and replies follow the client).
+LABEL_LANGUAGES = ("de",)
 
 
 class AmbiguousName(RuleError):
@@ -28,7 +39,7 @@ class AmbiguousName(RuleError):
     def __init__(self, option: str, typed: str, candidates: list[tuple[str, str]]):
         self.option, self.typed, self.candidates = option, typed, candidates
         shown = [
-            f"{label} ({value})" if label != value else value
+            label if value in label.split() else f"{label} ({value})"
             for value, label in candidates[:MAX_CANDIDATES_SHOWN]
         ]
         super().__init__(
@@ -86,19 +97,36 @@ def counter_titles(ruleset, state: dict) -> dict[str, str]:
 
 def names_of(ruleset, state: dict, key: str, value: str, counters: dict[str, str]) -> list[str]:
     """Every name ``value`` of option ``key`` answers to (folded)."""
-    names = {value}
+    names = {value, value.replace("-", " ")}  # "east catapult" for east-catapult
+    labels = []
     try:
-        label = ruleset.describe(state, key, value)
+        labels.append(ruleset.describe(state, key, value))
     except Exception:
-        label = value
-    if label:
+        labels.append(value)
+    for lang in LABEL_LANGUAGES:
+        try:
+            labels.append(ruleset.label(state, key, value, lang))
+        except Exception:  # noqa: S112 - a label that cannot be made is simply not a name
+            continue
+    titles = [*getattr(ruleset, "side_titles", {}).values(), *ruleset.sides]
+    for lang in LABEL_LANGUAGES:
+        try:
+            titles += [ruleset.side_title(side, lang) for side in ruleset.sides]
+        except Exception:  # noqa: S112 - the English titles are enough then
+            continue
+    for label in labels:
+        if not label:
+            continue
         names.add(label)
+        place = _PLACE_NAME.search(label) if key in CELL_OPTIONS else None
+        if place:
+            names.add(place.group(1).strip())
         bare = _WHERE.sub("", label).strip()
         if bare:
             names.add(bare)
             # "Cavalry 1" for "Spanish Cavalry 1": the side is clear from who is acting.
-            for title in (*getattr(ruleset, "side_titles", {}).values(), *ruleset.sides):
-                if _fold(bare).startswith(_fold(title) + " "):
+            for title in titles:
+                if title and _fold(bare).startswith(_fold(title) + " "):
                     names.add(bare[len(title) + 1 :])
     if key in UNIT_OPTIONS and value in counters:
         names.add(counters[value])
@@ -180,16 +208,22 @@ def resolve_value(
                 return found[0]
             if len(found) > 1:
                 raise AmbiguousName(
-                    key, typed, [(v, _label(ruleset, state, key, v)) for v in found]
+                    key, typed, [(v, _label(ruleset, state, key, v, counters)) for v in found]
                 )
     return typed
 
 
-def _label(ruleset, state: dict, key: str, value: str) -> str:
+def _label(ruleset, state: dict, key: str, value: str, counters: dict[str, str]) -> str:
+    """How a candidate is shown: its label, and the title on its counter when the label does
+    not hold it (the board shows "PzF 1" and "PzF 2"; that is what a player types next)."""
     try:
-        return ruleset.describe(state, key, value)
+        label = ruleset.describe(state, key, value)
     except Exception:
-        return value
+        label = value
+    title = counters.get(value)
+    if title and _fold(title) not in _fold(label):
+        label = f"{label} [{title}]"
+    return label
 
 
 def resolve_action(ruleset, state: dict, action: dict, legal: list[dict]) -> dict:

@@ -568,6 +568,7 @@ class Ruleset(abc.ABC):
                 params={"command": str(action.get("type"))},
                 domain=self.name,
             )
+        self.refuse_value(state, action, same)
         raise RuleError(
             f"That /{action['type']} is not legal now.",
             self.legal_hints(state, same),
@@ -586,6 +587,38 @@ class Ruleset(abc.ABC):
             if lang != "en"
         }
         return Hints(english, localised)
+
+    def refuse_value(self, state: dict, action: dict, same: list[dict]) -> None:
+        """Name the first typed value no legal action of the command takes, given the values
+        before it, with the ones it could take ("/recruit cannot take at:0104 now; possible:
+        0105, 0204"), instead of a bare "That /recruit is not legal now"."""
+        declared = next((c for c in self.commands if c.name == action.get("type")), None)
+        order = [o.name for o in declared.options] if declared else []
+        keys = [k for k in order if k in action] + [
+            k for k in action if k not in order and k not in ("type", "side")
+        ]
+        fitting = same
+        for key in keys:
+            typed = str(action[key])
+            values = list(dict.fromkeys(str(a[key]) for a in fitting if key in a))
+            if values and typed not in values:
+                shown = values[:MAX_VALUES_NAMED]
+                raise RuleError(
+                    f"/{action['type']} cannot take {key}:{typed} now; possible: "
+                    + ", ".join(shown)
+                    + (" …" if len(values) > len(shown) else "")
+                    + ".",
+                    self.legal_hints(state, fitting),
+                    key="not_legal_value",
+                    params={
+                        "command": str(action["type"]),
+                        "option": key,
+                        "value": typed,
+                        "possible": shown,
+                    },
+                    domain=self.name,
+                )
+            fitting = [a for a in fitting if str(a.get(key)) == typed] or fitting
 
     # ----- a player's language (the engine's own words are English) ------------------------
     def term(self, text: str, lang: str) -> str:
@@ -608,6 +641,9 @@ class Ruleset(abc.ABC):
 
 
 _READY: dict[str, list[Scenario]] = {}
+
+
+MAX_VALUES_NAMED = 8  # values a refusal names for one option (the list of actions follows)
 
 
 def find_legal(legal: list[dict], action: dict) -> dict | None:

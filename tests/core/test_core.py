@@ -67,6 +67,13 @@ def test_command_grammar_round_trips_and_explains_mistakes():
     assert action == {"type": "play", "card": "Aqueduct cut", "unit": "sp-1"}
     assert commands.parse_command(commands.format_command(action)) == action
     assert commands.parse_command("/END-PHASE") == {"type": "end-phase"}
+    # A name typed unquoted, as the board shows it (issue 15 audit: "/info unit:Cav 1" was
+    # refused with "Options are written name:value; '1' is not.")
+    assert commands.parse_command("/move unit:Spanish Cavalry 1 to:0507") == {
+        "type": "move",
+        "unit": "Spanish Cavalry 1",
+        "to": "0507",
+    }
     for bad, why in [
         ("move unit:a", "starts with '/'"),
         ("/move unit:", "has no value"),

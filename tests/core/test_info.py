@@ -64,6 +64,18 @@ def test_tenochtitlan_cell_shows_terrain_effects_place_and_occupant():
     assert info(ruleset, state, None, cell="0101").endswith("Nobody stands here.")
 
 
+def test_a_cell_is_asked_about_by_the_place_name_the_messages_give_it():
+    """Issue 15 audit: `/info cell:texcoco` answered "'texcoco' is not a cell of this board"
+    though every message calls 2309 "2309 (Texcoco)"."""
+    ruleset, state = started("tenochtitlan", "historical")
+    assert info(ruleset, state, None, cell="texcoco").startswith("**2309** (Texcoco)")
+    assert info(ruleset, state, None, cell="Tlacopan").startswith("**0408** (Tlacopan)")
+    with pytest.raises(AmbiguousName) as caught:
+        info(ruleset, state, None, cell="Tlaco")
+    assert str(caught.value).startswith("cell:Tlaco could mean more than one thing")
+    assert "0408 (Tlacopan); 0508 (Tlacopan causeway)" in str(caught.value)
+
+
 def test_tenochtitlan_info_in_german():
     ruleset, state = started("tenochtitlan", "historical")
     text = info(ruleset, state, "spanish", lang="de", unit="sp-cavalry-2")

@@ -110,3 +110,61 @@ def test_a_unit_that_cannot_act_is_still_named_so_the_rules_can_say_why_not():
 def test_distinguish_titles_numbers_only_the_shared_ones_in_id_order():
     pieces = [{"id": "b", "title": "PzF"}, {"id": "a", "title": "PzF"}, {"id": "c", "title": "Inf"}]
     assert [p["title"] for p in distinguish_titles(pieces)] == ["PzF 2", "PzF 1", "Inf"]
+
+
+def first_position(game: str, scenario: str = ""):
+    ruleset = registry.get_ruleset(game)
+    state, _ = new_game(ruleset, ruleset.load_packaged(scenario), "names")
+    side = ruleset.awaiting(state)[0]
+    return ruleset, state, side, ruleset.legal_actions(state, side)
+
+
+@pytest.mark.parametrize("typed", ["east", "East catapult", "EAST-CAT"])
+def test_siege_engines_are_named_like_units(typed):
+    """Issue 15 audit: `/aim engine:east` was refused ("east is not a catapult or onager of
+    yours") although only the east catapult is called so."""
+    ruleset, state, side, legal = first_position("siege", "long-siege")
+    cell = next(a["at"] for a in legal if a.get("engine") == "east-catapult")
+    action = {"type": "aim", "side": side, "engine": typed, "at": cell}
+    assert resolve_action(ruleset, state, action, legal)["engine"] == "east-catapult"
+    tower = {"type": "place", "side": side, "tower": "Bel", "at": "0102", "towards": "0101"}
+    assert resolve_action(ruleset, state, tower, legal)["tower"] == "belfry"
+
+
+def test_a_choice_is_named_by_its_label_in_either_language():
+    """Tactical Table War's training and buildings: German players read "Schwertkämpfer" and
+    "Schmiede" in their autocomplete and may type them."""
+    ruleset, state, _, _ = first_position("tactical-table-war")
+    for key, typed, value in [
+        ("as", "Schwertkämpfer", "sword"),
+        ("kind", "schmiede", "forge"),
+        ("build", "Festung", "fortress"),
+    ]:
+        legal = [{"type": "x", key: value}, {"type": "x", key: "other"}]
+        action = {"type": "x", "side": "red", key: typed}
+        assert resolve_action(ruleset, state, action, legal)[key] == value, key
+
+
+def test_ambiguous_candidates_show_the_title_on_their_counter():
+    """Issue 15 audit: "unit:PzF could mean more than one thing ... Bismark Panzerfaust
+    panzerfaust-1 in C1 (1/1 hp)": the "PzF 1" and "PzF 2" a player sees on the board (and may
+    type next) were not named."""
+    ruleset, state = rivet_wars_after_deploying_two_of_a_kind()
+    titles = counter_titles(ruleset, state)
+    shared = sorted(t for t in titles.values() if t[-1].isdigit() and t[:-2] + " 2" in titles.values())
+    assert shared, titles
+    side = ruleset.awaiting(state)[0]
+    legal = ruleset.legal_actions(state, side)
+    stem = shared[0][:-2]
+    with pytest.raises(AmbiguousName) as caught:
+        resolve_action(ruleset, state, {"type": "move", "side": side, "unit": stem, "to": "A1"}, legal)
+    message = str(caught.value)
+    assert f"[{stem} 1]" in message and f"[{stem} 2]" in message, message
+
+
+def test_a_cell_is_named_by_the_place_its_label_gives():
+    """"to:Texcoco" for the hex every message calls "2309 (Texcoco)"."""
+    ruleset, state, side, legal = first_position("tenochtitlan", "historical")
+    move = next(a for a in legal if a["type"] == "move" and a["to"] == "0408")
+    typed = {**move, "to": "tlacopan"}
+    assert resolve_action(ruleset, state, typed, legal)["to"] == "0408"

@@ -74,6 +74,25 @@ def test_a_new_round_decided_by_initiative_dice_shows_them():
     ), line
     german = flow_line(rivet, before, after, rolls, {"type": "end-phase", "side": "bismark"}, "de")
     assert german.startswith("➡️ Runde 2 beginnt · Phase: Karten · am Zug: Alliierte"), german
+    # the dice as the game names them in German, not the English purpose
+    assert german.endswith("(die Würfel entscheiden: Initiative Alliierte 5, Initiative Bismark 2)")
+
+
+def test_dice_that_decided_nothing_about_the_turn_are_not_given_as_its_reason():
+    """Issue 15 audit: in Pocket Tactics (one action a turn) a hazard test rolled by a move was
+    announced as "decided by the dice: spearman DEF 5+ test (hazard at 0807) 2, ..."."""
+    pocket = get_ruleset("pocket-tactics")
+    state, _ = pocket.setup(pocket.load_scenario(pocket.default_scenario), seeded("flow", 0))
+    before = dict(state, turn=2, phase="play", active="north", awaiting=["north"])
+    after = dict(state, turn=3, phase="play", active="south", awaiting=["south"])
+    hazard = [{"type": "roll", "purpose": "spearman DEF 5+ test (hazard at 0807)", "value": 2}]
+    move = {"type": "move", "side": "north", "unit": "spearman", "to": "0807"}
+    line = flow_line(pocket, before, after, hazard, move, "en")
+    assert "dice" not in line and line.endswith("(after /move, the game moves on by its rules)")
+    roll_off = [{"type": "roll", "purpose": "roll-off: south", "value": 6}]
+    assert "decided by the dice: roll-off: south 6" in flow_line(
+        pocket, before, after, roll_off, move, "en"
+    )
 
 
 async def test_act_says_when_there_are_more_than_25_actions_and_how_to_narrow(table, german):

@@ -91,7 +91,7 @@ async def test_each_accepted_action_writes_action_events_and_snapshot_together(s
 
 async def test_a_refused_action_writes_nothing(svc, game, db_path):
     before = await dump(db_path)
-    with pytest.raises(RuleError, match="not legal"):
+    with pytest.raises(RuleError, match="cannot take to:0505 now"):
         await svc.act(
             game.id, {"type": "move", "side": "red", "unit": "r1", "to": "0505"}, actor="table"
         )

@@ -69,7 +69,7 @@ def test_script_mode_prints_one_json_object_per_command(tmp_path):
         "from": "0101",
         "to": "0201",
     }
-    assert not illegal["ok"] and "not legal" in illegal["error"] and "0202" in illegal["error"]
+    assert not illegal["ok"] and "cannot take to:0505 now; possible: 0202" in illegal["error"]
     assert illegal["state_hash"] == moved["state_hash"]
     assert not wrong_side["ok"] and "not Blue's turn" in wrong_side["error"]
     assert not syntax["ok"] and "has no value" in syntax["error"]
@@ -199,12 +199,49 @@ def test_hot_seat_play(tmp_path):
     text = out.getvalue()
     assert code == 0
     assert "legal action(s) for Red" in text and "/move unit:r1 to:0201" in text
-    assert "✗ That /move is not legal now." in text  # r1 already moved
+    assert "✗ /move cannot take unit:r1 now; possible: r2." in text  # r1 already moved
     assert "/options lists the exact commands to type" in text
-    assert "Now: turn 1, move, Blue to act." in text
+    assert "Now: Turn 1, move, Blue to act (Red ended the phase)." in text
     assert "#1 turn 1 Red: /move unit:Red r1 at 0101 to:0201" in text
     assert "The game is saved as #1" in text
     assert (tmp_path / "boards" / "table.sqlite3").exists()
+
+
+def hot_seat(argv: list[str], lines: list[str]) -> str:
+    typed = iter([*lines, "/quit"])
+    out = io.StringIO()
+    code = table.main(argv, stdout=out, stderr=io.StringIO(), input_fn=lambda prompt: next(typed))
+    assert code == 0
+    return out.getvalue()
+
+
+def test_every_change_of_phase_and_side_is_announced_with_why_in_the_games_words(tmp_path):
+    """Issue 15: not only the end of a side's turn; a phase ended within one side's turn and
+    the other side's interruption (Tenochtitlan's defensive fire) are announced too."""
+    text = hot_seat(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--seed", "7"]
+        + ["--db", str(tmp_path / "t.db")],
+        ["/end-phase", "/end-phase", "/end-phase"],
+    )
+    assert "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)." in text
+    assert "Now: Turn 1, Movement, Aztec to act (Spanish ended the phase)." in text
+    assert "Now: Turn 1, Defensive fire, Spanish to act (Aztec ended the phase)." in text
+    # in the game's words: Rivet Wars counts rounds
+    rivet = hot_seat(
+        ["--game", "rivet-wars", "--seed", "7", "--db", str(tmp_path / "r.db")], ["/end-phase"]
+    )
+    assert "Now: Round 1, Combat, Bismark to act (Bismark ended the phase)." in rivet
+
+
+def test_script_mode_names_the_change_and_why(tmp_path):
+    _, lines, _ = run(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--seed", "7"]
+        + ["--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/end-phase", "/options"],
+    )
+    assert lines[0]["flow"] == "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)."
+    assert "flow" not in lines[1]
 
 
 def test_hot_seat_writes_the_board_after_each_turn_when_pictures_work(tmp_path):
@@ -274,3 +311,101 @@ def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, cap
     assert f"Action #{seq}" in capsys.readouterr().out
     assert verify.main(["--db", str(db), "--game", "99"]) == 3  # cannot read
     assert verify.main(["--db", str(tmp_path / "none.db"), "--game", "1"]) == 3
+
+
+def test_help_speaks_of_the_current_game_only(tmp_path):
+    """Issue 15: /help in Rivet Wars or SIEGE used Tenochtitlan's sides and units as examples."""
+    for game, scenario, side in [("rivet-wars", "mission-1", "bismark"), ("siege", "open-gate", "besieger")]:
+        text = hot_seat(
+            ["--game", game, "--scenario", scenario, "--seed", "7", "--db", str(tmp_path / game)],
+            ["/help"],
+        )
+        help_text = text[text.index("Commands (the same grammar") :]
+        for foreign in ("aztec", "az-bowmen", "Tenochtitlan", "0507"):
+            assert foreign not in help_text, (game, foreign)
+        assert f"put a side first to act for it: {side} /" in help_text
+    rivet = hot_seat(
+        ["--game", "rivet-wars", "--seed", "7", "--db", str(tmp_path / "r2")], ["/help"]
+    )
+    assert "bismark /deploy …" in rivet and "/options dragoon, /options C1" in rivet
+    assert "/suggested" not in rivet.split("This game's commands")[0]  # mission 1 ships none
+    teno = hot_seat(["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"])
+    assert "/suggested        place them as the scenario suggests" in teno
+
+
+def test_games_of_two_databases_never_share_a_boards_folder(tmp_path, monkeypatch):
+    """Issue 15: with --db and no --out, game #1 of every database wrote its boards into the
+    same per-user boards/game-1/, overwriting each other's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home"))
+    folders = []
+    for name in ("first", "second"):
+        text = hot_seat(
+            ["--game", "skirmish", "--seed", "3", "--db", str(tmp_path / f"{name}.sqlite3")], []
+        )
+        line = next(x for x in text.splitlines() if x.startswith("Board pictures go to "))
+        folders.append(line.removeprefix("Board pictures go to ").removesuffix("/ after each turn."))
+    assert folders == [
+        str(tmp_path / "first-boards" / "game-1"),
+        str(tmp_path / "second-boards" / "game-1"),
+    ]
+    # the per-user database keeps its documented place
+    text = hot_seat(["--game", "skirmish", "--seed", "3"], [])
+    assert f"Board pictures go to {tmp_path / 'home' / 'umpire' / 'boards' / 'game-1'}/" in text
+
+
+def test_a_long_list_of_actions_without_a_unit_is_grouped_by_command(tmp_path):
+    """Issue 15 audit: SIEGE's first /options printed sixty "/fill at:…" lines one by one,
+    because only actions with a unit were grouped."""
+    text = hot_seat(
+        ["--game", "siege", "--scenario", "long-siege", "--seed", "7"]
+        + ["--db", str(tmp_path / "s.db")],
+        ["/options"],
+    )
+    listing = text[text.index("legal action(s) for Besiegers") : text.index("Narrow it down")]
+    assert "  /fill at:…  (60 ways)" in listing and "/fill at:0303" not in listing
+    assert "  /aim engine:east-catapult …  (76 ways)" in listing
+    assert len(listing.splitlines()) < 10
+    assert "Narrow it down, e.g. /options belfry" in text
+
+
+def test_a_change_shows_the_facts_that_changed_and_a_few_choices_typed_out(tmp_path):
+    """Issue 15 audit: the table never showed Pocket Tactics' re-rolls left, the card drawn,
+    or the handful of commands that answer a combat decision (Discord shows them as buttons)."""
+    _, lines, _ = run(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--seed", "7"]
+        + ["--db", str(tmp_path / "t.db")],
+        tmp_path,
+        ["/end-phase", "/end-phase"],
+    )
+    assert lines[0]["choices"][-1] == "/end-phase" and len(lines[0]["choices"]) <= 5
+    assert any(f.startswith("Card: Canoe swarm") for f in lines[1]["facts"]), lines[1]
+    assert "choices" not in lines[1]  # the Aztec movement phase has hundreds
+
+
+async def test_pocket_tactics_combat_shows_re_rolls_left_and_the_answers(tmp_path):
+    from service.games import GameService
+    from service.table import Table
+
+    svc = await GameService.open(tmp_path / "pt.db")
+    try:
+        info = await svc.start_game((await svc.create_game("pocket-tactics", seed="pt1")).id)
+        out = io.StringIO()
+        desk = Table(svc, info.id, None, out, io.StringIO())
+        await desk.setup()
+        for _ in range(300):
+            info = await svc.get_game(info.id)
+            side = info.awaiting[0]
+            if desk.ruleset.setup_actions(await svc.view(info.id, side), side):
+                await desk.execute(f"{side} /auto-setup")
+                continue
+            options = [o["command"] for o in (await desk.execute(f"{side} /options"))["options"]]
+            fights = [c for c in options if c.startswith(("/attack", "/fire"))]
+            done = await desk.execute(f"{side} {(fights or options)[0]}")
+            if fights:
+                break
+        assert any(f.startswith("Re-rolls left: ") for f in done["facts"]), done
+        assert "/pass" in done["choices"], done
+        desk.show(done, info)
+        assert f"{desk.title(done['awaiting'][0])} may type: " in out.getvalue()
+    finally:
+        await svc.close()

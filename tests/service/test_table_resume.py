@@ -34,7 +34,7 @@ def test_games_are_kept_per_user_listed_and_resumed(tmp_path, monkeypatch):
 
     code, listed, _ = play(["--list"], [])
     assert code == 0
-    assert "#1  Siege of Tenochtitlan (standard)  turn 0, setup, Aztec to act" in listed
+    assert "#1  Siege of Tenochtitlan (standard)  Turn 0, Setup, Aztec to act" in listed
 
     code, out, err = play(["--resume"], ["/log", "/place unit:az-bowmen-2 to:0608", "/quit"])
     assert code == 0, err
@@ -143,4 +143,4 @@ def test_help_shows_real_commands_for_now_and_the_table_says_who_acted(tmp_path,
     assert code == 0
     assert "Now, for Aztec: /place unit:az-bowmen-" in out and "/auto-setup" in out
     assert "It is not Spanish's turn: the game waits for Aztec." in out
-    assert "(Aztec acts.)" in out
+    assert "(acted for Aztec)" in out

@@ -16,7 +16,11 @@ LEGAL = [
 
 def test_the_same_units_moves_come_first_then_other_commands():
     shown, more = suggestions({"type": "move", "side": "red", "unit": "r2", "to": "0909"}, LEGAL)
-    assert shown[:3] == ["/move unit:r2 to:0201", "/move unit:r2 to:0202", "/move unit:r2 to:0203"]
+    assert sorted(shown[:3]) == [
+        "/move unit:r2 to:0201",
+        "/move unit:r2 to:0202",
+        "/move unit:r2 to:0203",
+    ]
     assert "/end-phase" in shown and len(shown) <= MAX_SUGGESTIONS
     assert more == len(LEGAL) - len(shown)
 
@@ -44,3 +48,18 @@ def test_the_table_shows_few_relevant_typeable_alternatives(tmp_path):
     assert 1 <= len(commands) <= MAX_SUGGESTIONS
     assert all(c.startswith("/place unit:az-bowmen-3 to:") for c in commands), commands
     assert "more)" in alternatives
+
+
+def test_the_same_units_moves_nearest_to_the_cell_tried_come_first():
+    """Issue 15 audit: a move too far suggested the unit's moves in id order (to:0101, 0102,
+    0103, ...) however far they were from where the player wanted to go."""
+    legal = [
+        {"type": "move", "side": "red", "unit": "r1", "to": to}
+        for to in ("0101", "0102", "0103", "0708", "0809", "0909")
+    ]
+    shown, _ = suggestions({"type": "move", "side": "red", "unit": "r1", "to": "0910"}, legal)
+    # 0809 and 0909 are both next to 0910 (ties keep the game's order), then 0708
+    assert shown[:3] == ["/move unit:r1 to:0809", "/move unit:r1 to:0909", "/move unit:r1 to:0708"]
+    squares = [{"type": "move", "side": "red", "unit": "r1", "to": to} for to in ("A1", "E5", "C3")]
+    shown, _ = suggestions({"type": "move", "side": "red", "unit": "r1", "to": "F6"}, squares)
+    assert shown == ["/move unit:r1 to:E5", "/move unit:r1 to:C3", "/move unit:r1 to:A1"]

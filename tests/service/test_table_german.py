@@ -1,0 +1,96 @@
+"""The local table in German (`--lang de`, issue 15): a German newcomer reads the table's own
+messages, the game's narration, refusals, announcements and help in German. Game data (unit
+names, card titles, terrain names) may stay as the game wrote it."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from engine.tenochtitlan.data import cards_by_id
+from service import table
+from tests.discord.test_german_replies import english_sentences
+
+
+def hot_seat_german(tmp_path, lines: list[str]) -> str:
+    typed = iter([*lines, "/quit"])
+    out = io.StringIO()
+    code = table.main(
+        ["--game", "tenochtitlan", "--seed", "7", "--lang", "de", "--db", str(tmp_path / "t.db")],
+        stdout=out,
+        stderr=io.StringIO(),
+        input_fn=lambda prompt: next(typed),
+    )
+    assert code == 0
+    return out.getvalue()
+
+
+def test_a_german_newcomers_first_turns_on_the_table_read_german(tmp_path):
+    text = hot_seat_german(
+        tmp_path,
+        [
+            "/help",
+            "/auto-setup",
+            "/auto-setup",
+            '/move unit:"Cav 1" to:1212',  # too far
+            "/move unit:cav to:1212",  # two cavalry units
+            "/options aztec",  # not their turn
+            "/end-phase",
+            "/end-phase",
+            "/log 3",
+            "/info unit:Cav 1",
+        ],
+    )
+    for card in cards_by_id().values():
+        text = text.replace(card["title"], "«card»")
+    assert "Befehle (dieselbe Schreibweise wie in Discord)" in text
+    assert "Jetzt: Spielzug 1, Kampf, am Zug: Spanier (Spanier hat die Phase beendet)." in text
+    assert "kann seinen Zug in diesem Spielzug nicht auf 1212 beenden" in text
+    assert "unit:cav passt auf mehreres" in text and "Spanish Cavalry 1 auf " in text
+    assert "Nicht am Zug: Azteken; die Partie wartet auf Spanier." in text
+    assert "Karte: «card»" in text and "(gespielt für Spanier)" in text
+    assert "Tisch verlassen. Die Partie ist als #1 in" in text
+    assert not english_sentences(text), english_sentences(text)
+
+
+def test_options_and_log_read_german(tmp_path):
+    code, out = 0, io.StringIO()
+    script = tmp_path / "s.txt"
+    script.write_text("/deploy unit:panzerfaust to:C1\n/end-phase\n/end-phase\n/options\n/log 3\n")
+    code = table.main(
+        ["--game", "rivet-wars", "--seed", "7", "--lang", "de", "--db", str(tmp_path / "r.db")]
+        + ["--script", str(script)],
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    assert code == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    labels = [o["label"] for o in lines[3]["options"]]
+    assert any(" LP)" in label for label in labels), labels  # Lebenspunkte, not "hp"
+    log = "\n".join(lines[4]["log"])
+    assert "#2 Zug 1 Bismark: /end-phase" in log, log
+    assert "Bismark verliert 3 nicht ausgegebene Aufstellungspunkte." in log, log
+
+
+def test_english_stays_the_default(tmp_path):
+    out = io.StringIO()
+    typed = iter(["/end-phase", "/quit"])
+    table.main(
+        ["--game", "tenochtitlan", "--scenario", "historical", "--seed", "7"]
+        + ["--db", str(tmp_path / "e.db")],
+        stdout=out,
+        stderr=io.StringIO(),
+        input_fn=lambda prompt: next(typed),
+    )
+    assert "Now: Turn 1, Combat, Spanish to act (Spanish ended the phase)." in out.getvalue()
+
+
+def test_typing_mistakes_are_explained_in_german(tmp_path):
+    """A newcomer's first lines are often mistyped: the grammar's and the table's own
+    complaints were English even with --lang de."""
+    text = hot_seat_german(tmp_path, ["/move unit", "/move unit:", "move", '/move unit:"a'])
+    assert "✗ Optionen schreibt man name:wert, z. B. /move unit:… to:…; 'unit' ist keine." in text
+    assert "✗ Die Option unit hat keinen Wert." in text
+    assert "✗ Beginne mit einem Befehl (/move ...) oder einer Seite und einem Befehl" in text
+    assert "kann ich nicht lesen (ein Anführungszeichen fehlt?)" in text
+    assert not english_sentences(text), english_sentences(text)
