@@ -374,9 +374,19 @@ def headline(ruleset: Ruleset, state: dict, lang: str) -> tuple[str, str]:
         fields = {}
     word = next((key for key in TURN_FIELDS if key in fields), "Turn")
     # SIEGE calls its phases steps ("Step: 2 movement"); its phase id ("move") is no name.
-    phase = str(fields.get("Phase") or fields.get("Step") or state.get("phase"))
-    return ruleset.term(word, lang), ruleset.term(phase, lang)
-
+    key = next((key for key in ("Phase", "Step") if fields.get(key)), None)
+    if key is None:
+        return ruleset.term(word, lang), ruleset.term(str(state.get("phase")), lang)
+    # A game may word a header value as a whole ("2 Bewegung"), which no single term knows.
+    try:
+        local = ruleset.localised_header(state, lang) if lang != "en" else fields
+    except Exception:
+        log.exception("localised header failed while announcing a change")
+        local = {}
+    # The localised header keeps the header's order, so the phase is found by its place.
+    values = list(local.values()) if len(local) == len(fields) else []
+    phase = values[list(fields).index(key)] if values else ruleset.term(str(fields[key]), lang)
+    return ruleset.term(word, lang), str(phase)
 
 
 def answer_commands(legal: list[dict]) -> str:
@@ -472,7 +482,9 @@ def flow_reason(
         why = t(
             lang,
             "flow_dice",
-            dice=", ".join(f"{_purpose(ruleset, after, e, lang)} {e.get('value')}" for e in dice[-4:]),
+            dice=", ".join(
+                f"{_purpose(ruleset, after, e, lang)} {e.get('value')}" for e in dice[-4:]
+            ),
         )
     elif before.get("pending") and not pending:
         why = t(lang, "flow_decided", side=ruleset.side_title(action.get("side"), lang))

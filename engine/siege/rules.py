@@ -19,6 +19,8 @@ cell or ``/stay``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.core import hexgrid
 from engine.core.dice import Dice
 from engine.core.errors import Reason, RuleError, keyed_of
@@ -57,6 +59,58 @@ TITLES = {"besieger": "Besiegers", "defender": "Defenders"}
 
 def _cycle(state: dict) -> TurnCycle:
     return TurnCycle(phases=PHASES, sides=tuple(state["order"]), last_turn=state["last_turn"])
+
+
+# The commands' descriptions for German readers, in the rulebook's words (siege-cry-havoc.de.txt).
+COMMAND_DESCRIPTIONS_DE = {
+    "shoot": "Mit Bogen oder Armbrust schießen",
+    "move": "Eine Figur bewegen",
+    "roll": "Den eigenen Belagerungsturm gerade vor oder zurück schieben (2.41)",
+    "mount": "Ein Pferd neben der Figur besteigen: dauert die ganze Runde (3.33)",
+    "dismount": "Vom Pferd auf ein Feld daneben absteigen: dauert die ganze Runde (3.33)",
+    "lead": "Ein reiterloses Pferd neben der Figur führen: es folgt ihrer Bewegung (3.34)",
+    "harness": "Ein Zugtier vor einem Wagen anschirren: dauert die ganze Runde (5.11)",
+    "unharness": "Das Zugtier eines Wagens ausschirren, lebend oder tot: dauert die ganze "
+    "Runde (5.11)",
+    "attack": "Eine Figur und ihr Ziel zum Nahkampf hinzufügen, der gerade gebildet wird",
+    "fight": "Den gebildeten Nahkampf auswürfeln",
+    "cancel": "Den gebildeten Nahkampf verwerfen",
+    "take": "Wählen, welche eigene Figur das Ergebnis trägt",
+    "advance": "Nach dem Kampf in das frei gewordene Feld nachrücken",
+    "stay": "Nach dem Kampf nicht nachrücken",
+    "retreat": "Wählen, wohin die eigene Figur zurückweicht (1.72)",
+    "land": "Wählen, wo die stürzende Figur landet (1.8, 1.94)",
+    "face": "Angeben, wohin eine Figur in einer Tür Deckung nimmt: nach innen oder außen (1.53)",
+    "fill": "Vor dem Sturm: einen Spielstein „gefüllter Graben“ legen (2.2)",
+    "place": "Vor dem Sturm: den Belagerungsturm an einen Kartenrand stellen, Front nach Wahl "
+    "(2.41)",
+    "breach": "Vor dem Sturm: einen Spielstein „zerstörte Mauer“ legen (2.31)",
+    "carry": "Zwei benachbarte Figuren heben eine liegende Leiter auf (1.91)",
+    "raise": "Eine getragene Leiter am Fuß einer Mauer aufstellen (1.91)",
+    "shift": "Zwei Figuren drehen eine aufgestellte Leiter oder rücken sie ein Feld weiter, "
+    "je 2 Punkte (1.92)",
+    "drop": "Eine getragene Leiter ablegen",
+    "push": "Versuchen, eine aufgestellte Leiter von der Brustwehr umzustoßen (1.94)",
+    "winch": "In dieser Runde die Winde der Zugbrücke bedienen (1.8)",
+    "bolt": "Mit einer bemannten Balliste im Schritt der Armbrüste schießen (3.41)",
+    "drive": "Den Widder mit den drei Figuren darunter gerade vor oder zurück schieben (4.31)",
+    "batter": "Mit dem Widder gegen die Mauer stoßen, die seine Spitze berührt (4.32)",
+    "emplace": "Vor dem Sturm: eine Kriegsmaschine aufstellen (3.43, 4.22)",
+    "aim": "Vor dem Sturm: Onager oder Katapult für heute auf ein Mauerfeld richten (4.21)",
+    "bombard": "Vor dem Sturm: für die auf ein Mauerfeld gerichteten Maschinen würfeln (4.21)",
+    "repair": "Den heutigen Tag mit der Reparatur beschädigter Maschinen verbringen (4.23)",
+    "damage": "Ergebnis C: die Maschine wählen, die einen Zerstörungspunkt verliert (4.23)",
+    "kindle": "Eine ganze Runde neben einer feindlichen Maschine oder einem Zelt bleiben, um "
+    "sie in Brand zu setzen (3.51)",
+    "douse": "Versuchen, ein benachbartes Feuer zu löschen (3.53)",
+    "firearrow": "Einen Brandpfeil auf kurze Entfernung auf eine feindliche Maschine oder einen "
+    "Belagerungsturm schießen (5.31)",
+    "lift": "Einen Topf kochendes Öl (5.32) oder einen Belagerungsschild (5.21) aufnehmen",
+    "lay": "Den Belagerungsschild im eigenen Feld an die Seite zu einem Nachbarfeld legen (5.22)",
+    "pour": "Kochendes Öl von einer Brustwehr auf ein benachbartes, tieferes Feld gießen (5.32)",
+    "panic": "Wahlregel Panik: eine Figur wählen, die der Panikwurf trifft (keine: keine weitere)",
+    "end-phase": "Diesen Schritt deiner Phase beenden",
+}
 
 
 class Siege(Ruleset):
@@ -332,6 +386,10 @@ class Siege(Ruleset):
             ),
         ),
         Command("end-phase", "End this step of your phase"),
+    )
+    # /help and Discord's command picker speak the reader's language.
+    commands = tuple(
+        replace(c, description_i18n={"de": COMMAND_DESCRIPTIONS_DE[c.name]}) for c in commands
     )
     queries = (
         Command(
@@ -1033,9 +1091,7 @@ class Siege(Ruleset):
         fid, tid = str(action.get("unit")), str(action.get("target"))
         figs = state["figures"]
         if fought := self._fought_last_round(state, action):
-            raise RuleError(
-                fought, self.legal_hints(state, same[:12]), **keyed_of(fought)
-            )
+            raise RuleError(fought, self.legal_hints(state, same[:12]), **keyed_of(fought))
         if (
             fid not in self._shooters(state, action.get("side", ""))
             or tid not in figs
@@ -1824,9 +1880,7 @@ class Siege(Ruleset):
         every legal action again for the message would cost more than the check)."""
         why = riders.explain_refusal(self, state, action) if state.get("horses") else None
         if why:
-            raise RuleError(
-                why, self.legal_hints(state, same[:12]), **keyed_of(why)
-            )
+            raise RuleError(why, self.legal_hints(state, same[:12]), **keyed_of(why))
         if action.get("type") == "shoot":
             self._refuse_shot(state, action, same)
         if engine_rule := engines.refusal(self, state, action):
@@ -1836,46 +1890,29 @@ class Siege(Ruleset):
                 **keyed_of(engine_rule),
             )
         if done := self._already_done(state, action):
-            raise RuleError(
-                done, self.legal_hints(state, same[:12]), **keyed_of(done)
-            )
+            raise RuleError(done, self.legal_hints(state, same[:12]), **keyed_of(done))
         if action.get("type") in ("fill", "breach") and (
             counter := self._counter_refusal(state, action)
         ):
-            raise RuleError(
-                counter, self.legal_hints(state, same[:12]), **keyed_of(counter)
-            )
+            raise RuleError(counter, self.legal_hints(state, same[:12]), **keyed_of(counter))
         if action.get("type") in ("kindle", "douse") and (
             burning := self._fire_refusal(state, action)
         ):
-            raise RuleError(
-                burning, self.legal_hints(state, same[:12]), **keyed_of(burning)
-            )
+            raise RuleError(burning, self.legal_hints(state, same[:12]), **keyed_of(burning))
         if action.get("type") == "roll" and (stuck := self._roll_refusal(state, action)):
-            raise RuleError(
-                stuck, self.legal_hints(state, same[:12]), **keyed_of(stuck)
-            )
+            raise RuleError(stuck, self.legal_hints(state, same[:12]), **keyed_of(stuck))
         if action.get("type") in ("lift", "lay") and (held := self._carry_refusal(state, action)):
-            raise RuleError(
-                held, self.legal_hints(state, same[:12]), **keyed_of(held)
-            )
+            raise RuleError(held, self.legal_hints(state, same[:12]), **keyed_of(held))
         if action.get("type") == "pour" and (spilt := self._pour_refusal(state, action)):
-            raise RuleError(
-                spilt, self.legal_hints(state, same[:12]), **keyed_of(spilt)
-            )
+            raise RuleError(spilt, self.legal_hints(state, same[:12]), **keyed_of(spilt))
         if action.get("type") == "raise" and (leaning := self._raise_refusal(state, action)):
-            raise RuleError(
-                leaning, self.legal_hints(state, same[:12]), **keyed_of(leaning)
-            )
+            raise RuleError(leaning, self.legal_hints(state, same[:12]), **keyed_of(leaning))
         if action.get("type") == "attack" and (apart := self._not_adjacent(state, action)):
-            raise RuleError(
-                apart, self.legal_hints(state, same[:12]), **keyed_of(apart)
-            )
+            raise RuleError(apart, self.legal_hints(state, same[:12]), **keyed_of(apart))
         if action.get("type") == "move" and (held := self._crossbow_held(state, action)):
-            raise RuleError(
-                held, self.legal_hints(state, same[:12]), **keyed_of(held)
-            )
+            raise RuleError(held, self.legal_hints(state, same[:12]), **keyed_of(held))
         if same:
+            self.refuse_value(state, action, same)
             raise RuleError(
                 f"That /{action['type']} is not legal now.",
                 self.legal_hints(state, same[:12]),

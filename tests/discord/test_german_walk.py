@@ -15,7 +15,7 @@ from engine.tenochtitlan.data import cards_by_id
 from .conftest import reply_text
 from .test_german_replies import english_sentences
 
-GERMAN_GAMES = ["tenochtitlan", "rivet-wars", "pocket-tactics", "tactical-table-war"]
+GERMAN_GAMES = ["tenochtitlan", "rivet-wars", "pocket-tactics", "tactical-table-war", "siege"]
 STEPS = 24
 
 

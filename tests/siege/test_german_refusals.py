@@ -46,7 +46,8 @@ def test_a_command_of_another_step_is_refused_in_german_with_the_commands_of_thi
 def test_a_move_out_of_reach_is_refused_in_german_with_the_legal_moves():
     state = build(FIELD, phase="move")
     text = _german(state, "/move unit:arch to:2219")
-    assert text.startswith("Dieses /move ist jetzt nicht erlaubt. Erlaubt: /move")
+    assert text.startswith("/move geht jetzt nicht mit to:2219; möglich: 0113, 0114"), text
+    assert "Erlaubt: /move unit:Arch (Bogenschütze, unverletzt) auf 0119 to:0113" in text
 
 
 def test_a_crossbowman_who_just_shot_hears_why_he_does_not_move():
