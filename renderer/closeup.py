@@ -136,22 +136,25 @@ def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
         spot = _offset(lay, p.get("at"))
         if spot is not None:
             counters[spot] = counters.get(spot, 0) + 1
+    # Sums over every window position from tables of sums (a 40x30 map has about a thousand
+    # positions; summing the action and the counters anew for each was a third of a warm
+    # picture). The weights are whole numbers, so the sums are exact and the scores, and the
+    # window chosen, are those of summing each window.
+    columns, rows_n = last_col - first_col + 1, last_row - first_row + 1
+    weight_sums = _table(action, first_col, first_row, columns, rows_n)
+    counter_sums = _table(counters, first_col, first_row, columns, rows_n)
     best, best_score = (first_col, first_row), -1.0
     for c0 in range(first_col, max(first_col, last_col - width + 1) + 1, step):
         for r0 in range(first_row, max(first_row, last_row - height + 1) + 1, step):
-            inside = lambda spot, c0=c0, r0=r0: (  # noqa: E731
-                c0 <= spot[0] < c0 + width and r0 <= spot[1] < r0 + height
-            )
-            score = sum(w for spot, w in action.items() if inside(spot))
-            score += 0.01 * sum(n for spot, n in counters.items() if inside(spot))
+            i0, j0 = c0 - first_col, r0 - first_row
+            score = _window_sum(weight_sums, i0, j0, i0 + width, j0 + height)
+            score += 0.01 * _window_sum(counter_sums, i0, j0, i0 + width, j0 + height)
             # a ring of map around the action rather than the action at the window's rim
-            rim = sum(
-                w
-                for spot, w in action.items()
-                if inside(spot)
-                and spot[0] in (c0, c0 + width - 1)
-                and first_col < spot[0] < last_col
-            )
+            rim = 0.0
+            for c in dict.fromkeys((c0, c0 + width - 1)):
+                if first_col < c < last_col:
+                    i = c - first_col
+                    rim += _window_sum(weight_sums, i, j0, i + 1, j0 + height)
             score -= 0.001 * rim
             if score > best_score:
                 best, best_score = (c0, r0), score
@@ -164,6 +167,31 @@ def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
         "rows": min(height, last_row - r0 + 1),
         "rulers": False,
     }
+
+
+def _table(values: dict, first_col: int, first_row: int, columns: int, rows: int) -> list:
+    """Sums of ``values`` (by offset coordinates) over every rectangle from the grid's corner:
+    ``table[i][j]`` holds the columns before ``i`` and rows before ``j``. Spots off the grid
+    count nowhere (no window holds them)."""
+    grid = [[0.0] * rows for _ in range(columns)]
+    for (c, r), value in values.items():
+        if 0 <= c - first_col < columns and 0 <= r - first_row < rows:
+            grid[c - first_col][r - first_row] += value
+    table = [[0.0] * (rows + 1) for _ in range(columns + 1)]
+    for i in range(columns):
+        above, row_sum = table[i], 0.0
+        below = table[i + 1]
+        for j in range(rows):
+            row_sum += grid[i][j]
+            below[j + 1] = above[j + 1] + row_sum
+    return table
+
+
+def _window_sum(table: list, i0: int, j0: int, i1: int, j1: int) -> float:
+    """The sum over columns ``i0`` to ``i1`` and rows ``j0`` to ``j1`` (ends excluded,
+    clipped to the grid)."""
+    i1, j1 = min(i1, len(table) - 1), min(j1, len(table[0]) - 1)
+    return table[i1][j1] - table[i0][j1] - table[i1][j0] + table[i0][j0]
 
 
 def _inside(window_lay: Layout, label) -> bool:
