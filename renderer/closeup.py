@@ -244,43 +244,69 @@ def sub_scene(scene: dict, window: dict, cell: int) -> dict:
     return out
 
 
+class Plan:
+    """Where a picture's close-up goes and what it shows, known before anything is drawn: the
+    whole map can then be drawn straight onto a picture tall enough for both."""
+
+    def __init__(self, scene: dict, lay: Layout, cell: int, window: dict):
+        self.cell, self.window = cell, window
+        self.scene = sub_scene(scene, window, cell)
+        self.lay = layout_for(window, cell)
+        self.caption_height = round(lay.text_size * 1.7)
+        # the close-up's own (empty) header band is not shown
+        self.extra = self.caption_height + self.lay.height - self.lay.header_height
+
+
+def plan(scene: dict, lay: Layout) -> Plan | None:
+    """The close-up of ``scene`` drawn at ``lay``, or None when the map's factors read at a
+    phone's width or the turn has no action."""
+    pieces = [p for p in scene.get("pieces") or [] if isinstance(p, dict)]
+    cell = _cell_size(lay, pieces)
+    if cell is None:
+        return None
+    action = _action_cells(scene, lay)
+    if not action:
+        return None
+    return Plan(scene, lay, cell, _window(lay, action, pieces, cell))
+
+
 def add_close_up(
-    img: Image.Image, scene: dict, lay: Layout, drawn, render_map, record_map
+    img: Image.Image, scene: dict, lay: Layout, drawn, render_map, record_map, planned=None
 ) -> Image.Image:
     """``img`` with the close-up inserted above the band under the map, when the map's factors
     do not read at a phone's width and the turn has any action; else ``img`` itself.
     ``render_map(scene, size_hint, drawn)`` draws a scene without a close-up and
-    ``record_map(scene, layout, drawn)`` adds its cell labels and names to the record."""
-    pieces = [p for p in scene.get("pieces") or [] if isinstance(p, dict)]
-    cell = _cell_size(lay, pieces)
-    if cell is None:
-        return img
-    action = _action_cells(scene, lay)
-    if not action:
-        return img
-    window = _window(lay, action, pieces, cell)
-    part_scene = sub_scene(scene, window, cell)
-    part_drawn = type(drawn)(layout_for(window, cell)) if drawn is not None else None
+    ``record_map(scene, layout, drawn)`` adds its cell labels and names to the record.
+    With ``planned`` (:func:`plan`), ``img`` is the map already drawn on a picture
+    ``planned.extra`` rows taller than the map (the rows below it are drawn over here)."""
+    if planned is None:
+        planned = plan(scene, lay)
+        if planned is None:
+            return img
+        img = img.crop((0, 0, img.width, img.height + planned.extra))
+    cell, window, part_scene, part_lay = planned.cell, planned.window, planned.scene, planned.lay
+    part_drawn = type(drawn)(part_lay) if drawn is not None else None
     part = render_map(part_scene, cell, part_drawn)
-    part_lay = layout_for(window, cell)
-    hh = part_lay.header_height  # the close-up's own (empty) header band is not shown
+    hh = part_lay.header_height
     ts = lay.text_size
-    caption_height = round(ts * 1.7)
+    caption_height = planned.caption_height
     footer_top = lay.height - lay.footer_height
-    extra = caption_height + part.height - hh
+    extra = planned.extra
     left = (img.width - part.width) // 2
     top = footer_top + caption_height
-    # One copy of the picture, taller (the new rows start black); the close-up pasted whole,
-    # its header band over the map's bottom, which is then put back (cheaper than cropping
-    # the close-up); the band under the map moved down.
-    out = img.crop((0, 0, img.width, img.height + extra))
+    # The picture is already tall enough (the new rows start black): the close-up pasted
+    # whole, its header band over the map's bottom, which is then put back (cheaper than
+    # cropping the close-up); the band under the map moved down.
+    out = img
+    under_header = out.crop((left, top - hh, left + part.width, footer_top))
+    band = out.crop((0, footer_top, out.width, lay.height))
     draw = ImageDraw.Draw(out)
-    draw.rectangle((0, footer_top, img.width, footer_top + extra - 1), fill=CLOSE_UP_BG)
+    draw.rectangle((0, footer_top, out.width, footer_top + extra - 1), fill=CLOSE_UP_BG)
     out.paste(part, (left, top - hh))
-    out.paste(img.crop((left, top - hh, left + part.width, footer_top)), (left, top - hh))
-    out.paste(img.crop((0, footer_top, img.width, img.height)), (0, footer_top + extra))
-    draw.rectangle((0, footer_top, img.width, top - 1), fill=CLOSE_UP_BG)
-    draw.line((0, footer_top, img.width, footer_top), fill=(60, 60, 60), width=2)
+    out.paste(under_header, (left, top - hh))
+    out.paste(band, (0, footer_top + extra))
+    draw.rectangle((0, footer_top, out.width, top - 1), fill=CLOSE_UP_BG)
+    draw.line((0, footer_top, out.width, footer_top), fill=(60, 60, 60), width=2)
     caption = CAPTION.get(str(scene.get("lang") or "en"), CAPTION["en"])
     pad = ts
     sprites.paste_text(

@@ -665,8 +665,33 @@ def outline_boxes(lay: Layout, h) -> list[tuple[float, float, float, float]]:
 _MAP_CELLS = LruCache(16)
 
 
-def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
-    """The cells the map has (holes have no label) and those with strong labels, per map."""
+class _MapCells:
+    """Per map layer: the cells the map has (holes have no label), those with strong labels,
+    and, filled as pictures need them, each cell's label box and label masks with their
+    places. Re-pasting labels under arrows asks for the same cells picture after picture."""
+
+    def __init__(self, present: frozenset, strong: frozenset):
+        self.present, self.strong = present, strong
+        self._boxes: dict = {}
+        self._pieces: dict = {}
+
+    def label_box(self, lay: Layout, h) -> tuple:
+        box = self._boxes.get(h)
+        if box is None:
+            box = self._boxes[h] = label_box(lay, h, h in self.strong)
+        return box
+
+    def paste_label(self, img, lay: Layout, h) -> None:
+        pieces = self._pieces.get(h)
+        if pieces is None:
+            pieces = self._pieces[h] = _label_pieces(lay, h, h in self.strong)
+        for ink, halo, xy in pieces:
+            img.paste(LABEL_HALO, xy, halo)
+            img.paste(LABEL_INK, xy, ink)
+
+
+def _map_cells(scene: dict, lay: Layout) -> _MapCells:
+    """The :class:`_MapCells` of the scene's map at ``lay``."""
 
     def build():
         cells = (
@@ -674,7 +699,7 @@ def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
             if "cells" in scene
             else [{"at": lab} for lab in _all_labels(lay)]
         )
-        return (
+        return _MapCells(
             frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
             frozenset(_strong_labels(scene, lay)),
         )
@@ -682,29 +707,47 @@ def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
     return _MAP_CELLS.get(static_key(scene, lay), build)
 
 
+def _cells_along(lay: Layout, a, b) -> set:
+    """Grid cells whose centre may lie near the segment a-b: those around points half a cell
+    apart along it (a long arrow across a big map passes few of the map's cells)."""
+    steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
+    cell = lay.cell
+    if lay.kind == "hex":
+        col_step, row_step = 1.5 * cell, SQRT3 * cell
+    else:
+        col_step = row_step = cell
+    first_col, first_row = lay.first_column, lay.first_row
+    end_col, end_row = first_col + lay.columns, first_row + lay.rows
+    spots = set()
+    for k in range(steps + 1):
+        x = a[0] + (b[0] - a[0]) * k / steps
+        y = a[1] + (b[1] - a[1]) * k / steps
+        # as _cells_near with no reach: a generous square around the point
+        col0 = (x - lay.origin_x) / col_step + first_col
+        row0 = (y - lay.origin_y) / row_step + first_row
+        for col in range(max(first_col, int(col0 - 1.5)), min(end_col, int(col0 + 1.5) + 1)):
+            for row in range(max(first_row, int(row0 - 1.5)), min(end_row, int(row0 + 1.5) + 1)):
+                spots.add((col, row))
+    if lay.kind == "hex":
+        return {hexgrid.from_offset(col, row) for col, row in spots}
+    return spots
+
+
 def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float, keep=()) -> None:
     """Paste again the label of every cell that one of ``segments`` (lines ``width`` wide,
     with their halo) crosses, except labels under a box of ``keep`` (dice labels)."""
-    present, strong = _map_cells(scene, lay)
+    cells = _map_cells(scene, lay)
+    present = cells.present
     pad = width * 2.2 + 2  # arrow heads are wider than their shafts
     for a, b in segments:
-        # cells along the segment only (a long arrow across a big map passes few of them)
-        steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
-        near = {
-            h
-            for k in range(steps + 1)
-            for h in _cells_near(
-                lay, a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps, 0
-            )
-        }
-        for h in near:
+        for h in _cells_along(lay, a, b):
             if h not in present:
                 continue
-            x0, y0, x1, y1 = label_box(lay, h, h in strong)
+            x0, y0, x1, y1 = cells.label_box(lay, h)
             if _segment_crosses_box(a, b, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) and not any(
                 _overlap((x0, y0, x1, y1), k) > 0 for k in keep
             ):
-                _paste_label(img, lay, h, h in strong)
+                cells.paste_label(img, lay, h)
 
 
 def _repaste_names_under(img, names: list, segments, width: float) -> None:
@@ -732,30 +775,6 @@ def _segment_crosses_box(p, q, box) -> bool:
         if t0 > t1:
             return False
     return True
-
-
-def _cells_near(lay: Layout, x: float, y: float, reach: float) -> list:
-    """Grid cells whose centre may lie within ``reach`` of (x, y) (a generous square)."""
-    cell = lay.cell
-    if lay.kind == "hex":
-        col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
-        row0 = (y - lay.origin_y) / (SQRT3 * cell) + lay.first_row
-        span_c, span_r = reach / (1.5 * cell) + 1.5, reach / (SQRT3 * cell) + 1.5
-    else:
-        col0 = (x - lay.origin_x) / cell + lay.first_column
-        row0 = (y - lay.origin_y) / cell + lay.first_row
-        span_c = span_r = reach / cell + 1.5
-    return [
-        hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
-        for col in range(
-            max(lay.first_column, int(col0 - span_c)),
-            min(lay.first_column + lay.columns, int(col0 + span_c) + 1),
-        )
-        for row in range(
-            max(lay.first_row, int(row0 - span_r)),
-            min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
-        )
-    ]
 
 
 def _strong_labels(scene: dict, lay: Layout) -> set:
@@ -1435,18 +1454,28 @@ def _record_map(scene: dict, lay: Layout, drawn: Drawn) -> None:
 def _render(
     scene: dict, size_hint: int | None, drawn: Drawn | None, close_up: bool = True
 ) -> Image.Image:
-    img = _render_map(scene, size_hint, drawn)
     if not close_up:
-        return img
+        return _render_map(scene, size_hint, drawn)
+    check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
-    return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map)
+    planned = closeup.plan(scene, lay)
+    if planned is None:
+        return _render_map(scene, size_hint, drawn)
+    # the map drawn straight onto a picture with room for the close-up: one copy of the map
+    # layer, not a copy and then a taller copy
+    img = _render_map(scene, size_hint, drawn, planned.extra)
+    return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map, planned)
 
 
-def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
+def _render_map(
+    scene: dict, size_hint: int | None, drawn: Drawn | None, extra_rows: int = 0
+) -> Image.Image:
+    """The map of ``scene`` (no close-up), on a picture ``extra_rows`` taller than the map
+    (those rows black, for the caller to fill)."""
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
-    img = base.copy()
+    img = base.crop((0, 0, base.width, base.height + extra_rows)) if extra_rows else base.copy()
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
     names = (
