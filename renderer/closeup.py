@@ -145,16 +145,25 @@ def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
     counter_sums = _table(counters, first_col, first_row, columns, rows_n)
     best, best_score = (first_col, first_row), -1.0
     for c0 in range(first_col, max(first_col, last_col - width + 1) + 1, step):
+        i0 = c0 - first_col
+        i1 = min(i0 + width, columns)
+        w0, w1 = weight_sums[i0], weight_sums[i1]
+        n0, n1 = counter_sums[i0], counter_sums[i1]
+        # a ring of map around the action rather than the action at the window's rim: the
+        # window's first and last columns, unless they are the map's
+        rims = [
+            (weight_sums[c - first_col], weight_sums[c - first_col + 1])
+            for c in dict.fromkeys((c0, c0 + width - 1))
+            if first_col < c < last_col
+        ]
         for r0 in range(first_row, max(first_row, last_row - height + 1) + 1, step):
-            i0, j0 = c0 - first_col, r0 - first_row
-            score = _window_sum(weight_sums, i0, j0, i0 + width, j0 + height)
-            score += 0.01 * _window_sum(counter_sums, i0, j0, i0 + width, j0 + height)
-            # a ring of map around the action rather than the action at the window's rim
+            j0 = r0 - first_row
+            j1 = min(j0 + height, rows_n)
+            score = w1[j1] - w0[j1] - w1[j0] + w0[j0]
+            score += 0.01 * (n1[j1] - n0[j1] - n1[j0] + n0[j0])
             rim = 0.0
-            for c in dict.fromkeys((c0, c0 + width - 1)):
-                if first_col < c < last_col:
-                    i = c - first_col
-                    rim += _window_sum(weight_sums, i, j0, i + 1, j0 + height)
+            for a, b in rims:
+                rim += b[j1] - a[j1] - b[j0] + a[j0]
             score -= 0.001 * rim
             if score > best_score:
                 best, best_score = (c0, r0), score
@@ -185,13 +194,6 @@ def _table(values: dict, first_col: int, first_row: int, columns: int, rows: int
             row_sum += grid[i][j]
             below[j + 1] = above[j + 1] + row_sum
     return table
-
-
-def _window_sum(table: list, i0: int, j0: int, i1: int, j1: int) -> float:
-    """The sum over columns ``i0`` to ``i1`` and rows ``j0`` to ``j1`` (ends excluded,
-    clipped to the grid)."""
-    i1, j1 = min(i1, len(table) - 1), min(j1, len(table[0]) - 1)
-    return table[i1][j1] - table[i0][j1] - table[i1][j0] + table[i0][j0]
 
 
 def _inside(window_lay: Layout, label) -> bool:
