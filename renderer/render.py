@@ -29,13 +29,27 @@ HEADER_BG = (31, 36, 48)
 DEFAULT_FILL = (216, 211, 196)
 GRID_INK = (60, 60, 60)
 PNG_COMPRESS_LEVEL = 3
-STATIC_LIMIT = 6  # cached map layers (a 40x30 hex map layer is ~10 MB)
+STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
+# Pillow keeps an RGB picture in 4 bytes a pixel: Tenochtitlan's map layer is 14 MB, a
+# Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
+STATIC_BYTES = 40 << 20
+CLOSE_UP_LIMIT = 4
+CLOSE_UP_BYTES = 8 << 20
+
+
+def _image_bytes(img: Image.Image) -> int:
+    return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
 
 
 # ----- the static-layer cache ----------------------------------------------------------------
 
 # Static layers keyed by (map_key, grid, cell size); drawn once even when renders race.
-STATIC = LruCache(STATIC_LIMIT, build_once=True)
+STATIC = LruCache(STATIC_LIMIT, build_once=True, max_bytes=STATIC_BYTES, size_of=_image_bytes)
+# The close-ups' layers (a window of a map at a large cell size) apart: the window moves with
+# the turn's action, and each new window must not push a whole map's layer out.
+CLOSE_UPS = LruCache(
+    CLOSE_UP_LIMIT, build_once=True, max_bytes=CLOSE_UP_BYTES, size_of=_image_bytes
+)
 
 
 def cache_info() -> dict:
@@ -44,6 +58,8 @@ def cache_info() -> dict:
         "static_builds": STATIC.builds,
         "static_hits": STATIC.hits,
         "static_cached": len(STATIC),
+        "static_bytes": STATIC.bytes,
+        "close_up_builds": CLOSE_UPS.builds,
         "palette_builds": PALETTES.builds,
         "sprite_builds": sprites.SPRITES.builds,
         "sprite_hits": sprites.SPRITES.hits,
@@ -52,6 +68,7 @@ def cache_info() -> dict:
 
 def clear_cache() -> None:
     STATIC.clear()
+    CLOSE_UPS.clear()
     PALETTES.clear()
     sprites.SPRITES.clear()
 
@@ -1464,17 +1481,25 @@ def _render(
     # the map drawn straight onto a picture with room for the close-up: one copy of the map
     # layer, not a copy and then a taller copy
     img = _render_map(scene, size_hint, drawn, planned.extra)
-    return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map, planned)
+    return closeup.add_close_up(img, scene, lay, drawn, _render_close_up, _record_map, planned)
+
+
+def _render_close_up(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
+    return _render_map(scene, size_hint, drawn, layers=CLOSE_UPS)
 
 
 def _render_map(
-    scene: dict, size_hint: int | None, drawn: Drawn | None, extra_rows: int = 0
+    scene: dict,
+    size_hint: int | None,
+    drawn: Drawn | None,
+    extra_rows: int = 0,
+    layers: LruCache = STATIC,
 ) -> Image.Image:
     """The map of ``scene`` (no close-up), on a picture ``extra_rows`` taller than the map
-    (those rows black, for the caller to fill)."""
+    (those rows black, for the caller to fill); its static layer kept in ``layers``."""
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
-    base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
+    base = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay))
     img = base.crop((0, 0, base.width, base.height + extra_rows)) if extra_rows else base.copy()
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
