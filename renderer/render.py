@@ -223,8 +223,9 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
                 ICONS[icon](draw, ix, iy, icon_r)
     for entry in _place_names(scene, lay):
         _paste_name(img, entry)
-    for h, c, fill in parsed:
-        _paste_label(img, lay, h, bool(c.get("strong_label")))
+    cells = _map_cells(scene, lay)  # kept: pictures paste some labels again
+    for h, _, _ in parsed:
+        cells.paste_label(img, lay, h)
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
@@ -408,9 +409,18 @@ def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float
 
 
 def _paste_label(img, lay: Layout, h, strong: bool = False) -> None:
-    for ink, halo, xy in _label_pieces(lay, h, strong):
-        img.paste(LABEL_HALO, xy, halo)
-        img.paste(LABEL_INK, xy, ink)
+    _paste_pieces(img, _label_pieces(lay, h, strong))
+
+
+def _paste_pieces(img, pieces) -> None:
+    """Paste a label's parts (halo, then ink, in the label's colours). A map layer pastes
+    over a thousand labels: straight to Pillow's core, as ``Image.paste`` of a colour through
+    a mask does after its checks (same pixels, a third of the time)."""
+    core = img.im
+    for ink, halo, (x, y) in pieces:
+        box = (x, y, x + ink.width, y + ink.height)
+        core.paste(LABEL_HALO, box, halo.im)
+        core.paste(LABEL_INK, box, ink.im)
 
 
 def _wrap_name(text: str, size: int, width: float) -> tuple[list[str], int]:
@@ -702,9 +712,7 @@ class _MapCells:
         pieces = self._pieces.get(h)
         if pieces is None:
             pieces = self._pieces[h] = _label_pieces(lay, h, h in self.strong)
-        for ink, halo, xy in pieces:
-            img.paste(LABEL_HALO, xy, halo)
-            img.paste(LABEL_INK, xy, ink)
+        _paste_pieces(img, pieces)
 
 
 def _map_cells(scene: dict, lay: Layout) -> _MapCells:
