@@ -43,6 +43,15 @@ def _cell_of(kind: str, label: str) -> tuple[tuple[int, int], int, int]:
     return (col, row), col, row
 
 
+@lru_cache(maxsize=64)
+def _hex_corner_offsets(s: int) -> tuple[tuple[float, float], ...]:
+    """A hex's corners from its centre (the same floats as computing them per hex: a map
+    layer asks for every hex's corners twice)."""
+    return tuple(
+        (s * math.cos(math.pi / 3 * i), s * math.sin(math.pi / 3 * i)) for i in range(6)
+    )
+
+
 @dataclass(frozen=True)
 class Layout:
     kind: str  # "hex" or "square"
@@ -174,11 +183,7 @@ class Layout:
     def corners_of(self, h: tuple[int, int]) -> list[tuple[float, float]]:
         cx, cy = self.center_of(h)
         if self.kind == "hex":
-            s = self.cell
-            return [
-                (cx + s * math.cos(math.pi / 3 * i), cy + s * math.sin(math.pi / 3 * i))
-                for i in range(6)
-            ]
+            return [(cx + dx, cy + dy) for dx, dy in _hex_corner_offsets(self.cell)]
         half = self.cell / 2
         return [
             (cx - half, cy - half),

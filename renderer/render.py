@@ -229,21 +229,28 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
+    # the rulers' numbers repeat on every map of a size: masks kept, as for the cell labels
+    # (pasting ink through the glyph's mask is what drawing the text does)
+    core = img.im
     for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
-        draw.text(
-            (x0 - dx, y0 - dy),
-            text,
-            font=fonts.font(lay.ruler_size, True),
-            fill=RULER_INK,
-            anchor="lt",
-        )
+        ink, _, left, top = _label_part(text, "lt", lay.ruler_size, True)
+        x, y = x0 - dx + left, y0 - dy + top
+        core.paste(RULER_INK, (x, y, x + ink.width, y + ink.height), ink.im)
     return img
 
 
 RULER_INK = (25, 25, 25)
 
 
+_RULER_MARKS = LruCache(64)
+
+
 def _ruler_marks(lay: Layout) -> list[tuple]:
+    """The coordinate rulers of ``lay`` (see :func:`_measure_ruler_marks`), kept per layout."""
+    return _RULER_MARKS.get(lay, lambda: _measure_ruler_marks(lay))
+
+
+def _measure_ruler_marks(lay: Layout) -> list[tuple]:
     """The coordinate rulers: each column's part of the cell label above and below the map,
     each row's part left and right of it, as (edge, text, ink box, ink offset from the text's
     top-left) each. On hex maps odd and even columns take two staggered lines, as the columns
