@@ -82,14 +82,7 @@ def washed(c) -> tuple[int, int, int]:
 
 # ----- cache -------------------------------------------------------------------------------
 
-def _sprite_bytes(value) -> int:
-    img = value[0] if isinstance(value, tuple) else value
-    return img.width * img.height * 4
-
-
-# at most 1024 sprites and 8 MB of them (RGBA, 4 bytes a pixel): a picture worker's memory
-SPRITE_BYTES = 8 << 20
-SPRITES = LruCache(1024, max_bytes=SPRITE_BYTES, size_of=_sprite_bytes)
+SPRITES = LruCache(1024)
 
 
 def _shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:
