@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine.core import hexgrid
 
 from . import fonts, sprites
-from .layout import DIGIT_HEIGHT, Layout, layout_for
+from .layout import DIGIT_HEIGHT, Layout, _cell_of, layout_for
 
 PHONE_WIDTH = 420  # how wide Discord shows a picture on a phone, before a tap
 FACTOR_PHONE_PX = 7.0  # height of a factor's digits there that reads without zooming
@@ -207,7 +207,19 @@ def _inside(window_lay: Layout, label) -> bool:
 def sub_scene(scene: dict, window: dict, cell: int) -> dict:
     """The scene's map things inside ``window`` (the header, legend and footer stay out)."""
     lay = layout_for(window, cell)
-    inside = lambda label: _inside(lay, label)  # noqa: E731
+    c0, r0 = lay.first_column, lay.first_row
+    c1, r1 = c0 + lay.columns, r0 + lay.rows
+
+    def inside(label) -> bool:
+        # a map's labels repeat picture after picture: their offsets are kept (layout._cell_of)
+        if not isinstance(label, str):
+            return _inside(lay, label)
+        try:
+            _, col, row = _cell_of(lay.kind, label)
+        except (ValueError, TypeError):
+            return False
+        return c0 <= col < c1 and r0 <= row < r1
+
     out = {"map_key": scene["map_key"], "grid": window, "lang": scene.get("lang", "en")}
     for key in _AT_KEYS:
         if key in scene:
