@@ -1131,6 +1131,7 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
         span_c = span_r = reach / cell + 2
     out = []
     offset = None
+    shared = lay.kind == "hex" and fonts.has_dejavu()
     for col in range(
         max(lay.first_column, int(col0 - span_c)),
         min(lay.first_column + lay.columns, int(col0 + span_c) + 1),
@@ -1140,7 +1141,7 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
             min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
         ):
             h = hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
-            if lay.kind == "hex" and fonts.has_dejavu():
+            if shared:
                 # every hex label has the same box around its centre (digits share a width)
                 cx, cy = lay.center_of(h)
                 if offset is None:
@@ -1183,7 +1184,9 @@ class _Boxes:
     def hidden(self, box) -> tuple[float, float, float]:
         """(area of counters, of names and outlines, of cell labels) under ``box``."""
         k = self.SCALE
-        part = self.mask.crop(
+        # Pillow's core crop, bounding box and histogram: what Image.crop, getbbox and
+        # histogram call, without their checks (a hundred candidates per label)
+        part = self.mask.im.crop(
             (
                 math.floor((box[0] - self.x0) / k),
                 math.floor((box[1] - self.y0) / k),
@@ -1191,7 +1194,7 @@ class _Boxes:
                 math.ceil((box[3] - self.y0) / k),
             )
         )
-        if part.getbbox() is None:
+        if part.getbbox(True) is None:
             return 0.0, 0.0, 0.0
         counts = part.histogram()
         return counts[255] * k * k, counts[2] * k * k, counts[1] * k * k
@@ -1205,8 +1208,8 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     Candidates come nearest first, so the first that hides nothing wins."""
     x, y, w, h = spot
     best = None
+    left, top, right, bottom = lay.frame
     for i, (dx, dy) in enumerate(candidates):
-        left, top, right, bottom = lay.frame
         # inside the map's frame: the rulers around it stay readable
         x0 = min(max(x + dx - w / 2, left), right - w)
         y0 = min(max(y + dy - h / 2, top), bottom - h)
