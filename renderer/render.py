@@ -751,14 +751,24 @@ def _cells_along(lay: Layout, a, b) -> set:
     first_col, first_row = lay.first_column, lay.first_row
     end_col, end_row = first_col + lay.columns, first_row + lay.rows
     spots = set()
+    seen = None
     for k in range(steps + 1):
         x = a[0] + (b[0] - a[0]) * k / steps
         y = a[1] + (b[1] - a[1]) * k / steps
-        # as _cells_near with no reach: a generous square around the point
+        # a generous square of cells around the point
         col0 = (x - lay.origin_x) / col_step + first_col
         row0 = (y - lay.origin_y) / row_step + first_row
-        for col in range(max(first_col, int(col0 - 1.5)), min(end_col, int(col0 + 1.5) + 1)):
-            for row in range(max(first_row, int(row0 - 1.5)), min(end_row, int(row0 + 1.5) + 1)):
+        square = (
+            max(first_col, int(col0 - 1.5)),
+            min(end_col, int(col0 + 1.5) + 1),
+            max(first_row, int(row0 - 1.5)),
+            min(end_row, int(row0 + 1.5) + 1),
+        )
+        if square == seen:  # points half a cell apart often share their square
+            continue
+        seen = square
+        for col in range(square[0], square[1]):
+            for row in range(square[2], square[3]):
                 spots.add((col, row))
     if lay.kind == "hex":
         return {hexgrid.from_offset(col, row) for col, row in spots}
@@ -772,10 +782,14 @@ def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float,
     present = cells.present
     pad = width * 2.2 + 2  # arrow heads are wider than their shafts
     for a, b in segments:
+        left, right = min(a[0], b[0]) - pad, max(a[0], b[0]) + pad
+        top, bottom = min(a[1], b[1]) - pad, max(a[1], b[1]) + pad
         for h in _cells_along(lay, a, b):
             if h not in present:
                 continue
             x0, y0, x1, y1 = cells.label_box(lay, h)
+            if x1 < left or x0 > right or y1 < top or y0 > bottom:
+                continue  # beside the segment's box: it cannot cross the label
             if _segment_crosses_box(a, b, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) and not any(
                 _overlap((x0, y0, x1, y1), k) > 0 for k in keep
             ):
