@@ -13,6 +13,7 @@ picture costs a worker, whatever the load), wall ms the clock.
 
     python bench/bench_render.py            # table
     python bench/bench_render.py --levels   # also PNG compression levels on real boards
+    python bench/bench_render.py --mix      # also a worker's CPU per picture over the games
     python bench/bench_render.py --images   # also write the example pictures to docs/images/
 """
 
@@ -126,6 +127,75 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
     }
 
 
+def game_positions(seeds=(4, 7, 11), fractions=(0.3, 0.6, 0.9), langs=("en", "de")) -> list:
+    """Board scenes of every game: autoplayed with each seed, at each fraction of the game, in
+    each language, with that action's events (as a bot posts them)."""
+    from engine import registry
+    from engine.core.game import autoplay
+    from service.pictures import scene_of
+
+    out = []
+    for name in registry.available():
+        rules = registry.get_ruleset(name)
+        scenario = rules.load_scenario(rules.default_scenario)
+        for seed in seeds:
+            frames: list = []
+            autoplay(
+                rules,
+                scenario,
+                seed,
+                on_action=lambda i, s, a, e, st, frames=frames: frames.append((st, e)),
+            )
+            for fraction in fractions:
+                state, events = frames[int(len(frames) * fraction)]
+                for lang in langs:
+                    out.append(scene_of(rules, state, events, None, (), lang))
+    return out
+
+
+def mix(pictures: int = 240, seed: int = 5) -> None:
+    """What a picture worker spends in a mix like a busy bot's: pictures of 90 positions of
+    the five games in a seeded random order, caches as they come (many maps, so map layers
+    are drawn often), CPU per picture and where it went."""
+    import random
+
+    positions = game_positions()
+    rng = random.Random(seed)
+    order = [rng.randrange(len(positions)) for _ in range(pictures)]
+    spent = {"_build_static": 0.0, "_build_palette": 0.0, "encode_png": 0.0}
+    real = {name: getattr(core, name) for name in spent}
+
+    def timed(name):
+        def run(*args, **kwargs):
+            c0 = time.process_time()
+            try:
+                return real[name](*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - c0
+
+        return run
+
+    renderer.clear_cache()
+    for name in spent:
+        setattr(core, name, timed(name))
+    try:
+        c0 = time.process_time()
+        for i in order:
+            renderer.render_png(positions[i])
+        total = time.process_time() - c0
+    finally:
+        for name, function in real.items():
+            setattr(core, name, function)
+    info = renderer.cache_info()
+    print(
+        f"\nmix: {pictures} pictures of {len(positions)} positions: {total / pictures * 1000:.1f} ms "
+        f"CPU per picture (map layers {spent['_build_static'] / pictures * 1000:.1f}, palettes "
+        f"{spent['_build_palette'] / pictures * 1000:.1f}, encoding "
+        f"{spent['encode_png'] / pictures * 1000:.1f}); map layers drawn "
+        f"{info['static_builds']}, reused {info['static_hits']}"
+    )
+
+
 def compression_levels(levels=(1, 2, 3, 6, 9), runs: int = 5) -> None:
     """Each real game's picture three quarters in, and the largest example, written at each
     PNG level: time against size (Discord's limit is 10 MB; phone data is what counts)."""
@@ -191,6 +261,8 @@ def main() -> None:
     )
     if "--levels" in sys.argv:
         compression_levels()
+    if "--mix" in sys.argv:
+        mix()
     if "--images" in sys.argv:
         out = ROOT / "docs" / "images"
         out.mkdir(parents=True, exist_ok=True)
