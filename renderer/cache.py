@@ -14,9 +14,14 @@ class LruCache:
     value at once and both results are equal (counter sprites: cheaper than a lock per key).
     """
 
-    def __init__(self, limit: int, build_once: bool = False):
+    def __init__(self, limit: int, build_once: bool = False, max_bytes=None, size_of=None):
         self.limit = limit
         self.build_once = build_once
+        # with max_bytes, also at most that many bytes (``size_of(value)`` each); the newest
+        # value stays even when it alone is bigger
+        self.max_bytes = max_bytes
+        self.size_of = size_of
+        self.bytes = 0
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
         self._building: dict = {}
@@ -31,13 +36,23 @@ class LruCache:
                 self.hits += 1
             return found
 
+    def _size(self, value) -> int:
+        return self.size_of(value) if self.size_of is not None else 0
+
     def _store(self, key, value) -> None:
         with self._lock:
             self.builds += 1
+            old = self._items.get(key)
+            if old is not None:
+                self.bytes -= self._size(old)
             self._items[key] = value
+            self.bytes += self._size(value)
             self._items.move_to_end(key)
-            while len(self._items) > self.limit:
-                self._items.popitem(last=False)
+            while len(self._items) > self.limit or (
+                self.max_bytes is not None and self.bytes > self.max_bytes and len(self._items) > 1
+            ):
+                _, dropped = self._items.popitem(last=False)
+                self.bytes -= self._size(dropped)
             self._building.pop(key, None)
 
     def get(self, key, build):
@@ -71,7 +86,7 @@ class LruCache:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
-            self.builds = self.hits = 0
+            self.builds = self.hits = self.bytes = 0
 
     def __len__(self) -> int:
         return len(self._items)

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine.core import hexgrid
 
 from . import fonts, sprites
-from .layout import DIGIT_HEIGHT, Layout, layout_for
+from .layout import DIGIT_HEIGHT, Layout, _cell_of, layout_for
 
 PHONE_WIDTH = 420  # how wide Discord shows a picture on a phone, before a tap
 FACTOR_PHONE_PX = 7.0  # height of a factor's digits there that reads without zooming
@@ -136,22 +136,34 @@ def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
         spot = _offset(lay, p.get("at"))
         if spot is not None:
             counters[spot] = counters.get(spot, 0) + 1
+    # Sums over every window position from tables of sums (a 40x30 map has about a thousand
+    # positions; summing the action and the counters anew for each was a third of a warm
+    # picture). The weights are whole numbers, so the sums are exact and the scores, and the
+    # window chosen, are those of summing each window.
+    columns, rows_n = last_col - first_col + 1, last_row - first_row + 1
+    weight_sums = _table(action, first_col, first_row, columns, rows_n)
+    counter_sums = _table(counters, first_col, first_row, columns, rows_n)
     best, best_score = (first_col, first_row), -1.0
     for c0 in range(first_col, max(first_col, last_col - width + 1) + 1, step):
+        i0 = c0 - first_col
+        i1 = min(i0 + width, columns)
+        w0, w1 = weight_sums[i0], weight_sums[i1]
+        n0, n1 = counter_sums[i0], counter_sums[i1]
+        # a ring of map around the action rather than the action at the window's rim: the
+        # window's first and last columns, unless they are the map's
+        rims = [
+            (weight_sums[c - first_col], weight_sums[c - first_col + 1])
+            for c in dict.fromkeys((c0, c0 + width - 1))
+            if first_col < c < last_col
+        ]
         for r0 in range(first_row, max(first_row, last_row - height + 1) + 1, step):
-            inside = lambda spot, c0=c0, r0=r0: (  # noqa: E731
-                c0 <= spot[0] < c0 + width and r0 <= spot[1] < r0 + height
-            )
-            score = sum(w for spot, w in action.items() if inside(spot))
-            score += 0.01 * sum(n for spot, n in counters.items() if inside(spot))
-            # a ring of map around the action rather than the action at the window's rim
-            rim = sum(
-                w
-                for spot, w in action.items()
-                if inside(spot)
-                and spot[0] in (c0, c0 + width - 1)
-                and first_col < spot[0] < last_col
-            )
+            j0 = r0 - first_row
+            j1 = min(j0 + height, rows_n)
+            score = w1[j1] - w0[j1] - w1[j0] + w0[j0]
+            score += 0.01 * (n1[j1] - n0[j1] - n1[j0] + n0[j0])
+            rim = 0.0
+            for a, b in rims:
+                rim += b[j1] - a[j1] - b[j0] + a[j0]
             score -= 0.001 * rim
             if score > best_score:
                 best, best_score = (c0, r0), score
@@ -166,6 +178,24 @@ def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
     }
 
 
+def _table(values: dict, first_col: int, first_row: int, columns: int, rows: int) -> list:
+    """Sums of ``values`` (by offset coordinates) over every rectangle from the grid's corner:
+    ``table[i][j]`` holds the columns before ``i`` and rows before ``j``. Spots off the grid
+    count nowhere (no window holds them)."""
+    grid = [[0.0] * rows for _ in range(columns)]
+    for (c, r), value in values.items():
+        if 0 <= c - first_col < columns and 0 <= r - first_row < rows:
+            grid[c - first_col][r - first_row] += value
+    table = [[0.0] * (rows + 1) for _ in range(columns + 1)]
+    for i in range(columns):
+        above, row_sum = table[i], 0.0
+        below = table[i + 1]
+        for j in range(rows):
+            row_sum += grid[i][j]
+            below[j + 1] = above[j + 1] + row_sum
+    return table
+
+
 def _inside(window_lay: Layout, label) -> bool:
     try:
         window_lay.parse(str(label))
@@ -177,7 +207,19 @@ def _inside(window_lay: Layout, label) -> bool:
 def sub_scene(scene: dict, window: dict, cell: int) -> dict:
     """The scene's map things inside ``window`` (the header, legend and footer stay out)."""
     lay = layout_for(window, cell)
-    inside = lambda label: _inside(lay, label)  # noqa: E731
+    c0, r0 = lay.first_column, lay.first_row
+    c1, r1 = c0 + lay.columns, r0 + lay.rows
+
+    def inside(label) -> bool:
+        # a map's labels repeat picture after picture: their offsets are kept (layout._cell_of)
+        if not isinstance(label, str):
+            return _inside(lay, label)
+        try:
+            _, col, row = _cell_of(lay.kind, label)
+        except (ValueError, TypeError):
+            return False
+        return c0 <= col < c1 and r0 <= row < r1
+
     out = {"map_key": scene["map_key"], "grid": window, "lang": scene.get("lang", "en")}
     for key in _AT_KEYS:
         if key in scene:
@@ -216,43 +258,69 @@ def sub_scene(scene: dict, window: dict, cell: int) -> dict:
     return out
 
 
+class Plan:
+    """Where a picture's close-up goes and what it shows, known before anything is drawn: the
+    whole map can then be drawn straight onto a picture tall enough for both."""
+
+    def __init__(self, scene: dict, lay: Layout, cell: int, window: dict):
+        self.cell, self.window = cell, window
+        self.scene = sub_scene(scene, window, cell)
+        self.lay = layout_for(window, cell)
+        self.caption_height = round(lay.text_size * 1.7)
+        # the close-up's own (empty) header band is not shown
+        self.extra = self.caption_height + self.lay.height - self.lay.header_height
+
+
+def plan(scene: dict, lay: Layout) -> Plan | None:
+    """The close-up of ``scene`` drawn at ``lay``, or None when the map's factors read at a
+    phone's width or the turn has no action."""
+    pieces = [p for p in scene.get("pieces") or [] if isinstance(p, dict)]
+    cell = _cell_size(lay, pieces)
+    if cell is None:
+        return None
+    action = _action_cells(scene, lay)
+    if not action:
+        return None
+    return Plan(scene, lay, cell, _window(lay, action, pieces, cell))
+
+
 def add_close_up(
-    img: Image.Image, scene: dict, lay: Layout, drawn, render_map, record_map
+    img: Image.Image, scene: dict, lay: Layout, drawn, render_map, record_map, planned=None
 ) -> Image.Image:
     """``img`` with the close-up inserted above the band under the map, when the map's factors
     do not read at a phone's width and the turn has any action; else ``img`` itself.
     ``render_map(scene, size_hint, drawn)`` draws a scene without a close-up and
-    ``record_map(scene, layout, drawn)`` adds its cell labels and names to the record."""
-    pieces = [p for p in scene.get("pieces") or [] if isinstance(p, dict)]
-    cell = _cell_size(lay, pieces)
-    if cell is None:
-        return img
-    action = _action_cells(scene, lay)
-    if not action:
-        return img
-    window = _window(lay, action, pieces, cell)
-    part_scene = sub_scene(scene, window, cell)
-    part_drawn = type(drawn)(layout_for(window, cell)) if drawn is not None else None
+    ``record_map(scene, layout, drawn)`` adds its cell labels and names to the record.
+    With ``planned`` (:func:`plan`), ``img`` is the map already drawn on a picture
+    ``planned.extra`` rows taller than the map (the rows below it are drawn over here)."""
+    if planned is None:
+        planned = plan(scene, lay)
+        if planned is None:
+            return img
+        img = img.crop((0, 0, img.width, img.height + planned.extra))
+    cell, window, part_scene, part_lay = planned.cell, planned.window, planned.scene, planned.lay
+    part_drawn = type(drawn)(part_lay) if drawn is not None else None
     part = render_map(part_scene, cell, part_drawn)
-    part_lay = layout_for(window, cell)
-    hh = part_lay.header_height  # the close-up's own (empty) header band is not shown
+    hh = part_lay.header_height
     ts = lay.text_size
-    caption_height = round(ts * 1.7)
+    caption_height = planned.caption_height
     footer_top = lay.height - lay.footer_height
-    extra = caption_height + part.height - hh
+    extra = planned.extra
     left = (img.width - part.width) // 2
     top = footer_top + caption_height
-    # One copy of the picture, taller (the new rows start black); the close-up pasted whole,
-    # its header band over the map's bottom, which is then put back (cheaper than cropping
-    # the close-up); the band under the map moved down.
-    out = img.crop((0, 0, img.width, img.height + extra))
+    # The picture is already tall enough (the new rows start black): the close-up pasted
+    # whole, its header band over the map's bottom, which is then put back (cheaper than
+    # cropping the close-up); the band under the map moved down.
+    out = img
+    under_header = out.crop((left, top - hh, left + part.width, footer_top))
+    band = out.crop((0, footer_top, out.width, lay.height))
     draw = ImageDraw.Draw(out)
-    draw.rectangle((0, footer_top, img.width, footer_top + extra - 1), fill=CLOSE_UP_BG)
+    draw.rectangle((0, footer_top, out.width, footer_top + extra - 1), fill=CLOSE_UP_BG)
     out.paste(part, (left, top - hh))
-    out.paste(img.crop((left, top - hh, left + part.width, footer_top)), (left, top - hh))
-    out.paste(img.crop((0, footer_top, img.width, img.height)), (0, footer_top + extra))
-    draw.rectangle((0, footer_top, img.width, top - 1), fill=CLOSE_UP_BG)
-    draw.line((0, footer_top, img.width, footer_top), fill=(60, 60, 60), width=2)
+    out.paste(under_header, (left, top - hh))
+    out.paste(band, (0, footer_top + extra))
+    draw.rectangle((0, footer_top, out.width, top - 1), fill=CLOSE_UP_BG)
+    draw.line((0, footer_top, out.width, footer_top), fill=(60, 60, 60), width=2)
     caption = CAPTION.get(str(scene.get("lang") or "en"), CAPTION["en"])
     pad = ts
     sprites.paste_text(

@@ -30,6 +30,28 @@ class SceneError(ValueError):
     """A scene the renderer cannot draw; the message names the key, the entry and the problem."""
 
 
+@lru_cache(maxsize=8192)
+def _cell_of(kind: str, label: str) -> tuple[tuple[int, int], int, int]:
+    """A cell label's grid coordinates and offset column and row. A picture parses the same
+    labels as the one before (cells, pieces, arrows): kept, not parsed again. A label that
+    does not parse raises each time (nothing is kept for it)."""
+    if kind == "hex":
+        h = hexgrid.parse_label(label)
+        col, row = hexgrid.to_offset(h)
+        return h, col, row
+    col, row = squaregrid.parse_label(label)
+    return (col, row), col, row
+
+
+@lru_cache(maxsize=64)
+def _hex_corner_offsets(s: int) -> tuple[tuple[float, float], ...]:
+    """A hex's corners from its centre (the same floats as computing them per hex: a map
+    layer asks for every hex's corners twice)."""
+    return tuple(
+        (s * math.cos(math.pi / 3 * i), s * math.sin(math.pi / 3 * i)) for i in range(6)
+    )
+
+
 @dataclass(frozen=True)
 class Layout:
     kind: str  # "hex" or "square"
@@ -124,7 +146,9 @@ class Layout:
     def parse(self, label: str, where: str = "cell") -> tuple[int, int]:
         """Label -> grid coordinates, checked against the grid's size."""
         try:
-            if self.kind == "hex":
+            if isinstance(label, str):
+                h, col, row = _cell_of(self.kind, label)
+            elif self.kind == "hex":
                 h = hexgrid.parse_label(label)
                 col, row = hexgrid.to_offset(h)
             else:
@@ -159,11 +183,7 @@ class Layout:
     def corners_of(self, h: tuple[int, int]) -> list[tuple[float, float]]:
         cx, cy = self.center_of(h)
         if self.kind == "hex":
-            s = self.cell
-            return [
-                (cx + s * math.cos(math.pi / 3 * i), cy + s * math.sin(math.pi / 3 * i))
-                for i in range(6)
-            ]
+            return [(cx + dx, cy + dy) for dx, dy in _hex_corner_offsets(self.cell)]
         half = self.cell / 2
         return [
             (cx - half, cy - half),

@@ -29,13 +29,27 @@ HEADER_BG = (31, 36, 48)
 DEFAULT_FILL = (216, 211, 196)
 GRID_INK = (60, 60, 60)
 PNG_COMPRESS_LEVEL = 3
-STATIC_LIMIT = 6  # cached map layers (a 40x30 hex map layer is ~10 MB)
+STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
+# Pillow keeps an RGB picture in 4 bytes a pixel: Tenochtitlan's map layer is 14 MB, a
+# Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
+STATIC_BYTES = 40 << 20
+CLOSE_UP_LIMIT = 4
+CLOSE_UP_BYTES = 8 << 20
+
+
+def _image_bytes(img: Image.Image) -> int:
+    return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
 
 
 # ----- the static-layer cache ----------------------------------------------------------------
 
 # Static layers keyed by (map_key, grid, cell size); drawn once even when renders race.
-STATIC = LruCache(STATIC_LIMIT, build_once=True)
+STATIC = LruCache(STATIC_LIMIT, build_once=True, max_bytes=STATIC_BYTES, size_of=_image_bytes)
+# The close-ups' layers (a window of a map at a large cell size) apart: the window moves with
+# the turn's action, and each new window must not push a whole map's layer out.
+CLOSE_UPS = LruCache(
+    CLOSE_UP_LIMIT, build_once=True, max_bytes=CLOSE_UP_BYTES, size_of=_image_bytes
+)
 
 
 def cache_info() -> dict:
@@ -44,6 +58,8 @@ def cache_info() -> dict:
         "static_builds": STATIC.builds,
         "static_hits": STATIC.hits,
         "static_cached": len(STATIC),
+        "static_bytes": STATIC.bytes,
+        "close_up_builds": CLOSE_UPS.builds,
         "palette_builds": PALETTES.builds,
         "sprite_builds": sprites.SPRITES.builds,
         "sprite_hits": sprites.SPRITES.hits,
@@ -52,6 +68,7 @@ def cache_info() -> dict:
 
 def clear_cache() -> None:
     STATIC.clear()
+    CLOSE_UPS.clear()
     PALETTES.clear()
     sprites.SPRITES.clear()
 
@@ -206,26 +223,34 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
                 ICONS[icon](draw, ix, iy, icon_r)
     for entry in _place_names(scene, lay):
         _paste_name(img, entry)
-    for h, c, fill in parsed:
-        _paste_label(img, lay, h, bool(c.get("strong_label")))
+    cells = _map_cells(scene, lay)  # kept: pictures paste some labels again
+    for h, _, _ in parsed:
+        cells.paste_label(img, lay, h)
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
+    # the rulers' numbers repeat on every map of a size: masks kept, as for the cell labels
+    # (pasting ink through the glyph's mask is what drawing the text does)
+    core = img.im
     for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
-        draw.text(
-            (x0 - dx, y0 - dy),
-            text,
-            font=fonts.font(lay.ruler_size, True),
-            fill=RULER_INK,
-            anchor="lt",
-        )
+        ink, _, left, top = _label_part(text, "lt", lay.ruler_size, True)
+        x, y = x0 - dx + left, y0 - dy + top
+        core.paste(RULER_INK, (x, y, x + ink.width, y + ink.height), ink.im)
     return img
 
 
 RULER_INK = (25, 25, 25)
 
 
+_RULER_MARKS = LruCache(64)
+
+
 def _ruler_marks(lay: Layout) -> list[tuple]:
+    """The coordinate rulers of ``lay`` (see :func:`_measure_ruler_marks`), kept per layout."""
+    return _RULER_MARKS.get(lay, lambda: _measure_ruler_marks(lay))
+
+
+def _measure_ruler_marks(lay: Layout) -> list[tuple]:
     """The coordinate rulers: each column's part of the cell label above and below the map,
     each row's part left and right of it, as (edge, text, ink box, ink offset from the text's
     top-left) each. On hex maps odd and even columns take two staggered lines, as the columns
@@ -391,9 +416,18 @@ def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float
 
 
 def _paste_label(img, lay: Layout, h, strong: bool = False) -> None:
-    for ink, halo, xy in _label_pieces(lay, h, strong):
-        img.paste(LABEL_HALO, xy, halo)
-        img.paste(LABEL_INK, xy, ink)
+    _paste_pieces(img, _label_pieces(lay, h, strong))
+
+
+def _paste_pieces(img, pieces) -> None:
+    """Paste a label's parts (halo, then ink, in the label's colours). A map layer pastes
+    over a thousand labels: straight to Pillow's core, as ``Image.paste`` of a colour through
+    a mask does after its checks (same pixels, a third of the time)."""
+    core = img.im
+    for ink, halo, (x, y) in pieces:
+        box = (x, y, x + ink.width, y + ink.height)
+        core.paste(LABEL_HALO, box, halo.im)
+        core.paste(LABEL_INK, box, ink.im)
 
 
 def _wrap_name(text: str, size: int, width: float) -> tuple[list[str], int]:
@@ -665,8 +699,31 @@ def outline_boxes(lay: Layout, h) -> list[tuple[float, float, float, float]]:
 _MAP_CELLS = LruCache(16)
 
 
-def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
-    """The cells the map has (holes have no label) and those with strong labels, per map."""
+class _MapCells:
+    """Per map layer: the cells the map has (holes have no label), those with strong labels,
+    and, filled as pictures need them, each cell's label box and label masks with their
+    places. Re-pasting labels under arrows asks for the same cells picture after picture."""
+
+    def __init__(self, present: frozenset, strong: frozenset):
+        self.present, self.strong = present, strong
+        self._boxes: dict = {}
+        self._pieces: dict = {}
+
+    def label_box(self, lay: Layout, h) -> tuple:
+        box = self._boxes.get(h)
+        if box is None:
+            box = self._boxes[h] = label_box(lay, h, h in self.strong)
+        return box
+
+    def paste_label(self, img, lay: Layout, h) -> None:
+        pieces = self._pieces.get(h)
+        if pieces is None:
+            pieces = self._pieces[h] = _label_pieces(lay, h, h in self.strong)
+        _paste_pieces(img, pieces)
+
+
+def _map_cells(scene: dict, lay: Layout) -> _MapCells:
+    """The :class:`_MapCells` of the scene's map at ``lay``."""
 
     def build():
         cells = (
@@ -674,7 +731,7 @@ def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
             if "cells" in scene
             else [{"at": lab} for lab in _all_labels(lay)]
         )
-        return (
+        return _MapCells(
             frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
             frozenset(_strong_labels(scene, lay)),
         )
@@ -682,29 +739,61 @@ def _map_cells(scene: dict, lay: Layout) -> tuple[frozenset, frozenset]:
     return _MAP_CELLS.get(static_key(scene, lay), build)
 
 
+def _cells_along(lay: Layout, a, b) -> set:
+    """Grid cells whose centre may lie near the segment a-b: those around points half a cell
+    apart along it (a long arrow across a big map passes few of the map's cells)."""
+    steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
+    cell = lay.cell
+    if lay.kind == "hex":
+        col_step, row_step = 1.5 * cell, SQRT3 * cell
+    else:
+        col_step = row_step = cell
+    first_col, first_row = lay.first_column, lay.first_row
+    end_col, end_row = first_col + lay.columns, first_row + lay.rows
+    spots = set()
+    seen = None
+    for k in range(steps + 1):
+        x = a[0] + (b[0] - a[0]) * k / steps
+        y = a[1] + (b[1] - a[1]) * k / steps
+        # a generous square of cells around the point
+        col0 = (x - lay.origin_x) / col_step + first_col
+        row0 = (y - lay.origin_y) / row_step + first_row
+        square = (
+            max(first_col, int(col0 - 1.5)),
+            min(end_col, int(col0 + 1.5) + 1),
+            max(first_row, int(row0 - 1.5)),
+            min(end_row, int(row0 + 1.5) + 1),
+        )
+        if square == seen:  # points half a cell apart often share their square
+            continue
+        seen = square
+        for col in range(square[0], square[1]):
+            for row in range(square[2], square[3]):
+                spots.add((col, row))
+    if lay.kind == "hex":
+        return {hexgrid.from_offset(col, row) for col, row in spots}
+    return spots
+
+
 def _repaste_labels_under(img, scene: dict, lay: Layout, segments, width: float, keep=()) -> None:
     """Paste again the label of every cell that one of ``segments`` (lines ``width`` wide,
     with their halo) crosses, except labels under a box of ``keep`` (dice labels)."""
-    present, strong = _map_cells(scene, lay)
+    cells = _map_cells(scene, lay)
+    present = cells.present
     pad = width * 2.2 + 2  # arrow heads are wider than their shafts
     for a, b in segments:
-        # cells along the segment only (a long arrow across a big map passes few of them)
-        steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
-        near = {
-            h
-            for k in range(steps + 1)
-            for h in _cells_near(
-                lay, a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps, 0
-            )
-        }
-        for h in near:
+        left, right = min(a[0], b[0]) - pad, max(a[0], b[0]) + pad
+        top, bottom = min(a[1], b[1]) - pad, max(a[1], b[1]) + pad
+        for h in _cells_along(lay, a, b):
             if h not in present:
                 continue
-            x0, y0, x1, y1 = label_box(lay, h, h in strong)
+            x0, y0, x1, y1 = cells.label_box(lay, h)
+            if x1 < left or x0 > right or y1 < top or y0 > bottom:
+                continue  # beside the segment's box: it cannot cross the label
             if _segment_crosses_box(a, b, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) and not any(
                 _overlap((x0, y0, x1, y1), k) > 0 for k in keep
             ):
-                _paste_label(img, lay, h, h in strong)
+                cells.paste_label(img, lay, h)
 
 
 def _repaste_names_under(img, names: list, segments, width: float) -> None:
@@ -732,30 +821,6 @@ def _segment_crosses_box(p, q, box) -> bool:
         if t0 > t1:
             return False
     return True
-
-
-def _cells_near(lay: Layout, x: float, y: float, reach: float) -> list:
-    """Grid cells whose centre may lie within ``reach`` of (x, y) (a generous square)."""
-    cell = lay.cell
-    if lay.kind == "hex":
-        col0 = (x - lay.origin_x) / (1.5 * cell) + lay.first_column
-        row0 = (y - lay.origin_y) / (SQRT3 * cell) + lay.first_row
-        span_c, span_r = reach / (1.5 * cell) + 1.5, reach / (SQRT3 * cell) + 1.5
-    else:
-        col0 = (x - lay.origin_x) / cell + lay.first_column
-        row0 = (y - lay.origin_y) / cell + lay.first_row
-        span_c = span_r = reach / cell + 1.5
-    return [
-        hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
-        for col in range(
-            max(lay.first_column, int(col0 - span_c)),
-            min(lay.first_column + lay.columns, int(col0 + span_c) + 1),
-        )
-        for row in range(
-            max(lay.first_row, int(row0 - span_r)),
-            min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
-        )
-    ]
 
 
 def _strong_labels(scene: dict, lay: Layout) -> set:
@@ -1080,6 +1145,7 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
         span_c = span_r = reach / cell + 2
     out = []
     offset = None
+    shared = lay.kind == "hex" and fonts.has_dejavu()
     for col in range(
         max(lay.first_column, int(col0 - span_c)),
         min(lay.first_column + lay.columns, int(col0 + span_c) + 1),
@@ -1089,7 +1155,7 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
             min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
         ):
             h = hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
-            if lay.kind == "hex" and fonts.has_dejavu():
+            if shared:
                 # every hex label has the same box around its centre (digits share a width)
                 cx, cy = lay.center_of(h)
                 if offset is None:
@@ -1117,23 +1183,24 @@ class _Boxes:
             max(1, math.ceil((around[3] - around[1]) / k)),
         )
         self.mask = Image.new("L", size, 0)
-        draw = ImageDraw.Draw(self.mask)
+        # filled through Pillow's core: hundreds of boxes per label, and ImageDraw's checks
+        # per box cost more than the filling (the same pixels as ``rectangle``)
+        core = self.mask.im
         for boxes, value in ((rather, 1), (should, 2), (must, 255)):
             for b in boxes:  # rounded outwards: a near miss counts as hiding, never the reverse
-                draw.rectangle(
-                    (
-                        math.floor((b[0] - self.x0) / k),
-                        math.floor((b[1] - self.y0) / k),
-                        math.ceil((b[2] - self.x0) / k) - 1,
-                        math.ceil((b[3] - self.y0) / k) - 1,
-                    ),
-                    fill=value,
-                )
+                x0 = math.floor((b[0] - self.x0) / k)
+                y0 = math.floor((b[1] - self.y0) / k)
+                x1 = math.ceil((b[2] - self.x0) / k)
+                y1 = math.ceil((b[3] - self.y0) / k)
+                if x1 > x0 and y1 > y0:
+                    core.paste(value, (x0, y0, x1, y1))
 
     def hidden(self, box) -> tuple[float, float, float]:
         """(area of counters, of names and outlines, of cell labels) under ``box``."""
         k = self.SCALE
-        part = self.mask.crop(
+        # Pillow's core crop, bounding box and histogram: what Image.crop, getbbox and
+        # histogram call, without their checks (a hundred candidates per label)
+        part = self.mask.im.crop(
             (
                 math.floor((box[0] - self.x0) / k),
                 math.floor((box[1] - self.y0) / k),
@@ -1141,7 +1208,7 @@ class _Boxes:
                 math.ceil((box[3] - self.y0) / k),
             )
         )
-        if part.getbbox() is None:
+        if part.getbbox(True) is None:
             return 0.0, 0.0, 0.0
         counts = part.histogram()
         return counts[255] * k * k, counts[2] * k * k, counts[1] * k * k
@@ -1155,8 +1222,8 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     Candidates come nearest first, so the first that hides nothing wins."""
     x, y, w, h = spot
     best = None
+    left, top, right, bottom = lay.frame
     for i, (dx, dy) in enumerate(candidates):
-        left, top, right, bottom = lay.frame
         # inside the map's frame: the rulers around it stay readable
         x0 = min(max(x + dx - w / 2, left), right - w)
         y0 = min(max(y + dy - h / 2, top), bottom - h)
@@ -1435,18 +1502,36 @@ def _record_map(scene: dict, lay: Layout, drawn: Drawn) -> None:
 def _render(
     scene: dict, size_hint: int | None, drawn: Drawn | None, close_up: bool = True
 ) -> Image.Image:
-    img = _render_map(scene, size_hint, drawn)
     if not close_up:
-        return img
-    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
-    return closeup.add_close_up(img, scene, lay, drawn, _render_map, _record_map)
-
-
-def _render_map(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
+        return _render_map(scene, size_hint, drawn)
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
-    base = STATIC.get(static_key(scene, lay), lambda: _build_static(scene, lay))
-    img = base.copy()
+    planned = closeup.plan(scene, lay)
+    if planned is None:
+        return _render_map(scene, size_hint, drawn)
+    # the map drawn straight onto a picture with room for the close-up: one copy of the map
+    # layer, not a copy and then a taller copy
+    img = _render_map(scene, size_hint, drawn, planned.extra)
+    return closeup.add_close_up(img, scene, lay, drawn, _render_close_up, _record_map, planned)
+
+
+def _render_close_up(scene: dict, size_hint: int | None, drawn: Drawn | None) -> Image.Image:
+    return _render_map(scene, size_hint, drawn, layers=CLOSE_UPS)
+
+
+def _render_map(
+    scene: dict,
+    size_hint: int | None,
+    drawn: Drawn | None,
+    extra_rows: int = 0,
+    layers: LruCache = STATIC,
+) -> Image.Image:
+    """The map of ``scene`` (no close-up), on a picture ``extra_rows`` taller than the map
+    (those rows black, for the caller to fill); its static layer kept in ``layers``."""
+    check(scene)
+    lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
+    base = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay))
+    img = base.crop((0, 0, base.width, base.height + extra_rows)) if extra_rows else base.copy()
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
     names = (
@@ -1650,7 +1735,12 @@ def _exact_colours(named: frozenset) -> list[tuple[int, int, int]]:
 
 def _build_palette(img: Image.Image, named: frozenset) -> Image.Image:
     exact = _exact_colours(named)
-    chosen = img.quantize(
+    # Every other pixel of every other row: the octree counts colours, and a map's colours
+    # come in areas and lines wider than a pixel; a quarter of the pixels costs a quarter.
+    sample = img.resize(
+        (max(1, img.width // 2), max(1, img.height // 2)), Image.Resampling.NEAREST
+    )
+    chosen = sample.quantize(
         colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
     entries = [c for colour in exact for c in colour]

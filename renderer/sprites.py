@@ -34,17 +34,30 @@ MARKER_DEFAULT_COLORS = {
 # ----- colours -----------------------------------------------------------------------------
 
 
+_HEX_COLOURS: dict[str, tuple[int, int, int]] = {}
+
+
 def rgb(colour, where: str = "color") -> tuple[int, int, int]:
+    if isinstance(colour, str):
+        # a map names a few colours over and over (a fill per cell): parsed once each
+        found = _HEX_COLOURS.get(colour)
+        if found is not None:
+            return found
     if isinstance(colour, (tuple, list)) and len(colour) >= 3:
         return tuple(int(c) for c in colour[:3])
     text = str(colour).strip()
     if text.startswith("#") and len(text) in (4, 7):
         try:
             if len(text) == 4:
-                return tuple(int(ch * 2, 16) for ch in text[1:])
-            return tuple(int(text[i : i + 2], 16) for i in (1, 3, 5))
+                found = tuple(int(ch * 2, 16) for ch in text[1:])
+            else:
+                found = tuple(int(text[i : i + 2], 16) for i in (1, 3, 5))
         except ValueError:
             pass
+        else:
+            if isinstance(colour, str) and len(_HEX_COLOURS) < 4096:
+                _HEX_COLOURS[colour] = found
+            return found
     raise SceneError(f"{where}: {colour!r} is not a colour; write '#rrggbb'.")
 
 

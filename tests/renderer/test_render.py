@@ -257,6 +257,37 @@ def test_static_layer_is_drawn_once_per_map_key():
     assert renderer.cache_info()["static_builds"] == 2
 
 
+def test_the_close_ups_of_many_turns_do_not_push_the_map_layer_out():
+    # Each turn's close-up shows another window of the map, drawn as a layer of its own; a
+    # turn later the whole map's layer must still be there (it is far dearer to draw).
+    renderer.clear_cache()
+    scene = scenes.large_hex_scene(map_key="t/closeups")
+    cells = [c["at"] for c in scene["cells"]]
+    for turn in range(8):
+        at, to = cells[turn * 131], cells[turn * 131 + 1]
+        attack = {"path": [at, to], "kind": "attack", "text": f"{turn + 1} hit"}
+        _, drawn = renderer.render_with_layout(dict(scene, arrows=[attack]))
+        assert drawn.close_up is not None
+    info = renderer.cache_info()
+    assert info["static_builds"] == 1 and info["static_hits"] >= 7
+    assert info["close_up_builds"] == 8
+
+
+def test_map_layers_are_kept_within_a_byte_budget():
+    from renderer import render as core
+
+    renderer.clear_cache()
+    for k in range(5):  # 40x30 hexes: about 12 MB a layer
+        renderer.render_png(scenes.large_hex_scene(map_key=f"t/budget-{k}"))
+        assert 0 < renderer.cache_info()["static_bytes"] <= core.STATIC_BYTES
+    small = hex_scene("t/budget-small")
+    renderer.render_png(small)
+    renderer.render_png(small)
+    info = renderer.cache_info()
+    assert info["static_builds"] == 6 and info["static_bytes"] <= core.STATIC_BYTES
+    assert info["static_cached"] >= 2  # the small map's layer beside the newest big ones
+
+
 def test_concurrent_renders_build_the_layer_once_and_agree():
     renderer.clear_cache()
     scene = hex_scene("t/threads", pieces=[piece("0303")])
