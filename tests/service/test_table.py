@@ -328,7 +328,11 @@ def test_help_speaks_of_the_current_game_only(tmp_path):
         ["--game", "rivet-wars", "--seed", "7", "--db", str(tmp_path / "r2")], ["/help"]
     )
     assert "bismark /deploy …" in rivet and "/options dragoon, /options C1" in rivet
-    assert "/suggested" not in rivet.split("This game's commands")[0]  # mission 1 ships none
+    assert "/suggested        place them as the scenario suggests" in rivet  # mission 1 ships one
+    pocket = hot_seat(
+        ["--game", "pocket-tactics", "--seed", "7", "--db", str(tmp_path / "p")], ["/help"]
+    )
+    assert "/suggested" not in pocket.split("This game's commands")[0]  # its armies are chosen in play
     teno = hot_seat(["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"])
     assert "/suggested        place them as the scenario suggests" in teno
 
