@@ -37,7 +37,7 @@ from functools import cache
 from engine.core import hexgrid
 from engine.core.commands import format_command
 from engine.core.dice import Dice
-from engine.core.errors import RuleError, ScenarioError
+from engine.core.errors import Reason, RuleError, ScenarioError, keyed_of
 from engine.core.info import count
 from engine.core.names import distinguish_titles, with_article
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
@@ -165,6 +165,13 @@ class PocketTactics(Ruleset):
             "man nicht betreten).",
             "pocket-tactics.occupied": "Auf {cell} steht schon {unit}.",
             "pocket-tactics.cannot_reach": "{unit} kann {cell} in diesem Zug nicht erreichen.",
+            "pocket-tactics.flyers_only": "Nur fliegende Einheiten betreten {cell}; {unit} "
+            "fliegt nicht.",
+            "pocket-tactics.too_far": "{unit} braucht {need} Schritte bis {cell} und hat in "
+            "diesem Zug {steps}.",
+            "pocket-tactics.stopped_on_the_way": "{unit} kann {cell} nicht erreichen: jeder Weg "
+            "dorthin führt über ein Plättchen, das die Einheit anhält (haltendes Gelände oder "
+            "eine Gefahr, die sie nicht bevorzugt).",
             "pocket-tactics.not_enemy": "{target!r} ist keine feindliche Einheit auf der Karte.",
             "pocket-tactics.no_ranged": "{unit} hat keinen Fernkampfangriff.",
             "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
@@ -1111,13 +1118,8 @@ class PocketTactics(Ruleset):
                         params={"cell": str(to)},
                         domain=self.name,
                     )
-                raise RuleError(
-                    f"{uid} cannot reach {to} this turn.",
-                    sorted(self._destinations(state, uid)),
-                    key="pocket-tactics.cannot_reach",
-                    params={"unit": uid, "cell": str(to)},
-                    domain=self.name,
-                )
+                why = self._why_not_reach(state, uid, to)
+                raise RuleError(why, sorted(self._destinations(state, uid)), **keyed_of(why))
             target = action.get("target")
             if kind in ("attack", "fire") and target is not None:
                 if (
@@ -2147,6 +2149,43 @@ class PocketTactics(Ruleset):
         if shown.get("bag") is not None:
             shown["bag"] = sorted(shown["bag"])  # the contents are public, the order is not
         return shown
+
+    def _why_not_reach(self, state: dict, uid: str, to: str) -> Reason:
+        """Why ``uid`` cannot end a move on the free tile ``to``, in the game's terms: a tile
+        for flyers only, more steps than the unit has, or tiles on every way there that stop
+        it."""
+        name = self._unit_name(state, uid)
+        spec = self._uspec(state, uid)
+        if self._spec(state, to)["flyers_only"] and not spec["flying"]:
+            return Reason(
+                f"Only flyers enter {to}; {name} does not fly.",
+                "pocket-tactics.flyers_only",
+                self.name,
+                unit=name,
+                cell=str(to),
+            )
+        steps = 1 + spec["fast"] + spec["flying"]
+        # A move is a handful of steps; a longer search finds how many a way there needs.
+        ways = self._destinations(state, uid, steps=steps + 12)
+        if to in ways:
+            need = len(ways[to]) - 1
+            return Reason(
+                f"{name} needs {need} steps to reach {to} and has {steps} this move.",
+                "pocket-tactics.too_far",
+                self.name,
+                unit=name,
+                cell=str(to),
+                need=need,
+                steps=steps,
+            )
+        return Reason(
+            f"{name} cannot reach {to}: every way there crosses a tile that stops it "
+            f"(stopping terrain, or a hazard it does not prefer).",
+            "pocket-tactics.stopped_on_the_way",
+            self.name,
+            unit=name,
+            cell=str(to),
+        )
 
     def _unit_name(self, state, uid) -> str:
         spec = self.cat.units.get(uid)
