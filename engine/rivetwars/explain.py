@@ -229,7 +229,7 @@ NARRATION_DE = {
     "phase_started": "{side}: Phase {phase}.",
     "eliminated": "{unit} ist ausgeschaltet.",
     "vp": "{side} +{vp} Siegpunkte ({why}), insgesamt {total}.",
-    "moved": "{unit} zieht nach {segment} ({to}).",
+    "moved": "{unit} zieht nach {segment}{to}.",
     "retreated": "{unit} wird nach {segment} zurückgedrängt.",
     "deployed": "{side} stellt {unit} in {segment} auf.",
     "plugged": "{side} steckt {unit} auf {host}.",
@@ -332,6 +332,9 @@ def narrate_de(ruleset, state: dict, event: dict, phase_titles: dict) -> str | N
     title = lambda s: ruleset.side_title(s, "de")  # noqa: E731
     side = title(event.get("side")) if event.get("side") else ""
     cards = data.cards()
+    from .present import named_units
+
+    event = named_units(state, event, "de")
     if t == "initiative":
         if event.get("reason") == "mission":
             return say["mission_order"].format(order=", ".join(title(s) for s in event["order"]))
@@ -370,7 +373,8 @@ def narrate_de(ruleset, state: dict, event: dict, phase_titles: dict) -> str | N
             side=side, vp=event["vp"], why=phrase_de(str(event["why"])), total=event["total"]
         )
     if t in ("moved", "retreated"):
-        return say[t].format(unit=event["unit"], segment=event["segment"], to=event.get("to"))
+        square = f" ({event['to']})" if event.get("to") not in (None, event["segment"]) else ""
+        return say[t].format(unit=event["unit"], segment=event["segment"], to=square)
     if t == "deployed":
         return say[t].format(side=side, unit=event["unit"], segment=event["segment"])
     if t == "plugged":

@@ -24,8 +24,27 @@ def test_event_lines_show_the_dice():
     state = make(units=[unit("rifleman", "E9", id="r"), unit("panzerfaust", "E5", id="p")])
     state, events = act(state, "attack", dice=[5, 2], unit="r", to="E5")
     lines = [RS.describe_event(state, e) for e in events]
-    assert "r attacks p (single): dice [5 2] -> hit, 1 damage." in lines
-    assert "p is eliminated." in lines
+    assert "Rifleman attacks p (single): dice [5 2] -> hit, 1 damage." in lines
+    assert "Panzerfaust (p) is eliminated." in lines
+
+
+def test_narration_names_units_as_the_board_does_and_a_square_once():
+    # Issue 15: "panzerfaust-2 zieht nach G3 (G3)" named the unit by its id and the cell twice.
+    state = make(
+        units=[
+            unit("rifleman", "E9", id="r"),
+            unit("panzerfaust", "E5", id="panzerfaust-1"),
+            unit("panzerfaust", "G5", id="panzerfaust-2"),
+        ]
+    )
+    moved = {"type": "moved", "unit": "panzerfaust-2", "segment": "G3", "to": "G3"}
+    assert RS.narrate(state, moved, "en") == "Panzerfaust (PzF 2) moves to G3."
+    assert RS.narrate(state, moved, "de") == "Panzerfaust (PzF 2) zieht nach G3."
+    aside = {**moved, "to": "H4"}
+    assert RS.narrate(state, aside, "de") == "Panzerfaust (PzF 2) zieht nach G3 (H4)."
+    assert RS.narrate(state, {**moved, "unit": "r"}, "de") == "Schütze zieht nach G3."
+    # The counter's name in the narration is one a player can type.
+    assert "PzF 2" in RS.scene(state, [], None)["pieces"][1]["title"]
 
 
 def test_header_shows_round_phase_active_and_victory_points():
