@@ -290,8 +290,24 @@ def roll_purpose(event: dict, lang: str) -> str:
     return purpose
 
 
-def narrate_de(ruleset, event: dict) -> str | None:
+def named_units(cat: Catalogue, state: dict | None, event: dict, lang: str) -> dict:
+    """``event`` with the units it speaks of named as their labels name them: type and id
+    ("Rekrut red-7"), the id being what tells two counters of a type apart on the board. A unit
+    no longer on the board keeps its id."""
+    units = (state or {}).get("units", {})
+    named = dict(event)
+    for key in ("unit", "attacker", "defender", "settler"):
+        uid = named.get(key)
+        if isinstance(uid, str) and uid in units:
+            kind = units[uid]["type"]
+            title = _de(kind) if lang == "de" else cat.types[kind]["title"]
+            named[key] = f"{title} {uid}"
+    return named
+
+
+def narrate_de(ruleset, event: dict, state: dict | None = None) -> str | None:
     """An event in the expansion's German (English: ``describe_event``)."""
+    event = named_units(ruleset.cat, state, event, "de")
     kind = event.get("type")
     say = NARRATION_DE
     side = lambda s: ruleset.side_title(s, "de")  # noqa: E731

@@ -1467,13 +1467,14 @@ class TacticalTableWar(Ruleset):
 
     def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
         if lang == "de":
-            return explain.narrate_de(self, event)
+            return explain.narrate_de(self, event, state)
         return self.describe_event(state, event)
 
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
         return explain.roll_purpose(event, lang)
 
     def describe_event(self, state: dict, event: dict) -> str | None:
+        event = explain.named_units(self.cat, state, event, "en")
         kind = event.get("type")
         if kind == "combat":
             return (

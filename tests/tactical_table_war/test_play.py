@@ -279,7 +279,8 @@ def test_events_and_options_read_as_words():
     assert RS.describe(state, "target", "0202") == "the blue outpost at 0202"
     _, events = play(state, "red", "/attack unit:r1 target:b1", [4, 3])
     lines = [RS.describe_event(state, e) for e in events]
-    assert "r1 (5+⚄4=9) vs b1 (5+0+⚄3-0=8): killed" in lines and "b1 eliminated at 0303" in lines
+    assert "Swordsman r1 (5+⚄4=9) vs Swordsman b1 (5+0+⚄3-0=8): killed" in lines
+    assert "Swordsman b1 eliminated at 0303" in lines
 
 
 def test_the_landscape_is_explored_as_units_move():
