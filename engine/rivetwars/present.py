@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from engine.core import squaregrid
 from engine.core.names import distinguish_titles, possessive
@@ -200,7 +201,40 @@ def unit_title(state, uid, lang="en") -> str:
     return f"{name} ({counter(spec)} {same.index(uid) + 1})"
 
 
+# "Allies" is a plural: "Allies have", "Allies play" (Bismark has, plays).
+PLURAL_VERBS_EN = {
+    "has": "have",
+    "plays": "play",
+    "takes": "take",
+    "holds": "hold",
+    "deploys": "deploy",
+    "plugs": "plug",
+    "discards": "discard",
+    "draws": "draw",
+    "reveals": "reveal",
+    "loses": "lose",
+    "gains": "gain",
+    "wins": "win",
+    "goes": "go",
+}
+
+
 def describe_event(rs, state, event):
+    line = _describe_event(rs, state, event)
+    if line is None:
+        return None
+    from .explain import PLURAL_SIDES
+
+    for side in PLURAL_SIDES:
+        line = re.sub(
+            r"\b(" + re.escape(_side_title(rs, side)) + r") (\w+)",
+            lambda m: f"{m[1]} {PLURAL_VERBS_EN.get(m[2], m[2])}",
+            line,
+        )
+    return line
+
+
+def _describe_event(rs, state, event):
     t = event.get("type")
     side = _side_title(rs, event.get("side"))
     event = named_units(state, event, "en")

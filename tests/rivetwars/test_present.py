@@ -150,3 +150,30 @@ def test_only_the_owners_picture_names_their_hand_and_both_show_what_everyone_ho
     assert {k: v for k, v in own.items() if k != "notes"} == {
         k: v for k, v in public.items() if k != "notes"
     }
+
+
+def test_german_verbs_agree_with_a_plural_side_name():
+    # Issue 15: "Alliierte ist am Zug." / "Alliierte hat 4 Aufstellungspunkte" (a plural side
+    # with a singular verb); Bismark stays singular.
+    state = make()
+    say = lambda e: RS.narrate(state, e, "de")  # noqa: E731
+    assert say({"type": "side_started", "side": "allies"}) == "Alliierte sind am Zug."
+    assert say({"type": "side_started", "side": "bismark"}) == "Bismark ist am Zug."
+    resources = {"type": "resources", "side": "allies", "points": 4, "rivets": 2}
+    assert say(resources) == "Alliierte haben 4 Aufstellungspunkte und 2 Nieten."
+    assert say({**resources, "side": "bismark"}).startswith("Bismark hat 4 Aufstellungspunkte")
+    rolls = {"type": "initiative", "rolls": {"allies": 5, "bismark": 2}, "order": ["allies", "bismark"]}
+    assert say(rolls) == "Initiative: Alliierte würfeln 5, Bismark würfelt 2; Alliierte beginnen."
+    over = {"type": "game_over", "winner": "allies", "reason": "reached 6 victory points"}
+    assert say(over).startswith("Partie vorbei: Alliierte gewinnen (")
+
+
+def test_english_verbs_agree_with_the_plural_allies():
+    state = make()
+    say = lambda e: RS.describe_event(state, e)  # noqa: E731
+    resources = {"type": "resources", "side": "allies", "points": 4, "rivets": 2}
+    assert say(resources) == "Allies have 4 deployment points and 2 rivets."
+    assert say({**resources, "side": "bismark"}).startswith("Bismark has 4 deployment points")
+    rolls = {"type": "initiative", "rolls": {"allies": 5, "bismark": 2}, "order": ["allies", "bismark"]}
+    assert say(rolls) == "Initiative: Allies rolled 5, Bismark rolled 2; Allies go first."
+    assert say({"type": "passed", "side": "allies"}) == "Allies play no reaction card."
