@@ -269,8 +269,8 @@ class Tenochtitlan(Ruleset):
             "canoe": "Kanu",
             "Tlaxcalan ally: does not count for the Aztec victory.": "Tlaxcaltekischer "
             "Verbündeter: zählt nicht für den Sieg der Azteken.",
-            "tenochtitlan.not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie "
-            "wartet auf {waiting}.",
+            "tenochtitlan.not_your_decision": "Für {side} gibt es jetzt nichts zu entscheiden; "
+            "die Partie wartet auf {waiting}.",
             "tenochtitlan.card_demands_attack": "Die ausgespielte Karte verlangt einen Angriff, und "
             "einer ist möglich.",
             "tenochtitlan.one_per_hex": "Am Ende der Bewegungsphase darf nur eine Einheit auf jedem "

@@ -177,3 +177,22 @@ def test_english_verbs_agree_with_the_plural_allies():
     rolls = {"type": "initiative", "rolls": {"allies": 5, "bismark": 2}, "order": ["allies", "bismark"]}
     assert say(rolls) == "Initiative: Allies rolled 5, Bismark rolled 2; Allies go first."
     assert say({"type": "passed", "side": "allies"}) == "Allies play no reaction card."
+
+
+def test_german_messages_about_a_side_read_right_for_the_plural_allies():
+    # The bot's own German lines put side names into sentences too: none may follow a side
+    # with a singular verb ("Alliierte ist nicht am Zug", "Alliierte hat die Phase beendet").
+    import re
+
+    from cogs.i18n import MESSAGES, RULE_MESSAGES, rule_text, t
+
+    # ("Die Uhr von {side} ist abgelaufen": the verb is the clock's)
+    singular = re.compile(
+        r"(?<!von )(?<!für )\{(side|waiting|first|winner)\} (ist|hat|muss|verliert|darf|kann)\b"
+    )
+    for catalog in (MESSAGES["de"], RULE_MESSAGES["de"], RS.translations["de"]):
+        bad = [key for key, text in catalog.items() if singular.search(str(text))]
+        assert not bad, bad
+    refused = rule_text(RS.not_your_turn("allies", ["bismark"]), "de")
+    assert refused == "Nicht am Zug: Alliierte; die Partie wartet auf Bismark."
+    assert t("de", "flow_ended", side="Alliierte") == "Alliierte: Phase beendet"
