@@ -128,6 +128,21 @@ def _fits(bonus: dict, kind: str) -> bool:
     return not bonus.get("only_kind") or bonus["kind"] in (kind, "any")
 
 
+# The phases as players read them (the flow line, the prompt, the header), not the ids.
+PHASE_TITLES = {
+    "faction": "Faction choice",
+    "army": "Army",
+    "tiles": "Tiles",
+    "features": "Features",
+    "map": "Map building",
+    "home": "Home tile",
+    "start": "Starting units",
+    "play": "Play",
+    "bonus": "Bonus dice",
+    "reroll": "Re-rolls",
+}
+
+
 class PocketTactics(Ruleset):
     name = "pocket-tactics"
     title = "Pocket Tactics"
@@ -147,6 +162,16 @@ class PocketTactics(Ruleset):
             "start": "Startaufstellung",
             "bonus": "Bonus",
             "reroll": "Neuwurf",
+            "Faction choice": "Fraktionswahl",
+            "Army": "Armee",
+            "Tiles": "Plättchen",
+            "Features": "Merkmale",
+            "Map building": "Kartenbau",
+            "Home tile": "Heimatfeld",
+            "Starting units": "Startaufstellung",
+            "Play": "Spiel",
+            "Bonus dice": "Bonuswürfel",
+            "Re-rolls": "Neuwürfe",
             "Turn": "Zug",
             "Phase": "Phase",
             "Active": "Aktive Seite",
@@ -2273,7 +2298,7 @@ class PocketTactics(Ruleset):
         return self.describe_event(state, event)
 
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
-        return explain.roll_purpose(event, lang)
+        return explain.roll_purpose(event, lang, lambda uid: self._unit_name(state, uid))
 
     def describe_event(self, state: dict, event: dict) -> str | None:
         t = event.get("type")
@@ -2391,10 +2416,25 @@ class PocketTactics(Ruleset):
             return f"{part(event['attack'])} · {part(event['counter'])}"
         return f"attack {part(event['attack'])}; counter {part(event['counter'])}"
 
+    def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
+        header = super().localised_header(state, lang)
+        c = state.get("combat")
+        if lang != "en" and c:
+            # whole-value translation cannot reach the side names inside these two values
+            fighters = [self._unit_name(state, c[role]) for role in ROLES]
+            header[self.term("Combat", lang)] = " gegen ".join(fighters) if lang == "de" else (
+                " vs ".join(fighters)
+            )
+            header[self.term("Re-rolls left", lang)] = " / ".join(
+                f"{self.side_title(state['units'][c[role]]['side'], lang)} {c['rerolls'][role]}"
+                for role in ROLES
+            )
+        return header
+
     def header(self, state: dict) -> dict[str, str]:
         out = {
             "Turn": str(state.get("turn")),
-            "Phase": state.get("phase", ""),
+            "Phase": PHASE_TITLES.get(state.get("phase", ""), state.get("phase", "")),
             "Active": SIDE_TITLES.get(str(state.get("active")), str(state.get("active"))),
         }
         if state.get("awaiting") and state["awaiting"] != [state.get("active")]:
