@@ -688,6 +688,13 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "info_no_cell": INFO_WORDS["de"]["no_cell"],
         "info_need_one": INFO_WORDS["de"]["need_one"],
         "info_one_at_a_time": INFO_WORDS["de"]["one_at_a_time"],
+        # other games (engine/core/game.py): missing options, /auto-setup, /suggested
+        "missing_option": "/{command} braucht {option}:…",
+        "takes_no_options": "/{command} hat keine Optionen; angegeben: {options}.",
+        "auto_setup_nothing": "Für {side} gibt es jetzt nichts aufzustellen (Phase {phase}): "
+        "/auto-setup stellt die Einheiten (oder Kartenplättchen) einer Seite vor dem Spiel auf.",
+        "suggested_nothing_left": "Für {side} bleibt nichts mehr so aufzustellen, wie das "
+        "Szenario vorschlägt.",
     },
 }
 
