@@ -308,6 +308,8 @@ class Tenochtitlan(Ruleset):
             "tenochtitlan.terrain_stops": "Das Betreten von {at} ({place}) beendet den Zug von "
             "{unit} vor {cell}.",
             "tenochtitlan.no_way": "Kein Weg führt {unit} nach {cell}.",
+            "tenochtitlan.enemies_bar": "Feindliche Einheiten versperren {unit} jeden Weg nach "
+            "{cell}; kein Feld eines Feindes wird betreten.",
             "tenochtitlan.already_attacked": "{unit} hat in diesem Spielzug schon angegriffen.",
             "tenochtitlan.attack_limit": "Die Karte erlaubt {limit} angreifende Einheiten, und "
             "{used} haben angegriffen.",
@@ -885,7 +887,13 @@ class Tenochtitlan(Ruleset):
         return out, parent, start
 
     def _search(
-        self, pos: Pos, uid: str, points: int, zoc: bool = True, stops: bool = True
+        self,
+        pos: Pos,
+        uid: str,
+        points: int,
+        zoc: bool = True,
+        stops: bool = True,
+        enemies: bool = True,
     ) -> tuple[dict[int, int], dict[int, int], int]:
         """The movement search for ``uid`` with ``points`` movement points (costs in half
         points); without ``zoc`` or ``stops`` it shows what enemy zones of control or stopping
@@ -896,6 +904,8 @@ class Tenochtitlan(Ruleset):
         start = pos.where(uid)
         side = u["side"]
         enemy = {i for i, other in pos.at.items() if pos.units[other]["side"] != side}
+        if not enemies:
+            enemy = set()
         cost: Sequence[int]
         if cls == "canoe":
             cost = board.cost_canoe
@@ -1438,6 +1448,13 @@ class Tenochtitlan(Ruleset):
                 f"before {to}.",
                 at=board.label(halt),
                 place=halt_place,
+            )
+        ends, _, _ = self._search(pos, uid, far, zoc=False, stops=False, enemies=False)
+        if goal in ends:
+            return keyed(
+                "enemies_bar",
+                f"Enemy units bar every way {name} could take to {to}; no unit enters an "
+                f"enemy's hex.",
             )
         return keyed("no_way", f"No way leads {name} to {to}.")
 

@@ -423,6 +423,14 @@ def test_canoes_and_brigantines_pass_through_enemy_zoc_down_a_one_hex_channel():
             "Spanish Infantry i steht in einer feindlichen Kontrollzone und darf nicht direkt in "
             "eine andere ziehen (0204) auf dem Weg nach 0205.",
         ),
+        (
+            {"i": inf("0201"), "w": {"type": "az-warriors", "at": "0204"}},
+            "/move unit:i to:0206",
+            "Enemy units bar every way Spanish Infantry i could take to 0206; no unit enters "
+            "an enemy's hex.",
+            "Feindliche Einheiten versperren Spanish Infantry i jeden Weg nach 0206; kein Feld "
+            "eines Feindes wird betreten.",
+        ),
     ],
 )
 def test_a_refused_move_gives_its_reason_in_the_games_terms(units, command, english, german):
