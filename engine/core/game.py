@@ -66,9 +66,12 @@ def apply_action(
 def _missing_option(
     ruleset: Ruleset, state: dict, action: dict, refused: RuleError
 ) -> RuleError | None:
-    """A refused command that lacks an option every legal command of its kind has is refused
-    for that: "/move needs unit:…", not a reason about a unit named 'None'."""
+    """A refused command that lacks an option every legal command of its kind has, and whose
+    refusal spoke of the missing value as 'None' or gave no reason at all, is refused for the
+    missing option instead: "/move needs unit:…". A game's own reason for the gap is kept."""
     kind = action["type"]
+    if "None" not in refused.message and not refused.message.startswith(f"That /{kind} is not"):
+        return None
     command = next((c for c in ruleset.commands if c.name == kind), None)
     if command is None:
         return None

@@ -2378,9 +2378,9 @@ class PocketTactics(Ruleset):
                 f"{n(event['defender'])} OFF {d['defender']['off']} DEF {d['defender']['def']}."
             )
         if t == "bonus":
-            return f"{n(event['unit'])}: +{event['value']} ({event['source']}) on {event['die']}: {event['from']} → {event['to']}."
+            return f"{n(event['unit'])}: +{event['value']} ({event['source']}) on {explain.die_name(event['die'])}: {event['from']} → {event['to']}."
         if t == "reroll":
-            return f"{n(event['unit'])} re-rolls {event['die']}: {event['from']} → {event['to']}."
+            return f"{n(event['unit'])} re-rolls {explain.die_name(event['die'])}: {event['from']} → {event['to']}."
         if t == "pass":
             return f"{SIDE_TITLES[event['side']]} passes ({event['step']})."
         if t == "combat":

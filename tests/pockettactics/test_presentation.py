@@ -220,7 +220,7 @@ def test_the_header_shows_each_sides_rerolls_left_during_a_combat_in_english_and
         (
             "spearman DEF 5+ test (hazard at 0807)",
             "Clan Spearman DEF 5+ test (hazard at 0807)",
-            "Clan Spearman DEF-Probe 5+ (Gefahr auf 0807)",
+            "Clan Spearman DEF-5+-Test (Gefahr auf 0807)",
         ),
     ],
 )
@@ -230,3 +230,10 @@ def test_dice_lines_name_the_unit_and_side_in_the_readers_words(purpose, english
     event = {"type": "roll", "purpose": purpose, "value": 2}
     assert RS.roll_purpose(state, event, "en") == english
     assert RS.roll_purpose(state, event, "de") == german
+
+
+def test_bonus_and_re_roll_lines_name_the_die_as_players_read_it():
+    state = position({"spearman": "0808", "slinger": "0809"})
+    reroll = {"type": "reroll", "unit": "slinger", "die": "off1", "from": 6, "to": 5}
+    assert RS.narrate(state, reroll, "en") == "Goblin Slinger re-rolls OFF 1: 6 → 5."
+    assert RS.narrate(state, reroll, "de") == "Goblin Slinger würfelt OFF 1 neu: 6 → 5."
