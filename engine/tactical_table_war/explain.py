@@ -189,6 +189,15 @@ TRANSLATIONS_DE = {
     "stehen.",
     "tactical-table-war.unexplored": "{cell} ist kein erkundetes Feld der Karte: Einheiten "
     "ziehen nur über erkundete Landschaft, erkundet wird neben jedem Weg einer Einheit.",
+    "tactical-table-war.impassable": "Keine Einheit betritt {cell} ({land}).",
+    "tactical-table-war.enemy_castle": "{cell} ist die feindliche Burg; keine Einheit betritt "
+    "sie.",
+    "tactical-table-war.enemy_there": "Auf {cell} steht der Feind {enemy}; kein Feld eines "
+    "Feindes wird betreten.",
+    "tactical-table-war.too_far": "{unit} braucht {need} Schritte bis {cell} und hat "
+    "Geschwindigkeit {speed}.",
+    "tactical-table-war.no_way": "Feindliche Einheiten, Seen oder die feindliche Burg "
+    "versperren {unit} jeden Weg nach {cell}.",
     "tactical-table-war.cannot_reach": "{unit} (Geschwindigkeit {speed}) erreicht {cell} in "
     "dieser Phase nicht: eine Einheit je Feld, nie durch feindliche Einheiten, Seen oder die "
     "feindliche Burg.",
@@ -216,6 +225,9 @@ NAMES_DE = {
     "simple": "einfache",
     "advanced": "erweiterte",
 }
+# Landscape titles a refusal names ("No unit enters 0305 (Lake)") in German.
+for _key, _title in (("plain", "Plain"), ("forest", "Forest"), ("hill", "Hill"), ("lake", "Lake")):
+    TRANSLATIONS_DE.setdefault(_title, NAMES_DE[_key])
 NARRATION_DE = {
     "combat": "{attacker} ({strength}+⚄{attack_die}={attack}) gegen {defender} "
     "({defender_strength}+{terrain_advantage}+⚄{defence_die}-{weakening}={defence}): {outcome}",
