@@ -68,3 +68,22 @@ def test_the_core_referee_edit_of_no_unit_reads_german():
     state, _ = new_game(skirmish, skirmish.load_scenario("standard"), 1)
     error = refused(skirmish, state, {"type": "ref-remove", "side": "referee", "unit": "nobody"})
     assert rule_text(error, "de").startswith("Es gibt keine Einheit 'nobody'.")
+
+
+def test_suggested_with_nothing_left_to_place_reads_german():
+    from engine import registry
+
+    registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
+    base = type(registry.get_ruleset("skirmish"))
+
+    class Suggesting(base):  # a scenario whose one suggestion has been placed already
+        def suggested_actions(self, state, side):
+            return [{"type": "move", "side": side, "unit": "r1", "to": "0606"}]
+
+    rules = Suggesting()
+    state, _ = new_game(rules, rules.load_scenario("standard"), 1)
+    error = refused(rules, state, {"type": "suggested", "side": "red"})
+    assert str(error) == "Red has nothing left to place as the scenario suggests."
+    assert rule_text(error, "de") == (
+        "Für Red bleibt nichts mehr so aufzustellen, wie das Szenario vorschlägt."
+    )
