@@ -263,3 +263,21 @@ def test_a_refused_move_says_why_in_the_games_terms(tiles, to, english, german):
         act(state, f"/move unit:spearman to:{to}")
     assert str(refused.value).startswith(english)
     assert rule_text(refused.value, "de").startswith(german)
+
+
+def test_a_move_every_way_of_which_stopping_terrain_ends_says_so():
+    from cogs.i18n import rule_text
+    from engine.pockettactics.rules import _neighbour_labels
+
+    # The spearman's only way out of 0808 is the forest at 0807, which ends a move on entry.
+    gone = {lab: None for lab in _neighbour_labels("0808") if lab != "0807"}
+    tiles = {**gone, "0807": {"terrain": "grass", "feature": "forest"}}
+    state = position({"spearman": "0808", "goblin": "0811"}, tiles=tiles)
+    with pytest.raises(RuleError) as refused:
+        act(state, "/move unit:spearman to:0806")
+    assert str(refused.value).startswith(
+        "Clan Spearman cannot reach 0806: every way there crosses a tile that stops it"
+    )
+    assert rule_text(refused.value, "de").startswith(
+        "Clan Spearman kann 0806 nicht erreichen: jeder Weg dorthin führt über ein Plättchen"
+    )
