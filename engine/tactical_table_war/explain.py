@@ -226,8 +226,8 @@ NAMES_DE = {
     "advanced": "erweiterte",
 }
 # Landscape titles a refusal names ("No unit enters 0305 (Lake)") in German.
-for _key, _title in (("plain", "Plain"), ("forest", "Forest"), ("hill", "Hill"), ("lake", "Lake")):
-    TRANSLATIONS_DE.setdefault(_title, NAMES_DE[_key])
+for _land, _land_title in (("plain", "Plain"), ("forest", "Forest"), ("hill", "Hill"), ("lake", "Lake")):
+    TRANSLATIONS_DE.setdefault(_land_title, NAMES_DE[_land])
 NARRATION_DE = {
     "combat": "{attacker} ({strength}+⚄{attack_die}={attack}) gegen {defender} "
     "({defender_strength}+{terrain_advantage}+⚄{defence_die}-{weakening}={defence}): {outcome}",
