@@ -364,10 +364,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ref_paused": "{referee} hat die Partie angehalten; die Uhren stehen.",
         "ref_resumed": "{referee} hat die Partie fortgesetzt.",
         "ref_clock": "{referee} hat die Uhr von {side} auf {hours} h gestellt.",
-        "reminder": "⏰ {people}: {side} ist am Zug (noch {time} auf der Uhr). Brett: {link}",
+        "reminder": "⏰ {people}: am Zug: {side} (noch {time} auf der Uhr). Brett: {link}",
         "timeout_referee": "⌛ Die Uhr von {side} ist abgelaufen. Die Partie wartet auf den "
         "Schiedsrichter.",
-        "timeout_forfeit": "⌛ Die Uhr von {side} ist abgelaufen; {side} verliert.",
+        "timeout_forfeit": "⌛ Die Uhr von {side} ist abgelaufen; die Partie ist für {side} "
+        "verloren.",
         "button_end": "Phase beenden",
         "button_undo": "Rücknahme anfragen",
         "button_opts": "Meine Optionen",
@@ -438,7 +439,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "help_game": "**{title}** #{id} ({status}). Ihre Befehle:",
         "help_examples": "Du könntest jetzt tippen:",
         "help_questions": "Fragen, die jeder jederzeit stellen darf (die Antwort siehst nur du):",
-        "turn_notice": "⏳ {title} #{id}: {side} ist am Zug. {link}",
+        "turn_notice": "⏳ {title} #{id}: am Zug: {side}. {link}",
         "notify_on": "Ich schreibe dir eine Direktnachricht, wenn deine Seite in dieser Partie am "
         "Zug ist (/game notify on:False beendet das). Direktnachrichten von diesem "
         "Server müssen erlaubt sein.",
@@ -450,11 +451,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "flow_turn": "{word} {turn} beginnt",
         "flow_phase": "Phase: {phase}",
         "flow_to_act": "am Zug: {sides}",
-        "flow_owed": "{side} muss entscheiden ({what}): {commands}",
-        "flow_ended": "{side} hat die Phase beendet",
+        "flow_owed": "Entscheidung von {side} fällig ({what}): {commands}",
+        "flow_ended": "{side}: Phase beendet",
         "flow_dice": "die Würfel entscheiden: {dice}",
         "flow_after": "nach {action} geht die Partie nach ihren Regeln weiter",
-        "flow_decided": "{side} hat entschieden",
+        "flow_decided": "{side}: Entscheidung getroffen",
     },
 }
 
@@ -672,9 +673,9 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
     "de": {
         "game_over": "Die Partie ist vorbei.",
         "unknown_side": "Es gibt keine Seite {side!r}.",
-        "not_your_turn": "{side} ist nicht am Zug; die Partie wartet auf {waiting}.",
-        "not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie wartet auf "
-        "{waiting}.",
+        "not_your_turn": "Nicht am Zug: {side}; die Partie wartet auf {waiting}.",
+        "not_your_decision": "Für {side} gibt es jetzt nichts zu entscheiden; die Partie "
+        "wartet auf {waiting}.",
         "not_possible_now": "/{command} ist jetzt nicht möglich.",
         "not_legal_now": "Dieses /{command} ist jetzt nicht erlaubt.",
         "not_legal_value": "/{command} geht jetzt nicht mit {option}:{value}; möglich: {possible}.",
@@ -699,6 +700,13 @@ RULE_MESSAGES: dict[str, dict[str, str]] = {
         "info_no_cell": INFO_WORDS["de"]["no_cell"],
         "info_need_one": INFO_WORDS["de"]["need_one"],
         "info_one_at_a_time": INFO_WORDS["de"]["one_at_a_time"],
+        # other games (engine/core/game.py): missing options, /auto-setup, /suggested
+        "missing_option": "/{command} braucht {option}:…",
+        "takes_no_options": "/{command} hat keine Optionen; angegeben: {options}.",
+        "auto_setup_nothing": "Für {side} gibt es jetzt nichts aufzustellen (Phase {phase}): "
+        "/auto-setup stellt die Einheiten (oder Kartenplättchen) einer Seite vor dem Spiel auf.",
+        "suggested_nothing_left": "Für {side} bleibt nichts mehr so aufzustellen, wie das "
+        "Szenario vorschlägt.",
     },
 }
 

@@ -46,7 +46,13 @@ def apply_action(
     elif action["type"] == SUGGESTED and ruleset.suggested_actions(state, action["side"]):
         new_state, events = take_suggested(ruleset, state, action, dice)
     else:
-        new_state, events = ruleset.apply(state, action, dice)
+        try:
+            new_state, events = ruleset.apply(state, action, dice)
+        except RuleError as refused:
+            missing = _missing_option(ruleset, state, action, refused)
+            if missing is not None:
+                raise missing from None
+            raise
     rolls_in_log = sum(1 for e in events if e.get("type") == "roll")
     visible_rolls = sum(1 for r in dice.rolled if not r.get("hidden"))
     if rolls_in_log != visible_rolls:
@@ -57,6 +63,37 @@ def apply_action(
     return new_state, events
 
 
+def _missing_option(
+    ruleset: Ruleset, state: dict, action: dict, refused: RuleError
+) -> RuleError | None:
+    """A refused command that lacks an option every legal command of its kind has, and whose
+    refusal spoke of the missing value as 'None' or gave no reason at all, is refused for the
+    missing option instead: "/move needs unit:…". A game's own reason for the gap is kept."""
+    kind = action["type"]
+    if "None" not in refused.message and not refused.message.startswith(f"That /{kind} is not"):
+        return None
+    command = next((c for c in ruleset.commands if c.name == kind), None)
+    if command is None:
+        return None
+    try:
+        same = [a for a in ruleset.legal_actions(state, action["side"]) if a["type"] == kind]
+    except Exception:  # the original refusal stands when the position cannot list its actions
+        return None
+    for option in command.options:
+        if option.name in action or not same or any(option.name not in a for a in same):
+            continue
+        missing = RuleError(
+            f"/{kind} needs {option.name}:…",
+            refused.legal,
+            key="missing_option",
+            params={"command": kind, "option": option.name},
+            domain=ruleset.name,
+        )
+        missing.legal_in = refused.legal_in
+        return missing
+    return None
+
+
 def auto_setup(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     """``/auto-setup``: place the acting side's remaining forces legally at random, one legal
     setup action after another, while the game still waits for that side. The picks come from
@@ -64,7 +101,7 @@ def auto_setup(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple
     side = action["side"]
     extra = sorted(set(action) - {"type", "side"})
     if extra:
-        raise RuleError(f"/{AUTO_SETUP} takes no options; got {', '.join(extra)}.")
+        raise _no_options(ruleset, AUTO_SETUP, extra)
     events: list[dict] = []
     placed = 0
     for _ in range(MAX_AUTO_SETUP_STEPS):
@@ -81,9 +118,21 @@ def auto_setup(ruleset: Ruleset, state: dict, action: dict, dice: Dice) -> tuple
         title = ruleset.side_titles.get(side, side)
         raise RuleError(
             f"{title} has nothing to place now (phase {state.get('phase')}): "
-            f"/{AUTO_SETUP} places a side's units (or map tiles) before play."
+            f"/{AUTO_SETUP} places a side's units (or map tiles) before play.",
+            key="auto_setup_nothing",
+            params={"side": title, "phase": str(state.get("phase"))},
+            domain=ruleset.name,
         )
     return state, events
+
+
+def _no_options(ruleset: Ruleset, command: str, extra: list[str]) -> RuleError:
+    return RuleError(
+        f"/{command} takes no options; got {', '.join(extra)}.",
+        key="takes_no_options",
+        params={"command": command, "options": ", ".join(extra)},
+        domain=ruleset.name,
+    )
 
 
 def take_suggested(
@@ -95,7 +144,7 @@ def take_suggested(
     side = action["side"]
     extra = sorted(set(action) - {"type", "side"})
     if extra:
-        raise RuleError(f"/{SUGGESTED} takes no options; got {', '.join(extra)}.")
+        raise _no_options(ruleset, SUGGESTED, extra)
     events: list[dict] = []
     placed = 0
     for step in ruleset.suggested_actions(state, side):
@@ -111,8 +160,12 @@ def take_suggested(
             try:
                 ruleset.apply(state, step, dice)
             except RuleError as refused:
+                # A reader of another language gets the rules' own reason in it.
                 raise RuleError(
-                    f"The suggested deployment cannot be taken: {refused.message}"
+                    f"The suggested deployment cannot be taken: {refused.message}",
+                    key=refused.key,
+                    params=refused.params,
+                    domain=refused.domain,
                 ) from None
             continue  # pragma: no cover - a legal step is in the legal list
         state, more = ruleset.apply(state, step, dice)
@@ -120,7 +173,12 @@ def take_suggested(
         placed += 1
     if not placed:
         title = ruleset.side_titles.get(side, side)
-        raise RuleError(f"{title} has nothing left to place as the scenario suggests.")
+        raise RuleError(
+            f"{title} has nothing left to place as the scenario suggests.",
+            key="suggested_nothing_left",
+            params={"side": title},
+            domain=ruleset.name,
+        )
     return state, events
 
 

@@ -465,7 +465,13 @@ class Ruleset(abc.ABC):
         if kind == "ref-place":
             unit = units.get(action.get("unit", ""))
             if unit is None:
-                raise RuleError(f"No unit {action.get('unit')!r}.", sorted(units)[:20])
+                raise RuleError(
+                    f"No unit {action.get('unit')!r}.",
+                    sorted(units)[:20],
+                    key="no_unit",
+                    params={"unit": str(action.get("unit"))},
+                    domain=self.name,
+                )
             old = unit.get("at")
             unit["at"] = action["to"]
             return state, [
@@ -479,7 +485,13 @@ class Ruleset(abc.ABC):
             ]
         if kind == "ref-remove":
             if action.get("unit") not in units:
-                raise RuleError(f"No unit {action.get('unit')!r}.", sorted(units)[:20])
+                raise RuleError(
+                    f"No unit {action.get('unit')!r}.",
+                    sorted(units)[:20],
+                    key="no_unit",
+                    params={"unit": str(action.get("unit"))},
+                    domain=self.name,
+                )
             removed = units.pop(action["unit"])
             state.setdefault("eliminated", [])
             if isinstance(state["eliminated"], list):

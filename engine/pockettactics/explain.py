@@ -254,7 +254,9 @@ PHRASES_DE = (
     (r"attacker out of its range", "Angreifer außer Reichweite"),
     (r"water test at (\d+)", r"Wassertest auf \1"),
     (r"water test before attacking (\S+)", r"Wassertest vor dem Angriff auf \1"),
+    (r"re-roll (OFF|DEF) (\d)", r"Neuwurf \1 \2"),
     (r"re-roll (\S+)", r"Neuwurf \1"),
+    (r"(OFF|DEF) 5\+ test", r"\1-5+-Test"),
     (r"random central feature", "zufälliges zentrales Merkmal"),
     (r"roll-off \(map building\)", "Auswurf (Kartenbau)"),
     (r"roll-off", "Auswurf"),
@@ -292,8 +294,24 @@ def phrase_de(text: str) -> str:
     return text
 
 
-def roll_purpose(event: dict, lang: str) -> str:
+_UNIT_FIRST = re.compile(r"^(\S+) ")
+_DIE_REF = re.compile(r"\b(off|def)(\d)\b")
+_SIDE_ID = re.compile(r": (north|south)$")
+
+
+def die_name(ref) -> str:
+    """A die as a player reads it: "off1" -> "OFF 1"."""
+    return _DIE_REF.sub(lambda m: f"{m[1].upper()} {m[2]}", str(ref))
+
+
+def roll_purpose(event: dict, lang: str, name=None) -> str:
+    """A die's purpose as a player reads it: the unit it is for by its name ("Goblin Slinger
+    re-roll OFF 1"), in ``lang``. ``name`` gives a unit id's name (None keeps ids)."""
     purpose = str(event.get("purpose", ""))
+    if name is not None:
+        purpose = _UNIT_FIRST.sub(lambda m: name(m[1]) + " ", purpose, count=1)
+    purpose = _DIE_REF.sub(lambda m: f"{m[1].upper()} {m[2]}", purpose)
+    purpose = _SIDE_ID.sub(lambda m: ": " + m[1].title(), purpose)  # "roll-off: North"
     return phrase_de(purpose) if lang == "de" else purpose
 
 
@@ -395,13 +413,13 @@ def narrate_de(ruleset, cat, state: dict, event: dict) -> str | None:
             unit=n(event["unit"]),
             value=event["value"],
             source=phrase_de(source),
-            die=event["die"],
+            die=die_name(event["die"]),
             from_=event["from"],
             to=event["to"],
         )
     if t == "reroll":
         return say[t].format(
-            unit=n(event["unit"]), die=event["die"], from_=event["from"], to=event["to"]
+            unit=n(event["unit"]), die=die_name(event["die"]), from_=event["from"], to=event["to"]
         )
     if t == "pass":
         return say[t].format(side=side(event["side"]), step=ruleset.term(event["step"], "de"))

@@ -37,7 +37,7 @@ from functools import cache
 from engine.core import hexgrid
 from engine.core.commands import format_command
 from engine.core.dice import Dice
-from engine.core.errors import RuleError, ScenarioError
+from engine.core.errors import Reason, RuleError, ScenarioError, keyed_of
 from engine.core.info import count
 from engine.core.names import distinguish_titles, with_article
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
@@ -128,6 +128,21 @@ def _fits(bonus: dict, kind: str) -> bool:
     return not bonus.get("only_kind") or bonus["kind"] in (kind, "any")
 
 
+# The phases as players read them (the flow line, the prompt, the header), not the ids.
+PHASE_TITLES = {
+    "faction": "Faction choice",
+    "army": "Army",
+    "tiles": "Tiles",
+    "features": "Features",
+    "map": "Map building",
+    "home": "Home tile",
+    "start": "Starting units",
+    "play": "Play",
+    "bonus": "Bonus dice",
+    "reroll": "Re-rolls",
+}
+
+
 class PocketTactics(Ruleset):
     name = "pocket-tactics"
     title = "Pocket Tactics"
@@ -147,6 +162,16 @@ class PocketTactics(Ruleset):
             "start": "Startaufstellung",
             "bonus": "Bonus",
             "reroll": "Neuwurf",
+            "Faction choice": "Fraktionswahl",
+            "Army": "Armee",
+            "Tiles": "Plättchen",
+            "Features": "Merkmale",
+            "Map building": "Kartenbau",
+            "Home tile": "Heimatfeld",
+            "Starting units": "Startaufstellung",
+            "Play": "Spiel",
+            "Bonus dice": "Bonuswürfel",
+            "Re-rolls": "Neuwürfe",
             "Turn": "Zug",
             "Phase": "Phase",
             "Active": "Aktive Seite",
@@ -165,6 +190,13 @@ class PocketTactics(Ruleset):
             "man nicht betreten).",
             "pocket-tactics.occupied": "Auf {cell} steht schon {unit}.",
             "pocket-tactics.cannot_reach": "{unit} kann {cell} in diesem Zug nicht erreichen.",
+            "pocket-tactics.flyers_only": "Nur fliegende Einheiten betreten {cell}; {unit} "
+            "fliegt nicht.",
+            "pocket-tactics.too_far": "{unit} braucht {need} Schritte bis {cell} und hat in "
+            "diesem Zug {steps}.",
+            "pocket-tactics.stopped_on_the_way": "{unit} kann {cell} nicht erreichen: jeder Weg "
+            "dorthin führt über ein Plättchen, das die Einheit anhält (haltendes Gelände oder "
+            "eine Gefahr, die sie nicht bevorzugt).",
             "pocket-tactics.not_enemy": "{target!r} ist keine feindliche Einheit auf der Karte.",
             "pocket-tactics.no_ranged": "{unit} hat keinen Fernkampfangriff.",
             "pocket-tactics.out_of_range": "{target} ist {distance} Plättchen entfernt; {unit} "
@@ -1111,13 +1143,8 @@ class PocketTactics(Ruleset):
                         params={"cell": str(to)},
                         domain=self.name,
                     )
-                raise RuleError(
-                    f"{uid} cannot reach {to} this turn.",
-                    sorted(self._destinations(state, uid)),
-                    key="pocket-tactics.cannot_reach",
-                    params={"unit": uid, "cell": str(to)},
-                    domain=self.name,
-                )
+                why = self._why_not_reach(state, uid, to)
+                raise RuleError(why, sorted(self._destinations(state, uid)), **keyed_of(why))
             target = action.get("target")
             if kind in ("attack", "fire") and target is not None:
                 if (
@@ -2148,6 +2175,43 @@ class PocketTactics(Ruleset):
             shown["bag"] = sorted(shown["bag"])  # the contents are public, the order is not
         return shown
 
+    def _why_not_reach(self, state: dict, uid: str, to: str) -> Reason:
+        """Why ``uid`` cannot end a move on the free tile ``to``, in the game's terms: a tile
+        for flyers only, more steps than the unit has, or tiles on every way there that stop
+        it."""
+        name = self._unit_name(state, uid)
+        spec = self._uspec(state, uid)
+        if self._spec(state, to)["flyers_only"] and not spec["flying"]:
+            return Reason(
+                f"Only flyers enter {to}; {name} does not fly.",
+                "pocket-tactics.flyers_only",
+                self.name,
+                unit=name,
+                cell=str(to),
+            )
+        steps = 1 + spec["fast"] + spec["flying"]
+        # A move is a handful of steps; a longer search finds how many a way there needs.
+        ways = self._destinations(state, uid, steps=steps + 12)
+        if to in ways:
+            need = len(ways[to]) - 1
+            return Reason(
+                f"{name} needs {need} steps to reach {to} and has {steps} this move.",
+                "pocket-tactics.too_far",
+                self.name,
+                unit=name,
+                cell=str(to),
+                need=need,
+                steps=steps,
+            )
+        return Reason(
+            f"{name} cannot reach {to}: every way there crosses a tile that stops it "
+            f"(stopping terrain, or a hazard it does not prefer).",
+            "pocket-tactics.stopped_on_the_way",
+            self.name,
+            unit=name,
+            cell=str(to),
+        )
+
     def _unit_name(self, state, uid) -> str:
         spec = self.cat.units.get(uid)
         return spec["title"] if spec else uid
@@ -2234,7 +2298,7 @@ class PocketTactics(Ruleset):
         return self.describe_event(state, event)
 
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
-        return explain.roll_purpose(event, lang)
+        return explain.roll_purpose(event, lang, lambda uid: self._unit_name(state, uid))
 
     def describe_event(self, state: dict, event: dict) -> str | None:
         t = event.get("type")
@@ -2314,9 +2378,9 @@ class PocketTactics(Ruleset):
                 f"{n(event['defender'])} OFF {d['defender']['off']} DEF {d['defender']['def']}."
             )
         if t == "bonus":
-            return f"{n(event['unit'])}: +{event['value']} ({event['source']}) on {event['die']}: {event['from']} → {event['to']}."
+            return f"{n(event['unit'])}: +{event['value']} ({event['source']}) on {explain.die_name(event['die'])}: {event['from']} → {event['to']}."
         if t == "reroll":
-            return f"{n(event['unit'])} re-rolls {event['die']}: {event['from']} → {event['to']}."
+            return f"{n(event['unit'])} re-rolls {explain.die_name(event['die'])}: {event['from']} → {event['to']}."
         if t == "pass":
             return f"{SIDE_TITLES[event['side']]} passes ({event['step']})."
         if t == "combat":
@@ -2352,10 +2416,25 @@ class PocketTactics(Ruleset):
             return f"{part(event['attack'])} · {part(event['counter'])}"
         return f"attack {part(event['attack'])}; counter {part(event['counter'])}"
 
+    def localised_header(self, state: dict, lang: str = "en") -> dict[str, str]:
+        header = super().localised_header(state, lang)
+        c = state.get("combat")
+        if lang != "en" and c:
+            # whole-value translation cannot reach the side names inside these two values
+            fighters = [self._unit_name(state, c[role]) for role in ROLES]
+            header[self.term("Combat", lang)] = " gegen ".join(fighters) if lang == "de" else (
+                " vs ".join(fighters)
+            )
+            header[self.term("Re-rolls left", lang)] = " / ".join(
+                f"{self.side_title(state['units'][c[role]]['side'], lang)} {c['rerolls'][role]}"
+                for role in ROLES
+            )
+        return header
+
     def header(self, state: dict) -> dict[str, str]:
         out = {
             "Turn": str(state.get("turn")),
-            "Phase": state.get("phase", ""),
+            "Phase": PHASE_TITLES.get(state.get("phase", ""), state.get("phase", "")),
             "Active": SIDE_TITLES.get(str(state.get("active")), str(state.get("active"))),
         }
         if state.get("awaiting") and state["awaiting"] != [state.get("active")]:

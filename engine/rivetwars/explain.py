@@ -229,7 +229,7 @@ NARRATION_DE = {
     "phase_started": "{side}: Phase {phase}.",
     "eliminated": "{unit} ist ausgeschaltet.",
     "vp": "{side} +{vp} Siegpunkte ({why}), insgesamt {total}.",
-    "moved": "{unit} zieht nach {segment} ({to}).",
+    "moved": "{unit} zieht nach {segment}{to}.",
     "retreated": "{unit} wird nach {segment} zurückgedrängt.",
     "deployed": "{side} stellt {unit} in {segment} auf.",
     "plugged": "{side} steckt {unit} auf {host}.",
@@ -270,6 +270,39 @@ NARRATION_DE = {
     "nobody": "Niemand",
     "escalation_bonus": "Eskalation: {side} erhält {bonus}.",
 }
+# Sides whose German title is a plural noun ("Alliierte"): the verb after them agrees
+# ("Alliierte sind am Zug", "Bismark ist am Zug").
+PLURAL_SIDES = frozenset({"allies"})
+PLURAL_VERBS_DE = {
+    "ist": "sind",
+    "hat": "haben",
+    "würfelt": "würfeln",
+    "beginnt": "beginnen",
+    "stellt": "stellen",
+    "steckt": "stecken",
+    "übernimmt": "übernehmen",
+    "hält": "halten",
+    "spielt": "spielen",
+    "wirft": "werfen",
+    "zieht": "ziehen",
+    "deckt": "decken",
+    "verliert": "verlieren",
+    "darf": "dürfen",
+    "gewinnt": "gewinnen",
+    "erhält": "erhalten",
+}
+
+
+def agree_de(template: str, name: str) -> str:
+    """``template`` with the verb right after ``{name}`` in the plural."""
+    return re.sub(
+        r"\{" + name + r"\} (\w+)",
+        lambda m: "{" + name + "} " + PLURAL_VERBS_DE.get(m[1], m[1]),
+        template,
+    )
+
+
+NARRATION_DE_PLURAL = {key: agree_de(text, "side") for key, text in NARRATION_DE.items()}
 PHRASES_DE = (
     (r"^end of round$", "Rundenende"),
     (r"^objective (\S+)$", r"Ziel \1"),
@@ -328,17 +361,25 @@ def roll_purpose(event: dict, lang: str) -> str:
 def narrate_de(ruleset, state: dict, event: dict, phase_titles: dict) -> str | None:
     """An event in German (English: ``present.describe_event``)."""
     t = event.get("type")
-    say = NARRATION_DE
+    say = NARRATION_DE_PLURAL if event.get("side") in PLURAL_SIDES else NARRATION_DE
     title = lambda s: ruleset.side_title(s, "de")  # noqa: E731
     side = title(event.get("side")) if event.get("side") else ""
     cards = data.cards()
+    from .present import named_units
+
+    event = named_units(state, event, "de")
     if t == "initiative":
         if event.get("reason") == "mission":
             return say["mission_order"].format(order=", ".join(title(s) for s in event["order"]))
         rolls = ", ".join(
-            say["rolled"].format(side=title(s), value=v) for s, v in event.get("rolls", {}).items()
+            (NARRATION_DE_PLURAL if s in PLURAL_SIDES else NARRATION_DE)["rolled"].format(
+                side=title(s), value=v
+            )
+            for s, v in event.get("rolls", {}).items()
         )
-        return say[t].format(rolls=rolls, first=title(event["order"][0]))
+        first = event["order"][0]
+        template = say[t] if first not in PLURAL_SIDES else agree_de(say[t], "first")
+        return template.format(rolls=rolls, first=title(first))
     if t == "initiative_tie":
         return say[t].format(value=event["value"])
     if t == "attack":
@@ -370,7 +411,8 @@ def narrate_de(ruleset, state: dict, event: dict, phase_titles: dict) -> str | N
             side=side, vp=event["vp"], why=phrase_de(str(event["why"])), total=event["total"]
         )
     if t in ("moved", "retreated"):
-        return say[t].format(unit=event["unit"], segment=event["segment"], to=event.get("to"))
+        square = f" ({event['to']})" if event.get("to") not in (None, event["segment"]) else ""
+        return say[t].format(unit=event["unit"], segment=event["segment"], to=square)
     if t == "deployed":
         return say[t].format(side=side, unit=event["unit"], segment=event["segment"])
     if t == "plugged":
@@ -430,7 +472,8 @@ def narrate_de(ruleset, state: dict, event: dict, phase_titles: dict) -> str | N
         return say[t]
     if t == "game_over":
         winner = title(event["winner"]) if event.get("winner") else say["nobody"]
-        return say[t].format(winner=winner, reason=phrase_de(str(event["reason"])))
+        template = say[t] if event.get("winner") not in PLURAL_SIDES else agree_de(say[t], "winner")
+        return template.format(winner=winner, reason=phrase_de(str(event["reason"])))
     if t == "escalation_bonus":
         return say[t].format(side=side, bonus=phrase_de(str(event["bonus"])))
     return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from engine.core import squaregrid
 from engine.core.names import distinguish_titles, possessive
@@ -105,6 +106,24 @@ def view(rs, state, side):
     return shown
 
 
+def named_units(state, event, lang):
+    """``event`` with its unit ids (unit, target, by, swapped, host) as sentences name them."""
+    named = dict(event)
+    for key in ("unit", "target", "by", "swapped", "host"):
+        if isinstance(named.get(key), str) and not (
+            key == "unit" and event.get("type") == "plugged"
+        ):
+            named[key] = unit_title(state, named[key], lang)
+    if event.get("type") == "eliminated" and named["unit"] == event["unit"] and event.get("types"):
+        from .explain import type_name
+        from .rules import roster
+
+        spec = roster(state).get(event["types"][0])  # the unit has left the board
+        if spec:
+            named["unit"] = f"{type_name(spec, lang)} ({event['unit']})"
+    return named
+
+
 def _unit_name(rs, state, utype):
     from .rules import roster
 
@@ -159,9 +178,66 @@ def describe(rs, state, key, value, lang="en"):
     return value
 
 
+def unit_title(state, uid, lang="en") -> str:
+    """A unit as a sentence names it: its type and, when the board shows several counters of
+    that type, the counter's number in brackets ("Panzerfaust (PzF 2)", which is also a name
+    players can type). A unit no longer on the board keeps its id."""
+    from .explain import type_name
+    from .rules import roster
+
+    units = (state or {}).get("units", {})
+    if not isinstance(uid, str) or uid not in units:
+        return str(uid)
+    specs = roster(state)
+
+    def counter(spec) -> str:  # as the picture titles a counter (present.scene)
+        return spec.get("short", spec["name"][:5])
+
+    spec = specs[units[uid]["type"]]
+    same = sorted(v for v, u in units.items() if counter(specs[u["type"]]) == counter(spec))
+    name = type_name(spec, lang)
+    if len(same) < 2:
+        return name
+    return f"{name} ({counter(spec)} {same.index(uid) + 1})"
+
+
+# "Allies" is a plural: "Allies have", "Allies play" (Bismark has, plays).
+PLURAL_VERBS_EN = {
+    "has": "have",
+    "plays": "play",
+    "takes": "take",
+    "holds": "hold",
+    "deploys": "deploy",
+    "plugs": "plug",
+    "discards": "discard",
+    "draws": "draw",
+    "reveals": "reveal",
+    "loses": "lose",
+    "gains": "gain",
+    "wins": "win",
+    "goes": "go",
+}
+
+
 def describe_event(rs, state, event):
+    line = _describe_event(rs, state, event)
+    if line is None:
+        return None
+    from .explain import PLURAL_SIDES
+
+    for side in PLURAL_SIDES:
+        line = re.sub(
+            r"\b(" + re.escape(_side_title(rs, side)) + r") (\w+)",
+            lambda m: f"{m[1]} {PLURAL_VERBS_EN.get(m[2], m[2])}",
+            line,
+        )
+    return line
+
+
+def _describe_event(rs, state, event):
     t = event.get("type")
     side = _side_title(rs, event.get("side"))
+    event = named_units(state, event, "en")
     if t == "initiative":
         if event.get("reason") == "mission":
             return f"The mission sets the order: {', '.join(_side_title(rs, s) for s in event['order'])}."

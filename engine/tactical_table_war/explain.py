@@ -189,6 +189,15 @@ TRANSLATIONS_DE = {
     "stehen.",
     "tactical-table-war.unexplored": "{cell} ist kein erkundetes Feld der Karte: Einheiten "
     "ziehen nur über erkundete Landschaft, erkundet wird neben jedem Weg einer Einheit.",
+    "tactical-table-war.impassable": "Keine Einheit betritt {cell} ({land}).",
+    "tactical-table-war.enemy_castle": "{cell} ist die feindliche Burg; keine Einheit betritt "
+    "sie.",
+    "tactical-table-war.enemy_there": "Auf {cell} steht der Feind {enemy}; kein Feld eines "
+    "Feindes wird betreten.",
+    "tactical-table-war.too_far": "{unit} braucht {need} Schritte bis {cell} und hat "
+    "Geschwindigkeit {speed}.",
+    "tactical-table-war.no_way": "Feindliche Einheiten, Seen oder die feindliche Burg "
+    "versperren {unit} jeden Weg nach {cell}.",
     "tactical-table-war.cannot_reach": "{unit} (Geschwindigkeit {speed}) erreicht {cell} in "
     "dieser Phase nicht: eine Einheit je Feld, nie durch feindliche Einheiten, Seen oder die "
     "feindliche Burg.",
@@ -216,6 +225,9 @@ NAMES_DE = {
     "simple": "einfache",
     "advanced": "erweiterte",
 }
+# Landscape titles a refusal names ("No unit enters 0305 (Lake)") in German.
+for _land, _land_title in (("plain", "Plain"), ("forest", "Forest"), ("hill", "Hill"), ("lake", "Lake")):
+    TRANSLATIONS_DE.setdefault(_land_title, NAMES_DE[_land])
 NARRATION_DE = {
     "combat": "{attacker} ({strength}+⚄{attack_die}={attack}) gegen {defender} "
     "({defender_strength}+{terrain_advantage}+⚄{defence_die}-{weakening}={defence}): {outcome}",
@@ -290,8 +302,24 @@ def roll_purpose(event: dict, lang: str) -> str:
     return purpose
 
 
-def narrate_de(ruleset, event: dict) -> str | None:
+def named_units(cat: Catalogue, state: dict | None, event: dict, lang: str) -> dict:
+    """``event`` with the units it speaks of named as their labels name them: type and id
+    ("Rekrut red-7"), the id being what tells two counters of a type apart on the board. A unit
+    no longer on the board keeps its id."""
+    units = (state or {}).get("units", {})
+    named = dict(event)
+    for key in ("unit", "attacker", "defender", "settler"):
+        uid = named.get(key)
+        if isinstance(uid, str) and uid in units:
+            kind = units[uid]["type"]
+            title = _de(kind) if lang == "de" else cat.types[kind]["title"]
+            named[key] = f"{title} {uid}"
+    return named
+
+
+def narrate_de(ruleset, event: dict, state: dict | None = None) -> str | None:
     """An event in the expansion's German (English: ``describe_event``)."""
+    event = named_units(ruleset.cat, state, event, "de")
     kind = event.get("type")
     say = NARRATION_DE
     side = lambda s: ruleset.side_title(s, "de")  # noqa: E731

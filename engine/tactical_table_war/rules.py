@@ -920,10 +920,50 @@ class TacticalTableWar(Ruleset):
                 **self._keyed("unexplored", cell=to),
             )
         reachable = sorted({m["to"] for m in self._moves(state, uid)})
+        side = unit["side"]
+        if to not in reachable and not self._may_pass(state, side, to):
+            if not self.cat.landscapes[state["tiles"][to]]["passable"]:
+                land = self.cat.landscapes[state["tiles"][to]]["title"]
+                raise RuleError(
+                    f"No unit enters {to} ({land}).",
+                    reachable,
+                    **self._keyed("impassable", cell=to, land=land),
+                )
+            if self._enemy_castle(state, side, to):
+                raise RuleError(
+                    f"{to} is the enemy castle; no unit enters it.",
+                    reachable,
+                    **self._keyed("enemy_castle", cell=to),
+                )
+            enemy = self._units_at(state, to)[0]
+            raise RuleError(
+                f"{to} holds the enemy {enemy}; no unit enters an enemy's hex.",
+                reachable,
+                **self._keyed("enemy_there", cell=to, enemy=enemy),
+            )
         if to not in reachable:
+            # The shortest open way there, however long, against the unit's speed.
+            ways = board.paths(
+                state["tiles"], unit["at"], len(state["tiles"]),
+                lambda lab: self._may_pass(state, side, lab),
+            )
+            need = len(ways[to]) - 1 if to in ways else None
+            if need is not None and need > speed:
+                raise RuleError(
+                    f"{uid} needs {need} steps to reach {to} and has speed {speed}.",
+                    reachable,
+                    **self._keyed("too_far", unit=uid, cell=to, need=need, speed=speed),
+                )
+            if need is None:
+                raise RuleError(
+                    f"Enemy units, lakes or the enemy castle bar every way {uid} could take to "
+                    f"{to}.",
+                    reachable,
+                    **self._keyed("no_way", unit=uid, cell=to),
+                )
             raise RuleError(
                 f"{uid} (speed {speed}) cannot reach {to} this phase: one unit per hex, "
-                "never through enemy units, lakes or the enemy castle. It can go to:",
+                "never through enemy units, lakes or the enemy castle.",
                 reachable,
                 **self._keyed("cannot_reach", unit=uid, speed=speed, cell=to),
             )
@@ -1467,13 +1507,14 @@ class TacticalTableWar(Ruleset):
 
     def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
         if lang == "de":
-            return explain.narrate_de(self, event)
+            return explain.narrate_de(self, event, state)
         return self.describe_event(state, event)
 
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
         return explain.roll_purpose(event, lang)
 
     def describe_event(self, state: dict, event: dict) -> str | None:
+        event = explain.named_units(self.cat, state, event, "en")
         kind = event.get("type")
         if kind == "combat":
             return (

@@ -215,6 +215,13 @@ def _charge(state: dict, attackers: list[str]) -> int:
     return sum(1 for uid in attackers if uid not in state["attacked"])
 
 
+def _points(half: int) -> str:
+    """Movement points counted in halves (road steps cost half a point), as a reader writes
+    them: "3", "2½"."""
+    whole, rest = divmod(half, 2)
+    return f"{whole}½" if rest and whole else ("½" if rest else str(whole))
+
+
 def _unit_number(uid: str) -> str:
     return uid.rsplit("-", 1)[-1]
 
@@ -262,8 +269,8 @@ class Tenochtitlan(Ruleset):
             "canoe": "Kanu",
             "Tlaxcalan ally: does not count for the Aztec victory.": "Tlaxcaltekischer "
             "Verbündeter: zählt nicht für den Sieg der Azteken.",
-            "tenochtitlan.not_your_decision": "{side} hat jetzt nichts zu entscheiden; die Partie "
-            "wartet auf {waiting}.",
+            "tenochtitlan.not_your_decision": "Für {side} gibt es jetzt nichts zu entscheiden; "
+            "die Partie wartet auf {waiting}.",
             "tenochtitlan.card_demands_attack": "Die ausgespielte Karte verlangt einen Angriff, und "
             "einer ist möglich.",
             "tenochtitlan.one_per_hex": "Am Ende der Bewegungsphase darf nur eine Einheit auf jedem "
@@ -285,6 +292,24 @@ class Tenochtitlan(Ruleset):
             "keine Feindfelder, Halt beim Betreten feindlicher "
             "Kontrollzonen oder haltenden Geländes, am Ende eine "
             "Einheit pro Feld.",
+            "tenochtitlan.move_in_place": "{unit} steht schon auf {cell}.",
+            "tenochtitlan.enemy_there": "Auf {cell} steht der Feind {enemy}; kein Feld eines "
+            "Feindes wird betreten.",
+            "tenochtitlan.water_unit_ashore": "{unit} kann den Zug nicht auf {cell} ({place}) "
+            "beenden: Boote halten nur auf Wasser (Dämme und Brücken dürfen sie überqueren).",
+            "tenochtitlan.land_unit_afloat": "{unit} kann {cell} ({place}) nicht betreten: "
+            "Landeinheiten betreten kein Wasser.",
+            "tenochtitlan.too_far": "{unit} braucht {need} Bewegungspunkte bis {cell} und hat "
+            "{have}.",
+            "tenochtitlan.zoc_to_zoc": "{unit} steht in einer feindlichen Kontrollzone und darf "
+            "nicht direkt in eine andere ziehen ({at}) auf dem Weg nach {cell}.",
+            "tenochtitlan.zoc_stops": "Das Betreten der feindlichen Kontrollzone auf {at} beendet "
+            "den Zug von {unit} vor {cell}.",
+            "tenochtitlan.terrain_stops": "Das Betreten von {at} ({place}) beendet den Zug von "
+            "{unit} vor {cell}.",
+            "tenochtitlan.no_way": "Kein Weg führt {unit} nach {cell}.",
+            "tenochtitlan.enemies_bar": "Feindliche Einheiten versperren {unit} jeden Weg nach "
+            "{cell}; kein Feld eines Feindes wird betreten.",
             "tenochtitlan.already_attacked": "{unit} hat in diesem Spielzug schon angegriffen.",
             "tenochtitlan.attack_limit": "Die Karte erlaubt {limit} angreifende Einheiten, und "
             "{used} haben angegriffen.",
@@ -849,14 +874,38 @@ class Tenochtitlan(Ruleset):
         return pos.reach_cache[uid]
 
     def _compute_reach(self, pos: Pos, uid: str) -> tuple[dict[str, int], dict[int, int], int]:
-        state, board = pos.state, pos.board
+        state = pos.state
         u = pos.units[uid]
         if u["side"] != state["active"] or u["disorganised"] or uid in state["moved"]:
             return {}, {}, 0
+        ends, parent, start = self._search(pos, uid, pos.movement(uid))
+        labels = pos.board.grid.labels
+        medium = pos.board.medium
+        # Water units pass causeways and bridges but never stop on them.
+        water = pos.cls(uid) in WATER_CLASSES
+        out = {labels[i]: i for i in ends if not water or medium[i] == "water"}
+        return out, parent, start
+
+    def _search(
+        self,
+        pos: Pos,
+        uid: str,
+        points: int,
+        zoc: bool = True,
+        stops: bool = True,
+        enemies: bool = True,
+    ) -> tuple[dict[int, int], dict[int, int], int]:
+        """The movement search for ``uid`` with ``points`` movement points (costs in half
+        points); without ``zoc`` or ``stops`` it shows what enemy zones of control or stopping
+        terrain took away, for a refusal's reason."""
+        board = pos.board
+        u = pos.units[uid]
         cls = pos.cls(uid)
         start = pos.where(uid)
         side = u["side"]
         enemy = {i for i, other in pos.at.items() if pos.units[other]["side"] != side}
+        if not enemies:
+            enemy = set()
         cost: Sequence[int]
         if cls == "canoe":
             cost = board.cost_canoe
@@ -882,19 +931,15 @@ class Tenochtitlan(Ruleset):
         ends, parent = hexgrid.reachable(
             board.grid,
             start,
-            pos.movement(uid),
+            points,
             cast(list, cost),
             enemy=enemy,
             enemy_zoc=pos.zoc(OTHER[side]),
-            stops=frozenset() if water else board.stops,
-            ignore_zoc=water,
+            stops=frozenset() if water or not stops else board.stops,
+            ignore_zoc=water or not zoc,
             road_links=frozenset() if water else board.road_links,
         )
-        labels = board.grid.labels
-        medium = board.medium
-        # Water units pass causeways and bridges but never stop on them.
-        out = {labels[i]: i for i in ends if not water or medium[i] == "water"}
-        return out, parent, start
+        return ends, parent, start
 
     # --- combat and defensive fire
     def _targets(self, pos: Pos, uid: str, defensive: bool) -> list[str]:
@@ -1152,7 +1197,11 @@ class Tenochtitlan(Ruleset):
             elif kind == "move" and len(state["moved"]) >= pos.move_limit():
                 reason = f"The card allows {pos.move_limit()} units to move and they have moved."
                 keyed = self._keyed("move_limit", limit=pos.move_limit())
-            elif kind == "move" and (friend := self._friend_at(pos, side, action.get("to"))):
+            elif (
+                kind == "move"
+                and (friend := self._friend_at(pos, side, action.get("to")))
+                and friend != unit
+            ):
                 reason = (
                     f"{action['to']} holds {self._name(state, friend)}. A unit may stop on a "
                     f"friend only if that friend can still move on to an empty hex this phase "
@@ -1162,6 +1211,8 @@ class Tenochtitlan(Ruleset):
                 keyed = self._keyed(
                     "stop_on_friend", cell=str(action["to"]), friend=self._name(state, friend)
                 )
+            elif kind == "move" and (why := self._why_not_reach(pos, unit, action.get("to"))):
+                reason, keyed = why, keyed_of(why)
             elif kind == "move":
                 reason = (
                     f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
@@ -1303,6 +1354,109 @@ class Tenochtitlan(Ruleset):
             params={"command": kind},
             domain=self.name,
         )
+
+    def _why_not_reach(self, pos: Pos, uid: str, to) -> Reason | None:
+        """Why ``uid`` cannot end its move on ``to``, in the game's terms: the hex cannot be
+        entered, the cheapest way there costs more than its movement points, or an enemy zone
+        of control or stopping terrain ends the move before it gets there. None when the search
+        has no single reason (the generic refusal then lists the rules)."""
+        state, board = pos.state, pos.board
+        name = self._name(state, uid)
+        if not isinstance(to, str) or board.idx(to) is None:
+            return Reason(
+                f"{to!r} is not a hex of this map.", f"{self.name}.not_a_hex", self.name,
+                cell=str(to),
+            )
+        goal = board.idx(to)
+        start = pos.where(uid)
+        water = pos.cls(uid) in WATER_CLASSES
+        place = present.place_name(board, goal)
+
+        def keyed(what: str, text: str, **params) -> Reason:
+            return Reason(text, f"{self.name}.{what}", self.name, unit=name, cell=to, **params)
+
+        if goal == start:
+            return keyed("move_in_place", f"{name} already stands on {to}.")
+        holder = pos.at.get(goal)
+        if holder is not None and pos.units[holder]["side"] != pos.units[uid]["side"]:
+            enemy = self._name(state, holder)
+            return keyed(
+                "enemy_there",
+                f"{to} holds the enemy {enemy}; no unit enters an enemy's hex.",
+                enemy=enemy,
+            )
+        if water and board.medium[goal] != "water":
+            return keyed(
+                "water_unit_ashore",
+                f"{name} cannot end a move on {to} ({place}): boats stop only on water "
+                f"(causeways and bridges they may pass).",
+                place=place,
+            )
+        if not water and board.medium[goal] == "water":
+            return keyed(
+                "land_unit_afloat",
+                f"{name} cannot enter {to} ({place}): land units do not enter water.",
+                place=place,
+            )
+        far = 2 * len(board.grid.hexes) + 2  # more points than any way across the map costs
+        ends, _, _ = self._search(pos, uid, far)
+        have = pos.movement(uid)
+        if goal in ends and ends[goal] > 2 * have:
+            need = _points(ends[goal])
+            return keyed(
+                "too_far",
+                f"{name} needs {need} movement points to reach {to} and has {have}.",
+                need=need,
+                have=have,
+            )
+        if goal in ends:
+            return None
+        for what, search in (
+            ("zoc", lambda: self._search(pos, uid, far, zoc=False)),
+            ("stop", lambda: self._search(pos, uid, far, stops=False)),
+            ("both", lambda: self._search(pos, uid, far, zoc=False, stops=False)),
+        ):
+            ends, parent, _ = search()
+            if goal not in ends:
+                continue
+            path = [goal]
+            while path[-1] != start:
+                path.append(parent[path[-1]])
+            path.reverse()
+            zoc, stops = pos.zoc(OTHER[pos.units[uid]["side"]]), board.stops
+            if start in zoc and path[1] in zoc:
+                return keyed(
+                    "zoc_to_zoc",
+                    f"{name} stands in an enemy zone of control and may not step straight into "
+                    f"another ({board.label(path[1])}) on the way to {to}.",
+                    at=board.label(path[1]),
+                )
+            halt = next((i for i in path[1:-1] if i in zoc or i in stops), None)
+            if halt is None:
+                break
+            if halt in zoc:
+                return keyed(
+                    "zoc_stops",
+                    f"Entering the enemy zone of control at {board.label(halt)} ends "
+                    f"{possessive(name)} move before {to}.",
+                    at=board.label(halt),
+                )
+            halt_place = present.place_name(board, halt)
+            return keyed(
+                "terrain_stops",
+                f"Entering {board.label(halt)} ({halt_place}) ends {possessive(name)} move "
+                f"before {to}.",
+                at=board.label(halt),
+                place=halt_place,
+            )
+        ends, _, _ = self._search(pos, uid, far, zoc=False, stops=False, enemies=False)
+        if goal in ends:
+            return keyed(
+                "enemies_bar",
+                f"Enemy units bar every way {name} could take to {to}; no unit enters an "
+                f"enemy's hex.",
+            )
+        return keyed("no_way", f"No way leads {name} to {to}.")
 
     def _keyed(self, what: str, **params) -> dict:
         """RuleError's key, params and domain for one of this game's refusals."""
@@ -2123,3 +2277,26 @@ for _reason in (
         "{partner} kann sich dem Angriff nicht anschließen: "
         + Tenochtitlan.translations["de"][f"tenochtitlan.{_reason}"]
     )
+
+# Place and terrain names a refusal gives ("Lake Texcoco") read as on the German board.
+for _place in (
+    "Clear",
+    "Hills",
+    "Marsh",
+    "Lake Texcoco",
+    "Canal",
+    "City sites",
+    "Sacred Precinct",
+    "Tlatelolco Market",
+    "Dock Area",
+    "Tlacopan Gate",
+    "Causeway",
+    "Aqueduct",
+    "Canal bridge",
+    "Iztapalapa causeway",
+    "Tepeyac causeway",
+    "Tlacopan causeway",
+    "Village",
+    "Chapultepec Springs",
+):
+    Tenochtitlan.translations["de"].setdefault(_place, present.PICTURE_WORDS["de"][_place])

@@ -49,7 +49,7 @@ def test_a_decision_owed_names_its_commands_in_english_and_german():
     ), english
     german = flow_line(teno, before, after, [], attack, "de", owed)
     assert german == (
-        "➡️ am Zug: Azteken (Azteken muss entscheiden (Rückzug): /retreat unit:… to:… | /pass)"
+        "➡️ am Zug: Azteken (Entscheidung von Azteken fällig (Rückzug): /retreat unit:… to:… | /pass)"
     ), german
     # Once decided, the line says so; nothing changed, no line.
     assert "Aztec made the decision" in flow_line(

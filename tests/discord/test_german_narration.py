@@ -123,7 +123,7 @@ def test_tactical_table_war_refusals_and_command_descriptions_read_german():
     )
     for command, german in (
         ("/move unit:b1 to:0703", "'b1' ist keine deiner Einheiten."),
-        ("/move unit:r1 to:0903", "r1 (Geschwindigkeit 2) erreicht 0903 in dieser Phase nicht"),
+        ("/move unit:r1 to:0903", "r1 braucht 7 Schritte bis 0903 und hat Geschwindigkeit 2."),
     ):
         with pytest.raises(RuleError) as refused:
             play(state, "red", command)

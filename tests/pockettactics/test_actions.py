@@ -200,7 +200,7 @@ def test_bad_commands_say_what_is_wrong_and_what_is_legal():
         act(state, "/move unit:dragon to:0809")
     with pytest.raises(RuleError, match="goblin is not your unit"):
         act(state, "/move unit:goblin to:0809")
-    with pytest.raises(RuleError, match="cannot reach 0805 this turn. Legal: 0708"):
+    with pytest.raises(RuleError, match="Clan Spearman needs 3 steps to reach 0805 and has 1 this move. Legal: 0708"):
         act(state, "/move unit:spearman to:0805")
     with pytest.raises(RuleError, match=r"/bonus is not possible now. Legal: /move"):
         act(state, "/bonus die:off1 value:1")
@@ -235,3 +235,49 @@ def test_special_ability_refusals_say_why():
     ) as info:
         act(shaman, "/special unit:shaman to:0808")
     assert "0711" in info.value.legal
+
+
+@pytest.mark.parametrize(
+    "tiles, to, english, german",
+    [
+        (
+            {},
+            "0805",
+            "Clan Spearman needs 3 steps to reach 0805 and has 1 this move.",
+            "Clan Spearman braucht 3 Schritte bis 0805 und hat in diesem Zug 1.",
+        ),
+        (
+            {"0807": {"terrain": "grass", "feature": "crag"}},
+            "0807",
+            "Only flyers enter 0807; Clan Spearman does not fly.",
+            "Nur fliegende Einheiten betreten 0807; Clan Spearman fliegt nicht.",
+        ),
+    ],
+)
+def test_a_refused_move_says_why_in_the_games_terms(tiles, to, english, german):
+    # Issue 15: the reason in the game's terms (steps needed and had), named as on the board.
+    from cogs.i18n import rule_text
+
+    state = position({"spearman": "0808", "goblin": "0810"}, tiles=tiles)
+    with pytest.raises(RuleError) as refused:
+        act(state, f"/move unit:spearman to:{to}")
+    assert str(refused.value).startswith(english)
+    assert rule_text(refused.value, "de").startswith(german)
+
+
+def test_a_move_every_way_of_which_stopping_terrain_ends_says_so():
+    from cogs.i18n import rule_text
+    from engine.pockettactics.rules import _neighbour_labels
+
+    # The spearman's only way out of 0808 is the forest at 0807, which ends a move on entry.
+    gone = {lab: None for lab in _neighbour_labels("0808") if lab != "0807"}
+    tiles = {**gone, "0807": {"terrain": "grass", "feature": "forest"}}
+    state = position({"spearman": "0808", "goblin": "0811"}, tiles=tiles)
+    with pytest.raises(RuleError) as refused:
+        act(state, "/move unit:spearman to:0806")
+    assert str(refused.value).startswith(
+        "Clan Spearman cannot reach 0806: every way there crosses a tile that stops it"
+    )
+    assert rule_text(refused.value, "de").startswith(
+        "Clan Spearman kann 0806 nicht erreichen: jeder Weg dorthin führt über ein Plättchen"
+    )

@@ -1,5 +1,7 @@
 """What players read and see: event lines with dice, header, view, scene, rules summary."""
 
+import pytest
+
 from engine.core.dice import fixed
 
 from .helpers import RS, act, position
@@ -33,7 +35,7 @@ def test_describe_options():
 def test_header_and_view():
     state = position({"spearman": "0808", "slinger": "0809"})
     header = RS.header(state)
-    assert header["Turn"] == "1" and header["Active"] == "North" and header["Phase"] == "play"
+    assert header["Turn"] == "1" and header["Active"] == "North" and header["Phase"] == "Play"
     data = {
         "factions": {"north": "clans", "south": "horde"},
         "order": ["north", "south"],
@@ -203,5 +205,35 @@ def test_the_header_shows_each_sides_rerolls_left_during_a_combat_in_english_and
     state, _ = act(state, "/reroll die:def2", dice=[5])
     assert RS.header(state)["Re-rolls left"] == "North 2 / South 1"
     german = RS.localised_header(state, "de")
-    assert german["Neuwürfe übrig"] == "North 2 / South 1"
-    assert german["Phase"] == "Neuwurf" and german["Aktive Seite"] == "Nord"
+    assert german["Neuwürfe übrig"] == "Nord 2 / Süd 1"
+    assert german["Kampf"] == "Clan Spearman gegen Goblin Slinger"
+    assert german["Phase"] == "Neuwürfe" and german["Aktive Seite"] == "Nord"
+    assert RS.header(state)["Phase"] == "Re-rolls"
+
+
+@pytest.mark.parametrize(
+    "purpose, english, german",
+    [
+        ("roll-off: south", "roll-off: South", "Auswurf: Süd"),
+        ("roll-off (map building): north", "roll-off (map building): North", "Auswurf (Kartenbau): Nord"),
+        ("slinger re-roll off1", "Goblin Slinger re-roll OFF 1", "Goblin Slinger Neuwurf OFF 1"),
+        (
+            "spearman DEF 5+ test (hazard at 0807)",
+            "Clan Spearman DEF 5+ test (hazard at 0807)",
+            "Clan Spearman DEF-5+-Test (Gefahr auf 0807)",
+        ),
+    ],
+)
+def test_dice_lines_name_the_unit_and_side_in_the_readers_words(purpose, english, german):
+    # Issue 15: "🎲 slinger re-roll off1: 2", "🎲 roll-off: south: 6" for a German reader.
+    state = position({"spearman": "0808", "slinger": "0809"})
+    event = {"type": "roll", "purpose": purpose, "value": 2}
+    assert RS.roll_purpose(state, event, "en") == english
+    assert RS.roll_purpose(state, event, "de") == german
+
+
+def test_bonus_and_re_roll_lines_name_the_die_as_players_read_it():
+    state = position({"spearman": "0808", "slinger": "0809"})
+    reroll = {"type": "reroll", "unit": "slinger", "die": "off1", "from": 6, "to": 5}
+    assert RS.narrate(state, reroll, "en") == "Goblin Slinger re-rolls OFF 1: 6 → 5."
+    assert RS.narrate(state, reroll, "de") == "Goblin Slinger würfelt OFF 1 neu: 6 → 5."

@@ -24,8 +24,27 @@ def test_event_lines_show_the_dice():
     state = make(units=[unit("rifleman", "E9", id="r"), unit("panzerfaust", "E5", id="p")])
     state, events = act(state, "attack", dice=[5, 2], unit="r", to="E5")
     lines = [RS.describe_event(state, e) for e in events]
-    assert "r attacks p (single): dice [5 2] -> hit, 1 damage." in lines
-    assert "p is eliminated." in lines
+    assert "Rifleman attacks p (single): dice [5 2] -> hit, 1 damage." in lines
+    assert "Panzerfaust (p) is eliminated." in lines
+
+
+def test_narration_names_units_as_the_board_does_and_a_square_once():
+    # Issue 15: "panzerfaust-2 zieht nach G3 (G3)" named the unit by its id and the cell twice.
+    state = make(
+        units=[
+            unit("rifleman", "E9", id="r"),
+            unit("panzerfaust", "E5", id="panzerfaust-1"),
+            unit("panzerfaust", "G5", id="panzerfaust-2"),
+        ]
+    )
+    moved = {"type": "moved", "unit": "panzerfaust-2", "segment": "G3", "to": "G3"}
+    assert RS.narrate(state, moved, "en") == "Panzerfaust (PzF 2) moves to G3."
+    assert RS.narrate(state, moved, "de") == "Panzerfaust (PzF 2) zieht nach G3."
+    aside = {**moved, "to": "H4"}
+    assert RS.narrate(state, aside, "de") == "Panzerfaust (PzF 2) zieht nach G3 (H4)."
+    assert RS.narrate(state, {**moved, "unit": "r"}, "de") == "Schütze zieht nach G3."
+    # The counter's name in the narration is one a player can type.
+    assert "PzF 2" in RS.scene(state, [], None)["pieces"][1]["title"]
 
 
 def test_header_shows_round_phase_active_and_victory_points():
@@ -131,3 +150,49 @@ def test_only_the_owners_picture_names_their_hand_and_both_show_what_everyone_ho
     assert {k: v for k, v in own.items() if k != "notes"} == {
         k: v for k, v in public.items() if k != "notes"
     }
+
+
+def test_german_verbs_agree_with_a_plural_side_name():
+    # Issue 15: "Alliierte ist am Zug." / "Alliierte hat 4 Aufstellungspunkte" (a plural side
+    # with a singular verb); Bismark stays singular.
+    state = make()
+    say = lambda e: RS.narrate(state, e, "de")  # noqa: E731
+    assert say({"type": "side_started", "side": "allies"}) == "Alliierte sind am Zug."
+    assert say({"type": "side_started", "side": "bismark"}) == "Bismark ist am Zug."
+    resources = {"type": "resources", "side": "allies", "points": 4, "rivets": 2}
+    assert say(resources) == "Alliierte haben 4 Aufstellungspunkte und 2 Nieten."
+    assert say({**resources, "side": "bismark"}).startswith("Bismark hat 4 Aufstellungspunkte")
+    rolls = {"type": "initiative", "rolls": {"allies": 5, "bismark": 2}, "order": ["allies", "bismark"]}
+    assert say(rolls) == "Initiative: Alliierte würfeln 5, Bismark würfelt 2; Alliierte beginnen."
+    over = {"type": "game_over", "winner": "allies", "reason": "reached 6 victory points"}
+    assert say(over).startswith("Partie vorbei: Alliierte gewinnen (")
+
+
+def test_english_verbs_agree_with_the_plural_allies():
+    state = make()
+    say = lambda e: RS.describe_event(state, e)  # noqa: E731
+    resources = {"type": "resources", "side": "allies", "points": 4, "rivets": 2}
+    assert say(resources) == "Allies have 4 deployment points and 2 rivets."
+    assert say({**resources, "side": "bismark"}).startswith("Bismark has 4 deployment points")
+    rolls = {"type": "initiative", "rolls": {"allies": 5, "bismark": 2}, "order": ["allies", "bismark"]}
+    assert say(rolls) == "Initiative: Allies rolled 5, Bismark rolled 2; Allies go first."
+    assert say({"type": "passed", "side": "allies"}) == "Allies play no reaction card."
+
+
+def test_german_messages_about_a_side_read_right_for_the_plural_allies():
+    # The bot's own German lines put side names into sentences too: none may follow a side
+    # with a singular verb ("Alliierte ist nicht am Zug", "Alliierte hat die Phase beendet").
+    import re
+
+    from cogs.i18n import MESSAGES, RULE_MESSAGES, rule_text, t
+
+    # ("Die Uhr von {side} ist abgelaufen": the verb is the clock's)
+    singular = re.compile(
+        r"(?<!von )(?<!für )\{(side|waiting|first|winner)\} (ist|hat|muss|verliert|darf|kann)\b"
+    )
+    for catalog in (MESSAGES["de"], RULE_MESSAGES["de"], RS.translations["de"]):
+        bad = [key for key, text in catalog.items() if singular.search(str(text))]
+        assert not bad, bad
+    refused = rule_text(RS.not_your_turn("allies", ["bismark"]), "de")
+    assert refused == "Nicht am Zug: Alliierte; die Partie wartet auf Bismark."
+    assert t("de", "flow_ended", side="Alliierte") == "Alliierte: Phase beendet"

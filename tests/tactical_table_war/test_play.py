@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from engine.core.dice import fixed, seeded
-from engine.core.errors import ScenarioError
+from engine.core.errors import RuleError, ScenarioError
 from engine.core.game import autoplay, replay
 from engine.core.state import state_hash
 from engine.tactical_table_war import data as ttw_data
@@ -279,7 +279,8 @@ def test_events_and_options_read_as_words():
     assert RS.describe(state, "target", "0202") == "the blue outpost at 0202"
     _, events = play(state, "red", "/attack unit:r1 target:b1", [4, 3])
     lines = [RS.describe_event(state, e) for e in events]
-    assert "r1 (5+⚄4=9) vs b1 (5+0+⚄3-0=8): killed" in lines and "b1 eliminated at 0303" in lines
+    assert "Swordsman r1 (5+⚄4=9) vs Swordsman b1 (5+0+⚄3-0=8): killed" in lines
+    assert "Swordsman b1 eliminated at 0303" in lines
 
 
 def test_the_landscape_is_explored_as_units_move():
@@ -354,3 +355,59 @@ def test_every_game_event_a_player_should_read_has_a_line():
     assert not mute
     state, e = seen["scatter"] if "scatter" in seen else seen["ballista"]
     assert "[" not in RS.describe_event(state, e)
+
+
+@pytest.mark.parametrize(
+    "tiles, units, to, english, german",
+    [
+        (
+            {},
+            [],
+            "0207",
+            "r1 needs 4 steps to reach 0207 and has speed 2.",
+            "r1 braucht 4 Schritte bis 0207 und hat Geschwindigkeit 2.",
+        ),
+        (
+            {"0304": "lake"},
+            [],
+            "0304",
+            "No unit enters 0304 (Lake).",
+            "Keine Einheit betritt 0304 (See).",
+        ),
+        (
+            {},
+            [("b2", "blue", "sword", "0303")],
+            "0303",
+            "0303 holds the enemy b2; no unit enters an enemy's hex.",
+            "Auf 0303 steht der Feind b2; kein Feld eines Feindes wird betreten.",
+        ),
+        (
+            {},
+            [],
+            "0904",
+            "0904 is the enemy castle; no unit enters it.",
+            "0904 ist die feindliche Burg; keine Einheit betritt sie.",
+        ),
+        (
+            {"0202": "lake", "0302": "lake", "0303": "lake", "0204": "lake", "0304": "lake"},
+            [("b2", "blue", "sword", "0103"), ("b3", "blue", "sword", "0104")],
+            "0205",
+            "Enemy units, lakes or the enemy castle bar every way r1 could take to 0205.",
+            "Feindliche Einheiten, Seen oder die feindliche Burg versperren r1 jeden Weg nach "
+            "0205.",
+        ),
+    ],
+)
+def test_a_refused_move_says_why_in_the_games_terms(tiles, units, to, english, german):
+    # Issue 15: the reason (steps needed and speed, a lake, an enemy there), not the rules list.
+    from cogs.i18n import rule_text
+
+    state = position(
+        [("r1", "red", "sword", "0203"), ("b1", "blue", "sword", "0806"), *units],
+        phase="movement",
+        tiles=tiles,
+    )
+    with pytest.raises(RuleError) as refused:
+        play(state, "red", f"/move unit:r1 to:{to}")
+    assert str(refused.value).startswith(english)
+    assert rule_text(refused.value, "de").startswith(german)

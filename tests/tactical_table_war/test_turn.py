@@ -61,6 +61,20 @@ def test_recruit_costs_a_treasure_die_and_appears_at_the_castle():
         play(state, "red", "/recruit at:0103")
 
 
+def test_a_recruit_is_narrated_by_its_name_not_its_id_alone():
+    # Issue 15: "Rot rekrutiert red-7 auf 0106" gave the id only.
+    state = position(
+        [("r1", "red", "sword", "0303"), ("b1", "blue", "sword", "0803")],
+        phase="recruitment",
+        treasury={"red": 1, "blue": 0},
+    )
+    state, events = play(state, "red", f"/recruit at:{RED_CASTLE}")
+    event = of(events, "recruited")[0]
+    uid = event["unit"]
+    assert RS.narrate(state, event, "de") == f"Rot rekrutiert Rekrut {uid} auf {RED_CASTLE}"
+    assert RS.narrate(state, event, "en") == f"Red recruits Recruit {uid} at {RED_CASTLE}"
+
+
 def test_training_finishes_in_the_next_own_preparation():
     state = position(
         [

@@ -373,3 +373,96 @@ def test_canoes_and_brigantines_pass_through_enemy_zoc_down_a_one_hex_channel():
         }
     )
     assert "0204" in destinations(inside, "c")
+
+
+@pytest.mark.parametrize(
+    "units, command, english, german",
+    [
+        (
+            {"i": inf("0201")},
+            "/move unit:i to:0208",
+            "Spanish Infantry i needs 7 movement points to reach 0208 and has 3.",
+            "Spanish Infantry i braucht 7 Bewegungspunkte bis 0208 und hat 3.",
+        ),
+        (
+            {"i": inf("0201")},
+            "/move unit:i to:0101",
+            "Spanish Infantry i cannot enter 0101 (Lake Texcoco): land units do not enter water.",
+            "Spanish Infantry i kann 0101 (Texcoco-See) nicht betreten: Landeinheiten betreten "
+            "kein Wasser.",
+        ),
+        (
+            {"i": inf("0201")},
+            "/move unit:i to:0201",
+            "Spanish Infantry i already stands on 0201.",
+            "Spanish Infantry i steht schon auf 0201.",
+        ),
+        (
+            {"i": inf("0203"), "c": {"type": "az-canoe", "at": "0303"}},
+            "/move unit:i to:0303",
+            "0303 holds the enemy War Canoe c; no unit enters an enemy's hex.",
+            "Auf 0303 steht der Feind War Canoe c; kein Feld eines Feindes wird betreten.",
+        ),
+        (
+            {"i": inf("0201"), "c": {"type": "az-canoe", "at": "0304"}},
+            "/move unit:i to:0205",
+            "Entering the enemy zone of control at 0203 ends Spanish Infantry i's move before 0205.",
+            "Das Betreten der feindlichen Kontrollzone auf 0203 beendet den Zug von Spanish "
+            "Infantry i vor 0205.",
+        ),
+        (
+            {
+                "i": inf("0203"),
+                "c": {"type": "az-canoe", "at": "0303"},
+                "d": {"type": "az-canoe", "at": "0305"},
+                "j": inf("0201"),  # a unit that can move keeps the phase open
+            },
+            "/move unit:i to:0205",
+            "Spanish Infantry i stands in an enemy zone of control and may not step straight "
+            "into another (0204) on the way to 0205.",
+            "Spanish Infantry i steht in einer feindlichen Kontrollzone und darf nicht direkt in "
+            "eine andere ziehen (0204) auf dem Weg nach 0205.",
+        ),
+        (
+            {"i": inf("0201"), "w": {"type": "az-warriors", "at": "0204"}},
+            "/move unit:i to:0206",
+            "Enemy units bar every way Spanish Infantry i could take to 0206; no unit enters "
+            "an enemy's hex.",
+            "Feindliche Einheiten versperren Spanish Infantry i jeden Weg nach 0206; kein Feld "
+            "eines Feindes wird betreten.",
+        ),
+    ],
+)
+def test_a_refused_move_gives_its_reason_in_the_games_terms(units, command, english, german):
+    # Issue 15: "Rifleman 2 needs 2 movement points to reach E5 and has 1", not a list of rules.
+    from cogs.i18n import rule_text
+
+    state = strip(**units)
+    with pytest.raises(RuleError) as refused:
+        act(state, "spanish", command)
+    assert str(refused.value).startswith(english)
+    assert rule_text(refused.value, "de").startswith(german)
+
+
+def test_stopping_terrain_on_the_way_is_named_as_the_reason_a_move_is_refused():
+    from cogs.i18n import rule_text
+
+    terrain = list(STRIP)
+    terrain[2] = "LwL"  # marsh at 0203 ends the move on entry
+    state = strip(terrain=terrain, i=inf("0201"))
+    with pytest.raises(RuleError) as refused:
+        act(state, "spanish", "/move unit:i to:0204")
+    assert str(refused.value).startswith(
+        "Entering 0203 (Marsh) ends Spanish Infantry i's move before 0204."
+    )
+    assert rule_text(refused.value, "de").startswith(
+        "Das Betreten von 0203 (Sumpf) beendet den Zug von Spanish Infantry i vor 0204."
+    )
+
+
+def test_a_road_makes_half_points_which_the_refusal_counts():
+    # Two road hexes per movement point: 7 road steps cost 3½ of the infantry's 3.
+    state = strip(roads=[["0201", "0202", "0203", "0204", "0205", "0206", "0207", "0208"]],
+                  i=inf("0201"))
+    with pytest.raises(RuleError, match=r"needs 3½ movement points to reach 0208 and has 3\."):
+        act(state, "spanish", "/move unit:i to:0208")
