@@ -185,7 +185,7 @@ def slope_edge(
             break
         brow = c
     d_up, d_low = board.distance(upper, brow), board.distance(lower, brow)
-    notes = [
+    notes: list[str] = [
         say(
             "sight_slope_edge",
             f"the line crosses the slope edge at {brow}, the last cell of the hill's top (3.23)",

@@ -889,7 +889,7 @@ def _worded(state: dict, e: dict, words: dict, german: bool, name) -> str:
         cell_from=e.get("from"),
         cell_to=e.get("to"),
         among=", ".join(name(f) for f in e.get("among") or []),
-        effect=EFFECTS_DE.get(e.get("effect"), e.get("effect")) if german else e.get("effect"),
+        effect=EFFECTS_DE.get(str(e.get("effect")), e.get("effect")) if german else e.get("effect"),
         cells=", ".join(e["at"] if kind == "tower_placed" else e.get("cells") or []),
         winch=words["winch: raise" if e.get("raise") else "winch: lower"],
         tower=e.get("tower"),
@@ -899,7 +899,7 @@ def _worded(state: dict, e: dict, words: dict, german: bool, name) -> str:
         crew=", ".join(name(f) for f in e.get("crew") or []),
         options=", ".join(e.get("options") or []),
         toward=words.get(f"toward: {e.get('toward')}", f"{e.get('toward')}side"),
-        counter=COUNTERS_DE.get(e.get("kind"), e.get("kind")) if german else e.get("kind"),
+        counter=COUNTERS_DE.get(str(e.get("kind")), e.get("kind")) if german else e.get("kind"),
         pushed=pushed,
         reason=_reason_de(e.get("reason")) if german else e.get("reason"),
     )

@@ -130,7 +130,7 @@ class Siege(Ruleset):
         }
         for lang in {*present.TERMS, *riders.TRANSLATIONS, *refusals.TRANSLATIONS}
     }
-    commands = (
+    commands: tuple[Command, ...] = (
         Command(
             "shoot",
             "Shoot with a bow or crossbow",

@@ -1177,7 +1177,7 @@ class Tenochtitlan(Ruleset):
                 domain=self.name,
             )
         unit = action.get("unit")
-        reason = None
+        reason: str | None = None
         keyed: dict = {}  # the reason's key and params, for a reader of another language
         if kind in ("move", "attack", "fire", "rally", "retreat", "advance") and unit is not None:
             if unit not in pos.units:
@@ -1211,8 +1211,8 @@ class Tenochtitlan(Ruleset):
                 keyed = self._keyed(
                     "stop_on_friend", cell=str(action["to"]), friend=self._name(state, friend)
                 )
-            elif kind == "move" and (why := self._why_not_reach(pos, unit, action.get("to"))):
-                reason, keyed = why, keyed_of(why)
+            elif kind == "move" and (unreachable := self._why_not_reach(pos, unit, action.get("to"))):
+                reason, keyed = unreachable, keyed_of(unreachable)
             elif kind == "move":
                 reason = (
                     f"{self._name(state, unit)} cannot end its move on {action.get('to')!r} this "
@@ -1362,12 +1362,12 @@ class Tenochtitlan(Ruleset):
         has no single reason (the generic refusal then lists the rules)."""
         state, board = pos.state, pos.board
         name = self._name(state, uid)
-        if not isinstance(to, str) or board.idx(to) is None:
+        goal = board.idx(to) if isinstance(to, str) else None
+        if goal is None:
             return Reason(
                 f"{to!r} is not a hex of this map.", f"{self.name}.not_a_hex", self.name,
                 cell=str(to),
             )
-        goal = board.idx(to)
         start = pos.where(uid)
         water = pos.cls(uid) in WATER_CLASSES
         place = present.place_name(board, goal)
