@@ -1,0 +1,72 @@
+"""What one command costs in trips to the database, counted (never timed): under load each trip
+to SQLite's thread is a hand-over (a queue, a wake-up, the GIL) and a wait behind every other
+command's statements, so their number, not the SQL, set the latency (docs/performance.md)."""
+
+from service.games import GameService
+
+END_PHASE = {"type": "end-phase", "side": "red"}
+
+
+def count_trips(store) -> list[int]:
+    """Counts every function the store hands to its SQLite connection's thread."""
+    trips = [0]
+    connection = store._db
+    original = connection._execute
+
+    async def counted(function, *args, **kwargs):
+        trips[0] += 1
+        return await original(function, *args, **kwargs)
+
+    connection._execute = counted
+    return trips
+
+
+async def test_an_action_on_sqlite_is_a_handful_of_trips_to_the_database_thread(tmp_path, clock):
+    # Before: 27 trips (each statement was execute + fetch + close, each write six statements
+    # between BEGIN and COMMIT, each its own trip).
+    svc = await GameService.open(tmp_path / "umpire.sqlite3", clock=clock)
+    try:
+        created = await svc.create_game("skirmish", seed="s", settings={"clock": {"initial": 600}})
+        game = await svc.start_game(created.id)
+        trips = count_trips(svc.store)
+        async with svc.command():
+            out = await svc.act(game.id, END_PHASE, actor="table")
+        assert out.version == game.version + 1
+        assert trips[0] <= 6
+    finally:
+        await svc.close()
+
+
+async def test_a_write_is_one_trip_however_many_statements_it_holds(tmp_path, clock):
+    svc = await GameService.open(tmp_path / "umpire.sqlite3", clock=clock)
+    try:
+        created = await svc.create_game("skirmish", seed="s", settings={"clock": {"initial": 600}})
+        game = await svc.start_game(created.id)
+        version = game.version
+        trips = count_trips(svc.store)
+        # A version bump, the action, two statements for snapshots and two clock rows.
+        new_version = await svc.store.commit_change(
+            game.id,
+            version,
+            now=clock(),
+            state_json="{}",
+            state_hash="h",
+            action={
+                "seq": 1,
+                "side": "red",
+                "actor": "table",
+                "action_json": "{}",
+                "events_json": "[]",
+                "state_hash": "h",
+            },
+            clocks=[
+                {"side": "red", "remaining": 500, "started_at": None},
+                {"side": "blue", "remaining": 600, "started_at": clock()},
+            ],
+        )
+        assert new_version == version + 1
+        assert trips[0] == 1
+        rows = await svc.store.clocks(game.id)
+        assert {row["side"]: row["remaining"] for row in rows} == {"red": 500, "blue": 600}
+    finally:
+        await svc.close()
