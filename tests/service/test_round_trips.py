@@ -2,6 +2,8 @@
 to SQLite's thread is a hand-over (a queue, a wake-up, the GIL) and a wait behind every other
 command's statements, so their number, not the SQL, set the latency (docs/performance.md)."""
 
+import asyncio
+
 from service.games import GameService
 
 END_PHASE = {"type": "end-phase", "side": "red"}
@@ -68,5 +70,23 @@ async def test_a_write_is_one_trip_however_many_statements_it_holds(tmp_path, cl
         assert trips[0] == 1
         rows = await svc.store.clocks(game.id)
         assert {row["side"]: row["remaining"] for row in rows} == {"red": 500, "blue": 600}
+    finally:
+        await svc.close()
+
+
+async def test_reads_on_a_sqlite_file_do_not_wait_for_a_write_in_progress(tmp_path, clock):
+    """Plain reads use a second connection: WAL lets them read the last committed state while
+    another command's transaction (and its fsync) is under way. Before, every read queued
+    behind the write on the one connection."""
+    svc = await GameService.open(tmp_path / "umpire.sqlite3", clock=clock)
+    try:
+        game = await svc.start_game((await svc.create_game("skirmish", seed="s")).id)
+        async with svc.store.transaction() as db:
+            await db.execute("UPDATE games SET flag = 'half-written' WHERE id = ?", (game.id,))
+            # The guard only stops a deadlock (the old behaviour) from hanging the suite.
+            row = await asyncio.wait_for(svc.store.game(game.id), 30)
+            assert row["flag"] is None and row["version"] == game.version
+        # Once committed, the next read sees the write.
+        assert (await svc.store.game(game.id))["flag"] == "half-written"
     finally:
         await svc.close()
