@@ -30,6 +30,7 @@ from engine.core.names import possessive
 from engine.core.ruleset import Ruleset
 from engine.core.state import clone, state_hash
 
+from .admission import Admission
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
 from .lru import Lru
@@ -81,12 +82,11 @@ REPLAY_WIDTHS = (800, 480, 320)  # tried in turn until the replay fits the size 
 # picture pool's bound (the rest is kept for the boards of actions already accepted), so a
 # burst beyond what two cores can draw never turns into a queue that only grows.
 MAX_ACTIONS_IN_FLIGHT = 32
-# Player commands being worked on at once (``GameService.command``): one more is refused at
-# its very start, before it reads anything, so the excess of a burst costs next to nothing
-# and the accepted ones are not slowed down by a queue in front of the database. A command
-# waits for at most this many others, so at the 30-60 commands a second two cores carry
-# (docs/performance.md) an accepted one waits well under a second.
-MAX_COMMANDS_IN_FLIGHT = 12
+# Player commands being worked on at once (``GameService.command``) are bounded by
+# ``service.admission.Admission``: one more is refused at its very start, before it reads
+# anything, so the excess of a burst costs next to nothing and the accepted ones are not
+# slowed down by a queue in front of the database. The bound follows how long commands take
+# (from 12, the bound it had before, up to 48), so it admits what this machine carries now.
 _IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "umpire_in_command", default=False
 )
@@ -365,8 +365,7 @@ class GameService:
         self.store = store
         self.pictures = pictures if pictures is not None else shared_pictures()
         self._acting = 0
-        self._commands = 0
-        self.max_commands = MAX_COMMANDS_IN_FLIGHT
+        self.admission = Admission()
         self._clock = clock
         self._dice_queue: list[int] | None = (
             list(dice_override) if dice_override is not None else None
@@ -409,22 +408,19 @@ class GameService:
     @property
     def overloaded(self) -> bool:
         """True while a new player command would be refused (see ``command``)."""
-        return (
-            self._commands >= self.max_commands
-            or self.pictures.in_flight * 2 >= self.pictures.limit
-        )
+        return self.admission.full or self.pictures.in_flight * 2 >= self.pictures.limit
 
     @contextlib.asynccontextmanager
     async def command(self) -> AsyncIterator[None]:
         """Around one player's command, from its start: refused at once with Overloaded while
-        ``max_commands`` are in progress or the picture pool is half full. Nested use (a
+        ``admission.limit`` are in progress or the picture pool is half full. Nested use (a
         command that calls another) counts once."""
         if _IN_COMMAND.get():
             yield
             return
         if self.overloaded:
             raise Overloaded("commands")
-        self._commands += 1
+        ticket = self.admission.start()
         token = _IN_COMMAND.set(True)
         reads = _READS.set({})
         try:
@@ -432,7 +428,7 @@ class GameService:
         finally:
             _READS.reset(reads)
             _IN_COMMAND.reset(token)
-            self._commands -= 1
+            self.admission.finish(ticket)
 
     @contextlib.asynccontextmanager
     async def same_reads(self) -> AsyncIterator[None]:
