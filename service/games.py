@@ -96,6 +96,8 @@ _READS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("umpire_rea
 # Games whose current state (and lock) stay in memory, least recently used out: a game not
 # in the cache is read from its snapshot again.
 STATE_CACHE_GAMES = 2000
+# Views (what one side or the public sees) of the games being played right now.
+VIEWS_KEPT = 512
 
 _shared_pictures: PicturePool | None = None
 
@@ -375,6 +377,7 @@ class GameService:
         self._locks: Lru[int, _GameLock] = Lru(cache_games, keep=lambda lock: lock.users > 0)
         self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
         self._legal: Lru[tuple, list[dict]] = Lru(cache_games)  # (id, version, side) -> legal
+        self._views: Lru[tuple, dict] = Lru(VIEWS_KEPT)  # (id, version, side) -> view
         self._fixed: Lru[int, dict] = Lru(cache_games * 4)  # id -> id, ruleset
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
@@ -988,8 +991,16 @@ class GameService:
         return [dict(action) for action in legal]
 
     async def view(self, game_id: int, side: str | None) -> dict:
+        """What ``side`` (None: the public) sees now: the caller's own copy. Views are kept per
+        game version (a command asks for the public view two or three times, and an
+        autocomplete for its side's), so a repeat is one copy instead of the ruleset's
+        hiding work and its copies."""
         row, state = await self._load(game_id)
-        return self._ruleset(row["ruleset"]).view(clone(state), side)
+        key = (row["id"], row["version"], side)
+        shown = self._views.get(key)
+        if shown is None:
+            shown = self._views[key] = self._ruleset(row["ruleset"]).view(clone(state), side)
+        return clone(shown)
 
     async def undo(
         self,

@@ -1,6 +1,7 @@
-"""What one command costs in trips to the database, counted (never timed): under load each trip
+"""What one command costs, counted (never timed): trips to the database, where under load each trip
 to SQLite's thread is a hand-over (a queue, a wake-up, the GIL) and a wait behind every other
-command's statements, so their number, not the SQL, set the latency (docs/performance.md)."""
+command's statements, so their number, not the SQL, set the latency (docs/performance.md); and
+the copies of a view, worked out once per game version."""
 
 import asyncio
 
@@ -90,3 +91,29 @@ async def test_reads_on_a_sqlite_file_do_not_wait_for_a_write_in_progress(tmp_pa
         assert (await svc.store.game(game.id))["flag"] == "half-written"
     finally:
         await svc.close()
+
+
+async def test_views_are_worked_out_once_per_version_and_each_caller_gets_its_own(
+    svc, game, monkeypatch
+):
+    ruleset = svc._ruleset(game.ruleset)
+    worked_out = []
+    original = type(ruleset).view
+
+    def counted(self, state, side):
+        worked_out.append(side)
+        return original(self, state, side)
+
+    monkeypatch.setattr(type(ruleset), "view", counted)
+    first = await svc.view(game.id, None)
+    second = await svc.view(game.id, None)
+    assert worked_out == [None]
+    assert first == second and first is not second
+    first["units"].clear()  # a caller changing its copy changes nobody else's
+    assert (await svc.view(game.id, None))["units"] == second["units"] != {}
+    await svc.view(game.id, "red")
+    assert worked_out == [None, "red"]
+    await svc.act(game.id, END_PHASE, actor="table")
+    after = await svc.view(game.id, None)
+    assert worked_out == [None, "red", None]
+    assert after["phase"] != second["phase"]
