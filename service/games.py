@@ -78,10 +78,15 @@ REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 MAX_REPLAY_FRAMES = 200
 REPLAY_WIDTHS = (800, 480, 320)  # tried in turn until the replay fits the size limit
 # Load shedding: a player's action is refused at once (Overloaded, "busy, try again") while
-# this many actions are already in progress, or while the pictures waiting fill half the
-# picture pool's bound (the rest is kept for the boards of actions already accepted), so a
-# burst beyond what two cores can draw never turns into a queue that only grows.
+# this many actions are already in progress, or while the pictures waiting would keep every
+# worker busy for a while (PICTURES_AHEAD_PER_WORKER below, at most half the picture pool's
+# bound: the rest is kept for the boards of actions already accepted), so a burst beyond what
+# two cores can draw never turns into a queue that only grows.
 MAX_ACTIONS_IN_FLIGHT = 32
+# ... and while this many pictures per worker are already waiting or being drawn: three keep a
+# worker busy between pictures; twelve (half the pool, the bound before) made an accepted
+# command's board wait behind five others' under load (docs/performance.md).
+PICTURES_AHEAD_PER_WORKER = 3
 # Player commands being worked on at once (``GameService.command``) are bounded by
 # ``service.admission.Admission``: one more is refused at its very start, before it reads
 # anything, so the excess of a burst costs next to nothing and the accepted ones are not
@@ -409,9 +414,18 @@ class GameService:
         return lock
 
     @property
+    def _pictures_backed_up(self) -> bool:
+        """As many pictures are waiting or being drawn as keep every worker busy (or half
+        the pool's bound, if that is lower): an action accepted now would post its board
+        behind all of them, so new commands wait for the queue to shorten (refused as busy)."""
+        pool = self.pictures
+        ahead = min((pool.limit + 1) // 2, PICTURES_AHEAD_PER_WORKER * max(1, pool.workers))
+        return pool.in_flight >= ahead
+
+    @property
     def overloaded(self) -> bool:
         """True while a new player command would be refused (see ``command``)."""
-        return self.admission.full or self.pictures.in_flight * 2 >= self.pictures.limit
+        return self.admission.full or self._pictures_backed_up
 
     @contextlib.asynccontextmanager
     async def command(self) -> AsyncIterator[None]:
@@ -810,7 +824,7 @@ class GameService:
         MAX_ACTIONS_IN_FLIGHT."""
         if self._acting >= MAX_ACTIONS_IN_FLIGHT:
             raise Overloaded("actions")
-        if self.pictures.in_flight * 2 >= self.pictures.limit:
+        if self._pictures_backed_up:
             raise Overloaded("pictures")
 
     async def _act(
