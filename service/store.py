@@ -6,9 +6,13 @@ transaction, guarded by ``UPDATE games SET version = version + 1 WHERE id = ? AN
 if that guard matches no row another writer got there first and nothing is written
 (:class:`VersionConflict`). See ``docs/storage.md``.
 
-All statements on the shared connection go through one :class:`asyncio.Lock`, so a coroutine
-can never read another coroutine's half-finished transaction on the same connection. Other
-processes are kept apart by SQLite itself (``BEGIN IMMEDIATE`` + ``busy_timeout``).
+All statements on the shared (writing) connection go through one :class:`asyncio.Lock`, so a
+coroutine can never read another coroutine's half-finished transaction on the same connection.
+A file database also has a second, read-only connection for plain SELECTs and read
+transactions: with WAL it reads the last committed state while a write (and its fsync) is
+under way, and it sees every commit this process has finished. A statement is one visit to a
+connection's thread and a write (``Store.write``) is one visit from BEGIN IMMEDIATE to COMMIT.
+Other processes are kept apart by SQLite itself (``BEGIN IMMEDIATE`` + ``busy_timeout``).
 """
 
 from __future__ import annotations
