@@ -706,9 +706,9 @@ class Store:
         except StepMissed as missed:
             if missed.index == undo_step:
                 raise VersionConflict(game_id, expected_version, None) from None
-            row = await self.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
+            current = await self.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
             raise VersionConflict(
-                game_id, expected_version, row["version"] if row else None
+                game_id, expected_version, current["version"] if current else None
             ) from None
         return new_version
 
