@@ -1188,9 +1188,8 @@ class GameService:
         language for side names (the game's own lines are its own words)."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
-        since = await self.store.last_live_seq_of(row["id"], side)
         lines: list[str] = []
-        for r in await self.store.live_actions_after(row["id"], since):
+        for r in await self.store.live_actions_since_side(row["id"], side):
             who = (
                 REFEREE.get(lang, "Referee")
                 if r["side"] == "referee"

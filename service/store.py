@@ -734,6 +734,16 @@ class Store:
             (game_id, int(seq)),
         )
 
+    async def live_actions_since_side(self, game_id: int, side: str) -> list[dict]:
+        """The live actions after ``side``'s newest live one (all of them if it has none), in
+        one statement: "what changed since you last acted" is one read per command."""
+        return await self.fetchall(
+            "SELECT * FROM actions WHERE game_id = ? AND live = 1 AND seq > COALESCE(("
+            "SELECT seq FROM actions WHERE game_id = ? AND live = 1 AND side = ? "
+            "ORDER BY seq DESC LIMIT 1), 0) ORDER BY seq",
+            (game_id, game_id, side),
+        )
+
     async def last_live_seq_of(self, game_id: int, side: str) -> int:
         """The newest live action of ``side`` (0: none yet)."""
         row = await self.fetchone(
