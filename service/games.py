@@ -383,6 +383,7 @@ class GameService:
         self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
         self._legal: Lru[tuple, list[dict]] = Lru(cache_games)  # (id, version, side) -> legal
         self._views: Lru[tuple, dict] = Lru(VIEWS_KEPT)  # (id, version, side) -> view
+        self._seqs: Lru[int, tuple[int, int]] = Lru(cache_games)  # id -> (version, last seq)
         self._fixed: Lru[int, dict] = Lru(cache_games * 4)  # id -> id, ruleset
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
@@ -856,7 +857,7 @@ class GameService:
                     f"{possessive(ruleset.side_titles.get(side, side))} clock has run out; "
                     f"the action was not played."
                 )
-            seq = await self.store.max_seq(row["id"]) + 1
+            seq = await self._next_seq(row)
             source = None
             if self._dice_queue:
                 source = _OverrideSource(self._dice_queue, SeededSource(row["seed"], seq))
@@ -954,12 +955,22 @@ class GameService:
         except VersionConflict as conflict:
             raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
         self._cache[row["id"]] = (version, new_state)
+        self._seqs[row["id"]] = (version, seq)
         # The row as this write left it (the columns commit_change sets): the command's later
         # steps (the board, the reply) need not read it again.
         self._remember_row({**row, **fields, "version": version, "updated_at": now})
         if reads is not None and seats is not None:
             reads[("seats", row["id"])] = seats  # a change of state seats nobody
         return version
+
+    async def _next_seq(self, row: dict) -> int:
+        """The sequence number of the game's next action. Kept from this service's last
+        action while the game is still at the version that action made; anything else (an
+        undo, another process's action) changed the version, and the log is asked."""
+        kept = self._seqs.get(row["id"])
+        if kept is not None and kept[0] == row["version"]:
+            return kept[1] + 1
+        return await self.store.max_seq(row["id"]) + 1
 
     def _require_playable(self, row: dict, allow_paused: bool = False) -> None:
         status = row["status"]
@@ -1812,7 +1823,7 @@ class GameService:
         what = settings["clock"].get("on_timeout", "referee")
         if what == "forfeit":
             action = {"type": "forfeit", "side": side}
-            seq = await self.store.max_seq(row["id"]) + 1
+            seq = await self._next_seq(row)
             dice = seeded(row["seed"], seq)
             new_state, events = apply_logged(ruleset, state, action, dice)
             await self._commit(

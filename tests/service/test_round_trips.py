@@ -117,3 +117,25 @@ async def test_views_are_worked_out_once_per_version_and_each_caller_gets_its_ow
     after = await svc.view(game.id, None)
     assert worked_out == [None, "red", None]
     assert after["phase"] != second["phase"]
+
+
+async def test_an_action_after_this_service_s_own_needs_no_look_at_the_log_for_its_number(
+    svc, game, monkeypatch
+):
+    asked = []
+    original = svc.store.max_seq
+
+    async def counted(game_id):
+        asked.append(game_id)
+        return await original(game_id)
+
+    monkeypatch.setattr(svc.store, "max_seq", counted)
+    await svc.act(game.id, END_PHASE, actor="table")
+    await svc.act(game.id, END_PHASE, actor="table")  # numbered from the first: no read
+    assert len(asked) == 1
+    await svc.undo(game.id, actor="referee", referee=True)  # a new version: the log decides
+    await svc.act(game.id, END_PHASE, actor="table")
+    assert len(asked) == 2
+    history = await svc.history(game.id, include_undone=True)
+    assert [record.seq for record in history] == [1, 2, 3]
+    assert (await svc.verify(game.id)).ok
