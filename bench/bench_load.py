@@ -563,6 +563,9 @@ async def main(args) -> None:
         f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
         f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)"
     )
+    admission = getattr(service, "admission", None)
+    if admission is not None:
+        print(f"bound on commands in progress at the end: {admission.limit} (starts at 12)")
     rows = [
         (
             "accepted command p50",

@@ -23,6 +23,7 @@ from engine.core.errors import CommandSyntaxError
 from engine.core.names import AmbiguousName, resolve_action
 from engine.core.ruleset import INFO
 from renderer.layout import SceneError
+from service.lru import Lru
 from service.replay import SERVICE_ACTIONS
 
 from .buttons import undo_for_player
@@ -46,6 +47,11 @@ log = logging.getLogger("umpire.discord")
 # service applies (resigning has /game resign, losing on time is the clock's).
 RESERVED = {"game", "ref", "umpire", "act", "undo", "flare", "help", *SERVICE_ACTIONS}
 MAX_CHOICES = 25
+# The /act autocomplete's (command, label) lists, per game, version, side and language: a
+# player typing asks again at every keystroke, and describing every legal action was most of
+# an answer's work. A version never comes back, so an entry never goes stale; it is only
+# dropped when not used for a while.
+ACT_LABELS_KEPT = 256
 
 # The standard names (docs/architecture.md) and the options they take when no ruleset declares
 # them: (option, description, required).
@@ -211,6 +217,7 @@ class PlayCog(UmpireCog):
         super().__init__(bot)
         self.play_commands: list[app_commands.Command] = []
         self.query_commands: list[app_commands.Command] = []
+        self._act_labels: Lru[tuple, tuple[tuple[str, str], ...]] = Lru(ACT_LABELS_KEPT)
 
     # ----- building the commands -----------------------------------------------------------
     def build(self, specs: list[PlayCommand]) -> list[app_commands.Command]:
@@ -516,28 +523,55 @@ class PlayCog(UmpireCog):
             kind = parsed.pop("type")
             await self.presenter.play(interaction, kind, parsed)
 
+    async def _act_entries(self, interaction: discord.Interaction):
+        """(game, ruleset, [(command, label) per awaited side of the caller]), the lists kept
+        per game version (see ACT_LABELS_KEPT); None if nothing (also while the bot is
+        saturated, as ``_caller_legal``)."""
+        if self.service.overloaded:
+            return None
+        async with self.service.same_reads():
+            info = await self.service.find_by_thread(interaction.channel_id)
+            if info is None or info.status != "active":
+                return None
+            ruleset = ruleset_of(info)
+            sides = await self.service.sides_of(info.id, interaction.user.id)
+            awaited = ruleset.awaiting(info.state)
+            lang = locale_of(interaction)
+            per_side = []
+            for side in sides:
+                if side not in awaited:
+                    continue
+                key = (info.id, info.version, side, lang)
+                entries = self._act_labels.get(key)
+                if entries is None:
+                    view = await self.service.view(info.id, side)
+                    legal = await self.service.legal_actions(info.id, side)
+                    entries = self._act_labels[key] = tuple(
+                        (value, describe_action(ruleset, view, action, lang))
+                        for action in legal
+                        if action.get("type") not in SERVICE_ACTIONS
+                        and len(value := format_command(action)) <= 100
+                    )
+                per_side.append(entries)
+            return info, ruleset, per_side
+
     @act.autocomplete("action")
     async def act_complete(self, interaction: discord.Interaction, current: str):
         try:
-            found = await self._caller_legal(interaction)
+            found = await self._act_entries(interaction)
             if not found:
                 return []
             info, ruleset, per_side = found
             if not per_side:
                 return [self._whose_turn(interaction, info, ruleset)]
             needle = (current or "").lower()
-            lang = locale_of(interaction)
             choices = []
             seen = set()
             matching = 0
-            for side, view, legal in per_side:
-                for action in legal:
-                    if action.get("type") in SERVICE_ACTIONS:
+            for entries in per_side:
+                for value, label in entries:
+                    if value in seen:
                         continue
-                    value = format_command(action)
-                    if value in seen or len(value) > 100:
-                        continue
-                    label = describe_action(ruleset, view, action, lang)
                     if needle and needle not in label.lower() and needle not in value.lower():
                         continue
                     seen.add(value)

@@ -30,6 +30,7 @@ from engine.core.names import possessive
 from engine.core.ruleset import Ruleset
 from engine.core.state import clone, state_hash
 
+from .admission import Admission
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
 from .lru import Lru
@@ -77,16 +78,20 @@ REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 MAX_REPLAY_FRAMES = 200
 REPLAY_WIDTHS = (800, 480, 320)  # tried in turn until the replay fits the size limit
 # Load shedding: a player's action is refused at once (Overloaded, "busy, try again") while
-# this many actions are already in progress, or while the pictures waiting fill half the
-# picture pool's bound (the rest is kept for the boards of actions already accepted), so a
-# burst beyond what two cores can draw never turns into a queue that only grows.
+# this many actions are already in progress, or while the pictures waiting would keep every
+# worker busy for a while (PICTURES_AHEAD_PER_WORKER below, at most half the picture pool's
+# bound: the rest is kept for the boards of actions already accepted), so a burst beyond what
+# two cores can draw never turns into a queue that only grows.
 MAX_ACTIONS_IN_FLIGHT = 32
-# Player commands being worked on at once (``GameService.command``): one more is refused at
-# its very start, before it reads anything, so the excess of a burst costs next to nothing
-# and the accepted ones are not slowed down by a queue in front of the database. A command
-# waits for at most this many others, so at the 30-60 commands a second two cores carry
-# (docs/performance.md) an accepted one waits well under a second.
-MAX_COMMANDS_IN_FLIGHT = 12
+# ... and while this many pictures per worker are already waiting or being drawn: three keep a
+# worker busy between pictures; twelve (half the pool, the bound before) made an accepted
+# command's board wait behind five others' under load (docs/performance.md).
+PICTURES_AHEAD_PER_WORKER = 3
+# Player commands being worked on at once (``GameService.command``) are bounded by
+# ``service.admission.Admission``: one more is refused at its very start, before it reads
+# anything, so the excess of a burst costs next to nothing and the accepted ones are not
+# slowed down by a queue in front of the database. The bound follows how long commands take
+# (from 12, the bound it had before, up to 48), so it admits what this machine carries now.
 _IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "umpire_in_command", default=False
 )
@@ -96,6 +101,8 @@ _READS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("umpire_rea
 # Games whose current state (and lock) stay in memory, least recently used out: a game not
 # in the cache is read from its snapshot again.
 STATE_CACHE_GAMES = 2000
+# Views (what one side or the public sees) of the games being played right now.
+VIEWS_KEPT = 512
 
 _shared_pictures: PicturePool | None = None
 
@@ -365,8 +372,7 @@ class GameService:
         self.store = store
         self.pictures = pictures if pictures is not None else shared_pictures()
         self._acting = 0
-        self._commands = 0
-        self.max_commands = MAX_COMMANDS_IN_FLIGHT
+        self.admission = Admission()
         self._clock = clock
         self._dice_queue: list[int] | None = (
             list(dice_override) if dice_override is not None else None
@@ -376,6 +382,8 @@ class GameService:
         self._locks: Lru[int, _GameLock] = Lru(cache_games, keep=lambda lock: lock.users > 0)
         self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
         self._legal: Lru[tuple, list[dict]] = Lru(cache_games)  # (id, version, side) -> legal
+        self._views: Lru[tuple, dict] = Lru(VIEWS_KEPT)  # (id, version, side) -> view
+        self._seqs: Lru[int, tuple[int, int]] = Lru(cache_games)  # id -> (version, last seq)
         self._fixed: Lru[int, dict] = Lru(cache_games * 4)  # id -> id, ruleset
         # Set by a sharded bot process: reminders and timeouts only for the games of its
         # shards (service.config.ShardPlan); None checks every game.
@@ -407,24 +415,30 @@ class GameService:
         return lock
 
     @property
+    def _pictures_backed_up(self) -> bool:
+        """As many pictures are waiting or being drawn as keep every worker busy (or half
+        the pool's bound, if that is lower): an action accepted now would post its board
+        behind all of them, so new commands wait for the queue to shorten (refused as busy)."""
+        pool = self.pictures
+        ahead = min((pool.limit + 1) // 2, PICTURES_AHEAD_PER_WORKER * max(1, pool.workers))
+        return pool.in_flight >= ahead
+
+    @property
     def overloaded(self) -> bool:
         """True while a new player command would be refused (see ``command``)."""
-        return (
-            self._commands >= self.max_commands
-            or self.pictures.in_flight * 2 >= self.pictures.limit
-        )
+        return self.admission.full or self._pictures_backed_up
 
     @contextlib.asynccontextmanager
     async def command(self) -> AsyncIterator[None]:
         """Around one player's command, from its start: refused at once with Overloaded while
-        ``max_commands`` are in progress or the picture pool is half full. Nested use (a
+        ``admission.limit`` are in progress or the picture pool is half full. Nested use (a
         command that calls another) counts once."""
         if _IN_COMMAND.get():
             yield
             return
         if self.overloaded:
             raise Overloaded("commands")
-        self._commands += 1
+        ticket = self.admission.start()
         token = _IN_COMMAND.set(True)
         reads = _READS.set({})
         try:
@@ -432,7 +446,7 @@ class GameService:
         finally:
             _READS.reset(reads)
             _IN_COMMAND.reset(token)
-            self._commands -= 1
+            self.admission.finish(ticket)
 
     @contextlib.asynccontextmanager
     async def same_reads(self) -> AsyncIterator[None]:
@@ -811,7 +825,7 @@ class GameService:
         MAX_ACTIONS_IN_FLIGHT."""
         if self._acting >= MAX_ACTIONS_IN_FLIGHT:
             raise Overloaded("actions")
-        if self.pictures.in_flight * 2 >= self.pictures.limit:
+        if self._pictures_backed_up:
             raise Overloaded("pictures")
 
     async def _act(
@@ -843,7 +857,7 @@ class GameService:
                     f"{possessive(ruleset.side_titles.get(side, side))} clock has run out; "
                     f"the action was not played."
                 )
-            seq = await self.store.max_seq(row["id"]) + 1
+            seq = await self._next_seq(row)
             source = None
             if self._dice_queue:
                 source = _OverrideSource(self._dice_queue, SeededSource(row["seed"], seq))
@@ -941,12 +955,22 @@ class GameService:
         except VersionConflict as conflict:
             raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
         self._cache[row["id"]] = (version, new_state)
+        self._seqs[row["id"]] = (version, seq)
         # The row as this write left it (the columns commit_change sets): the command's later
         # steps (the board, the reply) need not read it again.
         self._remember_row({**row, **fields, "version": version, "updated_at": now})
         if reads is not None and seats is not None:
             reads[("seats", row["id"])] = seats  # a change of state seats nobody
         return version
+
+    async def _next_seq(self, row: dict) -> int:
+        """The sequence number of the game's next action. Kept from this service's last
+        action while the game is still at the version that action made; anything else (an
+        undo, another process's action) changed the version, and the log is asked."""
+        kept = self._seqs.get(row["id"])
+        if kept is not None and kept[0] == row["version"]:
+            return kept[1] + 1
+        return await self.store.max_seq(row["id"]) + 1
 
     def _require_playable(self, row: dict, allow_paused: bool = False) -> None:
         status = row["status"]
@@ -992,8 +1016,16 @@ class GameService:
         return [dict(action) for action in legal]
 
     async def view(self, game_id: int, side: str | None) -> dict:
+        """What ``side`` (None: the public) sees now: the caller's own copy. Views are kept per
+        game version (a command asks for the public view two or three times, and an
+        autocomplete for its side's), so a repeat is one copy instead of the ruleset's
+        hiding work and its copies."""
         row, state = await self._load(game_id)
-        return self._ruleset(row["ruleset"]).view(clone(state), side)
+        key = (row["id"], row["version"], side)
+        shown = self._views.get(key)
+        if shown is None:
+            shown = self._views[key] = self._ruleset(row["ruleset"]).view(clone(state), side)
+        return clone(shown)
 
     async def undo(
         self,
@@ -1167,9 +1199,8 @@ class GameService:
         language for side names (the game's own lines are its own words)."""
         row, state = await self._load(game_id)
         ruleset = self._ruleset(row["ruleset"])
-        since = await self.store.last_live_seq_of(row["id"], side)
         lines: list[str] = []
-        for r in await self.store.live_actions_after(row["id"], since):
+        for r in await self.store.live_actions_since_side(row["id"], side):
             who = (
                 REFEREE.get(lang, "Referee")
                 if r["side"] == "referee"
@@ -1792,7 +1823,7 @@ class GameService:
         what = settings["clock"].get("on_timeout", "referee")
         if what == "forfeit":
             action = {"type": "forfeit", "side": side}
-            seq = await self.store.max_seq(row["id"]) + 1
+            seq = await self._next_seq(row)
             dice = seeded(row["seed"], seq)
             new_state, events = apply_logged(ruleset, state, action, dice)
             await self._commit(

@@ -6,9 +6,13 @@ transaction, guarded by ``UPDATE games SET version = version + 1 WHERE id = ? AN
 if that guard matches no row another writer got there first and nothing is written
 (:class:`VersionConflict`). See ``docs/storage.md``.
 
-All statements on the shared connection go through one :class:`asyncio.Lock`, so a coroutine
-can never read another coroutine's half-finished transaction on the same connection. Other
-processes are kept apart by SQLite itself (``BEGIN IMMEDIATE`` + ``busy_timeout``).
+All statements on the shared (writing) connection go through one :class:`asyncio.Lock`, so a
+coroutine can never read another coroutine's half-finished transaction on the same connection.
+A file database also has a second, read-only connection for plain SELECTs and read
+transactions: with WAL it reads the last committed state while a write (and its fsync) is
+under way, and it sees every commit this process has finished. A statement is one visit to a
+connection's thread and a write (``Store.write``) is one visit from BEGIN IMMEDIATE to COMMIT.
+Other processes are kept apart by SQLite itself (``BEGIN IMMEDIATE`` + ``busy_timeout``).
 """
 
 from __future__ import annotations
@@ -245,19 +249,83 @@ class _Done:
     lastrowid: int | None
 
 
-async def _run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> _Done:
-    """Execute one statement and close its cursor at once: an open cursor (even of a PRAGMA
-    nobody reads) would make SQLite refuse the next COMMIT ("SQL statements in progress")."""
-    cursor = await db.execute(sql, tuple(params))
+def _one_statement(db: aiosqlite.Connection, sql: str, params: tuple, fetch: str):
+    """Runs on the connection's thread: the statement, its rows and the closing of its cursor
+    in one visit. Every visit is a hand-over between the event loop and that thread (a queue,
+    a wake-up, the GIL), which under load cost more than the statements themselves."""
+    cursor = db._conn.execute(sql, params)
     try:
-        if cursor.description is not None:
-            try:
-                await cursor.fetchall()
-            except sqlite3.ProgrammingError:  # already drained and closed by a wrapper
-                pass
-        return _Done(cursor.rowcount, cursor.lastrowid)
+        if fetch == "one":
+            rows = cursor.fetchone()
+        elif cursor.description is not None:
+            # Drained even when nobody reads the rows: an unfinished statement (a PRAGMA's
+            # answer) would make SQLite refuse the next COMMIT ("SQL statements in progress").
+            rows = cursor.fetchall()
+        else:
+            rows = None
+        return rows, cursor.rowcount, cursor.lastrowid
     finally:
-        await cursor.close()
+        cursor.close()
+
+
+async def _statement(db: aiosqlite.Connection, sql: str, params: Iterable[Any], fetch: str):
+    """``(rows, rowcount, lastrowid)`` of one statement, in one visit to the database thread
+    (aiosqlite's own ``execute`` + ``fetch`` + ``close`` are three)."""
+    return await db._execute(_one_statement, db, sql, tuple(params), fetch)
+
+
+async def _run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> _Done:
+    """Execute one statement; its cursor is closed before this returns."""
+    _, rowcount, lastrowid = await _statement(db, sql, params, "all")
+    return _Done(rowcount, lastrowid)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One statement of a write (:meth:`Store.write`). ``must_change``: it has to change
+    exactly one row, else the whole write is undone and :class:`StepMissed` raised."""
+
+    sql: str
+    params: tuple = ()
+    must_change: bool = False
+
+
+class StepMissed(Exception):
+    """A ``must_change`` step of a write changed no row (or several); nothing was written."""
+
+    def __init__(self, index: int):
+        self.index = index
+        super().__init__(f"write step {index} changed no single row")
+
+
+def _write_steps(db: aiosqlite.Connection, steps: list[Step]) -> list[_Done]:
+    """Runs on the connection's thread: one whole transaction, from BEGIN IMMEDIATE to the
+    durable COMMIT, in a single visit (a write of six statements was eighteen visits)."""
+    conn = db._conn
+    conn.execute("BEGIN IMMEDIATE").close()
+    try:
+        done = []
+        for index, step in enumerate(steps):
+            cursor = conn.execute(step.sql, step.params)
+            try:
+                if cursor.description is not None:
+                    cursor.fetchall()
+                if step.must_change and cursor.rowcount != 1:
+                    raise StepMissed(index)
+                done.append(_Done(cursor.rowcount, cursor.lastrowid))
+            finally:
+                cursor.close()
+        conn.execute("COMMIT").close()
+        return done
+    except BaseException:
+        # SQLite may have rolled back on its own (a full disk); a failing rollback must not
+        # hide the error that caused it.
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK").close()
+            except sqlite3.Error:
+                pass
+        raise
 
 
 # Reminder claims per UPDATE statement: 4 parameters each, far below SQLite's and asyncpg's
@@ -275,12 +343,10 @@ class _Transaction:
         return await _run(self._db, sql, params)
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()):
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        return (await _statement(self._db, sql, params, "one"))[0]
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list:
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        return list((await _statement(self._db, sql, params, "all"))[0] or ())
 
 
 class Store:
@@ -290,6 +356,12 @@ class Store:
         self._db = db
         self.path = path
         self._lock = asyncio.Lock()
+        # A second connection (its own thread) for plain reads of a file database: with WAL a
+        # reader never waits for a writer, so a command's reads no longer queue behind other
+        # commands' durable COMMITs (an fsync each, milliseconds). Each read is one statement
+        # that starts after every COMMIT this process has finished, so it sees them all.
+        self._reader: aiosqlite.Connection | None = None
+        self._read_lock = asyncio.Lock()
 
     @classmethod
     async def open(
@@ -332,10 +404,23 @@ class Store:
                     await _run(db, f"PRAGMA synchronous = {synchronous}")
                     await _run(db, "PRAGMA foreign_keys = ON")
                     await store.migrate()
+                    if path != ":memory:":  # a second connection would see another database
+                        await store._open_reader(target, busy_timeout_ms)
         except BaseException:
-            await db.close()
+            await store.close()
             raise
         return store
+
+    async def _open_reader(self, target: str, busy_timeout_ms: int) -> None:
+        reader = await aiosqlite.connect(target, isolation_level=None)
+        reader.row_factory = aiosqlite.Row
+        try:
+            await _run(reader, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await _run(reader, "PRAGMA query_only = ON")  # a write sent here is a bug: refused
+        except BaseException:
+            await reader.close()
+            raise
+        self._reader = reader
 
     async def _check_readable_schema(self) -> None:
         current = await self.schema_version()
@@ -355,8 +440,18 @@ class Store:
             )
 
     async def close(self) -> None:
+        if self._reader is not None:
+            async with self._read_lock:
+                await self._reader.close()
         async with self._lock:
             await self._db.close()
+
+    def _for(self, sql: str) -> tuple[aiosqlite.Connection, asyncio.Lock]:
+        """The connection (and its lock) for one statement outside a transaction: a SELECT
+        goes to the reader, anything else (a PRAGMA, a write) to the writer."""
+        if self._reader is not None and sql.lstrip()[:6].upper() == "SELECT":
+            return self._reader, self._read_lock
+        return self._db, self._lock
 
     # ----- low level ---------------------------------------------------------------------
     @asynccontextmanager
@@ -388,30 +483,36 @@ class Store:
     async def reading(self):
         """``async with store.reading() as db:`` — several reads that all see one committed
         state (a deferred transaction holds WAL's read snapshot from its first read)."""
-        async with self._lock:
-            await _run(self._db, "BEGIN")
+        db, lock = (self._reader, self._read_lock) if self._reader else (self._db, self._lock)
+        async with lock:
+            await _run(db, "BEGIN")
             try:
-                yield _Transaction(self._db)
+                yield _Transaction(db)
             finally:
-                await _run(self._db, "COMMIT")
+                await _run(db, "COMMIT")
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict]:
-        async with self._lock:
+        db, lock = self._for(sql)
+        async with lock:
             with _storage_errors(self.path):
-                async with self._db.execute(sql, tuple(params)) as cursor:
-                    return _dicts(await cursor.fetchall())
+                return _dicts((await _statement(db, sql, params, "all"))[0] or ())
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> dict | None:
-        async with self._lock:
+        db, lock = self._for(sql)
+        async with lock:
             with _storage_errors(self.path):
-                async with self._db.execute(sql, tuple(params)) as cursor:
-                    return _dict(await cursor.fetchone())
+                return _dict((await _statement(db, sql, params, "one"))[0])
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One statement in its own transaction; returns the number of rows changed."""
-        async with self.transaction() as db:
-            cursor = await db.execute(sql, tuple(params))
-            return cursor.rowcount
+        return (await self.write([Step(sql, tuple(params))]))[0].rowcount
+
+    async def write(self, steps: list[Step]) -> list[_Done]:
+        """Several statements in one transaction, all or nothing, made durable before this
+        returns; SQLite runs all of it in one visit to the database thread."""
+        async with self._lock:
+            with _storage_errors(self.path):
+                return await self._db._execute(_write_steps, self._db, list(steps))
 
     # ----- migrations --------------------------------------------------------------------
     async def schema_version(self) -> int:
@@ -553,46 +654,62 @@ class Store:
         is no longer at ``expected_version``.
         """
         new_version = expected_version + 1
-        async with self.transaction() as db:
-            sets = ["version = version + 1", "updated_at = ?"]
-            params: list[Any] = [now]
-            for key, value in (game_fields or {}).items():
-                sets.append(f"{key} = ?")
-                params.append(value)
-            cursor = await db.execute(
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        for key, value in (game_fields or {}).items():
+            sets.append(f"{key} = ?")
+            params.append(value)
+        steps = [
+            Step(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                 (*params, game_id, expected_version),
+                must_change=True,
             )
-            if cursor.rowcount != 1:
-                row = await db.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
-                raise VersionConflict(game_id, expected_version, row[0] if row else None)
-            if action is not None:
-                row = {**action, "game_id": game_id, "version": new_version, "created_at": now}
-                columns = ", ".join(row)
-                await db.execute(
+        ]
+        if action is not None:
+            row = {**action, "game_id": game_id, "version": new_version, "created_at": now}
+            columns = ", ".join(row)
+            steps.append(
+                Step(
                     f"INSERT INTO actions ({columns}) VALUES ({', '.join('?' for _ in row)})",
                     tuple(row.values()),
                 )
-            if undo_seq is not None:
-                cursor = await db.execute(
+            )
+        undo_step = None
+        if undo_seq is not None:
+            undo_step = len(steps)
+            steps.append(
+                Step(
                     "UPDATE actions SET live = 0, undone_by = ?, undone_at = ?, "
                     "undone_version = ? WHERE game_id = ? AND seq = ? AND live = 1",
                     (undone_by, now, new_version, game_id, undo_seq),
+                    must_change=True,
                 )
-                if cursor.rowcount != 1:
-                    raise VersionConflict(game_id, expected_version, None)
-            await db.execute(
+            )
+        steps.append(
+            Step(
                 "DELETE FROM snapshots WHERE game_id = ? AND version <= ? "
                 "AND (version % ? <> 0 OR version = 0)",
                 (game_id, new_version - SNAPSHOTS_KEPT, CHECKPOINT_EVERY),
             )
-            await db.execute(
+        )
+        steps.append(
+            Step(
                 "INSERT INTO snapshots (game_id, version, state_json, state_hash, "
                 "created_at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, new_version, state_json, state_hash, now),
             )
-            for clock in clocks or ():
-                await self._put_clock(db, game_id, clock)
+        )
+        steps += [self._clock_step(game_id, clock) for clock in clocks or ()]
+        try:
+            await self.write(steps)
+        except StepMissed as missed:
+            if missed.index == undo_step:
+                raise VersionConflict(game_id, expected_version, None) from None
+            current = await self.fetchone("SELECT version FROM games WHERE id = ?", (game_id,))
+            raise VersionConflict(
+                game_id, expected_version, current["version"] if current else None
+            ) from None
         return new_version
 
     async def actions(self, game_id: int, include_undone: bool = True) -> list[dict]:
@@ -615,6 +732,16 @@ class Store:
         return await self.fetchall(
             "SELECT * FROM actions WHERE game_id = ? AND live = 1 AND seq > ? ORDER BY seq",
             (game_id, int(seq)),
+        )
+
+    async def live_actions_since_side(self, game_id: int, side: str) -> list[dict]:
+        """The live actions after ``side``'s newest live one (all of them if it has none), in
+        one statement: "what changed since you last acted" is one read per command."""
+        return await self.fetchall(
+            "SELECT * FROM actions WHERE game_id = ? AND live = 1 AND seq > COALESCE(("
+            "SELECT seq FROM actions WHERE game_id = ? AND live = 1 AND side = ? "
+            "ORDER BY seq DESC LIMIT 1), 0) ORDER BY seq",
+            (game_id, game_id, side),
         )
 
     async def last_live_seq_of(self, game_id: int, side: str) -> int:
@@ -759,8 +886,8 @@ class Store:
 
     # ----- clocks ------------------------------------------------------------------------
     @staticmethod
-    async def _put_clock(db, game_id: int, clock: dict) -> None:
-        await db.execute(
+    def _clock_step(game_id: int, clock: dict) -> Step:
+        return Step(
             "INSERT INTO clocks (game_id, side, remaining, started_at, last_reminder_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, side) DO UPDATE SET "
             "remaining = excluded.remaining, started_at = excluded.started_at, "
@@ -777,14 +904,11 @@ class Store:
     async def put_clocks(
         self, game_id: int, clocks: list[dict], game_fields: dict | None = None
     ) -> None:
-        async with self.transaction() as db:
-            for clock in clocks:
-                await self._put_clock(db, game_id, clock)
-            if game_fields:
-                sets = ", ".join(f"{k} = ?" for k in game_fields)
-                await db.execute(
-                    f"UPDATE games SET {sets} WHERE id = ?", (*game_fields.values(), game_id)
-                )
+        steps = [self._clock_step(game_id, clock) for clock in clocks]
+        if game_fields:
+            sets = ", ".join(f"{k} = ?" for k in game_fields)
+            steps.append(Step(f"UPDATE games SET {sets} WHERE id = ?", (*game_fields.values(), game_id)))
+        await self.write(steps)
 
     async def clocks(self, game_id: int) -> list[dict]:
         return await self.fetchall(
@@ -916,16 +1040,18 @@ class Store:
         the game paused and writes nothing, so the referee is called once. The version is
         not raised (a pause is not a change of game state), as with a referee's pause.
         """
-        async with self.transaction() as db:
-            sets = ", ".join(f"{k} = ?" for k in game_fields)
-            cursor = await db.execute(
+        sets = ", ".join(f"{k} = ?" for k in game_fields)
+        steps = [
+            Step(
                 f"UPDATE games SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
                 (*game_fields.values(), game_id, expected_version),
+                must_change=True,
             )
-            if cursor.rowcount != 1:
-                return False
-            for clock in clocks:
-                await self._put_clock(db, game_id, clock)
+        ]
+        try:
+            await self.write(steps + [self._clock_step(game_id, clock) for clock in clocks])
+        except StepMissed:
+            return False
         return True
 
     # ----- posts -------------------------------------------------------------------------

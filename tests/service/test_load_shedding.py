@@ -87,3 +87,23 @@ def test_the_bounded_cache_keeps_what_is_in_use_and_drops_the_least_recent():
     assert "b" not in cache and "a" in cache and "c" in cache
     cache["d"] = "free"  # "a" is the oldest now but in use: "c" goes instead
     assert "a" in cache and "c" not in cache and len(cache) == 2
+
+
+async def test_commands_wait_out_a_picture_queue_long_before_the_pool_is_half_full(
+    svc, game, slow_renderer
+):
+    # One drawing thread (no worker processes) and room for 24: three pictures keep it busy,
+    # so a fourth command would only post its board behind them. Refused, nothing changed.
+    svc.pictures = PicturePool(workers=0, limit=24)
+    drawing = [asyncio.create_task(svc.render(game.id)) for _ in range(3)]
+    while svc.pictures.in_flight < 3:
+        await asyncio.sleep(0.01)
+    assert svc.pictures.in_flight * 2 < svc.pictures.limit and svc.overloaded
+    with pytest.raises(Overloaded, match="busy"):
+        async with svc.command():
+            await svc.act(game.id, MOVE, actor="table")
+    assert (await svc.get_game(game.id)).version == game.version
+    slow_renderer.set()
+    await asyncio.gather(*drawing)
+    assert not svc.overloaded
+    assert (await svc.act(game.id, MOVE, actor="table")).version == game.version + 1

@@ -59,3 +59,27 @@ async def test_undo_with_few_actions(svc, game, count):
     info = await svc.undo(game.id, actor="referee", referee=True)
     assert info.version == game.version + count + 1
     assert len(await svc.history(game.id)) == count - 1
+
+
+async def test_what_changed_since_a_side_last_acted_is_one_read(svc, game, monkeypatch):
+    await svc.act(game.id, MOVE, actor="table")
+    await svc.act(game.id, end("red"), actor="table")
+    await svc.act(game.id, end("red"), actor="table")  # blue's turn begins
+    await svc.act(
+        game.id, {"type": "move", "side": "blue", "unit": "b1", "to": "0505"}, actor="table"
+    )
+    await svc.get_game(game.id)  # the game and its state in memory: only the log is read
+    reads = []
+    for name in ("fetchall", "fetchone"):
+        original = getattr(svc.store, name)
+
+        def counted(*args, _original=original, **kwargs):
+            reads.append(args[0])
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(svc.store, name, counted)
+    async with svc.same_reads():
+        lines = await svc.changes_since(game.id, "red")
+    assert len(lines) == 1 and "b1" in lines[0]
+    assert len([sql for sql in reads if "FROM actions" in sql]) == 1
+    assert await svc.changes_since(game.id, "green") != []  # never acted: everything
