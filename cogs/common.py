@@ -389,6 +389,27 @@ def headline(ruleset: Ruleset, state: dict, lang: str) -> tuple[str, str]:
     return ruleset.term(word, lang), str(phase)
 
 
+def result_reason(ruleset: Ruleset, state: dict, result: dict, lang: str) -> str:
+    """Why the game ended, in ``lang``: the service's own endings (a side resigned or ran out
+    of time, worded in English by the replay) and the game's own (its ``result_reason``)."""
+    reason = str(result.get("reason") or "")
+    if lang == "en":
+        return reason
+    for side in ruleset.sides:
+        title = ruleset.side_titles.get(side, side)
+        for key, english in (
+            ("ended_by_resign", f"{title} resigned"),
+            ("ended_by_time", f"{title} ran out of time"),
+        ):
+            if reason == english:
+                return t(lang, key, side=ruleset.side_title(side, lang))
+    try:
+        return ruleset.result_reason({**state, "result": result}, lang)
+    except Exception:  # the engine's English still says why
+        log.exception("result_reason failed")
+        return reason
+
+
 def answer_commands(legal: list[dict]) -> str:
     """The commands that answer a decision, typeable: "/retreat unit:… to:… or /pass"."""
     shapes: dict[str, list[str]] = {}

@@ -2846,6 +2846,10 @@ class Siege(Ruleset):
         purpose = str(event.get("purpose", "die"))
         return present.roll_purpose_de(purpose) if lang == "de" else purpose
 
+    def result_reason(self, state, lang="en"):
+        reason = str((state.get("result") or {}).get("reason") or "")
+        return present.reason_de(reason) if lang == "de" else reason
+
     def header(self, state):
         return present.header(self, state)
 
