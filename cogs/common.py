@@ -511,6 +511,17 @@ def flow_reason(
         why = t(lang, "flow_decided", side=ruleset.side_title(action.get("side"), lang))
     elif action.get("type") == "end-phase":
         why = t(lang, "flow_ended", side=ruleset.side_title(action.get("side"), lang))
+    elif skipped := [e for e in events if e.get("type") == "phase_skipped"]:
+        # The game left a phase by itself (Tenochtitlan: the card's moves are used up): the
+        # first phase left is the one the action finished.
+        left = skipped[0]
+        _, phase = headline(ruleset, {**before, "phase": left.get("phase")}, lang)
+        why = t(
+            lang,
+            "flow_skipped",
+            side=ruleset.side_title(left.get("side"), lang),
+            phase=phase,
+        )
     else:
         why = t(lang, "flow_after", action=f"/{action.get('type')}")
     return why

@@ -228,6 +228,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "flow_ended": "{side} ended the phase",
         "flow_dice": "decided by the dice: {dice}",
         "flow_after": "after {action}, the game moves on by its rules",
+        "flow_skipped": "{side} had nothing left to do in {phase}",
         "flow_decided": "{side} made the decision",
     },
     "de": {
@@ -458,6 +459,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "flow_ended": "{side} hat die Phase beendet",
         "flow_dice": "die Würfel entscheiden: {dice}",
         "flow_after": "nach {action} geht die Partie nach ihren Regeln weiter",
+        "flow_skipped": "für {side} gab es in der Phase {phase} nichts mehr zu tun",
         "flow_decided": "{side} hat entschieden",
     },
 }
