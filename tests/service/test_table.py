@@ -328,7 +328,13 @@ def test_help_speaks_of_the_current_game_only(tmp_path):
         ["--game", "rivet-wars", "--seed", "7", "--db", str(tmp_path / "r2")], ["/help"]
     )
     assert "bismark /deploy …" in rivet and "/options dragoon, /options C1" in rivet
-    assert "/suggested" not in rivet.split("This game's commands")[0]  # mission 1 ships none
+    # Mission 1 ships a suggested deployment (since d388275); SIEGE's open gate ships none.
+    assert "/suggested        place them as the scenario suggests" in rivet
+    siege = hot_seat(
+        ["--game", "siege", "--scenario", "open-gate", "--seed", "7", "--db", str(tmp_path / "s2")],
+        ["/help"],
+    )
+    assert "/suggested" not in siege.split("This game's commands")[0]
     teno = hot_seat(["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"])
     assert "/suggested        place them as the scenario suggests" in teno
 
