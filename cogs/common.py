@@ -389,6 +389,27 @@ def headline(ruleset: Ruleset, state: dict, lang: str) -> tuple[str, str]:
     return ruleset.term(word, lang), str(phase)
 
 
+def result_reason(ruleset: Ruleset, state: dict, result: dict, lang: str) -> str:
+    """Why the game ended, in ``lang``: the service's own endings (a side resigned or ran out
+    of time, worded in English by the replay) and the game's own (its ``result_reason``)."""
+    reason = str(result.get("reason") or "")
+    if lang == "en":
+        return reason
+    for side in ruleset.sides:
+        title = ruleset.side_titles.get(side, side)
+        for key, english in (
+            ("ended_by_resign", f"{title} resigned"),
+            ("ended_by_time", f"{title} ran out of time"),
+        ):
+            if reason == english:
+                return t(lang, key, side=ruleset.side_title(side, lang))
+    try:
+        return ruleset.result_reason({**state, "result": result}, lang)
+    except Exception:  # the engine's English still says why
+        log.exception("result_reason failed")
+        return reason
+
+
 def answer_commands(legal: list[dict]) -> str:
     """The commands that answer a decision, typeable: "/retreat unit:… to:… or /pass"."""
     shapes: dict[str, list[str]] = {}
@@ -490,6 +511,17 @@ def flow_reason(
         why = t(lang, "flow_decided", side=ruleset.side_title(action.get("side"), lang))
     elif action.get("type") == "end-phase":
         why = t(lang, "flow_ended", side=ruleset.side_title(action.get("side"), lang))
+    elif skipped := [e for e in events if e.get("type") == "phase_skipped"]:
+        # The game left a phase by itself (Tenochtitlan: the card's moves are used up): the
+        # first phase left is the one the action finished.
+        left = skipped[0]
+        _, phase = headline(ruleset, {**before, "phase": left.get("phase")}, lang)
+        why = t(
+            lang,
+            "flow_skipped",
+            side=ruleset.side_title(left.get("side"), lang),
+            phase=phase,
+        )
     else:
         why = t(lang, "flow_after", action=f"/{action.get('type')}")
     return why

@@ -27,6 +27,7 @@ from .common import (
     event_lines,
     mention_list,
     png_file,
+    result_reason,
     ruleset_of,
     send,
     side_title,
@@ -541,7 +542,7 @@ class GameCog(UmpireCog):
                         winner=side_title(game_rules, winner, lang)
                         if winner
                         else t(lang, "nobody"),
-                        reason=result.get("reason", ""),
+                        reason=result_reason(game_rules, info.state, result, lang),
                     )
                 )
             mine = await self.service.sides_of(info.id, interaction.user.id)

@@ -109,6 +109,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "waiting_for": "Waiting for: {sides}",
         "your_move": "{people}, your move.",
         "game_over": "Game over. Winner: {winner} ({reason}).",
+        "ended_by_resign": "{side} resigned",
+        "ended_by_time": "{side} ran out of time",
         "nobody": "nobody",
         "seed_revealed": "Dice seed: `{seed}` (check it with /game verify).",
         "paused": "The game is paused by the referee.",
@@ -226,6 +228,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "flow_ended": "{side} ended the phase",
         "flow_dice": "decided by the dice: {dice}",
         "flow_after": "after {action}, the game moves on by its rules",
+        "flow_skipped": "{side} had nothing left to do in {phase}",
         "flow_decided": "{side} made the decision",
     },
     "de": {
@@ -328,6 +331,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "waiting_for": "Am Zug: {sides}",
         "your_move": "{people}, ihr seid am Zug.",
         "game_over": "Partie beendet. Sieger: {winner} ({reason}).",
+        "ended_by_resign": "Aufgabe: {side}",
+        "ended_by_time": "Bedenkzeit abgelaufen: {side}",
         "nobody": "niemand",
         "seed_revealed": "Würfel-Seed: `{seed}` (prüfen mit /game verify).",
         "paused": "Die Partie ist vom Schiedsrichter angehalten.",
@@ -455,6 +460,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "flow_ended": "{side}: Phase beendet",
         "flow_dice": "die Würfel entscheiden: {dice}",
         "flow_after": "nach {action} geht die Partie nach ihren Regeln weiter",
+        "flow_skipped": "für {side} gab es in der Phase {phase} nichts mehr zu tun",
         "flow_decided": "{side}: Entscheidung getroffen",
     },
 }

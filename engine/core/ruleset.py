@@ -341,6 +341,13 @@ class Ruleset(abc.ABC):
         other languages overrides this; by default every reader gets the English line."""
         return self.describe_event(state, event)
 
+    def result_reason(self, state: dict, lang: str = "en") -> str:
+        """Why the game ended (``state["result"]["reason"]``, the engine's English) in
+        ``lang`` where the game knows the words; a game with endings worded by numbers or
+        names ("held out for 12 rounds") overrides this."""
+        reason = str((state.get("result") or {}).get("reason") or "")
+        return reason if lang == "en" else self.term(reason, lang)
+
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
         """What a die (a ``roll`` event) was rolled for, in ``lang`` where the game says so."""
         return str(event.get("purpose", "die"))

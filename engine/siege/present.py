@@ -726,7 +726,7 @@ def _miss_de(state: dict, e: dict, name) -> str:
     return line
 
 
-def _reason_de(reason: str | None) -> str:
+def reason_de(reason: str | None) -> str:
     """The game's end as ``rules`` words it ("held out for 3 days (24 rounds)")."""
     if not reason:
         return ""
@@ -901,7 +901,7 @@ def _worded(state: dict, e: dict, words: dict, german: bool, name) -> str:
         toward=words.get(f"toward: {e.get('toward')}", f"{e.get('toward')}side"),
         counter=COUNTERS_DE.get(str(e.get("kind")), e.get("kind")) if german else e.get("kind"),
         pushed=pushed,
-        reason=_reason_de(e.get("reason")) if german else e.get("reason"),
+        reason=reason_de(e.get("reason")) if german else e.get("reason"),
     )
 
 

@@ -1911,6 +1911,16 @@ class Siege(Ruleset):
             raise RuleError(apart, self.legal_hints(state, same[:12]), **keyed_of(apart))
         if action.get("type") == "move" and (held := self._crossbow_held(state, action)):
             raise RuleError(held, self.legal_hints(state, same[:12]), **keyed_of(held))
+        kind = action.get("type")
+        if not same and action.get("unit") is not None:
+            # The command fits this step but the figure does not (mistyped, the enemy's, one
+            # that cannot act): name the figure with those that can, not "/shoot is not
+            # possible now" (``apply`` built only the typed figure's actions).
+            wider = [
+                a for a in self._legal(state, action.get("side", ""), kind) if a["type"] == kind
+            ]
+            if wider:
+                self.refuse_value(state, action, wider)
         if same:
             self.refuse_value(state, action, same)
             raise RuleError(
@@ -2835,6 +2845,10 @@ class Siege(Ruleset):
     def roll_purpose(self, state, event, lang="en"):
         purpose = str(event.get("purpose", "die"))
         return present.roll_purpose_de(purpose) if lang == "de" else purpose
+
+    def result_reason(self, state, lang="en"):
+        reason = str((state.get("result") or {}).get("reason") or "")
+        return present.reason_de(reason) if lang == "de" else reason
 
     def header(self, state):
         return present.header(self, state)

@@ -124,3 +124,28 @@ async def test_picking_the_whose_turn_entry_says_whose_turn_it_is(table):
     assert "It is not your turn. The game waits for Red" in reply_text(picked), reply_text(picked)
     moved = await table.bob.slash(table.thread, "move", unit="?", to="?")
     assert "It is not your turn" in reply_text(moved), reply_text(moved)
+
+
+def test_a_phase_left_because_nothing_is_left_to_do_in_it_says_so():
+    """Tenochtitlan leaves the movement phase by itself once the card's moves are used up:
+    the line said only "after /move, the game moves on by its rules"."""
+    from engine.core.game import apply_action, new_game
+
+    teno = get_ruleset("tenochtitlan")
+    state, _ = new_game(teno, teno.load_scenario("historical"), "flow")
+    for index in range(400):
+        side = state["awaiting"][0]
+        legal = teno.legal_actions(state, side)
+        move = next((a for a in legal if a["type"] == "move"), None)
+        action = move or next(a for a in legal if a["type"] == "end-phase")
+        after, events = apply_action(teno, state, action, seeded("flow", index))
+        if move and any(e["type"] == "phase_skipped" for e in events):
+            break
+        state = after
+    else:
+        raise AssertionError("no movement phase ran out of moves")
+    english = flow_line(teno, state, after, events, move, "en")
+    assert "had nothing left to do in Movement" in english, english
+    german = flow_line(teno, state, after, events, move, "de")
+    assert "gab es in der Phase Bewegung nichts mehr zu tun" in german, german
+    assert "nach ihren Regeln" not in german, german

@@ -6,6 +6,8 @@ game wrote it. SIEGE joins this list when its German header and side names land.
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 
@@ -17,6 +19,8 @@ from .test_german_replies import english_sentences
 
 GERMAN_GAMES = ["tenochtitlan", "rivet-wars", "pocket-tactics", "tactical-table-war", "siege"]
 STEPS = 24
+# Side names that a German reader reads as they are (a ship's name).
+SAME_IN_GERMAN = {"Bismark"}
 
 
 @pytest.mark.parametrize("dice", [[]])
@@ -68,3 +72,25 @@ async def test_a_german_newcomers_first_game_reads_german(table, german, game):
         text = text.replace(scenario.title, "«scenario»")
     assert acted >= 5 and "Am Zug" in text
     assert not english_sentences(text), english_sentences(text)
+    # A lone English word is no sentence for the detector: the sides' English names
+    # ("Besiegers", "South") must not reach a German reader either. Unit names that hold one
+    # ("Spanish Cavalry 1", "Tlaxcalan Allies") are game data.
+    for side in ruleset.sides:
+        english = ruleset.side_title(side)
+        if english not in SAME_IN_GERMAN:
+            assert ruleset.side_title(side, "de") != english, english
+            assert not _alone(text, english), (english, _alone(text, english)[:5])
+
+
+def _alone(text: str, word: str) -> list[str]:
+    """Lines where ``word`` stands as a word of its own, not inside a capitalised name."""
+    return [line for line in text.splitlines() if _stands_alone(line, word)]
+
+
+def _stands_alone(line: str, word: str) -> bool:
+    for found in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", line):
+        before, after = line[: found.start()], line[found.end() :]
+        if re.search(r"[A-Z][\w'-]* $", before) or re.match(r" [A-Z]", after):
+            continue
+        return True
+    return False

@@ -18,3 +18,42 @@ async def test_german_status_names_the_side_to_act_once(table, german):
     status = reply_text(await table.bob.slash(table.thread, "game status"))
     assert status.count("Am Zug: Rot") == 1, status
     assert "Runde: 1 / 12" in status and "Blau: <@" in status, status
+
+
+@pytest.mark.parametrize("dice", [[]])
+@pytest.mark.parametrize(
+    ("game", "first", "german_line"),
+    [
+        ("siege", "besieger", "Partie beendet. Sieger: Verteidiger (Aufgabe: Belagerer)."),
+        ("pocket-tactics", "north", "Partie beendet. Sieger: Süd (Aufgabe: Nord)."),
+    ],
+)
+async def test_a_german_status_says_why_the_game_ended_in_german(
+    table, german, game, first, german_line
+):
+    """After /game resign the status read "Partie beendet. Sieger: Verteidiger (Besiegers
+    resigned)."; the reason is the reader's language like the rest of the line."""
+    from engine import registry
+
+    second = [s for s in registry.get_ruleset(game).sides if s != first][0]
+    await table.alice.slash(table.channel, "game new", ruleset=game)
+    await table.alice.slash(table.thread, "game join", side=first)
+    await table.bob.slash(table.thread, "game join", side=second)
+    await table.alice.slash(table.thread, "game start")
+    await table.alice.slash(table.thread, "game resign")
+    status = reply_text(await table.bob.slash(table.thread, "game status"))
+    assert german_line in status, status
+
+
+def test_siege_names_its_own_endings_in_german():
+    from engine import registry
+
+    siege = registry.get_ruleset("siege")
+    for reason, german in [
+        ("held out for 12 rounds", "12 Runden standgehalten"),
+        ("every defender figure is dead", "alle Figuren der Verteidiger sind tot"),
+        ("Gaston stands in the keep", "Gaston steht im Bergfried"),
+    ]:
+        state = {"result": {"winner": "defender", "reason": reason}}
+        assert siege.result_reason(state, "de") == german
+        assert siege.result_reason(state) == reason

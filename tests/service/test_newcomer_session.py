@@ -75,6 +75,13 @@ async def test_a_newcomer_reaches_the_first_combat_typing_only_names(tmp_path, g
             line = typed_by_name(ruleset, state, pick["command"])
             if line != pick["command"]:
                 typed_names += 1
+            for key, value in parse_command(line).items():
+                # a name the newcomer read in the list of choices, not an id from elsewhere
+                assert key == "type" or str(value).lower() in pick["label"].lower(), (
+                    key,
+                    value,
+                    pick["label"],
+                )
             done = await table.execute(f"{side} {line}")
             assert done["ok"], (pick["command"], line, done.get("error"))
             assert format_command(done["action"]) == pick["command"], (line, done["action"])

@@ -333,6 +333,11 @@ def test_help_speaks_of_the_current_game_only(tmp_path):
         ["--game", "pocket-tactics", "--seed", "7", "--db", str(tmp_path / "p")], ["/help"]
     )
     assert "/suggested" not in pocket.split("This game's commands")[0]  # its armies are chosen in play
+    siege = hot_seat(
+        ["--game", "siege", "--scenario", "open-gate", "--seed", "7", "--db", str(tmp_path / "s2")],
+        ["/help"],
+    )
+    assert "/suggested" not in siege.split("This game's commands")[0]
     teno = hot_seat(["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"])
     assert "/suggested        place them as the scenario suggests" in teno
 

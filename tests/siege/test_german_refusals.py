@@ -372,3 +372,18 @@ def test_a_shot_blocked_by_a_wall_or_a_figure_is_refused_in_german_naming_cell_a
     )
     # /los keeps its English answer and its picture.
     assert "0816: parapet (height 2) is higher than both ends" in RULES.los(wall, "0818", "0714")
+
+
+def test_a_shot_by_a_figure_that_is_not_ones_own_names_the_figure_not_the_command():
+    """/shoot is possible in the fire step: a mistyped or enemy shooter is the mistake, and the
+    refusal names it with the shooters that can (it said "/shoot is not possible now")."""
+    state = build(FIELD)
+    for shooter in ("archx", "foe"):
+        error = _refused(state, f"/shoot unit:{shooter} target:foe")
+        assert f"/shoot cannot take unit:{shooter} now; possible: arch, xbow" in str(error)
+        assert rule_text(error, "de").startswith(
+            f"/shoot geht jetzt nicht mit unit:{shooter}; möglich: arch, xbow."
+        ), rule_text(error, "de")
+    state = build(FIELD, phase="move")
+    error = _refused(state, "/move unit:arc to:0118")
+    assert "/move cannot take unit:arc now; possible: arch, xbow" in str(error)
