@@ -90,7 +90,7 @@ def test_dice_that_decided_nothing_about_the_turn_are_not_given_as_its_reason():
     line = flow_line(pocket, before, after, hazard, move, "en")
     assert "dice" not in line and line.endswith("(after /move, the game moves on by its rules)")
     roll_off = [{"type": "roll", "purpose": "roll-off: south", "value": 6}]
-    assert "decided by the dice: roll-off: south 6" in flow_line(
+    assert "decided by the dice: roll-off: South 6" in flow_line(
         pocket, before, after, roll_off, move, "en"
     )
 

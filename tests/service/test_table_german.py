@@ -44,8 +44,8 @@ def test_a_german_newcomers_first_turns_on_the_table_read_german(tmp_path):
     for card in cards_by_id().values():
         text = text.replace(card["title"], "«card»")
     assert "Befehle (dieselbe Schreibweise wie in Discord)" in text
-    assert "Jetzt: Spielzug 1, Kampf, am Zug: Spanier (Spanier hat die Phase beendet)." in text
-    assert "kann seinen Zug in diesem Spielzug nicht auf 1212 beenden" in text
+    assert "Jetzt: Spielzug 1, Kampf, am Zug: Spanier (Spanier: Phase beendet)." in text
+    assert "Feindliche Einheiten versperren Spanish Cavalry 1 jeden Weg nach 1212" in text
     assert "unit:cav passt auf mehreres" in text and "Spanish Cavalry 1 auf " in text
     assert "Nicht am Zug: Azteken; die Partie wartet auf Spanier." in text
     assert "Karte: «card»" in text and "(gespielt für Spanier)" in text
