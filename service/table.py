@@ -493,7 +493,12 @@ class Table:
             # command would be (so /info tells that side what its unit may do now).
             viewer = info.awaiting[0]
         answer, png = await self.svc.ask(
-            self.game_id, name, options, viewer=viewer, picture=self.out_dir is not None
+            self.game_id,
+            name,
+            options,
+            viewer=viewer,
+            picture=self.out_dir is not None,
+            lang=self.lang,
         )
         result = {
             "ok": True,
