@@ -328,13 +328,25 @@ class Table:
         return label if value in label.split() else f"{label} ({value})"
 
     # ----- one line of input ---------------------------------------------------------------
+    def side_named(self, word: str) -> str | None:
+        """The side ``word`` names: its id or its name as the prompt shows it ("Belagerer",
+        "Besiegers"), in any case."""
+        wanted = word.casefold()
+        for side in (*self.ruleset.sides, "referee"):
+            names = {side, self.title(side)}
+            if side != "referee":
+                names.add(self.ruleset.side_titles.get(side, side))
+            if wanted in {name.casefold() for name in names}:
+                return side
+        return None
+
     def split_side(self, line: str, awaiting: list[str]) -> tuple[str | None, str]:
         line = line.strip()
         if line.startswith("/"):
             return None, line
         word, _, rest = line.partition(" ")
-        side = word.lower()
-        if side not in self.ruleset.sides and side != "referee":
+        side = self.side_named(word)
+        if side is None:
             side = self.ruleset.sides[0]
             raise ServiceError(
                 self.w(
