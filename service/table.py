@@ -120,7 +120,7 @@ WORDS: dict[str, dict[str, str]] = {
         "optional": "Wahlregeln: {rules}.",
         "boards_go": "Brettbilder kommen nach jedem Zug nach {dir}/.",
         "type_help": "Tippe /help für die Befehle, /options für das, was du jetzt tun kannst.",
-        "game_over": "Partie vorbei: {reason}. Sieger: {winner}.",
+        "game_over": "Partie vorbei ({reason}). Sieger: {winner}.",
         "draw": "keiner (unentschieden)",
         "seed_was": "Der Seed war {seed}; jeden Wurf prüfst du mit: {command}",
         "left": "Tisch verlassen. Die Partie ist als #{id} in {db} gespeichert.",
@@ -801,11 +801,13 @@ class Table:
         while True:
             info = await self.info()
             if info.result:
+                from cogs.common import result_reason
+
                 winner = info.result.get("winner")
                 self.say(
                     self.w(
                         "game_over",
-                        reason=info.result.get("reason"),
+                        reason=result_reason(self.ruleset, info.state, info.result, self.lang),
                         winner=self.title(winner) if winner else self.w("draw"),
                     )
                 )

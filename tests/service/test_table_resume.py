@@ -179,3 +179,28 @@ def test_a_german_game_stays_german_when_resumed_and_listed(tmp_path, monkeypatc
     assert "#2  SIEGE (open-gate)  Round 1, 1 bows and crossbows, Besiegers to act" in listed
     code, out, _ = play(["--resume", "2", "--lang", "de"], ["/quit"])
     assert "Tisch verlassen. Die Partie ist als #2" in out, out
+
+
+def test_a_finished_german_game_says_why_it_ended_in_german(tmp_path, monkeypatch):
+    """The German table's last words were "Partie vorbei: Besiegers resigned. Sieger: ..." and --list said
+    "over: Besiegers resigned"."""
+    import asyncio
+
+    from service.games import GameService
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    play(["--game", "siege", "--seed", "4", "--lang", "de"], ["/quit"])
+
+    async def resign():
+        svc = await GameService.open(tmp_path / "umpire" / "table.sqlite3")
+        try:
+            await svc.resign(1, "besieger")
+        finally:
+            await svc.close()
+
+    asyncio.run(resign())
+    code, out, err = play(["--resume", "1"], [])
+    assert code == 0, err
+    assert "Partie vorbei (Aufgabe: Belagerer). Sieger: Verteidiger." in out, out
+    code, listed, _ = play(["--list"], [])
+    assert "#1  SIEGE (open-gate)  vorbei: Aufgabe: Belagerer" in listed, listed
