@@ -31,7 +31,8 @@ from service.errors import (
     StaleVersion,
     StorageError,
 )
-from service.games import GameBusy, Overloaded
+from service.games import GameBusy, Overloaded, describe_event
+from service.replay import SERVICE_ACTIONS
 
 from .i18n import locale_of, rule_text, t
 from .limits import refund_cooldown
@@ -223,6 +224,9 @@ def event_lines(
             text = ruleset.narrate(state, event, lang)
         except Exception:  # a presentation bug must not lose the post
             log.exception("describe_event failed for %s", event)
+        if text is None and event.get("type") in SERVICE_ACTIONS:
+            # a resignation or a loss on time: the service's event, told in the reader's words
+            text = describe_event(ruleset, state, event, lang)
         if text is None and not own_words:
             details = ", ".join(
                 f"{k} {v}"

@@ -33,6 +33,7 @@ from .common import (
     format_secrets,
     mention_list,
     png_file,
+    result_reason,
     ruleset_of,
     same_id,
     secrets_of,
@@ -372,7 +373,7 @@ class Presenter:
                 lang,
                 "game_over",
                 winner=side_title(ruleset, winner, lang) if winner else t(lang, "nobody"),
-                reason=result.get("reason", ""),
+                reason=result_reason(ruleset, info.state, result, lang),
             )
             if info.seed:
                 embed.description += "\n" + t(lang, "seed_revealed", seed=info.seed)

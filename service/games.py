@@ -1916,6 +1916,13 @@ def describe_event(ruleset: Ruleset, state: dict, event: dict, lang: str = "en")
         text = f"🎲 {purpose}: {event.get('value')} (d{event.get('sides', 6)})"
     if text is None and event.get("type") in SERVICE_ACTIONS:
         text = event.get("reason")
+        if lang != "en" and event.get("side") in ruleset.sides:
+            # The stored reason is the replay's English; a reader of another language gets
+            # the same fact in the bot's words for it.
+            from cogs.i18n import t
+
+            key = "narrated_resign" if event["type"] == "resign" else "narrated_time"
+            text = t(lang, key, side=ruleset.side_title(event["side"], lang))
     if text is None and event.get("type") == "referee":
         detail = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type",))
         text = f"Referee: {detail}"

@@ -110,6 +110,9 @@ WORDS: dict[str, dict[str, str]] = {
         "start_with": "Start with a command (/move ...) or a side and a command ({example}); "
         "sides: {sides}, referee. Got {typed}.",
         "which_side": "Say which side acts (e.g. {example}); the game waits for {waiting}.",
+        "list_over": "over: {reason}",
+        "list_finished": "finished",
+        "continuing": "Continuing game #{id} ({game}, scenario {scenario}) from {db}",
     },
     "de": {
         "banner": "{title} — Szenario {scenario}. Seiten: {sides}.",
@@ -117,7 +120,7 @@ WORDS: dict[str, dict[str, str]] = {
         "optional": "Wahlregeln: {rules}.",
         "boards_go": "Brettbilder kommen nach jedem Zug nach {dir}/.",
         "type_help": "Tippe /help für die Befehle, /options für das, was du jetzt tun kannst.",
-        "game_over": "Partie vorbei: {reason}. Sieger: {winner}.",
+        "game_over": "Partie vorbei ({reason}). Sieger: {winner}.",
         "draw": "keiner (unentschieden)",
         "seed_was": "Der Seed war {seed}; jeden Wurf prüfst du mit: {command}",
         "left": "Tisch verlassen. Die Partie ist als #{id} in {db} gespeichert.",
@@ -144,6 +147,9 @@ WORDS: dict[str, dict[str, str]] = {
         "({example}); Seiten: {sides}, referee. Getippt: {typed}.",
         "which_side": "Sag, welche Seite handelt (z. B. {example}); die Partie wartet auf "
         "{waiting}.",
+        "list_over": "vorbei: {reason}",
+        "list_finished": "beendet",
+        "continuing": "Partie #{id} ({game}, Szenario {scenario}) geht weiter, aus {db}",
     },
 }
 
@@ -181,10 +187,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="directory for board pictures (and the database)")
     p.add_argument(
         "--lang",
-        default="en",
+        default=None,
         choices=("en", "de"),
         help="the table's language: its messages, the games' narration and refusals, and the "
-        "board pictures' words (default: en)",
+        "board pictures' words (default: en; a resumed game keeps the one it was started in)",
     )
     p.add_argument(
         "--script",
@@ -328,13 +334,25 @@ class Table:
         return label if value in label.split() else f"{label} ({value})"
 
     # ----- one line of input ---------------------------------------------------------------
+    def side_named(self, word: str) -> str | None:
+        """The side ``word`` names: its id or its name as the prompt shows it ("Belagerer",
+        "Besiegers"), in any case."""
+        wanted = word.casefold()
+        for side in (*self.ruleset.sides, "referee"):
+            names = {side, self.title(side)}
+            if side != "referee":
+                names.add(self.ruleset.side_titles.get(side, side))
+            if wanted in {name.casefold() for name in names}:
+                return side
+        return None
+
     def split_side(self, line: str, awaiting: list[str]) -> tuple[str | None, str]:
         line = line.strip()
         if line.startswith("/"):
             return None, line
         word, _, rest = line.partition(" ")
-        side = word.lower()
-        if side not in self.ruleset.sides and side != "referee":
+        side = self.side_named(word)
+        if side is None:
             side = self.ruleset.sides[0]
             raise ServiceError(
                 self.w(
@@ -493,7 +511,12 @@ class Table:
             # command would be (so /info tells that side what its unit may do now).
             viewer = info.awaiting[0]
         answer, png = await self.svc.ask(
-            self.game_id, name, options, viewer=viewer, picture=self.out_dir is not None
+            self.game_id,
+            name,
+            options,
+            viewer=viewer,
+            picture=self.out_dir is not None,
+            lang=self.lang,
         )
         result = {
             "ok": True,
@@ -778,11 +801,13 @@ class Table:
         while True:
             info = await self.info()
             if info.result:
+                from cogs.common import result_reason
+
                 winner = info.result.get("winner")
                 self.say(
                     self.w(
                         "game_over",
-                        reason=info.result.get("reason"),
+                        reason=result_reason(self.ruleset, info.state, info.result, self.lang),
                         winner=self.title(winner) if winner else self.w("draw"),
                     )
                 )
@@ -1009,31 +1034,51 @@ def resume_command(game_id: int, db_option: str | None) -> str:
     return f"python bot.py local --resume {game_id}{db}"
 
 
-async def _list_games(svc: GameService, stdout) -> int:
+TABLE_LANG = "table_lang"  # the game's settings key for the language it was started in
+
+
+def game_lang(info, chosen: str | None) -> str:
+    """The table's language for ``info``: the one asked for (--lang), else the one the game
+    was started in, so a German game resumed without --lang stays German."""
+    if chosen:
+        return chosen
+    stored = (info.settings or {}).get(TABLE_LANG)
+    return stored if stored in WORDS else "en"
+
+
+async def _list_games(svc: GameService, stdout, chosen: str | None = None) -> int:
     games = await svc.list_games()
     if not games:
         print("No games stored yet. Start one with: python bot.py local", file=stdout)
         return 0
-    from cogs.common import headline
+    from cogs.common import headline, result_reason
 
     for info in games:
+        # each game in the language it is played in (the one its table will speak)
+        lang = game_lang(info, chosen)
+        words = WORDS[lang]
         title = info.ruleset
         word, phase = "turn", info.state.get("phase")
+        result = info.result or {}
+        reason = str(result.get("reason") or "")
         try:
             ruleset = registry.get_ruleset(info.ruleset)
             title = ruleset.title
-            waiting = " / ".join(ruleset.side_titles.get(s, s) for s in info.awaiting)
+            waiting = " / ".join(ruleset.side_title(s, lang) for s in info.awaiting)
             # the words of the game's own prompt: "Round 2, Movement", not "turn 2, move"
-            word, phase = headline(ruleset, info.state, "en")
+            word, phase = headline(ruleset, info.state, lang)
+            if result:
+                reason = result_reason(ruleset, info.state, result, lang)
         except Exception:  # a game whose rules are no longer installed is still listed
             waiting = ""
         if info.status == "finished":
-            result = info.result or {}
-            where = f"over: {result.get('reason') or 'finished'}"
-        else:
-            where = f"{word} {info.state.get('turn')}, {phase}" + (
-                f", {waiting} to act" if waiting else ""
+            where = words["list_over"].format(reason=reason or words["list_finished"])
+        elif waiting:
+            where = words["where"].format(
+                word=word, turn=info.state.get("turn"), phase=phase, sides=waiting
             )
+        else:
+            where = f"{word} {info.state.get('turn')}, {phase}"
         print(f"#{info.id}  {title} ({info.scenario})  {where}", file=stdout)
     return 0
 
@@ -1082,15 +1127,16 @@ async def _run(
     svc = await GameService.open(db_path, dice_override=dice, synchronous=synchronous)
     try:
         if args.list:
-            return await _list_games(svc, stdout)
+            return await _list_games(svc, stdout, args.lang)
         if args.resume is not None:
             game_id = await _find_resumed(svc, args.resume, stderr)
             if game_id is None:
                 return 2
             info = await svc.get_game(game_id)
             print(
-                f"Continuing game #{info.id} ({info.ruleset}, scenario {info.scenario}) "
-                f"from {db_label}",
+                WORDS[game_lang(info, args.lang)]["continuing"].format(
+                    id=info.id, game=info.ruleset, scenario=info.scenario, db=db_label
+                ),
                 file=stderr,
             )
         elif looks_like_path(args.scenario):
@@ -1103,18 +1149,23 @@ async def _run(
                 document=document,
                 document_label=args.scenario,
                 optional_rules=_optional_rules(args),
+                settings={TABLE_LANG: args.lang or "en"},
             )
             info = await svc.start_game(info.id)
         else:
             info = await svc.create_game(
-                args.game, args.scenario, seed=seed, optional_rules=_optional_rules(args)
+                args.game,
+                args.scenario,
+                seed=seed,
+                optional_rules=_optional_rules(args),
+                settings={TABLE_LANG: args.lang or "en"},
             )
             info = await svc.start_game(info.id)
         if out_dir is None and not args.autoplay and args.script is None:
             # Each game's pictures in a folder of its own next to the database.
             out_dir = boards_home(db_path, db_label) / f"game-{info.id}"
         table = Table(svc, info.id, out_dir, stdout, stderr)
-        table.lang = getattr(args, "lang", "en")
+        table.lang = game_lang(info, args.lang)
         table.db_label = db_label or table.db_label
         table.db_option = db_option
         await table.setup()

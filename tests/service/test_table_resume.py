@@ -144,3 +144,63 @@ def test_help_shows_real_commands_for_now_and_the_table_says_who_acted(tmp_path,
     assert "Now, for Aztec: /place unit:az-bowmen-" in out and "/auto-setup" in out
     assert "It is not Spanish's turn: the game waits for Aztec." in out
     assert "(acted for Aztec)" in out
+
+
+def test_a_german_game_stays_german_when_resumed_and_listed(tmp_path, monkeypatch):
+    """`--resume` after `--lang de` spoke English ("Round 1, 1 bows and crossbows, Besiegers
+    to act"): the table remembers the language with the game."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code, out, err = play(["--game", "siege", "--seed", "4", "--lang", "de"], ["/quit"])
+    assert code == 0, err
+    assert "Weiter geht es mit: python bot.py local --resume 1" in out
+
+    code, listed, _ = play(["--list"], [])
+    assert code == 0
+    assert "#1  SIEGE (open-gate)  Runde 1, 1 Bogen und Armbrüste, am Zug: Belagerer" in listed
+    prompts: list[str] = []
+    typed = iter(["/info cell:1012", "/quit"])
+    out_io, err_io = io.StringIO(), io.StringIO()
+    code = table.main(
+        ["--resume"],
+        stdout=out_io,
+        stderr=err_io,
+        input_fn=lambda prompt: prompts.append(prompt) or next(typed),
+    )
+    assert code == 0, err_io.getvalue()
+    assert "Partie #1 (siege, Szenario open-gate) geht weiter" in err_io.getvalue()
+    assert "am Zug: Belagerer" in prompts[0], prompts
+    assert "Tisch verlassen. Die Partie ist als #1" in out_io.getvalue(), out_io.getvalue()
+    assert "Terrain: courtyard" not in out_io.getvalue(), out_io.getvalue()
+
+    # an English game in the same file stays English, and --lang still chooses
+    code, out, _ = play(["--game", "siege", "--seed", "5"], ["/quit"])
+    assert "Left the table. The game is saved as #2" in out
+    code, listed, _ = play(["--list"], [])
+    assert "#2  SIEGE (open-gate)  Round 1, 1 bows and crossbows, Besiegers to act" in listed
+    code, out, _ = play(["--resume", "2", "--lang", "de"], ["/quit"])
+    assert "Tisch verlassen. Die Partie ist als #2" in out, out
+
+
+def test_a_finished_german_game_says_why_it_ended_in_german(tmp_path, monkeypatch):
+    """The German table's last words were "Partie vorbei: Besiegers resigned. Sieger: ..." and --list said
+    "over: Besiegers resigned"."""
+    import asyncio
+
+    from service.games import GameService
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    play(["--game", "siege", "--seed", "4", "--lang", "de"], ["/quit"])
+
+    async def resign():
+        svc = await GameService.open(tmp_path / "umpire" / "table.sqlite3")
+        try:
+            await svc.resign(1, "besieger")
+        finally:
+            await svc.close()
+
+    asyncio.run(resign())
+    code, out, err = play(["--resume", "1"], [])
+    assert code == 0, err
+    assert "Partie vorbei (Aufgabe: Belagerer). Sieger: Verteidiger." in out, out
+    code, listed, _ = play(["--list"], [])
+    assert "#1  SIEGE (open-gate)  vorbei: Aufgabe: Belagerer" in listed, listed
