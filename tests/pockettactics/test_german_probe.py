@@ -54,3 +54,22 @@ def test_tiles_in_a_german_readers_hints_are_named_in_german():
     assert GAME.label(state, "to", "0808", "de") == "0808 (Dorf auf Grasland)"
     assert GAME.describe(state, "to", "0808") == "0808 (Village on Grassland)"
     assert GAME.label(state, "tile", "highland", "de") == "Hochland"
+
+
+@pytest.mark.parametrize(
+    "winner, reason, german",
+    [
+        ("south", "North can neither activate nor deploy a unit",
+         "Süd: Nord kann weder eine Einheit aktivieren noch stationieren"),
+        ("north", "North controls every feature", "Nord: Nord kontrolliert jedes Merkmal"),
+        (None, "Neither player can activate or deploy a unit",
+         "Unentschieden: Keiner kann eine Einheit aktivieren oder stationieren"),
+    ],
+)
+def test_every_ending_reads_german_in_the_header_and_the_reason(winner, reason, german):
+    # the reasons are worded as the engine's end checks word them (rules.py)
+    state, _ = new_game(GAME, GAME.load_scenario("skirmish"), 1)
+    ended = {**state, "result": {"winner": winner, "reason": reason}}
+    assert GAME.localised_header(GAME.view(ended, None), "de")["Ergebnis"] == german
+    assert GAME.result_reason(ended, "de") == german.split(": ", 1)[1]
+    assert GAME.result_reason(ended, "en") == reason
