@@ -2296,6 +2296,7 @@ for _place in (
     "Causeway",
     "Aqueduct",
     "Canal bridge",
+    "Causeway bridge",
     "Iztapalapa causeway",
     "Tepeyac causeway",
     "Tlacopan causeway",

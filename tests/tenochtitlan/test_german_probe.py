@@ -60,3 +60,14 @@ def test_every_ending_is_told_in_german(reason, german):
     ended = {"result": {"winner": "aztec", "reason": reason}}
     assert GAME.result_reason(ended, "de") == german
     assert GAME.result_reason(ended, "en") == reason
+
+
+def test_german_rules_name_the_terrain_as_the_german_board_does():
+    terrain = dict(GAME.rules_reference("de"))["Gelände"]
+    names = [line.split("**")[1] for line in terrain if line.startswith("**")]
+    for german in ("Offenes Gelände", "Hügel", "Sumpf", "Dorf", "Damm", "Dammbrücke"):
+        assert german in names, names
+    for english in ("Clear", "Hills", "Marsh", "Village", "Causeway", "Causeway bridge"):
+        assert english not in names, names
+    english_terrain = dict(GAME.rules_reference("en"))["Terrain"]
+    assert any(line.startswith("**Clear**") for line in english_terrain)
