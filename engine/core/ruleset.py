@@ -610,8 +610,21 @@ class Ruleset(abc.ABC):
     def refuse_value(self, state: dict, action: dict, same: list[dict]) -> None:
         """Name the first typed value no legal action of the command takes, given the values
         before it, with the ones it could take ("/recruit cannot take at:0104 now; possible:
-        0105, 0204"), instead of a bare "That /recruit is not legal now"."""
+        0105, 0204"), instead of a bare "That /recruit is not legal now". An option no form of the
+        command has is named as unknown ("/end-phase has no option foo")."""
         declared = next((c for c in self.commands if c.name == action.get("type")), None)
+        known = {o.name for o in declared.options} if declared else set()
+        known |= {k for a in same for k in a}
+        unknown = sorted(k for k in action if k not in known and k not in ("type", "side"))
+        if unknown:
+            # a typo in an option's name is not a move the rules forbid: say which name is wrong
+            raise RuleError(
+                f"/{action['type']} has no option {', '.join(unknown)}.",
+                self.legal_hints(state, same),
+                key="no_option",
+                params={"command": str(action["type"]), "option": ", ".join(unknown)},
+                domain=self.name,
+            )
         order = [o.name for o in declared.options] if declared else []
         keys = [k for k in order if k in action] + [
             k for k in action if k not in order and k not in ("type", "side")

@@ -7,6 +7,8 @@ import re
 
 from engine.core.info import count, word
 
+from .present import PICTURE_WORDS
+
 WORDS = {
     "en": {
         "faction": "Faction",
@@ -37,7 +39,7 @@ WORDS = {
     },
     "de": {
         "faction": "Fraktion",
-        "kinds": "Arten",
+        "kinds": "Typen",
         "dice": "OFF {off} · DEF {defence} · {points}",
         "bonus": "Bonus {value} auf {kind}",
         "against": " gegen {attacks}",
@@ -66,6 +68,30 @@ WORDS = {
 }
 
 
+# A unit's types and attack types as a German reader meets them: the rulebook calls the types
+# "Typen" ("Mensch, Elf, Roboter usw.") and the attacks "Nahkampf", "Magie".
+TYPES_DE = {
+    "human": "Mensch",
+    "infantry": "Infanterie",
+    "hero": "Held",
+    "mystic": "Mystiker",
+    "dragon": "Drache",
+    "goblin": "Goblin",
+    "reptile": "Reptil",
+    "cavalry": "Kavallerie",
+    "giant": "Riese",
+    "beast": "Bestie",
+    "melee": "Nahkampf",
+    "magic": "Magie",
+    "ranged": "Fernkampf",
+}
+
+
+def kind_word(kind: str, lang: str) -> str:
+    """A unit type or an attack type ("human", "magic") in ``lang``."""
+    return TYPES_DE.get(kind, kind) if lang == "de" else kind
+
+
 def _say(lang: str, key: str, **params) -> str:
     return (WORDS.get(lang) or WORDS["en"])[key].format(**params)
 
@@ -77,19 +103,21 @@ def bonus_text(bonuses: list, lang: str) -> str:
         if b.get("only_kind"):
             text += _say(lang, "only")
         if b.get("attack"):
-            text += _say(lang, "against", attacks="/".join(b["attack"]))
+            text += _say(lang, "against", attacks="/".join(kind_word(a, lang) for a in b["attack"]))
         parts.append(text)
     return "; ".join(parts)
 
 
-def tile_title(cat, kind: str) -> str:
-    return str(cat.tile(kind).get("title", kind))
+def tile_title(cat, kind: str, lang: str = "en") -> str:
+    """A terrain or feature by its title in ``lang`` (the rulebook's "Grasland", "Spukruinen")."""
+    title = str(cat.tile(kind).get("title", kind))
+    return PICTURE_WORDS.get(lang, {}).get(title, title)
 
 
 def type_lines(cat, spec: dict, lang: str) -> list[str]:
     """A unit card: kinds, dice, bonuses, movement, range, preferred terrain, specials."""
     lines = [
-        f"{_say(lang, 'kinds')}: {', '.join(spec.get('types', []))}",
+        f"{_say(lang, 'kinds')}: {', '.join(kind_word(k, lang) for k in spec.get('types', []))}",
         _say(
             lang,
             "dice",
@@ -101,17 +129,17 @@ def type_lines(cat, spec: dict, lang: str) -> list[str]:
     if spec.get("bonus"):
         lines.append(bonus_text(spec["bonus"], lang))
     if spec.get("attacks") and spec["attacks"] != ["melee"]:
-        lines.append(_say(lang, "attacks", attacks=", ".join(spec["attacks"])))
+        lines.append(_say(lang, "attacks", attacks=", ".join(kind_word(a, lang) for a in spec["attacks"])))
     for key in ("fast", "flying"):
         if spec.get(key):
             lines.append(_say(lang, key, n=count(lang, spec[key], "bonus move")))
     if spec.get("ranged"):
         lines.append(_say(lang, "ranged", n=spec["ranged"]))
     if spec.get("preferred"):
-        names = ", ".join(tile_title(cat, p) for p in spec["preferred"])
+        names = ", ".join(tile_title(cat, p, lang) for p in spec["preferred"])
         lines.append(_say(lang, "preferred", names=names))
     if spec.get("bane"):
-        lines.append(_say(lang, "bane", kind=spec["bane"]))
+        lines.append(_say(lang, "bane", kind=kind_word(spec["bane"], lang)))
     if spec.get("special"):
         lines.append(_say(lang, "special", name=spec["special"]))
     return lines
@@ -155,9 +183,10 @@ def cell_facts(ruleset, cat, state: dict, cell: str, lang: str) -> list[str]:
     tile = state.get("tiles", {}).get(cell)
     if not tile:
         return []
-    terrain = tile_title(cat, tile["terrain"])
+    terrain = tile_title(cat, tile["terrain"], lang)
     if tile.get("feature"):
-        shown = _say(lang, "feature_on", feature=tile_title(cat, tile["feature"]), terrain=terrain)
+        feature = tile_title(cat, tile["feature"], lang)
+        shown = _say(lang, "feature_on", feature=feature, terrain=terrain)
     else:
         shown = terrain
     lines = [f"{word(lang, 'terrain')}: {shown}"]
@@ -181,7 +210,7 @@ def rules_reference(cat, lang: str) -> list[tuple[str, list[str]]]:
     terrain = []
     for kind in (*cat.terrains, *cat.features):
         effects = [e.rstrip(".") for e in tile_lines(cat, kind, lang)]
-        title = tile_title(cat, kind)
+        title = tile_title(cat, kind, lang)
         terrain.append(f"**{title}**" + (f": {' · '.join(effects)}" if effects else ""))
     return [(word(lang, "units"), units), (word(lang, "terrain_table"), terrain)]
 
@@ -321,7 +350,7 @@ def narrate_de(ruleset, cat, state: dict, event: dict) -> str | None:
     say = NARRATION_DE
     n = lambda uid: ruleset._unit_name(state, uid)  # noqa: E731
     side = lambda s: ruleset.side_title(s, "de")  # noqa: E731
-    title = lambda kind: tile_title(cat, kind)  # noqa: E731
+    title = lambda kind: tile_title(cat, kind, "de")  # noqa: E731
     if t in ("faction_chosen", "recruited", "tile_chosen", "feature_chosen", "feature_placed"):
         return say[t].format(
             side=side(event["side"]),

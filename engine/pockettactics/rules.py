@@ -2297,6 +2297,10 @@ class PocketTactics(Ruleset):
             return explain.narrate_de(self, self.cat, state, event)
         return self.describe_event(state, event)
 
+    def result_reason(self, state: dict, lang: str = "en") -> str:
+        reason = str((state.get("result") or {}).get("reason") or "")
+        return explain.phrase_de(reason) if lang == "de" else reason
+
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
         return explain.roll_purpose(event, lang, lambda uid: self._unit_name(state, uid))
 
@@ -2429,6 +2433,11 @@ class PocketTactics(Ruleset):
                 f"{self.side_title(state['units'][c[role]]['side'], lang)} {c['rerolls'][role]}"
                 for role in ROLES
             )
+        result = state.get("result")
+        if lang != "en" and result:
+            winner = result.get("winner")
+            who = self.side_title(winner, lang) if winner else present.word("draw", lang)
+            header[self.term("Result", lang)] = f"{who}: {self.result_reason(state, lang)}"
         return header
 
     def header(self, state: dict) -> dict[str, str]:

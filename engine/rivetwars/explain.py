@@ -324,6 +324,10 @@ PHRASES_DE = (
         r"^round limit (\d+): tied on victory points$",
         r"Rundenlimit \1: Gleichstand bei Siegpunkten",
     ),
+    (
+        r"^round limit (\d+): more victory points$",
+        r"Rundenlimit \1: mehr Siegpunkte",
+    ),
     (r"^round limit (\d+): ", r"Rundenlimit \1: "),
     (r"^gas drift$", "Gaswolke treibt"),
     (r"^barrage$", "Sperrfeuer"),

@@ -2509,6 +2509,10 @@ class RivetWars(Ruleset):
             return explain.narrate_de(self, state, event, present.PHASE_TITLES)
         return self.describe_event(state, event)
 
+    def result_reason(self, state, lang="en"):
+        reason = str((state.get("result") or {}).get("reason") or "")
+        return explain.phrase_de(reason) if lang == "de" else reason
+
     def roll_purpose(self, state, event, lang="en"):
         return explain.roll_purpose(event, lang)
 

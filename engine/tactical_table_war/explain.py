@@ -287,7 +287,7 @@ def _source_de(source: str) -> str:
     return f"{NAMES_DE.get(head, 'Eroberungspunkt' if head == 'capture point' else head)} {tail}"
 
 
-def _reason_de(reason: str) -> str:
+def reason_de(reason: str) -> str:
     for pattern, template in _REASONS_DE:
         found = pattern.fullmatch(reason)
         if found:
@@ -342,7 +342,7 @@ def narrate_de(ruleset, event: dict, state: dict | None = None) -> str | None:
         text = say[kind].format(attacker=event["attacker"], kind=_de(event["kind"]), to=event["to"])
         return text + (say["destroyed"] if event["destroyed"] else "")
     if kind == "game_over":
-        return say[kind].format(reason=_reason_de(str(event["reason"])))
+        return say[kind].format(reason=reason_de(str(event["reason"])))
     if kind == "construction_started":
         return say[kind].format(
             settler=event["settler"], kind=_de(event["kind"]), crew=event["crew"], at=event["at"]

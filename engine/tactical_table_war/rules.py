@@ -1510,6 +1510,10 @@ class TacticalTableWar(Ruleset):
             return explain.narrate_de(self, event, state)
         return self.describe_event(state, event)
 
+    def result_reason(self, state: dict, lang: str = "en") -> str:
+        reason = str((state.get("result") or {}).get("reason") or "")
+        return explain.reason_de(reason) if lang == "de" else reason
+
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
         return explain.roll_purpose(event, lang)
 

@@ -51,6 +51,7 @@ PICTURE_WORDS = {
         "Causeway": "Damm",
         "Aqueduct": "Aquädukt",
         "Canal bridge": "Kanalbrücke",
+        "Causeway bridge": "Dammbrücke",
         "Iztapalapa causeway": "Iztapalapa-Damm",
         "Tepeyac causeway": "Tepeyac-Damm",
         "Tlacopan causeway": "Tlacopan-Damm",
@@ -175,7 +176,8 @@ def rules_reference(ruleset, lang: str, state: dict | None = None) -> list[tuple
         )
     chart = terrain_chart()
     terrain = [
-        f"**{t['title']}**: {' · '.join(e.rstrip('.') for e in terrain_effects(t, lang))}"
+        f"**{ruleset.term(t['title'], lang)}**: "
+        f"{' · '.join(e.rstrip('.') for e in terrain_effects(t, lang))}"
         for t in chart["types"].values()
     ]
     terrain.append(word(lang, "fort", bonus=chart["features"]["fort"]["defence"]))

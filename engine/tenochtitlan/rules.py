@@ -2237,6 +2237,9 @@ class Tenochtitlan(Ruleset):
     def narrate(self, state: dict, event: dict, lang: str = "en") -> str | None:
         return present.describe_event(self, state, event, lang)
 
+    def result_reason(self, state: dict, lang: str = "en") -> str:
+        return present.reason_text(str((state.get("result") or {}).get("reason") or ""), lang)
+
     def roll_purpose(self, state: dict, event: dict, lang: str = "en") -> str:
         return present.roll_purpose(state, event, lang)
 
@@ -2293,6 +2296,7 @@ for _place in (
     "Causeway",
     "Aqueduct",
     "Canal bridge",
+    "Causeway bridge",
     "Iztapalapa causeway",
     "Tepeyac causeway",
     "Tlacopan causeway",

@@ -54,3 +54,45 @@ def test_tiles_in_a_german_readers_hints_are_named_in_german():
     assert GAME.label(state, "to", "0808", "de") == "0808 (Dorf auf Grasland)"
     assert GAME.describe(state, "to", "0808") == "0808 (Village on Grassland)"
     assert GAME.label(state, "tile", "highland", "de") == "Hochland"
+
+
+@pytest.mark.parametrize(
+    "winner, reason, german",
+    [
+        ("south", "North can neither activate nor deploy a unit",
+         "Süd: Nord kann weder eine Einheit aktivieren noch stationieren"),
+        ("north", "North controls every feature", "Nord: Nord kontrolliert jedes Merkmal"),
+        (None, "Neither player can activate or deploy a unit",
+         "Unentschieden: Keiner kann eine Einheit aktivieren oder stationieren"),
+    ],
+)
+def test_every_ending_reads_german_in_the_header_and_the_reason(winner, reason, german):
+    # the reasons are worded as the engine's end checks word them (rules.py)
+    state, _ = new_game(GAME, GAME.load_scenario("skirmish"), 1)
+    ended = {**state, "result": {"winner": winner, "reason": reason}}
+    assert GAME.localised_header(GAME.view(ended, None), "de")["Ergebnis"] == german
+    assert GAME.result_reason(ended, "de") == german.split(": ", 1)[1]
+    assert GAME.result_reason(ended, "en") == reason
+
+
+def test_german_rules_name_terrain_types_and_attacks_in_german():
+    text = "\n".join(line for _, lines in GAME.rules_reference("de") for line in lines)
+    assert "**Grasland**" in text and "**Spukruinen**" in text and "**See**" in text
+    assert "Typen: Mensch, Infanterie;" in text
+    assert "Bevorzugtes Gelände (ein Neuwurf): Hochland" in text
+    assert "Fluch der Art Bestie" in text
+    for english in ("**Grassland**", "**Lake**", ": Forest", "human", "infantry"):
+        assert english not in text, english
+    english_text = "\n".join(line for _, lines in GAME.rules_reference("en") for line in lines)
+    assert "**Grassland**" in english_text and "Kinds: human, infantry;" in english_text
+
+
+def test_german_narration_names_tiles_and_features_in_german():
+    state, _ = new_game(GAME, GAME.load_scenario("skirmish"), 1)
+    drawn = GAME.narrate(state, {"type": "reveal", "what": "tile", "terrain": "grass"}, "de")
+    assert drawn == "Aus dem Beutel gezogen: Grasland."
+    chosen = GAME.narrate(state, {"type": "feature_chosen", "side": "south", "feature": "ruins"}, "de")
+    assert chosen == "Süd wählt Spukruinen als eigenes Merkmal."
+    assert "Haunted ruins" in GAME.narrate(
+        state, {"type": "feature_chosen", "side": "south", "feature": "ruins"}, "en"
+    )

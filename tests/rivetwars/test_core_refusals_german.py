@@ -87,3 +87,17 @@ def test_suggested_with_nothing_left_to_place_reads_german():
     assert rule_text(error, "de") == (
         "Für Red bleibt nichts mehr so aufzustellen, wie das Szenario vorschlägt."
     )
+
+
+@pytest.mark.parametrize("game", ["rivet-wars", "siege"])
+def test_an_option_the_command_does_not_have_is_named_as_unknown(game):
+    ruleset = get_ruleset(game)
+    state, _ = new_game(ruleset, ruleset.load_scenario(ruleset.scenarios()[0].name), 5)
+    side = ruleset.awaiting(state)[0]
+    before = dict(state)
+    error = refused(ruleset, state, {"type": "end-phase", "side": side, "foo": "bar"})
+    assert str(error).startswith("/end-phase has no option foo."), str(error)
+    text = rule_text(error, "de")
+    assert text.startswith("/end-phase hat keine Option foo."), text
+    assert not english_sentences(text)
+    assert state == before

@@ -37,3 +37,20 @@ def test_a_referees_refused_edits_read_german():
             apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
         text = rule_text(refused.value, "de")
         assert german in text and not english_sentences(text), text
+
+
+@pytest.mark.parametrize(
+    "reason, german",
+    [
+        ("reached 12 victory points", "12 Siegpunkte erreicht"),
+        ("ended the round ahead on victory points (9 to 7)",
+         "Runde mit mehr Siegpunkten beendet (9 zu 7)"),
+        ("round limit 8: tied on victory points", "Rundenlimit 8: Gleichstand bei Siegpunkten"),
+        ("round limit 8: more victory points", "Rundenlimit 8: mehr Siegpunkte"),
+    ],
+)
+def test_every_ending_is_told_in_german(reason, german):
+    # the reasons are worded as the engine's end checks word them (rules.py)
+    ended = {"result": {"winner": "allies", "reason": reason}}
+    assert GAME.result_reason(ended, "de") == german
+    assert GAME.result_reason(ended, "en") == reason

@@ -37,3 +37,20 @@ def test_a_referees_refused_edit_reads_german(edit, german):
         apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
     text = rule_text(refused.value, "de")
     assert german in text and not english_sentences(text), text
+
+
+@pytest.mark.parametrize(
+    "reason, german",
+    [
+        ("turn limit: score red 19, blue 18", "Rundenlimit: Punkte Rot 19, Blau 18"),
+        ("Blue has no unit left and cannot recruit",
+         "Blau hat keine Einheit mehr und kann nicht rekrutieren"),
+        ("Blue's castle is destroyed", "die Burg von Blau ist zerstört"),
+    ],
+)
+def test_every_ending_is_told_in_german(reason, german):
+    # the reasons are worded as the engine's end checks word them (rules.py)
+    state, _ = new_game(GAME, GAME.load_scenario(GAME.scenarios()[0].name), 1)
+    ended = {**state, "result": {"winner": "red", "reason": reason}}
+    assert GAME.result_reason(ended, "de") == german
+    assert GAME.result_reason(ended, "en") == reason

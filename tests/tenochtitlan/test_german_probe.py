@@ -42,3 +42,32 @@ def test_a_referees_refused_edit_reads_german(edit, german):
         apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
     text = rule_text(refused.value, "de")
     assert german in text and not english_sentences(text), text
+
+
+@pytest.mark.parametrize(
+    "reason, german",
+    [
+        ("only 3 Spanish units (without Tlaxcalans) remain on the map",
+         "nur noch 3 spanische Einheiten (ohne Tlaxcalteken) auf dem Brett"),
+        ("the Spanish control every objective and a causeway with its village",
+         "die Spanier kontrollieren jedes Ziel und einen Damm samt Dorf"),
+        ("the Spanish did not win by the end of turn 8",
+         "die Spanier haben bis zum Ende von Spielzug 8 nicht gewonnen"),
+    ],
+)
+def test_every_ending_is_told_in_german(reason, german):
+    # the reasons are worded as the engine's end checks word them (rules.py)
+    ended = {"result": {"winner": "aztec", "reason": reason}}
+    assert GAME.result_reason(ended, "de") == german
+    assert GAME.result_reason(ended, "en") == reason
+
+
+def test_german_rules_name_the_terrain_as_the_german_board_does():
+    terrain = dict(GAME.rules_reference("de"))["Gelände"]
+    names = [line.split("**")[1] for line in terrain if line.startswith("**")]
+    for german in ("Offenes Gelände", "Hügel", "Sumpf", "Dorf", "Damm", "Dammbrücke"):
+        assert german in names, names
+    for english in ("Clear", "Hills", "Marsh", "Village", "Causeway", "Causeway bridge"):
+        assert english not in names, names
+    english_terrain = dict(GAME.rules_reference("en"))["Terrain"]
+    assert any(line.startswith("**Clear**") for line in english_terrain)
