@@ -88,7 +88,13 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
     times: dict[str, list[float]] = {
         k: []
         for k in (
-            "warm", "floor", "picture_floor", "octree", "before", "warm_cpu", "floor_cpu",
+            "warm",
+            "floor",
+            "picture_floor",
+            "octree",
+            "before",
+            "warm_cpu",
+            "floor_cpu",
             "picture_floor_cpu",
         )
     }
@@ -103,7 +109,9 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
     for _ in range(runs):
         timed("warm", lambda: renderer.render_png(scene), "warm_cpu")
         timed("floor", lambda: core.encode_png(layer.copy(), palette), "floor_cpu")
-        timed("picture_floor", lambda: core.encode_png(picture.copy(), palette), "picture_floor_cpu")
+        timed(
+            "picture_floor", lambda: core.encode_png(picture.copy(), palette), "picture_floor_cpu"
+        )
     # The old way apart: choosing colours per picture leaves the allocator in another state,
     # which made the floor measured after it about 9 ms dearer (page faults), not the picture.
     for _ in range(runs):
@@ -204,7 +212,9 @@ def compression_levels(levels=(1, 2, 3, 6, 9), runs: int = 5) -> None:
     from PIL import Image
 
     boards = {name: Image.open(io.BytesIO(png)) for name, png in game_examples().items()}
-    boards["large 40x30 hex"] = Image.open(io.BytesIO(renderer.render_png(scenes.large_hex_scene())))
+    boards["large 40x30 hex"] = Image.open(
+        io.BytesIO(renderer.render_png(scenes.large_hex_scene()))
+    )
     print(f"\n{'PNG level':<24}" + "".join(f"{level:>16}" for level in levels))
     for name, board in boards.items():
         board.load()
@@ -216,8 +226,13 @@ def compression_levels(levels=(1, 2, 3, 6, 9), runs: int = 5) -> None:
                 t0 = time.process_time()
                 board.save(out, format="PNG", compress_level=level)
                 spent.append(time.process_time() - t0)
-            cells.append(f"{statistics.median(spent) * 1000:6.1f} ms {len(out.getvalue()) / 1024:4.0f} KiB")
-        print(f"{name + ' ' + 'x'.join(map(str, board.size)):<24}" + "".join(f"{c:>16}" for c in cells))
+            cells.append(
+                f"{statistics.median(spent) * 1000:6.1f} ms {len(out.getvalue()) / 1024:4.0f} KiB"
+            )
+        print(
+            f"{name + ' ' + 'x'.join(map(str, board.size)):<24}"
+            + "".join(f"{c:>16}" for c in cells)
+        )
 
 
 def main() -> None:

@@ -47,9 +47,7 @@ def _cell_of(kind: str, label: str) -> tuple[tuple[int, int], int, int]:
 def _hex_corner_offsets(s: int) -> tuple[tuple[float, float], ...]:
     """A hex's corners from its centre (the same floats as computing them per hex: a map
     layer asks for every hex's corners twice)."""
-    return tuple(
-        (s * math.cos(math.pi / 3 * i), s * math.sin(math.pi / 3 * i)) for i in range(6)
-    )
+    return tuple((s * math.cos(math.pi / 3 * i), s * math.sin(math.pi / 3 * i)) for i in range(6))
 
 
 @dataclass(frozen=True)

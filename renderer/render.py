@@ -1737,9 +1737,7 @@ def _build_palette(img: Image.Image, named: frozenset) -> Image.Image:
     exact = _exact_colours(named)
     # Every other pixel of every other row: the octree counts colours, and a map's colours
     # come in areas and lines wider than a pixel; a quarter of the pixels costs a quarter.
-    sample = img.resize(
-        (max(1, img.width // 2), max(1, img.height // 2)), Image.Resampling.NEAREST
-    )
+    sample = img.resize((max(1, img.width // 2), max(1, img.height // 2)), Image.Resampling.NEAREST)
     chosen = sample.quantize(
         colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )

@@ -907,7 +907,9 @@ class Store:
         steps = [self._clock_step(game_id, clock) for clock in clocks]
         if game_fields:
             sets = ", ".join(f"{k} = ?" for k in game_fields)
-            steps.append(Step(f"UPDATE games SET {sets} WHERE id = ?", (*game_fields.values(), game_id)))
+            steps.append(
+                Step(f"UPDATE games SET {sets} WHERE id = ?", (*game_fields.values(), game_id))
+            )
         await self.write(steps)
 
     async def clocks(self, game_id: int) -> list[dict]:

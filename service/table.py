@@ -588,7 +588,9 @@ class Table:
                     ),
                 }
             legal = await self.svc.legal_actions(self.game_id, who)
-            options = [{"command": format_command(a), "label": self.label(info.state, a)} for a in legal]
+            options = [
+                {"command": format_command(a), "label": self.label(info.state, a)} for a in legal
+            ]
             # Any further words narrow the list: /options az-bowmen-1, /options move 0507
             needles = [w.lower() for w in words]
             options = [

@@ -129,7 +129,9 @@ def type_lines(cat, spec: dict, lang: str) -> list[str]:
     if spec.get("bonus"):
         lines.append(bonus_text(spec["bonus"], lang))
     if spec.get("attacks") and spec["attacks"] != ["melee"]:
-        lines.append(_say(lang, "attacks", attacks=", ".join(kind_word(a, lang) for a in spec["attacks"])))
+        lines.append(
+            _say(lang, "attacks", attacks=", ".join(kind_word(a, lang) for a in spec["attacks"]))
+        )
     for key in ("fast", "flying"):
         if spec.get(key):
             lines.append(_say(lang, key, n=count(lang, spec[key], "bonus move")))

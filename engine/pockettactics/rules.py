@@ -1071,9 +1071,7 @@ class PocketTactics(Ruleset):
                         for a in self.legal_actions(state, side)
                         if a["type"] == kind
                     ],
-                    **self._keyed(
-                        "needs", command=str(kind), missing=[m + ":" for m in missing]
-                    ),
+                    **self._keyed("needs", command=str(kind), missing=[m + ":" for m in missing]),
                 )
         if (
             state["phase"] in ("army", "map", "home", "start", "features", "faction")
@@ -2426,8 +2424,8 @@ class PocketTactics(Ruleset):
         if lang != "en" and c:
             # whole-value translation cannot reach the side names inside these two values
             fighters = [self._unit_name(state, c[role]) for role in ROLES]
-            header[self.term("Combat", lang)] = " gegen ".join(fighters) if lang == "de" else (
-                " vs ".join(fighters)
+            header[self.term("Combat", lang)] = (
+                " gegen ".join(fighters) if lang == "de" else (" vs ".join(fighters))
             )
             header[self.term("Re-rolls left", lang)] = " / ".join(
                 f"{self.side_title(state['units'][c[role]]['side'], lang)} {c['rerolls'][role]}"

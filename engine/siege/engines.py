@@ -724,7 +724,11 @@ def los_text(rules, state: dict, from_cell: str, to_cell: str, lang: str = "en")
         for f in state["figures"].values()
     )
     seen = _ballista_line(rules, state, eid, to_cell, target_top)
-    bands = f"(Reichweiten der Balliste {eid})" if lang == "de" else f"(the ballista {eid}'s range bands)"
+    bands = (
+        f"(Reichweiten der Balliste {eid})"
+        if lang == "de"
+        else f"(the ballista {eid}'s range bands)"
+    )
     return sight.answer_text(seen, from_cell, to_cell, lang) + f"\n- {bands}"
 
 

@@ -242,9 +242,7 @@ def unit_facts(ruleset, state: dict, fid: str, lang: str = "en") -> list[str]:
             f"Angriff {factors['attack']}, Verteidigung {factors['defence']}",
         ]
         if where:
-            lines.append(
-                "oben auf dem Belagerungsturm" if where == "top" else "im Belagerungsturm"
-            )
+            lines.append("oben auf dem Belagerungsturm" if where == "top" else "im Belagerungsturm")
         return lines
     lines = [
         f"Kind: {kind['title']}" + (f" ({weapon})" if weapon else ""),
@@ -796,8 +794,7 @@ EVENT_WORDS = {
         "top": " oben",
         "figure_hit": "{name} auf {at}: {outcome}.",
         "retreated": "{name} weicht zurück: {cell_from} → {cell_to}.",
-        "cannot_retreat": "{name} kann von {at} nicht zurückweichen und ist stattdessen "
-        "{outcome}.",
+        "cannot_retreat": "{name} kann von {at} nicht zurückweichen und ist stattdessen {outcome}.",
         "choose_casualty": "{among}: ihr Besitzer wählt, wen es trifft ({effect}).",
         "may_advance": "Die Sieger dürfen nach {cells} nachrücken (/advance oder /stay).",
         "advanced": "{name} rückt nach: {cell_from} → {cell_to}.",

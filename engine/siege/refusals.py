@@ -45,7 +45,11 @@ def worded(reason, lang: str) -> str:
     def one(value) -> str:
         if getattr(value, "keyed", None):
             return worded(value, lang)
-        return german_word(str(value), templates) if lang == "de" else templates.get(str(value), str(value))
+        return (
+            german_word(str(value), templates)
+            if lang == "de"
+            else templates.get(str(value), str(value))
+        )
 
     params = {
         name: ", ".join(one(v) for v in value) or "—"
@@ -332,8 +336,7 @@ TRANSLATIONS = {
         "siege.sight_over_figures": "schießt auf {band} über die Figuren in {cells} hinweg: "
         "leichte Deckung (1.42)",
         "siege.sight_cover_of": "Deckung von {cell}: {cover}",
-        "siege.sight_tree": "{cell}: ein Baum steht zwischen Schütze und Ziel: kein Schuss "
-        "(3.22)",
+        "siege.sight_tree": "{cell}: ein Baum steht zwischen Schütze und Ziel: kein Schuss (3.22)",
         "siege.sight_tent": "{cell}: ein Zelt: man schießt in ein Zelt, nie hindurch, bis es "
         "abgebrannt ist (3.24)",
         "siege.sight_camp_open": "{cell} ({what}): von der Plattform eines Belagerungsturms "
@@ -351,8 +354,7 @@ TRANSLATIONS = {
         "siege.sight_edge_far": "{lower}, die tiefere Figur, steht {d_low} von der Kante "
         "entfernt, mindestens so weit wie {upper} ({d_up}) (3.23)",
         "siege.sight_edge_cover": "{cell}: an der Hangkante: leichte Deckung (3.23)",
-        "siege.sight_under_ram_shooter": "{cell}: Figuren unter einem Widder schießen nicht "
-        "(4.33)",
+        "siege.sight_under_ram_shooter": "{cell}: Figuren unter einem Widder schießen nicht (4.33)",
         "siege.sight_under_ram": "{cell}: volle Deckung unter dem Widder (4.33)",
         "siege.sight_engine_lower": "{cell}: {engine} steht tiefer als die Plattform des "
         "Belagerungsturms: kein Hindernis (2.43, E16)",

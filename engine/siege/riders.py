@@ -881,7 +881,11 @@ EVENT_WORDS = {
 def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
     kind = str(e.get("type"))
     words = EVENT_WORDS.get(lang, EVENT_WORDS["en"])
-    if kind not in words or kind == "captured" or (kind == "choose_landing" and not e.get("thrown")):
+    if (
+        kind not in words
+        or kind == "captured"
+        or (kind == "choose_landing" and not e.get("thrown"))
+    ):
         return None
     outcome = str(e.get("outcome", ""))
     if lang == "de":
@@ -900,7 +904,6 @@ def describe_event(state: dict, e: dict, lang: str = "en") -> str | None:
         letter=e.get("letter"),
         options=", ".join(e.get("options") or []),
     )
-
 
 
 def header_line(state: dict) -> str | None:

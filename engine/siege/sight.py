@@ -805,7 +805,13 @@ def explain(
 
 
 BANDS_DE = {"short": "kurz", "medium": "mittel", "long": "weit"}
-COVER_DE = {"none": "keine", "light": "leicht", "medium": "mittel", "heavy": "schwer", "full": "voll"}
+COVER_DE = {
+    "none": "keine",
+    "light": "leicht",
+    "medium": "mittel",
+    "heavy": "schwer",
+    "full": "voll",
+}
 
 
 def answer_text(sight: Sight, shooter: str, target: str, lang: str = "en") -> str:

@@ -94,7 +94,10 @@ def heading(board: Board, tower: dict) -> tuple[int, int]:
     # A tower rolled back to the map's edge faces a cell off the map ("0019"), which is no
     # label a player could type (parse_label refuses column 00); its direction still counts.
     text = tower["towards"]
-    a, b = board.cell(tower["cells"][0]).hex, hexgrid.from_offset(int(text[:2]) - 1, int(text[2:]) - 1)
+    a, b = (
+        board.cell(tower["cells"][0]).hex,
+        hexgrid.from_offset(int(text[:2]) - 1, int(text[2:]) - 1),
+    )
     return b[0] - a[0], b[1] - a[1]
 
 

@@ -185,13 +185,11 @@ TRANSLATIONS_DE = {
     "fertig ist.",
     "tactical-table-war.speed_zero": "{unit} kann sich nicht bewegen (Geschwindigkeit 0).",
     "tactical-table-war.ref_not_free": "{cell!r} ist kein freies Feld der Karte.",
-    "tactical-table-war.ref_impassable": "{cell} ist {landscape}: dort kann keine Einheit "
-    "stehen.",
+    "tactical-table-war.ref_impassable": "{cell} ist {landscape}: dort kann keine Einheit stehen.",
     "tactical-table-war.unexplored": "{cell} ist kein erkundetes Feld der Karte: Einheiten "
     "ziehen nur über erkundete Landschaft, erkundet wird neben jedem Weg einer Einheit.",
     "tactical-table-war.impassable": "Keine Einheit betritt {cell} ({land}).",
-    "tactical-table-war.enemy_castle": "{cell} ist die feindliche Burg; keine Einheit betritt "
-    "sie.",
+    "tactical-table-war.enemy_castle": "{cell} ist die feindliche Burg; keine Einheit betritt sie.",
     "tactical-table-war.enemy_there": "Auf {cell} steht der Feind {enemy}; kein Feld eines "
     "Feindes wird betreten.",
     "tactical-table-war.too_far": "{unit} braucht {need} Schritte bis {cell} und hat "
@@ -226,7 +224,12 @@ NAMES_DE = {
     "advanced": "erweiterte",
 }
 # Landscape titles a refusal names ("No unit enters 0305 (Lake)") in German.
-for _land, _land_title in (("plain", "Plain"), ("forest", "Forest"), ("hill", "Hill"), ("lake", "Lake")):
+for _land, _land_title in (
+    ("plain", "Plain"),
+    ("forest", "Forest"),
+    ("hill", "Hill"),
+    ("lake", "Lake"),
+):
     TRANSLATIONS_DE.setdefault(_land_title, NAMES_DE[_land])
 NARRATION_DE = {
     "combat": "{attacker} ({strength}+⚄{attack_die}={attack}) gegen {defender} "

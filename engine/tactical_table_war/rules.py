@@ -944,7 +944,9 @@ class TacticalTableWar(Ruleset):
         if to not in reachable:
             # The shortest open way there, however long, against the unit's speed.
             ways = board.paths(
-                state["tiles"], unit["at"], len(state["tiles"]),
+                state["tiles"],
+                unit["at"],
+                len(state["tiles"]),
                 lambda lab: self._may_pass(state, side, lab),
             )
             need = len(ways[to]) - 1 if to in ways else None

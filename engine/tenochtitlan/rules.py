@@ -1211,7 +1211,9 @@ class Tenochtitlan(Ruleset):
                 keyed = self._keyed(
                     "stop_on_friend", cell=str(action["to"]), friend=self._name(state, friend)
                 )
-            elif kind == "move" and (unreachable := self._why_not_reach(pos, unit, action.get("to"))):
+            elif kind == "move" and (
+                unreachable := self._why_not_reach(pos, unit, action.get("to"))
+            ):
                 reason, keyed = unreachable, keyed_of(unreachable)
             elif kind == "move":
                 reason = (
@@ -1365,7 +1367,9 @@ class Tenochtitlan(Ruleset):
         goal = board.idx(to) if isinstance(to, str) else None
         if goal is None:
             return Reason(
-                f"{to!r} is not a hex of this map.", f"{self.name}.not_a_hex", self.name,
+                f"{to!r} is not a hex of this map.",
+                f"{self.name}.not_a_hex",
+                self.name,
                 cell=str(to),
             )
         start = pos.where(uid)

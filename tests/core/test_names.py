@@ -151,19 +151,23 @@ def test_ambiguous_candidates_show_the_title_on_their_counter():
     type next) were not named."""
     ruleset, state = rivet_wars_after_deploying_two_of_a_kind()
     titles = counter_titles(ruleset, state)
-    shared = sorted(t for t in titles.values() if t[-1].isdigit() and t[:-2] + " 2" in titles.values())
+    shared = sorted(
+        t for t in titles.values() if t[-1].isdigit() and t[:-2] + " 2" in titles.values()
+    )
     assert shared, titles
     side = ruleset.awaiting(state)[0]
     legal = ruleset.legal_actions(state, side)
     stem = shared[0][:-2]
     with pytest.raises(AmbiguousName) as caught:
-        resolve_action(ruleset, state, {"type": "move", "side": side, "unit": stem, "to": "A1"}, legal)
+        resolve_action(
+            ruleset, state, {"type": "move", "side": side, "unit": stem, "to": "A1"}, legal
+        )
     message = str(caught.value)
     assert f"[{stem} 1]" in message and f"[{stem} 2]" in message, message
 
 
 def test_a_cell_is_named_by_the_place_its_label_gives():
-    """"to:Texcoco" for the hex every message calls "2309 (Texcoco)"."""
+    """ "to:Texcoco" for the hex every message calls "2309 (Texcoco)"."""
     ruleset, state, side, legal = first_position("tenochtitlan", "historical")
     move = next(a for a in legal if a["type"] == "move" and a["to"] == "0408")
     typed = {**move, "to": "tlacopan"}

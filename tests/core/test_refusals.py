@@ -38,9 +38,7 @@ def test_the_value_no_legal_action_takes_is_named_with_the_ones_it_could_take():
 
 def test_the_option_after_a_fitting_one_is_checked_against_what_fits():
     ruleset, state, side = tactical_table_war_recruiting()
-    train = next(
-        a for a in ruleset.legal_actions(state, side) if a["type"] == "train"
-    )
+    train = next(a for a in ruleset.legal_actions(state, side) if a["type"] == "train")
     wrong = {**train, "as": "no-such-training"}
     with pytest.raises(RuleError) as refused:
         ruleset.apply(state, wrong, fixed([]))

@@ -200,7 +200,10 @@ def test_bad_commands_say_what_is_wrong_and_what_is_legal():
         act(state, "/move unit:dragon to:0809")
     with pytest.raises(RuleError, match="goblin is not your unit"):
         act(state, "/move unit:goblin to:0809")
-    with pytest.raises(RuleError, match="Clan Spearman needs 3 steps to reach 0805 and has 1 this move. Legal: 0708"):
+    with pytest.raises(
+        RuleError,
+        match="Clan Spearman needs 3 steps to reach 0805 and has 1 this move. Legal: 0708",
+    ):
         act(state, "/move unit:spearman to:0805")
     with pytest.raises(RuleError, match=r"/bonus is not possible now. Legal: /move"):
         act(state, "/bonus die:off1 value:1")

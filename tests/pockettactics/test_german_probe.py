@@ -59,11 +59,17 @@ def test_tiles_in_a_german_readers_hints_are_named_in_german():
 @pytest.mark.parametrize(
     "winner, reason, german",
     [
-        ("south", "North can neither activate nor deploy a unit",
-         "Süd: Nord kann weder eine Einheit aktivieren noch stationieren"),
+        (
+            "south",
+            "North can neither activate nor deploy a unit",
+            "Süd: Nord kann weder eine Einheit aktivieren noch stationieren",
+        ),
         ("north", "North controls every feature", "Nord: Nord kontrolliert jedes Merkmal"),
-        (None, "Neither player can activate or deploy a unit",
-         "Unentschieden: Keiner kann eine Einheit aktivieren oder stationieren"),
+        (
+            None,
+            "Neither player can activate or deploy a unit",
+            "Unentschieden: Keiner kann eine Einheit aktivieren oder stationieren",
+        ),
     ],
 )
 def test_every_ending_reads_german_in_the_header_and_the_reason(winner, reason, german):
@@ -91,7 +97,9 @@ def test_german_narration_names_tiles_and_features_in_german():
     state, _ = new_game(GAME, GAME.load_scenario("skirmish"), 1)
     drawn = GAME.narrate(state, {"type": "reveal", "what": "tile", "terrain": "grass"}, "de")
     assert drawn == "Aus dem Beutel gezogen: Grasland."
-    chosen = GAME.narrate(state, {"type": "feature_chosen", "side": "south", "feature": "ruins"}, "de")
+    chosen = GAME.narrate(
+        state, {"type": "feature_chosen", "side": "south", "feature": "ruins"}, "de"
+    )
     assert chosen == "Süd wählt Spukruinen als eigenes Merkmal."
     assert "Haunted ruins" in GAME.narrate(
         state, {"type": "feature_chosen", "side": "south", "feature": "ruins"}, "en"

@@ -215,7 +215,11 @@ def test_the_header_shows_each_sides_rerolls_left_during_a_combat_in_english_and
     "purpose, english, german",
     [
         ("roll-off: south", "roll-off: South", "Auswurf: Süd"),
-        ("roll-off (map building): north", "roll-off (map building): North", "Auswurf (Kartenbau): Nord"),
+        (
+            "roll-off (map building): north",
+            "roll-off (map building): North",
+            "Auswurf (Kartenbau): Nord",
+        ),
         ("slinger re-roll off1", "Goblin Slinger re-roll OFF 1", "Goblin Slinger Neuwurf OFF 1"),
         (
             "spearman DEF 5+ test (hazard at 0807)",

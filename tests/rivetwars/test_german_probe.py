@@ -25,7 +25,9 @@ def test_no_refusal_reaches_a_german_reader_in_english(scenario):
 
 def test_a_referees_refused_edits_read_german():
     state, _ = new_game(GAME, GAME.load_scenario("mission-1"), 1)
-    state, _ = apply_action(GAME, state, {"type": "suggested", "side": state["active"]}, seeded(1, 0))
+    state, _ = apply_action(
+        GAME, state, {"type": "suggested", "side": state["active"]}, seeded(1, 0)
+    )
     placed = sorted(state["units"])
     taken = state["units"][placed[1]]["at"]
     for edit, german in (
@@ -43,8 +45,10 @@ def test_a_referees_refused_edits_read_german():
     "reason, german",
     [
         ("reached 12 victory points", "12 Siegpunkte erreicht"),
-        ("ended the round ahead on victory points (9 to 7)",
-         "Runde mit mehr Siegpunkten beendet (9 zu 7)"),
+        (
+            "ended the round ahead on victory points (9 to 7)",
+            "Runde mit mehr Siegpunkten beendet (9 zu 7)",
+        ),
         ("round limit 8: tied on victory points", "Rundenlimit 8: Gleichstand bei Siegpunkten"),
         ("round limit 8: more victory points", "Rundenlimit 8: mehr Siegpunkte"),
     ],

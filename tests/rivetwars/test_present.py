@@ -162,7 +162,11 @@ def test_german_verbs_agree_with_a_plural_side_name():
     resources = {"type": "resources", "side": "allies", "points": 4, "rivets": 2}
     assert say(resources) == "Alliierte haben 4 Aufstellungspunkte und 2 Nieten."
     assert say({**resources, "side": "bismark"}).startswith("Bismark hat 4 Aufstellungspunkte")
-    rolls = {"type": "initiative", "rolls": {"allies": 5, "bismark": 2}, "order": ["allies", "bismark"]}
+    rolls = {
+        "type": "initiative",
+        "rolls": {"allies": 5, "bismark": 2},
+        "order": ["allies", "bismark"],
+    }
     assert say(rolls) == "Initiative: Alliierte würfeln 5, Bismark würfelt 2; Alliierte beginnen."
     over = {"type": "game_over", "winner": "allies", "reason": "reached 6 victory points"}
     assert say(over).startswith("Partie vorbei: Alliierte gewinnen (")
@@ -174,7 +178,11 @@ def test_english_verbs_agree_with_the_plural_allies():
     resources = {"type": "resources", "side": "allies", "points": 4, "rivets": 2}
     assert say(resources) == "Allies have 4 deployment points and 2 rivets."
     assert say({**resources, "side": "bismark"}).startswith("Bismark has 4 deployment points")
-    rolls = {"type": "initiative", "rolls": {"allies": 5, "bismark": 2}, "order": ["allies", "bismark"]}
+    rolls = {
+        "type": "initiative",
+        "rolls": {"allies": 5, "bismark": 2},
+        "order": ["allies", "bismark"],
+    }
     assert say(rolls) == "Initiative: Allies rolled 5, Bismark rolled 2; Allies go first."
     assert say({"type": "passed", "side": "allies"}) == "Allies play no reaction card."
 

@@ -67,8 +67,12 @@ def test_nothing_is_suggested_after_deploying_by_hand_or_in_later_rounds():
     state, _ = apply_action(
         RULES,
         state,
-        {"type": "deploy", "side": side, "unit": RULES.suggested_actions(state, side)[0]["unit"],
-         "to": RULES.suggested_actions(state, side)[0]["to"]},
+        {
+            "type": "deploy",
+            "side": side,
+            "unit": RULES.suggested_actions(state, side)[0]["unit"],
+            "to": RULES.suggested_actions(state, side)[0]["to"],
+        },
         seeded(5, 0),
     )
     assert RULES.suggested_actions(state, side) == []
@@ -78,6 +82,10 @@ def test_nothing_is_suggested_after_deploying_by_hand_or_in_later_rounds():
 
 def test_a_suggestion_outside_the_deployment_segments_is_refused_on_load():
     with pytest.raises(ScenarioError, match="suggested.allies.0"):
-        RULES.build_scenario({"mission": "mission-1", "suggested": {"allies": [["rifleman", "A5"]]}})
+        RULES.build_scenario(
+            {"mission": "mission-1", "suggested": {"allies": [["rifleman", "A5"]]}}
+        )
     with pytest.raises(ScenarioError, match="suggested.bismark.0"):
-        RULES.build_scenario({"mission": "mission-1", "suggested": {"bismark": [["rifleman", "I1"]]}})
+        RULES.build_scenario(
+            {"mission": "mission-1", "suggested": {"bismark": [["rifleman", "I1"]]}}
+        )

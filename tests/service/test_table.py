@@ -315,7 +315,10 @@ def test_verify_command_checks_a_finished_game_and_a_revealed_seed(tmp_path, cap
 
 def test_help_speaks_of_the_current_game_only(tmp_path):
     """Issue 15: /help in Rivet Wars or SIEGE used Tenochtitlan's sides and units as examples."""
-    for game, scenario, side in [("rivet-wars", "mission-1", "bismark"), ("siege", "open-gate", "besieger")]:
+    for game, scenario, side in [
+        ("rivet-wars", "mission-1", "bismark"),
+        ("siege", "open-gate", "besieger"),
+    ]:
         text = hot_seat(
             ["--game", game, "--scenario", scenario, "--seed", "7", "--db", str(tmp_path / game)],
             ["/help"],
@@ -332,13 +335,17 @@ def test_help_speaks_of_the_current_game_only(tmp_path):
     pocket = hot_seat(
         ["--game", "pocket-tactics", "--seed", "7", "--db", str(tmp_path / "p")], ["/help"]
     )
-    assert "/suggested" not in pocket.split("This game's commands")[0]  # its armies are chosen in play
+    assert (
+        "/suggested" not in pocket.split("This game's commands")[0]
+    )  # its armies are chosen in play
     siege = hot_seat(
         ["--game", "siege", "--scenario", "open-gate", "--seed", "7", "--db", str(tmp_path / "s2")],
         ["/help"],
     )
     assert "/suggested" not in siege.split("This game's commands")[0]
-    teno = hot_seat(["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"])
+    teno = hot_seat(
+        ["--game", "tenochtitlan", "--seed", "7", "--db", str(tmp_path / "t")], ["/help"]
+    )
     assert "/suggested        place them as the scenario suggests" in teno
 
 
@@ -352,7 +359,9 @@ def test_games_of_two_databases_never_share_a_boards_folder(tmp_path, monkeypatc
             ["--game", "skirmish", "--seed", "3", "--db", str(tmp_path / f"{name}.sqlite3")], []
         )
         line = next(x for x in text.splitlines() if x.startswith("Board pictures go to "))
-        folders.append(line.removeprefix("Board pictures go to ").removesuffix("/ after each turn."))
+        folders.append(
+            line.removeprefix("Board pictures go to ").removesuffix("/ after each turn.")
+        )
     assert folders == [
         str(tmp_path / "first-boards" / "game-1"),
         str(tmp_path / "second-boards" / "game-1"),

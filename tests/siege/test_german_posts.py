@@ -23,7 +23,8 @@ ENGLISH_FIELDS = ("Besiegers", "Defenders", "Round:", "Step:", "Active:", "Bridg
 
 def _typed(action: dict) -> str:
     return " ".join(
-        [f"/{action['type']}"] + [f"{k}:{v}" for k, v in action.items() if k not in ("type", "side")]
+        [f"/{action['type']}"]
+        + [f"{k}:{v}" for k, v in action.items() if k not in ("type", "side")]
     )
 
 
@@ -80,8 +81,21 @@ async def test_a_german_table_plays_siege_without_meeting_english(table, german)
 
 
 GERMAN_FIELDS = {
-    "Runde", "Tag", "Schritt", "Am Zug", "Zugbrücke", "Ziel", "Feuer", "Feuer legen", "Nahkampf",
-    "Maschinen", "Mauern", "Maschinenschaden", "Pferde", "Wagen", "Ergebnis",
+    "Runde",
+    "Tag",
+    "Schritt",
+    "Am Zug",
+    "Zugbrücke",
+    "Ziel",
+    "Feuer",
+    "Feuer legen",
+    "Nahkampf",
+    "Maschinen",
+    "Mauern",
+    "Maschinenschaden",
+    "Pferde",
+    "Wagen",
+    "Ergebnis",
 }
 
 
@@ -94,7 +108,9 @@ def test_the_header_of_every_scenario_reads_german_through_a_game(scenario_name)
         assert set(header) <= GERMAN_FIELDS, header
         lines = "\n".join(f"{k}: {v}" for k, v in header.items())
         assert not english_sentences(lines), lines
-        assert not re.search(r"\b(Besiegers|Defenders|of|win|draw|up|down|riderless)\b", lines), lines
+        assert not re.search(r"\b(Besiegers|Defenders|of|win|draw|up|down|riderless)\b", lines), (
+            lines
+        )
         if RULES.result(state):
             break
         side = RULES.awaiting(state)[0]

@@ -43,8 +43,10 @@ def test_a_referees_refused_edit_reads_german(edit, german):
     "reason, german",
     [
         ("turn limit: score red 19, blue 18", "Rundenlimit: Punkte Rot 19, Blau 18"),
-        ("Blue has no unit left and cannot recruit",
-         "Blau hat keine Einheit mehr und kann nicht rekrutieren"),
+        (
+            "Blue has no unit left and cannot recruit",
+            "Blau hat keine Einheit mehr und kann nicht rekrutieren",
+        ),
         ("Blue's castle is destroyed", "die Burg von Blau ist zerstört"),
     ],
 )

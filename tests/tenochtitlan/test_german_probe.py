@@ -47,12 +47,18 @@ def test_a_referees_refused_edit_reads_german(edit, german):
 @pytest.mark.parametrize(
     "reason, german",
     [
-        ("only 3 Spanish units (without Tlaxcalans) remain on the map",
-         "nur noch 3 spanische Einheiten (ohne Tlaxcalteken) auf dem Brett"),
-        ("the Spanish control every objective and a causeway with its village",
-         "die Spanier kontrollieren jedes Ziel und einen Damm samt Dorf"),
-        ("the Spanish did not win by the end of turn 8",
-         "die Spanier haben bis zum Ende von Spielzug 8 nicht gewonnen"),
+        (
+            "only 3 Spanish units (without Tlaxcalans) remain on the map",
+            "nur noch 3 spanische Einheiten (ohne Tlaxcalteken) auf dem Brett",
+        ),
+        (
+            "the Spanish control every objective and a causeway with its village",
+            "die Spanier kontrollieren jedes Ziel und einen Damm samt Dorf",
+        ),
+        (
+            "the Spanish did not win by the end of turn 8",
+            "die Spanier haben bis zum Ende von Spielzug 8 nicht gewonnen",
+        ),
     ],
 )
 def test_every_ending_is_told_in_german(reason, german):

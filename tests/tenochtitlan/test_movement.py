@@ -462,7 +462,8 @@ def test_stopping_terrain_on_the_way_is_named_as_the_reason_a_move_is_refused():
 
 def test_a_road_makes_half_points_which_the_refusal_counts():
     # Two road hexes per movement point: 7 road steps cost 3½ of the infantry's 3.
-    state = strip(roads=[["0201", "0202", "0203", "0204", "0205", "0206", "0207", "0208"]],
-                  i=inf("0201"))
+    state = strip(
+        roads=[["0201", "0202", "0203", "0204", "0205", "0206", "0207", "0208"]], i=inf("0201")
+    )
     with pytest.raises(RuleError, match=r"needs 3½ movement points to reach 0208 and has 3\."):
         act(state, "spanish", "/move unit:i to:0208")
