@@ -60,7 +60,7 @@ async def test_game_rules_add_units_and_terrain_in_the_readers_language(table, g
     assert "**Einheiten**" not in text  # headings are embed titles
     assert "Einheiten" in text and "Gelände" in text, text
     assert "**Spanish Cavalry** (Cav, Spanier, Kavallerie): Angriff 4 · Verteidigung 5" in text
-    assert "**Marsh**: Bewegungskosten 2 · Wer es betritt, beendet seine Bewegung" in text
+    assert "**Sumpf**: Bewegungskosten 2 · Wer es betritt, beendet seine Bewegung" in text
 
 
 async def test_a_side_takes_the_suggested_deployment_with_one_command(table):

@@ -99,8 +99,8 @@ async def test_a_resignation_is_narrated_in_german_in_status_and_log(table, germ
     log = reply_text(await table.bob.slash(table.thread, "game log"))
     for text in (status, log):
         assert "resigned" not in text, text
-    assert "Belagerer gibt auf" in status, status
-    assert "Belagerer gibt auf" in log, log
+    assert "Aufgabe: Belagerer" in status, status
+    assert "Aufgabe: Belagerer" in log, log
 
 
 def test_a_loss_on_time_is_narrated_in_the_readers_language():
@@ -112,6 +112,6 @@ def test_a_loss_on_time_is_narrated_in_the_readers_language():
     state = {"result": None}
     _, events = end_by(siege, state, {"type": "forfeit", "side": "defender"})
     assert describe_event(siege, state, events[0], "en") == "Defenders ran out of time"
-    assert describe_event(siege, state, events[0], "de") == "Verteidiger hat keine Bedenkzeit mehr"
+    assert describe_event(siege, state, events[0], "de") == "Bedenkzeit abgelaufen: Verteidiger"
     _, events = end_by(siege, state, {"type": "resign", "side": "besieger"})
-    assert describe_event(siege, state, events[0], "de") == "Belagerer gibt auf"
+    assert describe_event(siege, state, events[0], "de") == "Aufgabe: Belagerer"
