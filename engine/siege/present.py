@@ -261,14 +261,31 @@ def cell_facts(ruleset, state: dict, cell: str, lang: str = "en") -> list[str]:
     if cell not in board:
         return []
     c = board.cell(cell)
+    melee = MELEE_WORDS["de" if lang == "de" else "en"].get(c.melee, c.melee)
     if lang == "de":
         cost = f"Bewegungskosten {c.cost}" if c.cost is not None else "zu Fuß nicht betretbar"
         return [
             f"Gelände: {ruleset.term(c.title, 'de')} (Höhe {c.level}); Deckung "
-            f"{sight.COVER_DE.get(c.cover, c.cover)}; {cost}; Nahkampf {c.melee}"
+            f"{sight.COVER_DE.get(c.cover, c.cover)}; {cost}; Nahkampf {melee}"
         ]
     cost = f"movement cost {c.cost}" if c.cost is not None else "impassable on foot"
-    return [f"Terrain: {c.title} (level {c.level}); cover {c.cover}; {cost}; melee {c.melee}"]
+    return [f"Terrain: {c.title} (level {c.level}); cover {c.cover}; {cost}; melee {melee}"]
+
+
+# The terrain chart's melee sign for a reader: whoever stands there, attacking or defending,
+# fights one column of the melee table better (+) or worse (-) (data/siege/terrain.json).
+MELEE_WORDS = {
+    "en": {
+        "+": "+ (a figure here fights one column better, 1.7)",
+        "0": "0 (no effect)",
+        "-": "- (a figure here fights one column worse, 1.7)",
+    },
+    "de": {
+        "+": "+ (eine Figur hier kämpft eine Spalte besser, 1.7)",
+        "0": "0 (keine Wirkung)",
+        "-": "- (eine Figur hier kämpft eine Spalte schlechter, 1.7)",
+    },
+}
 
 
 def label(ruleset, state: dict, key: str, value: str, lang: str = "en") -> str:

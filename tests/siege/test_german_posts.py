@@ -72,6 +72,7 @@ async def test_a_german_table_plays_siege_without_meeting_english(table, german)
     assert "Belagerer" in text and "Verteidiger" in text and "Runde" in text, text
     assert "Schießscharte" in text and "Deckung" in text, text
     assert "Gelände: Schießscharte (Turm) (Höhe 2)" in text, text
+    assert "Nahkampf + (eine Figur hier kämpft eine Spalte besser, 1.7)" in text, text
     assert "Art: Bogenschütze (Langbogen)" in text, text
     assert "Phase: 2 Bewegung · am Zug: Belagerer" in text, text  # a new step announced
     assert "Runde 2 beginnt · Phase: 1 Bogen und Armbrüste" in text, text
@@ -118,3 +119,10 @@ def test_the_header_of_every_scenario_reads_german_through_a_game(scenario_name)
         state, _ = apply_action(RULES, state, action, seeded(4, step))
     if scenario_name == "camp-raid":
         assert RULES.localised_header(state, "de")["Ziel"].startswith("Verteidiger gewinnen")
+
+
+def test_info_on_a_cell_says_what_its_melee_sign_means():
+    state, _ = new_game(RULES, RULES.load_scenario("open-gate"), 5)
+    slit = RULES.cell_facts(state, "0416", "en")[0]
+    assert slit.endswith("melee + (a figure here fights one column better, 1.7)"), slit
+    assert RULES.cell_facts(state, "0719", "en")[0].endswith("melee 0 (no effect)")
