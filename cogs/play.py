@@ -38,7 +38,7 @@ from .common import (
     send,
 )
 from .game import playable_rulesets
-from .i18n import DE_TEXT, locale_of, t
+from .i18n import DE_TEXT, locale_of, rule_text, t
 from .limits import MAX_OPTION_LENGTH
 
 log = logging.getLogger("umpire.discord")
@@ -519,7 +519,8 @@ class PlayCog(UmpireCog):
             try:
                 parsed = parse_command(action)
             except CommandSyntaxError as error:
-                raise Refusal("bad_syntax", why=str(error)) from None
+                why = rule_text(error, locale_of(interaction))
+                raise Refusal("bad_syntax", why=why) from None
             kind = parsed.pop("type")
             await self.presenter.play(interaction, kind, parsed)
 

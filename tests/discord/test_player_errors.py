@@ -140,3 +140,15 @@ async def test_a_flare_off_the_board_is_refused_and_never_breaks_the_posts(table
     assert await table.service.flares(info.id) == []
     posted = await table.dave.slash(table.thread, "game board")
     assert reply_text(posted) == "Board posted."
+
+
+async def test_an_unreadable_act_is_explained_in_the_players_language(table, german):
+    await table.started_game()
+    before = await snapshot(table)
+    result = await table.alice.slash(table.thread, "act", action="/move unit: to:0201")
+    text = reply_text(result)
+    assert result.ephemeral
+    assert text.startswith("Diese Aktion kann ich nicht lesen: Die Option unit hat keinen Wert."), (
+        text
+    )
+    assert await snapshot(table) == before
