@@ -367,19 +367,27 @@ class PlayCog(UmpireCog):
         async with self.service.same_reads():
             return await self._caller_legal_now(interaction)
 
-    async def _caller_legal_now(self, interaction: discord.Interaction):
+    async def _caller_to_act(self, interaction: discord.Interaction):
+        """(game, ruleset, the caller's sides the game waits for) in this thread's active game,
+        or None. Called inside ``same_reads``."""
         info = await self.service.find_by_thread(interaction.channel_id)
         if info is None or info.status != "active":
             return None
         ruleset = ruleset_of(info)
         sides = await self.service.sides_of(info.id, interaction.user.id)
         awaited = ruleset.awaiting(info.state)
+        return info, ruleset, [side for side in sides if side in awaited]
+
+    async def _caller_legal_now(self, interaction: discord.Interaction):
+        found = await self._caller_to_act(interaction)
+        if found is None:
+            return None
+        info, ruleset, sides = found
         results = []
         for side in sides:
-            if side in awaited:
-                view = await self.service.view(info.id, side)
-                legal = await self.service.legal_actions(info.id, side)
-                results.append((side, view, legal))
+            view = await self.service.view(info.id, side)
+            legal = await self.service.legal_actions(info.id, side)
+            results.append((side, view, legal))
         return info, ruleset, results
 
     def _whose_turn(self, interaction: discord.Interaction, info, ruleset) -> app_commands.Choice:
@@ -531,17 +539,13 @@ class PlayCog(UmpireCog):
         if self.service.overloaded:
             return None
         async with self.service.same_reads():
-            info = await self.service.find_by_thread(interaction.channel_id)
-            if info is None or info.status != "active":
+            found = await self._caller_to_act(interaction)
+            if found is None:
                 return None
-            ruleset = ruleset_of(info)
-            sides = await self.service.sides_of(info.id, interaction.user.id)
-            awaited = ruleset.awaiting(info.state)
+            info, ruleset, sides = found
             lang = locale_of(interaction)
             per_side = []
             for side in sides:
-                if side not in awaited:
-                    continue
                 key = (info.id, info.version, side, lang)
                 entries = self._act_labels.get(key)
                 if entries is None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cogs.i18n import rule_text
 from engine.core.dice import seeded
 from engine.core.errors import RuleError
@@ -79,3 +81,10 @@ def english_refusals(
                     earlier.append(action)
                 state, _ = apply_action(ruleset, state, action, seeded(seed, step))
     return found
+
+
+def refused_in_german(ruleset, state, action) -> str:
+    """What a German reader is told when ``action`` is refused in ``state`` (it must be)."""
+    with pytest.raises(RuleError) as refused:
+        apply_action(ruleset, state, action, seeded(1, 1))
+    return rule_text(refused.value, "de")

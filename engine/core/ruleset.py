@@ -469,16 +469,20 @@ class Ruleset(abc.ABC):
         if kind in ("ref-place", "ref-remove") and not isinstance(found, dict):
             raise RuleError("This game does not support placing or removing units by referee.")
         units: dict = found if isinstance(found, dict) else {}
+
+        def no_such_unit() -> RuleError:
+            return RuleError(
+                f"No unit {action.get('unit')!r}.",
+                sorted(units)[:20],
+                key="no_unit",
+                params={"unit": str(action.get("unit"))},
+                domain=self.name,
+            )
+
         if kind == "ref-place":
             unit = units.get(action.get("unit", ""))
             if unit is None:
-                raise RuleError(
-                    f"No unit {action.get('unit')!r}.",
-                    sorted(units)[:20],
-                    key="no_unit",
-                    params={"unit": str(action.get("unit"))},
-                    domain=self.name,
-                )
+                raise no_such_unit()
             old = unit.get("at")
             unit["at"] = action["to"]
             return state, [
@@ -492,13 +496,7 @@ class Ruleset(abc.ABC):
             ]
         if kind == "ref-remove":
             if action.get("unit") not in units:
-                raise RuleError(
-                    f"No unit {action.get('unit')!r}.",
-                    sorted(units)[:20],
-                    key="no_unit",
-                    params={"unit": str(action.get("unit"))},
-                    domain=self.name,
-                )
+                raise no_such_unit()
             removed = units.pop(action["unit"])
             state.setdefault("eliminated", [])
             if isinstance(state["eliminated"], list):

@@ -2702,17 +2702,20 @@ class PocketTactics(Ruleset):
         )
 
     # ----- referee edits --------------------------------------------------------------------
+    def _require_unit(self, state: dict, uid) -> None:
+        if uid not in state["units"]:
+            raise RuleError(
+                f"No unit {uid!r}.",
+                sorted(state["units"]),
+                key="no_unit",
+                params={"unit": str(uid)},
+                domain=self.name,
+            )
+
     def referee_edit(self, state: dict, action: dict) -> tuple[dict, list[dict]]:
         if action["type"] == "ref-place":
             uid, to = action.get("unit"), action.get("to")
-            if uid not in state["units"]:
-                raise RuleError(
-                    f"No unit {uid!r}.",
-                    sorted(state["units"]),
-                    key="no_unit",
-                    params={"unit": str(uid)},
-                    domain=self.name,
-                )
+            self._require_unit(state, uid)
             if to not in state["tiles"] or to in self._occupant(state):
                 raise RuleError(
                     f"{to!r} is not a free tile of the map.",
@@ -2725,14 +2728,7 @@ class PocketTactics(Ruleset):
             return state, [{"type": "referee", "what": "place", "unit": uid, "from": old, "to": to}]
         if action["type"] == "ref-remove":
             uid = action.get("unit")
-            if uid not in state["units"]:
-                raise RuleError(
-                    f"No unit {uid!r}.",
-                    sorted(state["units"]),
-                    key="no_unit",
-                    params={"unit": str(uid)},
-                    domain=self.name,
-                )
+            self._require_unit(state, uid)
             state = clone(state)
             unit = state["units"][uid]
             old = unit["at"]

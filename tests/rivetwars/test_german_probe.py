@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.i18n import rule_text
 from engine.core.dice import seeded
-from engine.core.errors import RuleError
 from engine.core.game import apply_action, new_game
 from engine.registry import get_ruleset
 from tests.discord.test_german_replies import english_sentences
-from tests.german_probe import english_refusals
+from tests.german_probe import english_refusals, refused_in_german
 
 GAME = get_ruleset("rivet-wars")
 
@@ -35,9 +33,7 @@ def test_a_referees_refused_edits_read_german():
         ({"type": "ref-place", "unit": placed[0], "to": "Z99"}, "kein Feld der Karte"),
         ({"type": "ref-place", "unit": placed[0], "to": taken}, f"Das Feld {taken} ist besetzt"),
     ):
-        with pytest.raises(RuleError) as refused:
-            apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
-        text = rule_text(refused.value, "de")
+        text = refused_in_german(GAME, state, {**edit, "side": "referee"})
         assert german in text and not english_sentences(text), text
 
 

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.i18n import rule_text
-from engine.core.dice import seeded
-from engine.core.errors import RuleError
-from engine.core.game import apply_action, new_game
+from engine.core.game import new_game
 from engine.registry import get_ruleset
 from tests.discord.test_german_replies import english_sentences
-from tests.german_probe import english_refusals
+from tests.german_probe import english_refusals, refused_in_german
 
 GAME = get_ruleset("tenochtitlan")
 
@@ -38,9 +35,7 @@ def test_no_refusal_reaches_a_german_reader_in_english(scenario):
 )
 def test_a_referees_refused_edit_reads_german(edit, german):
     state, _ = new_game(GAME, GAME.load_scenario("historical"), 1)
-    with pytest.raises(RuleError) as refused:
-        apply_action(GAME, state, {**edit, "side": "referee"}, seeded(1, 1))
-    text = rule_text(refused.value, "de")
+    text = refused_in_german(GAME, state, {**edit, "side": "referee"})
     assert german in text and not english_sentences(text), text
 
 
