@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
+from engine.core.errors import HINTS_SHOWN
 from engine.core.info import WORDS as INFO_WORDS
 
 log = logging.getLogger("umpire.discord")
@@ -771,9 +772,9 @@ def rule_text(error, lang: str) -> str:
     if not shown:
         return text
     more = getattr(error, "more", None)
-    if more is None:
-        more = max(0, len(shown) - 12)
-        shown = shown[:12]
+    if more is None:  # the localised hints are only those shown; the English list is whole
+        more = max(0, len(error.legal) - HINTS_SHOWN)
+        shown = shown[:HINTS_SHOWN]
     catalog = RULE_MESSAGES[lang]
     tail = catalog["legal_more"].format(count=more) if more else ""
     return text + " " + catalog["legal"].format(items=", ".join(shown), more=tail)

@@ -42,9 +42,14 @@ class RuleError(UmpireError):
     def __str__(self) -> str:
         if not self.legal:
             return self.message
-        shown = ", ".join(self.legal[:12])
-        more = f" (+{len(self.legal) - 12} more)" if len(self.legal) > 12 else ""
+        shown = ", ".join(self.legal[:HINTS_SHOWN])
+        extra = len(self.legal) - HINTS_SHOWN
+        more = f" (+{extra} more)" if extra > 0 else ""
         return f"{self.message} Legal: {shown}{more}."
+
+
+# How many hints of what is legal a refusal shows; the rest are counted ("+40 more").
+HINTS_SHOWN = 12
 
 
 class Hints(list):

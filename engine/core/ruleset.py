@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import Dice
-from .errors import Hints, NotYourTurn, OptionalRuleError, RuleError, ScenarioError
+from .errors import HINTS_SHOWN, Hints, NotYourTurn, OptionalRuleError, RuleError, ScenarioError
 
 
 @dataclass(frozen=True)
@@ -596,10 +596,11 @@ class Ruleset(abc.ABC):
 
     def legal_hints(self, state: dict, actions: list[dict]) -> Hints:
         """What a refusal offers instead: each action's label in English and, for the readers
-        of every other language this game speaks, in theirs."""
+        of every other language this game speaks, the labels shown in theirs (a refusal shows
+        only the first few; the rest are counted from the English list)."""
         english = [self.describe_action(state, a) for a in actions]
         localised = {
-            lang: [self.action_label(state, a, lang) for a in actions]
+            lang: [self.action_label(state, a, lang) for a in actions[:HINTS_SHOWN]]
             for lang in self.translations
             if lang != "en"
         }

@@ -54,3 +54,16 @@ def test_the_command_named_in_a_german_refusal_stays_the_command_players_type():
         apply_action(game, state, action, seeded(1, 1))
     german = rule_text(caught.value, "de")
     assert german.startswith("/faction geht jetzt nicht mit faction:no-such-faction;"), german
+
+
+def test_a_long_list_of_hints_is_counted_in_german_as_in_english():
+    """Only the hints shown are worded in other languages; the rest are counted all the same."""
+    game = GermanSkirmish()
+    state, _ = new_game(game, game.load_scenario("standard"), 7)
+    many = [{"type": "move", "side": "red", "unit": "r1", "to": f"{n:04d}"} for n in range(20)]
+    hints = game.legal_hints(state, many)
+    assert len(hints) == 20 and len(hints.localised["de"]) == 12
+    german = rule_text(
+        RuleError("No.", hints, key="not_legal_now", params={"command": "move"}), "de"
+    )
+    assert german.endswith("to:0011 (Feld) (+8 weitere)."), german
