@@ -13,6 +13,7 @@ picture costs a worker, whatever the load), wall ms the clock.
 
     python bench/bench_render.py            # table
     python bench/bench_render.py --levels   # also PNG compression levels on real boards
+    python bench/bench_render.py --encoders # also the PNG writers and deflates on real boards
     python bench/bench_render.py --mix      # also a worker's CPU per picture over the games
     python bench/bench_render.py --images   # also write the example pictures to docs/images/
 """
@@ -235,6 +236,82 @@ def compression_levels(levels=(1, 2, 3, 6, 9), runs: int = 5) -> None:
         )
 
 
+def _deflaters() -> list[tuple[str, object, int]]:
+    """Each deflate candidate installed: the standard library's zlib, zlib-ng (the
+    dependency), python-isal (measured, not a dependency), at the levels worth comparing."""
+    import importlib
+    import zlib
+
+    found: list[tuple[str, object, int]] = [(f"zlib {level}", zlib, level) for level in (1, 3)]
+    for label, module, levels in (
+        ("zlib-ng", "zlib_ng.zlib_ng", (2, 3, 4)),
+        ("isal", "isal.isal_zlib", (1, 2)),
+    ):
+        try:
+            lib = importlib.import_module(module)
+        except ImportError:
+            continue
+        found += [(f"{label} {level}", lib, level) for level in levels]
+    return found
+
+
+def encoders(runs: int = 3) -> None:
+    """PNG writers on real boards: Pillow's (``save``, level 3, what pictures used before
+    renderer/png.py) against renderer/png.py with each deflate installed. Per board: CPU ms
+    of writing the 256-colour picture (rows, deflate, chunks; the quantising before it is
+    the same for all) and KiB; then the sums over the mix's 90 positions (one picture each)."""
+    import io
+
+    from PIL import Image
+
+    from renderer import png
+
+    def pillow(indexed):
+        out = io.BytesIO()
+        indexed.save(out, format="PNG", compress_level=core.PNG_COMPRESS_LEVEL)
+        return out.getvalue()
+
+    candidates = [("Pillow 3", pillow)] + [
+        (name, lambda indexed, lib=lib, level=level: png.encode_indexed(indexed, lib, level))
+        for name, lib, level in _deflaters()
+    ]
+
+    def indexed_of(scene):
+        picture = renderer.render_image(scene)
+        return picture.quantize(palette=core.map_palette(scene, picture), dither=Image.Dither.NONE)
+
+    def row(indexed) -> list[tuple[float, int]]:
+        cells: dict[str, list[float]] = {name: [] for name, _ in candidates}
+        sizes = {}
+        for _ in range(runs):  # interleaved, best of the rounds
+            for name, write in candidates:
+                c0 = time.process_time()
+                data = write(indexed)
+                cells[name].append(time.process_time() - c0)
+                sizes[name] = len(data)
+        return [(min(cells[name]), sizes[name]) for name, _ in candidates]
+
+    boards = {name: Image.open(io.BytesIO(data)) for name, data in game_examples().items()}
+    boards["large 40x30 hex"] = indexed_of(scenes.large_hex_scene())
+    print(f"\n{'PNG writer':<24}" + "".join(f"{name:>17}" for name, _ in candidates))
+    for name, board in boards.items():
+        board.load()
+        print(
+            f"{name + ' ' + 'x'.join(map(str, board.size)):<24}"
+            + "".join(f"{t * 1000:6.1f} ms {b / 1024:4.0f} KiB" for t, b in row(board))
+        )
+    totals = [[0.0, 0] for _ in candidates]
+    positions = game_positions()
+    for scene in positions:
+        for total, (t, b) in zip(totals, row(indexed_of(scene))):
+            total[0] += t
+            total[1] += b
+    print(
+        f"{f'mix, {len(positions)} positions':<24}"
+        + "".join(f"{t / len(positions) * 1000:6.1f} ms {b / len(positions) / 1024:4.0f} KiB" for t, b in totals)
+    )
+
+
 def main() -> None:
     cases = [
         ("skirmish 6x5 hex", skirmish_scene()),
@@ -276,6 +353,8 @@ def main() -> None:
     )
     if "--levels" in sys.argv:
         compression_levels()
+    if "--encoders" in sys.argv:
+        encoders()
     if "--mix" in sys.argv:
         mix()
     if "--images" in sys.argv:

@@ -18,7 +18,7 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from engine.core import hexgrid, squaregrid
 
-from . import closeup, fonts, sprites
+from . import closeup, fonts, png, sprites
 from .cache import LruCache
 from .icons import COLOURED, ICONS
 from .layout import SQRT3, Layout, SceneError, layout_for
@@ -28,7 +28,7 @@ BACKGROUND = (236, 231, 218)
 HEADER_BG = (31, 36, 48)
 DEFAULT_FILL = (216, 211, 196)
 GRID_INK = (60, 60, 60)
-PNG_COMPRESS_LEVEL = 3
+PNG_COMPRESS_LEVEL = png.STDLIB_LEVEL  # Pillow's writer, for pictures renderer/png.py does not write
 STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
 # Pillow keeps an RGB picture in 4 bytes a pixel: Tenochtitlan's map layer is 14 MB, a
 # Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
@@ -1658,6 +1658,8 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
         )
     else:
         indexed = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    if png.supports(indexed):
+        return png.encode_indexed(indexed)
     out = io.BytesIO()
     indexed.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
