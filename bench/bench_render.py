@@ -6,6 +6,8 @@ for the finished picture itself (copy + encode, no drawing): on big maps a close
 turn makes the picture 45-60% taller than the map layer, so this is what encoding the posted
 picture costs at least. warm = render_png of a scene whose map layer and palette are cached.
 cold = the first picture of a map (static layer drawn, palette chosen, counters drawn).
+Pillow floor = the floor written by Pillow's PNG writer (zlib level 3), as pictures were
+before renderer/png.py (2026-11-23, third pass): the floor fell with the writer.
 "octree" = the floor and the warm picture as they were before the per-map palette (256
 colours chosen for each picture), for comparison. Times are the median of several runs,
 interleaved so machine noise hits all alike; CPU ms are this process's CPU time (what the
@@ -77,6 +79,19 @@ def game_examples(seed: int = 4) -> dict[str, bytes]:
     return pictures
 
 
+def pillow_encode(img, palette) -> bytes:
+    """The floor's encoding as it was before renderer/png.py: Pillow's PNG writer."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    img.quantize(palette=palette, dither=Image.Dither.NONE).save(
+        out, format="PNG", compress_level=core.PNG_COMPRESS_LEVEL
+    )
+    return out.getvalue()
+
+
 def measure(name: str, scene: dict, runs: int = 9) -> dict:
     renderer.clear_cache()
     t0, c0 = time.perf_counter(), time.process_time()
@@ -97,6 +112,8 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
             "warm_cpu",
             "floor_cpu",
             "picture_floor_cpu",
+            "pillow_floor",
+            "pillow_floor_cpu",
         )
     }
 
@@ -113,6 +130,7 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
         timed(
             "picture_floor", lambda: core.encode_png(picture.copy(), palette), "picture_floor_cpu"
         )
+        timed("pillow_floor", lambda: pillow_encode(layer.copy(), palette), "pillow_floor_cpu")
     # The old way apart: choosing colours per picture leaves the allocator in another state,
     # which made the floor measured after it about 9 ms dearer (page faults), not the picture.
     for _ in range(runs):
@@ -337,7 +355,8 @@ def main() -> None:
     print(
         f"\n(wall ms unless marked cpu) largest map: PNG {big['kib']:.0f} KiB; warm "
         f"{big['warm'] * 1000:.0f} ms ({big['warm_cpu'] * 1000:.0f} ms CPU), floor "
-        f"{big['floor'] * 1000:.0f} ms ({big['floor_cpu'] * 1000:.0f} ms CPU), picture floor "
+        f"{big['floor'] * 1000:.0f} ms ({big['floor_cpu'] * 1000:.0f} ms CPU; with Pillow's PNG "
+        f"writer {big['pillow_floor'] * 1000:.0f} ms, {big['pillow_floor_cpu'] * 1000:.0f} ms CPU), picture floor "
         f"{big['picture_floor'] * 1000:.0f} ms ({big['picture_floor_cpu'] * 1000:.0f} ms CPU): warm/floor {big['ratio']:.2f}x, warm/picture floor "
         f"{big['picture_ratio']:.2f}x (target <= 1.2x); cold {big['cold'] * 1000:.0f} ms "
         f"({big['cold_cpu'] * 1000:.0f} ms CPU), cold/floor {big['cold_ratio']:.1f}x (target <= 2x)"
