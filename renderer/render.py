@@ -3,8 +3,8 @@ copies it and draws the dynamic layer (header, objectives, arrows, counters, mar
 
 Speed (see docs/rendering.md): outlines are drawn with ``line`` (``polygon(width>1)`` builds a
 full-image mask per call), counters and markers are cached sprites that are only pasted, and
-the PNG is quantised to 256 colours then written with ``compress_level`` 3: smaller and faster
-than an RGB PNG of flat-coloured maps.
+the PNG is quantised to 256 colours (smaller and faster than an RGB PNG of flat-coloured maps)
+and written by :mod:`renderer.png` (zlib-ng's deflate).
 """
 
 from __future__ import annotations
