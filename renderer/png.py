@@ -112,11 +112,15 @@ def encode_indexed(indexed: Image.Image, module: ModuleType | None = None, level
     # their page faults cost more than the deflate saves (measured: 24 ms per picture).
     band_rows = max(1, BAND_BYTES // (width + 1))
     band = Image.new("P", (width + 1, band_rows), 0)
+    indexed.load()
     compressor = module.compressobj(level)
     pending = bytearray()
     for top in range(0, height, band_rows):
         rows = min(band_rows, height - top)
-        band.paste(indexed.crop((0, top, width, top + rows)), (1, 0))
+        # The whole picture placed so that rows top.. land in the band: Pillow's core clips it
+        # to the band (no copy of the band's rows first; the core skips Image.paste's checks,
+        # about 0.5 ms over a big picture's 74 bands).
+        band.im.paste(indexed.im, (1, -top, width + 1, height - top))
         data = band.tobytes() if rows == band_rows else band.crop((0, 0, width + 1, rows)).tobytes()
         pending += compressor.compress(data)
         while len(pending) >= IDAT_BYTES:
