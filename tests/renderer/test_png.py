@@ -75,7 +75,11 @@ def assert_same_picture(data: bytes, indexed: Image.Image) -> None:
 def indexed_picture(scene: dict) -> tuple[Image.Image, Image.Image, bytes]:
     picture = renderer.render_image(scene)
     palette = core.map_palette(scene, picture)
-    return picture, picture.quantize(palette=palette, dither=Image.Dither.NONE), renderer.encode_png(picture, palette)
+    return (
+        picture,
+        picture.quantize(palette=palette, dither=Image.Dither.NONE),
+        renderer.encode_png(picture, palette),
+    )
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
