@@ -645,3 +645,33 @@ def test_a_colour_the_map_has_not_shown_before_is_drawn_in_that_colour():
 def _fresh_png(scene: dict) -> bytes:
     renderer.clear_cache()
     return renderer.render_png(scene)
+
+
+def test_labels_pasted_as_stamps_have_the_pixels_of_their_colour_pasted_through_the_mask():
+    # map layers paste labels through cut masks and colour images (cheaper); the pixels must
+    # be those of Image.paste of the label's colours through the whole masks, whatever lies
+    # under them (roads, icons and names run under labels)
+    import random
+
+    from renderer import render as core
+
+    rng = random.Random(13)
+    for text, anchor, size, bold in (
+        ("07", "rt", 11, True),
+        ("12", "lt", 30, True),
+        ("C4", "lt", 14, False),
+        ("Ab", "lt", 47, True),
+    ):
+        ink, halo, _, _ = core._label_part(text, anchor, size, bold)
+        halo_stamp, ink_stamp = core._label_stamps(text, anchor, size, bold)
+        noise = Image.frombytes(
+            "RGB", (ink.width + 6, ink.height + 6), rng.randbytes((ink.width + 6) * (ink.height + 6) * 3)
+        )
+        expected, drawn = noise.copy(), noise.copy()
+        box = (3, 3, 3 + ink.width, 3 + ink.height)
+        expected.paste(core.LABEL_HALO, box, halo)
+        expected.paste(core.LABEL_INK, box, ink)
+        core._paste_stamp(drawn.im, halo_stamp, 3, 3)
+        core._paste_stamp(drawn.im, ink_stamp, 3, 3)
+        assert drawn.tobytes() == expected.tobytes(), text
+        assert drawn.tobytes() != noise.tobytes()
