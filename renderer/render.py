@@ -140,21 +140,29 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         if "cells" in scene
         else [{"at": label} for label in _all_labels(lay)]
     )
-    fills: dict = {}
     parsed = []
+    outlines = []
+    # a map fills and outlines every cell: Pillow's core draws them as ImageDraw's polygon and
+    # line do (same calls, same pixels) without converting the colour again for each cell
+    core_draw = draw.draw
+    inks: dict = {}
     for i, c in enumerate(cells):
         where = f"cells[{i}]"
         h = lay.parse(c.get("at"), where)
         fill = sprites.rgb(c["fill"], where + ".fill") if c.get("fill") else DEFAULT_FILL
-        fills[h] = fill
         parsed.append((h, c, fill))
-        draw.polygon(lay.corners_of(h), fill=fill)
+        pts = lay.corners_of(h)
+        ink = inks.get(fill)
+        if ink is None:
+            ink = inks[fill] = core_draw.draw_ink(fill)
+        core_draw.draw_polygon(pts, ink, 1)
+        pts.append(pts[0])
+        outlines.append(pts)
     # square boards carry thick segment borders as regions/edges, so their grid stays faint
     outline = max(1, round(cell / 22)) if lay.kind == "hex" else max(1, round(cell / 60))
-    ink = GRID_INK if lay.kind == "hex" else (105, 105, 95)
-    for h, _, _ in parsed:
-        pts = lay.corners_of(h)
-        draw.line(pts + [pts[0]], fill=ink, width=outline)
+    ink = core_draw.draw_ink(GRID_INK if lay.kind == "hex" else (105, 105, 95))
+    for pts in outlines:
+        core_draw.draw_lines(pts, ink, outline)
 
     for i, ln in enumerate(_items(scene, "lines")):
         where = f"lines[{i}]"
