@@ -1277,6 +1277,11 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     best = None
     left, top, right, bottom = lay.frame
     for i, (dx, dy) in enumerate(candidates):
+        # a candidate costs at least its distance and its place in the order, both growing
+        # along the candidates (nearest first), and only a cheaper one replaces the best: once
+        # that floor reaches the best, no later candidate can win (the same floats as below)
+        if best is not None and best[0] <= math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01:
+            break
         # inside the map's frame: the rulers around it stay readable
         x0 = min(max(x + dx - w / 2, left), right - w)
         y0 = min(max(y + dy - h / 2, top), bottom - h)
