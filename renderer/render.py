@@ -757,10 +757,10 @@ class _MapCells:
     and, filled as pictures need them, each cell's label box and label masks with their
     places. Re-pasting labels under arrows asks for the same cells picture after picture."""
 
-    def __init__(self, present: frozenset, strong: frozenset):
+    def __init__(self, present: frozenset, strong: frozenset, pieces: dict):
         self.present, self.strong = present, strong
         self._boxes: dict = {}
-        self._pieces: dict = {}
+        self._pieces = pieces  # shared by the maps of a layout: (cell, strong) -> pieces
 
     def label_box(self, lay: Layout, h) -> tuple:
         box = self._boxes.get(h)
@@ -769,10 +769,16 @@ class _MapCells:
         return box
 
     def paste_label(self, img, lay: Layout, h) -> None:
-        pieces = self._pieces.get(h)
+        key = (h, h in self.strong)
+        pieces = self._pieces.get(key)
         if pieces is None:
-            pieces = self._pieces[h] = _label_pieces(lay, h, h in self.strong)
+            pieces = self._pieces[key] = _label_pieces(lay, h, key[1])
         _paste_pieces(img, pieces)
+
+
+# A cell's label pieces depend on the layout only; Tactical Table War's and Pocket Tactics'
+# maps change as tiles are laid, and each new map would place every label again
+_LAYOUT_LABELS = LruCache(32)
 
 
 def _map_cells(scene: dict, lay: Layout) -> _MapCells:
@@ -787,6 +793,7 @@ def _map_cells(scene: dict, lay: Layout) -> _MapCells:
         return _MapCells(
             frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
             frozenset(_strong_labels(scene, lay)),
+            _LAYOUT_LABELS.get(lay, dict),
         )
 
     return _MAP_CELLS.get(static_key(scene, lay), build)
