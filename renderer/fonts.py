@@ -83,6 +83,11 @@ def _width(text: str, size: int, bold: bool, path: str | None) -> float:
 
 def fit(text: str, size: int, width: float, bold: bool = False) -> str:
     """``text`` shortened with an ellipsis so it fits in ``width`` pixels."""
+    return _fit(text, size, width, bold, _path(bold))
+
+
+@functools.lru_cache(maxsize=1024)
+def _fit(text: str, size: int, width: float, bold: bool, path) -> str:
     f = font(size, bold)
     if f.getlength(text) <= width:
         return text
