@@ -71,6 +71,7 @@ def clear_cache() -> None:
     CLOSE_UPS.clear()
     PALETTES.clear()
     sprites.SPRITES.clear()
+    sprites.FACES.clear()
 
 
 # ----- helpers -----------------------------------------------------------------------------
