@@ -233,18 +233,16 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     for entry in _place_names(scene, lay):
         _paste_name(img, entry)
     cells = _map_cells(scene, lay)  # kept: pictures paste some labels again
+    paste = img.im.paste
     for h, _, _ in parsed:
-        cells.paste_label(img, lay, h)
+        for solid, box, mask in cells.label_ops(lay, h):
+            paste(solid, box, mask)
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
     # the rulers' numbers repeat on every map of a size: masks kept, as for the cell labels
     # (pasting ink through the glyph's mask is what drawing the text does)
-    core = img.im
-    for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
-        _, _, left, top = _label_part(text, "lt", lay.ruler_size, True)
-        _, ink = _label_stamps(text, "lt", lay.ruler_size, True, RULER_INK)
-        _paste_stamp(core, ink, x0 - dx + left, y0 - dy + top)
+    _paste_ops(img, _RULER_OPS.get(lay, lambda: _ruler_ops(lay)))
     return img
 
 
@@ -252,6 +250,21 @@ RULER_INK = (25, 25, 25)
 
 
 _RULER_MARKS = LruCache(64)
+_RULER_OPS = LruCache(64)
+
+
+def _ruler_ops(lay: Layout) -> tuple:
+    """The pastes of the rulers' numbers (see :func:`_label_ops`): the same on every map of a
+    layout."""
+    ops = []
+    for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
+        _, _, left, top = _label_part(text, "lt", lay.ruler_size, True)
+        _, ink = _label_stamps(text, "lt", lay.ruler_size, True, RULER_INK)
+        if ink is not None:
+            x, y = x0 - dx + left, y0 - dy + top
+            ink_left, ink_top, ink_right, ink_bottom, solid, mask = ink
+            ops.append((solid, (x + ink_left, y + ink_top, x + ink_right, y + ink_bottom), mask))
+    return tuple(ops)
 
 
 def _ruler_marks(lay: Layout) -> list[tuple]:
@@ -412,13 +425,6 @@ def _label_stamps(text: str, anchor: str, size: int, bold: bool, ink_colour=LABE
     return _LABEL_STAMPS.get((text, anchor, size, bold, ink_colour), build)
 
 
-def _paste_stamp(core, stamp, x: int, y: int) -> None:
-    """Paste a :func:`_stamp` with its mask's top-left at (x, y) of the picture's ``core``."""
-    if stamp is not None:
-        left, top, right, bottom, solid, mask = stamp
-        core.paste(solid, (x + left, y + top, x + right, y + bottom), mask)
-
-
 def _label_pieces(lay: Layout, h, strong: bool = False):
     """(mask pair, paste position, :func:`_label_stamps`) of each part of the cell label of
     ``h``: hex labels centred at the top of the hex, square labels in the top-left corner."""
@@ -471,17 +477,26 @@ def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float
 
 
 def _paste_label(img, lay: Layout, h, strong: bool = False) -> None:
-    _paste_pieces(img, _label_pieces(lay, h, strong))
+    _paste_ops(img, _label_ops(_label_pieces(lay, h, strong)))
 
 
-def _paste_pieces(img, pieces) -> None:
-    """Paste a label's parts (halo, then ink, in the label's colours). A map layer pastes
-    over a thousand labels: straight to Pillow's core, as :func:`_stamp` says (the pixels of
-    ``Image.paste`` of a colour through the mask, in a sixth of the time)."""
-    core = img.im
-    for _, _, (x, y), (halo, ink) in pieces:
-        _paste_stamp(core, halo, x, y)
-        _paste_stamp(core, ink, x, y)
+def _label_ops(pieces) -> tuple:
+    """A label's pastes, part by part, halo before ink: (colour image, box, mask) each, in
+    Pillow's core, as :func:`_stamp` says (the pixels of ``Image.paste`` of the colour through
+    the whole mask, in a sixth of the time). A map layer pastes over a thousand labels."""
+    ops = []
+    for _, _, (x, y), stamps in pieces:
+        for stamp in stamps:
+            if stamp is not None:
+                left, top, right, bottom, solid, mask = stamp
+                ops.append((solid, (x + left, y + top, x + right, y + bottom), mask))
+    return tuple(ops)
+
+
+def _paste_ops(img, ops) -> None:
+    paste = img.im.paste
+    for solid, box, mask in ops:
+        paste(solid, box, mask)
 
 
 def _wrap_name(text: str, size: int, width: float) -> tuple[list[str], int]:
@@ -758,10 +773,10 @@ class _MapCells:
     and, filled as pictures need them, each cell's label box and label masks with their
     places. Re-pasting labels under arrows asks for the same cells picture after picture."""
 
-    def __init__(self, present: frozenset, strong: frozenset, pieces: dict):
+    def __init__(self, present: frozenset, strong: frozenset, ops: dict):
         self.present, self.strong = present, strong
         self._boxes: dict = {}
-        self._pieces = pieces  # shared by the maps of a layout: (cell, strong) -> pieces
+        self._ops = ops  # shared by the maps of a layout: (cell, strong) -> label_ops
 
     def label_box(self, lay: Layout, h) -> tuple:
         box = self._boxes.get(h)
@@ -769,15 +784,19 @@ class _MapCells:
             box = self._boxes[h] = label_box(lay, h, h in self.strong)
         return box
 
-    def paste_label(self, img, lay: Layout, h) -> None:
+    def label_ops(self, lay: Layout, h) -> tuple:
+        """The :func:`_label_ops` of the label of ``h``."""
         key = (h, h in self.strong)
-        pieces = self._pieces.get(key)
-        if pieces is None:
-            pieces = self._pieces[key] = _label_pieces(lay, h, key[1])
-        _paste_pieces(img, pieces)
+        ops = self._ops.get(key)
+        if ops is None:
+            ops = self._ops[key] = _label_ops(_label_pieces(lay, h, key[1]))
+        return ops
+
+    def paste_label(self, img, lay: Layout, h) -> None:
+        _paste_ops(img, self.label_ops(lay, h))
 
 
-# A cell's label pieces depend on the layout only; Tactical Table War's and Pocket Tactics'
+# A cell's label pastes depend on the layout only; Tactical Table War's and Pocket Tactics'
 # maps change as tiles are laid, and each new map would place every label again
 _LAYOUT_LABELS = LruCache(32)
 

@@ -663,7 +663,7 @@ def test_labels_pasted_as_stamps_have_the_pixels_of_their_colour_pasted_through_
         ("Ab", "lt", 47, True),
     ):
         ink, halo, _, _ = core._label_part(text, anchor, size, bold)
-        halo_stamp, ink_stamp = core._label_stamps(text, anchor, size, bold)
+        stamps = core._label_stamps(text, anchor, size, bold)
         noise = Image.frombytes(
             "RGB", (ink.width + 6, ink.height + 6), rng.randbytes((ink.width + 6) * (ink.height + 6) * 3)
         )
@@ -671,7 +671,6 @@ def test_labels_pasted_as_stamps_have_the_pixels_of_their_colour_pasted_through_
         box = (3, 3, 3 + ink.width, 3 + ink.height)
         expected.paste(core.LABEL_HALO, box, halo)
         expected.paste(core.LABEL_INK, box, ink)
-        core._paste_stamp(drawn.im, halo_stamp, 3, 3)
-        core._paste_stamp(drawn.im, ink_stamp, 3, 3)
+        core._paste_ops(drawn, core._label_ops([(ink, halo, (3, 3), stamps)]))
         assert drawn.tobytes() == expected.tobytes(), text
         assert drawn.tobytes() != noise.tobytes()
