@@ -148,9 +148,15 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     core_draw = draw.draw
     inks: dict = {}
     for i, c in enumerate(cells):
-        where = f"cells[{i}]"
-        h = lay.parse(c.get("at"), where)
-        fill = sprites.rgb(c["fill"], where + ".fill") if c.get("fill") else DEFAULT_FILL
+        at, colour = c.get("at"), c.get("fill")
+        try:
+            h = lay.parse(at)
+            fill = sprites.rgb(colour) if colour else DEFAULT_FILL
+        except SceneError:
+            # read again to say which entry is wrong (worded only for a bad one)
+            where = f"cells[{i}]"
+            h = lay.parse(at, where)
+            fill = sprites.rgb(colour, where + ".fill")
         parsed.append((h, c, fill))
         pts = lay.corners_of(h)
         ink = inks.get(fill)
@@ -232,7 +238,8 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
                 ICONS[icon](draw, ix, iy, icon_r)
     for entry in _place_names(scene, lay):
         _paste_name(img, entry)
-    cells = _map_cells(scene, lay)  # kept: pictures paste some labels again
+    # kept: pictures paste some labels again
+    cells = _map_cells(scene, lay, frozenset(h for h, _, _ in parsed))
     paste = img.im.paste
     for h, _, _ in parsed:
         for solid, box, mask in cells.label_ops(lay, h):
@@ -801,8 +808,9 @@ class _MapCells:
 _LAYOUT_LABELS = LruCache(32)
 
 
-def _map_cells(scene: dict, lay: Layout) -> _MapCells:
-    """The :class:`_MapCells` of the scene's map at ``lay``."""
+def _map_cells(scene: dict, lay: Layout, present: frozenset | None = None) -> _MapCells:
+    """The :class:`_MapCells` of the scene's map at ``lay`` (``present``: its cells, when the
+    caller has parsed them already)."""
 
     def build():
         cells = (
@@ -811,7 +819,9 @@ def _map_cells(scene: dict, lay: Layout) -> _MapCells:
             else [{"at": lab} for lab in _all_labels(lay)]
         )
         return _MapCells(
-            frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
+            present
+            if present is not None
+            else frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
             frozenset(_strong_labels(scene, lay)),
             _LAYOUT_LABELS.get(lay, dict),
         )
