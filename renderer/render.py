@@ -1045,7 +1045,7 @@ def _pieces(
                 fonts.safe_text(str(p.get("subtitle") or "")),
             )
             m = sprites.counter_margin(side)
-            img.paste(sprite, (round(x - side / 2 - m), round(y - side / 2 - m)), sprite)
+            sprites.paste(img, sprite, round(x - side / 2 - m), round(y - side / 2 - m))
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))
             if drawn is not None:
                 drawn.counters.append((str(p.get("id") or i), boxes[-1]))
@@ -1120,10 +1120,10 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> tuple[list, in
             dx, dy = corners[n % 4]
             x, y = cx + dx * cell, cy + dy * cell
         sprite = sprites.marker(kind, size, colour, text)
-        img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
+        sprites.paste(img, sprite, round(x - size / 2), round(y - size / 2))
     for kind, size, colour, text, x, y in late:
         sprite = sprites.marker(kind, size, colour, text)
-        img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
+        sprites.paste(img, sprite, round(x - size / 2), round(y - size / 2))
     return outlined, w
 
 
