@@ -72,6 +72,7 @@ def clear_cache() -> None:
     PALETTES.clear()
     sprites.SPRITES.clear()
     sprites.FACES.clear()
+    _WORDLESS.clear()
 
 
 # ----- helpers -----------------------------------------------------------------------------
@@ -1477,7 +1478,7 @@ def footer_lines(scene: dict, size_hint: int | None = None) -> int:
 
 def static_key(scene: dict, lay: Layout) -> tuple:
     """The cache key of a scene's static layer at a layout."""
-    return (
+    key = (
         scene["map_key"],
         # place names and region labels are words of the static layer
         str(scene.get("lang") or "en"),
@@ -1489,6 +1490,22 @@ def static_key(scene: dict, lay: Layout) -> tuple:
         lay.first_row,
         lay.footer_lines,
     )
+    wordless = _WORDLESS.get(key)
+    if wordless is None:
+        wordless = not any(
+            isinstance(c, dict) and c.get("text") for c in scene.get("cells") or []
+        ) and not any(isinstance(r, dict) and r.get("label") for r in scene.get("regions") or [])
+        if len(_WORDLESS) < WORDLESS_KEPT:
+            _WORDLESS[key] = wordless
+    # a map layer without words is the same in every language: one layer (and palette) for
+    # all (a map's static parts are the same for every scene of its map_key, see above)
+    return key[:1] + ("",) + key[2:] if wordless else key
+
+
+# whether the static layer of a key (with its language) has no words; a map_key names the same
+# static parts every time, so this is asked once per map, layout and language
+_WORDLESS: dict = {}
+WORDLESS_KEPT = 4096
 
 
 def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:

@@ -674,3 +674,25 @@ def test_labels_pasted_as_stamps_have_the_pixels_of_their_colour_pasted_through_
         core._paste_ops(drawn, core._label_ops([(ink, halo, (3, 3), stamps)]))
         assert drawn.tobytes() == expected.tobytes(), text
         assert drawn.tobytes() != noise.tobytes()
+
+
+def test_a_map_layer_without_words_is_drawn_once_for_every_language():
+    # place names are words of the map layer, so layers are kept per language; a map without
+    # any is the same in every language and is drawn once (Rivet Wars' maps, most of Pocket
+    # Tactics'), with the same pixels as drawn for that language alone
+    wordless = hex_scene("t/wordless", pieces=[piece("0202")])
+    renderer.clear_cache()
+    english = renderer.render_image({**wordless, "lang": "en"})
+    german = renderer.render_image({**wordless, "lang": "de"})
+    assert renderer.cache_info()["static_builds"] == 1
+    renderer.clear_cache()
+    assert german.tobytes() == renderer.render_image({**wordless, "lang": "de"}).tobytes()
+    assert english.tobytes() == german.tobytes()
+
+    named = hex_scene("t/named", pieces=[piece("0202")])
+    named["cells"][0] = {**named["cells"][0], "text": "Brücke"}
+    renderer.clear_cache()
+    renderer.render_image({**named, "lang": "en"})
+    renderer.render_image({**named, "lang": "de"})
+    assert renderer.cache_info()["static_builds"] == 2
+    renderer.clear_cache()
