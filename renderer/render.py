@@ -1324,15 +1324,20 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
         x0 = min(max(x + dx - w / 2, left), right - w)
         y0 = min(max(y + dy - h / 2, top), bottom - h)
         box = (x0, y0, x0 + w, y0 + h)
-        if any(_overlap(box, b) > 0 for b in placed):
+        # (the first label of a picture has nothing placed to avoid: no generators to set up
+        # for each of its candidates)
+        if placed and any(_overlap(box, b) > 0 for b in placed):
             continue
         anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
         # a leader must not cross another label, except one already lying over the arrow's
         # middle (an attack and its answer share one line): from under it is the only way out
-        if any(_segment_hits_box(p, q, box) for p, q in leaders) or any(
-            _segment_hits_box((x, y), anchor, b)
-            for b in placed
-            if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
+        if (leaders and any(_segment_hits_box(p, q, box) for p, q in leaders)) or (
+            placed
+            and any(
+                _segment_hits_box((x, y), anchor, b)
+                for b in placed
+                if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
+            )
         ):
             continue
         counters, hidden, covered = hide.hidden(box)
