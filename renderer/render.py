@@ -731,7 +731,7 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
     only in ``objectives[].name``)."""
     named = {entry[0]: entry for entry in names}
     added = []
-    strong = _strong_labels(scene, lay)
+    cells = _map_cells(scene, lay)  # the map's labels, strong ones too, kept per map
     for i, ob in enumerate(_items(scene, "objectives")):
         where = f"objectives[{i}]"
         h = lay.parse(ob.get("at"), where + ".at")
@@ -739,7 +739,7 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
         pts, w = _outline(lay, h)
         draw.line(pts, fill=(20, 20, 20), width=w + 4, joint="curve")
         draw.line(pts, fill=colour, width=w, joint="curve")
-        _paste_label(img, lay, h, h in strong)
+        cells.paste_label(img, lay, h)
         entry = named.get(h)
         # a name that only repeats the cell's label (Rivet Wars names objectives by segment)
         # would print the same thing twice
