@@ -240,10 +240,10 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     for entry in _place_names(scene, lay):
         _paste_name(img, entry)
     # kept: pictures paste some labels again
-    cells = _map_cells(scene, lay, frozenset(h for h, _, _ in parsed))
+    kept = _map_cells(scene, lay, frozenset(h for h, _, _ in parsed))
     paste = img.im.paste
     for h, _, _ in parsed:
-        for solid, box, mask in cells.label_ops(lay, h):
+        for solid, box, mask in kept.label_ops(lay, h):
             paste(solid, box, mask)
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
