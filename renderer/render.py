@@ -491,7 +491,7 @@ def _paste_label(img, lay: Layout, h, strong: bool = False) -> None:
 def _label_ops(pieces) -> tuple:
     """A label's pastes, part by part, halo before ink: (colour image, box, mask) each, in
     Pillow's core, as :func:`_stamp` says (the pixels of ``Image.paste`` of the colour through
-    the whole mask, in a sixth of the time). A map layer pastes over a thousand labels."""
+    the whole mask, in about half the time). A map layer pastes over a thousand labels."""
     ops = []
     for _, _, (x, y), stamps in pieces:
         for stamp in stamps:
@@ -1503,7 +1503,7 @@ def static_key(scene: dict, lay: Layout) -> tuple:
         if len(_WORDLESS) < WORDLESS_KEPT:
             _WORDLESS[key] = wordless
     # a map layer without words is the same in every language: one layer (and palette) for
-    # all (a map's static parts are the same for every scene of its map_key, see above)
+    # all (a map_key names the same static parts every time: docs/rendering.md, "Caching")
     return key[:1] + ("",) + key[2:] if wordless else key
 
 
