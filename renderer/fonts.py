@@ -35,16 +35,20 @@ _found_lock = threading.Lock()
 
 
 def _path(bold: bool) -> str | None:
+    # asked for every text measured: once found, read without the lock
+    if bold in _found_path:
+        return _found_path[bold]
     with _found_lock:
         if bold not in _found_path:
-            _found_path[bold] = None
+            found = None
             for candidate in _CANDIDATES[bold]:
                 try:
                     ImageFont.truetype(candidate, 10)
                 except OSError:
                     continue
-                _found_path[bold] = candidate
+                found = candidate
                 break
+            _found_path[bold] = found  # set once, whole: others read it without the lock
         return _found_path[bold]
 
 
@@ -79,6 +83,11 @@ def _width(text: str, size: int, bold: bool, path: str | None) -> float:
 
 def fit(text: str, size: int, width: float, bold: bool = False) -> str:
     """``text`` shortened with an ellipsis so it fits in ``width`` pixels."""
+    return _fit(text, size, width, bold, _path(bold))
+
+
+@functools.lru_cache(maxsize=1024)
+def _fit(text: str, size: int, width: float, bold: bool, path) -> str:
     f = font(size, bold)
     if f.getlength(text) <= width:
         return text
@@ -97,6 +106,12 @@ def safe_text(text: str) -> str:
 def fit_size(text: str, size: int, width: float, bold: bool = False, smallest: int = 6) -> int:
     """The largest size up to ``size`` at which ``text`` fits in ``width`` pixels (shrinking
     keeps factors like "12-10-4" whole, where an ellipsis would hide them)."""
+    # place names, the terrain key and header words are fitted again for every picture
+    return _fit_size(text, size, width, bold, smallest, _path(bold))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fit_size(text: str, size: int, width: float, bold: bool, smallest: int, path) -> int:
     f = font(size, bold)
     have = f.getlength(text)
     if have <= width:

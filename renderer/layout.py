@@ -8,7 +8,7 @@ any cell with :func:`cell_center` from the grid alone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.core import hexgrid, squaregrid
@@ -24,6 +24,9 @@ TARGET_WIDTH = 1500  # default pictures are about this wide (Discord shrinks the
 RULER_PREVIEW_PX = 10
 DIGIT_HEIGHT = 0.73  # height of a bold digit (DejaVu Sans Bold) per pixel of font size
 DIGIT_WIDTH = 0.70  # advance of a bold digit per pixel of font size
+
+
+CENTRES_KEPT = 4096  # cell centres kept per layout (the largest maps have 1,200 cells)
 
 
 class SceneError(ValueError):
@@ -68,6 +71,10 @@ class Layout:
     first_row: int = 0  # grows anywhere in a large label space, such as Pocket Tactics)
     footer_lines: int = 0  # lines of the band under the map (terrain key, losses per side)
     ruler_size: int = 0  # font size of the coordinate rulers around the map
+    # cell centres asked for so far: a picture asks for the same cells' centres many times
+    # (fills, outlines, labels, counters, arrows) and layouts are shared (see _layout); not
+    # part of the layout's identity
+    _centres: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def ruler_band(self) -> int:
@@ -164,6 +171,15 @@ class Layout:
         return h
 
     def center_of(self, h: tuple[int, int]) -> tuple[float, float]:
+        found = self._centres.get(h)
+        if found is not None:
+            return found
+        found = self._center_of(h)
+        if len(self._centres) < CENTRES_KEPT:
+            self._centres[h] = found
+        return found
+
+    def _center_of(self, h: tuple[int, int]) -> tuple[float, float]:
         if self.kind == "hex":
             x, y = hexgrid.pixel_center(h, self.cell)
             # Column parity stays absolute (even label columns sit lower), so a window only

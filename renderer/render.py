@@ -71,6 +71,8 @@ def clear_cache() -> None:
     CLOSE_UPS.clear()
     PALETTES.clear()
     sprites.SPRITES.clear()
+    sprites.FACES.clear()
+    _WORDLESS.clear()
 
 
 # ----- helpers -----------------------------------------------------------------------------
@@ -140,21 +142,35 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         if "cells" in scene
         else [{"at": label} for label in _all_labels(lay)]
     )
-    fills: dict = {}
     parsed = []
+    outlines = []
+    # a map fills and outlines every cell: Pillow's core draws them as ImageDraw's polygon and
+    # line do (same calls, same pixels) without converting the colour again for each cell
+    core_draw = draw.draw
+    inks: dict = {}
     for i, c in enumerate(cells):
-        where = f"cells[{i}]"
-        h = lay.parse(c.get("at"), where)
-        fill = sprites.rgb(c["fill"], where + ".fill") if c.get("fill") else DEFAULT_FILL
-        fills[h] = fill
+        at, colour = c.get("at"), c.get("fill")
+        try:
+            h = lay.parse(at)
+            fill = sprites.rgb(colour) if colour else DEFAULT_FILL
+        except SceneError:
+            # read again to say which entry is wrong (worded only for a bad one)
+            where = f"cells[{i}]"
+            h = lay.parse(at, where)
+            fill = sprites.rgb(colour, where + ".fill")
         parsed.append((h, c, fill))
-        draw.polygon(lay.corners_of(h), fill=fill)
+        pts = lay.corners_of(h)
+        ink = inks.get(fill)
+        if ink is None:
+            ink = inks[fill] = core_draw.draw_ink(fill)
+        core_draw.draw_polygon(pts, ink, 1)
+        pts.append(pts[0])
+        outlines.append(pts)
     # square boards carry thick segment borders as regions/edges, so their grid stays faint
     outline = max(1, round(cell / 22)) if lay.kind == "hex" else max(1, round(cell / 60))
-    ink = GRID_INK if lay.kind == "hex" else (105, 105, 95)
-    for h, _, _ in parsed:
-        pts = lay.corners_of(h)
-        draw.line(pts + [pts[0]], fill=ink, width=outline)
+    ink = core_draw.draw_ink(GRID_INK if lay.kind == "hex" else (105, 105, 95))
+    for pts in outlines:
+        core_draw.draw_lines(pts, ink, outline)
 
     for i, ln in enumerate(_items(scene, "lines")):
         where = f"lines[{i}]"
@@ -223,19 +239,18 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
                 ICONS[icon](draw, ix, iy, icon_r)
     for entry in _place_names(scene, lay):
         _paste_name(img, entry)
-    cells = _map_cells(scene, lay)  # kept: pictures paste some labels again
+    # kept: pictures paste some labels again
+    kept = _map_cells(scene, lay, frozenset(h for h, _, _ in parsed))
+    paste = img.im.paste
     for h, _, _ in parsed:
-        cells.paste_label(img, lay, h)
+        for solid, box, mask in kept.label_ops(lay, h):
+            paste(solid, box, mask)
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
         _halo_text(draw, xy, text, size, fill=colour, anchor="lt")
     # the rulers' numbers repeat on every map of a size: masks kept, as for the cell labels
     # (pasting ink through the glyph's mask is what drawing the text does)
-    core = img.im
-    for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
-        ink, _, left, top = _label_part(text, "lt", lay.ruler_size, True)
-        x, y = x0 - dx + left, y0 - dy + top
-        core.paste(RULER_INK, (x, y, x + ink.width, y + ink.height), ink.im)
+    _paste_ops(img, _RULER_OPS.get(lay, lambda: _ruler_ops(lay)))
     return img
 
 
@@ -243,6 +258,21 @@ RULER_INK = (25, 25, 25)
 
 
 _RULER_MARKS = LruCache(64)
+_RULER_OPS = LruCache(64)
+
+
+def _ruler_ops(lay: Layout) -> tuple:
+    """The pastes of the rulers' numbers (see :func:`_label_ops`): the same on every map of a
+    layout."""
+    ops = []
+    for _, text, (x0, y0, _, _), (dx, dy) in _ruler_marks(lay):
+        _, _, left, top = _label_part(text, "lt", lay.ruler_size, True)
+        _, ink = _label_stamps(text, "lt", lay.ruler_size, True, RULER_INK)
+        if ink is not None:
+            x, y = x0 - dx + left, y0 - dy + top
+            ink_left, ink_top, ink_right, ink_bottom, solid, mask = ink
+            ops.append((solid, (x + ink_left, y + ink_top, x + ink_right, y + ink_bottom), mask))
+    return tuple(ops)
 
 
 def _ruler_marks(lay: Layout) -> list[tuple]:
@@ -366,9 +396,46 @@ def _label_part(text: str, anchor: str, size: int, bold: bool):
     return _LABEL_PARTS.get((text, anchor, size, bold), build)
 
 
+# Pillow pastes a colour through a mask channel by channel with a check of the picture's mode
+# at every pixel; an image of that colour through the same mask blends the same way (the same
+# BLEND of the same values) at half the cost, and the masks' empty borders (a stroke wide
+# around the ink) cost as much as their ink. Labels are most of a map layer's pastes.
+_SOLIDS = LruCache(512)
+
+
+def _solid(colour: tuple, size: tuple[int, int]):
+    """Pillow's core of an RGB image of ``colour`` and ``size`` (kept: sizes repeat)."""
+    return _SOLIDS.get((colour, size), lambda: Image.new("RGB", size, colour).im)
+
+
+def _stamp(mask: Image.Image, colour: tuple):
+    """How to paste ``colour`` through ``mask`` cheaply, with the same pixels: (left, top,
+    right, bottom) of the mask's ink relative to the mask, the colour's image and the mask cut
+    to that box; None when the mask is empty."""
+    box = mask.getbbox()
+    if box is None:
+        return None
+    size = (box[2] - box[0], box[3] - box[1])
+    part = mask if box == (0, 0, mask.width, mask.height) else mask.crop(box)
+    return (*box, _solid(colour, size), part.im)
+
+
+_LABEL_STAMPS = LruCache(4096)
+
+
+def _label_stamps(text: str, anchor: str, size: int, bold: bool, ink_colour=LABEL_INK):
+    """The halo's and the ink's :func:`_stamp` of a :func:`_label_part`."""
+
+    def build():
+        ink, halo, _, _ = _label_part(text, anchor, size, bold)
+        return _stamp(halo, LABEL_HALO), _stamp(ink, ink_colour)
+
+    return _LABEL_STAMPS.get((text, anchor, size, bold, ink_colour), build)
+
+
 def _label_pieces(lay: Layout, h, strong: bool = False):
-    """(mask pair, paste position) of each part of the cell label of ``h``: hex labels centred
-    at the top of the hex, square labels in the top-left corner."""
+    """(mask pair, paste position, :func:`_label_stamps`) of each part of the cell label of
+    ``h``: hex labels centred at the top of the hex, square labels in the top-left corner."""
     cx, cy = lay.center_of(h)
     size = round(lay.label_size * (1.15 if strong else 1))
     top = cy + lay.label_top
@@ -379,9 +446,11 @@ def _label_pieces(lay: Layout, h, strong: bool = False):
     else:
         parts = [(text, "lt", cx - lay.cell * 0.46)]
     out = []
+    bold = strong or lay.kind == "hex"
     for part, anchor, x in parts:
-        ink, halo, dx, dy = _label_part(part, anchor, size, strong or lay.kind == "hex")
-        out.append((ink, halo, (round(x + dx), round(top + dy))))
+        ink, halo, dx, dy = _label_part(part, anchor, size, bold)
+        stamps = _label_stamps(part, anchor, size, bold)
+        out.append((ink, halo, (round(x + dx), round(top + dy)), stamps))
     return out
 
 
@@ -397,7 +466,7 @@ def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float
     def build():
         boxes = [
             (x - cx, y - cy, x - cx + ink.width, y - cy + ink.height)
-            for ink, _, (x, y) in _label_pieces(lay, h, strong)
+            for ink, _, (x, y), _ in _label_pieces(lay, h, strong)
         ]
         return (
             min(b[0] for b in boxes),
@@ -416,18 +485,26 @@ def label_box(lay: Layout, h, strong: bool = False) -> tuple[float, float, float
 
 
 def _paste_label(img, lay: Layout, h, strong: bool = False) -> None:
-    _paste_pieces(img, _label_pieces(lay, h, strong))
+    _paste_ops(img, _label_ops(_label_pieces(lay, h, strong)))
 
 
-def _paste_pieces(img, pieces) -> None:
-    """Paste a label's parts (halo, then ink, in the label's colours). A map layer pastes
-    over a thousand labels: straight to Pillow's core, as ``Image.paste`` of a colour through
-    a mask does after its checks (same pixels, a third of the time)."""
-    core = img.im
-    for ink, halo, (x, y) in pieces:
-        box = (x, y, x + ink.width, y + ink.height)
-        core.paste(LABEL_HALO, box, halo.im)
-        core.paste(LABEL_INK, box, ink.im)
+def _label_ops(pieces) -> tuple:
+    """A label's pastes, part by part, halo before ink: (colour image, box, mask) each, in
+    Pillow's core, as :func:`_stamp` says (the pixels of ``Image.paste`` of the colour through
+    the whole mask, in about half the time). A map layer pastes over a thousand labels."""
+    ops = []
+    for _, _, (x, y), stamps in pieces:
+        for stamp in stamps:
+            if stamp is not None:
+                left, top, right, bottom, solid, mask = stamp
+                ops.append((solid, (x + left, y + top, x + right, y + bottom), mask))
+    return tuple(ops)
+
+
+def _paste_ops(img, ops) -> None:
+    paste = img.im.paste
+    for solid, box, mask in ops:
+        paste(solid, box, mask)
 
 
 def _wrap_name(text: str, size: int, width: float) -> tuple[list[str], int]:
@@ -654,7 +731,7 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
     only in ``objectives[].name``)."""
     named = {entry[0]: entry for entry in names}
     added = []
-    strong = _strong_labels(scene, lay)
+    cells = _map_cells(scene, lay)  # the map's labels, strong ones too, kept per map
     for i, ob in enumerate(_items(scene, "objectives")):
         where = f"objectives[{i}]"
         h = lay.parse(ob.get("at"), where + ".at")
@@ -662,7 +739,7 @@ def _objectives(img, draw, scene: dict, lay: Layout, names: list, drawn: Drawn |
         pts, w = _outline(lay, h)
         draw.line(pts, fill=(20, 20, 20), width=w + 4, joint="curve")
         draw.line(pts, fill=colour, width=w, joint="curve")
-        _paste_label(img, lay, h, h in strong)
+        cells.paste_label(img, lay, h)
         entry = named.get(h)
         # a name that only repeats the cell's label (Rivet Wars names objectives by segment)
         # would print the same thing twice
@@ -704,10 +781,10 @@ class _MapCells:
     and, filled as pictures need them, each cell's label box and label masks with their
     places. Re-pasting labels under arrows asks for the same cells picture after picture."""
 
-    def __init__(self, present: frozenset, strong: frozenset):
+    def __init__(self, present: frozenset, strong: frozenset, ops: dict):
         self.present, self.strong = present, strong
         self._boxes: dict = {}
-        self._pieces: dict = {}
+        self._ops = ops  # shared by the maps of a layout: (cell, strong) -> label_ops
 
     def label_box(self, lay: Layout, h) -> tuple:
         box = self._boxes.get(h)
@@ -715,15 +792,26 @@ class _MapCells:
             box = self._boxes[h] = label_box(lay, h, h in self.strong)
         return box
 
+    def label_ops(self, lay: Layout, h) -> tuple:
+        """The :func:`_label_ops` of the label of ``h``."""
+        key = (h, h in self.strong)
+        ops = self._ops.get(key)
+        if ops is None:
+            ops = self._ops[key] = _label_ops(_label_pieces(lay, h, key[1]))
+        return ops
+
     def paste_label(self, img, lay: Layout, h) -> None:
-        pieces = self._pieces.get(h)
-        if pieces is None:
-            pieces = self._pieces[h] = _label_pieces(lay, h, h in self.strong)
-        _paste_pieces(img, pieces)
+        _paste_ops(img, self.label_ops(lay, h))
 
 
-def _map_cells(scene: dict, lay: Layout) -> _MapCells:
-    """The :class:`_MapCells` of the scene's map at ``lay``."""
+# A cell's label pastes depend on the layout only; Tactical Table War's and Pocket Tactics'
+# maps change as tiles are laid, and each new map would place every label again
+_LAYOUT_LABELS = LruCache(32)
+
+
+def _map_cells(scene: dict, lay: Layout, present: frozenset | None = None) -> _MapCells:
+    """The :class:`_MapCells` of the scene's map at ``lay`` (``present``: its cells, when the
+    caller has parsed them already)."""
 
     def build():
         cells = (
@@ -732,8 +820,11 @@ def _map_cells(scene: dict, lay: Layout) -> _MapCells:
             else [{"at": lab} for lab in _all_labels(lay)]
         )
         return _MapCells(
-            frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
+            present
+            if present is not None
+            else frozenset(lay.parse(str(c.get("at")), "cells") for c in cells),
             frozenset(_strong_labels(scene, lay)),
+            _LAYOUT_LABELS.get(lay, dict),
         )
 
     return _MAP_CELLS.get(static_key(scene, lay), build)
@@ -955,7 +1046,7 @@ def _pieces(
                 fonts.safe_text(str(p.get("subtitle") or "")),
             )
             m = sprites.counter_margin(side)
-            img.paste(sprite, (round(x - side / 2 - m), round(y - side / 2 - m)), sprite)
+            sprites.paste(img, sprite, round(x - side / 2 - m), round(y - side / 2 - m))
             boxes.append((x - side / 2, y - side / 2, x + side / 2, y + side / 2))
             if drawn is not None:
                 drawn.counters.append((str(p.get("id") or i), boxes[-1]))
@@ -1030,10 +1121,10 @@ def _markers(img, draw, scene: dict, lay: Layout, under: bool) -> tuple[list, in
             dx, dy = corners[n % 4]
             x, y = cx + dx * cell, cy + dy * cell
         sprite = sprites.marker(kind, size, colour, text)
-        img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
+        sprites.paste(img, sprite, round(x - size / 2), round(y - size / 2))
     for kind, size, colour, text, x, y in late:
         sprite = sprites.marker(kind, size, colour, text)
-        img.paste(sprite, (round(x - size / 2), round(y - size / 2)), sprite)
+        sprites.paste(img, sprite, round(x - size / 2), round(y - size / 2))
     return outlined, w
 
 
@@ -1224,19 +1315,29 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     best = None
     left, top, right, bottom = lay.frame
     for i, (dx, dy) in enumerate(candidates):
+        # a candidate costs at least its distance and its place in the order, both growing
+        # along the candidates (nearest first), and only a cheaper one replaces the best: once
+        # that floor reaches the best, no later candidate can win (the same floats as below)
+        if best is not None and best[0] <= math.hypot(dx, dy) * lay.cell * 0.3 + i * 0.01:
+            break
         # inside the map's frame: the rulers around it stay readable
         x0 = min(max(x + dx - w / 2, left), right - w)
         y0 = min(max(y + dy - h / 2, top), bottom - h)
         box = (x0, y0, x0 + w, y0 + h)
-        if any(_overlap(box, b) > 0 for b in placed):
+        # (the first label of a picture has nothing placed to avoid: no generators to set up
+        # for each of its candidates)
+        if placed and any(_overlap(box, b) > 0 for b in placed):
             continue
         anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
         # a leader must not cross another label, except one already lying over the arrow's
         # middle (an attack and its answer share one line): from under it is the only way out
-        if any(_segment_hits_box(p, q, box) for p, q in leaders) or any(
-            _segment_hits_box((x, y), anchor, b)
-            for b in placed
-            if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
+        if (leaders and any(_segment_hits_box(p, q, box) for p, q in leaders)) or (
+            placed
+            and any(
+                _segment_hits_box((x, y), anchor, b)
+                for b in placed
+                if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
+            )
         ):
             continue
         counters, hidden, covered = hide.hidden(box)
@@ -1382,7 +1483,7 @@ def footer_lines(scene: dict, size_hint: int | None = None) -> int:
 
 def static_key(scene: dict, lay: Layout) -> tuple:
     """The cache key of a scene's static layer at a layout."""
-    return (
+    key = (
         scene["map_key"],
         # place names and region labels are words of the static layer
         str(scene.get("lang") or "en"),
@@ -1394,6 +1495,22 @@ def static_key(scene: dict, lay: Layout) -> tuple:
         lay.first_row,
         lay.footer_lines,
     )
+    wordless = _WORDLESS.get(key)
+    if wordless is None:
+        wordless = not any(
+            isinstance(c, dict) and c.get("text") for c in scene.get("cells") or []
+        ) and not any(isinstance(r, dict) and r.get("label") for r in scene.get("regions") or [])
+        if len(_WORDLESS) < WORDLESS_KEPT:
+            _WORDLESS[key] = wordless
+    # a map layer without words is the same in every language: one layer (and palette) for
+    # all (a map_key names the same static parts every time: docs/rendering.md, "Caching")
+    return key[:1] + ("",) + key[2:] if wordless else key
+
+
+# whether the static layer of a key (with its language) has no words; a map_key names the same
+# static parts every time, so this is asked once per map, layout and language
+_WORDLESS: dict = {}
+WORDLESS_KEPT = 4096
 
 
 def _footer(img, draw, scene: dict, lay: Layout, drawn: Drawn | None) -> None:

@@ -83,6 +83,11 @@ def washed(c) -> tuple[int, int, int]:
 # ----- cache -------------------------------------------------------------------------------
 
 SPRITES = LruCache(1024)
+# blank counter faces at three times their size, by (side, colour, flipped): the counters of
+# a side differ in their words only, and a face is most of what drawing one costs besides them
+FACES = LruCache(
+    64, max_bytes=4 << 20, size_of=lambda img: img.width * img.height * 4
+)
 
 
 def _shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -181,59 +186,9 @@ def _draw_counter(
     margin = counter_margin(side)
     k = side * SUPER
     m = margin * SUPER
-    img = Image.new("RGBA", (k + 2 * m, k + 2 * m), (0, 0, 0, 0))
+    img = FACES.get((side, colour, flipped), lambda: _draw_face(side, colour, flipped)).copy()
     draw = ImageDraw.Draw(img)
-    radius = k * 0.12
-    shadow = round(k * 0.05)
-    box = (m, m, m + k - 1, m + k - 1)
-    draw.rounded_rectangle(
-        (m + shadow, m + shadow, m + k - 1 + shadow, m + k - 1 + shadow),
-        radius,
-        fill=(0, 0, 0, 110),
-    )
-    face = washed(colour) if flipped else colour
     ink = text_colour if not flipped else (30, 30, 30)
-    draw.rounded_rectangle(
-        box,
-        radius,
-        fill=face + (255,),
-        outline=(15, 15, 15, 255),
-        width=max(SUPER, round(k * 0.045)),
-    )
-    if flipped:
-        # the back of the counter: a diagonal band with the mark DIS across it
-        band = k * 0.2
-        x0, y0, x1, y1 = m, m, m + k, m + k
-        stripe = Image.new("RGBA", img.size, (0, 0, 0, 0))
-        sd = ImageDraw.Draw(stripe)
-        sd.polygon(
-            [
-                (x0, y1 - band),
-                (x1 - band, y0),
-                (x1, y0),
-                (x1, y0 + band),
-                (x0 + band, y1),
-                (x0, y1),
-            ],
-            fill=(255, 255, 255, 255),
-        )
-        sd.line(
-            [(x0, y1 - band), (x1 - band, y0)],
-            fill=(150, 20, 20, 255),
-            width=max(SUPER, round(k * 0.03)),
-        )
-        sd.line(
-            [(x0 + band, y1), (x1, y0 + band)],
-            fill=(150, 20, 20, 255),
-            width=max(SUPER, round(k * 0.03)),
-        )
-        mask = Image.new("L", img.size, 0)
-        ImageDraw.Draw(mask).rounded_rectangle(box, radius, fill=235)
-        img.paste(stripe, (0, 0), ImageChops.multiply(stripe.getchannel("A"), mask))
-        draw = ImageDraw.Draw(img)
-        draw.rounded_rectangle(
-            box, radius, outline=(15, 15, 15, 255), width=max(SUPER, round(k * 0.045))
-        )
     inner = k * 0.9
     cx = m + k / 2
     if compact or side < 30:
@@ -298,6 +253,67 @@ def _draw_counter(
             contrast_text(badge_colour),
         )
     return _shrink(img, (side + 2 * margin, side + 2 * margin))
+
+
+def _draw_face(side, colour, flipped):
+    """A counter's blank face at the drawing size (shadow, face, outline and, on its back, the
+    band), shared by the counters of a side: the text goes on a copy."""
+    margin = counter_margin(side)
+    k = side * SUPER
+    m = margin * SUPER
+    img = Image.new("RGBA", (k + 2 * m, k + 2 * m), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    radius = k * 0.12
+    shadow = round(k * 0.05)
+    box = (m, m, m + k - 1, m + k - 1)
+    draw.rounded_rectangle(
+        (m + shadow, m + shadow, m + k - 1 + shadow, m + k - 1 + shadow),
+        radius,
+        fill=(0, 0, 0, 110),
+    )
+    face = washed(colour) if flipped else colour
+    draw.rounded_rectangle(
+        box,
+        radius,
+        fill=face + (255,),
+        outline=(15, 15, 15, 255),
+        width=max(SUPER, round(k * 0.045)),
+    )
+    if flipped:
+        # the back of the counter: a diagonal band with the mark DIS across it
+        band = k * 0.2
+        x0, y0, x1, y1 = m, m, m + k, m + k
+        stripe = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        sd = ImageDraw.Draw(stripe)
+        sd.polygon(
+            [
+                (x0, y1 - band),
+                (x1 - band, y0),
+                (x1, y0),
+                (x1, y0 + band),
+                (x0 + band, y1),
+                (x0, y1),
+            ],
+            fill=(255, 255, 255, 255),
+        )
+        sd.line(
+            [(x0, y1 - band), (x1 - band, y0)],
+            fill=(150, 20, 20, 255),
+            width=max(SUPER, round(k * 0.03)),
+        )
+        sd.line(
+            [(x0 + band, y1), (x1, y0 + band)],
+            fill=(150, 20, 20, 255),
+            width=max(SUPER, round(k * 0.03)),
+        )
+        mask = Image.new("L", img.size, 0)
+        ImageDraw.Draw(mask).rounded_rectangle(box, radius, fill=235)
+        img.paste(stripe, (0, 0), ImageChops.multiply(stripe.getchannel("A"), mask))
+        draw = ImageDraw.Draw(img)
+        draw.rounded_rectangle(
+            box, radius, outline=(15, 15, 15, 255), width=max(SUPER, round(k * 0.045))
+        )
+    return img
 
 
 def _symbol(draw, symbol, cx, cy, r, ink):
@@ -517,4 +533,11 @@ def paste_text(
     if not content:
         return
     img, (dx, dy) = text(content, size, fill, bold, anchor, stroke, stroke_fill)
-    target.paste(img, (round(xy[0] + dx), round(xy[1] + dy)), img)
+    paste(target, img, round(xy[0] + dx), round(xy[1] + dy))
+
+
+def paste(target: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
+    """Paste an RGBA ``sprite`` through its own alpha with its top-left at (x, y): what
+    ``target.paste(sprite, (x, y), sprite)`` does after its checks (a picture pastes dozens of
+    sprites; the checks cost more than the small pastes)."""
+    target.im.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), sprite.im)

@@ -645,3 +645,54 @@ def test_a_colour_the_map_has_not_shown_before_is_drawn_in_that_colour():
 def _fresh_png(scene: dict) -> bytes:
     renderer.clear_cache()
     return renderer.render_png(scene)
+
+
+def test_labels_pasted_as_stamps_have_the_pixels_of_their_colour_pasted_through_the_mask():
+    # map layers paste labels through cut masks and colour images (cheaper); the pixels must
+    # be those of Image.paste of the label's colours through the whole masks, whatever lies
+    # under them (roads, icons and names run under labels)
+    import random
+
+    from renderer import render as core
+
+    rng = random.Random(13)
+    for text, anchor, size, bold in (
+        ("07", "rt", 11, True),
+        ("12", "lt", 30, True),
+        ("C4", "lt", 14, False),
+        ("Ab", "lt", 47, True),
+    ):
+        ink, halo, _, _ = core._label_part(text, anchor, size, bold)
+        stamps = core._label_stamps(text, anchor, size, bold)
+        noise = Image.frombytes(
+            "RGB", (ink.width + 6, ink.height + 6), rng.randbytes((ink.width + 6) * (ink.height + 6) * 3)
+        )
+        expected, drawn = noise.copy(), noise.copy()
+        box = (3, 3, 3 + ink.width, 3 + ink.height)
+        expected.paste(core.LABEL_HALO, box, halo)
+        expected.paste(core.LABEL_INK, box, ink)
+        core._paste_ops(drawn, core._label_ops([(ink, halo, (3, 3), stamps)]))
+        assert drawn.tobytes() == expected.tobytes(), text
+        assert drawn.tobytes() != noise.tobytes()
+
+
+def test_a_map_layer_without_words_is_drawn_once_for_every_language():
+    # place names are words of the map layer, so layers are kept per language; a map without
+    # any is the same in every language and is drawn once (Rivet Wars' maps, most of Pocket
+    # Tactics'), with the same pixels as drawn for that language alone
+    wordless = hex_scene("t/wordless", pieces=[piece("0202")])
+    renderer.clear_cache()
+    english = renderer.render_image({**wordless, "lang": "en"})
+    german = renderer.render_image({**wordless, "lang": "de"})
+    assert renderer.cache_info()["static_builds"] == 1
+    renderer.clear_cache()
+    assert german.tobytes() == renderer.render_image({**wordless, "lang": "de"}).tobytes()
+    assert english.tobytes() == german.tobytes()
+
+    named = hex_scene("t/named", pieces=[piece("0202")])
+    named["cells"][0] = {**named["cells"][0], "text": "Brücke"}
+    renderer.clear_cache()
+    renderer.render_image({**named, "lang": "en"})
+    renderer.render_image({**named, "lang": "de"})
+    assert renderer.cache_info()["static_builds"] == 2
+    renderer.clear_cache()
