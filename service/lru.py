@@ -48,9 +48,16 @@ class Lru(Generic[K, V]):
         return self._items.pop(key, default)
 
     def _evict(self) -> None:
-        for key in list(self._items):
-            if len(self._items) <= self.limit:
-                return
-            if self._keep is not None and self._keep(self._items[key]):
-                continue
-            del self._items[key]
+        # Oldest first, without walking the whole mapping (a full cache evicts on every new
+        # entry): entries that must stay are taken out and put back in front, in order.
+        excess = len(self._items) - self.limit
+        kept = []
+        while excess > 0 and self._items:
+            key, value = self._items.popitem(last=False)
+            if self._keep is not None and self._keep(value):
+                kept.append((key, value))
+            else:
+                excess -= 1
+        for key, value in reversed(kept):
+            self._items[key] = value
+            self._items.move_to_end(key, last=False)
