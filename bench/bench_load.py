@@ -326,6 +326,25 @@ def cpu_seconds() -> tuple[float, float]:
     return own.user + own.system, children
 
 
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds used so far by each thread of this process, by the thread's Python name
+    (the event loop's is MainThread; the database's, the picture pool's and asyncio.to_thread's
+    have their own), summed over threads of the same kind."""
+    import threading
+
+    names = {t.native_id: t.name.split("-")[0].split(" ")[0] for t in threading.enumerate()}
+    ticks = os.sysconf("SC_CLK_TCK")
+    used: dict[str, float] = {}
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = names.get(int(task.name), "other")
+        used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -492,9 +511,7 @@ def report_memory(service: GameService, load: Load) -> None:
         for name, value in vars(service).items()
         if hasattr(value, "__len__") and not isinstance(value, (str, bytes))
     }
-    caches.update(
-        {f"cog.{n}": len(v) for n, v in vars(load.cog).items() if hasattr(v, "__len__")}
-    )
+    caches.update({f"cog.{n}": len(v) for n, v in vars(load.cog).items() if hasattr(v, "__len__")})
     print("cache entries:", caches, file=sys.stderr)
 
 
@@ -593,7 +610,7 @@ async def main(args) -> None:
         import tracemalloc
 
         tracemalloc.start(args.memory)
-    cpu_before = cpu_seconds()
+    cpu_before, threads_before = cpu_seconds(), thread_cpu()
     started = time.perf_counter()
     if profiler is not None:
         profiler.enable()
@@ -601,7 +618,7 @@ async def main(args) -> None:
     if profiler is not None:
         profiler.disable()
     wall = time.perf_counter() - started
-    cpu_after = cpu_seconds()
+    cpu_after, threads_after = cpu_seconds(), thread_cpu()
     if args.memory:
         report_memory(service, load)
     if profiler is not None:
@@ -642,6 +659,15 @@ async def main(args) -> None:
         f"so two idle cores would carry about "
         f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
         f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)"
+    )
+    accepted = max(1, load.outcomes["accepted"])
+    print(
+        "the bot process's CPU per accepted command by thread: "
+        + ", ".join(
+            f"{name} {1000 * (used - threads_before.get(name, 0.0)) / accepted:.1f} ms"
+            for name, used in sorted(threads_after.items(), key=lambda item: -item[1])
+            if used - threads_before.get(name, 0.0) > 0.005
+        )
     )
     admission = getattr(service, "admission", None)
     if admission is not None:

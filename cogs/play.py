@@ -312,7 +312,7 @@ class PlayCog(UmpireCog):
                 ruleset = ruleset_of(info)
                 sides = await self.service.sides_of(info.id, interaction.user.id)
                 viewer = sides[0] if sides else None
-                view = await self.service.view(info.id, viewer)
+                view = await self.service.shared_view(info.id, viewer)
             found = ruleset.info_choices(
                 view, viewer, option_name, (current or "")[:100], locale_of(interaction)
             )
@@ -385,7 +385,7 @@ class PlayCog(UmpireCog):
         info, ruleset, sides = found
         results = []
         for side in sides:
-            view = await self.service.view(info.id, side)
+            view = await self.service.shared_view(info.id, side)
             legal = await self.service.legal_actions(info.id, side)
             results.append((side, view, legal))
         return info, ruleset, results
@@ -549,7 +549,7 @@ class PlayCog(UmpireCog):
                 key = (info.id, info.version, side, lang)
                 entries = self._act_labels.get(key)
                 if entries is None:
-                    view = await self.service.view(info.id, side)
+                    view = await self.service.shared_view(info.id, side)
                     legal = await self.service.legal_actions(info.id, side)
                     entries = self._act_labels[key] = tuple(
                         (value, describe_action(ruleset, view, action, lang))
