@@ -797,11 +797,15 @@ class GameService:
         return await self._game_info(game_id)
 
     async def find_by_thread(self, thread_id: int) -> GameInfo | None:
-        rows = await self.store.games(thread_id=thread_id)
-        if not rows:
+        row, seats = await self.store.game_in_thread(thread_id)
+        if row is None:
             return None
-        self._remember_row(rows[-1])  # the whole row: not read again by id
-        return await self._game_info(rows[-1]["id"])
+        # the whole row and its seats, read together: not read again within the command
+        self._remember_row(row)
+        reads = _READS.get()
+        if reads is not None:
+            reads[("seats", row["id"])] = seats
+        return await self._game_info(row["id"])
 
     async def list_games(
         self, guild_id: int | None = None, status: str | None = None

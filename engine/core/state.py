@@ -56,8 +56,8 @@ def _refuse(self, *args, **kwargs):
 
 
 class FrozenDict(dict):
-    """A dict nobody may change: a state or view kept once and handed to many readers
-    instead of a private copy each. Reads, ``json.dumps`` and ``isinstance(x, dict)`` work
+    """A dict nobody may change, made by ``freeze`` (which freezes everything inside too): a
+    state or view kept once and handed to many readers instead of a private copy each. Reads, ``json.dumps`` and ``isinstance(x, dict)`` work
     as for a dict; ``clone`` (and ``copy.deepcopy``, pickling) give plain, changeable data."""
 
     __slots__ = ()
@@ -93,14 +93,18 @@ class FrozenList(list):
 
 def freeze(value):
     """A read-only deep copy of plain JSON data (see ``FrozenDict``), to share instead of
-    copying it for every reader."""
+    copying it for every reader. What is frozen already (only ``freeze`` makes frozen
+    containers, so all of it is) is shared, not copied: a view that is the state itself, or
+    keeps parts of it, costs nothing more."""
     kind = type(value)
-    if kind is dict or kind is FrozenDict:
+    if kind is dict:
         return FrozenDict(
             {key: item if type(item) in _ATOMS else freeze(item) for key, item in value.items()}
         )
-    if kind is list or kind is FrozenList:
+    if kind is list:
         return FrozenList([item if type(item) in _ATOMS else freeze(item) for item in value])
+    if kind is FrozenDict or kind is FrozenList:
+        return value
     if kind in _ATOMS:
         return value
     return copy.deepcopy(value)

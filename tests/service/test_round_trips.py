@@ -122,6 +122,37 @@ async def test_views_are_worked_out_once_per_version_and_each_caller_gets_its_ow
     assert after["phase"] != second["phase"]
 
 
+async def test_the_game_in_a_thread_comes_with_its_seats_in_one_read(svc, monkeypatch):
+    older = await svc.create_game("skirmish", seed="old")
+    await svc.set_thread(older.id, 77)
+    await svc.seat(older.id, "red", 9)
+    newer = await svc.create_game("skirmish", seed="new")  # a rematch in the same thread
+    await svc.set_thread(newer.id, 77)
+    for side, user in (("blue", 5), ("red", 6), ("blue", 8)):
+        await svc.seat(newer.id, side, user)
+    lonely = await svc.create_game("skirmish", seed="nobody seated")
+    await svc.set_thread(lonely.id, 78)
+    await svc.get_game(newer.id)  # its state in memory: only the thread and seats are read
+    reads = []
+    for name in ("fetchall", "fetchone"):
+        original = getattr(svc.store, name)
+
+        async def counted(sql, params=(), _original=original):
+            reads.append(sql)
+            return await _original(sql, params)
+
+        monkeypatch.setattr(svc.store, name, counted)
+    async with svc.same_reads():  # what an autocomplete does
+        found = await svc.find_by_thread(77)
+        assert found.id == newer.id and await svc.sides_of(found.id, 5) == ["blue"]
+        assert await svc.seats(found.id) == {"blue": [5, 8], "red": [6]}
+    assert len(reads) == 1
+    async with svc.same_reads():
+        seated = await svc.seats((await svc.find_by_thread(78)).id)
+        assert seated == {"red": [], "blue": []}
+    assert await svc.find_by_thread(79) is None
+
+
 async def test_readers_share_one_read_only_view_per_version(svc, game):
     shared = await svc.shared_view(game.id, None)
     assert await svc.shared_view(game.id, None) is shared  # no copy per reader
