@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextvars
+import gc
 import itertools
 import multiprocessing
 import os
@@ -54,6 +55,7 @@ from cogs.presenter import Presenter  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.core.commands import parse_command  # noqa: E402
 from engine.core.dice import SeededSource  # noqa: E402
+from service import lifecycle  # noqa: E402
 from service.games import GameService  # noqa: E402
 
 RULESETS = ("tenochtitlan", "rivet-wars", "pocket-tactics")
@@ -353,6 +355,23 @@ def thread_cpu() -> dict[str, float]:
     return used
 
 
+class watch_collections:  # noqa: N801 (used like a function)
+    """Times each run of Python's cyclic garbage collector, by generation: a full collection
+    walks every tracked object (every dict and list of every state kept) and holds the event
+    loop meanwhile."""
+
+    def __init__(self):
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+        gc.callbacks.append(self.callback)
+
+    def callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._started)
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -583,6 +602,9 @@ async def main(args) -> None:
     idle_pass = time.perf_counter()
     await reminders.run_once()  # nothing due yet: the pass's fixed cost
     idle_pass = time.perf_counter() - idle_pass
+    settle = getattr(lifecycle, "settle_long_lived_objects", None)
+    if settle is not None:
+        settle()  # as the bot does once it is set up (cogs.runtime)
     load.latency.clear(), load.complete_latency.clear(), load.picture_latency.clear()
     load.outcomes = dict.fromkeys(load.outcomes, 0)
     load.counters.pictures = 0
@@ -623,6 +645,7 @@ async def main(args) -> None:
         import tracemalloc
 
         tracemalloc.start(args.memory)
+    collections = watch_collections()
     cpu_before, threads_before = cpu_seconds(), thread_cpu()
     started = time.perf_counter()
     if profiler is not None:
@@ -632,6 +655,10 @@ async def main(args) -> None:
         profiler.disable()
     wall = time.perf_counter() - started
     cpu_after, threads_after = cpu_seconds(), thread_cpu()
+    gc.callbacks.remove(collections.callback)
+    full_collection_ms = time.thread_time()
+    gc.collect()
+    full_collection_ms = (time.thread_time() - full_collection_ms) * 1000
     if args.memory:
         report_memory(service, load)
     if profiler is not None:
@@ -681,6 +708,16 @@ async def main(args) -> None:
             for name, used in sorted(threads_after.items(), key=lambda item: -item[1])
             if used - threads_before.get(name, 0.0) > 0.005
         )
+    )
+    print(
+        "Python's garbage collector during the load: "
+        + "; ".join(
+            f"generation {generation}: {len(pauses)} collections, "
+            f"max {max(pauses or [0.0]) * 1000:.1f} ms, all {sum(pauses) * 1000:.0f} ms"
+            for generation, pauses in sorted(collections.pauses.items())
+        )
+        + f"; {len(gc.get_objects())} objects tracked at the end, a full collection then "
+        f"{full_collection_ms:.1f} ms of CPU"
     )
     admission = getattr(service, "admission", None)
     if admission is not None:
