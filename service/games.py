@@ -112,8 +112,10 @@ STATE_TEXT_BYTES = 24 * 2**20
 # Legal actions per game version, side: asked for by a command's autocomplete, the command and
 # its board's buttons within moments of each other; an old version's are never asked again.
 LEGAL_KEPT = 256
-# Views (what one side or the public sees) of the games being played right now.
-VIEWS_KEPT = 512
+# Views (what one side or the public sees) of the games being played right now: a version's
+# are asked for within the command that made it and the next one; each kept view is about a
+# hundred containers the garbage collector walks in a full collection.
+VIEWS_KEPT = 256
 
 _shared_pictures: PicturePool | None = None
 
