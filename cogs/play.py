@@ -104,6 +104,34 @@ STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
 }
 
 
+class _ActChoices:
+    """The /act choices of one game version, side and language: every legal action's command
+    at once, its label when first needed. The first keystroke (nothing typed yet) shows 25
+    and counts the rest, so it describes 25 actions, not all (Tenochtitlan offers hundreds);
+    typed text is matched against every label, each described once per version."""
+
+    def __init__(self, ruleset, view: dict, legal: list[dict], lang: str):
+        self.ruleset, self.view, self.lang = ruleset, view, lang
+        self.actions: list[dict] = []
+        self.values: list[str] = []
+        for action in legal:
+            if action.get("type") in SERVICE_ACTIONS:
+                continue
+            value = format_command(action)
+            if len(value) <= 100:
+                self.actions.append(action)
+                self.values.append(value)
+        self._labels: list[str | None] = [None] * len(self.values)
+
+    def label(self, index: int) -> str:
+        label = self._labels[index]
+        if label is None:
+            label = self._labels[index] = describe_action(
+                self.ruleset, self.view, self.actions[index], self.lang
+            )
+        return label
+
+
 @dataclass
 class PlayOption:
     name: str
@@ -217,7 +245,7 @@ class PlayCog(UmpireCog):
         super().__init__(bot)
         self.play_commands: list[app_commands.Command] = []
         self.query_commands: list[app_commands.Command] = []
-        self._act_labels: Lru[tuple, tuple[tuple[str, str], ...]] = Lru(ACT_LABELS_KEPT)
+        self._act_labels: Lru[tuple, _ActChoices] = Lru(ACT_LABELS_KEPT)
 
     # ----- building the commands -----------------------------------------------------------
     def build(self, specs: list[PlayCommand]) -> list[app_commands.Command]:
@@ -533,9 +561,9 @@ class PlayCog(UmpireCog):
             await self.presenter.play(interaction, kind, parsed)
 
     async def _act_entries(self, interaction: discord.Interaction):
-        """(game, ruleset, [(command, label) per awaited side of the caller]), the lists kept
-        per game version (see ACT_LABELS_KEPT); None if nothing (also while the bot is
-        saturated, as ``_caller_legal``)."""
+        """(game, ruleset, [_ActChoices per awaited side of the caller]), kept per game
+        version (see ACT_LABELS_KEPT); None if nothing (also while the bot is saturated, as
+        ``_caller_legal``)."""
         if self.service.overloaded:
             return None
         async with self.service.same_reads():
@@ -551,12 +579,7 @@ class PlayCog(UmpireCog):
                 if entries is None:
                     view = await self.service.shared_view(info.id, side)
                     legal = await self.service.legal_actions(info.id, side)
-                    entries = self._act_labels[key] = tuple(
-                        (value, describe_action(ruleset, view, action, lang))
-                        for action in legal
-                        if action.get("type") not in SERVICE_ACTIONS
-                        and len(value := format_command(action)) <= 100
-                    )
+                    entries = self._act_labels[key] = _ActChoices(ruleset, view, legal, lang)
                 per_side.append(entries)
             return info, ruleset, per_side
 
@@ -574,15 +597,21 @@ class PlayCog(UmpireCog):
             seen = set()
             matching = 0
             for entries in per_side:
-                for value, label in entries:
+                for index, value in enumerate(entries.values):
                     if value in seen:
                         continue
-                    if needle and needle not in label.lower() and needle not in value.lower():
+                    if (
+                        needle
+                        and needle not in value.lower()
+                        and needle not in entries.label(index).lower()
+                    ):
                         continue
                     seen.add(value)
                     matching += 1
                     if len(choices) < MAX_CHOICES:
-                        choices.append(app_commands.Choice(name=clip(label, 100), value=value))
+                        choices.append(
+                            app_commands.Choice(name=clip(entries.label(index), 100), value=value)
+                        )
             if matching > MAX_CHOICES:
                 # Discord shows 25 choices: the last one also says how many more there are and
                 # how to narrow them. It stays a real action (its label follows the hint), so
