@@ -105,31 +105,38 @@ STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
 
 
 class _ActChoices:
-    """The /act choices of one game version, side and language: every legal action's command
-    at once, its label when first needed. The first keystroke (nothing typed yet) shows 25
-    and counts the rest, so it describes 25 actions, not all (Tenochtitlan offers hundreds);
-    typed text is matched against every label, each described once per version."""
+    """The /act choices of one game version, side and language: every legal action's command,
+    and the labels of the first MAX_CHOICES at once, of the others when typed text is to be
+    matched against them. The first keystroke (nothing typed yet) shows 25 and counts the
+    rest, so it describes 25 actions, not all (Tenochtitlan offers hundreds). Neither the view
+    nor the actions are kept: the labels still missing are made from the same version's view
+    and actions, read again when first needed (``label_all``)."""
 
     def __init__(self, ruleset, view: dict, legal: list[dict], lang: str):
-        self.ruleset, self.view, self.lang = ruleset, view, lang
-        self.actions: list[dict] = []
-        self.values: list[str] = []
+        self.lang = lang
+        self.values: list[str] = [value for _, value in self._offered(legal)]
+        self.labels: list[str | None] = [None] * len(self.values)
+        for index, (action, _) in enumerate(self._offered(legal)):
+            if index >= MAX_CHOICES:
+                break
+            self.labels[index] = describe_action(ruleset, view, action, lang)
+        self.complete = len(self.values) <= MAX_CHOICES
+
+    @staticmethod
+    def _offered(legal: list[dict]):
         for action in legal:
             if action.get("type") in SERVICE_ACTIONS:
                 continue
             value = format_command(action)
             if len(value) <= 100:
-                self.actions.append(action)
-                self.values.append(value)
-        self._labels: list[str | None] = [None] * len(self.values)
+                yield action, value
 
-    def label(self, index: int) -> str:
-        label = self._labels[index]
-        if label is None:
-            label = self._labels[index] = describe_action(
-                self.ruleset, self.view, self.actions[index], self.lang
-            )
-        return label
+    def label_all(self, ruleset, view: dict, legal: list[dict]) -> None:
+        """``view`` and ``legal``: of the version these choices belong to."""
+        for index, (action, _) in enumerate(self._offered(legal)):
+            if self.labels[index] is None:
+                self.labels[index] = describe_action(ruleset, view, action, self.lang)
+        self.complete = True
 
 
 @dataclass
@@ -560,10 +567,11 @@ class PlayCog(UmpireCog):
             kind = parsed.pop("type")
             await self.presenter.play(interaction, kind, parsed)
 
-    async def _act_entries(self, interaction: discord.Interaction):
+    async def _act_entries(self, interaction: discord.Interaction, typed: str = ""):
         """(game, ruleset, [_ActChoices per awaited side of the caller]), kept per game
-        version (see ACT_LABELS_KEPT); None if nothing (also while the bot is saturated, as
-        ``_caller_legal``)."""
+        version (see ACT_LABELS_KEPT), every label made when ``typed`` text is to be matched
+        (or several sides' choices merged); None if nothing (also while the bot is
+        saturated, as ``_caller_legal``)."""
         if self.service.overloaded:
             return None
         async with self.service.same_reads():
@@ -580,19 +588,26 @@ class PlayCog(UmpireCog):
                     view = await self.service.shared_view(info.id, side)
                     legal = await self.service.legal_actions(info.id, side)
                     entries = self._act_labels[key] = _ActChoices(ruleset, view, legal, lang)
+                if not entries.complete and (typed or len(sides) > 1):
+                    # within the same reads: the view and actions of info.version
+                    entries.label_all(
+                        ruleset,
+                        await self.service.shared_view(info.id, side),
+                        await self.service.legal_actions(info.id, side),
+                    )
                 per_side.append(entries)
             return info, ruleset, per_side
 
     @act.autocomplete("action")
     async def act_complete(self, interaction: discord.Interaction, current: str):
         try:
-            found = await self._act_entries(interaction)
+            needle = (current or "").lower()
+            found = await self._act_entries(interaction, needle)
             if not found:
                 return []
             info, ruleset, per_side = found
             if not per_side:
                 return [self._whose_turn(interaction, info, ruleset)]
-            needle = (current or "").lower()
             choices = []
             seen = set()
             matching = 0
@@ -600,17 +615,18 @@ class PlayCog(UmpireCog):
                 for index, value in enumerate(entries.values):
                     if value in seen:
                         continue
+                    label = entries.labels[index]
                     if (
                         needle
                         and needle not in value.lower()
-                        and needle not in entries.label(index).lower()
+                        and needle not in (label or "").lower()
                     ):
                         continue
                     seen.add(value)
                     matching += 1
                     if len(choices) < MAX_CHOICES:
                         choices.append(
-                            app_commands.Choice(name=clip(entries.label(index), 100), value=value)
+                            app_commands.Choice(name=clip(label or value, 100), value=value)
                         )
             if matching > MAX_CHOICES:
                 # Discord shows 25 choices: the last one also says how many more there are and
