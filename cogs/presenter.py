@@ -515,10 +515,10 @@ class Presenter:
                 ]
                 if not is_decision(legal):
                     continue
-                public = public if public is not None else await self.service.shared_view(info.id, None)
-                secret = json.dumps(
-                    secrets_of(public, await self.service.shared_view(info.id, side)), ensure_ascii=False
-                )
+                if public is None:
+                    public = await self.service.shared_view(info.id, None)
+                mine = await self.service.shared_view(info.id, side)
+                secret = json.dumps(secrets_of(public, mine), ensure_ascii=False)
                 if any(
                     json.dumps(str(value), ensure_ascii=False) in secret
                     for action in legal
