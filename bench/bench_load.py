@@ -30,10 +30,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextvars
+import gc
 import itertools
+import multiprocessing
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -51,6 +55,7 @@ from cogs.presenter import Presenter  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.core.commands import parse_command  # noqa: E402
 from engine.core.dice import SeededSource  # noqa: E402
+from service import lifecycle  # noqa: E402
 from service.games import GameService  # noqa: E402
 
 RULESETS = ("tenochtitlan", "rivet-wars", "pocket-tactics")
@@ -271,26 +276,46 @@ def clone_games(path: Path, templates: list[int], count: int) -> list[int]:
     return ids
 
 
+def set_up_games(path: Path, per_ruleset: int, count: int) -> tuple[list[int], list[int]]:
+    """(template ids, every game's id) of a new database at ``path``."""
+    templates = asyncio.run(build_templates(path, per_ruleset))
+    return templates, clone_games(path, templates, count)
+
+
 # ----- measuring ------------------------------------------------------------------------------
+def _kib(path: str, field: str) -> int:
+    try:
+        with open(path) as lines:
+            for line in lines:
+                if line.startswith(field):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _children() -> list[str]:
+    try:
+        return Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
+    except OSError:
+        return []
+
+
+def memory_mb(with_pss: bool = True) -> tuple[float, float, float]:
+    """(RSS of this process and its children (picture workers), RSS of this process alone,
+    PSS of this process and its children), in MB. RSS is the target's measure; PSS shares
+    the pages the workers and the bot have in common instead of counting them in each. PSS
+    costs the kernel a walk over every page (about 1 ms of this process's CPU): 0 unless
+    ``with_pss``."""
+    pids = [str(os.getpid()), *_children()]
+    rss = [_kib(f"/proc/{pid}/status", "VmRSS:") for pid in pids]
+    pss = sum(_kib(f"/proc/{pid}/smaps_rollup", "Pss:") for pid in pids) if with_pss else 0
+    return sum(rss) / 1024, rss[0] / 1024, pss / 1024
+
+
 def rss_mb() -> float:
     """Resident memory of this process and its children (picture workers), in MB."""
-
-    def one(pid) -> int:
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
-            pass
-        return 0
-
-    total = one(os.getpid())
-    try:
-        children = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
-    except OSError:
-        children = []
-    return (total + sum(one(pid) for pid in children)) / 1024
+    return memory_mb()[0]
 
 
 def cpu_seconds() -> tuple[float, float]:
@@ -309,6 +334,42 @@ def cpu_seconds() -> tuple[float, float]:
         except (OSError, IndexError, ValueError):
             pass
     return own.user + own.system, children
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds used so far by each thread of this process, by the thread's Python name
+    (the event loop's is MainThread; the database's, the picture pool's and asyncio.to_thread's
+    have their own), summed over threads of the same kind."""
+    import threading
+
+    names = {t.native_id: t.name.split("-")[0].split(" ")[0] for t in threading.enumerate()}
+    ticks = os.sysconf("SC_CLK_TCK")
+    used: dict[str, float] = {}
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = names.get(int(task.name), "other")
+        used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
+class watch_collections:  # noqa: N801 (used like a function)
+    """Times each run of Python's cyclic garbage collector, by generation: a full collection
+    walks every tracked object (every dict and list of every state kept) and holds the event
+    loop meanwhile."""
+
+    def __init__(self):
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+        gc.callbacks.append(self.callback)
+
+    def callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._started)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -457,11 +518,42 @@ class Load:
         await asyncio.gather(*tasks)
 
 
-async def lag_probe(stop: asyncio.Event, lags: list[float]) -> None:
+def report_memory(service: GameService, load: Load) -> None:
+    """What the bot process holds after the load: tracemalloc's largest allocation sites (the
+    traced part only: started after the setup) and the entries of the service's caches."""
+    import tracemalloc
+
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)]
+    )
+    stats = snapshot.statistics("traceback")
+    total = sum(stat.size for stat in stats)
+    print(f"\ntraced allocations alive at the end: {total / 2**20:.1f} MB", file=sys.stderr)
+    for stat in stats[:25]:
+        print(f"{stat.size / 2**20:7.2f} MB in {stat.count:8d} blocks", file=sys.stderr)
+        for line in stat.traceback.format(limit=6)[::-1][:6]:
+            print("      " + line, file=sys.stderr)
+    caches = {
+        name: len(value)
+        for name, value in vars(service).items()
+        if hasattr(value, "__len__") and not isinstance(value, (str, bytes))
+    }
+    caches.update({f"cog.{n}": len(v) for n, v in vars(load.cog).items() if hasattr(v, "__len__")})
+    print("cache entries:", caches, file=sys.stderr)
+
+
+async def lag_probe(stop: asyncio.Event, lags: list[float], busy: list[float]) -> None:
+    """The overshoot of a 5 ms sleep; for each overshoot over 20 ms also the CPU the loop's
+    thread used meanwhile (``busy``): near the overshoot, the loop ran long callbacks (ours
+    to fix); far below, the thread waited off the CPU (the machine's other processes, or the
+    GIL held by another thread of the process)."""
     while not stop.is_set():
-        before = time.perf_counter()
+        before, cpu = time.perf_counter(), time.thread_time()
         await asyncio.sleep(0.005)
-        lags.append(time.perf_counter() - before - 0.005)
+        lag = time.perf_counter() - before - 0.005
+        lags.append(lag)
+        if lag > 0.020:
+            busy.append(time.thread_time() - cpu)
 
 
 async def reminder_loop(cog_pass, stop: asyncio.Event, times: list[float], every: float) -> None:
@@ -481,8 +573,13 @@ async def main(args) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="umpire-load-"))
     path = workdir / "load.sqlite3"
     t0 = time.perf_counter()
-    templates = await build_templates(path, args.templates)
-    ids = clone_games(path, templates, args.games)
+    # In a process of its own: playing the templates leaves memory (about 4 MB measured) in
+    # the process that did it, which a real bot never holds and the RSS below would count.
+    spawn = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=spawn) as setup:
+        templates, ids = await asyncio.get_running_loop().run_in_executor(
+            setup, set_up_games, path, args.templates, args.games
+        )
     setup_seconds = time.perf_counter() - t0
     # The games' clocks started during setup; a day later every reminder is due.
     shift = [0.0]
@@ -505,6 +602,9 @@ async def main(args) -> None:
     idle_pass = time.perf_counter()
     await reminders.run_once()  # nothing due yet: the pass's fixed cost
     idle_pass = time.perf_counter() - idle_pass
+    settle = getattr(lifecycle, "settle_long_lived_objects", None)
+    if settle is not None:
+        settle()  # as the bot does once it is set up (cogs.runtime)
     load.latency.clear(), load.complete_latency.clear(), load.picture_latency.clear()
     load.outcomes = dict.fromkeys(load.outcomes, 0)
     load.counters.pictures = 0
@@ -513,29 +613,66 @@ async def main(args) -> None:
 
     stop = asyncio.Event()
     lags: list[float] = []
+    lag_busy: list[float] = []
     passes: list[float] = []
-    peak = [rss_mb()]
+    peak = list(memory_mb())
+    bot_at_start = peak[1]
 
     async def watch_memory():
-        while not stop.is_set():
-            peak[0] = max(peak[0], rss_mb())
+        # RSS twice a second; PSS, dearer to read, every fifth time (its CPU would otherwise
+        # count as the bot's)
+        for sample in itertools.count():
+            if stop.is_set():
+                break
+            # read in a thread: the kernel's walk over a big worker's pages for PSS took
+            # 15-30 ms, which the lag probe counted against the bot
+            now = await asyncio.to_thread(memory_mb, sample % 5 == 0)
+            peak[:] = map(max, peak, now)
             await asyncio.sleep(0.5)
 
     background = [
-        asyncio.create_task(lag_probe(stop, lags)),
+        asyncio.create_task(lag_probe(stop, lags, lag_busy)),
         asyncio.create_task(reminder_loop(reminders.run_once, stop, passes, args.reminder_every)),
         asyncio.create_task(watch_memory()),
     ]
     loadavg = os.getloadavg()
-    cpu_before = cpu_seconds()
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    if args.memory:
+        import tracemalloc
+
+        tracemalloc.start(args.memory)
+    collections = watch_collections()
+    cpu_before, threads_before = cpu_seconds(), thread_cpu()
     started = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
     await load.run(args.rate, args.seconds)
+    if profiler is not None:
+        profiler.disable()
     wall = time.perf_counter() - started
-    cpu_after = cpu_seconds()
+    cpu_after, threads_after = cpu_seconds(), thread_cpu()
+    gc.callbacks.remove(collections.callback)
+    full_collection_ms = time.thread_time()
+    gc.collect()
+    full_collection_ms = (time.thread_time() - full_collection_ms) * 1000
+    if args.memory:
+        report_memory(service, load)
+    if profiler is not None:
+        import pstats
+
+        profiler.dump_stats(args.profile)
+        stats = pstats.Stats(profiler, stream=sys.stderr)
+        stats.sort_stats("tottime").print_stats(35)
+        stats.sort_stats("cumulative").print_stats(45)
     bot_cpu, worker_cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
     stop.set()
     await asyncio.gather(*background)
     await service.close()
+    shutil.rmtree(workdir, ignore_errors=True)  # 100 MB and more at 1,000 games
 
     done = sum(load.outcomes.values())
     print(
@@ -562,6 +699,25 @@ async def main(args) -> None:
         f"so two idle cores would carry about "
         f"{2 * done / max(1e-9, bot_cpu + worker_cpu):.0f} commands/s if the work spread "
         f"perfectly (the bot process alone, one core: {done / max(1e-9, bot_cpu):.0f}/s)"
+    )
+    accepted = max(1, load.outcomes["accepted"])
+    print(
+        "the bot process's CPU per accepted command by thread: "
+        + ", ".join(
+            f"{name} {1000 * (used - threads_before.get(name, 0.0)) / accepted:.1f} ms"
+            for name, used in sorted(threads_after.items(), key=lambda item: -item[1])
+            if used - threads_before.get(name, 0.0) > 0.005
+        )
+    )
+    print(
+        "Python's garbage collector during the load: "
+        + "; ".join(
+            f"generation {generation}: {len(pauses)} collections, "
+            f"max {max(pauses or [0.0]) * 1000:.1f} ms, all {sum(pauses) * 1000:.0f} ms"
+            for generation, pauses in sorted(collections.pauses.items())
+        )
+        + f"; {len(gc.get_objects())} objects tracked at the end, a full collection then "
+        f"{full_collection_ms:.1f} ms of CPU"
     )
     admission = getattr(service, "admission", None)
     if admission is not None:
@@ -603,7 +759,15 @@ async def main(args) -> None:
             "Discord's limit 3000 ms",
             "< 100 ms",
         ),
-        ("event-loop lag p99", pct(lags, 0.99) * 1000, "ms", "probe sleeps 5 ms", "< 20 ms"),
+        (
+            "event-loop lag p99",
+            pct(lags, 0.99) * 1000,
+            "ms",
+            f"probe sleeps 5 ms; {len(lag_busy)} probes over 20 ms, the loop's thread on "
+            f"the CPU in them p50 {pct(lag_busy, 0.5) * 1000:.0f} ms, "
+            f"max {max(lag_busy or [float('nan')]) * 1000:.0f} ms",
+            "< 20 ms",
+        ),
         (
             "reminder pass max",
             max(passes or [float("nan")]) * 1000,
@@ -611,7 +775,14 @@ async def main(args) -> None:
             f"idle pass {idle_pass * 1000:.0f} ms; passes {len(passes)}",
             "< 1000 ms",
         ),
-        ("peak RSS", peak[0], "MB", "bot + picture workers", "< 400 MB"),
+        (
+            "peak RSS",
+            peak[0],
+            "MB",
+            f"bot + picture workers (bot alone {peak[1]:.0f} MB, {bot_at_start:.0f} MB at the "
+            f"start of the load; PSS {peak[2]:.0f} MB)",
+            "< 400 MB",
+        ),
     ]
     width = max(len(r[0]) for r in rows)
     for name, value, unit, reference, target in rows:
@@ -630,6 +801,19 @@ def parse(argv=None):
         "--quick",
         action="store_true",
         help="200 games, 20 commands/s for 15 s: a smoke run under a minute",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="cProfile the bot process during the load (stats to FILE, the top to stderr)",
+    )
+    parser.add_argument(
+        "--memory",
+        type=int,
+        default=0,
+        metavar="FRAMES",
+        help="trace the bot's allocations during the load (tracemalloc, this many frames) and "
+        "print what holds the most memory at its end, with the sizes of the service's caches",
     )
     args = parser.parse_args(argv)
     if args.quick:

@@ -494,7 +494,7 @@ class GameCog(UmpireCog):
             lang = locale_of(interaction)
             here = await self.presenter.game_here(interaction)
             info, game_rules = here.info, here.ruleset
-            public_state = await self.service.view(info.id, None)
+            public_state = await self.service.shared_view(info.id, None)
             seats = await self.service.seats(info.id)
             lines = [f"**{game_rules.title}** #{info.id} — {t(lang, 'status_' + info.status)}"]
             for key, value in game_rules.localised_header(public_state, lang).items():
@@ -591,7 +591,7 @@ class GameCog(UmpireCog):
             # Undone actions are listed too, with their dice and who took them back: a roll
             # that was rewound must stay visible to everyone.
             records = await self.service.history(here.info.id, include_undone=True)
-            state = await self.service.view(here.info.id, None)
+            state = await self.service.shared_view(here.info.id, None)
             lines = []
             for record in records[-count:]:
                 # The stored label is English and worded for the position it was played in;

@@ -104,6 +104,41 @@ STANDARD: dict[str, tuple[str, tuple[tuple[str, str, bool], ...]]] = {
 }
 
 
+class _ActChoices:
+    """The /act choices of one game version, side and language: every legal action's command,
+    and the labels of the first MAX_CHOICES at once, of the others when typed text is to be
+    matched against them. The first keystroke (nothing typed yet) shows 25 and counts the
+    rest, so it describes 25 actions, not all (Tenochtitlan offers hundreds). Neither the view
+    nor the actions are kept: the labels still missing are made from the same version's view
+    and actions, read again when first needed (``label_all``)."""
+
+    def __init__(self, ruleset, view: dict, legal: list[dict], lang: str):
+        self.lang = lang
+        self.values: list[str] = [value for _, value in self._offered(legal)]
+        self.labels: list[str | None] = [None] * len(self.values)
+        for index, (action, _) in enumerate(self._offered(legal)):
+            if index >= MAX_CHOICES:
+                break
+            self.labels[index] = describe_action(ruleset, view, action, lang)
+        self.complete = len(self.values) <= MAX_CHOICES
+
+    @staticmethod
+    def _offered(legal: list[dict]):
+        for action in legal:
+            if action.get("type") in SERVICE_ACTIONS:
+                continue
+            value = format_command(action)
+            if len(value) <= 100:
+                yield action, value
+
+    def label_all(self, ruleset, view: dict, legal: list[dict]) -> None:
+        """``view`` and ``legal``: of the version these choices belong to."""
+        for index, (action, _) in enumerate(self._offered(legal)):
+            if self.labels[index] is None:
+                self.labels[index] = describe_action(ruleset, view, action, self.lang)
+        self.complete = True
+
+
 @dataclass
 class PlayOption:
     name: str
@@ -217,7 +252,7 @@ class PlayCog(UmpireCog):
         super().__init__(bot)
         self.play_commands: list[app_commands.Command] = []
         self.query_commands: list[app_commands.Command] = []
-        self._act_labels: Lru[tuple, tuple[tuple[str, str], ...]] = Lru(ACT_LABELS_KEPT)
+        self._act_labels: Lru[tuple, _ActChoices] = Lru(ACT_LABELS_KEPT)
 
     # ----- building the commands -----------------------------------------------------------
     def build(self, specs: list[PlayCommand]) -> list[app_commands.Command]:
@@ -312,7 +347,7 @@ class PlayCog(UmpireCog):
                 ruleset = ruleset_of(info)
                 sides = await self.service.sides_of(info.id, interaction.user.id)
                 viewer = sides[0] if sides else None
-                view = await self.service.view(info.id, viewer)
+                view = await self.service.shared_view(info.id, viewer)
             found = ruleset.info_choices(
                 view, viewer, option_name, (current or "")[:100], locale_of(interaction)
             )
@@ -385,7 +420,7 @@ class PlayCog(UmpireCog):
         info, ruleset, sides = found
         results = []
         for side in sides:
-            view = await self.service.view(info.id, side)
+            view = await self.service.shared_view(info.id, side)
             legal = await self.service.legal_actions(info.id, side)
             results.append((side, view, legal))
         return info, ruleset, results
@@ -532,9 +567,10 @@ class PlayCog(UmpireCog):
             kind = parsed.pop("type")
             await self.presenter.play(interaction, kind, parsed)
 
-    async def _act_entries(self, interaction: discord.Interaction):
-        """(game, ruleset, [(command, label) per awaited side of the caller]), the lists kept
-        per game version (see ACT_LABELS_KEPT); None if nothing (also while the bot is
+    async def _act_entries(self, interaction: discord.Interaction, typed: str = ""):
+        """(game, ruleset, [_ActChoices per awaited side of the caller]), kept per game
+        version (see ACT_LABELS_KEPT), every label made when ``typed`` text is to be matched
+        (or several sides' choices merged); None if nothing (also while the bot is
         saturated, as ``_caller_legal``)."""
         if self.service.overloaded:
             return None
@@ -549,13 +585,15 @@ class PlayCog(UmpireCog):
                 key = (info.id, info.version, side, lang)
                 entries = self._act_labels.get(key)
                 if entries is None:
-                    view = await self.service.view(info.id, side)
+                    view = await self.service.shared_view(info.id, side)
                     legal = await self.service.legal_actions(info.id, side)
-                    entries = self._act_labels[key] = tuple(
-                        (value, describe_action(ruleset, view, action, lang))
-                        for action in legal
-                        if action.get("type") not in SERVICE_ACTIONS
-                        and len(value := format_command(action)) <= 100
+                    entries = self._act_labels[key] = _ActChoices(ruleset, view, legal, lang)
+                if not entries.complete and (typed or len(sides) > 1):
+                    # within the same reads: the view and actions of info.version
+                    entries.label_all(
+                        ruleset,
+                        await self.service.shared_view(info.id, side),
+                        await self.service.legal_actions(info.id, side),
                     )
                 per_side.append(entries)
             return info, ruleset, per_side
@@ -563,26 +601,33 @@ class PlayCog(UmpireCog):
     @act.autocomplete("action")
     async def act_complete(self, interaction: discord.Interaction, current: str):
         try:
-            found = await self._act_entries(interaction)
+            needle = (current or "").lower()
+            found = await self._act_entries(interaction, needle)
             if not found:
                 return []
             info, ruleset, per_side = found
             if not per_side:
                 return [self._whose_turn(interaction, info, ruleset)]
-            needle = (current or "").lower()
             choices = []
             seen = set()
             matching = 0
             for entries in per_side:
-                for value, label in entries:
+                for index, value in enumerate(entries.values):
                     if value in seen:
                         continue
-                    if needle and needle not in label.lower() and needle not in value.lower():
+                    label = entries.labels[index]
+                    if (
+                        needle
+                        and needle not in value.lower()
+                        and needle not in (label or "").lower()
+                    ):
                         continue
                     seen.add(value)
                     matching += 1
                     if len(choices) < MAX_CHOICES:
-                        choices.append(app_commands.Choice(name=clip(label, 100), value=value))
+                        choices.append(
+                            app_commands.Choice(name=clip(label or value, 100), value=value)
+                        )
             if matching > MAX_CHOICES:
                 # Discord shows 25 choices: the last one also says how many more there are and
                 # how to narrow them. It stays a real action (its label follows the hint), so

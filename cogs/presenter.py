@@ -232,7 +232,7 @@ class Presenter:
         except Exception:
             log.exception("changes_since failed")
             changes = []
-        before = await self.service.view(here.info.id, None)  # labels for public posts
+        before = await self.service.shared_view(here.info.id, None)  # labels for public posts
         try:
             # Typed names (a counter's label, a unit's name, a clear beginning) are resolved
             # only when the ids as given are refused; a standing refusal says why and offers a
@@ -279,7 +279,7 @@ class Presenter:
         if channel is None:
             return
         lang = await self.public_lang(info.guild_id)
-        public_state = await self.service.view(info.id, None)
+        public_state = await self.service.shared_view(info.id, None)
         lines = event_lines(ruleset, public_state, outcome.events, None, lang)
         flow = await self.flow(info, ruleset, before, public_state, outcome, lang)
         if flow:
@@ -350,7 +350,7 @@ class Presenter:
             return None
         lang = lang or await self.public_lang(info.guild_id)
         ruleset = ruleset_of(info)
-        public_state = await self.service.view(info.id, None)
+        public_state = await self.service.shared_view(info.id, None)
         embed = discord.Embed(
             title=f"{ruleset.title} — #{info.id}", colour=discord.Colour.blurple()
         )
@@ -515,10 +515,10 @@ class Presenter:
                 ]
                 if not is_decision(legal):
                     continue
-                public = public if public is not None else await self.service.view(info.id, None)
-                secret = json.dumps(
-                    secrets_of(public, await self.service.view(info.id, side)), ensure_ascii=False
-                )
+                if public is None:
+                    public = await self.service.shared_view(info.id, None)
+                mine = await self.service.shared_view(info.id, side)
+                secret = json.dumps(secrets_of(public, mine), ensure_ascii=False)
                 if any(
                     json.dumps(str(value), ensure_ascii=False) in secret
                     for action in legal
@@ -552,13 +552,13 @@ class Presenter:
         mine = await self.service.sides_of(info.id, interaction.user.id)
         if not mine:
             raise Refusal("not_seated")
-        public_view = await self.service.view(info.id, None)
+        public_view = await self.service.shared_view(info.id, None)
         parts: list[str] = []
         if stale_version is not None and stale_version != info.version:
             parts.append(t(lang, "stale_pointer", link=await self.board_link(info)))
         files = []
         for side in mine:
-            view = await self.service.view(info.id, side)
+            view = await self.service.shared_view(info.id, side)
             parts.append(f"__**{side_title(ruleset, side, lang)}**__")
             secrets = secrets_of(public_view, view)
             if secrets:

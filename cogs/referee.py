@@ -101,7 +101,7 @@ class RefereeCog(UmpireCog):
         public = await self.presenter.public_lang(interaction.guild_id)
         own = ", ".join(side_title(ruleset, s, public) for s in needed.own_sides)
         others = ", ".join(side_title(ruleset, s, public) for s in needed.other_sides)
-        state = await self.service.view(here.info.id, None)
+        state = await self.service.shared_view(here.info.id, None)
         action = needed.label or describe_action(ruleset, state, needed.action)
         seats = await self.service.seats(here.info.id)
         asked = [uid for side in needed.other_sides for uid in seats.get(side, [])]
@@ -261,7 +261,7 @@ class RefereeCog(UmpireCog):
             if info is None:
                 return []
             game_rules = ruleset_of(info)
-            view = await self.service.view(info.id, None)
+            view = await self.service.shared_view(info.id, None)
         except Exception:
             return []
         units = view.get("units")

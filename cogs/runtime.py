@@ -80,6 +80,9 @@ class UmpireBot(commands.AutoShardedBot):
         self.open_service = open_service
         self.presenter = Presenter(self, None, settings)
         self._cogs_installed = False
+        # The process's own bot (run_bot): its long-lived objects leave the garbage
+        # collector's sight once set up (service.lifecycle.settle_long_lived_objects).
+        self.settles_memory = False
 
     async def install(self) -> None:
         """Cogs, play commands, translator and persistent buttons: everything but the
@@ -106,6 +109,13 @@ class UmpireBot(commands.AutoShardedBot):
         await self.install()
         if self.force_sync or (self.sync_commands and self.settings.syncs_commands):
             await self.sync_tree(force=self.force_sync)
+        if self.settles_memory:
+            from service.lifecycle import settle_long_lived_objects
+
+            log.info(
+                "%d long-lived objects set aside from garbage collection",
+                settle_long_lived_objects(),
+            )
 
     async def tree_digest(self, guild: discord.abc.Snowflake | None) -> str:
         """sha256 of exactly what ``tree.sync(guild=...)`` would send (translations included)
@@ -178,6 +188,7 @@ def run_bot(settings: Settings) -> int:
     if settings.shards is not None:
         log.info("running shards %s", settings.shards)
     bot = UmpireBot(settings)
+    bot.settles_memory = True
     asyncio.run(_serve(bot, settings.token))
     return 0
 

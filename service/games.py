@@ -16,6 +16,7 @@ import contextlib
 import contextvars
 import json
 import secrets
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from engine.core.errors import DiceExhausted, RuleError, UmpireError
 from engine.core.game import new_game
 from engine.core.names import possessive
 from engine.core.ruleset import Ruleset
-from engine.core.state import clone, state_hash
+from engine.core.state import FrozenDict, clone, freeze, state_hash
 
 from .admission import Admission
 from .config import ShardPlan
@@ -101,8 +102,20 @@ _READS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("umpire_rea
 # Games whose current state (and lock) stay in memory, least recently used out: a game not
 # in the cache is read from its snapshot again.
 STATE_CACHE_GAMES = 2000
-# Views (what one side or the public sees) of the games being played right now.
-VIEWS_KEPT = 512
+# Of those, the most recently used games' states are kept ready to use (read-only objects,
+# 15-40 KB each); the others as their JSON text (1-7 KB each: a fifth to a sixth of that),
+# at most STATE_TEXT_BYTES in all, parsed again when their game is played (about a tenth of
+# a millisecond, and no trip to the database). With every state kept as objects, a bot
+# playing 1,000 games held about 30 MB more than one playing 200 (docs/performance.md).
+STATES_READY = 256
+STATE_TEXT_BYTES = 24 * 2**20
+# Legal actions per game version, side: asked for by a command's autocomplete, the command and
+# its board's buttons within moments of each other; an old version's are never asked again.
+LEGAL_KEPT = 256
+# Views (what one side or the public sees) of the games being played right now: a version's
+# are asked for within the command that made it and the next one; each kept view is about a
+# hundred containers the garbage collector walks in a full collection.
+VIEWS_KEPT = 256
 
 _shared_pictures: PicturePool | None = None
 
@@ -193,7 +206,9 @@ class GameInfo:
     scenario: str
     status: str  # lobby | active | paused | finished
     version: int
-    state: dict  # the full state, secrets included: show players view() instead
+    # the full state, secrets included (show players view() instead); read-only, shared by
+    # every GameInfo of this version (clone() it to change a copy)
+    state: dict
     seed_hash: str
     seed: str | None  # None until the game is finished
     creator_id: int | None
@@ -380,8 +395,13 @@ class GameService:
         # A lock held or waited for is never evicted: two different locks for one game would
         # let two actions interleave.
         self._locks: Lru[int, _GameLock] = Lru(cache_games, keep=lambda lock: lock.users > 0)
-        self._cache: Lru[int, tuple[int, dict]] = Lru(cache_games)  # id -> (version, state)
-        self._legal: Lru[tuple, list[dict]] = Lru(cache_games)  # (id, version, side) -> legal
+        # id -> (version, state): ready to use, and as text (see STATES_READY)
+        self._cache: Lru[int, tuple[int, dict]] = Lru(min(cache_games, STATES_READY))
+        self._texts: Lru[int, tuple[int, str]] = Lru(
+            cache_games, weigh=lambda kept: sys.getsizeof(kept[1]), max_bytes=STATE_TEXT_BYTES
+        )
+        # (id, version, side) -> legal actions
+        self._legal: Lru[tuple, list[dict]] = Lru(min(cache_games, LEGAL_KEPT))
         self._views: Lru[tuple, dict] = Lru(VIEWS_KEPT)  # (id, version, side) -> view
         self._seqs: Lru[int, tuple[int, int]] = Lru(cache_games)  # id -> (version, last seq)
         self._fixed: Lru[int, dict] = Lru(cache_games * 4)  # id -> id, ruleset
@@ -559,6 +579,12 @@ class GameService:
         cached = self._cache.get(row["id"])
         if cached and cached[0] == row["version"]:
             return row, cached[1]
+        text = self._texts.get(row["id"])
+        if text and text[0] == row["version"]:
+            # written or checked by this process at this version: no hash to check again
+            parsed = freeze(json.loads(text[1]))
+            self._cache[row["id"]] = (row["version"], parsed)
+            return row, parsed
         # Row, snapshot and last live hash in one read: separate reads could pair version v
         # with a snapshot another process committed in between.
         loaded, snap, live_hash = await self.store.load_game(row["id"])
@@ -572,16 +598,21 @@ class GameService:
                 live_hash is not None and live_hash != snap["state_hash"]
             ):
                 state = None
+            else:
+                state = freeze(state)
+                self._texts[row["id"]] = (row["version"], snap["state_json"])
         if state is None:
             # The row again, with the log, from one read: the state must belong to the
             # version it is cached and repaired under.
             fresh, logged, _ = await self.store.game_log(row["id"])
             row = fresh or row
             rows = [r for r in logged if r["live"]]
-            state = await asyncio.to_thread(self._replay_state, row, rows)
+            state = freeze(await asyncio.to_thread(self._replay_state, row, rows))
+            text = dumps(state)
             await self.store.repair_snapshot(
-                row["id"], row["version"], dumps(state), state_hash(state), self._clock()
+                row["id"], row["version"], text, state_hash(state), self._clock()
             )
+            self._texts[row["id"]] = (row["version"], text)
         self._cache[row["id"]] = (row["version"], state)
         return row, state
 
@@ -590,13 +621,15 @@ class GameService:
         return replay_rows(ruleset, json.loads(row["scenario_json"]), row["seed"], rows).state
 
     def _info(self, row: dict, state: dict) -> GameInfo:
+        """``state``: the cached, read-only state of the row's version, shared by every
+        GameInfo of that version instead of a copy each (a command made three or four)."""
         return GameInfo(
             id=row["id"],
             ruleset=row["ruleset"],
             scenario=row["scenario"],
             status=row["status"],
             version=row["version"],
-            state=clone(state),
+            state=state if type(state) is FrozenDict else freeze(state),
             seed_hash=row["seed_hash"],
             seed=row["seed"] if row["status"] == "finished" else None,
             creator_id=row["creator_id"],
@@ -766,11 +799,15 @@ class GameService:
         return await self._game_info(game_id)
 
     async def find_by_thread(self, thread_id: int) -> GameInfo | None:
-        rows = await self.store.games(thread_id=thread_id)
-        if not rows:
+        row, seats = await self.store.game_in_thread(thread_id)
+        if row is None:
             return None
-        self._remember_row(rows[-1])  # the whole row: not read again by id
-        return await self._game_info(rows[-1]["id"])
+        # the whole row and its seats, read together: not read again within the command
+        self._remember_row(row)
+        reads = _READS.get()
+        if reads is not None:
+            reads[("seats", row["id"])] = seats
+        return await self._game_info(row["id"])
 
     async def list_games(
         self, guild_id: int | None = None, status: str | None = None
@@ -879,6 +916,7 @@ class GameService:
                 now,
                 fixed=bool(source and source.used_override),
             )
+            after = self._cache[row["id"]][1]  # new_state as kept: read-only, shared
             if source is not None:
                 self._dice_queue = source.queue
             row = await self._row(row["id"])  # as _commit wrote it
@@ -887,7 +925,7 @@ class GameService:
                 state.get("active"),
             ) or bool(ruleset.result(new_state))
             return Outcome(
-                game=self._info(row, new_state),
+                game=self._info(row, after),
                 action=action,
                 events=events,
                 version=version,
@@ -940,13 +978,14 @@ class GameService:
         }
         reads = _READS.get()
         seats = reads.get(("seats", row["id"])) if reads is not None else None
+        text = dumps(new_state)
         try:
             self._forget(row["id"])
             version = await self.store.commit_change(
                 row["id"],
                 row["version"],
                 now=now,
-                state_json=dumps(new_state),
+                state_json=text,
                 state_hash=record["state_hash"],
                 game_fields=fields,
                 action=record,
@@ -954,7 +993,8 @@ class GameService:
             )
         except VersionConflict as conflict:
             raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
-        self._cache[row["id"]] = (version, new_state)
+        self._cache[row["id"]] = (version, freeze(new_state))
+        self._texts[row["id"]] = (version, text)
         self._seqs[row["id"]] = (version, seq)
         # The row as this write left it (the columns commit_change sets): the command's later
         # steps (the board, the reply) need not read it again.
@@ -1016,16 +1056,24 @@ class GameService:
         return [dict(action) for action in legal]
 
     async def view(self, game_id: int, side: str | None) -> dict:
-        """What ``side`` (None: the public) sees now: the caller's own copy. Views are kept per
-        game version (a command asks for the public view two or three times, and an
-        autocomplete for its side's), so a repeat is one copy instead of the ruleset's
-        hiding work and its copies."""
+        """What ``side`` (None: the public) sees now: the caller's own copy (see
+        ``shared_view``)."""
+        return clone(await self.shared_view(game_id, side))
+
+    async def shared_view(self, game_id: int, side: str | None) -> dict:
+        """What ``side`` (None: the public) sees now, read-only: the one copy kept for this
+        game version and handed to every reader (``engine.core.state.FrozenDict``: changing
+        it raises TypeError). A command reads the public view three or four times and an
+        autocomplete its side's; each private copy cost as much as the ruleset's hiding
+        work, so readers that only read (labels, headers, announcements) take this one."""
         row, state = await self._load(game_id)
         key = (row["id"], row["version"], side)
         shown = self._views.get(key)
         if shown is None:
-            shown = self._views[key] = self._ruleset(row["ruleset"]).view(clone(state), side)
-        return clone(shown)
+            # Rulesets hide on a copy of their own (or show the state itself): freezing
+            # copies again, so the kept view never shares anything with the cached state.
+            shown = self._views[key] = freeze(self._ruleset(row["ruleset"]).view(state, side))
+        return shown
 
     async def undo(
         self,
@@ -1092,7 +1140,7 @@ class GameService:
                     row["id"],
                     row["version"],
                     now=now,
-                    state_json=dumps(new_state),
+                    state_json=(text := dumps(new_state)),
                     state_hash=state_hash(new_state),
                     undo_seq=last["seq"],
                     undone_by=undone_by,
@@ -1100,7 +1148,8 @@ class GameService:
                 )
             except VersionConflict as conflict:
                 raise StaleVersion(row["id"], row["version"], _current(conflict, row)) from None
-            self._cache[row["id"]] = (version, new_state)
+            self._cache[row["id"]] = (version, freeze(new_state))
+            self._texts[row["id"]] = (version, text)
             self._forget(row["id"])
         return await self._game_info(game_id)
 

@@ -607,6 +607,26 @@ class Store:
         sql = "SELECT * FROM games" + (" WHERE " + " AND ".join(where) if where else "")
         return await self.fetchall(sql + " ORDER BY id", params)
 
+    async def game_in_thread(self, thread_id: int) -> tuple[dict | None, list[dict]]:
+        """The newest game in a thread and its seats (side, user_id, as ``seats``) from one
+        statement: a command and an autocomplete look for both, and each statement is a
+        trip to the database's thread and a wait behind other commands' statements."""
+        rows = await self.fetchall(
+            "SELECT g.*, s.side AS seat_side, s.user_id AS seat_user FROM games g "
+            "LEFT JOIN seats s ON s.game_id = g.id "
+            "WHERE g.id = (SELECT MAX(id) FROM games WHERE thread_id = ?) ORDER BY s.rowid",
+            (thread_id,),
+        )
+        if not rows:
+            return None, []
+        game = {k: v for k, v in rows[0].items() if k not in ("seat_side", "seat_user")}
+        seats = [
+            {"side": r["seat_side"], "user_id": r["seat_user"]}
+            for r in rows
+            if r["seat_side"] is not None
+        ]
+        return game, seats
+
     async def count_open_games(
         self,
         statuses: tuple[str, ...],

@@ -39,10 +39,72 @@ def clone(state: dict) -> dict:
 
 def _copy(value):
     kind = type(value)
-    if kind is dict:
+    if kind is dict or kind is FrozenDict:
         return {key: item if type(item) in _ATOMS else _copy(item) for key, item in value.items()}
-    if kind is list:
+    if kind is list or kind is FrozenList:
         return [item if type(item) in _ATOMS else _copy(item) for item in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
+
+
+def _refuse(self, *args, **kwargs):
+    raise TypeError(
+        "this state is shared read-only (kept once per game version for every reader); "
+        "clone() it to change a copy"
+    )
+
+
+class FrozenDict(dict):
+    """A dict nobody may change, made by ``freeze`` (which freezes everything inside too): a
+    state or view kept once and handed to many readers instead of a private copy each. Reads, ``json.dumps`` and ``isinstance(x, dict)`` work
+    as for a dict; ``clone`` (and ``copy.deepcopy``, pickling) give plain, changeable data."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo) -> dict:
+        return _copy(self)
+
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+
+class FrozenList(list):
+    """A list nobody may change; see ``FrozenDict``."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = clear = extend = insert = pop = remove = reverse = sort = _refuse
+
+    def __copy__(self) -> list:
+        return list(self)
+
+    def __deepcopy__(self, memo) -> list:
+        return _copy(self)
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
+def freeze(value):
+    """A read-only deep copy of plain JSON data (see ``FrozenDict``), to share instead of
+    copying it for every reader. What is frozen already (only ``freeze`` makes frozen
+    containers, so all of it is) is shared, not copied: a view that is the state itself, or
+    keeps parts of it, costs nothing more."""
+    kind = type(value)
+    if kind is dict:
+        return FrozenDict(
+            {key: item if type(item) in _ATOMS else freeze(item) for key, item in value.items()}
+        )
+    if kind is list:
+        return FrozenList([item if type(item) in _ATOMS else freeze(item) for item in value])
+    if kind is FrozenDict or kind is FrozenList:
+        return value
     if kind in _ATOMS:
         return value
     return copy.deepcopy(value)

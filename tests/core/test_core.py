@@ -205,3 +205,30 @@ def test_a_cloned_state_shares_nothing_the_rules_could_change():
         "result": None,
         "odd": {(1, 2)},
     }
+
+
+def test_a_frozen_state_reads_like_the_state_refuses_changes_and_copies_back_to_plain_data():
+    import copy
+    import pickle
+
+    from engine.core.state import canonical_json, clone, freeze, state_hash
+
+    state = {"turn": 3, "units": {"r1": {"at": "0101", "tags": ["elite"]}}, "log": [[1, 2]]}
+    frozen = freeze(state)
+    assert frozen == state and isinstance(frozen, dict) and isinstance(frozen["log"], list)
+    assert state_hash(frozen) == state_hash(state)
+    assert canonical_json(frozen) == canonical_json(state)
+    for change in (
+        lambda: frozen.__setitem__("turn", 4),
+        lambda: frozen["units"].pop("r1"),
+        lambda: frozen["units"]["r1"]["tags"].append("tired"),
+        lambda: frozen["log"][0].extend([3]),
+        lambda: frozen.update(turn=4),
+    ):
+        with pytest.raises(TypeError):
+            change()
+    assert frozen == state
+    assert freeze(frozen) is frozen  # frozen already: shared, not copied again
+    for plain in (clone(frozen), copy.deepcopy(frozen), pickle.loads(pickle.dumps(frozen))):
+        plain["units"]["r1"]["tags"].append("tired")  # a changeable copy, changing nothing kept
+        assert frozen["units"]["r1"]["tags"] == ["elite"]

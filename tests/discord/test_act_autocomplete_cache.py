@@ -59,3 +59,25 @@ async def test_the_kept_lists_are_per_language(table, monkeypatch):
     german = await table.alice.autocomplete(table.thread, "act", "action", "")
     assert [c["value"] for c in german] == [c["value"] for c in english]
     assert described[0] > in_english  # described for the German reader, not served English
+
+
+async def test_the_first_keystroke_describes_only_the_actions_it_shows(table, monkeypatch):
+    # Setting up Tenochtitlan offers hundreds of placements: with nothing typed yet the answer
+    # shows 25 of them and counts the rest, describing 25, not all of them.
+    await table.alice.slash(table.channel, "game new", ruleset="tenochtitlan", scenario="standard")
+    thread = table.thread
+    await table.alice.slash(thread, "game join", side="spanish")
+    await table.bob.slash(thread, "game join", side="aztec")
+    await table.alice.slash(thread, "game start")
+    info = await table.game()
+    player = {"spanish": table.alice, "aztec": table.bob}[info.state["awaiting"][0]]
+    legal = await table.service.legal_actions(info.id, info.state["awaiting"][0])
+    assert len(legal) > 100
+    described = count_descriptions(table, monkeypatch)
+    first = await player.autocomplete(thread, "act", "action", "")
+    assert len(first) == 25 and described[0] == 25
+    assert f"{len(legal) - 25}" in first[-1]["name"]  # how many more there are
+    typed = await player.autocomplete(thread, "act", "action", "zzz-matches-nothing")
+    assert typed == [] and described[0] == len(legal)  # text is matched against every label
+    await player.autocomplete(thread, "act", "action", "0")
+    assert described[0] == len(legal)  # each described once per version

@@ -89,6 +89,22 @@ def test_the_bounded_cache_keeps_what_is_in_use_and_drops_the_least_recent():
     assert "a" in cache and "c" not in cache and len(cache) == 2
 
 
+def test_the_bounded_cache_can_bound_the_bytes_it_keeps_too():
+    from service.lru import Lru
+
+    cache = Lru(10, weigh=len, max_bytes=10)
+    cache["a"], cache["b"] = "aaaa", "bbbb"
+    cache.get("a")
+    cache["c"] = "cccc"  # 12 bytes: the least recently used one goes
+    assert "b" not in cache and cache.bytes == 8 and len(cache) == 2
+    cache["a"] = "a"  # replaced: its old size no longer counts
+    assert cache.bytes == 5
+    cache.pop("c")
+    assert cache.bytes == 1
+    cache["d"] = "d" * 11  # alone over the bound: kept by nobody
+    assert "d" not in cache and cache.bytes <= 10
+
+
 async def test_commands_wait_out_a_picture_queue_long_before_the_pool_is_half_full(
     svc, game, slow_renderer
 ):

@@ -4,6 +4,9 @@ command's statements, so their number, not the SQL, set the latency (docs/perfor
 the copies of a view, worked out once per game version."""
 
 import asyncio
+import json
+
+import pytest
 
 from service.games import GameService
 
@@ -117,6 +120,100 @@ async def test_views_are_worked_out_once_per_version_and_each_caller_gets_its_ow
     after = await svc.view(game.id, None)
     assert worked_out == [None, "red", None]
     assert after["phase"] != second["phase"]
+
+
+async def test_the_game_in_a_thread_comes_with_its_seats_in_one_read(svc, monkeypatch):
+    older = await svc.create_game("skirmish", seed="old")
+    await svc.set_thread(older.id, 77)
+    await svc.seat(older.id, "red", 9)
+    newer = await svc.create_game("skirmish", seed="new")  # a rematch in the same thread
+    await svc.set_thread(newer.id, 77)
+    for side, user in (("blue", 5), ("red", 6), ("blue", 8)):
+        await svc.seat(newer.id, side, user)
+    lonely = await svc.create_game("skirmish", seed="nobody seated")
+    await svc.set_thread(lonely.id, 78)
+    await svc.get_game(newer.id)  # its state in memory: only the thread and seats are read
+    reads = []
+    for name in ("fetchall", "fetchone"):
+        original = getattr(svc.store, name)
+
+        async def counted(sql, params=(), _original=original):
+            reads.append(sql)
+            return await _original(sql, params)
+
+        monkeypatch.setattr(svc.store, name, counted)
+    async with svc.same_reads():  # what an autocomplete does
+        found = await svc.find_by_thread(77)
+        assert found.id == newer.id and await svc.sides_of(found.id, 5) == ["blue"]
+        assert await svc.seats(found.id) == {"blue": [5, 8], "red": [6]}
+    assert len(reads) == 1
+    async with svc.same_reads():
+        seated = await svc.seats((await svc.find_by_thread(78)).id)
+        assert seated == {"red": [], "blue": []}
+    assert await svc.find_by_thread(79) is None
+
+
+async def test_readers_share_one_read_only_view_per_version(svc, game):
+    shared = await svc.shared_view(game.id, None)
+    assert await svc.shared_view(game.id, None) is shared  # no copy per reader
+    with pytest.raises(TypeError):
+        shared["units"].clear()
+    with pytest.raises(TypeError):
+        shared["phase"] = "changed by a reader"
+    own = await svc.view(game.id, None)  # a changeable copy for a caller who wants one
+    assert own == shared
+    own["units"].clear()
+    assert shared["units"] != {} and (await svc.view(game.id, None))["units"] == shared["units"]
+    assert json.loads(json.dumps(shared)) == shared
+    await svc.act(game.id, END_PHASE, actor="table")
+    after = await svc.shared_view(game.id, None)
+    assert after is not shared and after["phase"] != shared["phase"]
+
+
+async def test_a_game_s_state_is_handed_out_read_only_instead_of_copied_per_call(svc, game):
+    from engine.core.state import clone
+
+    one, two = await svc.get_game(game.id), await svc.get_game(game.id)
+    assert one.state is two.state
+    with pytest.raises(TypeError):
+        one.state["turn"] = 99
+    own = clone(one.state)
+    own["units"].clear()  # a copy to change, changing nothing kept
+    assert (await svc.get_game(game.id)).state["units"] == two.state["units"] != {}
+
+
+async def test_states_beyond_the_ready_ones_come_back_from_their_text_and_never_stale(
+    svc, monkeypatch
+):
+    import service.games as games
+
+    monkeypatch.setattr(games, "STATES_READY", 1)
+    mine = GameService(svc.store, clock=svc._clock)  # one state ready, the others as text
+    first, second = [
+        await mine.start_game((await mine.create_game("skirmish", seed=f"t{i}")).id)
+        for i in range(2)
+    ]
+    played = (await mine.act(first.id, END_PHASE, actor="table")).game
+    await mine.act(second.id, END_PHASE, actor="table")  # first's state is text only now
+    loads = []
+    original = svc.store.load_game
+
+    async def counted(game_id):
+        loads.append(game_id)
+        return await original(game_id)
+
+    monkeypatch.setattr(svc.store, "load_game", counted)
+    again = await mine.get_game(first.id)
+    assert loads == [] and again.version == played.version and again.state == played.state
+    # Another process (or service) plays on: the version moved, the kept text is not offered.
+    other = GameService(svc.store, clock=svc._clock)
+    await other.act(first.id, END_PHASE, actor="table")
+    await mine.act(second.id, END_PHASE, actor="table")  # first's state is text only again
+    loads.clear()
+    moved = await mine.get_game(first.id)
+    assert loads == [first.id]
+    assert moved.version == played.version + 1 and moved.state["phase"] != played.state["phase"]
+    assert moved.state == (await other.get_game(first.id)).state
 
 
 async def test_an_action_after_this_service_s_own_needs_no_look_at_the_log_for_its_number(
