@@ -1278,24 +1278,33 @@ class GameService:
             # game's length.
             segment = await self.store.last_turn_actions(row["id"])
         events = [e for r in segment for e in json.loads(r["events_json"])]
-        return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares), lang)
+        return await self._draw(
+            renderer, ruleset, state, events, viewer, tuple(flares), lang, key=row["id"]
+        )
 
     async def _draw(
-        self, renderer, ruleset, state, events, viewer, flares=(), lang: str = "en"
+        self, renderer, ruleset, state, events, viewer, flares=(), lang: str = "en", key=None
     ) -> bytes:
         """Scene and picture made in the picture pool (bounded: Overloaded when full). A
-        stand-in renderer (tests) draws in a thread under the same bound."""
+        stand-in renderer (tests) draws in a thread under the same bound. ``key``: the game's
+        id, so that its pictures go to the worker that keeps its map."""
         if getattr(renderer.render_png, "__module__", None) == "renderer.render":
             return await self.pictures.board(
-                ruleset, state, self._visible(events, viewer), viewer, flares, picture_lang(lang)
+                ruleset,
+                state,
+                self._visible(events, viewer),
+                viewer,
+                flares,
+                picture_lang(lang),
+                key=key,
             )
         scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares, lang)
-        return await self._picture(renderer, scene)
+        return await self._picture(renderer, scene, key)
 
-    async def _picture(self, renderer, scene: dict) -> bytes:
+    async def _picture(self, renderer, scene: dict, key=None) -> bytes:
         """Every picture a player can ask for goes through the bounded picture pool."""
         if getattr(renderer.render_png, "__module__", None) == "renderer.render":
-            return await self.pictures.render(scene)
+            return await self.pictures.render(scene, key=key)
         return await self.pictures.run(renderer.render_png, scene, in_process=False)
 
     async def ask(
@@ -1319,7 +1328,7 @@ class GameService:
         if answer.scene is None or not picture:
             return answer.text, None
         renderer = self._renderer()
-        return answer.text, await self._picture(renderer, answer.scene)
+        return answer.text, await self._picture(renderer, answer.scene, row["id"])
 
     def _scene(self, ruleset, state, events, viewer, flares=(), lang: str = "en") -> dict:
         return scene_of(
@@ -1374,12 +1383,16 @@ class GameService:
             if rows:
                 state = await self._state_after(row, ruleset, rows[-1])
                 events = [e for r in rows for e in json.loads(r["events_json"])]
-                return await self._draw(renderer, ruleset, state, events, viewer, (), lang)
+                return await self._draw(
+                    renderer, ruleset, state, events, viewer, (), lang, key=row["id"]
+                )
             if turn == 0:  # the setup, before anyone acted
                 state, _ = await asyncio.to_thread(
                     new_game, ruleset, json.loads(row["scenario_json"]), row["seed"]
                 )
-                return await self._draw(renderer, ruleset, state, [], viewer, (), lang)
+                return await self._draw(
+                    renderer, ruleset, state, [], viewer, (), lang, key=row["id"]
+                )
             played = [t for t in await self.store.live_turns(row["id"]) if t]
         raise ServiceError(
             f"Turn {turn} has not been played; turns so far: "

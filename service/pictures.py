@@ -7,6 +7,12 @@ goes instead and the worker builds the scene too (``PicturePool.board``). Each w
 its own renderer caches (map layers, palettes, counter sprites) and rulesets for its
 lifetime.
 
+Each worker has its own queue, and the pictures of one game (a ``key``) go to the same worker
+while its queue is not much longer than the others': a game's map layer, palette and sprites
+are then drawn and kept by one worker instead of by every worker, so each worker's caches see
+only part of the games. A worker that dies is replaced; the pictures it had are drawn in the
+bot's process instead, as before.
+
 At most ``limit`` pictures are in flight (drawing or waiting for a worker): one more is
 refused at once with :class:`Overloaded` instead of joining a queue that only grows.
 """
@@ -22,6 +28,7 @@ import os
 import sys
 import threading
 import types
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -137,14 +144,33 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+# A picture goes to its game's own worker unless that worker already has this many more
+# pictures waiting or being drawn than the least busy one: then to the least busy one, so one
+# busy game (or an unlucky share of games) never makes the others wait.
+SPILL_AFTER = 2
+
+
+def home_worker(key, workers: int) -> int:
+    """The worker a key's pictures go to: the same in every process and every run (a game id
+    spreads evenly; any other key by its checksum)."""
+    if isinstance(key, int):
+        return key % workers
+    return zlib.crc32(str(key).encode("utf-8", "surrogatepass")) % workers
+
+
 class PicturePool:
-    """``await pool.render(scene)`` -> PNG bytes. The processes start on the first picture."""
+    """``await pool.render(scene)`` -> PNG bytes. A worker process starts on its first picture.
+
+    Each worker is a one-process executor of its own, so a picture can be sent to a chosen
+    worker (a ``ProcessPoolExecutor`` of several processes hands work to whichever is free)."""
 
     def __init__(self, workers: int | None = None, limit: int = DEFAULT_LIMIT):
         self.workers = default_workers() if workers is None else int(workers)
         self.limit = int(limit)
         self.in_flight = 0
-        self._executor: ProcessPoolExecutor | None = None
+        # pictures sent to each worker and not yet back (waiting or being drawn)
+        self.waiting = [0] * max(0, self.workers)
+        self._executors: list[ProcessPoolExecutor | None] = [None] * max(0, self.workers)
         self._start_lock = threading.Lock()
 
     @property
@@ -152,21 +178,50 @@ class PicturePool:
         """In-flight pictures as a share of the limit (0 idle, 1 full)."""
         return self.in_flight / self.limit if self.limit else 1.0
 
-    def _pool(self) -> ProcessPoolExecutor:
+    def choose(self, key=None) -> int:
+        """The worker for a picture of ``key`` now: its home worker, unless that one has
+        ``SPILL_AFTER`` more pictures waiting than the least busy (then that one); without a
+        key, the least busy."""
+        least = min(range(self.workers), key=self.waiting.__getitem__)
+        if key is None:
+            return least
+        home = home_worker(key, self.workers)
+        if self.waiting[home] - self.waiting[least] >= SPILL_AFTER:
+            return least
+        return home
+
+    def _executor(self, index: int) -> ProcessPoolExecutor:
         with self._start_lock:
-            if self._executor is None:
+            executor = self._executors[index]
+            if executor is None:
                 # spawn: the bot process has database and executor threads that a forked
                 # child must not inherit half-locked.
-                context = _LeanSpawnContext()
-                self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=context, initializer=_warm_worker
+                executor = self._executors[index] = ProcessPoolExecutor(
+                    1, mp_context=_LeanSpawnContext(), initializer=_warm_worker
                 )
-            return self._executor
+            return executor
 
-    async def run(self, function: Callable[..., bytes], *args, in_process: bool = True) -> bytes:
+    def _replace(self, index: int, broken: ProcessPoolExecutor) -> None:
+        """Drop a worker whose process died; its next picture starts a new one. Every picture
+        that was waiting for it sees the same break: only the first one replaces it."""
+        with self._start_lock:
+            if self._executors[index] is not broken:
+                return
+            self._executors[index] = None
+        log.error(
+            "picture worker %d died (%d pictures were waiting for it); starting a new one",
+            index,
+            self.waiting[index],
+        )
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def run(
+        self, function: Callable[..., bytes], *args, in_process: bool = True, key=None
+    ) -> bytes:
         """Run ``function(*args)`` on a worker (without workers, or ``in_process=False``: in a
-        thread) under the bound. On a worker, ``function`` and its arguments cross a process
-        boundary: a module-level function and plain data."""
+        thread) under the bound; ``key`` (a game id, say) sends the pictures of one game to
+        the same worker (see ``choose``). On a worker, ``function`` and its arguments cross a
+        process boundary: a module-level function and plain data."""
         if self.in_flight >= self.limit:
             raise Overloaded()
         self.in_flight += 1
@@ -174,31 +229,44 @@ class PicturePool:
             if self.workers <= 0 or not in_process:
                 return await asyncio.to_thread(function, *args)
             loop = asyncio.get_running_loop()
+            index = self.choose(key)
+            executor = self._executor(index)
+            self.waiting[index] += 1
             try:
-                return await loop.run_in_executor(self._pool(), function, *args)
+                return await loop.run_in_executor(executor, function, *args)
             except BrokenProcessPool:
-                # A worker died (killed for memory, say): start fresh ones next time, and draw
-                # this picture here so the player still gets it.
-                log.error("a picture worker died; restarting the pool")
-                self.shutdown()
+                # The worker died (killed for memory, say): a new one for the next picture,
+                # and this picture drawn here so the player still gets it.
+                self._replace(index, executor)
                 return await asyncio.to_thread(function, *args)
+            finally:
+                self.waiting[index] -= 1
         finally:
             self.in_flight -= 1
 
-    async def render(self, scene: dict) -> bytes:
-        return await self.run(_render, scene)
+    async def render(self, scene: dict, key=None) -> bytes:
+        """A scene's picture; without a ``key``, scenes of one map go to the same worker."""
+        return await self.run(_render, scene, key=scene.get("map_key") if key is None else key)
 
     async def board(
-        self, ruleset, state: dict, events: list[dict], viewer, flares=(), lang: str = "en"
+        self,
+        ruleset,
+        state: dict,
+        events: list[dict],
+        viewer,
+        flares=(),
+        lang: str = "en",
+        key=None,
     ) -> bytes:
         """The board's picture, its scene built on the worker too: the state is smaller to send
-        than the scene, and building it is the bot's CPU no more."""
+        than the scene, and building it is the bot's CPU no more. ``key``: the game's id."""
         return await self.run(
-            _board, ruleset_path(ruleset), state, events, viewer, tuple(flares), lang
+            _board, ruleset_path(ruleset), state, events, viewer, tuple(flares), lang, key=key
         )
 
     def shutdown(self) -> None:
         with self._start_lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
+            executors = [e for e in self._executors if e is not None]
+            self._executors = [None] * len(self._executors)
+        for executor in executors:
             executor.shutdown(wait=False, cancel_futures=True)
