@@ -1669,7 +1669,11 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
 # chosen before costs a seventh of that. A map's pictures share their colours (the map layer,
 # and the sides', arrows' and markers' colours the scene names), so the colours are chosen once
 # per map and set of named colours, from the map layer, and reused.
-PALETTE_LIMIT = 8 * STATIC_LIMIT  # a map's pictures name a few sets of colours; each is tiny
+# A map's pictures name a few sets of colours. A palette is small, but once pictures have been
+# mapped onto it Pillow keeps a 64x64x64 lookup with it (about 0.5 MB): 192 palettes were
+# about 50 MB of a picture worker's memory in a mix of the five games. A worker keeps the
+# palettes of about the maps its layer cache holds (and only its own games' maps).
+PALETTE_LIMIT = 32
 PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
 # Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
 # octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).

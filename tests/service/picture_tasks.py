@@ -27,3 +27,31 @@ def die_in_a_worker(bot_pid: int, gate: str) -> str:
         return whose("drawn by the bot")
     whose_after(gate)
     os._exit(3)
+
+
+def note(path: str) -> None:
+    """Adds this process's id as a line to ``path`` (stands in for the idle worker's trim)."""
+    with open(path, "a") as out:
+        out.write(f"{os.getpid()}\n")
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def freed_then_given_back() -> tuple[float, float]:
+    """RSS (MB) after freeing ~100 MB of 1 KB blocks (the last block kept, so the heap's top
+    stays in use, as a worker's caches keep it), and after the pool's own trim."""
+    from service.pictures import _give_back_memory
+
+    blocks = [bytearray(1000) for _ in range(100_000)]
+    last = blocks[-1]
+    del blocks
+    freed = _rss_mb()
+    _give_back_memory()
+    given_back = _rss_mb()
+    del last
+    return freed, given_back

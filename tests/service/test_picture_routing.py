@@ -5,8 +5,10 @@ replaced without losing a picture."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
+import platform
 
 import pytest
 
@@ -117,12 +119,52 @@ async def test_a_worker_that_dies_is_replaced_and_its_waiting_pictures_are_still
         answers = await asyncio.wait_for(asyncio.gather(dying, waiting), 60)
     # Both pictures reach the player, drawn in the bot's process; the death is logged once.
     assert answers == [f"drawn by the bot@{os.getpid()}"] * 2
+    died = home_worker(doomed_game, 2)
     assert [r.getMessage() for r in caplog.records].count(
-        "picture worker %d died (2 pictures were waiting for it); starting a new one"
-        % home_worker(doomed_game, 2)
+        f"picture worker {died} died (2 pictures were waiting for it); starting a new one"
     ) == 1
     # The game's next picture goes to a new process; the other worker never stopped.
     again = _pid(await pool.run(picture_tasks.whose, key=doomed_game))
     assert again not in (doomed_pid, os.getpid())
     assert _pid(await pool.run(picture_tasks.whose, key=spared_game)) == spared_pid
     assert pool.waiting == [0, 0] and pool.in_flight == 0
+
+
+async def test_a_worker_gives_memory_back_once_per_quiet_spell_and_never_while_drawing(
+    pool, tmp_path
+):
+    gate, notes = tmp_path / "go", tmp_path / "trims"
+    pool.idle_after = 0.05
+    pool.idle_task = functools.partial(picture_tasks.note, str(notes))
+
+    def trims() -> list[int]:
+        return [int(line) for line in notes.read_text().split()] if notes.exists() else []
+
+    home = home_worker(1, 2)
+    # Two pictures of a game, the second drawn while the first is still waiting: no quiet
+    # spell between them, so no trim until both are back.
+    first = asyncio.create_task(pool.run(picture_tasks.whose_after, str(gate), key=1))
+    second = asyncio.create_task(pool.run(picture_tasks.whose_after, str(gate), key=1))
+    await _until(lambda: pool.waiting[home] == 2)
+    await asyncio.sleep(0.3)
+    assert trims() == []
+    gate.touch()
+    worker = {_pid(await first), _pid(await second)}
+    await _until(lambda: len(trims()) == 1)
+    assert set(trims()) == worker
+    # A longer quiet spell is still one trim; the next picture starts a new spell.
+    await asyncio.sleep(0.3)
+    assert len(trims()) == 1
+    await pool.run(picture_tasks.whose, key=1)
+    await _until(lambda: len(trims()) == 2)
+    assert set(trims()) == worker
+    assert pool.waiting == [0, 0]
+
+
+@pytest.mark.skipif(
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
+    reason="malloc_trim is glibc's (the bot's image, python:3.11-slim, has it)",
+)
+async def test_a_worker_s_trim_gives_freed_memory_back_to_the_system(pool):
+    freed, given_back = await pool.run(picture_tasks.freed_then_given_back, key=1)
+    assert freed - given_back > 50, (freed, given_back)
