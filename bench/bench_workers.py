@@ -5,9 +5,9 @@ drawn, and each worker's memory.
 
 Games: ``--games`` of each of the five games, autoplayed with their own seeds (Pocket Tactics'
 and Tactical Table War's maps differ per game); each request picks a game at random (seeded)
-and asks for its board a few actions further on, through ``PicturePool.run`` with the
-game's id as the key where the pool takes one. ``--in-flight`` pictures are kept waiting
-(closed loop), so both workers always have work. The first ``--warm`` pictures are not
+and asks for its board a few actions further on, through ``PicturePool.run`` with the key
+``PicturePool.board`` uses where the pool takes one (``--key game``: each game's id).
+``--in-flight`` pictures are kept waiting (closed loop), so both workers always have work. The first ``--warm`` pictures are not
 counted.
 
     python bench/bench_workers.py                         # this tree
@@ -119,12 +119,18 @@ async def run_once(args) -> dict:
     }
     pool = PicturePool(workers=2, limit=64)
     keyed = "key" in inspect.signature(pool.run).parameters
+    if keyed:
+        from service.pictures import board_key
 
     async def picture(game: int) -> None:
         path, lang, frames = games[game]
         state, events = frames[cursor[game] % len(frames)]
         cursor[game] += 1
-        extra = {"key": game} if keyed else {}
+        if args.key == "board":
+            key = board_key(path, state, lang)
+        else:
+            key = game
+        extra = {"key": key} if keyed else {}
         await pool.run(worker_probe.board, config, path, state, events, None, (), lang, **extra)
 
     playing = rng.sample(range(len(games)), args.active) if args.active else []
@@ -226,7 +232,8 @@ def show(result: dict) -> str:
         f"{result['label']:<22} {result['cpu_ms_per_picture']:6.1f} ms CPU/picture "
         f"(scene {result['scene_ms']:.1f}, picture {result['picture_ms']:.1f}), "
         f"{result['pictures_per_s']:5.1f} pictures/s (workers busy {result['busy']:.0%}), layers drawn {result['layers_per_picture']:.3f}"
-        f"/picture (close-ups {result['close_ups_per_picture']:.3f}, palettes "
+        f"/picture (close-ups {result['close_ups_per_picture']:.3f}, reused "
+        f"{result['close_up_hits_per_picture']:.3f}, palettes "
         f"{result['palettes_per_picture']:.3f}, sprites {result['sprites_per_picture']:.2f}), "
         f"share {result['share']}, layers kept {result['static_mb']} MB, palettes kept "
         f"{result['palettes_kept']}, "
@@ -253,6 +260,10 @@ def main() -> None:
     parser.add_argument("--close-up-mb", type=float, default=0)
     parser.add_argument("--sprites", type=int, default=0)
     parser.add_argument("--palettes", type=int, default=0)
+    parser.add_argument(
+        "--key", choices=("board", "game"), default="board",
+        help="route as the bot does (by game, scenario and language), or by each game",
+    )
     parser.add_argument("--idle-trim", action="store_true", help="trim each worker at the end")
     parser.add_argument("--against", help="another tree (a reference) run in alternation")
     parser.add_argument("--rounds", type=int, default=1)

@@ -33,7 +33,10 @@ STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
 # Pillow keeps an RGB picture in 4 bytes a pixel: Tenochtitlan's map layer is 14 MB, a
 # Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
 STATIC_BYTES = 40 << 20
-CLOSE_UP_LIMIT = 4
+# A close-up's window moves with the turn's action, so its layer is seldom drawn twice: in a mix
+# of the five games a picture worker reused one for 1 picture in 300. The last one is kept (the
+# same board drawn again at once, for another reader); four were up to 8 MB a worker.
+CLOSE_UP_LIMIT = 1
 CLOSE_UP_BYTES = 8 << 20
 
 

@@ -1278,33 +1278,24 @@ class GameService:
             # game's length.
             segment = await self.store.last_turn_actions(row["id"])
         events = [e for r in segment for e in json.loads(r["events_json"])]
-        return await self._draw(
-            renderer, ruleset, state, events, viewer, tuple(flares), lang, key=row["id"]
-        )
+        return await self._draw(renderer, ruleset, state, events, viewer, tuple(flares), lang)
 
     async def _draw(
-        self, renderer, ruleset, state, events, viewer, flares=(), lang: str = "en", key=None
+        self, renderer, ruleset, state, events, viewer, flares=(), lang: str = "en"
     ) -> bytes:
         """Scene and picture made in the picture pool (bounded: Overloaded when full). A
-        stand-in renderer (tests) draws in a thread under the same bound. ``key``: the game's
-        id, so that its pictures go to the worker that keeps its map."""
+        stand-in renderer (tests) draws in a thread under the same bound."""
         if getattr(renderer.render_png, "__module__", None) == "renderer.render":
             return await self.pictures.board(
-                ruleset,
-                state,
-                self._visible(events, viewer),
-                viewer,
-                flares,
-                picture_lang(lang),
-                key=key,
+                ruleset, state, self._visible(events, viewer), viewer, flares, picture_lang(lang)
             )
         scene = await asyncio.to_thread(self._scene, ruleset, state, events, viewer, flares, lang)
-        return await self._picture(renderer, scene, key)
+        return await self._picture(renderer, scene)
 
-    async def _picture(self, renderer, scene: dict, key=None) -> bytes:
+    async def _picture(self, renderer, scene: dict) -> bytes:
         """Every picture a player can ask for goes through the bounded picture pool."""
         if getattr(renderer.render_png, "__module__", None) == "renderer.render":
-            return await self.pictures.render(scene, key=key)
+            return await self.pictures.render(scene)
         return await self.pictures.run(renderer.render_png, scene, in_process=False)
 
     async def ask(
@@ -1328,7 +1319,7 @@ class GameService:
         if answer.scene is None or not picture:
             return answer.text, None
         renderer = self._renderer()
-        return answer.text, await self._picture(renderer, answer.scene, row["id"])
+        return answer.text, await self._picture(renderer, answer.scene)
 
     def _scene(self, ruleset, state, events, viewer, flares=(), lang: str = "en") -> dict:
         return scene_of(
@@ -1383,16 +1374,12 @@ class GameService:
             if rows:
                 state = await self._state_after(row, ruleset, rows[-1])
                 events = [e for r in rows for e in json.loads(r["events_json"])]
-                return await self._draw(
-                    renderer, ruleset, state, events, viewer, (), lang, key=row["id"]
-                )
+                return await self._draw(renderer, ruleset, state, events, viewer, (), lang)
             if turn == 0:  # the setup, before anyone acted
                 state, _ = await asyncio.to_thread(
                     new_game, ruleset, json.loads(row["scenario_json"]), row["seed"]
                 )
-                return await self._draw(
-                    renderer, ruleset, state, [], viewer, (), lang, key=row["id"]
-                )
+                return await self._draw(renderer, ruleset, state, [], viewer, (), lang)
             played = [t for t in await self.store.live_turns(row["id"]) if t]
         raise ServiceError(
             f"Turn {turn} has not been played; turns so far: "

@@ -7,11 +7,13 @@ goes instead and the worker builds the scene too (``PicturePool.board``). Each w
 its own renderer caches (map layers, palettes, counter sprites) and rulesets for its
 lifetime.
 
-Each worker has its own queue, and the pictures of one game (a ``key``) go to the same worker
-while its queue is not much longer than the others': a game's map layer, palette and sprites
-are then drawn and kept by one worker instead of by every worker, so each worker's caches see
-only part of the games. A worker that dies is replaced; the pictures it had are drawn in the
-bot's process instead, as before.
+Each worker has its own queue. The boards of one game, scenario and language (a ``key``; all
+the pictures of one game in one language) go to the same worker while its queue is not much
+longer than the others': a map layer, its palette and the sprites are then drawn and kept by
+one worker instead of by every worker, so each worker's caches see only part of the maps.
+(Keyed by game instead, games sharing a map would still make every worker draw and keep it:
+measured, most of the layers that are reused belong to maps many games share.) A worker that
+dies is replaced; the pictures it had are drawn in the bot's process instead, as before.
 
 At most ``limit`` pictures are in flight (drawing or waiting for a worker): one more is
 refused at once with :class:`Overloaded` instead of joining a queue that only grows.
@@ -167,6 +169,14 @@ SPILL_AFTER = 2
 IDLE_TRIM_AFTER = 2.0
 
 
+def board_key(path: str, state: dict, lang: str) -> str:
+    """What sends a board to its worker: the game, its scenario and the reader's language, which
+    decide its map layer (the map of a Pocket Tactics or Tactical Table War game changes as it
+    is played, and stays with its scenario's worker)."""
+    scenario = state.get("scenario")
+    return f"{path}|{scenario if isinstance(scenario, str) else ''}|{lang}"
+
+
 def home_worker(key, workers: int) -> int:
     """The worker a key's pictures go to: the same in every process and every run (a game id
     spreads evenly; any other key by its checksum)."""
@@ -291,8 +301,11 @@ class PicturePool:
         future.add_done_callback(_log_trim_failure)
 
     async def render(self, scene: dict, key=None) -> bytes:
-        """A scene's picture; without a ``key``, scenes of one map go to the same worker."""
-        return await self.run(_render, scene, key=scene.get("map_key") if key is None else key)
+        """A scene's picture; without a ``key``, scenes of one map and language go to the same
+        worker."""
+        if key is None:
+            key = f"{scene.get('map_key')}|{scene.get('lang') or 'en'}"
+        return await self.run(_render, scene, key=key)
 
     async def board(
         self,
@@ -305,10 +318,12 @@ class PicturePool:
         key=None,
     ) -> bytes:
         """The board's picture, its scene built on the worker too: the state is smaller to send
-        than the scene, and building it is the bot's CPU no more. ``key``: the game's id."""
-        return await self.run(
-            _board, ruleset_path(ruleset), state, events, viewer, tuple(flares), lang, key=key
-        )
+        than the scene, and building it is the bot's CPU no more. Without a ``key``, boards go
+        by :func:`board_key`."""
+        path = ruleset_path(ruleset)
+        if key is None:
+            key = board_key(path, state, lang)
+        return await self.run(_board, path, state, events, viewer, tuple(flares), lang, key=key)
 
     def shutdown(self) -> None:
         with self._start_lock:

@@ -1,6 +1,6 @@
-"""Picture workers with a queue each: a game's pictures go to the same worker (its caches keep
-that game's map), spill to another when that worker falls behind, and a worker that dies is
-replaced without losing a picture."""
+"""Picture workers with a queue each: the boards of one game, scenario and language go to the
+same worker (its caches keep that map), spill to another when that worker falls behind, and a
+worker that dies is replaced without losing a picture."""
 
 from __future__ import annotations
 
@@ -12,7 +12,14 @@ import platform
 
 import pytest
 
-from service.pictures import SPILL_AFTER, Overloaded, PicturePool, home_worker
+from service.pictures import (
+    SPILL_AFTER,
+    Overloaded,
+    PicturePool,
+    board_key,
+    home_worker,
+    ruleset_path,
+)
 
 from . import picture_tasks
 
@@ -53,6 +60,31 @@ async def test_the_pictures_of_one_game_are_drawn_by_one_worker_process(pool):
     scene_pid = {_pid(await pool.run(picture_tasks.whose, key="some/map")) for _ in range(3)}
     worker_pid = {home_worker(1, 2): first[0], home_worker(2, 2): second[0]}
     assert scene_pid == {worker_pid[home_worker("some/map", 2)]}
+    assert pool.waiting == [0, 0] and pool.in_flight == 0
+
+
+async def test_boards_of_one_game_scenario_and_language_are_drawn_by_one_worker(pool):
+    from .where_drawn import WhereDrawn
+
+    worker_pid = {n: _pid(await pool.run(picture_tasks.whose, key=n)) for n in (0, 1)}
+    rules = WhereDrawn()
+
+    async def drawn_by(state: dict, lang: str) -> int:
+        # This ruleset's scene names the process building it, by refusing to be built.
+        with pytest.raises(RuntimeError, match="scene built in process") as refused:
+            await pool.board(rules, state, [], None, (), lang)
+        return int(str(refused.value).rpartition(" ")[2])
+
+    homes = set()
+    for scenario in ("standard", "mission-1", "open-gate", "breach"):
+        for lang in ("en", "de"):
+            home = home_worker(board_key(ruleset_path(rules), {"scenario": scenario}, lang), 2)
+            homes.add(home)
+            # Two games of that scenario, at different turns: the same worker, the home one.
+            for turn in (3, 17):
+                state = {"scenario": scenario, "turn": turn}
+                assert await drawn_by(state, lang) == worker_pid[home]
+    assert homes == {0, 1}
     assert pool.waiting == [0, 0] and pool.in_flight == 0
 
 
