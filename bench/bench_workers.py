@@ -126,11 +126,9 @@ async def run_once(args) -> dict:
         path, lang, frames = games[game]
         state, events = frames[cursor[game] % len(frames)]
         cursor[game] += 1
-        if args.key == "board":
-            key = board_key(path, state, lang)
-        else:
-            key = game
-        extra = {"key": key} if keyed else {}
+        extra = {}
+        if keyed:
+            extra["key"] = board_key(path, state, lang) if args.key == "board" else game
         await pool.run(worker_probe.board, config, path, state, events, None, (), lang, **extra)
 
     playing = rng.sample(range(len(games)), args.active) if args.active else []
