@@ -119,6 +119,8 @@ async def run_once(args) -> dict:
     }
     pool = PicturePool(workers=2, limit=64)
     keyed = "key" in inspect.signature(pool.run).parameters
+    if args.idle_after is not None:
+        pool.idle_after = args.idle_after
     if keyed:
         from service.pictures import board_key
 
@@ -263,6 +265,9 @@ def main() -> None:
         help="route as the bot does (by game, scenario and language), or by each game",
     )
     parser.add_argument("--idle-trim", action="store_true", help="trim each worker at the end")
+    parser.add_argument(
+        "--idle-after", type=float, help="seconds a worker waits idle before it trims"
+    )
     parser.add_argument("--against", help="another tree (a reference) run in alternation")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--label", default="")
