@@ -160,9 +160,9 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-# A picture goes to its game's own worker unless that worker already has this many more
-# pictures waiting or being drawn than the least busy one: then to the least busy one, so one
-# busy game (or an unlucky share of games) never makes the others wait.
+# A picture goes to its home worker (see board_key) unless that worker already has this many
+# more pictures waiting or being drawn than the least busy one: then to the least busy one, so
+# one busy game (or an unlucky share of games) never makes the others wait.
 SPILL_AFTER = 2
 # A worker that has drawn nothing for this long gives back the memory its allocator kept
 # (once per quiet spell): a busy worker never pays for it, an idle bot does not sit on it.
@@ -257,8 +257,8 @@ class PicturePool:
         self, function: Callable[..., bytes], *args, in_process: bool = True, key=None
     ) -> bytes:
         """Run ``function(*args)`` on a worker (without workers, or ``in_process=False``: in a
-        thread) under the bound; ``key`` (a game id, say) sends the pictures of one game to
-        the same worker (see ``choose``). On a worker, ``function`` and its arguments cross a
+        thread) under the bound; pictures with the same ``key`` go to the same worker while
+        it keeps up (see ``choose``). On a worker, ``function`` and its arguments cross a
         process boundary: a module-level function and plain data."""
         if self.in_flight >= self.limit:
             raise Overloaded()
