@@ -1673,10 +1673,10 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
 # and the sides', arrows' and markers' colours the scene names), so the colours are chosen once
 # per map and set of named colours, from the map layer, and reused.
 # A map's pictures name a few sets of colours. A palette is small, but once pictures have been
-# mapped onto it Pillow keeps a 64x64x64 lookup with it (about 0.5 MB): 192 palettes were
-# about 50 MB of a picture worker's memory in a mix of the five games. A worker keeps the
-# palettes of about the maps its layer cache holds (and only its own games' maps).
-PALETTE_LIMIT = 32
+# mapped onto it Pillow keeps a 64x64x64 lookup with it (about 0.5 MB): up to 192 of them were
+# about 50 MB of a picture worker's memory in a mix of the five games. With each map's boards
+# sent to one worker, 64 chose as few palettes as 192 did in that mix (32: a third more).
+PALETTE_LIMIT = 64
 PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
 # Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
 # octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).
