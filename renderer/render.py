@@ -33,7 +33,10 @@ STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
 # Pillow keeps an RGB picture in 4 bytes a pixel: Tenochtitlan's map layer is 14 MB, a
 # Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
 STATIC_BYTES = 40 << 20
-CLOSE_UP_LIMIT = 4
+# A close-up's window moves with the turn's action, so its layer is seldom drawn twice: in a mix
+# of the five games a picture worker reused one for 1 picture in 300. The last one is kept (the
+# same board drawn again at once, for another reader); four were up to 8 MB a worker.
+CLOSE_UP_LIMIT = 1
 CLOSE_UP_BYTES = 8 << 20
 
 
@@ -1788,7 +1791,11 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
 # chosen before costs a seventh of that. A map's pictures share their colours (the map layer,
 # and the sides', arrows' and markers' colours the scene names), so the colours are chosen once
 # per map and set of named colours, from the map layer, and reused.
-PALETTE_LIMIT = 8 * STATIC_LIMIT  # a map's pictures name a few sets of colours; each is tiny
+# A map's pictures name a few sets of colours. A palette is small, but once pictures have been
+# mapped onto it Pillow keeps a 64x64x64 lookup with it (about 0.5 MB): up to 192 of them were
+# about 50 MB of a picture worker's memory in a mix of the five games. With each map's boards
+# sent to one worker, 64 chose as few palettes as 192 did in that mix (32: a third more).
+PALETTE_LIMIT = 64
 PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
 # Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
 # octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).

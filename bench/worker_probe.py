@@ -1,0 +1,72 @@
+"""What bench/bench_workers.py runs inside the picture workers: the board as the bot asks for
+it (``service.pictures._board``), timed in parts, and the worker's counters on request. A
+module of its own so the workers can import it by name (their ``__main__`` is not the
+benchmark's)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+SPENT = {"scene": 0.0, "picture": 0.0, "pictures": 0}
+_CONFIGURED = False
+
+
+def _configure(config: dict) -> None:
+    """Cache sizes for this run, set in the worker before its first picture."""
+    global _CONFIGURED
+    if _CONFIGURED:
+        return
+    _CONFIGURED = True
+    from renderer import render
+
+    if config.get("static_bytes"):
+        render.STATIC.max_bytes = int(config["static_bytes"])
+    if config.get("close_up_bytes"):
+        render.CLOSE_UPS.max_bytes = int(config["close_up_bytes"])
+    if config.get("palettes"):
+        render.PALETTES.limit = int(config["palettes"])
+    if config.get("sprites"):
+        from renderer import sprites
+
+        sprites.SPRITES.limit = int(config["sprites"])
+
+
+def board(config: dict, path: str, state: dict, events: list, viewer, flares, lang: str) -> bytes:
+    """``service.pictures._board``, with the scene's building and the picture timed apart."""
+    _configure(config)
+    import renderer
+    from service import pictures
+
+    c0 = time.process_time()
+    scene = pictures.scene_of(pictures._ruleset(path), state, events, viewer, flares, lang)
+    c1 = time.process_time()
+    png = renderer.render_png(scene)
+    c2 = time.process_time()
+    SPENT["scene"] += c1 - c0
+    SPENT["picture"] += c2 - c1
+    SPENT["pictures"] += 1
+    return png
+
+
+def stats(pause: float = 0.2) -> dict:
+    """This worker's counters (the pause lets a probe reach every worker of a plain pool)."""
+    import renderer
+
+    time.sleep(pause)
+    info = dict(renderer.cache_info())
+    from renderer import render
+
+    info.update(SPENT)
+    info["close_up_hits"] = render.CLOSE_UPS.hits
+    info["palette_hits"] = render.PALETTES.hits
+    info["palettes_kept"] = len(render.PALETTES)
+    info["pid"] = os.getpid()
+    return info
+
+
+def trim() -> int:
+    """Give the C allocator's free memory back to the system (glibc's malloc_trim)."""
+    import ctypes
+
+    return ctypes.CDLL("libc.so.6").malloc_trim(0)
