@@ -326,7 +326,10 @@ def encoders(runs: int = 3) -> None:
             total[1] += b
     print(
         f"{f'mix, {len(positions)} positions':<24}"
-        + "".join(f"{t / len(positions) * 1000:6.1f} ms {b / len(positions) / 1024:4.0f} KiB" for t, b in totals)
+        + "".join(
+            f"{t / len(positions) * 1000:6.1f} ms {b / len(positions) / 1024:4.0f} KiB"
+            for t, b in totals
+        )
     )
 
 

@@ -225,9 +225,7 @@ async def run_once(args) -> dict:
 
 
 def show(result: dict) -> str:
-    mem = " | ".join(
-        f"{m['rss']:.0f}/{m['pss']:.0f}/{m['uss']:.0f}" for m in result["memory"]
-    )
+    mem = " | ".join(f"{m['rss']:.0f}/{m['pss']:.0f}/{m['uss']:.0f}" for m in result["memory"])
     line = (
         f"{result['label']:<22} {result['cpu_ms_per_picture']:6.1f} ms CPU/picture "
         f"(scene {result['scene_ms']:.1f}, picture {result['picture_ms']:.1f}), "
@@ -261,7 +259,9 @@ def main() -> None:
     parser.add_argument("--sprites", type=int, default=0)
     parser.add_argument("--palettes", type=int, default=0)
     parser.add_argument(
-        "--key", choices=("board", "game"), default="board",
+        "--key",
+        choices=("board", "game"),
+        default="board",
         help="route as the bot does (by game, scenario and language), or by each game",
     )
     parser.add_argument("--idle-trim", action="store_true", help="trim each worker at the end")

@@ -28,7 +28,9 @@ BACKGROUND = (236, 231, 218)
 HEADER_BG = (31, 36, 48)
 DEFAULT_FILL = (216, 211, 196)
 GRID_INK = (60, 60, 60)
-PNG_COMPRESS_LEVEL = png.STDLIB_LEVEL  # Pillow's writer, for pictures renderer/png.py does not write
+PNG_COMPRESS_LEVEL = (
+    png.STDLIB_LEVEL
+)  # Pillow's writer, for pictures renderer/png.py does not write
 STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
 # Pillow keeps an RGB picture in 4 bytes a pixel: Tenochtitlan's map layer is 14 MB, a
 # Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.

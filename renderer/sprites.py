@@ -85,9 +85,7 @@ def washed(c) -> tuple[int, int, int]:
 SPRITES = LruCache(1024)
 # blank counter faces at three times their size, by (side, colour, flipped): the counters of
 # a side differ in their words only, and a face is most of what drawing one costs besides them
-FACES = LruCache(
-    64, max_bytes=4 << 20, size_of=lambda img: img.width * img.height * 4
-)
+FACES = LruCache(64, max_bytes=4 << 20, size_of=lambda img: img.width * img.height * 4)
 
 
 def _shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:

@@ -665,7 +665,9 @@ def test_labels_pasted_as_stamps_have_the_pixels_of_their_colour_pasted_through_
         ink, halo, _, _ = core._label_part(text, anchor, size, bold)
         stamps = core._label_stamps(text, anchor, size, bold)
         noise = Image.frombytes(
-            "RGB", (ink.width + 6, ink.height + 6), rng.randbytes((ink.width + 6) * (ink.height + 6) * 3)
+            "RGB",
+            (ink.width + 6, ink.height + 6),
+            rng.randbytes((ink.width + 6) * (ink.height + 6) * 3),
         )
         expected, drawn = noise.copy(), noise.copy()
         box = (3, 3, 3 + ink.width, 3 + ink.height)
