@@ -30,6 +30,7 @@ import multiprocessing.context
 import os
 import sys
 import threading
+import time
 import types
 import zlib
 from collections.abc import Callable
@@ -210,6 +211,9 @@ class PicturePool:
         self._trimmed_at = [0] * max(0, self.workers)
         self.idle_after = IDLE_TRIM_AFTER
         self.idle_task: Callable[[], object] = _give_back_memory
+        self._quiet_since = [0.0] * max(0, self.workers)
+        self._stop_watching = threading.Event()
+        self._watcher: threading.Thread | None = None
 
     @property
     def backlog(self) -> float:
@@ -237,6 +241,13 @@ class PicturePool:
                 executor = self._executors[index] = ProcessPoolExecutor(
                     1, mp_context=_LeanSpawnContext(), initializer=_warm_worker
                 )
+                if self._watcher is None and not self._stop_watching.is_set():
+                    self._watcher = threading.Thread(
+                        target=self._watch_for_quiet_workers,
+                        name="picture-workers-idle-watch",
+                        daemon=True,
+                    )
+                    self._watcher.start()
             return executor
 
     def _replace(self, index: int, broken: ProcessPoolExecutor) -> None:
@@ -281,24 +292,32 @@ class PicturePool:
             finally:
                 self.waiting[index] -= 1
                 if self.waiting[index] == 0:
-                    loop.call_later(self.idle_after, self._trim_if_idle, index, self._sent[index])
+                    self._quiet_since[index] = time.monotonic()
         finally:
             self.in_flight -= 1
 
-    def _trim_if_idle(self, index: int, sent: int) -> None:
-        """Ask worker ``index`` to give memory back if no picture reached it since ``sent``
-        and it has not done so since its last picture."""
-        if self.waiting[index] or self._sent[index] != sent or self._trimmed_at[index] == sent:
-            return
-        executor = self._executors[index]
-        if executor is None:
-            return
-        self._trimmed_at[index] = sent
-        try:
-            future = executor.submit(self.idle_task)
-        except RuntimeError:  # shut down or broken meanwhile: nothing to trim
-            return
-        future.add_done_callback(_log_trim_failure)
+    def _watch_for_quiet_workers(self) -> None:
+        """The watcher thread: every so often, a worker that has drawn nothing for
+        ``idle_after`` seconds since its last picture is asked to give memory back, once per
+        quiet spell. A thread, not the event loop's timers: a timer per picture would be
+        thousands of callbacks on a busy loop (and held every simulated test's settling)."""
+        while not self._stop_watching.wait(max(0.01, self.idle_after / 2)):
+            now = time.monotonic()
+            for index, executor in enumerate(self._executors):
+                sent = self._sent[index]
+                if (
+                    executor is None
+                    or self.waiting[index]
+                    or self._trimmed_at[index] == sent
+                    or now - self._quiet_since[index] < self.idle_after
+                ):
+                    continue
+                self._trimmed_at[index] = sent
+                try:
+                    future = executor.submit(self.idle_task)
+                except RuntimeError:  # shut down or broken meanwhile: nothing to trim
+                    continue
+                future.add_done_callback(_log_trim_failure)
 
     async def render(self, scene: dict, key=None) -> bytes:
         """A scene's picture; without a ``key``, scenes of one map and language go to the same
@@ -326,6 +345,7 @@ class PicturePool:
         return await self.run(_board, path, state, events, viewer, tuple(flares), lang, key=key)
 
     def shutdown(self) -> None:
+        self._stop_watching.set()
         with self._start_lock:
             executors = [e for e in self._executors if e is not None]
             self._executors = [None] * len(self._executors)
