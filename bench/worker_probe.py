@@ -26,6 +26,8 @@ def _configure(config: dict) -> None:
         render.CLOSE_UPS.max_bytes = int(config["close_up_bytes"])
     if config.get("palettes"):
         render.PALETTES.limit = int(config["palettes"])
+    if config.get("palette_tables") is not None and hasattr(render, "_TABLED_PALETTES"):
+        render._TABLED_PALETTES.limit = int(config["palette_tables"])
     if config.get("sprites"):
         from renderer import sprites
 

@@ -66,6 +66,7 @@ def cache_info() -> dict:
         "static_bytes": STATIC.bytes,
         "close_up_builds": CLOSE_UPS.builds,
         "palette_builds": PALETTES.builds,
+        "palette_tables_built": _TABLED_PALETTES.builds,
         "sprite_builds": sprites.SPRITES.builds,
         "sprite_hits": sprites.SPRITES.hits,
     }
@@ -75,6 +76,7 @@ def clear_cache() -> None:
     STATIC.clear()
     CLOSE_UPS.clear()
     PALETTES.clear()
+    _TABLED_PALETTES.clear()
     sprites.SPRITES.clear()
     sprites.FACES.clear()
     _WORDLESS.clear()
@@ -1793,12 +1795,16 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
 # chosen before costs a seventh of that. A map's pictures share their colours (the map layer,
 # and the sides', arrows' and markers' colours the scene names), so the colours are chosen once
 # per map and set of named colours, from the map layer, and reused.
-# A map's pictures name a few sets of colours. A palette is small, but once pictures have been
-# mapped onto it Pillow keeps a 64x64x64 lookup with it (about 0.5 MB): up to 192 of them were
-# about 50 MB of a picture worker's memory in a mix of the five games. With each map's boards
-# sent to one worker, 64 chose as few palettes as 192 did in that mix (32: a third more).
+# With each map's boards sent to one worker, 64 palettes chose as few colours as 192 did in a
+# mix of the five games (32: a third more).
 PALETTE_LIMIT = 64
 PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
+# Once a picture has been mapped onto a palette, Pillow keeps a 64x64x64 lookup table with it
+# (0.5 MB): 64 palettes were 32 MB of each picture worker. Rebuilding a table costs about 1 ms
+# of a 5-10 ms mapping, so only the palettes used last keep theirs; the others keep their
+# colours only (a table-less copy is what a picture is mapped onto the first time).
+PALETTE_TABLES = 16
+_TABLED_PALETTES = LruCache(PALETTE_TABLES)
 # Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
 # octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).
 EXACT_LIMIT = 64
@@ -1890,7 +1896,8 @@ def map_palette(scene: dict, img: Image.Image, size_hint: int | None = None) -> 
         base = STATIC.peek(key) or STATIC.get(key, lambda: _build_static(scene, lay))
         return _build_palette(base, named)
 
-    return PALETTES.get((key, named), build)
+    colours = PALETTES.get((key, named), build)
+    return _TABLED_PALETTES.get((key, named), colours.copy)
 
 
 def render_png(scene: dict, *, size_hint: int | None = None) -> bytes:

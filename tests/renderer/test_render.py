@@ -642,6 +642,26 @@ def test_a_colour_the_map_has_not_shown_before_is_drawn_in_that_colour():
     assert close(counter_colour_at(again, plain, "0304"), RED, 6)
 
 
+def test_a_palette_kept_without_its_lookup_table_maps_pictures_to_the_same_bytes(monkeypatch):
+    # only the palettes used last keep Pillow's lookup table (memory); the others keep their
+    # colours, and a picture mapped onto them must not change
+    from renderer import render as core
+
+    renderer.clear_cache()
+    monkeypatch.setattr(core._TABLED_PALETTES, "limit", 2)
+    boards = [
+        hex_scene(f"t/tables-{n}", pieces=[piece("0304"), piece("0605", colour)])
+        for n, colour in enumerate(("#2e86c1", "#1e8449", "#8e44ad", "#d35400", "#16a085"))
+    ]
+    first = [renderer.render_png(board) for board in boards]
+    assert len(core._TABLED_PALETTES) == 2
+    assert [renderer.render_png(board) for board in boards] == first
+    info = renderer.cache_info()
+    assert info["palette_builds"] == 5  # the colours were chosen once per map
+    assert info["palette_tables_built"] == 10  # the tables twice: dropped in between
+    assert renderer.render_png(boards[-1]) == first[-1] == _fresh_png(boards[-1])
+
+
 def _fresh_png(scene: dict) -> bytes:
     renderer.clear_cache()
     return renderer.render_png(scene)
