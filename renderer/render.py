@@ -36,10 +36,10 @@ STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
 # Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
 STATIC_BYTES = 40 << 20
 # A close-up's window moves with the turn's action, so its layer is seldom drawn twice: in a mix
-# of the five games a picture worker reused one for 1 picture in 300. The last one is kept (the
-# same board drawn again at once, for another reader); four were up to 8 MB a worker.
-CLOSE_UP_LIMIT = 1
-CLOSE_UP_BYTES = 8 << 20
+# of the five games a picture worker reused one for 1 picture in 300 (keeping the last one).
+# None is kept: the close-up is drawn straight onto its new layer, without a copy (a kept
+# layer and its copy were up to 2 x 8 MB of a worker's memory).
+CLOSE_UP_LIMIT = 0
 
 
 def _image_bytes(img: Image.Image) -> int:
@@ -52,9 +52,7 @@ def _image_bytes(img: Image.Image) -> int:
 STATIC = LruCache(STATIC_LIMIT, build_once=True, max_bytes=STATIC_BYTES, size_of=_image_bytes)
 # The close-ups' layers (a window of a map at a large cell size) apart: the window moves with
 # the turn's action, and each new window must not push a whole map's layer out.
-CLOSE_UPS = LruCache(
-    CLOSE_UP_LIMIT, build_once=True, max_bytes=CLOSE_UP_BYTES, size_of=_image_bytes
-)
+CLOSE_UPS = LruCache(CLOSE_UP_LIMIT)
 
 
 def cache_info() -> dict:
@@ -1655,7 +1653,12 @@ def _render_map(
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
     base = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay))
-    img = base.crop((0, 0, base.width, base.height + extra_rows)) if extra_rows else base.copy()
+    if extra_rows:
+        img = base.crop((0, 0, base.width, base.height + extra_rows))
+    elif layers.limit:
+        img = base.copy()
+    else:
+        img = base  # a layer that is not kept is nobody else's
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
     names = (

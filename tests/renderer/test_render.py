@@ -273,6 +273,20 @@ def test_the_close_ups_of_many_turns_do_not_push_the_map_layer_out():
     assert info["close_up_builds"] == 8
 
 
+def test_a_close_up_is_drawn_on_a_layer_of_its_own_each_time_and_the_picture_stays_the_same():
+    # close-up layers are not kept (their window moves every turn): each picture draws its
+    # own and draws on it, so a board drawn again must still come out byte for byte the same
+    renderer.clear_cache()
+    scene = scenes.large_hex_scene(map_key="t/closeup-again")
+    cells = [c["at"] for c in scene["cells"]]
+    board = dict(scene, arrows=[{"path": [cells[262], cells[263]], "kind": "attack"}])
+    assert renderer.render_with_layout(board)[1].close_up is not None
+    first = renderer.render_png(board)
+    assert renderer.render_png(board) == first == _fresh_png(board)
+    renderer.render_png(board)
+    assert renderer.cache_info()["close_up_builds"] == 2  # since the cache was emptied: both drawn
+
+
 def test_map_layers_are_kept_within_a_byte_budget():
     from renderer import render as core
 
