@@ -46,6 +46,11 @@ def _image_bytes(img: Image.Image) -> int:
     return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
 
 
+def _layer_bytes(lay: Layout) -> int:
+    """What the map layer drawn for ``lay`` will take (an RGB picture of the layout's size)."""
+    return lay.width * lay.height * 4
+
+
 # ----- the static-layer cache ----------------------------------------------------------------
 
 # Static layers keyed by (map_key, grid, cell size); drawn once even when renders race.
@@ -1652,7 +1657,9 @@ def _render_map(
     (those rows black, for the caller to fill); its static layer kept in ``layers``."""
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
-    base = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay))
+    base = layers.get(
+        static_key(scene, lay), lambda: _build_static(scene, lay), _layer_bytes(lay)
+    )
     if extra_rows:
         img = base.crop((0, 0, base.width, base.height + extra_rows))
     elif layers.limit:
@@ -1896,7 +1903,9 @@ def map_palette(scene: dict, img: Image.Image, size_hint: int | None = None) -> 
     named = _named_colours(scene)
 
     def build() -> Image.Image:
-        base = STATIC.peek(key) or STATIC.get(key, lambda: _build_static(scene, lay))
+        base = STATIC.peek(key) or STATIC.get(
+            key, lambda: _build_static(scene, lay), _layer_bytes(lay)
+        )
         return _build_palette(base, named)
 
     colours = PALETTES.get((key, named), build)

@@ -302,6 +302,28 @@ def test_map_layers_are_kept_within_a_byte_budget():
     assert info["static_cached"] >= 2  # the small map's layer beside the newest big ones
 
 
+def test_the_layers_a_new_map_layer_pushes_out_are_dropped_before_it_is_drawn(monkeypatch):
+    # a worker should never hold the whole budget of layers and a new big layer at once
+    from renderer import render as core
+
+    renderer.clear_cache()
+    held = []
+    drawn_alone = core._build_static
+
+    def build_static(scene, lay):
+        if lay.width * lay.height * 4 > core.STATIC_BYTES / 4:  # the map's, not a close-up's
+            held.append(core.STATIC.bytes)  # what the cache still holds while it is drawn
+        return drawn_alone(scene, lay)
+
+    monkeypatch.setattr(core, "_build_static", build_static)
+    for k in range(5):  # 40x30 hexes: about 12 MB a layer, three fit in the budget
+        renderer.render_png(scenes.large_hex_scene(map_key=f"t/room-{k}"))
+    layer = core.STATIC.bytes // len(core.STATIC)
+    assert len(held) == 5 and held[:3] == [0, layer, 2 * layer]
+    assert all(before + layer <= core.STATIC_BYTES for before in held)
+    assert renderer.cache_info()["static_cached"] == core.STATIC_BYTES // layer
+
+
 def test_concurrent_renders_build_the_layer_once_and_agree():
     renderer.clear_cache()
     scene = hex_scene("t/threads", pieces=[piece("0303")])
