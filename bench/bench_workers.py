@@ -224,6 +224,11 @@ async def run_once(args) -> dict:
         "static_mb": [round(after[p]["static_bytes"] / 2**20, 1) for p in workers],
         "peak_rss_mb": round(peak["sum"], 1),
         "memory": [memory[p] for p in workers],
+        "heap": [
+            (round(after[p]["heap_mb"]), round(after[p]["heap_free_mb"]))
+            for p in workers
+            if "heap_mb" in after[p]
+        ],
         "trimmed": [trimmed[p] for p in workers] if trimmed else None,
     }
 
@@ -247,6 +252,8 @@ def show(result: dict) -> str:
         f"{result['palettes_kept']}, "
         f"peak RSS {result['peak_rss_mb']:.0f} MB, RSS/PSS/USS {mem} MB"
     )
+    if result.get("heap"):
+        line += ", heap (of it free) " + " | ".join(f"{a} ({b})" for a, b in result["heap"]) + " MB"
     if result.get("trimmed"):
         line += " -> trimmed " + " | ".join(
             f"{m['rss']:.0f}/{m['pss']:.0f}/{m['uss']:.0f}" for m in result["trimmed"]

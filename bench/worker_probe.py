@@ -64,7 +64,32 @@ def stats(pause: float = 0.2) -> dict:
     info["palette_hits"] = render.PALETTES.hits
     info["palettes_kept"] = len(render.PALETTES)
     info["pid"] = os.getpid()
+    info.update(heap())
     return info
+
+
+def heap() -> dict:
+    """glibc's heap of this worker (``mallinfo2``): its size and the part that is free, kept by
+    the allocator for the next picture (what ``trim`` gives back). Empty elsewhere."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [
+            (name, ctypes.c_size_t)
+            for name in "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks "
+            "keepcost".split()
+        ]
+
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return {}
+    mallinfo2.restype = MallInfo2
+    found = mallinfo2()
+    return {
+        "heap_mb": (found.arena + found.hblkhd) / 2**20,
+        "heap_free_mb": found.fordblks / 2**20,
+    }
 
 
 def trim() -> int:
