@@ -38,7 +38,11 @@ def board(config: dict, path: str, state: dict, events: list, viewer, flares, la
     """``service.pictures._board``, with the scene's building and the picture timed apart."""
     _configure(config)
     import renderer
-    from service import pictures
+
+    try:  # where the worker's own functions live (not importing the pool's asyncio)
+        from service import picture_work as pictures
+    except ImportError:  # a tree from before it
+        from service import pictures
 
     c0 = time.process_time()
     scene = pictures.scene_of(pictures._ruleset(path), state, events, viewer, flares, lang)
