@@ -31,7 +31,6 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from .errors import ServiceError
-from .picture_work import FLARE_COLOR as FLARE_COLOR
 from .picture_work import (
     _board,
     _give_back_memory,
@@ -40,7 +39,6 @@ from .picture_work import (
     _warm_worker,
     ruleset_path,
 )
-from .picture_work import _ruleset as _ruleset
 from .picture_work import scene_of as scene_of
 
 log = logging.getLogger("umpire.service")
