@@ -50,7 +50,7 @@ def test_a_picture_worker_does_not_run_the_bot_s_main_script_again(tmp_path):
 
 
 async def test_a_picture_worker_draws_a_board_without_loading_asyncio():
-    # The pool's module imports asyncio (with ssl, about 7 MB); a worker imports the module of
+    # The pool's module imports asyncio (with ssl, about 6 MB); a worker imports the module of
     # each function it runs, and needs neither to build and draw a board.
     from PIL import Image
 
