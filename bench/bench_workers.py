@@ -116,6 +116,7 @@ async def run_once(args) -> dict:
         "close_up_bytes": int(args.close_up_mb * (1 << 20)) if args.close_up_mb else 0,
         "sprites": args.sprites,
         "palettes": args.palettes,
+        "palette_tables": args.palette_tables,
     }
     pool = PicturePool(workers=2, limit=64)
     keyed = "key" in inspect.signature(pool.run).parameters
@@ -213,6 +214,11 @@ async def run_once(args) -> dict:
         "layers_per_picture": delta("static_builds") / n,
         "close_ups_per_picture": delta("close_up_builds") / n,
         "palettes_per_picture": delta("palette_builds") / n,
+        "palette_tables_per_picture": (
+            delta("palette_tables_built") / n
+            if "palette_tables_built" in after[workers[0]]
+            else None
+        ),
         "sprites_per_picture": delta("sprite_builds") / n,
         "close_up_hits_per_picture": delta("close_up_hits") / n,
         "palettes_kept": [after[p]["palettes_kept"] for p in workers],
@@ -220,6 +226,11 @@ async def run_once(args) -> dict:
         "static_mb": [round(after[p]["static_bytes"] / 2**20, 1) for p in workers],
         "peak_rss_mb": round(peak["sum"], 1),
         "memory": [memory[p] for p in workers],
+        "heap": [
+            (round(after[p]["heap_mb"]), round(after[p]["heap_free_mb"]))
+            for p in workers
+            if "heap_mb" in after[p]
+        ],
         "trimmed": [trimmed[p] for p in workers] if trimmed else None,
     }
 
@@ -232,11 +243,19 @@ def show(result: dict) -> str:
         f"{result['pictures_per_s']:5.1f} pictures/s (workers busy {result['busy']:.0%}), layers drawn {result['layers_per_picture']:.3f}"
         f"/picture (close-ups {result['close_ups_per_picture']:.3f}, reused "
         f"{result['close_up_hits_per_picture']:.3f}, palettes "
-        f"{result['palettes_per_picture']:.3f}, sprites {result['sprites_per_picture']:.2f}), "
+        f"{result['palettes_per_picture']:.3f}"
+        + (
+            f" (lookup tables {result['palette_tables_per_picture']:.3f})"
+            if result.get("palette_tables_per_picture") is not None
+            else ""
+        )
+        + f", sprites {result['sprites_per_picture']:.2f}), "
         f"share {result['share']}, layers kept {result['static_mb']} MB, palettes kept "
         f"{result['palettes_kept']}, "
         f"peak RSS {result['peak_rss_mb']:.0f} MB, RSS/PSS/USS {mem} MB"
     )
+    if result.get("heap"):
+        line += ", heap (of it free) " + " | ".join(f"{a} ({b})" for a, b in result["heap"]) + " MB"
     if result.get("trimmed"):
         line += " -> trimmed " + " | ".join(
             f"{m['rss']:.0f}/{m['pss']:.0f}/{m['uss']:.0f}" for m in result["trimmed"]
@@ -258,6 +277,9 @@ def main() -> None:
     parser.add_argument("--close-up-mb", type=float, default=0)
     parser.add_argument("--sprites", type=int, default=0)
     parser.add_argument("--palettes", type=int, default=0)
+    parser.add_argument(
+        "--palette-tables", type=int, help="palettes that keep their lookup table, per worker"
+    )
     parser.add_argument(
         "--key",
         choices=("board", "game"),

@@ -26,6 +26,8 @@ def _configure(config: dict) -> None:
         render.CLOSE_UPS.max_bytes = int(config["close_up_bytes"])
     if config.get("palettes"):
         render.PALETTES.limit = int(config["palettes"])
+    if config.get("palette_tables") is not None and hasattr(render, "_TABLED_PALETTES"):
+        render._TABLED_PALETTES.limit = int(config["palette_tables"])
     if config.get("sprites"):
         from renderer import sprites
 
@@ -36,7 +38,11 @@ def board(config: dict, path: str, state: dict, events: list, viewer, flares, la
     """``service.pictures._board``, with the scene's building and the picture timed apart."""
     _configure(config)
     import renderer
-    from service import pictures
+
+    try:  # where the worker's own functions live (not importing the pool's asyncio)
+        from service import picture_work as pictures
+    except ImportError:  # a tree from before it
+        from service import pictures
 
     c0 = time.process_time()
     scene = pictures.scene_of(pictures._ruleset(path), state, events, viewer, flares, lang)
@@ -62,7 +68,32 @@ def stats(pause: float = 0.2) -> dict:
     info["palette_hits"] = render.PALETTES.hits
     info["palettes_kept"] = len(render.PALETTES)
     info["pid"] = os.getpid()
+    info.update(heap())
     return info
+
+
+def heap() -> dict:
+    """glibc's heap of this worker (``mallinfo2``): its size and the part that is free, kept by
+    the allocator for the next picture (what ``trim`` gives back). Empty elsewhere."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [
+            (name, ctypes.c_size_t)
+            for name in "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks "
+            "keepcost".split()
+        ]
+
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return {}
+    mallinfo2.restype = MallInfo2
+    found = mallinfo2()
+    return {
+        "heap_mb": (found.arena + found.hblkhd) / 2**20,
+        "heap_free_mb": found.fordblks / 2**20,
+    }
 
 
 def trim() -> int:

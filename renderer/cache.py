@@ -55,10 +55,22 @@ class LruCache:
                 self.bytes -= self._size(dropped)
             self._building.pop(key, None)
 
-    def get(self, key, build):
+    def _make_room(self, size: int) -> None:
+        """Drop the oldest values until ``size`` more bytes fit: the values storing it would
+        drop anyway, dropped before it is built, so their memory is free for it (a map layer
+        is up to 14 MB; otherwise a worker held the whole budget and the new layer at once)."""
+        with self._lock:
+            while self._items and self.bytes + size > self.max_bytes:
+                _, dropped = self._items.popitem(last=False)
+                self.bytes -= self._size(dropped)
+
+    def get(self, key, build, size: int | None = None):
+        """``size``: the bytes the value will take, when known before it is built."""
         found = self._lookup(key)
         if found is not None:
             return found
+        if size is not None and self.max_bytes is not None:
+            self._make_room(size)
         if not self.build_once:
             value = build()
             self._store(key, value)

@@ -36,14 +36,19 @@ STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
 # Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
 STATIC_BYTES = 40 << 20
 # A close-up's window moves with the turn's action, so its layer is seldom drawn twice: in a mix
-# of the five games a picture worker reused one for 1 picture in 300. The last one is kept (the
-# same board drawn again at once, for another reader); four were up to 8 MB a worker.
-CLOSE_UP_LIMIT = 1
-CLOSE_UP_BYTES = 8 << 20
+# of the five games a picture worker reused one for 1 picture in 300 (keeping the last one).
+# None is kept: the close-up is drawn straight onto its new layer, without a copy (a kept
+# layer and its copy were up to 2 x 8 MB of a worker's memory).
+CLOSE_UP_LIMIT = 0
 
 
 def _image_bytes(img: Image.Image) -> int:
     return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
+
+
+def _layer_bytes(lay: Layout) -> int:
+    """What the map layer drawn for ``lay`` will take (an RGB picture of the layout's size)."""
+    return lay.width * lay.height * 4
 
 
 # ----- the static-layer cache ----------------------------------------------------------------
@@ -52,9 +57,7 @@ def _image_bytes(img: Image.Image) -> int:
 STATIC = LruCache(STATIC_LIMIT, build_once=True, max_bytes=STATIC_BYTES, size_of=_image_bytes)
 # The close-ups' layers (a window of a map at a large cell size) apart: the window moves with
 # the turn's action, and each new window must not push a whole map's layer out.
-CLOSE_UPS = LruCache(
-    CLOSE_UP_LIMIT, build_once=True, max_bytes=CLOSE_UP_BYTES, size_of=_image_bytes
-)
+CLOSE_UPS = LruCache(CLOSE_UP_LIMIT)
 
 
 def cache_info() -> dict:
@@ -66,6 +69,7 @@ def cache_info() -> dict:
         "static_bytes": STATIC.bytes,
         "close_up_builds": CLOSE_UPS.builds,
         "palette_builds": PALETTES.builds,
+        "palette_tables_built": _TABLED_PALETTES.builds,
         "sprite_builds": sprites.SPRITES.builds,
         "sprite_hits": sprites.SPRITES.hits,
     }
@@ -75,6 +79,7 @@ def clear_cache() -> None:
     STATIC.clear()
     CLOSE_UPS.clear()
     PALETTES.clear()
+    _TABLED_PALETTES.clear()
     sprites.SPRITES.clear()
     sprites.FACES.clear()
     _WORDLESS.clear()
@@ -1652,8 +1657,13 @@ def _render_map(
     (those rows black, for the caller to fill); its static layer kept in ``layers``."""
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
-    base = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay))
-    img = base.crop((0, 0, base.width, base.height + extra_rows)) if extra_rows else base.copy()
+    base = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay), _layer_bytes(lay))
+    if extra_rows:
+        img = base.crop((0, 0, base.width, base.height + extra_rows))
+    elif layers.limit:
+        img = base.copy()
+    else:
+        img = base  # a layer that is not kept is nobody else's
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
     names = (
@@ -1793,12 +1803,16 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
 # chosen before costs a seventh of that. A map's pictures share their colours (the map layer,
 # and the sides', arrows' and markers' colours the scene names), so the colours are chosen once
 # per map and set of named colours, from the map layer, and reused.
-# A map's pictures name a few sets of colours. A palette is small, but once pictures have been
-# mapped onto it Pillow keeps a 64x64x64 lookup with it (about 0.5 MB): up to 192 of them were
-# about 50 MB of a picture worker's memory in a mix of the five games. With each map's boards
-# sent to one worker, 64 chose as few palettes as 192 did in that mix (32: a third more).
+# With each map's boards sent to one worker, 64 palettes chose as few colours as 192 did in a
+# mix of the five games (32: a third more).
 PALETTE_LIMIT = 64
 PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
+# Once a picture has been mapped onto a palette, Pillow keeps a 64x64x64 lookup table with it
+# (0.5 MB): 64 palettes were 32 MB of each picture worker. Rebuilding a table costs about 1 ms
+# of a 5-10 ms mapping, so only the palettes used last keep theirs; the others keep their
+# colours only (a table-less copy is what a picture is mapped onto the first time).
+PALETTE_TABLES = 16
+_TABLED_PALETTES = LruCache(PALETTE_TABLES)
 # Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
 # octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).
 EXACT_LIMIT = 64
@@ -1887,10 +1901,13 @@ def map_palette(scene: dict, img: Image.Image, size_hint: int | None = None) -> 
     named = _named_colours(scene)
 
     def build() -> Image.Image:
-        base = STATIC.peek(key) or STATIC.get(key, lambda: _build_static(scene, lay))
+        base = STATIC.peek(key) or STATIC.get(
+            key, lambda: _build_static(scene, lay), _layer_bytes(lay)
+        )
         return _build_palette(base, named)
 
-    return PALETTES.get((key, named), build)
+    colours = PALETTES.get((key, named), build)
+    return _TABLED_PALETTES.get((key, named), colours.copy)
 
 
 def render_png(scene: dict, *, size_hint: int | None = None) -> bytes:

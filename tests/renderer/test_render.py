@@ -273,6 +273,20 @@ def test_the_close_ups_of_many_turns_do_not_push_the_map_layer_out():
     assert info["close_up_builds"] == 8
 
 
+def test_a_close_up_is_drawn_on_a_layer_of_its_own_each_time_and_the_picture_stays_the_same():
+    # close-up layers are not kept (their window moves every turn): each picture draws its
+    # own and draws on it, so a board drawn again must still come out byte for byte the same
+    renderer.clear_cache()
+    scene = scenes.large_hex_scene(map_key="t/closeup-again")
+    cells = [c["at"] for c in scene["cells"]]
+    board = dict(scene, arrows=[{"path": [cells[262], cells[263]], "kind": "attack"}])
+    assert renderer.render_with_layout(board)[1].close_up is not None
+    first = renderer.render_png(board)
+    assert renderer.render_png(board) == first == _fresh_png(board)
+    renderer.render_png(board)
+    assert renderer.cache_info()["close_up_builds"] == 2  # since the cache was emptied: both drawn
+
+
 def test_map_layers_are_kept_within_a_byte_budget():
     from renderer import render as core
 
@@ -286,6 +300,28 @@ def test_map_layers_are_kept_within_a_byte_budget():
     info = renderer.cache_info()
     assert info["static_builds"] == 6 and info["static_bytes"] <= core.STATIC_BYTES
     assert info["static_cached"] >= 2  # the small map's layer beside the newest big ones
+
+
+def test_the_layers_a_new_map_layer_pushes_out_are_dropped_before_it_is_drawn(monkeypatch):
+    # a worker should never hold the whole budget of layers and a new big layer at once
+    from renderer import render as core
+
+    renderer.clear_cache()
+    held = []
+    drawn_alone = core._build_static
+
+    def build_static(scene, lay):
+        if lay.width * lay.height * 4 > core.STATIC_BYTES / 4:  # the map's, not a close-up's
+            held.append(core.STATIC.bytes)  # what the cache still holds while it is drawn
+        return drawn_alone(scene, lay)
+
+    monkeypatch.setattr(core, "_build_static", build_static)
+    for k in range(5):  # 40x30 hexes: about 12 MB a layer, three fit in the budget
+        renderer.render_png(scenes.large_hex_scene(map_key=f"t/room-{k}"))
+    layer = core.STATIC.bytes // len(core.STATIC)
+    assert len(held) == 5 and held[:3] == [0, layer, 2 * layer]
+    assert all(before + layer <= core.STATIC_BYTES for before in held)
+    assert renderer.cache_info()["static_cached"] == core.STATIC_BYTES // layer
 
 
 def test_concurrent_renders_build_the_layer_once_and_agree():
@@ -640,6 +676,26 @@ def test_a_colour_the_map_has_not_shown_before_is_drawn_in_that_colour():
     renderer.render_png(green)  # another set of colours in between
     assert renderer.render_png(plain) == _fresh_png(plain)
     assert close(counter_colour_at(again, plain, "0304"), RED, 6)
+
+
+def test_a_palette_kept_without_its_lookup_table_maps_pictures_to_the_same_bytes(monkeypatch):
+    # only the palettes used last keep Pillow's lookup table (memory); the others keep their
+    # colours, and a picture mapped onto them must not change
+    from renderer import render as core
+
+    renderer.clear_cache()
+    monkeypatch.setattr(core._TABLED_PALETTES, "limit", 2)
+    boards = [
+        hex_scene(f"t/tables-{n}", pieces=[piece("0304"), piece("0605", colour)])
+        for n, colour in enumerate(("#2e86c1", "#1e8449", "#8e44ad", "#d35400", "#16a085"))
+    ]
+    first = [renderer.render_png(board) for board in boards]
+    assert len(core._TABLED_PALETTES) == 2
+    assert [renderer.render_png(board) for board in boards] == first
+    info = renderer.cache_info()
+    assert info["palette_builds"] == 5  # the colours were chosen once per map
+    assert info["palette_tables_built"] == 10  # the tables twice: dropped in between
+    assert renderer.render_png(boards[-1]) == first[-1] == _fresh_png(boards[-1])
 
 
 def _fresh_png(scene: dict) -> bytes:

@@ -55,3 +55,10 @@ def freed_then_given_back() -> tuple[float, float]:
     given_back = _rss_mb()
     del last
     return freed, given_back
+
+
+def modules_loaded(names: tuple[str, ...]) -> dict[str, bool]:
+    """Which of ``names`` this process has imported."""
+    import sys
+
+    return {name: name in sys.modules for name in names}

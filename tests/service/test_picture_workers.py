@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import textwrap
@@ -46,3 +47,26 @@ def test_a_picture_worker_does_not_run_the_bot_s_main_script_again(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "picture (" in done.stdout
     assert marker.read_text().count("top of the main script ran") == 1
+
+
+async def test_a_picture_worker_draws_a_board_without_loading_asyncio():
+    # The pool's module imports asyncio (with ssl, about 6 MB); a worker imports the module of
+    # each function it runs, and needs neither to build and draw a board.
+    from PIL import Image
+
+    from engine import registry
+    from engine.core.game import new_game
+    from service.pictures import PicturePool
+
+    from . import picture_tasks
+
+    rules = registry.get_ruleset("pocket-tactics")
+    state, _ = new_game(rules, rules.load_scenario(rules.default_scenario), 5)
+    pool = PicturePool(workers=1)
+    try:
+        png = await pool.board(rules, state, [], None)
+        loaded = await pool.run(picture_tasks.modules_loaded, ("asyncio", "ssl", "renderer"))
+    finally:
+        pool.shutdown()
+    assert Image.open(io.BytesIO(png)).format == "PNG"
+    assert loaded == {"asyncio": False, "ssl": False, "renderer": True}
