@@ -1,6 +1,8 @@
 """A reminder pass claims every due reminder in one transaction; each claim is still decided on
 its own, so a stale one (the turn moved on, another process reminded) loses alone."""
 
+from tests.service.counting import count_calls
+
 
 async def test_claims_in_one_batch_are_decided_one_by_one(svc, clock):
     settings = {"clock": {"initial": 3600, "remind_every": 60}}
@@ -87,15 +89,7 @@ async def test_a_reminder_carries_its_players_time_left_and_newest_board(svc, cl
 
 
 async def test_a_pass_reads_no_more_for_six_due_games_than_for_two(svc, clock, monkeypatch):
-    reads = []
-    for name in ("fetchall", "fetchone"):
-        method = getattr(svc.store, name)
-
-        async def counted(sql, params=(), method=method):
-            reads.append(sql)
-            return await method(sql, params)
-
-        monkeypatch.setattr(svc.store, name, counted)
+    reads = count_calls(monkeypatch, svc.store, "fetchall", "fetchone")
 
     async def reads_of_a_pass(seeds):
         games = await _due_games(svc, clock, seeds)

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from service.games import GameService
+from tests.service.counting import count_calls
 
 END_PHASE = {"type": "end-phase", "side": "red"}
 
@@ -133,15 +134,7 @@ async def test_the_game_in_a_thread_comes_with_its_seats_in_one_read(svc, monkey
     lonely = await svc.create_game("skirmish", seed="nobody seated")
     await svc.set_thread(lonely.id, 78)
     await svc.get_game(newer.id)  # its state in memory: only the thread and seats are read
-    reads = []
-    for name in ("fetchall", "fetchone"):
-        original = getattr(svc.store, name)
-
-        async def counted(sql, params=(), _original=original):
-            reads.append(sql)
-            return await _original(sql, params)
-
-        monkeypatch.setattr(svc.store, name, counted)
+    reads = count_calls(monkeypatch, svc.store, "fetchall", "fetchone")
     async with svc.same_reads():  # what an autocomplete does
         found = await svc.find_by_thread(77)
         assert found.id == newer.id and await svc.sides_of(found.id, 5) == ["blue"]
@@ -195,14 +188,7 @@ async def test_states_beyond_the_ready_ones_come_back_from_their_text_and_never_
     ]
     played = (await mine.act(first.id, END_PHASE, actor="table")).game
     await mine.act(second.id, END_PHASE, actor="table")  # first's state is text only now
-    loads = []
-    original = svc.store.load_game
-
-    async def counted(game_id):
-        loads.append(game_id)
-        return await original(game_id)
-
-    monkeypatch.setattr(svc.store, "load_game", counted)
+    loads = count_calls(monkeypatch, svc.store, "load_game")
     again = await mine.get_game(first.id)
     assert loads == [] and again.version == played.version and again.state == played.state
     # Another process (or service) plays on: the version moved, the kept text is not offered.
@@ -219,14 +205,7 @@ async def test_states_beyond_the_ready_ones_come_back_from_their_text_and_never_
 async def test_an_action_after_this_service_s_own_needs_no_look_at_the_log_for_its_number(
     svc, game, monkeypatch
 ):
-    asked = []
-    original = svc.store.max_seq
-
-    async def counted(game_id):
-        asked.append(game_id)
-        return await original(game_id)
-
-    monkeypatch.setattr(svc.store, "max_seq", counted)
+    asked = count_calls(monkeypatch, svc.store, "max_seq")
     await svc.act(game.id, END_PHASE, actor="table")
     await svc.act(game.id, END_PHASE, actor="table")  # numbered from the first: no read
     assert len(asked) == 1
