@@ -12,11 +12,11 @@ from service import table
 from tests.discord.test_german_replies import english_sentences
 
 
-def hot_seat_german(tmp_path, lines: list[str]) -> str:
+def hot_seat_german(tmp_path, lines: list[str], game: str = "tenochtitlan") -> str:
     typed = iter([*lines, "/quit"])
     out = io.StringIO()
     code = table.main(
-        ["--game", "tenochtitlan", "--seed", "7", "--lang", "de", "--db", str(tmp_path / "t.db")],
+        ["--game", game, "--seed", "7", "--lang", "de", "--db", str(tmp_path / f"{game}.db")],
         stdout=out,
         stderr=io.StringIO(),
         input_fn=lambda prompt: next(typed),
@@ -102,35 +102,19 @@ def test_questions_on_the_german_table_are_answered_in_german(tmp_path):
     text = hot_seat_german(tmp_path, ["/info cell:0505"])
     assert "Terrain: Lake" not in text and "only boats enter" not in text, text
     assert not english_sentences(text), english_sentences(text)
-    typed = iter(["/los from:1012 to:1517", "/quit"])
-    out = io.StringIO()
-    code = table.main(
-        ["--game", "siege", "--seed", "7", "--lang", "de", "--db", str(tmp_path / "s.db")],
-        stdout=out,
-        stderr=io.StringIO(),
-        input_fn=lambda prompt: next(typed),
-    )
-    assert code == 0
-    assert "Kein Schuss von 1012 nach 1517: Entfernung 7" in out.getvalue(), out.getvalue()
-    assert "No shot" not in out.getvalue(), out.getvalue()
+    text = hot_seat_german(tmp_path, ["/los from:1012 to:1517"], game="siege")
+    assert "Kein Schuss von 1012 nach 1517: Entfernung 7" in text, text
+    assert "No shot" not in text, text
 
 
 def test_a_side_is_named_as_the_prompt_shows_it(tmp_path):
     """The prompt says "am Zug: Belagerer"; "Belagerer /options" (or "Besiegers", any case)
     was refused: "Beginne mit einem Befehl ... Getippt: 'Belagerer'"."""
-    typed = iter(
-        ["Belagerer /options", "besiegers /options", "VERTEIDIGER /options", "Nobody /options"]
-        + ["/quit"]
+    text = hot_seat_german(
+        tmp_path,
+        ["Belagerer /options", "besiegers /options", "VERTEIDIGER /options", "Nobody /options"],
+        game="siege",
     )
-    out = io.StringIO()
-    code = table.main(
-        ["--game", "siege", "--seed", "7", "--lang", "de", "--db", str(tmp_path / "s.db")],
-        stdout=out,
-        stderr=io.StringIO(),
-        input_fn=lambda prompt: next(typed),
-    )
-    text = out.getvalue()
-    assert code == 0
     assert "Getippt: 'Belagerer'" not in text and "Getippt: 'besiegers'" not in text, text
     assert "Getippt: 'VERTEIDIGER'" not in text, text
     assert text.count("erlaubte Aktion(en) für Belagerer") == 2, text
