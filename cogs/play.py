@@ -114,12 +114,15 @@ class _ActChoices:
 
     def __init__(self, ruleset, view: dict, legal: list[dict], lang: str):
         self.lang = lang
-        self.values: list[str] = [value for _, value in self._offered(legal)]
-        self.labels: list[str | None] = [None] * len(self.values)
-        for index, (action, _) in enumerate(self._offered(legal)):
-            if index >= MAX_CHOICES:
-                break
-            self.labels[index] = describe_action(ruleset, view, action, lang)
+        self.values: list[str] = []
+        self.labels: list[str | None] = []
+        for action, value in self._offered(legal):
+            self.values.append(value)
+            self.labels.append(
+                describe_action(ruleset, view, action, lang)
+                if len(self.labels) < MAX_CHOICES
+                else None
+            )
         self.complete = len(self.values) <= MAX_CHOICES
 
     @staticmethod

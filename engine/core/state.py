@@ -108,3 +108,36 @@ def freeze(value):
     if kind in _ATOMS:
         return value
     return copy.deepcopy(value)
+
+
+_FROZEN = (FrozenDict, FrozenList)
+
+
+def freeze_like(value, like):
+    """``freeze(value)``, sharing every container that equals the one at the same place in
+    ``like`` (frozen already) instead of freezing a copy of it: a side's view is the state
+    with a few parts hidden, so most of it is the state's own frozen parts again. Equality is
+    Python's (``1 == 1.0 == True``), which is why this is for what is shown (views), never for
+    a state that is hashed, stored or played on."""
+    kind = type(value)
+    if kind is dict and type(like) is FrozenDict:
+        shared = {}
+        for key, item in value.items():
+            if type(item) in _ATOMS:
+                shared[key] = item
+                continue
+            old = like.get(key)
+            shared[key] = old if type(old) in _FROZEN and old == item else freeze_like(item, old)
+        return FrozenDict(shared)
+    if kind is list and type(like) is FrozenList and len(value) == len(like):
+        return FrozenList(
+            [
+                item
+                if type(item) in _ATOMS
+                else old
+                if type(old) in _FROZEN and old == item
+                else freeze_like(item, old)
+                for item, old in zip(value, like)
+            ]
+        )
+    return freeze(value)

@@ -232,3 +232,33 @@ def test_a_frozen_state_reads_like_the_state_refuses_changes_and_copies_back_to_
     for plain in (clone(frozen), copy.deepcopy(frozen), pickle.loads(pickle.dumps(frozen))):
         plain["units"]["r1"]["tags"].append("tired")  # a changeable copy, changing nothing kept
         assert frozen["units"]["r1"]["tags"] == ["elite"]
+
+
+def test_a_view_frozen_like_its_state_shares_the_parts_it_did_not_hide():
+    from engine.core.state import clone, freeze, freeze_like
+
+    state = freeze(
+        {
+            "units": {"r1": {"at": "0101"}, "b1": {"at": "0203"}},
+            "hands": {"red": ["c1", "c2"], "blue": ["c3"]},
+            "log": [[1, 2], [3]],
+            "turn": 2,
+        }
+    )
+    view = clone(state)
+    view["hands"]["blue"] = []  # hidden from red
+    view["log"][1] = [3, 4]
+    shown = freeze_like(view, state)
+    assert shown == view and shown == freeze(view)
+    assert shown["units"] is state["units"]  # unchanged: the state's own frozen part
+    assert shown["hands"]["red"] is state["hands"]["red"]
+    assert shown["log"][0] is state["log"][0]
+    assert shown["hands"]["blue"] == [] and state["hands"]["blue"] == ["c3"]
+    assert shown["log"][1] == [3, 4] and state["log"][1] == [3]
+    with pytest.raises(TypeError):
+        shown["hands"]["blue"].append("c9")  # read-only like everything frozen
+    with pytest.raises(TypeError):
+        shown["turn"] = 3
+    # nothing to share with: the same as freeze
+    assert freeze_like({"a": [1]}, None) == freeze({"a": [1]})
+    assert freeze_like([[1], [2]], freeze([[1]])) == [[1], [2]]

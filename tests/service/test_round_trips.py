@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from engine import registry
 from service.games import GameService
 from tests.service.counting import count_calls
 
@@ -161,6 +162,15 @@ async def test_readers_share_one_read_only_view_per_version(svc, game):
     await svc.act(game.id, END_PHASE, actor="table")
     after = await svc.shared_view(game.id, None)
     assert after is not shared and after["phase"] != shared["phase"]
+
+
+async def test_a_kept_view_shares_what_it_does_not_hide_with_the_kept_state(svc, game):
+    # The test game hides the other sides' secrets and shows the units as they are: the view
+    # holds the state's own read-only units, not a second frozen copy of them.
+    state = (await svc.get_game(game.id)).state
+    red = await svc.shared_view(game.id, "red")
+    assert red["units"] == state["units"] and red["units"] is state["units"]
+    assert set(red["secret"]) <= {"red"} and red == registry.get_ruleset("skirmish").view(state, "red")
 
 
 async def test_a_game_s_state_is_handed_out_read_only_instead_of_copied_per_call(svc, game):
