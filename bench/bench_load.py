@@ -76,6 +76,11 @@ CLOCK = {
 # ----- the Discord side, reduced to what the presenter touches ----------------------------------
 # Pictures posted by the command running in this task (its posts run inside it).
 POSTED: contextvars.ContextVar[list | None] = contextvars.ContextVar("posted", default=None)
+# Seconds the command running in this task spent in the picture pool (queue and drawing),
+# and how many pictures were in the pool when it handed its own in.
+IN_PICTURES: contextvars.ContextVar[list | None] = contextvars.ContextVar(
+    "in_pictures", default=None
+)
 
 
 class Counters:
@@ -400,6 +405,26 @@ class Load:
         self.acts = 0
         self.act_pictures = 0
         self.turns: dict[int, tuple[str, list, str]] = {}
+        # of accepted commands that posted a picture: time in the picture pool, the rest, and
+        # the pictures already in the pool when theirs went in
+        self.picture_wait: list[float] = []
+        self.outside_picture: list[float] = []
+        self.pictures_ahead: list[int] = []
+        self._watch_pictures(service.pictures)
+
+    def _watch_pictures(self, pool) -> None:
+        run = pool.run
+
+        async def timed_run(*args, **kwargs):
+            mine = IN_PICTURES.get()
+            ahead, before = pool.in_flight, time.perf_counter()
+            try:
+                return await run(*args, **kwargs)
+            finally:
+                if mine is not None:
+                    mine.append((time.perf_counter() - before, ahead))
+
+        pool.run = timed_run
 
     async def whose_turn(self, game_id: int) -> int | None:
         """The player who would type now. Discord delivers the command of someone whose turn
@@ -414,11 +439,11 @@ class Load:
         sides = registry.get_ruleset(name).sides
         return USERS[sides.index(awaiting[0])] if awaiting[0] in sides else None
 
-    async def command(self, game_id: int, board: bool) -> tuple[str, bool]:
+    async def command(self, game_id: int, board: bool) -> tuple[str, bool, list]:
         """One player's command: the autocomplete, then the command itself."""
         user = await self.whose_turn(game_id)
         if user is None:
-            return "refused", False
+            return "refused", False, []
         thread = THREAD_BASE + game_id
         typing = FakeInteraction(self.bot, user, thread)
         start = time.perf_counter()
@@ -427,6 +452,8 @@ class Load:
         interaction = FakeInteraction(self.bot, user, thread)
         posted: list = []
         POSTED.set(posted)
+        in_pictures: list = []
+        IN_PICTURES.set(in_pictures)
         async with Guard(interaction, context="load"):
             if board:  # what /game board does
                 here = await self.presenter.game_here(interaction)
@@ -466,19 +493,19 @@ class Load:
                 )
         posted = bool(posted)
         if "busy" in reply.lower():
-            return "busy", posted
+            return "busy", posted, in_pictures
         if reply.startswith(("Done", "board posted")):
-            return "accepted", posted
+            return "accepted", posted, in_pictures
         if reply.startswith("Sorry, something went wrong"):
-            return "failed", posted
-        return "refused", posted
+            return "failed", posted, in_pictures
+        return "refused", posted, in_pictures
 
     async def timed(self, arrival: float, game_id: int, board: bool) -> None:
         try:
-            what, posted = await self.command(game_id, board)
+            what, posted, in_pictures = await self.command(game_id, board)
         except Exception as error:  # a harness fault, not a refusal: show it
             print("command failed:", repr(error), file=sys.stderr)
-            what, posted = "failed", False
+            what, posted, in_pictures = "failed", False, []
         elapsed = time.perf_counter() - arrival
         self.outcomes[what] += 1
         if what == "busy":
@@ -493,6 +520,10 @@ class Load:
             self.act_pictures += posted
         if posted:
             self.picture_latency.append(elapsed)
+            waited = sum(spent for spent, _ in in_pictures)
+            self.picture_wait.append(waited)
+            self.outside_picture.append(elapsed - waited)
+            self.pictures_ahead.extend(ahead for _, ahead in in_pictures)
 
     def board_chance(self) -> float:
         """Board requests fill the mix up to BOARD_SHARE picture-posting commands; actions
@@ -606,6 +637,7 @@ async def main(args) -> None:
     if settle is not None:
         settle()  # as the bot does once it is set up (cogs.runtime)
     load.latency.clear(), load.complete_latency.clear(), load.picture_latency.clear()
+    load.picture_wait.clear(), load.outside_picture.clear(), load.pictures_ahead.clear()
     load.outcomes = dict.fromkeys(load.outcomes, 0)
     load.counters.pictures = 0
     load.acts = load.act_pictures = 0
@@ -686,6 +718,22 @@ async def main(args) -> None:
     print(
         f"actions {load.acts}, of which posted a board {load.act_pictures}; "
         f"board requests {load.board_commands}"
+    )
+    accepted_pictures = len(load.picture_latency)
+    print(
+        f"the mix: {accepted_pictures / max(1, load.outcomes['accepted']):.0%} of accepted "
+        f"commands posted a picture ({load.act_pictures / max(1, load.acts):.0%} of accepted "
+        f"actions end a turn, phase or activation and post one; board requests only top the "
+        f"mix up to the issue's {BOARD_SHARE:.0%}, never take pictures away)"
+    )
+    print(
+        f"accepted commands posting a picture ({accepted_pictures}): in the picture pool "
+        f"(queue and drawing) p50 {pct(load.picture_wait, 0.5) * 1000:.0f} / p99 "
+        f"{pct(load.picture_wait, 0.99) * 1000:.0f} ms, the rest of the command p50 "
+        f"{pct(load.outside_picture, 0.5) * 1000:.0f} / p99 "
+        f"{pct(load.outside_picture, 0.99) * 1000:.0f} ms; pictures already in the pool when "
+        f"theirs went in p50 {pct(load.pictures_ahead, 0.5):.0f} / p99 "
+        f"{pct(load.pictures_ahead, 0.99):.0f} / max {max(load.pictures_ahead or [0])}"
     )
     print(
         f"commands: {done} in {wall:.1f} s = {done / wall:.1f}/s; "
