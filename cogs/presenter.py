@@ -7,6 +7,7 @@ database in aiosqlite's thread and rendering in ``asyncio.to_thread``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -290,16 +291,6 @@ class Presenter:
             f"{describe_action(ruleset, before, outcome.action, lang)}"
         )
         text = clip("\n".join([head, *lines]))
-        has_dice = any(e.get("type") == "roll" for e in outcome.events)
-        if has_dice:
-            embed = discord.Embed(
-                title=t(lang, "result"),
-                description=clip(text, MAX_EMBED_TEXT),
-                colour=discord.Colour.dark_red(),
-            )
-            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
-        else:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         state = info.state
         moved_on = (
             outcome.turn_ended
@@ -308,12 +299,33 @@ class Presenter:
                 before.get(key) != state.get(key) for key in ("turn", "phase", "active", "awaiting")
             )
         )
-        if moved_on:
-            # Ping only when the game starts waiting for someone else, not on every phase.
-            new_people = any(before.get(key) != state.get(key) for key in ("active", "awaiting"))
-            await self.post_board(info, lang=lang, mention=new_people, happened=[head, *lines])
-        else:
-            await self.refresh_buttons(info, lang)
+        # The new board's picture is drawn by a worker while this post goes to Discord (a
+        # round trip of its own) and the board post is put together: the command waits for
+        # the longer of them, not for both one after the other.
+        picture = self._start_picture(info, lang) if moved_on else None
+        try:
+            has_dice = any(e.get("type") == "roll" for e in outcome.events)
+            if has_dice:
+                embed = discord.Embed(
+                    title=t(lang, "result"),
+                    description=clip(text, MAX_EMBED_TEXT),
+                    colour=discord.Colour.dark_red(),
+                )
+                await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            if moved_on:
+                # Ping only when the game starts waiting for someone else, not on every phase.
+                new_people = any(
+                    before.get(key) != state.get(key) for key in ("active", "awaiting")
+                )
+                await self.post_board(
+                    info, lang=lang, mention=new_people, happened=[head, *lines], picture=picture
+                )
+            else:
+                await self.refresh_buttons(info, lang)
+        finally:
+            _drop_unused(picture)
 
     async def flow(
         self, info, ruleset, before: dict, after: dict, outcome, lang: str
@@ -338,17 +350,50 @@ class Presenter:
         note: str | None = None,
         happened: list[str] | None = None,
         keep_flares: bool = False,
+        picture: asyncio.Task | None = None,
     ) -> discord.Message | None:
         """The turn post: header facts, who is awaited, what just happened (dice included),
         the public picture, and buttons.
 
         /flare marks (stored with the game, so they survive a restart) are drawn on every
         picture until a turn post has shown them; then they are cleared. ``keep_flares``: a
-        picture asked for outside the game's progress (/flare itself, /game board)."""
+        picture asked for outside the game's progress (/flare itself, /game board).
+        ``picture``: its drawing, started already by ``_start_picture`` in ``lang``."""
+        try:
+            return await self._post_board(
+                info, lang, mention, note, happened, keep_flares, picture
+            )
+        finally:
+            _drop_unused(picture)
+
+    def _start_picture(self, info, lang: str) -> asyncio.Task:
+        """The public picture of ``info``'s game with its flares, drawing from now on (a
+        worker draws it while the caller does its other work); ``post_board`` awaits it."""
+        return asyncio.create_task(self._board_picture(info, lang))
+
+    async def _board_picture(self, info, lang: str) -> tuple[bytes, tuple]:
+        """(the PNG, the flares drawn on it)."""
+        flares = tuple(await self.service.flares(info.id))
+        try:
+            return await self.service.render(info.id, viewer=None, flares=flares, lang=lang), flares
+        except SceneError:
+            if not flares:
+                raise
+            # A flare stored before cells were checked must not stop every post for good.
+            log.warning("game %s: flares %s cannot be drawn; dropped", info.id, flares)
+            await self.service.clear_flares(info.id, flares)
+            return await self.service.render(info.id, viewer=None, lang=lang), ()
+
+    async def _post_board(
+        self, info, lang, mention, note, happened, keep_flares, picture
+    ) -> discord.Message | None:
         channel = await self.thread_of(info)
         if channel is None:
             return None
         lang = lang or await self.public_lang(info.guild_id)
+        if picture is None:
+            # drawn while the rest of the post (header, seats, decision buttons) is made
+            picture = self._start_picture(info, lang)
         ruleset = ruleset_of(info)
         public_state = await self.service.shared_view(info.id, None)
         embed = discord.Embed(
@@ -393,23 +438,13 @@ class Presenter:
                 (embed.description or "") + "\n\n" + "\n".join(happened), MAX_EMBED_TEXT
             )
         embed.set_footer(text=t(lang, "version_footer", version=info.version))
-        flares = tuple(await self.service.flares(info.id))
-        try:
-            png = await self.service.render(info.id, viewer=None, flares=flares, lang=lang)
-        except SceneError:
-            if not flares:
-                raise
-            # A flare stored before cells were checked must not stop every post for good.
-            log.warning("game %s: flares %s cannot be drawn; dropped", info.id, flares)
-            await self.service.clear_flares(info.id, flares)
-            flares = ()
-            png = await self.service.render(info.id, viewer=None, lang=lang)
         embed.set_image(url="attachment://board.png")
         view = (
             None
             if result
             else board_view(info.id, info.version, lang, await self.decisions(info, ruleset, lang))
         )
+        png, flares = await picture
         kwargs = {"view": view} if view is not None else {}
         message = await channel.send(
             content,
@@ -591,6 +626,21 @@ class Presenter:
                 files.append(png_file(png, f"{side}.png"))
         extra = {"files": files} if files else {}
         await send(interaction, clip("\n".join(parts)), ephemeral=True, **extra)
+
+
+def _drop_unused(picture: asyncio.Task | None) -> None:
+    """A picture started for a post that failed or returned early is not drawn for nothing
+    (nobody awaits it now): cancelled, and its outcome taken so asyncio does not report it."""
+    if picture is None:
+        return
+    if not picture.done():
+        picture.cancel()
+    picture.add_done_callback(_outcome_taken)
+
+
+def _outcome_taken(task: asyncio.Task) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _field(obj, name: str):
