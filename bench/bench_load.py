@@ -601,6 +601,10 @@ async def reminder_loop(cog_pass, stop: asyncio.Event, times: list[float], every
 async def main(args) -> None:
     from cogs.reminders import ReminderCog
 
+    if args.pictures_ahead:
+        import service.games
+
+        service.games.PICTURES_AHEAD_PER_WORKER = args.pictures_ahead
     workdir = Path(tempfile.mkdtemp(prefix="umpire-load-"))
     path = workdir / "load.sqlite3"
     t0 = time.perf_counter()
@@ -772,6 +776,8 @@ async def main(args) -> None:
     admission = getattr(service, "admission", None)
     if admission is not None:
         print(f"bound on commands in progress at the end: {admission.limit} (starts at 12)")
+    ahead = getattr(sys.modules["service.games"], "PICTURES_AHEAD_PER_WORKER", None)
+    print(f"new commands refused while {ahead} pictures per worker are waiting or being drawn")
     rows = [
         (
             "accepted command p50",
@@ -864,6 +870,14 @@ def parse(argv=None):
         metavar="FRAMES",
         help="trace the bot's allocations during the load (tracemalloc, this many frames) and "
         "print what holds the most memory at its end, with the sizes of the service's caches",
+    )
+    parser.add_argument(
+        "--pictures-ahead",
+        type=int,
+        default=0,
+        metavar="N",
+        help="try another bound: refuse new commands while N pictures per worker are waiting or "
+        "being drawn (service.games.PICTURES_AHEAD_PER_WORKER; 0: the code's own)",
     )
     args = parser.parse_args(argv)
     if args.quick:
