@@ -640,6 +640,8 @@ async def main(args) -> None:
     settle = getattr(lifecycle, "settle_long_lived_objects", None)
     if settle is not None:
         settle()  # as the bot does once it is set up (cogs.runtime)
+    if args.gc_young:
+        gc.set_threshold(args.gc_young, *gc.get_threshold()[1:])
     load.latency.clear(), load.complete_latency.clear(), load.picture_latency.clear()
     load.picture_wait.clear(), load.outside_picture.clear(), load.pictures_ahead.clear()
     load.outcomes = dict.fromkeys(load.outcomes, 0)
@@ -764,7 +766,7 @@ async def main(args) -> None:
         )
     )
     print(
-        "Python's garbage collector during the load: "
+        f"Python's garbage collector during the load (thresholds {gc.get_threshold()}): "
         + "; ".join(
             f"generation {generation}: {len(pauses)} collections, "
             f"max {max(pauses or [0.0]) * 1000:.1f} ms, all {sum(pauses) * 1000:.0f} ms"
@@ -878,6 +880,14 @@ def parse(argv=None):
         metavar="N",
         help="try another bound: refuse new commands while N pictures per worker are waiting or "
         "being drawn (service.games.PICTURES_AHEAD_PER_WORKER; 0: the code's own)",
+    )
+    parser.add_argument(
+        "--gc-young",
+        type=int,
+        default=0,
+        metavar="N",
+        help="try another young-generation threshold of the garbage collector (Python's: 700) "
+        "once the bot is settled (0: leave it)",
     )
     args = parser.parse_args(argv)
     if args.quick:
