@@ -601,6 +601,12 @@ async def reminder_loop(cog_pass, stop: asyncio.Event, times: list[float], every
 async def main(args) -> None:
     from cogs.reminders import ReminderCog
 
+    if args.arena_max:
+        import ctypes
+
+        # M_ARENA_MAX: glibc's malloc gives each new thread an arena of its own, up to 8 per
+        # core; the bot's threads (SQLite's, asyncio.to_thread's) allocate rows and texts
+        ctypes.CDLL("libc.so.6").mallopt(-8, args.arena_max)
     if args.pictures_ahead:
         import service.games
 
@@ -880,6 +886,13 @@ def parse(argv=None):
         metavar="N",
         help="try another bound: refuse new commands while N pictures per worker are waiting or "
         "being drawn (service.games.PICTURES_AHEAD_PER_WORKER; 0: the code's own)",
+    )
+    parser.add_argument(
+        "--arena-max",
+        type=int,
+        default=0,
+        metavar="N",
+        help="try at most N malloc arenas in the bot's process (glibc's M_ARENA_MAX; 0: glibc's)",
     )
     parser.add_argument(
         "--gc-young",
