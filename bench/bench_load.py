@@ -607,6 +607,10 @@ async def main(args) -> None:
         # M_ARENA_MAX: glibc's malloc gives each new thread an arena of its own, up to 8 per
         # core; the bot's threads (SQLite's, asyncio.to_thread's) allocate rows and texts
         ctypes.CDLL("libc.so.6").mallopt(-8, args.arena_max)
+    if args.states_ready:
+        import service.games
+
+        service.games.STATES_READY = args.states_ready
     if args.pictures_ahead:
         import service.games
 
@@ -886,6 +890,14 @@ def parse(argv=None):
         metavar="N",
         help="try another bound: refuse new commands while N pictures per worker are waiting or "
         "being drawn (service.games.PICTURES_AHEAD_PER_WORKER; 0: the code's own)",
+    )
+    parser.add_argument(
+        "--states-ready",
+        type=int,
+        default=0,
+        metavar="N",
+        help="try keeping N games' states ready as objects (service.games.STATES_READY; 0: the "
+        "code's own)",
     )
     parser.add_argument(
         "--arena-max",
