@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import io
 import math
-from itertools import product
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import product
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
