@@ -315,7 +315,13 @@ def add_close_up(
     under_header = out.crop((left, top - hh, left + part.width, footer_top))
     band = out.crop((0, footer_top, out.width, lay.height))
     draw = ImageDraw.Draw(out)
-    draw.rectangle((0, footer_top, out.width, footer_top + extra - 1), fill=CLOSE_UP_BG)
+    # the background shows beside the close-up only (the caption's band is filled below):
+    # filling the whole band first and pasting the close-up over it wrote 7 MB twice
+    bottom = footer_top + extra - 1
+    if left > 0:
+        draw.rectangle((0, top, left - 1, bottom), fill=CLOSE_UP_BG)
+    if left + part.width < out.width:
+        draw.rectangle((left + part.width, top, out.width, bottom), fill=CLOSE_UP_BG)
     out.paste(part, (left, top - hh))
     out.paste(under_header, (left, top - hh))
     out.paste(band, (0, footer_top + extra))

@@ -1245,27 +1245,32 @@ def _labels_near(lay: Layout, x: float, y: float, reach: float) -> list:
         col0 = (x - lay.origin_x) / cell + lay.first_column
         row0 = (y - lay.origin_y) / cell + lay.first_row
         span_c = span_r = reach / cell + 2
-    out = []
-    offset = None
-    shared = lay.kind == "hex" and fonts.has_dejavu()
-    for col in range(
+    columns = range(
         max(lay.first_column, int(col0 - span_c)),
         min(lay.first_column + lay.columns, int(col0 + span_c) + 1),
-    ):
-        for row in range(
-            max(lay.first_row, int(row0 - span_r)),
-            min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
-        ):
-            h = hexgrid.from_offset(col, row) if lay.kind == "hex" else (col, row)
-            if shared:
-                # every hex label has the same box around its centre (digits share a width)
-                cx, cy = lay.center_of(h)
-                if offset is None:
-                    b = label_box(lay, h)
-                    offset = (b[0] - cx, b[1] - cy, b[2] - cx, b[3] - cy)
-                out.append((cx + offset[0], cy + offset[1], cx + offset[2], cy + offset[3]))
-            else:
-                out.append(label_box(lay, h))
+    )
+    rows = range(
+        max(lay.first_row, int(row0 - span_r)),
+        min(lay.first_row + lay.rows, int(row0 + span_r) + 1),
+    )
+    if lay.kind == "hex":  # hexgrid.from_offset, inlined (hundreds of cells per dice label)
+        cells = [(col, row - (col - (col & 1)) // 2) for col in columns for row in rows]
+    else:
+        cells = [(col, row) for col in columns for row in rows]
+    if not (lay.kind == "hex" and fonts.has_dejavu()):
+        return [label_box(lay, h) for h in cells]
+    if not cells:
+        return []
+    # every hex label has the same box around its centre (digits share a width): the first
+    # cell's label box gives it
+    center_of = lay.center_of
+    cx, cy = center_of(cells[0])
+    b = label_box(lay, cells[0])
+    dx0, dy0, dx1, dy1 = b[0] - cx, b[1] - cy, b[2] - cx, b[3] - cy
+    out = []
+    for h in cells:
+        cx, cy = center_of(h)
+        out.append((cx + dx0, cy + dy0, cx + dx1, cy + dy1))
     return out
 
 
@@ -1287,15 +1292,17 @@ class _Boxes:
         self.mask = Image.new("L", size, 0)
         # filled through Pillow's core: hundreds of boxes per label, and ImageDraw's checks
         # per box cost more than the filling (the same pixels as ``rectangle``)
-        core = self.mask.im
+        paste = self.mask.im.paste
+        floor, ceil, ox, oy = math.floor, math.ceil, self.x0, self.y0
         for boxes, value in ((rather, 1), (should, 2), (must, 255)):
-            for b in boxes:  # rounded outwards: a near miss counts as hiding, never the reverse
-                x0 = math.floor((b[0] - self.x0) / k)
-                y0 = math.floor((b[1] - self.y0) / k)
-                x1 = math.ceil((b[2] - self.x0) / k)
-                y1 = math.ceil((b[3] - self.y0) / k)
+            for b0, b1, b2, b3 in boxes:
+                # rounded outwards: a near miss counts as hiding, never the reverse
+                x0 = floor((b0 - ox) / k)
+                y0 = floor((b1 - oy) / k)
+                x1 = ceil((b2 - ox) / k)
+                y1 = ceil((b3 - oy) / k)
                 if x1 > x0 and y1 > y0:
-                    core.paste(value, (x0, y0, x1, y1))
+                    paste(value, (x0, y0, x1, y1))
 
     def hidden(self, box, limit: float | None = None) -> tuple[float, float, float] | None:
         """(area of counters, of names and outlines, of cell labels) under ``box``; None when
