@@ -84,6 +84,7 @@ def clear_cache() -> None:
     sprites.SPRITES.clear()
     sprites.FACES.clear()
     _WORDLESS.clear()
+    closeup._WINDOW_CELLS.clear()
 
 
 # ----- helpers -----------------------------------------------------------------------------

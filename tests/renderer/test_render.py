@@ -893,3 +893,58 @@ def test_cells_along_a_segment_are_those_of_the_squares_around_its_points():
             b = (rng.uniform(left - 40, right + 40), rng.uniform(top - 40, bottom + 40))
             # the same cells in the same order: labels are pasted in this order
             assert list(core._cells_along(lay, a, b)) == plainly(lay, a, b)
+
+
+def test_the_close_up_window_holds_the_most_action_then_counters_with_a_ring_around_it():
+    # the window is scored over every position (sums kept in tables, scores per column in one
+    # go); it must be the position the plain rule picks: most action, then most counters,
+    # least action on its inner edge columns, the first such position in column order
+    import random
+
+    from engine.core import hexgrid
+    from renderer import closeup
+    from renderer import render as core
+
+    def plainly(lay, action, counters, width, height, step):
+        first_col, first_row = lay.first_column, lay.first_row
+        last_col, last_row = first_col + lay.columns - 1, first_row + lay.rows - 1
+        best, best_score = (first_col, first_row), -1.0
+        for c0 in range(first_col, max(first_col, last_col - width + 1) + 1, step):
+            inner = [c for c in dict.fromkeys((c0, c0 + width - 1)) if first_col < c < last_col]
+            for r0 in range(first_row, max(first_row, last_row - height + 1) + 1, step):
+                rows = range(r0, min(r0 + height, last_row + 1))
+                cols = range(c0, min(c0 + width, last_col + 1))
+                score = sum(action.get((c, r), 0) for c in cols for r in rows)
+                score += 0.01 * sum(counters.get((c, r), 0) for c in cols for r in rows)
+                rim = 0.0
+                for c in inner:
+                    rim += sum(action.get((c, r), 0) for r in rows)
+                score -= 0.001 * rim
+                if score > best_score:
+                    best, best_score = (c0, r0), score
+        return best
+
+    rng = random.Random(8)
+    for case in range(150):
+        kind = "hex" if case % 3 else "square"
+        columns, rows = rng.randrange(6, 26), rng.randrange(4, 30)
+        lay = layout_for({"kind": kind, "columns": columns, "rows": rows}, 20, 0)
+        action = {
+            (rng.randrange(columns), rng.randrange(rows)): float(rng.choice((1, 2, 3, 6)))
+            for _ in range(rng.randrange(1, 8))
+        }
+        pieces = []
+        for _ in range(rng.randrange(0, 40)):
+            col, row = rng.randrange(columns), rng.randrange(rows)
+            h = hexgrid.from_offset(col, row) if kind == "hex" else (col, row)
+            pieces.append({"at": core._label(lay, h)})
+        cell = rng.choice((40, 60, 90))
+        window = closeup._window(lay, action, pieces, cell)
+        counters: dict = {}
+        for p in pieces:
+            spot = closeup._offset(lay, p["at"])
+            counters[spot] = counters.get(spot, 0) + 1
+        width, height = window["columns"], window["rows"]
+        step = 2 if kind == "square" else 1
+        first = plainly(lay, action, counters, width, height, step)
+        assert (window["first_column"] - 1, window["first_row"] - 1) == first, case
