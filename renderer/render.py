@@ -853,7 +853,7 @@ def _cells_along(lay: Layout, a, b) -> set:
         col_step = row_step = cell
     first_col, first_row = lay.first_column, lay.first_row
     end_col, end_row = first_col + lay.columns, first_row + lay.rows
-    spots = set()
+    spots: set[tuple[int, int]] = set()
     seen = None
     for k in range(steps + 1):
         x = a[0] + (b[0] - a[0]) * k / steps
