@@ -1324,8 +1324,8 @@ class _Boxes:
         if top == 0:
             return 0.0, 0.0, 0.0
         # the mask's highest value tells the dearest thing hidden, in a tenth of the time of
-        # counting them (the histogram): a spot over a counter loses to any spot found before
-        # that hides none
+        # counting them (the histogram): a spot over a counter (a name) costs more than 1e9
+        # (1e7), so once a spot found costs no more than that, it cannot win
         if limit is not None and (top == 255 and limit <= 1e9 or top == 2 and limit <= 1e7):
             return None
         counts = part.histogram()
