@@ -9,6 +9,7 @@ and written by :mod:`renderer.png` (zlib-ng's deflate).
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from collections.abc import Iterable
@@ -1389,19 +1390,15 @@ def _best_spot(candidates, spot, lay: Layout, placed, leaders, hide: _Boxes):
     return best
 
 
-def _attack_labels(
-    img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None, repaste=None
-) -> None:
-    """One label per attack near its arrow's middle, at the candidate spot that overlaps no
-    other label and hides the fewest counters and cell labels; a leader line joins a moved
-    label to its arrow without crossing another label."""
-    ts = max(11, min(lay.text_size, round(lay.cell * 0.38)))
-    placed: list[tuple[float, float, float, float]] = []
-    leaders: list[tuple[tuple, tuple]] = []
-    boxes: list = []
+@functools.lru_cache(maxsize=64)
+def _label_spots(cell: float) -> tuple[tuple, tuple]:
+    """Where a dice label may go around its arrow's middle, nearest first: rings of twelve
+    spots (coarse), and a fine grid for when every ring spot hides something (the same for
+    every label at a cell size; sorting the 555 grid spots was a fifth of a millisecond per
+    picture)."""
     offsets = [(0.0, 0.0)]
     for k in range(1, 7):
-        d = k * 0.45 * lay.cell
+        d = k * 0.45 * cell
         offsets += [
             (0, -d),
             (0, d),
@@ -1417,11 +1414,27 @@ def _attack_labels(
             (d / 2, d),
         ]
     offsets.sort(key=lambda d: math.hypot(*d))
-    step_x, step_y = lay.cell * 0.4, lay.cell * 0.12
+    step_x, step_y = cell * 0.4, cell * 0.12
     dense = sorted(
         ((i * step_x, j * step_y) for i in range(-7, 8) for j in range(-18, 19)),
         key=lambda d: math.hypot(*d),
     )
+    return tuple(offsets), tuple(dense)
+
+
+def _attack_labels(
+    img, draw, labels, lay: Layout, counters, avoid, drawn: Drawn | None, repaste=None
+) -> None:
+    """One label per attack near its arrow's middle, at the candidate spot that overlaps no
+    other label and hides the fewest counters and cell labels; a leader line joins a moved
+    label to its arrow without crossing another label."""
+    if not labels:
+        return
+    ts = max(11, min(lay.text_size, round(lay.cell * 0.38)))
+    placed: list[tuple[float, float, float, float]] = []
+    leaders: list[tuple[tuple, tuple]] = []
+    boxes: list = []
+    offsets, dense = _label_spots(lay.cell)
     for (x, y), text, colour, segment in labels:
         w = fonts.text_width(text, ts, True) + ts * 0.8
         h = ts * 1.45
