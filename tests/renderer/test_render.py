@@ -948,3 +948,45 @@ def test_the_close_up_window_holds_the_most_action_then_counters_with_a_ring_aro
         step = 2 if kind == "square" else 1
         first = plainly(lay, action, counters, width, height, step)
         assert (window["first_column"] - 1, window["first_row"] - 1) == first, case
+
+
+def test_the_panel_beside_a_close_up_is_the_panel_colour():
+    # the panel's colour is filled only beside the close-up (not under it first); the rows the
+    # close-up takes start black in the taller picture, so a strip left unfilled would show
+    from renderer import closeup
+    from renderer import render as core
+
+    renderer.clear_cache()
+    img, drawn = core.render_with_layout(scenes.large_hex_scene(map_key="t/close-up-panel"))
+    x0, y0, x1, y1 = (round(v) for v in drawn.close_up["box"])
+    assert 0 < x0 and x1 < img.width  # the close-up is narrower than the picture
+    for strip in ((0, y0, x0, y1), (x1, y0, img.width, y1)):
+        assert img.crop(strip).getcolors() == [
+            ((strip[2] - strip[0]) * (strip[3] - strip[1]), closeup.CLOSE_UP_BG)
+        ]
+
+
+def test_a_close_up_shows_the_cells_of_its_window_whichever_board_of_the_map_came_before():
+    # the map's cells inside a close-up's window are kept per map_key and window: a board of
+    # the same map with other counters gets the same cells as when drawn first
+    from renderer import closeup
+
+    first = scenes.large_hex_scene(pieces=60, seed=3, map_key="t/window-cells")
+    second = scenes.large_hex_scene(pieces=70, seed=3, map_key="t/window-cells")
+    window = {"kind": "hex", "first_column": 5, "first_row": 4, "columns": 9, "rows": 3}
+    elsewhere = {**window, "first_column": 20, "first_row": 11}
+    renderer.clear_cache()
+    closeup.sub_scene(first, elsewhere, 60)
+    closeup.sub_scene(first, window, 90)
+    closeup.sub_scene(first, window, 60)
+    kept = closeup.sub_scene(second, window, 60)
+    renderer.clear_cache()
+    fresh = closeup.sub_scene(second, window, 60)
+    assert kept["cells"] == fresh["cells"]
+    assert 0 < len(fresh["cells"]) < len(second["cells"])
+    labels = {c["at"] for c in fresh["cells"]}
+    assert labels == {
+        lab
+        for lab in scenes.hex_labels(40, 30)
+        if 5 <= int(lab[:2]) < 14 and 4 <= int(lab[2:]) < 7
+    }
