@@ -17,6 +17,7 @@ picture costs a worker, whatever the load), wall ms the clock.
     python bench/bench_render.py --levels   # also PNG compression levels on real boards
     python bench/bench_render.py --encoders # also the PNG writers and deflates on real boards
     python bench/bench_render.py --mix      # also a worker's CPU per picture over the games
+    python bench/bench_render.py --parts    # also a warm picture of the largest map by step
     python bench/bench_render.py --images   # also write the example pictures to docs/images/
 """
 
@@ -223,6 +224,61 @@ def mix(pictures: int = 240, seed: int = 5) -> None:
     )
 
 
+def parts(pictures: int = 30) -> None:
+    """Where a warm picture of the largest map spends its CPU, step by step (each step's
+    time includes the steps it calls: the close-up's own map is inside "add_close_up", and
+    labels put back under leaders inside "_attack_labels")."""
+    from renderer import closeup, png
+
+    scene = scenes.large_hex_scene()
+    steps = {
+        core: (
+            "_header",
+            "_objectives",
+            "_arrow",
+            "_repaste_labels_under",
+            "_repaste_names_under",
+            "_markers",
+            "_pieces",
+            "_attack_labels",
+            "_footer",
+            "_render_close_up",
+            "_build_static",
+            "encode_png",
+        ),
+        closeup: ("plan", "add_close_up"),
+        png: ("encode_indexed",),
+    }
+    spent = {name: 0.0 for names in steps.values() for name in names}
+    real = {(module, name): getattr(module, name) for module, names in steps.items() for name in names}
+
+    def timed(function, name):
+        def run(*args, **kwargs):
+            c0 = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - c0
+
+        return run
+
+    for _ in range(3):
+        renderer.render_png(scene)
+    for (module, name), function in real.items():
+        setattr(module, name, timed(function, name))
+    try:
+        c0 = time.process_time()
+        for _ in range(pictures):
+            renderer.render_png(scene)
+        total = time.process_time() - c0
+    finally:
+        for (module, name), function in real.items():
+            setattr(module, name, function)
+    print(f"\nlargest map, warm, CPU per picture by step ({pictures} pictures): {total / pictures * 1000:.1f} ms")
+    for name, seconds in sorted(spent.items(), key=lambda item: -item[1]):
+        print(f"  {name:<22} {seconds / pictures * 1000:6.2f} ms")
+
+
 def compression_levels(levels=(1, 2, 3, 6, 9), runs: int = 5) -> None:
     """Each real game's picture three quarters in, and the largest example, written at each
     PNG level: time against size (Discord's limit is 10 MB; phone data is what counts)."""
@@ -379,6 +435,8 @@ def main() -> None:
         encoders()
     if "--mix" in sys.argv:
         mix()
+    if "--parts" in sys.argv:
+        parts()
     if "--images" in sys.argv:
         out = ROOT / "docs" / "images"
         out.mkdir(parents=True, exist_ok=True)

@@ -754,3 +754,239 @@ def test_a_map_layer_without_words_is_drawn_once_for_every_language():
     renderer.render_image({**named, "lang": "de"})
     assert renderer.cache_info()["static_builds"] == 2
     renderer.clear_cache()
+
+
+def _cheapest_spot(candidates, spot, lay, placed, leaders, hide):
+    """The rule _best_spot applies, without its shortcuts: every candidate clear of placed
+    labels and leaders is costed from the full counts of what it hides; the first cheapest
+    wins."""
+    import math
+
+    from renderer import render as core
+
+    x, y, w, h = spot
+    left, top, right, bottom = lay.frame
+    best = None
+    for i, (dx, dy) in enumerate(candidates):
+        x0 = min(max(x + dx - w / 2, left), right - w)
+        y0 = min(max(y + dy - h / 2, top), bottom - h)
+        box = (x0, y0, x0 + w, y0 + h)
+        if any(core._overlap(box, b) > 0 for b in placed):
+            continue
+        anchor = (min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3]))
+        if any(core._segment_hits_box(p, q, box) for p, q in leaders) or any(
+            core._segment_hits_box((x, y), anchor, b)
+            for b in placed
+            if not (b[0] <= x <= b[2] and b[1] <= y <= b[3])
+        ):
+            continue
+        counters, hidden, covered = core._Boxes.hidden(hide, box)
+        cost = (
+            (1e9 if counters else 0.0)
+            + (1e7 if hidden else 0.0)
+            + 3 * counters
+            + 3 * hidden
+            + covered
+            + math.hypot(dx, dy) * lay.cell * 0.3
+            + i * 0.01
+        )
+        if best is None or cost < best[0]:
+            best = (cost, box, anchor, counters + hidden, covered)
+    return best
+
+
+def test_a_dice_label_takes_the_cheapest_spot_whatever_its_shortcuts_skip():
+    # the search stops early and passes over spots over counters and names without counting
+    # them; on crowded random boards it must still pick the spot the full costing picks
+    import random
+
+    from renderer import render as core
+
+    rng = random.Random(21)
+    hex_lay = layout_for({"kind": "hex", "columns": 20, "rows": 15}, 40, 0)
+    square_lay = layout_for({"kind": "square", "columns": 16, "rows": 16}, 40, 0)
+    shortcuts_taken = 0
+    for case in range(300):
+        lay = hex_lay if case % 2 else square_lay
+        left, top, right, bottom = lay.frame
+        x, y = rng.uniform(left + 60, right - 60), rng.uniform(top + 60, bottom - 60)
+        w, h = rng.uniform(30, 90), rng.uniform(14, 24)
+        reach = 3.2 * lay.cell + w
+
+        def boxes(n, size, x=x, y=y, reach=reach):
+            out = []
+            for _ in range(n):
+                bx, by = x + rng.uniform(-reach, reach), y + rng.uniform(-reach, reach)
+                out.append((bx, by, bx + rng.uniform(4, size), by + rng.uniform(4, size)))
+            return out
+
+        counters = boxes(rng.randrange(0, 30), 40)
+        names = boxes(rng.randrange(0, 8), 60)
+        labels = boxes(rng.randrange(0, 60), 30)
+        placed = boxes(rng.randrange(0, 3), 50)
+        leaders = [
+            ((x + rng.uniform(-80, 80), y), (x, y + rng.uniform(-80, 80)))
+            for _ in range(rng.randrange(0, 2))
+        ]
+        hide = core._Boxes(counters, names, labels, (x - reach, y - reach, x + reach, y + reach))
+        offsets = [(0.0, 0.0)] + [
+            (rng.uniform(-reach / 2, reach / 2), rng.uniform(-reach / 2, reach / 2))
+            for _ in range(70)
+        ]
+        offsets.sort(key=lambda d: (d[0] ** 2 + d[1] ** 2) ** 0.5)
+        skipped = []
+        counted = core._Boxes.hidden
+
+        def spy(self, box, limit=None, counted=counted, skipped=skipped):
+            found = counted(self, box, limit)
+            skipped.append(found is None)
+            return found
+
+        hide.hidden = spy.__get__(hide)
+        chosen = core._best_spot(offsets, (x, y, w, h), lay, placed, leaders, hide)
+        assert chosen == _cheapest_spot(offsets, (x, y, w, h), lay, placed, leaders, hide), case
+        shortcuts_taken += sum(skipped)
+    assert shortcuts_taken > 100  # the boards are crowded enough to exercise the shortcut
+
+
+def test_cells_along_a_segment_are_those_of_the_squares_around_its_points():
+    # arrows put back the labels of the cells near them; those cells are the ones within a
+    # square of 1.5 cells around points half a cell apart along the arrow
+    import math
+    import random
+
+    from engine.core import hexgrid
+    from renderer import render as core
+
+    def plainly(lay, a, b):
+        steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (lay.cell * 0.5)))
+        col_step, row_step = (
+            (1.5 * lay.cell, 3**0.5 * lay.cell) if lay.kind == "hex" else (lay.cell, lay.cell)
+        )
+        spots = set()
+        for k in range(steps + 1):
+            x = a[0] + (b[0] - a[0]) * k / steps
+            y = a[1] + (b[1] - a[1]) * k / steps
+            col0 = (x - lay.origin_x) / col_step + lay.first_column
+            row0 = (y - lay.origin_y) / row_step + lay.first_row
+            columns = range(
+                max(lay.first_column, int(col0 - 1.5)),
+                min(lay.first_column + lay.columns, int(col0 + 1.5) + 1),
+            )
+            rows = range(
+                max(lay.first_row, int(row0 - 1.5)),
+                min(lay.first_row + lay.rows, int(row0 + 1.5) + 1),
+            )
+            for col in columns:
+                for row in rows:
+                    spots.add((col, row))
+        if lay.kind == "hex":
+            return list({hexgrid.from_offset(c, r) for c, r in spots})
+        return list(spots)
+
+    rng = random.Random(5)
+    for kind in ("hex", "square"):
+        lay = layout_for({"kind": kind, "columns": 24, "rows": 20}, 30, 0)
+        left, top, right, bottom = lay.frame
+        for _ in range(200):
+            a = (rng.uniform(left - 40, right + 40), rng.uniform(top - 40, bottom + 40))
+            b = (rng.uniform(left - 40, right + 40), rng.uniform(top - 40, bottom + 40))
+            # the same cells in the same order: labels are pasted in this order
+            assert list(core._cells_along(lay, a, b)) == plainly(lay, a, b)
+
+
+def test_the_close_up_window_holds_the_most_action_then_counters_with_a_ring_around_it():
+    # the window is scored over every position (sums kept in tables, scores per column in one
+    # go); it must be the position the plain rule picks: most action, then most counters,
+    # least action on its inner edge columns, the first such position in column order
+    import random
+
+    from engine.core import hexgrid
+    from renderer import closeup
+    from renderer import render as core
+
+    def plainly(lay, action, counters, width, height, step):
+        first_col, first_row = lay.first_column, lay.first_row
+        last_col, last_row = first_col + lay.columns - 1, first_row + lay.rows - 1
+        best, best_score = (first_col, first_row), -1.0
+        for c0 in range(first_col, max(first_col, last_col - width + 1) + 1, step):
+            inner = [c for c in dict.fromkeys((c0, c0 + width - 1)) if first_col < c < last_col]
+            for r0 in range(first_row, max(first_row, last_row - height + 1) + 1, step):
+                rows = range(r0, min(r0 + height, last_row + 1))
+                cols = range(c0, min(c0 + width, last_col + 1))
+                score = sum(action.get((c, r), 0) for c in cols for r in rows)
+                score += 0.01 * sum(counters.get((c, r), 0) for c in cols for r in rows)
+                rim = 0.0
+                for c in inner:
+                    rim += sum(action.get((c, r), 0) for r in rows)
+                score -= 0.001 * rim
+                if score > best_score:
+                    best, best_score = (c0, r0), score
+        return best
+
+    rng = random.Random(8)
+    for case in range(150):
+        kind = "hex" if case % 3 else "square"
+        columns, rows = rng.randrange(6, 26), rng.randrange(4, 30)
+        lay = layout_for({"kind": kind, "columns": columns, "rows": rows}, 20, 0)
+        action = {
+            (rng.randrange(columns), rng.randrange(rows)): float(rng.choice((1, 2, 3, 6)))
+            for _ in range(rng.randrange(1, 8))
+        }
+        pieces = []
+        for _ in range(rng.randrange(0, 40)):
+            col, row = rng.randrange(columns), rng.randrange(rows)
+            h = hexgrid.from_offset(col, row) if kind == "hex" else (col, row)
+            pieces.append({"at": core._label(lay, h)})
+        cell = rng.choice((40, 60, 90))
+        window = closeup._window(lay, action, pieces, cell)
+        counters: dict = {}
+        for p in pieces:
+            spot = closeup._offset(lay, p["at"])
+            counters[spot] = counters.get(spot, 0) + 1
+        width, height = window["columns"], window["rows"]
+        step = 2 if kind == "square" else 1
+        first = plainly(lay, action, counters, width, height, step)
+        assert (window["first_column"] - 1, window["first_row"] - 1) == first, case
+
+
+def test_the_panel_beside_a_close_up_is_the_panel_colour():
+    # the panel's colour is filled only beside the close-up (not under it first); the rows the
+    # close-up takes start black in the taller picture, so a strip left unfilled would show
+    from renderer import closeup
+    from renderer import render as core
+
+    renderer.clear_cache()
+    img, drawn = core.render_with_layout(scenes.large_hex_scene(map_key="t/close-up-panel"))
+    x0, y0, x1, y1 = (round(v) for v in drawn.close_up["box"])
+    assert 0 < x0 and x1 < img.width  # the close-up is narrower than the picture
+    for strip in ((0, y0, x0, y1), (x1, y0, img.width, y1)):
+        assert img.crop(strip).getcolors() == [
+            ((strip[2] - strip[0]) * (strip[3] - strip[1]), closeup.CLOSE_UP_BG)
+        ]
+
+
+def test_a_close_up_shows_the_cells_of_its_window_whichever_board_of_the_map_came_before():
+    # the map's cells inside a close-up's window are kept per map_key and window: a board of
+    # the same map with other counters gets the same cells as when drawn first
+    from renderer import closeup
+
+    first = scenes.large_hex_scene(pieces=60, seed=3, map_key="t/window-cells")
+    second = scenes.large_hex_scene(pieces=70, seed=3, map_key="t/window-cells")
+    window = {"kind": "hex", "first_column": 5, "first_row": 4, "columns": 9, "rows": 3}
+    elsewhere = {**window, "first_column": 20, "first_row": 11}
+    renderer.clear_cache()
+    closeup.sub_scene(first, elsewhere, 60)
+    closeup.sub_scene(first, window, 90)
+    closeup.sub_scene(first, window, 60)
+    kept = closeup.sub_scene(second, window, 60)
+    renderer.clear_cache()
+    fresh = closeup.sub_scene(second, window, 60)
+    assert kept["cells"] == fresh["cells"]
+    assert 0 < len(fresh["cells"]) < len(second["cells"])
+    labels = {c["at"] for c in fresh["cells"]}
+    assert labels == {
+        lab
+        for lab in scenes.hex_labels(40, 30)
+        if 5 <= int(lab[:2]) < 14 and 4 <= int(lab[2:]) < 7
+    }
