@@ -62,3 +62,17 @@ def modules_loaded(names: tuple[str, ...]) -> dict[str, bool]:
     import sys
 
     return {name: name in sys.modules for name in names}
+
+
+def fail(label: str) -> str:
+    raise ValueError(f"no picture for {label}")
+
+
+class _Unpicklable(Exception):
+    def __init__(self):
+        super().__init__("a lock inside")
+        self.lock = __import__("threading").Lock()
+
+
+def fail_unpicklably() -> str:
+    raise _Unpicklable()
