@@ -168,3 +168,52 @@ async def test_a_picture_given_up_by_its_command_does_not_answer_another(tmp_pat
         assert pool.in_flight == 0 and pool.waiting == [0]
     finally:
         pool.shutdown()
+
+
+def test_workers_ask_glibc_for_huge_pages_only_where_the_system_gives_them():
+    from service.pictures import WORKER_MALLOC_TUNABLES, worker_environment
+
+    bot = {"PATH": "/usr/bin", "UMPIRE_DB": "games.sqlite3"}
+    asked = worker_environment(bot, glibc=(2, 36), huge_pages=True)
+    assert asked == {**bot, "GLIBC_TUNABLES": WORKER_MALLOC_TUNABLES}
+    # glibc before 2.35 cannot ask: a fixed threshold alone would fault every picture in
+    assert "GLIBC_TUNABLES" not in worker_environment(bot, glibc=(2, 31), huge_pages=True)
+    assert "GLIBC_TUNABLES" not in worker_environment(bot, glibc=None, huge_pages=True)
+    # transparent huge pages "never": the same
+    assert "GLIBC_TUNABLES" not in worker_environment(bot, glibc=(2, 36), huge_pages=False)
+    # the operator's own settings are theirs
+    own = {**bot, "GLIBC_TUNABLES": "glibc.malloc.arena_max=1"}
+    assert worker_environment(own, glibc=(2, 36), huge_pages=True) == own
+    assert bot == {"PATH": "/usr/bin", "UMPIRE_DB": "games.sqlite3"}
+
+
+def test_the_huge_page_setting_is_read_from_the_bracketed_choice(tmp_path):
+    from service.pictures import _huge_pages_on_request
+
+    setting = tmp_path / "enabled"
+    for text, given in (
+        ("always [madvise] never\n", True),
+        ("[always] madvise never\n", True),
+        ("always madvise [never]\n", False),
+    ):
+        setting.write_text(text)
+        assert _huge_pages_on_request(str(setting)) is given
+    assert _huge_pages_on_request(str(tmp_path / "missing")) is False
+
+
+async def test_a_worker_gives_a_big_picture_s_memory_back_as_soon_as_it_is_freed():
+    from service.pictures import PicturePool, worker_environment
+
+    from . import picture_tasks
+
+    tunables = worker_environment().get("GLIBC_TUNABLES")
+    pool = PicturePool(workers=1)
+    try:
+        seen = await pool.run(picture_tasks.environment, "GLIBC_TUNABLES", key=1)
+        if tunables is None or "mmap_threshold" not in tunables:
+            pytest.skip("this machine's workers keep glibc's own habits")
+        before, after = await pool.run(picture_tasks.rss_after_big_pictures_freed, key=1)
+    finally:
+        pool.shutdown()
+    assert seen == tunables
+    assert after - before < 8, (before, after)
