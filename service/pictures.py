@@ -106,14 +106,16 @@ def _log_trim_failure(future) -> None:
         log.warning("a picture worker could not give memory back: %r", future.exception())
 
 
-# A worker's biggest transient pictures (a large map's copy: Pillow's blocks of 16 MB) are
-# kept apart from the heap and handed back as soon as they are freed, in huge pages. Without
-# this, glibc keeps 40-70 MB of a busy worker's freed memory for the next picture; with a
-# fixed threshold in 4 KB pages each picture faulted its memory in again (13-17 ms a
-# picture); in huge pages, and only for blocks of 8 MB and more, it costs about 1-2 ms a
-# picture for 35-45 MB less at the peak (docs/performance.md, "fourth pass: workers"). Only
-# where the system gives huge pages on request and glibc (2.35 on) can ask for them; an
-# operator's own GLIBC_TUNABLES is left as it is.
+# UMPIRE_PICTURE_MEMORY=lean: a worker's biggest transient pictures (a large map's copy:
+# Pillow's blocks of 16 MB) are kept apart from the heap and handed back as soon as they are
+# freed, in huge pages. By default glibc keeps 40-70 MB of a busy worker's freed memory for
+# the next picture. With a fixed threshold in 4 KB pages each picture faulted its memory in
+# again (13-17 ms a picture); in huge pages, for blocks of 8 MB and more, measured: 30-40 MB
+# less at the peak of two workers for 1.5-2.3 ms more CPU a picture (docs/performance.md,
+# "Pictures, fourth pass: workers"), so it is the operator's choice, off by default. Only
+# where the system gives huge pages on request and glibc (2.35 on) can ask for them (else a
+# fixed threshold would fault every picture in); an operator's own GLIBC_TUNABLES stays.
+MEMORY_SETTING = "UMPIRE_PICTURE_MEMORY"
 WORKER_MALLOC_TUNABLES = "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=8388608"
 HUGE_PAGES_SETTING = "/sys/kernel/mm/transparent_hugepage/enabled"
 
@@ -144,12 +146,20 @@ def worker_environment(
     environ=None, glibc: Any = _THIS_SYSTEM, huge_pages: Any = _THIS_SYSTEM
 ) -> dict[str, str]:
     """The environment a picture worker starts with: the bot's, plus the allocator's settings
-    above where they pay (``glibc``: its version, None for another C library; ``huge_pages``:
-    whether the system gives them on request; both read from this system unless given)."""
+    above when ``UMPIRE_PICTURE_MEMORY=lean`` asks for them and they can work (``glibc``: its
+    version, None for another C library; ``huge_pages``: whether the system gives them on
+    request; both read from this system unless given). ValueError for any other setting."""
     env = dict(os.environ if environ is None else environ)
+    wanted = env.get(MEMORY_SETTING, "").strip().lower()
+    if wanted not in ("", "default", "lean"):
+        raise ValueError(
+            f"{MEMORY_SETTING} must be 'lean' or 'default', not {env[MEMORY_SETTING]!r}"
+        )
+    if wanted != "lean" or "GLIBC_TUNABLES" in env:
+        return env
     glibc = _glibc_version() if glibc is _THIS_SYSTEM else glibc
     huge_pages = _huge_pages_on_request() if huge_pages is _THIS_SYSTEM else huge_pages
-    if "GLIBC_TUNABLES" not in env and glibc is not None and glibc >= (2, 35) and huge_pages:
+    if glibc is not None and glibc >= (2, 35) and huge_pages:
         env["GLIBC_TUNABLES"] = WORKER_MALLOC_TUNABLES
     return env
 
@@ -175,7 +185,7 @@ class _Worker:
     calls and leaves. Two threads per worker move the bytes, so a large state or PNG never
     holds the event loop."""
 
-    def __init__(self):
+    def __init__(self, env: dict[str, str] | None = None):
         calls_read, calls_write = os.pipe()
         answers_read, answers_write = os.pipe()
         try:
@@ -183,7 +193,8 @@ class _Worker:
             self.process = subprocess.Popen(  # noqa: S603 - our interpreter, our code
                 [
                     sys.executable,
-                    *subprocess._args_from_interpreter_flags(),
+                    # the bot's -O, -X and warning options, as multiprocessing passes them
+                    *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]
                     "-c",
                     BOOT,
                     str(calls_read),
@@ -191,7 +202,7 @@ class _Worker:
                 ],
                 stdin=subprocess.DEVNULL,
                 pass_fds=(calls_read, answers_write),
-                env=worker_environment(),
+                env=env,
             )
         except BaseException:
             for fd in (calls_read, calls_write, answers_read, answers_write):
@@ -300,6 +311,8 @@ class PicturePool:
 
     def __init__(self, workers: int | None = None, limit: int = DEFAULT_LIMIT):
         self.workers = default_workers() if workers is None else int(workers)
+        # read once, so a wrong setting is refused when the bot starts, not at a picture
+        self._worker_env = worker_environment() if self.workers > 0 else None
         self.limit = int(limit)
         self.in_flight = 0
         # pictures sent to each worker and not yet back (waiting or being drawn)
@@ -339,7 +352,7 @@ class PicturePool:
             if executor is None:
                 # A new process, not a fork: the bot process has database and executor
                 # threads that a forked child must not inherit half-locked.
-                executor = self._executors[index] = _Worker()
+                executor = self._executors[index] = _Worker(self._worker_env)
                 if self._watcher is None and not self._stop_watching.is_set():
                     self._watcher = threading.Thread(
                         target=self._watch_for_quiet_workers,

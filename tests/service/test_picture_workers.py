@@ -170,21 +170,36 @@ async def test_a_picture_given_up_by_its_command_does_not_answer_another(tmp_pat
         pool.shutdown()
 
 
-def test_workers_ask_glibc_for_huge_pages_only_where_the_system_gives_them():
+def test_lean_workers_ask_glibc_for_huge_pages_only_when_asked_and_where_it_works():
     from service.pictures import WORKER_MALLOC_TUNABLES, worker_environment
 
     bot = {"PATH": "/usr/bin", "UMPIRE_DB": "games.sqlite3"}
-    asked = worker_environment(bot, glibc=(2, 36), huge_pages=True)
-    assert asked == {**bot, "GLIBC_TUNABLES": WORKER_MALLOC_TUNABLES}
+    lean = {**bot, "UMPIRE_PICTURE_MEMORY": "lean"}
+    # off by default: it costs a worker CPU
+    assert worker_environment(bot, glibc=(2, 36), huge_pages=True) == bot
+    assert worker_environment(
+        {**bot, "UMPIRE_PICTURE_MEMORY": "default"}, glibc=(2, 36), huge_pages=True
+    ) == {**bot, "UMPIRE_PICTURE_MEMORY": "default"}
+    asked = worker_environment(lean, glibc=(2, 36), huge_pages=True)
+    assert asked == {**lean, "GLIBC_TUNABLES": WORKER_MALLOC_TUNABLES}
     # glibc before 2.35 cannot ask: a fixed threshold alone would fault every picture in
-    assert "GLIBC_TUNABLES" not in worker_environment(bot, glibc=(2, 31), huge_pages=True)
-    assert "GLIBC_TUNABLES" not in worker_environment(bot, glibc=None, huge_pages=True)
+    assert "GLIBC_TUNABLES" not in worker_environment(lean, glibc=(2, 31), huge_pages=True)
+    assert "GLIBC_TUNABLES" not in worker_environment(lean, glibc=None, huge_pages=True)
     # transparent huge pages "never": the same
-    assert "GLIBC_TUNABLES" not in worker_environment(bot, glibc=(2, 36), huge_pages=False)
+    assert "GLIBC_TUNABLES" not in worker_environment(lean, glibc=(2, 36), huge_pages=False)
     # the operator's own settings are theirs
-    own = {**bot, "GLIBC_TUNABLES": "glibc.malloc.arena_max=1"}
+    own = {**lean, "GLIBC_TUNABLES": "glibc.malloc.arena_max=1"}
     assert worker_environment(own, glibc=(2, 36), huge_pages=True) == own
     assert bot == {"PATH": "/usr/bin", "UMPIRE_DB": "games.sqlite3"}
+
+
+def test_a_wrong_picture_memory_setting_is_refused_when_the_pool_is_made(monkeypatch):
+    from service.pictures import PicturePool
+
+    monkeypatch.setenv("UMPIRE_PICTURE_MEMORY", "tiny")
+    with pytest.raises(ValueError, match="UMPIRE_PICTURE_MEMORY must be 'lean' or 'default'"):
+        PicturePool(workers=1)
+    PicturePool(workers=0).shutdown()  # no workers, nothing to set
 
 
 def test_the_huge_page_setting_is_read_from_the_bracketed_choice(tmp_path):
@@ -201,11 +216,15 @@ def test_the_huge_page_setting_is_read_from_the_bracketed_choice(tmp_path):
     assert _huge_pages_on_request(str(tmp_path / "missing")) is False
 
 
-async def test_a_worker_gives_a_big_picture_s_memory_back_as_soon_as_it_is_freed():
+async def test_a_lean_worker_gives_a_big_picture_s_memory_back_as_soon_as_it_is_freed(
+    monkeypatch,
+):
     from service.pictures import PicturePool, worker_environment
 
     from . import picture_tasks
 
+    monkeypatch.delenv("GLIBC_TUNABLES", raising=False)
+    monkeypatch.setenv("UMPIRE_PICTURE_MEMORY", "lean")
     tunables = worker_environment().get("GLIBC_TUNABLES")
     pool = PicturePool(workers=1)
     try:
