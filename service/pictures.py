@@ -110,8 +110,8 @@ def _log_trim_failure(future) -> None:
 # Pillow's blocks of 16 MB) are kept apart from the heap and handed back as soon as they are
 # freed, in huge pages. By default glibc keeps 40-70 MB of a busy worker's freed memory for
 # the next picture. With a fixed threshold in 4 KB pages each picture faulted its memory in
-# again (13-17 ms a picture); in huge pages, for blocks of 8 MB and more, measured: 30-40 MB
-# less at the peak of two workers for 1.5-2.3 ms more CPU a picture (docs/performance.md,
+# again (13-17 ms a picture); in huge pages, for blocks of 8 MB and more, measured: 28-56 MB
+# less at the peak of two workers for 0.5-2.2 ms more CPU a picture (docs/performance.md,
 # "Pictures, fourth pass: workers"), so it is the operator's choice, off by default. Only
 # where the system gives huge pages on request and glibc (2.35 on) can ask for them (else a
 # fixed threshold would fault every picture in); an operator's own GLIBC_TUNABLES stays.
@@ -218,7 +218,7 @@ class _Worker:
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self.closed = False
         self.broken = False
-        self._outbox.put((None, message(list(sys.path))))
+        self._outbox.put((None, list(sys.path)))
         pid = self.process.pid
         threading.Thread(target=self._send, name=f"picture-worker-{pid}-calls", daemon=True).start()
         threading.Thread(
@@ -231,26 +231,37 @@ class _Worker:
 
     def submit(self, function: Callable, *args) -> Future:
         """``function(*args)`` in the worker; a Future of its result. A worker shut down or
-        dead raises WorkerDied (a RuntimeError) at once."""
+        dead raises WorkerDied (a RuntimeError) at once. The call is pickled by the sending
+        thread, not the caller's (the event loop)."""
         future: Future = Future()
         with self._lock:
             if self.closed or self.broken:
                 raise WorkerDied("the picture worker has stopped")
             number = next(self._numbers)
-            payload = message((number, function, args))  # unpicklable: raises here
             self._pending[number] = future
-            self._outbox.put((number, payload))
+            self._outbox.put((number, (function, args)))
         return future
 
     def _send(self) -> None:
         try:
             while (item := self._outbox.get()) is not None:
-                number, payload = item
+                number, call = item
+                if number is None:  # the module path, first
+                    self._calls.write(message(call))
+                    continue
                 with self._lock:
                     future = self._pending.get(number)
-                    if future is not None and future.cancelled():
-                        del self._pending[number]
+                    if future is None or future.cancelled():
+                        self._pending.pop(number, None)
                         continue  # cancelled before it was sent: never drawn
+                try:
+                    payload = message((number, *call))
+                except Exception as exc:  # e.g. an argument that cannot be pickled
+                    with self._lock:  # whoever takes it from pending answers it
+                        still_ours = self._pending.pop(number, None) is future
+                    if still_ours and future.set_running_or_notify_cancel():
+                        future.set_exception(exc)
+                    continue
                 self._calls.write(payload)
         except OSError:  # the worker is gone: _receive sees its end and fails the calls
             pass

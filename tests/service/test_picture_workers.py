@@ -236,3 +236,21 @@ async def test_a_lean_worker_gives_a_big_picture_s_memory_back_as_soon_as_it_is_
         pool.shutdown()
     assert seen == tunables
     assert after - before < 8, (before, after)
+
+
+async def test_a_picture_whose_arguments_cannot_cross_fails_alone():
+    import threading
+
+    from service.pictures import PicturePool
+
+    from . import picture_tasks
+
+    pool = PicturePool(workers=1)
+    try:
+        worker = await pool.run(picture_tasks.whose, key=1)
+        with pytest.raises(TypeError, match="pickle"):
+            await pool.run(picture_tasks.whose, threading.Lock(), key=1)
+        assert await pool.run(picture_tasks.whose, key=1) == worker
+        assert pool.in_flight == 0 and pool.waiting == [0]
+    finally:
+        pool.shutdown()
