@@ -110,8 +110,8 @@ def _log_trim_failure(future) -> None:
 # Pillow's blocks of 16 MB) are kept apart from the heap and handed back as soon as they are
 # freed, in huge pages. By default glibc keeps 40-70 MB of a busy worker's freed memory for
 # the next picture. With a fixed threshold in 4 KB pages each picture faulted its memory in
-# again (13-17 ms a picture); in huge pages, for blocks of 8 MB and more, measured: 28-56 MB
-# less at the peak of two workers for 0.5-2.2 ms more CPU a picture (docs/performance.md,
+# again (13-17 ms a picture); in huge pages, for blocks of 8 MB and more, measured: 24-56 MB
+# less at the peak of two workers for 0.5-2.6 ms more CPU a picture (docs/performance.md,
 # "Pictures, fourth pass: workers"), so it is the operator's choice, off by default. Only
 # where the system gives huge pages on request and glibc (2.35 on) can ask for them (else a
 # fixed threshold would fault every picture in); an operator's own GLIBC_TUNABLES stays.
