@@ -1,72 +1,94 @@
 """What a picture worker runs: the board's scene built from the state and drawn, a scene drawn,
-the allocator's free memory given back.
+the allocator's free memory given back; and the worker's own loop (:func:`serve`).
 
-A module of its own, apart from the pool (:mod:`service.pictures`): a worker imports the module
-of each function it is sent, and of its own process class, and the pool's module imports
-asyncio, which with ssl was 5.6 MB more in every worker, none of it used there.
+A module of its own, apart from the pool (:mod:`service.pictures`): a worker imports this
+module and the module of each function it is sent, and the pool's module imports asyncio,
+which with ssl was 5.6 MB more in every worker, none of it used there. Nor does a worker load
+multiprocessing: it is a plain child process reading pickled calls from one pipe and writing
+their answers to another (see ``service.pictures._Worker``).
 """
 
 from __future__ import annotations
 
 import ctypes
 import importlib
-import multiprocessing.context
 import os
-import sys
-import threading
-import time
-import types
+import pickle
+import signal
+import struct
+import traceback
 from typing import Any
 
-# Only one process is started at a time while the main module is hidden (see _LeanProcess).
-_HIDE_MAIN = threading.Lock()
+# Every message on a worker's pipes: its length, then a pickle of it.
+HEADER = struct.Struct("!Q")
 
 
-class _LeanProcess(multiprocessing.context.SpawnProcess):
-    """A picture worker that does not run the parent's main script again.
-
-    A spawned child normally imports the parent's ``__main__`` (for functions defined there):
-    for a bot started through a script that imports discord.py, the cogs and the service at
-    the top, that was about 26 MB more in every worker, none of it used. Workers run only
-    module-level functions of this module (not of :mod:`service.pictures`, which imports
-    asyncio) and import the renderer and the rulesets they are asked for, so the main module
-    is hidden while the child is launched (that is when its name and path are read)."""
-
-    @staticmethod
-    def _Popen(process_obj):
-        with _HIDE_MAIN:
-            main = sys.modules["__main__"]
-            sys.modules["__main__"] = types.ModuleType("__main__")
-            try:
-                return multiprocessing.context.SpawnProcess._Popen(process_obj)
-            finally:
-                sys.modules["__main__"] = main
+def read_message(stream) -> Any:
+    """The next message on ``stream``, or raises EOFError when the other end is gone."""
+    head = stream.read(HEADER.size)
+    if len(head) < HEADER.size:
+        raise EOFError
+    (length,) = HEADER.unpack(head)
+    body = stream.read(length)
+    if len(body) < length:
+        raise EOFError
+    return pickle.loads(body)  # noqa: S301 - only the bot and its own workers write these pipes
 
 
-class _LeanSpawnContext(multiprocessing.context.SpawnContext):
-    Process = _LeanProcess
+def message(payload) -> bytes:
+    """``payload`` as written on a pipe (pickled whole first: a value that cannot be pickled
+    raises here, before anything half-written could break the stream)."""
+    body = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(body)) + body
 
 
-def _warm_worker(parent_pid: int | None = None) -> None:
-    # Import once per worker, not on its first picture.
-    import renderer  # noqa: F401
+# What the pool runs to start a worker: the parent's module path first (the worker imports
+# this module and whatever its calls name, as the parent finds them), then the loop.
+BOOT = (
+    "import os, sys\n"
+    "calls = os.fdopen(int(sys.argv[1]), 'rb')\n"
+    "from pickle import loads\n"
+    "from struct import unpack\n"
+    "sys.path[:] = loads(calls.read(unpack('!Q', calls.read(8))[0]))\n"
+    "from service.picture_work import serve\n"
+    "serve(calls, int(sys.argv[2]))\n"
+)
 
-    if parent_pid is not None:
-        threading.Thread(
-            target=_exit_with_parent, args=(parent_pid,), name="exit-with-parent", daemon=True
-        ).start()
 
+def serve(calls, answers_fd: int) -> None:
+    """A worker's life: for each ``(number, function, args)`` read from ``calls``, write
+    ``(number, True, result)`` or ``(number, False, exception, traceback text)``. It leaves when
+    ``calls`` ends: the pool shut it down, or the bot died (killed, out of memory) and the
+    system closed the pipe's other end; a worker never outlives its bot."""
+    # Ctrl-C in a terminal reaches the whole process group: the bot decides, the worker
+    # leaves when the bot closes its pipe.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import renderer  # noqa: F401  (once per worker, not on its first picture)
 
-PARENT_CHECK_EVERY = 1.0
-
-
-def _exit_with_parent(parent_pid: int) -> None:
-    """A worker whose bot died without shutting it down (killed, out of memory) would wait on
-    its queue for ever, holding its caches; it is adopted by another process then, so its
-    parent's id changes, and it leaves."""
-    while os.getppid() == parent_pid:
-        time.sleep(PARENT_CHECK_EVERY)
+    answers = os.fdopen(answers_fd, "wb")
+    while True:
+        try:
+            number, function, args = read_message(calls)
+        except EOFError:
+            break
+        try:
+            answer = message((number, True, function(*args)))
+        except Exception as exc:  # the pool raises it where the picture was asked for
+            answer = _failure(number, exc)
+        try:
+            answers.write(answer)
+            answers.flush()
+        except OSError:  # BrokenPipeError: the bot is gone
+            break
     os._exit(0)
+
+
+def _failure(number: int, exc: Exception) -> bytes:
+    text = "".join(traceback.format_exception(exc))
+    try:
+        return message((number, False, exc, text))
+    except Exception:  # an exception that cannot cross: its words still do
+        return message((number, False, RuntimeError(repr(exc)), text))
 
 
 def _give_back_memory() -> bool:

@@ -22,22 +22,27 @@ refused at once with :class:`Overloaded` instead of joining a queue that only gr
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
+import queue
+import subprocess
+import sys
 import threading
 import time
 import zlib
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
+from typing import Any
 
 from .errors import ServiceError
 from .picture_work import (
+    BOOT,
     _board,
     _give_back_memory,
-    _LeanSpawnContext,
     _render,
-    _warm_worker,
+    message,
+    read_message,
     ruleset_path,
 )
 from .picture_work import scene_of as scene_of
@@ -101,19 +106,229 @@ def _log_trim_failure(future) -> None:
         log.warning("a picture worker could not give memory back: %r", future.exception())
 
 
+# UMPIRE_PICTURE_MEMORY=lean: a worker's biggest transient pictures (a large map's copy:
+# Pillow's blocks of 16 MB) are kept apart from the heap and handed back as soon as they are
+# freed, in huge pages. By default glibc keeps 40-70 MB of a busy worker's freed memory for
+# the next picture. With a fixed threshold in 4 KB pages each picture faulted its memory in
+# again (13-17 ms a picture); in huge pages, for blocks of 8 MB and more, measured: 24-56 MB
+# less at the peak of two workers for 0.5-2.6 ms more CPU a picture (docs/performance.md,
+# "Pictures, fourth pass: workers"), so it is the operator's choice, off by default. Only
+# where the system gives huge pages on request and glibc (2.35 on) can ask for them (else a
+# fixed threshold would fault every picture in); an operator's own GLIBC_TUNABLES stays.
+MEMORY_SETTING = "UMPIRE_PICTURE_MEMORY"
+WORKER_MALLOC_TUNABLES = "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=8388608"
+HUGE_PAGES_SETTING = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+
+def _huge_pages_on_request(setting_path: str = HUGE_PAGES_SETTING) -> bool:
+    """Transparent huge pages given to memory that asks (``[always]`` or ``[madvise]``)."""
+    try:
+        with open(setting_path, encoding="ascii") as setting:
+            chosen = setting.read().partition("[")[2].partition("]")[0]
+    except OSError:
+        return False
+    return chosen in ("always", "madvise")
+
+
+def _glibc_version() -> tuple[int, int] | None:
+    try:
+        name, _, version = (os.confstr("CS_GNU_LIBC_VERSION") or "").partition(" ")
+        major, minor = version.split(".")[:2]
+        return (int(major), int(minor)) if name == "glibc" else None
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+_THIS_SYSTEM: Any = object()
+
+
+def worker_environment(
+    environ=None, glibc: Any = _THIS_SYSTEM, huge_pages: Any = _THIS_SYSTEM
+) -> dict[str, str]:
+    """The environment a picture worker starts with: the bot's, plus the allocator's settings
+    above when ``UMPIRE_PICTURE_MEMORY=lean`` asks for them and they can work (``glibc``: its
+    version, None for another C library; ``huge_pages``: whether the system gives them on
+    request; both read from this system unless given). ValueError for any other setting."""
+    env = dict(os.environ if environ is None else environ)
+    wanted = env.get(MEMORY_SETTING, "").strip().lower()
+    if wanted not in ("", "default", "lean"):
+        raise ValueError(
+            f"{MEMORY_SETTING} must be 'lean' or 'default', not {env[MEMORY_SETTING]!r}"
+        )
+    if wanted != "lean" or "GLIBC_TUNABLES" in env:
+        return env
+    glibc = _glibc_version() if glibc is _THIS_SYSTEM else glibc
+    huge_pages = _huge_pages_on_request() if huge_pages is _THIS_SYSTEM else huge_pages
+    if glibc is not None and glibc >= (2, 35) and huge_pages:
+        env["GLIBC_TUNABLES"] = WORKER_MALLOC_TUNABLES
+    return env
+
+
+class WorkerDied(RuntimeError):
+    """A picture worker's process ended (killed for memory, say) before it answered."""
+
+
+class RemoteTraceback(Exception):
+    """Where in the worker a picture failed (the ``__cause__`` of the exception raised)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class _Worker:
+    """One picture worker: a plain child process (``picture_work.serve``) that reads pickled
+    calls from one pipe and answers on another, in order.
+
+    Not multiprocessing's spawn: that starts a resource tracker process next to the workers
+    (13 MB) and loads its machinery into every worker. The pipes' ends are not inherited by
+    any other child, so when the bot dies however it dies, the worker reads the end of its
+    calls and leaves. Two threads per worker move the bytes, so a large state or PNG never
+    holds the event loop."""
+
+    def __init__(self, env: dict[str, str] | None = None):
+        calls_read, calls_write = os.pipe()
+        answers_read, answers_write = os.pipe()
+        try:
+            # Not the bot's stdin; stdout and stderr shared, as a spawned process's were.
+            self.process = subprocess.Popen(  # noqa: S603 - our interpreter, our code
+                [
+                    sys.executable,
+                    # the bot's -O, -X and warning options, as multiprocessing passes them
+                    *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]
+                    "-c",
+                    BOOT,
+                    str(calls_read),
+                    str(answers_write),
+                ],
+                stdin=subprocess.DEVNULL,
+                pass_fds=(calls_read, answers_write),
+                env=env,
+            )
+        except BaseException:
+            for fd in (calls_read, calls_write, answers_read, answers_write):
+                os.close(fd)
+            raise
+        os.close(calls_read)
+        os.close(answers_write)
+        self._calls = os.fdopen(calls_write, "wb", buffering=0)
+        self._answers = os.fdopen(answers_read, "rb")
+        self._lock = threading.Lock()
+        self._pending: dict[int, Future] = {}
+        self._numbers = itertools.count()
+        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.closed = False
+        self.broken = False
+        self._outbox.put((None, list(sys.path)))
+        pid = self.process.pid
+        threading.Thread(target=self._send, name=f"picture-worker-{pid}-calls", daemon=True).start()
+        threading.Thread(
+            target=self._receive, name=f"picture-worker-{pid}-answers", daemon=True
+        ).start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def submit(self, function: Callable, *args) -> Future:
+        """``function(*args)`` in the worker; a Future of its result. A worker shut down or
+        dead raises WorkerDied (a RuntimeError) at once. The call is pickled by the sending
+        thread, not the caller's (the event loop)."""
+        future: Future = Future()
+        with self._lock:
+            if self.closed or self.broken:
+                raise WorkerDied("the picture worker has stopped")
+            number = next(self._numbers)
+            self._pending[number] = future
+            self._outbox.put((number, (function, args)))
+        return future
+
+    def _send(self) -> None:
+        try:
+            while (item := self._outbox.get()) is not None:
+                number, call = item
+                if number is None:  # the module path, first
+                    self._calls.write(message(call))
+                    continue
+                with self._lock:
+                    future = self._pending.get(number)
+                    if future is None or future.cancelled():
+                        self._pending.pop(number, None)
+                        continue  # cancelled before it was sent: never drawn
+                try:
+                    payload = message((number, *call))
+                except Exception as exc:  # e.g. an argument that cannot be pickled
+                    with self._lock:  # whoever takes it from pending answers it
+                        still_ours = self._pending.pop(number, None) is future
+                    if still_ours and future.set_running_or_notify_cancel():
+                        future.set_exception(exc)
+                    continue
+                self._calls.write(payload)
+        except OSError:  # the worker is gone: _receive sees its end and fails the calls
+            pass
+        finally:
+            try:
+                self._calls.close()  # the worker reads the end of its calls and leaves
+            except OSError:
+                pass
+
+    def _receive(self) -> None:
+        try:
+            while True:
+                answer = read_message(self._answers)
+                with self._lock:
+                    future = self._pending.pop(answer[0], None)
+                if future is None or not future.set_running_or_notify_cancel():
+                    continue  # cancelled while the worker drew it
+                if answer[1]:
+                    future.set_result(answer[2])
+                else:
+                    exc = answer[2]
+                    exc.__cause__ = RemoteTraceback(answer[3])
+                    future.set_exception(exc)
+        except (EOFError, OSError):
+            pass
+        except Exception:  # an answer that could not be read: the stream is lost
+            log.exception("picture worker %d: unreadable answer", self.pid)
+        with self._lock:
+            self.broken = True
+            pending, self._pending = list(self._pending.values()), {}
+        for future in pending:
+            if future.set_running_or_notify_cancel():
+                future.set_exception(WorkerDied("the picture worker's process ended"))
+        self._outbox.put(None)
+        self._answers.close()
+        self.process.wait()  # no zombie left behind
+
+    def shutdown(self, wait: bool = False, cancel_futures: bool = True) -> None:
+        """No more calls; the worker leaves after the picture it is drawing. Calls still
+        waiting are cancelled (``cancel_futures``)."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            pending = list(self._pending.values()) if cancel_futures else []
+        for future in pending:
+            future.cancel()
+        self._outbox.put(None)
+        if wait:
+            self.process.wait()
+
+
 class PicturePool:
     """``await pool.render(scene)`` -> PNG bytes. A worker process starts on its first picture.
 
-    Each worker is a one-process executor of its own, so a picture can be sent to a chosen
-    worker (a ``ProcessPoolExecutor`` of several processes hands work to whichever is free)."""
+    Each worker is a process with its own queue (``_Worker``), so a picture can be sent to a
+    chosen worker."""
 
     def __init__(self, workers: int | None = None, limit: int = DEFAULT_LIMIT):
         self.workers = default_workers() if workers is None else int(workers)
+        # read once, so a wrong setting is refused when the bot starts, not at a picture
+        self._worker_env = worker_environment() if self.workers > 0 else None
         self.limit = int(limit)
         self.in_flight = 0
         # pictures sent to each worker and not yet back (waiting or being drawn)
         self.waiting = [0] * max(0, self.workers)
-        self._executors: list[ProcessPoolExecutor | None] = [None] * max(0, self.workers)
+        self._executors: list[_Worker | None] = [None] * max(0, self.workers)
         self._start_lock = threading.Lock()
         # pictures ever sent to each worker (a quiet spell is one without a new picture), and
         # the count at the worker's last trim
@@ -142,18 +357,13 @@ class PicturePool:
             return least
         return home
 
-    def _executor(self, index: int) -> ProcessPoolExecutor:
+    def _executor(self, index: int) -> _Worker:
         with self._start_lock:
             executor = self._executors[index]
             if executor is None:
-                # spawn: the bot process has database and executor threads that a forked
-                # child must not inherit half-locked.
-                executor = self._executors[index] = ProcessPoolExecutor(
-                    1,
-                    mp_context=_LeanSpawnContext(),
-                    initializer=_warm_worker,
-                    initargs=(os.getpid(),),
-                )
+                # A new process, not a fork: the bot process has database and executor
+                # threads that a forked child must not inherit half-locked.
+                executor = self._executors[index] = _Worker(self._worker_env)
                 if self._watcher is None and not self._stop_watching.is_set():
                     self._watcher = threading.Thread(
                         target=self._watch_for_quiet_workers,
@@ -163,7 +373,7 @@ class PicturePool:
                     self._watcher.start()
             return executor
 
-    def _replace(self, index: int, broken: ProcessPoolExecutor) -> None:
+    def _replace(self, index: int, broken: _Worker) -> None:
         """Drop a worker whose process died; its next picture starts a new one. Every picture
         that was waiting for it sees the same break: only the first one replaces it."""
         with self._start_lock:
@@ -190,14 +400,13 @@ class PicturePool:
         try:
             if self.workers <= 0 or not in_process:
                 return await asyncio.to_thread(function, *args)
-            loop = asyncio.get_running_loop()
             index = self.choose(key)
             executor = self._executor(index)
             self.waiting[index] += 1
             self._sent[index] += 1
             try:
-                return await loop.run_in_executor(executor, function, *args)
-            except BrokenProcessPool:
+                return await asyncio.wrap_future(executor.submit(function, *args))
+            except WorkerDied:
                 # The worker died (killed for memory, say): a new one for the next picture,
                 # and this picture drawn here so the player still gets it.
                 self._replace(index, executor)

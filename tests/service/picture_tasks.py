@@ -62,3 +62,32 @@ def modules_loaded(names: tuple[str, ...]) -> dict[str, bool]:
     import sys
 
     return {name: name in sys.modules for name in names}
+
+
+def fail(label: str) -> str:
+    raise ValueError(f"no picture for {label}")
+
+
+class _Unpicklable(Exception):
+    def __init__(self):
+        super().__init__("a lock inside")
+        self.lock = __import__("threading").Lock()
+
+
+def fail_unpicklably() -> str:
+    raise _Unpicklable()
+
+
+def environment(name: str) -> str | None:
+    return os.environ.get(name)
+
+
+def rss_after_big_pictures_freed(megabytes: int = 24, pictures: int = 3) -> tuple[float, float]:
+    """RSS (MB) before and after drawing ``pictures`` big transient buffers one after another
+    and freeing each (the allocator's usual habit: keep the second and later ones)."""
+    before = _rss_mb()
+    for _ in range(pictures):
+        buffer = bytearray(megabytes << 20)
+        buffer[:: 1 << 12] = b"\x01" * len(buffer[:: 1 << 12])  # every page touched
+        del buffer
+    return before, _rss_mb()
