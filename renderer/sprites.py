@@ -83,10 +83,13 @@ def washed(c) -> tuple[int, int, int]:
 # ----- cache -------------------------------------------------------------------------------
 
 SPRITES = LruCache(1024)
-# blank counter faces at three times their size, by (side, colour, flipped): the counters of
-# a side differ in their words only, and a face is most of what drawing one costs besides them
+# blank counter faces at three times their size (premultiplied) and shrunk, by (side, colour,
+# flipped): the counters of a side differ in their words only, and a face is most of what
+# drawing one costs besides them
 FACES = LruCache(
-    64, max_bytes=4 << 20, size_of=lambda img: img.width * img.height * 4 if img else 0
+    64,
+    max_bytes=4 << 20,
+    size_of=lambda kept: sum(img.width * img.height * 4 for img in kept) if kept else 0,
 )
 
 
@@ -192,24 +195,53 @@ def _draw_counter(
     # mode, so the sprite is the same as long as the words land on opaque pixels only. Where
     # they do not (a long title on a tiny counter running off its face), drawing them raises
     # the alpha of a translucent pixel, which the check sees: that counter is drawn the old way.
-    face = FACES.get((side, colour, flipped), lambda: _premultiplied_face(side, colour, flipped))
-    if face is not None:
+    kept = FACES.get((side, colour, flipped), lambda: _premultiplied_face(side, colour, flipped))
+    if kept is not None:
+        face, small = kept
         img = face.copy()
         if _counter_words(img, *words, subtitle, img.im.getband(3)):
-            return img.resize(shrunk, Image.Resampling.LANCZOS).convert("RGBA")
+            return _shrink_changes(img, face, small).convert("RGBA")
     img = _draw_face(side, colour, flipped)
     _counter_words(img, *words, subtitle)
     return _shrink(img, shrunk)
 
 
-def _premultiplied_face(side, colour, flipped) -> Image.Image | None:
-    """The blank face premultiplied, or None when it has translucent pixels whose alpha the
-    faintest ink could leave unchanged (Pillow's blend raises an alpha of 0 or the shadow's
-    110 at any ink, not one of 254: see :func:`_draw_counter`'s check)."""
+def _shrink_changes(img: Image.Image, face: Image.Image, small: Image.Image) -> Image.Image:
+    """``img`` (``face`` with words on it) shrunk to ``small``'s size, ``small`` being ``face``
+    shrunk: only the part the words can reach is shrunk again, the rest is the face's.
+
+    Pillow weighs the source pixels of each shrunk pixel by their distance from its centre in
+    the source, computed from the source's whole size whether a box is given or not, so a box
+    on whole shrunk pixels gives the same pixels as shrinking all of it. At three times the
+    size, Lanczos reaches 9 source pixels from a centre: a shrunk pixel more than 4 pixels
+    away from every changed source pixel is the face's own."""
+    changed = img.im.chop_difference(face.im).getbbox(False)
+    out = small.copy()
+    if changed is not None:
+        width, height = small.size
+        x0, y0 = max(0, (changed[0] - 10) // SUPER), max(0, (changed[1] - 10) // SUPER)
+        x1 = min(width, (changed[2] + 6) // SUPER + 1)
+        y1 = min(height, (changed[3] + 6) // SUPER + 1)
+        part = img.resize(
+            (x1 - x0, y1 - y0),
+            Image.Resampling.LANCZOS,
+            box=(x0 * SUPER, y0 * SUPER, x1 * SUPER, y1 * SUPER),
+        )
+        out.im.paste(part.im, (x0, y0, x1, y1))
+    return out
+
+
+def _premultiplied_face(side, colour, flipped) -> tuple[Image.Image, Image.Image] | None:
+    """The blank face premultiplied and that shrunk, or None when the face has translucent
+    pixels whose alpha the faintest ink could leave unchanged (Pillow's blend raises an alpha
+    of 0 or the shadow's 110 at any ink, not one of 254: see :func:`_draw_counter`'s check)."""
     face = _draw_face(side, colour, flipped)
     if {value for _, value in face.getchannel("A").getcolors()} - {0, 110, 255}:
         return None
-    return face.convert("RGBa")
+    face = face.convert("RGBa")
+    return face, face.resize(
+        (face.width // SUPER, face.height // SUPER), Image.Resampling.LANCZOS
+    )
 
 
 def _counter_words(

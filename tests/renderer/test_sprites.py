@@ -1,4 +1,5 @@
-"""Counter sprites: drawn cheaper, with the same pixels as drawn plainly."""
+"""Counter sprites: drawn cheaper (on a kept premultiplied face, only the part the words reach
+shrunk again), with the same pixels as drawn plainly."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_words_running_off_a_tiny_counter_are_caught_and_that_counter_drawn_plai
     short = (41, (200, 30, 30), (255, 255, 255), "Inf 1", "4-3", False, "2", "infantry", False,
              (214, 39, 40), "")
     for args, lands_on_the_face in ((long_title, False), (short, True)):
-        face = sprites._premultiplied_face(args[0], args[1], args[5])
+        face, _ = sprites._premultiplied_face(args[0], args[1], args[5])
         img = face.copy()
         assert sprites._counter_words(img, *args[:1], *args[2:], img.im.getband(3)) is (
             lands_on_the_face
