@@ -443,8 +443,42 @@ def _label_stamps(text: str, anchor: str, size: int, bold: bool, ink_colour=LABE
     return _LABEL_STAMPS.get((text, anchor, size, bold, ink_colour), build)
 
 
+_LABEL_PASTES = LruCache(4096)
+# the mask that is 255 where a halo is not fully opaque
+_NOT_OPAQUE = [255] * 255 + [0]
+
+
+def _label_pastes(text: str, anchor: str, size: int, bold: bool) -> tuple:
+    """The stamps a cell label's part is pasted with (see :func:`_label_ops`). Halo then ink:
+    two pastes. Where the ink lies wholly on the halo's opaque pixels (every label seen so
+    far), one paste gives the same pixels: the halo's mask with the halo's colour where the
+    ink is not and the ink already blended in where it is (a paste through a mask at 255 puts
+    the colour, at 0 leaves the picture, so where the halo is opaque the picture under it no
+    longer counts). Labels are most of a map layer's pastes."""
+
+    def build():
+        halo_stamp, ink_stamp = _label_stamps(text, anchor, size, bold)
+        if halo_stamp is None or ink_stamp is None:
+            return (halo_stamp, ink_stamp)
+        ink, halo, _, _ = _label_part(text, anchor, size, bold)
+        if ImageChops.multiply(ink, halo.point(_NOT_OPAQUE)).getbbox() is not None:
+            return (halo_stamp, ink_stamp)
+        left, top, right, bottom, _, halo_mask = halo_stamp
+        ink_left, ink_top, ink_right, ink_bottom, ink_solid, ink_mask = ink_stamp
+        blended = Image.new("RGB", (right - left, bottom - top), LABEL_HALO)
+        # the ink pasted as the two pastes paste it
+        blended.im.paste(
+            ink_solid,
+            (ink_left - left, ink_top - top, ink_right - left, ink_bottom - top),
+            ink_mask,
+        )
+        return ((left, top, right, bottom, blended.im, halo_mask),)
+
+    return _LABEL_PASTES.get((text, anchor, size, bold), build)
+
+
 def _label_pieces(lay: Layout, h, strong: bool = False):
-    """(mask pair, paste position, :func:`_label_stamps`) of each part of the cell label of
+    """(mask pair, paste position, :func:`_label_pastes`) of each part of the cell label of
     ``h``: hex labels centred at the top of the hex, square labels in the top-left corner."""
     cx, cy = lay.center_of(h)
     size = round(lay.label_size * (1.15 if strong else 1))
@@ -459,7 +493,7 @@ def _label_pieces(lay: Layout, h, strong: bool = False):
     bold = strong or lay.kind == "hex"
     for part, anchor, x in parts:
         ink, halo, dx, dy = _label_part(part, anchor, size, bold)
-        stamps = _label_stamps(part, anchor, size, bold)
+        stamps = _label_pastes(part, anchor, size, bold)
         out.append((ink, halo, (round(x + dx), round(top + dy)), stamps))
     return out
 

@@ -1,5 +1,6 @@
-"""Counter sprites: drawn cheaper (on a kept premultiplied face, only the part the words reach
-shrunk again), with the same pixels as drawn plainly."""
+"""What a new map layer and its counters are drawn from, made cheaper with the same pixels:
+counter sprites (on a kept premultiplied face, only the part the words reach shrunk again) and
+cell labels (halo and ink in one paste)."""
 
 from __future__ import annotations
 
@@ -68,3 +69,45 @@ def test_words_running_off_a_tiny_counter_are_caught_and_that_counter_drawn_plai
             lands_on_the_face
         )
         assert sprites._draw_counter(*args).tobytes() == _plain_counter(*args).tobytes()
+
+
+def test_a_label_pasted_once_has_the_pixels_of_its_halo_and_ink_pasted_in_turn():
+    # a cell label's halo and ink are pasted in one go where the ink lies on the halo's opaque
+    # pixels; on any background the pixels must be those of Image.paste of the halo's colour
+    # through its mask and then the ink's through its own (labels of every size a map uses,
+    # and the small ones whose ink reaches the halo's soft edge, pasted in two goes)
+    from PIL import Image
+
+    from renderer import render as core
+
+    rng = random.Random(17)
+    once = 0
+    for size in (7, 8, 10, 11, 13, 14, 16, 18, 23, 30, 45):
+        for text, anchor, bold in (("07", "rt", True), ("31", "lt", True), ("C4", "lt", False)):
+            ink, halo, _, _ = core._label_part(text, anchor, size, bold)
+            pastes = core._label_pastes(text, anchor, size, bold)
+            once += len(pastes) == 1
+            noise = Image.frombytes(
+                "RGB",
+                (ink.width + 6, ink.height + 6),
+                rng.randbytes((ink.width + 6) * (ink.height + 6) * 3),
+            )
+            expected, drawn = noise.copy(), noise.copy()
+            box = (3, 3, 3 + ink.width, 3 + ink.height)
+            expected.paste(core.LABEL_HALO, box, halo)
+            expected.paste(core.LABEL_INK, box, ink)
+            core._paste_ops(drawn, core._label_ops([(ink, halo, (3, 3), pastes)]))
+            assert drawn.tobytes() == expected.tobytes(), (text, size)
+    assert once >= 20  # most labels take one paste
+
+
+def test_a_paste_through_a_mask_of_255_puts_the_colour_and_of_0_leaves_the_picture():
+    # what pasting a label once rests on, for every pair of picture and colour values
+    from PIL import Image
+
+    picture = Image.frombytes("L", (256, 256), bytes(range(256)) * 256)
+    colour = picture.transpose(Image.Transpose.TRANSPOSE)
+    for level, expected in ((255, colour), (0, picture)):
+        out = picture.copy()
+        out.paste(colour, (0, 0), Image.new("L", (256, 256), level))
+        assert out.tobytes() == expected.tobytes()
