@@ -252,8 +252,9 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     # kept: pictures paste some labels again
     kept = _map_cells(scene, lay, frozenset(h for h, _, _ in parsed))
     paste = img.im.paste
+    parts_seen: dict = {}
     for h, _, _ in parsed:
-        for solid, box, mask in kept.label_ops(lay, h):
+        for solid, box, mask in kept.label_ops(lay, h, parts_seen):
             paste(solid, box, mask)
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
@@ -444,8 +445,6 @@ def _label_stamps(text: str, anchor: str, size: int, bold: bool, ink_colour=LABE
 
 
 _LABEL_PASTES = LruCache(4096)
-# the mask that is 255 where a halo is not fully opaque
-_NOT_OPAQUE = [255] * 255 + [0]
 
 
 def _label_pastes(text: str, anchor: str, size: int, bold: bool) -> tuple:
@@ -461,7 +460,8 @@ def _label_pastes(text: str, anchor: str, size: int, bold: bool) -> tuple:
         if halo_stamp is None or ink_stamp is None:
             return (halo_stamp, ink_stamp)
         ink, halo, _, _ = _label_part(text, anchor, size, bold)
-        if ImageChops.multiply(ink, halo.point(_NOT_OPAQUE)).getbbox() is not None:
+        # ink where the halo is not opaque: the smaller of the ink and the halo's gap is not 0
+        if ImageChops.darker(ink, ImageChops.invert(halo)).getbbox() is not None:
             return (halo_stamp, ink_stamp)
         left, top, right, bottom, _, halo_mask = halo_stamp
         ink_left, ink_top, ink_right, ink_bottom, ink_solid, ink_mask = ink_stamp
@@ -477,9 +477,11 @@ def _label_pastes(text: str, anchor: str, size: int, bold: bool) -> tuple:
     return _LABEL_PASTES.get((text, anchor, size, bold), build)
 
 
-def _label_pieces(lay: Layout, h, strong: bool = False):
+def _label_pieces(lay: Layout, h, strong: bool = False, parts_seen: dict | None = None):
     """(mask pair, paste position, :func:`_label_pastes`) of each part of the cell label of
-    ``h``: hex labels centred at the top of the hex, square labels in the top-left corner."""
+    ``h``: hex labels centred at the top of the hex, square labels in the top-left corner.
+    ``parts_seen``: the parts met so far by a caller asking for many cells (a map's labels
+    share a few dozen parts; looked up there, not in the locked caches)."""
     cx, cy = lay.center_of(h)
     size = round(lay.label_size * (1.15 if strong else 1))
     top = cy + lay.label_top
@@ -492,8 +494,12 @@ def _label_pieces(lay: Layout, h, strong: bool = False):
     out = []
     bold = strong or lay.kind == "hex"
     for part, anchor, x in parts:
-        ink, halo, dx, dy = _label_part(part, anchor, size, bold)
-        stamps = _label_pastes(part, anchor, size, bold)
+        found = parts_seen.get((part, anchor, size, bold)) if parts_seen is not None else None
+        if found is None:
+            found = (*_label_part(part, anchor, size, bold), _label_pastes(part, anchor, size, bold))
+            if parts_seen is not None:
+                parts_seen[(part, anchor, size, bold)] = found
+        ink, halo, dx, dy, stamps = found
         out.append((ink, halo, (round(x + dx), round(top + dy)), stamps))
     return out
 
@@ -836,12 +842,13 @@ class _MapCells:
             box = self._boxes[h] = label_box(lay, h, h in self.strong)
         return box
 
-    def label_ops(self, lay: Layout, h) -> tuple:
-        """The :func:`_label_ops` of the label of ``h``."""
+    def label_ops(self, lay: Layout, h, parts_seen: dict | None = None) -> tuple:
+        """The :func:`_label_ops` of the label of ``h`` (``parts_seen``: see
+        :func:`_label_pieces`)."""
         key = (h, h in self.strong)
         ops = self._ops.get(key)
         if ops is None:
-            ops = self._ops[key] = _label_ops(_label_pieces(lay, h, key[1]))
+            ops = self._ops[key] = _label_ops(_label_pieces(lay, h, key[1], parts_seen))
         return ops
 
     def paste_label(self, img, lay: Layout, h) -> None:
