@@ -182,6 +182,23 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     for pts in outlines:
         core_draw.draw_lines(pts, ink, outline)
 
+    # roads, edges and region borders: hundreds of lines and round ends on a big map, drawn
+    # as ImageDraw's line and _dot draw them (the same core calls), each colour converted once
+    def ink_of(colour):
+        found = inks.get(colour)
+        if found is None:
+            found = inks[colour] = core_draw.draw_ink(colour)
+        return found
+
+    def line(points, colour, width):
+        core_draw.draw_lines(points, ink_of(colour), width)
+
+    def dot(p, width, colour):
+        r = width / 2
+        if r >= 1.5:
+            box = (p[0] - r + 0.5, p[1] - r + 0.5, p[0] + r - 0.5, p[1] + r - 0.5)
+            core_draw.draw_ellipse(box, ink_of(colour), 1)
+
     for i, ln in enumerate(_items(scene, "lines")):
         where = f"lines[{i}]"
         a, b = lay.center(ln.get("from"), where + ".from"), lay.center(ln.get("to"), where + ".to")
@@ -190,14 +207,14 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         kind = ln.get("kind", "road")
         if kind in ("causeway", "bridge", "walkway"):
             border = max(2, w // 3) if kind != "bridge" else max(3, w // 2)
-            draw.line([a, b], fill=(45, 40, 35), width=w + 2 * border)
+            line([a, b], (45, 40, 35), w + 2 * border)
             for p in (a, b):
-                _dot(draw, p, w + 2 * border, (45, 40, 35))
-        draw.line([a, b], fill=colour, width=w)
+                dot(p, w + 2 * border, (45, 40, 35))
+        line([a, b], colour, w)
         for p in (a, b):
-            _dot(draw, p, w, colour)
+            dot(p, w, colour)
         if kind == "aqueduct":
-            draw.line([a, b], fill=(90, 160, 220), width=max(1, w // 3))
+            line([a, b], (90, 160, 220), max(1, w // 3))
 
     for i, e in enumerate(_items(scene, "edges")):
         where = f"edges[{i}]"
@@ -210,9 +227,9 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
             )
         w = _scaled(e.get("width"), cell, 5)
         colour = sprites.rgb(e.get("color") or ("#333333"), where + ".color")
-        draw.line(list(side), fill=colour, width=w)
+        line(list(side), colour, w)
         for p in side:
-            _dot(draw, p, w, colour)
+            dot(p, w, colour)
 
     for i, rg in enumerate(_items(scene, "regions")):
         where = f"regions[{i}]"
@@ -226,9 +243,9 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
             for j, n in enumerate(lay.neighbours_of(h)):
                 if n not in members:
                     p, q = corners[j], corners[(j + 1) % len(corners)]
-                    draw.line([p, q], fill=colour, width=w)
-                    _dot(draw, p, w, colour)
-                    _dot(draw, q, w, colour)
+                    line([p, q], colour, w)
+                    dot(p, w, colour)
+                    dot(q, w, colour)
 
     icon_r = cell * (0.36 if lay.kind == "hex" else 0.13)
     for i, (h, c, fill) in enumerate(parsed):
