@@ -89,7 +89,8 @@ SPRITES = LruCache(1024)
 FACES = LruCache(
     64,
     max_bytes=4 << 20,
-    size_of=lambda kept: sum(img.width * img.height * 4 for img in kept) if kept else 0,
+    # the face and its shrunk copy (a ninth of it), counted from the start
+    size_of=lambda kept: kept[0].width * kept[0].height * 40 // 9 if kept else 0,
 )
 
 
@@ -197,31 +198,39 @@ def _draw_counter(
     # the alpha of a translucent pixel, which the check sees: that counter is drawn the old way.
     kept = FACES.get((side, colour, flipped), lambda: _premultiplied_face(side, colour, flipped))
     if kept is not None:
-        face, small = kept
-        img = face.copy()
+        img = kept[0].copy()
         if _counter_words(img, *words, subtitle, img.im.getband(3)):
-            return _shrink_changes(img, face, small).convert("RGBA")
+            return _shrink_changes(img, kept).convert("RGBA")
     img = _draw_face(side, colour, flipped)
     _counter_words(img, *words, subtitle)
     return _shrink(img, shrunk)
 
 
-def _shrink_changes(img: Image.Image, face: Image.Image, small: Image.Image) -> Image.Image:
-    """``img`` (``face`` with words on it) shrunk to ``small``'s size, ``small`` being ``face``
-    shrunk: only the part the words can reach is shrunk again, the rest is the face's.
+def _shrink_changes(img: Image.Image, kept: list) -> Image.Image:
+    """``img`` (the face ``kept[0]`` with words on it) shrunk: when the words reach less than
+    three quarters of it, only the part they reach is shrunk again and the rest is the face's
+    own shrunk copy (``kept[1]``, made when first needed).
 
     Pillow weighs the source pixels of each shrunk pixel by their distance from its centre in
     the source, computed from the source's whole size whether a box is given or not, so a box
     on whole shrunk pixels gives the same pixels as shrinking all of it. At three times the
     size, Lanczos reaches 9 source pixels from a centre: a shrunk pixel more than 4 pixels
     away from every changed source pixel is the face's own."""
+    face = kept[0]
+    width, height = face.width // SUPER, face.height // SUPER
     changed = img.im.chop_difference(face.im).getbbox(False)
-    out = small.copy()
     if changed is not None:
-        width, height = small.size
         x0, y0 = max(0, (changed[0] - 10) // SUPER), max(0, (changed[1] - 10) // SUPER)
         x1 = min(width, (changed[2] + 6) // SUPER + 1)
         y1 = min(height, (changed[3] + 6) // SUPER + 1)
+        if (x1 - x0) * (y1 - y0) * 4 > width * height * 3:
+            return img.resize((width, height), Image.Resampling.LANCZOS)
+    small = kept[1]
+    if small is None:
+        # two threads may both make it: the same pixels either way
+        small = kept[1] = face.resize((width, height), Image.Resampling.LANCZOS)
+    out = small.copy()
+    if changed is not None:
         part = img.resize(
             (x1 - x0, y1 - y0),
             Image.Resampling.LANCZOS,
@@ -231,17 +240,15 @@ def _shrink_changes(img: Image.Image, face: Image.Image, small: Image.Image) -> 
     return out
 
 
-def _premultiplied_face(side, colour, flipped) -> tuple[Image.Image, Image.Image] | None:
-    """The blank face premultiplied and that shrunk, or None when the face has translucent
-    pixels whose alpha the faintest ink could leave unchanged (Pillow's blend raises an alpha
-    of 0 or the shadow's 110 at any ink, not one of 254: see :func:`_draw_counter`'s check)."""
+def _premultiplied_face(side, colour, flipped) -> list | None:
+    """[the blank face premultiplied, None for its shrunk copy], or None when the face has
+    translucent pixels whose alpha the faintest ink could leave unchanged (Pillow's blend
+    raises an alpha of 0 or the shadow's 110 at any ink, not one of 254: see
+    :func:`_draw_counter`'s check)."""
     face = _draw_face(side, colour, flipped)
     if {value for _, value in face.getchannel("A").getcolors()} - {0, 110, 255}:
         return None
-    face = face.convert("RGBa")
-    return face, face.resize(
-        (face.width // SUPER, face.height // SUPER), Image.Resampling.LANCZOS
-    )
+    return [face.convert("RGBa"), None]
 
 
 def _counter_words(
