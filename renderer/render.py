@@ -269,9 +269,8 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     # kept: pictures paste some labels again
     kept = _map_cells(scene, lay, frozenset(h for h, _, _ in parsed))
     paste = img.im.paste
-    parts_seen: dict = {}
     for h, _, _ in parsed:
-        for solid, box, mask in kept.label_ops(lay, h, parts_seen):
+        for solid, box, mask in kept.label_ops(lay, h):
             paste(solid, box, mask)
 
     for text, size, colour, xy, _ in _region_labels(scene, lay):
@@ -469,17 +468,19 @@ def _pastes_bytes(pastes: tuple) -> int:
     return width * height * 4
 
 
-# 2.2 MB after the 90 positions of bench_render.py --mix (548 parts, 476 of them blended)
+# 2.2 MB after the 90 positions of bench_render.py --mix (548 parts, 476 of them blended); the
+# label pastes kept per layout (_LAYOUT_LABELS) hold on to those they use
 _LABEL_PASTES = LruCache(4096, max_bytes=4 << 20, size_of=_pastes_bytes)
 
 
 def _label_pastes(text: str, anchor: str, size: int, bold: bool) -> tuple:
     """The stamps a cell label's part is pasted with (see :func:`_label_ops`). Halo then ink:
-    two pastes. Where the ink lies wholly on the halo's opaque pixels (every label seen so
-    far), one paste gives the same pixels: the halo's mask with the halo's colour where the
-    ink is not and the ink already blended in where it is (a paste through a mask at 255 puts
-    the colour, at 0 leaves the picture, so where the halo is opaque the picture under it no
-    longer counts). Labels are most of a map layer's pastes."""
+    two pastes. Where the ink lies wholly on the halo's opaque pixels (almost every part of
+    13 px and more; few of 10 px, whose ink's soft edge reaches the halo's), one paste gives
+    the same pixels: the halo's mask with the halo's colour where the ink is not and the ink
+    already blended in where it is (a paste through a mask at 255 puts the colour, at 0 leaves
+    the picture, so where the halo is opaque the picture under it no longer counts). Labels
+    are most of a map layer's pastes."""
 
     def build():
         halo_stamp, ink_stamp = _label_stamps(text, anchor, size, bold)
@@ -503,11 +504,9 @@ def _label_pastes(text: str, anchor: str, size: int, bold: bool) -> tuple:
     return _LABEL_PASTES.get((text, anchor, size, bold), build)
 
 
-def _label_pieces(lay: Layout, h, strong: bool = False, parts_seen: dict | None = None):
+def _label_pieces(lay: Layout, h, strong: bool = False):
     """(mask pair, paste position, :func:`_label_pastes`) of each part of the cell label of
-    ``h``: hex labels centred at the top of the hex, square labels in the top-left corner.
-    ``parts_seen``: the parts met so far by a caller asking for many cells (a map's labels
-    share a few dozen parts; looked up there, not in the locked caches)."""
+    ``h``: hex labels centred at the top of the hex, square labels in the top-left corner."""
     cx, cy = lay.center_of(h)
     size = round(lay.label_size * (1.15 if strong else 1))
     top = cy + lay.label_top
@@ -520,12 +519,8 @@ def _label_pieces(lay: Layout, h, strong: bool = False, parts_seen: dict | None 
     out = []
     bold = strong or lay.kind == "hex"
     for part, anchor, x in parts:
-        found = parts_seen.get((part, anchor, size, bold)) if parts_seen is not None else None
-        if found is None:
-            found = (*_label_part(part, anchor, size, bold), _label_pastes(part, anchor, size, bold))
-            if parts_seen is not None:
-                parts_seen[(part, anchor, size, bold)] = found
-        ink, halo, dx, dy, stamps = found
+        ink, halo, dx, dy = _label_part(part, anchor, size, bold)
+        stamps = _label_pastes(part, anchor, size, bold)
         out.append((ink, halo, (round(x + dx), round(top + dy)), stamps))
     return out
 
@@ -868,13 +863,12 @@ class _MapCells:
             box = self._boxes[h] = label_box(lay, h, h in self.strong)
         return box
 
-    def label_ops(self, lay: Layout, h, parts_seen: dict | None = None) -> tuple:
-        """The :func:`_label_ops` of the label of ``h`` (``parts_seen``: see
-        :func:`_label_pieces`)."""
+    def label_ops(self, lay: Layout, h) -> tuple:
+        """The :func:`_label_ops` of the label of ``h``."""
         key = (h, h in self.strong)
         ops = self._ops.get(key)
         if ops is None:
-            ops = self._ops[key] = _label_ops(_label_pieces(lay, h, key[1], parts_seen))
+            ops = self._ops[key] = _label_ops(_label_pieces(lay, h, key[1]))
         return ops
 
     def paste_label(self, img, lay: Layout, h) -> None:
