@@ -266,8 +266,9 @@ def _counter_words(
     face_alpha=None,
 ) -> bool:
     """Draw a counter's words, symbol and badge on its face ``img`` (at the drawing size).
-    With ``face_alpha`` (the face's alpha channel, in Pillow's core), False as soon as some of them changed the
-    alpha of a pixel (so did not land on opaque pixels only), leaving ``img`` unfinished."""
+    With ``face_alpha`` (the face's alpha channel, in Pillow's core), False as soon as some of
+    them changed the alpha of a pixel (so did not land on opaque pixels only), leaving ``img``
+    unfinished."""
     margin = counter_margin(side)
     k = side * SUPER
     m = margin * SUPER
