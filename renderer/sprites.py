@@ -197,7 +197,7 @@ def _draw_counter(
     # they do not (a long title on a tiny counter running off its face), drawing them raises
     # the alpha of a translucent pixel, which the check sees: that counter is drawn the old way.
     kept = FACES.get((side, colour, flipped), lambda: _premultiplied_face(side, colour, flipped))
-    if kept is not None:
+    if kept:
         img = kept[0].copy()
         if _counter_words(img, *words, subtitle, img.im.getband(3)):
             return _shrink_changes(img, kept).convert("RGBA")
@@ -240,14 +240,14 @@ def _shrink_changes(img: Image.Image, kept: list) -> Image.Image:
     return out
 
 
-def _premultiplied_face(side, colour, flipped) -> list | None:
-    """[the blank face premultiplied, None for its shrunk copy], or None when the face has
-    translucent pixels whose alpha the faintest ink could leave unchanged (Pillow's blend
-    raises an alpha of 0 or the shadow's 110 at any ink, not one of 254: see
-    :func:`_draw_counter`'s check)."""
+def _premultiplied_face(side, colour, flipped) -> list:
+    """[the blank face premultiplied, None for its shrunk copy], or [] (kept too: the cache
+    takes None for "not there") when the face has translucent pixels whose alpha the faintest
+    ink could leave unchanged (Pillow's blend raises an alpha of 0 or the shadow's 110 at any
+    ink, not one of 254: see :func:`_draw_counter`'s check)."""
     face = _draw_face(side, colour, flipped)
     if {value for _, value in face.getchannel("A").getcolors()} - {0, 110, 255}:
-        return None
+        return []
     return [face.convert("RGBa"), None]
 
 

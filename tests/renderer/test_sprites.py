@@ -111,3 +111,25 @@ def test_a_paste_through_a_mask_of_255_puts_the_colour_and_of_0_leaves_the_pictu
         out = picture.copy()
         out.paste(colour, (0, 0), Image.new("L", (256, 256), level))
         assert out.tobytes() == expected.tobytes()
+
+
+def test_a_face_with_other_translucent_pixels_is_drawn_plainly_and_looked_at_once(monkeypatch):
+    # the check rests on the face's translucent pixels being the margin (0) and the shadow
+    # (110): any other alpha, and its counters are drawn the old way, the face not kept
+    # premultiplied and not looked at again for each counter
+    plain_face = sprites._draw_face
+
+    def with_a_soft_pixel(side, colour, flipped):
+        face = plain_face(side, colour, flipped)
+        face.putpixel((1, 1), (0, 0, 0, 200))
+        return face
+
+    monkeypatch.setattr(sprites, "_draw_face", with_a_soft_pixel)
+    sprites.FACES.clear()
+    args = (41, (200, 30, 30), (255, 255, 255), "Inf 1", "4-3", False, "", None, False,
+            (214, 39, 40), "")
+    for title in ("Inf 1", "Inf 2"):
+        drawn = sprites._draw_counter(*args[:3], title, *args[4:])
+        assert drawn.tobytes() == _plain_counter(*args[:3], title, *args[4:]).tobytes()
+    assert sprites.FACES.builds == 1
+    sprites.FACES.clear()
