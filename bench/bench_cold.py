@@ -6,6 +6,7 @@ five games and the 40x30 example); for a tree without this script, copy it into 
     python bench/bench_cold.py layers      # every map and close-up layer the positions draw
     python bench/bench_cold.py counters    # every distinct counter sprite they draw
     python bench/bench_cold.py first       # the 40x30 example's first picture, by part
+    python bench/bench_cold.py stream      # a stream of turn pictures: what its new parts cost
     python bench/bench_cold.py pixels OUT.json            # hashes of decoded pictures
     python bench/bench_cold.py compare BASE.json OUT.json # which of them differ
 """
@@ -143,6 +144,76 @@ def first() -> None:
         print(f"40x30 picture, {label}: {ms:.0f} ms CPU ({shown})")
 
 
+def stream(pictures_n: str = "300") -> None:
+    """bench_workers.py's stream in this process: the boards of 12 autoplayed games of each
+    game, a random game's next board each time (seeded), the first third untimed. What the
+    picture's layers (map and close-up), its whole close-ups and its new counters cost."""
+    import random
+
+    import bench_workers
+
+    try:  # where the worker's own functions live
+        from service import picture_work as pictures
+    except ImportError:  # a tree from before it
+        from service import pictures
+
+    games = bench_workers.positions(12, 3)
+    rng, at, stream_ = random.Random(7), [0] * len(games), []
+    for _ in range(int(pictures_n)):
+        g = rng.randrange(len(games))
+        path, lang, frames = games[g]
+        state, events = frames[at[g] % len(frames)]
+        at[g] += 1
+        rules = pictures._ruleset(path)
+        stream_.append(pictures.scene_of(rules, state, events, None, (), lang))
+    spent: dict = {}
+
+    def timed(module, name, kind=lambda *args: name):
+        real = getattr(module, name)
+
+        def run(*args):
+            c0 = time.process_time()
+            try:
+                return real(*args)
+            finally:
+                entry = spent.setdefault(kind(*args), [0, 0.0])
+                entry[0] += 1
+                entry[1] += time.process_time() - c0
+
+        setattr(module, name, run)
+        return real
+
+    layer_kind = lambda scene, lay: (  # noqa: E731
+        "close-up layers" if scene["grid"].get("rulers") is False else "map layers"
+    )
+    reals = [
+        (core, "_build_static", timed(core, "_build_static", layer_kind)),
+        (core, "_render_close_up", timed(core, "_render_close_up", lambda *a: "whole close-ups")),
+        (sprites, "_draw_counter", timed(sprites, "_draw_counter", lambda *a: "new counters")),
+    ]
+    try:
+        renderer.clear_cache()
+        warm = len(stream_) // 3
+        for scene in stream_[:warm]:
+            renderer.render_png(scene)
+        spent.clear()
+        gc.collect()
+        c0 = time.process_time()
+        for scene in stream_[warm:]:
+            renderer.render_png(scene)
+        total = time.process_time() - c0
+    finally:
+        for module, name, real in reals:
+            setattr(module, name, real)
+    n = len(stream_) - warm
+    print(f"{n} pictures: {total * 1000 / n:.1f} ms CPU each")
+    for kind, (count, seconds) in sorted(spent.items()):
+        print(
+            f"  {kind}: {count} ({count / n:.2f} a picture), {seconds * 1000 / count:.2f} ms "
+            f"each, {seconds / total:.1%} of the pictures' CPU"
+        )
+
+
 def pixels(out: str) -> None:
     """Hashes of the decoded PNG (indices and palette) and of the drawn picture of the examples
     and of three positions of two seeds of each game in English and German: drawn in one
@@ -189,6 +260,11 @@ def compare(base: str, new: str) -> None:
 
 if __name__ == "__main__":
     command, *rest = sys.argv[1:] or ["layers"]
-    {"layers": layers, "counters": counters, "first": first, "pixels": pixels, "compare": compare}[
-        command
-    ](*rest)
+    {
+        "layers": layers,
+        "counters": counters,
+        "first": first,
+        "stream": stream,
+        "pixels": pixels,
+        "compare": compare,
+    }[command](*rest)
