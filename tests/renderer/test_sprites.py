@@ -133,3 +133,19 @@ def test_a_face_with_other_translucent_pixels_is_drawn_plainly_and_looked_at_onc
         assert drawn.tobytes() == _plain_counter(*args[:3], title, *args[4:]).tobytes()
     assert sprites.FACES.builds == 1
     sprites.FACES.clear()
+
+
+def test_the_faces_of_a_close_up_at_its_largest_stay_kept_while_its_counters_are_drawn():
+    # a close-up's cell is at most 200 px: counters of 184 px, faces of 1.8 MB each at three
+    # times their size; two sides, each flipped or not, drawn in turn as a close-up draws them
+    sprites.FACES.clear()
+    faces = [(colour, flipped) for colour in ((200, 30, 30), (30, 60, 200)) for flipped in
+             (False, True)]
+    for values in ("4-3", "5-4", "6-5"):
+        for colour, flipped in faces:
+            args = (184, colour, (255, 255, 255), "Inf", values, flipped, "", None, False,
+                    (214, 39, 40), "")
+            drawn = sprites._draw_counter(*args)
+            assert drawn.tobytes() == _plain_counter(*args).tobytes()
+    assert sprites.FACES.builds == len(faces)
+    sprites.FACES.clear()
