@@ -205,8 +205,11 @@ def stream(pictures_n: str = "300") -> None:
     finally:
         for module, name, real in reals:
             setattr(module, name, real)
+    import resource
+
     n = len(stream_) - warm
-    print(f"{n} pictures: {total * 1000 / n:.1f} ms CPU each")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{n} pictures: {total * 1000 / n:.1f} ms CPU each; peak RSS {peak:.0f} MB")
     for kind, (count, seconds) in sorted(spent.items()):
         print(
             f"  {kind}: {count} ({count / n:.2f} a picture), {seconds * 1000 / count:.2f} ms "
