@@ -185,6 +185,23 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
     for pts in outlines:
         core_draw.draw_lines(pts, ink, outline)
 
+    # roads, edges and region borders: hundreds of lines and round ends on a big map, drawn
+    # as ImageDraw's line and _dot draw them (the same core calls), each colour converted once
+    def ink_of(colour):
+        found = inks.get(colour)
+        if found is None:
+            found = inks[colour] = core_draw.draw_ink(colour)
+        return found
+
+    def line(points, colour, width):
+        core_draw.draw_lines(points, ink_of(colour), width)
+
+    def dot(p, width, colour):
+        r = width / 2
+        if r >= 1.5:
+            box = (p[0] - r + 0.5, p[1] - r + 0.5, p[0] + r - 0.5, p[1] + r - 0.5)
+            core_draw.draw_ellipse(box, ink_of(colour), 1)
+
     for i, ln in enumerate(_items(scene, "lines")):
         where = f"lines[{i}]"
         a, b = lay.center(ln.get("from"), where + ".from"), lay.center(ln.get("to"), where + ".to")
@@ -193,14 +210,14 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
         kind = ln.get("kind", "road")
         if kind in ("causeway", "bridge", "walkway"):
             border = max(2, w // 3) if kind != "bridge" else max(3, w // 2)
-            draw.line([a, b], fill=(45, 40, 35), width=w + 2 * border)
+            line([a, b], (45, 40, 35), w + 2 * border)
             for p in (a, b):
-                _dot(draw, p, w + 2 * border, (45, 40, 35))
-        draw.line([a, b], fill=colour, width=w)
+                dot(p, w + 2 * border, (45, 40, 35))
+        line([a, b], colour, w)
         for p in (a, b):
-            _dot(draw, p, w, colour)
+            dot(p, w, colour)
         if kind == "aqueduct":
-            draw.line([a, b], fill=(90, 160, 220), width=max(1, w // 3))
+            line([a, b], (90, 160, 220), max(1, w // 3))
 
     for i, e in enumerate(_items(scene, "edges")):
         where = f"edges[{i}]"
@@ -213,9 +230,9 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
             )
         w = _scaled(e.get("width"), cell, 5)
         colour = sprites.rgb(e.get("color") or ("#333333"), where + ".color")
-        draw.line(list(side), fill=colour, width=w)
+        line(list(side), colour, w)
         for p in side:
-            _dot(draw, p, w, colour)
+            dot(p, w, colour)
 
     for i, rg in enumerate(_items(scene, "regions")):
         where = f"regions[{i}]"
@@ -229,9 +246,9 @@ def _build_static(scene: dict, lay: Layout) -> Image.Image:
             for j, n in enumerate(lay.neighbours_of(h)):
                 if n not in members:
                     p, q = corners[j], corners[(j + 1) % len(corners)]
-                    draw.line([p, q], fill=colour, width=w)
-                    _dot(draw, p, w, colour)
-                    _dot(draw, q, w, colour)
+                    line([p, q], colour, w)
+                    dot(p, w, colour)
+                    dot(q, w, colour)
 
     icon_r = cell * (0.36 if lay.kind == "hex" else 0.13)
     for i, (h, c, fill) in enumerate(parsed):
@@ -446,8 +463,52 @@ def _label_stamps(text: str, anchor: str, size: int, bold: bool, ink_colour=LABE
     return _LABEL_STAMPS.get((text, anchor, size, bold, ink_colour), build)
 
 
+def _pastes_bytes(pastes: tuple) -> int:
+    """The memory of a label part's blended colour image (the masks are the stamps')."""
+    if len(pastes) != 1:
+        return 0
+    width, height = pastes[0][4].size
+    return width * height * 4
+
+
+# 2.2 MB after the 90 positions of bench_render.py --mix (548 parts, 476 of them blended); the
+# label pastes kept per layout (_LAYOUT_LABELS) hold on to those they use
+_LABEL_PASTES = LruCache(4096, max_bytes=4 << 20, size_of=_pastes_bytes)
+
+
+def _label_pastes(text: str, anchor: str, size: int, bold: bool) -> tuple:
+    """The stamps a cell label's part is pasted with (see :func:`_label_ops`). Halo then ink:
+    two pastes. Where the ink lies wholly on the halo's opaque pixels (almost every part of
+    13 px and more; few of 10 px, whose ink's soft edge reaches the halo's), one paste gives
+    the same pixels: the halo's mask with the halo's colour where the ink is not and the ink
+    already blended in where it is (a paste through a mask at 255 puts the colour, at 0 leaves
+    the picture, so where the halo is opaque the picture under it no longer counts). Labels
+    are most of a map layer's pastes."""
+
+    def build():
+        halo_stamp, ink_stamp = _label_stamps(text, anchor, size, bold)
+        if halo_stamp is None or ink_stamp is None:
+            return (halo_stamp, ink_stamp)
+        ink, halo, _, _ = _label_part(text, anchor, size, bold)
+        # ink where the halo is not opaque: the smaller of the ink and the halo's gap is not 0
+        if ImageChops.darker(ink, ImageChops.invert(halo)).getbbox() is not None:
+            return (halo_stamp, ink_stamp)
+        left, top, right, bottom, _, halo_mask = halo_stamp
+        ink_left, ink_top, ink_right, ink_bottom, ink_solid, ink_mask = ink_stamp
+        blended = Image.new("RGB", (right - left, bottom - top), LABEL_HALO)
+        # the ink pasted as the two pastes paste it
+        blended.im.paste(
+            ink_solid,
+            (ink_left - left, ink_top - top, ink_right - left, ink_bottom - top),
+            ink_mask,
+        )
+        return ((left, top, right, bottom, blended.im, halo_mask),)
+
+    return _LABEL_PASTES.get((text, anchor, size, bold), build)
+
+
 def _label_pieces(lay: Layout, h, strong: bool = False):
-    """(mask pair, paste position, :func:`_label_stamps`) of each part of the cell label of
+    """(mask pair, paste position, :func:`_label_pastes`) of each part of the cell label of
     ``h``: hex labels centred at the top of the hex, square labels in the top-left corner."""
     cx, cy = lay.center_of(h)
     size = round(lay.label_size * (1.15 if strong else 1))
@@ -462,7 +523,7 @@ def _label_pieces(lay: Layout, h, strong: bool = False):
     bold = strong or lay.kind == "hex"
     for part, anchor, x in parts:
         ink, halo, dx, dy = _label_part(part, anchor, size, bold)
-        stamps = _label_stamps(part, anchor, size, bold)
+        stamps = _label_pastes(part, anchor, size, bold)
         out.append((ink, halo, (round(x + dx), round(top + dy)), stamps))
     return out
 

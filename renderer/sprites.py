@@ -83,9 +83,18 @@ def washed(c) -> tuple[int, int, int]:
 # ----- cache -------------------------------------------------------------------------------
 
 SPRITES = LruCache(1024)
-# blank counter faces at three times their size, by (side, colour, flipped): the counters of
-# a side differ in their words only, and a face is most of what drawing one costs besides them
-FACES = LruCache(64, max_bytes=4 << 20, size_of=lambda img: img.width * img.height * 4)
+# blank counter faces at three times their size (premultiplied) and shrunk, by (side, colour,
+# flipped): the counters of a side differ in their words only, and a face is most of what
+# drawing one costs besides them. A close-up's faces are big (about 0.9 MB each at its usual
+# cell of 130-145 px, 1.8 MB at the largest): at 4 MB, a stream of turn pictures redrew a face
+# for every second close-up counter; 12 MB holds both sides of a close-up, flipped or not,
+# beside the maps' small faces (bench_cold.py stream: new counters 30% cheaper)
+FACES = LruCache(
+    64,
+    max_bytes=12 << 20,
+    # the face and its shrunk copy (a ninth of it), counted from the start
+    size_of=lambda kept: kept[0].width * kept[0].height * 40 // 9 if kept else 0,
+)
 
 
 def _shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -182,9 +191,90 @@ def _draw_counter(
     subtitle="",
 ):
     margin = counter_margin(side)
+    shrunk = (side + 2 * margin, side + 2 * margin)
+    words = (side, text_colour, title, values, flipped, badge, symbol, compact, badge_colour)
+    # The face is kept premultiplied ("RGBa"), the mode Pillow shrinks an RGBA picture in:
+    # converting the whole drawing there and back cost as much as shrinking it. Premultiplying
+    # changes no opaque pixel, and drawing on an opaque pixel gives the same pixel in either
+    # mode, so the sprite is the same as long as the words land on opaque pixels only. Where
+    # they do not (a long title on a tiny counter running off its face), drawing them raises
+    # the alpha of a translucent pixel, which the check sees: that counter is drawn the old way.
+    kept = FACES.get((side, colour, flipped), lambda: _premultiplied_face(side, colour, flipped))
+    if kept:
+        img = kept[0].copy()
+        if _counter_words(img, *words, subtitle, img.im.getband(3)):
+            return _shrink_changes(img, kept).convert("RGBA")
+    img = _draw_face(side, colour, flipped)
+    _counter_words(img, *words, subtitle)
+    return _shrink(img, shrunk)
+
+
+def _shrink_changes(img: Image.Image, kept: list) -> Image.Image:
+    """``img`` (the face ``kept[0]`` with words on it) shrunk: when the words reach less than
+    three quarters of it, only the part they reach is shrunk again and the rest is the face's
+    own shrunk copy (``kept[1]``, made when first needed).
+
+    Pillow weighs the source pixels of each shrunk pixel by their distance from its centre in
+    the source, computed from the source's whole size whether a box is given or not, so a box
+    on whole shrunk pixels gives the same pixels as shrinking all of it. At three times the
+    size, Lanczos reaches 9 source pixels from a centre: a shrunk pixel more than 4 pixels
+    away from every changed source pixel is the face's own."""
+    face = kept[0]
+    width, height = face.width // SUPER, face.height // SUPER
+    changed = img.im.chop_difference(face.im).getbbox(False)
+    if changed is not None:
+        x0, y0 = max(0, (changed[0] - 10) // SUPER), max(0, (changed[1] - 10) // SUPER)
+        x1 = min(width, (changed[2] + 6) // SUPER + 1)
+        y1 = min(height, (changed[3] + 6) // SUPER + 1)
+        if (x1 - x0) * (y1 - y0) * 4 > width * height * 3:
+            return img.resize((width, height), Image.Resampling.LANCZOS)
+    small = kept[1]
+    if small is None:
+        # two threads may both make it: the same pixels either way
+        small = kept[1] = face.resize((width, height), Image.Resampling.LANCZOS)
+    out = small.copy()
+    if changed is not None:
+        part = img.resize(
+            (x1 - x0, y1 - y0),
+            Image.Resampling.LANCZOS,
+            box=(x0 * SUPER, y0 * SUPER, x1 * SUPER, y1 * SUPER),
+        )
+        out.im.paste(part.im, (x0, y0, x1, y1))
+    return out
+
+
+def _premultiplied_face(side, colour, flipped) -> list:
+    """[the blank face premultiplied, None for its shrunk copy], or [] (kept too: the cache
+    takes None for "not there") when the face has translucent pixels whose alpha the faintest
+    ink could leave unchanged (Pillow's blend raises an alpha of 0 or the shadow's 110 at any
+    ink, not one of 254: see :func:`_draw_counter`'s check)."""
+    face = _draw_face(side, colour, flipped)
+    if {value for _, value in face.getchannel("A").getcolors()} - {0, 110, 255}:
+        return []
+    return [face.convert("RGBa"), None]
+
+
+def _counter_words(
+    img,
+    side,
+    text_colour,
+    title,
+    values,
+    flipped,
+    badge,
+    symbol,
+    compact,
+    badge_colour,
+    subtitle,
+    face_alpha=None,
+) -> bool:
+    """Draw a counter's words, symbol and badge on its face ``img`` (at the drawing size).
+    With ``face_alpha`` (the face's alpha channel, in Pillow's core), False as soon as some of
+    them changed the alpha of a pixel (so did not land on opaque pixels only), leaving ``img``
+    unfinished."""
+    margin = counter_margin(side)
     k = side * SUPER
     m = margin * SUPER
-    img = FACES.get((side, colour, flipped), lambda: _draw_face(side, colour, flipped)).copy()
     draw = ImageDraw.Draw(img)
     ink = text_colour if not flipped else (30, 30, 30)
     inner = k * 0.9
@@ -234,15 +324,19 @@ def _draw_counter(
             low = bool(symbol or flipped or subtitle)
             value_size = _value_size(k, side, title, values, symbol, flipped, subtitle, compact)
             _centered_text(draw, (cx, m + k * (0.8 if low else 0.64)), values, value_size, ink)
+    if face_alpha is not None and not _same(img.im.getband(3), face_alpha):
+        return False
     if badge:
         r = k * 0.19
         bx, by = m + k - r * 0.75, m + r * 0.75
+        # an opaque disc (ImageDraw writes its pixels, no blending) for the number
         draw.ellipse(
             (bx - r, by - r, bx + r, by + r),
             fill=tuple(badge_colour) + (255,),
             outline=(255, 255, 255, 255),
             width=max(SUPER, round(k * 0.03)),
         )
+        disc_alpha = img.im.getband(3) if face_alpha is not None else None
         _centered_text(
             draw,
             (bx, by),
@@ -250,7 +344,14 @@ def _draw_counter(
             round(r * (1.25 if len(str(badge)) < 2 else 0.95)),
             contrast_text(badge_colour),
         )
-    return _shrink(img, (side + 2 * margin, side + 2 * margin))
+        if disc_alpha is not None and not _same(img.im.getband(3), disc_alpha):
+            return False
+    return True
+
+
+def _same(a, b) -> bool:
+    """Whether two single-band images (Pillow's core) have the same pixels."""
+    return a.chop_difference(b).getbbox() is None
 
 
 def _draw_face(side, colour, flipped):
