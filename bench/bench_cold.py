@@ -79,9 +79,7 @@ def _rounds(work, rounds: int = 3) -> list[float]:
 def layers() -> None:
     everything = positions() + [scenes.large_hex_scene()]
     # a map layer by its key, a close-up's layer by its window's scene
-    jobs = _recorded(
-        core, "_build_static", everything, lambda a: (core.static_key(*a), id(a[0]))
-    )
+    jobs = _recorded(core, "_build_static", everything, lambda a: (core.static_key(*a), id(a[0])))
     ms = _rounds(lambda: [core._build_static(scene, lay) for scene, lay in jobs])
     print(f"{len(jobs)} layers: {' '.join(f'{m:.0f}' for m in ms)} ms CPU per round")
 

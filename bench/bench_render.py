@@ -250,7 +250,9 @@ def parts(pictures: int = 30) -> None:
         png: ("encode_indexed",),
     }
     spent = {name: 0.0 for names in steps.values() for name in names}
-    real = {(module, name): getattr(module, name) for module, names in steps.items() for name in names}
+    real = {
+        (module, name): getattr(module, name) for module, names in steps.items() for name in names
+    }
 
     def timed(function, name):
         def run(*args, **kwargs):
@@ -274,7 +276,9 @@ def parts(pictures: int = 30) -> None:
     finally:
         for (module, name), function in real.items():
             setattr(module, name, function)
-    print(f"\nlargest map, warm, CPU per picture by step ({pictures} pictures): {total / pictures * 1000:.1f} ms")
+    print(
+        f"\nlargest map, warm, CPU per picture by step ({pictures} pictures): {total / pictures * 1000:.1f} ms"
+    )
     for name, seconds in sorted(spent.items(), key=lambda item: -item[1]):
         print(f"  {name:<22} {seconds / pictures * 1000:6.2f} ms")
 

@@ -29,7 +29,9 @@ from tests.renderer import scenes  # noqa: E402
 
 
 def _bench_render():
-    spec = importlib.util.spec_from_file_location("bench_render", ROOT / "bench" / "bench_render.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_render", ROOT / "bench" / "bench_render.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

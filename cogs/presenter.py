@@ -360,9 +360,7 @@ class Presenter:
         picture asked for outside the game's progress (/flare itself, /game board).
         ``picture``: its drawing, started already by ``_start_picture`` in ``lang``."""
         try:
-            return await self._post_board(
-                info, lang, mention, note, happened, keep_flares, picture
-            )
+            return await self._post_board(info, lang, mention, note, happened, keep_flares, picture)
         finally:
             _drop_unused(picture)
 

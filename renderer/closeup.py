@@ -169,9 +169,12 @@ def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
                 for j0, j1 in spans
             ]
         elif len(rims) == 1:
-            (a, b), = rims
+            ((a, b),) = rims
             scores = [
-                w1[j1] - w0[j1] - w1[j0] + w0[j0]
+                w1[j1]
+                - w0[j1]
+                - w1[j0]
+                + w0[j0]
                 + 0.01 * (n1[j1] - n0[j1] - n1[j0] + n0[j0])
                 - 0.001 * (0.0 + (b[j1] - a[j1] - b[j0] + a[j0]))
                 for j0, j1 in spans
@@ -179,7 +182,10 @@ def _window(lay: Layout, action: dict, pieces: list, cell: int) -> dict:
         else:
             (a, b), (c, d) = rims
             scores = [
-                w1[j1] - w0[j1] - w1[j0] + w0[j0]
+                w1[j1]
+                - w0[j1]
+                - w1[j0]
+                + w0[j0]
                 + 0.01 * (n1[j1] - n0[j1] - n1[j0] + n0[j0])
                 - 0.001 * (0.0 + (b[j1] - a[j1] - b[j0] + a[j0]) + (d[j1] - c[j1] - d[j0] + c[j0]))
                 for j0, j1 in spans

@@ -12,9 +12,7 @@ from PIL import Image
 from .conftest import message_text
 
 
-async def test_the_board_is_drawing_while_the_turn_s_announcement_is_on_its_way(
-    table, monkeypatch
-):
+async def test_the_board_is_drawing_while_the_turn_s_announcement_is_on_its_way(table, monkeypatch):
     await table.started_game()
     thread = table.thread
     service = table.service

@@ -986,7 +986,5 @@ def test_a_close_up_shows_the_cells_of_its_window_whichever_board_of_the_map_cam
     assert 0 < len(fresh["cells"]) < len(second["cells"])
     labels = {c["at"] for c in fresh["cells"]}
     assert labels == {
-        lab
-        for lab in scenes.hex_labels(40, 30)
-        if 5 <= int(lab[:2]) < 14 and 4 <= int(lab[2:]) < 7
+        lab for lab in scenes.hex_labels(40, 30) if 5 <= int(lab[:2]) < 14 and 4 <= int(lab[2:]) < 7
     }

@@ -9,13 +9,33 @@ import random
 from renderer import sprites
 
 
-def _plain_counter(side, colour, text_colour, title, values, flipped, badge, symbol, compact,
-                   badge_colour, subtitle):
+def _plain_counter(
+    side,
+    colour,
+    text_colour,
+    title,
+    values,
+    flipped,
+    badge,
+    symbol,
+    compact,
+    badge_colour,
+    subtitle,
+):
     """A counter as it was drawn before faces were kept premultiplied: its words on the plain
     RGBA face, shrunk by Pillow (which premultiplies the whole drawing and back)."""
     img = sprites._draw_face(side, colour, flipped)
     sprites._counter_words(
-        img, side, text_colour, title, values, flipped, badge, symbol, compact, badge_colour,
+        img,
+        side,
+        text_colour,
+        title,
+        values,
+        flipped,
+        badge,
+        symbol,
+        compact,
+        badge_colour,
         subtitle,
     )
     margin = sprites.counter_margin(side)
@@ -58,10 +78,32 @@ def test_words_running_off_a_tiny_counter_are_caught_and_that_counter_drawn_plai
     # a long title on a 12 px counter runs off its face onto the shadow and the transparent
     # margin, where a premultiplied picture blends differently: the check must see it, and the
     # sprite must still be the plain one
-    long_title = (12, (200, 30, 30), (255, 255, 255), "Archers of Tlaxcala", "", False, "", None,
-                  True, (214, 39, 40), "")
-    short = (41, (200, 30, 30), (255, 255, 255), "Inf 1", "4-3", False, "2", "infantry", False,
-             (214, 39, 40), "")
+    long_title = (
+        12,
+        (200, 30, 30),
+        (255, 255, 255),
+        "Archers of Tlaxcala",
+        "",
+        False,
+        "",
+        None,
+        True,
+        (214, 39, 40),
+        "",
+    )
+    short = (
+        41,
+        (200, 30, 30),
+        (255, 255, 255),
+        "Inf 1",
+        "4-3",
+        False,
+        "2",
+        "infantry",
+        False,
+        (214, 39, 40),
+        "",
+    )
     for args, lands_on_the_face in ((long_title, False), (short, True)):
         face, _ = sprites._premultiplied_face(args[0], args[1], args[5])
         img = face.copy()
@@ -126,8 +168,19 @@ def test_a_face_with_other_translucent_pixels_is_drawn_plainly_and_looked_at_onc
 
     monkeypatch.setattr(sprites, "_draw_face", with_a_soft_pixel)
     sprites.FACES.clear()
-    args = (41, (200, 30, 30), (255, 255, 255), "Inf 1", "4-3", False, "", None, False,
-            (214, 39, 40), "")
+    args = (
+        41,
+        (200, 30, 30),
+        (255, 255, 255),
+        "Inf 1",
+        "4-3",
+        False,
+        "",
+        None,
+        False,
+        (214, 39, 40),
+        "",
+    )
     for title in ("Inf 1", "Inf 2"):
         drawn = sprites._draw_counter(*args[:3], title, *args[4:])
         assert drawn.tobytes() == _plain_counter(*args[:3], title, *args[4:]).tobytes()
@@ -139,12 +192,24 @@ def test_the_faces_of_a_close_up_at_its_largest_stay_kept_while_its_counters_are
     # a close-up's cell is at most 200 px: counters of 184 px, faces of 1.8 MB each at three
     # times their size; two sides, each flipped or not, drawn in turn as a close-up draws them
     sprites.FACES.clear()
-    faces = [(colour, flipped) for colour in ((200, 30, 30), (30, 60, 200)) for flipped in
-             (False, True)]
+    faces = [
+        (colour, flipped) for colour in ((200, 30, 30), (30, 60, 200)) for flipped in (False, True)
+    ]
     for values in ("4-3", "5-4", "6-5"):
         for colour, flipped in faces:
-            args = (184, colour, (255, 255, 255), "Inf", values, flipped, "", None, False,
-                    (214, 39, 40), "")
+            args = (
+                184,
+                colour,
+                (255, 255, 255),
+                "Inf",
+                values,
+                flipped,
+                "",
+                None,
+                False,
+                (214, 39, 40),
+                "",
+            )
             drawn = sprites._draw_counter(*args)
             assert drawn.tobytes() == _plain_counter(*args).tobytes()
     assert sprites.FACES.builds == len(faces)

@@ -170,7 +170,9 @@ async def test_a_kept_view_shares_what_it_does_not_hide_with_the_kept_state(svc,
     state = (await svc.get_game(game.id)).state
     red = await svc.shared_view(game.id, "red")
     assert red["units"] == state["units"] and red["units"] is state["units"]
-    assert set(red["secret"]) <= {"red"} and red == registry.get_ruleset("skirmish").view(state, "red")
+    assert set(red["secret"]) <= {"red"} and red == registry.get_ruleset("skirmish").view(
+        state, "red"
+    )
 
 
 async def test_a_game_s_state_is_handed_out_read_only_instead_of_copied_per_call(svc, game):
