@@ -9,35 +9,13 @@ import random
 from renderer import sprites
 
 
-def _plain_counter(
-    side,
-    colour,
-    text_colour,
-    title,
-    values,
-    flipped,
-    badge,
-    symbol,
-    compact,
-    badge_colour,
-    subtitle,
-):
+def _plain_counter(*args):
     """A counter as it was drawn before faces were kept premultiplied: its words on the plain
-    RGBA face, shrunk by Pillow (which premultiplies the whole drawing and back)."""
+    RGBA face, shrunk by Pillow (which premultiplies the whole drawing and back). ``args``:
+    :func:`sprites.counter`'s, in its order."""
+    side, colour, flipped = args[0], args[1], args[5]
     img = sprites._draw_face(side, colour, flipped)
-    sprites._counter_words(
-        img,
-        side,
-        text_colour,
-        title,
-        values,
-        flipped,
-        badge,
-        symbol,
-        compact,
-        badge_colour,
-        subtitle,
-    )
+    sprites._counter_words(img, side, *args[2:])
     margin = sprites.counter_margin(side)
     return sprites._shrink(img, (side + 2 * margin, side + 2 * margin))
 
