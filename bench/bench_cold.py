@@ -108,7 +108,8 @@ def first() -> None:
         (core, "_build_static"),
         (sprites, "_draw_counter"),
         (sprites, "_draw_text"),
-        (core, "_build_palette"),
+        (core, "_indexed_layer"),
+        (core, "_picture_palette"),
         (core, "encode_png"),
     )
     reals = {name: getattr(module, name) for module, name in parts}

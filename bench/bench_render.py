@@ -1,7 +1,11 @@
 """Rendering benchmark: a turn's picture against its floor, measured in the same run.
 
-floor = copy the cached static layer + encode the PNG with the picture's settings (mapped onto
-the map's cached 256-colour palette, compress_level 3), no drawing. picture floor = the same
+floor = copy the cached static layer as an RGB picture + encode the PNG with the picture's
+settings (mapped onto the map's cached 256-colour palette, compress_level 3), no drawing. Since
+kept layers are in their own colours (2026-11-23, fifth pass), the layer is turned into RGB once
+before the runs, so the floor is what encoding the map as a picture costs, as before; "indexed
+floor" is printed beside it: copying the kept layer and writing it as it is (no colours to map),
+the least any PNG of the map could cost. picture floor = the same
 for the finished picture itself (copy + encode, no drawing): on big maps a close-up of the
 turn makes the picture 45-60% taller than the map layer, so this is what encoding the posted
 picture costs at least. warm = render_png of a scene whose map layer and palette are cached.
@@ -80,6 +84,13 @@ def game_examples(seed: int = 4) -> dict[str, bytes]:
     return pictures
 
 
+def indexed_encode(kept) -> bytes:
+    """A kept map layer written as it is: its own colours, no mapping."""
+    from renderer import png
+
+    return png.encode_indexed(kept)
+
+
 def pillow_encode(img, palette) -> bytes:
     """The floor's encoding as it was before renderer/png.py: Pillow's PNG writer."""
     import io
@@ -99,7 +110,8 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
     png = renderer.render_png(scene)
     cold, cold_cpu = time.perf_counter() - t0, time.process_time() - c0
     lay = renderer.layout_for(scene["grid"], None, core.footer_lines(scene))
-    layer = core.STATIC.get(core.static_key(scene, lay), lambda: None)
+    kept = core.STATIC.get(core.static_key(scene, lay), lambda: None)
+    layer = kept.convert("RGB")
     picture = renderer.render_image(scene)
     palette = core.map_palette(scene, picture)
     times: dict[str, list[float]] = {
@@ -115,6 +127,8 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
             "picture_floor_cpu",
             "pillow_floor",
             "pillow_floor_cpu",
+            "indexed_floor",
+            "indexed_floor_cpu",
         )
     }
 
@@ -132,6 +146,7 @@ def measure(name: str, scene: dict, runs: int = 9) -> dict:
             "picture_floor", lambda: core.encode_png(picture.copy(), palette), "picture_floor_cpu"
         )
         timed("pillow_floor", lambda: pillow_encode(layer.copy(), palette), "pillow_floor_cpu")
+        timed("indexed_floor", lambda: indexed_encode(kept.copy()), "indexed_floor_cpu")
     # The old way apart: choosing colours per picture leaves the allocator in another state,
     # which made the floor measured after it about 9 ms dearer (page faults), not the picture.
     for _ in range(runs):
@@ -190,7 +205,12 @@ def mix(pictures: int = 240, seed: int = 5) -> None:
     positions = game_positions()
     rng = random.Random(seed)
     order = [rng.randrange(len(positions)) for _ in range(pictures)]
-    spent = {"_build_static": 0.0, "_build_palette": 0.0, "encode_png": 0.0}
+    spent = {
+        "_build_static": 0.0,
+        "_layer_palette": 0.0,
+        "_picture_palette": 0.0,
+        "encode_png": 0.0,
+    }
     real = {name: getattr(core, name) for name in spent}
 
     def timed(name):
@@ -218,7 +238,7 @@ def mix(pictures: int = 240, seed: int = 5) -> None:
     print(
         f"\nmix: {pictures} pictures of {len(positions)} positions: {total / pictures * 1000:.1f} ms "
         f"CPU per picture (map layers {spent['_build_static'] / pictures * 1000:.1f}, palettes "
-        f"{spent['_build_palette'] / pictures * 1000:.1f}, encoding "
+        f"{(spent['_layer_palette'] + spent['_picture_palette']) / pictures * 1000:.1f}, encoding "
         f"{spent['encode_png'] / pictures * 1000:.1f}); map layers drawn "
         f"{info['static_builds']}, reused {info['static_hits']}"
     )
@@ -419,7 +439,9 @@ def main() -> None:
         f"\n(wall ms unless marked cpu) largest map: PNG {big['kib']:.0f} KiB; warm "
         f"{big['warm'] * 1000:.0f} ms ({big['warm_cpu'] * 1000:.0f} ms CPU), floor "
         f"{big['floor'] * 1000:.0f} ms ({big['floor_cpu'] * 1000:.0f} ms CPU; with Pillow's PNG "
-        f"writer {big['pillow_floor'] * 1000:.0f} ms, {big['pillow_floor_cpu'] * 1000:.0f} ms CPU), picture floor "
+        f"writer {big['pillow_floor'] * 1000:.0f} ms, {big['pillow_floor_cpu'] * 1000:.0f} ms CPU; "
+        f"the kept layer written as it is {big['indexed_floor'] * 1000:.0f} ms, "
+        f"{big['indexed_floor_cpu'] * 1000:.0f} ms CPU), picture floor "
         f"{big['picture_floor'] * 1000:.0f} ms ({big['picture_floor_cpu'] * 1000:.0f} ms CPU): warm/floor {big['ratio']:.2f}x, warm/picture floor "
         f"{big['picture_ratio']:.2f}x (target <= 1.2x); cold {big['cold'] * 1000:.0f} ms "
         f"({big['cold_cpu'] * 1000:.0f} ms CPU), cold/floor {big['cold_ratio']:.1f}x (target <= 2x)"

@@ -33,10 +33,12 @@ GRID_INK = (60, 60, 60)
 PNG_COMPRESS_LEVEL = (
     png.STDLIB_LEVEL
 )  # Pillow's writer, for pictures renderer/png.py does not write
-STATIC_LIMIT = 24  # cached map layers at most, and at most STATIC_BYTES of them
-# Pillow keeps an RGB picture in 4 bytes a pixel: Tenochtitlan's map layer is 14 MB, a
-# Tactical Table War map 3 MB, a Pocket Tactics map under 2 MB.
-STATIC_BYTES = 40 << 20
+STATIC_LIMIT = 48  # cached map layers at most, and at most STATIC_BYTES of them
+# A kept map layer is already in the pictures' colours, one byte a pixel (an RGB picture is four
+# in Pillow): Tenochtitlan's map layer is 3 MB, a Tactical Table War map under 1 MB, a Pocket
+# Tactics map under 0.5 MB. Kept as RGB, 40 MB held three to six maps per picture worker and
+# the rest of a worker's memory was fragments of the layers it dropped.
+STATIC_BYTES = 24 << 20
 # A close-up's window moves with the turn's action, so its layer is seldom drawn twice: in a mix
 # of the five games a picture worker reused one for 1 picture in 300 (keeping the last one).
 # None is kept: the close-up is drawn straight onto its new layer, without a copy (a kept
@@ -48,9 +50,10 @@ def _image_bytes(img: Image.Image) -> int:
     return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
 
 
-def _layer_bytes(lay: Layout) -> int:
-    """What the map layer drawn for ``lay`` will take (an RGB picture of the layout's size)."""
-    return lay.width * lay.height * 4
+def _layer_bytes(lay: Layout, indexed: bool = False) -> int:
+    """What the map layer drawn for ``lay`` will take: an RGB picture of the layout's size, or
+    a kept layer in its palette's colours."""
+    return lay.width * lay.height * (1 if indexed else 4)
 
 
 # ----- the static-layer cache ----------------------------------------------------------------
@@ -1753,13 +1756,17 @@ def _render_map(
     (those rows black, for the caller to fill); its static layer kept in ``layers``."""
     check(scene)
     lay = layout_for(scene["grid"], size_hint, footer_lines(scene, size_hint))
-    base = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay), _layer_bytes(lay))
-    if extra_rows:
-        img = base.crop((0, 0, base.width, base.height + extra_rows))
-    elif layers.limit:
-        img = base.copy()
+    if layers.limit:
+        base = _kept_layer(layers, scene, lay)
+        # a kept layer is in its palette's colours: the picture is drawn in RGB on a copy (the
+        # rows beyond the map are index 0, black, for the caller to fill)
+        img = base.crop((0, 0, base.width, base.height + extra_rows)) if extra_rows else base
+        img = img.convert("RGB")
     else:
-        img = base  # a layer that is not kept is nobody else's
+        # a layer that is not kept is nobody else's: drawn on
+        img = layers.get(static_key(scene, lay), lambda: _build_static(scene, lay))
+        if extra_rows:
+            img = img.crop((0, 0, img.width, img.height + extra_rows))
     draw = ImageDraw.Draw(img)
     _header(img, draw, scene, lay, drawn)
     names = (
@@ -1971,20 +1978,60 @@ def _exact_colours(named: frozenset) -> list[tuple[int, int, int]]:
     return list(dict.fromkeys(colours))[:EXACT_LIMIT]
 
 
-def _build_palette(img: Image.Image, named: frozenset) -> Image.Image:
+def _picture_palette(layer: Image.Image, named: frozenset) -> Image.Image:
+    """The colours ``named`` exactly, then the kept ``layer``'s own (all of them while the named
+    colours fit in its NAMED_ROOM; beyond that the last the octree chose give way)."""
     exact = _exact_colours(named)
-    # Every other pixel of every other row: the octree counts colours, and a map's colours
-    # come in areas and lines wider than a pixel; a quarter of the pixels costs a quarter.
-    sample = img.resize((max(1, img.width // 2), max(1, img.height // 2)), Image.Resampling.NEAREST)
-    chosen = sample.quantize(
-        colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
-    entries = [c for colour in exact for c in colour]
-    entries += (chosen.getpalette() or [])[: 3 * (256 - len(exact))]
+    named_set = set(exact)
+    colours = exact + [c for c in _colours_of(layer) if c not in named_set]
+    entries = [c for colour in colours[:256] for c in colour]
     entries += entries[:3] * (256 - len(entries) // 3)
     palette = Image.new("P", (1, 1))
     palette.putpalette(entries[: 3 * 256])
     return palette
+
+
+# A kept map layer is mapped onto colours of its own: the inks every picture uses exactly (black
+# first: the rows a crop adds beyond the layer are index 0), then colours the octree chooses
+# from the layer, leaving NAMED_ROOM entries of 256 for the colours a scene names (sides,
+# arrows, markers: 4-14 in the five games' pictures). A picture's palette is these colours plus
+# the named ones, so the map's pixels keep their colour exactly in every picture of the map.
+NAMED_ROOM = 24
+
+
+def _layer_palette(img: Image.Image) -> Image.Image:
+    fixed = list(dict.fromkeys([(0, 0, 0), *_FIXED_INKS, HEADER_BG, BACKGROUND, LABEL_HALO]))
+    # Every other pixel of every other row: the octree counts colours, and a map's colours
+    # come in areas and lines wider than a pixel; a quarter of the pixels costs a quarter.
+    sample = img.resize((max(1, img.width // 2), max(1, img.height // 2)), Image.Resampling.NEAREST)
+    chosen = sample.quantize(
+        colors=256 - NAMED_ROOM - len(fixed),
+        method=Image.Quantize.FASTOCTREE,
+        dither=Image.Dither.NONE,
+    )
+    entries = [c for colour in fixed for c in colour]
+    entries += (chosen.getpalette() or [])[: 3 * (256 - NAMED_ROOM - len(fixed))]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(entries)
+    return palette
+
+
+def _indexed_layer(img: Image.Image) -> Image.Image:
+    """A map layer drawn in RGB, kept in 256 colours of its own (:func:`_layer_palette`)."""
+    return img.quantize(palette=_layer_palette(img), dither=Image.Dither.NONE)
+
+
+def _kept_layer(layers: LruCache, scene: dict, lay: Layout) -> Image.Image:
+    return layers.get(
+        static_key(scene, lay),
+        lambda: _indexed_layer(_build_static(scene, lay)),
+        _layer_bytes(lay, indexed=True),
+    )
+
+
+def _colours_of(img: Image.Image) -> list[tuple[int, int, int]]:
+    entries = img.getpalette() or []
+    return [(entries[i], entries[i + 1], entries[i + 2]) for i in range(0, len(entries) - 2, 3)]
 
 
 def map_palette(scene: dict, img: Image.Image, size_hint: int | None = None) -> Image.Image:
@@ -1997,10 +2044,8 @@ def map_palette(scene: dict, img: Image.Image, size_hint: int | None = None) -> 
     named = _named_colours(scene)
 
     def build() -> Image.Image:
-        base = STATIC.peek(key) or STATIC.get(
-            key, lambda: _build_static(scene, lay), _layer_bytes(lay)
-        )
-        return _build_palette(base, named)
+        base = STATIC.peek(key) or _kept_layer(STATIC, scene, lay)
+        return _picture_palette(base, named)
 
     colours = PALETTES.get((key, named), build)
     return _TABLED_PALETTES.get((key, named), colours.copy)

@@ -117,6 +117,15 @@ def _log_trim_failure(future) -> None:
 # fixed threshold would fault every picture in); an operator's own GLIBC_TUNABLES stays.
 MEMORY_SETTING = "UMPIRE_PICTURE_MEMORY"
 WORKER_MALLOC_TUNABLES = "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=8388608"
+# By default a worker's allocator keeps up to 48 MB freed at the top of its heap (a large map's
+# picture and its copies: about 25 MB) and serves blocks under 32 MB from the heap. Left to
+# itself, glibc gives the top back when more than twice its last mmap threshold is free:
+# with map layers kept in one byte a pixel a worker's heap is small, each large picture sat on
+# its top and was given back and faulted in again, picture after picture (measured: 60 times the
+# page faults, 1.5 ms more CPU a picture, docs/performance.md "Pictures, fifth pass").
+WORKER_DEFAULT_TUNABLES = (
+    "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=50331648"
+)
 HUGE_PAGES_SETTING = "/sys/kernel/mm/transparent_hugepage/enabled"
 
 
@@ -146,21 +155,28 @@ def worker_environment(
     environ=None, glibc: Any = _THIS_SYSTEM, huge_pages: Any = _THIS_SYSTEM
 ) -> dict[str, str]:
     """The environment a picture worker starts with: the bot's, plus the allocator's settings
-    above when ``UMPIRE_PICTURE_MEMORY=lean`` asks for them and they can work (``glibc``: its
-    version, None for another C library; ``huge_pages``: whether the system gives them on
-    request; both read from this system unless given). ValueError for any other setting."""
+    above (the lean ones when ``UMPIRE_PICTURE_MEMORY=lean`` asks for them and they can work,
+    else the default ones where glibc reads them: 2.26 on) (``glibc``: its version, None for
+    another C library; ``huge_pages``: whether the system gives them on request; both read
+    from this system unless given). An operator's own GLIBC_TUNABLES stay. ValueError for any
+    other setting."""
     env = dict(os.environ if environ is None else environ)
     wanted = env.get(MEMORY_SETTING, "").strip().lower()
     if wanted not in ("", "default", "lean"):
         raise ValueError(
             f"{MEMORY_SETTING} must be 'lean' or 'default', not {env[MEMORY_SETTING]!r}"
         )
-    if wanted != "lean" or "GLIBC_TUNABLES" in env:
+    if "GLIBC_TUNABLES" in env:
         return env
     glibc = _glibc_version() if glibc is _THIS_SYSTEM else glibc
-    huge_pages = _huge_pages_on_request() if huge_pages is _THIS_SYSTEM else huge_pages
-    if glibc is not None and glibc >= (2, 35) and huge_pages:
-        env["GLIBC_TUNABLES"] = WORKER_MALLOC_TUNABLES
+    if glibc is None or glibc < (2, 26):
+        return env
+    if wanted == "lean":
+        huge_pages = _huge_pages_on_request() if huge_pages is _THIS_SYSTEM else huge_pages
+        if glibc >= (2, 35) and huge_pages:
+            env["GLIBC_TUNABLES"] = WORKER_MALLOC_TUNABLES
+            return env
+    env["GLIBC_TUNABLES"] = WORKER_DEFAULT_TUNABLES
     return env
 
 

@@ -287,11 +287,13 @@ def test_a_close_up_is_drawn_on_a_layer_of_its_own_each_time_and_the_picture_sta
     assert renderer.cache_info()["close_up_builds"] == 2  # since the cache was emptied: both drawn
 
 
-def test_map_layers_are_kept_within_a_byte_budget():
+def test_map_layers_are_kept_within_a_byte_budget(monkeypatch):
     from renderer import render as core
 
     renderer.clear_cache()
-    for k in range(5):  # 40x30 hexes: about 12 MB a layer
+    monkeypatch.setattr(core, "STATIC_BYTES", 10 << 20)
+    monkeypatch.setattr(core.STATIC, "max_bytes", core.STATIC_BYTES)
+    for k in range(5):  # 40x30 hexes: about 3 MB a kept layer
         renderer.render_png(scenes.large_hex_scene(map_key=f"t/budget-{k}"))
         assert 0 < renderer.cache_info()["static_bytes"] <= core.STATIC_BYTES
     small = hex_scene("t/budget-small")
@@ -307,21 +309,22 @@ def test_the_layers_a_new_map_layer_pushes_out_are_dropped_before_it_is_drawn(mo
     from renderer import render as core
 
     renderer.clear_cache()
+    budget = 10 << 20
+    monkeypatch.setattr(core.STATIC, "max_bytes", budget)
     held = []
-    drawn_alone = core._build_static
+    kept_alone = core._indexed_layer
 
-    def build_static(scene, lay):
-        if lay.width * lay.height * 4 > core.STATIC_BYTES / 4:  # the map's, not a close-up's
-            held.append(core.STATIC.bytes)  # what the cache still holds while it is drawn
-        return drawn_alone(scene, lay)
+    def indexed_layer(img):  # only a map layer that is kept comes here, not a close-up's
+        held.append(core.STATIC.bytes)  # what the cache still holds while it is drawn
+        return kept_alone(img)
 
-    monkeypatch.setattr(core, "_build_static", build_static)
-    for k in range(5):  # 40x30 hexes: about 12 MB a layer, three fit in the budget
+    monkeypatch.setattr(core, "_indexed_layer", indexed_layer)
+    for k in range(5):  # 40x30 hexes: about 3 MB a kept layer, three fit in 10 MB
         renderer.render_png(scenes.large_hex_scene(map_key=f"t/room-{k}"))
     layer = core.STATIC.bytes // len(core.STATIC)
     assert len(held) == 5 and held[:3] == [0, layer, 2 * layer]
-    assert all(before + layer <= core.STATIC_BYTES for before in held)
-    assert renderer.cache_info()["static_cached"] == core.STATIC_BYTES // layer
+    assert all(before + layer <= budget for before in held)
+    assert renderer.cache_info()["static_cached"] == budget // layer == 3
 
 
 def test_concurrent_renders_build_the_layer_once_and_agree():
@@ -988,3 +991,35 @@ def test_a_close_up_shows_the_cells_of_its_window_whichever_board_of_the_map_cam
     assert labels == {
         lab for lab in scenes.hex_labels(40, 30) if 5 <= int(lab[:2]) < 14 and 4 <= int(lab[2:]) < 7
     }
+
+
+def test_a_kept_map_layer_takes_a_byte_a_pixel_and_its_pixels_keep_their_colour_in_pictures():
+    from PIL import ImageChops
+
+    from renderer import render as core
+
+    renderer.clear_cache()
+    large = scenes.large_hex_scene(map_key="t/indexed")
+    scene = dict(large, arrows=[], labels=[], objectives=[], markers=[])
+    picture = Image.open(io.BytesIO(renderer.render_png(scene))).convert("RGB")
+    (key,) = list(core.STATIC._items)
+    layer = core.STATIC.peek(key)
+    assert layer.mode == "P" and core.STATIC.bytes == layer.width * layer.height
+    # below the header, wherever no counter went, the picture shows the layer's own colours:
+    # exactly but where Pillow's palette lookup (approximate, as for every picture) takes a
+    # neighbouring entry a few levels away
+    drawn = renderer.render_with_layout(scene)[1]
+    untouched = Image.new("L", layer.size, 255)
+    for _, box in drawn.counters:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        untouched.paste(0, (x0 - 6, y0 - 6, x1 + 6, y1 + 6))
+    body = (0, drawn.layout.header_height, layer.width, layer.height)
+    changed = ImageChops.difference(picture.crop((0, 0, *layer.size)), layer.convert("RGB"))
+    kept = ImageChops.multiply(changed, untouched.convert("RGB")).crop(body)
+    assert max(high for _, high in kept.getextrema()) <= 8
+    off = kept.convert("L").point(lambda v: 1 if v else 0).histogram()[1]
+    assert off < 0.01 * kept.width * kept.height
+    assert changed.crop(body).getbbox() is not None  # the counters are there
+    # the sides' colours are exact
+    colours = {c for _, c in picture.getcolors(1 << 16)}
+    assert {core.sprites.rgb(p["color"]) for p in scene["pieces"]} <= colours

@@ -57,6 +57,26 @@ def freed_then_given_back() -> tuple[float, float]:
     return freed, given_back
 
 
+def _minor_faults() -> int:
+    return int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[7])
+
+
+def page_faults_of_big_pictures() -> tuple[int, int]:
+    """Page faults of the first picture of the largest test map (with its map layer, about 25
+    MB of pictures allocated and freed) and of the three pictures after it together."""
+    import renderer
+    from tests.renderer import scenes
+
+    scene = scenes.large_hex_scene()
+    counts = []
+    for times in (1, 3):
+        before = _minor_faults()
+        for _ in range(times):
+            renderer.render_png(scene)
+        counts.append(_minor_faults() - before)
+    return counts[0], counts[1]
+
+
 def modules_loaded(names: tuple[str, ...]) -> dict[str, bool]:
     """Which of ``names`` this process has imported."""
     import sys
