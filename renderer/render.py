@@ -1995,7 +1995,8 @@ def _picture_palette(layer: Image.Image, named: frozenset) -> Image.Image:
 # first: the rows a crop adds beyond the layer are index 0), then colours the octree chooses
 # from the layer, leaving NAMED_ROOM entries of 256 for the colours a scene names (sides,
 # arrows, markers: 4-14 in the five games' pictures). A picture's palette is these colours plus
-# the named ones, so the map's pixels keep their colour exactly in every picture of the map.
+# the named ones, so the map's pixels keep their colour in every picture of the map (but where
+# Pillow's approximate palette lookup takes a neighbouring entry: under 1% of them, a few levels).
 NAMED_ROOM = 24
 
 
