@@ -20,7 +20,7 @@ from engine import registry
 from engine.core.dice import seeded
 from engine.core.errors import RuleError
 from engine.core.game import apply_action, new_game, replay
-from engine.core.state import canonical_json, state_hash
+from engine.core.state import canonical_json, freeze, state_hash
 
 registry.register("skirmish", "tests.fixtures.skirmish:Skirmish")
 GAMES = ["skirmish"] + [name for name in registry.RULESETS if name != "skirmish"]
@@ -122,3 +122,23 @@ def test_views_and_scenes_are_plain_data(game):
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in header.items())
     assert ruleset.rules_summary("en").strip() and ruleset.rules_summary("de").strip()
     assert ruleset.scenarios() and ruleset.default_scenario in {s.name for s in ruleset.scenarios()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_view_leaves_the_state_as_it_was_and_reads_a_read_only_state_alike(game):
+    """The service keeps one read-only (frozen) state per game version and asks the ruleset
+    for views of it; a view may share the state's parts, so it must never change them."""
+    ruleset = _ruleset_or_skip(game)
+    state, _ = new_game(ruleset, ruleset.load_scenario(ruleset.default_scenario), 5)
+    rng = random.Random(5)
+    for step in range(40):
+        if ruleset.result(state):
+            break
+        legal = ruleset.legal_actions(state, ruleset.awaiting(state)[0])
+        state, _ = apply_action(ruleset, state, rng.choice(legal), seeded(5, step))
+    before = canonical_json(state)
+    shared = freeze(state)
+    for viewer in (None, *ruleset.sides):
+        shown = ruleset.view(state, viewer)
+        assert canonical_json(ruleset.view(shared, viewer)) == canonical_json(shown)
+    assert canonical_json(state) == before

@@ -300,7 +300,9 @@ class Ruleset(abc.ABC):
 
     # ----- presentation (no rules are decided here) -----------------------------------------
     def view(self, state: dict, side: str | None) -> dict:
-        """The state as ``side`` may see it (``None``: a spectator). Hides others' secrets."""
+        """The state as ``side`` may see it (``None``: a spectator). Hides others' secrets.
+        Readers only read a view: it may share its parts with ``state`` (here it is ``state``),
+        so a caller that changes it clones it first."""
         return state
 
     def describe(self, state: dict, key: str, value: str) -> str:

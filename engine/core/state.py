@@ -127,7 +127,11 @@ def freeze_like(value, like):
                 shared[key] = item
                 continue
             old = like.get(key)
-            shared[key] = old if type(old) in _FROZEN and old == item else freeze_like(item, old)
+            shared[key] = (
+                old
+                if old is item or (type(old) in _FROZEN and old == item)
+                else freeze_like(item, old)
+            )
         return FrozenDict(shared)
     if kind is list and type(like) is FrozenList and len(value) == len(like):
         return FrozenList(
@@ -135,7 +139,7 @@ def freeze_like(value, like):
                 item
                 if type(item) in _ATOMS
                 else old
-                if type(old) in _FROZEN and old == item
+                if old is item or (type(old) in _FROZEN and old == item)
                 else freeze_like(item, old)
                 for item, old in zip(value, like)
             ]

@@ -2168,7 +2168,7 @@ class PocketTactics(Ruleset):
     # presentation
     # ======================================================================================
     def view(self, state: dict, side: str | None) -> dict:
-        shown = clone(state)
+        shown = dict(state)  # the state's own parts but the bag (views are only read)
         if shown.get("bag") is not None:
             shown["bag"] = sorted(shown["bag"])  # the contents are public, the order is not
         return shown

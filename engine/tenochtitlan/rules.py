@@ -40,7 +40,6 @@ from engine.core.hexgrid import UNREACHABLE
 from engine.core.names import possessive
 from engine.core.phases import TurnCycle
 from engine.core.ruleset import Command, Option, Ruleset, Scenario
-from engine.core.state import clone
 
 from . import present, setup_groups
 from .data import SIDES, WATER_CLASSES, board_for, cards_by_id, unit_types
@@ -2191,7 +2190,7 @@ class Tenochtitlan(Ruleset):
 
     # ----- presentation ---------------------------------------------------------------------------
     def view(self, state: dict, side: str | None) -> dict:
-        shown = clone(state)
+        shown = dict(state)  # the state's own parts but the decks (views are only read)
         # Nobody may know the order of a face-down deck, only its size.
         shown["decks"] = {s: len(d) for s, d in state["decks"].items()}
         return shown
