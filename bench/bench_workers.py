@@ -115,6 +115,7 @@ async def run_once(args) -> dict:
         "static_bytes": int(args.static_mb * (1 << 20)) if args.static_mb else 0,
         "close_up_bytes": int(args.close_up_mb * (1 << 20)) if args.close_up_mb else 0,
         "sprites": args.sprites,
+        "sprite_bytes": int(args.sprite_mb * (1 << 20)) if args.sprite_mb else 0,
         "palettes": args.palettes,
         "palette_tables": args.palette_tables,
     }
@@ -224,6 +225,7 @@ async def run_once(args) -> dict:
         "palettes_kept": [after[p]["palettes_kept"] for p in workers],
         "share": [round((after[p]["pictures"] - before[p]["pictures"]) / n, 2) for p in workers],
         "static_mb": [round(after[p]["static_bytes"] / 2**20, 1) for p in workers],
+        "sprite_mb": [round(after[p].get("sprite_bytes", 0) / 2**20, 1) for p in workers],
         "peak_rss_mb": round(peak["sum"], 1),
         "memory": [memory[p] for p in workers],
         "heap": [
@@ -250,7 +252,8 @@ def show(result: dict) -> str:
             else ""
         )
         + f", sprites {result['sprites_per_picture']:.2f}), "
-        f"share {result['share']}, layers kept {result['static_mb']} MB, palettes kept "
+        f"share {result['share']}, layers kept {result['static_mb']} MB, sprites kept "
+        f"{result.get('sprite_mb')} MB, palettes kept "
         f"{result['palettes_kept']}, "
         f"peak RSS {result['peak_rss_mb']:.0f} MB, RSS/PSS/USS {mem} MB"
     )
@@ -276,6 +279,7 @@ def main() -> None:
     parser.add_argument("--static-mb", type=float, default=0)
     parser.add_argument("--close-up-mb", type=float, default=0)
     parser.add_argument("--sprites", type=int, default=0)
+    parser.add_argument("--sprite-mb", type=float, default=0)
     parser.add_argument("--palettes", type=int, default=0)
     parser.add_argument(
         "--palette-tables", type=int, help="palettes that keep their lookup table, per worker"

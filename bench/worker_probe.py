@@ -32,6 +32,10 @@ def _configure(config: dict) -> None:
         from renderer import sprites
 
         sprites.SPRITES.limit = int(config["sprites"])
+    if config.get("sprite_bytes"):
+        from renderer import sprites
+
+        sprites.SPRITES.max_bytes = int(config["sprite_bytes"])
 
 
 def board(config: dict, path: str, state: dict, events: list, viewer, flares, lang: str) -> bytes:

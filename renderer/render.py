@@ -77,6 +77,7 @@ def cache_info() -> dict:
         "palette_tables_built": _TABLED_PALETTES.builds,
         "sprite_builds": sprites.SPRITES.builds,
         "sprite_hits": sprites.SPRITES.hits,
+        "sprite_bytes": sprites.SPRITES.bytes,
     }
 
 

@@ -82,7 +82,20 @@ def washed(c) -> tuple[int, int, int]:
 
 # ----- cache -------------------------------------------------------------------------------
 
-SPRITES = LruCache(1024)
+
+def _sprite_bytes(kept) -> int:
+    """A kept sprite's pixels: an RGBA picture (or a text's picture and its offset)."""
+    img = kept[0] if isinstance(kept, tuple) else kept
+    return img.width * img.height * 4
+
+
+# Counters, markers and words as drawn, by what they show. Their pixels are counted (a close-up's
+# counters are twenty times a map's; 1,024 of a mix are 15-17 MB of a picture worker) but do not
+# bound them: at 8 MB a stream of pictures drew two and a half times as many sprites, 7.6 ms
+# more CPU a picture, and the workers' peak was no lower (the freed sprites' memory stays in
+# the heap; docs/performance.md, sixth pass).
+SPRITE_LIMIT = 1024
+SPRITES = LruCache(SPRITE_LIMIT, size_of=_sprite_bytes)
 # blank counter faces at three times their size (premultiplied) and shrunk, by (side, colour,
 # flipped): the counters of a side differ in their words only, and a face is most of what
 # drawing one costs besides them. A close-up's faces are big (about 0.9 MB each at its usual
