@@ -589,14 +589,14 @@ class PlayCog(UmpireCog):
                 entries = self._act_labels.get(key)
                 if entries is None:
                     view = await self.service.shared_view(info.id, side)
-                    legal = await self.service.shared_legal_actions(info.id, side)
+                    legal = await self.service.legal_actions(info.id, side)
                     entries = self._act_labels[key] = _ActChoices(ruleset, view, legal, lang)
                 if not entries.complete and (typed or len(sides) > 1):
                     # within the same reads: the view and actions of info.version
                     entries.label_all(
                         ruleset,
                         await self.service.shared_view(info.id, side),
-                        await self.service.shared_legal_actions(info.id, side),
+                        await self.service.legal_actions(info.id, side),
                     )
                 per_side.append(entries)
             return info, ruleset, per_side

@@ -543,12 +543,11 @@ class Presenter:
             for side in ruleset.awaiting(info.state):
                 legal = [
                     a
-                    for a in await self.service.shared_legal_actions(info.id, side)
+                    for a in await self.service.legal_actions(info.id, side)
                     if set(a) != {"type", "side"} or a["type"] != "end-phase"
                 ]
                 if not is_decision(legal):
                     continue
-                legal = [dict(a) for a in legal]  # the buttons' own (the kept list is shared)
                 if public is None:
                     public = await self.service.shared_view(info.id, None)
                 mine = await self.service.shared_view(info.id, side)

@@ -29,7 +29,7 @@ from engine.core.errors import DiceExhausted, RuleError, UmpireError
 from engine.core.game import new_game
 from engine.core.names import possessive
 from engine.core.ruleset import Ruleset
-from engine.core.state import FrozenDict, FrozenList, clone, freeze, freeze_like, state_hash
+from engine.core.state import FrozenDict, clone, freeze, freeze_like, state_hash
 
 from .admission import Admission
 from .config import ShardPlan
@@ -1042,25 +1042,18 @@ class GameService:
         )
 
     async def legal_actions(self, game_id: int, side: str) -> list[dict]:
-        """The legal actions now, the caller's own copies (see ``shared_legal_actions``)."""
-        return [dict(action) for action in await self.shared_legal_actions(game_id, side)]
-
-    async def shared_legal_actions(self, game_id: int, side: str) -> list[dict]:
-        """The legal actions now, read-only: the one list kept for this game version and side
-        and handed to every reader (frozen: changing it raises TypeError). A command asks
-        several times (autocomplete, the command, the board's decision buttons) for the same
-        position, and those readers only read: a copy of each of Tenochtitlan's hundreds of
-        actions per read was a thirtieth of the bot's CPU under load."""
+        """The legal actions now. A command asks several times (autocomplete, the command,
+        the board's decision buttons) for the same position: kept per game version."""
         row, state = await self._load(game_id)
         if row["status"] != "active":
-            return FrozenList()
+            return []
         key = (row["id"], row["version"], side)
         legal = self._legal.get(key)
         if legal is None:
             ruleset = self._ruleset(row["ruleset"])
-            legal = freeze(await asyncio.to_thread(ruleset.legal_actions, state, side))
+            legal = await asyncio.to_thread(ruleset.legal_actions, state, side)
             self._legal[key] = legal
-        return legal
+        return [dict(action) for action in legal]
 
     async def view(self, game_id: int, side: str | None) -> dict:
         """What ``side`` (None: the public) sees now: the caller's own copy (see

@@ -164,23 +164,6 @@ async def test_readers_share_one_read_only_view_per_version(svc, game):
     assert after is not shared and after["phase"] != shared["phase"]
 
 
-async def test_readers_share_one_read_only_list_of_legal_actions_per_version(svc, game):
-    shared = await svc.shared_legal_actions(game.id, "red")
-    assert await svc.shared_legal_actions(game.id, "red") is shared  # no copy per reader
-    with pytest.raises(TypeError):
-        shared.append({"type": "end-phase", "side": "red"})
-    with pytest.raises(TypeError):
-        shared[0]["to"] = "a reader's own cell"
-    own = await svc.legal_actions(game.id, "red")  # changeable copies for a caller who wants them
-    assert own == shared
-    own[0]["to"] = "9999"
-    own.clear()
-    assert (await svc.legal_actions(game.id, "red")) == shared != []
-    assert await svc.shared_legal_actions(game.id, "blue") == []
-    await svc.act(game.id, END_PHASE, actor="table")
-    assert await svc.shared_legal_actions(game.id, "red") is not shared
-
-
 async def test_a_kept_view_shares_what_it_does_not_hide_with_the_kept_state(svc, game):
     # The test game hides the other sides' secrets and shows the units as they are: the view
     # holds the state's own read-only units, not a second frozen copy of them.
