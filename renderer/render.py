@@ -1914,8 +1914,11 @@ PALETTES = LruCache(PALETTE_LIMIT, build_once=True)
 # Once a picture has been mapped onto a palette, Pillow keeps a 64x64x64 lookup table with it
 # (0.5 MB): 64 palettes were 32 MB of each picture worker. Rebuilding a table costs about 1 ms
 # of a 5-10 ms mapping, so only the palettes used last keep theirs; the others keep their
-# colours only (a table-less copy is what a picture is mapped onto the first time).
-PALETTE_TABLES = 16
+# colours only (a table-less copy is what a picture is mapped onto the first time). In a mix
+# of many games' boards 16 tables saved a rebuild for only 4 pictures in 10; 4 tables, for 1
+# in 8, at no CPU measured and 15-18 MB less at the two workers' peak (docs/performance.md,
+# sixth pass).
+PALETTE_TABLES = 4
 _TABLED_PALETTES = LruCache(PALETTE_TABLES)
 # Named colours are kept exactly (a side's colour must not drift towards a terrain's); the
 # octree fills the rest of the 256 entries from the picture (terrain, text edges, blends).
