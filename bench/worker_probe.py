@@ -28,13 +28,11 @@ def _configure(config: dict) -> None:
         render.PALETTES.limit = int(config["palettes"])
     if config.get("palette_tables") is not None and hasattr(render, "_TABLED_PALETTES"):
         render._TABLED_PALETTES.limit = int(config["palette_tables"])
-    if config.get("sprites"):
-        from renderer import sprites
+    from renderer import sprites
 
+    if config.get("sprites"):
         sprites.SPRITES.limit = int(config["sprites"])
     if config.get("sprite_bytes"):
-        from renderer import sprites
-
         sprites.SPRITES.max_bytes = int(config["sprite_bytes"])
 
 

@@ -6,6 +6,12 @@ import threading
 from collections import OrderedDict
 
 
+def image_bytes(img) -> int:
+    """What a Pillow picture's pixels take: four bytes a pixel for any mode of several bands
+    (Pillow keeps RGB in four), one for a single band ("P", "L")."""
+    return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
+
+
 class LruCache:
     """``get(key, build)`` returns the cached value or builds and keeps it.
 

@@ -21,7 +21,7 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 from engine.core import hexgrid, squaregrid
 
 from . import closeup, fonts, png, sprites
-from .cache import LruCache
+from .cache import LruCache, image_bytes
 from .icons import COLOURED, ICONS
 from .layout import SQRT3, Layout, SceneError, layout_for
 from .scene import REQUIRED_KEYS
@@ -46,10 +46,6 @@ STATIC_BYTES = 24 << 20
 CLOSE_UP_LIMIT = 0
 
 
-def _image_bytes(img: Image.Image) -> int:
-    return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
-
-
 def _layer_bytes(lay: Layout, indexed: bool = False) -> int:
     """What the map layer drawn for ``lay`` will take: an RGB picture of the layout's size, or
     a kept layer in its palette's colours."""
@@ -59,7 +55,7 @@ def _layer_bytes(lay: Layout, indexed: bool = False) -> int:
 # ----- the static-layer cache ----------------------------------------------------------------
 
 # Static layers keyed by (map_key, grid, cell size); drawn once even when renders race.
-STATIC = LruCache(STATIC_LIMIT, build_once=True, max_bytes=STATIC_BYTES, size_of=_image_bytes)
+STATIC = LruCache(STATIC_LIMIT, build_once=True, max_bytes=STATIC_BYTES, size_of=image_bytes)
 # The close-ups' layers (a window of a map at a large cell size) apart: the window moves with
 # the turn's action, and each new window must not push a whole map's layer out.
 CLOSE_UPS = LruCache(CLOSE_UP_LIMIT)

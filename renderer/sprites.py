@@ -13,7 +13,7 @@ import math
 from PIL import Image, ImageChops, ImageDraw
 
 from . import fonts
-from .cache import LruCache
+from .cache import LruCache, image_bytes
 from .layout import SceneError
 
 SUPER = 3
@@ -85,8 +85,7 @@ def washed(c) -> tuple[int, int, int]:
 
 def _sprite_bytes(kept) -> int:
     """A kept sprite's pixels: an RGBA picture (or a text's picture and its offset)."""
-    img = kept[0] if isinstance(kept, tuple) else kept
-    return img.width * img.height * 4
+    return image_bytes(kept[0] if isinstance(kept, tuple) else kept)
 
 
 # Counters, markers and words as drawn, by what they show. Their pixels are counted (a close-up's

@@ -113,6 +113,12 @@ def freeze(value):
 _FROZEN = (FrozenDict, FrozenList)
 
 
+def _kept_as_is(old, item) -> bool:
+    """Whether ``old`` (from the frozen original) can stand for ``item``: it is the same
+    object (a view that kept the state's own part), or frozen and equal."""
+    return old is item or (type(old) in _FROZEN and old == item)
+
+
 def freeze_like(value, like):
     """``freeze(value)``, sharing every container that equals the one at the same place in
     ``like`` (frozen already) instead of freezing a copy of it: a side's view is the state
@@ -127,11 +133,7 @@ def freeze_like(value, like):
                 shared[key] = item
                 continue
             old = like.get(key)
-            shared[key] = (
-                old
-                if old is item or (type(old) in _FROZEN and old == item)
-                else freeze_like(item, old)
-            )
+            shared[key] = old if _kept_as_is(old, item) else freeze_like(item, old)
         return FrozenDict(shared)
     if kind is list and type(like) is FrozenList and len(value) == len(like):
         return FrozenList(
@@ -139,7 +141,7 @@ def freeze_like(value, like):
                 item
                 if type(item) in _ATOMS
                 else old
-                if old is item or (type(old) in _FROZEN and old == item)
+                if _kept_as_is(old, item)
                 else freeze_like(item, old)
                 for item, old in zip(value, like)
             ]
