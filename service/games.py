@@ -12,6 +12,7 @@ once anything happened, not even after an undo.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import contextvars
 import json
@@ -31,6 +32,7 @@ from engine.core.names import possessive
 from engine.core.ruleset import Ruleset
 from engine.core.state import FrozenDict, clone, freeze, freeze_like, state_hash
 
+from . import store as store_module
 from .admission import Admission
 from .config import ShardPlan
 from .errors import GameNotActive, GameNotFound, NotSeated, ServiceError, StaleVersion
@@ -77,6 +79,8 @@ DISCORD_ATTACHMENT_LIMIT = 25 * 1024 * 1024
 # longer change, so the picture cannot either).
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 MAX_REPLAY_FRAMES = 200
+REPLAY_BATCH = 500  # logged actions a replay reads from the store at once
+REPLAY_READ_TIMEOUT = 60.0  # seconds one of a replay's reads may take before it gives up
 REPLAY_WIDTHS = (800, 480, 320)  # tried in turn until the replay fits the size limit
 # Load shedding: a player's action is refused at once (Overloaded, "busy, try again") while
 # this many actions are already in progress, or while the pictures waiting would keep every
@@ -1379,37 +1383,88 @@ class GameService:
         )
 
     @staticmethod
-    def _turn_groups(live: list[dict]) -> list[int]:
+    def _turn_groups(turns: list[int | None]) -> list[int]:
         """For each frame of a replay, how many live actions it shows: 0 (the setup), then the
-        end of each run of actions taken in one turn."""
+        end of each run of actions taken in one turn (``turns``: each live action's turn)."""
         ends = [0]
-        for index, r in enumerate(live):
-            if index + 1 == len(live) or live[index + 1]["turn"] != r["turn"]:
+        for index, turn in enumerate(turns):
+            if index + 1 == len(turns) or turns[index + 1] != turn:
                 ends.append(index + 1)
         return ends
 
-    def _iter_turn_frames(
-        self, ruleset: Ruleset, row: dict, live: list[dict], wanted: set[int] | None = None
-    ) -> Iterator[tuple[int, dict, list[dict]]]:
-        """(turn, state at its end, its events) for every turn played so far, the setup as
-        turn 0 first; with ``wanted`` (frame numbers) only those. One state at a time is kept,
-        so a long game's replay needs no more memory than a short one's."""
+    def _replay_frames(
+        self,
+        ruleset: Ruleset,
+        row: dict,
+        index: list[tuple[int, int | None, int]],
+        wanted: set[int],
+        wait: Callable[[Any], Any],
+    ) -> Iterator[tuple[dict, list[dict]]]:
+        """(state at its end, its events) of each ``wanted`` frame of a replay (0: the setup,
+        then one per turn), in order. Runs in a worker thread; ``wait`` runs one of the store's
+        coroutines on the event loop and returns its result.
+
+        ``index`` is the live log as the replay started (:meth:`Store.live_action_index`); only
+        those actions are applied, so a move or an undo made meanwhile changes nothing here.
+        Its cost does not grow with the game's length: between two frames more than
+        ``CHECKPOINT_EVERY`` actions apart, the replay starts again from the newest checkpoint
+        before the second one instead of applying every action in between, and the actions
+        are read a bounded batch at a time, so one frame costs at most about
+        ``CHECKPOINT_EVERY`` actions plus its own turn's and one state is held at a time."""
+        seqs = [seq for seq, _, _ in index]
+        ends = self._turn_groups([turn for _, turn, _ in index])
         state, _ = new_game(ruleset, json.loads(row["scenario_json"]), row["seed"])
-        ends = self._turn_groups(live)
-        if wanted is None or 0 in wanted:
-            yield 0, state, []
-        events: list[dict] = []
-        frame = 1
-        for index, r in enumerate(live):
-            state, got = apply_logged(
-                ruleset, state, json.loads(r["action_json"]), dice_for(r, row["seed"])
-            )
-            events += got
-            if index + 1 == ends[frame]:
-                if wanted is None or frame in wanted:
-                    yield r["turn"], state, events
-                events = []
-                frame += 1
+        applied = 0  # live actions of ``index`` the state has seen
+        for frame in sorted(wanted):
+            if frame == 0:
+                yield state, []
+                continue
+            start, end = ends[frame - 1], ends[frame]
+            if start - applied > store_module.CHECKPOINT_EVERY:
+                kept = wait(self._checkpoint_at_or_before(row, index[start - 1][2]))
+                if kept is not None:
+                    checkpoint_state, after_seq = kept
+                    position = bisect.bisect_right(seqs, after_seq)
+                    # a state of this log (its action was live when the replay started) and
+                    # further on than the replay is
+                    if position > applied and seqs[position - 1] == after_seq:
+                        state, applied = checkpoint_state, position
+            events: list[dict] = []
+            while applied < end:
+                batch_end = min(end, applied + REPLAY_BATCH)
+                wanted_seqs = set(seqs[applied:batch_end])
+                rows = wait(
+                    self.store.actions_between(
+                        row["id"], seqs[applied - 1] if applied else 0, seqs[batch_end - 1]
+                    )
+                )
+                rows = [r for r in rows if r["seq"] in wanted_seqs]
+                if len(rows) != batch_end - applied:
+                    raise ServiceError(
+                        f"The log of game #{row['id']} changed while its replay was drawn; "
+                        "ask for the replay again."
+                    )
+                for r in rows:
+                    state, got = apply_logged(
+                        ruleset, state, json.loads(r["action_json"]), dice_for(r, row["seed"])
+                    )
+                    if applied >= start:
+                        events += got
+                    applied += 1
+            yield state, events
+
+    async def _checkpoint_at_or_before(self, row: dict, version: int) -> tuple[dict, int] | None:
+        """The newest kept state at or before ``version`` that is a state of the live log (its
+        hash agrees with the live action it follows, and with itself): (state, that action's
+        seq), or None."""
+        for checkpoint in await self.store.checkpoints_upto(row["id"], version):
+            base = await self.store.newest_live_action_upto(row["id"], checkpoint["version"])
+            if base is None or base["state_hash"] != checkpoint["state_hash"]:
+                continue  # its actions were taken back since: not a state of this log
+            state = json.loads(checkpoint["state_json"])
+            if state_hash(state) == checkpoint["state_hash"]:
+                return state, int(base["seq"])
+        return None
 
     async def render_turn(
         self, game_id: int, turn: int, viewer: str | None = None, lang: str = "en"
@@ -1447,15 +1502,8 @@ class GameService:
             state = json.loads(snap["state_json"])
             if state_hash(state) == snap["state_hash"]:
                 return state
-        start_state, after_seq = None, 0
-        for checkpoint in await self.store.checkpoints_upto(row["id"], target["version"]):
-            base = await self.store.newest_live_action_upto(row["id"], checkpoint["version"])
-            if base is None or base["state_hash"] != checkpoint["state_hash"]:
-                continue  # its actions were taken back since: not a state of this log
-            state = json.loads(checkpoint["state_json"])
-            if state_hash(state) == checkpoint["state_hash"]:
-                start_state, after_seq = state, base["seq"]
-                break
+        kept = await self._checkpoint_at_or_before(row, target["version"])
+        start_state, after_seq = kept if kept is not None else (None, 0)
         rows = await self.store.live_actions_between(row["id"], after_seq, target["seq"])
         seed = row["seed"]
 
@@ -1496,15 +1544,23 @@ class GameService:
                 return cached
         ruleset = self._ruleset(row["ruleset"])
         async with self.heavy(row["id"]):
-            live = await self.store.actions(row["id"], include_undone=False)
-            count = len(self._turn_groups(live))
+            index = await self.store.live_action_index(row["id"])
+            count = len(self._turn_groups([turn for _, turn, _ in index]))
             stride = max(1, -(-count // max(2, int(max_frames))))
             wanted = set(range(0, count, stride)) | {count - 1}
+            loop = asyncio.get_running_loop()
+
+            def wait(coroutine):
+                # bounded: a thread left waiting on a loop that stopped would hold the process's
+                # exit (the default executor is joined at shutdown)
+                return asyncio.run_coroutine_threadsafe(coroutine, loop).result(
+                    timeout=REPLAY_READ_TIMEOUT
+                )
 
             def build(max_width: int) -> bytes:
                 scenes = (
                     self._scene(ruleset, s, events, viewer, (), lang)
-                    for _, s, events in self._iter_turn_frames(ruleset, row, live, wanted)
+                    for s, events in self._replay_frames(ruleset, row, index, wanted, wait)
                 )
                 return renderer.render_animation(
                     scenes, max_bytes=int(max_bytes), max_width=max_width

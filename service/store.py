@@ -809,6 +809,24 @@ class Store:
             (game_id, int(after_seq), int(upto_seq)),
         )
 
+    async def live_action_index(self, game_id: int) -> list[tuple[int, int | None, int]]:
+        """(seq, turn, version) of every live action, oldest first: three numbers an action,
+        what a replay plans its frames by without holding the actions themselves."""
+        rows = await self.fetchall(
+            "SELECT seq, turn, version FROM actions WHERE game_id = ? AND live = 1 ORDER BY seq",
+            (game_id,),
+        )
+        return [(int(r["seq"]), r["turn"], int(r["version"])) for r in rows]
+
+    async def actions_between(self, game_id: int, after_seq: int, upto_seq: int) -> list[dict]:
+        """Every action (live or taken back) with ``after_seq < seq <= upto_seq``, oldest
+        first. An action's row never changes but for being taken back, so a reader that knows
+        which of them were live when it started can pick those out later."""
+        return await self.fetchall(
+            "SELECT * FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            (game_id, int(after_seq), int(upto_seq)),
+        )
+
     async def newest_live_action_upto(self, game_id: int, version: int) -> dict | None:
         """The newest live action taken at or before ``version``."""
         return await self.fetchone(

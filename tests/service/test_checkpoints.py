@@ -52,3 +52,110 @@ async def test_board_at_turn_n_from_checkpoints_matches_a_full_replay(
         last = [r for r in live if r.turn == turn][-1]
         expected = pieces(await svc.render(game.id, at_version=last.version))
         assert pieces(await svc.render_turn(game.id, turn)) == expected, turn
+
+
+async def play(svc, game, steps: int, undo_at=()) -> None:
+    """Moves and phase ends, never fire (the game goes on); a referee undo at ``undo_at``."""
+    from engine import registry
+
+    ruleset = registry.get_ruleset("skirmish")
+    state = (await svc.get_game(game.id)).state
+    for step in range(steps):
+        side = ruleset.awaiting(state)[0]
+        legal = [a for a in ruleset.legal_actions(state, side) if a["type"] != "fire"]
+        moves = [a for a in legal if a["type"] == "move"]
+        action = moves[step % len(moves)] if moves and step % 3 else legal[0]
+        state = (await svc.act(game.id, action, actor="table")).game.state
+        if step in undo_at:
+            state = (await svc.undo(game.id, actor="referee", referee=True)).state
+
+
+@pytest.fixture
+def animating_renderer(monkeypatch):
+    fake = types.ModuleType("renderer")
+    fake.render_png = lambda scene: json.dumps(scene).encode()
+    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
+    monkeypatch.setitem(sys.modules, "renderer", fake)
+
+
+async def test_a_long_game_s_replay_starts_from_checkpoints_and_shows_what_the_log_says(
+    svc, game, animating_renderer, monkeypatch
+):
+    import service.games as games_module
+    import tests.fixtures.skirmish as skirmish
+    from engine.core.phases import TurnCycle
+
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(store_module, "SNAPSHOTS_KEPT", 2)
+    # a game longer than the fixture's ten turns
+    monkeypatch.setattr(
+        skirmish, "CYCLE", TurnCycle(phases=skirmish.CYCLE.phases, sides=skirmish.CYCLE.sides)
+    )
+    # taken back after a checkpoint was written: that checkpoint is no state of the log
+    await play(svc, game, 120, undo_at=(9, 21, 57))
+    live = await svc.history(game.id)
+    turns = sorted({r.turn for r in live})
+    assert len(turns) >= 12
+    applied = []
+    real_apply = games_module.apply_logged
+
+    def counting_apply(*args):
+        applied.append(1)
+        return real_apply(*args)
+
+    monkeypatch.setattr(games_module, "apply_logged", counting_apply)
+    frames = json.loads(await svc.render_animation(game.id, max_frames=4))
+    monkeypatch.setattr(games_module, "apply_logged", real_apply)
+    # the setup, every n-th turn's end and the last turn's, each as the board of that turn
+    stride = -(-(len(turns) + 1) // 4)
+    shown = [turn for frame, turn in enumerate([0, *turns], 0) if frame % stride == 0]
+    if shown[-1] != turns[-1]:
+        shown.append(turns[-1])
+    assert len(frames) == len(shown)
+    assert frames[0] == json.loads(json.dumps(frames[0]))  # the setup, as drawn
+    for frame, turn in zip(frames[1:], shown[1:], strict=True):
+        board = json.loads(await svc.render_turn(game.id, turn))
+        assert frame == board, turn
+    # from the checkpoint before each frame's turn, not from the setup through every action
+    assert len(applied) < len(live) / 2, (len(applied), len(live))
+
+
+async def test_a_replay_walks_on_where_frames_are_close_and_matches_the_whole_log(
+    svc, game, animating_renderer
+):
+    await play(svc, game, 30, undo_at=(5,))
+    live = await svc.history(game.id)
+    turns = sorted({r.turn for r in live})
+    frames = json.loads(await svc.render_animation(game.id))
+    assert len(frames) == len(turns) + 1
+    for frame, turn in zip(frames[1:], turns, strict=True):
+        assert frame == json.loads(await svc.render_turn(game.id, turn)), turn
+
+
+async def test_a_replay_shows_the_log_as_it_was_when_it_started(svc, game, monkeypatch):
+    import asyncio
+
+    await play(svc, game, 30)
+    fake = types.ModuleType("renderer")
+    fake.render_png = lambda scene: json.dumps(scene).encode()
+    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
+    monkeypatch.setitem(sys.modules, "renderer", fake)
+    before = json.loads(await svc.render_animation(game.id))
+    loop = asyncio.get_running_loop()
+
+    def undo_while_drawing(scenes, **options):
+        scenes = iter(scenes)
+        first = next(scenes)
+        # a referee takes the last action back while the replay is being drawn
+        asyncio.run_coroutine_threadsafe(
+            svc.undo(game.id, actor="referee", referee=True), loop
+        ).result()
+        return json.dumps([first, *scenes]).encode()
+
+    fake.render_animation = undo_while_drawing
+    during = json.loads(await svc.render_animation(game.id))
+    assert during == before
+    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
+    after = json.loads(await svc.render_animation(game.id))
+    assert after != before  # the next replay shows the undo
+
