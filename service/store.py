@@ -154,6 +154,16 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "ALTER TABLE guild_config ADD COLUMN max_open_per_guild INTEGER",
         ],
     ),
+    # The board at turn N reads one turn's actions and the live action a checkpoint follows:
+    # without these, each read walked every action of the game (30,000 actions: 3x the time
+    # of 300).
+    (
+        6,
+        [
+            "CREATE INDEX actions_turn ON actions (game_id, turn, seq)",
+            "CREATE INDEX actions_version ON actions (game_id, version)",
+        ],
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -830,8 +840,11 @@ class Store:
     async def newest_live_action_upto(self, game_id: int, version: int) -> dict | None:
         """The newest live action taken at or before ``version``."""
         return await self.fetchone(
+            # each action has a version of its own, growing with its seq: newest by version is
+            # newest by seq, and the (game_id, version) index finds it without walking the
+            # newer actions
             "SELECT * FROM actions WHERE game_id = ? AND live = 1 "
-            "AND version <= ? ORDER BY seq DESC LIMIT 1",
+            "AND version <= ? ORDER BY version DESC LIMIT 1",
             (game_id, int(version)),
         )
 
