@@ -48,6 +48,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord  # noqa: E402
+import record  # noqa: E402
 
 from cogs.common import Guard  # noqa: E402
 from cogs.play import PlayCog  # noqa: E402
@@ -809,42 +810,47 @@ async def main(args) -> None:
         print(f"bound on commands in progress at the end: {admission.limit} (starts at 12)")
     ahead = getattr(sys.modules["service.games"], "PICTURES_AHEAD_PER_WORKER", None)
     print(f"new commands refused while {ahead} pictures per worker are waiting or being drawn")
+    # The targets: at 100/s the latency promised to every accepted command; above it,
+    # graceful degradation (accepted commands within 1 s, the rest refused quickly, memory
+    # held to the same bound).
+    p99_limit = 250.0 if args.rate <= 100 else 1000.0
     rows = [
         (
             "accepted command p50",
             pct(load.latency, 0.5) * 1000,
             "ms",
             f"idle command p50 {statistics.median(idle) * 1000:.0f} ms",
-            "-",
+            None,
         ),
         (
             "accepted command p99",
             pct(load.latency, 0.99) * 1000,
             "ms",
             f"idle command max {max(idle) * 1000:.0f} ms",
-            "< 250 ms",
+            p99_limit,
         ),
-        ("  posting a picture p99", pct(load.picture_latency, 0.99) * 1000, "ms", "", "< 250 ms"),
+        ("  posting a picture p99", pct(load.picture_latency, 0.99) * 1000, "ms", "", p99_limit),
         (
             "busy refusal p99",
             pct(load.busy_latency, 0.99) * 1000,
             "ms",
-            f"p50 {pct(load.busy_latency, 0.5) * 1000:.0f} ms",
-            "quick",
+            f"p50 {pct(load.busy_latency, 0.5) * 1000:.0f} ms; quick: within what an accepted "
+            "command is promised",
+            250.0,
         ),
         (
             "other refusal p99",
             pct(load.refused_latency, 0.99) * 1000,
             "ms",
             "not your turn, stale",
-            "-",
+            None,
         ),
         (
             "autocomplete p99",
             pct(load.complete_latency, 0.99) * 1000,
             "ms",
             "Discord's limit 3000 ms",
-            "< 100 ms",
+            100.0,
         ),
         (
             "event-loop lag p99",
@@ -853,14 +859,14 @@ async def main(args) -> None:
             f"probe sleeps 5 ms; {len(lag_busy)} probes over 20 ms, the loop's thread on "
             f"the CPU in them p50 {pct(lag_busy, 0.5) * 1000:.0f} ms, "
             f"max {max(lag_busy or [float('nan')]) * 1000:.0f} ms",
-            "< 20 ms",
+            20.0,
         ),
         (
             "reminder pass max",
             max(passes or [float("nan")]) * 1000,
             "ms",
             f"idle pass {idle_pass * 1000:.0f} ms; passes {len(passes)}",
-            "< 1000 ms",
+            1000.0,
         ),
         (
             "peak RSS",
@@ -868,12 +874,47 @@ async def main(args) -> None:
             "MB",
             f"bot + picture workers (bot alone {peak[1]:.0f} MB, {bot_at_start:.0f} MB at the "
             f"start of the load; PSS {peak[2]:.0f} MB)",
-            "< 400 MB",
+            400.0,
         ),
     ]
     width = max(len(r[0]) for r in rows)
-    for name, value, unit, reference, target in rows:
+    for name, value, unit, reference, limit in rows:
+        target = "-" if limit is None else f"< {limit:g} {unit}"
         print(f"  {name:<{width}}  {value:9.1f} {unit:<3} target {target:<10} {reference}")
+    if args.record:
+        accepted_count = load.outcomes["accepted"]
+        summary = (
+            f"{done:,} commands in {wall:.0f} s: {accepted_count:,} accepted "
+            f"({accepted_count / wall:.1f}/s), {load.outcomes['busy']:,} refused as busy, "
+            f"{load.outcomes['refused']:,} refused by the rules (not your turn, stale), "
+            f"{load.outcomes['failed']:,} failed; {accepted_pictures / max(1, accepted_count):.0%}"
+            f" of accepted commands posted a picture. CPU per accepted command: bot "
+            f"{1000 * bot_cpu / max(1, accepted_count):.1f} ms + picture workers "
+            f"{1000 * worker_cpu / max(1, accepted_count):.1f} ms. Setup {setup_seconds:.0f} s."
+        )
+        body = "\n\n".join(
+            (
+                f"### Load: {args.games:,} games at {args.rate:g} commands/s for "
+                f"{args.seconds:g} s (`bench/bench_load.py --rate {args.rate:g} --seconds "
+                f"{args.seconds:g} --games {args.games}`)",
+                record.where_and_when(loadavg[0]),
+                summary,
+                record.table(
+                    ("figure", "measured", "reference, same run", "target", "met"),
+                    [
+                        (
+                            name.strip(),
+                            f"{value:.1f} {unit}",
+                            reference or "-",
+                            "-" if limit is None else f"< {limit:g} {unit}",
+                            "-" if limit is None else record.verdict(value, limit),
+                        )
+                        for name, value, unit, reference, limit in rows
+                    ],
+                ),
+            )
+        )
+        record.record(f"bench_load {args.rate:g}/s", body)
 
 
 def parse(argv=None):
@@ -932,6 +973,11 @@ def parse(argv=None):
         metavar="N",
         help="try another young-generation threshold of the garbage collector (Python's: 700) "
         "once the bot is settled (0: leave it)",
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="also write the figures into docs/performance.md (its block for this rate)",
     )
     args = parser.parse_args(argv)
     if args.quick:

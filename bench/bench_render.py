@@ -23,6 +23,7 @@ picture costs a worker, whatever the load), wall ms the clock.
     python bench/bench_render.py --mix      # also a worker's CPU per picture over the games
     python bench/bench_render.py --parts    # also a warm picture of the largest map by step
     python bench/bench_render.py --images   # also write the example pictures to docs/images/
+    python bench/bench_render.py --record   # also write the table into docs/performance.md
 """
 
 from __future__ import annotations
@@ -413,6 +414,78 @@ def encoders(runs: int = 3) -> None:
     )
 
 
+def record_figures(rows: list[dict], load_before: float) -> None:
+    """The table and the largest map's ratios, written into docs/performance.md."""
+    import record
+
+    big = rows[-1]
+    body = "\n\n".join(
+        (
+            "### Pictures: warm and cold against the encode floor (`bench/bench_render.py`)",
+            record.where_and_when(load_before),
+            "Wall ms, the median of 9 interleaved runs (cold: the first picture of a map in the "
+            "process). Floor: the map layer copied and encoded as a picture is (mapped onto its "
+            "palette, written by `renderer/png.py`), no drawing; picture floor: the same for the "
+            "finished picture, which a close-up of the turn makes taller than the map on big "
+            "maps.",
+            record.table(
+                (
+                    "scene",
+                    "picture (map)",
+                    "pieces",
+                    "floor",
+                    "picture floor",
+                    "warm",
+                    "cold",
+                    "warm/floor",
+                    "warm/picture floor",
+                    "cold/floor",
+                    "PNG",
+                ),
+                [
+                    (
+                        r["name"],
+                        f"{r['size']} ({r['map']})",
+                        r["pieces"],
+                        f"{r['floor'] * 1000:.1f} ms",
+                        f"{r['picture_floor'] * 1000:.1f} ms",
+                        f"{r['warm'] * 1000:.1f} ms",
+                        f"{r['cold'] * 1000:.0f} ms",
+                        f"{r['ratio']:.2f}x",
+                        f"{r['picture_ratio']:.2f}x",
+                        f"{r['cold_ratio']:.1f}x",
+                        f"{r['kib']:.0f} KiB",
+                    )
+                    for r in rows
+                ],
+            ),
+            record.table(
+                ("largest map", "measured", "target", "met"),
+                [
+                    ("warm / floor", f"{big['ratio']:.2f}x", "<= 1.2x", _within(big["ratio"], 1.2)),
+                    (
+                        "warm / picture floor",
+                        f"{big['picture_ratio']:.2f}x",
+                        "(<= 1.2x, the same target against the posted picture's floor)",
+                        _within(big["picture_ratio"], 1.2),
+                    ),
+                    (
+                        "cold / floor",
+                        f"{big['cold_ratio']:.1f}x",
+                        "<= 2x",
+                        _within(big["cold_ratio"], 2.0),
+                    ),
+                ],
+            ),
+        )
+    )
+    record.record("bench_render", body)
+
+
+def _within(ratio: float, limit: float) -> str:
+    return "yes" if ratio <= limit else "**no**"
+
+
 def main() -> None:
     cases = [
         ("skirmish 6x5 hex", skirmish_scene()),
@@ -420,6 +493,7 @@ def main() -> None:
         ("square 12x12", scenes.square_scene()),
         ("large 40x30 hex", scenes.large_hex_scene()),
     ]
+    load_before = os.getloadavg()[0]
     rows = [measure(name, scene) for name, scene in cases]
     print(
         f"{'scene':<18} {'picture':>10} {'map':>10} {'pieces':>6} {'floor':>6} {'pic fl':>6} "
@@ -455,6 +529,8 @@ def main() -> None:
         f"replay GIF, 6 frames of the large map: {(time.perf_counter() - t0) * 1000:.0f} ms, "
         f"{len(gif) / 1024:.0f} KiB"
     )
+    if "--record" in sys.argv:
+        record_figures(rows, load_before)
     if "--levels" in sys.argv:
         compression_levels()
     if "--encoders" in sys.argv:

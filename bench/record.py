@@ -1,0 +1,100 @@
+"""Benchmark figures written into docs/performance.md by the benchmark that measured them.
+
+A benchmark run with ``--record`` replaces its own block, between two markers that name it,
+in the section "Latest recorded figures"; the rest of the file is left as it was, byte for
+byte. Each block says when and where it was measured (UTC time, commit, cores, load average
+before the run), so a reader can tell a quiet machine's figures from those measured beside
+other work. The dated prose sections of the file stay hand-written: they say why.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PERFORMANCE_DOC = ROOT / "docs" / "performance.md"
+HEADING = "## Latest recorded figures"
+
+
+def markers(name: str) -> tuple[str, str]:
+    return f"<!-- recorded by {name}: begin -->", f"<!-- recorded by {name}: end -->"
+
+
+def _commit() -> str:
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=False
+        )
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    try:
+        commit = git("rev-parse", "--short", "HEAD")
+        changed = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if not commit:
+        return "unknown"
+    # figures of uncommitted code say so: the commit alone would name code they did not run
+    return f"{commit} with uncommitted changes" if changed else commit
+
+
+def where_and_when(load_before: float | None = None) -> str:
+    """One line: when, on which code and on what machine the figures were measured."""
+    from PIL import __version__ as pillow_version
+
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M")
+    load = os.getloadavg()[0] if load_before is None else load_before
+    return (
+        f"Measured {now} UTC on `{_commit()}`: {os.cpu_count()} cores, load average "
+        f"{load:.2f} before the run, Python {platform.python_version()}, Pillow {pillow_version}."
+    )
+
+
+def replace_block(text: str, name: str, body: str) -> str:
+    """``text`` with the block of ``name`` holding ``body``: in place if it is there, else at
+    the end of the "Latest recorded figures" section (added at the end when missing)."""
+    begin, end = markers(name)
+    block = f"{begin}\n{body.strip()}\n{end}"
+    if text.count(begin) != text.count(end) or text.count(begin) > 1:
+        raise ValueError(f"docs: the markers of {name!r} are not one begin and one end")
+    if begin in text:
+        start = text.index(begin)
+        stop = text.find(end, start)
+        if stop < 0:
+            raise ValueError(f"docs: the end marker of {name!r} comes before its begin")
+        return text[:start] + block + text[stop + len(end) :]
+    heading = text.find(f"\n{HEADING}\n")
+    if heading < 0:
+        return f"{text.rstrip()}\n\n{HEADING}\n\n{block}\n"
+    following = text.find("\n## ", heading + len(HEADING) + 2)
+    if following < 0:
+        return f"{text.rstrip()}\n\n{block}\n"
+    return f"{text[:following].rstrip()}\n\n{block}\n{text[following:]}"
+
+
+def record(name: str, body: str, path: Path = PERFORMANCE_DOC) -> None:
+    """Write ``body`` as the block of ``name`` in ``path`` (whole file replaced at once)."""
+    text = path.read_text(encoding="utf-8")
+    updated = replace_block(text, name, body)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(updated, encoding="utf-8")
+    os.replace(temporary, path)
+    print(f"recorded in {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {name}")
+
+
+def table(header: tuple[str, ...], rows: list[tuple]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def verdict(value: float, limit: float) -> str:
+    """Whether a figure is under its target's limit, as the tables show it."""
+    if value != value:  # NaN: nothing of that kind happened in the run
+        return "none measured"
+    return "yes" if value < limit else "**no**"
