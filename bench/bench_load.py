@@ -873,7 +873,8 @@ async def main(args) -> None:
             peak[0],
             "MB",
             f"bot + picture workers (bot alone {peak[1]:.0f} MB, {bot_at_start:.0f} MB at the "
-            f"start of the load; PSS {peak[2]:.0f} MB)",
+            f"start of the load; PSS {peak[2]:.0f} MB)"
+            + ("" if args.rate <= 100 else "; held to the 100/s bound (the issue: 'bounded')"),
             400.0,
         ),
     ]
