@@ -1,4 +1,7 @@
+import json
 import os
+import sys
+import types
 
 import pytest
 
@@ -89,3 +92,14 @@ async def game(svc):
     """A started skirmish game with a known seed."""
     info = await svc.create_game("skirmish", seed="test-seed")
     return await svc.start_game(info.id)
+
+
+@pytest.fixture
+def scene_renderer(monkeypatch):
+    """A stand-in renderer that returns the scenes it is given as JSON: a board's scene, or a
+    replay's list of frames (what the service hands the renderer, checked without pixels)."""
+    fake = types.ModuleType("renderer")
+    fake.render_png = lambda scene: json.dumps(scene).encode()
+    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
+    monkeypatch.setitem(sys.modules, "renderer", fake)
+    return fake

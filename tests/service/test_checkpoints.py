@@ -3,19 +3,8 @@ checkpoint instead of replaying the game; a checkpoint whose actions were taken 
 never used, and the picture is the same as a replay of the whole log gives."""
 
 import json
-import sys
-import types
-
-import pytest
 
 import service.store as store_module
-
-
-@pytest.fixture
-def scene_renderer(monkeypatch):
-    fake = types.ModuleType("renderer")
-    fake.render_png = lambda scene: json.dumps(scene).encode()
-    monkeypatch.setitem(sys.modules, "renderer", fake)
 
 
 def pieces(png: bytes) -> dict:
@@ -70,16 +59,8 @@ async def play(svc, game, steps: int, undo_at=()) -> None:
             state = (await svc.undo(game.id, actor="referee", referee=True)).state
 
 
-@pytest.fixture
-def animating_renderer(monkeypatch):
-    fake = types.ModuleType("renderer")
-    fake.render_png = lambda scene: json.dumps(scene).encode()
-    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
-    monkeypatch.setitem(sys.modules, "renderer", fake)
-
-
 async def test_a_long_game_s_replay_starts_from_checkpoints_and_shows_what_the_log_says(
-    svc, game, animating_renderer, monkeypatch
+    svc, game, scene_renderer, monkeypatch
 ):
     import service.games as games_module
     import tests.fixtures.skirmish as skirmish
@@ -121,7 +102,7 @@ async def test_a_long_game_s_replay_starts_from_checkpoints_and_shows_what_the_l
 
 
 async def test_a_replay_walks_on_where_frames_are_close_and_matches_the_whole_log(
-    svc, game, animating_renderer
+    svc, game, scene_renderer
 ):
     await play(svc, game, 30, undo_at=(5,))
     live = await svc.history(game.id)
@@ -132,14 +113,11 @@ async def test_a_replay_walks_on_where_frames_are_close_and_matches_the_whole_lo
         assert frame == json.loads(await svc.render_turn(game.id, turn)), turn
 
 
-async def test_a_replay_shows_the_log_as_it_was_when_it_started(svc, game, monkeypatch):
+async def test_a_replay_shows_the_log_as_it_was_when_it_started(svc, game, scene_renderer):
     import asyncio
 
     await play(svc, game, 30)
-    fake = types.ModuleType("renderer")
-    fake.render_png = lambda scene: json.dumps(scene).encode()
-    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
-    monkeypatch.setitem(sys.modules, "renderer", fake)
+    fake = scene_renderer
     before = json.loads(await svc.render_animation(game.id))
     loop = asyncio.get_running_loop()
 
@@ -161,7 +139,7 @@ async def test_a_replay_shows_the_log_as_it_was_when_it_started(svc, game, monke
 
 
 async def test_the_board_at_turn_n_and_a_replay_read_only_what_they_show(
-    tmp_path, clock, animating_renderer, monkeypatch
+    tmp_path, clock, scene_renderer, monkeypatch
 ):
     """Every read of the log behind the board at turn N and a replay finds its rows by an
     index on what it asks for (one turn, a version, a range of seqs), never by walking the

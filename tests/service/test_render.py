@@ -18,15 +18,6 @@ def end(side):
     return {"type": "end-phase", "side": side}
 
 
-@pytest.fixture
-def scene_renderer(monkeypatch):
-    fake = types.ModuleType("renderer")
-    fake.render_png = lambda scene: json.dumps(scene).encode()
-    fake.render_animation = lambda scenes, **options: json.dumps(list(scenes)).encode()
-    monkeypatch.setitem(sys.modules, "renderer", fake)
-    return fake
-
-
 async def test_the_board_shows_the_last_player_turn_and_flares(svc, game, scene_renderer):
     await svc.act(game.id, MOVE, actor="table")
     await svc.act(game.id, end("red"), actor="table")
