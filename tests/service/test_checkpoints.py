@@ -7,6 +7,15 @@ import json
 import service.store as store_module
 
 
+async def stale_checkpoints(svc, game_id: int) -> int:
+    """Kept states whose actions were taken back since: states the log no longer reaches."""
+    stale = 0
+    for kept in await svc.store.fetchall("SELECT * FROM snapshots WHERE game_id = ?", (game_id,)):
+        base = await svc.store.newest_live_action_upto(game_id, kept["version"])
+        stale += base is not None and base["state_hash"] != kept["state_hash"]
+    return stale
+
+
 def pieces(png: bytes) -> dict:
     return {p["id"]: p["at"] for p in json.loads(png)["pieces"]}
 
@@ -25,11 +34,13 @@ async def test_board_at_turn_n_from_checkpoints_matches_a_full_replay(
         legal = [a for a in ruleset.legal_actions(state, side) if a["type"] != "fire"]
         moves = [a for a in legal if a["type"] == "move"]
         action = moves[step % len(moves)] if moves and step % 3 else legal[0]
-        state = (await svc.act(game.id, action, actor="table")).game.state
-        if step in (9, 21):
-            # Taking back an action after a checkpoint was written: that checkpoint now holds
-            # a state the log no longer reaches.
+        played = (await svc.act(game.id, action, actor="table")).game
+        state = played.state
+        if step in range(8, 30) and played.version % 4 == 0:
+            # Taking back the action a checkpoint was just written for: that checkpoint now
+            # holds a state the log no longer reaches.
             state = (await svc.undo(game.id, actor="referee", referee=True)).state
+    assert await stale_checkpoints(svc, game.id) >= 2
     kept = await svc.store.fetchall("SELECT version FROM snapshots WHERE game_id = ?", (game.id,))
     versions = sorted(r["version"] for r in kept)
     newest = versions[-1]
@@ -43,11 +54,15 @@ async def test_board_at_turn_n_from_checkpoints_matches_a_full_replay(
         assert pieces(await svc.render_turn(game.id, turn)) == expected, turn
 
 
-async def play(svc, game, steps: int, undo_at=()) -> None:
-    """Moves and phase ends, never fire (the game goes on); a referee undo at ``undo_at``."""
+async def play(svc, game, steps: int, undo_at=(), undo_chance: float = 0.0) -> None:
+    """Moves and phase ends, never fire (the game goes on); a referee undo after the steps in
+    ``undo_at``, and after any other with ``undo_chance`` (seeded: the same game every run)."""
+    import random
+
     from engine import registry
 
     ruleset = registry.get_ruleset("skirmish")
+    chance = random.Random(7)
     state = (await svc.get_game(game.id)).state
     for step in range(steps):
         side = ruleset.awaiting(state)[0]
@@ -55,7 +70,7 @@ async def play(svc, game, steps: int, undo_at=()) -> None:
         moves = [a for a in legal if a["type"] == "move"]
         action = moves[step % len(moves)] if moves and step % 3 else legal[0]
         state = (await svc.act(game.id, action, actor="table")).game.state
-        if step in undo_at:
+        if step in undo_at or chance.random() < undo_chance:
             state = (await svc.undo(game.id, actor="referee", referee=True)).state
 
 
@@ -72,11 +87,22 @@ async def test_a_long_game_s_replay_starts_from_checkpoints_and_shows_what_the_l
     monkeypatch.setattr(
         skirmish, "CYCLE", TurnCycle(phases=skirmish.CYCLE.phases, sides=skirmish.CYCLE.sides)
     )
-    # taken back after a checkpoint was written: that checkpoint is no state of the log
-    await play(svc, game, 120, undo_at=(9, 21, 57))
+    await play(svc, game, 120, undo_chance=0.15)
     live = await svc.history(game.id)
     turns = sorted({r.turn for r in live})
     assert len(turns) >= 12
+    assert await stale_checkpoints(svc, game.id) >= 3
+    by_frames = {}
+    for max_frames in range(2, 9):
+        by_frames[max_frames] = json.loads(
+            await svc.render_animation(game.id, max_frames=max_frames)
+        )
+    # the same frames walked from the setup through every action, never from a checkpoint
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 10**9)
+    for max_frames, frames in by_frames.items():
+        walked = json.loads(await svc.render_animation(game.id, max_frames=max_frames))
+        assert frames == walked, max_frames
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
     applied = []
     real_apply = games_module.apply_logged
 
@@ -93,8 +119,7 @@ async def test_a_long_game_s_replay_starts_from_checkpoints_and_shows_what_the_l
     if shown[-1] != turns[-1]:
         shown.append(turns[-1])
     assert len(frames) == len(shown)
-    assert frames[0] == json.loads(json.dumps(frames[0]))  # the setup, as drawn
-    for frame, turn in zip(frames[1:], shown[1:], strict=True):
+    for frame, turn in zip(frames, shown, strict=True):
         board = json.loads(await svc.render_turn(game.id, turn))
         assert frame == board, turn
     # from the checkpoint before each frame's turn, not from the setup through every action
