@@ -18,6 +18,7 @@ import contextvars
 import json
 import secrets
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -173,6 +174,11 @@ class UndoNeedsConsent(ServiceError):
 
 class ReplayTooBig(ServiceError):
     """A replay that does not fit the attachment limit even at its smallest."""
+
+
+class ReplayAbandoned(Exception):
+    """Stops a replay's drawing thread once nobody waits for the replay (its caller was
+    cancelled); never reaches a player."""
 
 
 class _ReplayCache:
@@ -1434,8 +1440,11 @@ class GameService:
                 batch_end = min(end, applied + REPLAY_BATCH)
                 wanted_seqs = set(seqs[applied:batch_end])
                 rows = wait(
-                    self.store.actions_between(
-                        row["id"], seqs[applied - 1] if applied else 0, seqs[batch_end - 1]
+                    self.store.actions_live_at(
+                        row["id"],
+                        row["version"],
+                        seqs[applied - 1] if applied else 0,
+                        seqs[batch_end - 1],
                     )
                 )
                 rows = [r for r in rows if r["seq"] in wanted_seqs]
@@ -1549,13 +1558,23 @@ class GameService:
             stride = max(1, -(-count // max(2, int(max_frames))))
             wanted = set(range(0, count, stride)) | {count - 1}
             loop = asyncio.get_running_loop()
+            abandoned = threading.Event()
 
             def wait(coroutine):
-                # bounded: a thread left waiting on a loop that stopped would hold the process's
-                # exit (the default executor is joined at shutdown)
-                return asyncio.run_coroutine_threadsafe(coroutine, loop).result(
-                    timeout=REPLAY_READ_TIMEOUT
-                )
+                if abandoned.is_set():
+                    coroutine.close()
+                    raise ReplayAbandoned
+                future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+                try:
+                    # bounded: a thread left waiting on a loop that stopped would hold the
+                    # process's exit (the default executor is joined at shutdown)
+                    return future.result(timeout=REPLAY_READ_TIMEOUT)
+                except TimeoutError:
+                    future.cancel()
+                    raise ServiceError(
+                        f"The replay of game #{row['id']} could not read the game's log in "
+                        "time; try again later."
+                    ) from None
 
             def build(max_width: int) -> bytes:
                 scenes = (
@@ -1568,7 +1587,13 @@ class GameService:
 
             data = b""
             for max_width in REPLAY_WIDTHS:
-                data = await asyncio.to_thread(build, max_width)
+                try:
+                    data = await asyncio.to_thread(build, max_width)
+                except asyncio.CancelledError:
+                    # nobody waits for this replay any more: its thread stops at its next read
+                    # instead of drawing the rest of the game
+                    abandoned.set()
+                    raise
                 if len(data) <= max_bytes:
                     break
             else:

@@ -828,13 +828,17 @@ class Store:
         )
         return [(int(r["seq"]), r["turn"], int(r["version"])) for r in rows]
 
-    async def actions_between(self, game_id: int, after_seq: int, upto_seq: int) -> list[dict]:
-        """Every action (live or taken back) with ``after_seq < seq <= upto_seq``, oldest
-        first. An action's row never changes but for being taken back, so a reader that knows
-        which of them were live when it started can pick those out later."""
+    async def actions_live_at(
+        self, game_id: int, version: int, after_seq: int, upto_seq: int
+    ) -> list[dict]:
+        """The actions with ``after_seq < seq <= upto_seq`` that were live when the game was at
+        ``version`` or later (live now, or taken back after it), oldest first. An action's row
+        never changes but for being taken back, so a reader that noted which actions were live
+        when it started finds them all again, and few more."""
         return await self.fetchall(
-            "SELECT * FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
-            (game_id, int(after_seq), int(upto_seq)),
+            "SELECT * FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? "
+            "AND (live = 1 OR undone_version > ?) ORDER BY seq",
+            (game_id, int(after_seq), int(upto_seq), int(version)),
         )
 
     async def newest_live_action_upto(self, game_id: int, version: int) -> dict | None:

@@ -4,6 +4,8 @@ never used, and the picture is the same as a replay of the whole log gives."""
 
 import json
 
+import pytest
+
 import service.store as store_module
 
 
@@ -207,3 +209,59 @@ async def test_the_board_at_turn_n_and_a_replay_read_only_what_they_show(
             assert "SEARCH actions USING" in plan and "(game_id=? AND " in plan, (sql, plan)
             # in the index's order: no sort of every row the search found
             assert "TEMP B-TREE" not in plan, (sql, plan)
+
+
+async def test_a_replay_nobody_waits_for_stops_drawing(svc, game, scene_renderer):
+    import asyncio
+    import threading
+
+    await play(svc, game, 40)
+    two_drawn, go_on, finished = threading.Event(), threading.Event(), threading.Event()
+    pulled = []
+
+    def slow_animation(scenes, **options):
+        try:
+            for scene in scenes:
+                pulled.append(scene)
+                if len(pulled) == 2:
+                    two_drawn.set()
+                    go_on.wait(10)
+        finally:
+            finished.set()
+        return b"drawn to the end"
+
+    scene_renderer.render_animation = slow_animation
+    replay = asyncio.ensure_future(svc.render_animation(game.id))
+    assert await asyncio.to_thread(two_drawn.wait, 10)
+    replay.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await replay
+    go_on.set()
+    assert await asyncio.to_thread(finished.wait, 10)
+    turns = {r.turn for r in await svc.history(game.id)}
+    assert len(turns) > 2 and len(pulled) == 2  # the setup and one turn: nothing after
+
+
+async def test_a_replay_whose_read_hangs_says_so_and_leaves_no_read_behind(
+    svc, game, scene_renderer, monkeypatch
+):
+    import asyncio
+
+    import service.games as games_module
+    from service.errors import ServiceError
+
+    await play(svc, game, 20)
+    monkeypatch.setattr(games_module, "REPLAY_READ_TIMEOUT", 0.05)
+    abandoned = asyncio.Event()
+
+    async def hanging_read(*args):
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            abandoned.set()
+            raise
+
+    monkeypatch.setattr(svc.store, "actions_live_at", hanging_read)
+    with pytest.raises(ServiceError, match="could not read the game's log in time"):
+        await svc.render_animation(game.id)
+    await asyncio.wait_for(abandoned.wait(), 5)
