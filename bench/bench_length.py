@@ -212,14 +212,15 @@ async def main(args) -> None:
     applied_per_frame = [footprints[n][3] / footprints[n][0] for n in args.lengths]
     rows.append(
         (
-            "replay: frames, actions applied a frame, KiB, peak RSS added",
+            "replay: frames, actions applied a frame (average), KiB, peak RSS added",
             *(
                 f"{f} frames, {a / f:.0f} actions, {k} KiB, {m:.0f} MB"
                 for f, k, m, a in (footprints[n] for n in args.lengths)
             ),
             "-",
-            f"at most {MAX_REPLAY_FRAMES} frames of at most {per_frame_bound} actions each "
-            "(a checkpoint's distance and a turn); memory flat (<= 1.5x, or within 2 MB)",
+            f"at most {MAX_REPLAY_FRAMES} frames; on average at most {per_frame_bound} "
+            "actions a frame (a checkpoint's distance and a turn); memory flat (<= 1.5x, or "
+            "within 2 MB)",
             # RSS moves by whole pages and the allocator's arenas: 2 MB is its noise here
             "yes"
             if max(frames) <= MAX_REPLAY_FRAMES + 1

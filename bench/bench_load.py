@@ -981,6 +981,8 @@ def parse(argv=None):
         help="also write the figures into docs/performance.md (its block for this rate)",
     )
     args = parser.parse_args(argv)
+    if args.quick and args.record:
+        parser.error("--quick is a smoke run: its figures are not the targets', not recorded")
     if args.quick:
         args.games, args.rate, args.seconds, args.reminder_every = 200, 20.0, 15.0, 5.0
     return args

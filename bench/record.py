@@ -2,7 +2,8 @@
 
 A benchmark run with ``--record`` replaces its own block, between two markers that name it,
 in the section "Latest recorded figures"; the rest of the file is left as it was, byte for
-byte. Each block says when and where it was measured (UTC time, commit, cores, load average
+byte. Runs record one after another (``bench_targets.py``): two recording at the same moment
+would each write the file as it read it, and one block would be lost. Each block says when and where it was measured (UTC time, commit, cores, load average
 before the run), so a reader can tell a quiet machine's figures from those measured beside
 other work. The dated prose sections of the file stay hand-written: they say why.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -60,9 +62,11 @@ def where_and_when(load_before: float | None = None) -> str:
 
 def replace_block(text: str, name: str, body: str) -> str:
     """``text`` with the block of ``name`` holding ``body``: in place if it is there, else at
-    the end of the "Latest recorded figures" section (added at the end when missing)."""
+    the end of the "Latest recorded figures" section (added at the end when missing). The
+    block's lines end as the file's do."""
     begin, end = markers(name)
-    block = f"{begin}\n{body.strip()}\n{end}"
+    nl = "\r\n" if "\r\n" in text else "\n"
+    block = nl.join((begin, *body.strip().splitlines(), end))
     if text.count(begin) != text.count(end) or text.count(begin) > 1:
         raise ValueError(f"docs: the markers of {name!r} are not one begin and one end")
     if begin in text:
@@ -71,22 +75,28 @@ def replace_block(text: str, name: str, body: str) -> str:
         if stop < 0:
             raise ValueError(f"docs: the end marker of {name!r} comes before its begin")
         return text[:start] + block + text[stop + len(end) :]
-    heading = text.find(f"\n{HEADING}\n")
+    heading = text.find(f"{nl}{HEADING}{nl}")
     if heading < 0:
-        return f"{text.rstrip()}\n\n{HEADING}\n\n{block}\n"
-    following = text.find("\n## ", heading + len(HEADING) + 2)
+        return f"{text.rstrip()}{nl}{nl}{HEADING}{nl}{nl}{block}{nl}"
+    following = text.find(f"{nl}## ", heading + len(HEADING) + 2 * len(nl))
     if following < 0:
-        return f"{text.rstrip()}\n\n{block}\n"
-    return f"{text[:following].rstrip()}\n\n{block}\n{text[following:]}"
+        return f"{text.rstrip()}{nl}{nl}{block}{nl}"
+    return f"{text[:following].rstrip()}{nl}{nl}{block}{nl}{text[following:]}"
 
 
 def record(name: str, body: str, path: Path = PERFORMANCE_DOC) -> None:
     """Write ``body`` as the block of ``name`` in ``path`` (whole file replaced at once)."""
-    text = path.read_text(encoding="utf-8")
+    with open(path, encoding="utf-8", newline="") as doc:  # line ends kept as they are
+        text = doc.read()
     updated = replace_block(text, name, body)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(updated, encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as doc:
+            doc.write(updated)
+        shutil.copymode(path, temporary)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
     print(f"recorded in {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {name}")
 
 

@@ -94,3 +94,14 @@ def test_a_figure_is_judged_against_its_limit(record):
 def test_the_docs_hold_the_section_the_benchmarks_write_into():
     text = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     assert "\n## Latest recorded figures\n" in text
+
+
+def test_record_keeps_the_file_s_line_ends_and_permissions(record, tmp_path):
+    doc = tmp_path / "performance.md"
+    doc.write_bytes(DOC.replace("\n", "\r\n").encode("utf-8"))
+    doc.chmod(0o640)
+    record.record("bench_render", "pictures", doc)
+    data = doc.read_bytes()
+    assert b"Hand-written record.\r\n" in data and b"## Sixth pass\r\n" in data
+    assert b"-->\r\npictures\r\n<!--" in data
+    assert doc.stat().st_mode & 0o777 == 0o640
