@@ -239,10 +239,10 @@ async def main(args) -> None:
                 "The test-fixture game (skirmish, 8 actions a turn, its turn limit lifted) "
                 "played through the service on SQLite; best of 7 runs (board at turn N/2 and "
                 "verify: 3, the replay: 2). The replay animation draws one frame per turn up "
-                f"to {MAX_REPLAY_FRAMES} (a longer game shows every n-th turn); a frame more "
-                f"than {store_module.CHECKPOINT_EVERY} actions after the one before starts "
-                "from the checkpoint before its turn. Its peak RSS is how far one replay "
-                "raised the process's high-water mark.",
+                f"to {MAX_REPLAY_FRAMES} (a longer game shows every n-th turn); a frame whose "
+                f"turn starts more than {store_module.CHECKPOINT_EVERY} actions beyond the "
+                "frame before starts from the checkpoint before that turn. Its peak RSS is how "
+                "far one replay raised the process's high-water mark.",
                 table,
             )
         )
