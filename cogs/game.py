@@ -15,7 +15,7 @@ from engine.core.errors import OptionalRuleError, ScenarioError
 from engine.core.ruleset import MAX_OPTIONAL_RULES_TEXT, OFF
 from engine.core.scenario_io import MAX_DOCUMENT_BYTES, MAX_NAME_LENGTH, safe_label
 from service.games import DISCORD_ATTACHMENT_LIMIT as ATTACHMENT_LIMIT
-from service.games import ReplayTooBig
+from service.games import ReplayTooBig, ReplayUnreadable
 
 from .common import (
     MAX_EMBED_TEXT,
@@ -701,6 +701,9 @@ class GameCog(UmpireCog):
                 )
             except ReplayTooBig:
                 raise Refusal("replay_too_big") from None
+            except ReplayUnreadable as error:
+                log.warning("replay of game #%s: %s", here.info.id, error)
+                raise Refusal("replay_unreadable") from None
             name = "replay.webp" if data[:4] == b"RIFF" else "replay.gif"
             await interaction.channel.send(
                 t(public, "replay", id=here.info.id), file=png_file(data, name)

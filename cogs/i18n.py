@@ -170,6 +170,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "busy_load": "The bot is very busy right now, try again in a moment. Nothing was changed.",
         "replay_too_big": "The replay does not fit in a Discord attachment even at its "
         "smallest; try /game board turn:N instead.",
+        "replay_unreadable": "The replay could not read this game's log just now; nothing was "
+        "changed. Try /game replay again in a moment.",
         "too_many_games_user": "You already have {count} open games here (this server allows "
         "{limit} per member). Finish or resign one first.",
         "too_many_games_guild": "This server already has {count} open games (it allows "
@@ -399,6 +401,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wurde nichts geändert.",
         "replay_too_big": "Die Wiederholung passt selbst in kleinster Form nicht in einen "
         "Discord-Anhang; versuche stattdessen /game board turn:N.",
+        "replay_unreadable": "Die Wiederholung konnte das Protokoll dieser Partie gerade nicht "
+        "lesen; es wurde nichts verändert. Versuche /game replay gleich noch einmal.",
         "too_many_games_user": "Du hast hier schon {count} offene Partien (dieser Server "
         "erlaubt {limit} pro Mitglied). Beende oder gib erst eine auf.",
         "too_many_games_guild": "Dieser Server hat schon {count} offene Partien (erlaubt sind "

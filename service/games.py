@@ -60,6 +60,7 @@ __all__ = [
     "VerifyReport",
     "GameBusy",
     "ReplayTooBig",
+    "ReplayUnreadable",
     "UndoNeedsConsent",
     "Overloaded",
     "PicturePool",
@@ -174,6 +175,11 @@ class UndoNeedsConsent(ServiceError):
 
 class ReplayTooBig(ServiceError):
     """A replay that does not fit the attachment limit even at its smallest."""
+
+
+class ReplayUnreadable(ServiceError):
+    """A replay that could not read the game's log: a read hung, or the log lost an action it
+    had when the replay started (the game was deleted meanwhile)."""
 
 
 class ReplayAbandoned(Exception):
@@ -1411,12 +1417,13 @@ class GameService:
         coroutines on the event loop and returns its result.
 
         ``index`` is the live log as the replay started (:meth:`Store.live_action_index`); only
-        those actions are applied, so a move or an undo made meanwhile changes nothing here.
-        Its cost does not grow with the game's length: between two frames more than
-        ``CHECKPOINT_EVERY`` actions apart, the replay starts again from the newest checkpoint
-        before the second one instead of applying every action in between, and the actions
-        are read a bounded batch at a time, so one frame costs at most about
-        ``CHECKPOINT_EVERY`` actions plus its own turn's and one state is held at a time."""
+        those actions are applied, so an undo made meanwhile changes nothing here. Its cost
+        does not grow with the game's length: when a frame's turn starts more than
+        ``CHECKPOINT_EVERY`` actions beyond where the replay is, it starts again from the newest
+        sound checkpoint before that turn instead of applying every action in between, and the
+        actions are read a bounded batch at a time, so a frame costs about ``CHECKPOINT_EVERY``
+        actions plus its own turn's at most (unless every nearby checkpoint was taken back) and
+        one state is held at a time."""
         seqs = [seq for seq, _, _ in index]
         ends = self._turn_groups([turn for _, turn, _ in index])
         state, _ = new_game(ruleset, json.loads(row["scenario_json"]), row["seed"])
@@ -1427,7 +1434,8 @@ class GameService:
                 continue
             start, end = ends[frame - 1], ends[frame]
             if start - applied > store_module.CHECKPOINT_EVERY:
-                kept = wait(self._checkpoint_at_or_before(row, index[start - 1][2]))
+                # the checkpoints are read on the event loop, parsed and checked here
+                kept = self._first_sound(wait(self._checkpoints_of_log(row, index[start - 1][2])))
                 if kept is not None:
                     checkpoint_state, after_seq = kept
                     position = bisect.bisect_right(seqs, after_seq)
@@ -1449,9 +1457,8 @@ class GameService:
                 )
                 rows = [r for r in rows if r["seq"] in wanted_seqs]
                 if len(rows) != batch_end - applied:
-                    raise ServiceError(
-                        f"The log of game #{row['id']} changed while its replay was drawn; "
-                        "ask for the replay again."
+                    raise ReplayUnreadable(
+                        f"The log of game #{row['id']} lost actions while its replay was drawn."
                     )
                 for r in rows:
                     state, got = apply_logged(
@@ -1462,17 +1469,26 @@ class GameService:
                     applied += 1
             yield state, events
 
-    async def _checkpoint_at_or_before(self, row: dict, version: int) -> tuple[dict, int] | None:
-        """The newest kept state at or before ``version`` that is a state of the live log (its
-        hash agrees with the live action it follows, and with itself): (state, that action's
-        seq), or None."""
+    async def _checkpoints_of_log(self, row: dict, version: int) -> list[tuple[dict, int]]:
+        """The newest kept states at or before ``version`` (at most three) whose hash agrees
+        with the live action each follows, newest first, with that action's seq: states of
+        the live log, unless their text was damaged (:meth:`_first_sound` checks it). One taken
+        back since is passed over."""
+        found = []
         for checkpoint in await self.store.checkpoints_upto(row["id"], version):
             base = await self.store.newest_live_action_upto(row["id"], checkpoint["version"])
-            if base is None or base["state_hash"] != checkpoint["state_hash"]:
-                continue  # its actions were taken back since: not a state of this log
+            if base is not None and base["state_hash"] == checkpoint["state_hash"]:
+                found.append((checkpoint, int(base["seq"])))
+        return found
+
+    @staticmethod
+    def _first_sound(found: list[tuple[dict, int]]) -> tuple[dict, int] | None:
+        """The first of :meth:`_checkpoints_of_log`'s states whose text still hashes to its
+        hash, parsed: (state, the seq of the action it follows), or None."""
+        for checkpoint, seq in found:
             state = json.loads(checkpoint["state_json"])
             if state_hash(state) == checkpoint["state_hash"]:
-                return state, int(base["seq"])
+                return state, seq
         return None
 
     async def render_turn(
@@ -1511,7 +1527,7 @@ class GameService:
             state = json.loads(snap["state_json"])
             if state_hash(state) == snap["state_hash"]:
                 return state
-        kept = await self._checkpoint_at_or_before(row, target["version"])
+        kept = self._first_sound(await self._checkpoints_of_log(row, target["version"]))
         start_state, after_seq = kept if kept is not None else (None, 0)
         rows = await self.store.live_actions_between(row["id"], after_seq, target["seq"])
         seed = row["seed"]
@@ -1571,9 +1587,8 @@ class GameService:
                     return future.result(timeout=REPLAY_READ_TIMEOUT)
                 except TimeoutError:
                     future.cancel()
-                    raise ServiceError(
-                        f"The replay of game #{row['id']} could not read the game's log in "
-                        "time; try again later."
+                    raise ReplayUnreadable(
+                        f"The replay of game #{row['id']} could not read the game's log in time."
                     ) from None
 
             def build(max_width: int) -> bytes:

@@ -169,3 +169,29 @@ def test_decision_buttons_read_as_german_sentences():
     label = decision_label(teno, teno_state, retreat, "de")
     assert "zurückziehen: " in label and "az-infantry-1" in label, label
     assert not any(part.startswith("/") for part in label.split()), label
+
+
+async def test_a_replay_that_cannot_read_the_log_says_so_in_the_client_s_language(
+    table, german, monkeypatch
+):
+    import service.games as games_module
+
+    await table.started_game()
+    for player in (table.alice, table.alice, table.bob, table.bob):
+        await player.slash(table.thread, "end-phase")
+    monkeypatch.setattr(games_module, "REPLAY_READ_TIMEOUT", 0.05)
+    real_read = table.service.store.actions_live_at
+
+    async def hanging_read(*args):
+        import asyncio
+
+        await asyncio.sleep(30)
+        return await real_read(*args)
+
+    monkeypatch.setattr(table.service.store, "actions_live_at", hanging_read)
+    reply = reply_text(await table.dave.slash(table.thread, "game replay"))
+    assert "Wiederholung konnte das Protokoll" in reply and not english_sentences(reply), reply
+    assert "Traceback" not in reply
+    assert not any(
+        a.filename == "replay.gif" for m in table.thread.history() for a in m.attachments
+    )
