@@ -1409,6 +1409,7 @@ class GameService:
         ruleset: Ruleset,
         row: dict,
         index: list[tuple[int, int | None, int]],
+        ends: list[int],
         wanted: set[int],
         wait: Callable[[Any], Any],
     ) -> Iterator[tuple[dict, list[dict]]]:
@@ -1416,7 +1417,8 @@ class GameService:
         then one per turn), in order. Runs in a worker thread; ``wait`` runs one of the store's
         coroutines on the event loop and returns its result.
 
-        ``index`` is the live log as the replay started (:meth:`Store.live_action_index`); only
+        ``index`` is the live log as the replay started (:meth:`Store.live_action_index`) and
+        ``ends`` its frames' ends (:meth:`_turn_groups`); only
         those actions are applied, so an undo made meanwhile changes nothing here. Its cost
         does not grow with the game's length: when a frame's turn starts more than
         ``CHECKPOINT_EVERY`` actions beyond where the replay is, it starts again from the newest
@@ -1425,7 +1427,6 @@ class GameService:
         actions plus its own turn's at most (unless every nearby checkpoint was taken back) and
         one state is held at a time."""
         seqs = [seq for seq, _, _ in index]
-        ends = self._turn_groups([turn for _, turn, _ in index])
         state, _ = new_game(ruleset, json.loads(row["scenario_json"]), row["seed"])
         applied = 0  # live actions of ``index`` the state has seen
         for frame in sorted(wanted):
@@ -1570,7 +1571,8 @@ class GameService:
         ruleset = self._ruleset(row["ruleset"])
         async with self.heavy(row["id"]):
             index = await self.store.live_action_index(row["id"])
-            count = len(self._turn_groups([turn for _, turn, _ in index]))
+            ends = self._turn_groups([turn for _, turn, _ in index])
+            count = len(ends)
             stride = max(1, -(-count // max(2, int(max_frames))))
             wanted = set(range(0, count, stride)) | {count - 1}
             loop = asyncio.get_running_loop()
@@ -1594,7 +1596,7 @@ class GameService:
             def build(max_width: int) -> bytes:
                 scenes = (
                     self._scene(ruleset, s, events, viewer, (), lang)
-                    for s, events in self._replay_frames(ruleset, row, index, wanted, wait)
+                    for s, events in self._replay_frames(ruleset, row, index, ends, wanted, wait)
                 )
                 return renderer.render_animation(
                     scenes, max_bytes=int(max_bytes), max_width=max_width
