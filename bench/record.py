@@ -2,19 +2,21 @@
 
 A benchmark run with ``--record`` replaces its own block, between two markers that name it,
 in the section "Latest recorded figures"; the rest of the file is left as it was, byte for
-byte. Runs record one after another (``bench_targets.py``): two recording at the same moment
-would each write the file as it read it, and one block would be lost. Each block says when and where it was measured (UTC time, commit, cores, load average
-before the run), so a reader can tell a quiet machine's figures from those measured beside
-other work. The dated prose sections of the file stay hand-written: they say why.
+byte. Two benchmarks recording at the same moment take turns (a lock on the file's folder),
+so neither block is lost. Each block says when and where it was measured (UTC time, commit,
+cores, load average before the run), so a reader can tell a quiet machine's figures from those
+measured beside other work. The dated prose sections of the file stay hand-written: they say why.
 """
 
 from __future__ import annotations
 
 import datetime
+import fcntl
 import os
 import platform
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,17 +88,24 @@ def replace_block(text: str, name: str, body: str) -> str:
 
 def record(name: str, body: str, path: Path = PERFORMANCE_DOC) -> None:
     """Write ``body`` as the block of ``name`` in ``path`` (whole file replaced at once)."""
-    with open(path, encoding="utf-8", newline="") as doc:  # line ends kept as they are
-        text = doc.read()
-    updated = replace_block(text, name, body)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # The lock is on the folder, not the file: replacing the file would drop a lock held on it.
+    # Nothing is left behind, unlike a lock file.
+    folder = os.open(path.parent, os.O_RDONLY)
     try:
-        with open(temporary, "w", encoding="utf-8", newline="") as doc:
-            doc.write(updated)
-        shutil.copymode(path, temporary)
-        os.replace(temporary, path)
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        with open(path, encoding="utf-8", newline="") as doc:  # line ends kept as they are
+            text = doc.read()
+        updated = replace_block(text, name, body)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            with open(temporary, "w", encoding="utf-8", newline="") as doc:
+                doc.write(updated)
+            shutil.copymode(path, temporary)
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
     finally:
-        temporary.unlink(missing_ok=True)
+        os.close(folder)  # and with it the lock
     print(f"recorded in {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {name}")
 
 

@@ -3,6 +3,8 @@ each into its own block, replaced by its next run, the rest of the file untouche
 
 import importlib.util
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,28 @@ def test_record_keeps_the_file_s_line_ends_and_permissions(record, tmp_path):
     assert b"Hand-written record.\r\n" in data and b"## Sixth pass\r\n" in data
     assert b"-->\r\npictures\r\n<!--" in data
     assert doc.stat().st_mode & 0o777 == 0o640
+
+
+def test_benchmarks_recording_at_the_same_moment_keep_every_block(record, tmp_path, monkeypatch):
+    doc = tmp_path / "performance.md"
+    doc.write_text(DOC, encoding="utf-8")
+    replace_block = record.replace_block
+
+    def slow_replace_block(text, name, body):
+        # wide enough that, without taking turns, every writer reads the file before any writes
+        time.sleep(0.05)
+        return replace_block(text, name, body)
+
+    monkeypatch.setattr(record, "replace_block", slow_replace_block)
+    names = [f"bench_{n}" for n in range(6)]
+    writers = [
+        threading.Thread(target=record.record, args=(name, f"figures of {name}", doc))
+        for name in names
+    ]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    text = doc.read_text(encoding="utf-8")
+    assert all(f"figures of {name}" in text for name in names), text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["performance.md"]
