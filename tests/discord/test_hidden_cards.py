@@ -19,7 +19,6 @@ import pytest
 from engine import registry
 from engine.core.commands import format_command
 from engine.rivetwars import data as rivet_data
-from service import games
 from service.replay import seed_hash
 
 from .conftest import message_text, reply_text
@@ -41,16 +40,6 @@ def mentions(text: str, word: str) -> bool:
 
 def named_in(text: str, words: set[str]) -> list[str]:
     return sorted(w for w in words if mentions(text, w))
-
-
-class FixedSeed:
-    """Stands in for the ``secrets`` module where the service draws a new game's seed."""
-
-    def __init__(self, seed: str):
-        self.seed = seed
-
-    def token_hex(self, nbytes: int = 16) -> str:
-        return self.seed
 
 
 def surface(message: discord.Message) -> str:
@@ -119,8 +108,8 @@ def ephemeral_only_requests_carry(table, words: set[str]) -> list[str]:
 
 @pytest.mark.parametrize("seed", [PLAIN_SEED, SEED_WHOSE_HASH_SPELLS_A_HELD_CARD])
 @pytest.mark.parametrize("dice", [[]])
-async def test_rivet_wars_cards_never_reach_anything_public(table, seed, monkeypatch):
-    monkeypatch.setattr(games, "secrets", FixedSeed(seed))
+async def test_rivet_wars_cards_never_reach_anything_public(table, seed, game_seeds):
+    game_seeds.chosen.append(seed)
     offered = await table.alice.autocomplete(
         table.channel, "game new", "scenario", "", ruleset="rivet-wars"
     )
